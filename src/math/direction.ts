@@ -1,0 +1,133 @@
+/**
+ * Direction helpers with FinalIK's semantics: Gram–Schmidt `orthoNormalize`, spherical interpolation
+ * of vectors, and `clampDirection` (V3Tools.ClampDirection). Allocation-free.
+ * @module
+ */
+import {
+  type ReadonlyVec3,
+  Vec3,
+  angle,
+  anyPerpendicular,
+  copy,
+  set,
+} from "./vec3.js";
+
+/**
+ * Gram–Schmidt in place (Unity's `Vector3.OrthoNormalize`): `normal` is normalised, then `tangent` is
+ * made perpendicular to it and normalised. The first argument keeps its direction.
+ * Fallbacks: a zero `normal` becomes a unit vector perpendicular to `tangent` (or +X when both are
+ * zero); a `tangent` that is zero or parallel to `normal` becomes a deterministic perpendicular.
+ */
+export function orthoNormalize(normal: Vec3, tangent: Vec3): void {
+  let nl = Math.sqrt(normal.x * normal.x + normal.y * normal.y + normal.z * normal.z);
+  if (!(nl > 0) || nl === Infinity) {
+    anyPerpendicular(normal, tangent);
+    nl = 1;
+  } else {
+    normal.x /= nl;
+    normal.y /= nl;
+    normal.z /= nl;
+  }
+  const d = normal.x * tangent.x + normal.y * tangent.y + normal.z * tangent.z;
+  const tx = tangent.x - normal.x * d;
+  const ty = tangent.y - normal.y * d;
+  const tz = tangent.z - normal.z * d;
+  const tl = Math.sqrt(tx * tx + ty * ty + tz * tz);
+  const original = Math.sqrt(tangent.x * tangent.x + tangent.y * tangent.y + tangent.z * tangent.z);
+  if (!(tl > 1e-12 * original) || !(tl > 0) || tl === Infinity) {
+    anyPerpendicular(tangent, normal);
+    return;
+  }
+  set(tangent, tx / tl, ty / tl, tz / tl);
+}
+
+const axis = new Vec3();
+
+/**
+ * Spherical interpolation of vectors (Unity's `Vector3.Slerp`): the direction turns from `a` toward `b`
+ * by the fraction t (clamped to [0, 1]) of the angle between them, and the length is interpolated
+ * linearly. Fallbacks: if either vector is zero the result is the linear blend; exactly opposite
+ * vectors turn about a deterministic axis perpendicular to `a`.
+ */
+export function slerpVectors(out: Vec3, a: ReadonlyVec3, b: ReadonlyVec3, t: number): Vec3 {
+  if (!(t > 0)) return copy(out, a);
+  if (t >= 1) return copy(out, b);
+  const la = Math.sqrt(a.x * a.x + a.y * a.y + a.z * a.z);
+  const lb = Math.sqrt(b.x * b.x + b.y * b.y + b.z * b.z);
+  if (!(la > 0) || !(lb > 0)) {
+    return set(out, a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, a.z + (b.z - a.z) * t);
+  }
+  const theta = angle(a, b);
+  const len = la + (lb - la) * t;
+  // unit a
+  const ux = a.x / la;
+  const uy = a.y / la;
+  const uz = a.z / la;
+  if (theta < 1e-9) {
+    // parallel: only the length changes
+    return set(out, ux * len, uy * len, uz * len);
+  }
+  // unit vector perpendicular to a in the plane of a and b, toward b
+  let px: number;
+  let py: number;
+  let pz: number;
+  const d = ux * b.x + uy * b.y + uz * b.z;
+  px = b.x - ux * d;
+  py = b.y - uy * d;
+  pz = b.z - uz * d;
+  let pl = Math.sqrt(px * px + py * py + pz * pz);
+  if (!(pl > 1e-12 * lb)) {
+    anyPerpendicular(axis, a);
+    px = axis.x;
+    py = axis.y;
+    pz = axis.z;
+    pl = 1;
+  }
+  px /= pl;
+  py /= pl;
+  pz /= pl;
+  const phi = theta * t;
+  const c = Math.cos(phi) * len;
+  const s = Math.sin(phi) * len;
+  return set(out, ux * c + px * s, uy * c + py * s, uz * c + pz * s);
+}
+
+/**
+ * FinalIK's V3Tools.ClampDirection: keeps `direction` within a cone around `normal`.
+ *
+ * The cone is expressed as a weight: `dot = 1 − angle(normal, direction)/π`, so clampWeight 0.5 allows
+ * 90°, 1 allows nothing (the result is `normal`) and 0 allows everything. A direction outside the cone
+ * is slerped toward `normal` by `clamp01(dot/clampWeight)` (sharpened by `clampSmoothing` rounds of
+ * x ↦ sin(x·π/2)) times `clamp01(1 − (clampWeight − dot)/(1 − dot))`. Directions almost opposite the
+ * normal therefore collapse onto the normal instead of flipping between sides.
+ *
+ * @returns true when the direction was changed.
+ */
+export function clampDirection(
+  out: Vec3,
+  direction: ReadonlyVec3,
+  normal: ReadonlyVec3,
+  clampWeight: number,
+  clampSmoothing: number,
+): boolean {
+  if (!(clampWeight > 0)) {
+    copy(out, direction);
+    return false;
+  }
+  if (clampWeight >= 1) {
+    copy(out, normal);
+    return true;
+  }
+  const dot = 1 - angle(normal, direction) / Math.PI;
+  if (dot > clampWeight) {
+    copy(out, direction);
+    return false;
+  }
+  let targetMlp = 1 - (clampWeight - dot) / (1 - dot);
+  targetMlp = targetMlp < 0 ? 0 : targetMlp > 1 ? 1 : targetMlp;
+  let mlp = dot / clampWeight;
+  mlp = mlp < 0 ? 0 : mlp > 1 ? 1 : mlp;
+  for (let i = 0; i < clampSmoothing; i++) mlp = Math.sin(mlp * Math.PI * 0.5);
+  slerpVectors(out, normal, direction, mlp * targetMlp);
+  return true;
+}
