@@ -38,7 +38,17 @@ export function orthoNormalize(normal: Vec3, tangent: Vec3): void {
     anyPerpendicular(tangent, normal);
     return;
   }
-  set(tangent, tx / tl, ty / tl, tz / tl);
+  // second Gram–Schmidt pass: for a tangent nearly parallel to the normal the subtraction above cancels and
+  // leaves an error along the normal of ~1e-16/sin(angle); projecting once more removes it
+  const ux = tx / tl;
+  const uy = ty / tl;
+  const uz = tz / tl;
+  const e = normal.x * ux + normal.y * uy + normal.z * uz;
+  const rx = ux - normal.x * e;
+  const ry = uy - normal.y * e;
+  const rz = uz - normal.z * e;
+  const rl = Math.sqrt(rx * rx + ry * ry + rz * rz);
+  set(tangent, rx / rl, ry / rl, rz / rl);
 }
 
 const axis = new Vec3();
@@ -83,6 +93,16 @@ export function slerpVectors(out: Vec3, a: ReadonlyVec3, b: ReadonlyVec3, t: num
     pz = axis.z;
     pl = 1;
   }
+  px /= pl;
+  py /= pl;
+  pz /= pl;
+  // second Gram–Schmidt pass: for b nearly opposite a the subtraction above cancels and leaves p
+  // off-perpendicular to a by ~1e-16/sin(theta), which would bend the arc; project that error out
+  const e = ux * px + uy * py + uz * pz;
+  px -= ux * e;
+  py -= uy * e;
+  pz -= uz * e;
+  pl = Math.sqrt(px * px + py * py + pz * pz);
   px /= pl;
   py /= pl;
   pz /= pl;

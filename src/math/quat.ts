@@ -260,16 +260,35 @@ export function fromToRotation(out: Quat, from: ReadonlyVec3, to: ReadonlyVec3):
   const nf = Math.sqrt(fx * fx + fy * fy + fz * fz);
   const nt = Math.sqrt(tx * tx + ty * ty + tz * tz);
   if (!(nf > 0) || !(nt > 0) || nf === Infinity || nt === Infinity) return identity(out);
-  const m = nf * nt;
-  const w = m + (fx * tx + fy * ty + fz * tz);
-  const cx = fy * tz - fz * ty;
-  const cy = fz * tx - fx * tz;
-  const cz = fx * ty - fy * tx;
-  if (w <= 1e-12 * m && cx * cx + cy * cy + cz * cz <= 1e-24 * m * m) {
+  const d = fx * tx + fy * ty + fz * tz;
+  if (d >= 0) {
+    // at most a quarter turn: w = |f||t| + f·t ≥ |f||t|, so (f × t, w) is well conditioned
+    return normalizeQuat(out, setQuat(out, fy * tz - fz * ty, fz * tx - fx * tz, fx * ty - fy * tx, nf * nt + d));
+  }
+  // More than a quarter turn. Near a half turn |f||t| + f·t cancels and f × t stops being perpendicular to
+  // f (errors of ~1e-16/sin(angle)), so work with unit vectors: the axis f̂ × (f̂ + t̂) is perpendicular to f̂
+  // to rounding because f̂ + t̂ is formed before the cross product, and atan2 gives the angle to ~1e-16.
+  const ux = fx / nf;
+  const uy = fy / nf;
+  const uz = fz / nf;
+  const vx = tx / nt;
+  const vy = ty / nt;
+  const vz = tz / nt;
+  const sx = ux + vx;
+  const sy = uy + vy;
+  const sz = uz + vz;
+  const ax = uy * sz - uz * sy;
+  const ay = uz * sx - ux * sz;
+  const az = ux * sy - uy * sx;
+  const al = Math.sqrt(ax * ax + ay * ay + az * az);
+  if (!(al > 1e-12)) {
+    // opposite to within 1e-12 rad: a half turn about a fixed perpendicular (error ≤ 1e-12)
     anyPerpendicular(perp, from);
     return setQuat(out, perp.x, perp.y, perp.z, 0);
   }
-  return normalizeQuat(out, setQuat(out, cx, cy, cz, w));
+  const half = 0.5 * Math.atan2(al, ux * vx + uy * vy + uz * vz);
+  const k = Math.sin(half) / al;
+  return setQuat(out, ax * k, ay * k, az * k, Math.cos(half));
 }
 
 /**
@@ -342,6 +361,16 @@ export function lookRotation(out: Quat, forward: ReadonlyVec3, up: ReadonlyVec3)
   bx.x = cx / xl;
   bx.y = cy / xl;
   bx.z = cz / xl;
+  // second Gram–Schmidt pass: with `up` nearly parallel to `forward` the cross product above cancels and
+  // leaves bx off-perpendicular to bz by ~1e-16/sin(angle(up, forward)); project that error out
+  const k = bx.x * bz.x + bx.y * bz.y + bx.z * bz.z;
+  const rx = bx.x - bz.x * k;
+  const ry = bx.y - bz.y * k;
+  const rz = bx.z - bz.z * k;
+  const rl = Math.sqrt(rx * rx + ry * ry + rz * rz);
+  bx.x = rx / rl;
+  bx.y = ry / rl;
+  bx.z = rz / rl;
   // y = z × x is unit by construction
   by.x = bz.y * bx.z - bz.z * bx.y;
   by.y = bz.z * bx.x - bz.x * bx.z;

@@ -1,0 +1,289 @@
+import {
+  Quat,
+  copyQuat,
+  identity,
+  isFiniteQuat,
+  lookRotation,
+  multiplyConjugate,
+  nlerp,
+  normalizeQuat,
+  rotateVector,
+} from "../math/quat.js";
+import { Vec3, add, copy, isFiniteVec, isZero, lengthSq, lerp, scaleAndAdd, sub, zero } from "../math/vec3.js";
+import type { IKNode } from "../solver/node.js";
+
+/** What an effector needs from the solver that owns it. */
+export interface EffectorSolver {
+  /** Master weight. */
+  readonly ikPositionWeight: number;
+  /** Solver iterations (0 = limbs only). */
+  readonly iterations: number;
+  /** A length typical of the rig (sum of its limb and root lengths), for relative thresholds. */
+  readonly rigSize: number;
+  /** Reports a problem once per cause. */
+  warn(cause: string, message: string): void;
+}
+
+const v1 = new Vec3();
+const v2 = new Vec3();
+const q1 = new Quat();
+const q2 = new Quat();
+
+/**
+ * FinalIK warns above a squared offset of 1e10 m² (100 km) for a ~1 m limb: a script adding to
+ * positionOffset every frame. Here the same bound is relative to the rig's size.
+ */
+const RUNAWAY_OFFSET_SQ = 1e10;
+
+/**
+ * An effector of the full-body solver (FinalIK's IKEffector): pulls its node toward `position` by
+ * `positionWeight`, asks its bone for `rotation` by `rotationWeight`, and adds `positionOffset` for one
+ * solve. All vectors are in the solver's component space.
+ */
+export class IKEffector {
+  /** Display name, used in warnings. */
+  readonly name: string;
+  /** The node this effector drives. */
+  readonly node: IKNode;
+  /** Index of the node's chain in the solver. */
+  readonly chainIndex: number;
+  /** Index of the node in its chain. */
+  readonly nodeIndex: number;
+  /** Nodes carried along with this one (the body effector carries both thighs). */
+  readonly childNodes: IKNode[];
+  /** Plane nodes: the end effector keeps its place relative to the triangle they span. */
+  readonly planeNode1: IKNode | null;
+  /** Second plane node. */
+  readonly planeNode2: IKNode | null;
+  /** Third plane node. */
+  readonly planeNode3: IKNode | null;
+  /** True for hands and feet: effectors whose node ends a chain and restarts from the animation each pass. */
+  readonly isEndEffector: boolean;
+  /** True when all three plane nodes are set. */
+  readonly usePlaneNodes: boolean;
+
+  /** Target position (component space). Set to the bone's position at initiate. */
+  readonly position = new Vec3();
+  /** Target rotation (component space). Set to the bone's rotation at initiate. */
+  readonly rotation = new Quat();
+  /** [0, 1] How much the node goes to `position`. */
+  positionWeight = 0;
+  /** [0, 1] How much the bone takes `rotation` (hands and feet; it also steers the bend plane). */
+  rotationWeight = 0;
+  /** Added to the node's position for one solve, then reset to zero. Add to it every frame. */
+  readonly positionOffset = new Vec3();
+  /** Carry the child nodes along (the body effector moving the thighs: FinalIK's "Use Thighs"). */
+  effectChildNodes = true;
+  /**
+   * [0, 1] Keeps the end effector's animated position relative to the triangle of its plane nodes, so a
+   * moved body carries an unweighted hand or foot along like FK.
+   */
+  maintainRelativePositionWeight = 0;
+  /** Rotation of the plane nodes since the animation, blended by maintainRelativePositionWeight. */
+  readonly planeRotationOffset = new Quat();
+
+  private readonly animatedPosition = new Vec3();
+  private readonly animatedPlaneRotation = new Quat();
+  private readonly localPositions: Vec3[];
+  private firstUpdate = true;
+  private posW = 0;
+  private rotW = 0;
+  private childrenActive = false;
+  private mrpW = 0;
+  private active = false;
+
+  /** Creates an effector for `node`, optionally carrying `childNodes` and keeping to a plane of three nodes. */
+  constructor(options: {
+    name: string;
+    node: IKNode;
+    chainIndex: number;
+    nodeIndex: number;
+    childNodes?: IKNode[];
+    planeNodes?: [IKNode, IKNode, IKNode];
+  }) {
+    this.name = options.name;
+    this.node = options.node;
+    this.chainIndex = options.chainIndex;
+    this.nodeIndex = options.nodeIndex;
+    this.childNodes = options.childNodes ?? [];
+    this.localPositions = this.childNodes.map(() => new Vec3());
+    const plane = options.planeNodes;
+    this.planeNode1 = plane ? plane[0] : null;
+    this.planeNode2 = plane ? plane[1] : null;
+    this.planeNode3 = plane ? plane[2] : null;
+    this.isEndEffector = this.planeNode1 !== null;
+    this.usePlaneNodes = plane !== undefined;
+  }
+
+  /** Copies the bone's animated pose into position and rotation (node bone pose must be read). */
+  initiate(): void {
+    copy(this.position, this.node.bonePosition);
+    copyQuat(this.rotation, this.node.boneRotation);
+    identity(this.animatedPlaneRotation);
+    identity(this.planeRotationOffset);
+  }
+
+  /** Pins the effector to its bone's current animated pose with the given weights (FinalIK's PinToBone). */
+  pinToBone(positionWeight: number, rotationWeight: number): void {
+    copy(this.position, this.node.bonePosition);
+    copyQuat(this.rotation, this.node.boneRotation);
+    this.positionWeight = positionWeight;
+    this.rotationWeight = rotationWeight;
+  }
+
+  /** Clears the offsets of the node and its child nodes before this frame's offsets are gathered. */
+  resetOffset(): void {
+    zero(this.node.offset);
+    for (let i = 0; i < this.childNodes.length; i++) zero(this.childNodes[i]!.offset);
+  }
+
+  /**
+   * Pre-solve: validates this frame's input, writes weighted weights and the offset into the node (and
+   * child nodes), and records the animated plane rotation. Non-finite input is ignored for the frame.
+   * Returns true when this effector will change the pose this frame.
+   */
+  onPreSolve(solver: EffectorSolver): boolean {
+    const ikw = solver.ikPositionWeight;
+    // weights are clamped in place (as FinalIK does); non-finite input is ignored for this frame only
+    let pw = this.positionWeight;
+    let rw = this.rotationWeight;
+    const mrp = this.maintainRelativePositionWeight;
+    if (Number.isFinite(pw)) {
+      pw = this.positionWeight = pw < 0 ? 0 : pw > 1 ? 1 : pw;
+    } else {
+      solver.warn(`${this.name}:positionWeight`, `${this.name} effector: positionWeight is not finite; ignored.`);
+      pw = 0;
+    }
+    if (Number.isFinite(rw)) {
+      rw = this.rotationWeight = rw < 0 ? 0 : rw > 1 ? 1 : rw;
+    } else {
+      solver.warn(`${this.name}:rotationWeight`, `${this.name} effector: rotationWeight is not finite; ignored.`);
+      rw = 0;
+    }
+    if (Number.isFinite(mrp)) {
+      this.mrpW = this.maintainRelativePositionWeight = mrp < 0 ? 0 : mrp > 1 ? 1 : mrp;
+    } else {
+      solver.warn(
+        `${this.name}:maintainRelativePositionWeight`,
+        `${this.name} effector: maintainRelativePositionWeight is not finite; ignored.`,
+      );
+      this.mrpW = 0;
+    }
+    if (pw > 0 && !isFiniteVec(this.position)) {
+      solver.warn(`${this.name}:position`, `${this.name} effector: position is not finite; ignored.`);
+      pw = 0;
+    }
+    if (rw > 0) {
+      const r = this.rotation;
+      const n = r.x * r.x + r.y * r.y + r.z * r.z + r.w * r.w;
+      if (!isFiniteQuat(r) || !(n > 1e-12) || n === Infinity) {
+        solver.warn(`${this.name}:rotation`, `${this.name} effector: rotation is not a usable quaternion; ignored.`);
+        rw = 0;
+      } else if (Math.abs(n - 1) > 1e-9) {
+        normalizeQuat(r, r);
+      }
+    }
+    const node = this.node;
+    this.posW = pw * ikw;
+    this.rotW = rw * ikw;
+    node.effectorPositionWeight = this.posW;
+    node.effectorRotationWeight = this.rotW;
+    copyQuat(node.solverRotation, this.rotation);
+
+    const offset = this.positionOffset;
+    let offsetActive = !isZero(offset);
+    if (offsetActive) {
+      if (!isFiniteVec(offset)) {
+        solver.warn(`${this.name}:positionOffset`, `${this.name} effector: positionOffset is not finite; ignored.`);
+        zero(offset);
+        offsetActive = false;
+      } else if (lengthSq(offset) > RUNAWAY_OFFSET_SQ * solver.rigSize * solver.rigSize) {
+        solver.warn(
+          `${this.name}:positionOffset-runaway`,
+          `${this.name} effector: positionOffset is huge; is a script adding to it every frame without it being reset? ` +
+            "Offsets are reset after each solve: add this frame's offset only.",
+        );
+      }
+    }
+    if (offsetActive) scaleAndAdd(node.offset, node.offset, offset, ikw);
+
+    this.childrenActive = this.effectChildNodes && solver.iterations > 0;
+    if (this.childrenActive) {
+      for (let i = 0; i < this.childNodes.length; i++) {
+        const c = this.childNodes[i]!;
+        sub(this.localPositions[i]!, c.bonePosition, node.bonePosition);
+        if (offsetActive) scaleAndAdd(c.offset, c.offset, offset, ikw);
+      }
+    }
+    if (this.usePlaneNodes && this.mrpW > 0) {
+      planeRotation(this.animatedPlaneRotation, this.planeNode1!.bonePosition, this.planeNode2!.bonePosition, this.planeNode3!.bonePosition);
+    }
+    this.firstUpdate = true;
+    this.active = this.posW > 0 || this.rotW > 0 || offsetActive;
+    return this.active;
+  }
+
+  /** Moves the node (and child nodes) toward the target by the weighted position weight. */
+  update(solver: EffectorSolver): void {
+    const node = this.node;
+    if (this.firstUpdate) {
+      add(this.animatedPosition, node.bonePosition, node.offset);
+      this.firstUpdate = false;
+    }
+    const p = node.solverPosition;
+    this.getPosition(solver, v1);
+    lerp(p, v1, this.position, this.posW);
+    if (this.childrenActive) {
+      for (let i = 0; i < this.childNodes.length; i++) {
+        const c = this.childNodes[i]!.solverPosition;
+        add(v2, p, this.localPositions[i]!);
+        lerp(c, c, v2, this.posW);
+      }
+    }
+  }
+
+  /** Resets positionOffset after the pose is written. */
+  onPostWrite(): void {
+    zero(this.positionOffset);
+  }
+
+  /** Where the node stands before the pull toward `position`; also refreshes planeRotationOffset. */
+  private getPosition(solver: EffectorSolver, out: Vec3): Vec3 {
+    identity(this.planeRotationOffset);
+    if (!this.isEndEffector) return copy(out, this.node.solverPosition);
+    const mrp = this.mrpW;
+    if (mrp <= 0) return copy(out, this.animatedPosition);
+    const s1 = this.planeNode1!.solverPosition;
+    const s2 = this.planeNode2!.solverPosition;
+    const s3 = this.planeNode3!.solverPosition;
+    if (s2.x === s1.x && s2.y === s1.y && s2.z === s1.z) {
+      solver.warn(
+        `${this.name}:plane-degenerate`,
+        "Effector plane nodes coincide: avoid placing 2 or more effectors of the same chain at exactly the same position.",
+      );
+      identity(q1);
+    } else {
+      planeRotation(q1, s1, s2, s3);
+    }
+    // rotation of the plane since the animation
+    multiplyConjugate(q1, q1, this.animatedPlaneRotation);
+    const node = this.node;
+    sub(out, node.bonePosition, this.planeNode1!.bonePosition);
+    rotateVector(out, q1, out);
+    add(out, out, s1);
+    add(out, out, node.offset);
+    nlerp(this.planeRotationOffset, identity(q2), q1, mrp);
+    return lerp(out, this.animatedPosition, out, mrp);
+  }
+}
+
+/** LookRotation(p2 − p1, p3 − p1): the frame of a triangle; identity when p1 == p3 (FinalIK's rule). */
+function planeRotation(out: Quat, p1: Vec3, p2: Vec3, p3: Vec3): Quat {
+  if (p1.x === p3.x && p1.y === p3.y && p1.z === p3.z) return identity(out);
+  sub(v2, p2, p1);
+  const up = sub(scratchUp, p3, p1);
+  return lookRotation(out, v2, up);
+}
+
+const scratchUp = new Vec3();
+

@@ -1,0 +1,494 @@
+import { Quat, lookRotation, rotateVector } from "../math/quat.js";
+import { type ReadonlyVec3, Vec3, copy, set, sub, zero } from "../math/vec3.js";
+import { BendConstraint } from "./bend-constraint.js";
+import type { ChildConstraint } from "./child-constraint.js";
+import type { IKNode } from "./node.js";
+import { Smoothing, applySmoothing } from "./smoothing.js";
+
+/** The longest a limb may get in the trigonometric pass, as a fraction of its length. */
+export const MAX_LIMB_LENGTH = 0.99999;
+
+/** What a chain needs from the solver that owns it. */
+export interface ChainSolver {
+  /** All chains of the solver; children are referenced by index. */
+  readonly chains: readonly FBIKChain[];
+  /** Solver iterations (Stage2 repeats its constraint systems clamp(iterations, 2, 4) times). */
+  readonly iterations: number;
+  /** Master weight. */
+  readonly ikPositionWeight: number;
+  /** Reports a problem once per cause. */
+  warn(cause: string, message: string): void;
+}
+
+const dir = new Vec3();
+const tmp = new Vec3();
+const bend = new Vec3();
+const look = new Quat();
+
+/**
+ * A chain of nodes in the full-body solver's tree (FinalIK's FBIKChain). The biped has a one-node body
+ * chain (the root node) with four three-node limb children. Limbs pull the body according to `pull`,
+ * push it when compressed according to `push`/`pushParent`, and reach toward their effectors.
+ */
+export class FBIKChain {
+  /** [0, 1] Only meaningful on the root chain: how much the root stays put instead of following the limbs. */
+  pin = 0;
+  /** [0, 1] How much this limb pulls the parent chain (body) when its end effector is out of reach. */
+  pull = 1;
+  /** [0, 1] How much the end effector pushes the first node when the limb is compressed below its animated length. */
+  push = 0;
+  /** [−1, 1] Fraction of this limb's push passed on to the parent chain. */
+  pushParent = 0;
+  /** [0, 1] Pulls the first node toward the end effector so the limb reaches before it straightens. */
+  reach = 0.1;
+  /** Shaping of the reach force. */
+  reachSmoothing = Smoothing.Exponential;
+  /** Shaping of the push force. */
+  pushSmoothing = Smoothing.Exponential;
+  /** The nodes, parent first. */
+  readonly nodes: IKNode[];
+  /** Indices of the child chains in the solver. */
+  readonly children: number[];
+  /** Distance constraints between the first nodes of the children. */
+  readonly childConstraints: ChildConstraint[];
+  /** Bend direction of a three-node limb. */
+  readonly bendConstraint = new BendConstraint();
+  /** Sum of the node lengths (animated). */
+  length = 0;
+  /** Animated distance from the first to the last node's bone (only refreshed while push > 0). */
+  distance = 0;
+  /** Animated distance from the parent chain's last node to this chain's first node. */
+  rootLength = 0;
+  /** Share of each child in the constraint between it and this chain's last node. */
+  readonly crossFades: number[];
+  /** Σ child pulls, at least 1. */
+  pullParentSum = 1;
+  /** reach × the end effector's position weight. */
+  reachForce = 0;
+  /** True after initiate. */
+  initiated = false;
+  private sqrMag1 = 0;
+  private sqrMagDif = 0;
+  private readonly pushResult = new Vec3();
+
+  /** Creates a chain of `nodes` with child chains `children` and constraints between them. */
+  constructor(nodes: IKNode[], children: number[] = [], childConstraints: ChildConstraint[] = []) {
+    this.nodes = nodes;
+    this.children = children;
+    this.childConstraints = childConstraints;
+    this.crossFades = children.map(() => 0);
+    if (nodes.length === 3) this.bendConstraint.setBones(nodes[0]!, nodes[1]!, nodes[2]!);
+  }
+
+  /** Places the nodes at their bones, measures lengths and initiates the constraints. */
+  initiate(solver: ChainSolver): boolean {
+    this.initiated = false;
+    const nodes = this.nodes;
+    for (let i = 0; i < nodes.length; i++) copy(nodes[i]!.solverPosition, nodes[i]!.bonePosition);
+    if (!this.calculateBoneLengths(solver)) return false;
+    for (let i = 0; i < this.childConstraints.length; i++) this.childConstraints[i]!.initiate(solver.chains);
+    if (nodes.length === 3) this.bendConstraint.initiate();
+    this.initiated = true;
+    return true;
+  }
+
+  /**
+   * Reads the frame's animated pose into the nodes (solver position = bone position + offset) and the
+   * per-frame quantities of the full-body pass when `fullBody`.
+   */
+  readPose(solver: ChainSolver, fullBody: boolean): void {
+    if (!this.initiated) return;
+    const nodes = this.nodes;
+    for (let i = 0; i < nodes.length; i++) {
+      const n = nodes[i]!;
+      const p = n.solverPosition;
+      const b = n.bonePosition;
+      const o = n.offset;
+      p.x = b.x + o.x;
+      p.y = b.y + o.y;
+      p.z = b.z + o.z;
+    }
+    this.calculateBoneLengths(solver);
+    if (!fullBody) return;
+    const chains = solver.chains;
+    for (let i = 0; i < this.childConstraints.length; i++) this.childConstraints[i]!.onPreSolve();
+    const children = this.children;
+    if (children.length > 0) {
+      let pullSum = nodes[nodes.length - 1]!.effectorPositionWeight;
+      for (let i = 0; i < children.length; i++) {
+        const c = chains[children[i]!]!;
+        pullSum += c.nodes[0]!.effectorPositionWeight * c.pull;
+      }
+      if (pullSum < 1) pullSum = 1;
+      for (let i = 0; i < children.length; i++) {
+        const c = chains[children[i]!]!;
+        this.crossFades[i] = (c.nodes[0]!.effectorPositionWeight * c.pull) / pullSum;
+      }
+    }
+    let pps = 0;
+    for (let i = 0; i < children.length; i++) pps += chains[children[i]!]!.pull;
+    this.pullParentSum = pps < 1 ? 1 : pps;
+    if (nodes.length === 3) {
+      const epw = nodes[2]!.effectorPositionWeight;
+      this.reachForce = this.reach * (epw < 0 ? 0 : epw > 1 ? 1 : epw);
+    } else {
+      this.reachForce = 0;
+    }
+    if (this.push > 0 && nodes.length > 1) {
+      const a = nodes[0]!.bonePosition;
+      const b = nodes[nodes.length - 1]!.bonePosition;
+      const dx = b.x - a.x;
+      const dy = b.y - a.y;
+      const dz = b.z - a.z;
+      this.distance = Math.sqrt(dx * dx + dy * dy + dz * dz);
+    }
+  }
+
+  /**
+   * Push (recursive, children first): a compressed limb pushes its first node away from the end
+   * effector, and passes `pushParent` of that push to this chain's last node. Returns the push applied
+   * to the first node (a vector owned by the chain, valid until the next call).
+   */
+  pushNodes(solver: ChainSolver): Vec3 {
+    const chains = solver.chains;
+    const nodes = this.nodes;
+    const last = nodes[nodes.length - 1]!.solverPosition;
+    for (let i = 0; i < this.children.length; i++) {
+      const c = chains[this.children[i]!]!;
+      const p = c.pushNodes(solver);
+      const k = c.pushParent;
+      last.x += p.x * k;
+      last.y += p.y * k;
+      last.z += p.z * k;
+    }
+    const result = zero(this.pushResult);
+    if (nodes.length < 2 || this.push <= 0) return result;
+    const first = nodes[0]!.solverPosition;
+    const vx = last.x - first.x;
+    const vy = last.y - first.y;
+    const vz = last.z - first.z;
+    const l = Math.sqrt(vx * vx + vy * vy + vz * vz);
+    if (l === 0) return result;
+    let f = 1 - l / this.distance;
+    if (!(f > 0)) return result;
+    f = applySmoothing(f, this.pushSmoothing);
+    const k = -f * this.push;
+    set(result, vx * k, vy * k, vz * k);
+    first.x += result.x;
+    first.y += result.y;
+    first.z += result.z;
+    return result;
+  }
+
+  /**
+   * Reach (recursive, children first): drags the first node (and the end node) along the limb toward
+   * the end effector, by reachForce, before the limb straightens.
+   */
+  reachNodes(solver: ChainSolver): void {
+    const chains = solver.chains;
+    for (let i = 0; i < this.children.length; i++) chains[this.children[i]!]!.reachNodes(solver);
+    const rf = this.reachForce;
+    if (rf <= 0) return;
+    const nodes = this.nodes;
+    const n0 = nodes[0]!;
+    const first = n0.solverPosition;
+    const last = nodes[nodes.length - 1]!.solverPosition;
+    const vx = last.x - first.x;
+    const vy = last.y - first.y;
+    const vz = last.z - first.z;
+    const l = Math.sqrt(vx * vx + vy * vy + vz * vz);
+    if (l === 0) return;
+    const len = this.length;
+    let ratio = l / len;
+    ratio = ratio < 1 - rf ? 1 - rf : ratio > 1 + rf ? 1 + rf : ratio;
+    let delta = ratio - 1 + rf;
+    delta = delta < -1 ? -1 : delta > 1 ? 1 : delta;
+    delta = applySmoothing(delta, this.reachSmoothing);
+    // Deviation from FinalIK for scale invariance: FinalIK clamps delta to [0, solverLength] in world
+    // units; the same bound relative to the limb's length behaves alike at every rig scale.
+    const upper = l / len;
+    delta = delta < 0 ? 0 : delta > upper ? upper : delta;
+    // offset = straightened limb × delta
+    const k = (len / l) * delta;
+    const ox = vx * k;
+    const oy = vy * k;
+    const oz = vz * k;
+    const w0 = 1 - n0.effectorPositionWeight;
+    first.x += ox * w0;
+    first.y += oy * w0;
+    first.z += oz * w0;
+    last.x += ox;
+    last.y += oy;
+    last.z += oz;
+  }
+
+  /**
+   * Trigonometric pass (recursive, children first): places the middle node of each three-node limb with
+   * the law of cosines so both bones keep their lengths; the end node stays. With
+   * `calculateBendDirection` the bend constraint decides the bend plane, otherwise the current middle
+   * node does.
+   */
+  solveTrigonometric(solver: ChainSolver, calculateBendDirection: boolean): void {
+    if (!this.initiated) return;
+    const chains = solver.chains;
+    for (let i = 0; i < this.children.length; i++) {
+      chains[this.children[i]!]!.solveTrigonometric(solver, calculateBendDirection);
+    }
+    const nodes = this.nodes;
+    if (nodes.length !== 3) return;
+    const p0 = nodes[0]!.solverPosition;
+    const p1 = nodes[1]!.solverPosition;
+    const p2 = nodes[2]!.solverPosition;
+    sub(dir, p2, p0);
+    const l = Math.sqrt(dir.x * dir.x + dir.y * dir.y + dir.z * dir.z);
+    if (l === 0) return;
+    const maxLen = this.length * MAX_LIMB_LENGTH;
+    const mag = l > maxLen ? maxLen : l;
+    if (calculateBendDirection && this.bendConstraint.initiated) {
+      this.bendConstraint.getDir(bend, solver.ikPositionWeight);
+    } else {
+      sub(bend, p1, p0);
+    }
+    this.dirToBendPoint(tmp, dir, l, bend, mag);
+    p1.x = p0.x + tmp.x;
+    p1.y = p0.y + tmp.y;
+    p1.z = p0.z + tmp.z;
+  }
+
+  /**
+   * The vector from the first node to the middle node for a limb stretched `mag` along `direction`
+   * (whose length is `dirLength`), bending toward `bendDirection`. The law of cosines gives the distance
+   * along the axis (x) and off it (y); the bend direction made orthogonal to the axis gives the side.
+   */
+  private dirToBendPoint(out: Vec3, direction: Vec3, dirLength: number, bendDirection: Vec3, mag: number): Vec3 {
+    const x = (mag * mag + this.sqrMagDif) / (2 * mag);
+    const ySq = this.sqrMag1 - x * x;
+    const y = ySq > 0 ? Math.sqrt(ySq) : 0;
+    const inv = 1 / dirLength;
+    const zx = direction.x * inv;
+    const zy = direction.y * inv;
+    const zz = direction.z * inv;
+    // up made orthogonal to the axis (LookRotation's +Y)
+    const d = bendDirection.x * zx + bendDirection.y * zy + bendDirection.z * zz;
+    let ux = bendDirection.x - zx * d;
+    let uy = bendDirection.y - zy * d;
+    let uz = bendDirection.z - zz * d;
+    const ul = Math.sqrt(ux * ux + uy * uy + uz * uz);
+    const bl = Math.sqrt(
+      bendDirection.x * bendDirection.x + bendDirection.y * bendDirection.y + bendDirection.z * bendDirection.z,
+    );
+    if (ul > 1e-12 * bl && ul > 0 && ul < Infinity) {
+      ux /= ul;
+      uy /= ul;
+      uz /= ul;
+    } else {
+      // no usable bend direction: LookRotation's fallback roll
+      lookRotation(look, direction, bendDirection);
+      set(out, 0, 1, 0);
+      rotateVector(out, look, out);
+      ux = out.x;
+      uy = out.y;
+      uz = out.z;
+    }
+    return set(out, ux * y + zx * x, uy * y + zy * x, uz * y + zz * x);
+  }
+
+  /**
+   * Stage 1, forward reach (recursive, children first): leaf chains reach from their end node toward
+   * the root; the parent chain moves to the pull-weighted centroid of where its children want it.
+   */
+  stage1(solver: ChainSolver): void {
+    const chains = solver.chains;
+    const children = this.children;
+    for (let i = 0; i < children.length; i++) chains[children[i]!]!.stage1(solver);
+    const nodes = this.nodes;
+    const last = nodes[nodes.length - 1]!.solverPosition;
+    if (children.length === 0) {
+      this.forwardReach(last);
+      return;
+    }
+    this.solveChildConstraints();
+    let cx = last.x;
+    let cy = last.y;
+    let cz = last.z;
+    const pps = this.pullParentSum;
+    for (let i = 0; i < children.length; i++) {
+      const c = chains[children[i]!]!;
+      const c0 = c.nodes[0]!.solverPosition;
+      // where this chain's last node would be for that child, at its root length
+      let px = c0.x;
+      let py = c0.y;
+      let pz = c0.z;
+      if (c.rootLength > 0) {
+        const dx = last.x - c0.x;
+        const dy = last.y - c0.y;
+        const dz = last.z - c0.z;
+        const dl = Math.sqrt(dx * dx + dy * dy + dz * dz);
+        if (dl > 0) {
+          const k = c.rootLength / dl;
+          px += dx * k;
+          py += dy * k;
+          pz += dz * k;
+        }
+      }
+      if (pps > 0) {
+        const w = c.pull / pps;
+        cx += (px - last.x) * w;
+        cy += (py - last.y) * w;
+        cz += (pz - last.z) * w;
+      }
+    }
+    const pin = this.pin;
+    if (pin > 0) {
+      const t = pin >= 1 ? 1 : pin;
+      cx += (last.x - cx) * t;
+      cy += (last.y - cy) * t;
+      cz += (last.z - cz) * t;
+    }
+    set(tmp, cx, cy, cz);
+    this.forwardReach(tmp);
+  }
+
+  /**
+   * Stage 2, backward reach (recursive, parent first): the chain reaches out from `position` (its
+   * parent's last node), the body's constraint systems settle clamp(iterations, 2, 4) times, then the
+   * children follow.
+   */
+  stage2(solver: ChainSolver, position: ReadonlyVec3): void {
+    this.backwardReach(position);
+    let it = solver.iterations;
+    it = it < 2 ? 2 : it > 4 ? 4 : it;
+    if (this.childConstraints.length > 0) {
+      for (let i = 0; i < it; i++) this.solveConstraintSystems(solver);
+    }
+    const chains = solver.chains;
+    const last = this.nodes[this.nodes.length - 1]!.solverPosition;
+    for (let i = 0; i < this.children.length; i++) chains[this.children[i]!]!.stage2(solver, last);
+  }
+
+  /** Child constraints, then each child's first node against this chain's last node at its root length. */
+  private solveConstraintSystems(solver: ChainSolver): void {
+    this.solveChildConstraints();
+    const chains = solver.chains;
+    const last = this.nodes[this.nodes.length - 1]!.solverPosition;
+    for (let i = 0; i < this.children.length; i++) {
+      const c = chains[this.children[i]!]!;
+      solveLinearConstraint(last, c.nodes[0]!.solverPosition, this.crossFades[i]!, c.rootLength);
+    }
+  }
+
+  private solveChildConstraints(): void {
+    for (let i = 0; i < this.childConstraints.length; i++) this.childConstraints[i]!.solve();
+  }
+
+  /** FABRIK forward: the last node goes to `position`, each earlier node follows at its length. */
+  forwardReach(position: ReadonlyVec3): void {
+    const nodes = this.nodes;
+    copy(nodes[nodes.length - 1]!.solverPosition, position);
+    for (let i = nodes.length - 2; i > -1; i--) {
+      solveFabrikJoint(nodes[i]!.solverPosition, nodes[i + 1]!.solverPosition, nodes[i]!.length);
+    }
+  }
+
+  /** FABRIK backward: the first node goes to `position` (at rootLength from it), the rest follow. */
+  private backwardReach(position: ReadonlyVec3): void {
+    const nodes = this.nodes;
+    const first = nodes[0]!.solverPosition;
+    if (this.rootLength > 0) {
+      // first = position + normalize(first − position) × rootLength
+      const dx = first.x - position.x;
+      const dy = first.y - position.y;
+      const dz = first.z - position.z;
+      const dl = Math.sqrt(dx * dx + dy * dy + dz * dz);
+      const k = dl > 0 ? this.rootLength / dl : 0;
+      set(first, position.x + dx * k, position.y + dy * k, position.z + dz * k);
+    } else {
+      copy(first, position);
+    }
+    for (let i = 1; i < nodes.length; i++) {
+      solveFabrikJoint(nodes[i]!.solverPosition, nodes[i - 1]!.solverPosition, nodes[i - 1]!.length);
+    }
+  }
+
+  /**
+   * Re-measures node lengths, root lengths of the children and the limb's squared lengths from the
+   * animated bones. A zero length is reported and leaves the rest unmeasured.
+   */
+  calculateBoneLengths(solver: ChainSolver): boolean {
+    const nodes = this.nodes;
+    let length = 0;
+    for (let i = 0; i < nodes.length - 1; i++) {
+      const l = distanceOf(nodes[i]!.bonePosition, nodes[i + 1]!.bonePosition);
+      nodes[i]!.length = l;
+      length += l;
+      if (!(l > 0)) {
+        solver.warn(
+          `zero-length:${nodes[i]!.bone}-${nodes[i + 1]!.bone}`,
+          `Bone ${nodes[i]!.bone} - ${nodes[i + 1]!.bone} length is zero, can not solve.`,
+        );
+        this.length = length;
+        return false;
+      }
+    }
+    this.length = length;
+    const last = nodes[nodes.length - 1]!.bonePosition;
+    const chains = solver.chains;
+    for (let i = 0; i < this.children.length; i++) {
+      const c = chains[this.children[i]!]!;
+      const l = distanceOf(c.nodes[0]!.bonePosition, last);
+      c.rootLength = l;
+      if (!(l > 0)) {
+        solver.warn(
+          `zero-root-length:${c.nodes[0]!.bone}`,
+          `Bone ${c.nodes[0]!.bone} is at the same position as its parent chain's last bone ${nodes[nodes.length - 1]!.bone}, can not solve.`,
+        );
+        return false;
+      }
+    }
+    if (nodes.length === 3) {
+      const l0 = nodes[0]!.length;
+      const l1 = nodes[1]!.length;
+      this.sqrMag1 = l0 * l0;
+      this.sqrMagDif = l0 * l0 - l1 * l1;
+    }
+    return true;
+  }
+}
+
+/** Moves n1 and n2 apart or together to `distance`; n1 takes `crossFade` of the correction. */
+export function solveLinearConstraint(n1: Vec3, n2: Vec3, crossFade: number, distance: number): void {
+  const dx = n2.x - n1.x;
+  const dy = n2.y - n1.y;
+  const dz = n2.z - n1.z;
+  const mag = Math.sqrt(dx * dx + dy * dy + dz * dz);
+  if (mag === distance || mag === 0) return;
+  const f = 1 - distance / mag;
+  const a = f * crossFade;
+  const b = f * (1 - crossFade);
+  n1.x += dx * a;
+  n1.y += dy * a;
+  n1.z += dz * a;
+  n2.x -= dx * b;
+  n2.y -= dy * b;
+  n2.z -= dz * b;
+}
+
+/** FABRIK joint: `pos1` slides along the line to `pos2` until it is `length` from it. */
+function solveFabrikJoint(pos1: Vec3, pos2: ReadonlyVec3, length: number): void {
+  const dx = pos1.x - pos2.x;
+  const dy = pos1.y - pos2.y;
+  const dz = pos1.z - pos2.z;
+  const l = Math.sqrt(dx * dx + dy * dy + dz * dz);
+  // coincident points: normalize() of zero is zero in Unity, so the joint collapses onto pos2
+  const k = l > 0 ? length / l : 0;
+  pos1.x = pos2.x + dx * k;
+  pos1.y = pos2.y + dy * k;
+  pos1.z = pos2.z + dz * k;
+}
+
+function distanceOf(a: ReadonlyVec3, b: ReadonlyVec3): number {
+  const dx = a.x - b.x;
+  const dy = a.y - b.y;
+  const dz = a.z - b.z;
+  return Math.sqrt(dx * dx + dy * dy + dz * dz);
+}

@@ -1,0 +1,381 @@
+import { IKEffector } from "../effectors/effector.js";
+import { Quat, copyQuat, rotateVector } from "../math/quat.js";
+import {
+  Vec3,
+  add,
+  copy,
+  dot,
+  isZero,
+  lerp,
+  length,
+  normalize,
+  project,
+  projectOnPlane,
+  scale,
+  scaleAndAdd,
+  set,
+  sub,
+  zero,
+} from "../math/vec3.js";
+import { type BipedBones, FullBodyBipedChain, FullBodyBipedEffector, limbBones } from "./biped-bones.js";
+import { FBIKChain } from "./chain.js";
+import { ChildConstraint } from "./child-constraint.js";
+import { FBBIKError } from "./errors.js";
+import { IKSolverFullBody } from "./full-body.js";
+import { IKNode } from "./node.js";
+import type { IKPose } from "./pose.js";
+import { detectRootNodeBone } from "./root-node.js";
+
+const EFFECTOR_NAMES = [
+  "Body",
+  "LeftShoulder",
+  "RightShoulder",
+  "LeftThigh",
+  "RightThigh",
+  "LeftHand",
+  "RightHand",
+  "LeftFoot",
+  "RightFoot",
+] as const;
+
+const CHAIN_NAMES = ["left arm", "right arm", "left leg", "right leg"] as const;
+
+const v1 = new Vec3();
+const v2 = new Vec3();
+const v3 = new Vec3();
+const up = new Vec3();
+const rootRotation = new Quat();
+const unitY = new Vec3(0, 1, 0);
+
+/** Above this alignment the root node is too close to the shoulder or thigh line (FinalIK's 0.95). */
+const ROOT_NODE_ALIGNMENT_LIMIT = 0.95;
+
+/**
+ * FinalIK's IKSolverFullBodyBiped: the full-body solver set up for a biped. Five chains (the body's
+ * root node, then left arm, right arm, left leg, right leg), nine effectors, four child constraints
+ * that keep the torso's shape, spine stiffness and hands pulling the body.
+ */
+export class IKSolverFullBodyBiped extends IKSolverFullBody {
+  /** The bones the solver was built on. */
+  bones: BipedBones | null = null;
+  /** The spine bone (or pelvis) the body chain's single node stands for. */
+  rootNode = -1;
+  /** [0, 1] How much the torso resists being bent by the limbs. */
+  spineStiffness = 0.5;
+  /** [−1, 1] Weight of the hands pulling the body vertically when out of reach. */
+  pullBodyVertical = 0.5;
+  /** [−1, 1] Weight of the hands pulling the body horizontally when out of reach. */
+  pullBodyHorizontal = 0;
+  /** The offset the hands' pull added to the body effector this frame. */
+  readonly pullBodyOffset = new Vec3();
+  /** With iterations = 0: the rigid translation of the body this frame (the mapping moves the pelvis by it). */
+  readonly bodyOffset = new Vec3();
+
+  /** Creates an unbuilt biped solver on `pose`; call {@link setToReferences}. */
+  constructor(pose: IKPose) {
+    super(pose);
+  }
+
+  /** The body effector (root node; carries the thighs). */
+  get bodyEffector(): IKEffector {
+    return this.getEffector(FullBodyBipedEffector.Body);
+  }
+  /** Left shoulder (upper arm) effector. */
+  get leftShoulderEffector(): IKEffector {
+    return this.getEffector(FullBodyBipedEffector.LeftShoulder);
+  }
+  /** Right shoulder (upper arm) effector. */
+  get rightShoulderEffector(): IKEffector {
+    return this.getEffector(FullBodyBipedEffector.RightShoulder);
+  }
+  /** Left thigh effector. */
+  get leftThighEffector(): IKEffector {
+    return this.getEffector(FullBodyBipedEffector.LeftThigh);
+  }
+  /** Right thigh effector. */
+  get rightThighEffector(): IKEffector {
+    return this.getEffector(FullBodyBipedEffector.RightThigh);
+  }
+  /** Left hand effector. */
+  get leftHandEffector(): IKEffector {
+    return this.getEffector(FullBodyBipedEffector.LeftHand);
+  }
+  /** Right hand effector. */
+  get rightHandEffector(): IKEffector {
+    return this.getEffector(FullBodyBipedEffector.RightHand);
+  }
+  /** Left foot effector. */
+  get leftFootEffector(): IKEffector {
+    return this.getEffector(FullBodyBipedEffector.LeftFoot);
+  }
+  /** Right foot effector. */
+  get rightFootEffector(): IKEffector {
+    return this.getEffector(FullBodyBipedEffector.RightFoot);
+  }
+  /** The body chain (one node: the root node). */
+  get bodyChain(): FBIKChain {
+    return this.chainAt(0);
+  }
+  /** Left arm chain. */
+  get leftArmChain(): FBIKChain {
+    return this.chainAt(1);
+  }
+  /** Right arm chain. */
+  get rightArmChain(): FBIKChain {
+    return this.chainAt(2);
+  }
+  /** Left leg chain. */
+  get leftLegChain(): FBIKChain {
+    return this.chainAt(3);
+  }
+  /** Right leg chain. */
+  get rightLegChain(): FBIKChain {
+    return this.chainAt(4);
+  }
+
+  /** The effector of the given type. */
+  getEffector(effector: FullBodyBipedEffector): IKEffector {
+    const e = this.effectors[effector];
+    if (e === undefined) throw new FBBIKError(["the solver is not set up: call setToReferences first"]);
+    return e;
+  }
+
+  /** The chain of the given limb. */
+  getChain(chain: FullBodyBipedChain): FBIKChain {
+    return this.chainAt(chain + 1);
+  }
+
+  /** The hand or foot effector at the end of the given limb. */
+  getEndEffector(chain: FullBodyBipedChain): IKEffector {
+    return this.getEffector(FullBodyBipedEffector.LeftHand + chain);
+  }
+
+  private chainAt(i: number): FBIKChain {
+    const c = this.chains[i];
+    if (c === undefined) throw new FBBIKError(["the solver is not set up: call setToReferences first"]);
+    return c;
+  }
+
+  /**
+   * Builds the five chains, nine effectors and four child constraints on `bones` and initiates the
+   * solver. `rootNode` defaults to {@link detectRootNodeBone}. Throws {@link FBBIKError} naming every
+   * problem when the references cannot work; nothing is half-built.
+   */
+  setToReferences(bones: BipedBones, rootNode?: number): void {
+    const root = rootNode ?? detectRootNodeBone(this.pose, bones);
+    const problems = validateBipedBones(bones, root, (b) => this.boneName(b));
+    if (problems.length > 0) throw new FBBIKError(problems);
+
+    const node = (bone: number): IKNode => new IKNode(bone);
+    const body = new FBIKChain([node(root)], [1, 2, 3, 4], [
+      // torso diagonals only resist compression (pull elasticity 1); spine stiffness sets the push
+      new ChildConstraint(1, 4, 0, 1),
+      new ChildConstraint(2, 3, 0, 1),
+      // shoulders and thighs keep their widths
+      new ChildConstraint(1, 2),
+      new ChildConstraint(3, 4),
+    ]);
+    const limbs = limbBones(bones).map((l) => new FBIKChain([node(l[0]), node(l[1]), node(l[2])]));
+    const chains = [body, ...limbs];
+    const n = (chain: number, index: number): IKNode => chains[chain]!.nodes[index]!;
+    const effectors: IKEffector[] = [];
+    const make = (type: FullBodyBipedEffector, chain: number, index: number, extra?: {
+      childNodes?: IKNode[];
+      planeNodes?: [IKNode, IKNode, IKNode];
+    }): void => {
+      effectors[type] = new IKEffector({ name: EFFECTOR_NAMES[type]!, node: n(chain, index), chainIndex: chain, nodeIndex: index, ...extra });
+    };
+    make(FullBodyBipedEffector.Body, 0, 0, { childNodes: [n(3, 0), n(4, 0)] });
+    make(FullBodyBipedEffector.LeftShoulder, 1, 0);
+    make(FullBodyBipedEffector.RightShoulder, 2, 0);
+    make(FullBodyBipedEffector.LeftThigh, 3, 0);
+    make(FullBodyBipedEffector.RightThigh, 4, 0);
+    make(FullBodyBipedEffector.LeftHand, 1, 2, { planeNodes: [n(1, 0), n(2, 0), n(0, 0)] });
+    make(FullBodyBipedEffector.RightHand, 2, 2, { planeNodes: [n(2, 0), n(1, 0), n(0, 0)] });
+    make(FullBodyBipedEffector.LeftFoot, 3, 2, { planeNodes: [n(3, 0), n(4, 0), n(0, 0)] });
+    make(FullBodyBipedEffector.RightFoot, 4, 2, { planeNodes: [n(4, 0), n(3, 0), n(0, 0)] });
+
+    const previous = { chains: this.chains, effectors: this.effectors, bones: this.bones, rootNode: this.rootNode };
+    this.chains = chains;
+    this.effectors = effectors;
+    this.bones = bones;
+    this.rootNode = root;
+    if (!this.initiate()) {
+      const lengthProblems = this.lengthProblems();
+      Object.assign(this, previous);
+      this.initiated = false;
+      throw new FBBIKError(lengthProblems.length > 0 ? lengthProblems : ["the solver could not be initiated"]);
+    }
+    this.reportSetupWarnings();
+  }
+
+  /** A bone's name for messages (the pose's own name when it has one). */
+  boneName(bone: number): string {
+    const named = this.pose as IKPose & { getName?(bone: number): string };
+    return typeof named.getName === "function" ? named.getName(bone) : `bone ${bone}`;
+  }
+
+  private lengthProblems(): string[] {
+    const problems: string[] = [];
+    const body = this.chains[0]!.nodes[0]!;
+    for (let c = 0; c < this.chains.length; c++) {
+      const nodes = this.chains[c]!.nodes;
+      for (let i = 0; i < nodes.length - 1; i++) {
+        if (!(nodes[i]!.length > 0)) {
+          problems.push(`${this.boneName(nodes[i]!.bone)} and ${this.boneName(nodes[i + 1]!.bone)} are at the same position (zero-length bone)`);
+        }
+      }
+      if (c > 0 && !(this.chains[c]!.rootLength > 0)) {
+        problems.push(`${this.boneName(nodes[0]!.bone)} is at the same position as the root node ${this.boneName(body.bone)}`);
+      }
+    }
+    return problems;
+  }
+
+  /** Warnings FinalIK gives at setup: straight limbs and a root node too near the shoulder or thigh line. */
+  private reportSetupWarnings(): void {
+    for (let i = 1; i < 5; i++) {
+      if (this.chains[i]!.bendConstraint.straightAtInitiate) {
+        this.warn(
+          `straight-limb:${i}`,
+          `The ${CHAIN_NAMES[i - 1]} is completely straight in the pose the solver was set up from, so its bend direction is unknown; ` +
+            "it will bend toward an arbitrary side. Set up from a pose with the elbows and knees slightly bent.",
+        );
+      }
+    }
+    const rootPos = this.chains[0]!.nodes[0]!.bonePosition;
+    const align = (a: IKNode, b: IKNode): number => {
+      normalize(v1, sub(v1, b.bonePosition, a.bonePosition));
+      normalize(v2, sub(v2, rootPos, a.bonePosition));
+      return dot(v1, v2);
+    };
+    if (align(this.chains[1]!.nodes[0]!, this.chains[2]!.nodes[0]!) > ROOT_NODE_ALIGNMENT_LIMIT) {
+      this.warn(
+        "root-node-shoulders",
+        "The root node is almost on the line between the upper arms: the spine may turn upside down when a hand pulls it. Choose a lower spine bone as the root node.",
+      );
+    }
+    if (align(this.chains[3]!.nodes[0]!, this.chains[4]!.nodes[0]!) > ROOT_NODE_ALIGNMENT_LIMIT) {
+      this.warn(
+        "root-node-thighs",
+        "The root node is almost on the line between the thighs: the hips may turn upside down when pulled. Choose a higher spine bone as the root node.",
+      );
+    }
+  }
+
+  protected override beforeReadPose(): void {
+    this.readTargets();
+    zero(this.pullBodyOffset);
+    if (this.iterations > 0 && (this.pullBodyVertical !== 0 || this.pullBodyHorizontal !== 0)) this.pullBody();
+    let e = 1 - this.spineStiffness;
+    e = e < 0 ? 0 : e > 1 ? 1 : Number.isFinite(e) ? e : 0.5;
+    const constraints = this.chains[0]!.childConstraints;
+    constraints[0]!.pushElasticity = e;
+    constraints[1]!.pushElasticity = e;
+  }
+
+  /** Hook for effector targets: copy target poses into the effectors (the Babylon layer overrides it). */
+  protected readTargets(): void {}
+
+  /** Hands reaching further than the arm adds an offset pulling the body toward them. */
+  private pullBody(): void {
+    const offset = zero(v3);
+    this.handPull(offset, this.chains[1]!, this.effectors[FullBodyBipedEffector.LeftHand]!);
+    this.handPull(offset, this.chains[2]!, this.effectors[FullBodyBipedEffector.RightHand]!);
+    if (isZero(offset)) return;
+    this.pose.getRotation(this.bones!.root, rootRotation);
+    rotateVector(up, rootRotation, unitY);
+    project(v1, offset, up);
+    projectOnPlane(v2, offset, up);
+    scale(v1, v1, this.pullBodyVertical);
+    scaleAndAdd(v1, v1, v2, this.pullBodyHorizontal);
+    copy(this.pullBodyOffset, v1);
+    const body = this.effectors[FullBodyBipedEffector.Body]!;
+    add(body.positionOffset, body.positionOffset, this.pullBodyOffset);
+  }
+
+  /** Adds to `offset` how far the hand target lies beyond the arm's reach from its shoulder (shifted by `offset`). */
+  private handPull(offset: Vec3, arm: FBIKChain, hand: IKEffector): void {
+    let w = hand.positionWeight;
+    if (!(w > 0)) return;
+    if (w > 1) w = 1;
+    const target = hand.position;
+    const shoulder = arm.nodes[0]!.bonePosition;
+    const d = set(v1, target.x - shoulder.x - offset.x, target.y - shoulder.y - offset.y, target.z - shoulder.z - offset.z);
+    const dl = length(d);
+    const armLength = arm.nodes[0]!.length + arm.nodes[1]!.length;
+    if (!(dl > armLength) || !Number.isFinite(dl)) return;
+    scaleAndAdd(offset, offset, d, ((dl - armLength) / dl) * w);
+  }
+
+  protected override applyBendConstraints(): void {
+    if (this.iterations > 0) {
+      for (let i = 1; i < 5; i++) {
+        copyQuat(this.chains[i]!.bendConstraint.rotationOffset, this.effectors[FullBodyBipedEffector.LeftHand + i - 1]!.planeRotationOffset);
+      }
+    } else {
+      // limbs-only mode: the body moves rigidly by its effector's offset or pinned position
+      const body = this.effectors[FullBodyBipedEffector.Body]!;
+      const po = body.positionOffset;
+      sub(v1, body.position, body.node.bonePosition);
+      sub(v1, v1, po);
+      lerp(this.bodyOffset, po, v1, body.positionWeight);
+      scale(this.bodyOffset, this.bodyOffset, this.ikPositionWeight);
+      for (let i = 0; i < 5; i++) {
+        const p = this.effectors[i]!.node.solverPosition;
+        add(p, p, this.bodyOffset);
+      }
+    }
+    super.applyBendConstraints();
+  }
+
+  protected override readPose(): void {
+    zero(this.bodyOffset);
+    super.readPose();
+  }
+}
+
+/**
+ * Problems that make a biped unsolvable: bad ids, duplicated bones, a root node that is neither the
+ * pelvis nor a spine bone.
+ */
+export function validateBipedBones(bones: BipedBones, rootNode: number, name: (bone: number) => string): string[] {
+  const problems: string[] = [];
+  const valid = (b: number): boolean => Number.isInteger(b) && b >= 0;
+  const named: [string, number][] = [
+    ["pelvis", bones.pelvis],
+    ["leftThigh", bones.leftThigh],
+    ["leftCalf", bones.leftCalf],
+    ["leftFoot", bones.leftFoot],
+    ["rightThigh", bones.rightThigh],
+    ["rightCalf", bones.rightCalf],
+    ["rightFoot", bones.rightFoot],
+    ["leftUpperArm", bones.leftUpperArm],
+    ["leftForearm", bones.leftForearm],
+    ["leftHand", bones.leftHand],
+    ["rightUpperArm", bones.rightUpperArm],
+    ["rightForearm", bones.rightForearm],
+    ["rightHand", bones.rightHand],
+  ];
+  if (!valid(bones.root)) problems.push("root is missing");
+  for (const [label, b] of named) if (!valid(b)) problems.push(`${label} is missing`);
+  if (bones.spine.length === 0) problems.push("there are no spine bones (at least one is needed between the pelvis and the arms)");
+  bones.spine.forEach((b, i) => {
+    if (!valid(b)) problems.push(`spine[${i}] is missing`);
+  });
+  const seen = new Map<number, string>();
+  const all: [string, number][] = [...named, ...bones.spine.map((b, i): [string, number] => [`spine[${i}]`, b])];
+  if (bones.head >= 0) all.push(["head", bones.head]);
+  for (const [label, b] of all) {
+    if (!valid(b)) continue;
+    const other = seen.get(b);
+    if (other !== undefined) problems.push(`${label} and ${other} are the same bone (${name(b)})`);
+    else seen.set(b, label);
+  }
+  if (!valid(rootNode)) {
+    problems.push("no root node could be chosen (no spine bones)");
+  } else if (rootNode !== bones.pelvis && !bones.spine.includes(rootNode)) {
+    problems.push(`the root node ${name(rootNode)} has to be the pelvis or one of the spine bones`);
+  }
+  return problems;
+}

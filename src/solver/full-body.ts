@@ -1,0 +1,253 @@
+import type { IKEffector } from "../effectors/effector.js";
+import type { ChainSolver, FBIKChain } from "./chain.js";
+import { SolverObservable } from "./observable.js";
+import type { IKPose } from "./pose.js";
+
+/** A problem the solver reports, once per cause. */
+export interface SolverWarning {
+  /** Stable key of the cause (one warning per key per solver until `resetWarnings`). */
+  readonly cause: string;
+  /** Human-readable description. */
+  readonly message: string;
+}
+
+/**
+ * What maps the solved nodes back onto the skeleton (FinalIK's IKMapping family). The solver calls it
+ * at the points FinalIK does; the Babylon rig adapter implements it.
+ */
+export interface IKSolverMapping {
+  /** After the solver initiated: capture the mapping's own reference data. */
+  initiate(solver: IKSolverFullBody): void;
+  /** Store the default local state that fixTransforms restores. */
+  storeDefaultLocalState(): void;
+  /** Restore the default local state of every bone the mapping writes. */
+  fixTransforms(): void;
+  /** Read what writing needs from this frame's animated pose (after the chains read theirs). */
+  readPose(solver: IKSolverFullBody, fullBody: boolean): void;
+  /** Write the solved pose onto the bones. */
+  writePose(solver: IKSolverFullBody, fullBody: boolean): void;
+}
+
+/**
+ * The node-based full-body solver (FinalIK's IKSolverFullBody): a tree of FBIKChains driven by
+ * effectors, solved by push, reach, a trigonometric pass and a two-stage FABRIK per iteration.
+ * Engine-neutral: it reads and writes an {@link IKPose} in component space.
+ */
+export class IKSolverFullBody implements ChainSolver {
+  /** The chains; chain 0 is the root of the tree. */
+  chains: FBIKChain[] = [];
+  /** The effectors. */
+  effectors: IKEffector[] = [];
+  /** [0, 1] Master weight of the whole solver. */
+  ikPositionWeight = 1;
+  /** [0, 10] Solver iterations; 0 solves the limbs only (a cheap mode for distant characters). */
+  iterations = 4;
+  /** When false no FABRIK pass runs and the limbs cannot pull the body. */
+  fabrikPass = true;
+  /** Writes the solved pose back onto the skeleton, or null to leave the output in the nodes. */
+  mapping: IKSolverMapping | null = null;
+  /** The pose the solver reads (and LimitBend writes). */
+  readonly pose: IKPose;
+  /** True after a successful initiate. */
+  initiated = false;
+  /** Size of the rig (sum of chain and root lengths at initiate), for relative thresholds. */
+  rigSize = 1;
+
+  /** Before anything else in `update`, even at weight 0 (offset modifiers add offsets here). */
+  readonly onPreUpdate = new SolverObservable<void>();
+  /** Before the pose is read. */
+  readonly onPreRead = new SolverObservable<void>();
+  /** After the pose is read, before solving. */
+  readonly onPreSolve = new SolverObservable<void>();
+  /** At the start of each iteration, with its index. */
+  readonly onPreIteration = new SolverObservable<number>();
+  /** At the end of each iteration, with its index. */
+  readonly onPostIteration = new SolverObservable<number>();
+  /** After the iterations, before the final end-effector pass and bend constraints: last chance to change bend directions. */
+  readonly onPreBend = new SolverObservable<void>();
+  /** After solving, before writing. */
+  readonly onPostSolve = new SolverObservable<void>();
+  /** After writing and the offset reset (fires even when the weight is 0). */
+  readonly onPostUpdate = new SolverObservable<void>();
+  /** A problem, reported once per cause. */
+  readonly onWarning = new SolverObservable<SolverWarning>();
+
+  /** True when the last update changed anything (false when every weight and offset was zero). */
+  solvedLastUpdate = false;
+
+  private readonly warned = new Set<string>();
+  private frameActive = false;
+
+  /** Creates a solver reading `pose`. Chains and effectors are set by a subclass (see the biped). */
+  constructor(pose: IKPose) {
+    this.pose = pose;
+  }
+
+  /** Reports `message` once per `cause` through onWarning. */
+  warn(cause: string, message: string): void {
+    if (this.warned.has(cause)) return;
+    this.warned.add(cause);
+    this.onWarning.notify({ cause, message });
+  }
+
+  /** Forgets which causes were reported, so they are reported again. */
+  resetWarnings(): void {
+    this.warned.clear();
+  }
+
+  /** Reads the pose and initiates chains, effectors and the mapping. Returns false if the rig cannot be solved. */
+  initiate(): boolean {
+    this.initiated = false;
+    if (this.chains.length === 0) return false;
+    this.readBones();
+    let size = 0;
+    for (let i = 0; i < this.chains.length; i++) {
+      const c = this.chains[i]!;
+      if (!c.initiate(this)) return false;
+      size += c.length + c.rootLength;
+    }
+    this.rigSize = size > 0 ? size : 1;
+    for (let i = 0; i < this.effectors.length; i++) this.effectors[i]!.initiate();
+    if (this.mapping !== null) {
+      this.mapping.initiate(this);
+      this.mapping.storeDefaultLocalState();
+    }
+    this.initiated = true;
+    return true;
+  }
+
+  /** Restores the default local state of the mapped bones (before animation; see FixTransforms). */
+  fixTransforms(): void {
+    if (!this.initiated || !(this.ikPositionWeight > 0)) return;
+    this.mapping?.fixTransforms();
+  }
+
+  /** Solves one frame: read the animated pose, solve, write back. */
+  update(): void {
+    this.onPreUpdate.notify();
+    if (!this.initiated) this.initiate();
+    if (this.initiated) this.onUpdate();
+    this.onPostUpdate.notify();
+  }
+
+  /** The frame's pipeline (FinalIK's IKSolverFullBody.OnUpdate). */
+  protected onUpdate(): void {
+    this.solvedLastUpdate = false;
+    let w = this.ikPositionWeight;
+    if (!(w > 0)) {
+      // offsets must not pile up while the solver is off
+      for (let i = 0; i < this.effectors.length; i++) this.effectors[i]!.onPostWrite();
+      if (Number.isNaN(w)) this.warn("ikPositionWeight", "ikPositionWeight is NaN; the solver is off until it is a number.");
+      return;
+    }
+    if (this.chains.length === 0) return;
+    this.ikPositionWeight = w = w > 1 ? 1 : w;
+    this.onPreRead.notify();
+    this.readPose();
+    this.onPreSolve.notify();
+    const skip = !this.frameActive && !this.onPreIteration.hasObservers() && !this.onPostIteration.hasObservers() && !this.onPreBend.hasObservers();
+    // with nothing driving the solver the pose is already its solution; skipping keeps it bit-exact
+    if (!skip) this.solve();
+    this.onPostSolve.notify();
+    if (!skip) this.writePose();
+    this.solvedLastUpdate = !skip;
+    for (let i = 0; i < this.effectors.length; i++) this.effectors[i]!.onPostWrite();
+  }
+
+  /** Copies the animated pose of every node's bone from the pose. */
+  protected readBones(): void {
+    const pose = this.pose;
+    for (let c = 0; c < this.chains.length; c++) {
+      const nodes = this.chains[c]!.nodes;
+      for (let i = 0; i < nodes.length; i++) {
+        const n = nodes[i]!;
+        pose.getPosition(n.bone, n.bonePosition);
+        pose.getRotation(n.bone, n.boneRotation);
+      }
+    }
+  }
+
+  /** Hook for subclasses: runs after the bones are read and before the base ReadPose (targets, pull body…). */
+  protected beforeReadPose(): void {}
+
+  /** Reads the frame: LimitBend, effector pre-solve, chain ReadPose, mapping ReadPose. */
+  protected readPose(): void {
+    this.readBones();
+    this.beforeReadPose();
+    const chains = this.chains;
+    const effectors = this.effectors;
+    const ikw = this.ikPositionWeight;
+    let active = false;
+    for (let i = 0; i < chains.length; i++) {
+      const c = chains[i]!;
+      if (c.bendConstraint.initiated) {
+        c.bendConstraint.limitBend(this.pose, ikw, this.endEffectorPositionWeight(i));
+        if (c.bendConstraint.weight * ikw > 0) active = true;
+      }
+    }
+    for (let i = 0; i < effectors.length; i++) effectors[i]!.resetOffset();
+    for (let i = 0; i < effectors.length; i++) if (effectors[i]!.onPreSolve(this)) active = true;
+    const fullBody = this.iterations > 0;
+    for (let i = 0; i < chains.length; i++) chains[i]!.readPose(this, fullBody);
+    this.frameActive = active;
+    this.mapping?.readPose(this, fullBody);
+  }
+
+  /**
+   * Raw position weight of the effector at the end of chain `chainIndex` (LimitBend uses it unscaled by
+   * the master weight, as FinalIK does). 0 when the chain has none.
+   */
+  protected endEffectorPositionWeight(chainIndex: number): number {
+    const nodes = this.chains[chainIndex]!.nodes;
+    const last = nodes[nodes.length - 1]!;
+    for (let i = 0; i < this.effectors.length; i++) {
+      const e = this.effectors[i]!;
+      if (e.node === last) {
+        const w = e.positionWeight;
+        return Number.isFinite(w) ? (w < 0 ? 0 : w > 1 ? 1 : w) : 0;
+      }
+    }
+    return 0;
+  }
+
+  /** The iterations: end effectors, push, reach, non-end effectors, trigonometric pass, Stage1, Stage2. */
+  protected solve(): void {
+    const effectors = this.effectors;
+    const root = this.chains[0]!;
+    let iterations = this.iterations;
+    iterations = !(iterations > 0) ? 0 : iterations > 10 ? 10 : Math.floor(iterations);
+    if (iterations > 0) {
+      const passes = this.fabrikPass ? iterations : 1;
+      for (let i = 0; i < passes; i++) {
+        this.onPreIteration.notify(i);
+        for (let e = 0; e < effectors.length; e++) if (effectors[e]!.isEndEffector) effectors[e]!.update(this);
+        if (this.fabrikPass) {
+          root.pushNodes(this);
+          root.reachNodes(this);
+          for (let e = 0; e < effectors.length; e++) if (!effectors[e]!.isEndEffector) effectors[e]!.update(this);
+        }
+        root.solveTrigonometric(this, false);
+        if (this.fabrikPass) {
+          root.stage1(this);
+          for (let e = 0; e < effectors.length; e++) if (!effectors[e]!.isEndEffector) effectors[e]!.update(this);
+          root.stage2(this, root.nodes[0]!.solverPosition);
+        }
+        this.onPostIteration.notify(i);
+      }
+    }
+    this.onPreBend.notify();
+    for (let e = 0; e < effectors.length; e++) if (effectors[e]!.isEndEffector) effectors[e]!.update(this);
+    this.applyBendConstraints();
+  }
+
+  /** Final trigonometric pass with the bend constraints deciding the bend planes. */
+  protected applyBendConstraints(): void {
+    this.chains[0]!.solveTrigonometric(this, true);
+  }
+
+  /** Hands the solved nodes to the mapping. */
+  protected writePose(): void {
+    if (!(this.ikPositionWeight > 0)) return;
+    this.mapping?.writePose(this, this.iterations > 0);
+  }
+}

@@ -1,0 +1,22 @@
+import type { Quat, ReadonlyQuat } from "../math/quat.js";
+import type { ReadonlyVec3, Vec3 } from "../math/vec3.js";
+
+/**
+ * The animated pose as the solver sees it: component-space position and rotation of the referenced
+ * bones, addressed by integer bone ids. Component space is the frame of the skeleton root's parent,
+ * so scale, root motion and handedness mirroring above it never reach the solver.
+ *
+ * The solver reads every referenced bone once per frame and writes only through `setRotation`
+ * (LimitBend un-inverting an elbow or knee). The mapping stage writes the solved pose back through the
+ * same interface. Implementations keep descendants consistent: changing a bone moves its children.
+ */
+export interface IKPose {
+  /** Writes the component-space position of `bone` into `out` and returns `out`. */
+  getPosition(bone: number, out: Vec3): Vec3;
+  /** Writes the component-space rotation of `bone` into `out` and returns `out`. */
+  getRotation(bone: number, out: Quat): Quat;
+  /** Sets the component-space rotation of `bone`; its descendants follow rigidly. */
+  setRotation(bone: number, rotation: ReadonlyQuat): void;
+  /** Sets the component-space position of `bone`; its descendants follow rigidly. */
+  setPosition(bone: number, position: ReadonlyVec3): void;
+}
