@@ -391,8 +391,15 @@ export function isFiniteQuat(q: ReadonlyQuat): boolean {
   return Number.isFinite(q.x) && Number.isFinite(q.y) && Number.isFinite(q.z) && Number.isFinite(q.w);
 }
 
-/** Angle in radians, in [0, π], of the rotation taking unit `a` to unit `b`. */
+/**
+ * Angle in radians, in [0, π], of the rotation taking unit `a` to unit `b`. Computed with atan2 on the
+ * relative rotation, which stays accurate near 0 where acos of the dot product loses half the digits.
+ */
 export function angleBetween(a: ReadonlyQuat, b: ReadonlyQuat): number {
-  const d = Math.min(1, Math.abs(a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w));
-  return 2 * Math.acos(d);
+  // relative rotation r = conjugate(a) · b
+  const x = a.w * b.x - a.x * b.w - a.y * b.z + a.z * b.y;
+  const y = a.w * b.y + a.x * b.z - a.y * b.w - a.z * b.x;
+  const z = a.w * b.z - a.x * b.y + a.y * b.x - a.z * b.w;
+  const w = a.w * b.w + a.x * b.x + a.y * b.y + a.z * b.z;
+  return 2 * Math.atan2(Math.sqrt(x * x + y * y + z * z), Math.abs(w));
 }

@@ -162,9 +162,12 @@ export class IKSolverFullBodyBiped extends IKSolverFullBody {
    * problem when the references cannot work; nothing is half-built.
    */
   setToReferences(bones: BipedBones, rootNode?: number): void {
-    const root = rootNode ?? detectRootNodeBone(this.pose, bones);
-    const problems = validateBipedBones(bones, root, (b) => this.boneName(b));
+    const name = (b: number): string => this.boneName(b);
+    const problems = validateBipedBones(bones, name);
     if (problems.length > 0) throw new FBBIKError(problems);
+    const root = rootNode ?? detectRootNodeBone(this.pose, bones);
+    const rootProblem = validateRootNode(bones, root, name);
+    if (rootProblem !== null) throw new FBBIKError([rootProblem]);
 
     const node = (bone: number): IKNode => new IKNode(bone);
     const body = new FBIKChain([node(root)], [1, 2, 3, 4], [
@@ -335,11 +338,8 @@ export class IKSolverFullBodyBiped extends IKSolverFullBody {
   }
 }
 
-/**
- * Problems that make a biped unsolvable: bad ids, duplicated bones, a root node that is neither the
- * pelvis nor a spine bone.
- */
-export function validateBipedBones(bones: BipedBones, rootNode: number, name: (bone: number) => string): string[] {
+/** Problems that make a biped unsolvable: missing (negative or non-integer) ids and duplicated bones. */
+export function validateBipedBones(bones: BipedBones, name: (bone: number) => string): string[] {
   const problems: string[] = [];
   const valid = (b: number): boolean => Number.isInteger(b) && b >= 0;
   const named: [string, number][] = [
@@ -372,10 +372,14 @@ export function validateBipedBones(bones: BipedBones, rootNode: number, name: (b
     if (other !== undefined) problems.push(`${label} and ${other} are the same bone (${name(b)})`);
     else seen.set(b, label);
   }
-  if (!valid(rootNode)) {
-    problems.push("no root node could be chosen (no spine bones)");
-  } else if (rootNode !== bones.pelvis && !bones.spine.includes(rootNode)) {
-    problems.push(`the root node ${name(rootNode)} has to be the pelvis or one of the spine bones`);
-  }
   return problems;
+}
+
+/** Why `rootNode` cannot be the body's node (it must be the pelvis or a spine bone), or null. */
+export function validateRootNode(bones: BipedBones, rootNode: number, name: (bone: number) => string): string | null {
+  if (!(Number.isInteger(rootNode) && rootNode >= 0)) return "no root node could be chosen (no spine bones)";
+  if (rootNode !== bones.pelvis && !bones.spine.includes(rootNode)) {
+    return `the root node ${name(rootNode)} has to be the pelvis or one of the spine bones`;
+  }
+  return null;
 }

@@ -1,0 +1,48 @@
+/**
+ * `npm run bench`: runs every benchmark in order, prints a table per benchmark with PASS/FAIL against
+ * its targets, and writes bench/results/<name>.json. Always exits 0: benchmarks report, they never
+ * fail the build. `npm run bench -- solver` runs only the named benchmarks.
+ */
+import * as os from "node:os";
+import { relative } from "node:path";
+import { type Benchmark, printChecks, printRows, writeResult } from "./common.js";
+import { solverBenchmark } from "./solver.js";
+
+/** Every benchmark, in the order they run. Add new ones (frame, …) here. */
+const BENCHMARKS: Benchmark[] = [solverBenchmark as Benchmark];
+
+function main(): void {
+  const only = process.argv.slice(2);
+  const selected = only.length > 0 ? BENCHMARKS.filter((b) => only.includes(b.name)) : BENCHMARKS;
+  if (selected.length === 0) {
+    console.log(`No benchmark named ${only.join(", ")}; known: ${BENCHMARKS.map((b) => b.name).join(", ")}.`);
+    return;
+  }
+  const cpus = os.cpus();
+  console.log(`Node ${process.version} on ${cpus[0]?.model.trim() ?? "unknown CPU"} (${cpus.length} logical CPUs)`);
+  if (globalThis.gc === undefined) {
+    console.log("WARNING: global.gc is missing (run with --expose-gc, as `npm run bench` does); allocation figures are less reliable.");
+  }
+  let failed = 0;
+  for (const b of selected) {
+    console.log(`\n== ${b.name} ==`);
+    let result: object;
+    try {
+      result = b.run();
+    } catch (err) {
+      console.log(`  ERROR: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      failed++;
+      continue;
+    }
+    printRows(b.rows(result));
+    const checks = b.checks(result);
+    console.log("");
+    printChecks(checks);
+    failed += checks.filter((c) => !c.pass).length;
+    console.log(`  -> ${relative(process.cwd(), writeResult(b.file, result))}`);
+  }
+  console.log(failed === 0 ? "\nAll targets met." : `\n${failed} target(s) missed (benchmarks never fail the build).`);
+}
+
+main();
+process.exitCode = 0;
