@@ -3,7 +3,6 @@ import {
   copyQuat,
   identity,
   isFiniteQuat,
-  lookRotation,
   multiplyConjugate,
   nlerp,
   normalizeQuat,
@@ -11,6 +10,7 @@ import {
 } from "../math/quat.js";
 import { Vec3, add, copy, isFiniteVec, isZero, lengthSq, lerp, scaleAndAdd, sub, zero } from "../math/vec3.js";
 import type { IKNode } from "../solver/node.js";
+import { planeRotation } from "../solver/plane.js";
 
 /** What an effector needs from the solver that owns it. */
 export interface EffectorSolver {
@@ -276,14 +276,3 @@ export class IKEffector {
     return lerp(out, this.animatedPosition, out, mrp);
   }
 }
-
-/** LookRotation(p2 − p1, p3 − p1): the frame of a triangle; identity when p1 == p3 (FinalIK's rule). */
-function planeRotation(out: Quat, p1: Vec3, p2: Vec3, p3: Vec3): Quat {
-  if (p1.x === p3.x && p1.y === p3.y && p1.z === p3.z) return identity(out);
-  sub(v2, p2, p1);
-  const up = sub(scratchUp, p3, p1);
-  return lookRotation(out, v2, up);
-}
-
-const scratchUp = new Vec3();
-

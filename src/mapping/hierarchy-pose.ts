@@ -9,7 +9,7 @@ import {
   rotateVector,
 } from "../math/quat.js";
 import { type ReadonlyVec3, Vec3, add, copy, sub } from "../math/vec3.js";
-import type { IKPose } from "../solver/pose.js";
+import type { FixedBone, RestorablePose } from "./biped-mapping.js";
 
 /** One bone of a {@link HierarchyPose}. */
 export interface HierarchyBone {
@@ -31,7 +31,7 @@ const tmpQ = new Quat();
  * order, so every bone's descendants are the contiguous range after it. Reads are array lookups; a write
  * updates the written bone's subtree at once.
  */
-export class HierarchyPose implements IKPose {
+export class HierarchyPose implements RestorablePose {
   /** Parent index per bone (-1 for roots). */
   readonly parents: readonly number[];
   /** Bone names. */
@@ -46,6 +46,7 @@ export class HierarchyPose implements IKPose {
   readonly rotations: Quat[];
   /** One past the last descendant of each bone. */
   readonly subtreeEnd: readonly number[];
+  private defaults: { bone: number; position: Vec3 | null; rotation: Quat }[] = [];
 
   /**
    * Builds the pose from bones listed in depth-first pre-order (each bone's parent appears before it and
@@ -130,6 +131,24 @@ export class HierarchyPose implements IKPose {
   setLocalPosition(bone: number, position: ReadonlyVec3): void {
     copy(this.localPositions[bone]!, position);
     this.updateRange(bone, this.subtreeEnd[bone]!);
+  }
+
+  /** @inheritdoc */
+  storeDefaultLocalState(bones: readonly FixedBone[]): void {
+    this.defaults = bones.map((b) => ({
+      bone: b.bone,
+      position: b.position ? new Vec3(this.localPositions[b.bone]!.x, this.localPositions[b.bone]!.y, this.localPositions[b.bone]!.z) : null,
+      rotation: copyQuat(new Quat(), this.localRotations[b.bone]!),
+    }));
+  }
+
+  /** @inheritdoc */
+  fixTransforms(): void {
+    for (const d of this.defaults) {
+      if (d.position !== null) copy(this.localPositions[d.bone]!, d.position);
+      copyQuat(this.localRotations[d.bone]!, d.rotation);
+    }
+    this.updateRange(0, this.count);
   }
 
   /** Copies all local transforms from another pose of the same skeleton. */

@@ -474,7 +474,7 @@ export function solveLinearConstraint(n1: Vec3, n2: Vec3, crossFade: number, dis
 }
 
 /** FABRIK joint: `pos1` slides along the line to `pos2` until it is `length` from it. */
-function solveFabrikJoint(pos1: Vec3, pos2: ReadonlyVec3, length: number): void {
+export function solveFabrikJoint(pos1: Vec3, pos2: ReadonlyVec3, length: number): void {
   const dx = pos1.x - pos2.x;
   const dy = pos1.y - pos2.y;
   const dz = pos1.z - pos2.z;

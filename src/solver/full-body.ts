@@ -116,6 +116,19 @@ export class IKSolverFullBody implements ChainSolver {
     return true;
   }
 
+  /**
+   * Attaches the mapping that writes the solved pose back onto the bones (or detaches it with null).
+   * On an initiated solver the mapping is initiated and its default local state stored at once.
+   */
+  setMapping(mapping: IKSolverMapping | null): void {
+    this.mapping = mapping;
+    if (mapping !== null && this.initiated) {
+      this.readBones();
+      mapping.initiate(this);
+      mapping.storeDefaultLocalState();
+    }
+  }
+
   /** Restores the default local state of the mapped bones (before animation; see FixTransforms). */
   fixTransforms(): void {
     if (!this.initiated || !(this.ikPositionWeight > 0)) return;

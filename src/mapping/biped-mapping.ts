@@ -1,0 +1,123 @@
+import { Vec3, add } from "../math/vec3.js";
+import type { IKSolverFullBody, IKSolverMapping } from "../solver/full-body.js";
+import type { IKSolverFullBodyBiped } from "../solver/full-body-biped.js";
+import type { IKPose } from "../solver/pose.js";
+import { IKMappingBone } from "./mapping-bone.js";
+import { IKMappingLimb } from "./mapping-limb.js";
+import { IKMappingSpine } from "./mapping-spine.js";
+
+/** A bone FixTransforms restores: always its local rotation, its local position when `position`. */
+export interface FixedBone {
+  /** Pose id. */
+  readonly bone: number;
+  /** Also restore the local position. */
+  readonly position: boolean;
+}
+
+/** A pose that can store and restore the local state of bones (FinalIK's StoreDefaultLocalState / FixTransforms). */
+export interface RestorablePose extends IKPose {
+  /** Remembers the current local position and rotation of `bones`. */
+  storeDefaultLocalState(bones: readonly FixedBone[]): void;
+  /** Restores what storeDefaultLocalState remembered. */
+  fixTransforms(): void;
+}
+
+/** Clavicles of the arms (pose ids, -1 for none): FinalIK uses the upper arm's parent unless it is a spine bone. */
+export interface BipedMappingOptions {
+  /** Left clavicle, or -1. */
+  leftClavicle?: number;
+  /** Right clavicle, or -1. */
+  rightClavicle?: number;
+}
+
+const v1 = new Vec3();
+
+/**
+ * The biped's mapping from solved nodes back to bones (FinalIK's spineMapping, limbMappings and
+ * boneMappings together): plug it into an {@link IKSolverFullBodyBiped} with `solver.setMapping`.
+ */
+export class BipedMapping implements IKSolverMapping {
+  /** Pelvis and spine. */
+  readonly spineMapping: IKMappingSpine;
+  /** Left arm, right arm, left leg, right leg. */
+  readonly limbMappings: readonly [IKMappingLimb, IKMappingLimb, IKMappingLimb, IKMappingLimb];
+  /** The head, or null when the rig has none. */
+  readonly headMapping: IKMappingBone | null;
+  /** The bones the mapping writes, for FixTransforms. */
+  readonly fixedBones: readonly FixedBone[];
+  private readonly solver: IKSolverFullBodyBiped;
+  private readonly pose: IKPose;
+
+  /** Builds the mapping for a set-up biped solver. */
+  constructor(solver: IKSolverFullBodyBiped, options: BipedMappingOptions = {}) {
+    const bones = solver.bones;
+    if (bones === null) throw new Error("BipedMapping: the solver is not set up (call setToReferences first)");
+    this.solver = solver;
+    this.pose = solver.pose;
+    const chains = solver.chains;
+    const node = (c: number, i: number) => chains[c]!.nodes[i]!;
+    this.spineMapping = new IKMappingSpine(this.pose, bones.pelvis, bones.spine, {
+      rootNode: node(0, 0),
+      leftUpperArm: node(1, 0),
+      rightUpperArm: node(2, 0),
+      leftThigh: node(3, 0),
+      rightThigh: node(4, 0),
+    });
+    const limb = (c: number, parent: number, maintain: number) =>
+      new IKMappingLimb(this.pose, [node(c, 0), node(c, 1), node(c, 2)], parent, maintain);
+    // arms keep no hand rotation by default, legs keep the feet's
+    this.limbMappings = [limb(1, options.leftClavicle ?? -1, 0), limb(2, options.rightClavicle ?? -1, 0), limb(3, -1, 1), limb(4, -1, 1)];
+    this.headMapping = bones.head >= 0 ? new IKMappingBone(this.pose, bones.head) : null;
+    const fixed: FixedBone[] = [];
+    const spineBones = [bones.pelvis, ...bones.spine];
+    spineBones.forEach((b, i) => fixed.push({ bone: b, position: i === 0 || i === spineBones.length - 1 }));
+    for (const m of this.limbMappings) {
+      if (m.parentBone !== null) fixed.push({ bone: m.parentBone.bone, position: false });
+      fixed.push({ bone: m.bone1.bone, position: true }, { bone: m.bone2.bone, position: false }, { bone: m.bone3.bone, position: false });
+    }
+    if (this.headMapping !== null) fixed.push({ bone: this.headMapping.bone.bone, position: false });
+    this.fixedBones = fixed;
+  }
+
+  /** @inheritdoc */
+  initiate(): void {
+    this.spineMapping.initiate();
+    for (const m of this.limbMappings) m.initiate();
+  }
+
+  /** @inheritdoc */
+  storeDefaultLocalState(): void {
+    const pose = this.pose as Partial<RestorablePose>;
+    pose.storeDefaultLocalState?.(this.fixedBones);
+  }
+
+  /** @inheritdoc */
+  fixTransforms(): void {
+    const pose = this.pose as Partial<RestorablePose>;
+    pose.fixTransforms?.();
+  }
+
+  /** @inheritdoc */
+  readPose(_solver: IKSolverFullBody, fullBody: boolean): void {
+    if (fullBody) {
+      this.spineMapping.readPose();
+      this.headMapping?.readPose();
+    }
+    for (const m of this.limbMappings) m.readPose();
+  }
+
+  /** @inheritdoc */
+  writePose(_solver: IKSolverFullBody, fullBody: boolean): void {
+    const solver = this.solver;
+    const ikw = solver.ikPositionWeight;
+    if (!fullBody) {
+      // limbs-only mode: the whole body translates with the body effector
+      const pelvis = solver.bones!.pelvis;
+      this.pose.setPosition(pelvis, add(v1, this.pose.getPosition(pelvis, v1), solver.bodyOffset));
+    } else {
+      this.spineMapping.writePose();
+      this.headMapping?.writePose(ikw);
+    }
+    for (const m of this.limbMappings) m.writePose(ikw, fullBody);
+  }
+}

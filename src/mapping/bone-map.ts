@@ -1,0 +1,197 @@
+import {
+  Quat,
+  conjugateMultiply,
+  fromToRotation,
+  inverseRotateVector,
+  multiply,
+  nlerp,
+  rotateVector,
+} from "../math/quat.js";
+import { orthoNormalize } from "../math/direction.js";
+import { type ReadonlyVec3, Vec3, add, copy, lerp, sub } from "../math/vec3.js";
+import type { IKNode } from "../solver/node.js";
+import { planeRotation } from "../solver/plane.js";
+import type { IKPose } from "../solver/pose.js";
+
+const v1 = new Vec3();
+const v2 = new Vec3();
+const v3 = new Vec3();
+const q1 = new Quat();
+const q2 = new Quat();
+
+/**
+ * One bone of the skeleton as the mapping sees it (FinalIK's IKMapping.BoneMap): its pose in the
+ * {@link IKPose}, the solver node it stands for (if any) and what writing it back needs — its rotation
+ * relative to a plane of three nodes, swing and twist axes, an IK position, a maintained rotation.
+ */
+export class BoneMap {
+  /** Pose id of the bone. */
+  readonly bone: number;
+  /** The solver node of this bone, or null when it is not a node (spine bones other than the root node). */
+  node: IKNode | null = null;
+  /** Distance to the next bone of its chain (spine FABRIK). */
+  length = 0;
+  /** The bone's axis toward the next bone, in the bone's space. */
+  readonly localSwingAxis = new Vec3();
+  /** The bone's twist reference axis, in the bone's space. */
+  readonly localTwistAxis = new Vec3(1, 0, 0);
+  /** Bone rotation relative to its plane's frame, read from the animation. */
+  readonly defaultLocalTargetRotation = new Quat();
+  /** Bone position relative to its plane's frame, read from the animation. */
+  readonly planePosition = new Vec3();
+  /** Where the spine FABRIK wants the bone. */
+  readonly ikPosition = new Vec3();
+  /** World rotation stored for maintainRotation. */
+  readonly maintainRotationValue = new Quat();
+  private plane1: IKNode | null = null;
+  private plane2: IKNode | null = null;
+  private plane3: IKNode | null = null;
+  private readonly pose: IKPose;
+
+  /** Creates the map of pose bone `bone`. */
+  constructor(pose: IKPose, bone: number, node: IKNode | null = null) {
+    this.pose = pose;
+    this.bone = bone;
+    this.node = node;
+  }
+
+  /** Current component-space position of the bone. */
+  position(out: Vec3): Vec3 {
+    return this.pose.getPosition(this.bone, out);
+  }
+
+  /** Current component-space rotation of the bone. */
+  rotation(out: Quat): Quat {
+    return this.pose.getRotation(this.bone, out);
+  }
+
+  /** Uses the triangle of three solver nodes as this bone's plane, and reads the plane-relative pose. */
+  setPlane(n1: IKNode, n2: IKNode, n3: IKNode): void {
+    this.plane1 = n1;
+    this.plane2 = n2;
+    this.plane3 = n3;
+    this.updatePlane(true, true);
+  }
+
+  /** Re-reads the bone's rotation and/or position relative to its plane's animated frame. */
+  updatePlane(rotation: boolean, position: boolean): void {
+    const t = this.animatedPlaneRotation(q1);
+    if (rotation) conjugateMultiply(this.defaultLocalTargetRotation, t, this.rotation(q2));
+    if (position) inverseRotateVector(this.planePosition, t, sub(v1, this.position(v1), this.plane1!.bonePosition));
+  }
+
+  /** Where the plane's solved frame carries the bone. */
+  getPlanePosition(out: Vec3): Vec3 {
+    const t = this.solverPlaneRotation(q1);
+    rotateVector(out, t, this.planePosition);
+    return add(out, out, this.plane1!.solverPosition);
+  }
+
+  /** Rotates the bone with its plane's solved frame, by `weight`. */
+  rotateToPlane(weight: number): void {
+    const target = multiply(q2, this.solverPlaneRotation(q1), this.defaultLocalTargetRotation);
+    if (weight < 1) nlerp(target, this.rotation(q1), target, weight);
+    this.pose.setRotation(this.bone, target);
+  }
+
+  /** Stores the length to `next` and the local axis pointing at it. */
+  setLengthAndSwingAxis(next: BoneMap): void {
+    const p = this.position(v1);
+    const d = sub(v2, next.position(v3), p);
+    this.length = Math.sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
+    inverseRotateVector(this.localSwingAxis, this.rotation(q1), d);
+  }
+
+  /** Stores the local axis along `a − b` (two other bones' positions). */
+  setLocalSwingAxisBetween(a: BoneMap, b: BoneMap): void {
+    sub(v1, a.position(v1), b.position(v2));
+    inverseRotateVector(this.localSwingAxis, this.rotation(q1), v1);
+  }
+
+  /** Stores the local twist axis: `twistDirection` made perpendicular to `normalDirection`. */
+  setLocalTwistAxis(twistDirection: ReadonlyVec3, normalDirection: ReadonlyVec3): void {
+    const normal = copy(v1, normalDirection);
+    const twist = copy(v2, twistDirection);
+    orthoNormalize(normal, twist);
+    inverseRotateVector(this.localTwistAxis, this.rotation(q1), twist);
+  }
+
+  /** Rotates the bone so its swing axis points from its current position at `target`, by `weight`. */
+  swing(target: ReadonlyVec3, weight: number): void {
+    if (!(weight > 0)) return;
+    const r = this.rotation(q1);
+    rotateVector(v1, r, this.localSwingAxis);
+    sub(v2, target, this.position(v3));
+    fromToRotation(q2, v1, v2);
+    multiply(q2, q2, r);
+    if (weight < 1) nlerp(q2, r, q2, weight);
+    this.pose.setRotation(this.bone, q2);
+  }
+
+  /** Rotates the bone about `normalDirection` so its twist axis follows `twistDirection`, by `weight`. */
+  twist(twistDirection: ReadonlyVec3, normalDirection: ReadonlyVec3, weight: number): void {
+    if (!(weight > 0)) return;
+    const normal = copy(v1, normalDirection);
+    const twist = copy(v2, twistDirection);
+    orthoNormalize(normal, twist);
+    const r = this.rotation(q1);
+    rotateVector(v3, r, this.localTwistAxis);
+    fromToRotation(q2, v3, twist);
+    multiply(q2, q2, r);
+    if (weight < 1) nlerp(q2, r, q2, weight);
+    this.pose.setRotation(this.bone, q2);
+  }
+
+  /** Stores the bone's current world rotation. */
+  maintainRotation(): void {
+    this.rotation(this.maintainRotationValue);
+  }
+
+  /** Rotates back toward the stored rotation by `weight`. */
+  rotateToMaintain(weight: number): void {
+    if (!(weight > 0)) return;
+    if (weight >= 1) {
+      this.pose.setRotation(this.bone, this.maintainRotationValue);
+      return;
+    }
+    nlerp(q1, this.rotation(q1), this.maintainRotationValue, weight);
+    this.pose.setRotation(this.bone, q1);
+  }
+
+  /** Rotates toward the node's effector rotation by `weight` × the effector's rotation weight. */
+  rotateToEffector(weight: number): void {
+    const node = this.node;
+    if (node === null) return;
+    const w = weight * node.effectorRotationWeight;
+    if (!(w > 0)) return;
+    if (w >= 1) {
+      this.pose.setRotation(this.bone, node.solverRotation);
+      return;
+    }
+    nlerp(q1, this.rotation(q1), node.solverRotation, w);
+    this.pose.setRotation(this.bone, q1);
+  }
+
+  /** Moves the bone toward its node's solved position by `weight`. */
+  fixToNode(weight: number): void {
+    const node = this.node;
+    if (node === null || !(weight > 0)) return;
+    lerp(v1, this.position(v1), node.solverPosition, weight);
+    this.pose.setPosition(this.bone, v1);
+  }
+
+  /** Moves the bone to its IK position. */
+  setToIKPosition(): void {
+    this.pose.setPosition(this.bone, this.ikPosition);
+  }
+
+  /** The plane's frame from the animated positions of its nodes (identity when nodes 1 and 3 coincide). */
+  private animatedPlaneRotation(out: Quat): Quat {
+    return planeRotation(out, this.plane1!.bonePosition, this.plane2!.bonePosition, this.plane3!.bonePosition);
+  }
+
+  /** The plane's frame from the solved positions of its nodes. */
+  private solverPlaneRotation(out: Quat): Quat {
+    return planeRotation(out, this.plane1!.solverPosition, this.plane2!.solverPosition, this.plane3!.solverPosition);
+  }
+}

@@ -1,0 +1,28 @@
+import type { IKPose } from "../solver/pose.js";
+import { BoneMap } from "./bone-map.js";
+
+/**
+ * A bone outside the solver's chains that should keep its world rotation after the spine moved
+ * (FinalIK's IKMappingBone; the biped uses it for the head).
+ */
+export class IKMappingBone {
+  /** [0, 1] How much the bone keeps the world rotation the animation gave it (head default 0). */
+  maintainRotationWeight = 0;
+  /** The bone. */
+  readonly bone: BoneMap;
+
+  /** Creates the mapping of pose bone `bone`. */
+  constructor(pose: IKPose, bone: number) {
+    this.bone = new BoneMap(pose, bone);
+  }
+
+  /** Stores the bone's animated world rotation. */
+  readPose(): void {
+    this.bone.maintainRotation();
+  }
+
+  /** Turns the bone back toward its animated world rotation by ikPositionWeight × maintainRotationWeight. */
+  writePose(ikPositionWeight: number): void {
+    this.bone.rotateToMaintain(ikPositionWeight * this.maintainRotationWeight);
+  }
+}

@@ -1,0 +1,66 @@
+import type { IKNode } from "../solver/node.js";
+import type { IKPose } from "../solver/pose.js";
+import { BoneMap } from "./bone-map.js";
+
+/**
+ * Maps a solved three-node limb back onto its bones (FinalIK's IKMappingLimb): the clavicle swings toward
+ * the solved upper arm, the upper bone moves to its node when the body moved, the first two bones turn
+ * with the limb's plane, and the hand or foot keeps its world rotation (maintainRotationWeight) and takes
+ * the effector's rotation.
+ */
+export class IKMappingLimb {
+  /** [0, 1] Weight of the whole mapping. */
+  weight = 1;
+  /** [0, 1] How much the hand/foot keeps the world rotation it had before solving (arms 0, legs 1). */
+  maintainRotationWeight: number;
+  /** Re-read the limb bones' plane-relative rotations every frame (FinalIK's default). */
+  updatePlaneRotations = true;
+  /** The clavicle (arms) or null. */
+  readonly parentBone: BoneMap | null;
+  /** Upper arm or thigh. */
+  readonly bone1: BoneMap;
+  /** Forearm or calf. */
+  readonly bone2: BoneMap;
+  /** Hand or foot. */
+  readonly bone3: BoneMap;
+
+  /** Creates the mapping of a limb's three nodes, with an optional parent bone (clavicle) by pose id. */
+  constructor(pose: IKPose, nodes: readonly [IKNode, IKNode, IKNode], parentBone: number, maintainRotationWeight: number) {
+    this.parentBone = parentBone >= 0 ? new BoneMap(pose, parentBone) : null;
+    this.bone1 = new BoneMap(pose, nodes[0].bone, nodes[0]);
+    this.bone2 = new BoneMap(pose, nodes[1].bone, nodes[1]);
+    this.bone3 = new BoneMap(pose, nodes[2].bone, nodes[2]);
+    this.maintainRotationWeight = maintainRotationWeight;
+  }
+
+  /** Reads the planes and the clavicle's swing axis from the pose at setup. */
+  initiate(): void {
+    const [n1, n2, n3] = [this.bone1.node!, this.bone2.node!, this.bone3.node!];
+    this.bone1.setPlane(n1, n2, n3);
+    this.bone2.setPlane(n2, n3, n1);
+    this.parentBone?.setLengthAndSwingAxis(this.bone1);
+  }
+
+  /** Reads the plane-relative pose of the limb bones and the hand/foot's rotation from this frame. */
+  readPose(): void {
+    this.bone1.updatePlane(this.updatePlaneRotations, true);
+    this.bone2.updatePlane(this.updatePlaneRotations, false);
+    const w = this.weight;
+    this.weight = Number.isFinite(w) ? (w < 0 ? 0 : w > 1 ? 1 : w) : 1;
+    this.bone3.maintainRotation();
+  }
+
+  /** Writes the solved limb; `fullBody` is false in the limbs-only mode (iterations = 0). */
+  writePose(ikPositionWeight: number, fullBody: boolean): void {
+    const w = this.weight;
+    if (!(w > 0)) return;
+    if (fullBody) {
+      this.parentBone?.swing(this.bone1.node!.solverPosition, w);
+      this.bone1.fixToNode(w);
+    }
+    this.bone1.rotateToPlane(w);
+    this.bone2.rotateToPlane(w);
+    this.bone3.rotateToMaintain(this.maintainRotationWeight * w * ikPositionWeight);
+    this.bone3.rotateToEffector(w);
+  }
+}

@@ -1,0 +1,150 @@
+import { Vec3, copy, sub } from "../math/vec3.js";
+import { solveFabrikJoint } from "../solver/chain.js";
+import type { IKNode } from "../solver/node.js";
+import type { IKPose } from "../solver/pose.js";
+import { BoneMap } from "./bone-map.js";
+
+const v1 = new Vec3();
+const v2 = new Vec3();
+const twistDir = new Vec3();
+
+/** The solver nodes the spine mapping follows. */
+export interface SpineNodes {
+  /** The body chain's node. */
+  rootNode: IKNode;
+  /** First node of the left arm. */
+  leftUpperArm: IKNode;
+  /** First node of the right arm. */
+  rightUpperArm: IKNode;
+  /** First node of the left leg. */
+  leftThigh: IKNode;
+  /** First node of the right leg. */
+  rightThigh: IKNode;
+}
+
+/**
+ * Maps the solved torso back onto the pelvis and every spine bone (FinalIK's IKMappingSpine): the pelvis
+ * follows the triangle of thighs and root node, the last spine bone the triangle of upper arms and root
+ * node, and the bones between are placed by a FABRIK of their own, then swung and gradually twisted.
+ */
+export class IKMappingSpine {
+  /** [1, 3] FABRIK iterations over the spine bones. */
+  iterations = 3;
+  /** [0, 1] How much the spine twists with the shoulders (spread up the spine). */
+  twistWeight = 1;
+  /** Pelvis first, then the spine bones. */
+  readonly spine: BoneMap[];
+  private readonly nodes: SpineNodes;
+  private readonly leftArm: BoneMap;
+  private readonly rightArm: BoneMap;
+  private readonly firstPosition = new Vec3();
+  private readonly lastPosition = new Vec3();
+  private rootNodeIndex = -1;
+  private useFABRIK = false;
+
+  /** Creates the mapping of `pelvis` + `spine` (pose ids) onto the solver's torso nodes. */
+  constructor(pose: IKPose, pelvis: number, spine: readonly number[], nodes: SpineNodes) {
+    this.nodes = nodes;
+    this.spine = [pelvis, ...spine].map((b) => new BoneMap(pose, b, b === nodes.rootNode.bone ? nodes.rootNode : null));
+    this.leftArm = new BoneMap(pose, nodes.leftUpperArm.bone, nodes.leftUpperArm);
+    this.rightArm = new BoneMap(pose, nodes.rightUpperArm.bone, nodes.rightUpperArm);
+  }
+
+  /** Finds the root node among the spine bones and reads the reference pose. */
+  initiate(): void {
+    if (!(this.iterations > 0)) this.iterations = 3;
+    const spine = this.spine;
+    this.rootNodeIndex = -1;
+    for (let i = 0; i < spine.length; i++) if (spine[i]!.node !== null) this.rootNodeIndex = i;
+    const n = this.nodes;
+    spine[0]!.setPlane(n.rootNode, n.leftThigh, n.rightThigh);
+    spine[spine.length - 1]!.setPlane(n.rootNode, n.leftUpperArm, n.rightUpperArm);
+    this.readAxes();
+    this.useFABRIK = spine.length > 3 || this.rootNodeIndex !== 1;
+  }
+
+  /** Re-reads the planes, lengths and axes from this frame's animated pose. */
+  readPose(): void {
+    const spine = this.spine;
+    spine[0]!.updatePlane(true, true);
+    this.readAxes();
+    spine[spine.length - 1]!.updatePlane(true, true);
+  }
+
+  private readAxes(): void {
+    const spine = this.spine;
+    const n = this.nodes;
+    // twist reference: right upper arm to left upper arm
+    sub(twistDir, n.leftUpperArm.bonePosition, n.rightUpperArm.bonePosition);
+    for (let i = 0; i < spine.length - 1; i++) {
+      const b = spine[i]!;
+      b.setLengthAndSwingAxis(spine[i + 1]!);
+      sub(v1, spine[i + 1]!.position(v1), b.position(v2));
+      b.setLocalTwistAxis(twistDir, v1);
+    }
+    const last = spine[spine.length - 1]!;
+    if (spine.length > 1) last.setLocalSwingAxisBetween(this.leftArm, this.rightArm);
+  }
+
+  /** Places and rotates the pelvis and spine bones on the solved torso. */
+  writePose(): void {
+    const spine = this.spine;
+    const last = spine.length - 1;
+    const first = spine[0]!;
+    const end = spine[last]!;
+    const root = this.nodes.rootNode;
+    first.getPlanePosition(first.ikPosition);
+    if (this.useFABRIK) {
+      // start from the animated spine shifted with the root node
+      sub(v1, root.solverPosition, root.bonePosition);
+      for (let i = 0; i < spine.length; i++) {
+        const b = spine[i]!;
+        b.position(b.ikPosition);
+        b.ikPosition.x += v1.x;
+        b.ikPosition.y += v1.y;
+        b.ikPosition.z += v1.z;
+      }
+      const firstPosition = first.getPlanePosition(this.firstPosition);
+      const lastPosition = end.getPlanePosition(this.lastPosition);
+      for (let it = 0; it < this.iterations; it++) {
+        this.forwardReach(lastPosition);
+        this.backwardReach(firstPosition);
+        if (this.rootNodeIndex >= 0) copy(spine[this.rootNodeIndex]!.ikPosition, root.solverPosition);
+      }
+    } else if (this.rootNodeIndex >= 0) {
+      copy(spine[this.rootNodeIndex]!.ikPosition, root.solverPosition);
+    }
+    end.getPlanePosition(end.ikPosition);
+    this.mapToSolverPositions();
+  }
+
+  private forwardReach(position: Vec3): void {
+    const spine = this.spine;
+    copy(spine[spine.length - 1]!.ikPosition, position);
+    for (let i = spine.length - 2; i > -1; i--) solveFabrikJoint(spine[i]!.ikPosition, spine[i + 1]!.ikPosition, spine[i]!.length);
+  }
+
+  private backwardReach(position: Vec3): void {
+    const spine = this.spine;
+    copy(spine[0]!.ikPosition, position);
+    for (let i = 1; i < spine.length; i++) solveFabrikJoint(spine[i]!.ikPosition, spine[i - 1]!.ikPosition, spine[i - 1]!.length);
+  }
+
+  private mapToSolverPositions(): void {
+    const spine = this.spine;
+    const n = spine.length;
+    spine[0]!.setToIKPosition();
+    spine[0]!.rotateToPlane(1);
+    sub(twistDir, this.nodes.leftUpperArm.solverPosition, this.nodes.rightUpperArm.solverPosition);
+    for (let i = 1; i < n - 1; i++) {
+      const b = spine[i]!;
+      b.swing(spine[i + 1]!.ikPosition, 1);
+      if (this.twistWeight > 0) {
+        sub(v1, spine[i + 1]!.ikPosition, b.position(v2));
+        b.twist(twistDir, v1, (i / (n - 2)) * this.twistWeight);
+      }
+    }
+    spine[n - 1]!.setToIKPosition();
+    spine[n - 1]!.rotateToPlane(1);
+  }
+}
