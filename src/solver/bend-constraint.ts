@@ -10,6 +10,7 @@ import {
   rotateVector,
 } from "../math/quat.js";
 import {
+  type ReadonlyVec3,
   Vec3,
   copy,
   cross,
@@ -76,9 +77,10 @@ export class BendConstraint {
 
   /**
    * Captures the default bend direction from the animated pose (node bone positions and rotations must
-   * be read). Returns false when bones are missing.
+   * be read). `straightFallback`, when given, is the side a limb that is straight in this pose should bend
+   * toward (component space). Returns false when bones are missing.
    */
-  initiate(): boolean {
+  initiate(straightFallback: ReadonlyVec3 | null = null): boolean {
     const b1 = this.bone1;
     const b2 = this.bone2;
     const b3 = this.bone3;
@@ -87,9 +89,10 @@ export class BendConstraint {
     const upper = sub(v2, b2.bonePosition, b1.bonePosition);
     // a straight limb leaves the bend plane undefined; orthoNormalize still yields a perpendicular
     cross(v3, limb, upper);
-    this.straightAtInitiate = lengthSq(v3) <= 1e-12 * lengthSq(limb) * lengthSq(upper);
+    // sin² of the bend angle below 1e-6 (about 0.06°): no usable bend plane
+    this.straightAtInitiate = lengthSq(v3) <= 1e-6 * lengthSq(limb) * lengthSq(upper);
     // direction: the elbow/knee side, perpendicular to the upper bone, in the bend plane
-    const dir = copy(this.direction, upper);
+    const dir = copy(this.direction, this.straightAtInitiate && straightFallback !== null ? straightFallback : upper);
     orthoNormalize(limb, dir);
     sub(v2, b2.bonePosition, b1.bonePosition);
     orthoNormalize(v2, dir);

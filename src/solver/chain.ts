@@ -18,6 +18,11 @@ export interface ChainSolver {
   readonly ikPositionWeight: number;
   /** Reports a problem once per cause. */
   warn(cause: string, message: string): void;
+  /**
+   * The side a limb that is straight at initiate should bend toward (component space), or null to let the
+   * bend plane fall where Gram–Schmidt puts it.
+   */
+  straightLimbBendDirection?(chain: FBIKChain): ReadonlyVec3 | null;
 }
 
 const dir = new Vec3();
@@ -87,7 +92,7 @@ export class FBIKChain {
     for (let i = 0; i < nodes.length; i++) copy(nodes[i]!.solverPosition, nodes[i]!.bonePosition);
     if (!this.calculateBoneLengths(solver)) return false;
     for (let i = 0; i < this.childConstraints.length; i++) this.childConstraints[i]!.initiate(solver.chains);
-    if (nodes.length === 3) this.bendConstraint.initiate();
+    if (nodes.length === 3) this.bendConstraint.initiate(solver.straightLimbBendDirection?.(this) ?? null);
     this.initiated = true;
     return true;
   }

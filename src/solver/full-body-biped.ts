@@ -4,6 +4,7 @@ import {
   Vec3,
   add,
   copy,
+  cross,
   dot,
   isZero,
   lerp,
@@ -70,6 +71,13 @@ export class IKSolverFullBodyBiped extends IKSolverFullBody {
   readonly pullBodyOffset = new Vec3();
   /** With iterations = 0: the rigid translation of the body this frame (the mapping moves the pelvis by it). */
   readonly bodyOffset = new Vec3();
+  /**
+   * The character's forward in component space, used only to bend limbs that are straight in the pose the
+   * solver is set up from (elbows toward the back, knees toward the front). Null: estimated as
+   * cross(left, up) from the thighs and the spine, which is right for right-handed rig data such as glTF.
+   */
+  forward: Vec3 | null = null;
+  private readonly straightBend = new Vec3();
 
   /** Creates an unbuilt biped solver on `pose`; call {@link setToReferences}. */
   constructor(pose: IKPose) {
@@ -242,7 +250,8 @@ export class IKSolverFullBodyBiped extends IKSolverFullBody {
         this.warn(
           `straight-limb:${i}`,
           `The ${CHAIN_NAMES[i - 1]} is completely straight in the pose the solver was set up from, so its bend direction is unknown; ` +
-            "it will bend toward an arbitrary side. Set up from a pose with the elbows and knees slightly bent.",
+            `it will bend toward the character's ${i <= 2 ? "back (elbow)" : "front (knee)"} as estimated from \`forward\`. ` +
+            "Set up from a pose with the elbows and knees slightly bent, or set the solver's forward before setToReferences if it bends the wrong way.",
         );
       }
     }
@@ -264,6 +273,29 @@ export class IKSolverFullBodyBiped extends IKSolverFullBody {
         "The root node is almost on the line between the thighs: the hips may turn upside down when pulled. Choose a higher spine bone as the root node.",
       );
     }
+  }
+
+  /** @inheritdoc Elbows bend toward the character's back, knees toward its front. */
+  straightLimbBendDirection(chain: FBIKChain): Vec3 | null {
+    const index = this.chains.indexOf(chain);
+    if (index < 1) return null;
+    const out = this.straightBend;
+    if (this.forward !== null) {
+      normalize(out, this.forward);
+    } else {
+      // left × up is forward for right-handed rig data (glTF: facing +Z, left at +X, up +Y)
+      const b = this.bones!;
+      const p = (bone: number, o: Vec3) => this.pose.getPosition(bone, o);
+      sub(v1, p(b.leftThigh, v1), p(b.rightThigh, v2));
+      const hips = p(b.pelvis, v2);
+      const top = p(b.spine[b.spine.length - 1]!, v3);
+      sub(v3, top, hips);
+      cross(out, v1, v3);
+      normalize(out, out);
+    }
+    // arms (chains 1, 2) bend backward, legs (3, 4) forward
+    if (index <= 2) scale(out, out, -1);
+    return out;
   }
 
   protected override beforeReadPose(): void {

@@ -75,12 +75,32 @@ describe("biped setup", () => {
     const causes = h.warnings.map((w) => w.cause).sort();
     expect(causes).toEqual(["straight-limb:1", "straight-limb:2", "straight-limb:3", "straight-limb:4"]);
     expect(h.warnings[0]!.message).toContain("completely straight");
+    // default bend sides: elbows toward the back (−Z, the biped faces +Z), knees toward the front
+    expect(h.solver.leftArmChain.bendConstraint.direction.z).toBeLessThan(-0.99);
+    expect(h.solver.rightArmChain.bendConstraint.direction.z).toBeLessThan(-0.99);
+    expect(h.solver.leftLegChain.bendConstraint.direction.z).toBeGreaterThan(0.99);
+    expect(h.solver.rightLegChain.bendConstraint.direction.z).toBeGreaterThan(0.99);
     const e = h.solver.leftHandEffector;
     e.position.x -= 0.2;
     e.position.z += 0.15;
     e.positionWeight = 1;
     h.solver.update();
     expect(dist(limbEnd(h.solver.leftArmChain), e.position)).toBeLessThan(1e-4);
+  });
+
+  it("bends straight limbs of a mirrored rig the right way when given the character's forward", () => {
+    const b = syntheticBiped({ elbowBend: 0, kneeBend: 0, mirrored: true });
+    const solver = new IKSolverFullBodyBiped(b.pose);
+    solver.forward = new Vec3(0, 0, 1);
+    solver.setToReferences(b.bones);
+    expect(solver.leftArmChain.bendConstraint.direction.z).toBeLessThan(-0.99);
+    expect(solver.leftLegChain.bendConstraint.direction.z).toBeGreaterThan(0.99);
+    // and a bent limb ignores the hint: its bend comes from the pose
+    const bent = syntheticBiped({ mirrored: true });
+    const s2 = new IKSolverFullBodyBiped(bent.pose);
+    s2.forward = new Vec3(0, 0, -1);
+    s2.setToReferences(bent.bones);
+    expect(s2.leftLegChain.bendConstraint.direction.z).toBeGreaterThan(0.99);
   });
 
   it("detects the root node as the highest spine bone in the lower half from hips to neck", () => {

@@ -1,0 +1,475 @@
+import type { Bone } from "@babylonjs/core/Bones/bone.js";
+import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
+import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import {
+  Quat,
+  type ReadonlyQuat,
+  conjugateMultiply,
+  copyQuat,
+  inverseRotateVector,
+  lookRotation,
+  multiply,
+  normalizeQuat,
+  rotateVector,
+} from "../math/quat.js";
+import { type ReadonlyVec3, Vec3, copy, sub } from "../math/vec3.js";
+import type { FixedBone, RestorablePose } from "./biped-mapping.js";
+
+/** Options of {@link BabylonRig}. */
+export interface BabylonRigOptions {
+  /**
+   * The character's root: its up and forward define the character's orientation (FinalIK's
+   * `references.root`). Default: the top-most ancestor of the skeleton's root bone node (glTF's
+   * `__root__`), or the skinned mesh.
+   */
+  characterRoot?: TransformNode | null;
+  /** For skeletons without linked TransformNodes: the mesh the skeleton deforms (default: the first mesh using it). */
+  mesh?: AbstractMesh | null;
+}
+
+const tv = new Vec3();
+const tv2 = new Vec3();
+const tq = new Quat();
+const bq = new Quaternion();
+const bv = new Vector3();
+const axisY = new Vec3();
+const axisZ = new Vec3();
+
+/**
+ * A Babylon skeleton seen as an {@link RestorablePose}: the mapped bones and their ancestors in flat
+ * depth-first arrays, with forward kinematics of our own into component space (the frame of the root
+ * bone's parent). Babylon objects are touched once per bone per frame: `read` copies local transforms in,
+ * `write` copies changed local rotations and positions out.
+ *
+ * glTF skeletons have bones linked to TransformNodes that the animations drive: the rig reads and writes
+ * those nodes. Skeletons without linked nodes (.babylon files, skeletons built in code) are read and
+ * written through the bones, in the space of the mesh they deform.
+ *
+ * Bone id 0 is the character root (orientation only, never written); skeleton bones follow.
+ */
+export class BabylonRig implements RestorablePose {
+  /** The skeleton. */
+  readonly skeleton: Skeleton;
+  /** Babylon bones by id (null for id 0, the character root, and for non-joint nodes). */
+  readonly bones: (Bone | null)[];
+  /** TransformNodes by id (null for bone-only skeletons and for id 0). */
+  readonly nodes: (TransformNode | null)[];
+  /** Parent ids (-1: directly in component space). */
+  readonly parents: number[];
+  /** One past the last descendant of each id. */
+  readonly subtreeEnd: number[];
+  /** The node whose world matrix is component space (glTF: the root bone node's parent), or null for identity. */
+  readonly componentRoot: TransformNode | null;
+  /** The character root node (orientation), or null. */
+  readonly characterRoot: TransformNode | null;
+  /** True when component space is mirrored in the world (glTF in a left-handed scene). */
+  mirrored = false;
+
+  /** Local positions. */
+  readonly localPositions: Vec3[];
+  /** Local rotations. */
+  readonly localRotations: Quat[];
+  /** Local scales. */
+  readonly localScales: Vec3[];
+  /** Component-space positions. */
+  readonly positions: Vec3[];
+  /** Component-space rotations. */
+  readonly rotations: Quat[];
+  /** Component-space scales (product of local scales; shear from non-uniform scale is ignored). */
+  readonly scales: Vec3[];
+
+  /** World matrix of component space this frame. */
+  readonly componentToWorld = new Matrix();
+  /** Inverse of componentToWorld. */
+  readonly worldToComponent = new Matrix();
+  /** Rotation part of componentToWorld (proper rotation; the mirror is handled separately). */
+  readonly componentRotation = new Quat();
+  /** Uniform scale of component space in the world (mean of the axes' lengths). */
+  componentScale = 1;
+
+  private readonly boneIds = new Map<Bone, number>();
+  private readonly rotationDirty: boolean[];
+  private readonly positionDirty: boolean[];
+  private readonly usesEuler: boolean[];
+  private defaults: { id: number; position: Vector3 | null; rotation: Quaternion }[] = [];
+  private readonly mesh: AbstractMesh | null;
+
+  /**
+   * Builds the rig over `include` (the bones the IK reads or writes) and all their ancestors.
+   */
+  constructor(skeleton: Skeleton, include: readonly Bone[], options: BabylonRigOptions = {}) {
+    this.skeleton = skeleton;
+    const linked = include.length > 0 && include.every((b) => b.getTransformNode() !== null);
+    this.mesh = options.mesh ?? skeleton.getScene().meshes.find((m) => m.skeleton === skeleton) ?? null;
+    const skeletonRoot = skeleton.bones.find((b) => b.getParent() === null) ?? null;
+    if (linked) {
+      // follow the TransformNode hierarchy: a non-joint node between two joints still transforms
+      const rootNode = skeletonRoot?.getTransformNode() ?? include[0]!.getTransformNode()!;
+      this.componentRoot = (rootNode.parent as TransformNode | null) ?? null;
+      const needed = new Set<TransformNode>();
+      for (const b of include) {
+        for (let t: TransformNode | null = b.getTransformNode(); t !== null && t !== this.componentRoot && !needed.has(t); t = t.parent as TransformNode | null) {
+          needed.add(t);
+        }
+      }
+      const order: TransformNode[] = [];
+      const visit = (t: TransformNode): void => {
+        if (needed.has(t)) order.push(t);
+        for (const c of t.getChildren((x): x is TransformNode => needed.has(x as TransformNode), true)) visit(c as TransformNode);
+      };
+      const tops = [...needed].filter((t) => !needed.has(t.parent as TransformNode));
+      for (const t of tops) visit(t);
+      const boneOfNode = new Map<TransformNode, Bone>();
+      for (const b of skeleton.bones) {
+        const t = b.getTransformNode();
+        if (t !== null) boneOfNode.set(t, b);
+      }
+      this.nodes = [null, ...order];
+      this.bones = [null, ...order.map((t) => boneOfNode.get(t) ?? null)];
+      const ids = new Map<TransformNode, number>(order.map((t, i) => [t, i + 1]));
+      this.parents = this.nodes.map((t) => (t === null ? -1 : (ids.get(t.parent as TransformNode) ?? -1)));
+    } else {
+      const needed = new Set<Bone>();
+      for (const b of include) {
+        for (let p: Bone | null = b; p !== null && !needed.has(p); p = p.getParent()) needed.add(p);
+      }
+      const order: Bone[] = [];
+      const visit = (b: Bone): void => {
+        if (needed.has(b)) order.push(b);
+        for (const c of b.children) visit(c);
+      };
+      for (const b of skeleton.bones) if (b.getParent() === null) visit(b);
+      this.componentRoot = this.mesh;
+      this.bones = [null, ...order];
+      this.nodes = this.bones.map(() => null);
+      const ids = new Map<Bone, number>(order.map((b, i) => [b, i + 1]));
+      this.parents = this.bones.map((b) => {
+        const p = b?.getParent() ?? null;
+        return p !== null ? (ids.get(p) ?? -1) : -1;
+      });
+    }
+    this.bones.forEach((b, i) => {
+      if (b !== null) this.boneIds.set(b, i);
+    });
+    let top: TransformNode | null = this.componentRoot;
+    while (top !== null && top.parent !== null) top = top.parent as TransformNode;
+    this.characterRoot = options.characterRoot !== undefined ? options.characterRoot : top;
+    const n = this.bones.length;
+    const ends = new Array<number>(n).fill(n);
+    const stack: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const p = this.parents[i]!;
+      while (stack.length > 0 && stack[stack.length - 1] !== p) ends[stack.pop()!] = i;
+      stack.push(i);
+    }
+    while (stack.length > 0) ends[stack.pop()!] = n;
+    this.subtreeEnd = ends;
+    this.localPositions = this.bones.map(() => new Vec3());
+    this.localRotations = this.bones.map(() => new Quat());
+    this.localScales = this.bones.map(() => new Vec3(1, 1, 1));
+    this.positions = this.bones.map(() => new Vec3());
+    this.rotations = this.bones.map(() => new Quat());
+    this.scales = this.bones.map(() => new Vec3(1, 1, 1));
+    this.rotationDirty = this.bones.map(() => false);
+    this.positionDirty = this.bones.map(() => false);
+    this.usesEuler = this.nodes.map((node) => node !== null && node.rotationQuaternion === null);
+    this.read();
+  }
+
+  /** Number of ids (character root + mapped bones). */
+  get count(): number {
+    return this.bones.length;
+  }
+
+  /** The id of a Babylon bone, or -1 when it is not in the rig. */
+  idOf(bone: Bone): number {
+    return this.boneIds.get(bone) ?? -1;
+  }
+
+  /** Bone name for messages. */
+  getName(id: number): string {
+    if (id === 0) return this.characterRoot?.name ?? "(character root)";
+    return this.bones[id]?.name ?? this.nodes[id]?.name ?? `bone ${id}`;
+  }
+
+  /** Reads component space and every mapped bone's local transform from Babylon, then runs FK. */
+  read(): void {
+    this.readComponentSpace();
+    for (let i = 1; i < this.bones.length; i++) {
+      const node = this.nodes[i];
+      const lp = this.localPositions[i]!;
+      const lr = this.localRotations[i]!;
+      const ls = this.localScales[i]!;
+      if (node !== null && node !== undefined) {
+        copy(lp, node.position);
+        const q = node.rotationQuaternion;
+        if (q !== null) copyQuat(lr, q);
+        else copyQuat(lr, Quaternion.RotationYawPitchRollToRef(node.rotation.y, node.rotation.x, node.rotation.z, bq));
+        copy(ls, node.scaling);
+      } else {
+        const bone = this.bones[i]!;
+        copy(lp, bone.position);
+        copyQuat(lr, bone.rotationQuaternion);
+        copy(ls, bone.scaling);
+      }
+      normalizeQuat(lr, lr);
+      this.rotationDirty[i] = false;
+      this.positionDirty[i] = false;
+    }
+    this.readCharacterRoot();
+    this.updateRange(1, this.bones.length);
+  }
+
+  /** Writes the local rotations and positions changed since `read` back to Babylon. */
+  write(): void {
+    for (let i = 1; i < this.bones.length; i++) {
+      const rd = this.rotationDirty[i];
+      const pd = this.positionDirty[i];
+      if (!rd && !pd) continue;
+      const node = this.nodes[i];
+      const lr = this.localRotations[i]!;
+      const lp = this.localPositions[i]!;
+      if (node !== null && node !== undefined) {
+        if (rd) {
+          if (this.usesEuler[i]) {
+            bq.set(lr.x, lr.y, lr.z, lr.w);
+            bq.toEulerAnglesToRef(bv);
+            node.rotation.copyFrom(bv);
+          } else {
+            node.rotationQuaternion!.set(lr.x, lr.y, lr.z, lr.w);
+          }
+        }
+        if (pd) node.position.set(lp.x, lp.y, lp.z);
+      } else {
+        const bone = this.bones[i]!;
+        if (rd) {
+          bq.set(lr.x, lr.y, lr.z, lr.w);
+          bone.setRotationQuaternion(bq);
+        }
+        if (pd) {
+          bv.set(lp.x, lp.y, lp.z);
+          bone.position = bv;
+        }
+      }
+      this.rotationDirty[i] = false;
+      this.positionDirty[i] = false;
+    }
+  }
+
+  /** @inheritdoc */
+  getPosition(bone: number, out: Vec3): Vec3 {
+    return copy(out, this.positions[bone]!);
+  }
+
+  /** @inheritdoc */
+  getRotation(bone: number, out: Quat): Quat {
+    return copyQuat(out, this.rotations[bone]!);
+  }
+
+  /** @inheritdoc */
+  setRotation(bone: number, rotation: ReadonlyQuat): void {
+    if (bone <= 0) return;
+    const p = this.parents[bone]!;
+    const local = this.localRotations[bone]!;
+    if (p < 0) copyQuat(local, rotation);
+    else conjugateMultiply(local, this.rotations[p]!, rotation);
+    normalizeQuat(local, local);
+    this.rotationDirty[bone] = true;
+    this.updateRange(bone, this.subtreeEnd[bone]!);
+  }
+
+  /** @inheritdoc */
+  setPosition(bone: number, position: ReadonlyVec3): void {
+    if (bone <= 0) return;
+    const p = this.parents[bone]!;
+    const local = this.localPositions[bone]!;
+    if (p < 0) {
+      copy(local, position);
+    } else {
+      inverseRotateVector(local, this.rotations[p]!, sub(tv, position, this.positions[p]!));
+      const s = this.scales[p]!;
+      local.x /= s.x;
+      local.y /= s.y;
+      local.z /= s.z;
+    }
+    this.positionDirty[bone] = true;
+    this.updateRange(bone, this.subtreeEnd[bone]!);
+  }
+
+  /** @inheritdoc */
+  storeDefaultLocalState(bones: readonly FixedBone[]): void {
+    this.defaults = bones.map((b) => ({
+      id: b.bone,
+      position: b.position ? new Vector3(this.localPositions[b.bone]!.x, this.localPositions[b.bone]!.y, this.localPositions[b.bone]!.z) : null,
+      rotation: new Quaternion(this.localRotations[b.bone]!.x, this.localRotations[b.bone]!.y, this.localRotations[b.bone]!.z, this.localRotations[b.bone]!.w),
+    }));
+  }
+
+  /** @inheritdoc Writes straight to Babylon (it runs before the animations, outside read/write). */
+  fixTransforms(): void {
+    for (const d of this.defaults) {
+      const node = this.nodes[d.id];
+      if (node !== null && node !== undefined) {
+        if (this.usesEuler[d.id]) {
+          d.rotation.toEulerAnglesToRef(bv);
+          node.rotation.copyFrom(bv);
+        } else {
+          node.rotationQuaternion!.copyFrom(d.rotation);
+        }
+        if (d.position !== null) node.position.copyFrom(d.position);
+      } else {
+        const bone = this.bones[d.id]!;
+        bone.setRotationQuaternion(d.rotation);
+        if (d.position !== null) bone.position = d.position;
+      }
+    }
+  }
+
+  /** World point → component space. */
+  worldToComponentPoint(world: ReadonlyVec3, out: Vec3): Vec3 {
+    bv.set(world.x, world.y, world.z);
+    Vector3.TransformCoordinatesToRef(bv, this.worldToComponent, bv);
+    out.x = bv.x;
+    out.y = bv.y;
+    out.z = bv.z;
+    return out;
+  }
+
+  /** Component point → world. */
+  componentToWorldPoint(component: ReadonlyVec3, out: Vector3): Vector3 {
+    bv.set(component.x, component.y, component.z);
+    return Vector3.TransformCoordinatesToRef(bv, this.componentToWorld, out);
+  }
+
+  /** World direction/offset → component space (scale included, so lengths convert too). */
+  worldToComponentVector(world: ReadonlyVec3, out: Vec3): Vec3 {
+    bv.set(world.x, world.y, world.z);
+    Vector3.TransformNormalToRef(bv, this.worldToComponent, bv);
+    out.x = bv.x;
+    out.y = bv.y;
+    out.z = bv.z;
+    return out;
+  }
+
+  /** Component direction/offset → world. */
+  componentToWorldVector(component: ReadonlyVec3, out: Vector3): Vector3 {
+    bv.set(component.x, component.y, component.z);
+    return Vector3.TransformNormalToRef(bv, this.componentToWorld, out);
+  }
+
+  /**
+   * World rotation → component space. In a mirrored component space (glTF in a left-handed scene) the
+   * result is the proper rotation whose Y and Z axes match the world rotation's; its X axis is mirrored.
+   */
+  worldToComponentRotation(world: ReadonlyQuat, out: Quat): Quat {
+    conjugateMultiply(out, this.componentRotation, world);
+    if (this.mirrored) mirrorX(out);
+    return out;
+  }
+
+  /** Component rotation → world (the inverse of worldToComponentRotation). */
+  componentToWorldRotation(component: ReadonlyQuat, out: Quaternion): Quaternion {
+    copyQuat(tq, component);
+    if (this.mirrored) mirrorX(tq);
+    multiply(tq, this.componentRotation, tq);
+    return out.set(tq.x, tq.y, tq.z, tq.w);
+  }
+
+  private readComponentSpace(): void {
+    const root = this.componentRoot;
+    if (root === null) {
+      Matrix.IdentityToRef(this.componentToWorld);
+    } else {
+      this.componentToWorld.copyFrom(root.computeWorldMatrix(true));
+    }
+    this.componentToWorld.invertToRef(this.worldToComponent);
+    const m = this.componentToWorld.m;
+    // rows are the axes (Babylon's row-vector convention)
+    const lx = Math.hypot(m[0]!, m[1]!, m[2]!);
+    const ly = Math.hypot(m[4]!, m[5]!, m[6]!);
+    const lz = Math.hypot(m[8]!, m[9]!, m[10]!);
+    this.componentScale = (lx + ly + lz) / 3;
+    axisY.x = m[4]!;
+    axisY.y = m[5]!;
+    axisY.z = m[6]!;
+    axisZ.x = m[8]!;
+    axisZ.y = m[9]!;
+    axisZ.z = m[10]!;
+    lookRotation(this.componentRotation, axisZ, axisY);
+    this.mirrored = this.componentToWorld.determinant() < 0;
+  }
+
+  /** The character root's orientation in component space (id 0): its world up and forward brought in. */
+  private readCharacterRoot(): void {
+    const root = this.characterRoot;
+    const up = tv;
+    const forward = tv2;
+    if (root === null) {
+      up.x = 0;
+      up.y = 1;
+      up.z = 0;
+      forward.x = 0;
+      forward.y = 0;
+      forward.z = 1;
+    } else {
+      const w = root.computeWorldMatrix(true).m;
+      up.x = w[4]!;
+      up.y = w[5]!;
+      up.z = w[6]!;
+      forward.x = w[8]!;
+      forward.y = w[9]!;
+      forward.z = w[10]!;
+    }
+    this.worldToComponentVector(up, up);
+    this.worldToComponentVector(forward, forward);
+    lookRotation(this.localRotations[0]!, forward, up);
+    copyQuat(this.rotations[0]!, this.localRotations[0]!);
+    if (root !== null) {
+      const w = root.computeWorldMatrix(true).m;
+      tv.x = w[12]!;
+      tv.y = w[13]!;
+      tv.z = w[14]!;
+      this.worldToComponentPoint(tv, this.positions[0]!);
+    }
+  }
+
+  /** Forward kinematics for ids [from, to). */
+  private updateRange(from: number, to: number): void {
+    for (let i = from; i < to; i++) {
+      if (i === 0) continue;
+      const p = this.parents[i]!;
+      const pos = this.positions[i]!;
+      const rot = this.rotations[i]!;
+      const scl = this.scales[i]!;
+      const lp = this.localPositions[i]!;
+      const ls = this.localScales[i]!;
+      if (p < 0) {
+        copy(pos, lp);
+        copyQuat(rot, this.localRotations[i]!);
+        copy(scl, ls);
+      } else {
+        const ps = this.scales[p]!;
+        tv.x = lp.x * ps.x;
+        tv.y = lp.y * ps.y;
+        tv.z = lp.z * ps.z;
+        rotateVector(tv, this.rotations[p]!, tv);
+        const pp = this.positions[p]!;
+        pos.x = pp.x + tv.x;
+        pos.y = pp.y + tv.y;
+        pos.z = pp.z + tv.z;
+        multiply(rot, this.rotations[p]!, this.localRotations[i]!);
+        scl.x = ps.x * ls.x;
+        scl.y = ps.y * ls.y;
+        scl.z = ps.z * ls.z;
+      }
+    }
+  }
+}
+
+/** Conjugation by the mirror across the YZ plane: (x, y, z, w) → (x, −y, −z, w). */
+function mirrorX(q: Quat): void {
+  q.y = -q.y;
+  q.z = -q.z;
+}
