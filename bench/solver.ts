@@ -29,6 +29,8 @@ export interface SolverBenchResult {
   solveMeanMicros: number;
   /** Median time of moving the targets alone (part of every solve above), µs. */
   targetsOnlyMedianMicros: number;
+  /** Bytes allocated per target move alone: the harness's share of bytesPerSolve (should be 0). */
+  targetsOnlyBytesPerSolve: number;
   /** Solver iterations. */
   iterations: number;
   /** Untimed warm-up solves. */
@@ -154,6 +156,8 @@ export function benchSolver(): SolverBenchResult {
   // allocation: a separate plain loop with nothing but solves in it
   const alloc = measureAllocation(solve, ALLOCATION_SOLVES, frame, ALLOCATION_REPEATS);
   healthy &&= solverHealthy(solver);
+  // control: the same measurement on the harness alone (the solver does not run, so the frames do not matter)
+  const targetsAlloc = measureAllocation(moveTargets, ALLOCATION_SOLVES, 0, 1);
 
   const cpus = os.cpus();
   return {
@@ -165,6 +169,7 @@ export function benchSolver(): SolverBenchResult {
     solveMinMicros: round(timing.min),
     solveMeanMicros: round(timing.mean),
     targetsOnlyMedianMicros: round(targetsOnly.median),
+    targetsOnlyBytesPerSolve: round(targetsAlloc.bytesPerOp, 2),
     iterations: solver.iterations,
     warmupSolves: WARMUP_SOLVES,
     timedSolves: timing.operations,
@@ -191,6 +196,7 @@ export const solverBenchmark: Benchmark<SolverBenchResult> = {
     ["mean", r.solveMeanMicros, "µs"],
     ["  of which moving the 4 targets", r.targetsOnlyMedianMicros, "µs"],
     ["allocated per solve", r.bytesPerSolve, "B"],
+    ["  of which moving the 4 targets", r.targetsOnlyBytesPerSolve, "B"],
     ["  raw heapUsed delta (kept loop)", r.allocationRawHeapDelta, "B"],
     ["  GCs during the kept loop", r.allocationGcs, ""],
     ["timed solves", r.timedSolves, `(batches of ${r.batchSize}, after ${r.warmupSolves} warm-up)`],

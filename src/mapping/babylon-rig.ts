@@ -93,7 +93,8 @@ export class BabylonRig implements RestorablePose {
   private readonly rotationDirty: boolean[];
   private readonly positionDirty: boolean[];
   private readonly usesEuler: boolean[];
-  private defaults: { id: number; position: Vector3 | null; rotation: Quaternion }[] = [];
+  private defaults: { id: number; position: Vector3 | null; rotation: Quaternion; animatedPosition: Vector3; animatedRotation: Quaternion }[] = [];
+  private animatedValid = false;
   private readonly mesh: AbstractMesh | null;
 
   /**
@@ -220,6 +221,13 @@ export class BabylonRig implements RestorablePose {
     }
     this.readCharacterRoot();
     this.updateRange(1, this.bones.length);
+    for (const d of this.defaults) {
+      const lp = this.localPositions[d.id]!;
+      const lr = this.localRotations[d.id]!;
+      d.animatedPosition.set(lp.x, lp.y, lp.z);
+      d.animatedRotation.set(lr.x, lr.y, lr.z, lr.w);
+    }
+    this.animatedValid = this.defaults.length > 0;
   }
 
   /** Writes the local rotations and positions changed since `read` back to Babylon. */
@@ -304,26 +312,40 @@ export class BabylonRig implements RestorablePose {
       id: b.bone,
       position: b.position ? new Vector3(this.localPositions[b.bone]!.x, this.localPositions[b.bone]!.y, this.localPositions[b.bone]!.z) : null,
       rotation: new Quaternion(this.localRotations[b.bone]!.x, this.localRotations[b.bone]!.y, this.localRotations[b.bone]!.z, this.localRotations[b.bone]!.w),
+      animatedPosition: new Vector3(),
+      animatedRotation: new Quaternion(),
     }));
+    this.animatedValid = false;
+  }
+
+  /**
+   * Writes back the local pose of the stored bones as `read` last found it (before the IK changed it):
+   * the bones as the animation left them. No-op before the first read after storeDefaultLocalState.
+   */
+  restoreAnimatedPose(): void {
+    if (!this.animatedValid) return;
+    for (const d of this.defaults) this.writeLocal(d.id, d.animatedPosition, d.animatedRotation, true);
   }
 
   /** @inheritdoc Writes straight to Babylon (it runs before the animations, outside read/write). */
   fixTransforms(): void {
-    for (const d of this.defaults) {
-      const node = this.nodes[d.id];
-      if (node !== null && node !== undefined) {
-        if (this.usesEuler[d.id]) {
-          d.rotation.toEulerAnglesToRef(bv);
-          node.rotation.copyFrom(bv);
-        } else {
-          node.rotationQuaternion!.copyFrom(d.rotation);
-        }
-        if (d.position !== null) node.position.copyFrom(d.position);
+    for (const d of this.defaults) this.writeLocal(d.id, d.position, d.rotation, d.position !== null);
+  }
+
+  private writeLocal(id: number, position: Vector3 | null, rotation: Quaternion, withPosition: boolean): void {
+    const node = this.nodes[id];
+    if (node !== null && node !== undefined) {
+      if (this.usesEuler[id]) {
+        rotation.toEulerAnglesToRef(bv);
+        node.rotation.copyFrom(bv);
       } else {
-        const bone = this.bones[d.id]!;
-        bone.setRotationQuaternion(d.rotation);
-        if (d.position !== null) bone.position = d.position;
+        node.rotationQuaternion!.copyFrom(rotation);
       }
+      if (withPosition && position !== null) node.position.copyFrom(position);
+    } else {
+      const bone = this.bones[id]!;
+      bone.setRotationQuaternion(rotation);
+      if (withPosition && position !== null) bone.position = position;
     }
   }
 

@@ -149,6 +149,9 @@ export class BendConstraint {
       const tangent = sub(v3, b3.bonePosition, b2.bonePosition);
       orthoNormalize(normal, tangent);
       fromToRotation(q1, tangent, v1);
+    }
+    // a bend plane already on the default side needs no turn (and no rounding-level rewrite of the bone)
+    if (positionWeight > 0 && !(Math.abs(q1.w) > 1 - 1e-15)) {
       multiply(q2, q1, b2.boneRotation);
       nlerp(q2, b2.boneRotation, q2, positionWeight * solverWeight);
       pose.setRotation(b2.bone, q2);

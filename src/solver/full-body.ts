@@ -158,13 +158,21 @@ export class IKSolverFullBody implements ChainSolver {
     this.onPreRead.notify();
     this.readPose();
     this.onPreSolve.notify();
-    const skip = !this.frameActive && !this.onPreIteration.hasObservers() && !this.onPostIteration.hasObservers() && !this.onPreBend.hasObservers();
+    const skip = !this.frameActive && !this.hasSolveHooks();
     // with nothing driving the solver the pose is already its solution; skipping keeps it bit-exact
     if (!skip) this.solve();
     this.onPostSolve.notify();
     if (!skip) this.writePose();
     this.solvedLastUpdate = !skip;
     for (let i = 0; i < this.effectors.length; i++) this.effectors[i]!.onPostWrite();
+  }
+
+  /**
+   * True when something listens inside the solve (iteration or pre-bend hooks), which rules out the
+   * zero-work shortcut because a listener may move nodes.
+   */
+  protected hasSolveHooks(): boolean {
+    return this.onPreIteration.hasObservers() || this.onPostIteration.hasObservers() || this.onPreBend.hasObservers();
   }
 
   /** Copies the animated pose of every node's bone from the pose. */

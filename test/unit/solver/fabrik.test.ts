@@ -152,6 +152,50 @@ describe.each(variants.map((b) => [b.name, b] as const))("FABRIK stages on %s", 
     }
   });
 
+  it("readPose: crossFades = first-node effector weight × pull / max(1, body weight + Σ of those)", () => {
+    const st = stage(variant);
+    st.s.effectors[0]!.positionWeight = 0.5; // body
+    st.s.effectors[1]!.positionWeight = 1; // left shoulder
+    st.s.effectors[2]!.positionWeight = 0.5; // right shoulder
+    st.s.effectors[3]!.positionWeight = 1; // left thigh
+    st.s.effectors[4]!.positionWeight = 0; // right thigh
+    st.s.chains[3]!.pull = 0.5; // left leg
+    st.s.update();
+    // Σ = 0.5 + 1 + 0.5 + 0.5 = 2.5
+    st.s.chains[0]!.crossFades.forEach((c, i) => expect(c).toBeCloseTo([0.4, 0.2, 0.2, 0][i]!, 15));
+    st.s.ikPositionWeight = 0.5; // all weights halved: Σ = 1.25
+    st.s.update();
+    st.s.chains[0]!.crossFades.forEach((c, i) => expect(c).toBeCloseTo([0.4, 0.2, 0.2, 0][i]!, 15));
+    st.s.ikPositionWeight = 0.25; // Σ = 0.625 < 1: no normalisation
+    st.s.update();
+    st.s.chains[0]!.crossFades.forEach((c, i) => expect(c).toBeCloseTo([0.25, 0.125, 0.125, 0][i]!, 15));
+  });
+
+  it("stage2: a weighted shoulder holds its place against the root by the crossFade (1: the root gives way fully; 0.5: both, about the mid-point)", () => {
+    for (const weight of [1, 0.5]) {
+      const st = stage(variant);
+      st.s.effectors[1]!.positionWeight = weight; // left shoulder → crossFades[0] = weight
+      st.s.update();
+      constraintsOff(st);
+      const rng = new Random(11);
+      perturbAll(st, rng, 0.2 * h);
+      const root = st.s.chains[0]!.nodes[0]!;
+      const shoulder = st.s.chains[1]!.nodes[0]!;
+      const rootLength = poseLengths(st, 1).root;
+      const from = clone(root.solverPosition);
+      const s0 = clone(shoulder.solverPosition);
+      st.s.chains[0]!.stage2(st.s, new Vec3(from.x, from.y, from.z));
+      expect(Math.abs(dist(root.solverPosition, shoulder.solverPosition) - rootLength) / rootLength).toBeLessThan(1e-9);
+      if (weight === 1) {
+        expectNear(shoulder.solverPosition, s0, 1e-12 * h, "shoulder kept");
+        expectNear(root.solverPosition, add(s0, mul(unit(sub(from, s0)), rootLength)), 1e-12 * h, "root gave way");
+      } else {
+        const mid = mul(add(from, s0), 0.5);
+        expectNear(mul(add(clone(root.solverPosition), clone(shoulder.solverPosition)), 0.5), mid, 1e-12 * h, "mid-point kept");
+      }
+    }
+  });
+
   it("forwardReach: last node to the position, each earlier node at its length along the line to where it was", () => {
     const st = stage(variant);
     const rng = new Random(6);

@@ -26,6 +26,7 @@ import {
   put,
   randomUnit,
   randomVec,
+  rotate,
   stage,
   sub,
   unit,
@@ -252,12 +253,7 @@ describe.each(bipedVariants().map((b) => [b.name, b] as const))("trigonometric p
         // a pure swing: rotation about an axis perpendicular to the limb, up to 170°
         const swingAxis = cross(axis, randomUnit(rng));
         const angle = rng.range(-2.97, 2.97);
-        const rot = (p: V): V => {
-          const kx = unit(swingAxis);
-          const c = Math.cos(angle);
-          const s = Math.sin(angle);
-          return add(add(mul(p, c), mul(cross(kx, p), s)), mul(kx, dot(kx, p) * (1 - c)));
-        };
+        const rot = (p: V): V => rotate(p, swingAxis, angle);
         put(n0!.solverPosition, b0);
         put(n1!.solverPosition, add(b0, randomVec(rng, l0))); // scrambled: must not matter
         put(n2!.solverPosition, add(b0, rot(axis)));

@@ -1,0 +1,192 @@
+/**
+ * Bone-name reading for biped detection, in the spirit of FinalIK's BipedNaming: a bone name is split
+ * into a side (left/right), a role (upper arm, calf, …) and exclusion words (twist, end, IK, …).
+ *
+ * Everything here is a table, so a naming convention is supported by adding a row, not a branch:
+ * - {@link SIDE_MARKERS}: how a name says "left" or "right", tried in order;
+ * - {@link ROLE_ALIASES}: the words that end a bone's name per role, after the side marker and any
+ *   prefix are gone; the longest matching alias wins ("LowerArm" is a forearm, not an "Arm");
+ * - {@link EXCLUDED_WORDS}: whole words that make a bone a helper, never a biped bone.
+ *
+ * Matching the *end* of the name is what makes prefixes free: `mixamorig:LeftArm`, `Character1_LeftArm`,
+ * `Armature_LeftArm`, `Bip01 L UpperArm` and `J_Bip_L_UpperArm` all end with an upper-arm word once the
+ * side marker is taken out.
+ * @module
+ */
+
+/** What a bone can be, as far as its name tells. */
+export type BoneRole =
+  | "pelvis"
+  | "spine"
+  | "neck"
+  | "head"
+  | "clavicle"
+  | "upperArm"
+  | "forearm"
+  | "hand"
+  | "thigh"
+  | "calf"
+  | "foot"
+  | "toe"
+  | "finger"
+  | "eye"
+  | "jaw";
+
+/** A side of the body. */
+export type BoneSide = "left" | "right";
+
+/**
+ * Words that end a bone's name, per role (lower case, separators and trailing digits removed).
+ * Covers Mixamo/HumanIK (`LeftUpLeg`, `LeftLeg`, `LeftShoulder`), Unreal (`thigh_l`, `calf_l`,
+ * `lowerarm_l`, `ball_l`), Blender/Rigify (`upper_arm.L`, `shin.L`, `spine.001`), KayKit
+ * (`upperleg.l`, `wrist.l`), VRM (`J_Bip_L_LowerArm`, `leftUpperLeg`, `upperChest`) and 3ds Max Biped
+ * (`Bip01 L Forearm`, `Bip01 L Calf`).
+ */
+export const ROLE_ALIASES: Readonly<Record<BoneRole, readonly string[]>> = {
+  pelvis: ["pelvis", "hips", "hip"],
+  spine: ["spine", "chest", "upperchest", "torso", "abdomen", "belly"],
+  neck: ["neck"],
+  head: ["head"],
+  clavicle: ["clavicle", "shoulder", "collar", "collarbone"],
+  upperArm: ["upperarm", "uparm", "arm", "bicep", "humerus"],
+  forearm: ["forearm", "lowerarm", "elbow"],
+  hand: ["hand", "wrist", "palm"],
+  thigh: ["thigh", "upleg", "upperleg", "femur"],
+  calf: ["calf", "leg", "lowerleg", "shin", "knee"],
+  foot: ["foot", "ankle"],
+  toe: ["toe", "toes", "toebase", "ball"],
+  finger: ["finger", "thumb", "index", "middle", "ring", "pinky", "little"],
+  eye: ["eye", "eyeball"],
+  jaw: ["jaw"],
+};
+
+/** Roles that exist once, on the body's centre line: a side marker on such a name disqualifies it. */
+export const CENTRAL_ROLES: ReadonlySet<BoneRole> = new Set<BoneRole>(["pelvis", "spine", "neck", "head", "jaw"]);
+
+/**
+ * Whole words (after splitting at separators, camelCase humps and digits) that mark a helper bone:
+ * twist/roll segments, end markers, IK/FK controls, attachment points.
+ */
+export const EXCLUDED_WORDS: ReadonlySet<string> = new Set([
+  "twist",
+  "roll",
+  "nub",
+  "end",
+  "leaf",
+  "tip",
+  "dummy",
+  "ik",
+  "fk",
+  "mch",
+  "pole",
+  "target",
+  "mesh",
+  "helper",
+  "corrective",
+  "socket",
+  "attach",
+  "attachment",
+  "weapon",
+  "prop",
+]);
+
+/**
+ * Side markers, tried in order; the first that matches decides the side and is removed from the name
+ * before the role is read. Each regular expression matches exactly the marker.
+ */
+export const SIDE_MARKERS: readonly { readonly pattern: RegExp; readonly side: BoneSide | null }[] = [
+  // words: LeftArm, leftUpperArm, Character1_LeftUpLeg, HandRight
+  { pattern: /left/i, side: "left" },
+  { pattern: /right/i, side: "right" },
+  // a lone letter between separators or at an end: hand.L, thigh_l, Bip01 L Thigh, J_Bip_L_Hand,
+  // L_Hand, upper_arm.L.001, foot-L
+  { pattern: /(?<=^|[\s._\-])[Ll](?=$|[\s._\-\d])/, side: "left" },
+  { pattern: /(?<=^|[\s._\-])[Rr](?=$|[\s._\-\d])/, side: "right" },
+  // camelCase: LHand, RUpperArm, HandL, ArmR
+  { pattern: /^L(?=[A-Z][a-z])/, side: "left" },
+  { pattern: /^R(?=[A-Z][a-z])/, side: "right" },
+  { pattern: /(?<=[a-z])L$/, side: "left" },
+  { pattern: /(?<=[a-z])R$/, side: "right" },
+];
+
+/** What a bone's name says about it. */
+export interface BoneNameInfo {
+  /** The name as given. */
+  readonly name: string;
+  /** Side marker found in the name, or null. */
+  readonly side: BoneSide | null;
+  /** Role read from the name (null when none, or when the name is excluded or contradicts itself). */
+  readonly role: BoneRole | null;
+  /** The excluded word that disqualifies the bone (e.g. "twist"), or null. */
+  readonly excludedBy: string | null;
+  /** A role the name would have had, when a side marker on a central role cancelled it. */
+  readonly ignoredRole: BoneRole | null;
+}
+
+/** Splits a name into lower-case words: at separators, camelCase humps and letter/digit boundaries. */
+export function nameWords(name: string): string[] {
+  return name
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+    .replace(/([A-Za-z])(\d)/g, "$1 $2")
+    .replace(/(\d)([A-Za-z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length > 0);
+}
+
+/** The role whose alias ends `core` with the longest match, or null. */
+function roleOf(core: string): BoneRole | null {
+  let best: BoneRole | null = null;
+  let bestLength = 0;
+  for (const role of Object.keys(ROLE_ALIASES) as BoneRole[]) {
+    for (const alias of ROLE_ALIASES[role]) {
+      if (alias.length > bestLength && core.endsWith(alias)) {
+        best = role;
+        bestLength = alias.length;
+      }
+    }
+  }
+  return best;
+}
+
+/** Reads side, role and exclusion from a bone name. */
+export function parseBoneName(name: string): BoneNameInfo {
+  // namespaces (mixamorig:, mixamorig1:) and DAG paths (Armature|Hips) say nothing about the bone
+  const base = name.slice(Math.max(name.lastIndexOf(":"), name.lastIndexOf("|")) + 1);
+  const excludedBy = nameWords(base).find((w) => EXCLUDED_WORDS.has(w)) ?? null;
+
+  let side: BoneSide | null = null;
+  let rest = base;
+  for (const marker of SIDE_MARKERS) {
+    const m = marker.pattern.exec(base);
+    if (m !== null) {
+      side = marker.side;
+      rest = base.slice(0, m.index) + " " + base.slice(m.index + m[0].length);
+      break;
+    }
+  }
+  const core = rest.toLowerCase().replace(/[^a-z0-9]+/g, "").replace(/\d+$/, "");
+  const read = excludedBy === null ? roleOf(core) : null;
+  const contradicts = read !== null && side !== null && CENTRAL_ROLES.has(read);
+  return { name, side, role: contradicts ? null : read, excludedBy, ignoredRole: contradicts ? read : null };
+}
+
+/** Words for a role in messages ("upper arm", "calf"). */
+export const ROLE_WORDS: Readonly<Record<BoneRole, string>> = {
+  pelvis: "pelvis",
+  spine: "spine",
+  neck: "neck",
+  head: "head",
+  clavicle: "clavicle",
+  upperArm: "upper arm",
+  forearm: "forearm",
+  hand: "hand",
+  thigh: "thigh",
+  calf: "calf",
+  foot: "foot",
+  toe: "toe",
+  finger: "finger",
+  eye: "eye",
+  jaw: "jaw",
+};
