@@ -8,7 +8,7 @@ import {
   normalizeQuat,
   rotateVector,
 } from "../math/quat.js";
-import { Vec3, add, copy, isFiniteVec, isZero, lengthSq, lerp, scaleAndAdd, sub, zero } from "../math/vec3.js";
+import { Vec3, add, copy, isFiniteVec, isZero, lerp, scaleAndAdd, sub, zero } from "../math/vec3.js";
 import type { IKNode } from "../solver/node.js";
 import { planeRotation } from "../solver/plane.js";
 
@@ -197,7 +197,7 @@ export class IKEffector {
         solver.warn(`${this.name}:positionOffset`, `${this.name} effector: positionOffset is not finite; ignored.`);
         zero(offset);
         offsetActive = false;
-      } else if (lengthSq(offset) > RUNAWAY_OFFSET_SQ * solver.rigSize * solver.rigSize) {
+      } else if (offset.x * offset.x + offset.y * offset.y + offset.z * offset.z > RUNAWAY_OFFSET_SQ * solver.rigSize * solver.rigSize) {
         solver.warn(
           `${this.name}:positionOffset-runaway`,
           `${this.name} effector: positionOffset is huge; is a script adding to it every frame without it being reset? ` +

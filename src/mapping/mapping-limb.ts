@@ -12,7 +12,7 @@ export class IKMappingLimb {
   /** [0, 1] Weight of the whole mapping. */
   weight = 1;
   /** [0, 1] How much the hand/foot keeps the world rotation it had before solving (arms 0, legs 1). */
-  maintainRotationWeight: number;
+  maintainRotationWeight = 0;
   /** Re-read the limb bones' plane-relative rotations every frame (FinalIK's default). */
   updatePlaneRotations = true;
   /** The clavicle (arms) or null. */

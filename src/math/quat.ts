@@ -8,14 +8,15 @@ import { type ReadonlyVec3, Vec3, anyPerpendicular } from "./vec3.js";
 
 /** A mutable quaternion with plain numeric fields; identity by default. */
 export class Quat {
+  // Initialised where declared: a field defined as undefined first makes V8 box every later double store.
   /** X of the vector part. */
-  x: number;
+  x = 0;
   /** Y of the vector part. */
-  y: number;
+  y = 0;
   /** Z of the vector part. */
-  z: number;
+  z = 0;
   /** Scalar part. */
-  w: number;
+  w = 1;
 
   /** Creates a quaternion, identity by default. */
   constructor(x = 0, y = 0, z = 0, w = 1) {

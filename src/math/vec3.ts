@@ -9,12 +9,13 @@
 
 /** A mutable 3D vector with plain numeric fields. */
 export class Vec3 {
+  // Initialised where declared: a field defined as undefined first makes V8 box every later double store.
   /** X component. */
-  x: number;
+  x = 0;
   /** Y component. */
-  y: number;
+  y = 0;
   /** Z component. */
-  z: number;
+  z = 0;
 
   /** Creates a vector, (0, 0, 0) by default. */
   constructor(x = 0, y = 0, z = 0) {

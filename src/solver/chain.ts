@@ -29,6 +29,8 @@ const dir = new Vec3();
 const tmp = new Vec3();
 const bend = new Vec3();
 const look = new Quat();
+const unitY = new Vec3(0, 1, 0);
+const link = { crossFade: 0, distance: 0 };
 
 /**
  * A chain of nodes in the full-body solver's tree (FinalIK's FBIKChain). The biped has a one-node body
@@ -72,6 +74,8 @@ export class FBIKChain {
   reachForce = 0;
   /** True after initiate. */
   initiated = false;
+  /** The child chains themselves (resolved from `children` at initiate, so hot loops skip the lookup). */
+  private childChains: FBIKChain[] = [];
   private sqrMag1 = 0;
   private sqrMagDif = 0;
   private readonly pushResult = new Vec3();
@@ -88,6 +92,7 @@ export class FBIKChain {
   /** Places the nodes at their bones, measures lengths and initiates the constraints. */
   initiate(solver: ChainSolver): boolean {
     this.initiated = false;
+    this.childChains = this.children.map((i) => solver.chains[i]!);
     const nodes = this.nodes;
     for (let i = 0; i < nodes.length; i++) copy(nodes[i]!.solverPosition, nodes[i]!.bonePosition);
     if (!this.calculateBoneLengths(solver)) return false;
@@ -115,23 +120,22 @@ export class FBIKChain {
     }
     this.calculateBoneLengths(solver);
     if (!fullBody) return;
-    const chains = solver.chains;
     for (let i = 0; i < this.childConstraints.length; i++) this.childConstraints[i]!.onPreSolve();
     const children = this.children;
     if (children.length > 0) {
       let pullSum = nodes[nodes.length - 1]!.effectorPositionWeight;
       for (let i = 0; i < children.length; i++) {
-        const c = chains[children[i]!]!;
+        const c = this.childChains[i]!;
         pullSum += c.nodes[0]!.effectorPositionWeight * c.pull;
       }
       if (pullSum < 1) pullSum = 1;
       for (let i = 0; i < children.length; i++) {
-        const c = chains[children[i]!]!;
+        const c = this.childChains[i]!;
         this.crossFades[i] = (c.nodes[0]!.effectorPositionWeight * c.pull) / pullSum;
       }
     }
     let pps = 0;
-    for (let i = 0; i < children.length; i++) pps += chains[children[i]!]!.pull;
+    for (let i = 0; i < children.length; i++) pps += this.childChains[i]!.pull;
     this.pullParentSum = pps < 1 ? 1 : pps;
     if (nodes.length === 3) {
       const epw = nodes[2]!.effectorPositionWeight;
@@ -155,11 +159,10 @@ export class FBIKChain {
    * to the first node (a vector owned by the chain, valid until the next call).
    */
   pushNodes(solver: ChainSolver): Vec3 {
-    const chains = solver.chains;
     const nodes = this.nodes;
     const last = nodes[nodes.length - 1]!.solverPosition;
     for (let i = 0; i < this.children.length; i++) {
-      const c = chains[this.children[i]!]!;
+      const c = this.childChains[i]!;
       const p = c.pushNodes(solver);
       const k = c.pushParent;
       last.x += p.x * k;
@@ -190,8 +193,7 @@ export class FBIKChain {
    * the end effector, by reachForce, before the limb straightens.
    */
   reachNodes(solver: ChainSolver): void {
-    const chains = solver.chains;
-    for (let i = 0; i < this.children.length; i++) chains[this.children[i]!]!.reachNodes(solver);
+    for (let i = 0; i < this.children.length; i++) this.childChains[i]!.reachNodes(solver);
     const rf = this.reachForce;
     if (rf <= 0) return;
     const nodes = this.nodes;
@@ -235,9 +237,8 @@ export class FBIKChain {
    */
   solveTrigonometric(solver: ChainSolver, calculateBendDirection: boolean): void {
     if (!this.initiated) return;
-    const chains = solver.chains;
     for (let i = 0; i < this.children.length; i++) {
-      chains[this.children[i]!]!.solveTrigonometric(solver, calculateBendDirection);
+      this.childChains[i]!.solveTrigonometric(solver, calculateBendDirection);
     }
     const nodes = this.nodes;
     if (nodes.length !== 3) return;
@@ -254,48 +255,36 @@ export class FBIKChain {
     } else {
       sub(bend, p1, p0);
     }
-    this.dirToBendPoint(tmp, dir, l, bend, mag);
-    p1.x = p0.x + tmp.x;
-    p1.y = p0.y + tmp.y;
-    p1.z = p0.z + tmp.z;
-  }
-
-  /**
-   * The vector from the first node to the middle node for a limb stretched `mag` along `direction`
-   * (whose length is `dirLength`), bending toward `bendDirection`. The law of cosines gives the distance
-   * along the axis (x) and off it (y); the bend direction made orthogonal to the axis gives the side.
-   */
-  private dirToBendPoint(out: Vec3, direction: Vec3, dirLength: number, bendDirection: Vec3, mag: number): Vec3 {
+    // law of cosines: distance along the axis (x) and off it (y) of the middle node. Inlined (not a
+    // helper call) because passing doubles to a call V8 does not inline allocates a box per argument.
     const x = (mag * mag + this.sqrMagDif) / (2 * mag);
     const ySq = this.sqrMag1 - x * x;
     const y = ySq > 0 ? Math.sqrt(ySq) : 0;
-    const inv = 1 / dirLength;
-    const zx = direction.x * inv;
-    const zy = direction.y * inv;
-    const zz = direction.z * inv;
-    // up made orthogonal to the axis (LookRotation's +Y)
-    const d = bendDirection.x * zx + bendDirection.y * zy + bendDirection.z * zz;
-    let ux = bendDirection.x - zx * d;
-    let uy = bendDirection.y - zy * d;
-    let uz = bendDirection.z - zz * d;
+    const zx = dir.x / l;
+    const zy = dir.y / l;
+    const zz = dir.z / l;
+    // bend direction made orthogonal to the axis: LookRotation(axis, bend)'s +Y
+    const d = bend.x * zx + bend.y * zy + bend.z * zz;
+    let ux = bend.x - zx * d;
+    let uy = bend.y - zy * d;
+    let uz = bend.z - zz * d;
     const ul = Math.sqrt(ux * ux + uy * uy + uz * uz);
-    const bl = Math.sqrt(
-      bendDirection.x * bendDirection.x + bendDirection.y * bendDirection.y + bendDirection.z * bendDirection.z,
-    );
+    const bl = Math.sqrt(bend.x * bend.x + bend.y * bend.y + bend.z * bend.z);
     if (ul > 1e-12 * bl && ul > 0 && ul < Infinity) {
       ux /= ul;
       uy /= ul;
       uz /= ul;
     } else {
       // no usable bend direction: LookRotation's fallback roll
-      lookRotation(look, direction, bendDirection);
-      set(out, 0, 1, 0);
-      rotateVector(out, look, out);
-      ux = out.x;
-      uy = out.y;
-      uz = out.z;
+      lookRotation(look, dir, bend);
+      rotateVector(tmp, look, unitY);
+      ux = tmp.x;
+      uy = tmp.y;
+      uz = tmp.z;
     }
-    return set(out, ux * y + zx * x, uy * y + zy * x, uz * y + zz * x);
+    p1.x = p0.x + ux * y + zx * x;
+    p1.y = p0.y + uy * y + zy * x;
+    p1.z = p0.z + uz * y + zz * x;
   }
 
   /**
@@ -303,9 +292,8 @@ export class FBIKChain {
    * the root; the parent chain moves to the pull-weighted centroid of where its children want it.
    */
   stage1(solver: ChainSolver): void {
-    const chains = solver.chains;
     const children = this.children;
-    for (let i = 0; i < children.length; i++) chains[children[i]!]!.stage1(solver);
+    for (let i = 0; i < children.length; i++) this.childChains[i]!.stage1(solver);
     const nodes = this.nodes;
     const last = nodes[nodes.length - 1]!.solverPosition;
     if (children.length === 0) {
@@ -318,7 +306,7 @@ export class FBIKChain {
     let cz = last.z;
     const pps = this.pullParentSum;
     for (let i = 0; i < children.length; i++) {
-      const c = chains[children[i]!]!;
+      const c = this.childChains[i]!;
       const c0 = c.nodes[0]!.solverPosition;
       // where this chain's last node would be for that child, at its root length
       let px = c0.x;
@@ -366,19 +354,19 @@ export class FBIKChain {
     if (this.childConstraints.length > 0) {
       for (let i = 0; i < it; i++) this.solveConstraintSystems(solver);
     }
-    const chains = solver.chains;
     const last = this.nodes[this.nodes.length - 1]!.solverPosition;
-    for (let i = 0; i < this.children.length; i++) chains[this.children[i]!]!.stage2(solver, last);
+    for (let i = 0; i < this.children.length; i++) this.childChains[i]!.stage2(solver, last);
   }
 
   /** Child constraints, then each child's first node against this chain's last node at its root length. */
   private solveConstraintSystems(solver: ChainSolver): void {
     this.solveChildConstraints();
-    const chains = solver.chains;
     const last = this.nodes[this.nodes.length - 1]!.solverPosition;
     for (let i = 0; i < this.children.length; i++) {
-      const c = chains[this.children[i]!]!;
-      solveLinearConstraint(last, c.nodes[0]!.solverPosition, this.crossFades[i]!, c.rootLength);
+      const c = this.childChains[i]!;
+      link.crossFade = this.crossFades[i]!;
+      link.distance = c.rootLength;
+      solveLink(last, c.nodes[0]!.solverPosition, link);
     }
   }
 
@@ -437,9 +425,8 @@ export class FBIKChain {
     }
     this.length = length;
     const last = nodes[nodes.length - 1]!.bonePosition;
-    const chains = solver.chains;
     for (let i = 0; i < this.children.length; i++) {
-      const c = chains[this.children[i]!]!;
+      const c = this.childChains[i]!;
       const l = distanceOf(c.nodes[0]!.bonePosition, last);
       c.rootLength = l;
       if (!(l > 0)) {
@@ -462,14 +449,22 @@ export class FBIKChain {
 
 /** Moves n1 and n2 apart or together to `distance`; n1 takes `crossFade` of the correction. */
 export function solveLinearConstraint(n1: Vec3, n2: Vec3, crossFade: number, distance: number): void {
+  link.crossFade = crossFade;
+  link.distance = distance;
+  solveLink(n1, n2, link);
+}
+
+/** solveLinearConstraint with its numbers in an object: the hot loop passes no doubles to the call. */
+function solveLink(n1: Vec3, n2: Vec3, params: { crossFade: number; distance: number }): void {
   const dx = n2.x - n1.x;
   const dy = n2.y - n1.y;
   const dz = n2.z - n1.z;
   const mag = Math.sqrt(dx * dx + dy * dy + dz * dz);
+  const distance = params.distance;
   if (mag === distance || mag === 0) return;
   const f = 1 - distance / mag;
-  const a = f * crossFade;
-  const b = f * (1 - crossFade);
+  const a = f * params.crossFade;
+  const b = f * (1 - params.crossFade);
   n1.x += dx * a;
   n1.y += dy * a;
   n1.z += dz * a;

@@ -1,3 +1,4 @@
+import type { Vec3 } from "../math/vec3.js";
 import type { FBIKChain } from "./chain.js";
 
 /**
@@ -8,9 +9,9 @@ import type { FBIKChain } from "./chain.js";
  */
 export class ChildConstraint {
   /** 0 resists compression fully, 1 lets the nodes come arbitrarily close. */
-  pushElasticity: number;
+  pushElasticity = 0;
   /** 0 resists stretching fully, 1 lets the nodes drift arbitrarily far apart. */
-  pullElasticity: number;
+  pullElasticity = 0;
   /** Index of the first constrained chain in the solver. */
   readonly chain1Index: number;
   /** Index of the second constrained chain in the solver. */
@@ -23,6 +24,9 @@ export class ChildConstraint {
   private inverseCrossFade = 0.5;
   private chain1: FBIKChain | null = null;
   private chain2: FBIKChain | null = null;
+  // the two first nodes' positions, cached at initiate for the hot loop
+  private p1: Vec3 | null = null;
+  private p2: Vec3 | null = null;
 
   /** Creates a constraint between chains `chain1Index` and `chain2Index`. */
   constructor(chain1Index: number, chain2Index: number, pushElasticity = 0, pullElasticity = 0) {
@@ -36,6 +40,8 @@ export class ChildConstraint {
   initiate(chains: readonly FBIKChain[]): void {
     this.chain1 = chains[this.chain1Index] ?? null;
     this.chain2 = chains[this.chain2Index] ?? null;
+    this.p1 = this.chain1?.nodes[0]?.solverPosition ?? null;
+    this.p2 = this.chain2?.nodes[0]?.solverPosition ?? null;
     this.onPreSolve();
   }
 
@@ -58,17 +64,18 @@ export class ChildConstraint {
 
   /** Moves both nodes toward the nominal distance by the elastic force. */
   solve(): void {
-    const c1 = this.chain1;
-    const c2 = this.chain2;
-    if (c1 === null || c2 === null) return;
+    const p1 = this.p1;
+    const p2 = this.p2;
+    if (p1 === null || p2 === null) return;
     if (this.pushElasticity >= 1 && this.pullElasticity >= 1) return;
-    const p1 = c1.nodes[0]!.solverPosition;
-    const p2 = c2.nodes[0]!.solverPosition;
     const dx = p2.x - p1.x;
     const dy = p2.y - p1.y;
     const dz = p2.z - p1.z;
-    const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
+    const dSq = dx * dx + dy * dy + dz * dz;
     const nominal = this.nominalDistance;
+    // a fully elastic side does nothing: decide it before the square root
+    if (dSq > nominal * nominal ? this.pullElasticity >= 1 && !this.isRigid : this.pushElasticity >= 1 && !this.isRigid) return;
+    const d = Math.sqrt(dSq);
     if (d === nominal || d === 0) return;
     let force = 1;
     if (!this.isRigid) force = 1 - (d > nominal ? this.pullElasticity : this.pushElasticity);

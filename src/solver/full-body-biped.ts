@@ -340,7 +340,10 @@ export class IKSolverFullBodyBiped extends IKSolverFullBody {
     const dl = length(d);
     const armLength = arm.nodes[0]!.length + arm.nodes[1]!.length;
     if (!(dl > armLength) || !Number.isFinite(dl)) return;
-    scaleAndAdd(offset, offset, d, ((dl - armLength) / dl) * w);
+    const k = ((dl - armLength) / dl) * w;
+    offset.x += d.x * k;
+    offset.y += d.y * k;
+    offset.z += d.z * k;
   }
 
   protected override applyBendConstraints(): void {

@@ -77,6 +77,10 @@ export class IKSolverFullBody implements ChainSolver {
 
   private readonly warned = new Set<string>();
   private frameActive = false;
+  // effectors split once at initiate, and each chain's end effector, so the hot loops do not search
+  private endEffectors: IKEffector[] = [];
+  private otherEffectors: IKEffector[] = [];
+  private chainEndEffectors: (IKEffector | null)[] = [];
 
   /** Creates a solver reading `pose`. Chains and effectors are set by a subclass (see the biped). */
   constructor(pose: IKPose) {
@@ -108,6 +112,9 @@ export class IKSolverFullBody implements ChainSolver {
     }
     this.rigSize = size > 0 ? size : 1;
     for (let i = 0; i < this.effectors.length; i++) this.effectors[i]!.initiate();
+    this.endEffectors = this.effectors.filter((e) => e.isEndEffector);
+    this.otherEffectors = this.effectors.filter((e) => !e.isEndEffector);
+    this.chainEndEffectors = this.chains.map((c) => this.effectors.find((e) => e.node === c.nodes[c.nodes.length - 1]) ?? null);
     if (this.mapping !== null) {
       this.mapping.initiate(this);
       this.mapping.storeDefaultLocalState();
@@ -219,21 +226,16 @@ export class IKSolverFullBody implements ChainSolver {
    * the master weight, as FinalIK does). 0 when the chain has none.
    */
   protected endEffectorPositionWeight(chainIndex: number): number {
-    const nodes = this.chains[chainIndex]!.nodes;
-    const last = nodes[nodes.length - 1]!;
-    for (let i = 0; i < this.effectors.length; i++) {
-      const e = this.effectors[i]!;
-      if (e.node === last) {
-        const w = e.positionWeight;
-        return Number.isFinite(w) ? (w < 0 ? 0 : w > 1 ? 1 : w) : 0;
-      }
-    }
-    return 0;
+    const e = this.chainEndEffectors[chainIndex];
+    if (e === null || e === undefined) return 0;
+    const w = e.positionWeight;
+    return Number.isFinite(w) ? (w < 0 ? 0 : w > 1 ? 1 : w) : 0;
   }
 
   /** The iterations: end effectors, push, reach, non-end effectors, trigonometric pass, Stage1, Stage2. */
   protected solve(): void {
-    const effectors = this.effectors;
+    const ends = this.endEffectors;
+    const others = this.otherEffectors;
     const root = this.chains[0]!;
     let iterations = this.iterations;
     iterations = !(iterations > 0) ? 0 : iterations > 10 ? 10 : Math.floor(iterations);
@@ -241,23 +243,23 @@ export class IKSolverFullBody implements ChainSolver {
       const passes = this.fabrikPass ? iterations : 1;
       for (let i = 0; i < passes; i++) {
         this.onPreIteration.notify(i);
-        for (let e = 0; e < effectors.length; e++) if (effectors[e]!.isEndEffector) effectors[e]!.update(this);
+        for (let e = 0; e < ends.length; e++) ends[e]!.update(this);
         if (this.fabrikPass) {
           root.pushNodes(this);
           root.reachNodes(this);
-          for (let e = 0; e < effectors.length; e++) if (!effectors[e]!.isEndEffector) effectors[e]!.update(this);
+          for (let e = 0; e < others.length; e++) others[e]!.update(this);
         }
         root.solveTrigonometric(this, false);
         if (this.fabrikPass) {
           root.stage1(this);
-          for (let e = 0; e < effectors.length; e++) if (!effectors[e]!.isEndEffector) effectors[e]!.update(this);
+          for (let e = 0; e < others.length; e++) others[e]!.update(this);
           root.stage2(this, root.nodes[0]!.solverPosition);
         }
         this.onPostIteration.notify(i);
       }
     }
     this.onPreBend.notify();
-    for (let e = 0; e < effectors.length; e++) if (effectors[e]!.isEndEffector) effectors[e]!.update(this);
+    for (let e = 0; e < ends.length; e++) ends[e]!.update(this);
     this.applyBendConstraints();
   }
 
