@@ -30,3 +30,14 @@ export type { EffectorSolver } from "./effectors/effector.js";
 
 export { HierarchyPose } from "./mapping/hierarchy-pose.js";
 export type { HierarchyBone } from "./mapping/hierarchy-pose.js";
+
+export { detectBipedReferences, validateBipedReferences } from "./mapping/detect-references.js";
+export type {
+  DetectedBipedReferences,
+  DetectionOptions,
+  DetectionResult,
+  ReferenceValidation,
+  RigBoneInfo,
+} from "./mapping/detect-references.js";
+export { parseBoneName } from "./mapping/bone-naming.js";
+export type { BoneNameInfo, BoneRole, BoneSide } from "./mapping/bone-naming.js";

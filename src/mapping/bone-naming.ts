@@ -55,7 +55,7 @@ export const ROLE_ALIASES: Readonly<Record<BoneRole, readonly string[]>> = {
   calf: ["calf", "leg", "lowerleg", "shin", "knee"],
   foot: ["foot", "ankle"],
   toe: ["toe", "toes", "toebase", "ball"],
-  finger: ["finger", "thumb", "index", "middle", "ring", "pinky", "little"],
+  finger: ["finger", "thumb", "index", "middle", "ring", "pinky", "little", "metacarpal", "proximal", "intermediate", "distal"],
   eye: ["eye", "eyeball"],
   jaw: ["jaw"],
 };
@@ -102,9 +102,11 @@ export const SIDE_MARKERS: readonly { readonly pattern: RegExp; readonly side: B
   // L_Hand, upper_arm.L.001, foot-L
   { pattern: /(?<=^|[\s._\-])[Ll](?=$|[\s._\-\d])/, side: "left" },
   { pattern: /(?<=^|[\s._\-])[Rr](?=$|[\s._\-\d])/, side: "right" },
-  // camelCase: LHand, RUpperArm, HandL, ArmR
+  // camelCase: LHand, RUpperArm, lHand, rShin (DAZ), HandL, ArmR
   { pattern: /^L(?=[A-Z][a-z])/, side: "left" },
   { pattern: /^R(?=[A-Z][a-z])/, side: "right" },
+  { pattern: /^l(?=[A-Z])/, side: "left" },
+  { pattern: /^r(?=[A-Z])/, side: "right" },
   { pattern: /(?<=[a-z])L$/, side: "left" },
   { pattern: /(?<=[a-z])R$/, side: "right" },
 ];

@@ -113,10 +113,13 @@ interface Slot {
   /** Best-known bones (-1 where unknown), for the partial result. */
   partial: Triple;
   problem: string | null;
+  /** The names contradict each other (duplicates, several candidates): the hierarchy may not overrule them. */
+  conflict: boolean;
 }
 
-const emptySlot = (): Slot => ({ limb: null, partial: [-1, -1, -1], problem: null });
-const found = (limb: LimbBones): Slot => ({ limb, partial: [...limb.bones], problem: null });
+const emptySlot = (): Slot => ({ limb: null, partial: [-1, -1, -1], problem: null, conflict: false });
+const found = (limb: LimbBones): Slot => ({ limb, partial: [...limb.bones], problem: null, conflict: false });
+const conflict = (problem: string): Slot => ({ ...emptySlot(), problem, conflict: true });
 
 /** An empty reference set (every bone -1). */
 function emptyReferences(): DetectedBipedReferences {
@@ -142,6 +145,8 @@ function emptyReferences(): DetectedBipedReferences {
   };
 }
 
+/** "a calf", "an upper arm". */
+const an = (word: string): string => (/^[aeiou]/.test(word) ? `an ${word}` : `a ${word}`);
 const mean = (points: readonly P3[]): P3 => vscale(points.reduce(vadd, v3(0, 0, 0)), 1 / Math.max(1, points.length));
 
 /** One detection run. */
@@ -244,7 +249,10 @@ class Detector {
   }
 
   /** Sorts two limbs into left and right by position; null when no frame can be found. */
-  private sidesByGeometry(pair: readonly [LimbBones, LimbBones], frame: CharacterFrame | null): Record<BoneSide, LimbBones> | null {
+  private sidesByGeometry(
+    pair: readonly [LimbBones, LimbBones],
+    frame: CharacterFrame | null,
+  ): Record<BoneSide, LimbBones> | null {
     if (frame === null) return null;
     const lateral = (l: LimbBones): number => vdot(mean(l.bones.map((b) => this.rig.pos(b))), frame.left);
     this.byShape = true;
@@ -269,7 +277,7 @@ class Detector {
       const frame = this.frameFromNames();
       const sorted = this.sidesByGeometry(pair, frame);
       if (sorted === null) {
-        for (const s of SIDES) slots[s].problem = `${why}: ${list(pair)}, and the skeleton's geometry cannot tell which is the left ${kind}`;
+        for (const s of SIDES) slots[s] = conflict(`${why}: ${list(pair)}, and the skeleton's geometry cannot tell which is the left ${kind}`);
         return;
       }
       this.warnings.push(`${why}: ${list(pair)}; the sides were taken from their positions (${this.describeFrame(frame!)}).`);
@@ -284,7 +292,7 @@ class Detector {
       } else {
         for (const s of SIDES) {
           const ls = sided[s].limbs;
-          if (ls.length > 1) slots[s].problem = `${ls.length} ${s} ${kind}s found by name (duplicates): ${list(ls)}`;
+          if (ls.length > 1) slots[s] = conflict(`${ls.length} ${s} ${kind}s found by name (duplicates): ${list(ls)}`);
           else if (ls.length === 1) slots[s] = found(ls[0]!);
         }
       }
@@ -296,19 +304,22 @@ class Detector {
       } else if (missing.length === 1 && none.limbs.length === 1) {
         const s = missing[0]!;
         slots[s] = found(none.limbs[0]!);
-        this.warnings.push(`the ${s} ${kind} ${list(none.limbs)} has no side in its names; it was taken as the ${s} one, opposite ${this.chain(slots[other(s)].limb!.bones)}.`);
+        this.warnings.push(
+          `the ${s} ${kind} ${list(none.limbs)} has no side in its names; it was taken as the ${s} one, opposite ${this.chain(slots[other(s)].limb!.bones)}.`,
+        );
       } else if (none.limbs.length > 0) {
-        for (const s of missing) slots[s].problem = `the ${s} ${kind} is unclear: ${none.limbs.length} ${kind}s without a side in their names: ${list(none.limbs)}`;
+        for (const s of missing) {
+          slots[s] = conflict(`the ${s} ${kind} is unclear: ${none.limbs.length} ${kind}s without a side in their names: ${list(none.limbs)}`);
+        }
       }
     }
     for (const s of SIDES) {
-      if (slots[s].limb !== null) {
-        this.byNames = true;
-        continue;
+      if (slots[s].limb === null) {
+        const ambiguous = sided[s].ambiguous;
+        if (slots[s].problem === null && ambiguous !== null) slots[s] = conflict(ambiguous);
+        slots[s] = this.completeByHierarchy(kind, s, slots[s]);
       }
-      const ambiguous = sided[s].ambiguous;
-      if (slots[s].problem === null && ambiguous !== null) slots[s].problem = ambiguous;
-      slots[s] = this.completeByHierarchy(kind, s, slots[s]);
+      if (slots[s].partial.some((b) => b >= 0)) this.byNames = true;
     }
     return slots;
   }
@@ -329,7 +340,7 @@ class Detector {
     const usable = (b: number): boolean => this.keep(b) && this.info[b]!.role === null;
     const why = (b: number): string => {
       const n = this.info[b]!;
-      return `${rig.name(b)} (${n.excludedBy !== null ? n.excludedBy : `named like a ${ROLE_WORDS[n.role!]}`})`;
+      return `${rig.name(b)} (${n.excludedBy !== null ? n.excludedBy : `named like ${an(ROLE_WORDS[n.role!])}`})`;
     };
     const filled = (bones: Triple, note: string): Slot => {
       this.byNames = true;
@@ -353,6 +364,7 @@ class Detector {
         if (pool.length === 1) return filled([u, pool[0]!, e], `the ${w1} is the only unnamed bone between the ${w0} and the ${w2}`);
         return {
           limb: null,
+          conflict: false,
           partial: [u, -1, e],
           problem:
             `no ${side} ${w1} found: candidates between ${rig.name(u)} and ${rig.name(e)}: ${rig.names(pool)}` +
@@ -368,23 +380,26 @@ class Detector {
       const pool = kids.filter(usable);
       if (pool.length === 1) return filled([u, m, pool[0]!], `the ${w2} is the ${w1}'s only unnamed child`);
       const markers = kids.filter((k) => this.info[k]!.excludedBy !== null && rig.children[k]!.length === 0);
+      const elsewhere = ends.filter((e) => !rig.isAncestor(m, e));
+      const hangs = elsewhere
+        .map((e) => `${rig.name(e)} hangs from ${rig.parent(e) >= 0 ? rig.name(rig.parent(e)) : "nothing (a root bone)"}`)
+        .join(", ");
       if (pool.length === 0 && markers.length === 1) {
         return filled(
           [u, m, markers[0]!],
-          `there is no ${w2} bone, so the end marker ${rig.name(markers[0]!)} stands in for it: the IK reaches with the ${w1}'s tip, ` +
-            `but the ${w2}'s rotation cannot be driven`,
+          `there is no ${w2} bone below the ${w1}, so its end marker ${rig.name(markers[0]!)} stands in for the ${w2}: the IK places the ${w1}'s tip, ` +
+            `but there is no ${w2} rotation to drive` +
+            (hangs ? ` (${hangs} and will not follow the ${kind})` : ""),
         );
       }
-      const elsewhere = ends.filter((e) => !rig.isAncestor(m, e));
       return {
         limb: null,
+        conflict: false,
         partial: [u, m, -1],
         problem:
           `no ${side} ${w2} found: the ${side} ${kind} ${this.chain([u, m])} has no ${w2} below the ${w1}` +
           (kids.length > 0 ? ` (the ${w1}'s children: ${kids.map((k) => (usable(k) ? rig.name(k) : why(k))).join(", ")})` : "") +
-          (elsewhere.length > 0
-            ? `; ${elsewhere.map((e) => `${rig.name(e)} hangs from ${rig.parent(e) >= 0 ? rig.name(rig.parent(e)) : "nothing (a root bone)"}`).join(", ")} instead`
-            : ""),
+          (hangs ? `; ${hangs} instead` : ""),
       };
     }
     // a named middle and end with nothing named above the middle
@@ -395,12 +410,14 @@ class Detector {
       if (p >= 0 && usable(p)) return filled([p, m, e], `the ${w0} is the ${w1}'s unnamed parent`);
       return {
         limb: null,
+        conflict: false,
         partial: [-1, m, e],
         problem: `no ${side} ${w0} found above ${rig.name(m)}: its parent is ${p >= 0 ? why(p) : "nothing (a root bone)"}`,
       };
     }
     return {
       limb: null,
+      conflict: false,
       partial: [ups[0] ?? -1, mids[0] ?? -1, ends[0] ?? -1],
       problem: `no ${side} ${kind} found by name: ${[r0, r1, r2].map((r) => this.considered(r)).join("; ")}`,
     };
@@ -423,10 +440,9 @@ class Detector {
   /** Fills unresolved slots from the hierarchy's shape. */
   private fillFromTopology(slots: Record<LimbKind, Record<BoneSide, Slot>>): string | null {
     const topo = detectTopology(this.rig, this.keep);
-    const unresolved = (["leg", "arm"] as const).flatMap((k) => SIDES.filter((s) => slots[k][s].limb === null).map((s) => [k, s] as const));
     if (typeof topo === "string") {
-      const what = unresolved.map(([k, s]) => `${s} ${k}`).join(", ");
-      return `the hierarchy's shape does not give the missing limbs (${what}) either: ${topo}`;
+      const what = (["leg", "arm"] as const).flatMap((k) => SIDES.filter((s) => slots[k][s].limb === null).map((s) => `${s} ${k}`));
+      return `the hierarchy's shape does not give the missing limbs (${what.join(", ")}) either: ${topo}`;
     }
     const frame = characterFrame(this.rig, topo.legs, this.rig.pos(topo.armBranch), this.leftHanded);
     const used = new Set<number>();
@@ -451,7 +467,8 @@ class Detector {
           sides = this.sidesByGeometry(pair, frame);
           if (sides !== null && hints[0] !== null) {
             this.warnings.push(
-              `the names in both ${kind}s say ${hints[0]} (${this.chain(pair[0].bones)}; ${this.chain(pair[1].bones)}); their sides were taken from their positions instead (${this.describeFrame(frame!)}).`,
+              `the names in both ${kind}s say ${hints[0]} (${this.chain(pair[0].bones)}; ${this.chain(pair[1].bones)}); ` +
+                `their sides were taken from their positions instead (${this.describeFrame(frame!)}).`,
             );
           }
         }
@@ -464,9 +481,26 @@ class Detector {
           slot.problem = `${slot.problem ?? `no ${s} ${kind}`}; the hierarchy's shape gives two ${kind}s but cannot tell their sides`;
           continue;
         }
+        if (slot.conflict) {
+          slot.problem = `${slot.problem}; the hierarchy's shape suggests ${this.chain(limb.bones)}`;
+          continue;
+        }
         const clash = limb.bones.filter((b) => used.has(b));
+        const misnamed = limb.bones.flatMap((b, i) => {
+          const n = this.info[b]!;
+          if (n.excludedBy !== null) return [`${this.rig.name(b)} is a helper bone (${n.excludedBy})`];
+          const expected = LIMB_ROLES[kind][i]!;
+          if (n.role === null || n.role === expected) return [];
+          return [`${this.rig.name(b)} is named like ${an(ROLE_WORDS[n.role])}, not ${an(ROLE_WORDS[expected])}`];
+        });
+        if (misnamed.length > 0) {
+          slot.problem = `${slot.problem ?? `no ${s} ${kind}`}; the hierarchy's shape suggests ${this.chain(limb.bones)}, but ${misnamed.join(", ")}`;
+          continue;
+        }
         if (clash.length > 0) {
-          slot.problem = `${slot.problem ?? `no ${s} ${kind}`}; the hierarchy's ${s} ${kind} ${this.chain(limb.bones)} overlaps bones already used (${this.rig.names(clash)})`;
+          slot.problem =
+            `${slot.problem ?? `no ${s} ${kind}`}; the hierarchy's ${s} ${kind} ${this.chain(limb.bones)} ` +
+            `overlaps bones already used (${this.rig.names(clash)})`;
           continue;
         }
         if (slot.problem !== null && this.byNames) {
@@ -503,8 +537,15 @@ class Detector {
   run(): DetectionResult {
     const slots: Record<LimbKind, Record<BoneSide, Slot>> = { leg: this.limbsByName("leg"), arm: this.limbsByName("arm") };
     const anyMissing = (): boolean => (["leg", "arm"] as const).some((k) => SIDES.some((s) => slots[k][s].limb === null));
-    const topologyFailure = anyMissing() ? this.fillFromTopology(slots) : (this.checkNamedSides(slots), null);
-    for (const k of ["leg", "arm"] as const) for (const s of SIDES) if (slots[k][s].problem !== null && slots[k][s].limb === null) this.problems.push(slots[k][s].problem!);
+    let topologyFailure: string | null = null;
+    if (anyMissing()) topologyFailure = this.fillFromTopology(slots);
+    else this.checkNamedSides(slots);
+    for (const k of ["leg", "arm"] as const) {
+      for (const s of SIDES) {
+        const slot = slots[k][s];
+        if (slot.limb === null && slot.problem !== null) this.problems.push(slot.problem);
+      }
+    }
     if (topologyFailure !== null) this.problems.push(topologyFailure);
 
     const refs = emptyReferences();
@@ -523,7 +564,7 @@ class Detector {
       this.problems.push(...validation.problems);
       this.warnings.push(...validation.warnings);
     }
-    const method = this.byShape ? (this.byNames ? "mixed" : "topology") : "names";
+    const method = !this.byNames ? "topology" : this.byShape ? "mixed" : "names";
     return { references: this.problems.length === 0 ? refs : null, partial: refs, problems: this.problems, warnings: this.warnings, method };
   }
 
@@ -552,7 +593,8 @@ class Detector {
         this.byShape = true;
         if (this.byNames) {
           this.warnings.push(
-            `no bone named like a pelvis is above both thighs and the arms (considered: ${rig.names(named)}); the pelvis is their common ancestor ${rig.name(common)}.`,
+            `no bone named like a pelvis is above both thighs and the arms (considered: ${rig.names(named)}); ` +
+              `the pelvis is their common ancestor ${rig.name(common)}.`,
           );
         }
       }
@@ -778,7 +820,8 @@ export function validateBipedReferences(bones: readonly RigBoneInfo[], refs: Det
     }
   }
   if (refs.head >= 0) {
-    const inArm = [refs.leftUpperArm, refs.rightUpperArm, refs.leftClavicle, refs.rightClavicle].some((a) => a >= 0 && rig.isAncestorOrSelf(a, refs.head));
+    const armTops = [refs.leftUpperArm, refs.rightUpperArm, refs.leftClavicle, refs.rightClavicle];
+    const inArm = armTops.some((a) => a >= 0 && rig.isAncestorOrSelf(a, refs.head));
     if (!rig.isAncestor(top, refs.head) || inArm) warnings.push(`the head ${name(refs.head)} is not on the spine above ${name(top)}`);
   }
   for (const eye of refs.eyes) {

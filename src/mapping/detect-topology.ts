@@ -44,7 +44,7 @@ const LIMB_BONES = 3;
 const LEG_DOWN_COSINE = 0.5;
 /** An arm must reach this far sideways (lateral share of the branch → arm end vector). */
 const ARM_LATERAL_SHARE = 0.2;
-/** Two arms (or legs) must point this much to opposite sides (cosine between their lateral directions). */
+/** Two arms must reach this much to opposite sides (cosine between their lateral directions); legs only need opposite half-spaces. */
 const OPPOSITE_COSINE = -0.5;
 
 const mean = (points: readonly P3[]): P3 => vscale(points.reduce(vadd, v3(0, 0, 0)), 1 / Math.max(1, points.length));
@@ -95,10 +95,10 @@ export function legFromChain(rig: RigSkeleton, chain: readonly number[], up: P3)
   return { bones: [chain[best]!, chain[best + 1]!, chain[best + 2]!], toe: chain[best + 3] ?? -1 };
 }
 
-/** The pair of `items` whose lateral directions are most opposite (cosine below {@link OPPOSITE_COSINE}). */
-function oppositePair<T extends { lateral: P3 }>(items: readonly T[]): [T, T] | null {
+/** The pair of `items` whose lateral directions are most opposite (cosine below `limit`). */
+function oppositePair<T extends { lateral: P3 }>(items: readonly T[], limit = OPPOSITE_COSINE): [T, T] | null {
   let best: [T, T] | null = null;
-  let bestCos = OPPOSITE_COSINE;
+  let bestCos = limit;
   for (let i = 0; i < items.length; i++) {
     for (let j = i + 1; j < items.length; j++) {
       const c = vdot(vnorm(items[i]!.lateral), vnorm(items[j]!.lateral));
@@ -187,10 +187,13 @@ function legPairAt(
   const down = kids.flatMap((k) => {
     const chain = rig.mainChain(k, keep);
     const cos = vdot(vnorm(vsub(rig.pos(chain[chain.length - 1]!), origin)), up);
-    const lateral = vreject(vsub(mean(chain.slice(0, LIMB_BONES).map((b) => rig.pos(b))), origin), up);
+    // the side of a leg is where its hip joint sits (the first joint off the pelvis's vertical): lower
+    // joints would mix in the forward lean of a spine that is not quite vertical
+    const offsets = chain.slice(0, LIMB_BONES).map((b) => vreject(vsub(rig.pos(b), origin), up));
+    const lateral = offsets.find((o) => vlen(o) > 1e-3 * rig.extent) ?? offsets[0]!;
     return cos < -LEG_DOWN_COSINE ? [{ chain, cos, lateral }] : [];
   });
-  const pair = oppositePair(down);
+  const pair = oppositePair(down, 0);
   if (pair === null) return null;
   const a = legFromChain(rig, pair[0].chain, up);
   const b = legFromChain(rig, pair[1].chain, up);

@@ -1,0 +1,240 @@
+import { Observable } from "@babylonjs/core/Misc/observable.js";
+import { FBBIKChain } from "../effectors/babylon-chain.js";
+import { FBBIKEffector } from "../effectors/babylon-effector.js";
+import type { BabylonRig } from "../mapping/babylon-rig.js";
+import type { BipedMapping } from "../mapping/biped-mapping.js";
+import type { IKMappingBone } from "../mapping/mapping-bone.js";
+import type { IKMappingLimb } from "../mapping/mapping-limb.js";
+import type { IKMappingSpine } from "../mapping/mapping-spine.js";
+import { FullBodyBipedChain, FullBodyBipedEffector } from "../solver/biped-bones.js";
+import { IKSolverFullBodyBiped } from "../solver/full-body-biped.js";
+
+/** The engine-neutral biped solver with its targets read from the Babylon handles at FinalIK's point. */
+export class BabylonBipedSolver extends IKSolverFullBodyBiped {
+  /** Set by the facade: converts the Babylon handles into the solver (effector targets, bend goals). */
+  syncTargets: (() => void) | null = null;
+  /** Set by the facade: true when a Babylon observer listens inside the solve. */
+  externalSolveHooks: (() => boolean) | null = null;
+
+  protected override readTargets(): void {
+    this.syncTargets?.();
+  }
+
+  /** Only the Babylon observers count: the bridges to them are always registered on the inner hooks. */
+  protected override hasSolveHooks(): boolean {
+    return this.externalSolveHooks?.() ?? super.hasSolveHooks();
+  }
+}
+
+const LIMB_NAMES = ["left arm", "right arm", "left leg", "right leg"] as const;
+
+/**
+ * FullBodyBipedIK's solver in Babylon terms (what `ik.solver` is): the nine effectors with world-space
+ * targets, the four limb chains, the mappings, FinalIK's parameters and its hooks as Observables.
+ */
+export class FBBIKSolver {
+  /** The engine-neutral solver underneath (component space). */
+  readonly inner: BabylonBipedSolver;
+  /** The nine effectors in FinalIK's order (Body, LeftShoulder, RightShoulder, LeftThigh, RightThigh, LeftHand, RightHand, LeftFoot, RightFoot). */
+  readonly effectors: readonly FBBIKEffector[];
+  /** The four limb chains (left arm, right arm, left leg, right leg). */
+  readonly limbChains: readonly FBBIKChain[];
+  /** Pelvis and spine mapping (iterations, twistWeight). */
+  readonly spineMapping: IKMappingSpine;
+  /** Head mapping (maintainRotationWeight), or null when the rig has no head. */
+  readonly headMapping: IKMappingBone | null;
+  /** Limb mappings: left arm, right arm, left leg, right leg (weight, maintainRotationWeight). */
+  readonly limbMappings: readonly IKMappingLimb[];
+
+  /** Before anything in an update, even at weight 0 (offset modifiers add offsets here). */
+  readonly onPreUpdate = new Observable<void>();
+  /** Before the pose is read. */
+  readonly onPreRead = new Observable<void>();
+  /** After the pose is read, before solving. */
+  readonly onPreSolve = new Observable<void>();
+  /** At the start of each iteration (the iteration's index). */
+  readonly onPreIteration = new Observable<number>();
+  /** At the end of each iteration. */
+  readonly onPostIteration = new Observable<number>();
+  /** After the iterations, before the final end-effector pass and the bend constraints. */
+  readonly onPreBend = new Observable<void>();
+  /** After solving, before writing the bones. */
+  readonly onPostSolve = new Observable<void>();
+  /** After the bones are written (fires even at weight 0). */
+  readonly onPostUpdate = new Observable<void>();
+
+  /** Builds the facade over a set-up solver, its rig and its mapping. */
+  constructor(inner: BabylonBipedSolver, rig: BabylonRig, mapping: BipedMapping) {
+    this.inner = inner;
+    const warn = (cause: string, message: string) => inner.warn(cause, message);
+    this.effectors = inner.effectors.map((e) => new FBBIKEffector(e, rig, warn));
+    this.limbChains = [1, 2, 3, 4].map((i) => new FBBIKChain(inner.chains[i]!, rig, LIMB_NAMES[i - 1]!, warn));
+    this.spineMapping = mapping.spineMapping;
+    this.headMapping = mapping.headMapping;
+    this.limbMappings = mapping.limbMappings;
+    inner.syncTargets = () => {
+      for (const e of this.effectors) e._syncToSolver();
+      for (const c of this.limbChains) c.bendConstraint._syncToSolver();
+    };
+    inner.externalSolveHooks = () => this.onPreIteration.hasObservers() || this.onPostIteration.hasObservers() || this.onPreBend.hasObservers();
+    inner.onPreUpdate.add(() => this.onPreUpdate.hasObservers() && this.onPreUpdate.notifyObservers());
+    inner.onPreRead.add(() => this.onPreRead.hasObservers() && this.onPreRead.notifyObservers());
+    inner.onPreSolve.add(() => this.onPreSolve.hasObservers() && this.onPreSolve.notifyObservers());
+    inner.onPostSolve.add(() => this.onPostSolve.hasObservers() && this.onPostSolve.notifyObservers());
+    inner.onPostUpdate.add(() => this.onPostUpdate.hasObservers() && this.onPostUpdate.notifyObservers());
+    // the inner solver ignores these bridges when deciding on its idle shortcut: it asks
+    // externalSolveHooks whether a Babylon observer is listening
+    inner.onPreIteration.add((i) => this.onPreIteration.notifyObservers(i));
+    inner.onPostIteration.add((i) => this.onPostIteration.notifyObservers(i));
+    inner.onPreBend.add(() => this.onPreBend.notifyObservers());
+  }
+
+  /** The effector of the given type. */
+  getEffector(effector: FullBodyBipedEffector): FBBIKEffector {
+    return this.effectors[effector]!;
+  }
+  /** The chain of the given limb. */
+  getChain(chain: FullBodyBipedChain): FBBIKChain {
+    return this.limbChains[chain]!;
+  }
+  /** The limb mapping of the given limb. */
+  getLimbMapping(chain: FullBodyBipedChain): IKMappingLimb {
+    return this.limbMappings[chain]!;
+  }
+  /** The hand or foot effector at the end of the given limb. */
+  getEndEffector(chain: FullBodyBipedChain): FBBIKEffector {
+    return this.effectors[FullBodyBipedEffector.LeftHand + chain]!;
+  }
+
+  /** Body effector (root node; carries the thighs). */
+  get bodyEffector(): FBBIKEffector {
+    return this.effectors[FullBodyBipedEffector.Body]!;
+  }
+  /** Left shoulder effector. */
+  get leftShoulderEffector(): FBBIKEffector {
+    return this.effectors[FullBodyBipedEffector.LeftShoulder]!;
+  }
+  /** Right shoulder effector. */
+  get rightShoulderEffector(): FBBIKEffector {
+    return this.effectors[FullBodyBipedEffector.RightShoulder]!;
+  }
+  /** Left thigh effector. */
+  get leftThighEffector(): FBBIKEffector {
+    return this.effectors[FullBodyBipedEffector.LeftThigh]!;
+  }
+  /** Right thigh effector. */
+  get rightThighEffector(): FBBIKEffector {
+    return this.effectors[FullBodyBipedEffector.RightThigh]!;
+  }
+  /** Left hand effector. */
+  get leftHandEffector(): FBBIKEffector {
+    return this.effectors[FullBodyBipedEffector.LeftHand]!;
+  }
+  /** Right hand effector. */
+  get rightHandEffector(): FBBIKEffector {
+    return this.effectors[FullBodyBipedEffector.RightHand]!;
+  }
+  /** Left foot effector. */
+  get leftFootEffector(): FBBIKEffector {
+    return this.effectors[FullBodyBipedEffector.LeftFoot]!;
+  }
+  /** Right foot effector. */
+  get rightFootEffector(): FBBIKEffector {
+    return this.effectors[FullBodyBipedEffector.RightFoot]!;
+  }
+  /** Left arm chain. */
+  get leftArmChain(): FBBIKChain {
+    return this.limbChains[FullBodyBipedChain.LeftArm]!;
+  }
+  /** Right arm chain. */
+  get rightArmChain(): FBBIKChain {
+    return this.limbChains[FullBodyBipedChain.RightArm]!;
+  }
+  /** Left leg chain. */
+  get leftLegChain(): FBBIKChain {
+    return this.limbChains[FullBodyBipedChain.LeftLeg]!;
+  }
+  /** Right leg chain. */
+  get rightLegChain(): FBBIKChain {
+    return this.limbChains[FullBodyBipedChain.RightLeg]!;
+  }
+  /** Left arm mapping. */
+  get leftArmMapping(): IKMappingLimb {
+    return this.limbMappings[FullBodyBipedChain.LeftArm]!;
+  }
+  /** Right arm mapping. */
+  get rightArmMapping(): IKMappingLimb {
+    return this.limbMappings[FullBodyBipedChain.RightArm]!;
+  }
+  /** Left leg mapping. */
+  get leftLegMapping(): IKMappingLimb {
+    return this.limbMappings[FullBodyBipedChain.LeftLeg]!;
+  }
+  /** Right leg mapping. */
+  get rightLegMapping(): IKMappingLimb {
+    return this.limbMappings[FullBodyBipedChain.RightLeg]!;
+  }
+
+  /** [0, 1] Master weight. */
+  get ikPositionWeight(): number {
+    return this.inner.ikPositionWeight;
+  }
+  set ikPositionWeight(v: number) {
+    this.inner.ikPositionWeight = v;
+  }
+  /** [0, 10] Solver iterations; 0 solves the limbs only. Default 4. */
+  get iterations(): number {
+    return this.inner.iterations;
+  }
+  set iterations(v: number) {
+    this.inner.iterations = v;
+  }
+  /** [0, 1] How much the torso resists being bent by the limbs. Default 0.5. */
+  get spineStiffness(): number {
+    return this.inner.spineStiffness;
+  }
+  set spineStiffness(v: number) {
+    this.inner.spineStiffness = v;
+  }
+  /** [−1, 1] Weight of the hands pulling the body vertically. Default 0.5. */
+  get pullBodyVertical(): number {
+    return this.inner.pullBodyVertical;
+  }
+  set pullBodyVertical(v: number) {
+    this.inner.pullBodyVertical = v;
+  }
+  /** [−1, 1] Weight of the hands pulling the body horizontally. Default 0. */
+  get pullBodyHorizontal(): number {
+    return this.inner.pullBodyHorizontal;
+  }
+  set pullBodyHorizontal(v: number) {
+    this.inner.pullBodyHorizontal = v;
+  }
+  /** When false, no FABRIK pass runs and the limbs cannot pull the body. */
+  get fabrikPass(): boolean {
+    return this.inner.fabrikPass;
+  }
+  set fabrikPass(v: boolean) {
+    this.inner.fabrikPass = v;
+  }
+
+  /** @internal After a solve: reflect bend directions, reset world offsets. */
+  _afterUpdate(): void {
+    for (const c of this.limbChains) c.bendConstraint._syncFromSolver();
+    for (const e of this.effectors) e._resetOffset();
+  }
+
+  /** @internal Removes every observer. */
+  _dispose(): void {
+    this.onPreUpdate.clear();
+    this.onPreRead.clear();
+    this.onPreSolve.clear();
+    this.onPreIteration.clear();
+    this.onPostIteration.clear();
+    this.onPreBend.clear();
+    this.onPostSolve.clear();
+    this.onPostUpdate.clear();
+    this.inner.syncTargets = null;
+    this.inner.externalSolveHooks = null;
+  }
+}

@@ -1,0 +1,128 @@
+import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import type { BabylonRig } from "../mapping/babylon-rig.js";
+import { Vec3, normalize } from "../math/vec3.js";
+import type { BendConstraint } from "../solver/bend-constraint.js";
+import type { FBIKChain } from "../solver/chain.js";
+import type { Smoothing } from "../solver/smoothing.js";
+
+const tv = new Vec3();
+const tvBabylon = new Vector3();
+
+/**
+ * A limb's bend constraint in Babylon terms: a `bendGoal` node the elbow or knee turns toward, or a
+ * world `direction`, blended with the animated bend by `weight`.
+ */
+export class FBBIKBendConstraint {
+  /** The elbow/knee turns toward this node (with `weight`). Null: use `direction`. */
+  bendGoal: TransformNode | null = null;
+  /** World bend direction used with `weight` when there is no bend goal. Follows the bend goal when there is one. */
+  readonly direction = new Vector3();
+  /** The solver's constraint (component space). */
+  readonly inner: BendConstraint;
+  private readonly rig: BabylonRig;
+  private readonly goal = new Vec3();
+  private readonly warn: (cause: string, message: string) => void;
+  private readonly name: string;
+
+  /** Wraps `inner`. */
+  constructor(inner: BendConstraint, rig: BabylonRig, name: string, warn: (cause: string, message: string) => void) {
+    this.inner = inner;
+    this.rig = rig;
+    this.name = name;
+    this.warn = warn;
+    rig.componentToWorldVector(inner.direction, this.direction);
+    this.direction.normalize();
+  }
+
+  /** [0, 1] Weight of the bend goal / direction against the animated bend. Default 0. */
+  get weight(): number {
+    return this.inner.weight;
+  }
+  set weight(v: number) {
+    this.inner.weight = v;
+  }
+
+  /** @internal Converts the goal and direction into the solver's constraint. */
+  _syncToSolver(): void {
+    const goal = this.bendGoal;
+    if (goal !== null && goal.isDisposed()) {
+      this.warn(`${this.name}:bend-goal-disposed`, `${this.name} bend goal ${goal.name} was disposed; the bend goal is cleared.`);
+      this.bendGoal = null;
+    }
+    if (this.bendGoal !== null) {
+      const m = this.bendGoal.computeWorldMatrix(true);
+      m.getTranslationToRef(tvBabylon);
+      this.inner.bendGoal = this.rig.worldToComponentPoint(tvBabylon, this.goal);
+    } else {
+      this.inner.bendGoal = null;
+      const d = this.rig.worldToComponentVector(this.direction, tv);
+      if (d.x !== 0 || d.y !== 0 || d.z !== 0) normalize(this.inner.direction, d);
+    }
+  }
+
+  /** @internal Reflects the direction the solver used (it follows the bend goal) back into world space. */
+  _syncFromSolver(): void {
+    this.rig.componentToWorldVector(this.inner.direction, this.direction);
+    const l = this.direction.length();
+    if (l > 0 && Number.isFinite(l)) this.direction.scaleInPlace(1 / l);
+  }
+}
+
+
+/** A limb chain in Babylon terms: FinalIK's pull, push, pushParent, reach and the bend constraint. */
+export class FBBIKChain {
+  /** The solver's chain. */
+  readonly inner: FBIKChain;
+  /** The limb's bend constraint. */
+  readonly bendConstraint: FBBIKBendConstraint;
+
+  /** Wraps `inner`. */
+  constructor(inner: FBIKChain, rig: BabylonRig, name: string, warn: (cause: string, message: string) => void) {
+    this.inner = inner;
+    this.bendConstraint = new FBBIKBendConstraint(inner.bendConstraint, rig, name, warn);
+  }
+
+  /** [0, 1] How much this limb pulls the body when its end effector is out of reach. Default 1. */
+  get pull(): number {
+    return this.inner.pull;
+  }
+  set pull(v: number) {
+    this.inner.pull = v;
+  }
+  /** [0, 1] How much the end effector pushes the shoulder/thigh when the limb is compressed. Default 0. */
+  get push(): number {
+    return this.inner.push;
+  }
+  set push(v: number) {
+    this.inner.push = v;
+  }
+  /** [−1, 1] Fraction of the push passed on to the body. Default 0. */
+  get pushParent(): number {
+    return this.inner.pushParent;
+  }
+  set pushParent(v: number) {
+    this.inner.pushParent = v;
+  }
+  /** [0, 1] Pulls the shoulder/thigh toward the end effector before the limb straightens. Default 0.1. */
+  get reach(): number {
+    return this.inner.reach;
+  }
+  set reach(v: number) {
+    this.inner.reach = v;
+  }
+  /** Shaping of the reach force. */
+  get reachSmoothing(): Smoothing {
+    return this.inner.reachSmoothing;
+  }
+  set reachSmoothing(v: Smoothing) {
+    this.inner.reachSmoothing = v;
+  }
+  /** Shaping of the push force. */
+  get pushSmoothing(): Smoothing {
+    return this.inner.pushSmoothing;
+  }
+  set pushSmoothing(v: Smoothing) {
+    this.inner.pushSmoothing = v;
+  }
+}

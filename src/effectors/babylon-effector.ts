@@ -1,0 +1,121 @@
+import type { Bone } from "@babylonjs/core/Bones/bone.js";
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import type { BabylonRig } from "../mapping/babylon-rig.js";
+import { Vec3 } from "../math/vec3.js";
+import type { IKEffector } from "./effector.js";
+
+const tv = new Vec3();
+
+/**
+ * An effector in Babylon terms: world-space `position`, `rotation` and `positionOffset`, weights, and an
+ * optional `target` node followed every frame. It drives one {@link IKEffector} of the solver, converting
+ * into the solver's component space when the solver reads its targets.
+ */
+export class FBBIKEffector {
+  /** World target position. Initially the bone's world position. Mutate it or assign a new vector. */
+  position = new Vector3();
+  /** World target rotation. Initially the bone's world rotation. */
+  rotation = new Quaternion();
+  /** World offset added for one solve, then reset to zero. Add to it every frame (`addInPlace`). */
+  readonly positionOffset = new Vector3();
+  /** When set, position and rotation follow this node's world pose every frame. */
+  target: TransformNode | null = null;
+  /** The solver's effector (component space). */
+  readonly inner: IKEffector;
+  /** The Babylon bone this effector drives. */
+  readonly bone: Bone | null;
+  private readonly rig: BabylonRig;
+  private readonly warn: (cause: string, message: string) => void;
+
+  /** Wraps `inner`, whose node bone lives in `rig`. */
+  constructor(inner: IKEffector, rig: BabylonRig, warn: (cause: string, message: string) => void) {
+    this.inner = inner;
+    this.rig = rig;
+    this.warn = warn;
+    this.bone = rig.bones[inner.node.bone] ?? null;
+    this.readBonePose();
+  }
+
+  /** The effector's name (FinalIK's enum name: Body, LeftHand…). */
+  get name(): string {
+    return this.inner.name;
+  }
+  /** [0, 1] How much the node goes to `position`. */
+  get positionWeight(): number {
+    return this.inner.positionWeight;
+  }
+  set positionWeight(v: number) {
+    this.inner.positionWeight = v;
+  }
+  /** [0, 1] How much the bone takes `rotation` (hands and feet). */
+  get rotationWeight(): number {
+    return this.inner.rotationWeight;
+  }
+  set rotationWeight(v: number) {
+    this.inner.rotationWeight = v;
+  }
+  /** [0, 1] Keeps an end effector's animated position relative to its plane of shoulders/thighs and root node. */
+  get maintainRelativePositionWeight(): number {
+    return this.inner.maintainRelativePositionWeight;
+  }
+  set maintainRelativePositionWeight(v: number) {
+    this.inner.maintainRelativePositionWeight = v;
+  }
+  /** Carry the child nodes along (the body effector moving the thighs: FinalIK's "Use Thighs"). */
+  get effectChildNodes(): boolean {
+    return this.inner.effectChildNodes;
+  }
+  set effectChildNodes(v: boolean) {
+    this.inner.effectChildNodes = v;
+  }
+  /** True for hands and feet. */
+  get isEndEffector(): boolean {
+    return this.inner.isEndEffector;
+  }
+
+  /** Pins the effector to its bone's current world pose with the given weights (FinalIK's PinToBone). */
+  pinToBone(positionWeight: number, rotationWeight: number): void {
+    this.readBonePose();
+    this.positionWeight = positionWeight;
+    this.rotationWeight = rotationWeight;
+  }
+
+  /** Copies the bone's current world pose into position and rotation (from the rig's last read). */
+  readBonePose(): void {
+    const id = this.inner.node.bone;
+    this.rig.componentToWorldPoint(this.rig.positions[id]!, this.position);
+    this.rig.componentToWorldRotation(this.rig.rotations[id]!, this.rotation);
+  }
+
+  /** @internal Follows the target and converts the world values into the solver's effector. */
+  _syncToSolver(): void {
+    const t = this.target;
+    if (t !== null) {
+      if (t.isDisposed()) {
+        this.warn(`${this.name}:target-disposed`, `${this.name} effector: its target ${t.name} was disposed; the effector keeps its last position.`);
+        this.target = null;
+      } else {
+        const m = t.computeWorldMatrix(true);
+        m.getTranslationToRef(this.position);
+        const abs = t.absoluteRotationQuaternion;
+        this.rotation.copyFrom(abs);
+      }
+    }
+    const inner = this.inner;
+    this.rig.worldToComponentPoint(this.position, inner.position);
+    this.rig.worldToComponentRotation(this.rotation, inner.rotation);
+    const o = this.positionOffset;
+    if (o.x !== 0 || o.y !== 0 || o.z !== 0) {
+      this.rig.worldToComponentVector(o, tv);
+      inner.positionOffset.x += tv.x;
+      inner.positionOffset.y += tv.y;
+      inner.positionOffset.z += tv.z;
+    }
+  }
+
+  /** @internal Resets the world offset after a solve. */
+  _resetOffset(): void {
+    this.positionOffset.setAll(0);
+  }
+}

@@ -1,0 +1,237 @@
+import type { Bone } from "@babylonjs/core/Bones/bone.js";
+import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import { FBBIKError } from "../solver/errors.js";
+import { BabylonRig } from "./babylon-rig.js";
+import {
+  type DetectedBipedReferences,
+  type RigBoneInfo,
+  detectBipedReferences as detectFromInfo,
+  validateBipedReferences as validateInfo,
+} from "./detect-references.js";
+
+/**
+ * The bones FullBodyBipedIK is built on (FinalIK's BipedReferences), as Babylon bones.
+ */
+export interface BipedReferences {
+  /** The character's root node: its up and forward are the character's (default: the model's top node). */
+  root: TransformNode | null;
+  /** Pelvis (hips). */
+  pelvis: Bone;
+  /** Spine bones from the pelvis up to the bone the arms hang from (pelvis excluded), 1..n. */
+  spine: Bone[];
+  /** Head, or null. */
+  head: Bone | null;
+  /** Eyes (optional; not driven by FullBodyBipedIK). */
+  eyes: Bone[];
+  /** Left upper leg. */
+  leftThigh: Bone;
+  /** Left lower leg. */
+  leftCalf: Bone;
+  /** Left foot. */
+  leftFoot: Bone;
+  /** Right upper leg. */
+  rightThigh: Bone;
+  /** Right lower leg. */
+  rightCalf: Bone;
+  /** Right foot. */
+  rightFoot: Bone;
+  /** Left upper arm. */
+  leftUpperArm: Bone;
+  /** Left forearm. */
+  leftForearm: Bone;
+  /** Left hand. */
+  leftHand: Bone;
+  /** Right upper arm. */
+  rightUpperArm: Bone;
+  /** Right forearm. */
+  rightForearm: Bone;
+  /** Right hand. */
+  rightHand: Bone;
+  /** Left clavicle (the upper arm's parent unless that is a spine bone), or null. */
+  leftClavicle: Bone | null;
+  /** Right clavicle, or null. */
+  rightClavicle: Bone | null;
+}
+
+/** A bone given by object or by name. */
+export type BoneReference = Bone | string;
+
+/** References a user passes to override detection; anything left out is detected. */
+export interface BipedReferencesInput {
+  root?: TransformNode | null;
+  pelvis?: BoneReference;
+  spine?: BoneReference[];
+  head?: BoneReference | null;
+  eyes?: BoneReference[];
+  leftThigh?: BoneReference;
+  leftCalf?: BoneReference;
+  leftFoot?: BoneReference;
+  rightThigh?: BoneReference;
+  rightCalf?: BoneReference;
+  rightFoot?: BoneReference;
+  leftUpperArm?: BoneReference;
+  leftForearm?: BoneReference;
+  leftHand?: BoneReference;
+  rightUpperArm?: BoneReference;
+  rightForearm?: BoneReference;
+  rightHand?: BoneReference;
+  leftClavicle?: BoneReference | null;
+  rightClavicle?: BoneReference | null;
+}
+
+const LIMB_KEYS = [
+  "leftThigh",
+  "leftCalf",
+  "leftFoot",
+  "rightThigh",
+  "rightCalf",
+  "rightFoot",
+  "leftUpperArm",
+  "leftForearm",
+  "leftHand",
+  "rightUpperArm",
+  "rightForearm",
+  "rightHand",
+] as const;
+
+/** The skeleton as detection sees it: joint bones only, parent-first, positions in component space. */
+export interface SkeletonInfo {
+  /** One entry per bone. */
+  infos: RigBoneInfo[];
+  /** The Babylon bone of each entry. */
+  bones: Bone[];
+}
+
+/** Reads a skeleton's bones (names, parents, component-space positions of the current pose). */
+export function readSkeletonInfo(skeleton: Skeleton): SkeletonInfo {
+  const rig = new BabylonRig(skeleton, skeleton.bones);
+  const bones: Bone[] = [];
+  const indexOfId = new Map<number, number>();
+  for (let id = 1; id < rig.count; id++) {
+    const b = rig.bones[id];
+    if (b === null || b === undefined) continue;
+    indexOfId.set(id, bones.length);
+    bones.push(b);
+  }
+  const infos: RigBoneInfo[] = [];
+  for (let id = 1; id < rig.count; id++) {
+    const b = rig.bones[id];
+    if (b === null || b === undefined) continue;
+    // nearest ancestor that is a bone (non-joint nodes in between are skipped)
+    let p = rig.parents[id]!;
+    while (p > 0 && !indexOfId.has(p)) p = rig.parents[p]!;
+    const pos = rig.positions[id]!;
+    infos.push({ name: b.name, parent: p > 0 ? indexOfId.get(p)! : -1, position: { x: pos.x, y: pos.y, z: pos.z } });
+  }
+  return { infos, bones };
+}
+
+/**
+ * Detects the biped references of `skeleton` by bone names (Mixamo, Unreal, Blender/Rigify, VRM, 3ds
+ * Max Biped, HumanIK, Unity humanoid conventions) and, where names do not decide, by topology and
+ * geometry. `overrides` replace detected bones (by object or name). Throws {@link FBBIKError} naming each
+ * missing or bad reference and the bones considered; returns the references and any warnings.
+ */
+export function resolveBipedReferences(
+  skeleton: Skeleton,
+  overrides: BipedReferencesInput = {},
+): { references: BipedReferences; warnings: string[] } {
+  const info = readSkeletonInfo(skeleton);
+  const byName = new Map<string, number>();
+  info.bones.forEach((b, i) => {
+    if (!byName.has(b.name)) byName.set(b.name, i);
+  });
+  const problems: string[] = [];
+  const indexOf = (ref: BoneReference, label: string): number => {
+    const i = typeof ref === "string" ? (byName.get(ref) ?? -1) : info.bones.indexOf(ref);
+    if (i < 0) {
+      problems.push(
+        typeof ref === "string"
+          ? `${label}: no bone named "${ref}" in skeleton ${skeleton.name} (bones: ${info.bones.map((b) => b.name).join(", ")})`
+          : `${label}: bone ${ref.name} is not in skeleton ${skeleton.name}`,
+      );
+    }
+    return i;
+  };
+  const detection = detectFromInfo(info.infos);
+  // start from whatever was found, so overrides need only supply what detection missed
+  const found = detection.references ?? detection.partial;
+  const refs: DetectedBipedReferences = { ...found, spine: [...found.spine], eyes: [...found.eyes] };
+  const overridden = new Set<string>();
+  for (const key of [...LIMB_KEYS, "pelvis"] as const) {
+    const o = overrides[key];
+    if (o !== undefined) {
+      refs[key] = indexOf(o, key);
+      overridden.add(key);
+    }
+  }
+  if (overrides.spine !== undefined) {
+    refs.spine = overrides.spine.map((s, i) => indexOf(s, `spine[${i}]`));
+    overridden.add("spine");
+  }
+  if (overrides.head !== undefined) refs.head = overrides.head === null ? -1 : indexOf(overrides.head, "head");
+  if (overrides.eyes !== undefined) refs.eyes = overrides.eyes.map((e, i) => indexOf(e, `eyes[${i}]`));
+  for (const side of ["leftClavicle", "rightClavicle"] as const) {
+    const o = overrides[side];
+    if (o !== undefined) refs[side] = o === null ? -1 : indexOf(o, side);
+  }
+  if (problems.length > 0) throw new FBBIKError(problems);
+  // detection problems matter only for what the user did not provide
+  const complete = LIMB_KEYS.every((k) => refs[k] >= 0) && refs.pelvis >= 0 && refs.spine.length > 0;
+  if (!complete) {
+    throw new FBBIKError(
+      detection.problems.length > 0 ? detection.problems : [`could not detect a biped in skeleton ${skeleton.name}`],
+    );
+  }
+  // clavicles follow FinalIK's rule unless given: the upper arm's parent when it is not a spine bone
+  for (const [side, arm] of [
+    ["leftClavicle", "leftUpperArm"],
+    ["rightClavicle", "rightUpperArm"],
+  ] as const) {
+    if (overrides[side] !== undefined) continue;
+    const parent = info.infos[refs[arm]]!.parent;
+    refs[side] = parent >= 0 && parent !== refs.pelvis && !refs.spine.includes(parent) ? parent : -1;
+  }
+  const validation = validateInfo(info.infos, refs);
+  if (validation.problems.length > 0) throw new FBBIKError(validation.problems);
+  // detection already includes the validation warnings of what it found; keep each message once
+  const warnings = [...new Set([...detection.warnings, ...validation.warnings])];
+  const bone = (i: number): Bone => info.bones[i]!;
+  const optional = (i: number): Bone | null => (i >= 0 ? info.bones[i]! : null);
+  const references: BipedReferences = {
+    root: overrides.root !== undefined ? overrides.root : null,
+    pelvis: bone(refs.pelvis),
+    spine: refs.spine.map(bone),
+    head: optional(refs.head),
+    eyes: refs.eyes.map(bone),
+    leftThigh: bone(refs.leftThigh),
+    leftCalf: bone(refs.leftCalf),
+    leftFoot: bone(refs.leftFoot),
+    rightThigh: bone(refs.rightThigh),
+    rightCalf: bone(refs.rightCalf),
+    rightFoot: bone(refs.rightFoot),
+    leftUpperArm: bone(refs.leftUpperArm),
+    leftForearm: bone(refs.leftForearm),
+    leftHand: bone(refs.leftHand),
+    rightUpperArm: bone(refs.rightUpperArm),
+    rightForearm: bone(refs.rightForearm),
+    rightHand: bone(refs.rightHand),
+    leftClavicle: optional(refs.leftClavicle),
+    rightClavicle: optional(refs.rightClavicle),
+  };
+  return { references, warnings };
+}
+
+/** The references as a list of every bone they name (for the rig). */
+export function referencedBones(r: BipedReferences): Bone[] {
+  const list: (Bone | null)[] = [
+    r.pelvis,
+    ...r.spine,
+    r.head,
+    ...LIMB_KEYS.map((k) => r[k]),
+    r.leftClavicle,
+    r.rightClavicle,
+  ];
+  return list.filter((b): b is Bone => b !== null);
+}

@@ -1,0 +1,124 @@
+/**
+ * Loading the real models into Babylon's NullEngine for scenario tests. CC0 models are committed under
+ * test/assets/models; the Mixamo ones (Xbot, Soldier) may not be committed and are read from
+ * ../shared/assets/models when it exists (tests using them skip with a message otherwise).
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import "@babylonjs/core/Animations/animatable.js";
+import { Animation } from "@babylonjs/core/Animations/animation.js";
+import { AnimationGroup } from "@babylonjs/core/Animations/animationGroup.js";
+import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
+import { FreeCamera } from "@babylonjs/core/Cameras/freeCamera.js";
+import { NullEngine } from "@babylonjs/core/Engines/nullEngine.js";
+import { LoadAssetContainerAsync } from "@babylonjs/core/Loading/sceneLoader.js";
+import type { AssetContainer } from "@babylonjs/core/assetContainer.js";
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import { Scene } from "@babylonjs/core/scene.js";
+import "@babylonjs/loaders/glTF/2.0/index.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+/** Models committed with the repository (CC0). */
+export const REPO_MODELS = resolve(here, "../assets/models");
+/** The shared model folder beside the repository (not on every machine). */
+export const SHARED_MODELS = resolve(here, "../../../shared/assets/models");
+
+/** The models the scenario tests know, with where they live. */
+export const MODELS = {
+  Mannequin: { file: "Mannequin.glb", dir: REPO_MODELS },
+  Superhero: { file: "Superhero_Male_FullBody.gltf", dir: REPO_MODELS },
+  RobotExpressive: { file: "RobotExpressive.glb", dir: REPO_MODELS },
+  Xbot: { file: "Xbot.glb", dir: SHARED_MODELS },
+  Soldier: { file: "Soldier.glb", dir: SHARED_MODELS },
+} as const;
+
+/** Name of a known model. */
+export type ModelName = keyof typeof MODELS;
+
+/** True when the model's file is present on this machine. */
+export function modelAvailable(name: ModelName): boolean {
+  const m = MODELS[name];
+  return existsSync(resolve(m.dir, m.file));
+}
+
+/** A loaded model in its own NullEngine scene. */
+export interface LoadedModel {
+  engine: NullEngine;
+  scene: Scene;
+  container: AssetContainer;
+  skeleton: Skeleton;
+  /** The glTF __root__ node (the model's top node). */
+  root: TransformNode;
+  dispose(): void;
+}
+
+/** Loads a model into a fresh NullEngine scene (left-handed unless `rightHanded`), with a camera. */
+export async function loadModel(name: ModelName, options: { rightHanded?: boolean } = {}): Promise<LoadedModel> {
+  const m = MODELS[name];
+  const engine = new NullEngine();
+  const scene = new Scene(engine);
+  scene.useRightHandedSystem = options.rightHanded ?? false;
+  scene.useConstantAnimationDeltaTime = true;
+  new FreeCamera("camera", new Vector3(0, 1, -5), scene);
+  const path = resolve(m.dir, m.file);
+  let container: AssetContainer;
+  if (m.file.endsWith(".gltf")) {
+    // the .gltf references its .bin by relative URL: give the loader a file URL base
+    const json = readFileSync(path, "utf8");
+    const bin = readFileSync(path.replace(/\.gltf$/, ".bin"));
+    const parsed = JSON.parse(json) as { buffers: { uri?: string }[]; images?: unknown; textures?: unknown; materials?: Record<string, unknown>[] };
+    for (const b of parsed.buffers) b.uri = `data:application/octet-stream;base64,${bin.toString("base64")}`;
+    // the texture images are not shipped with the model: drop them (the skeleton is what the tests need)
+    delete parsed.images;
+    delete parsed.textures;
+    for (const mat of parsed.materials ?? []) stripTextures(mat);
+    const dataUrl = `data:model/gltf+json;base64,${Buffer.from(JSON.stringify(parsed)).toString("base64")}`;
+    container = await LoadAssetContainerAsync(dataUrl, scene, { pluginExtension: ".gltf" });
+  } else {
+    container = await LoadAssetContainerAsync(new Uint8Array(readFileSync(path)), scene, { pluginExtension: ".glb" });
+  }
+  container.addAllToScene();
+  const skeleton = scene.skeletons[0]!;
+  const root = scene.getTransformNodeByName("__root__") ?? (scene.getMeshByName("__root__") as unknown as TransformNode);
+  return {
+    engine,
+    scene,
+    container,
+    skeleton,
+    root,
+    dispose: () => {
+      scene.dispose();
+      engine.dispose();
+    },
+  };
+}
+
+function stripTextures(o: Record<string, unknown>): void {
+  for (const k of Object.keys(o)) {
+    if (k.endsWith("Texture")) delete o[k];
+    else if (o[k] !== null && typeof o[k] === "object") stripTextures(o[k] as Record<string, unknown>);
+  }
+}
+
+/**
+ * A gentle procedural idle for models without clips: the spine sways and both arms swing, as keys on
+ * the linked TransformNodes' rotationQuaternion (so it drives the skeleton like a glTF clip).
+ */
+export function proceduralIdle(scene: Scene, nodes: TransformNode[], name = "idle"): AnimationGroup {
+  const group = new AnimationGroup(name, scene);
+  nodes.forEach((node, i) => {
+    const base = node.rotationQuaternion?.clone() ?? Quaternion.Identity();
+    const anim = new Animation(`${name}-${node.name}`, "rotationQuaternion", 30, Animation.ANIMATIONTYPE_QUATERNION, Animation.ANIMATIONLOOPMODE_CYCLE);
+    const keys = [];
+    for (let f = 0; f <= 60; f += 10) {
+      const a = 0.15 * Math.sin((f / 60) * Math.PI * 2 + i);
+      const axis = new Vector3(i % 3 === 0 ? 1 : 0, i % 3 === 1 ? 1 : 0, i % 3 === 2 ? 1 : 0);
+      keys.push({ frame: f, value: Quaternion.RotationAxis(axis, a).multiply(base) });
+    }
+    anim.setKeys(keys);
+    group.addTargetedAnimation(anim, node);
+  });
+  return group;
+}

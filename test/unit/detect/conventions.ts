@@ -1,0 +1,340 @@
+/**
+ * Naming conventions for the synthetic humanoid (see test/helpers/synthetic-rigs.ts), written the way
+ * each tool exports them.
+ */
+import type { HumanoidNames, Side, SideNames } from "../../helpers/synthetic-rigs.js";
+
+const word = (s: Side): string => (s === "L" ? "Left" : "Right");
+
+/** Mixamo (and HumanIK without roll bones), with a namespace/prefix. */
+export function mixamo(prefix = "mixamorig:"): HumanoidNames {
+  return {
+    pelvis: `${prefix}Hips`,
+    spine: [`${prefix}Spine`, `${prefix}Spine1`, `${prefix}Spine2`],
+    neck: [`${prefix}Neck`],
+    head: `${prefix}Head`,
+    headEnd: `${prefix}HeadTop_End`,
+    side: (s) => {
+      const p = prefix + word(s);
+      return {
+        clavicle: `${p}Shoulder`,
+        upperArm: `${p}Arm`,
+        forearm: `${p}ForeArm`,
+        hand: `${p}Hand`,
+        fingers: ["Thumb", "Index", "Middle", "Ring", "Pinky"].map((f) => [1, 2, 3, 4].map((k) => `${p}Hand${f}${k}`)),
+        thigh: `${p}UpLeg`,
+        calf: `${p}Leg`,
+        foot: `${p}Foot`,
+        toe: `${p}ToeBase`,
+        toeEnd: `${p}Toe_End`,
+        eye: `${p}Eye`,
+      };
+    },
+  };
+}
+
+/** Autodesk HumanIK (MotionBuilder/Maya): Character1_ prefix, roll bones on every limb segment. */
+export function humanIK(prefix = "Character1_"): HumanoidNames {
+  return {
+    root: `${prefix}Reference`,
+    pelvis: `${prefix}Hips`,
+    spine: [`${prefix}Spine`, `${prefix}Spine1`, `${prefix}Spine2`],
+    neck: [`${prefix}Neck`],
+    head: `${prefix}Head`,
+    side: (s) => {
+      const p = prefix + word(s);
+      return {
+        clavicle: `${p}Shoulder`,
+        upperArm: `${p}Arm`,
+        upperTwist: `${p}ArmRoll`,
+        forearm: `${p}ForeArm`,
+        foreTwist: `${p}ForeArmRoll`,
+        hand: `${p}Hand`,
+        fingers: [[`${p}HandThumb1`, `${p}HandThumb2`, `${p}HandThumb3`]],
+        thigh: `${p}UpLeg`,
+        thighTwist: `${p}UpLegRoll`,
+        calf: `${p}Leg`,
+        calfTwist: `${p}LegRoll`,
+        foot: `${p}Foot`,
+        toe: `${p}ToeBase`,
+      };
+    },
+  };
+}
+
+/** Unreal Engine mannequin (UE4/UE5 body bones; twist bones as leaf children). */
+export function unreal(prefix = ""): HumanoidNames {
+  return {
+    root: `${prefix}root`,
+    pelvis: `${prefix}pelvis`,
+    spine: [1, 2, 3, 4, 5].map((i) => `${prefix}spine_0${i}`),
+    neck: [`${prefix}neck_01`, `${prefix}neck_02`],
+    head: `${prefix}head`,
+    side: (s) => {
+      const l = s === "L" ? "l" : "r";
+      const n = (base: string): string => `${prefix}${base}_${l}`;
+      return {
+        clavicle: n("clavicle"),
+        upperArm: n("upperarm"),
+        upperTwist: n("upperarm_twist_01"),
+        forearm: n("lowerarm"),
+        foreTwist: n("lowerarm_twist_01"),
+        hand: n("hand"),
+        fingers: ["thumb", "index", "middle"].map((f) => [1, 2, 3].map((k) => n(`${f}_0${k}`))),
+        thigh: n("thigh"),
+        thighTwist: n("thigh_twist_01"),
+        calf: n("calf"),
+        calfTwist: n("calf_twist_01"),
+        foot: n("foot"),
+        toe: n("ball"),
+      };
+    },
+  };
+}
+
+/** Blender "Title.L" style with a chosen separator before the side letter (glTF exports of simple rigs). */
+export function blender(sep: "." | "_" | "-"): HumanoidNames {
+  return {
+    pelvis: "Hips",
+    spine: ["Spine", "Chest"],
+    neck: ["Neck"],
+    head: "Head",
+    side: (s) => {
+      const n = (base: string): string => `${base}${sep}${s}`;
+      return {
+        clavicle: n("Shoulder"),
+        upperArm: n("UpperArm"),
+        forearm: n("LowerArm"),
+        hand: n("Hand"),
+        thigh: n("UpperLeg"),
+        calf: n("LowerLeg"),
+        foot: n("Foot"),
+        toe: n("Toes"),
+      };
+    },
+  };
+}
+
+/** Rigify metarig: spine.001…, shoulder/upper_arm/forearm/hand, thigh/shin/foot/toe; no pelvis or head names. */
+export function rigifyMetarig(): HumanoidNames {
+  return {
+    pelvis: "spine",
+    spine: ["spine.001", "spine.002", "spine.003"],
+    neck: ["spine.004", "spine.005"],
+    head: "spine.006",
+    side: (s) => {
+      const n = (base: string): string => `${base}.${s}`;
+      return {
+        clavicle: n("shoulder"),
+        upperArm: n("upper_arm"),
+        forearm: n("forearm"),
+        hand: n("hand"),
+        fingers: [["thumb.01", "thumb.02", "thumb.03"].map(n), ["f_index.01", "f_index.02", "f_index.03"].map(n)],
+        thigh: n("thigh"),
+        calf: n("shin"),
+        foot: n("foot"),
+        toe: n("toe"),
+      };
+    },
+  };
+}
+
+/** Rigify deform bones: every limb segment split in two (`.001` in-line segments), DEF- prefix. */
+export function rigifyDeform(): HumanoidNames {
+  return {
+    pelvis: "DEF-spine",
+    spine: ["DEF-spine.001", "DEF-spine.002", "DEF-spine.003"],
+    neck: ["DEF-spine.004", "DEF-spine.005"],
+    head: "DEF-spine.006",
+    side: (s) => {
+      const n = (base: string): string => `DEF-${base}.${s}`;
+      return {
+        clavicle: n("shoulder"),
+        upperArm: n("upper_arm"),
+        upperTwist: `${n("upper_arm")}.001`,
+        forearm: n("forearm"),
+        foreTwist: `${n("forearm")}.001`,
+        hand: n("hand"),
+        thigh: n("thigh"),
+        thighTwist: `${n("thigh")}.001`,
+        calf: n("shin"),
+        calfTwist: `${n("shin")}.001`,
+        foot: n("foot"),
+        toe: n("toe"),
+      };
+    },
+  };
+}
+
+/** KayKit (Mannequin / Rig_Medium): lowercase, `.l/.r`, wrist.l is the hand joint and hand.l its child. */
+export function kayKit(): HumanoidNames {
+  return {
+    root: "root",
+    pelvis: "hips",
+    spine: ["spine", "chest"],
+    head: "head",
+    side: (s) => {
+      const n = (base: string): string => `${base}.${s.toLowerCase()}`;
+      return {
+        upperArm: n("upperarm"),
+        forearm: n("lowerarm"),
+        hand: n("wrist"),
+        handEnd: n("hand"),
+        thigh: n("upperleg"),
+        calf: n("lowerleg"),
+        foot: n("foot"),
+        toe: n("toes"),
+      };
+    },
+  };
+}
+
+/** Blender lowercase `upperarm.l`, `upperleg.l` with `_l` style or `.l`. */
+export function lowercase(sep: "." | "_"): HumanoidNames {
+  return {
+    pelvis: "hips",
+    spine: ["spine", "chest"],
+    neck: ["neck"],
+    head: "head",
+    side: (s) => {
+      const n = (base: string): string => `${base}${sep}${s.toLowerCase()}`;
+      return {
+        clavicle: n("shoulder"),
+        upperArm: n("upperarm"),
+        forearm: n("lowerarm"),
+        hand: n("hand"),
+        thigh: n("upperleg"),
+        calf: n("lowerleg"),
+        foot: n("foot"),
+        toe: n("toe"),
+      };
+    },
+  };
+}
+
+/** VRM 0.x (J_Bip_*), with a face eye adjuster. */
+export function vrm0(): HumanoidNames {
+  return {
+    root: "Root",
+    pelvis: "J_Bip_C_Hips",
+    spine: ["J_Bip_C_Spine", "J_Bip_C_Chest", "J_Bip_C_UpperChest"],
+    neck: ["J_Bip_C_Neck"],
+    head: "J_Bip_C_Head",
+    side: (s) => {
+      const n = (base: string): string => `J_Bip_${s}_${base}`;
+      return {
+        clavicle: n("Shoulder"),
+        upperArm: n("UpperArm"),
+        forearm: n("LowerArm"),
+        hand: n("Hand"),
+        fingers: [[n("Thumb1"), n("Thumb2"), n("Thumb3")], [n("Index1"), n("Index2"), n("Index3")]],
+        thigh: n("UpperLeg"),
+        calf: n("LowerLeg"),
+        foot: n("Foot"),
+        toe: n("ToeBase"),
+        eye: `J_Adj_${s}_FaceEye`,
+      };
+    },
+  };
+}
+
+/** VRM 1.0 / Unity humanoid bone names, camelCase (`leftUpperArm`) or PascalCase (`LeftUpperArm`). */
+export function vrm1(pascal: boolean): HumanoidNames {
+  const c = (name: string): string => (pascal ? name[0]!.toUpperCase() + name.slice(1) : name);
+  return {
+    pelvis: c("hips"),
+    spine: [c("spine"), c("chest"), c("upperChest")],
+    neck: [c("neck")],
+    head: c("head"),
+    side: (s) => {
+      const n = (base: string): string => c(`${s === "L" ? "left" : "right"}${base}`);
+      return {
+        clavicle: n("Shoulder"),
+        upperArm: n("UpperArm"),
+        forearm: n("LowerArm"),
+        hand: n("Hand"),
+        fingers: [[n("ThumbMetacarpal"), n("ThumbProximal"), n("ThumbDistal")]],
+        thigh: n("UpperLeg"),
+        calf: n("LowerLeg"),
+        foot: n("Foot"),
+        toe: n("Toes"),
+        eye: n("Eye"),
+      };
+    },
+  };
+}
+
+/** 3ds Max Biped (`Bip01 L UpperArm`; `Bip01` is the root above the pelvis; Nub end markers). */
+export function biped(prefix = "Bip01"): HumanoidNames {
+  return {
+    root: prefix,
+    pelvis: `${prefix} Pelvis`,
+    spine: [`${prefix} Spine`, `${prefix} Spine1`, `${prefix} Spine2`],
+    neck: [`${prefix} Neck`],
+    head: `${prefix} Head`,
+    headEnd: `${prefix} HeadNub`,
+    side: (s) => {
+      const n = (base: string): string => `${prefix} ${s} ${base}`;
+      return {
+        clavicle: n("Clavicle"),
+        upperArm: n("UpperArm"),
+        forearm: n("Forearm"),
+        foreTwist: n("ForeTwist"),
+        hand: n("Hand"),
+        fingers: [[n("Finger0"), n("Finger01"), n("Finger0Nub")], [n("Finger1"), n("Finger11"), n("Finger1Nub")]],
+        thigh: n("Thigh"),
+        calf: n("Calf"),
+        foot: n("Foot"),
+        toe: n("Toe0"),
+        toeEnd: n("Toe0Nub"),
+      };
+    },
+  };
+}
+
+/** Generic side markers on otherwise plain names. */
+export function sideMarked(mark: (base: string, s: Side) => string): HumanoidNames {
+  return {
+    pelvis: "Pelvis",
+    spine: ["Spine1", "Spine2"],
+    neck: ["Neck"],
+    head: "Head",
+    side: (s): SideNames => {
+      const n = (base: string): string => mark(base, s);
+      return {
+        clavicle: n("Clavicle"),
+        upperArm: n("UpperArm"),
+        forearm: n("Forearm"),
+        hand: n("Hand"),
+        thigh: n("Thigh"),
+        calf: n("Calf"),
+        foot: n("Foot"),
+        toe: n("Toe"),
+      };
+    },
+  };
+}
+
+/** Names that say nothing (Bone_000…): every bone numbered, same numbers on both sides' slots. */
+export function meaningless(): HumanoidNames {
+  let next = 0;
+  const id = (): string => `Bone_${String(next++).padStart(3, "0")}`;
+  const central = { pelvis: id(), spine: [id(), id(), id()], neck: [id()], head: id(), headEnd: id() };
+  const sides = new Map<Side, SideNames>();
+  for (const s of ["L", "R"] as const) {
+    sides.set(s, {
+      eye: id(),
+      clavicle: id(),
+      upperArm: id(),
+      forearm: id(),
+      hand: id(),
+      fingers: [[id(), id(), id()], [id(), id(), id()], [id(), id(), id()]],
+      thigh: id(),
+      calf: id(),
+      foot: id(),
+      toe: id(),
+      toeEnd: id(),
+    });
+  }
+  return { ...central, side: (s) => sides.get(s)! };
+}
