@@ -95,6 +95,7 @@ export class BabylonRig implements RestorablePose {
   private readonly usesEuler: boolean[];
   private defaults: { id: number; position: Vector3 | null; rotation: Quaternion; animatedPosition: Vector3; animatedRotation: Quaternion }[] = [];
   private animatedValid = false;
+  private readonly defaultIndex: Int32Array;
   private readonly mesh: AbstractMesh | null;
 
   /**
@@ -176,6 +177,7 @@ export class BabylonRig implements RestorablePose {
     this.rotationDirty = this.bones.map(() => false);
     this.positionDirty = this.bones.map(() => false);
     this.usesEuler = this.nodes.map((node) => node !== null && node.rotationQuaternion === null);
+    this.defaultIndex = new Int32Array(this.bones.length).fill(-1);
     this.read();
   }
 
@@ -215,18 +217,19 @@ export class BabylonRig implements RestorablePose {
         copyQuat(lr, bone.rotationQuaternion);
         copy(ls, bone.scaling);
       }
+      const k = this.defaultIndex[i]!;
+      if (k >= 0) {
+        // the animated pose exactly as Babylon holds it (raw, before normalisation), for restoring
+        const d = this.defaults[k]!;
+        d.animatedPosition.set(lp.x, lp.y, lp.z);
+        d.animatedRotation.set(lr.x, lr.y, lr.z, lr.w);
+      }
       normalizeQuat(lr, lr);
       this.rotationDirty[i] = false;
       this.positionDirty[i] = false;
     }
     this.readCharacterRoot();
     this.updateRange(1, this.bones.length);
-    for (const d of this.defaults) {
-      const lp = this.localPositions[d.id]!;
-      const lr = this.localRotations[d.id]!;
-      d.animatedPosition.set(lp.x, lp.y, lp.z);
-      d.animatedRotation.set(lr.x, lr.y, lr.z, lr.w);
-    }
     this.animatedValid = this.defaults.length > 0;
   }
 
@@ -308,14 +311,31 @@ export class BabylonRig implements RestorablePose {
 
   /** @inheritdoc */
   storeDefaultLocalState(bones: readonly FixedBone[]): void {
-    this.defaults = bones.map((b) => ({
-      id: b.bone,
-      position: b.position ? new Vector3(this.localPositions[b.bone]!.x, this.localPositions[b.bone]!.y, this.localPositions[b.bone]!.z) : null,
-      rotation: new Quaternion(this.localRotations[b.bone]!.x, this.localRotations[b.bone]!.y, this.localRotations[b.bone]!.z, this.localRotations[b.bone]!.w),
-      animatedPosition: new Vector3(),
-      animatedRotation: new Quaternion(),
-    }));
+    // Babylon's own values, bit for bit: restoring them must change nothing on an untouched bone
+    this.defaults = bones.map((b) => {
+      const rotation = new Quaternion();
+      const position = new Vector3();
+      this.readRawLocal(b.bone, position, rotation);
+      return { id: b.bone, position: b.position ? position : null, rotation, animatedPosition: position.clone(), animatedRotation: rotation.clone() };
+    });
+    this.defaultIndex.fill(-1);
+    this.defaults.forEach((d, k) => {
+      this.defaultIndex[d.id] = k;
+    });
     this.animatedValid = false;
+  }
+
+  private readRawLocal(id: number, position: Vector3, rotation: Quaternion): void {
+    const node = this.nodes[id];
+    if (node !== null && node !== undefined) {
+      position.copyFrom(node.position);
+      if (node.rotationQuaternion !== null) rotation.copyFrom(node.rotationQuaternion);
+      else Quaternion.RotationYawPitchRollToRef(node.rotation.y, node.rotation.x, node.rotation.z, rotation);
+    } else {
+      const bone = this.bones[id]!;
+      position.copyFrom(bone.position);
+      rotation.copyFrom(bone.rotationQuaternion);
+    }
   }
 
   /**

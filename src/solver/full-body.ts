@@ -206,10 +206,13 @@ export class IKSolverFullBody implements ChainSolver {
     const effectors = this.effectors;
     const ikw = this.ikPositionWeight;
     let active = false;
+    // LimitBend prepares limbs for a solve; with nothing to solve the animation passes through untouched
+    // (FinalIK would still un-invert a hyperextended limb here)
+    const driven = this.anyInputActive();
     for (let i = 0; i < chains.length; i++) {
       const c = chains[i]!;
       if (c.bendConstraint.initiated) {
-        c.bendConstraint.limitBend(this.pose, ikw, this.endEffectorPositionWeight(i));
+        if (driven) c.bendConstraint.limitBend(this.pose, ikw, this.endEffectorPositionWeight(i));
         if (c.bendConstraint.weight * ikw > 0) active = true;
       }
     }
@@ -219,6 +222,22 @@ export class IKSolverFullBody implements ChainSolver {
     for (let i = 0; i < chains.length; i++) chains[i]!.readPose(this, fullBody);
     this.frameActive = active;
     this.mapping?.readPose(this, fullBody);
+  }
+
+  /**
+   * True when any effector weight or offset, or any bend constraint weight, is non-zero (NaN counts: it
+   * is reported and ignored later). Cheap: raw fields only.
+   */
+  protected anyInputActive(): boolean {
+    const effectors = this.effectors;
+    for (let i = 0; i < effectors.length; i++) {
+      const e = effectors[i]!;
+      const o = e.positionOffset;
+      if (e.positionWeight !== 0 || e.rotationWeight !== 0 || o.x !== 0 || o.y !== 0 || o.z !== 0) return true;
+    }
+    const chains = this.chains;
+    for (let i = 0; i < chains.length; i++) if (chains[i]!.bendConstraint.weight !== 0) return true;
+    return false;
   }
 
   /**

@@ -80,6 +80,8 @@ export async function loadModel(name: ModelName, options: { rightHanded?: boolea
     container = await LoadAssetContainerAsync(new Uint8Array(readFileSync(path)), scene, { pluginExtension: ".glb" });
   }
   container.addAllToScene();
+  // the glTF loader starts the first clip; tests start the clips they want themselves
+  for (const g of container.animationGroups) g.stop();
   const skeleton = scene.skeletons[0]!;
   const root = scene.getTransformNodeByName("__root__") ?? (scene.getMeshByName("__root__") as unknown as TransformNode);
   return {
