@@ -1,11 +1,31 @@
 /**
  * babylon-fbbik: a FinalIK-style full-body biped IK for Babylon.js.
  *
- * This entry point exposes the engine-neutral solver (component-space nodes, chains, effectors and
- * constraints) and the in-memory pose it runs on. The Babylon component that attaches the solver to a
- * loaded skeleton builds on these.
+ * Most users need only {@link FullBodyBipedIK}: `FullBodyBipedIK.create(scene, skeleton)` attaches the
+ * solver to a loaded humanoid and solves every frame after the animations. Everything below it is public
+ * too: the Babylon handles (effectors, chains, bend constraints), the rig adapter and reference detection,
+ * the engine-neutral solver that works in component space, and the math it is written in.
  * @packageDocumentation
  */
+
+export { FullBodyBipedIK } from "./component/full-body-biped-ik.js";
+export type { FullBodyBipedIKOptions } from "./component/full-body-biped-ik.js";
+export { FBBIKSolver, BabylonBipedSolver } from "./component/fbbik-solver.js";
+export { SceneUpdater } from "./component/scene-updater.js";
+export { FBBIKEffector } from "./effectors/babylon-effector.js";
+export { FBBIKChain, FBBIKBendConstraint } from "./effectors/babylon-chain.js";
+export { BabylonRig } from "./mapping/babylon-rig.js";
+export type { BabylonRigOptions } from "./mapping/babylon-rig.js";
+export { resolveBipedReferences, readSkeletonInfo, referencedBones } from "./mapping/biped-references.js";
+export type { BipedReferences, BipedReferencesInput, BoneReference, SkeletonInfo } from "./mapping/biped-references.js";
+export { BipedMapping } from "./mapping/biped-mapping.js";
+export type { BipedMappingOptions, FixedBone, RestorablePose } from "./mapping/biped-mapping.js";
+export { BoneMap } from "./mapping/bone-map.js";
+export { IKMappingSpine } from "./mapping/mapping-spine.js";
+export type { SpineNodes } from "./mapping/mapping-spine.js";
+export { IKMappingLimb } from "./mapping/mapping-limb.js";
+export { IKMappingBone } from "./mapping/mapping-bone.js";
+export { planeRotation } from "./solver/plane.js";
 export { Vec3, Quat, vec3, quat, direction } from "./math/index.js";
 export type { ReadonlyVec3, ReadonlyQuat } from "./math/index.js";
 

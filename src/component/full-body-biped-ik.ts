@@ -4,21 +4,17 @@ import type { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import { Observable } from "@babylonjs/core/Misc/observable.js";
 import type { Scene } from "@babylonjs/core/scene.js";
-import { BabylonRig } from "../mapping/babylon-rig.js";
-import { BipedMapping } from "../mapping/biped-mapping.js";
+import type { BabylonRig } from "../mapping/babylon-rig.js";
 import {
   type BipedReferences,
   type BipedReferencesInput,
   type BoneReference,
-  referencedBones,
   resolveBipedReferences,
 } from "../mapping/biped-references.js";
-import { rotateVector } from "../math/quat.js";
-import { Vec3, add, length, normalize, projectOnPlane, sub } from "../math/vec3.js";
-import type { BipedBones } from "../solver/biped-bones.js";
 import { FBBIKError } from "../solver/errors.js";
 import type { SolverWarning } from "../solver/full-body.js";
-import { BabylonBipedSolver, FBBIKSolver } from "./fbbik-solver.js";
+import { buildBipedSolver, resolveRootNode } from "./build-solver.js";
+import { FBBIKSolver } from "./fbbik-solver.js";
 import { type SceneUpdatable, SceneUpdater } from "./scene-updater.js";
 
 /** Options of {@link FullBodyBipedIK.create}. */
@@ -89,47 +85,13 @@ export class FullBodyBipedIK implements SceneUpdatable {
     this.references = references;
     this.autoUpdate = options.autoUpdate ?? true;
     this.fixTransforms = options.fixTransforms ?? true;
-    const toes = [references.leftFoot, references.rightFoot].map((f) => f.children[0] ?? null);
-    this.rig = new BabylonRig(skeleton, [...referencedBones(references), ...toes.filter((t): t is Bone => t !== null)], {
-      characterRoot: references.root,
-      mesh: options.mesh ?? null,
-    });
-    const rig = this.rig;
-    const id = (b: Bone): number => rig.idOf(b);
-    const bones: BipedBones = {
-      root: 0,
-      pelvis: id(references.pelvis),
-      spine: references.spine.map(id),
-      head: references.head !== null ? id(references.head) : -1,
-      leftThigh: id(references.leftThigh),
-      leftCalf: id(references.leftCalf),
-      leftFoot: id(references.leftFoot),
-      rightThigh: id(references.rightThigh),
-      rightCalf: id(references.rightCalf),
-      rightFoot: id(references.rightFoot),
-      leftUpperArm: id(references.leftUpperArm),
-      leftForearm: id(references.leftForearm),
-      leftHand: id(references.leftHand),
-      rightUpperArm: id(references.rightUpperArm),
-      rightForearm: id(references.rightForearm),
-      rightHand: id(references.rightHand),
-    };
-    const inner = new BabylonBipedSolver(rig);
-    inner.onWarning.add((w) => {
+    const built = buildBipedSolver(skeleton, references, rootNode, options, setupWarnings, (w) => {
       this.warnings.push(w);
       this.onWarningObservable.notifyObservers(w);
     });
-    for (const message of setupWarnings) inner.warn(`setup:${message}`, message);
-    inner.forward = this.estimateForward(options.forward ?? null, toes, bones);
-    // without an explicit root node the solver detects it as FinalIK does
-    inner.setToReferences(bones, rootNode !== null ? id(rootNode) : undefined);
-    this.rootNode = rig.bones[inner.rootNode]!;
-    const mapping = new BipedMapping(inner, {
-      leftClavicle: references.leftClavicle !== null ? id(references.leftClavicle) : -1,
-      rightClavicle: references.rightClavicle !== null ? id(references.rightClavicle) : -1,
-    });
-    inner.setMapping(mapping);
-    this.solver = new FBBIKSolver(inner, rig, mapping);
+    this.rig = built.rig;
+    this.rootNode = built.rootNode;
+    this.solver = new FBBIKSolver(built.inner, built.rig, built.mapping);
     SceneUpdater.for(scene).add(this);
   }
 
@@ -140,38 +102,27 @@ export class FullBodyBipedIK implements SceneUpdatable {
    */
   static create(scene: Scene, skeleton: Skeleton, options: FullBodyBipedIKOptions = {}): FullBodyBipedIK {
     const { references, warnings } = resolveBipedReferences(skeleton, options.references);
-    let rootNode: Bone | null = null;
-    if (options.rootNode !== undefined) {
-      const r = options.rootNode;
-      rootNode = typeof r === "string" ? (skeleton.bones.find((b) => b.name === r) ?? null) : r;
-      if (rootNode === null) throw new FBBIKError([`rootNode: no bone named "${String(r)}" in skeleton ${skeleton.name}`]);
-      if (rootNode !== references.pelvis && !references.spine.includes(rootNode)) {
-        throw new FBBIKError([
-          `rootNode ${rootNode.name} has to be the pelvis or one of the spine bones (${[references.pelvis, ...references.spine].map((b) => b.name).join(", ")})`,
-        ]);
-      }
-    }
+    const rootNode = resolveRootNode(skeleton, references, options.rootNode);
     return new FullBodyBipedIK(scene, skeleton, references, rootNode, options, warnings);
   }
 
-  /** The character's forward in component space: the given world forward, else the toes, else null. */
-  private estimateForward(world: Vector3 | null, toes: (Bone | null)[], bones: BipedBones): Vec3 | null {
-    const rig = this.rig;
-    if (world !== null) return normalize(new Vec3(), rig.worldToComponentVector(world, new Vec3()));
-    const up = rotateVector(new Vec3(), rig.rotations[0]!, new Vec3(0, 1, 0));
-    const sum = new Vec3();
-    let found = 0;
-    [bones.leftFoot, bones.rightFoot].forEach((foot, i) => {
-      const toe = toes[i];
-      if (toe === null || toe === undefined) return;
-      const d = sub(new Vec3(), rig.positions[rig.idOf(toe)]!, rig.positions[foot]!);
-      projectOnPlane(d, d, up);
-      if (length(d) > 0) {
-        add(sum, sum, normalize(d, d));
-        found++;
-      }
-    });
-    return found > 0 && length(sum) > 0 ? normalize(sum, sum) : null;
+  /**
+   * Checks whether FullBodyBipedIK can work on `skeleton` (with `options`) without attaching it: every
+   * problem that would make {@link create} throw (missing, duplicated or misplaced references, bones not in
+   * a parent chain, zero-length bones) and every warning it would raise (straight limbs, a root node too
+   * near the shoulder or thigh line, guesses of the detection), in words.
+   */
+  static validate(skeleton: Skeleton, options: FullBodyBipedIKOptions = {}): { problems: string[]; warnings: string[] } {
+    const warnings: string[] = [];
+    try {
+      const resolved = resolveBipedReferences(skeleton, options.references);
+      const rootNode = resolveRootNode(skeleton, resolved.references, options.rootNode);
+      buildBipedSolver(skeleton, resolved.references, rootNode, options, resolved.warnings, (w) => warnings.push(w.message));
+      return { problems: [], warnings };
+    } catch (e) {
+      if (e instanceof FBBIKError) return { problems: [...e.problems], warnings };
+      throw e;
+    }
   }
 
   /** Warnings raised so far (each cause once). */

@@ -352,20 +352,25 @@ export class BabylonRig implements RestorablePose {
     for (const d of this.defaults) this.writeLocal(d.id, d.position, d.rotation, d.position !== null);
   }
 
+  /**
+   * Writes a local pose to Babylon, skipping values that are already equal: an untouched bone is left
+   * bit for bit as it was (a Bone would otherwise recompose its float32 matrix and change its last bits).
+   */
   private writeLocal(id: number, position: Vector3 | null, rotation: Quaternion, withPosition: boolean): void {
     const node = this.nodes[id];
+    const writePosition = withPosition && position !== null;
     if (node !== null && node !== undefined) {
       if (this.usesEuler[id]) {
         rotation.toEulerAnglesToRef(bv);
-        node.rotation.copyFrom(bv);
-      } else {
+        if (!node.rotation.equals(bv)) node.rotation.copyFrom(bv);
+      } else if (!node.rotationQuaternion!.equals(rotation)) {
         node.rotationQuaternion!.copyFrom(rotation);
       }
-      if (withPosition && position !== null) node.position.copyFrom(position);
+      if (writePosition && !node.position.equals(position)) node.position.copyFrom(position);
     } else {
       const bone = this.bones[id]!;
-      bone.setRotationQuaternion(rotation);
-      if (withPosition && position !== null) bone.position = position;
+      if (!bone.rotationQuaternion.equals(rotation)) bone.setRotationQuaternion(rotation);
+      if (writePosition && !bone.position.equals(position)) bone.position = position;
     }
   }
 

@@ -1,0 +1,104 @@
+import type { Bone } from "@babylonjs/core/Bones/bone.js";
+import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
+import type { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { BabylonRig } from "../mapping/babylon-rig.js";
+import { BipedMapping } from "../mapping/biped-mapping.js";
+import { type BipedReferences, type BoneReference, referencedBones } from "../mapping/biped-references.js";
+import { rotateVector } from "../math/quat.js";
+import { Vec3, add, length, normalize, projectOnPlane, sub } from "../math/vec3.js";
+import type { BipedBones } from "../solver/biped-bones.js";
+import { FBBIKError } from "../solver/errors.js";
+import type { SolverWarning } from "../solver/full-body.js";
+import { BabylonBipedSolver } from "./fbbik-solver.js";
+import type { FullBodyBipedIKOptions } from "./full-body-biped-ik.js";
+
+/** A solver built on a Babylon skeleton: its rig, the solver and its mapping. */
+export interface BuiltBipedSolver {
+  rig: BabylonRig;
+  inner: BabylonBipedSolver;
+  mapping: BipedMapping;
+  rootNode: Bone;
+}
+
+/** The root node given by name or bone, checked against the references; null to let the solver detect it. */
+export function resolveRootNode(skeleton: Skeleton, references: BipedReferences, ref: BoneReference | undefined): Bone | null {
+  if (ref === undefined) return null;
+  const rootNode = typeof ref === "string" ? (skeleton.bones.find((b) => b.name === ref) ?? null) : ref;
+  if (rootNode === null) throw new FBBIKError([`rootNode: no bone named "${String(ref)}" in skeleton ${skeleton.name}`]);
+  if (rootNode !== references.pelvis && !references.spine.includes(rootNode)) {
+    throw new FBBIKError([
+      `rootNode ${rootNode.name} has to be the pelvis or one of the spine bones (${[references.pelvis, ...references.spine].map((b) => b.name).join(", ")})`,
+    ]);
+  }
+  return rootNode;
+}
+
+/**
+ * Builds the rig over the referenced bones (and the toes, for the character's forward), the biped solver
+ * on it (root node detected when null) and its mapping. Warnings go to `onWarning`; throws FBBIKError when
+ * the rig cannot work (e.g. zero-length bones).
+ */
+export function buildBipedSolver(
+  skeleton: Skeleton,
+  references: BipedReferences,
+  rootNode: Bone | null,
+  options: FullBodyBipedIKOptions,
+  setupWarnings: readonly string[],
+  onWarning: (w: SolverWarning) => void,
+): BuiltBipedSolver {
+  const toes = [references.leftFoot, references.rightFoot].map((f) => f.children[0] ?? null);
+  const rig = new BabylonRig(skeleton, [...referencedBones(references), ...toes.filter((t): t is Bone => t !== null)], {
+    characterRoot: references.root,
+    mesh: options.mesh ?? null,
+  });
+  const id = (b: Bone): number => rig.idOf(b);
+  const bones: BipedBones = {
+    root: 0,
+    pelvis: id(references.pelvis),
+    spine: references.spine.map(id),
+    head: references.head !== null ? id(references.head) : -1,
+    leftThigh: id(references.leftThigh),
+    leftCalf: id(references.leftCalf),
+    leftFoot: id(references.leftFoot),
+    rightThigh: id(references.rightThigh),
+    rightCalf: id(references.rightCalf),
+    rightFoot: id(references.rightFoot),
+    leftUpperArm: id(references.leftUpperArm),
+    leftForearm: id(references.leftForearm),
+    leftHand: id(references.leftHand),
+    rightUpperArm: id(references.rightUpperArm),
+    rightForearm: id(references.rightForearm),
+    rightHand: id(references.rightHand),
+  };
+  const inner = new BabylonBipedSolver(rig);
+  inner.onWarning.add(onWarning);
+  for (const message of setupWarnings) inner.warn(`setup:${message}`, message);
+  inner.forward = estimateForward(rig, options.forward ?? null, toes, bones);
+  // without an explicit root node the solver detects it as FinalIK does
+  inner.setToReferences(bones, rootNode !== null ? id(rootNode) : undefined);
+  const mapping = new BipedMapping(inner, {
+    leftClavicle: references.leftClavicle !== null ? id(references.leftClavicle) : -1,
+    rightClavicle: references.rightClavicle !== null ? id(references.rightClavicle) : -1,
+  });
+  inner.setMapping(mapping);
+  return { rig, inner, mapping, rootNode: rig.bones[inner.rootNode]! };
+}
+
+/** The character's forward in component space: the given world forward, else from the toes, else null. */
+function estimateForward(rig: BabylonRig, world: Vector3 | null, toes: (Bone | null)[], bones: BipedBones): Vec3 | null {
+  if (world !== null) return normalize(new Vec3(), rig.worldToComponentVector(world, new Vec3()));
+  const up = rotateVector(new Vec3(), rig.rotations[0]!, new Vec3(0, 1, 0));
+  const sum = new Vec3();
+  let found = 0;
+  [bones.leftFoot, bones.rightFoot].forEach((foot, i) => {
+    const toe = toes[i];
+    if (toe === null || toe === undefined) return;
+    const d = sub(new Vec3(), rig.positions[rig.idOf(toe)]!, rig.positions[foot]!);
+    projectOnPlane(d, d, up);
+    if (length(d) > 0) {
+      add(sum, sum, normalize(d, d));
+      found++;
+    }
+  });
+  return found > 0 && length(sum) > 0 ? normalize(sum, sum) : null;
+}
