@@ -46,7 +46,10 @@ export class FBBIKSolver {
   /** Limb mappings: left arm, right arm, left leg, right leg (weight, maintainRotationWeight). */
   readonly limbMappings: readonly IKMappingLimb[];
 
-  /** Before anything in an update, even at weight 0 (offset modifiers add offsets here). */
+  /**
+   * Before anything in an update, even at weight 0, and before the skeleton is read: offset modifiers add
+   * to effector offsets here, and a grounder may move the pelvis node.
+   */
   readonly onPreUpdate = new Observable<void>();
   /** Before the pose is read. */
   readonly onPreRead = new Observable<void>();
@@ -77,7 +80,6 @@ export class FBBIKSolver {
       for (const c of this.limbChains) c.bendConstraint._syncToSolver();
     };
     inner.externalSolveHooks = () => this.onPreIteration.hasObservers() || this.onPostIteration.hasObservers() || this.onPreBend.hasObservers();
-    inner.onPreUpdate.add(() => this.onPreUpdate.hasObservers() && this.onPreUpdate.notifyObservers());
     inner.onPreRead.add(() => this.onPreRead.hasObservers() && this.onPreRead.notifyObservers());
     inner.onPreSolve.add(() => this.onPreSolve.hasObservers() && this.onPreSolve.notifyObservers());
     inner.onPostSolve.add(() => this.onPostSolve.hasObservers() && this.onPostSolve.notifyObservers());

@@ -140,6 +140,8 @@ export class FullBodyBipedIK implements SceneUpdatable {
     if (frame === this.lastFrame) this.rig.restoreAnimatedPose();
     this.lastFrame = frame;
     try {
+      // FinalIK's OnPreUpdate comes before anything is read: what it changes on the bones is seen
+      this.solver.onPreUpdate.notifyObservers();
       this.rig.read();
       this.solver.inner.update();
       this.rig.write();
