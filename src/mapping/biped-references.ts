@@ -1,6 +1,7 @@
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import { BIPED_LIMB_KEYS } from "../solver/biped-bones.js";
 import { FBBIKError } from "../solver/errors.js";
 import { BabylonRig } from "./babylon-rig.js";
 import {
@@ -80,20 +81,7 @@ export interface BipedReferencesInput {
   rightClavicle?: BoneReference | null;
 }
 
-const LIMB_KEYS = [
-  "leftThigh",
-  "leftCalf",
-  "leftFoot",
-  "rightThigh",
-  "rightCalf",
-  "rightFoot",
-  "leftUpperArm",
-  "leftForearm",
-  "leftHand",
-  "rightUpperArm",
-  "rightForearm",
-  "rightHand",
-] as const;
+const LIMB_KEYS = BIPED_LIMB_KEYS;
 
 /** The skeleton as detection sees it: joint bones only, parent-first, positions in component space. */
 export interface SkeletonInfo {

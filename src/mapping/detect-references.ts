@@ -16,6 +16,7 @@
  *    spine bone; the head is named, else the spine's continuation above the arms.
  * @module
  */
+import { BIPED_LIMB_KEYS, type BipedBones } from "../solver/biped-bones.js";
 import { type BoneNameInfo, type BoneRole, type BoneSide, ROLE_WORDS, parseBoneName } from "./bone-naming.js";
 import { type CharacterFrame, type LimbBones, characterFrame, detectTopology } from "./detect-topology.js";
 import {
@@ -35,32 +36,20 @@ import {
 
 export type { RigBoneInfo } from "./rig-skeleton.js";
 
-/** Indices into the {@link RigBoneInfo} array. -1 marks an absent optional bone. */
-export interface DetectedBipedReferences {
-  pelvis: number;
-  /** Pelvis excluded, bottom to top, 1..n bones, up to the first common ancestor of the upper arms. */
+/**
+ * Indices into the {@link RigBoneInfo} array: the solver's {@link BipedBones} without the character root
+ * (detection does not choose it), plus clavicles and eyes. -1 marks an absent optional bone. The spine is
+ * bottom to top, 1..n bones, up to the first common ancestor of the upper arms.
+ */
+export type DetectedBipedReferences = Omit<BipedBones, "root" | "spine"> & {
   spine: number[];
-  /** -1 if none. */
-  head: number;
-  leftThigh: number;
-  leftCalf: number;
-  leftFoot: number;
-  rightThigh: number;
-  rightCalf: number;
-  rightFoot: number;
-  leftUpperArm: number;
-  leftForearm: number;
-  leftHand: number;
-  rightUpperArm: number;
-  rightForearm: number;
-  rightHand: number;
   /** The upper arm's parent unless that parent is a spine bone (FinalIK), -1 when absent. */
   leftClavicle: number;
   /** The upper arm's parent unless that parent is a spine bone (FinalIK), -1 when absent. */
   rightClavicle: number;
   /** Eye bones (left first), may be empty. */
   eyes: number[];
-}
+};
 
 /** What {@link detectBipedReferences} found. */
 export interface DetectionResult {
@@ -687,22 +676,7 @@ function labelled(refs: DetectedBipedReferences): [string, number][] {
   const out: [string, number][] = [["pelvis", refs.pelvis]];
   refs.spine.forEach((b, i) => out.push([`spine[${i}]`, b]));
   if (refs.head >= 0) out.push(["head", refs.head]);
-  for (const key of [
-    "leftThigh",
-    "leftCalf",
-    "leftFoot",
-    "rightThigh",
-    "rightCalf",
-    "rightFoot",
-    "leftUpperArm",
-    "leftForearm",
-    "leftHand",
-    "rightUpperArm",
-    "rightForearm",
-    "rightHand",
-  ] as const) {
-    out.push([key, refs[key]]);
-  }
+  for (const key of BIPED_LIMB_KEYS) out.push([key, refs[key]]);
   if (refs.leftClavicle >= 0) out.push(["leftClavicle", refs.leftClavicle]);
   if (refs.rightClavicle >= 0) out.push(["rightClavicle", refs.rightClavicle]);
   refs.eyes.forEach((b, i) => out.push([`eyes[${i}]`, b]));

@@ -1,15 +1,13 @@
 /**
  * A read-only view of a skeleton for reference detection and validation: children lists, depths,
- * subtree heights, ancestor queries and small vector helpers on plain `{x, y, z}` records.
+ * subtree heights, and ancestor queries.
  * @module
  */
 
-/** A point or direction. */
-export interface P3 {
-  readonly x: number;
-  readonly y: number;
-  readonly z: number;
-}
+import { type P3, v3, vlen, vsub } from "../math/value.js";
+
+export type { P3 } from "../math/value.js";
+export { v3, vadd, vcross, vdot, vlen, vnorm, vreject, vscale, vsub } from "../math/value.js";
 
 /** One bone of a skeleton as detection sees it. Bones are given parent-first (a parent's index < the child's). */
 export interface RigBoneInfo {
@@ -20,21 +18,6 @@ export interface RigBoneInfo {
   /** Rest/current position in component space (the frame of the root bone's parent). */
   position: P3;
 }
-
-export const v3 = (x: number, y: number, z: number): P3 => ({ x, y, z });
-export const vsub = (a: P3, b: P3): P3 => v3(a.x - b.x, a.y - b.y, a.z - b.z);
-export const vadd = (a: P3, b: P3): P3 => v3(a.x + b.x, a.y + b.y, a.z + b.z);
-export const vscale = (a: P3, s: number): P3 => v3(a.x * s, a.y * s, a.z * s);
-export const vdot = (a: P3, b: P3): number => a.x * b.x + a.y * b.y + a.z * b.z;
-export const vcross = (a: P3, b: P3): P3 => v3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
-export const vlen = (a: P3): number => Math.sqrt(vdot(a, a));
-/** Unit vector along `a`, or (0, 0, 0) when `a` has no length. */
-export const vnorm = (a: P3): P3 => {
-  const l = vlen(a);
-  return l > 0 ? vscale(a, 1 / l) : v3(0, 0, 0);
-};
-/** `a` without its component along the unit vector `axis`. */
-export const vreject = (a: P3, axis: P3): P3 => vsub(a, vscale(axis, vdot(a, axis)));
 
 /** Why a bone list cannot be read as a skeleton (empty when it can). */
 export function skeletonInputProblems(bones: readonly RigBoneInfo[]): string[] {

@@ -71,6 +71,25 @@ export enum FullBodyBipedChain {
   RightLeg = 3,
 }
 
+/** The twelve limb bone keys of {@link BipedBones} (legs, then arms; first, middle, last bone of each). */
+export const BIPED_LIMB_KEYS = [
+  "leftThigh",
+  "leftCalf",
+  "leftFoot",
+  "rightThigh",
+  "rightCalf",
+  "rightFoot",
+  "leftUpperArm",
+  "leftForearm",
+  "leftHand",
+  "rightUpperArm",
+  "rightForearm",
+  "rightHand",
+] as const;
+
+/** A limb bone key of {@link BipedBones}. */
+export type BipedLimbKey = (typeof BIPED_LIMB_KEYS)[number];
+
 /** The limb bones in chain order: [first, middle, last] for left arm, right arm, left leg, right leg. */
 export function limbBones(b: BipedBones): [number, number, number][] {
   return [
