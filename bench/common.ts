@@ -30,8 +30,8 @@ export interface Benchmark<R extends object = object> {
   name: string;
   /** File name under bench/results/. */
   file: string;
-  /** Runs the benchmark and returns the object written to the result file. */
-  run(): R;
+  /** Runs the benchmark and returns the object written to the result file (a promise when it loads assets). */
+  run(): R | Promise<R>;
   /** Rows of the printed table: [label, value, unit]. */
   rows(result: R): Array<[string, number | string, string]>;
   /** The result against its targets. */

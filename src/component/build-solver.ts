@@ -23,7 +23,12 @@ export interface BuiltBipedSolver {
 /** The root node given by name or bone, checked against the references; null to let the solver detect it. */
 export function resolveRootNode(skeleton: Skeleton, references: BipedReferences, ref: BoneReference | undefined): Bone | null {
   if (ref === undefined) return null;
-  const rootNode = typeof ref === "string" ? (skeleton.bones.find((b) => b.name === ref) ?? null) : ref;
+  const named = typeof ref === "string" ? skeleton.bones.filter((b) => b.name === ref) : [];
+  if (named.length > 1) {
+    const where = named.map((b) => `one below ${b.getParent()?.name ?? "nothing (a root bone)"}`).join(", ");
+    throw new FBBIKError([`rootNode: ${named.length} bones are named "${String(ref)}" in skeleton ${skeleton.name} (${where}); pass the Bone itself`]);
+  }
+  const rootNode = typeof ref === "string" ? (named[0] ?? null) : ref;
   if (rootNode === null) throw new FBBIKError([`rootNode: no bone named "${String(ref)}" in skeleton ${skeleton.name}`]);
   if (rootNode !== references.pelvis && !references.spine.includes(rootNode)) {
     throw new FBBIKError([
@@ -48,7 +53,7 @@ export function buildBipedSolver(
 ): BuiltBipedSolver {
   const toes = [references.leftFoot, references.rightFoot].map((f) => f.children[0] ?? null);
   const rig = new BabylonRig(skeleton, [...referencedBones(references), ...toes.filter((t): t is Bone => t !== null)], {
-    characterRoot: references.root,
+    characterRoot: references.root ?? undefined,
     mesh: options.mesh ?? null,
   });
   const id = (b: Bone): number => rig.idOf(b);

@@ -374,6 +374,23 @@ export class BabylonRig implements RestorablePose {
     }
   }
 
+  /**
+   * Why the rig cannot be read or written this frame: 0 when it can; 1 when the skeleton is no longer in
+   * its scene (disposed, or removed with its asset container); 2 when a node the rig reads was disposed;
+   * 3 when the mesh whose space a bone-only skeleton lives in was disposed. Allocation-free.
+   */
+  detachedState(): 0 | 1 | 2 | 3 {
+    const scene = this.skeleton.getScene();
+    if (scene.skeletons.indexOf(this.skeleton) < 0) return 1;
+    const nodes = this.nodes;
+    for (let i = 1; i < nodes.length; i++) {
+      const n = nodes[i];
+      if (n !== null && n !== undefined && n.isDisposed()) return 2;
+    }
+    if (this.nodes.length > 1 && this.nodes[1] === null && this.mesh !== null && this.mesh.isDisposed()) return 3;
+    return 0;
+  }
+
   /** World point → component space. */
   worldToComponentPoint(world: ReadonlyVec3, out: Vec3): Vec3 {
     bv.set(world.x, world.y, world.z);
@@ -434,9 +451,10 @@ export class BabylonRig implements RestorablePose {
     this.componentToWorld.invertToRef(this.worldToComponent);
     const m = this.componentToWorld.m;
     // rows are the axes (Babylon's row-vector convention)
-    const lx = Math.hypot(m[0]!, m[1]!, m[2]!);
-    const ly = Math.hypot(m[4]!, m[5]!, m[6]!);
-    const lz = Math.hypot(m[8]!, m[9]!, m[10]!);
+    // (Math.hypot takes its arguments as a rest array and allocates on every call)
+    const lx = Math.sqrt(m[0]! * m[0]! + m[1]! * m[1]! + m[2]! * m[2]!);
+    const ly = Math.sqrt(m[4]! * m[4]! + m[5]! * m[5]! + m[6]! * m[6]!);
+    const lz = Math.sqrt(m[8]! * m[8]! + m[9]! * m[9]! + m[10]! * m[10]!);
     this.componentScale = (lx + ly + lz) / 3;
     axisY.x = m[4]!;
     axisY.y = m[5]!;
