@@ -61,3 +61,26 @@ export type {
 } from "./mapping/detect-references.js";
 export { parseBoneName } from "./mapping/bone-naming.js";
 export type { BoneNameInfo, BoneRole, BoneSide } from "./mapping/bone-naming.js";
+
+// interaction system
+export { InteractionSystem } from "./effectors/interaction/interaction-system.js";
+export type { InteractionEventData, InteractionSystemOptions } from "./effectors/interaction/interaction-system.js";
+export { InteractionEffector } from "./effectors/interaction/interaction-effector.js";
+export type { InteractionChainWeights } from "./effectors/interaction/interaction-effector.js";
+export { InteractionObject, parseEffector } from "./effectors/interaction/interaction-object.js";
+export type {
+  InteractionEvent,
+  InteractionMultiplier,
+  InteractionObjectOptions,
+  InteractionTargetMetadata,
+  InteractionWeightCurve,
+} from "./effectors/interaction/interaction-object.js";
+export { InteractionTarget } from "./effectors/interaction/interaction-target.js";
+export type { InteractionTargetOptions } from "./effectors/interaction/interaction-target.js";
+export { InteractionCurveType, INTERACTION_CURVE_TYPE_COUNT } from "./effectors/interaction/interaction-curves.js";
+export { HandPoser } from "./effectors/interaction/hand-poser.js";
+export { ClimbSequencer } from "./effectors/interaction/climb-sequencer.js";
+export type { ClimbSequencerOptions, ClimbStep, ClimbStepEvent } from "./effectors/interaction/climb-sequencer.js";
+// the interaction system's curves are built with Curve (drop these two lines if Curve is exported elsewhere)
+export { Curve } from "./effectors/curve.js";
+export type { CurveKey } from "./effectors/curve.js";

@@ -63,7 +63,11 @@ export class FBBIKSolver {
   readonly onPreBend = new Observable<void>();
   /** After solving, before writing the bones. */
   readonly onPostSolve = new Observable<void>();
-  /** After the bones are written (fires even at weight 0). */
+  /**
+   * After the solve (fires even at weight 0): the solved pose is in the rig (`ik.rig`, component space)
+   * and is written to the Babylon nodes right after this hook, so post-solve changes go through the rig
+   * (`ik.rig.setRotation`) and are written with it. FinalIK's OnPostUpdate comes after its WritePose.
+   */
   readonly onPostUpdate = new Observable<void>();
 
   /** Builds the facade over a set-up solver, its rig and its mapping. */

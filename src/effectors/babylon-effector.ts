@@ -2,10 +2,14 @@ import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { BabylonRig } from "../mapping/babylon-rig.js";
+import { Quat, lookRotation } from "../math/quat.js";
 import { Vec3 } from "../math/vec3.js";
 import type { IKEffector } from "./effector.js";
 
 const tv = new Vec3();
+const axisY = new Vec3();
+const axisZ = new Vec3();
+const tq = new Quat();
 
 /**
  * An effector in Babylon terms: world-space `position`, `rotation` and `positionOffset`, weights, and an
@@ -98,8 +102,17 @@ export class FBBIKEffector {
       } else {
         const m = t.computeWorldMatrix(true);
         m.getTranslationToRef(this.position);
-        const abs = t.absoluteRotationQuaternion;
-        this.rotation.copyFrom(abs);
+        // the rotation whose Y and Z axes are the node's world Y and Z: proper even under a mirrored parent
+        // (a node inside a glTF in a left-handed scene), where Babylon's decomposition flips an axis
+        const w = m.m;
+        axisY.x = w[4]!;
+        axisY.y = w[5]!;
+        axisY.z = w[6]!;
+        axisZ.x = w[8]!;
+        axisZ.y = w[9]!;
+        axisZ.z = w[10]!;
+        lookRotation(tq, axisZ, axisY);
+        this.rotation.set(tq.x, tq.y, tq.z, tq.w);
       }
     }
     const inner = this.inner;

@@ -32,6 +32,7 @@ export interface BabylonRigOptions {
 const tv = new Vec3();
 const tv2 = new Vec3();
 const tq = new Quat();
+const tv3 = new Vec3();
 const bq = new Quaternion();
 const bv = new Vector3();
 const axisY = new Vec3();
@@ -391,36 +392,29 @@ export class BabylonRig implements RestorablePose {
     return 0;
   }
 
+  // The transforms below are written out rather than calling Vector3.TransformCoordinatesToRef, which
+  // hands three doubles to a helper V8 does not always inline (each call then boxes them).
+
   /** World point → component space. */
   worldToComponentPoint(world: ReadonlyVec3, out: Vec3): Vec3 {
-    bv.set(world.x, world.y, world.z);
-    Vector3.TransformCoordinatesToRef(bv, this.worldToComponent, bv);
-    out.x = bv.x;
-    out.y = bv.y;
-    out.z = bv.z;
-    return out;
+    return transformPoint(this.worldToComponent.m, world.x, world.y, world.z, out);
   }
 
   /** Component point → world. */
   componentToWorldPoint(component: ReadonlyVec3, out: Vector3): Vector3 {
-    bv.set(component.x, component.y, component.z);
-    return Vector3.TransformCoordinatesToRef(bv, this.componentToWorld, out);
+    transformPoint(this.componentToWorld.m, component.x, component.y, component.z, tv3);
+    return out.set(tv3.x, tv3.y, tv3.z);
   }
 
   /** World direction/offset → component space (scale included, so lengths convert too). */
   worldToComponentVector(world: ReadonlyVec3, out: Vec3): Vec3 {
-    bv.set(world.x, world.y, world.z);
-    Vector3.TransformNormalToRef(bv, this.worldToComponent, bv);
-    out.x = bv.x;
-    out.y = bv.y;
-    out.z = bv.z;
-    return out;
+    return transformVector(this.worldToComponent.m, world.x, world.y, world.z, out);
   }
 
   /** Component direction/offset → world. */
   componentToWorldVector(component: ReadonlyVec3, out: Vector3): Vector3 {
-    bv.set(component.x, component.y, component.z);
-    return Vector3.TransformNormalToRef(bv, this.componentToWorld, out);
+    transformVector(this.componentToWorld.m, component.x, component.y, component.z, tv3);
+    return out.set(tv3.x, tv3.y, tv3.z);
   }
 
   /**
@@ -531,6 +525,27 @@ export class BabylonRig implements RestorablePose {
       }
     }
   }
+}
+
+/** Row-vector point transform by a Babylon matrix (with the projective divide Babylon applies). */
+function transformPoint(m: ArrayLike<number>, x: number, y: number, z: number, out: Vec3): Vec3 {
+  const rx = x * m[0]! + y * m[4]! + z * m[8]! + m[12]!;
+  const ry = x * m[1]! + y * m[5]! + z * m[9]! + m[13]!;
+  const rz = x * m[2]! + y * m[6]! + z * m[10]! + m[14]!;
+  const rw = x * m[3]! + y * m[7]! + z * m[11]! + m[15]!;
+  const k = rw !== 0 && rw !== 1 ? 1 / rw : 1;
+  out.x = rx * k;
+  out.y = ry * k;
+  out.z = rz * k;
+  return out;
+}
+
+/** Row-vector direction transform by a Babylon matrix (no translation). */
+function transformVector(m: ArrayLike<number>, x: number, y: number, z: number, out: Vec3): Vec3 {
+  out.x = x * m[0]! + y * m[4]! + z * m[8]!;
+  out.y = x * m[1]! + y * m[5]! + z * m[9]!;
+  out.z = x * m[2]! + y * m[6]! + z * m[10]!;
+  return out;
 }
 
 /** Conjugation by the mirror across the YZ plane: (x, y, z, w) → (x, −y, −z, w). */

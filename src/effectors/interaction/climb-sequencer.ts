@@ -1,0 +1,273 @@
+import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import { Observable, type Observer } from "@babylonjs/core/Misc/observable.js";
+import { Curve } from "../curve.js";
+import { FullBodyBipedEffector } from "../../solver/biped-bones.js";
+import { InteractionCurveType } from "./interaction-curves.js";
+import { InteractionObject, type InteractionWeightCurve } from "./interaction-object.js";
+import type { InteractionSystem } from "./interaction-system.js";
+import { boneWorldMatrix, positionOfMatrix } from "./node-pose.js";
+
+/** One move of a climb: at `time` (seconds after start), `limb` goes to `hold`. */
+export interface ClimbStep {
+  /** When the move starts (seconds after {@link ClimbSequencer.start}, scaled by the system's speed). */
+  time: number;
+  /** The hand or foot effector. */
+  limb: FullBodyBipedEffector;
+  /** The hold (a rung, a grip): the limb's target. */
+  hold: TransformNode;
+}
+
+/** Delivered by {@link ClimbSequencer.onStep}. */
+export interface ClimbStepEvent {
+  /** Index of the step in the script. */
+  index: number;
+  /** The step. */
+  step: ClimbStep;
+}
+
+/** Options of {@link ClimbSequencer}. */
+export interface ClimbSequencerOptions {
+  /** The script (sorted by time here). */
+  steps?: ClimbStep[];
+  /** Seconds a limb takes from its hold (or the animation) to the next hold (default 0.5). */
+  moveTime?: number;
+  /** Height of the arc a moving limb makes, in world units along the character's up (default 0). */
+  liftHeight?: number;
+  /** [0, 1] Rotation weight of the limbs on their holds (default 0: the animated hand/foot rotation). */
+  rotationWeight?: number;
+  /** World offset of the body from the centroid of the holds; default: measured at {@link ClimbSequencer.start}. */
+  bodyOffset?: Vector3 | null;
+  /** [0, 1] Position weight of the body effector while climbing (default 1). */
+  bodyWeight?: number;
+  /** Rate (1/s) at which the body follows the holds' centroid (default 6). */
+  bodySpeed?: number;
+}
+
+const LIMBS = [FullBodyBipedEffector.LeftHand, FullBodyBipedEffector.RightHand, FullBodyBipedEffector.LeftFoot, FullBodyBipedEffector.RightFoot] as const;
+const tm = new Matrix();
+const tv = new Vector3();
+const tv2 = new Vector3();
+const centroid = new Vector3();
+
+/**
+ * Climbing built on the {@link InteractionSystem}: a script of moves (which hand or foot goes to which
+ * hold, when) played as interactions (each move interrupts the limb's previous hold and pauses on the new
+ * one, so the limb stays on it and follows it if it moves), while the body effector follows the centroid
+ * of the limbs' holds plus an offset. Enough for a ladder or a climbing wall.
+ *
+ * ```ts
+ * const climb = new ClimbSequencer(interactions, { moveTime: 0.4, liftHeight: 0.05, steps: [
+ *   { time: 0, limb: FullBodyBipedEffector.LeftHand, hold: rungs[6] }, …
+ * ] });
+ * climb.start();
+ * ```
+ */
+export class ClimbSequencer {
+  /** The interaction system. */
+  readonly system: InteractionSystem;
+  /** The script, sorted by time. */
+  readonly steps: ClimbStep[];
+  /** Seconds per move. */
+  readonly moveTime: number;
+  /** Height of a moving limb's arc. */
+  readonly liftHeight: number;
+  /** Rotation weight of the limbs on their holds. */
+  readonly rotationWeight: number;
+  /** Offset of the body from the centroid of the holds (world); measured at start when null. */
+  bodyOffset: Vector3 | null;
+  /** Position weight of the body effector while climbing. */
+  bodyWeight: number;
+  /** Rate (1/s) of the body following the centroid. */
+  bodySpeed: number;
+  /** A step started. */
+  readonly onStep = new Observable<ClimbStepEvent>();
+  /** Every step has started and every limb with a hold has reached it. */
+  readonly onFinished = new Observable<ClimbSequencer>();
+
+  private readonly objects = new Map<TransformNode, InteractionObject>();
+  private readonly holds: (TransformNode | null)[] = [null, null, null, null, null, null, null, null, null];
+  private readonly previousHolds: (TransformNode | null)[] = [null, null, null, null, null, null, null, null, null];
+  private clock = 0;
+  private next = 0;
+  private running = false;
+  private finishedFired = false;
+  private readonly bodyPosition = new Vector3();
+  private bodyCurrentWeight = 0;
+  private bodyDefaultWeight = 0;
+  private bodyActive = false;
+  private preObserver: Observer<number> | null;
+  private postObserver: Observer<number> | null;
+
+  /** A sequencer on `system` (not started). */
+  constructor(system: InteractionSystem, options: ClimbSequencerOptions = {}) {
+    this.system = system;
+    this.steps = [...(options.steps ?? [])].sort((a, b) => a.time - b.time);
+    this.moveTime = Math.max(1e-3, options.moveTime ?? 0.5);
+    this.liftHeight = options.liftHeight ?? 0;
+    this.rotationWeight = options.rotationWeight ?? 0;
+    this.bodyOffset = options.bodyOffset?.clone() ?? null;
+    this.bodyWeight = options.bodyWeight ?? 1;
+    this.bodySpeed = options.bodySpeed ?? 6;
+    this.preObserver = system.onPreInteractionUpdate.add((dt) => this.beforeInteractions(dt));
+    this.postObserver = system.onPostInteractionUpdate.add((dt) => this.afterInteractions(dt));
+  }
+
+  /** True between start and stop. */
+  get isRunning(): boolean {
+    return this.running;
+  }
+
+  /** Seconds since start (scaled by the system's speed). */
+  get time(): number {
+    return this.clock;
+  }
+
+  /** True when every step has started and every limb with a hold is on it (its interaction paused there). */
+  get isFinished(): boolean {
+    if (this.next < this.steps.length) return false;
+    for (const l of LIMBS) {
+      if (this.holds[l] !== null && !this.system.isPaused(l)) return false;
+    }
+    return true;
+  }
+
+  /** The hold the limb is on or going to, or null. */
+  getHold(limb: FullBodyBipedEffector): TransformNode | null {
+    return this.holds[limb] ?? null;
+  }
+
+  /** The interaction object used for `hold` (created on first use). */
+  getHoldObject(hold: TransformNode): InteractionObject {
+    let o = this.objects.get(hold);
+    if (o === undefined) {
+      const t = this.moveTime;
+      const curves: InteractionWeightCurve[] = [
+        { type: InteractionCurveType.PositionWeight, curve: new Curve([{ time: 0, value: 1 }, { time: t, value: 1 }]) },
+      ];
+      if (this.rotationWeight > 0) {
+        curves.push({ type: InteractionCurveType.RotationWeight, curve: new Curve([{ time: 0, value: this.rotationWeight }, { time: t, value: this.rotationWeight }]) });
+      }
+      if (this.liftHeight !== 0) {
+        curves.push({
+          type: InteractionCurveType.PositionOffsetY,
+          curve: new Curve([
+            { time: 0, value: 0 },
+            { time: t / 2, value: this.liftHeight },
+            { time: t, value: 0 },
+          ]),
+        });
+      }
+      o = new InteractionObject(hold, { weightCurves: curves, events: [{ time: t, pause: true }], fadeInTime: t });
+      this.objects.set(hold, o);
+    }
+    return o;
+  }
+
+  /**
+   * Starts the script from time 0. Without a `bodyOffset`, the body's offset from the centroid of each
+   * limb's first hold is measured now, from the current pose.
+   */
+  start(): void {
+    this.clock = 0;
+    this.next = 0;
+    this.running = true;
+    this.finishedFired = false;
+    this.holds.fill(null);
+    this.previousHolds.fill(null);
+    const body = this.system.ik.solver.bodyEffector;
+    if (!this.bodyActive) this.bodyDefaultWeight = body.positionWeight;
+    this.bodyActive = true;
+    this.bodyCurrentWeight = body.positionWeight;
+    const bone = body.bone;
+    if (bone !== null) positionOfMatrix(boneWorldMatrix(bone, this.system.mesh, tm), this.bodyPosition);
+    if (this.bodyOffset === null) {
+      const first: (TransformNode | null)[] = [null, null, null, null, null, null, null, null, null];
+      for (const s of this.steps) if (first[s.limb] === null) first[s.limb] = s.hold;
+      if (this.centroidOf(first, null, centroid)) this.bodyOffset = this.bodyPosition.subtract(centroid);
+      else this.bodyOffset = Vector3.Zero();
+    }
+  }
+
+  /** Stops climbing: every limb's interaction stops and the body returns to its weight before start. */
+  stop(): void {
+    this.running = false;
+    for (const l of LIMBS) {
+      if (this.holds[l] !== null) this.system.stopInteraction(l);
+      this.holds[l] = null;
+      this.previousHolds[l] = null;
+    }
+  }
+
+  /** Removes the sequencer's observers (stopping it if running) and gives the body its weight back. */
+  dispose(): void {
+    if (this.running) this.stop();
+    if (this.bodyActive) this.system.ik.solver.bodyEffector.positionWeight = this.bodyDefaultWeight;
+    this.bodyActive = false;
+    if (this.preObserver !== null) this.system.onPreInteractionUpdate.remove(this.preObserver);
+    if (this.postObserver !== null) this.system.onPostInteractionUpdate.remove(this.postObserver);
+    this.preObserver = null;
+    this.postObserver = null;
+    this.onStep.clear();
+    this.onFinished.clear();
+  }
+
+  private beforeInteractions(dt: number): void {
+    if (!this.running) return;
+    this.clock += dt * this.system.speed;
+    while (this.next < this.steps.length && this.steps[this.next]!.time <= this.clock) {
+      const index = this.next++;
+      const step = this.steps[index]!;
+      const started = this.system.startInteraction(step.limb, this.getHoldObject(step.hold), true);
+      if (!started) continue;
+      this.previousHolds[step.limb] = this.holds[step.limb] ?? null;
+      this.holds[step.limb] = step.hold;
+      if (this.onStep.hasObservers()) this.onStep.notifyObservers({ index, step });
+    }
+  }
+
+  private afterInteractions(dt: number): void {
+    if (!this.bodyActive) return;
+    const body = this.system.ik.solver.bodyEffector;
+    const goalWeight = this.running ? this.bodyWeight : this.bodyDefaultWeight;
+    const rate = dt / this.moveTime;
+    const w = this.bodyCurrentWeight;
+    this.bodyCurrentWeight = goalWeight > w ? Math.min(goalWeight, w + rate) : Math.max(goalWeight, w - rate);
+    if (this.running && this.centroidOf(this.holds, this.previousHolds, centroid)) {
+      centroid.addInPlace(this.bodyOffset ?? Vector3.ZeroReadOnly);
+      const k = 1 - Math.exp(-this.bodySpeed * dt);
+      Vector3.LerpToRef(this.bodyPosition, centroid, k, this.bodyPosition);
+    }
+    body.position.copyFrom(this.bodyPosition);
+    body.positionWeight = this.bodyCurrentWeight;
+    if (!this.running && this.bodyCurrentWeight === this.bodyDefaultWeight) this.bodyActive = false;
+    if (this.running && !this.finishedFired && this.isFinished) {
+      this.finishedFired = true;
+      this.onFinished.notifyObservers(this);
+    }
+  }
+
+  /**
+   * Centroid of the limbs' holds; with `previous`, a limb moving between holds counts at the blend of
+   * the two by its interaction's fade-in weight. False when no limb has a hold.
+   */
+  private centroidOf(holds: readonly (TransformNode | null)[], previous: readonly (TransformNode | null)[] | null, out: Vector3): boolean {
+    out.setAll(0);
+    let n = 0;
+    for (const l of LIMBS) {
+      const h = holds[l];
+      if (h === null || h === undefined) continue;
+      positionOfMatrix(h.computeWorldMatrix(true), tv);
+      const p = previous?.[l] ?? null;
+      if (p !== null) {
+        positionOfMatrix(p.computeWorldMatrix(true), tv2);
+        Vector3.LerpToRef(tv2, tv, this.system.getInteractionEffector(l).weight, tv);
+      }
+      out.addInPlace(tv);
+      n++;
+    }
+    if (n === 0) return false;
+    out.scaleInPlace(1 / n);
+    return true;
+  }
+}

@@ -1,0 +1,615 @@
+import type { Node } from "@babylonjs/core/node.js";
+import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import type { FBBIKBendConstraint } from "../babylon-chain.js";
+import type { FBBIKEffector } from "../babylon-effector.js";
+import { Quat, slerp } from "../../math/quat.js";
+import { FullBodyBipedChain, FullBodyBipedEffector } from "../../solver/biped-bones.js";
+import type { HandPoser } from "./hand-poser.js";
+import { INTERACTION_CURVE_TYPE_COUNT, InteractionCurveType, isOffsetChannel } from "./interaction-curves.js";
+import type { InteractionEvent, InteractionObject } from "./interaction-object.js";
+import type { InteractionTarget } from "./interaction-target.js";
+import type { InteractionSystem } from "./interaction-system.js";
+import { boneWorldMatrix, clamp01, nlerpToRef, positionOfMatrix, rotationOfMatrix, setWorldMatrix } from "./node-pose.js";
+
+/** The chain weights an interaction drives (a limb chain, or the body chain). */
+export interface InteractionChainWeights {
+  /** Pull. */
+  pull: number;
+  /** Reach. */
+  reach: number;
+  /** Push. */
+  push: number;
+  /** Push parent. */
+  pushParent: number;
+}
+
+const N = INTERACTION_CURVE_TYPE_COUNT;
+const boneWorld = new Matrix();
+const targetWorld = new Matrix();
+const scratchMatrix = new Matrix();
+const scratchMatrix2 = new Matrix();
+const bonePos = new Vector3();
+const boneRot = new Quaternion();
+const targetPos = new Vector3();
+const targetRot = new Quaternion();
+const tv = new Vector3();
+const tv2 = new Vector3();
+const tq = new Quaternion();
+const ts = new Vector3();
+const axisX = new Vector3();
+const axisY = new Vector3();
+const axisZ = new Vector3();
+const cq = new Quat();
+const cq2 = new Quat();
+
+/** The limb chain an effector belongs to, or null for the body. */
+function chainOf(effector: FullBodyBipedEffector): FullBodyBipedChain | null {
+  switch (effector) {
+    case FullBodyBipedEffector.LeftShoulder:
+    case FullBodyBipedEffector.LeftHand:
+      return FullBodyBipedChain.LeftArm;
+    case FullBodyBipedEffector.RightShoulder:
+    case FullBodyBipedEffector.RightHand:
+      return FullBodyBipedChain.RightArm;
+    case FullBodyBipedEffector.LeftThigh:
+    case FullBodyBipedEffector.LeftFoot:
+      return FullBodyBipedChain.LeftLeg;
+    case FullBodyBipedEffector.RightThigh:
+    case FullBodyBipedEffector.RightFoot:
+      return FullBodyBipedChain.RightLeg;
+    default:
+      return null;
+  }
+}
+
+/**
+ * One effector's interaction state (FinalIK's InteractionEffector): the running interaction (object,
+ * target, timer, fade-in weight, events, pause, pick-up) and the defaults of the weights it drives, which
+ * it returns to (at the system's `resetToDefaultsSpeed`) when the interaction ends. Created and driven by
+ * {@link InteractionSystem}; use the system's methods to start and stop interactions.
+ */
+export class InteractionEffector {
+  /** The effector type. */
+  readonly effectorType: FullBodyBipedEffector;
+  /** The FBBIK effector driven. */
+  readonly effector: FBBIKEffector;
+  /** The chain whose weights the channels drive (the limb's, or the body chain's). */
+  readonly chain: InteractionChainWeights;
+  /** The limb's bend constraint (null for the body). */
+  readonly bendConstraint: FBBIKBendConstraint | null;
+  /** The hand poser (hands of rigs with fingers), or null. */
+  poser: HandPoser | null = null;
+  private readonly system: InteractionSystem;
+
+  private _object: InteractionObject | null = null;
+  private _target: InteractionTarget | null = null;
+  private targetNode: TransformNode | null = null;
+  private _inInteraction = false;
+  private _isPaused = false;
+  private _timer = 0;
+  private _weight = 0;
+  private _length = 0;
+  private fadeInSpeed = 0;
+  private speedMlp = 1;
+
+  private readonly defaults = new Float64Array(N);
+  private readonly base = new Float64Array(N);
+  private readonly values = new Float64Array(N);
+  private readonly curveValues = new Float64Array(N);
+  private readonly stopValues = new Float64Array(N);
+  private readonly used = new Uint8Array(N);
+  private readonly resetting = new Uint8Array(N);
+  private resetTimer = 0;
+
+  private eventOrder: number[] = [];
+  private triggered: boolean[] = [];
+
+  private fromBone = true;
+  private readonly fromPosition = new Vector3();
+  private readonly fromRotation = new Quaternion();
+  private readonly positionNoOffset = new Vector3();
+  private readonly pausePosition = new Vector3();
+  private readonly pauseRotation = new Quaternion();
+
+  private _pickedUp = false;
+  private pickUpPending = false;
+  private pickUpEvent: InteractionEvent | null = null;
+  /** World position the hand was going to when the object was picked up. */
+  readonly pickUpPosition = new Vector3();
+  /** World rotation (effector convention) the hand was going to when the object was picked up. */
+  readonly pickUpRotation = new Quaternion();
+  private _held: InteractionObject | null = null;
+  private heldParent: Node | null = null;
+  private heldFollowManually = false;
+  private readonly heldRelative = new Matrix();
+
+  /** @internal Created by the system. */
+  constructor(system: InteractionSystem, effectorType: FullBodyBipedEffector) {
+    this.system = system;
+    this.effectorType = effectorType;
+    const solver = system.ik.solver;
+    this.effector = solver.getEffector(effectorType);
+    const limb = chainOf(effectorType);
+    if (limb === null) {
+      this.chain = solver.inner.chains[0]!;
+      this.bendConstraint = null;
+    } else {
+      const c = solver.getChain(limb);
+      this.chain = c;
+      this.bendConstraint = c.bendConstraint;
+    }
+    this.storeDefaults();
+  }
+
+  /** The object of the current (or last) interaction. */
+  get object(): InteractionObject | null {
+    return this._object;
+  }
+  /** The target of the current interaction (null: the effector goes to the object's node). */
+  get target(): InteractionTarget | null {
+    return this._target;
+  }
+  /** True from start until stop (also while paused). */
+  get inInteraction(): boolean {
+    return this._inInteraction;
+  }
+  /** True while paused. */
+  get isPaused(): boolean {
+    return this._isPaused;
+  }
+  /** Interaction time (seconds, scaled by the speeds). */
+  get timer(): number {
+    return this._timer;
+  }
+  /** [0, 1] Fade-in weight of the interaction. */
+  get weight(): number {
+    return this._weight;
+  }
+  /** Length of the current interaction (seconds). */
+  get length(): number {
+    return this._length;
+  }
+  /** timer / length while in interaction, else 0. */
+  get progress(): number {
+    if (!this._inInteraction) return 0;
+    return this._length > 0 ? Math.min(1, this._timer / this._length) : 1;
+  }
+  /** True after a pick-up event of the current interaction. */
+  get pickedUp(): boolean {
+    return this._pickedUp;
+  }
+  /** The object held in this hand (picked up and not released), or null. */
+  get heldObject(): InteractionObject | null {
+    return this._held;
+  }
+  /** True when some weights are still returning to their defaults. */
+  get isResetting(): boolean {
+    return this.resetTimer > 0;
+  }
+
+  /** The default value of a channel (what it returns to when not interacting). */
+  getDefault(type: InteractionCurveType): number {
+    return this.defaults[type]!;
+  }
+
+  /** The value the interaction last gave a channel (the solver's value for weights). */
+  getValue(type: InteractionCurveType): number {
+    return this.readChannel(type);
+  }
+
+  /**
+   * Stores the current effector and chain weights as the defaults the channels return to. Called at
+   * creation; call it again after changing those weights yourself while no interaction runs.
+   */
+  storeDefaults(): void {
+    for (let t = 0; t < N; t++) {
+      this.defaults[t] = isOffsetChannel(t) || t === InteractionCurveType.RotateBoneWeight || t === InteractionCurveType.PoserWeight ? 0 : this.readChannel(t);
+      this.values[t] = this.defaults[t]!;
+    }
+  }
+
+  private readChannel(t: InteractionCurveType): number {
+    switch (t) {
+      case InteractionCurveType.PositionWeight:
+        return this.effector.positionWeight;
+      case InteractionCurveType.RotationWeight:
+        return this.effector.rotationWeight;
+      case InteractionCurveType.Pull:
+        return this.chain.pull;
+      case InteractionCurveType.Reach:
+        return this.chain.reach;
+      case InteractionCurveType.Push:
+        return this.chain.push;
+      case InteractionCurveType.PushParent:
+        return this.chain.pushParent;
+      case InteractionCurveType.BendGoalWeight:
+        return this.bendConstraint?.weight ?? 0;
+      default:
+        return this.values[t]!;
+    }
+  }
+
+  private writeChannel(t: InteractionCurveType, v: number): void {
+    this.values[t] = v;
+    switch (t) {
+      case InteractionCurveType.PositionWeight:
+        this.effector.positionWeight = v;
+        break;
+      case InteractionCurveType.RotationWeight:
+        this.effector.rotationWeight = v;
+        break;
+      case InteractionCurveType.Pull:
+        this.chain.pull = v;
+        break;
+      case InteractionCurveType.Reach:
+        this.chain.reach = v;
+        break;
+      case InteractionCurveType.Push:
+        this.chain.push = v;
+        break;
+      case InteractionCurveType.PushParent:
+        this.chain.pushParent = v;
+        break;
+      case InteractionCurveType.BendGoalWeight:
+        if (this.bendConstraint !== null) this.bendConstraint.weight = v;
+        break;
+      case InteractionCurveType.PoserWeight:
+        if (this.poser !== null) this.poser.weight = v;
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** Reads the bone's world position and rotation (effector convention) now. */
+  private readBone(): boolean {
+    const bone = this.effector.bone;
+    if (bone === null) return false;
+    boneWorldMatrix(bone, this.system.mesh, boneWorld);
+    positionOfMatrix(boneWorld, bonePos);
+    rotationOfMatrix(boneWorld, boneRot);
+    return true;
+  }
+
+  /** Target world pose into targetPos/targetRot (and targetWorld); the pick-up pose once picked up. */
+  private readTarget(): void {
+    if (this._pickedUp) {
+      targetPos.copyFrom(this.pickUpPosition);
+      targetRot.copyFrom(this.pickUpRotation);
+      return;
+    }
+    const node = this.targetNode!;
+    targetWorld.copyFrom(node.computeWorldMatrix(true));
+    positionOfMatrix(targetWorld, targetPos);
+    rotationOfMatrix(targetWorld, targetRot);
+  }
+
+  /** @internal Starts an interaction; see {@link InteractionSystem.startInteraction}. */
+  _start(object: InteractionObject, interrupt: boolean): boolean {
+    if (this._inInteraction && !interrupt) return false;
+    if (this.effector.bone === null) return false;
+    this.readBone();
+    const newTarget = object.getTarget(this.effectorType);
+    if (this._inInteraction) {
+      // interrupting: blend from where the effector is now, not from the animation
+      this.fromBone = false;
+      this.fromPosition.copyFrom(this.effector.position);
+      this.fromRotation.copyFrom(this.effector.rotation);
+      if (this._target !== null && this._target !== newTarget) this._target.resetRotation();
+    } else {
+      this.fromBone = true;
+      this.effector.position.copyFrom(bonePos);
+      this.effector.rotation.copyFrom(boneRot);
+    }
+    // channels in use start from their current values; those still resetting keep resetting
+    const oldUsed = this._inInteraction ? this.used.slice() : null;
+    object.getUsedChannels(this.used);
+    for (let t = 0; t < N; t++) {
+      this.base[t] = this.readChannel(t);
+      if (this.used[t]) this.resetting[t] = 0;
+      else if (oldUsed !== null && oldUsed[t]) {
+        // used by the interrupted interaction only: return it to its default
+        this.stopValues[t] = this.readChannel(t);
+        this.resetting[t] = 1;
+        this.resetTimer = 1;
+      }
+    }
+    this._object = object;
+    this._target = newTarget;
+    this.targetNode = newTarget?.node ?? object.node;
+    this.speedMlp = newTarget?.interactionSpeedMlp ?? 1;
+    if (this.poser !== null) this.poser.setPoseRoot(this.targetNode);
+    const fade = object.fadeInTime ?? this.system.fadeInTime;
+    this.fadeInSpeed = fade > 0 ? 1 / fade : 1000;
+    this._timer = 0;
+    this._weight = 0;
+    this._length = object.length;
+    const events = object.events;
+    this.eventOrder = events.map((_, i) => i).sort((a, b) => events[a]!.time - events[b]!.time || a - b);
+    this.triggered = events.map(() => false);
+    this._pickedUp = false;
+    this.pickUpPending = false;
+    this._isPaused = false;
+    this._inInteraction = true;
+    newTarget?.rotateTo(bonePos);
+    this.system._notify("start", this, null);
+    return true;
+  }
+
+  /** @internal Pauses; see {@link InteractionSystem.pauseInteraction}. */
+  _pause(event: InteractionEvent | null = null): boolean {
+    if (!this._inInteraction || this._isPaused) return false;
+    if (!this._pickedUp) {
+      // the effector's pose relative to the target, kept while paused
+      targetWorld.copyFrom(this.targetNode!.computeWorldMatrix(true));
+      rotationOfMatrix(targetWorld, targetRot);
+      targetWorld.invertToRef(scratchMatrix);
+      Vector3.TransformCoordinatesToRef(this.positionNoOffset, scratchMatrix, this.pausePosition);
+      Quaternion.InverseToRef(targetRot, tq);
+      tq.multiplyToRef(this.effector.rotation, this.pauseRotation);
+    }
+    this._isPaused = true;
+    this.system._notify("pause", this, event);
+    return true;
+  }
+
+  /** @internal Resumes; see {@link InteractionSystem.resumeInteraction}. */
+  _resume(): boolean {
+    if (!this._inInteraction || !this._isPaused) return false;
+    this._isPaused = false;
+    this.system._notify("resume", this, null);
+    return true;
+  }
+
+  /**
+   * @internal Stops the interaction: the weights return to their defaults at resetToDefaultsSpeed.
+   * `release` also lets go of a held object. Returns true when something was stopped or released.
+   */
+  _stop(release: boolean): boolean {
+    let did = false;
+    if (this._inInteraction) {
+      did = true;
+      this._target?.resetRotation();
+      this._inInteraction = false;
+      this._isPaused = false;
+      this.pickUpPending = false;
+      for (let t = 0; t < N; t++) {
+        if (!this.used[t]) continue;
+        this.stopValues[t] = this.readChannel(t);
+        this.resetting[t] = 1;
+      }
+      // offsets are not carried on after the interaction
+      for (const t of [InteractionCurveType.PositionOffsetX, InteractionCurveType.PositionOffsetY, InteractionCurveType.PositionOffsetZ]) {
+        this.values[t] = 0;
+        this.resetting[t] = 0;
+      }
+      this.resetTimer = 1;
+      this.system._notify("stop", this, null);
+    }
+    if (release && this._held !== null) {
+      this._release(null, null);
+      did = true;
+    }
+    return did;
+  }
+
+  /** @internal Per frame, before the solve: advances the interaction and sets the effector and weights. */
+  _update(dt: number): void {
+    if (this.resetTimer > 0) this.resetToDefaults(dt);
+    if (!this._inInteraction) return;
+    if (!this.readBone()) return;
+    const object = this._object!;
+    if (this._isPaused) {
+      this.readTarget();
+      const e = this.effector;
+      if (this._pickedUp) {
+        e.position.copyFrom(targetPos);
+        e.rotation.copyFrom(targetRot);
+      } else {
+        Vector3.TransformCoordinatesToRef(this.pausePosition, targetWorld, e.position);
+        targetRot.multiplyToRef(this.pauseRotation, e.rotation);
+      }
+      this.positionNoOffset.copyFrom(e.position);
+      this.applyChannels(object);
+      return;
+    }
+    const speed = this.system.speed;
+    this._timer += dt * speed * this.speedMlp;
+    this._weight = clamp01(this._weight + dt * this.fadeInSpeed * speed);
+    if (this._target !== null && !this._target.rotateOnce) this._target.rotateTo(bonePos);
+    this.readTarget();
+    // events due, in time order; pause and pick-up hold the timer at their time
+    let pauseEvent: InteractionEvent | null = null;
+    const events = object.events;
+    for (let k = 0; k < this.eventOrder.length; k++) {
+      const i = this.eventOrder[k]!;
+      if (this.triggered[i]) continue;
+      const ev = events[i];
+      if (ev === undefined || ev.time > this._timer) break;
+      this.triggered[i] = true;
+      if (ev.pause === true || ev.pickUp === true) this._timer = ev.time;
+      if (ev.pickUp === true && !this._pickedUp) {
+        this._pickedUp = true;
+        this.pickUpPending = true;
+        this.pickUpEvent = ev;
+        this.pickUpPosition.copyFrom(targetPos);
+        this.pickUpRotation.copyFrom(targetRot);
+      }
+      this.system._notify("event", this, ev);
+      if (ev.pause === true) {
+        pauseEvent = ev;
+        break;
+      }
+    }
+    const e = this.effector;
+    const w = this._weight;
+    if (this.fromBone) {
+      Vector3.LerpToRef(bonePos, targetPos, w, e.position);
+      nlerpToRef(boneRot, targetRot, w, e.rotation);
+    } else {
+      Vector3.LerpToRef(this.fromPosition, targetPos, w, e.position);
+      nlerpToRef(this.fromRotation, targetRot, w, e.rotation);
+    }
+    this.positionNoOffset.copyFrom(e.position);
+    this.applyChannels(object);
+    if (pauseEvent !== null) this._pause(pauseEvent);
+    if (!this._isPaused && this._timer >= this._length) this._stop(false);
+  }
+
+  /** Evaluates the curves at the timer and sets every used channel, then adds the position offset. */
+  private applyChannels(object: InteractionObject): void {
+    object.evaluate(this._timer, this.curveValues);
+    const target = this._target;
+    const w = this._weight;
+    for (let t = 0; t < N; t++) {
+      if (!this.used[t]) continue;
+      const f = clamp01(w * (target !== null ? target.getMultiplier(t) : 1));
+      const b = this.base[t]!;
+      this.writeChannel(t, b + (this.curveValues[t]! - b) * f);
+    }
+    const ox = this.used[InteractionCurveType.PositionOffsetX] ? this.values[InteractionCurveType.PositionOffsetX]! : 0;
+    const oy = this.used[InteractionCurveType.PositionOffsetY] ? this.values[InteractionCurveType.PositionOffsetY]! : 0;
+    const oz = this.used[InteractionCurveType.PositionOffsetZ] ? this.values[InteractionCurveType.PositionOffsetZ]! : 0;
+    if (ox !== 0 || oy !== 0 || oz !== 0) {
+      const space = object.positionOffsetSpace ?? this.system.ik.rig.characterRoot;
+      if (space !== null) {
+        const m = space.computeWorldMatrix(true).m;
+        axisX.set(m[0]!, m[1]!, m[2]!).normalize();
+        axisY.set(m[4]!, m[5]!, m[6]!).normalize();
+        axisZ.set(m[8]!, m[9]!, m[10]!).normalize();
+      } else {
+        axisX.set(1, 0, 0);
+        axisY.set(0, 1, 0);
+        axisZ.set(0, 0, 1);
+      }
+      const p = this.effector.position;
+      p.x += axisX.x * ox + axisY.x * oy + axisZ.x * oz;
+      p.y += axisX.y * ox + axisY.y * oy + axisZ.y * oz;
+      p.z += axisX.z * ox + axisY.z * oy + axisZ.z * oz;
+    }
+  }
+
+  /** Returns the channels being reset toward their defaults (linearly over 1 / resetToDefaultsSpeed s). */
+  private resetToDefaults(dt: number): void {
+    this.resetTimer = Math.max(0, this.resetTimer - dt * this.system.resetToDefaultsSpeed);
+    const r = this.resetTimer;
+    let any = false;
+    for (let t = 0; t < N; t++) {
+      if (!this.resetting[t]) continue;
+      if (this._inInteraction && this.used[t]) {
+        this.resetting[t] = 0;
+        continue;
+      }
+      const d = this.defaults[t]!;
+      this.writeChannel(t, r > 0 ? d + (this.stopValues[t]! - d) * r : d);
+      if (r <= 0) this.resetting[t] = 0;
+      else any = true;
+    }
+    if (!any) this.resetTimer = 0;
+  }
+
+  /** @internal Writes the defaults of every channel an interaction touched and clears the state. */
+  _restoreDefaults(): void {
+    for (let t = 0; t < N; t++) {
+      if (this.used[t] || this.resetting[t]) this.writeChannel(t, this.defaults[t]!);
+      this.resetting[t] = 0;
+    }
+    this.resetTimer = 0;
+    this._target?.resetRotation();
+    this._inInteraction = false;
+    this._isPaused = false;
+    this.used.fill(0);
+  }
+
+  /** @internal After the solve (bones in the rig, not yet written to Babylon): rotate-bone, pick-up, poser. */
+  _postUpdate(): void {
+    const bone = this.effector.bone;
+    if (bone === null) return;
+    const rig = this.system.ik.rig;
+    const id = this.effector.inner.node.bone;
+    const rb = clamp01(this.values[InteractionCurveType.RotateBoneWeight]!);
+    if (rb > 0) {
+      const goal = this._pickedUp ? this.pickUpRotation : this.effector.rotation;
+      rig.worldToComponentRotation(goal, cq);
+      slerp(cq2, rig.rotations[id]!, cq, rb * rb);
+      rig.setRotation(id, cq2);
+    }
+    if (this.pickUpPending) {
+      this.pickUpPending = false;
+      this.pickUp(id);
+    } else if (this._held !== null && this.heldFollowManually) {
+      this.solvedBoneWorld(id, scratchMatrix);
+      this.heldRelative.multiplyToRef(scratchMatrix, scratchMatrix2);
+      setWorldMatrix(this._held.pickUpNode, scratchMatrix2);
+    }
+    if (this.poser !== null) this.poser.update();
+  }
+
+  /** The bone's solved world matrix from the rig (component space → world). */
+  private solvedBoneWorld(id: number, out: Matrix): Matrix {
+    const rig = this.system.ik.rig;
+    const p = rig.positions[id]!;
+    const r = rig.rotations[id]!;
+    const s = rig.scales[id]!;
+    tv.set(p.x, p.y, p.z);
+    tq.set(r.x, r.y, r.z, r.w);
+    ts.set(s.x, s.y, s.z);
+    Matrix.ComposeToRef(ts, tq, tv, scratchMatrix2);
+    scratchMatrix2.multiplyToRef(rig.componentToWorld, out);
+    return out;
+  }
+
+  /** Parents the object to the bone, as if the bone were at the pick-up position. */
+  private pickUp(id: number): void {
+    const object = this._object!;
+    if (this._held !== null && this._held !== object) this._release(null, null);
+    const root = object.pickUpNode;
+    const hand = this.solvedBoneWorld(id, scratchMatrix);
+    // the virtual hand: the solved hand moved to where it was going
+    hand.setTranslationFromFloats(this.pickUpPosition.x, this.pickUpPosition.y, this.pickUpPosition.z);
+    hand.invertToRef(scratchMatrix2);
+    root.computeWorldMatrix(true).multiplyToRef(scratchMatrix2, this.heldRelative);
+    if (this._held !== object) this.heldParent = root.parent;
+    this._held = object;
+    const handNode = this.effector.bone!.getTransformNode();
+    if (handNode !== null) {
+      this.heldFollowManually = false;
+      root.parent = handNode;
+      if (root.rotationQuaternion === null) root.rotationQuaternion = new Quaternion();
+      this.heldRelative.decompose(root.scaling, root.rotationQuaternion, root.position);
+    } else {
+      // bone-only skeletons: follow the solved bone every frame
+      this.heldFollowManually = true;
+      this.solvedBoneWorld(id, scratchMatrix);
+      this.heldRelative.multiplyToRef(scratchMatrix, scratchMatrix2);
+      setWorldMatrix(root, scratchMatrix2);
+    }
+    this.system._notify("pickUp", this, this.pickUpEvent);
+    this.pickUpEvent = null;
+  }
+
+  /**
+   * @internal Lets go of the held object: back under its original parent keeping its world pose, or
+   * at `position`/`rotation` (world) when given.
+   */
+  _release(position: Vector3 | null, rotation: Quaternion | null): InteractionObject | null {
+    const held = this._held;
+    if (held === null) return null;
+    const root = held.pickUpNode;
+    scratchMatrix.copyFrom(root.computeWorldMatrix(true));
+    if (position !== null || rotation !== null) {
+      scratchMatrix.decompose(ts, tq, tv2);
+      if (position !== null) tv2.copyFrom(position);
+      if (rotation !== null) tq.copyFrom(rotation);
+      Matrix.ComposeToRef(ts, tq, tv2, scratchMatrix);
+    }
+    root.parent = this.heldParent;
+    setWorldMatrix(root, scratchMatrix);
+    this._held = null;
+    this.heldParent = null;
+    this.heldFollowManually = false;
+    if (this._object === held) this._pickedUp = false;
+    return held;
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * World-pose helpers for the interaction system: reading a node's or bone's world pose in the
+ * convention the effectors use, and writing a node's world matrix through its parent. Allocation-free
+ * (module scratch), except `setWorldMatrix` giving a node a rotation quaternion the first time.
+ */
+import type { Bone } from "@babylonjs/core/Bones/bone.js";
+import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+
+const ax = new Vector3();
+const ay = new Vector3();
+const az = new Vector3();
+const basis = new Matrix();
+const inv = new Matrix();
+const local = new Matrix();
+const ts = new Vector3();
+const tq = new Quaternion();
+const tp = new Vector3();
+
+/**
+ * The proper rotation whose Y and Z axes are the (normalised) Y and Z axes of the world matrix `m`.
+ * For an unmirrored, unsheared matrix this is its rotation; under a mirror (glTF's `__root__` in a
+ * left-handed scene) it is the convention of {@link FBBIKEffector.rotation}: Y and Z match the node's,
+ * X is mirrored.
+ */
+export function rotationOfMatrix(m: Matrix, out: Quaternion): Quaternion {
+  const a = m.m;
+  ay.set(a[4]!, a[5]!, a[6]!);
+  az.set(a[8]!, a[9]!, a[10]!);
+  const lz = az.length();
+  if (!(lz > 0)) return out.set(0, 0, 0, 1);
+  az.scaleInPlace(1 / lz);
+  Vector3.CrossToRef(ay, az, ax);
+  let lx = ax.length();
+  if (!(lx > 1e-12)) {
+    // Y degenerate or parallel to Z: any X perpendicular to Z
+    if (Math.abs(az.x) < 0.9) ax.set(0, az.z, -az.y);
+    else ax.set(-az.z, 0, az.x);
+    lx = ax.length();
+  }
+  ax.scaleInPlace(1 / lx);
+  Vector3.CrossToRef(az, ax, ay);
+  Matrix.FromValuesToRef(ax.x, ax.y, ax.z, 0, ay.x, ay.y, ay.z, 0, az.x, az.y, az.z, 0, 0, 0, 0, 1, basis);
+  return Quaternion.FromRotationMatrixToRef(basis, out);
+}
+
+/** World position (translation) of the world matrix `m`. */
+export function positionOfMatrix(m: Matrix, out: Vector3): Vector3 {
+  const a = m.m;
+  return out.set(a[12]!, a[13]!, a[14]!);
+}
+
+/**
+ * The world matrix of a bone: its linked TransformNode's (recomputed now), or for bone-only skeletons
+ * the bone's skeleton-space matrix times the world matrix of the mesh it deforms.
+ */
+export function boneWorldMatrix(bone: Bone, mesh: AbstractMesh | null, out: Matrix): Matrix {
+  const node = bone.getTransformNode();
+  if (node !== null) return out.copyFrom(node.computeWorldMatrix(true));
+  bone.getSkeleton().computeAbsoluteMatrices();
+  const abs = bone.getAbsoluteMatrix();
+  if (mesh !== null) abs.multiplyToRef(mesh.computeWorldMatrix(true), out);
+  else out.copyFrom(abs);
+  return out;
+}
+
+/**
+ * Gives `node` the world matrix `world` by setting its local position, rotation and scaling through its
+ * current parent. Mirrors are kept in the matrix (a decomposed negative scale where needed).
+ */
+export function setWorldMatrix(node: TransformNode, world: Matrix): void {
+  const parent = node.parent;
+  if (parent !== null) {
+    parent.computeWorldMatrix(true).invertToRef(inv);
+    world.multiplyToRef(inv, local);
+  } else {
+    local.copyFrom(world);
+  }
+  if (node.rotationQuaternion === null) node.rotationQuaternion = new Quaternion();
+  local.decompose(node.scaling, node.rotationQuaternion, node.position);
+  node.computeWorldMatrix(true);
+}
+
+/**
+ * Rotates `node` in the world by `delta` (a proper world rotation) about the world point `pivot`,
+ * changing only its local rotation (and position when the pivot is not its origin).
+ */
+export function rotateNodeAround(node: TransformNode, delta: Quaternion, pivot: Vector3): void {
+  const w = node.computeWorldMatrix(true);
+  // world' = world · T(−pivot) · R(delta) · T(pivot) in Babylon's row-vector convention
+  Matrix.FromQuaternionToRef(delta, basis);
+  local.copyFrom(w);
+  const m = local.m;
+  // translate, rotate, translate back, composed by hand to avoid temporaries
+  tp.set(m[12]! - pivot.x, m[13]! - pivot.y, m[14]! - pivot.z);
+  Vector3.TransformCoordinatesToRef(tp, basis, tp);
+  local.multiplyToRef(basis, inv);
+  inv.setTranslationFromFloats(tp.x + pivot.x, tp.y + pivot.y, tp.z + pivot.z);
+  const parent = node.parent;
+  if (parent !== null) {
+    parent.computeWorldMatrix(true).invertToRef(local);
+    inv.multiplyToRef(local, basis);
+  } else {
+    basis.copyFrom(inv);
+  }
+  if (node.rotationQuaternion === null) node.rotationQuaternion = new Quaternion();
+  basis.decompose(ts, tq, tp);
+  node.rotationQuaternion.copyFrom(tq);
+  node.position.copyFrom(tp);
+  node.computeWorldMatrix(true);
+}
+
+/** Normalised linear blend of two rotations along the shortest arc (Unity's Quaternion.Lerp), t clamped. */
+export function nlerpToRef(a: Quaternion, b: Quaternion, t: number, out: Quaternion): Quaternion {
+  const s = t < 0 ? 0 : t > 1 ? 1 : t;
+  const dot = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
+  const sb = dot < 0 ? -s : s;
+  const sa = 1 - s;
+  out.set(a.x * sa + b.x * sb, a.y * sa + b.y * sb, a.z * sa + b.z * sb, a.w * sa + b.w * sb);
+  const l = Math.hypot(out.x, out.y, out.z, out.w);
+  if (l > 0) out.set(out.x / l, out.y / l, out.z / l, out.w / l);
+  else out.copyFrom(a);
+  return out;
+}
+
+/** clamp to [0, 1]. */
+export function clamp01(v: number): number {
+  return v < 0 ? 0 : v > 1 ? 1 : v;
+}

@@ -1,0 +1,151 @@
+/**
+ * Climbing a ladder with the ClimbSequencer on the real models: hands and feet go hold to hold, each
+ * limb stays on its hold while its interaction holds there, and the body rises with the holds.
+ */
+import type { Bone } from "@babylonjs/core/Bones/bone.js";
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { FullBodyBipedIK } from "../../src/component/full-body-biped-ik.js";
+import { ClimbSequencer, type ClimbStep } from "../../src/effectors/interaction/climb-sequencer.js";
+import { InteractionSystem } from "../../src/effectors/interaction/interaction-system.js";
+import { FullBodyBipedEffector } from "../../src/solver/biped-bones.js";
+import { type LoadedModel, type ModelName, loadModel, modelAvailable } from "../helpers/babylon-scene.js";
+
+const open: LoadedModel[] = [];
+afterEach(() => {
+  while (open.length > 0) open.pop()!.dispose();
+});
+
+function worldPos(bone: Bone): Vector3 {
+  const n = bone.getTransformNode()!;
+  n.computeWorldMatrix(true);
+  return n.getAbsolutePosition().clone();
+}
+
+function nodePos(n: TransformNode): Vector3 {
+  n.computeWorldMatrix(true);
+  return n.getAbsolutePosition().clone();
+}
+
+for (const name of ["Mannequin", "Superhero", "Xbot"] as ModelName[]) {
+  const available = modelAvailable(name);
+  const title = available ? `climbing on ${name}` : `climbing on ${name} (skipped: ../shared/assets/models/${name}.glb is not on this machine)`;
+  describe.skipIf(!available)(title, () => {
+    it("climbs two rungs of a ladder: each limb within 1 % of h of its hold while on it, the body rises with the holds", async () => {
+      const m = await loadModel(name);
+      open.push(m);
+      const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+      m.scene.render();
+      const r = ik.references;
+      let lo = Infinity;
+      let hi = -Infinity;
+      for (const b of m.skeleton.bones) {
+        const y = worldPos(b).y;
+        lo = Math.min(lo, y);
+        hi = Math.max(hi, y);
+      }
+      const h = hi - lo;
+      const foot = worldPos(r.leftFoot);
+      const toe = r.leftFoot.children[0];
+      const forward = toe !== undefined ? worldPos(toe).subtract(foot) : new Vector3(0, 0, 1);
+      forward.y = 0;
+      forward.normalize();
+      const lShoulder = worldPos(r.leftUpperArm);
+      const rShoulder = worldPos(r.rightUpperArm);
+      const armLength = Vector3.Distance(lShoulder, worldPos(r.leftForearm)) + Vector3.Distance(worldPos(r.leftForearm), worldPos(r.leftHand));
+      const ankleY = (worldPos(r.leftFoot).y + worldPos(r.rightFoot).y) / 2;
+      const chestFront = lShoulder.add(rShoulder).scale(0.5).add(forward.scale(0.45 * armLength));
+      const spacing = 0.1 * h;
+      // the ladder: rungs every 0.1 h from the ankles up, hand holds in front of the chest, foot holds in front of the feet
+      const holdNode = (side: Vector3, k: number, label: string) => {
+        const n = new TransformNode(`rung ${k} ${label}`, m.scene);
+        n.position.set(side.x, ankleY + k * spacing, side.z);
+        n.rotationQuaternion = Quaternion.Identity();
+        return n;
+      };
+      const lateral = (p: Vector3, scale: number) => {
+        const c = lShoulder.add(rShoulder).scale(0.5);
+        const d = p.subtract(c);
+        const along = forward.scale(Vector3.Dot(d, forward));
+        const across = d.subtract(along);
+        across.y = 0;
+        return chestFront.add(across.scale(scale));
+      };
+      const lHandX = lateral(lShoulder, 0.8);
+      const rHandX = lateral(rShoulder, 0.8);
+      // a leaning ladder: the feet's rungs are just in front of the feet
+      const lFootX = worldPos(r.leftFoot).add(forward.scale(0.04 * h));
+      const rFootX = worldPos(r.rightFoot).add(forward.scale(0.04 * h));
+      const k0 = Math.round((lShoulder.y - 0.12 * h - ankleY) / spacing);
+      const holds = (x: Vector3, label: string, from: number) => [0, 1, 2].map((i) => holdNode(x, from + i, label));
+      const lh = holds(lHandX, "L hand", k0);
+      const rh = holds(rHandX, "R hand", k0);
+      const lf = holds(lFootX, "L foot", 1);
+      const rf = holds(rFootX, "R foot", 1);
+      const { LeftHand: LH, RightHand: RH, LeftFoot: LF, RightFoot: RF } = FullBodyBipedEffector;
+      const T = 0.6;
+      const steps: ClimbStep[] = [
+        { time: 0, limb: LH, hold: lh[0]! },
+        { time: 0, limb: RH, hold: rh[0]! },
+        { time: 0, limb: LF, hold: lf[0]! },
+        { time: 0, limb: RF, hold: rf[0]! },
+      ];
+      const order: [FullBodyBipedEffector, TransformNode[]][] = [
+        [RH, rh],
+        [LF, lf],
+        [LH, lh],
+        [RF, rf],
+      ];
+      for (let rung = 1; rung <= 2; rung++) {
+        order.forEach(([limb, list], i) => steps.push({ time: T * (4 * (rung - 1) + i + 1), limb, hold: list[rung]! }));
+      }
+      const system = new InteractionSystem(ik);
+      const climb = new ClimbSequencer(system, { steps, moveTime: 0.4, liftHeight: 0.03 * h });
+      let stepped = 0;
+      let finished = 0;
+      climb.onStep.add(() => stepped++);
+      climb.onFinished.add(() => finished++);
+      const pelvisStart = worldPos(r.pelvis);
+      climb.start();
+      const bones: Record<number, Bone> = { [LH]: r.leftHand, [RH]: r.rightHand, [LF]: r.leftFoot, [RF]: r.rightFoot };
+      const worst: Record<number, number> = { [LH]: 0, [RH]: 0, [LF]: 0, [RF]: 0 };
+      const checked: Record<number, number> = { [LH]: 0, [RH]: 0, [LF]: 0, [RF]: 0 };
+      for (let frame = 0; frame < 400 && finished === 0; frame++) {
+        m.scene.render();
+        for (const limb of [LH, RH, LF, RF]) {
+          const hold = climb.getHold(limb);
+          if (hold === null || !system.isPaused(limb)) continue;
+          expect(system.getInteractionEffector(limb).weight).toBe(1);
+          worst[limb] = Math.max(worst[limb]!, Vector3.Distance(worldPos(bones[limb]!), nodePos(hold)) / h);
+          checked[limb]!++;
+        }
+      }
+      m.scene.render();
+      const rise = (worldPos(r.pelvis).y - pelvisStart.y) / h;
+      console.log(
+        `${name}: worst limb → hold while on it (% of h): LH ${(worst[LH]! * 100).toExponential(2)}, RH ${(worst[RH]! * 100).toExponential(2)}, LF ${(worst[LF]! * 100).toExponential(2)}, RF ${(worst[RF]! * 100).toExponential(2)}; pelvis rose ${rise.toFixed(3)} h for 0.2 h of rungs`,
+      );
+      expect(stepped).toBe(12);
+      expect(finished).toBe(1);
+      expect(climb.isFinished).toBe(true);
+      for (const limb of [LH, RH, LF, RF]) {
+        expect(checked[limb]).toBeGreaterThan(50);
+        expect(worst[limb]).toBeLessThan(0.01);
+      }
+      expect(climb.getHold(LH)).toBe(lh[2]);
+      expect(climb.getHold(RF)).toBe(rf[2]);
+      // two rungs up: the body followed the holds' centroid
+      expect(rise).toBeGreaterThan(0.15);
+      expect(rise).toBeLessThan(0.25);
+      // stopping lets go of the ladder: the limbs' interactions end, the body weight returns
+      climb.stop();
+      for (let i = 0; i < 90; i++) m.scene.render();
+      for (const limb of [LH, RH, LF, RF]) expect(system.isInInteraction(limb)).toBe(false);
+      expect(ik.solver.bodyEffector.positionWeight).toBe(0);
+      expect(ik.solver.leftHandEffector.positionWeight).toBe(0);
+      climb.dispose();
+      system.dispose();
+    });
+  });
+}

@@ -1,0 +1,131 @@
+/**
+ * The hand poser inside an interaction: on rigs with finger bones (Superhero, Xbot) the fingers turn
+ * toward the target's pose by the PoserWeight curve and come back after; on the Mannequin (no fingers)
+ * nothing under the hand moves.
+ */
+import type { Bone } from "@babylonjs/core/Bones/bone.js";
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { FullBodyBipedIK } from "../../src/component/full-body-biped-ik.js";
+import { Curve } from "../../src/effectors/curve.js";
+import { HandPoser } from "../../src/effectors/interaction/hand-poser.js";
+import { InteractionCurveType } from "../../src/effectors/interaction/interaction-curves.js";
+import { InteractionObject } from "../../src/effectors/interaction/interaction-object.js";
+import { InteractionSystem } from "../../src/effectors/interaction/interaction-system.js";
+import { FullBodyBipedEffector } from "../../src/solver/biped-bones.js";
+import { type LoadedModel, type ModelName, loadModel, modelAvailable } from "../helpers/babylon-scene.js";
+
+const open: LoadedModel[] = [];
+afterEach(() => {
+  while (open.length > 0) open.pop()!.dispose();
+});
+
+function worldPos(bone: Bone): Vector3 {
+  const n = bone.getTransformNode()!;
+  n.computeWorldMatrix(true);
+  return n.getAbsolutePosition().clone();
+}
+
+/** Angle between two rotations (radians). */
+function angle(a: Quaternion, b: Quaternion): number {
+  const d = Math.abs(a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w) / (a.length() * b.length());
+  return 2 * Math.acos(Math.min(1, d));
+}
+
+async function setup(name: ModelName, capture = true) {
+  const m = await loadModel(name);
+  open.push(m);
+  const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+  m.scene.render();
+  const system = new InteractionSystem(ik);
+  const r = ik.references;
+  const hand = r.leftHand.getTransformNode()!;
+  // the grip: in front of the left shoulder, with a hand pose captured from the rig and bent
+  const shoulder = worldPos(r.leftUpperArm);
+  const handPos = worldPos(r.leftHand);
+  const object = new TransformNode("mug", m.scene);
+  object.position.copyFrom(shoulder.add(handPos.subtract(shoulder).scale(0.6)));
+  const grip = new TransformNode("grip", m.scene);
+  grip.parent = object;
+  grip.rotationQuaternion = Quaternion.Identity();
+  if (capture) HandPoser.capturePose(hand, "grip pose", grip);
+  const poserWeight = new Curve([
+    { time: 0, value: 0, outTangent: 0 },
+    { time: 0.5, value: 1, inTangent: 0, outTangent: 0 },
+    { time: 1, value: 1, inTangent: 0, outTangent: 0 },
+    { time: 1.4, value: 0, inTangent: 0 },
+  ]);
+  const interaction = new InteractionObject(object, {
+    weightCurves: [
+      { type: InteractionCurveType.PositionWeight, curve: new Curve([{ time: 0, value: 1 }, { time: 1.4, value: 1 }]) },
+      { type: InteractionCurveType.PoserWeight, curve: poserWeight },
+    ],
+  });
+  interaction.createTarget(FullBodyBipedEffector.LeftHand, grip);
+  return { m, ik, system, hand, grip, interaction, poserWeight };
+}
+
+describe("hand poser", () => {
+  for (const name of ["Superhero", "Xbot"] as ModelName[]) {
+    const available = modelAvailable(name);
+    const title = available ? `${name}: the fingers turn toward the target pose by the PoserWeight curve and return after` : `${name} (skipped: ../shared/assets/models/${name}.glb is not on this machine)`;
+    it.skipIf(!available)(title, async () => {
+      const { m, system, hand, grip, interaction, poserWeight } = await setup(name);
+      const poser = system.getPoser(FullBodyBipedEffector.LeftHand)!;
+      expect(poser).not.toBeNull();
+      expect(poser.bones.length).toBeGreaterThanOrEqual(15);
+      const rest = poser.bones.map((b) => b.rotationQuaternion!.clone());
+      // curl every finger joint of the pose by 50° about its local X
+      const poseNodes = grip.getDescendants(false) as TransformNode[];
+      for (const n of poseNodes) if (n.name !== "grip pose") n.rotationQuaternion = n.rotationQuaternion!.multiply(Quaternion.RotationAxis(Vector3.Right(), 0.87));
+      const targets = poser.bones.map((b) => poseNodes.find((n) => n.name === b.name)!.rotationQuaternion!.clone());
+      system.startInteraction(FullBodyBipedEffector.LeftHand, interaction, false);
+      expect(poser.matchedCount).toBe(poser.bones.length);
+      const ie = system.getInteractionEffector(FullBodyBipedEffector.LeftHand);
+      let worst = 0;
+      let sampled = 0;
+      let peak = 0;
+      for (let f = 0; f < 120 && ie.inInteraction; f++) {
+        m.scene.render();
+        if (!ie.inInteraction) break;
+        const w = poserWeight.evaluate(ie.timer) * ie.weight;
+        expect(poser.weight).toBeCloseTo(w, 12);
+        peak = Math.max(peak, w);
+        poser.bones.forEach((b, i) => {
+          const expected = Quaternion.Slerp(rest[i]!, targets[i]!, w);
+          worst = Math.max(worst, angle(b.rotationQuaternion!, expected));
+        });
+        sampled++;
+      }
+      console.log(`${name}: ${poser.bones.length} finger bones, worst deviation from slerp(rest, pose, weight) ${worst.toExponential(2)} rad over ${sampled} frames`);
+      expect(peak).toBe(1);
+      expect(worst).toBeLessThan(1e-6);
+      // at full weight the fingers were in the pose; after the end they return to the animation (here: rest)
+      for (let f = 0; f < 70; f++) m.scene.render();
+      expect(poser.weight).toBe(0);
+      poser.bones.forEach((b, i) => expect(angle(b.rotationQuaternion!, rest[i]!)).toBeLessThan(1e-6));
+      void hand;
+    });
+  }
+
+  it("Mannequin has no finger bones: a finger pose changes nothing under the hand", async () => {
+    const { m, ik, system, hand, grip, interaction } = await setup("Mannequin", false);
+    const poser = system.getPoser(FullBodyBipedEffector.LeftHand);
+    // its only bone under the hand bone is the hand's tip, hand.l
+    expect(poser?.bones.map((b) => b.name) ?? []).toEqual(["hand.l"]);
+    // a Superhero-style finger pose under the grip, which no Mannequin bone matches
+    const fake = new TransformNode("index_01_l", m.scene);
+    fake.parent = grip;
+    fake.rotationQuaternion = Quaternion.RotationAxis(Vector3.Right(), 1);
+    const below = hand.getDescendants(false) as TransformNode[];
+    const before = below.map((n) => n.rotationQuaternion?.clone() ?? null);
+    system.startInteraction(FullBodyBipedEffector.LeftHand, interaction, false);
+    expect(poser?.matchedCount ?? 0).toBe(0);
+    for (let f = 0; f < 40; f++) m.scene.render();
+    below.forEach((n, i) => {
+      if (before[i] !== null) expect(n.rotationQuaternion!.equals(before[i]!)).toBe(true);
+    });
+    expect(ik.solver.leftHandEffector.positionWeight).toBe(1);
+  });
+});

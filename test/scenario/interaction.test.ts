@@ -1,0 +1,559 @@
+/**
+ * The interaction system on the real models in Babylon's NullEngine: reaching an object within reach,
+ * weights following the curves over time, pause on a moving object, pick-up, return to the defaults,
+ * events and interrupts, climbing a ladder, finger posing, dispose. Tolerances are relative to the
+ * character's height h (joint extent in y).
+ */
+import type { Bone } from "@babylonjs/core/Bones/bone.js";
+import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { FullBodyBipedIK } from "../../src/component/full-body-biped-ik.js";
+import { Curve } from "../../src/effectors/curve.js";
+import { InteractionCurveType } from "../../src/effectors/interaction/interaction-curves.js";
+import { InteractionObject } from "../../src/effectors/interaction/interaction-object.js";
+import { type InteractionEventData, InteractionSystem } from "../../src/effectors/interaction/interaction-system.js";
+import { FullBodyBipedEffector } from "../../src/solver/biped-bones.js";
+import { type LoadedModel, type ModelName, loadModel, modelAvailable, proceduralIdle } from "../helpers/babylon-scene.js";
+
+const open: LoadedModel[] = [];
+afterEach(() => {
+  while (open.length > 0) open.pop()!.dispose();
+});
+
+const DT = 0.016;
+
+interface Rig {
+  m: LoadedModel;
+  ik: FullBodyBipedIK;
+  system: InteractionSystem;
+  h: number;
+  forward: Vector3;
+}
+
+async function setup(name: ModelName, rightHanded = false): Promise<Rig> {
+  const m = await loadModel(name, { rightHanded });
+  open.push(m);
+  const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+  m.scene.render();
+  const system = new InteractionSystem(ik);
+  const r = ik.references;
+  const foot = worldPos(r.leftFoot);
+  const toe = r.leftFoot.children[0];
+  const forward = toe !== undefined ? worldPos(toe).subtract(foot) : new Vector3(0, 0, 1);
+  forward.y = 0;
+  forward.normalize();
+  return { m, ik, system, h: height(m), forward };
+}
+
+function worldPos(bone: Bone): Vector3 {
+  const n = bone.getTransformNode()!;
+  n.computeWorldMatrix(true);
+  return n.getAbsolutePosition().clone();
+}
+
+function nodePos(n: TransformNode): Vector3 {
+  return Vector3.TransformCoordinates(Vector3.Zero(), n.computeWorldMatrix(true));
+}
+
+function height(m: LoadedModel): number {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const b of m.skeleton.bones) {
+    const y = worldPos(b).y;
+    lo = Math.min(lo, y);
+    hi = Math.max(hi, y);
+  }
+  return hi - lo;
+}
+
+function armLength(ik: FullBodyBipedIK, left: boolean): number {
+  const r = ik.references;
+  const [a, b, c] = left ? [r.leftUpperArm, r.leftForearm, r.leftHand] : [r.rightUpperArm, r.rightForearm, r.rightHand];
+  return Vector3.Distance(worldPos(a), worldPos(b)) + Vector3.Distance(worldPos(b), worldPos(c));
+}
+
+/** A node in front of the shoulder, well within reach of the hand. */
+function reachableNode(rig: Rig, left: boolean, name = "object"): TransformNode {
+  const r = rig.ik.references;
+  const shoulder = worldPos(left ? r.leftUpperArm : r.rightUpperArm);
+  const outward = worldPos(left ? r.leftUpperArm : r.rightUpperArm).subtract(worldPos(left ? r.rightUpperArm : r.leftUpperArm)).normalize();
+  const L = armLength(rig.ik, left);
+  const node = new TransformNode(name, rig.m.scene);
+  node.position.copyFrom(shoulder.add(rig.forward.scale(0.5 * L)).add(new Vector3(0, -0.25 * L, 0)).add(outward.scale(0.1 * L)));
+  node.rotationQuaternion = Quaternion.RotationYawPitchRoll(0.4, 0.3, -0.5);
+  return node;
+}
+
+/** 0 → 1 over `rise` s, held to `hold`, back to 0 at `end`. */
+function riseHoldFall(rise: number, hold: number, end: number): Curve {
+  return new Curve([
+    { time: 0, value: 0, outTangent: 0 },
+    { time: rise, value: 1, inTangent: 0, outTangent: 0 },
+    { time: hold, value: 1, inTangent: 0, outTangent: 0 },
+    { time: end, value: 0, inTangent: 0 },
+  ]);
+}
+
+function frames(rig: Rig, n: number, each?: (i: number) => void): void {
+  for (let i = 0; i < n; i++) {
+    rig.m.scene.render();
+    each?.(i);
+  }
+}
+
+const MODELS: ModelName[] = ["Mannequin", "Superhero", "Xbot"];
+
+for (const name of MODELS) {
+  const available = modelAvailable(name);
+  const title = available ? `interactions on ${name}` : `interactions on ${name} (skipped: ../shared/assets/models/${name}.glb is not on this machine)`;
+  describe.skipIf(!available)(title, () => {
+    it("a hand reaches an object within reach: at full weight the hand is within 1 % of h of the target and takes its axes", async () => {
+      for (const rightHanded of [false, true]) {
+        const rig = await setup(name, rightHanded);
+        const node = reachableNode(rig, true);
+        const object = new InteractionObject(node, {
+          weightCurves: [
+            { type: InteractionCurveType.PositionWeight, curve: riseHoldFall(0.4, 1.2, 1.6) },
+            { type: InteractionCurveType.RotationWeight, curve: riseHoldFall(0.4, 1.2, 1.6) },
+          ],
+        });
+        expect(rig.system.startInteraction(FullBodyBipedEffector.LeftHand, object, false)).toBe(true);
+        const ie = rig.system.getInteractionEffector(FullBodyBipedEffector.LeftHand);
+        let worst = 0;
+        let worstAxis = 1;
+        let samples = 0;
+        const hand = rig.ik.references.leftHand.getTransformNode()!;
+        frames(rig, 120, () => {
+          if (ie.weight < 1 || ie.timer < 0.4 || ie.timer > 1.2) return;
+          samples++;
+          worst = Math.max(worst, Vector3.Distance(worldPos(rig.ik.references.leftHand), node.position) / rig.h);
+          const hm = hand.computeWorldMatrix(true).m;
+          const tm = node.computeWorldMatrix(true).m;
+          const axis = (mm: ArrayLike<number>, row: number) => new Vector3(mm[row * 4]!, mm[row * 4 + 1]!, mm[row * 4 + 2]!).normalize();
+          worstAxis = Math.min(worstAxis, Vector3.Dot(axis(hm, 1), axis(tm, 1)), Vector3.Dot(axis(hm, 2), axis(tm, 2)));
+        });
+        console.log(`${name} ${rightHanded ? "RH" : "LH"}: hand → target worst ${(worst * 100).toExponential(2)} % of h over ${samples} frames; axes dot ≥ ${worstAxis.toFixed(6)}`);
+        expect(samples).toBeGreaterThan(40);
+        expect(worst).toBeLessThan(0.01);
+        expect(worstAxis).toBeGreaterThan(0.999);
+        // the interaction ended by itself
+        expect(rig.system.isInInteraction(FullBodyBipedEffector.LeftHand)).toBe(false);
+      }
+    });
+
+    it("positionWeight = curve(timer) × fade weight every frame; the timer advances by dt × speed", async () => {
+      const rig = await setup(name);
+      rig.system.speed = 1.5;
+      const curve = new Curve([
+        { time: 0, value: 0 },
+        { time: 0.6, value: 1, inTangent: 0, outTangent: 0 },
+        { time: 1.2, value: 0.3 },
+        { time: 1.5, value: 0 },
+      ]);
+      const object = new InteractionObject(reachableNode(rig, false), { weightCurves: [{ type: InteractionCurveType.PositionWeight, curve }] });
+      let stops = 0;
+      rig.system.onInteractionStop.add(() => stops++);
+      expect(rig.system.startInteraction(FullBodyBipedEffector.RightHand, object, false)).toBe(true);
+      const ie = rig.system.getInteractionEffector(FullBodyBipedEffector.RightHand);
+      const e = rig.ik.solver.rightHandEffector;
+      let prevTimer = 0;
+      let prevWeight = 0;
+      let sampled = 0;
+      let worst = 0;
+      frames(rig, 80, () => {
+        if (!ie.inInteraction) return;
+        sampled++;
+        expect(rig.system.lastDeltaTime).toBeCloseTo(DT, 12);
+        expect(ie.timer - prevTimer).toBeCloseTo(DT * 1.5, 12);
+        expect(ie.weight).toBeCloseTo(Math.min(1, prevWeight + (DT * 1.5) / 0.3), 12);
+        worst = Math.max(worst, Math.abs(e.positionWeight - curve.evaluate(ie.timer) * ie.weight));
+        expect(rig.system.getProgress(FullBodyBipedEffector.RightHand)).toBeCloseTo(ie.timer / 1.5, 12);
+        prevTimer = ie.timer;
+        prevWeight = ie.weight;
+      });
+      expect(worst).toBeLessThan(1e-12);
+      // length 1.5 s at speed 1.5: one second of 16 ms frames
+      expect(sampled).toBe(Math.ceil(1.5 / (DT * 1.5)) - 1);
+      expect(stops).toBe(1);
+      expect(e.positionWeight).toBe(0);
+      expect(rig.system.getProgress(FullBodyBipedEffector.RightHand)).toBe(0);
+    });
+
+    it("a pause event holds the hand on the object while the object moves, then resume finishes", async () => {
+      const rig = await setup(name);
+      const node = reachableNode(rig, true);
+      const object = new InteractionObject(node, {
+        weightCurves: [{ type: InteractionCurveType.PositionWeight, curve: riseHoldFall(0.3, 1.0, 1.3) }],
+        events: [{ time: 0.5, pause: true }],
+      });
+      const pauses: InteractionEventData[] = [];
+      rig.system.onInteractionPause.add((d) => pauses.push(d));
+      rig.system.startInteraction(FullBodyBipedEffector.LeftHand, object, false);
+      frames(rig, 40);
+      expect(rig.system.isPaused(FullBodyBipedEffector.LeftHand)).toBe(true);
+      expect(pauses.length).toBe(1);
+      expect(pauses[0]!.event).toBe(object.events[0]);
+      expect(rig.system.getInteractionEffector(FullBodyBipedEffector.LeftHand).timer).toBe(0.5);
+      const base = node.position.clone();
+      const side = Vector3.Cross(rig.forward, Vector3.Up()).normalize();
+      let worst = 0;
+      for (let i = 0; i < 60; i++) {
+        const a = (i / 60) * Math.PI * 2;
+        node.position.copyFrom(base.add(side.scale(Math.sin(a) * 0.08 * rig.h)).add(new Vector3(0, (1 - Math.cos(a)) * 0.06 * rig.h, 0)));
+        rig.m.scene.render();
+        worst = Math.max(worst, Vector3.Distance(worldPos(rig.ik.references.leftHand), node.position) / rig.h);
+      }
+      console.log(`${name}: paused hand on a moving object, worst ${(worst * 100).toExponential(2)} % of h`);
+      expect(worst).toBeLessThan(0.01);
+      expect(rig.system.getInteractionEffector(FullBodyBipedEffector.LeftHand).timer).toBe(0.5);
+      let resumed = 0;
+      rig.system.onInteractionResume.add(() => resumed++);
+      expect(rig.system.resumeInteraction(FullBodyBipedEffector.LeftHand)).toBe(true);
+      expect(rig.system.resumeInteraction(FullBodyBipedEffector.LeftHand)).toBe(false);
+      frames(rig, 60);
+      expect(resumed).toBe(1);
+      expect(rig.system.isInInteraction(FullBodyBipedEffector.LeftHand)).toBe(false);
+      expect(pauses.length).toBe(1);
+    });
+
+    it("pick-up parents the object to the hand: it keeps its offset from the hand bone for the next 60 frames; stop and release put it back", async () => {
+      const rig = await setup(name);
+      const node = reachableNode(rig, true, "cup");
+      const r = rig.ik.references;
+      const object = new InteractionObject(node, {
+        weightCurves: [
+          { type: InteractionCurveType.PositionWeight, curve: riseHoldFall(0.3, 0.6, 1.2) },
+          { type: InteractionCurveType.RotationWeight, curve: riseHoldFall(0.3, 0.6, 1.2) },
+        ],
+        events: [{ time: 0.5, pickUp: true, pause: true }],
+      });
+      const picks: InteractionEventData[] = [];
+      rig.system.onInteractionPickUp.add((d) => picks.push(d));
+      rig.system.startInteraction(FullBodyBipedEffector.LeftHand, object, false);
+      const before = node.position.clone();
+      frames(rig, 40);
+      const handNode = r.leftHand.getTransformNode()!;
+      expect(picks.length).toBe(1);
+      expect(picks[0]!.object).toBe(object);
+      expect(node.parent).toBe(handNode);
+      expect(rig.system.getHeldObject(FullBodyBipedEffector.LeftHand)).toBe(object);
+      // the hand reached the object: picking it up hardly moved it
+      expect(Vector3.Distance(nodePos(node), before) / rig.h).toBeLessThan(0.01);
+      // now the hand moves: the arm animates, the character turns, and the interaction lets the hand go back to the animation
+      const rootRotation = rig.m.root.rotationQuaternion?.clone() ?? Quaternion.Identity();
+      const nodes = [r.spine[0]!, r.leftUpperArm, r.leftForearm].map((b) => b.getTransformNode()!);
+      proceduralIdle(rig.m.scene, nodes).start(true, 3);
+      rig.system.resumeInteraction(FullBodyBipedEffector.LeftHand);
+      const inv = new Matrix();
+      const offset = Vector3.TransformCoordinates(nodePos(node), handNode.computeWorldMatrix(true).invertToRef(inv));
+      const handStart = worldPos(r.leftHand);
+      let worst = 0;
+      let moved = 0;
+      frames(rig, 60, (i) => {
+        rig.m.root.rotationQuaternion = Quaternion.RotationAxis(Vector3.Up(), 0.008 * (i + 1)).multiply(rootRotation);
+        const expected = Vector3.TransformCoordinates(offset, handNode.computeWorldMatrix(true));
+        worst = Math.max(worst, Vector3.Distance(nodePos(node), expected) / rig.h);
+        moved = Math.max(moved, Vector3.Distance(worldPos(r.leftHand), handStart) / rig.h);
+      });
+      console.log(`${name}: held object offset from the hand, worst ${worst.toExponential(2)} h while the hand moved up to ${moved.toFixed(3)} h`);
+      expect(moved).toBeGreaterThan(0.05);
+      expect(worst).toBeLessThan(1e-3);
+      // the interaction ended by itself and the hand still holds the object
+      expect(rig.system.isInInteraction(FullBodyBipedEffector.LeftHand)).toBe(false);
+      expect(rig.system.getHeldObject(FullBodyBipedEffector.LeftHand)).toBe(object);
+      // stopping lets go, keeping the world pose
+      const held = nodePos(node);
+      expect(rig.system.stopInteraction(FullBodyBipedEffector.LeftHand)).toBe(true);
+      expect(node.parent).toBe(null);
+      expect(Vector3.Distance(nodePos(node), held) / rig.h).toBeLessThan(1e-6);
+      rig.m.scene.render();
+      expect(Vector3.Distance(nodePos(node), held) / rig.h).toBeLessThan(1e-6);
+      // pick it up again and drop it somewhere
+      rig.system.startInteraction(FullBodyBipedEffector.LeftHand, object, false);
+      frames(rig, 40);
+      expect(node.parent).toBe(handNode);
+      const drop = before.add(new Vector3(0, -0.3 * rig.h, 0));
+      expect(rig.system.release(FullBodyBipedEffector.LeftHand, drop)).toBe(object);
+      expect(node.parent).toBe(null);
+      expect(Vector3.Distance(nodePos(node), drop) / rig.h).toBeLessThan(1e-6);
+      expect(rig.system.getHeldObject(FullBodyBipedEffector.LeftHand)).toBe(null);
+    });
+
+    it("stop returns the effector weights and the chain's pull, reach, push, pushParent and bend weight to their defaults", async () => {
+      const rig = await setup(name);
+      const s = rig.ik.solver;
+      const e = s.leftHandEffector;
+      const chain = s.leftArmChain;
+      const read = () => [e.positionWeight, e.rotationWeight, chain.pull, chain.reach, chain.push, chain.pushParent, chain.bendConstraint.weight];
+      const defaults = read();
+      expect(defaults).toEqual([0, 0, 1, 0.1, 0, 0, 0]);
+      const values = [1, 0.8, 0.3, 0.7, 0.6, -0.4, 0.9];
+      const types = [
+        InteractionCurveType.PositionWeight,
+        InteractionCurveType.RotationWeight,
+        InteractionCurveType.Pull,
+        InteractionCurveType.Reach,
+        InteractionCurveType.Push,
+        InteractionCurveType.PushParent,
+        InteractionCurveType.BendGoalWeight,
+      ];
+      const object = new InteractionObject(reachableNode(rig, true), {
+        weightCurves: types.map((type, i) => ({ type, curve: new Curve([{ time: 0, value: values[i]! }, { time: 3, value: values[i]! }]) })),
+      });
+      rig.system.resetToDefaultsSpeed = 2;
+      rig.system.startInteraction(FullBodyBipedEffector.LeftHand, object, false);
+      frames(rig, 40);
+      read().forEach((v, i) => expect(v).toBeCloseTo(values[i]!, 12));
+      let stops = 0;
+      rig.system.onInteractionStop.add(() => stops++);
+      rig.system.stopInteraction(FullBodyBipedEffector.LeftHand);
+      expect(stops).toBe(1);
+      expect(rig.system.isInInteraction(FullBodyBipedEffector.LeftHand)).toBe(false);
+      // half way through the reset (0.5 s at speed 2): strictly between
+      frames(rig, 15);
+      read().forEach((v, i) => {
+        const lo = Math.min(values[i]!, defaults[i]!);
+        const hi = Math.max(values[i]!, defaults[i]!);
+        expect(v).toBeGreaterThan(lo);
+        expect(v).toBeLessThan(hi);
+      });
+      frames(rig, 17);
+      expect(read()).toEqual(defaults);
+      expect(rig.system.getInteractionEffector(FullBodyBipedEffector.LeftHand).isResetting).toBe(false);
+    });
+
+    it("events fire once, in time order, with their payload; interrupts restart without a stop; progress", async () => {
+      const rig = await setup(name);
+      const sys = rig.system;
+      const make = (n: string, left: boolean) =>
+        new InteractionObject(reachableNode(rig, left, n), {
+          weightCurves: [{ type: InteractionCurveType.PositionWeight, curve: riseHoldFall(0.2, 0.6, 1.0) }],
+          events: [
+            { time: 0.4, message: "b", data: 2 },
+            { time: 0.2, message: "a", data: 1 },
+            { time: 0.4, message: "c" },
+          ],
+        });
+      const a = make("a", false);
+      const b = make("b", false);
+      const log: string[] = [];
+      const payloads: InteractionEventData[] = [];
+      sys.onInteractionStart.add((d) => log.push(`start ${d.object.node.name}`));
+      sys.onInteractionStop.add((d) => log.push(`stop ${d.object.node.name}`));
+      sys.onInteractionEvent.add((d) => {
+        log.push(`${d.object.node.name}:${d.event!.message}`);
+        payloads.push(d);
+      });
+      const RH = FullBodyBipedEffector.RightHand;
+      sys.startInteraction(RH, a, false);
+      frames(rig, 20);
+      expect(sys.getProgress(RH)).toBeCloseTo(20 * DT, 12);
+      frames(rig, 50);
+      expect(log).toEqual(["start a", "a:a", "a:b", "a:c", "stop a"]);
+      expect(payloads.map((p) => [p.effector, p.object, p.target, p.event!.data])).toEqual([
+        [RH, a, null, 1],
+        [RH, a, null, 2],
+        [RH, a, null, undefined],
+      ]);
+      payloads.forEach((p) => expect(p.time).toBeGreaterThanOrEqual(p.event!.time));
+      expect(payloads[0]!.event).toBe(a.events[1]);
+      // interrupt
+      log.length = 0;
+      sys.startInteraction(RH, a, false);
+      frames(rig, 15);
+      expect(sys.startInteraction(RH, b, false)).toBe(false);
+      expect(sys.startInteraction(RH, b, true)).toBe(true);
+      expect(sys.getInteractionEffector(RH).timer).toBe(0);
+      expect(sys.getInteractionEffector(RH).object).toBe(b);
+      // another hand joins half way: the minimum progress is the least advanced one
+      frames(rig, 30);
+      sys.startInteraction(FullBodyBipedEffector.LeftHand, make("c", true), false);
+      frames(rig, 5);
+      expect(sys.getMinActiveProgress()).toBeCloseTo(5 * DT, 12);
+      expect(sys.getProgress(RH)).toBeCloseTo(35 * DT, 12);
+      frames(rig, 80);
+      expect(log).toEqual(["start a", "a:a", "start b", "b:a", "b:b", "b:c", "start c", "c:a", "c:b", "c:c", "stop b", "stop c"]);
+      expect(sys.getMinActiveProgress()).toBe(0);
+    });
+
+    it("dispose removes its observers and restores the default weights", async () => {
+      const rig = await setup(name);
+      const s = rig.ik.solver;
+      const pre = s.onPreUpdate.observers.length;
+      const post = s.onPostUpdate.observers.length;
+      const second = new InteractionSystem(rig.ik);
+      expect(s.onPreUpdate.observers.length).toBe(pre + 1);
+      const object = new InteractionObject(reachableNode(rig, true), {
+        weightCurves: [
+          { type: InteractionCurveType.PositionWeight, curve: riseHoldFall(0.2, 2, 3) },
+          { type: InteractionCurveType.Pull, curve: Curve.constant(0.2) },
+        ],
+      });
+      second.startInteraction(FullBodyBipedEffector.LeftHand, object, false);
+      frames(rig, 20);
+      expect(s.leftHandEffector.positionWeight).toBeGreaterThan(0.5);
+      second.dispose();
+      await new Promise((res) => setTimeout(res, 0));
+      expect(s.onPreUpdate.observers.length).toBe(pre);
+      expect(s.onPostUpdate.observers.length).toBe(post);
+      expect(s.leftHandEffector.positionWeight).toBe(0);
+      expect(s.leftArmChain.pull).toBe(1);
+      expect(second.startInteraction(FullBodyBipedEffector.LeftHand, object, false)).toBe(false);
+    });
+  });
+}
+
+describe("interaction details on the Mannequin", () => {
+  it("time: 16 ms frames with a constant animation step, 0 from NullEngine otherwise, explicit update(dt), clamped, once per frame", async () => {
+    const rig = await setup("Mannequin");
+    const object = new InteractionObject(reachableNode(rig, true), {
+      weightCurves: [{ type: InteractionCurveType.PositionWeight, curve: riseHoldFall(0.3, 5, 6) }],
+    });
+    const sys = rig.system;
+    sys.startInteraction(FullBodyBipedEffector.LeftHand, object, false);
+    const ie = sys.getInteractionEffector(FullBodyBipedEffector.LeftHand);
+    rig.m.scene.render();
+    expect(sys.lastDeltaTime).toBeCloseTo(0.016, 12);
+    // a second solve in the same frame restarts from the animation without advancing time
+    rig.ik.update();
+    expect(sys.lastDeltaTime).toBe(0);
+    expect(ie.timer).toBeCloseTo(0.016, 12);
+    rig.m.scene.useConstantAnimationDeltaTime = false;
+    rig.m.scene.render();
+    expect(sys.lastDeltaTime).toBe(0);
+    // driven by the user
+    sys.update(0.05);
+    sys.update(0.02);
+    rig.m.scene.render();
+    expect(sys.lastDeltaTime).toBeCloseTo(0.07, 12);
+    expect(ie.timer).toBeCloseTo(0.086, 12);
+    sys.update(3);
+    rig.m.scene.render();
+    expect(sys.lastDeltaTime).toBe(sys.maxDeltaTime);
+    rig.m.scene.render();
+    expect(sys.lastDeltaTime).toBe(0);
+    sys.manualDeltaTime = false;
+    rig.m.scene.useConstantAnimationDeltaTime = true;
+    rig.m.scene.render();
+    expect(sys.lastDeltaTime).toBeCloseTo(0.016, 12);
+  });
+
+  it("an interrupt blends from where the hand is to the new object: no jump", async () => {
+    const rig = await setup("Mannequin");
+    const a = reachableNode(rig, true, "a");
+    const b = reachableNode(rig, true, "b");
+    b.position.addInPlace(new Vector3(0, 0.12 * rig.h, 0)).addInPlace(rig.forward.scale(-0.05 * rig.h));
+    const curves = () => [{ type: InteractionCurveType.PositionWeight, curve: riseHoldFall(0.3, 3, 3.3) }];
+    const sys = rig.system;
+    sys.startInteraction(FullBodyBipedEffector.LeftHand, new InteractionObject(a, { weightCurves: curves() }), false);
+    frames(rig, 30);
+    const hand = () => worldPos(rig.ik.references.leftHand);
+    expect(Vector3.Distance(hand(), a.position) / rig.h).toBeLessThan(0.01);
+    // from grip to grip: the new object holds the weight at 1, the fade-in carries the hand over
+    const full = [{ type: InteractionCurveType.PositionWeight, curve: new Curve([{ time: 0, value: 1 }, { time: 3, value: 1 }]) }];
+    sys.startInteraction(FullBodyBipedEffector.LeftHand, new InteractionObject(b, { weightCurves: full }), true);
+    const ab = Vector3.Distance(a.position, b.position);
+    let last = hand();
+    let maxStep = 0;
+    frames(rig, 30, () => {
+      const p = hand();
+      maxStep = Math.max(maxStep, Vector3.Distance(p, last));
+      last = p;
+    });
+    console.log(`interrupt: largest hand step ${(maxStep / ab).toFixed(4)} of the distance between the objects per 16 ms frame (fade-in 0.3 s)`);
+    expect(maxStep).toBeLessThan((ab * 0.016) / 0.3 + 0.002 * rig.h);
+    expect(Vector3.Distance(hand(), b.position) / rig.h).toBeLessThan(0.01);
+  });
+
+  it("position offsets move the hand along the offset space's axes; RotateBoneWeight turns the hand without rotation weight", async () => {
+    const rig = await setup("Mannequin");
+    const node = reachableNode(rig, true);
+    const space = new TransformNode("offset space", rig.m.scene);
+    space.rotationQuaternion = Quaternion.RotationAxis(Vector3.Forward(), Math.PI / 2);
+    const off = 0.05 * rig.h;
+    const object = new InteractionObject(node, {
+      weightCurves: [
+        { type: InteractionCurveType.PositionWeight, curve: riseHoldFall(0.2, 3, 3.3) },
+        { type: InteractionCurveType.PositionOffsetY, curve: new Curve([{ time: 0, value: off }, { time: 3.3, value: off }]) },
+        { type: InteractionCurveType.RotateBoneWeight, curve: new Curve([{ time: 0, value: 1 }, { time: 3.3, value: 1 }]) },
+      ],
+      positionOffsetSpace: space,
+    });
+    rig.system.startInteraction(FullBodyBipedEffector.LeftHand, object, false);
+    frames(rig, 30);
+    const spaceY = Vector3.TransformNormal(Vector3.Up(), space.computeWorldMatrix(true));
+    const expected = node.position.add(spaceY.scale(off));
+    const d = Vector3.Distance(worldPos(rig.ik.references.leftHand), expected) / rig.h;
+    console.log(`offset: hand → target + offset ${(d * 100).toExponential(2)} % of h`);
+    expect(d).toBeLessThan(0.01);
+    expect(rig.ik.solver.leftHandEffector.rotationWeight).toBe(0);
+    const hm = rig.ik.references.leftHand.getTransformNode()!.computeWorldMatrix(true).m;
+    const tm = node.computeWorldMatrix(true).m;
+    const axis = (mm: ArrayLike<number>, row: number) => new Vector3(mm[row * 4]!, mm[row * 4 + 1]!, mm[row * 4 + 2]!).normalize();
+    expect(Vector3.Dot(axis(hm, 1), axis(tm, 1))).toBeGreaterThan(0.9999);
+    expect(Vector3.Dot(axis(hm, 2), axis(tm, 2))).toBeGreaterThan(0.9999);
+  });
+
+  it("a target under the mirrored glTF root (left-handed scene) gives the hand its Y and Z axes", async () => {
+    const rig = await setup("Mannequin");
+    const world = reachableNode(rig, true, "free");
+    const node = new TransformNode("under root", rig.m.scene);
+    node.parent = rig.m.root;
+    expect(rig.m.root.computeWorldMatrix(true).determinant()).toBeLessThan(0);
+    // same world position, some rotation, inside the mirror
+    node.position.copyFrom(Vector3.TransformCoordinates(world.position, rig.m.root.computeWorldMatrix(true).clone().invert()));
+    node.rotationQuaternion = Quaternion.RotationYawPitchRoll(0.5, -0.6, 0.8);
+    const curve = riseHoldFall(0.2, 3, 3.3);
+    const object = new InteractionObject(node, {
+      weightCurves: [
+        { type: InteractionCurveType.PositionWeight, curve },
+        { type: InteractionCurveType.RotationWeight, curve },
+      ],
+    });
+    rig.system.startInteraction(FullBodyBipedEffector.LeftHand, object, false);
+    frames(rig, 30);
+    const hm = rig.ik.references.leftHand.getTransformNode()!.computeWorldMatrix(true).m;
+    const tm = node.computeWorldMatrix(true).m;
+    const axis = (mm: ArrayLike<number>, row: number) => new Vector3(mm[row * 4]!, mm[row * 4 + 1]!, mm[row * 4 + 2]!).normalize();
+    expect(Vector3.Dot(axis(hm, 1), axis(tm, 1))).toBeGreaterThan(0.9999);
+    expect(Vector3.Dot(axis(hm, 2), axis(tm, 2))).toBeGreaterThan(0.9999);
+    expect(Vector3.Distance(worldPos(rig.ik.references.leftHand), nodePos(node)) / rig.h).toBeLessThan(0.01);
+  });
+
+  it("a target's pivot turns toward the character so the hand grabs the near side; the body effector follows a body target", async () => {
+    const rig = await setup("Mannequin");
+    const obj = reachableNode(rig, false, "knob");
+    obj.rotationQuaternion = Quaternion.Identity();
+    const pivot = new TransformNode("pivot", rig.m.scene);
+    pivot.parent = obj;
+    pivot.rotationQuaternion = Quaternion.Identity();
+    const grip = new TransformNode("grip", rig.m.scene);
+    grip.parent = pivot;
+    // on the far side of the knob
+    grip.position.copyFrom(rig.forward.scale(0.04 * rig.h));
+    const object = new InteractionObject(obj, { weightCurves: [{ type: InteractionCurveType.PositionWeight, curve: riseHoldFall(0.3, 1, 1.3) }] });
+    object.createTarget(FullBodyBipedEffector.RightHand, grip, { pivot });
+    rig.system.startInteraction(FullBodyBipedEffector.RightHand, object, false);
+    const toHand = worldPos(rig.ik.references.rightHand).subtract(obj.position);
+    const g = nodePos(grip).subtract(obj.position);
+    toHand.y = 0;
+    g.y = 0;
+    expect(Vector3.Dot(g.normalize(), toHand.normalize())).toBeGreaterThan(0.999);
+    frames(rig, 40);
+    expect(Vector3.Distance(worldPos(rig.ik.references.rightHand), nodePos(grip)) / rig.h).toBeLessThan(0.01);
+    frames(rig, 50);
+    // the pivot is back after the interaction
+    expect(pivot.rotationQuaternion!.equals(Quaternion.Identity())).toBe(true);
+    // the body
+    const body = new TransformNode("seat", rig.m.scene);
+    const root = worldPos(rig.ik.rootNode);
+    body.position.copyFrom(root.add(new Vector3(0, -0.1 * rig.h, 0)).add(rig.forward.scale(-0.03 * rig.h)));
+    const sit = new InteractionObject(body, { weightCurves: [{ type: InteractionCurveType.PositionWeight, curve: riseHoldFall(0.3, 1, 1.3) }] });
+    expect(rig.system.startInteraction(FullBodyBipedEffector.Body, sit, false)).toBe(true);
+    frames(rig, 40);
+    const bd = Vector3.Distance(worldPos(rig.ik.rootNode), body.position) / rig.h;
+    console.log(`body: root node → seat ${(bd * 100).toExponential(2)} % of h`);
+    expect(bd).toBeLessThan(0.01);
+  });
+});

@@ -1,0 +1,107 @@
+import { NullEngine } from "@babylonjs/core/Engines/nullEngine.js";
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import { Scene } from "@babylonjs/core/scene.js";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { HandPoser } from "../../../src/effectors/interaction/hand-poser.js";
+
+let engine: NullEngine;
+let scene: Scene;
+beforeEach(() => {
+  engine = new NullEngine();
+  scene = new Scene(engine);
+});
+afterEach(() => {
+  scene.dispose();
+  engine.dispose();
+});
+
+/** A hand with two fingers of two joints each, named with a namespace. */
+function hand(prefix = "rig:") {
+  const h = new TransformNode(`${prefix}Hand`, scene);
+  h.rotationQuaternion = Quaternion.Identity();
+  const joints: TransformNode[] = [];
+  for (const f of ["Index", "Thumb"]) {
+    let parent = h;
+    for (let i = 1; i <= 2; i++) {
+      const j = new TransformNode(`${prefix}${f}${i}`, scene);
+      j.parent = parent;
+      j.position.set(0, 0.03, 0);
+      j.rotationQuaternion = Quaternion.RotationAxis(Vector3.Forward(), 0.1 * i);
+      joints.push(j);
+      parent = j;
+    }
+  }
+  return { h, joints };
+}
+
+describe("HandPoser", () => {
+  it("blends every finger's local rotation toward the matching pose node by weight; weight 0 restores", () => {
+    const { h, joints } = hand();
+    const rest = joints.map((j) => j.rotationQuaternion!.clone());
+    // a pose from another rig without the namespace, curled
+    const { h: other } = hand("");
+    const pose = HandPoser.capturePose(other);
+    const poseNodes = pose.getDescendants(false) as TransformNode[];
+    for (const n of poseNodes) n.rotationQuaternion = Quaternion.RotationAxis(Vector3.Right(), 1.2);
+    const poser = new HandPoser(h);
+    expect(poser.bones.length).toBe(4);
+    expect(poser.setPoseRoot(pose)).toBe(4);
+    poser.weight = 0.25;
+    poser.update();
+    joints.forEach((j, i) => {
+      const expected = Quaternion.Slerp(rest[i]!, Quaternion.RotationAxis(Vector3.Right(), 1.2), 0.25);
+      expect(Math.abs(Quaternion.Dot(j.rotationQuaternion!, expected))).toBeCloseTo(1, 12);
+    });
+    // updating again does not accumulate: the animated base is remembered
+    poser.update();
+    joints.forEach((j, i) => {
+      const expected = Quaternion.Slerp(rest[i]!, Quaternion.RotationAxis(Vector3.Right(), 1.2), 0.25);
+      expect(Math.abs(Quaternion.Dot(j.rotationQuaternion!, expected))).toBeCloseTo(1, 12);
+    });
+    poser.weight = 0;
+    poser.update();
+    joints.forEach((j, i) => expect(j.rotationQuaternion!.equals(rest[i]!)).toBe(true));
+  });
+
+  it("takes an animated value as the new base, and restore undoes only its own write", () => {
+    const { h, joints } = hand();
+    const pose = HandPoser.capturePose(h);
+    for (const n of pose.getDescendants(false) as TransformNode[]) n.rotationQuaternion = Quaternion.Identity();
+    const poser = new HandPoser(h);
+    poser.poseRoot = pose;
+    poser.weight = 0.5;
+    poser.update();
+    // "the animation" writes the first joint
+    const animated = Quaternion.RotationAxis(Vector3.Up(), 0.6);
+    joints[0]!.rotationQuaternion!.copyFrom(animated);
+    poser.update();
+    expect(Math.abs(Quaternion.Dot(joints[0]!.rotationQuaternion!, Quaternion.Slerp(animated, Quaternion.Identity(), 0.5)))).toBeCloseTo(1, 12);
+    poser.restore();
+    expect(joints[0]!.rotationQuaternion!.equals(animated)).toBe(true);
+    // local positions follow only with localPositionWeight
+    const p0 = joints[1]!.position.clone();
+    (pose.getDescendants(false) as TransformNode[]).forEach((n) => n.position.set(0, 0.05, 0));
+    poser.localPositionWeight = 1;
+    poser.weight = 1;
+    poser.update();
+    expect(joints[1]!.position.y).toBeCloseTo(0.05, 12);
+    poser.restore();
+    expect(joints[1]!.position.equals(p0)).toBe(true);
+  });
+
+  it("does nothing without fingers or without a pose", () => {
+    const bare = new TransformNode("bare hand", scene);
+    const poser = new HandPoser(bare);
+    expect(poser.hasFingers).toBe(false);
+    poser.weight = 1;
+    poser.update();
+    const { h, joints } = hand();
+    const p2 = new HandPoser(h);
+    p2.weight = 1;
+    const before = joints.map((j) => j.rotationQuaternion!.clone());
+    p2.update();
+    joints.forEach((j, i) => expect(j.rotationQuaternion!.equals(before[i]!)).toBe(true));
+    expect(p2.matchedCount).toBe(0);
+  });
+});
