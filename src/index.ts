@@ -84,3 +84,14 @@ export type { ClimbSequencerOptions, ClimbStep, ClimbStepEvent } from "./effecto
 // the interaction system's curves are built with Curve (drop these two lines if Curve is exported elsewhere)
 export { Curve } from "./effectors/curve.js";
 export type { CurveKey } from "./effectors/curve.js";
+
+// grounding
+export { GrounderFBBIK, GrounderSpineEffector, GROUNDER_REFERENCE_HEIGHT } from "./effectors/grounding/grounder-fbbik.js";
+export type { GrounderFBBIKOptions } from "./effectors/grounding/grounder-fbbik.js";
+export { Grounding } from "./effectors/grounding/grounding.js";
+export { GroundingLeg } from "./effectors/grounding/grounding-leg.js";
+export { GroundingPelvis } from "./effectors/grounding/grounding-pelvis.js";
+export { GroundingHit, GroundingQuality, lerpValue } from "./effectors/grounding/grounding-common.js";
+export type { GroundingRaycast } from "./effectors/grounding/grounding-common.js";
+export { BabylonGroundRaycast } from "./effectors/grounding/babylon-ground-raycast.js";
+export type { GroundPredicate } from "./effectors/grounding/babylon-ground-raycast.js";

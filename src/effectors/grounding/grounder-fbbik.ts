@@ -1,0 +1,464 @@
+import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import type { FullBodyBipedIK } from "../../component/full-body-biped-ik.js";
+import type { FBBIKEffector } from "../babylon-effector.js";
+import { Quat, conjugateMultiply, multiply, slerp } from "../../math/quat.js";
+import { Vec3, add, dot, projectOnPlane, scale, scaleAndAdd, sub } from "../../math/vec3.js";
+import { FullBodyBipedEffector } from "../../solver/biped-bones.js";
+import { type GroundPredicate, BabylonGroundRaycast } from "./babylon-ground-raycast.js";
+import { GroundingQuality, type GroundingRaycast, clampNumber } from "./grounding-common.js";
+import { Grounding } from "./grounding.js";
+
+/** The height FinalIK's default lengths are meant for (world units). */
+export const GROUNDER_REFERENCE_HEIGHT = 1.8;
+
+/** A spine effector the grounder bends toward the displaced feet (FinalIK's GrounderFBBIK.SpineEffector). */
+export class GrounderSpineEffector {
+  /** The FBBIK effector that takes the offset (typically the shoulders). */
+  effectorType: FullBodyBipedEffector;
+  /** Weight of the horizontal spine offset. Default 1. */
+  horizontalWeight = 1;
+  /** Weight of the vertical part (up × the offset's length). Default 0. */
+  verticalWeight = 0;
+
+  /** A spine effector on `effectorType`. */
+  constructor(effectorType: FullBodyBipedEffector, horizontalWeight = 1, verticalWeight = 0) {
+    this.effectorType = effectorType;
+    this.horizontalWeight = horizontalWeight;
+    this.verticalWeight = verticalWeight;
+  }
+}
+
+/**
+ * Options of {@link GrounderFBBIK}. Lengths are world units; any left out takes FinalIK's default scaled by
+ * `height / 1.8` (FinalIK's defaults are for a human of about 1.8 m).
+ */
+export interface GrounderFBBIKOptions {
+  /**
+   * Which meshes are ground. Default: enabled, visible, pickable meshes that are neither skinned by the
+   * character's skeleton nor under its root node.
+   */
+  predicate?: GroundPredicate;
+  /** Probe with this function instead of Babylon picking (`predicate` is then unused). */
+  raycast?: GroundingRaycast;
+  /**
+   * The character's root: it is expected to stand on the ground, and its forward orients the Simple
+   * rays. Default: the IK rig's character root (glTF's `__root__`), or the world origin when there is none.
+   */
+  root?: TransformNode | null;
+  /**
+   * The character's height, for the default lengths and the speed unit (`lengthUnit = height / 1.8`).
+   * Default: the vertical extent of the skeleton's joints when the grounder is created.
+   */
+  height?: number;
+  /** [0, 1] Master weight. Default 1. */
+  weight?: number;
+  /** Probe quality. Default Best. */
+  quality?: GroundingQuality;
+  /** The largest step the feet follow. Default 0.5 × height / 1.8. */
+  maxStep?: number;
+  /** Raises the feet above the ground. Default 0. */
+  heightOffset?: number;
+  /** Feet speed (see {@link Grounding.footSpeed}). Default 2.5. */
+  footSpeed?: number;
+  /** Foot radius for the probes. Default 0.15 × height / 1.8. */
+  footRadius?: number;
+  /** Foot centre offset along the root's forward. Default 0. */
+  footCenterOffset?: number;
+  /** Seconds of foot velocity to probe ahead. Default 0.05 (a time: not scaled). */
+  prediction?: number;
+  /** [0, 1] Foot rotation weight. Default 1. */
+  footRotationWeight?: number;
+  /** Foot rotation speed. Default 7. */
+  footRotationSpeed?: number;
+  /** [0, 90] Most the feet turn, degrees. Default 45. */
+  maxFootRotationAngle?: number;
+  /** Use the root's up instead of the world's. Default false. */
+  rotateSolver?: boolean;
+  /** Pelvis speed. Default 5. */
+  pelvisSpeed?: number;
+  /** [0, 1] Pelvis damper. Default 0. */
+  pelvisDamper?: number;
+  /** Lower pelvis weight. Default 1. */
+  lowerPelvisWeight?: number;
+  /** Lift pelvis weight. Default 0. */
+  liftPelvisWeight?: number;
+  /** Best quality root probe radius. Default 0.1 × height / 1.8. */
+  rootSphereCastRadius?: number;
+  /** A foot over nothing goes down by maxStep. Default true. */
+  overstepFallsDown?: boolean;
+  /** Rays on the Best quality probe's circle. Default 8. */
+  sphereProbeRays?: number;
+  /** Spine bend toward displaced feet. Default 2. */
+  spineBend?: number;
+  /** Spine bend speed. Default 3. */
+  spineSpeed?: number;
+  /** The effectors the spine bend moves. Default none (as FinalIK). */
+  spine?: GrounderSpineEffector[];
+}
+
+const tv = new Vec3();
+const tv2 = new Vec3();
+const target = new Vec3();
+const bv = new Vector3();
+const tq = new Quat();
+const tq2 = new Quat();
+const IDENTITY = new Quat();
+
+/**
+ * FinalIK's GrounderFBBIK for a {@link FullBodyBipedIK}: keeps the feet on uneven ground. Each frame,
+ * before the IK reads the pose, it probes the ground under the feet ({@link Grounding}), moves the pelvis
+ * down (or up) so that the lower foot can reach, offsets the foot effectors to the ground, turns the feet
+ * to the ground normal and optionally bends the spine. The animation is expected to be made for flat
+ * ground at the character root's height; the root must stand on the ground (move it with your character
+ * controller).
+ *
+ * ```ts
+ * const ik = FullBodyBipedIK.create(scene, skeleton);
+ * const grounder = GrounderFBBIK.create(ik, { predicate: (m) => m.name.startsWith("ground") });
+ * ```
+ *
+ * How it hooks in: on the solver's `onPreUpdate` (FinalIK's OnPreUpdate, after the IK has read the
+ * skeleton and before it reads the bones into the solver) it moves the pelvis and turns the feet in the
+ * IK's rig (so `FullBodyBipedIK` writes them, and a second update in a frame or `dispose` restores the
+ * animated pose), and adds to the foot effectors' `positionOffset`. The leg mappings'
+ * `maintainRotationWeight` is set to 1 so the feet keep the ground rotation through the solve. Nothing
+ * happens while `weight`, `enabled` or the IK's `ikPositionWeight` is off: the pose is the IK's alone.
+ *
+ * Sizes: every length is in world units. Those left out of the options take FinalIK's defaults (made for a
+ * human of about 1.8 m) scaled by `height / 1.8`, `height` being the vertical extent of the skeleton's
+ * joints when the grounder is created (or `options.height`): maxStep 0.5, footRadius 0.15,
+ * rootSphereCastRadius 0.1 (heightOffset and footCenterOffset 0). `prediction` is a time and the speeds
+ * are rates, so they need no scaling, except the constant-rate part of `footSpeed`, which is multiplied by
+ * {@link lengthUnit}. Feet closer together than two foot radii cannot follow a step edge between them
+ * with the Best quality (each foot's probe reaches the other's ground): lower `footRadius` for such
+ * terrain or characters.
+ *
+ * Ground: Babylon picking over the scene's meshes (see {@link BabylonGroundRaycast}, including its
+ * allocations) filtered by `options.predicate`, or `options.raycast`. Ground meshes need a material (or
+ * `StandardMaterial` imported so the scene has a default one): Babylon picks material-less meshes by
+ * their bounds only, and the grounder ignores such hits with a warning.
+ *
+ * Time: each scene frame advances the grounder once, by the scene's frame time (16 ms when
+ * `scene.useConstantAnimationDeltaTime`, else `engine.getDeltaTime()`), clamped to [0, 0.1] s. Note that
+ * `engine.getDeltaTime()` is only measured by the render loop (`engine.runRenderLoop`); with bare
+ * `scene.render()` calls use {@link update}. A second IK update in the same frame re-applies the same
+ * result without stepping.
+ */
+export class GrounderFBBIK {
+  /** The IK this grounder drives. */
+  readonly ik: FullBodyBipedIK;
+  /** The engine-neutral grounding solver (its parameters are the grounder's). */
+  readonly solver: Grounding;
+  /** The Babylon picking raycast (null when a custom raycast was given). */
+  readonly groundRaycast: BabylonGroundRaycast | null;
+  /** The character root (null: the world origin, +Y up, +Z forward). */
+  root: TransformNode | null;
+  /** The character height the defaults were scaled for. */
+  readonly height: number;
+  /** [0, 1] Master weight. */
+  weight = 1;
+  /** When false the grounder does nothing. */
+  enabled = true;
+  /**
+   * How much the spine effectors lean toward the feet that the grounder moves relative to the pelvis (a
+   * foot raised onto a step; with the pelvis lowered for a pit, the foot on the higher side), more for
+   * feet in front (FinalIK's spineBend). FinalIK's offset has units of length²; here it is divided by
+   * {@link lengthUnit} so the lean is the same at any size. Default 2.
+   */
+  spineBend = 2;
+  /** How fast the spine bend follows (rate per second). Default 3. */
+  spineSpeed = 3;
+  /** The effectors the spine bend moves. */
+  spine: GrounderSpineEffector[];
+  /** The current spine offset (world). */
+  readonly spineOffset = new Vector3();
+  private readonly footIds: [number, number];
+  private readonly pelvisId: number;
+  private readonly feet: [FBBIKEffector, FBBIKEffector];
+  private readonly previousMaintain: [number, number];
+  private readonly hook: () => void;
+  private pendingDeltaTime: number | null = null;
+  private frameWeight = 0;
+  private lastFrame = -1;
+  private disposed = false;
+
+  /** Attaches a grounder to `ik` (see {@link GrounderFBBIKOptions}). */
+  constructor(ik: FullBodyBipedIK, options: GrounderFBBIKOptions = {}) {
+    this.ik = ik;
+    const rig = ik.rig;
+    this.root = options.root !== undefined ? options.root : rig.characterRoot;
+    this.height = options.height !== undefined && options.height > 0 ? options.height : measureHeight(ik);
+    const unit = this.height / GROUNDER_REFERENCE_HEIGHT;
+    const defaultPredicate: GroundPredicate = (mesh) => mesh.isEnabled() && mesh.isVisible && mesh.isPickable && !this.isCharacterMesh(mesh);
+    this.groundRaycast = options.raycast === undefined ? new BabylonGroundRaycast(ik.scene, options.predicate ?? defaultPredicate) : null;
+    if (this.groundRaycast !== null) this.groundRaycast.onWarning = (cause, message) => ik.solver.inner.warn(cause, message);
+    const raycast = options.raycast ?? this.groundRaycast!.raycast;
+    const g = new Grounding(2, raycast);
+    g.lengthUnit = unit;
+    g.maxStep = options.maxStep ?? 0.5 * unit;
+    g.footRadius = options.footRadius ?? 0.15 * unit;
+    g.rootSphereCastRadius = options.rootSphereCastRadius ?? 0.1 * unit;
+    g.heightOffset = options.heightOffset ?? 0;
+    g.footCenterOffset = options.footCenterOffset ?? 0;
+    if (options.quality !== undefined) g.quality = options.quality;
+    if (options.footSpeed !== undefined) g.footSpeed = options.footSpeed;
+    if (options.prediction !== undefined) g.prediction = options.prediction;
+    if (options.footRotationWeight !== undefined) g.footRotationWeight = options.footRotationWeight;
+    if (options.footRotationSpeed !== undefined) g.footRotationSpeed = options.footRotationSpeed;
+    if (options.maxFootRotationAngle !== undefined) g.maxFootRotationAngle = options.maxFootRotationAngle;
+    if (options.rotateSolver !== undefined) g.rotateSolver = options.rotateSolver;
+    if (options.pelvisSpeed !== undefined) g.pelvisSpeed = options.pelvisSpeed;
+    if (options.pelvisDamper !== undefined) g.pelvisDamper = options.pelvisDamper;
+    if (options.lowerPelvisWeight !== undefined) g.lowerPelvisWeight = options.lowerPelvisWeight;
+    if (options.liftPelvisWeight !== undefined) g.liftPelvisWeight = options.liftPelvisWeight;
+    if (options.overstepFallsDown !== undefined) g.overstepFallsDown = options.overstepFallsDown;
+    if (options.sphereProbeRays !== undefined) g.sphereProbeRays = options.sphereProbeRays;
+    this.solver = g;
+    if (options.weight !== undefined) this.weight = options.weight;
+    if (options.spineBend !== undefined) this.spineBend = options.spineBend;
+    if (options.spineSpeed !== undefined) this.spineSpeed = options.spineSpeed;
+    this.spine = options.spine ?? [];
+
+    const refs = ik.references;
+    this.footIds = [rig.idOf(refs.leftFoot), rig.idOf(refs.rightFoot)];
+    this.pelvisId = rig.idOf(refs.pelvis);
+    this.feet = [ik.solver.leftFootEffector, ik.solver.rightFootEffector];
+    // FinalIK: the feet keep the rotation the grounder gives them through the solve
+    const legs = [ik.solver.leftLegMapping, ik.solver.rightLegMapping];
+    this.previousMaintain = [legs[0]!.maintainRotationWeight, legs[1]!.maintainRotationWeight];
+    legs[0]!.maintainRotationWeight = 1;
+    legs[1]!.maintainRotationWeight = 1;
+    this.hook = () => this.onPreUpdate();
+    ik.solver.inner.onPreUpdate.add(this.hook);
+  }
+
+  /** Attaches a grounder to `ik` (same as the constructor). */
+  static create(ik: FullBodyBipedIK, options: GrounderFBBIKOptions = {}): GrounderFBBIK {
+    return new GrounderFBBIK(ik, options);
+  }
+
+  /** The character's length unit (`height / 1.8`): what the default lengths were scaled by. */
+  get lengthUnit(): number {
+    return this.solver.lengthUnit;
+  }
+
+  /** The probe quality. */
+  get quality(): GroundingQuality {
+    return this.solver.quality;
+  }
+  set quality(q: GroundingQuality) {
+    this.solver.quality = q;
+  }
+
+  /**
+   * Steps the grounder by `deltaTime` seconds (default: the scene's frame time) and solves the IK now.
+   * For IKs updated by hand (`ik.autoUpdate = false`) or headless loops; with an auto-updating IK this
+   * is an extra solve in the frame.
+   */
+  update(deltaTime?: number): void {
+    if (this.disposed) return;
+    this.pendingDeltaTime = deltaTime !== undefined ? clampNumber(deltaTime, 0, Infinity) : this.sceneDeltaTime();
+    try {
+      this.ik.update();
+    } finally {
+      this.pendingDeltaTime = null;
+    }
+  }
+
+  /** Forgets the grounder's motion and offsets: call after teleporting the character (FinalIK's ResetPosition). */
+  resetPosition(): void {
+    this.solver.reset();
+    this.spineOffset.setAll(0);
+  }
+
+  /** True after dispose. */
+  get isDisposed(): boolean {
+    return this.disposed;
+  }
+
+  /** Detaches from the IK and gives the leg mappings back their maintainRotationWeight. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.ik.solver.inner.onPreUpdate.remove(this.hook);
+    this.ik.solver.leftLegMapping.maintainRotationWeight = this.previousMaintain[0];
+    this.ik.solver.rightLegMapping.maintainRotationWeight = this.previousMaintain[1];
+  }
+
+  /** The scene's frame time in seconds, clamped to [0, 0.1]. */
+  sceneDeltaTime(): number {
+    const scene = this.ik.scene;
+    const ms = scene.useConstantAnimationDeltaTime ? 16 : scene.getEngine().getDeltaTime();
+    return clampNumber(ms / 1000, 0, 0.1);
+  }
+
+  /** True for meshes that belong to the character (skinned by its skeleton or under its root). */
+  isCharacterMesh(mesh: AbstractMesh): boolean {
+    if (mesh.skeleton === this.ik.skeleton) return true;
+    const root = this.root;
+    return root !== null && (mesh === (root as unknown) || mesh.isDescendantOf(root));
+  }
+
+  private onPreUpdate(): void {
+    const ik = this.ik;
+    if (this.disposed || !this.enabled || ik.isDisposed) return;
+    const w = clampNumber(this.weight, 0, 1);
+    if (!(w > 0) || !(ik.solver.ikPositionWeight > 0)) return;
+    let dt: number;
+    const frame = ik.scene.getFrameId();
+    if (this.pendingDeltaTime !== null) {
+      dt = this.pendingDeltaTime;
+    } else {
+      // once per scene frame: a second solve in the frame re-applies the same result
+      dt = frame !== this.lastFrame ? this.sceneDeltaTime() : 0;
+    }
+    this.lastFrame = frame;
+    this.readInputs();
+    this.frameWeight = w;
+    this.solver.update(dt);
+    this.apply();
+  }
+
+  private readInputs(): void {
+    const g = this.solver;
+    const rig = this.ik.rig;
+    const root = this.root;
+    if (root === null || root.isDisposed()) {
+      g.rootPosition.x = g.rootPosition.y = g.rootPosition.z = 0;
+      g.rootUp.x = 0;
+      g.rootUp.y = 1;
+      g.rootUp.z = 0;
+      g.rootForward.x = 0;
+      g.rootForward.y = 0;
+      g.rootForward.z = 1;
+    } else {
+      const m = root.computeWorldMatrix(true).m;
+      g.rootPosition.x = m[12]!;
+      g.rootPosition.y = m[13]!;
+      g.rootPosition.z = m[14]!;
+      g.rootUp.x = m[4]!;
+      g.rootUp.y = m[5]!;
+      g.rootUp.z = m[6]!;
+      g.rootForward.x = m[8]!;
+      g.rootForward.y = m[9]!;
+      g.rootForward.z = m[10]!;
+    }
+    for (let i = 0; i < 2; i++) {
+      rig.componentToWorldPoint(rig.positions[this.footIds[i]!]!, bv);
+      const f = g.legs[i]!.footPosition;
+      f.x = bv.x;
+      f.y = bv.y;
+      f.z = bv.z;
+    }
+  }
+
+  private apply(): void {
+    const w = this.frameWeight;
+    const g = this.solver;
+    const dt = g.deltaTime;
+    const rig = this.ik.rig;
+    const up = g.up;
+
+    // the pelvis, in the rig (before the solver reads the bones)
+    scale(tv, g.pelvis.ikOffset, w);
+    if (this.pelvisId > 0 && (tv.x !== 0 || tv.y !== 0 || tv.z !== 0)) {
+      rig.worldToComponentVector(tv, tv);
+      add(tv, rig.positions[this.pelvisId]!, tv);
+      rig.setPosition(this.pelvisId, tv);
+    }
+
+    // feet: offsets to where the grounding wants them (from where the moved pelvis left them), rotations
+    target.x = target.y = target.z = 0;
+    for (let i = 0; i < 2; i++) {
+      const leg = g.legs[i]!;
+      const id = this.footIds[i]!;
+      rig.componentToWorldPoint(rig.positions[id]!, bv);
+      sub(tv, leg.ikPosition, bv);
+      const o = this.feet[i]!.positionOffset;
+      o.x += tv.x * w;
+      o.y += tv.y * w;
+      o.z += tv.z * w;
+
+      // spine bend target: toward the displaced feet, more for the feet in front
+      const displacement = Math.sqrt(tv.x * tv.x + tv.y * tv.y + tv.z * tv.z);
+      if (displacement > 0) {
+        projectOnPlane(tv2, sub(tv2, leg.footPosition, g.rootPosition), up);
+        const dirLength = Math.sqrt(tv2.x * tv2.x + tv2.y * tv2.y + tv2.z * tv2.z);
+        if (dirLength > 0) {
+          const f = (dot(g.forward, tv2) / dirLength + 1) * 0.5;
+          scaleAndAdd(target, target, tv2, displacement * f);
+        }
+      }
+
+      slerp(tq, IDENTITY, leg.rotationOffset, w);
+      if (tq.x !== 0 || tq.y !== 0 || tq.z !== 0) {
+        this.worldToComponentRotationOffset(tq, tq);
+        multiply(tq, tq, rig.rotations[id]!);
+        rig.setRotation(id, tq);
+      }
+    }
+
+    // spine bend (FinalIK's target has units of length²; dividing by the length unit keeps it size-free)
+    const spine = this.spine;
+    const so = this.spineOffset;
+    if (spine.length > 0 || so.x !== 0 || so.y !== 0 || so.z !== 0) {
+      const k = (w * this.spineBend) / g.lengthUnit;
+      const t = clampNumber(dt * this.spineSpeed, 0, 1);
+      so.x += (target.x * k - so.x) * t;
+      so.y += (target.y * k - so.y) * t;
+      so.z += (target.z * k - so.z) * t;
+      const vertical = Math.sqrt(so.x * so.x + so.y * so.y + so.z * so.z);
+      for (let i = 0; i < spine.length; i++) {
+        const s = spine[i]!;
+        const e = this.ik.solver.effectors[s.effectorType];
+        if (e === undefined) continue;
+        const o = e.positionOffset;
+        o.x += so.x * s.horizontalWeight + up.x * vertical * s.verticalWeight;
+        o.y += so.y * s.horizontalWeight + up.y * vertical * s.verticalWeight;
+        o.z += so.z * s.horizontalWeight + up.z * vertical * s.verticalWeight;
+      }
+    }
+  }
+
+  /**
+   * A world rotation offset (applied on the left of world rotations) as the rig's component-space offset:
+   * C⁻¹·R·C, conjugated by the X mirror when component space is mirrored.
+   */
+  private worldToComponentRotationOffset(r: Quat, out: Quat): Quat {
+    const c = this.ik.rig.componentRotation;
+    conjugateMultiply(tq2, c, r);
+    multiply(out, tq2, c);
+    if (this.ik.rig.mirrored) {
+      out.y = -out.y;
+      out.z = -out.z;
+    }
+    return out;
+  }
+}
+
+/** Vertical extent of the skeleton's joints in the world (linked nodes, else the IK rig's bones). */
+function measureHeight(ik: FullBodyBipedIK): number {
+  let lo = Infinity;
+  let hi = -Infinity;
+  const bones = ik.skeleton.bones;
+  const linked = bones.length > 0 && bones.every((b) => b.getTransformNode() !== null);
+  if (linked) {
+    for (const b of bones) {
+      const y = b.getTransformNode()!.computeWorldMatrix(true).m[13]!;
+      lo = Math.min(lo, y);
+      hi = Math.max(hi, y);
+    }
+  } else {
+    const rig = ik.rig;
+    for (let i = 1; i < rig.count; i++) {
+      rig.componentToWorldPoint(rig.positions[i]!, bv);
+      lo = Math.min(lo, bv.y);
+      hi = Math.max(hi, bv.y);
+    }
+  }
+  const h = hi - lo;
+  return h > 0 && Number.isFinite(h) ? h : GROUNDER_REFERENCE_HEIGHT;
+}
+

@@ -1,0 +1,56 @@
+/**
+ * Shared pieces of the engine-neutral grounding solver: quality levels, the hit record the probes fill,
+ * the raycast signature and the constant-rate interpolation.
+ * @module
+ */
+import { Vec3 } from "../../math/vec3.js";
+import type { ReadonlyVec3 } from "../../math/vec3.js";
+
+/** How the ground under each foot is probed (FinalIK's Grounding.Quality). */
+export enum GroundingQuality {
+  /** One ray per foot: the ground height and normal under the (predicted) foot. */
+  Fastest = 0,
+  /** Three rays per foot (heel, toe, side): the ground plane through the three hits. */
+  Simple = 1,
+  /**
+   * A heel ray plus a sphere probe of `footRadius` around the foot centre. FinalIK casts a capsule; this
+   * port approximates it with vertical rays (see {@link Grounding.probeSphere}).
+   */
+  Best = 2,
+}
+
+/** A ground contact: world point, unit normal facing the probe, and the distance travelled by the probe. */
+export class GroundingHit {
+  /** The contact point. */
+  readonly point = new Vec3();
+  /** The unit surface normal at the contact, turned toward the probe's origin. */
+  readonly normal = new Vec3(0, 1, 0);
+  /** Distance from the probe's origin to the contact (along the probe's direction). */
+  distance = 0;
+}
+
+/**
+ * Casts a ray from `origin` along the unit `direction` up to `maxDistance` and, when it hits the
+ * ground, writes the closest contact into `out` (point, normal, distance) and returns true. Must not
+ * keep references to its arguments; should not allocate (it runs several times per foot per frame).
+ */
+export type GroundingRaycast = (origin: ReadonlyVec3, direction: ReadonlyVec3, maxDistance: number, out: GroundingHit) => boolean;
+
+/**
+ * Steps `value` toward `target` by at most `deltaTime × increaseSpeed` (upward) or
+ * `deltaTime × decreaseSpeed` (downward), never overshooting (FinalIK's Interp.LerpValue).
+ */
+export function lerpValue(value: number, target: number, increaseSpeed: number, decreaseSpeed: number, deltaTime: number): number {
+  if (value === target) return target;
+  if (value < target) {
+    const v = value + deltaTime * increaseSpeed;
+    return v > target ? target : v;
+  }
+  const v = value - deltaTime * decreaseSpeed;
+  return v < target ? target : v;
+}
+
+/** Clamps `v` to [lo, hi]; NaN becomes `lo`. */
+export function clampNumber(v: number, lo: number, hi: number): number {
+  return v >= lo ? (v <= hi ? v : hi) : lo;
+}

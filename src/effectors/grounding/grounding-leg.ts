@@ -1,0 +1,267 @@
+import { type Quat as QuatType, Quat, copyQuat, fromToRotation, identity } from "../../math/quat.js";
+import { Vec3, copy, cross, dot, normalize, projectOnPlane, scaleAndAdd, sub } from "../../math/vec3.js";
+import type { ReadonlyVec3 } from "../../math/vec3.js";
+import { GroundingHit, GroundingQuality, clampNumber } from "./grounding-common.js";
+import type { Grounding } from "./grounding.js";
+
+const tv = new Vec3();
+const tv2 = new Vec3();
+const tv3 = new Vec3();
+const tq = new Quat();
+const DEG = Math.PI / 180;
+
+/**
+ * One foot of the grounding solver (FinalIK's Grounding.Leg): probes the ground under the foot, eases the
+ * foot's vertical offset toward the ground height difference and its rotation toward the ground normal.
+ *
+ * The convention is FinalIK's: the character root stands on the ground, so a foot keeps its animated
+ * height above the ground under it. `ikOffset` is how far the foot goes *down* along `up` (negative: up),
+ * the ground under the foot being `heightFromGround` below the root.
+ */
+export class GroundingLeg {
+  /** Input: the foot bone's animated world position, set before each {@link Grounding.update}. */
+  readonly footPosition = new Vec3();
+  /** Output: where the foot should go (the animated position moved by `ikOffset` along −up). */
+  readonly ikPosition = new Vec3();
+  /** Output: the eased vertical offset of the foot, downward positive (FinalIK's IKOffset). */
+  ikOffset = 0;
+  /** Output: the rotation to apply to the foot in world space (identity on flat ground). */
+  readonly rotationOffset = new Quat();
+  /** How far the ground under the foot is below the root (minus the grounding's heightOffset). */
+  heightFromGround = 0;
+  /** True when the ground under the foot is less than maxStep below the root. */
+  isGrounded = false;
+  /** The foot's horizontal velocity (world units per second). */
+  readonly velocity = new Vec3();
+  /** The ground normal last found under the foot (unit, facing up). */
+  readonly groundNormal = new Vec3(0, 1, 0);
+  /** The ground point under the foot last found. */
+  readonly groundPoint = new Vec3();
+  /** The heel ray's hit (or its miss default). */
+  readonly heelHit = new GroundingHit();
+  /** The toe ray's hit (Simple) or the sphere probe's contact (Best). */
+  readonly probeHit = new GroundingHit();
+  /** The side ray's hit (Simple). */
+  readonly sideHit = new GroundingHit();
+  /** False until the first update after construction or {@link reset}. */
+  initiated = false;
+  private readonly grounding: Grounding;
+  private readonly lastPosition = new Vec3();
+  private readonly predictionOffset = new Vec3();
+  private readonly r = new Quat();
+
+  /** A leg of `grounding`. */
+  constructor(grounding: Grounding) {
+    this.grounding = grounding;
+  }
+
+  /** Forgets the motion and the offsets (teleports): the next update starts from the animated foot. */
+  reset(): void {
+    this.initiated = false;
+    this.ikOffset = 0;
+    this.heightFromGround = 0;
+    this.velocity.x = this.velocity.y = this.velocity.z = 0;
+    identity(this.r);
+    identity(this.rotationOffset);
+    copy(this.ikPosition, this.footPosition);
+  }
+
+  /**
+   * Probes and eases the leg by the grounding's `deltaTime` (called by {@link Grounding.update}). With a
+   * time step ≤ 0 nothing is probed or eased: only `ikPosition` follows the current `footPosition`.
+   */
+  process(): void {
+    const g = this.grounding;
+    const deltaTime = g.deltaTime;
+    const up = g.up;
+    const foot = this.footPosition;
+    if (!this.initiated) {
+      copy(this.lastPosition, foot);
+      this.initiated = true;
+    }
+    if (deltaTime > 0) {
+      // horizontal velocity of the animated foot, for predicting where it lands
+      projectOnPlane(tv, sub(tv, foot, this.lastPosition), up);
+      this.velocity.x = tv.x / deltaTime;
+      this.velocity.y = tv.y / deltaTime;
+      this.velocity.z = tv.z / deltaTime;
+      copy(this.lastPosition, foot);
+      const p = this.predictionOffset;
+      p.x = this.velocity.x * g.prediction;
+      p.y = this.velocity.y * g.prediction;
+      p.z = this.velocity.z * g.prediction;
+      if (g.maxStep > 0) {
+        this.probe();
+        this.ease();
+      }
+    }
+    scaleAndAdd(this.ikPosition, foot, up, -this.ikOffset);
+  }
+
+  private probe(): void {
+    const g = this.grounding;
+    const up = g.up;
+    const foot = this.footPosition;
+    const pred = this.predictionOffset;
+    const at = tv3;
+    switch (g.quality) {
+      case GroundingQuality.Fastest: {
+        g.probeRay(add3(at, foot, pred), this.heelHit);
+        copy(this.groundPoint, this.heelHit.point);
+        copy(this.groundNormal, this.heelHit.normal);
+        this.heightFromGround = heightAbove(g, this.heelHit.point);
+        break;
+      }
+      case GroundingQuality.Simple: {
+        const heel = this.heelHit;
+        const toe = this.probeHit;
+        const side = this.sideHit;
+        g.probeRay(add3(at, foot, pred), heel);
+        scaleAndAdd(at, add3(at, foot, pred), g.forward, g.footRadius + g.footCenterOffset);
+        g.probeRay(at, toe);
+        scaleAndAdd(at, add3(at, foot, pred), g.right, g.footRadius * 0.5);
+        g.probeRay(at, side);
+        // the plane through the three contacts, facing up
+        const n = cross(this.groundNormal, sub(tv, toe.point, heel.point), sub(tv2, side.point, heel.point));
+        if (dot(n, up) < 0) {
+          n.x = -n.x;
+          n.y = -n.y;
+          n.z = -n.z;
+        }
+        normalize(n, n);
+        if (!(dot(n, up) > 1e-6)) copy(n, heel.normal);
+        this.setFootToPlane(heel.point, heel.point);
+        break;
+      }
+      default: {
+        // heel under the foot now; the sphere under the foot centre where it is going
+        const heel = this.heelHit;
+        g.probeRay(foot, heel);
+        scaleAndAdd(at, foot, g.forward, g.footCenterOffset);
+        add3(at, at, pred);
+        g.probeSphere(at, this.probeHit);
+        copy(this.groundNormal, this.probeHit.normal);
+        this.setFootToPlane(this.probeHit.point, heel.point);
+        break;
+      }
+    }
+    this.isGrounded = this.heightFromGround < g.maxStep;
+  }
+
+  /**
+   * The ground under the foot is the plane (groundNormal, planePoint) met by the vertical through the foot;
+   * it may not be lower than the heel's contact (the heel does not sink into a ledge).
+   */
+  private setFootToPlane(planePoint: ReadonlyVec3, heelPoint: ReadonlyVec3): void {
+    const g = this.grounding;
+    const up = g.up;
+    const n = this.groundNormal;
+    const foot = this.footPosition;
+    const c = dot(n, up);
+    let t: number;
+    if (c > 1e-6) t = dot(sub(tv, planePoint, foot), n) / c;
+    else t = dot(sub(tv, planePoint, foot), up);
+    scaleAndAdd(this.groundPoint, foot, up, t);
+    const h = heightAbove(g, this.groundPoint);
+    const heel = heightAbove(g, heelPoint);
+    this.heightFromGround = h < heel ? h : heel;
+  }
+
+  private ease(): void {
+    const g = this.grounding;
+    const deltaTime = g.deltaTime;
+    const up = g.up;
+    const maxStep = g.maxStep;
+    const target = g.rootGrounded ? clampNumber(this.heightFromGround, -maxStep, maxStep) : 0;
+    // a constant rate first (footSpeed × the character's length unit per second), then an exponential ease
+    let o = this.ikOffset;
+    const step = deltaTime * g.footSpeed * g.lengthUnit;
+    if (o < target) o = o + step > target ? target : o + step;
+    else if (o > target) o = o - step < target ? target : o - step;
+    o += (target - o) * clampNumber(deltaTime * g.footSpeed, 0, 1);
+    // a foot is lifted at most to maxStep above the root
+    const legHeight = dot(sub(tv, this.footPosition, g.rootPosition), up);
+    const lowest = -clampNumber(maxStep - legHeight, 0, maxStep);
+    this.ikOffset = o < lowest ? lowest : o;
+
+    // rotation toward the ground normal, limited to maxFootRotationAngle
+    const q = fromToRotation(tq, up, this.groundNormal);
+    const maxAngle = clampNumber(g.maxFootRotationAngle, 0, 90) * DEG;
+    const angle = 2 * Math.atan2(Math.sqrt(q.x * q.x + q.y * q.y + q.z * q.z), Math.abs(q.w));
+    // the interpolation parameters go through a typed array: a double passed to a call that is not
+    // inlined would be boxed (an allocation per frame)
+    if (angle > maxAngle) {
+      scalars[0] = maxAngle / angle;
+      slerpScalar(q, IDENTITY, q);
+    }
+    scalars[0] = clampNumber(deltaTime * g.footRotationSpeed, 0, 1);
+    slerpScalar(this.r, this.r, q);
+    scalars[0] = clampNumber(g.footRotationWeight, 0, 1);
+    slerpScalar(this.rotationOffset, IDENTITY, this.r);
+  }
+}
+
+const IDENTITY: QuatType = new Quat();
+const scalars = new Float64Array(1);
+
+/**
+ * Spherical interpolation from `a` to `b` (shorter arc) by t = scalars[0] clamped to [0, 1]. The same as
+ * quat.slerp, with t read from the typed array so that no double crosses a call.
+ */
+function slerpScalar(out: QuatType, a: QuatType, b: QuatType): void {
+  const t = scalars[0]!;
+  if (!(t > 0)) {
+    copyQuat(out, a);
+    return;
+  }
+  let bx = b.x;
+  let by = b.y;
+  let bz = b.z;
+  let bw = b.w;
+  let d = a.x * bx + a.y * by + a.z * bz + a.w * bw;
+  if (d < 0) {
+    d = -d;
+    bx = -bx;
+    by = -by;
+    bz = -bz;
+    bw = -bw;
+  }
+  if (t >= 1) {
+    out.x = bx;
+    out.y = by;
+    out.z = bz;
+    out.w = bw;
+    return;
+  }
+  let wa = 1 - t;
+  let wb = t;
+  if (d <= 0.9999995) {
+    const theta = Math.acos(d < 1 ? d : 1);
+    const sinTheta = Math.sin(theta);
+    wa = Math.sin((1 - t) * theta) / sinTheta;
+    wb = Math.sin(t * theta) / sinTheta;
+  }
+  const x = a.x * wa + bx * wb;
+  const y = a.y * wa + by * wb;
+  const z = a.z * wa + bz * wb;
+  const w = a.w * wa + bw * wb;
+  const l = Math.sqrt(x * x + y * y + z * z + w * w);
+  out.x = x / l;
+  out.y = y / l;
+  out.z = z / l;
+  out.w = w / l;
+}
+
+/** How far `p` is below the root along up, less heightOffset (Grounding.heightAboveGround, inlined). */
+function heightAbove(g: Grounding, p: ReadonlyVec3): number {
+  const r = g.rootPosition;
+  const u = g.up;
+  return (r.x - p.x) * u.x + (r.y - p.y) * u.y + (r.z - p.z) * u.z - g.heightOffset;
+}
+
+function add3(out: Vec3, a: ReadonlyVec3, b: ReadonlyVec3): Vec3 {
+  out.x = a.x + b.x;
+  out.y = a.y + b.y;
+  out.z = a.z + b.z;
+  return out;
+}

@@ -1,0 +1,318 @@
+import { Vec3, anyPerpendicular, copy, cross, dot, normalize, projectOnPlane, scaleAndAdd, sub } from "../../math/vec3.js";
+import type { ReadonlyVec3 } from "../../math/vec3.js";
+import { GroundingHit, GroundingQuality, type GroundingRaycast, clampNumber } from "./grounding-common.js";
+import { GroundingLeg } from "./grounding-leg.js";
+import { GroundingPelvis } from "./grounding-pelvis.js";
+
+const tv = new Vec3();
+const origin = new Vec3();
+const sample = new Vec3();
+const rootCentre = new Vec3();
+const probe = new GroundingHit();
+
+/**
+ * The engine-neutral grounding solver (FinalIK's Grounding): probes the ground under each foot with a
+ * caller-supplied raycast and computes, per frame, where each foot should go (`legs[i].ikPosition`), how
+ * it should turn (`legs[i].rotationOffset`) and how far the pelvis should move (`pelvis.ikOffset`). It
+ * moves nothing itself: a component such as `GrounderFBBIK` applies the results to a solver.
+ *
+ * Everything is in world space. Before each {@link update} the caller sets the root pose
+ * (`rootPosition`, `rootUp`, `rootForward`) and each leg's `footPosition` (the animated foot).
+ *
+ * Lengths (`maxStep`, `footRadius`, `heightOffset`, `footCenterOffset`, `rootSphereCastRadius`) are
+ * world units; the defaults are FinalIK's, for a human about 1.8 units tall (`GrounderFBBIK` scales them
+ * to its character). `prediction` is a time (seconds of foot velocity), so it needs no scaling.
+ */
+export class Grounding {
+  /** How the ground under the feet is probed. Default Best. */
+  quality = GroundingQuality.Best;
+  /** The largest step up or down the feet follow (world units, ≥ 0). Default 0.5. */
+  maxStep = 0.5;
+  /** Raises the feet by this much above the ground (world units). Default 0. */
+  heightOffset = 0;
+  /**
+   * How fast the feet follow the ground: a constant rate of `footSpeed × lengthUnit` world units per
+   * second, then an exponential ease at rate `footSpeed` per second. Default 2.5.
+   */
+  footSpeed = 2.5;
+  /** The feet's radius for the Simple rays and the Best sphere probe (world units). Default 0.15. */
+  footRadius = 0.15;
+  /** Offset of the foot centre from the foot bone along the root's forward (world units). Default 0. */
+  footCenterOffset = 0;
+  /** Seconds of the foot's horizontal velocity to probe ahead (0 disables prediction). Default 0.05. */
+  prediction = 0.05;
+  /** [0, 1] How much the feet turn to the ground normal. Default 1. */
+  footRotationWeight = 1;
+  /** How fast the feet turn to the ground normal (rate per second). Default 7. */
+  footRotationSpeed = 7;
+  /** [0, 90] The most the feet turn to the ground normal, degrees. Default 45. */
+  maxFootRotationAngle = 45;
+  /** Use the root's up instead of the world up (characters walking on walls). Default false. */
+  rotateSolver = false;
+  /** How fast the pelvis follows (rate per second). Default 5. */
+  pelvisSpeed = 5;
+  /** [0, 1] How much the pelvis resists the root's own vertical motion (stairs). Default 0. */
+  pelvisDamper = 0;
+  /** How much the pelvis lowers so that a foot on lower ground reaches it. Default 1. */
+  lowerPelvisWeight = 1;
+  /** How much the pelvis rises with a foot on higher ground. Default 0. */
+  liftPelvisWeight = 0;
+  /** Radius of the Best quality root probe (world units). Default 0.1. */
+  rootSphereCastRadius = 0.1;
+  /** A foot whose ray finds nothing goes down by maxStep (true) or stays at the root's height (false). Default true. */
+  overstepFallsDown = true;
+  /** Rays on the circle of the Best quality sphere probe (besides the centre ray), 3–32. Default 8. */
+  sphereProbeRays = 8;
+  /**
+   * The character's length unit: 1 for a human of 1.8 world units, `height / 1.8` otherwise. Scales the
+   * constant-rate part of `footSpeed` (a speed) so that the motion looks the same at any size.
+   */
+  lengthUnit = 1;
+  /** The time step of the update in progress (or the last one), seconds; 0 when nothing was eased. */
+  deltaTime = 0;
+  /** The raycast the probes use (world space). */
+  raycast: GroundingRaycast;
+  /** The world's up (unit). Default +Y. */
+  readonly worldUp = new Vec3(0, 1, 0);
+
+  /** Input: the character root's world position (it is expected to stand on the ground). */
+  readonly rootPosition = new Vec3();
+  /** Input: the character root's world up. */
+  readonly rootUp = new Vec3(0, 1, 0);
+  /** Input: the character root's world forward. */
+  readonly rootForward = new Vec3(0, 0, 1);
+
+  /** The up used this frame: `worldUp`, or the root's up with `rotateSolver`. */
+  readonly up = new Vec3(0, 1, 0);
+  /** The root's forward made perpendicular to `up`, this frame. */
+  readonly forward = new Vec3(0, 0, 1);
+  /** up × forward (a side direction; which side depends on the handedness, which nothing here relies on). */
+  readonly right = new Vec3(1, 0, 0);
+  /** The legs, one per foot. */
+  readonly legs: readonly GroundingLeg[];
+  /** The pelvis. */
+  readonly pelvis: GroundingPelvis;
+  /** The root probe's contact. */
+  readonly rootHit = new GroundingHit();
+  /** True when the ground is within maxStep below the root (otherwise the feet and pelvis ease back to the animation). */
+  rootGrounded = false;
+  private readonly down = new Vec3(0, -1, 0);
+  // probe parameters kept in fields: a double passed to or returned from a call that is not inlined is boxed
+  private castLength = 0;
+  private sphereRadius = 0;
+
+  /** A solver for `legCount` feet probing with `raycast`. */
+  constructor(legCount: number, raycast: GroundingRaycast) {
+    this.raycast = raycast;
+    const legs: GroundingLeg[] = [];
+    for (let i = 0; i < legCount; i++) legs.push(new GroundingLeg(this));
+    this.legs = legs;
+    this.pelvis = new GroundingPelvis(this);
+  }
+
+  /** Forgets all motion and offsets (FinalIK's Reset; call after teleporting the character). */
+  reset(): void {
+    for (let i = 0; i < this.legs.length; i++) this.legs[i]!.reset();
+    this.pelvis.reset();
+    this.rootGrounded = false;
+  }
+
+  /**
+   * Probes and eases everything by `deltaTime` seconds. With `deltaTime` ≤ 0 nothing is probed or eased;
+   * the legs' `ikPosition` follows the current feet with the current offsets.
+   */
+  update(deltaTime: number): void {
+    if (!(this.maxStep >= 0)) this.maxStep = 0;
+    this.footRadius = clampNumber(this.footRadius, 0.0001, Math.max(0.0001, this.maxStep));
+    if (!(this.prediction >= 0)) this.prediction = 0;
+    if (!(this.rootSphereCastRadius >= 0)) this.rootSphereCastRadius = 0;
+    const dt = deltaTime > 0 && deltaTime < Infinity ? deltaTime : 0;
+    this.deltaTime = dt;
+
+    const up = this.up;
+    if (this.rotateSolver) normalize(up, this.rootUp);
+    else normalize(up, this.worldUp);
+    if (up.x === 0 && up.y === 0 && up.z === 0) up.y = 1;
+    this.down.x = -up.x;
+    this.down.y = -up.y;
+    this.down.z = -up.z;
+    normalize(this.forward, projectOnPlane(this.forward, this.rootForward, up));
+    if (this.forward.x === 0 && this.forward.y === 0 && this.forward.z === 0) anyPerpendicular(this.forward, up);
+    cross(this.right, up, this.forward);
+
+    const legs = this.legs;
+    if (dt > 0 && this.maxStep > 0) this.probeRoot();
+
+    let lowest = 0;
+    let highest = 0;
+    let anyGrounded = false;
+    for (let i = 0; i < legs.length; i++) {
+      const leg = legs[i]!;
+      leg.process();
+      if (leg.ikOffset > lowest) lowest = leg.ikOffset;
+      if (leg.ikOffset < highest) highest = leg.ikOffset;
+      if (leg.isGrounded) anyGrounded = true;
+    }
+    const pelvis = this.pelvis;
+    pelvis.lowestOffset = -lowest * this.lowerPelvisWeight;
+    pelvis.highestOffset = -highest * this.liftPelvisWeight;
+    pelvis.anyLegGrounded = anyGrounded;
+    pelvis.process();
+  }
+
+  /** How far `point` is below the root (along up), less `heightOffset`. */
+  heightAboveGround(point: ReadonlyVec3): number {
+    return dot(sub(tv, this.rootPosition, point), this.up) - this.heightOffset;
+  }
+
+  /**
+   * Casts a ray down from `maxStep` above `footAt`, `2 × maxStep` long. On a miss `out` gets the default
+   * ground: `maxStep` below `footAt` (overstepFallsDown) or `footAt` at the root's height, normal up.
+   * Returns true on a hit.
+   */
+  probeRay(footAt: ReadonlyVec3, out: GroundingHit): boolean {
+    const up = this.up;
+    scaleAndAdd(origin, footAt, up, this.maxStep);
+    this.castLength = 2 * this.maxStep;
+    if (this.cast(origin, out)) return true;
+    this.missDefault(footAt, out);
+    return false;
+  }
+
+  /**
+   * A sphere of `footRadius` swept down from `maxStep` above `centre`, `2 × maxStep` long (FinalIK's
+   * capsule cast, approximated). Babylon.js (and this solver) has no sphere cast: the sphere is
+   * approximated by one ray at the centre and `sphereProbeRays` rays on the circle of `footRadius` around
+   * it (in the plane perpendicular to up). Each hit stands for its surface's plane; the sphere rests on the
+   * plane that holds it highest (its height capped at the radius above the hit). On flat ground and slopes
+   * this is what a sphere cast gives; at an edge the sphere rests on the higher surface within its circle
+   * instead of rolling over the edge. `out.point` and `out.normal` are that contact's. On a miss `out`
+   * gets the default of {@link probeRay}. Returns true on a hit.
+   */
+  probeSphere(centre: ReadonlyVec3, out: GroundingHit): boolean {
+    this.sphereRadius = this.footRadius;
+    this.castLength = 2 * this.maxStep;
+    if (this.sphereCast(centre, out)) return true;
+    this.missDefault(centre, out);
+    return false;
+  }
+
+  private missDefault(footAt: ReadonlyVec3, out: GroundingHit): void {
+    const up = this.up;
+    if (this.overstepFallsDown) scaleAndAdd(out.point, footAt, up, -this.maxStep);
+    else scaleAndAdd(out.point, footAt, up, -dot(sub(tv, footAt, this.rootPosition), up));
+    copy(out.normal, up);
+    out.distance = 2 * this.maxStep;
+  }
+
+  private probeRoot(): void {
+    const up = this.up;
+    const legs = this.legs;
+    const root = this.rootPosition;
+    // the legs' centre at the root's height
+    let cx = 0;
+    let cy = 0;
+    let cz = 0;
+    for (let i = 0; i < legs.length; i++) {
+      const f = legs[i]!.footPosition;
+      cx += f.x;
+      cy += f.y;
+      cz += f.z;
+    }
+    const n = legs.length > 0 ? legs.length : 1;
+    const c = rootCentre;
+    c.x = cx / n - root.x;
+    c.y = cy / n - root.y;
+    c.z = cz / n - root.z;
+    projectOnPlane(c, c, up);
+    c.x += root.x;
+    c.y += root.y;
+    c.z += root.z;
+    this.castLength = this.maxStep * 11;
+    let hit: boolean;
+    if (this.quality === GroundingQuality.Best && this.rootSphereCastRadius > 0) {
+      this.sphereRadius = this.rootSphereCastRadius;
+      hit = this.sphereCast(c, this.rootHit);
+    } else {
+      scaleAndAdd(origin, c, up, this.maxStep);
+      hit = this.cast(origin, this.rootHit);
+    }
+    if (!hit) this.rootHit.distance = Infinity;
+    this.rootGrounded = this.rootHit.distance < 2 * this.maxStep;
+  }
+
+  /** One ray of `castLength` along −up with sanitised output (unit normal facing up). */
+  private cast(from: ReadonlyVec3, out: GroundingHit): boolean {
+    if (!this.raycast(from, this.down, this.castLength, out)) return false;
+    const p = out.point;
+    if (!(Number.isFinite(p.x) && Number.isFinite(p.y) && Number.isFinite(p.z) && Number.isFinite(out.distance))) return false;
+    const up = this.up;
+    const n = out.normal;
+    const l = Math.sqrt(n.x * n.x + n.y * n.y + n.z * n.z);
+    if (!(l > 0) || l === Infinity) {
+      n.x = up.x;
+      n.y = up.y;
+      n.z = up.z;
+      return true;
+    }
+    // unit, facing up
+    const k = n.x * up.x + n.y * up.y + n.z * up.z < 0 ? -1 / l : 1 / l;
+    n.x *= k;
+    n.y *= k;
+    n.z *= k;
+    return true;
+  }
+
+  /** The sphere of `sphereRadius` swept `castLength` down from `maxStep` above `centre` (see probeSphere). */
+  private sphereCast(centre: ReadonlyVec3, out: GroundingHit): boolean {
+    const up = this.up;
+    const fw = this.forward;
+    const rt = this.right;
+    const radius = this.sphereRadius;
+    const start = this.maxStep;
+    const rays = clampNumber(Math.round(this.sphereProbeRays), 3, 32);
+    const hc = centre.x * up.x + centre.y * up.y + centre.z * up.z;
+    let best = -Infinity;
+    for (let k = -1; k < rays; k++) {
+      let ox = centre.x + up.x * start;
+      let oy = centre.y + up.y * start;
+      let oz = centre.z + up.z * start;
+      if (k >= 0) {
+        const a = (k / rays) * Math.PI * 2;
+        const ca = Math.cos(a) * radius;
+        const sa = Math.sin(a) * radius;
+        ox += fw.x * ca + rt.x * sa;
+        oy += fw.y * ca + rt.y * sa;
+        oz += fw.z * ca + rt.z * sa;
+      }
+      sample.x = ox;
+      sample.y = oy;
+      sample.z = oz;
+      if (!this.cast(sample, probe)) continue;
+      const n = probe.normal;
+      const q = probe.point;
+      const h = q.x * up.x + q.y * up.y + q.z * up.z;
+      const cap = h + radius;
+      const c = n.x * up.x + n.y * up.y + n.z * up.z;
+      // the sphere centre's height when resting on the hit's plane, met by the vertical through the centre
+      let y = cap;
+      if (c > 1e-3) {
+        y = hc + ((q.x - centre.x) * n.x + (q.y - centre.y) * n.y + (q.z - centre.z) * n.z) / c + radius / c;
+        if (y > cap) y = cap;
+      }
+      // ties go to the centre ray (it comes first)
+      if (y > best + 1e-9 * radius) {
+        best = y;
+        out.point.x = q.x;
+        out.point.y = q.y;
+        out.point.z = q.z;
+        out.normal.x = n.x;
+        out.normal.y = n.y;
+        out.normal.z = n.z;
+      }
+    }
+    if (best === -Infinity) return false;
+    out.distance = hc + start - (best - radius);
+    return true;
+  }
+}

@@ -1,0 +1,422 @@
+/**
+ * GrounderFBBIK on the real models in Babylon's NullEngine: feet on a block, in a pit and on a 20° slope
+ * (all three qualities), the pelvis lowering for the lower foot, feet turned to the slope, the animation
+ * untouched on flat ground and at weight 0, resetPosition after a teleport, the ground predicate, a
+ * custom raycast and the spine bend. Lengths are scaled to each model's height (h / 1.75).
+ */
+import type { AnimationGroup } from "@babylonjs/core/Animations/animationGroup.js";
+import type { Bone } from "@babylonjs/core/Bones/bone.js";
+import "@babylonjs/core/Materials/standardMaterial.js";
+import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import type { Mesh } from "@babylonjs/core/Meshes/mesh.js";
+import { CreateBox } from "@babylonjs/core/Meshes/Builders/boxBuilder.js";
+import { CreateGround } from "@babylonjs/core/Meshes/Builders/groundBuilder.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { FullBodyBipedIK } from "../../src/component/full-body-biped-ik.js";
+import { GrounderFBBIK, GrounderSpineEffector } from "../../src/effectors/grounding/grounder-fbbik.js";
+import { GroundingQuality } from "../../src/effectors/grounding/grounding-common.js";
+import { FullBodyBipedEffector } from "../../src/solver/biped-bones.js";
+import { type LoadedModel, type ModelName, loadModel, modelAvailable, proceduralIdle } from "../helpers/babylon-scene.js";
+
+const open: LoadedModel[] = [];
+afterEach(() => {
+  while (open.length > 0) open.pop()!.dispose();
+});
+
+async function load(name: ModelName, rightHanded: boolean): Promise<LoadedModel> {
+  const m = await loadModel(name, { rightHanded });
+  open.push(m);
+  return m;
+}
+
+/** World matrix of a bone's linked node, freshly computed. */
+function worldMatrix(bone: Bone): Matrix {
+  return bone.getTransformNode()!.computeWorldMatrix(true).clone();
+}
+
+function worldPos(bone: Bone): Vector3 {
+  return worldMatrix(bone).getTranslation();
+}
+
+/** Joint extent (max − min world y): the character's height. */
+function height(m: LoadedModel): number {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const b of m.skeleton.bones) {
+    const y = worldPos(b).y;
+    lo = Math.min(lo, y);
+    hi = Math.max(hi, y);
+  }
+  return hi - lo;
+}
+
+/** Bone names for the procedural idle: the spine and the arms (the legs keep their pose). */
+const IDLE_BONES: Record<string, { upper: string[]; withLeg: string[] }> = {
+  Mannequin: { upper: ["spine", "upperarm.l", "lowerarm.r"], withLeg: ["spine", "upperarm.l", "lowerarm.r", "upperleg.l"] },
+  Superhero: { upper: ["spine_01", "upperarm_l", "lowerarm_r"], withLeg: ["spine_01", "upperarm_l", "lowerarm_r", "thigh_l"] },
+  Xbot: { upper: [], withLeg: [] },
+};
+
+/** Plays an idle: Xbot's clip, or a procedural sway (with a thigh when `withLeg`). */
+function playIdle(m: LoadedModel, name: ModelName, withLeg: boolean): AnimationGroup {
+  if (name === "Xbot") {
+    const g = m.container.animationGroups.find((a) => a.name === "idle")!;
+    g.start(true);
+    return g;
+  }
+  const names = IDLE_BONES[name]![withLeg ? "withLeg" : "upper"];
+  const nodes = names.map((n) => m.skeleton.bones.find((b) => b.name === n)!.getTransformNode()!);
+  const g = proceduralIdle(m.scene, nodes);
+  g.start(true);
+  return g;
+}
+
+type TerrainKind = "flat" | "block" | "pit" | "slope";
+
+/** Ground meshes and the analytic surface they make. */
+interface Terrain {
+  meshes: Mesh[];
+  /** Height of the ground surface at (x, z). */
+  surface(p: Vector3): number;
+  /** Unit ground normal at (x, z). */
+  normal: Vector3;
+  dispose(): void;
+}
+
+/**
+ * Builds a terrain for the standing character: `flat` (y = 0), `block` (a step of `d` up under the left
+ * foot), `pit` (a step of `d` down under the left foot), `slope` (a 20° plane through the origin, rising
+ * along a diagonal). Steps end halfway between the feet.
+ */
+function buildTerrain(m: LoadedModel, kind: TerrainKind, h: number, d: number, leftFoot: Vector3, rightFoot: Vector3): Terrain {
+  const scene = m.scene;
+  const size = 8 * h;
+  const edge = (leftFoot.x + rightFoot.x) / 2;
+  const leftSide = Math.sign(leftFoot.x - edge);
+  const up = new Vector3(0, 1, 0);
+  if (kind === "slope") {
+    const ground = CreateGround("ground", { width: size, height: size }, scene);
+    ground.rotationQuaternion = Quaternion.RotationAxis(new Vector3(1, 0, 2).normalize(), (20 * Math.PI) / 180);
+    const n = Vector3.TransformNormal(up, ground.computeWorldMatrix(true)).normalize();
+    return { meshes: [ground], surface: (p) => -(n.x * p.x + n.z * p.z) / n.y, normal: n, dispose: () => ground.dispose() };
+  }
+  const floor = CreateGround("ground", { width: size, height: size }, scene);
+  const meshes: Mesh[] = [floor];
+  let stepHeight = 0;
+  if (kind === "block" || kind === "pit") {
+    // a box beside the edge: under the left foot (block) or under the right foot (the pit's rim)
+    const side = kind === "block" ? leftSide : -leftSide;
+    const box = CreateBox(kind === "block" ? "step" : "rim", { width: size / 2, height: h, depth: size }, scene);
+    box.position.set(edge + (side * size) / 4, kind === "block" ? d - h / 2 : -h / 2, 0);
+    meshes.push(box);
+    if (kind === "pit") floor.position.y = -d;
+    stepHeight = kind === "block" ? d : -d;
+  }
+  return {
+    meshes,
+    surface: (p) => (Math.sign(p.x - edge) === leftSide ? stepHeight : 0),
+    normal: up,
+    dispose: () => meshes.forEach((x) => x.dispose()),
+  };
+}
+
+/** The foot's up axis after the grounder: its world rotation relative to the rest, applied to world up. */
+function footUp(rest: Matrix, now: Matrix): Vector3 {
+  const delta = rest.clone().invert().multiply(now);
+  return Vector3.TransformNormal(new Vector3(0, 1, 0), delta).normalize();
+}
+
+function angleDeg(a: Vector3, b: Vector3): number {
+  return (Math.acos(Math.min(1, Vector3.Dot(a.normalizeToNew(), b.normalizeToNew()))) * 180) / Math.PI;
+}
+
+const CASES: { name: ModelName; rightHanded: boolean }[] = [
+  { name: "Mannequin", rightHanded: false },
+  { name: "Mannequin", rightHanded: true },
+  { name: "Superhero", rightHanded: false },
+  { name: "Superhero", rightHanded: true },
+  { name: "Xbot", rightHanded: false },
+];
+
+/** Measured figures, printed once at the end for the report. */
+const figures: string[] = [];
+
+for (const { name, rightHanded } of CASES) {
+  const title = `GrounderFBBIK on ${name} in a ${rightHanded ? "right" : "left"}-handed scene`;
+  const available = modelAvailable(name);
+  describe.skipIf(!available)(available ? title : `${title} (skipped: ../shared/assets/models/${name}.glb is not on this machine)`, () => {
+    it("keeps each foot at its animated height above a block, a pit and a 20° slope (Fastest, Simple, Best), lowers the pelvis for the lower foot and turns the feet to the slope", async () => {
+      const m = await load(name, rightHanded);
+      const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+      if (name !== "Xbot") playIdle(m, name, false);
+      m.scene.render();
+      const h = height(m);
+      const unit = h / 1.75;
+      const r = ik.references;
+      const feet = [r.leftFoot, r.rightFoot];
+      const rest = feet.map(worldMatrix);
+      const restPos = rest.map((w) => w.getTranslation());
+      const pelvisRest = worldPos(r.pelvis);
+      const d = 0.2 * unit;
+      // steps end halfway between the feet: a foot radius below half that distance keeps each probe on its side
+      const footRadius = 0.05 * (h / 1.8);
+      const grounder = GrounderFBBIK.create(ik, { footRadius });
+      expect(grounder.height).toBeCloseTo(h, 6);
+      let worstHeight = 0;
+      let worstAngle = 0;
+      const drops: Record<string, number> = {};
+      for (const kind of ["block", "pit", "slope"] as const) {
+        for (const quality of [GroundingQuality.Fastest, GroundingQuality.Simple, GroundingQuality.Best]) {
+          const terrain = buildTerrain(m, kind, h, d, restPos[0]!, restPos[1]!);
+          grounder.quality = quality;
+          grounder.solver.footRadius = kind === "slope" ? 0.15 * (h / 1.8) : footRadius;
+          grounder.resetPosition();
+          for (let f = 0; f < 60; f++) m.scene.render();
+          const label = `${kind}/${GroundingQuality[quality]}`;
+          feet.forEach((foot, i) => {
+            const w = worldMatrix(foot);
+            const p = w.getTranslation();
+            // the foot bone's height above the ground under it, against its height above flat ground at rest
+            const err = Math.abs(p.y - terrain.surface(p) - restPos[i]!.y) / unit;
+            worstHeight = Math.max(worstHeight, err);
+            expect(err, `${label} foot ${i} height error (× h/1.75)`).toBeLessThan(0.01);
+            // it stays where the animation put it horizontally
+            expect(Math.hypot(p.x - restPos[i]!.x, p.z - restPos[i]!.z) / unit).toBeLessThan(0.005);
+            const a = angleDeg(footUp(rest[i]!, w), terrain.normal);
+            worstAngle = Math.max(worstAngle, a);
+            expect(a, `${label} foot ${i} angle to the ground normal (degrees)`).toBeLessThan(2);
+          });
+          const drop = pelvisRest.y - worldPos(r.pelvis).y;
+          drops[label] = drop / unit;
+          if (kind === "block") expect(Math.abs(drop) / unit).toBeLessThan(0.002);
+          if (kind === "pit") expect(drop).toBeGreaterThan(0.95 * d);
+          if (kind === "slope") {
+            // the pelvis lowers as far as the lower foot's ground is below the root
+            const lower = Math.max(...restPos.map((p) => -terrain.surface(p)));
+            expect(lower).toBeGreaterThan(0.02 * unit);
+            expect(drop).toBeGreaterThan(0.95 * lower);
+            expect(drop).toBeLessThan(1.05 * lower);
+          }
+          terrain.dispose();
+        }
+      }
+      figures.push(
+        `${title}: worst foot height error ${worstHeight.toExponential(2)} × h/1.75, worst foot angle ${worstAngle.toFixed(4)}°, pelvis drop (× h/1.75, step ${0.2}) pit ${drops["pit/Best"]!.toFixed(4)} slope ${drops["slope/Best"]!.toFixed(4)} block ${drops["block/Best"]!.toFixed(5)}`,
+      );
+    });
+
+    it("on flat ground at the root's height the pose equals the animation (within 1e-6 h), every quality", async () => {
+      const grounded = await load(name, rightHanded);
+      const reference = await load(name, rightHanded);
+      const ik = FullBodyBipedIK.create(grounded.scene, grounded.skeleton);
+      FullBodyBipedIK.create(reference.scene, reference.skeleton);
+      const grounder = GrounderFBBIK.create(ik);
+      const h = height(grounded);
+      buildTerrain(grounded, "flat", h, 0, Vector3.Zero(), Vector3.Zero());
+      playIdle(grounded, name, true);
+      playIdle(reference, name, true);
+      let worst = 0;
+      for (let frame = 0; frame < 30; frame++) {
+        grounder.quality = [GroundingQuality.Fastest, GroundingQuality.Simple, GroundingQuality.Best][frame % 3]!;
+        grounded.scene.render();
+        reference.scene.render();
+        for (let i = 0; i < grounded.skeleton.bones.length; i++) {
+          const a = worldPos(grounded.skeleton.bones[i]!);
+          const b = worldPos(reference.skeleton.bones[i]!);
+          worst = Math.max(worst, Vector3.Distance(a, b) / h);
+        }
+      }
+      expect(worst).toBeLessThan(1e-6);
+      figures.push(`${title}: flat ground, worst bone deviation from the animation ${worst.toExponential(2)} h`);
+    });
+  });
+}
+
+describe("GrounderFBBIK behaviour (Mannequin)", () => {
+  /** A Mannequin with IK, its rest foot positions and height. */
+  async function setup(rightHanded = false) {
+    const m = await load("Mannequin", rightHanded);
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+    playIdle(m, "Mannequin", false);
+    m.scene.render();
+    const h = height(m);
+    const r = ik.references;
+    return { m, ik, h, unit: h / 1.75, r, left: worldPos(r.leftFoot), right: worldPos(r.rightFoot), pelvis: worldPos(r.pelvis) };
+  }
+
+  it("weight 0 (and enabled = false) leaves the pose bit for bit as the IK alone, even on a block; weight back to 0 after settling restores it", async () => {
+    const s = await setup();
+    const reference = await load("Mannequin", false);
+    FullBodyBipedIK.create(reference.scene, reference.skeleton);
+    playIdle(reference, "Mannequin", false);
+    reference.scene.render();
+    buildTerrain(s.m, "block", s.h, 0.2 * s.unit, s.left, s.right);
+    const grounder = GrounderFBBIK.create(s.ik, { weight: 0 });
+    const compare = (label: string) => {
+      for (let i = 0; i < s.m.skeleton.bones.length; i++) {
+        const a = s.m.skeleton.bones[i]!.getTransformNode()!.computeWorldMatrix(true).m;
+        const b = reference.skeleton.bones[i]!.getTransformNode()!.computeWorldMatrix(true).m;
+        for (let k = 0; k < 16; k++) if (a[k] !== b[k]) throw new Error(`${label}: bone ${s.m.skeleton.bones[i]!.name} differs`);
+      }
+    };
+    for (let f = 0; f < 5; f++) {
+      s.m.scene.render();
+      reference.scene.render();
+      compare(`weight 0, frame ${f}`);
+    }
+    grounder.weight = 1;
+    for (let f = 0; f < 30; f++) {
+      s.m.scene.render();
+      reference.scene.render();
+    }
+    expect(worldPos(s.r.leftFoot).y - s.left.y).toBeGreaterThan(0.15 * s.unit);
+    grounder.enabled = false;
+    s.m.scene.render();
+    reference.scene.render();
+    compare("enabled false");
+    grounder.enabled = true;
+    grounder.weight = 0;
+    s.m.scene.render();
+    reference.scene.render();
+    compare("weight back to 0");
+  });
+
+  it("resetPosition after a teleport starts from the animation; without it the pelvis is still lowered", async () => {
+    const run = async (reset: boolean) => {
+      const s = await setup();
+      const d = 0.2 * s.unit;
+      buildTerrain(s.m, "pit", s.h, d, s.left, s.right);
+      const grounder = GrounderFBBIK.create(s.ik, { footRadius: 0.05 * (s.h / 1.8) });
+      for (let f = 0; f < 60; f++) s.m.scene.render();
+      expect(s.pelvis.y - worldPos(s.r.pelvis).y).toBeGreaterThan(0.95 * d);
+      // teleport onto flat ground far away
+      const far = 20 * s.h;
+      const flat = CreateGround("far ground", { width: 4 * s.h, height: 4 * s.h }, s.m.scene);
+      flat.position.x = far;
+      s.m.root.position.x += far;
+      if (reset) grounder.resetPosition();
+      s.m.scene.render();
+      const drop = s.pelvis.y - worldPos(s.r.pelvis).y;
+      const footErr = Math.max(Math.abs(worldPos(s.r.leftFoot).y - s.left.y), Math.abs(worldPos(s.r.rightFoot).y - s.right.y));
+      return { drop: drop / d, footErr: footErr / s.unit };
+    };
+    const withReset = await run(true);
+    const without = await run(false);
+    expect(Math.abs(withReset.drop)).toBeLessThan(1e-6);
+    expect(withReset.footErr).toBeLessThan(1e-6);
+    expect(without.drop).toBeGreaterThan(0.5);
+    figures.push(`resetPosition: pelvis drop after the teleport ${withReset.drop.toExponential(2)} × pit depth with reset, ${without.drop.toFixed(3)} without`);
+  });
+
+  it("the predicate decides what is ground: an excluded prop under a foot is ignored; the character's own meshes never count by default", async () => {
+    const s = await setup();
+    const terrain = buildTerrain(s.m, "block", s.h, 0.2 * s.unit, s.left, s.right);
+    terrain.meshes[1]!.name = "prop";
+    const grounder = GrounderFBBIK.create(s.ik, { predicate: (mesh) => mesh.name === "ground", footRadius: 0.05 * (s.h / 1.8) });
+    for (let f = 0; f < 30; f++) s.m.scene.render();
+    expect(Math.abs(worldPos(s.r.leftFoot).y - s.left.y) / s.unit).toBeLessThan(1e-6);
+    expect(grounder.solver.legs.every((l) => l.isGrounded)).toBe(true);
+    // the default predicate takes the prop, and not the character's skinned meshes its rays pass through
+    grounder.dispose();
+    const byDefault = GrounderFBBIK.create(s.ik, { footRadius: 0.05 * (s.h / 1.8) });
+    for (let f = 0; f < 30; f++) s.m.scene.render();
+    expect((worldPos(s.r.leftFoot).y - s.left.y) / s.unit).toBeCloseTo(0.2, 3);
+    expect(Math.abs(worldPos(s.r.rightFoot).y - s.right.y) / s.unit).toBeLessThan(1e-3);
+    expect(s.m.scene.meshes.filter((x) => byDefault.isCharacterMesh(x)).length).toBeGreaterThan(1);
+  });
+
+  it("a custom raycast function replaces picking (an analytic 20° slope, no meshes), in a right-handed scene", async () => {
+    const s = await setup(true);
+    const n = new Vector3(Math.sin((20 * Math.PI) / 180), Math.cos((20 * Math.PI) / 180), 0);
+    let calls = 0;
+    const grounder = GrounderFBBIK.create(s.ik, {
+      raycast: (origin, direction, maxDistance, out) => {
+        calls++;
+        // plane through the origin with normal n: origin + t·direction on it
+        const t = -(n.x * origin.x + n.y * origin.y + n.z * origin.z) / (n.x * direction.x + n.y * direction.y + n.z * direction.z);
+        if (!(t >= 0 && t <= maxDistance)) return false;
+        out.point.x = origin.x + direction.x * t;
+        out.point.y = origin.y + direction.y * t;
+        out.point.z = origin.z + direction.z * t;
+        out.normal.x = n.x;
+        out.normal.y = n.y;
+        out.normal.z = n.z;
+        out.distance = t;
+        return true;
+      },
+    });
+    expect(grounder.groundRaycast).toBeNull();
+    for (let f = 0; f < 60; f++) s.m.scene.render();
+    const surface = (p: Vector3) => -(n.x * p.x) / n.y;
+    for (const [bone, rest] of [[s.r.leftFoot, s.left], [s.r.rightFoot, s.right]] as const) {
+      const p = worldPos(bone);
+      expect(Math.abs(p.y - surface(p) - rest.y) / s.unit).toBeLessThan(0.01);
+    }
+    expect(calls).toBeGreaterThan(60);
+  });
+
+  it("the spine bend leans the spine effectors (shoulders, horizontal) toward the foot raised onto a block", async () => {
+    const run = async (spine: boolean) => {
+      const s = await setup();
+      buildTerrain(s.m, "block", s.h, 0.2 * s.unit, s.left, s.right);
+      const grounder = GrounderFBBIK.create(s.ik, {
+        footRadius: 0.05 * (s.h / 1.8),
+        spine: spine ? [new GrounderSpineEffector(FullBodyBipedEffector.LeftShoulder), new GrounderSpineEffector(FullBodyBipedEffector.RightShoulder)] : [],
+      });
+      for (let f = 0; f < 90; f++) s.m.scene.render();
+      const chest = worldPos(s.r.spine[s.r.spine.length - 1]!);
+      return { s, grounder, chest };
+    };
+    const bent = await run(true);
+    const straight = await run(false);
+    const s = bent.s;
+    const towardLeft = s.left.subtract(s.right);
+    towardLeft.y = 0;
+    towardLeft.normalize();
+    const offset = bent.grounder.spineOffset;
+    expect(Vector3.Dot(offset, towardLeft)).toBeGreaterThan(0);
+    expect(Math.abs(offset.y)).toBeLessThan(1e-9);
+    const moved = Vector3.Dot(bent.chest.subtract(straight.chest), towardLeft) / s.unit;
+    expect(moved).toBeGreaterThan(0.002);
+    // the feet stay grounded
+    expect(Math.abs(worldPos(s.r.leftFoot).y - (s.left.y + 0.2 * s.unit)) / s.unit).toBeLessThan(0.01);
+    expect(Math.abs(worldPos(s.r.rightFoot).y - s.right.y) / s.unit).toBeLessThan(0.01);
+    figures.push(`spine bend: spine offset ${(offset.length() / s.unit).toFixed(4)} × h/1.75, chest moved ${moved.toFixed(4)} × h/1.75 toward the raised foot`);
+  });
+
+  it("update(deltaTime) drives a hand-updated IK; a second solve in a frame gives the same pose; dispose detaches", async () => {
+    const m = await load("Mannequin", false);
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton, { autoUpdate: false });
+    m.scene.render();
+    ik.update();
+    const h = height(m);
+    const unit = h / 1.75;
+    const r = ik.references;
+    const left = worldPos(r.leftFoot);
+    const right = worldPos(r.rightFoot);
+    buildTerrain(m, "block", h, 0.2 * unit, left, right);
+    ik.solver.leftLegMapping.maintainRotationWeight = 0.25;
+    const grounder = GrounderFBBIK.create(ik, { footRadius: 0.05 * (h / 1.8) });
+    expect(ik.solver.leftLegMapping.maintainRotationWeight).toBe(1);
+    m.scene.render();
+    // no render: the frame id stays, every explicit update steps the grounder
+    for (let f = 0; f < 60; f++) grounder.update(1 / 60);
+    expect(Math.abs(worldPos(r.leftFoot).y - (left.y + 0.2 * unit)) / unit).toBeLessThan(0.01);
+    const before = m.skeleton.bones.map(worldPos);
+    // the IK's own second update in the frame: restarts from the animated pose, the grounder re-applies without stepping
+    ik.update();
+    const after = m.skeleton.bones.map(worldPos);
+    const moved = Math.max(...before.map((p, i) => Vector3.Distance(p, after[i]!))) / h;
+    expect(moved).toBeLessThan(1e-9);
+    grounder.dispose();
+    expect(grounder.isDisposed).toBe(true);
+    expect(ik.solver.leftLegMapping.maintainRotationWeight).toBe(0.25);
+    m.scene.render();
+    ik.update();
+    expect(Math.abs(worldPos(r.leftFoot).y - left.y) / unit).toBeLessThan(1e-6);
+  });
+
+  it("prints the measured figures", () => {
+    for (const f of figures) console.log(f);
+  });
+});
