@@ -25,7 +25,7 @@ export function resolveRootNode(skeleton: Skeleton, references: BipedReferences,
   if (ref === undefined) return null;
   const named = typeof ref === "string" ? skeleton.bones.filter((b) => b.name === ref) : [];
   if (named.length > 1) {
-    const where = named.map((b) => `one below ${b.getParent()?.name ?? "nothing (a root bone)"}`).join(", ");
+    const where = named.slice(0, 4).map((b) => `one below ${b.getParent()?.name ?? "nothing (a root bone)"}`).join(", ") + (named.length > 4 ? ", …" : "");
     throw new FBBIKError([`rootNode: ${named.length} bones are named "${String(ref)}" in skeleton ${skeleton.name} (${where}); pass the Bone itself`]);
   }
   const rootNode = typeof ref === "string" ? (named[0] ?? null) : ref;

@@ -17,6 +17,14 @@ import { buildBipedSolver, resolveRootNode } from "./build-solver.js";
 import { FBBIKSolver } from "./fbbik-solver.js";
 import { type SceneUpdatable, SceneUpdater } from "./scene-updater.js";
 
+/** Warning cause and message per {@link BabylonRig.detachedState}. */
+const DETACHED: readonly (readonly [string, string])[] = [
+  ["", ""],
+  ["detached:skeleton", "The skeleton is not in the scene (disposed, or its asset container removed): the IK is skipped until it is back. Dispose the IK with the character."],
+  ["detached:node", "A TransformNode of the skeleton was disposed: the IK is skipped. Dispose the IK with the character."],
+  ["detached:mesh", "The mesh the skeleton deforms was disposed: the IK is skipped. Dispose the IK with the character."],
+];
+
 /** Options of {@link FullBodyBipedIK.create}. */
 export interface FullBodyBipedIKOptions {
   /** Bones to use instead of the detected ones (by object or name); anything left out is detected. */
@@ -136,6 +144,13 @@ export class FullBodyBipedIK implements SceneUpdatable {
    */
   update(): void {
     if (this.disposed || !this.enabled) return;
+    const detached = this.rig.detachedState();
+    if (detached !== 0) {
+      // the character is gone (or out of the scene): nothing to solve until it is back
+      this.solver.inner.warn(DETACHED[detached]![0], DETACHED[detached]![1]);
+      this.solver._afterUpdate();
+      return;
+    }
     const frame = this.scene.getFrameId();
     if (frame === this.lastFrame) this.rig.restoreAnimatedPose();
     this.lastFrame = frame;

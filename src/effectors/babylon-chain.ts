@@ -53,11 +53,21 @@ export class FBBIKBendConstraint {
     if (this.bendGoal !== null) {
       const m = this.bendGoal.computeWorldMatrix(true);
       m.getTranslationToRef(tvBabylon);
-      this.inner.bendGoal = this.rig.worldToComponentPoint(tvBabylon, this.goal);
+      const g = this.rig.worldToComponentPoint(tvBabylon, this.goal);
+      if (Number.isFinite(g.x) && Number.isFinite(g.y) && Number.isFinite(g.z)) {
+        this.inner.bendGoal = g;
+      } else {
+        this.warn(`${this.name}:bend-goal-position`, `${this.name} bend goal ${this.bendGoal.name} is not at a finite position; ignored.`);
+        this.inner.bendGoal = null;
+      }
     } else {
       this.inner.bendGoal = null;
       const d = this.rig.worldToComponentVector(this.direction, tv);
-      if (d.x !== 0 || d.y !== 0 || d.z !== 0) normalize(this.inner.direction, d);
+      if (!(Number.isFinite(d.x) && Number.isFinite(d.y) && Number.isFinite(d.z))) {
+        this.warn(`${this.name}:bend-direction`, `${this.name} bend direction is not finite; ignored.`);
+      } else if (d.x !== 0 || d.y !== 0 || d.z !== 0) {
+        normalize(this.inner.direction, d);
+      }
     }
   }
 

@@ -36,6 +36,14 @@ const q2 = new Quat();
 const RUNAWAY_OFFSET_SQ = 1e10;
 
 /**
+ * A target or offset farther than this × the rig's size from its bone is bad input (an uninitialised or
+ * overflowing value such as 1e30), ignored for the frame like a non-finite one: solving toward it would
+ * throw the character out of float precision, and squares of it overflow to NaN. 1e10 × a 1 cm
+ * character is still 100,000 km, so every real target is far inside.
+ */
+export const FAR_LIMIT = 1e10;
+
+/**
  * An effector of the full-body solver (FinalIK's IKEffector): pulls its node toward `position` by
  * `positionWeight`, asks its bone for `rotation` by `rotationWeight`, and adds `positionOffset` for one
  * solve. All vectors are in the solver's component space.
@@ -131,6 +139,24 @@ export class IKEffector {
     this.rotationWeight = rotationWeight;
   }
 
+  /**
+   * The position weight clamped to [0, 1], or 0 when the weight or the position is unusable this frame
+   * (non-finite, or beyond {@link FAR_LIMIT}); what onPreSolve will use, without warning.
+   */
+  usablePositionWeight(rigSize: number): number {
+    const w = this.positionWeight;
+    if (!(w > 0) || !isFiniteVec(this.position)) return 0;
+    if (w === Infinity) return 0;
+    const p = this.position;
+    const b = this.node.bonePosition;
+    const dx = p.x - b.x;
+    const dy = p.y - b.y;
+    const dz = p.z - b.z;
+    const far = FAR_LIMIT * rigSize;
+    if (!(dx * dx + dy * dy + dz * dz <= far * far)) return 0;
+    return w > 1 ? 1 : w;
+  }
+
   /** Clears the offsets of the node and its child nodes before this frame's offsets are gathered. */
   resetOffset(): void {
     zero(this.node.offset);
@@ -173,6 +199,18 @@ export class IKEffector {
       solver.warn(`${this.name}:position`, `${this.name} effector: position is not finite; ignored.`);
       pw = 0;
     }
+    const far = FAR_LIMIT * solver.rigSize;
+    if (pw > 0) {
+      const p = this.position;
+      const b = this.node.bonePosition;
+      const dx = p.x - b.x;
+      const dy = p.y - b.y;
+      const dz = p.z - b.z;
+      if (!(dx * dx + dy * dy + dz * dz <= far * far)) {
+        solver.warn(`${this.name}:position-far`, `${this.name} effector: position is more than 1e10 × the rig's size away from its bone; ignored.`);
+        pw = 0;
+      }
+    }
     if (rw > 0) {
       const r = this.rotation;
       const n = r.x * r.x + r.y * r.y + r.z * r.z + r.w * r.w;
@@ -195,6 +233,10 @@ export class IKEffector {
     if (offsetActive) {
       if (!isFiniteVec(offset)) {
         solver.warn(`${this.name}:positionOffset`, `${this.name} effector: positionOffset is not finite; ignored.`);
+        zero(offset);
+        offsetActive = false;
+      } else if (!(offset.x * offset.x + offset.y * offset.y + offset.z * offset.z <= far * far)) {
+        solver.warn(`${this.name}:positionOffset-far`, `${this.name} effector: positionOffset is more than 1e10 × the rig's size; ignored.`);
         zero(offset);
         offsetActive = false;
       } else if (offset.x * offset.x + offset.y * offset.y + offset.z * offset.z > RUNAWAY_OFFSET_SQ * solver.rigSize * solver.rigSize) {

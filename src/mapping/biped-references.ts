@@ -133,6 +133,15 @@ export function resolveBipedReferences(
   const problems: string[] = [];
   const indexOf = (ref: BoneReference, label: string): number => {
     const i = typeof ref === "string" ? (byName.get(ref) ?? -1) : info.bones.indexOf(ref);
+    if (typeof ref === "string" && i >= 0) {
+      // a name several bones share does not say which one is meant
+      const same = info.bones.filter((b) => b.name === ref);
+      if (same.length > 1) {
+        const where = same.slice(0, 4).map((b) => `one below ${b.getParent()?.name ?? "nothing (a root bone)"}`).join(", ") + (same.length > 4 ? ", …" : "");
+        problems.push(`${label}: ${same.length} bones are named "${ref}" in skeleton ${skeleton.name} (${where}); pass the Bone itself`);
+        return -1;
+      }
+    }
     if (i < 0) {
       problems.push(
         typeof ref === "string"

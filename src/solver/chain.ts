@@ -74,6 +74,14 @@ export class FBIKChain {
   reachForce = 0;
   /** True after initiate. */
   initiated = false;
+  /** Name for warnings ("left arm"…; set by the biped). */
+  name = "chain";
+  // the last valid pull, push, pushParent, reach and bend weight: a non-finite value is replaced by these
+  private validPull = 1;
+  private validPush = 0;
+  private validPushParent = 0;
+  private validReach = 0.1;
+  private validBendWeight = 0;
   /** The child chains themselves (resolved from `children` at initiate, so hot loops skip the lookup). */
   private childChains: FBIKChain[] = [];
   private sqrMag1 = 0;
@@ -100,6 +108,27 @@ export class FBIKChain {
     if (nodes.length === 3) this.bendConstraint.initiate(solver.straightLimbBendDirection?.(this) ?? null);
     this.initiated = true;
     return true;
+  }
+
+  /**
+   * Clamps pull, push, reach and the bend constraint's weight to [0, 1] and pushParent to [−1, 1] in place
+   * (as effector weights are); a non-finite value is reported once and replaced by the last valid one.
+   * Runs before LimitBend and before any chain reads the frame (the parent chain reads its children's pulls).
+   */
+  validateParameters(solver: ChainSolver): void {
+    this.validPull = this.pull = this.checked(solver, this.pull, this.validPull, 0, "pull");
+    this.validPush = this.push = this.checked(solver, this.push, this.validPush, 0, "push");
+    this.validPushParent = this.pushParent = this.checked(solver, this.pushParent, this.validPushParent, -1, "pushParent");
+    this.validReach = this.reach = this.checked(solver, this.reach, this.validReach, 0, "reach");
+    const bend = this.bendConstraint;
+    this.validBendWeight = bend.weight = this.checked(solver, bend.weight, this.validBendWeight, 0, "bend weight");
+  }
+
+  private checked(solver: ChainSolver, v: number, valid: number, min: number, what: string): number {
+    if (v >= min && v <= 1) return v;
+    if (Number.isFinite(v)) return v < min ? min : 1;
+    solver.warn(`${this.name}:${what}`, `The ${this.name} chain's ${what} is not finite; its last valid value ${valid} is kept.`);
+    return valid;
   }
 
   /**

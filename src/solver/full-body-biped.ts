@@ -1,4 +1,4 @@
-import { IKEffector } from "../effectors/effector.js";
+import { FAR_LIMIT, IKEffector } from "../effectors/effector.js";
 import { Quat, copyQuat, rotateVector } from "../math/quat.js";
 import {
   Vec3,
@@ -7,7 +7,6 @@ import {
   cross,
   dot,
   isZero,
-  lerp,
   length,
   normalize,
   project,
@@ -188,6 +187,8 @@ export class IKSolverFullBodyBiped extends IKSolverFullBody {
     ]);
     const limbs = limbBones(bones).map((l) => new FBIKChain([node(l[0]), node(l[1]), node(l[2])]));
     const chains = [body, ...limbs];
+    body.name = "body";
+    limbs.forEach((l, i) => (l.name = CHAIN_NAMES[i]!));
     const n = (chain: number, index: number): IKNode => chains[chain]!.nodes[index]!;
     const effectors: IKEffector[] = [];
     const make = (type: FullBodyBipedEffector, chain: number, index: number, extra?: {
@@ -339,7 +340,8 @@ export class IKSolverFullBodyBiped extends IKSolverFullBody {
     const d = set(v1, target.x - shoulder.x - offset.x, target.y - shoulder.y - offset.y, target.z - shoulder.z - offset.z);
     const dl = length(d);
     const armLength = arm.nodes[0]!.length + arm.nodes[1]!.length;
-    if (!(dl > armLength) || !Number.isFinite(dl)) return;
+    // a target beyond FAR_LIMIT is ignored by the effector; it must not pull the body either
+    if (!(dl > armLength) || !(dl <= FAR_LIMIT * this.rigSize)) return;
     const k = ((dl - armLength) / dl) * w;
     offset.x += d.x * k;
     offset.y += d.y * k;
@@ -355,10 +357,15 @@ export class IKSolverFullBodyBiped extends IKSolverFullBody {
       // limbs-only mode: the body moves rigidly by its effector's offset or pinned position
       const body = this.effectors[FullBodyBipedEffector.Body]!;
       const po = body.positionOffset;
-      sub(v1, body.position, body.node.bonePosition);
-      sub(v1, v1, po);
-      lerp(this.bodyOffset, po, v1, body.positionWeight);
-      scale(this.bodyOffset, this.bodyOffset, this.ikPositionWeight);
+      // (offset → pinned position by the position weight) × master weight, with the weight the effector
+      // validated this frame (0 when its position is unusable, which must then not be read)
+      const pw = body.node.effectorPositionWeight;
+      scale(this.bodyOffset, po, this.ikPositionWeight - pw);
+      if (pw > 0) {
+        sub(v1, body.position, body.node.bonePosition);
+        sub(v1, v1, po);
+        scaleAndAdd(this.bodyOffset, this.bodyOffset, v1, pw);
+      }
       for (let i = 0; i < 5; i++) {
         const p = this.effectors[i]!.node.solverPosition;
         add(p, p, this.bodyOffset);

@@ -76,6 +76,7 @@ export class IKSolverFullBody implements ChainSolver {
   solvedLastUpdate = false;
 
   private readonly warned = new Set<string>();
+  private validIterations = 4;
   private frameActive = false;
   // effectors split once at initiate, and each chain's end effector, so the hot loops do not search
   private endEffectors: IKEffector[] = [];
@@ -162,6 +163,7 @@ export class IKSolverFullBody implements ChainSolver {
     }
     if (this.chains.length === 0) return;
     this.ikPositionWeight = w = w > 1 ? 1 : w;
+    this.validateIterations();
     this.onPreRead.notify();
     this.readPose();
     this.onPreSolve.notify();
@@ -172,6 +174,20 @@ export class IKSolverFullBody implements ChainSolver {
     if (!skip) this.writePose();
     this.solvedLastUpdate = !skip;
     for (let i = 0; i < this.effectors.length; i++) this.effectors[i]!.onPostWrite();
+  }
+
+  /**
+   * Clamps iterations to 0…10 and floors it in place, so every stage sees the same count; a non-finite
+   * count is reported once and replaced by the last valid one.
+   */
+  private validateIterations(): void {
+    const it = this.iterations;
+    if (Number.isFinite(it)) {
+      this.validIterations = this.iterations = it < 0 ? 0 : it > 10 ? 10 : Math.floor(it);
+    } else {
+      this.warn("iterations", `iterations is not finite; the last valid count ${this.validIterations} is kept.`);
+      this.iterations = this.validIterations;
+    }
   }
 
   /**
@@ -206,6 +222,7 @@ export class IKSolverFullBody implements ChainSolver {
     const effectors = this.effectors;
     const ikw = this.ikPositionWeight;
     let active = false;
+    for (let i = 0; i < chains.length; i++) chains[i]!.validateParameters(this);
     // LimitBend prepares limbs for a solve; with nothing to solve the animation passes through untouched
     // (FinalIK would still un-invert a hyperextended limb here)
     const driven = this.anyInputActive();
@@ -247,8 +264,8 @@ export class IKSolverFullBody implements ChainSolver {
   protected endEffectorPositionWeight(chainIndex: number): number {
     const e = this.chainEndEffectors[chainIndex];
     if (e === null || e === undefined) return 0;
-    const w = e.positionWeight;
-    return Number.isFinite(w) ? (w < 0 ? 0 : w > 1 ? 1 : w) : 0;
+    // a position the effector will ignore this frame must not turn the bend plane either
+    return e.usablePositionWeight(this.rigSize);
   }
 
   /** The iterations: end effectors, push, reach, non-end effectors, trigonometric pass, Stage1, Stage2. */

@@ -1,0 +1,637 @@
+/**
+ * Bad input every frame, on Mannequin (glTF: TransformNodes) and on the synthetic biped as plain Bones
+ * skinning a moved, turned, ×2 mesh. For every bad value: no exception escapes a frame, every bone stays
+ * finite, the pose equals the pose of the same frame with the bad input left out (it is ignored), each
+ * cause is warned exactly once on onWarningObservable, and the next good frame gives the good pose again.
+ * Rows are checked against docs/ROBUSTNESS.md (section "input").
+ */
+import type { Bone } from "@babylonjs/core/Bones/bone.js";
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import type { Scene } from "@babylonjs/core/scene.js";
+import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { FullBodyBipedIK } from "../../src/component/full-body-biped-ik.js";
+import type { FBBIKEffector } from "../../src/effectors/babylon-effector.js";
+import { loadModel, proceduralIdle } from "../helpers/babylon-scene.js";
+import { Random } from "../helpers/random.js";
+import { boneWorldPosition, bonesFinite, characterSize } from "./common.js";
+import { ReportSection, bound, staleMessage, within } from "./report.js";
+import { RigSpec, buildRig } from "./rig-builder.js";
+
+const report = new ReportSection("input");
+const open: { dispose(): void }[] = [];
+afterEach(() => {
+  while (open.length > 0) open.pop()!.dispose();
+});
+
+/** A character to feed bad input to. */
+interface Subject {
+  kind: string;
+  scene: Scene;
+  skeleton: Skeleton;
+  worldPos(b: Bone): Vector3;
+  size: number;
+  /** Loaded model parts for the cases that need them. */
+  model?: Awaited<ReturnType<typeof loadModel>>;
+}
+
+const KINDS = ["Mannequin", "plain Bones"] as const;
+type Kind = (typeof KINDS)[number];
+
+async function subject(kind: Kind): Promise<Subject> {
+  if (kind === "Mannequin") {
+    const m = await loadModel("Mannequin");
+    open.push(m);
+    const worldPos = (b: Bone) => boneWorldPosition(b);
+    m.scene.render();
+    return { kind, scene: m.scene, skeleton: m.skeleton, worldPos, size: characterSize(m.skeleton, worldPos), model: m };
+  }
+  const rig = buildRig(RigSpec.biped(), {
+    linked: false,
+    withMesh: true,
+    placement: { position: new Vector3(2, 0.5, -1), rotation: Quaternion.RotationAxis(Vector3.Up(), 0.8), scaling: new Vector3(2, 2, 2) },
+  });
+  open.push(rig);
+  return { kind, scene: rig.scene, skeleton: rig.skeleton, worldPos: rig.worldPos, size: characterSize(rig.skeleton, rig.worldPos) };
+}
+
+/** Every bone's world position, flattened. */
+function pose(s: Subject): number[] {
+  return s.skeleton.bones.flatMap((b) => {
+    const p = s.worldPos(b);
+    return [p.x, p.y, p.z];
+  });
+}
+
+/** Largest difference between two poses over the character's size. */
+function poseDiff(a: number[], b: number[], size: number): number {
+  let m = 0;
+  for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i]! - b[i]!));
+  return m / size;
+}
+
+/** The good input every case starts from: the left hand on a reachable target, the right foot pinned. */
+interface Good {
+  hand: Vector3;
+  foot: Vector3;
+  footRotation: Quaternion;
+  rest: { position: Vector3; rotation: Quaternion }[];
+}
+
+function captureGood(ik: FullBodyBipedIK, s: Subject): Good {
+  const r = ik.references;
+  const shoulder = s.worldPos(r.leftUpperArm);
+  const hand = s.worldPos(r.leftHand);
+  return {
+    hand: Vector3.Lerp(shoulder, hand, 0.7).add(new Vector3(0, 0.08 * s.size, 0)),
+    foot: ik.solver.rightFootEffector.position.clone(),
+    footRotation: ik.solver.rightFootEffector.rotation.clone(),
+    rest: ik.solver.effectors.map((e) => ({ position: e.position.clone(), rotation: e.rotation.clone() })),
+  };
+}
+
+/** Resets every effector to the good input. */
+function applyGood(ik: FullBodyBipedIK, g: Good): void {
+  ik.solver.ikPositionWeight = 1;
+  ik.solver.iterations = 4;
+  ik.solver.effectors.forEach((e, i) => {
+    e.target = null;
+    e.position.copyFrom(g.rest[i]!.position);
+    e.rotation.copyFrom(g.rest[i]!.rotation);
+    e.positionWeight = 0;
+    e.rotationWeight = 0;
+    e.maintainRelativePositionWeight = 0;
+    e.positionOffset.setAll(0);
+  });
+  for (const c of ik.solver.limbChains) {
+    c.bendConstraint.bendGoal = null;
+    c.bendConstraint.weight = 0;
+    c.pull = 1;
+    c.reach = 0.1;
+    c.push = 0;
+    c.pushParent = 0;
+  }
+  ik.solver.leftHandEffector.position.copyFrom(g.hand);
+  ik.solver.leftHandEffector.positionWeight = 1;
+  ik.solver.rightFootEffector.position.copyFrom(g.foot);
+  ik.solver.rightFootEffector.rotation.copyFrom(g.footRotation);
+  ik.solver.rightFootEffector.positionWeight = 1;
+  ik.solver.rightFootEffector.rotationWeight = 1;
+}
+
+/** One bad value: set every frame by `bad`; `same` sets the input it must be equivalent to (after the good input). */
+interface Sub {
+  label: string;
+  bad: (ik: FullBodyBipedIK) => void;
+  same: (ik: FullBodyBipedIK) => void;
+  /** Warning cause expected (null: none, the value is usable). */
+  cause: string | null;
+}
+
+/**
+ * Runs the subcases on one fresh IK per subject: good frame, two bad frames (finite, equivalent to the
+ * input without the bad value), the equivalent frame, a good frame (the good pose again). Checks each
+ * cause is warned exactly once.
+ */
+async function runSubs(make: (ik: FullBodyBipedIK) => Sub[], tolerance = 1e-9): Promise<{ count: number; worst: number; causes: Set<string> }> {
+  let count = 0;
+  let worst = 0;
+  const allCauses = new Set<string>();
+  for (const kind of KINDS) {
+    const s = await subject(kind);
+    const ik = FullBodyBipedIK.create(s.scene, s.skeleton);
+    const seen = new Map<string, number>();
+    ik.onWarningObservable.add((w) => seen.set(w.cause, (seen.get(w.cause) ?? 0) + 1));
+    const good = captureGood(ik, s);
+    applyGood(ik, good);
+    s.scene.render();
+    const goodPose = pose(s);
+    const expected = new Set<string>();
+    for (const sub of make(ik)) {
+      const where = `${kind}: ${sub.label}`;
+      for (let f = 0; f < 2; f++) {
+        applyGood(ik, good);
+        sub.bad(ik);
+        expect(() => s.scene.render(), where).not.toThrow();
+        expect(bonesFinite(s.skeleton), where).toBe(true);
+      }
+      const badPose = pose(s);
+      applyGood(ik, good);
+      sub.same(ik);
+      s.scene.render();
+      const d = poseDiff(badPose, pose(s), s.size);
+      expect(d, `${where}: the bad frame differs from the frame without the bad input`).toBeLessThan(tolerance);
+      worst = Math.max(worst, d);
+      applyGood(ik, good);
+      s.scene.render();
+      expect(poseDiff(goodPose, pose(s), s.size), `${where}: the next good frame`).toBeLessThan(1e-9);
+      if (sub.cause !== null) {
+        expect(seen.has(sub.cause), `${where}: warning ${sub.cause} (seen: ${[...seen.keys()].join(", ")})`).toBe(true);
+        expected.add(sub.cause);
+      }
+      count++;
+    }
+    // exactly one warning per cause, and only the expected causes
+    for (const [cause, n] of seen) {
+      expect(n, `${kind}: cause ${cause} warned ${n} times`).toBe(1);
+      expect(expected.has(cause), `${kind}: unexpected warning ${cause}`).toBe(true);
+    }
+    for (const c of seen.keys()) allCauses.add(c.replace(/^[A-Za-z ]+:/, "*:"));
+    ik.dispose();
+  }
+  return { count, worst, causes: allCauses };
+}
+
+const BAD_NUMBERS = [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY] as const;
+const show = (v: number): string => (Number.isNaN(v) ? "NaN" : v === Infinity ? "+∞" : v === -Infinity ? "−∞" : String(v));
+const effectorsOf = (ik: FullBodyBipedIK): readonly FBBIKEffector[] => ik.solver.effectors;
+
+describe("bad input every frame", () => {
+  it("effector positions: NaN, ±∞, ±1e30 on each of the nine effectors", async () => {
+    const r = await runSubs((ik) =>
+      effectorsOf(ik).flatMap((e, i) =>
+        [...BAD_NUMBERS, 1e30, -1e30].map((v) => ({
+          label: `${e.name} position ${show(v)}`,
+          bad: (k: FullBodyBipedIK) => {
+            const x = k.solver.effectors[i]!;
+            x.position.set(v, x.position.y, x.position.z);
+            x.positionWeight = 1;
+          },
+          same: (k: FullBodyBipedIK) => {
+            k.solver.effectors[i]!.positionWeight = 0;
+          },
+          cause: Number.isFinite(v) ? `${e.name}:position-far` : `${e.name}:position`,
+        })),
+      ),
+    );
+    report.add({ what: "effector positions NaN, ±∞, ±1e30 (each effector, weight 1)", cases: r.count, outcome: `ignored for the frame (pose = weight 0 ${within(r.worst)}), warned once per effector and kind (${[...r.causes].sort().join(", ")}), next frame normal` });
+  });
+
+  it("effector rotations: NaN, ±∞, 1e300, a zero quaternion (ignored); 1e30 and non-unit (normalised)", async () => {
+    const ends = [5, 6, 7, 8];
+    const r = await runSubs((ik) =>
+      ends.flatMap((i) => {
+        const e = ik.solver.effectors[i]!;
+        const ignored = [...BAD_NUMBERS, 1e300].map((v) => ({ label: `${e.name} rotation x=${show(v)}`, q: new Quaternion(v, 0, 0, 1), ok: null as Quaternion | null }));
+        const zero = { label: `${e.name} rotation (0, 0, 0, 0)`, q: new Quaternion(0, 0, 0, 0), ok: null as Quaternion | null };
+        const big = new Quaternion(1e30, 2e30, -1e30, 3e30);
+        const nonUnit = new Quaternion(0.3, -0.2, 0.4, 2.5);
+        const normalised = [
+          { label: `${e.name} rotation (1e30, 2e30, −1e30, 3e30)`, q: big, ok: big.normalizeToNew() },
+          { label: `${e.name} rotation non-unit (length 2.6)`, q: nonUnit, ok: nonUnit.normalizeToNew() },
+        ];
+        return [...ignored, zero, ...normalised].map((c) => ({
+          label: c.label,
+          bad: (k: FullBodyBipedIK) => {
+            const x = k.solver.effectors[i]!;
+            x.rotation.copyFrom(c.q);
+            x.rotationWeight = 1;
+          },
+          same: (k: FullBodyBipedIK) => {
+            const x = k.solver.effectors[i]!;
+            if (c.ok === null) {
+              x.rotationWeight = 0;
+            } else {
+              x.rotation.copyFrom(c.ok);
+              x.rotationWeight = 1;
+            }
+          },
+          cause: c.ok === null ? `${e.name}:rotation` : null,
+        }));
+      }),
+      1e-6,
+    );
+    report.add({
+      what: "effector rotations NaN, ±∞, 1e300, zero quaternion; 1e30 and non-unit quaternions (hands, feet)",
+      cases: r.count,
+      outcome: `unusable ones ignored for the frame, warned once per effector (${[...r.causes].sort().join(", ")}); 1e30 and non-unit ones normalised (pose = unit quaternion ${within(r.worst)}), no warning; next frame normal`,
+    });
+  });
+
+  it("effector offsets: NaN, ±∞, ±1e30 on each effector", async () => {
+    const r = await runSubs((ik) =>
+      effectorsOf(ik).flatMap((e, i) =>
+        [...BAD_NUMBERS, 1e30, -1e30].map((v) => ({
+          label: `${e.name} positionOffset ${show(v)}`,
+          bad: (k: FullBodyBipedIK) => k.solver.effectors[i]!.positionOffset.set(0, v, 0),
+          same: () => {},
+          cause: Number.isFinite(v) ? `${e.name}:positionOffset-far` : `${e.name}:positionOffset`,
+        })),
+      ),
+    );
+    report.add({ what: "effector positionOffset NaN, ±∞, ±1e30 (each effector)", cases: r.count, outcome: `ignored for the frame (pose = no offset ${within(r.worst)}), warned once per effector and kind (${[...r.causes].sort().join(", ")}), next frame normal` });
+  });
+
+  it("weights: NaN and ±∞ (ignored); −0.5, 1.5, 1e30 (clamped) for position, rotation and maintainRelativePosition weights", async () => {
+    const r = await runSubs((ik) =>
+      [5, 0, 7].flatMap((i) => {
+        const e = ik.solver.effectors[i]!;
+        return (["positionWeight", "rotationWeight", "maintainRelativePositionWeight"] as const).flatMap((w) =>
+          [...BAD_NUMBERS, -0.5, 1.5, 1e30].map((v) => ({
+            label: `${e.name} ${w} ${show(v)}`,
+            bad: (k: FullBodyBipedIK) => {
+              const x = k.solver.effectors[i]!;
+              x[w] = v;
+              if (w === "rotationWeight") x.rotation.copyFrom(Quaternion.RotationYawPitchRoll(0.3, 0.2, 0.1));
+              if (w === "maintainRelativePositionWeight") k.solver.bodyEffector.positionOffset.set(0, -0.05 * 1.75, 0);
+            },
+            same: (k: FullBodyBipedIK) => {
+              const x = k.solver.effectors[i]!;
+              x[w] = Number.isFinite(v) ? Math.min(1, Math.max(0, v)) : 0;
+              if (w === "rotationWeight") x.rotation.copyFrom(Quaternion.RotationYawPitchRoll(0.3, 0.2, 0.1));
+              if (w === "maintainRelativePositionWeight") k.solver.bodyEffector.positionOffset.set(0, -0.05 * 1.75, 0);
+            },
+            cause: Number.isFinite(v) ? null : `${e.name}:${w}`,
+          })),
+        );
+      }),
+    );
+    report.add({ what: "effector weights NaN, ±∞, −0.5, 1.5, 1e30 (position, rotation, maintainRelativePosition; body, hand, foot)", cases: r.count, outcome: `non-finite ignored for the frame, warned once per effector and weight; others clamped to [0, 1] without warning (pose equal ${within(r.worst)}); next frame normal` });
+  });
+
+  it("master weight and iterations: NaN, ±∞, −1, 2, 1e30, 2.5, 11", async () => {
+    const r = await runSubs(() => [
+      ...[...BAD_NUMBERS, -1, 2, 1e30].map((v) => ({
+        label: `ikPositionWeight ${show(v)}`,
+        bad: (k: FullBodyBipedIK) => (k.solver.ikPositionWeight = v),
+        same: (k: FullBodyBipedIK) => (k.solver.ikPositionWeight = v > 0 ? 1 : 0),
+        cause: Number.isNaN(v) ? "ikPositionWeight" : null,
+      })),
+      ...[...BAD_NUMBERS, -1, 2.5, 11, 1e30].map((v) => ({
+        label: `iterations ${show(v)}`,
+        bad: (k: FullBodyBipedIK) => (k.solver.iterations = v),
+        same: (k: FullBodyBipedIK) => (k.solver.iterations = Number.isFinite(v) ? Math.min(10, Math.max(0, Math.floor(v))) : 4),
+        cause: Number.isFinite(v) ? null : "iterations",
+      })),
+    ]);
+    report.add({ what: "ikPositionWeight and iterations NaN, ±∞, out of range", cases: r.count, outcome: `NaN master weight: solver off for the frame, warned once; non-finite iterations: the last valid count is kept, warned once; others clamped (weight to [0, 1], iterations to 0…10, floored) without warning (pose equal ${within(r.worst)}); next frame normal` });
+  });
+
+  it("chain and bend settings: NaN, ±∞ (last valid kept), out of range (clamped); bend goal and direction not finite", async () => {
+    const r = await runSubs((ik) => {
+      const subs: Sub[] = [];
+      ik.solver.limbChains.forEach((_, ci) => {
+        const name = ["left arm", "right arm", "left leg", "right leg"][ci]!;
+        for (const p of ["pull", "reach", "push", "pushParent"] as const) {
+          for (const v of [...BAD_NUMBERS, 3, -3]) {
+            const clamp = Number.isFinite(v) ? Math.min(1, Math.max(p === "pushParent" ? -1 : 0, v)) : p === "pull" ? 1 : p === "reach" ? 0.1 : 0;
+            subs.push({
+              label: `${name} ${p} ${show(v)}`,
+              bad: (k) => {
+                k.solver.limbChains[ci]![p] = v;
+                if (p === "push") k.solver.limbChains[ci]!.pushParent = 0.5;
+              },
+              same: (k) => {
+                k.solver.limbChains[ci]![p] = clamp;
+                if (p === "push") k.solver.limbChains[ci]!.pushParent = 0.5;
+              },
+              cause: Number.isFinite(v) ? null : `${name}:${p}`,
+            });
+          }
+        }
+        for (const v of [...BAD_NUMBERS, 2]) {
+          subs.push({
+            label: `${name} bend weight ${show(v)}`,
+            bad: (k) => (k.solver.limbChains[ci]!.bendConstraint.weight = v),
+            same: (k) => (k.solver.limbChains[ci]!.bendConstraint.weight = Number.isFinite(v) ? 1 : 0),
+            cause: Number.isFinite(v) ? null : `${name}:bend weight`,
+          });
+        }
+        subs.push({
+          label: `${name} bend direction NaN`,
+          bad: (k) => {
+            k.solver.limbChains[ci]!.bendConstraint.direction.set(Number.NaN, 0, 0);
+            k.solver.limbChains[ci]!.bendConstraint.weight = 1;
+          },
+          same: (k) => (k.solver.limbChains[ci]!.bendConstraint.weight = 1),
+          cause: `${name}:bend-direction`,
+        });
+        const goal = new TransformNode(`goal ${name}`, ik.scene);
+        subs.push({
+          label: `${name} bend goal at NaN`,
+          bad: (k) => {
+            goal.position.set(Number.NaN, 0, 0);
+            k.solver.limbChains[ci]!.bendConstraint.bendGoal = goal;
+            k.solver.limbChains[ci]!.bendConstraint.weight = 1;
+          },
+          same: (k) => (k.solver.limbChains[ci]!.bendConstraint.weight = 1),
+          cause: `${name}:bend-goal-position`,
+        });
+      });
+      return subs;
+    });
+    report.add({ what: "chain pull, reach, push, pushParent, bend weight NaN, ±∞, ±3; bend direction and bend goal not finite (each limb)", cases: r.count, outcome: `non-finite: the last valid value is kept, warned once per limb and setting; out of range clamped without warning (pose equal ${within(r.worst)}); next frame normal` });
+  });
+});
+
+describe("hard targets", () => {
+  /** Runs `frames` frames of `bad` on each subject; checks finite and the next good frame; returns notes. */
+  async function hard(bad: (ik: FullBodyBipedIK, s: Subject) => void, frames = 3): Promise<{ causes: Set<string>; count: number; reach: number[] }> {
+    const causes = new Set<string>();
+    const reach: number[] = [];
+    let count = 0;
+    for (const kind of KINDS) {
+      const s = await subject(kind);
+      const ik = FullBodyBipedIK.create(s.scene, s.skeleton);
+      ik.onWarningObservable.add((w) => causes.add(w.cause.replace(/^[A-Za-z ]+:/, "*:")));
+      const good = captureGood(ik, s);
+      applyGood(ik, good);
+      s.scene.render();
+      const goodPose = pose(s);
+      for (let f = 0; f < frames; f++) {
+        applyGood(ik, good);
+        bad(ik, s);
+        expect(() => s.scene.render()).not.toThrow();
+        expect(bonesFinite(s.skeleton), kind).toBe(true);
+        count++;
+      }
+      reach.push(Vector3.Distance(s.worldPos(ik.references.leftHand), ik.solver.leftHandEffector.position) / s.size);
+      applyGood(ik, good);
+      s.scene.render();
+      expect(poseDiff(goodPose, pose(s), s.size), `${kind}: next good frame`).toBeLessThan(1e-9);
+      ik.dispose();
+    }
+    return { causes, count, reach };
+  }
+  const words = (c: Set<string>) => (c.size === 0 ? "no warning" : `warns ${[...c].sort().join(", ")}`);
+
+  it("all nine effectors at one point (the pelvis), weights 1", async () => {
+    const r = await hard((ik, s) => {
+      const p = s.worldPos(ik.references.pelvis);
+      for (const e of ik.solver.effectors) {
+        e.position.copyFrom(p);
+        e.positionWeight = 1;
+      }
+    });
+    report.add({ what: "all nine effectors at one point (the pelvis), weights 1", cases: r.count, outcome: `finite, no exception, ${words(r.causes)}; next frame normal` });
+  });
+
+  it("a hand target exactly on its shoulder", async () => {
+    const r = await hard((ik, s) => {
+      ik.solver.leftHandEffector.position.copyFrom(s.worldPos(ik.references.leftUpperArm));
+      ik.solver.leftHandEffector.positionWeight = 1;
+    });
+    report.add({ what: "a hand target exactly on its shoulder", cases: r.count, outcome: `finite, no exception, ${words(r.causes)}; the hand stops ${bound(Math.max(...r.reach))} of the size from it (the arm folds as far as it can); next frame normal` });
+  });
+
+  it("targets 10 km away (hand alone; all effectors)", async () => {
+    const far = new Vector3(7000, 3000, -7000);
+    const one = await hard((ik) => {
+      ik.solver.leftHandEffector.position.copyFrom(far);
+      ik.solver.leftHandEffector.positionWeight = 1;
+    });
+    const all = await hard((ik) => {
+      for (const e of ik.solver.effectors) {
+        e.position.copyFrom(far);
+        e.positionWeight = 1;
+      }
+    });
+    report.add({ what: "a hand target 10 km away", cases: one.count, outcome: `finite, no exception, ${words(one.causes)}; the body is pulled toward it (FinalIK's pull); next frame normal` });
+    report.add({ what: "all effectors 10 km away", cases: all.count, outcome: `finite, no exception, ${words(all.causes)}; the character follows; next frame normal` });
+  });
+});
+
+describe("things disposed or removed while in use", () => {
+  it("a target TransformNode disposed while an effector follows it", async () => {
+    let count = 0;
+    for (const kind of KINDS) {
+      const s = await subject(kind);
+      const ik = FullBodyBipedIK.create(s.scene, s.skeleton);
+      const causes: string[] = [];
+      ik.onWarningObservable.add((w) => causes.push(w.cause));
+      const target = new TransformNode("target", s.scene);
+      const shoulder = s.worldPos(ik.references.leftUpperArm);
+      target.position.copyFrom(Vector3.Lerp(shoulder, s.worldPos(ik.references.leftHand), 0.6));
+      ik.solver.leftHandEffector.target = target;
+      ik.solver.leftHandEffector.positionWeight = 1;
+      s.scene.render();
+      const before = pose(s);
+      target.dispose();
+      for (let f = 0; f < 3; f++) {
+        expect(() => s.scene.render()).not.toThrow();
+        expect(bonesFinite(s.skeleton)).toBe(true);
+        // the effector keeps the target's last position
+        expect(poseDiff(before, pose(s), s.size)).toBeLessThan(1e-9);
+        count++;
+      }
+      expect(causes).toEqual(["LeftHand:target-disposed"]);
+      expect(ik.solver.leftHandEffector.target).toBe(null);
+      ik.dispose();
+    }
+    report.add({ what: "an effector's target TransformNode disposed while in use", cases: count, outcome: "warned once (LeftHand:target-disposed); the target is cleared and the effector keeps its last position; no exception, finite" });
+  });
+
+  it("a bend goal disposed while in use", async () => {
+    let count = 0;
+    for (const kind of KINDS) {
+      const s = await subject(kind);
+      const ik = FullBodyBipedIK.create(s.scene, s.skeleton);
+      const causes: string[] = [];
+      ik.onWarningObservable.add((w) => causes.push(w.cause));
+      const good = captureGood(ik, s);
+      applyGood(ik, good);
+      const goal = new TransformNode("goal", s.scene);
+      goal.position.copyFrom(s.worldPos(ik.references.leftForearm).add(new Vector3(0, 0.3 * s.size, 0)));
+      const bend = ik.solver.leftArmChain.bendConstraint;
+      bend.bendGoal = goal;
+      bend.weight = 1;
+      s.scene.render();
+      goal.dispose();
+      for (let f = 0; f < 3; f++) {
+        expect(() => s.scene.render()).not.toThrow();
+        expect(bonesFinite(s.skeleton)).toBe(true);
+        count++;
+      }
+      expect(causes).toEqual(["left arm:bend-goal-disposed"]);
+      expect(bend.bendGoal).toBe(null);
+      ik.dispose();
+    }
+    report.add({ what: "a bend goal disposed while in use", cases: count, outcome: "warned once (left arm:bend-goal-disposed); the bend goal is cleared, the last bend direction is kept; no exception, finite" });
+  });
+
+  it("the skeleton disposed, the meshes disposed, the model's container removed and added back", async () => {
+    const outcomes: string[] = [];
+    let count = 0;
+    for (const what of ["skeleton disposed", "meshes disposed", "container removed and added back"] as const) {
+      const m = await loadModel("Mannequin");
+      open.push(m);
+      const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+      const causes: string[] = [];
+      ik.onWarningObservable.add((w) => causes.push(w.cause));
+      const s: Subject = { kind: "Mannequin", scene: m.scene, skeleton: m.skeleton, worldPos: (b) => boneWorldPosition(b), size: 1 };
+      m.scene.render();
+      s.size = characterSize(m.skeleton, s.worldPos);
+      const good = captureGood(ik, s);
+      applyGood(ik, good);
+      m.scene.render();
+      const goodPose = pose(s);
+      if (what === "skeleton disposed") m.skeleton.dispose();
+      if (what === "meshes disposed") for (const mesh of m.scene.meshes.slice()) mesh.dispose();
+      if (what === "container removed and added back") m.container.removeAllFromScene();
+      for (let f = 0; f < 3; f++) {
+        expect(() => m.scene.render()).not.toThrow();
+        expect(() => ik.update()).not.toThrow();
+        if (what !== "meshes disposed") expect(bonesFinite(m.skeleton)).toBe(true);
+        count++;
+      }
+      if (what === "container removed and added back") {
+        m.container.addAllToScene();
+        m.scene.render();
+        expect(poseDiff(goodPose, pose(s), s.size)).toBeLessThan(1e-9);
+      }
+      expect(causes.length).toBe(1);
+      outcomes.push(`${what}: warned once (${causes[0]}), frames skipped${what.startsWith("container") ? ", solved again once back" : ""}`);
+      expect(() => ik.dispose()).not.toThrow();
+    }
+    report.add({ what: "the skeleton or the meshes disposed, or the asset container removed, while the IK is attached (Mannequin)", cases: count, outcome: `no exception; ${outcomes.join("; ")}` });
+  });
+});
+
+describe("frame timing", () => {
+  it("update() called twice in a frame restarts from the animated pose", async () => {
+    let count = 0;
+    let worst = 0;
+    for (const kind of KINDS) {
+      const s = await subject(kind);
+      const ik = FullBodyBipedIK.create(s.scene, s.skeleton);
+      if (s.model) proceduralIdle(s.scene, ["spine", "upperarm.l", "lowerarm.l", "upperleg.l"].map((n) => s.skeleton.bones.find((b) => b.name === n)!.getTransformNode()!)).start(true);
+      const good = captureGood(ik, s);
+      applyGood(ik, good);
+      for (let f = 0; f < 10; f++) {
+        s.scene.render();
+        const once = pose(s);
+        ik.update();
+        ik.update();
+        const d = poseDiff(once, pose(s), s.size);
+        worst = Math.max(worst, d);
+        expect(d).toBeLessThan(1e-9);
+        expect(bonesFinite(s.skeleton)).toBe(true);
+        count++;
+      }
+      ik.dispose();
+    }
+    report.add({ what: "update() called two more times in a frame, after the automatic one (Mannequin animated; plain Bones)", cases: count, outcome: `the same pose as one update (${within(worst)}); finite` });
+  });
+
+  it("update() never called (autoUpdate false): the bones are the animation's", async () => {
+    const a = await loadModel("Mannequin");
+    const b = await loadModel("Mannequin");
+    open.push(a, b);
+    const nodes = (m: typeof a) => ["spine", "upperarm.l", "lowerarm.l", "upperleg.l"].map((n) => m.skeleton.bones.find((x) => x.name === n)!.getTransformNode()!);
+    const ik = FullBodyBipedIK.create(a.scene, a.skeleton, { autoUpdate: false });
+    ik.solver.leftHandEffector.positionWeight = 1;
+    ik.solver.leftHandEffector.position.y += 0.3;
+    proceduralIdle(a.scene, nodes(a)).start(true);
+    proceduralIdle(b.scene, nodes(b)).start(true);
+    let count = 0;
+    for (let f = 0; f < 20; f++) {
+      a.scene.render();
+      b.scene.render();
+      for (let i = 0; i < a.skeleton.bones.length; i++) {
+        const x = a.skeleton.bones[i]!.getTransformNode()!.computeWorldMatrix(true).m;
+        const y = b.skeleton.bones[i]!.getTransformNode()!.computeWorldMatrix(true).m;
+        for (let k = 0; k < 16; k++) expect(x[k]).toBe(y[k]);
+      }
+      count++;
+    }
+    ik.dispose();
+    report.add({ what: "update() never called (autoUpdate false, effectors weighted)", cases: count, outcome: "every bone equals the animation bit for bit" });
+  });
+
+  it("iterations changed every frame (random 0…10) with a reachable hand target", async () => {
+    let count = 0;
+    let worst = 0;
+    const rng = new Random(77);
+    for (const kind of KINDS) {
+      const s = await subject(kind);
+      const ik = FullBodyBipedIK.create(s.scene, s.skeleton);
+      const good = captureGood(ik, s);
+      for (let f = 0; f < 200; f++) {
+        applyGood(ik, good);
+        ik.solver.iterations = rng.int(11);
+        s.scene.render();
+        expect(bonesFinite(s.skeleton)).toBe(true);
+        const d = Vector3.Distance(s.worldPos(ik.references.leftHand), good.hand) / s.size;
+        worst = Math.max(worst, d);
+        count++;
+      }
+      expect(worst).toBeLessThan(0.01);
+      ik.dispose();
+    }
+    report.add({ what: "iterations changed every frame (random 0…10)", cases: count, outcome: `finite; the hand on its target within ${bound(worst)} of the size at every count` });
+  });
+
+  it("enabled toggled every frame", async () => {
+    let count = 0;
+    let worst = 0;
+    let stale = 0;
+    for (const kind of KINDS) {
+      const s = await subject(kind);
+      const ik = FullBodyBipedIK.create(s.scene, s.skeleton);
+      const good = captureGood(ik, s);
+      applyGood(ik, good);
+      s.scene.render();
+      const goodPose = pose(s);
+      for (let f = 0; f < 100; f++) {
+        ik.enabled = f % 2 === 1;
+        const before = pose(s);
+        s.scene.render();
+        expect(bonesFinite(s.skeleton)).toBe(true);
+        if (ik.enabled) worst = Math.max(worst, poseDiff(goodPose, pose(s), s.size));
+        else stale = Math.max(stale, poseDiff(before, pose(s), s.size));
+        count++;
+      }
+      expect(worst).toBeLessThan(1e-9);
+      ik.dispose();
+    }
+    report.add({ what: "enabled toggled every frame (no animation)", cases: count, outcome: `enabled frames solve normally (pose = good pose ${within(worst)}); disabled frames neither fix nor solve, so without animation the bones keep the last pose (${stale === 0 ? "unchanged" : `moved ${bound(stale)}`}), as a disabled FinalIK component leaves them` });
+  });
+});
+
+describe("docs/ROBUSTNESS.md", () => {
+  it('section "input" matches what these tests measured', () => {
+    const differences = report.check();
+    expect(differences, staleMessage("input", differences)).toEqual([]);
+  });
+});
