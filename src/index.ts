@@ -95,3 +95,51 @@ export { GroundingHit, GroundingQuality, lerpValue } from "./effectors/grounding
 export type { GroundingRaycast } from "./effectors/grounding/grounding-common.js";
 export { BabylonGroundRaycast } from "./effectors/grounding/babylon-ground-raycast.js";
 export type { GroundPredicate } from "./effectors/grounding/babylon-ground-raycast.js";
+
+// offset modifiers
+export {
+  Amplifier,
+  AmplifierBody,
+  BodyTilt,
+  CharacterFrame,
+  EffectorOffset,
+  HitBoneLink,
+  HitEffectorLink,
+  HitPoint,
+  HitPointBone,
+  HitPointEffector,
+  HitReaction,
+  Inertia,
+  InertiaBody,
+  MAX_MODIFIER_DELTA_TIME,
+  OffsetLimits,
+  OffsetModifier,
+  OffsetPose,
+  REFERENCE_HEAD_HEIGHT,
+  Recoil,
+  RecoilHandedness,
+  RecoilOffset,
+  measureCharacterScale,
+  readCharacterFrame,
+  worldDeltaToComponent,
+} from "./effectors/modifiers/index.js";
+export type {
+  AmplifierBodyInit,
+  AmplifierOptions,
+  BodyTiltOptions,
+  EffectorLink,
+  EffectorOffsetOptions,
+  HitPointBoneOptions,
+  HitPointEffectorOptions,
+  HitPointOptions,
+  HitReactionOptions,
+  InertiaBodyInit,
+  InertiaOptions,
+  MutableQuat,
+  MutableVec3,
+  OffsetModifierOptions,
+  OffsetPoseEffectorLink,
+  OffsetPoseEffectorLinkInit,
+  RecoilOffsetInit,
+  RecoilOptions,
+} from "./effectors/modifiers/index.js";

@@ -77,7 +77,8 @@ export function buildBipedSolver(
   };
   const inner = new BabylonBipedSolver(rig);
   inner.onWarning.add(onWarning);
-  for (const message of setupWarnings) inner.warn(`setup:${message}`, message);
+  // the solver words its own straight-limb warning (with the bend side it chose): keep that one
+  for (const message of setupWarnings) if (!/ is straight in this pose/.test(message)) inner.warn(`setup:${message}`, message);
   inner.forward = estimateForward(rig, options.forward ?? null, toes, bones);
   // without an explicit root node the solver detects it as FinalIK does
   inner.setToReferences(bones, rootNode !== null ? id(rootNode) : undefined);

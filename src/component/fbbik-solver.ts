@@ -7,6 +7,7 @@ import type { IKMappingBone } from "../mapping/mapping-bone.js";
 import type { IKMappingLimb } from "../mapping/mapping-limb.js";
 import type { IKMappingSpine } from "../mapping/mapping-spine.js";
 import { FullBodyBipedChain, FullBodyBipedEffector } from "../solver/biped-bones.js";
+import type { FBIKChain } from "../solver/chain.js";
 import { IKSolverFullBodyBiped } from "../solver/full-body-biped.js";
 
 /** The engine-neutral biped solver with its targets read from the Babylon handles at FinalIK's point. */
@@ -148,6 +149,10 @@ export class FBBIKSolver {
   get rightFootEffector(): FBBIKEffector {
     return this.effectors[FullBodyBipedEffector.RightFoot]!;
   }
+  /** The body chain (its one node is the root node): FinalIK's `chain[0]`, whose `pin` keeps the body in place. */
+  get bodyChain(): FBIKChain {
+    return this.inner.bodyChain;
+  }
   /** Left arm chain. */
   get leftArmChain(): FBBIKChain {
     return this.limbChains[FullBodyBipedChain.LeftArm]!;
@@ -181,7 +186,7 @@ export class FBBIKSolver {
     return this.limbMappings[FullBodyBipedChain.RightLeg]!;
   }
 
-  /** [0, 1] Master weight. */
+  /** [0, 1] Master weight. Default 1. */
   get ikPositionWeight(): number {
     return this.inner.ikPositionWeight;
   }
@@ -216,7 +221,7 @@ export class FBBIKSolver {
   set pullBodyHorizontal(v: number) {
     this.inner.pullBodyHorizontal = v;
   }
-  /** When false, no FABRIK pass runs and the limbs cannot pull the body. */
+  /** When false, no FABRIK pass runs and the limbs cannot pull the body. Default true. */
   get fabrikPass(): boolean {
     return this.inner.fabrikPass;
   }

@@ -68,7 +68,11 @@ export class FullBodyBipedIK implements SceneUpdatable {
   readonly solver: FBBIKSolver;
   /** The root node bone the body chain stands for. */
   readonly rootNode: Bone;
-  /** A problem, reported once per cause (bad input, a disposed target, a straight limb at attach…). */
+  /**
+   * A problem, reported once per cause (bad input, a disposed target…). Warnings raised while `create`
+   * attaches (a straight limb, a guess of the detection) happen before you can subscribe: read them from
+   * {@link warningsRaised}.
+   */
   readonly onWarningObservable = new Observable<SolverWarning>();
   /** When false the IK neither fixes transforms nor solves. */
   enabled = true;
@@ -98,6 +102,8 @@ export class FullBodyBipedIK implements SceneUpdatable {
       this.onWarningObservable.notifyObservers(w);
     });
     this.rig = built.rig;
+    // the root the rig resolved (the model's top node unless given)
+    this.references.root = built.rig.characterRoot;
     this.rootNode = built.rootNode;
     this.solver = new FBBIKSolver(built.inner, built.rig, built.mapping);
     SceneUpdater.for(scene).add(this);
@@ -143,7 +149,12 @@ export class FullBodyBipedIK implements SceneUpdatable {
    * frame when `autoUpdate`; a second call in the same frame starts again from the animated pose.
    */
   update(): void {
-    if (this.disposed || !this.enabled) return;
+    if (this.disposed) return;
+    if (!this.enabled) {
+      // offsets added for this frame must not pile up while the IK is off
+      this.solver._afterUpdate();
+      return;
+    }
     const detached = this.rig.detachedState();
     if (detached !== 0) {
       // the character is gone (or out of the scene): nothing to solve until it is back
@@ -171,7 +182,13 @@ export class FullBodyBipedIK implements SceneUpdatable {
   /** @internal */
   _beforeAnimations(): void {
     if (this.disposed || !this.enabled || !this.fixTransforms) return;
-    this.solver.inner.fixTransforms();
+    if (this.rig.detachedState() !== 0) return;
+    try {
+      this.solver.inner.fixTransforms();
+    } catch (e) {
+      // like update(): a failure is reported once and never escapes into Babylon's frame
+      this.solver.inner.warn(`exception:fix:${String(e)}`, `FixTransforms failed and was skipped for this frame: ${String(e)}`);
+    }
   }
 
   /** @internal */

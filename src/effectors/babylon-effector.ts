@@ -45,28 +45,28 @@ export class FBBIKEffector {
   get name(): string {
     return this.inner.name;
   }
-  /** [0, 1] How much the node goes to `position`. */
+  /** [0, 1] How much the node goes to `position`. Default 0. */
   get positionWeight(): number {
     return this.inner.positionWeight;
   }
   set positionWeight(v: number) {
     this.inner.positionWeight = v;
   }
-  /** [0, 1] How much the bone takes `rotation` (hands and feet). */
+  /** [0, 1] How much the bone takes `rotation` (hands and feet). Default 0. */
   get rotationWeight(): number {
     return this.inner.rotationWeight;
   }
   set rotationWeight(v: number) {
     this.inner.rotationWeight = v;
   }
-  /** [0, 1] Keeps an end effector's animated position relative to its plane of shoulders/thighs and root node. */
+  /** [0, 1] Keeps an end effector's animated position relative to its plane of shoulders/thighs and root node. Default 0. */
   get maintainRelativePositionWeight(): number {
     return this.inner.maintainRelativePositionWeight;
   }
   set maintainRelativePositionWeight(v: number) {
     this.inner.maintainRelativePositionWeight = v;
   }
-  /** Carry the child nodes along (the body effector moving the thighs: FinalIK's "Use Thighs"). */
+  /** Carry the child nodes along (the body effector moving the thighs: FinalIK's "Use Thighs"). Default true. */
   get effectChildNodes(): boolean {
     return this.inner.effectChildNodes;
   }
@@ -78,7 +78,10 @@ export class FBBIKEffector {
     return this.inner.isEndEffector;
   }
 
-  /** Pins the effector to its bone's current world pose with the given weights (FinalIK's PinToBone). */
+  /**
+   * Pins the effector to its bone's world pose as of the last update (or of `create`) with the given
+   * weights (FinalIK's PinToBone).
+   */
   pinToBone(positionWeight: number, rotationWeight: number): void {
     this.readBonePose();
     this.positionWeight = positionWeight;

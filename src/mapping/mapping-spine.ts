@@ -106,7 +106,9 @@ export class IKMappingSpine {
       }
       const firstPosition = first.getPlanePosition(this.firstPosition);
       const lastPosition = end.getPlanePosition(this.lastPosition);
-      for (let it = 0; it < this.iterations; it++) {
+      // FinalIK resets a non-positive count to 3 at setup only; a count set to 0 later would skip the spine
+      const iterations = this.iterations > 0 ? Math.min(Math.floor(this.iterations), 3) : 3;
+      for (let it = 0; it < iterations; it++) {
         this.forwardReach(lastPosition);
         this.backwardReach(firstPosition);
         if (this.rootNodeIndex >= 0) copy(spine[this.rootNodeIndex]!.ikPosition, root.solverPosition);

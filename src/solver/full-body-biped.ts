@@ -252,7 +252,7 @@ export class IKSolverFullBodyBiped extends IKSolverFullBody {
           `straight-limb:${i}`,
           `The ${CHAIN_NAMES[i - 1]} is completely straight in the pose the solver was set up from, so its bend direction is unknown; ` +
             `it will bend toward the character's ${i <= 2 ? "back (elbow)" : "front (knee)"} as estimated from \`forward\`. ` +
-            "Set up from a pose with the elbows and knees slightly bent, or set the solver's forward before setToReferences if it bends the wrong way.",
+            "Set up from a pose with the elbows and knees slightly bent, or give the character's forward (\`forward\` before setToReferences; FullBodyBipedIK's \`options.forward\`) if it bends the wrong way.",
         );
       }
     }

@@ -1,0 +1,96 @@
+/**
+ * FinalIK's BodyTilt: leans the body into turns by blending two offset poses from the character's yaw rate.
+ * @module
+ */
+import { Vec3, copy, cross, dot } from "../../math/vec3.js";
+import type { FullBodyBipedIK } from "../../component/full-body-biped-ik.js";
+import { clamp01 } from "./frame.js";
+import { OffsetModifier, type OffsetModifierOptions } from "./offset-modifier.js";
+import { OffsetPose } from "./offset-pose.js";
+
+/** Options of {@link BodyTilt}. */
+export interface BodyTiltOptions extends OffsetModifierOptions {
+  /** How fast the tilt follows the yaw rate, 1/s (default 6). */
+  tiltSpeed?: number;
+  /** Tilt per degree-per-second of yaw rate, in hundredths (default 0.07; see {@link BodyTilt}). */
+  tiltSensitivity?: number;
+  /** The pose at full tilt when turning left (default: empty). */
+  poseLeft?: OffsetPose;
+  /** The pose at full tilt when turning right (default: empty). */
+  poseRight?: OffsetPose;
+}
+
+const tCross = new Vec3();
+
+/**
+ * Leans the body into turns (FinalIK's BodyTilt). Each frame the character root's yaw rate r (degrees per
+ * second about its up; positive turning toward its right, in either handedness) gives a target tilt
+ * clamp(r × tiltSensitivity × 0.01, −1, 1); the tilt follows it by lerp(tilt, target, clamp01(dt ×
+ * tiltSpeed)); a positive tilt applies {@link poseRight} × tilt × weight, a negative one {@link poseLeft} ×
+ * |tilt| × weight.
+ *
+ * With the default sensitivity 0.07 a character turning at 90°/s tilts 0.063 of the pose; design the poses
+ * for that range, or raise the sensitivity.
+ */
+export class BodyTilt extends OffsetModifier {
+  /** How fast the tilt follows the yaw rate, 1/s. */
+  tiltSpeed: number;
+  /** Tilt per degree-per-second of yaw rate, in hundredths. */
+  tiltSensitivity: number;
+  /** The pose at full tilt when turning left. */
+  poseLeft: OffsetPose;
+  /** The pose at full tilt when turning right. */
+  poseRight: OffsetPose;
+  /** [−1, 1] The current tilt (positive: turning right). */
+  tiltAngle = 0;
+  /** The yaw rate of the last frame, degrees per second (positive: turning right). */
+  yawRate = 0;
+  private readonly lastForward = new Vec3();
+  private started = false;
+
+  /** Attaches to `ik`. */
+  constructor(ik: FullBodyBipedIK, options: BodyTiltOptions = {}) {
+    super(ik, options);
+    this.tiltSpeed = options.tiltSpeed ?? 6;
+    this.tiltSensitivity = options.tiltSensitivity ?? 0.07;
+    this.poseLeft = options.poseLeft ?? new OffsetPose();
+    this.poseRight = options.poseRight ?? new OffsetPose();
+  }
+
+  /** Forgets the last heading and the tilt. */
+  reset(): void {
+    this.started = false;
+    this.tiltAngle = 0;
+    this.yawRate = 0;
+  }
+
+  protected override onModifyOffset(): void {
+    const deltaTime = this.deltaTime;
+    const f = this.frame;
+    const fw = f.forward;
+    const up = f.up;
+    const last = this.lastForward;
+    if (!this.started) {
+      copy(last, fw);
+      this.started = true;
+    }
+    // signed yaw from the last forward to this one about the character's up (right turn positive)
+    const dUp = dot(last, up);
+    last.x -= up.x * dUp;
+    last.y -= up.y * dUp;
+    last.z -= up.z * dUp;
+    cross(tCross, last, fw);
+    const sin = dot(tCross, up) * f.determinant;
+    const cos = dot(last, fw);
+    const angle = sin === 0 && cos === 0 ? 0 : (Math.atan2(sin, cos) * 180) / Math.PI;
+    copy(last, fw);
+    this.yawRate = angle / deltaTime;
+    let target = this.yawRate * this.tiltSensitivity * 0.01;
+    target = target > 1 ? 1 : target < -1 ? -1 : target;
+    this.tiltAngle += (target - this.tiltAngle) * clamp01(deltaTime * this.tiltSpeed);
+    const t = this.tiltAngle;
+    this.scalars.s = (t < 0 ? -t : t) * this.weightValue;
+    if (t > 0) this.poseRight._apply(this.ik, this.scalars, f);
+    else if (t < 0) this.poseLeft._apply(this.ik, this.scalars, f);
+  }
+}

@@ -1,0 +1,352 @@
+/**
+ * Spaces the offset modifiers work in: the character's frame (right, up, forward) in world space, bone
+ * poses read from Babylon before the IK reads them, and world rotations brought into the rig's component
+ * space. Allocation-free.
+ * @module
+ */
+import type { Bone } from "@babylonjs/core/Bones/bone.js";
+import { Matrix, type Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import type { FullBodyBipedIK } from "../../component/full-body-biped-ik.js";
+import type { BabylonRig } from "../../mapping/babylon-rig.js";
+import { Quat, type ReadonlyQuat, conjugateMultiply, copyQuat, identity, multiply, rotateVector } from "../../math/quat.js";
+import { type ReadonlyVec3, Vec3, copy } from "../../math/vec3.js";
+
+const tv = new Vec3();
+const tv2 = new Vec3();
+const tq = new Quat();
+const tm = new Matrix();
+
+/** Anything with writable x, y, z (the library's Vec3 or a Babylon Vector3). */
+export interface MutableVec3 {
+  x: number;
+  y: number;
+  z: number;
+}
+
+/** Anything with writable x, y, z, w (the library's Quat or a Babylon Quaternion). */
+export interface MutableQuat {
+  x: number;
+  y: number;
+  z: number;
+  w: number;
+}
+
+/**
+ * An orthonormal frame in world space: the character's `right`, `up` and `forward` (x, y, z of "root
+ * space") and an origin. `right` is the character's right side in both handedness modes: up × forward in a
+ * left-handed scene, forward × up in a right-handed one; so a right-handed scene, which Babylon's glTF
+ * loader makes the mirror image of the left-handed one, sees the mirrored offsets, and
+ * {@link CharacterFrame.determinant} is −1 there.
+ *
+ * An optional {@link CharacterFrame.localRotation} turns the frame about its own axes first (Recoil's random
+ * rotation). Plain-field vectors (the library's Vec3/Quat), so the per-frame math allocates nothing.
+ */
+export class CharacterFrame {
+  /** The frame's x axis in the world (the character's right). */
+  readonly right = new Vec3(1, 0, 0);
+  /** The frame's y axis in the world (the character's up). */
+  readonly up = new Vec3(0, 1, 0);
+  /** The frame's z axis in the world (the character's forward). */
+  readonly forward = new Vec3(0, 0, 1);
+  /** The frame's origin in the world (the character root's position). */
+  readonly position = new Vec3();
+  /** A rotation in the frame's own axes applied before mapping to the world; identity by default. */
+  readonly localRotation = new Quat();
+  /** +1 when (right, up, forward) is a rotation of the world axes (left-handed scene), −1 when mirrored. */
+  determinant = 1;
+
+  /**
+   * Sets the axes from a forward and an up direction (forward is made perpendicular to up). Degenerate
+   * input falls back to the world's +Y up and a forward perpendicular to it.
+   */
+  setAxes(forward: ReadonlyVec3, up: ReadonlyVec3, rightHanded: boolean): this {
+    const fx0 = forward.x;
+    const fy0 = forward.y;
+    const fz0 = forward.z;
+    const u = this.up;
+    const f = this.forward;
+    u.x = up.x;
+    u.y = up.y;
+    u.z = up.z;
+    let l = Math.sqrt(u.x * u.x + u.y * u.y + u.z * u.z);
+    if (!(l > 1e-12) || !Number.isFinite(l)) {
+      u.x = 0;
+      u.y = 1;
+      u.z = 0;
+    } else {
+      u.x /= l;
+      u.y /= l;
+      u.z /= l;
+    }
+    const d = fx0 * u.x + fy0 * u.y + fz0 * u.z;
+    f.x = fx0 - u.x * d;
+    f.y = fy0 - u.y * d;
+    f.z = fz0 - u.z * d;
+    l = Math.sqrt(f.x * f.x + f.y * f.y + f.z * f.z);
+    if (!(l > 1e-12) || !Number.isFinite(l)) {
+      // any direction perpendicular to up, deterministic
+      if (Math.abs(u.z) < 0.9) {
+        f.x = -u.x * u.z;
+        f.y = -u.y * u.z;
+        f.z = 1 - u.z * u.z;
+      } else {
+        f.x = 1 - u.x * u.x;
+        f.y = -u.y * u.x;
+        f.z = -u.z * u.x;
+      }
+      l = Math.sqrt(f.x * f.x + f.y * f.y + f.z * f.z);
+    }
+    f.x /= l;
+    f.y /= l;
+    f.z /= l;
+    const r = this.right;
+    // right = up × forward (left-handed) or forward × up (right-handed)
+    const s = rightHanded ? -1 : 1;
+    r.x = s * (u.y * f.z - u.z * f.y);
+    r.y = s * (u.z * f.x - u.x * f.z);
+    r.z = s * (u.x * f.y - u.y * f.x);
+    this.determinant = s;
+    return this;
+  }
+
+  /**
+   * Sets the frame from a node's world matrix: up = its Y axis, forward = its Z axis, origin = its
+   * position (null: the world's axes at the origin).
+   */
+  setFromNode(node: TransformNode | null, rightHanded: boolean): this {
+    const p = this.position;
+    if (node === null) {
+      p.x = p.y = p.z = 0;
+      tv.x = 0;
+      tv.y = 0;
+      tv.z = 1;
+      tv2.x = 0;
+      tv2.y = 1;
+      tv2.z = 0;
+      return this.setAxes(tv, tv2, rightHanded);
+    }
+    const m = node.computeWorldMatrix(true).m;
+    p.x = m[12]!;
+    p.y = m[13]!;
+    p.z = m[14]!;
+    tv2.x = m[4]!;
+    tv2.y = m[5]!;
+    tv2.z = m[6]!;
+    tv.x = m[8]!;
+    tv.y = m[9]!;
+    tv.z = m[10]!;
+    return this.setAxes(tv, tv2, rightHanded);
+  }
+
+  /** Copies another frame. */
+  copyFrom(other: CharacterFrame): this {
+    copy(this.right, other.right);
+    copy(this.up, other.up);
+    copy(this.forward, other.forward);
+    copy(this.position, other.position);
+    copyQuat(this.localRotation, other.localRotation);
+    this.determinant = other.determinant;
+    return this;
+  }
+
+  /** A direction given in the frame (x right, y up, z forward) → world. `out` may alias `local`. */
+  directionToWorld<T extends MutableVec3>(local: ReadonlyVec3, out: T): T {
+    rotateVector(tv, this.localRotation, local);
+    const x = tv.x;
+    const y = tv.y;
+    const z = tv.z;
+    const r = this.right;
+    const u = this.up;
+    const f = this.forward;
+    out.x = r.x * x + u.x * y + f.x * z;
+    out.y = r.y * x + u.y * y + f.y * z;
+    out.z = r.z * x + u.z * y + f.z * z;
+    return out;
+  }
+
+  /** A world direction → the frame's axes (the inverse of {@link directionToWorld}). `out` may alias `world`. */
+  directionToLocal<T extends MutableVec3>(world: ReadonlyVec3, out: T): T {
+    const wx = world.x;
+    const wy = world.y;
+    const wz = world.z;
+    const r = this.right;
+    const u = this.up;
+    const f = this.forward;
+    tv.x = r.x * wx + r.y * wy + r.z * wz;
+    tv.y = u.x * wx + u.y * wy + u.z * wz;
+    tv.z = f.x * wx + f.y * wy + f.z * wz;
+    const q = this.localRotation;
+    tq.x = -q.x;
+    tq.y = -q.y;
+    tq.z = -q.z;
+    tq.w = q.w;
+    rotateVector(tv, tq, tv);
+    out.x = tv.x;
+    out.y = tv.y;
+    out.z = tv.z;
+    return out;
+  }
+
+  /** A world point → the frame's axes relative to its origin. */
+  pointToLocal<T extends MutableVec3>(world: ReadonlyVec3, out: T): T {
+    tv2.x = world.x - this.position.x;
+    tv2.y = world.y - this.position.y;
+    tv2.z = world.z - this.position.z;
+    return this.directionToLocal(tv2, out);
+  }
+
+  /** A point given in the frame relative to its origin → world. */
+  pointToWorld<T extends MutableVec3>(local: ReadonlyVec3, out: T): T {
+    this.directionToWorld(local, out);
+    out.x += this.position.x;
+    out.y += this.position.y;
+    out.z += this.position.z;
+    return out;
+  }
+
+  /**
+   * A rotation given about the frame's axes → the same rotation about the world's axes (conjugation by
+   * the frame; in a mirrored frame the turning sense follows the mirror).
+   */
+  rotationToWorld<T extends MutableQuat>(local: ReadonlyQuat, out: T): T {
+    // turn the rotation's axis by the frame's local rotation first: q · local · conjugate(q)
+    const q = this.localRotation;
+    multiply(tq, q, local);
+    const ax = tq.x;
+    const ay = tq.y;
+    const az = tq.z;
+    const aw = tq.w;
+    const bx = -q.x;
+    const by = -q.y;
+    const bz = -q.z;
+    const bw = q.w;
+    const x = aw * bx + ax * bw + ay * bz - az * by;
+    const y = aw * by - ax * bz + ay * bw + az * bx;
+    const z = aw * bz + ax * by - ay * bx + az * bw;
+    const w = aw * bw - ax * bx - ay * by - az * bz;
+    const d = this.determinant;
+    const r = this.right;
+    const u = this.up;
+    const f = this.forward;
+    out.x = d * (r.x * x + u.x * y + f.x * z);
+    out.y = d * (r.y * x + u.y * y + f.y * z);
+    out.z = d * (r.z * x + u.z * y + f.z * z);
+    out.w = w;
+    return out;
+  }
+}
+
+/** The character's frame as the IK sees it: the rig's character root node, in the scene's handedness. */
+export function readCharacterFrame(ik: FullBodyBipedIK, out: CharacterFrame): CharacterFrame {
+  out.setFromNode(ik.rig.characterRoot, ik.scene.useRightHandedSystem);
+  identity(out.localRotation);
+  return out;
+}
+
+/**
+ * A bone's world matrix as Babylon holds it now (in `onPreUpdate`: this frame's animated pose). Linked
+ * TransformNodes are read directly; bone-only skeletons through the skeleton's absolute matrices and the
+ * mesh the IK's rig reads them in (slower: the skeleton's matrices are recomputed).
+ */
+export function boneWorldMatrix(ik: FullBodyBipedIK, bone: Bone, out: Matrix): Matrix {
+  const node = bone.getTransformNode();
+  if (node !== null) return out.copyFrom(node.computeWorldMatrix(true));
+  bone.getSkeleton().computeAbsoluteMatrices(true);
+  const root = ik.rig.componentRoot;
+  if (root === null) return out.copyFrom(bone.getAbsoluteMatrix());
+  bone.getAbsoluteMatrix().multiplyToRef(root.computeWorldMatrix(true), out);
+  return out;
+}
+
+/** A bone's (or a node's) world position as Babylon holds it now. */
+export function worldPositionOf<T extends MutableVec3>(ik: FullBodyBipedIK, target: TransformNode | Bone, out: T): T {
+  const m = isBone(target) ? boneWorldMatrix(ik, target, tm).m : target.computeWorldMatrix(true).m;
+  out.x = m[12]!;
+  out.y = m[13]!;
+  out.z = m[14]!;
+  return out;
+}
+
+/** The world matrix of a bone or a node as Babylon holds it now. */
+export function worldMatrixOf(ik: FullBodyBipedIK, target: TransformNode | Bone, out: Matrix): Matrix {
+  if (isBone(target)) return boneWorldMatrix(ik, target, out);
+  return out.copyFrom(target.computeWorldMatrix(true));
+}
+
+/** True for a Babylon Bone (as opposed to a TransformNode). */
+export function isBone(target: TransformNode | Bone): target is Bone {
+  return typeof (target as Bone).getTransformNode === "function" && typeof (target as Bone).getSkeleton === "function";
+}
+
+/**
+ * A rotation about world axes → the same rotation about the rig's component-space axes (conjugation by
+ * component space's rotation, then by its mirror when component space is mirrored), so that
+ * `multiply(rot, out, rig.rotations[id])` turns a bone in the world by `world`.
+ */
+export function worldDeltaToComponent(rig: BabylonRig, world: ReadonlyQuat, out: Quat): Quat {
+  const c = rig.componentRotation;
+  conjugateMultiply(out, c, world);
+  multiply(out, out, c);
+  if (rig.mirrored) {
+    out.y = -out.y;
+    out.z = -out.z;
+  }
+  return out;
+}
+
+/** Clamps to [0, 1]; NaN gives 0. */
+export function clamp01(v: number): number {
+  return v > 0 ? (v < 1 ? v : 1) : 0;
+}
+
+/**
+ * @internal Numbers handed to and from the small helpers below through fields. A double that a call V8
+ * does not inline receives as an argument, or returns, is boxed on the heap (16 bytes a time); going
+ * through an object's fields keeps the per-frame path allocation-free whatever V8 decides to inline.
+ */
+export class Scalars {
+  /** Input. */
+  a = 0;
+  /** Output / second input. */
+  b = 0;
+  /** Scale. */
+  s = 0;
+}
+
+/** @internal `io.b = curve.evaluate(io.a)`. */
+export function evaluateCurve(curve: { evaluate(t: number): number }, io: Scalars): void {
+  io.b = curve.evaluate(io.a);
+}
+
+/** @internal `target += v × io.s` (target a Babylon Vector3, v anything with x, y, z). */
+export function addScaled(target: Vector3, v: ReadonlyVec3, io: Scalars): void {
+  const s = io.s;
+  target.set(target.x + v.x * s, target.y + v.y * s, target.z + v.z * s);
+}
+
+/** @internal `target = a + b`. */
+export function setSum(target: Vector3, a: ReadonlyVec3, b: ReadonlyVec3): void {
+  target.set(a.x + b.x, a.y + b.y, a.z + b.z);
+}
+
+/**
+ * @internal `out` = the rotation of Euler angles `degrees` × `io.s` (z, then x, then y, as Babylon's
+ * `RotationYawPitchRoll` and Unity's `Euler` compose them; degrees → radians included).
+ */
+export function eulerDegreesScaled(out: Quat, degrees: ReadonlyVec3, io: Scalars): void {
+  const k = (io.s * Math.PI) / 360;
+  const hy = degrees.y * k;
+  const hx = degrees.x * k;
+  const hz = degrees.z * k;
+  const sy = Math.sin(hy);
+  const cy = Math.cos(hy);
+  const sx = Math.sin(hx);
+  const cx = Math.cos(hx);
+  const sz = Math.sin(hz);
+  const cz = Math.cos(hz);
+  out.x = cy * sx * cz + sy * cx * sz;
+  out.y = sy * cx * cz - cy * sx * sz;
+  out.z = cy * cx * sz - sy * sx * cz;
+  out.w = cy * cx * cz + sy * sx * sz;
+}

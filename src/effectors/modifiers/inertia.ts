@@ -1,0 +1,154 @@
+/**
+ * FinalIK's Inertia: body parts that follow their animated position lazily, as effector offsets.
+ * @module
+ */
+import type { Bone } from "@babylonjs/core/Bones/bone.js";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import type { FullBodyBipedIK } from "../../component/full-body-biped-ik.js";
+import { Vec3, copy, sub, zero } from "../../math/vec3.js";
+import type { FullBodyBipedEffector } from "../../solver/biped-bones.js";
+import { type CharacterFrame, clamp01, worldPositionOf } from "./frame.js";
+import { type EffectorLink, OffsetLimits, OffsetModifier, type OffsetModifierOptions } from "./offset-modifier.js";
+
+/** What {@link InertiaBody}'s constructor takes. */
+export interface InertiaBodyInit {
+  /** The node (or bone) whose motion is followed lazily. */
+  transform: TransformNode | Bone;
+  /** The effectors moved and their weights (default weight 1). */
+  effectorLinks: readonly { effector: FullBodyBipedEffector; weight?: number }[];
+  /** Stiffness of the follow, 1/s (default 10). */
+  speed?: number;
+  /** How fast the follow velocity changes, 1/s (default 3). */
+  acceleration?: number;
+  /** [0, 1] Share of the transform's own displacement taken at once each frame (default 0). */
+  matchVelocity?: number;
+  /** Drift of the lazy point along the character's up, world units per second (default 0; negative sinks). */
+  gravity?: number;
+}
+
+/**
+ * A lazy point following a node: each frame (dt seconds)
+ * 1. velocity ← lerp(velocity, (position − lazyPoint) × speed, clamp01(dt × acceleration)),
+ * 2. lazyPoint += velocity × dt + (position − last position) × matchVelocity + up × gravity × dt,
+ * 3. each linked effector's offset += (lazyPoint − position) × link weight × the modifier's weight.
+ *
+ * The point starts on the node; with speed 10 and acceleration 3 it lags a moving node and settles with a
+ * slight overshoot when the node stops.
+ */
+export class InertiaBody {
+  /** The node (or bone) followed. */
+  transform: TransformNode | Bone;
+  /** The effectors moved and their weights. */
+  readonly effectorLinks: EffectorLink[];
+  /** Stiffness of the follow, 1/s. */
+  speed: number;
+  /** How fast the follow velocity changes, 1/s. */
+  acceleration: number;
+  /** [0, 1] Share of the node's own displacement taken at once each frame. */
+  matchVelocity: number;
+  /** Drift of the lazy point along the character's up, world units per second. */
+  gravity: number;
+  /** The lazy point (world). */
+  readonly lazyPoint = new Vec3();
+  /** Its velocity (world units per second). */
+  readonly velocity = new Vec3();
+  /** The followed node's position last frame. */
+  readonly lastPosition = new Vec3();
+  /** The offset of the last frame (lazyPoint − position, world). */
+  readonly offset = new Vec3();
+  private started = false;
+
+  /** Creates a body. */
+  constructor(init: InertiaBodyInit) {
+    this.transform = init.transform;
+    this.effectorLinks = init.effectorLinks.map((l) => ({ effector: l.effector, weight: l.weight ?? 1 }));
+    this.speed = init.speed ?? 10;
+    this.acceleration = init.acceleration ?? 3;
+    this.matchVelocity = init.matchVelocity ?? 0;
+    this.gravity = init.gravity ?? 0;
+  }
+
+  /** Puts the lazy point back on the node (at the next update) with no velocity. */
+  reset(): void {
+    this.started = false;
+  }
+
+  /** @internal One step of the clock's delta time; returns the offset in {@link offset}. */
+  _update(ik: FullBodyBipedIK, clock: { readonly deltaTime: number }, frame: CharacterFrame): void {
+    const dt = clock.deltaTime;
+    const p = worldPositionOf(ik, this.transform, tPos);
+    if (!this.started) {
+      copy(this.lazyPoint, p);
+      copy(this.lastPosition, p);
+      zero(this.velocity);
+      this.started = true;
+    }
+    const lp = this.lazyPoint;
+    const v = this.velocity;
+    const a = clamp01(dt * this.acceleration);
+    const s = this.speed;
+    v.x += ((p.x - lp.x) * s - v.x) * a;
+    v.y += ((p.y - lp.y) * s - v.y) * a;
+    v.z += ((p.z - lp.z) * s - v.z) * a;
+    const m = this.matchVelocity;
+    const g = this.gravity * dt;
+    const up = frame.up;
+    lp.x += v.x * dt + (p.x - this.lastPosition.x) * m + up.x * g;
+    lp.y += v.y * dt + (p.y - this.lastPosition.y) * m + up.y * g;
+    lp.z += v.z * dt + (p.z - this.lastPosition.z) * m + up.z * g;
+    copy(this.lastPosition, p);
+    sub(this.offset, lp, p);
+  }
+}
+
+const tPos = new Vec3();
+
+/** Options of {@link Inertia}. */
+export interface InertiaOptions extends OffsetModifierOptions {
+  /** The bodies. */
+  bodies?: readonly (InertiaBody | InertiaBodyInit)[];
+  /** Limits applied to the effectors' offsets after the bodies (root space). */
+  limits?: readonly OffsetLimits[];
+}
+
+/**
+ * Inertia for body parts (FinalIK's Inertia): each {@link InertiaBody} follows its node lazily and offsets
+ * its effectors by how far the lazy point is from the node; then {@link limits} clamp the effectors'
+ * offsets in the character's space.
+ *
+ * ```ts
+ * const inertia = new Inertia(ik, { bodies: [{ transform: pelvisNode, effectorLinks: [{ effector: FullBodyBipedEffector.Body }] }] });
+ * ```
+ */
+export class Inertia extends OffsetModifier {
+  /** The bodies. */
+  readonly bodies: InertiaBody[];
+  /** Limits applied to the effectors' offsets after the bodies. */
+  readonly limits: OffsetLimits[];
+
+  /** Attaches to `ik`. */
+  constructor(ik: FullBodyBipedIK, options: InertiaOptions = {}) {
+    super(ik, options);
+    this.bodies = (options.bodies ?? []).map((b) => (b instanceof InertiaBody ? b : new InertiaBody(b)));
+    this.limits = [...(options.limits ?? [])];
+  }
+
+  /** Puts every lazy point back on its node. */
+  resetBodies(): void {
+    for (const b of this.bodies) b.reset();
+  }
+
+  protected override onModifyOffset(): void {
+    const w = this.weightValue;
+    for (let i = 0; i < this.bodies.length; i++) {
+      const b = this.bodies[i]!;
+      b._update(this.ik, this, this.frame);
+      const links = b.effectorLinks;
+      for (let k = 0; k < links.length; k++) {
+        this.scalars.s = links[k]!.weight * w;
+        this.addOffsetScaled(links[k]!.effector, b.offset);
+      }
+    }
+    this.applyLimits(this.limits);
+  }
+}

@@ -1,0 +1,295 @@
+/**
+ * The base of FinalIK's offset modifiers: components that add to effector `positionOffset`s every frame
+ * before the IK reads the skeleton, with their own weight, switch and delta time; and OffsetLimits, which
+ * clamp an effector's offset in the character's space.
+ * @module
+ */
+import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import type { Observer } from "@babylonjs/core/Misc/observable.js";
+import type { FullBodyBipedIK } from "../../component/full-body-biped-ik.js";
+import { type ReadonlyVec3, Vec3, dot } from "../../math/vec3.js";
+import type { FullBodyBipedEffector } from "../../solver/biped-bones.js";
+import { CharacterFrame, Scalars, addScaled, clamp01, readCharacterFrame, worldPositionOf } from "./frame.js";
+
+/** Longest delta time a modifier takes from the scene, in seconds (a hitch does not fling offsets). */
+export const MAX_MODIFIER_DELTA_TIME = 0.1;
+
+/**
+ * The ankle-to-head-joint height, in metres, of the ~1.8 m human that FinalIK's metre-valued defaults are
+ * tuned for. {@link OffsetModifier.characterScale} is a character's own height divided by this.
+ */
+export const REFERENCE_HEAD_HEIGHT = 1.5;
+
+/** An effector and how much of a modifier's offset it takes (FinalIK's EffectorLink). */
+export interface EffectorLink {
+  /** The effector. */
+  effector: FullBodyBipedEffector;
+  /** Multiplier of the offset for this effector (default 1 where a constructor fills it in). */
+  weight: number;
+}
+
+/** Options shared by every offset modifier. */
+export interface OffsetModifierOptions {
+  /** [0, 1] Master weight (default 1). */
+  weight?: number;
+  /** Start enabled (default true). */
+  enabled?: boolean;
+  /**
+   * Run automatically in the IK's `onPreUpdate` with the scene's delta time (default true). When false,
+   * call {@link OffsetModifier.update} yourself before the IK reads the skeleton (e.g. from your own
+   * `onPreUpdate` observer).
+   */
+  autoUpdate?: boolean;
+  /** The character's size relative to a 1.8 m human (default: measured; see {@link OffsetModifier.characterScale}). */
+  characterScale?: number;
+}
+
+const clampTmp = new Vec3();
+
+/**
+ * Limits of an effector's `positionOffset` in the character root's space (x right, y up, z forward; see
+ * {@link CharacterFrame}), per axis. Apply after the offsets of the frame are added. With `spring` 0 the
+ * offset is clamped to [min, max] on each limited axis; with `spring` in (0, 1] the part beyond a limit is
+ * kept scaled by `spring` (a soft limit; 1 leaves it free).
+ */
+export class OffsetLimits {
+  /** The effector whose offset is limited. */
+  effector: FullBodyBipedEffector;
+  /** [0, 1] Share of the overshoot beyond a limit that is kept (0: hard limit). Default 0. */
+  spring: number;
+  /** Limit the x (right) axis. Default false. */
+  x: boolean;
+  /** Limit the y (up) axis. Default false. */
+  y: boolean;
+  /** Limit the z (forward) axis. Default false. */
+  z: boolean;
+  /** Lower limits per axis, world units. Default 0. */
+  readonly min: Vector3;
+  /** Upper limits per axis, world units. Default 0. */
+  readonly max: Vector3;
+
+  /** Creates limits; axes not flagged are left free. */
+  constructor(init: { effector: FullBodyBipedEffector; spring?: number; x?: boolean; y?: boolean; z?: boolean; min?: ReadonlyVec3; max?: ReadonlyVec3 }) {
+    this.effector = init.effector;
+    this.spring = init.spring ?? 0;
+    this.x = init.x ?? false;
+    this.y = init.y ?? false;
+    this.z = init.z ?? false;
+    this.min = new Vector3(init.min?.x ?? 0, init.min?.y ?? 0, init.min?.z ?? 0);
+    this.max = new Vector3(init.max?.x ?? 0, init.max?.y ?? 0, init.max?.z ?? 0);
+  }
+
+  /** Limits `offset` (world) in place, in the axes of `frame`. */
+  applyTo(offset: Vector3, frame: CharacterFrame): void {
+    if (!this.x && !this.y && !this.z) return;
+    const local = frame.directionToLocal(offset, clampTmp);
+    const s = clamp01(this.spring);
+    if (this.x) local.x = limitAxis(local.x, this.min.x, this.max.x, s);
+    if (this.y) local.y = limitAxis(local.y, this.min.y, this.max.y, s);
+    if (this.z) local.z = limitAxis(local.z, this.min.z, this.max.z, s);
+    frame.directionToWorld(local, offset);
+  }
+
+  /** Limits the effector's `positionOffset` of `ik` in the axes of `frame`. */
+  apply(ik: FullBodyBipedIK, frame: CharacterFrame): void {
+    this.applyTo(ik.solver.getEffector(this.effector).positionOffset, frame);
+  }
+}
+
+function limitAxis(v: number, min: number, max: number, spring: number): number {
+  if (v > max) return max + (v - max) * spring;
+  if (v < min) return min + (v - min) * spring;
+  return v;
+}
+
+const scaleTmp = new Vec3();
+const scaleTmp2 = new Vec3();
+
+/**
+ * Base of the offset modifiers (FinalIK's OffsetModifier). Attaches to a {@link FullBodyBipedIK}'s
+ * `solver.onPreUpdate`, which fires before the skeleton is read, and calls {@link onModifyOffset} with its
+ * own delta time in {@link deltaTime}, where subclasses add to effector `positionOffset`s (the IK resets
+ * them after each solve).
+ *
+ * Delta time: the scene's animation delta time (`scene.deltaTime`, which honours
+ * `useConstantAnimationDeltaTime` and `animationTimeScale`; the engine's delta time when the scene's
+ * animations are disabled), in seconds, clamped to [0, {@link MAX_MODIFIER_DELTA_TIME}]. A second IK
+ * update in the same frame gets 0, so a modifier adds its offsets once per frame (FinalIK: Time.time −
+ * lastTime). Skipped when disabled, when the weight is ≤ 0 or when the delta time is ≤ 0. When you drive
+ * the IK outside `scene.render()` (a fixed step, a tool), set `autoUpdate` false and call
+ * {@link update} with your own delta time.
+ *
+ * Subclasses implement {@link onModifyOffset}; bone changes after the solve go through
+ * {@link addPostUpdate} and the IK's rig (`ik.rig.setRotation`), as HitReaction and Recoil do.
+ */
+export abstract class OffsetModifier {
+  /** The IK this modifier drives. */
+  readonly ik: FullBodyBipedIK;
+  /** When false the modifier adds nothing (and its timers stand still). */
+  enabled: boolean;
+  /** Run in the IK's `onPreUpdate` with the scene's delta time; otherwise call {@link update} yourself. */
+  autoUpdate: boolean;
+  /** The delta time of the last run, seconds (0 when the last update was skipped). */
+  deltaTime = 0;
+  /** The character's frame of the current run (root space), read at the start of each run. */
+  protected readonly frame = new CharacterFrame();
+  /** Numbers for the per-frame helpers (see {@link Scalars}). */
+  protected readonly scalars = new Scalars();
+  /** The weight as a plain field (read on the per-frame paths instead of the getter). */
+  protected weightValue = 1;
+  /** True between a run (before the solve) and the IK's next `onPostUpdate`, which consumes it. */
+  protected ranThisUpdate = false;
+  private _characterScale: number;
+  private readonly observers: Observer<void>[] = [];
+  private lastFrameId = -1;
+  private pendingDeltaTime = 0;
+  private disposed = false;
+
+  /** Attaches to `ik`. */
+  protected constructor(ik: FullBodyBipedIK, options: OffsetModifierOptions = {}) {
+    this.ik = ik;
+    this.weight = options.weight ?? 1;
+    this.enabled = options.enabled ?? true;
+    this.autoUpdate = options.autoUpdate ?? true;
+    this._characterScale = options.characterScale ?? NaN;
+    this.observers.push(
+      ik.solver.onPreUpdate.add(() => {
+        if (!this.autoUpdate) return;
+        this.ranThisUpdate = false;
+        this.readSceneDeltaTime();
+        this.run();
+      })!,
+    );
+  }
+
+  /** [0, 1] Master weight of the modifier (clamped; NaN is 0). */
+  get weight(): number {
+    return this.weightValue;
+  }
+  set weight(v: number) {
+    this.weightValue = clamp01(v);
+  }
+
+  /**
+   * The character's size relative to the 1.8 m human FinalIK's metre-valued defaults are tuned for:
+   * the head joint's height above the ankles along the character's up, divided by
+   * {@link REFERENCE_HEAD_HEIGHT} (1.5 m), measured from the pose at first use. Defaults given in metres
+   * (Recoil's maxAdditiveOffsetMag 0.2) are multiplied by it; values you set explicitly are used as they are.
+   * Assign to override.
+   */
+  get characterScale(): number {
+    if (!(this._characterScale > 0)) this._characterScale = measureCharacterScale(this.ik);
+    return this._characterScale;
+  }
+  set characterScale(v: number) {
+    this._characterScale = v;
+  }
+
+  /** True after dispose. */
+  get isDisposed(): boolean {
+    return this.disposed;
+  }
+
+  /**
+   * Runs the modifier once with `deltaTime` seconds: adds its offsets for the coming solve. Called by
+   * `onPreUpdate` when {@link autoUpdate}; call it yourself otherwise, before the IK reads the skeleton.
+   * Returns false when skipped (disposed, disabled, weight ≤ 0, deltaTime ≤ 0 or not finite).
+   */
+  update(deltaTime: number): boolean {
+    this.pendingDeltaTime = deltaTime;
+    return this.run();
+  }
+
+  /**
+   * This frame's delta time from the scene, in seconds, clamped to [0, {@link MAX_MODIFIER_DELTA_TIME}],
+   * into `pendingDeltaTime`; 0 when a delta time was already taken in this frame. (Numbers go through
+   * fields on the per-frame path: a computed double returned or passed to a call V8 does not inline is
+   * boxed on the heap.)
+   */
+  private readSceneDeltaTime(): void {
+    const scene = this.ik.scene;
+    const frameId = scene.getFrameId();
+    if (frameId === this.lastFrameId) {
+      this.pendingDeltaTime = 0;
+      return;
+    }
+    this.lastFrameId = frameId;
+    const ms = scene.animationsEnabled && Number.isFinite(scene.deltaTime) ? scene.deltaTime : scene.getEngine().getDeltaTime();
+    const dt = ms / 1000;
+    this.pendingDeltaTime = dt > 0 ? (dt < MAX_MODIFIER_DELTA_TIME ? dt : MAX_MODIFIER_DELTA_TIME) : 0;
+  }
+
+  private run(): boolean {
+    const dt = this.pendingDeltaTime;
+    if (this.disposed || !this.enabled || !(this.weightValue > 0) || !(dt > 0) || !Number.isFinite(dt)) {
+      this.deltaTime = 0;
+      return false;
+    }
+    this.deltaTime = dt;
+    readCharacterFrame(this.ik, this.frame);
+    this.onModifyOffset();
+    this.ranThisUpdate = true;
+    return true;
+  }
+
+  /** Removes the modifier's observers; it does nothing afterwards. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    const s = this.ik.solver;
+    for (const o of this.observers) {
+      s.onPreUpdate.remove(o);
+      s.onPostUpdate.remove(o);
+    }
+    this.observers.length = 0;
+  }
+
+  /** Adds the offsets of this frame; {@link deltaTime} > 0 and {@link frame} are current. */
+  protected abstract onModifyOffset(): void;
+
+  /**
+   * Registers `fn` on the IK's `onPostUpdate` (after the solve), removed on dispose. It runs only after an
+   * update in which the modifier ran.
+   */
+  protected addPostUpdate(fn: () => void): void {
+    this.observers.push(
+      this.ik.solver.onPostUpdate.add(() => {
+        if (!this.ranThisUpdate || this.disposed) return;
+        this.ranThisUpdate = false;
+        fn();
+      })!,
+    );
+  }
+
+  /** Adds `offset` × `scale` (world) to an effector's positionOffset. */
+  protected addOffset(effector: FullBodyBipedEffector, offset: ReadonlyVec3, scale: number): void {
+    this.scalars.s = scale;
+    addScaled(this.ik.solver.getEffector(effector).positionOffset, offset, this.scalars);
+  }
+
+  /**
+   * Adds `offset` × `scalars.s` (world) to an effector's positionOffset: {@link addOffset} for the
+   * per-frame paths, the scale set in the field first so no double crosses a call.
+   */
+  protected addOffsetScaled(effector: FullBodyBipedEffector, offset: ReadonlyVec3): void {
+    addScaled(this.ik.solver.getEffector(effector).positionOffset, offset, this.scalars);
+  }
+
+  /** Applies limits to the effectors' offsets in the current {@link frame}. */
+  protected applyLimits(limits: readonly OffsetLimits[]): void {
+    for (let i = 0; i < limits.length; i++) limits[i]!.apply(this.ik, this.frame);
+  }
+}
+
+/** Head-joint height above the ankles along the character's up, over {@link REFERENCE_HEAD_HEIGHT}. */
+export function measureCharacterScale(ik: FullBodyBipedIK): number {
+  const frame = readCharacterFrame(ik, new CharacterFrame());
+  const r = ik.references;
+  const top = r.head ?? r.spine[r.spine.length - 1] ?? r.pelvis;
+  const head = worldPositionOf(ik, top, scaleTmp);
+  const headUp = dot(head, frame.up);
+  const lf = dot(worldPositionOf(ik, r.leftFoot, scaleTmp2), frame.up);
+  const rf = dot(worldPositionOf(ik, r.rightFoot, scaleTmp2), frame.up);
+  const h = headUp - 0.5 * (lf + rf);
+  return h > 0 && Number.isFinite(h) ? h / REFERENCE_HEAD_HEIGHT : 1;
+}

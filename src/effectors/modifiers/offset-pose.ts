@@ -1,0 +1,106 @@
+/**
+ * FinalIK's OffsetPose: a set of effector offsets (and pins) in the character root's space, applied with a
+ * weight. BodyTilt blends two of them; apply one yourself from an `onPreUpdate` observer.
+ * @module
+ */
+import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import type { FullBodyBipedIK } from "../../component/full-body-biped-ik.js";
+import type { ReadonlyVec3 } from "../../math/vec3.js";
+import type { FullBodyBipedEffector } from "../../solver/biped-bones.js";
+import { Vec3 } from "../../math/vec3.js";
+import { CharacterFrame, Scalars, addScaled, clamp01, readCharacterFrame, worldPositionOf } from "./frame.js";
+
+/** One effector of an {@link OffsetPose}. */
+export interface OffsetPoseEffectorLink {
+  /** The effector. */
+  effector: FullBodyBipedEffector;
+  /** Offset in root space (x right, y up, z forward), world units, at pose weight 1. */
+  readonly offset: Vector3;
+  /** A position in root space relative to the character root that the effector is pinned to. */
+  readonly pin: Vector3;
+  /** [0, 1] per root axis: how much the effector's offset is replaced by the pin, × |pose weight|. */
+  readonly pinWeight: Vector3;
+}
+
+/** What {@link OffsetPose}'s constructor takes per effector (vectors are copied). */
+export interface OffsetPoseEffectorLinkInit {
+  /** The effector. */
+  effector: FullBodyBipedEffector;
+  /** Offset in root space (default zero). */
+  offset?: ReadonlyVec3;
+  /** Pin position in root space relative to the character root (default zero). */
+  pin?: ReadonlyVec3;
+  /** Pin weight per root axis (default zero: no pin). */
+  pinWeight?: ReadonlyVec3;
+}
+
+const poseFrame = new CharacterFrame();
+const tOffset = new Vec3();
+const tPin = new Vec3();
+const tBone = new Vec3();
+const applyIo = new Scalars();
+
+/**
+ * Effector offsets in the character root's space applied with a weight (FinalIK's OffsetPose). For each
+ * link, `apply(ik, w)`:
+ * 1. adds `offset` (root space → world) × w to the effector's positionOffset;
+ * 2. pins: the offset that would bring the effector's bone (as animated this frame) to
+ *    `root position + pin` (root space → world) replaces the effector's offset on each root axis by
+ *    `pinWeight` × |w| (a linear blend per axis).
+ *
+ * Call it before the IK reads the skeleton (in `ik.solver.onPreUpdate`), as the modifiers do.
+ */
+export class OffsetPose {
+  /** The effectors this pose moves. */
+  readonly effectorLinks: OffsetPoseEffectorLink[];
+
+  /** Creates a pose from its links (vectors copied). */
+  constructor(links: readonly OffsetPoseEffectorLinkInit[] = []) {
+    this.effectorLinks = links.map((l) => ({
+      effector: l.effector,
+      offset: new Vector3(l.offset?.x ?? 0, l.offset?.y ?? 0, l.offset?.z ?? 0),
+      pin: new Vector3(l.pin?.x ?? 0, l.pin?.y ?? 0, l.pin?.z ?? 0),
+      pinWeight: new Vector3(l.pinWeight?.x ?? 0, l.pinWeight?.y ?? 0, l.pinWeight?.z ?? 0),
+    }));
+  }
+
+  /**
+   * Applies the pose to `ik`'s effector offsets with `weight` (not clamped; pins use |weight| clamped to
+   * [0, 1]), in `frame` (default: the character root's frame this frame). Nothing happens at weight 0.
+   */
+  apply(ik: FullBodyBipedIK, weight: number, frame?: CharacterFrame): void {
+    applyIo.s = weight;
+    this._apply(ik, applyIo, frame ?? readCharacterFrame(ik, poseFrame));
+  }
+
+  /** @internal {@link apply} with the weight in `io.s` (no double crosses the call). */
+  _apply(ik: FullBodyBipedIK, io: Scalars, f: CharacterFrame): void {
+    const weight = io.s;
+    if (weight === 0 || !Number.isFinite(weight)) return;
+    const aw = clamp01(Math.abs(weight));
+    const links = this.effectorLinks;
+    for (let i = 0; i < links.length; i++) {
+      const link = links[i]!;
+      const effector = ik.solver.getEffector(link.effector);
+      const o = effector.positionOffset;
+      f.directionToWorld(link.offset, tOffset);
+      addScaled(o, tOffset, io);
+      const pw = link.pinWeight;
+      if (pw.x === 0 && pw.y === 0 && pw.z === 0) continue;
+      const bone = effector.bone;
+      if (bone === null) continue;
+      // the offset that puts the animated bone on the pin, in root space
+      f.pointToWorld(link.pin, tPin);
+      worldPositionOf(ik, bone, tBone);
+      tPin.x -= tBone.x;
+      tPin.y -= tBone.y;
+      tPin.z -= tBone.z;
+      f.directionToLocal(tPin, tPin);
+      f.directionToLocal(o, tOffset);
+      tOffset.x += (tPin.x - tOffset.x) * clamp01(pw.x * aw);
+      tOffset.y += (tPin.y - tOffset.y) * clamp01(pw.y * aw);
+      tOffset.z += (tPin.z - tOffset.z) * clamp01(pw.z * aw);
+      f.directionToWorld(tOffset, o);
+    }
+  }
+}

@@ -1,0 +1,353 @@
+/**
+ * FinalIK's Recoil: procedural recoil of a weapon held in one or both hands, as effector offsets along a
+ * weight curve and a hand rotation after the solve.
+ * @module
+ */
+import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import type { FullBodyBipedIK } from "../../component/full-body-biped-ik.js";
+import { Quat, copyQuat, multiply, rotateVector } from "../../math/quat.js";
+import { type ReadonlyVec3, Vec3, copy } from "../../math/vec3.js";
+import { FullBodyBipedEffector } from "../../solver/biped-bones.js";
+import { Curve } from "../curve.js";
+import { CharacterFrame, type Scalars, eulerDegreesScaled, evaluateCurve, setSum, worldDeltaToComponent, worldMatrixOf } from "./frame.js";
+import { type EffectorLink, OffsetModifier, type OffsetModifierOptions } from "./offset-modifier.js";
+
+const DEG = Math.PI / 180;
+
+/** Which hand holds the weapon (the primary hand). */
+export enum RecoilHandedness {
+  /** The right hand. */
+  Right = 0,
+  /** The left hand. */
+  Left = 1,
+}
+
+/** What {@link RecoilOffset}'s constructor takes. */
+export interface RecoilOffsetInit {
+  /** Offset at recoil weight 1, in the aim space (x right, y up, z forward), world units. */
+  offset: ReadonlyVec3;
+  /** [0, 1] How much of the offset still running carries into the next shot (default 1). */
+  additivity?: number;
+  /** Longest carried-over offset, world units (default 0.2 × the character's scale). */
+  maxAdditiveOffsetMag?: number;
+  /** Effectors moved and their weights (default weight 1). */
+  effectorLinks: readonly { effector: FullBodyBipedEffector; weight?: number }[];
+}
+
+/**
+ * One offset of a {@link Recoil}: `offset` × recoil weight in the aim space, plus what the previous shot
+ * left (× additivity, at most maxAdditiveOffsetMag long, fading linearly over the new shot).
+ */
+export class RecoilOffset {
+  /** Offset at recoil weight 1 in the aim space, world units. */
+  readonly offset: Vector3;
+  /** [0, 1] How much of the offset still running carries into the next shot. */
+  additivity: number;
+  /** Longest carried-over offset, world units; null: 0.2 × the character's scale. */
+  maxAdditiveOffsetMag: number | null;
+  /** Effectors moved and their weights. */
+  readonly effectorLinks: EffectorLink[];
+  /** The offset of the last frame in the aim space (before the modifier's weight and link weights). */
+  readonly current = new Vector3();
+  /** The offset carried over from the previous shot at the current shot's start (aim space). */
+  readonly additiveOffset = new Vector3();
+
+  /** Creates an offset. */
+  constructor(init: RecoilOffsetInit) {
+    this.offset = new Vector3(init.offset.x, init.offset.y, init.offset.z);
+    this.additivity = init.additivity ?? 1;
+    this.maxAdditiveOffsetMag = init.maxAdditiveOffsetMag ?? null;
+    this.effectorLinks = init.effectorLinks.map((l) => ({ effector: l.effector, weight: l.weight ?? 1 }));
+  }
+}
+
+/** Options of {@link Recoil}. */
+export interface RecoilOptions extends OffsetModifierOptions {
+  /** The offsets (default none). */
+  offsets?: readonly (RecoilOffset | RecoilOffsetInit)[];
+  /** Recoil weight over time; its last key is the recoil's length (default: 0 → 1 at 0.05 s → 0 at 0.35 s). */
+  recoilWeight?: Curve;
+  /** Random added to the magnitude of each shot, ± this (default 0.1). */
+  magnitudeRandom?: number;
+  /** Random rotation of the aim space per shot, ± these Euler angles in degrees (default zero). */
+  rotationRandom?: ReadonlyVec3;
+  /** Rotation of the primary hand at recoil weight 1, Euler degrees in the aim space (default zero). */
+  handRotationOffset?: ReadonlyVec3;
+  /** Seconds to blend from the running recoil into a new shot (default 0: no blend). */
+  blendTime?: number;
+  /** Which hand holds the weapon (default Right). */
+  handedness?: RecoilHandedness;
+  /** Keep the other hand on the weapon (default true). */
+  twoHanded?: boolean;
+  /** World aim direction; null: the character's forward (default null). Stands in for FinalIK's aimIK. */
+  aimDirection?: ReadonlyVec3 | null;
+  /** Uniform random numbers in [0, 1) (default Math.random); inject a seeded one for determinism. */
+  random?: () => number;
+}
+
+const tWorld = new Vec3();
+const tEuler = new Quat();
+const tPrimary = new Vec3();
+const tSecondary = new Vec3();
+const tRel = new Vec3();
+const tM1 = new Matrix();
+const tM2 = new Matrix();
+const tDelta = new Quat();
+const tRot = new Quat();
+
+/**
+ * Procedural recoil (FinalIK's Recoil). `fire(magnitude)` starts a shot: for the length of
+ * {@link recoilWeight}, w(t) = recoilWeight(t) × (magnitude ± magnitudeRandom) (blended from the previous
+ * shot's w over blendTime), and each {@link RecoilOffset} adds `offset` × w (+ the carried-over part) in the
+ * aim space to its effectors, × link weight × the modifier's weight. The aim space is the character's
+ * frame (or {@link aimDirection} with the character's up) turned by a random rotation within
+ * ±{@link rotationRandom}.
+ *
+ * After the solve the primary hand turns by {@link handRotationOffset} × w (in the aim space); when
+ * {@link twoHanded}, the other hand's effector is re-pinned relative to the primary hand (its animated
+ * position relative to the primary hand, carried by the primary hand's offset and rotation) and its bone
+ * keeps its animated rotation relative to the primary hand.
+ */
+export class Recoil extends OffsetModifier {
+  /** The offsets. */
+  readonly offsets: RecoilOffset[];
+  /** Recoil weight over time; its last key is the recoil's length. */
+  recoilWeight: Curve;
+  /** Random added to the magnitude of each shot, ± this. */
+  magnitudeRandom: number;
+  /** Random rotation of the aim space per shot, ± these Euler angles in degrees. */
+  readonly rotationRandom: Vector3;
+  /** Rotation of the primary hand at recoil weight 1, Euler degrees (x, y, z about the aim space's right, up, forward). */
+  readonly handRotationOffset: Vector3;
+  /** Seconds to blend from the running recoil into a new shot. */
+  blendTime: number;
+  /** Which hand holds the weapon. */
+  handedness: RecoilHandedness;
+  /** Keep the other hand on the weapon. */
+  twoHanded: boolean;
+  /** World aim direction; null: the character's forward. */
+  aimDirection: Vector3 | null;
+  /** Uniform random numbers in [0, 1). */
+  random: () => number;
+  /** The magnitude of the running shot, randomised. */
+  magnitudeMultiplier = 0;
+  /** Seconds since the last shot, up to the recoil's length. */
+  timer = 0;
+  /** The recoil weight w of the last frame (magnitude included). */
+  currentWeight = 0;
+  /** The aim-space random rotation of the running shot. */
+  readonly randomRotation = new Quaternion();
+  /** The primary hand's world rotation offset of the last frame. */
+  readonly handRotation = new Quaternion();
+  private length = 0;
+  private active = false;
+  private blendWeight = 1;
+  private blendFrom = 0;
+  private handsPending = false;
+  private readonly space = new CharacterFrame();
+  /** Secondary hand rotation relative to the primary (animated, this frame). */
+  private readonly relativeRotation = new Quaternion();
+
+  /** Attaches to `ik`. */
+  constructor(ik: FullBodyBipedIK, options: RecoilOptions = {}) {
+    super(ik, options);
+    this.offsets = (options.offsets ?? []).map((o) => (o instanceof RecoilOffset ? o : new RecoilOffset(o)));
+    this.recoilWeight =
+      options.recoilWeight ??
+      new Curve([
+        { time: 0, value: 0 },
+        { time: 0.05, value: 1, inTangent: 0, outTangent: 0 },
+        { time: 0.35, value: 0, inTangent: 0, outTangent: 0 },
+      ]);
+    this.magnitudeRandom = options.magnitudeRandom ?? 0.1;
+    this.rotationRandom = new Vector3(options.rotationRandom?.x ?? 0, options.rotationRandom?.y ?? 0, options.rotationRandom?.z ?? 0);
+    this.handRotationOffset = new Vector3(options.handRotationOffset?.x ?? 0, options.handRotationOffset?.y ?? 0, options.handRotationOffset?.z ?? 0);
+    this.blendTime = options.blendTime ?? 0;
+    this.handedness = options.handedness ?? RecoilHandedness.Right;
+    this.twoHanded = options.twoHanded ?? true;
+    const a = options.aimDirection ?? null;
+    this.aimDirection = a === null ? null : new Vector3(a.x, a.y, a.z);
+    this.random = options.random ?? Math.random;
+    this.addPostUpdate(() => this.afterSolve());
+  }
+
+  /** True while a shot is playing. */
+  get inProgress(): boolean {
+    return this.active;
+  }
+
+  /** The recoil's length in seconds (the last key of {@link recoilWeight}). */
+  get recoilLength(): number {
+    return this.recoilWeight.duration;
+  }
+
+  /**
+   * Fires a shot of `magnitude` (1: the offsets as given). Randomises the magnitude (± magnitudeRandom)
+   * and the aim-space rotation (± rotationRandom), carries the running offsets over by their additivity
+   * and restarts the recoil curve. Takes four numbers from {@link random}.
+   */
+  fire(magnitude: number): void {
+    const length = this.recoilWeight.duration;
+    if (!(length > 0)) {
+      this.ik.solver.inner.warn("recoil:length", "Recoil: the recoilWeight curve has no length (its last key is at time 0); fire() is ignored.");
+      return;
+    }
+    const r = this.random;
+    this.magnitudeMultiplier = magnitude + this.magnitudeRandom * (2 * r() - 1);
+    const rr = this.rotationRandom;
+    const rx = rr.x * (2 * r() - 1) * DEG;
+    const ry = rr.y * (2 * r() - 1) * DEG;
+    const rz = rr.z * (2 * r() - 1) * DEG;
+    Quaternion.RotationYawPitchRollToRef(ry, rx, rz, this.randomRotation);
+    for (const o of this.offsets) {
+      if (this.active && o.additivity > 0) {
+        const max = o.maxAdditiveOffsetMag ?? 0.2 * this.characterScale;
+        o.additiveOffset.copyFrom(o.current).scaleInPlace(o.additivity);
+        const l = o.additiveOffset.length();
+        if (l > max) o.additiveOffset.scaleInPlace(max > 0 ? max / l : 0);
+      } else {
+        o.additiveOffset.setAll(0);
+      }
+    }
+    if (this.active && this.blendTime > 0) {
+      this.blendFrom = this.currentWeight;
+      this.blendWeight = 0;
+    } else {
+      this.blendWeight = 1;
+    }
+    this.timer = 0;
+    this.length = length;
+    this.active = true;
+  }
+
+  /** Stops the recoil at once. */
+  stop(): void {
+    this.active = false;
+    this.handsPending = false;
+    this.currentWeight = 0;
+    for (const o of this.offsets) o.current.setAll(0);
+  }
+
+  protected override onModifyOffset(): void {
+    const deltaTime = this.deltaTime;
+    this.handsPending = false;
+    if (!this.active) return;
+    const length = this.length;
+    this.timer = Math.min(this.timer + deltaTime, length);
+    const sc = this.scalars;
+    sc.a = this.timer;
+    evaluateCurve(this.recoilWeight, sc);
+    let w = sc.b * this.magnitudeMultiplier;
+    if (this.blendWeight < 1) {
+      this.blendWeight = this.blendTime > 0 ? Math.min(1, this.blendWeight + deltaTime / this.blendTime) : 1;
+      w = this.blendFrom + (w - this.blendFrom) * this.blendWeight;
+    }
+    this.currentWeight = w;
+
+    // the aim space, turned by the shot's random rotation
+    // (this.frame is read afresh every update: turning it here touches nothing else)
+    let space = this.frame;
+    if (this.aimDirection !== null) {
+      space = this.space.setAxes(this.aimDirection, this.frame.up, this.ik.scene.useRightHandedSystem);
+      copy(space.position, this.frame.position);
+    }
+    copyQuat(space.localRotation, this.randomRotation);
+
+    const mw = this.weightValue;
+    sc.a = w;
+    sc.b = 1 - this.timer / length;
+    for (let i = 0; i < this.offsets.length; i++) {
+      const o = this.offsets[i]!;
+      // current = offset × w + carried-over × the part of the shot left
+      combineOffset(o, sc);
+      space.directionToWorld(o.current, tWorld);
+      const links = o.effectorLinks;
+      for (let k = 0; k < links.length; k++) {
+        sc.s = links[k]!.weight * mw;
+        this.addOffsetScaled(links[k]!.effector, tWorld);
+      }
+    }
+
+    // the primary hand's rotation offset, in the world
+    sc.s = w * mw;
+    eulerDegreesScaled(tEuler, this.handRotationOffset, sc);
+    // (the space's local rotation, the shot's random rotation, turns the axes it is given about)
+    space.rotationToWorld(tEuler, this.handRotation);
+
+    if (this.twoHanded) this.pinSecondaryHand();
+    this.handsPending = true;
+    if (this.timer >= length) {
+      this.active = false;
+      for (const o of this.offsets) o.current.setAll(0);
+    }
+  }
+
+  /** Moves the secondary hand's effector to keep its animated place relative to the primary hand. */
+  private pinSecondaryHand(): void {
+    const r = this.ik.references;
+    const right = this.handedness === RecoilHandedness.Right;
+    const primaryBone = right ? r.rightHand : r.leftHand;
+    const secondaryBone = right ? r.leftHand : r.rightHand;
+    const primary = this.ik.solver.getEffector(right ? FullBodyBipedEffector.RightHand : FullBodyBipedEffector.LeftHand);
+    const secondary = this.ik.solver.getEffector(right ? FullBodyBipedEffector.LeftHand : FullBodyBipedEffector.RightHand);
+    // animated relative rotation (secondary in the primary's frame; the parents' transforms cancel)
+    worldMatrixOf(this.ik, primaryBone, tM1);
+    worldMatrixOf(this.ik, secondaryBone, tM2);
+    const m1 = tM1.m;
+    const m2 = tM2.m;
+    tPrimary.x = m1[12]!;
+    tPrimary.y = m1[13]!;
+    tPrimary.z = m1[14]!;
+    tSecondary.x = m2[12]!;
+    tSecondary.y = m2[13]!;
+    tSecondary.z = m2[14]!;
+    tM1.invertToRef(tM1);
+    tM2.multiplyToRef(tM1, tM2);
+    tM2.decompose(undefined, this.relativeRotation, undefined);
+    // secondary target = primary (with its offset) + hand rotation × animated (secondary − primary)
+    tRel.x = tSecondary.x - tPrimary.x;
+    tRel.y = tSecondary.y - tPrimary.y;
+    tRel.z = tSecondary.z - tPrimary.z;
+    rotateVector(tRel, this.handRotation, tRel);
+    // the secondary offset that puts it there: primary offset + primary + rel − secondary
+    tRel.x += tPrimary.x - tSecondary.x;
+    tRel.y += tPrimary.y - tSecondary.y;
+    tRel.z += tPrimary.z - tSecondary.z;
+    setSum(secondary.positionOffset, primary.positionOffset, tRel);
+  }
+
+  private afterSolve(): void {
+    if (!this.handsPending) return;
+    this.handsPending = false;
+    const rig = this.ik.rig;
+    const r = this.ik.references;
+    const right = this.handedness === RecoilHandedness.Right;
+    const p = rig.idOf(right ? r.rightHand : r.leftHand);
+    const s = rig.idOf(right ? r.leftHand : r.rightHand);
+    if (p <= 0 || s <= 0) return;
+    const hr = this.handRotation;
+    let changed = false;
+    if (hr.x !== 0 || hr.y !== 0 || hr.z !== 0) {
+      worldDeltaToComponent(rig, hr, tDelta);
+      multiply(tRot, tDelta, rig.rotations[p]!);
+      rig.setRotation(p, tRot);
+      changed = true;
+    }
+    if (this.twoHanded) {
+      multiply(tRot, rig.rotations[p]!, this.relativeRotation);
+      rig.setRotation(s, tRot);
+      changed = true;
+    }
+    // written now so the result does not depend on whether the IK writes before or after onPostUpdate
+    if (changed) rig.write();
+  }
+}
+
+/** `o.current = o.offset × io.a + o.additiveOffset × io.b` (object arguments only: no boxed doubles). */
+function combineOffset(o: RecoilOffset, io: Scalars): void {
+  const w = io.a;
+  const d = io.b;
+  const a = o.additiveOffset;
+  const f = o.offset;
+  o.current.set(f.x * w + a.x * d, f.y * w + a.y * d, f.z * w + a.z * d);
+}
