@@ -116,6 +116,20 @@ export class FBIKChain {
    * Runs before LimitBend and before any chain reads the frame (the parent chain reads its children's pulls).
    */
   validateParameters(solver: ChainSolver): void {
+    const pull = this.pull;
+    const push = this.push;
+    const pushParent = this.pushParent;
+    const reach = this.reach;
+    const bendWeight = this.bendConstraint.weight;
+    // the usual case, checked inline: passing these doubles to the checking helper would box them
+    if (pull >= 0 && pull <= 1 && push >= 0 && push <= 1 && pushParent >= -1 && pushParent <= 1 && reach >= 0 && reach <= 1 && bendWeight >= 0 && bendWeight <= 1) {
+      this.validPull = pull;
+      this.validPush = push;
+      this.validPushParent = pushParent;
+      this.validReach = reach;
+      this.validBendWeight = bendWeight;
+      return;
+    }
     this.validPull = this.pull = this.checked(solver, this.pull, this.validPull, 0, "pull");
     this.validPush = this.push = this.checked(solver, this.push, this.validPush, 0, "push");
     this.validPushParent = this.pushParent = this.checked(solver, this.pushParent, this.validPushParent, -1, "pushParent");
