@@ -20,6 +20,7 @@
  * start from the previous frame's IK output).
  */
 import * as os from "node:os";
+import { GCProfiler } from "node:v8";
 import type { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { Logger } from "@babylonjs/core/Misc/logger.js";
@@ -51,6 +52,10 @@ export interface FrameScalingEntry {
   batchFrames: number;
   /** Timed frames. */
   timedFrames: number;
+  /** GCs during the timed frames (what allocation costs: each pauses every character). */
+  gcsDuringTiming: number;
+  /** Their total pause spread over the timed character updates, µs per character (part of the mean, rarely of the median). */
+  gcMicrosPerCharacter: number;
   /** Median `scene.render()` time per frame with the IK, µs (Babylon's work included). */
   renderWithIkMicros: number;
   /** Median `scene.render()` time per frame with every IK disabled (`enabled = false`), µs. */
@@ -363,16 +368,25 @@ function jointHeight(m: LoadedModel): number {
   return hi - lo;
 }
 
-/** Times `op` (one frame of `count` characters) in batches of ≥ 100 character updates; µs per frame. */
+/**
+ * Times `op` (one frame of `count` characters) in batches of ≥ 100 character updates; µs per frame. Also
+ * counts the GCs during the timed batches and their total pause (a GCProfiler allocates nothing on the
+ * JS heap until stopped), which is what allocation costs in time.
+ */
 function timeFrames(op: (frame: number) => void, count: number, updates: number, minFrames: number, firstFrame: number) {
   const batchFrames = Math.max(1, Math.round(UPDATES_PER_BATCH / count));
   const batches = Math.max(Math.ceil(minFrames / batchFrames), Math.ceil(updates / count / batchFrames));
   // warm the timing loop on a few batches, then a clean heap
   let frame = timeBatches(op, Math.min(20, batches), batchFrames, firstFrame).nextFrame;
   globalThis.gc?.();
+  const profiler = new GCProfiler();
+  profiler.start();
   const timed = timeBatches(op, batches, batchFrames, frame);
+  const gcs = profiler.stop().statistics;
   frame = timed.nextFrame;
-  return { timing: summarize(timed.samples, batchFrames), batchFrames, nextFrame: frame };
+  let gcMicros = 0;
+  for (const g of gcs) gcMicros += g.cost;
+  return { timing: summarize(timed.samples, batchFrames), batchFrames, nextFrame: frame, gcs: gcs.length, gcMicros };
 }
 
 /** Runs the frame benchmark: one Mannequin in detail, then 1 → 1,000 characters in one scene. */
@@ -474,6 +488,8 @@ function run(model: LoadedModel): FrameBenchResult {
       frameMicros: round(t.timing.median, 1),
       batchFrames: t.batchFrames,
       timedFrames: t.timing.operations,
+      gcsDuringTiming: t.gcs,
+      gcMicrosPerCharacter: round(t.gcMicros / (t.timing.operations * count), 4),
       renderWithIkMicros: round(withIk.timing.median, 1),
       renderWithoutIkMicros: round(withoutIk.timing.median, 1),
     });
@@ -528,6 +544,7 @@ export const frameBenchmark: Benchmark<FrameBenchResult> = {
       ["p95 per frame (of 100-frame batches)", r.frameP95Micros, "µs"],
       ["fastest batch", r.frameMinMicros, "µs"],
       ["mean", r.frameMeanMicros, "µs"],
+      ["  stages (differences of medians, ± noise):", "", ""],
       ["  frame id + moving the 4 targets", s.targetsOnly, "µs"],
       ["  FixTransforms", round(s.fixTransforms - s.targetsOnly), "µs"],
       ["  rig.read()", round(s.read - s.fixTransforms), "µs"],
@@ -546,7 +563,7 @@ export const frameBenchmark: Benchmark<FrameBenchResult> = {
       rows.push([
         `${c.count} characters: per character`,
         c.microsPerCharacter,
-        `µs (p95 ${c.p95MicrosPerCharacter}; frame ${c.frameMicros} µs; render ${c.renderWithIkMicros} / ${c.renderWithoutIkMicros} µs with / without IK)`,
+        `µs (p95 ${c.p95MicrosPerCharacter}; frame ${c.frameMicros} µs; ${c.gcsDuringTiming} GCs = ${c.gcMicrosPerCharacter} µs/char; render ${c.renderWithIkMicros} / ${c.renderWithoutIkMicros} µs with / without IK)`,
       ]);
     }
     rows.push(

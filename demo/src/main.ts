@@ -1,0 +1,225 @@
+/**
+ * babylon-fbbik demo: the Mannequin (CC0) with FullBodyBipedIK in a few scenarios, chosen by
+ * `?scenario=free|grab|climb|ground|hit|crowd` or in the panel. Test hooks on `window.__fbbik`.
+ */
+import "@babylonjs/core/Animations/animatable";
+import "@babylonjs/core/Culling/ray";
+import "@babylonjs/core/Lights/Shadows/shadowGeneratorSceneComponent";
+import "@babylonjs/loaders/glTF/2.0";
+import { ArcRotateCamera } from "@babylonjs/core/Cameras/arcRotateCamera";
+import { Engine } from "@babylonjs/core/Engines/engine";
+import { DirectionalLight } from "@babylonjs/core/Lights/directionalLight";
+import { HemisphericLight } from "@babylonjs/core/Lights/hemisphericLight";
+import { ShadowGenerator } from "@babylonjs/core/Lights/Shadows/shadowGenerator";
+import { LoadAssetContainerAsync } from "@babylonjs/core/Loading/sceneLoader";
+import { StandardMaterial } from "@babylonjs/core/Materials/standardMaterial";
+import { Color3, Color4 } from "@babylonjs/core/Maths/math.color";
+import { Vector3 } from "@babylonjs/core/Maths/math.vector";
+import { CreateGround } from "@babylonjs/core/Meshes/Builders/groundBuilder";
+import { Scene } from "@babylonjs/core/scene";
+import type { AssetContainer } from "@babylonjs/core/assetContainer";
+import { CHARACTER_SCENARIOS, type Ctx, type ScenarioName, type ScenarioRun, SCENARIOS, spawnCharacter } from "./scenarios";
+import { buildPanel } from "./panel";
+import { hit } from "./hit";
+
+const BUILDERS: Record<ScenarioName, (ctx: Ctx) => Promise<ScenarioRun>> = { ...CHARACTER_SCENARIOS, hit };
+
+/** Background colour (the e2e test checks the screenshot is not all this colour). */
+export const CLEAR = new Color4(0.55, 0.62, 0.7, 1);
+
+declare global {
+  interface Window {
+    __fbbik: Record<string, unknown>;
+  }
+}
+
+const canvas = document.getElementById("canvas") as HTMLCanvasElement;
+const engine = new Engine(canvas, true, { preserveDrawingBuffer: true, stencil: true });
+window.addEventListener("resize", () => engine.resize());
+
+let current: { scene: Scene; run: ScenarioRun; ctx: Ctx } | null = null;
+let modelSource: string | Uint8Array = "models/Mannequin.glb";
+let modelName = "Mannequin.glb";
+let paused = false;
+const hooks: Record<string, unknown> = { ready: false, scenario: null, errors: [] as string[] };
+window.__fbbik = hooks;
+
+function scenarioFromUrl(): ScenarioName {
+  const s = new URLSearchParams(location.search).get("scenario") as ScenarioName | null;
+  return s !== null && (SCENARIOS as readonly string[]).includes(s) ? s : "free";
+}
+
+async function build(name: ScenarioName): Promise<void> {
+  hooks.ready = false;
+  hooks.result = null;
+  if (current !== null) {
+    engine.stopRenderLoop();
+    current.run.dispose?.();
+    current.scene.dispose();
+    current = null;
+  }
+  const scene = new Scene(engine);
+  scene.clearColor = CLEAR.clone();
+  scene.ambientColor = new Color3(0.3, 0.3, 0.3);
+  const camera = new ArcRotateCamera("camera", -Math.PI / 2, 1.25, 4, new Vector3(0, 0.9, 0), scene);
+  camera.wheelDeltaPercentage = 0.02;
+  camera.minZ = 0.05;
+  camera.attachControl(true);
+  const hemi = new HemisphericLight("hemi", new Vector3(0.2, 1, 0.1), scene);
+  hemi.intensity = 0.55;
+  hemi.groundColor = new Color3(0.35, 0.33, 0.3);
+  const sun = new DirectionalLight("sun", new Vector3(-0.5, -1, 0.6), scene);
+  sun.position = new Vector3(5, 10, -6);
+  sun.intensity = 0.9;
+  const shadows = new ShadowGenerator(1024, sun);
+  // cheap filtering: the demo also runs on software GL (the e2e test's SwiftShader)
+  shadows.usePercentageCloserFiltering = true;
+  shadows.filteringQuality = ShadowGenerator.QUALITY_LOW;
+  shadows.darkness = 0.35;
+  const ground = CreateGround("floor", { width: 60, height: 60 }, scene);
+  const gm = new StandardMaterial("floor", scene);
+  gm.diffuseColor = new Color3(0.42, 0.45, 0.4);
+  gm.specularColor = Color3.Black();
+  ground.material = gm;
+  ground.receiveShadows = true;
+
+  let container: AssetContainer;
+  try {
+    if (typeof modelSource === "string") container = await LoadAssetContainerAsync(modelSource, scene, { pluginExtension: ".glb" });
+    else container = await LoadAssetContainerAsync(modelSource, scene, { pluginExtension: ".glb", name: modelName });
+  } catch (e) {
+    scene.dispose();
+    throw e;
+  }
+  const ikTimes = { acc: 0, last: 0 };
+  const ctx: Ctx = {
+    scene,
+    engine,
+    camera,
+    shadows,
+    ground,
+    container,
+    iks: [],
+    characters: [],
+    paused: () => paused,
+    spawn: (position) => spawnCharacter(ctx, position, ikTimes),
+  };
+  let run: ScenarioRun;
+  try {
+    run = await BUILDERS[name](ctx);
+  } catch (e) {
+    scene.dispose();
+    throw e;
+  }
+  current = { scene, run, ctx };
+  for (const c of ctx.characters) if (paused) c.idle?.pause();
+
+  hooks.scene = scene;
+  hooks.engine = engine;
+  hooks.iks = ctx.iks;
+  hooks.scenario = name;
+  hooks.model = modelName;
+  hooks.probe = () => run.probe();
+  hooks.result = null;
+  hooks.setPaused = (p: boolean) => setPaused(p);
+  hooks.clearColor = [CLEAR.r, CLEAR.g, CLEAR.b];
+  hooks.frames = 0;
+
+  buildPanel({
+    scenario: name,
+    ctx,
+    run,
+    paused: () => paused,
+    setPaused,
+    switchTo: (s) => {
+      const url = new URL(location.href);
+      url.searchParams.set("scenario", s);
+      history.replaceState(null, "", url);
+      void build(s).catch(report);
+    },
+  });
+
+  const stats = document.getElementById("stats")!;
+  let frames = 0;
+  let statTime = performance.now();
+  let statFrames = 0;
+  let ikSum = 0;
+  scene.onAfterRenderObservable.add(() => {
+    ikTimes.last = ikTimes.acc;
+    ikTimes.acc = 0;
+    ikSum += ikTimes.last;
+    frames++;
+    statFrames++;
+    hooks.frames = frames;
+    const now = performance.now();
+    if (now - statTime > 500) {
+      const fps = (statFrames * 1000) / (now - statTime);
+      stats.textContent = `FPS ${fps.toFixed(1)}\nIK  ${(ikSum / statFrames).toFixed(2)} ms/frame\n${ctx.iks.length} character${ctx.iks.length === 1 ? "" : "s"}`;
+      statTime = now;
+      statFrames = 0;
+      ikSum = 0;
+    }
+    if (frames === 5) hooks.ready = true;
+    if (run.result !== null && hooks.result === null) hooks.result = run.result;
+  });
+  scene.onBeforeRenderObservable.add(() => {
+    const dt = Math.min(engine.getDeltaTime() / 1000, 0.1);
+    run.update?.(dt);
+  });
+  engine.runRenderLoop(() => scene.render());
+}
+
+function setPaused(p: boolean): void {
+  paused = p;
+  if (current === null) return;
+  for (const c of current.ctx.characters) {
+    if (c.idle === null) continue;
+    if (p) c.idle.pause();
+    else c.idle.play(true);
+  }
+}
+
+function report(e: unknown): void {
+  const msg = e instanceof Error ? `${e.message}` : String(e);
+  (hooks.errors as string[]).push(msg);
+  console.error(e);
+  const box = document.getElementById("error");
+  if (box !== null) {
+    box.textContent = `Error: ${msg}`;
+    box.style.display = "block";
+    setTimeout(() => (box.style.display = "none"), 8000);
+  }
+}
+
+// drag and drop a user's GLB: rebuild the current scenario with it
+const drop = document.getElementById("drop")!;
+window.addEventListener("dragover", (e) => {
+  e.preventDefault();
+  drop.style.display = "flex";
+});
+window.addEventListener("dragleave", () => (drop.style.display = "none"));
+window.addEventListener("drop", (e) => {
+  e.preventDefault();
+  drop.style.display = "none";
+  const file = e.dataTransfer?.files[0];
+  if (file === undefined) return;
+  void file.arrayBuffer().then((buf) => loadUserModel(new Uint8Array(buf), file.name)).catch(report);
+});
+
+/** Rebuilds the current scenario with a user's GLB (falls back to the previous model if it fails). */
+async function loadUserModel(bytes: Uint8Array, name: string): Promise<void> {
+  const previous = { modelSource, modelName };
+  modelSource = bytes;
+  modelName = name;
+  try {
+    await build(scenarioFromUrl());
+  } catch (err) {
+    report(err);
+    modelSource = previous.modelSource;
+    modelName = previous.modelName;
+    await build(scenarioFromUrl());
+  }
+}
+hooks.loadModel = loadUserModel;
+
+void build(scenarioFromUrl()).catch(report);
