@@ -1,14 +1,12 @@
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
-import type { BabylonRig } from "../mapping/babylon-rig.js";
-import { Quat, lookRotation } from "../math/quat.js";
+import { type BabylonRig, rotationFromMatrix } from "../mapping/babylon-rig.js";
+import { Quat } from "../math/quat.js";
 import { Vec3 } from "../math/vec3.js";
 import type { IKEffector } from "./effector.js";
 
 const tv = new Vec3();
-const axisY = new Vec3();
-const axisZ = new Vec3();
 const tq = new Quat();
 
 /**
@@ -107,14 +105,7 @@ export class FBBIKEffector {
         m.getTranslationToRef(this.position);
         // the rotation whose Y and Z axes are the node's world Y and Z: proper even under a mirrored parent
         // (a node inside a glTF in a left-handed scene), where Babylon's decomposition flips an axis
-        const w = m.m;
-        axisY.x = w[4]!;
-        axisY.y = w[5]!;
-        axisY.z = w[6]!;
-        axisZ.x = w[8]!;
-        axisZ.y = w[9]!;
-        axisZ.z = w[10]!;
-        lookRotation(tq, axisZ, axisY);
+        rotationFromMatrix(m.m, tq);
         this.rotation.set(tq.x, tq.y, tq.z, tq.w);
       }
     }

@@ -450,13 +450,7 @@ export class BabylonRig implements RestorablePose {
     const ly = Math.sqrt(m[4]! * m[4]! + m[5]! * m[5]! + m[6]! * m[6]!);
     const lz = Math.sqrt(m[8]! * m[8]! + m[9]! * m[9]! + m[10]! * m[10]!);
     this.componentScale = (lx + ly + lz) / 3;
-    axisY.x = m[4]!;
-    axisY.y = m[5]!;
-    axisY.z = m[6]!;
-    axisZ.x = m[8]!;
-    axisZ.y = m[9]!;
-    axisZ.z = m[10]!;
-    lookRotation(this.componentRotation, axisZ, axisY);
+    rotationFromMatrix(m, this.componentRotation);
     this.mirrored = this.componentToWorld.determinant() < 0;
   }
 
@@ -525,6 +519,21 @@ export class BabylonRig implements RestorablePose {
       }
     }
   }
+}
+
+/**
+ * The proper rotation whose Y and Z axes are the Y and Z axes (rows) of the Babylon world matrix `m`:
+ * its rotation when `m` is unmirrored; under a mirror (glTF's `__root__` in a left-handed scene) Y and Z
+ * match and X is mirrored. The convention of every world rotation this library reads from a node.
+ */
+export function rotationFromMatrix(m: ArrayLike<number>, out: Quat): Quat {
+  axisY.x = m[4]!;
+  axisY.y = m[5]!;
+  axisY.z = m[6]!;
+  axisZ.x = m[8]!;
+  axisZ.y = m[9]!;
+  axisZ.z = m[10]!;
+  return lookRotation(out, axisZ, axisY);
 }
 
 /** Row-vector point transform by a Babylon matrix (with the projective divide Babylon applies). */

@@ -7,16 +7,17 @@ import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import { rotationFromMatrix } from "../../mapping/babylon-rig.js";
+import { Quat } from "../../math/quat.js";
 
-const ax = new Vector3();
-const ay = new Vector3();
-const az = new Vector3();
 const basis = new Matrix();
 const inv = new Matrix();
 const local = new Matrix();
 const ts = new Vector3();
 const tq = new Quaternion();
 const tp = new Vector3();
+
+const scratchQuat = new Quat();
 
 /**
  * The proper rotation whose Y and Z axes are the (normalised) Y and Z axes of the world matrix `m`.
@@ -25,24 +26,8 @@ const tp = new Vector3();
  * X is mirrored.
  */
 export function rotationOfMatrix(m: Matrix, out: Quaternion): Quaternion {
-  const a = m.m;
-  ay.set(a[4]!, a[5]!, a[6]!);
-  az.set(a[8]!, a[9]!, a[10]!);
-  const lz = az.length();
-  if (!(lz > 0)) return out.set(0, 0, 0, 1);
-  az.scaleInPlace(1 / lz);
-  Vector3.CrossToRef(ay, az, ax);
-  let lx = ax.length();
-  if (!(lx > 1e-12)) {
-    // Y degenerate or parallel to Z: any X perpendicular to Z
-    if (Math.abs(az.x) < 0.9) ax.set(0, az.z, -az.y);
-    else ax.set(-az.z, 0, az.x);
-    lx = ax.length();
-  }
-  ax.scaleInPlace(1 / lx);
-  Vector3.CrossToRef(az, ax, ay);
-  Matrix.FromValuesToRef(ax.x, ax.y, ax.z, 0, ay.x, ay.y, ay.z, 0, az.x, az.y, az.z, 0, 0, 0, 0, 1, basis);
-  return Quaternion.FromRotationMatrixToRef(basis, out);
+  rotationFromMatrix(m.m, scratchQuat);
+  return out.set(scratchQuat.x, scratchQuat.y, scratchQuat.z, scratchQuat.w);
 }
 
 /** World position (translation) of the world matrix `m`. */
