@@ -15,82 +15,13 @@ import { Curve } from "../../src/effectors/curve.js";
 import { CharacterFrame, readCharacterFrame } from "../../src/effectors/modifiers/frame.js";
 import { HitPointBone, HitPointEffector, HitReaction } from "../../src/effectors/modifiers/hit-reaction.js";
 import { Recoil, RecoilHandedness, RecoilOffset } from "../../src/effectors/modifiers/recoil.js";
-import { resolveBipedReferences } from "../../src/mapping/biped-references.js";
 import { FullBodyBipedEffector } from "../../src/solver/biped-bones.js";
-import { type LoadedModel, type ModelName, loadModel, modelAvailable, proceduralIdle } from "../helpers/babylon-scene.js";
+import { type LoadedModel, type ModelName, modelAvailable, proceduralIdle } from "../helpers/babylon-scene.js";
+import { DT, V, disposeOpen, height, load, poseArmsForward, report, sampleOffsets, worldPos } from "../helpers/modifier-scene.js";
+
 import { Random } from "../helpers/random.js";
 
-const DT = 0.016; // scene.useConstantAnimationDeltaTime: 16 ms a frame
-
-/** Prints measured figures when FBBIK_REPORT is set (for reports; silent otherwise). */
-const report = (label: string, ...values: number[]): void => {
-  if (process.env.FBBIK_REPORT) console.log(`[figures] ${label}: ${values.map((v) => v.toExponential(2)).join(", ")}`);
-};
-
-/** A Babylon Vector3 from anything with x, y, z. */
-const V = (v: { x: number; y: number; z: number }): Vector3 => new Vector3(v.x, v.y, v.z);
-
-const open: LoadedModel[] = [];
-afterEach(() => {
-  while (open.length > 0) open.pop()!.dispose();
-});
-
-async function load(name: ModelName, rightHanded = false): Promise<LoadedModel> {
-  const m = await loadModel(name, { rightHanded });
-  open.push(m);
-  return m;
-}
-
-function worldPos(bone: Bone): Vector3 {
-  const n = bone.getTransformNode()!;
-  n.computeWorldMatrix(true);
-  return n.getAbsolutePosition().clone();
-}
-
-/** Joint extent along y: the character's height for tolerances. */
-function height(m: LoadedModel): number {
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (const b of m.skeleton.bones) {
-    const y = worldPos(b).y;
-    lo = Math.min(lo, y);
-    hi = Math.max(hi, y);
-  }
-  return hi - lo;
-}
-
-/**
- * Models without clips stand in a T-pose: bend the arms so the hands are in front of the body (a pose to
- * hold a weapon in), by trying turns about the bones' local axes. Before the IK is created, so this is the
- * pose it stores and restores.
- */
-function poseArmsForward(m: LoadedModel): void {
-  const { references: r } = resolveBipedReferences(m.skeleton);
-  const axes = [new Vector3(1, 0, 0), new Vector3(-1, 0, 0), new Vector3(0, 1, 0), new Vector3(0, -1, 0), new Vector3(0, 0, 1), new Vector3(0, 0, -1)];
-  const turnBest = (bone: Bone, hand: Bone, angle: number, score: (p: Vector3) => number) => {
-    const node = bone.getTransformNode()!;
-    const orig = node.rotationQuaternion!.clone();
-    let best = orig;
-    let bestScore = -Infinity;
-    for (const axis of axes) {
-      const q = orig.multiply(Quaternion.RotationAxis(axis, angle));
-      node.rotationQuaternion = q;
-      const s = score(worldPos(hand));
-      if (s > bestScore) {
-        bestScore = s;
-        best = q;
-      }
-    }
-    node.rotationQuaternion = best;
-  };
-  for (const [upper, fore, hand] of [
-    [r.leftUpperArm, r.leftForearm, r.leftHand],
-    [r.rightUpperArm, r.rightForearm, r.rightHand],
-  ] as const) {
-    turnBest(upper, hand, 1.2, (p) => -p.y);
-    turnBest(fore, hand, 1.3, (p) => p.z);
-  }
-}
+afterEach(disposeOpen);
 
 /** The model's idle clip, or a procedural sway of the spine, an arm and a leg. */
 function playIdle(m: LoadedModel, ik: FullBodyBipedIK, name: ModelName): AnimationGroup {
@@ -114,12 +45,6 @@ function poseDifference(a: LoadedModel, b: LoadedModel, h: number): number {
   return worst;
 }
 
-/** Records an effector's positionOffset as the modifiers left it, every update. */
-function sampleOffsets(ik: FullBodyBipedIK, effector: FullBodyBipedEffector): Vector3[] {
-  const out: Vector3[] = [];
-  ik.solver.onPreUpdate.add(() => out.push(ik.solver.getEffector(effector).positionOffset.clone()));
-  return out;
-}
 
 /** A box at a bone, as a hit collider. */
 function colliderAt(m: LoadedModel, bone: Bone, size: number) {

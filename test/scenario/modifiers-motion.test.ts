@@ -16,84 +16,12 @@ import { CharacterFrame, readCharacterFrame } from "../../src/effectors/modifier
 import { Inertia } from "../../src/effectors/modifiers/inertia.js";
 import { OffsetLimits } from "../../src/effectors/modifiers/offset-modifier.js";
 import { OffsetPose } from "../../src/effectors/modifiers/offset-pose.js";
-import { resolveBipedReferences } from "../../src/mapping/biped-references.js";
 import { FullBodyBipedEffector } from "../../src/solver/biped-bones.js";
-import { type LoadedModel, type ModelName, loadModel, modelAvailable } from "../helpers/babylon-scene.js";
+import { type LoadedModel, type ModelName, modelAvailable } from "../helpers/babylon-scene.js";
+import { DT, V, disposeOpen, height, load, poseArmsForward, report, sampleOffsets, worldPos } from "../helpers/modifier-scene.js";
 
-const DT = 0.016; // scene.useConstantAnimationDeltaTime: 16 ms a frame
 
-/** Prints measured figures when FBBIK_REPORT is set (for reports; silent otherwise). */
-const report = (label: string, ...values: number[]): void => {
-  if (process.env.FBBIK_REPORT) console.log(`[figures] ${label}: ${values.map((v) => v.toExponential(2)).join(", ")}`);
-};
-
-/** A Babylon Vector3 from anything with x, y, z. */
-const V = (v: { x: number; y: number; z: number }): Vector3 => new Vector3(v.x, v.y, v.z);
-
-const open: LoadedModel[] = [];
-afterEach(() => {
-  while (open.length > 0) open.pop()!.dispose();
-});
-
-async function load(name: ModelName, rightHanded = false): Promise<LoadedModel> {
-  const m = await loadModel(name, { rightHanded });
-  open.push(m);
-  return m;
-}
-
-function worldPos(bone: Bone): Vector3 {
-  const n = bone.getTransformNode()!;
-  n.computeWorldMatrix(true);
-  return n.getAbsolutePosition().clone();
-}
-
-/** Joint extent along y: the character's height for tolerances. */
-function height(m: LoadedModel): number {
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (const b of m.skeleton.bones) {
-    const y = worldPos(b).y;
-    lo = Math.min(lo, y);
-    hi = Math.max(hi, y);
-  }
-  return hi - lo;
-}
-
-/** Bends T-posed arms so the hands are in front of the body (before the IK is created; see modifiers-hit-recoil). */
-function poseArmsForward(m: LoadedModel): void {
-  const { references: r } = resolveBipedReferences(m.skeleton);
-  const axes = [new Vector3(1, 0, 0), new Vector3(-1, 0, 0), new Vector3(0, 1, 0), new Vector3(0, -1, 0), new Vector3(0, 0, 1), new Vector3(0, 0, -1)];
-  const turnBest = (bone: Bone, hand: Bone, angle: number, score: (p: Vector3) => number) => {
-    const node = bone.getTransformNode()!;
-    const orig = node.rotationQuaternion!.clone();
-    let best = orig;
-    let bestScore = -Infinity;
-    for (const axis of axes) {
-      const q = orig.multiply(Quaternion.RotationAxis(axis, angle));
-      node.rotationQuaternion = q;
-      const s = score(worldPos(hand));
-      if (s > bestScore) {
-        bestScore = s;
-        best = q;
-      }
-    }
-    node.rotationQuaternion = best;
-  };
-  for (const [upper, fore, hand] of [
-    [r.leftUpperArm, r.leftForearm, r.leftHand],
-    [r.rightUpperArm, r.rightForearm, r.rightHand],
-  ] as const) {
-    turnBest(upper, hand, 1.2, (p) => -p.y);
-    turnBest(fore, hand, 1.3, (p) => p.z);
-  }
-}
-
-/** Records an effector's positionOffset as the modifiers left it, every update. */
-function sampleOffsets(ik: FullBodyBipedIK, effector: FullBodyBipedEffector): Vector3[] {
-  const out: Vector3[] = [];
-  ik.solver.onPreUpdate.add(() => out.push(ik.solver.getEffector(effector).positionOffset.clone()));
-  return out;
-}
+afterEach(disposeOpen);
 
 /** Every bone's world matrix equal between two loads of a model, bit for bit. */
 function expectSamePose(a: LoadedModel, b: LoadedModel, frame: number): void {

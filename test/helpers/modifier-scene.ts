@@ -1,0 +1,85 @@
+/** Shared scaffolding of the offset-modifier scenario tests: loading, measuring, posing, sampling. */
+import type { Bone } from "@babylonjs/core/Bones/bone.js";
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import type { FullBodyBipedIK } from "../../src/component/full-body-biped-ik.js";
+import { resolveBipedReferences } from "../../src/mapping/biped-references.js";
+import type { FullBodyBipedEffector } from "../../src/solver/biped-bones.js";
+import { type LoadedModel, type ModelName, loadModel } from "./babylon-scene.js";
+
+export const DT = 0.016; // scene.useConstantAnimationDeltaTime: 16 ms a frame
+
+/** Prints measured figures when FBBIK_REPORT is set (for reports; silent otherwise). */
+export const report = (label: string, ...values: number[]): void => {
+  if (process.env.FBBIK_REPORT) console.log(`[figures] ${label}: ${values.map((v) => v.toExponential(2)).join(", ")}`);
+};
+
+/** A Babylon Vector3 from anything with x, y, z. */
+export const V = (v: { x: number; y: number; z: number }): Vector3 => new Vector3(v.x, v.y, v.z);
+
+/** Models loaded by the current test; disposed after each test (afterEach in the test file). */
+export const open: LoadedModel[] = [];
+
+/** Disposes every model the current test loaded. */
+export function disposeOpen(): void {
+  while (open.length > 0) open.pop()!.dispose();
+}
+
+export async function load(name: ModelName, rightHanded = false): Promise<LoadedModel> {
+  const m = await loadModel(name, { rightHanded });
+  open.push(m);
+  return m;
+}
+
+export function worldPos(bone: Bone): Vector3 {
+  const n = bone.getTransformNode()!;
+  n.computeWorldMatrix(true);
+  return n.getAbsolutePosition().clone();
+}
+
+/** Joint extent along y: the character's height for tolerances. */
+export function height(m: LoadedModel): number {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const b of m.skeleton.bones) {
+    const y = worldPos(b).y;
+    lo = Math.min(lo, y);
+    hi = Math.max(hi, y);
+  }
+  return hi - lo;
+}
+
+/** Bends T-posed arms so the hands are in front of the body (before the IK is created, so it is the pose the IK stores and restores). */
+export function poseArmsForward(m: LoadedModel): void {
+  const { references: r } = resolveBipedReferences(m.skeleton);
+  const axes = [new Vector3(1, 0, 0), new Vector3(-1, 0, 0), new Vector3(0, 1, 0), new Vector3(0, -1, 0), new Vector3(0, 0, 1), new Vector3(0, 0, -1)];
+  const turnBest = (bone: Bone, hand: Bone, angle: number, score: (p: Vector3) => number) => {
+    const node = bone.getTransformNode()!;
+    const orig = node.rotationQuaternion!.clone();
+    let best = orig;
+    let bestScore = -Infinity;
+    for (const axis of axes) {
+      const q = orig.multiply(Quaternion.RotationAxis(axis, angle));
+      node.rotationQuaternion = q;
+      const s = score(worldPos(hand));
+      if (s > bestScore) {
+        bestScore = s;
+        best = q;
+      }
+    }
+    node.rotationQuaternion = best;
+  };
+  for (const [upper, fore, hand] of [
+    [r.leftUpperArm, r.leftForearm, r.leftHand],
+    [r.rightUpperArm, r.rightForearm, r.rightHand],
+  ] as const) {
+    turnBest(upper, hand, 1.2, (p) => -p.y);
+    turnBest(fore, hand, 1.3, (p) => p.z);
+  }
+}
+
+/** Records an effector's positionOffset as the modifiers left it, every update. */
+export function sampleOffsets(ik: FullBodyBipedIK, effector: FullBodyBipedEffector): Vector3[] {
+  const out: Vector3[] = [];
+  ik.solver.onPreUpdate.add(() => out.push(ik.solver.getEffector(effector).positionOffset.clone()));
+  return out;
+}
