@@ -143,7 +143,7 @@ export class IKEffector {
    * The position weight clamped to [0, 1], or 0 when the weight or the position is unusable this frame
    * (non-finite, or beyond {@link FAR_LIMIT}); what onPreSolve will use, without warning.
    */
-  usablePositionWeight(rigSize: number): number {
+  usablePositionWeight(solver: EffectorSolver): number {
     const w = this.positionWeight;
     if (!(w > 0) || !isFiniteVec(this.position)) return 0;
     if (w === Infinity) return 0;
@@ -152,7 +152,8 @@ export class IKEffector {
     const dx = p.x - b.x;
     const dy = p.y - b.y;
     const dz = p.z - b.z;
-    const far = FAR_LIMIT * rigSize;
+    // the solver, not its rigSize: a double passed to a call V8 does not inline is boxed
+    const far = FAR_LIMIT * solver.rigSize;
     if (!(dx * dx + dy * dy + dz * dz <= far * far)) return 0;
     return w > 1 ? 1 : w;
   }

@@ -397,23 +397,23 @@ export class BabylonRig implements RestorablePose {
 
   /** World point → component space. */
   worldToComponentPoint(world: ReadonlyVec3, out: Vec3): Vec3 {
-    return transformPoint(this.worldToComponent.m, world.x, world.y, world.z, out);
+    return transformPoint(this.worldToComponent.m, world, out);
   }
 
   /** Component point → world. */
   componentToWorldPoint(component: ReadonlyVec3, out: Vector3): Vector3 {
-    transformPoint(this.componentToWorld.m, component.x, component.y, component.z, tv3);
+    transformPoint(this.componentToWorld.m, component, tv3);
     return out.set(tv3.x, tv3.y, tv3.z);
   }
 
   /** World direction/offset → component space (scale included, so lengths convert too). */
   worldToComponentVector(world: ReadonlyVec3, out: Vec3): Vec3 {
-    return transformVector(this.worldToComponent.m, world.x, world.y, world.z, out);
+    return transformVector(this.worldToComponent.m, world, out);
   }
 
   /** Component direction/offset → world. */
   componentToWorldVector(component: ReadonlyVec3, out: Vector3): Vector3 {
-    transformVector(this.componentToWorld.m, component.x, component.y, component.z, tv3);
+    transformVector(this.componentToWorld.m, component, tv3);
     return out.set(tv3.x, tv3.y, tv3.z);
   }
 
@@ -537,7 +537,11 @@ export function rotationFromMatrix(m: ArrayLike<number>, out: Quat): Quat {
 }
 
 /** Row-vector point transform by a Babylon matrix (with the projective divide Babylon applies). */
-function transformPoint(m: ArrayLike<number>, x: number, y: number, z: number, out: Vec3): Vec3 {
+function transformPoint(m: ArrayLike<number>, v: ReadonlyVec3, out: Vec3): Vec3 {
+  // the vector, not its three numbers: doubles passed to a call V8 does not inline are boxed
+  const x = v.x;
+  const y = v.y;
+  const z = v.z;
   const rx = x * m[0]! + y * m[4]! + z * m[8]! + m[12]!;
   const ry = x * m[1]! + y * m[5]! + z * m[9]! + m[13]!;
   const rz = x * m[2]! + y * m[6]! + z * m[10]! + m[14]!;
@@ -550,7 +554,10 @@ function transformPoint(m: ArrayLike<number>, x: number, y: number, z: number, o
 }
 
 /** Row-vector direction transform by a Babylon matrix (no translation). */
-function transformVector(m: ArrayLike<number>, x: number, y: number, z: number, out: Vec3): Vec3 {
+function transformVector(m: ArrayLike<number>, v: ReadonlyVec3, out: Vec3): Vec3 {
+  const x = v.x;
+  const y = v.y;
+  const z = v.z;
   out.x = x * m[0]! + y * m[4]! + z * m[8]!;
   out.y = x * m[1]! + y * m[5]! + z * m[9]!;
   out.z = x * m[2]! + y * m[6]! + z * m[10]!;

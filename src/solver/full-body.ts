@@ -265,7 +265,7 @@ export class IKSolverFullBody implements ChainSolver {
     const e = this.chainEndEffectors[chainIndex];
     if (e === null || e === undefined) return 0;
     // a position the effector will ignore this frame must not turn the bend plane either
-    return e.usablePositionWeight(this.rigSize);
+    return e.usablePositionWeight(this);
   }
 
   /** The iterations: end effectors, push, reach, non-end effectors, trigonometric pass, Stage1, Stage2. */
