@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { clampDirection, orthoNormalize, slerpVectors } from "../../../src/math/direction.js";
 import { Vec3, angle, isFiniteVec } from "../../../src/math/vec3.js";
 import { Random } from "../../helpers/random.js";
+import { Failures, PAIR_KINDS, crossOf, dist, dotOf, expectVec, genPair, genPairs, hyp, unitOf } from "../../helpers/math-reference.js";
 
 // ---------------------------------------------------------------------------------------------
 // Local helpers; expected values come from independent formulas (Math.hypot, Kahan's angle formula).
@@ -17,30 +18,7 @@ function fmt(v: V3): string {
   return `(${v.x}, ${v.y}, ${v.z})`;
 }
 
-class Failures {
-  count = 0;
-  readonly first: string[] = [];
-  add(msg: string): void {
-    this.count++;
-    if (this.first.length < 8) this.first.push(msg);
-  }
-  check(): void {
-    expect(this.count, `${this.count} failures, first:\n${this.first.join("\n")}`).toBe(0);
-  }
-}
 
-const hyp = (v: V3): number => Math.hypot(v.x, v.y, v.z);
-const unitOf = (v: V3): V3 => {
-  const l = hyp(v);
-  return { x: v.x / l, y: v.y / l, z: v.z / l };
-};
-const dotOf = (a: V3, b: V3): number => a.x * b.x + a.y * b.y + a.z * b.z;
-const crossOf = (a: V3, b: V3): V3 => ({
-  x: a.y * b.z - a.z * b.y,
-  y: a.z * b.x - a.x * b.z,
-  z: a.x * b.y - a.y * b.x,
-});
-const dist = (a: V3, b: V3): number => Math.hypot(a.x - b.x, a.y - b.y, a.z - b.z);
 const same = (a: V3, b: V3): boolean => a.x === b.x && a.y === b.y && a.z === b.z;
 const isZeroV = (v: V3): boolean => v.x === 0 && v.y === 0 && v.z === 0;
 /** Angle without a cross product (Kahan): 2 atan2(|û − v̂|, |û + v̂|). Accurate at 0 and π. */
@@ -56,77 +34,7 @@ const perpPart = (v: V3, n: V3): V3 => {
 };
 const clamp01 = (x: number): number => (x < 0 ? 0 : x > 1 ? 1 : x);
 
-function expectVec(v: V3, x: number, y: number, z: number, digits = 12): void {
-  expect(v.x).toBeCloseTo(x, digits);
-  expect(v.y).toBeCloseTo(y, digits);
-  expect(v.z).toBeCloseTo(z, digits);
-}
 
-const magnitude = (r: Random): number => Math.pow(10, r.range(-6, 6));
-
-function randomVec(r: Random): Vec3 {
-  if (r.next() < 0.2) {
-    const c = (): number => (r.next() < 0.15 ? 0 : (r.next() < 0.5 ? -1 : 1) * magnitude(r));
-    const v = new Vec3(c(), c(), c());
-    if (v.x === 0 && v.y === 0 && v.z === 0) v.x = magnitude(r);
-    return v;
-  }
-  const u = r.unitVector();
-  const m = magnitude(r);
-  return new Vec3(u.x * m, u.y * m, u.z * m);
-}
-
-const PAIR_KINDS = [
-  "random",
-  "parallel",
-  "antiparallel",
-  "nearParallel",
-  "nearAntiparallel",
-  "zeroA",
-  "zeroB",
-  "zeroBoth",
-] as const;
-type PairKind = (typeof PAIR_KINDS)[number];
-const EXACT_FACTORS = [1, 2, 0.5, 1024, 1 / 1024, 2 ** 19, 2 ** -19];
-
-function genPair(r: Random, kind: PairKind): { kind: PairKind; a: Vec3; b: Vec3 } {
-  switch (kind) {
-    case "random":
-      return { kind, a: randomVec(r), b: randomVec(r) };
-    case "parallel":
-    case "antiparallel": {
-      const a = randomVec(r);
-      const k = (kind === "parallel" ? 1 : -1) * (r.next() < 0.6 ? r.pick(EXACT_FACTORS) : magnitude(r));
-      return { kind, a, b: new Vec3(a.x * k, a.y * k, a.z * k) };
-    }
-    case "nearParallel":
-    case "nearAntiparallel": {
-      const u = r.unitVector();
-      const p = r.unitVector();
-      const e = r.next() < 0.7 ? 1e-9 : Math.pow(10, r.range(-12, -9));
-      const m1 = magnitude(r);
-      const m2 = (kind === "nearParallel" ? 1 : -1) * magnitude(r);
-      return {
-        kind,
-        a: new Vec3(u.x * m1, u.y * m1, u.z * m1),
-        b: new Vec3((u.x + p.x * e) * m2, (u.y + p.y * e) * m2, (u.z + p.z * e) * m2),
-      };
-    }
-    case "zeroA":
-      return { kind, a: new Vec3(), b: randomVec(r) };
-    case "zeroB":
-      return { kind, a: randomVec(r), b: new Vec3() };
-    case "zeroBoth":
-      return { kind, a: new Vec3(), b: new Vec3() };
-  }
-}
-
-function genPairs(seed: number, n: number): Array<{ kind: PairKind; a: Vec3; b: Vec3 }> {
-  const r = new Random(seed);
-  const out = [];
-  for (let i = 0; i < n; i++) out.push(genPair(r, r.next() < 0.4 ? "random" : r.pick(PAIR_KINDS)));
-  return out;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Hand-computed cases

@@ -27,6 +27,7 @@ import {
   zero,
 } from "../../../src/math/vec3.js";
 import { Random } from "../../helpers/random.js";
+import { Failures, expectVec } from "../../helpers/math-reference.js";
 
 // ---------------------------------------------------------------------------------------------
 // Local helpers. Everything "expected" below is computed independently of the module under test
@@ -37,28 +38,11 @@ type V3 = { x: number; y: number; z: number };
 
 const N = 10_000;
 
-function expectVec(v: V3, x: number, y: number, z: number, digits = 12): void {
-  expect(v.x).toBeCloseTo(x, digits);
-  expect(v.y).toBeCloseTo(y, digits);
-  expect(v.z).toBeCloseTo(z, digits);
-}
 
 function fmt(v: V3): string {
   return `(${v.x}, ${v.y}, ${v.z})`;
 }
 
-/** Collects failures cheaply; one expect at the end. */
-class Failures {
-  count = 0;
-  readonly first: string[] = [];
-  add(msg: string): void {
-    this.count++;
-    if (this.first.length < 8) this.first.push(msg);
-  }
-  check(): void {
-    expect(this.count, `${this.count} failures, first:\n${this.first.join("\n")}`).toBe(0);
-  }
-}
 
 const hyp = (v: V3): number => Math.hypot(v.x, v.y, v.z);
 const unitOf = (v: V3): V3 => {
