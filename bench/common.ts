@@ -3,12 +3,12 @@
  * result files. Nothing here runs inside a timed or measured loop except the function under test.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { GCProfiler } from "node:v8";
+import { repoRoot } from "../test/helpers/repo-root.js";
 
 /** Where the benchmarks write their JSON results. */
-export const RESULTS_DIR = join(dirname(fileURLToPath(import.meta.url)), "results");
+export const RESULTS_DIR = join(repoRoot(import.meta.url), "bench", "results");
 
 /** One measured figure compared with its target. */
 export interface TargetCheck {

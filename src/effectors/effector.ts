@@ -273,6 +273,8 @@ export class IKEffector {
       add(this.animatedPosition, node.bonePosition, node.offset);
       this.firstUpdate = false;
     }
+    // a body, shoulder or thigh effector at weight 0 would lerp its node onto itself: skip the work
+    if (!this.isEndEffector && !(this.posW > 0)) return;
     const p = node.solverPosition;
     this.getPosition(solver, v1);
     lerp(p, v1, this.position, this.posW);

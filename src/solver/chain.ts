@@ -300,23 +300,27 @@ export class FBIKChain {
     }
     // law of cosines: distance along the axis (x) and off it (y) of the middle node. Inlined (not a
     // helper call) because passing doubles to a call V8 does not inline allocates a box per argument.
-    const x = (mag * mag + this.sqrMagDif) / (2 * mag);
+    // reciprocals instead of repeated divisions: this runs 5 times per limb per frame
+    const x = (mag * mag + this.sqrMagDif) * (0.5 / mag);
     const ySq = this.sqrMag1 - x * x;
     const y = ySq > 0 ? Math.sqrt(ySq) : 0;
-    const zx = dir.x / l;
-    const zy = dir.y / l;
-    const zz = dir.z / l;
+    const il = 1 / l;
+    const zx = dir.x * il;
+    const zy = dir.y * il;
+    const zz = dir.z * il;
     // bend direction made orthogonal to the axis: LookRotation(axis, bend)'s +Y
     const d = bend.x * zx + bend.y * zy + bend.z * zz;
     let ux = bend.x - zx * d;
     let uy = bend.y - zy * d;
     let uz = bend.z - zz * d;
-    const ul = Math.sqrt(ux * ux + uy * uy + uz * uz);
-    const bl = Math.sqrt(bend.x * bend.x + bend.y * bend.y + bend.z * bend.z);
-    if (ul > 1e-12 * bl && ul > 0 && ul < Infinity) {
-      ux /= ul;
-      uy /= ul;
-      uz /= ul;
+    const ulSq = ux * ux + uy * uy + uz * uz;
+    const blSq = bend.x * bend.x + bend.y * bend.y + bend.z * bend.z;
+    // |u| > 1e-12 |bend|, compared squared so only the usable case pays for a square root
+    if (ulSq > 1e-24 * blSq && ulSq > 0 && ulSq < Infinity) {
+      const iul = 1 / Math.sqrt(ulSq);
+      ux *= iul;
+      uy *= iul;
+      uz *= iul;
     } else {
       // no usable bend direction: LookRotation's fallback roll
       lookRotation(look, dir, bend);

@@ -4,8 +4,7 @@
  * ../shared/assets/models when it exists (tests using them skip with a message otherwise).
  */
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { resolve } from "node:path";
 import "@babylonjs/core/Animations/animatable.js";
 import { Animation } from "@babylonjs/core/Animations/animation.js";
 import { AnimationGroup } from "@babylonjs/core/Animations/animationGroup.js";
@@ -18,12 +17,13 @@ import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { Scene } from "@babylonjs/core/scene.js";
 import "@babylonjs/loaders/glTF/2.0/index.js";
+import { repoRoot } from "./repo-root.js";
 
-const here = dirname(fileURLToPath(import.meta.url));
+const root = repoRoot(import.meta.url);
 /** Models committed with the repository (CC0). */
-export const REPO_MODELS = resolve(here, "../assets/models");
+export const REPO_MODELS = resolve(root, "test/assets/models");
 /** The shared model folder beside the repository (not on every machine). */
-export const SHARED_MODELS = resolve(here, "../../../shared/assets/models");
+export const SHARED_MODELS = resolve(root, "../shared/assets/models");
 
 /** The models the scenario tests know, with where they live. */
 export const MODELS = {
