@@ -47,6 +47,14 @@ export interface SolverBenchResult {
   allocationRawHeapDelta: number;
   /** GCs during the kept allocation loop (their freed bytes are added back). */
   allocationGcs: number;
+  /**
+   * Bytes per solve with every weight and parameter fractional (see {@link setFractionalParameters}):
+   * V8 boxes a double passed to or returned from a call it does not inline, so weights of exactly 1
+   * (small integers) could hide an allocation that a user's 0.7 shows.
+   */
+  fractionalBytesPerSolve: number;
+  /** Median per solve in the fractional configuration, µs (more stages do work: push, plane rotations…). */
+  fractionalMedianMicros: number;
   /** True when every solve ran the solver (solvedLastUpdate) and the nodes stayed finite. */
   solverActive: boolean;
   /** CPU model. */
@@ -76,6 +84,34 @@ const ITERATIONS = 4;
 /** Frames per second of the target animation: frame n is at time n / FPS. */
 const FPS = 60;
 const TAU = Math.PI * 2;
+
+/**
+ * Every weight and chain parameter at a fractional value, and every optional stage on: push with
+ * pushParent, maintainRelativePositionWeight, rotation weights, bend weights, body, shoulder and thigh
+ * effectors, a master weight below 1, pull-body both ways.
+ */
+export function setFractionalParameters(solver: IKSolverFullBodyBiped): void {
+  const limbs = [solver.leftHandEffector, solver.rightHandEffector, solver.leftFootEffector, solver.rightFootEffector];
+  limbs.forEach((e, i) => {
+    e.positionWeight = 0.71 + 0.05 * i;
+    e.rotationWeight = 0.33;
+    e.maintainRelativePositionWeight = 0.4;
+  });
+  solver.bodyEffector.positionWeight = 0.37;
+  solver.leftShoulderEffector.positionWeight = 0.21;
+  solver.rightThighEffector.positionWeight = 0.17;
+  for (const c of solver.chains) {
+    c.pull = 0.83;
+    c.reach = 0.13;
+    c.push = 0.41;
+    c.pushParent = 0.27;
+    c.bendConstraint.weight = 0.61;
+  }
+  solver.ikPositionWeight = 0.93;
+  solver.spineStiffness = 0.47;
+  solver.pullBodyVertical = 0.61;
+  solver.pullBodyHorizontal = 0.12;
+}
 
 /** The solver on the synthetic biped, with `moveTargets(frame)` and `solve(frame)` closures. */
 export function createSolverScene(): {
@@ -159,6 +195,16 @@ export function benchSolver(): SolverBenchResult {
   // control: the same measurement on the harness alone (the solver does not run, so the frames do not matter)
   const targetsAlloc = measureAllocation(moveTargets, ALLOCATION_SOLVES, 0, 1);
 
+  // the fractional configuration, in a solver of its own
+  const fractional = createSolverScene();
+  setFractionalParameters(fractional.solver);
+  let fFrame = 0;
+  for (let i = 0; i < WARMUP_SOLVES; i++) fractional.solve(fFrame++);
+  const fTimed = timeBatches(fractional.solve, TIMED_BATCHES / 4, BATCH_SIZE, fFrame);
+  const fTiming = summarize(fTimed.samples, BATCH_SIZE);
+  const fAlloc = measureAllocation(fractional.solve, ALLOCATION_SOLVES, fTimed.nextFrame, ALLOCATION_REPEATS);
+  healthy &&= solverHealthy(fractional.solver);
+
   const cpus = os.cpus();
   return {
     solveMedianMicros: round(timing.median),
@@ -178,6 +224,8 @@ export function benchSolver(): SolverBenchResult {
     allocationRepeats: ALLOCATION_REPEATS,
     allocationRawHeapDelta: alloc.rawHeapDelta,
     allocationGcs: alloc.gcsDuringLoop,
+    fractionalBytesPerSolve: round(fAlloc.bytesPerOp, 2),
+    fractionalMedianMicros: round(fTiming.median),
     solverActive: healthy,
     cpu: cpus[0]?.model.trim() ?? "unknown",
     cpus: cpus.length,
@@ -201,6 +249,8 @@ export const solverBenchmark: Benchmark<SolverBenchResult> = {
     ["  GCs during the kept loop", r.allocationGcs, ""],
     ["timed solves", r.timedSolves, `(batches of ${r.batchSize}, after ${r.warmupSolves} warm-up)`],
     ["allocation loop", r.allocationSolves, `solves × ${r.allocationRepeats} (smallest kept)`],
+    ["fractional weights: allocated per solve", r.fractionalBytesPerSolve, "B"],
+    ["fractional weights: median per solve", r.fractionalMedianMicros, "µs"],
     ["iterations", r.iterations, ""],
     ["solver active", r.solverActive ? "yes" : "NO", ""],
   ],
@@ -212,6 +262,13 @@ export const solverBenchmark: Benchmark<SolverBenchResult> = {
       unit: "B",
       target: `0 (< ${SOLVER_TARGETS.bytesPerSolveBelow} B: no per-solve allocation)`,
       pass: r.bytesPerSolve < SOLVER_TARGETS.bytesPerSolveBelow,
+    },
+    {
+      label: "bytes per solve, fractional weights",
+      value: r.fractionalBytesPerSolve,
+      unit: "B",
+      target: `0 (< ${SOLVER_TARGETS.bytesPerSolveBelow} B)`,
+      pass: r.fractionalBytesPerSolve < SOLVER_TARGETS.bytesPerSolveBelow,
     },
   ],
 };

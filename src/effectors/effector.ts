@@ -4,11 +4,12 @@ import {
   identity,
   isFiniteQuat,
   multiplyConjugate,
-  nlerp,
+  nlerpRef,
   normalizeQuat,
   rotateVector,
 } from "../math/quat.js";
-import { Vec3, add, copy, isFiniteVec, isZero, lerp, scaleAndAdd, sub, zero } from "../math/vec3.js";
+import { NumberRef } from "../math/number-ref.js";
+import { Vec3, add, copy, isFiniteVec, isZero, lerpRef, sub, zero } from "../math/vec3.js";
 import type { IKNode } from "../solver/node.js";
 import { planeRotation } from "../solver/plane.js";
 
@@ -28,6 +29,8 @@ const v1 = new Vec3();
 const v2 = new Vec3();
 const q1 = new Quat();
 const q2 = new Quat();
+/** Weights handed to the interpolation helpers by reference (see NumberRef). */
+const weight = new NumberRef();
 
 /**
  * FinalIK warns above a squared offset of 1e10 m² (100 km) for a ~1 m limb: a script adding to
@@ -144,9 +147,15 @@ export class IKEffector {
    * (non-finite, or beyond {@link FAR_LIMIT}); what onPreSolve will use, without warning.
    */
   usablePositionWeight(solver: EffectorSolver): number {
+    return this.usablePositionWeightToRef(solver, weight).value;
+  }
+
+  /** {@link usablePositionWeight} written into `out.value` (the solver's hot path: no double is returned). */
+  usablePositionWeightToRef(solver: EffectorSolver, out: NumberRef): NumberRef {
+    out.value = 0;
     const w = this.positionWeight;
-    if (!(w > 0) || !isFiniteVec(this.position)) return 0;
-    if (w === Infinity) return 0;
+    if (!(w > 0) || !isFiniteVec(this.position)) return out;
+    if (w === Infinity) return out;
     const p = this.position;
     const b = this.node.bonePosition;
     const dx = p.x - b.x;
@@ -154,8 +163,9 @@ export class IKEffector {
     const dz = p.z - b.z;
     // the solver, not its rigSize: a double passed to a call V8 does not inline is boxed
     const far = FAR_LIMIT * solver.rigSize;
-    if (!(dx * dx + dy * dy + dz * dz <= far * far)) return 0;
-    return w > 1 ? 1 : w;
+    if (!(dx * dx + dy * dy + dz * dz <= far * far)) return out;
+    out.value = w > 1 ? 1 : w;
+    return out;
   }
 
   /** Clears the offsets of the node and its child nodes before this frame's offsets are gathered. */
@@ -248,14 +258,14 @@ export class IKEffector {
         );
       }
     }
-    if (offsetActive) scaleAndAdd(node.offset, node.offset, offset, ikw);
+    if (offsetActive) addScaled(node.offset, offset, solver);
 
     this.childrenActive = this.effectChildNodes && solver.iterations > 0;
     if (this.childrenActive) {
       for (let i = 0; i < this.childNodes.length; i++) {
         const c = this.childNodes[i]!;
         sub(this.localPositions[i]!, c.bonePosition, node.bonePosition);
-        if (offsetActive) scaleAndAdd(c.offset, c.offset, offset, ikw);
+        if (offsetActive) addScaled(c.offset, offset, solver);
       }
     }
     if (this.usePlaneNodes && this.mrpW > 0) {
@@ -277,12 +287,14 @@ export class IKEffector {
     if (!this.isEndEffector && !(this.posW > 0)) return;
     const p = node.solverPosition;
     this.getPosition(solver, v1);
-    lerp(p, v1, this.position, this.posW);
+    weight.value = this.posW;
+    lerpRef(p, v1, this.position, weight);
     if (this.childrenActive) {
       for (let i = 0; i < this.childNodes.length; i++) {
         const c = this.childNodes[i]!.solverPosition;
         add(v2, p, this.localPositions[i]!);
-        lerp(c, c, v2, this.posW);
+        weight.value = this.posW;
+        lerpRef(c, c, v2, weight);
       }
     }
   }
@@ -317,7 +329,16 @@ export class IKEffector {
     rotateVector(out, q1, out);
     add(out, out, s1);
     add(out, out, node.offset);
-    nlerp(this.planeRotationOffset, identity(q2), q1, mrp);
-    return lerp(out, this.animatedPosition, out, mrp);
+    weight.value = mrp;
+    nlerpRef(this.planeRotationOffset, identity(q2), q1, weight);
+    return lerpRef(out, this.animatedPosition, out, weight);
   }
+}
+
+/** out += offset × the solver's master weight (the weight read in place, not passed: see NumberRef). */
+function addScaled(out: Vec3, offset: Vec3, solver: EffectorSolver): void {
+  const w = solver.ikPositionWeight;
+  out.x += offset.x * w;
+  out.y += offset.y * w;
+  out.z += offset.z * w;
 }

@@ -9,7 +9,6 @@ import {
   angle,
   anyPerpendicular,
   copy,
-  set,
 } from "./vec3.js";
 
 /**
@@ -48,7 +47,9 @@ export function orthoNormalize(normal: Vec3, tangent: Vec3): void {
   const ry = uy - normal.y * e;
   const rz = uz - normal.z * e;
   const rl = Math.sqrt(rx * rx + ry * ry + rz * rz);
-  set(tangent, rx / rl, ry / rl, rz / rl);
+  tangent.x = rx / rl;
+  tangent.y = ry / rl;
+  tangent.z = rz / rl;
 }
 
 const axis = new Vec3();
@@ -65,7 +66,10 @@ export function slerpVectors(out: Vec3, a: ReadonlyVec3, b: ReadonlyVec3, t: num
   const la = Math.sqrt(a.x * a.x + a.y * a.y + a.z * a.z);
   const lb = Math.sqrt(b.x * b.x + b.y * b.y + b.z * b.z);
   if (!(la > 0) || !(lb > 0)) {
-    return set(out, a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, a.z + (b.z - a.z) * t);
+    out.x = a.x + (b.x - a.x) * t;
+    out.y = a.y + (b.y - a.y) * t;
+    out.z = a.z + (b.z - a.z) * t;
+    return out;
   }
   const theta = angle(a, b);
   const len = la + (lb - la) * t;
@@ -75,7 +79,10 @@ export function slerpVectors(out: Vec3, a: ReadonlyVec3, b: ReadonlyVec3, t: num
   const uz = a.z / la;
   if (theta < 1e-9) {
     // parallel: only the length changes
-    return set(out, ux * len, uy * len, uz * len);
+    out.x = ux * len;
+    out.y = uy * len;
+    out.z = uz * len;
+    return out;
   }
   // unit vector perpendicular to a in the plane of a and b, toward b
   let px: number;
@@ -109,7 +116,10 @@ export function slerpVectors(out: Vec3, a: ReadonlyVec3, b: ReadonlyVec3, t: num
   const phi = theta * t;
   const c = Math.cos(phi) * len;
   const s = Math.sin(phi) * len;
-  return set(out, ux * c + px * s, uy * c + py * s, uz * c + pz * s);
+  out.x = ux * c + px * s;
+  out.y = uy * c + py * s;
+  out.z = uz * c + pz * s;
+  return out;
 }
 
 /**

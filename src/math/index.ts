@@ -7,3 +7,4 @@ export * as quat from "./quat.js";
 export * as direction from "./direction.js";
 export { Vec3, type ReadonlyVec3 } from "./vec3.js";
 export { Quat, type ReadonlyQuat } from "./quat.js";
+export { NumberRef } from "./number-ref.js";

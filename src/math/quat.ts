@@ -4,7 +4,11 @@
  * order as Unity's and Babylon's `a * b`). Every function tolerates `out` aliasing an input.
  * @module
  */
+import { NumberRef } from "./number-ref.js";
 import { type ReadonlyVec3, Vec3, anyPerpendicular } from "./vec3.js";
+
+/** t for the number-taking wrappers of the Ref helpers ({@link nlerp}). */
+const scratchT = new NumberRef();
 
 /** A mutable quaternion with plain numeric fields; identity by default. */
 export class Quat {
@@ -193,13 +197,30 @@ export function inverseRotateVector(out: Vec3, q: ReadonlyQuat, v: ReadonlyVec3)
  * t ≤ 0 returns `a` unchanged and t ≥ 1 returns `b` (sign-aligned with `a`) so that zero weights are exact.
  */
 export function nlerp(out: Quat, a: ReadonlyQuat, b: ReadonlyQuat, t: number): Quat {
-  if (!(t > 0)) return copyQuat(out, a);
+  scratchT.value = t;
+  return nlerpRef(out, a, b, scratchT);
+}
+
+/** {@link nlerp} with `t` read from `t.value` (see {@link NumberRef}). */
+export function nlerpRef(out: Quat, a: ReadonlyQuat, b: ReadonlyQuat, t: Readonly<NumberRef>): Quat {
+  const w = t.value;
+  if (!(w > 0)) return copyQuat(out, a);
   const d = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
   const s = d < 0 ? -1 : 1;
-  if (t >= 1) return setQuat(out, b.x * s, b.y * s, b.z * s, b.w * s);
-  const u = 1 - t;
-  const k = t * s;
-  return normalizeQuat(out, setQuat(out, a.x * u + b.x * k, a.y * u + b.y * k, a.z * u + b.z * k, a.w * u + b.w * k));
+  if (w >= 1) {
+    out.x = b.x * s;
+    out.y = b.y * s;
+    out.z = b.z * s;
+    out.w = b.w * s;
+    return out;
+  }
+  const u = 1 - w;
+  const k = w * s;
+  out.x = a.x * u + b.x * k;
+  out.y = a.y * u + b.y * k;
+  out.z = a.z * u + b.z * k;
+  out.w = a.w * u + b.w * k;
+  return normalizeQuat(out, out);
 }
 
 /** Spherical interpolation along the shorter arc, t clamped to [0, 1]. */
@@ -217,7 +238,13 @@ export function slerp(out: Quat, a: ReadonlyQuat, b: ReadonlyQuat, t: number): Q
     bz = -bz;
     bw = -bw;
   }
-  if (t >= 1) return setQuat(out, bx, by, bz, bw);
+  if (t >= 1) {
+    out.x = bx;
+    out.y = by;
+    out.z = bz;
+    out.w = bw;
+    return out;
+  }
   let wa: number;
   let wb: number;
   if (d > 0.9999995) {
@@ -230,7 +257,11 @@ export function slerp(out: Quat, a: ReadonlyQuat, b: ReadonlyQuat, t: number): Q
     wa = Math.sin((1 - t) * theta) / sinTheta;
     wb = Math.sin(t * theta) / sinTheta;
   }
-  return normalizeQuat(out, setQuat(out, a.x * wa + bx * wb, a.y * wa + by * wb, a.z * wa + bz * wb, a.w * wa + bw * wb));
+  out.x = a.x * wa + bx * wb;
+  out.y = a.y * wa + by * wb;
+  out.z = a.z * wa + bz * wb;
+  out.w = a.w * wa + bw * wb;
+  return normalizeQuat(out, out);
 }
 
 /** Rotation of `angle` radians about the unit `axis`. */
@@ -264,7 +295,11 @@ export function fromToRotation(out: Quat, from: ReadonlyVec3, to: ReadonlyVec3):
   const d = fx * tx + fy * ty + fz * tz;
   if (d >= 0) {
     // at most a quarter turn: w = |f||t| + f·t ≥ |f||t|, so (f × t, w) is well conditioned
-    return normalizeQuat(out, setQuat(out, fy * tz - fz * ty, fz * tx - fx * tz, fx * ty - fy * tx, nf * nt + d));
+    out.x = fy * tz - fz * ty;
+    out.y = fz * tx - fx * tz;
+    out.z = fx * ty - fy * tx;
+    out.w = nf * nt + d;
+    return normalizeQuat(out, out);
   }
   // More than a quarter turn. Near a half turn |f||t| + f·t cancels and f × t stops being perpendicular to
   // f (errors of ~1e-16/sin(angle)), so work with unit vectors: the axis f̂ × (f̂ + t̂) is perpendicular to f̂
@@ -285,11 +320,19 @@ export function fromToRotation(out: Quat, from: ReadonlyVec3, to: ReadonlyVec3):
   if (!(al > 1e-12)) {
     // opposite to within 1e-12 rad: a half turn about a fixed perpendicular (error ≤ 1e-12)
     anyPerpendicular(perp, from);
-    return setQuat(out, perp.x, perp.y, perp.z, 0);
+    out.x = perp.x;
+    out.y = perp.y;
+    out.z = perp.z;
+    out.w = 0;
+    return out;
   }
   const half = 0.5 * Math.atan2(al, ux * vx + uy * vy + uz * vz);
   const k = Math.sin(half) / al;
-  return setQuat(out, ax * k, ay * k, az * k, Math.cos(half));
+  out.x = ax * k;
+  out.y = ay * k;
+  out.z = az * k;
+  out.w = Math.cos(half);
+  return out;
 }
 
 /**

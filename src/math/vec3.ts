@@ -7,6 +7,8 @@
  * @module
  */
 
+import { NumberRef } from "./number-ref.js";
+
 /** A mutable 3D vector with plain numeric fields. */
 export class Vec3 {
   // Initialised where declared: a field defined as undefined first makes V8 box every later double store.
@@ -24,6 +26,9 @@ export class Vec3 {
     this.z = z;
   }
 }
+
+/** t for the number-taking wrappers of the Ref helpers ({@link lerp}). */
+const scratchT = new NumberRef();
 
 /** Anything with x, y, z (a Babylon `Vector3` qualifies for reading). */
 export interface ReadonlyVec3 {
@@ -162,11 +167,18 @@ export function normalize(out: Vec3, a: ReadonlyVec3): Vec3 {
 
 /** Linear interpolation with t clamped to [0, 1] (Unity's `Vector3.Lerp`). t = 0 returns `a` exactly. */
 export function lerp(out: Vec3, a: ReadonlyVec3, b: ReadonlyVec3, t: number): Vec3 {
-  if (!(t > 0)) return copy(out, a);
-  if (t >= 1) return copy(out, b);
-  out.x = a.x + (b.x - a.x) * t;
-  out.y = a.y + (b.y - a.y) * t;
-  out.z = a.z + (b.z - a.z) * t;
+  scratchT.value = t;
+  return lerpRef(out, a, b, scratchT);
+}
+
+/** {@link lerp} with `t` read from `t.value` (see {@link NumberRef}). */
+export function lerpRef(out: Vec3, a: ReadonlyVec3, b: ReadonlyVec3, t: Readonly<NumberRef>): Vec3 {
+  const w = t.value;
+  if (!(w > 0)) return copy(out, a);
+  if (w >= 1) return copy(out, b);
+  out.x = a.x + (b.x - a.x) * w;
+  out.y = a.y + (b.y - a.y) * w;
+  out.z = a.z + (b.z - a.z) * w;
   return out;
 }
 
@@ -255,6 +267,14 @@ export function anyPerpendicular(out: Vec3, a: ReadonlyVec3): Vec3 {
     z = 0;
   }
   const l = Math.sqrt(x * x + y * y + z * z);
-  if (!(l > 0) || l === Infinity) return set(out, 1, 0, 0);
-  return set(out, x / l, y / l, z / l);
+  if (!(l > 0) || l === Infinity) {
+    out.x = 1;
+    out.y = 0;
+    out.z = 0;
+    return out;
+  }
+  out.x = x / l;
+  out.y = y / l;
+  out.z = z / l;
+  return out;
 }

@@ -6,7 +6,7 @@ import {
   inverseRotateVector,
   isIdentityApprox,
   multiply,
-  nlerp,
+  nlerpRef,
   rotateVector,
 } from "../math/quat.js";
 import {
@@ -15,13 +15,14 @@ import {
   copy,
   cross,
   isZero,
-  lerp,
   lengthSq,
+  lerpRef,
   negate,
   normalize,
   set,
   sub,
 } from "../math/vec3.js";
+import { NumberRef } from "../math/number-ref.js";
 import type { IKNode } from "./node.js";
 import type { IKPose } from "./pose.js";
 
@@ -31,6 +32,25 @@ const v3 = new Vec3();
 const q1 = new Quat();
 const q2 = new Quat();
 const q3 = new Quat();
+/** Weights handed to the interpolation helpers by reference (see NumberRef). */
+const weight = new NumberRef();
+
+/**
+ * The weights LimitBend runs with, passed as an object: V8 boxes double arguments of calls it does not
+ * inline, and this one is too big to inline. A class for the reason {@link NumberRef} gives.
+ */
+export class LimitBendWeights {
+  /** The solver's master weight (ikPositionWeight). */
+  solverWeight = 0;
+  /** The end effector's position weight, unscaled by the master weight (FinalIK's), 0 without one. */
+  positionWeight = 0;
+}
+
+/** What getDir reads from the solver. */
+export interface BendSolver {
+  /** The solver's master weight. */
+  readonly ikPositionWeight: number;
+}
 
 /**
  * Bend direction of a three-bone limb (FinalIK's IKConstraintBend): which way the elbow or knee points.
@@ -125,8 +145,10 @@ export class BendConstraint {
    * also turns toward the default bend side by positionWeight × solverWeight. The last bone keeps its
    * rotation.
    */
-  limitBend(pose: IKPose, solverWeight: number, positionWeight: number): void {
+  limitBend(pose: IKPose, weights: Readonly<LimitBendWeights>): void {
     if (!this.initiated) return;
+    const solverWeight = weights.solverWeight;
+    const positionWeight = weights.positionWeight;
     const b1 = this.bone1!;
     const b2 = this.bone2!;
     const b3 = this.bone3!;
@@ -159,7 +181,8 @@ export class BendConstraint {
     // a bend plane already on the default side needs no turn (and no rounding-level rewrite of the bone)
     if (positionWeight > 0 && !(Math.abs(q1.w) > 1 - 1e-15)) {
       multiply(q2, q1, b2.boneRotation);
-      nlerp(q2, b2.boneRotation, q2, positionWeight * solverWeight);
+      weight.value = positionWeight * solverWeight;
+      nlerpRef(q2, b2.boneRotation, q2, weight);
       pose.setRotation(b2.bone, q2);
       touched = true;
       refresh(pose, b2, b3);
@@ -174,12 +197,12 @@ export class BendConstraint {
    * The bend direction for the final trigonometric pass, written into `out` (component space, not
    * necessarily unit). Zero when not initiated.
    */
-  getDir(out: Vec3, ikPositionWeight: number): Vec3 {
+  getDir(out: Vec3, solver: BendSolver): Vec3 {
     if (!this.initiated) return set(out, 0, 0, 0);
     const b1 = this.bone1!;
     const b2 = this.bone2!;
     const b3 = this.bone3!;
-    const w = this.weight * ikPositionWeight;
+    const w = this.weight * solver.ikPositionWeight;
     const goal = this.bendGoal;
     if (goal !== null) {
       sub(v1, goal, b1.solverPosition);
@@ -198,7 +221,8 @@ export class BendConstraint {
       rotateVector(v1, b3.solverRotation, this.defaultChildDirection);
       cross(v1, s, v1);
       negate(v1, v1);
-      lerp(out, out, v1, erw);
+      weight.value = erw;
+      lerpRef(out, out, v1, weight);
     }
     if (!isIdentityApprox(this.rotationOffset)) {
       // keep only the swing part of the offset about the solved limb axis, then twist the plane
@@ -212,7 +236,8 @@ export class BendConstraint {
     // upper-bone-length vector with the unit direction, which depends on the rig's units).
     normalize(out, out);
     normalize(v1, this.direction);
-    return lerp(out, out, v1, w);
+    weight.value = w;
+    return lerpRef(out, out, v1, weight);
   }
 }
 

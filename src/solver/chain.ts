@@ -1,5 +1,6 @@
 import { Quat, lookRotation, rotateVector } from "../math/quat.js";
-import { type ReadonlyVec3, Vec3, copy, set, sub, zero } from "../math/vec3.js";
+import { NumberRef } from "../math/number-ref.js";
+import { type ReadonlyVec3, Vec3, copy, sub, zero } from "../math/vec3.js";
 import { BendConstraint } from "./bend-constraint.js";
 import type { ChildConstraint } from "./child-constraint.js";
 import type { IKNode } from "./node.js";
@@ -30,7 +31,14 @@ const tmp = new Vec3();
 const bend = new Vec3();
 const look = new Quat();
 const unitY = new Vec3(0, 1, 0);
-const link = { crossFade: 0, distance: 0 };
+/** The numbers of a linear constraint, handed to solveLink in an object (a class: see NumberRef). */
+class LinkParams {
+  crossFade = 0;
+  distance = 0;
+}
+const link = new LinkParams();
+/** Push and reach forces handed to applySmoothing by reference (see NumberRef). */
+const force = new NumberRef();
 
 /**
  * A chain of nodes in the full-body solver's tree (FinalIK's FBIKChain). The biped has a one-node body
@@ -220,11 +228,13 @@ export class FBIKChain {
     const vz = last.z - first.z;
     const l = Math.sqrt(vx * vx + vy * vy + vz * vz);
     if (l === 0) return result;
-    let f = 1 - l / this.distance;
-    if (!(f > 0)) return result;
-    f = applySmoothing(f, this.pushSmoothing);
-    const k = -f * this.push;
-    set(result, vx * k, vy * k, vz * k);
+    force.value = 1 - l / this.distance;
+    if (!(force.value > 0)) return result;
+    applySmoothing(force, this.pushSmoothing);
+    const k = -force.value * this.push;
+    result.x = vx * k;
+    result.y = vy * k;
+    result.z = vz * k;
     first.x += result.x;
     first.y += result.y;
     first.z += result.z;
@@ -253,7 +263,9 @@ export class FBIKChain {
     ratio = ratio < 1 - rf ? 1 - rf : ratio > 1 + rf ? 1 + rf : ratio;
     let delta = ratio - 1 + rf;
     delta = delta < -1 ? -1 : delta > 1 ? 1 : delta;
-    delta = applySmoothing(delta, this.reachSmoothing);
+    force.value = delta;
+    applySmoothing(force, this.reachSmoothing);
+    delta = force.value;
     // Deviation from FinalIK for scale invariance: FinalIK clamps delta to [0, solverLength] in world
     // units; the same bound relative to the limb's length behaves alike at every rig scale.
     const upper = l / len;
@@ -294,7 +306,7 @@ export class FBIKChain {
     const maxLen = this.length * MAX_LIMB_LENGTH;
     const mag = l > maxLen ? maxLen : l;
     if (calculateBendDirection && this.bendConstraint.initiated) {
-      this.bendConstraint.getDir(bend, solver.ikPositionWeight);
+      this.bendConstraint.getDir(bend, solver);
     } else {
       sub(bend, p1, p0);
     }
@@ -385,7 +397,9 @@ export class FBIKChain {
       cy += (last.y - cy) * t;
       cz += (last.z - cz) * t;
     }
-    set(tmp, cx, cy, cz);
+    tmp.x = cx;
+    tmp.y = cy;
+    tmp.z = cz;
     this.forwardReach(tmp);
   }
 
@@ -441,7 +455,9 @@ export class FBIKChain {
       const dz = first.z - position.z;
       const dl = Math.sqrt(dx * dx + dy * dy + dz * dz);
       const k = dl > 0 ? this.rootLength / dl : 0;
-      set(first, position.x + dx * k, position.y + dy * k, position.z + dz * k);
+      first.x = position.x + dx * k;
+      first.y = position.y + dy * k;
+      first.z = position.z + dz * k;
     } else {
       copy(first, position);
     }
@@ -502,7 +518,7 @@ export function solveLinearConstraint(n1: Vec3, n2: Vec3, crossFade: number, dis
 }
 
 /** solveLinearConstraint with its numbers in an object: the hot loop passes no doubles to the call. */
-function solveLink(n1: Vec3, n2: Vec3, params: { crossFade: number; distance: number }): void {
+function solveLink(n1: Vec3, n2: Vec3, params: LinkParams): void {
   const dx = n2.x - n1.x;
   const dy = n2.y - n1.y;
   const dz = n2.z - n1.z;

@@ -3,17 +3,14 @@ import { Quat, copyQuat, rotateVector } from "../math/quat.js";
 import {
   Vec3,
   add,
-  copy,
   cross,
   dot,
   isZero,
-  length,
   normalize,
   project,
   projectOnPlane,
   scale,
   scaleAndAdd,
-  set,
   sub,
   zero,
 } from "../math/vec3.js";
@@ -323,9 +320,13 @@ export class IKSolverFullBodyBiped extends IKSolverFullBody {
     rotateVector(up, rootRotation, unitY);
     project(v1, offset, up);
     projectOnPlane(v2, offset, up);
-    scale(v1, v1, this.pullBodyVertical);
-    scaleAndAdd(v1, v1, v2, this.pullBodyHorizontal);
-    copy(this.pullBodyOffset, v1);
+    // the weights read in place rather than passed to scale helpers (see NumberRef)
+    const vertical = this.pullBodyVertical;
+    const horizontal = this.pullBodyHorizontal;
+    const o = this.pullBodyOffset;
+    o.x = v1.x * vertical + v2.x * horizontal;
+    o.y = v1.y * vertical + v2.y * horizontal;
+    o.z = v1.z * vertical + v2.z * horizontal;
     const body = this.effectors[FullBodyBipedEffector.Body]!;
     add(body.positionOffset, body.positionOffset, this.pullBodyOffset);
   }
@@ -337,8 +338,11 @@ export class IKSolverFullBodyBiped extends IKSolverFullBody {
     if (w > 1) w = 1;
     const target = hand.position;
     const shoulder = arm.nodes[0]!.bonePosition;
-    const d = set(v1, target.x - shoulder.x - offset.x, target.y - shoulder.y - offset.y, target.z - shoulder.z - offset.z);
-    const dl = length(d);
+    v1.x = target.x - shoulder.x - offset.x;
+    v1.y = target.y - shoulder.y - offset.y;
+    v1.z = target.z - shoulder.z - offset.z;
+    const d = v1;
+    const dl = Math.sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
     const armLength = arm.nodes[0]!.length + arm.nodes[1]!.length;
     // a target beyond FAR_LIMIT is ignored by the effector; it must not pull the body either
     if (!(dl > armLength) || !(dl <= FAR_LIMIT * this.rigSize)) return;
@@ -360,7 +364,11 @@ export class IKSolverFullBodyBiped extends IKSolverFullBody {
       // (offset → pinned position by the position weight) × master weight, with the weight the effector
       // validated this frame (0 when its position is unusable, which must then not be read)
       const pw = body.node.effectorPositionWeight;
-      scale(this.bodyOffset, po, this.ikPositionWeight - pw);
+      const k = this.ikPositionWeight - pw;
+      const o = this.bodyOffset;
+      o.x = po.x * k;
+      o.y = po.y * k;
+      o.z = po.z * k;
       if (pw > 0) {
         sub(v1, body.position, body.node.bonePosition);
         sub(v1, v1, po);

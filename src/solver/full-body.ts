@@ -1,7 +1,13 @@
 import type { IKEffector } from "../effectors/effector.js";
+import { NumberRef } from "../math/number-ref.js";
+import { LimitBendWeights } from "./bend-constraint.js";
 import type { ChainSolver, FBIKChain } from "./chain.js";
 import { SolverObservable } from "./observable.js";
 import type { IKPose } from "./pose.js";
+
+// per-frame weights handed by reference (see NumberRef)
+const limitBendWeights = new LimitBendWeights();
+const positionWeight = new NumberRef();
 
 /** A problem the solver reports, once per cause. */
 export interface SolverWarning {
@@ -229,7 +235,12 @@ export class IKSolverFullBody implements ChainSolver {
     for (let i = 0; i < chains.length; i++) {
       const c = chains[i]!;
       if (c.bendConstraint.initiated) {
-        if (driven) c.bendConstraint.limitBend(this.pose, ikw, this.endEffectorPositionWeight(i));
+        if (driven) {
+          limitBendWeights.solverWeight = ikw;
+          this.endEffectorPositionWeightToRef(i, positionWeight);
+          limitBendWeights.positionWeight = positionWeight.value;
+          c.bendConstraint.limitBend(this.pose, limitBendWeights);
+        }
         if (c.bendConstraint.weight * ikw > 0) active = true;
       }
     }
@@ -261,11 +272,12 @@ export class IKSolverFullBody implements ChainSolver {
    * Raw position weight of the effector at the end of chain `chainIndex` (LimitBend uses it unscaled by
    * the master weight, as FinalIK does). 0 when the chain has none.
    */
-  protected endEffectorPositionWeight(chainIndex: number): number {
+  protected endEffectorPositionWeightToRef(chainIndex: number, out: NumberRef): NumberRef {
     const e = this.chainEndEffectors[chainIndex];
-    if (e === null || e === undefined) return 0;
+    out.value = 0;
+    if (e === null || e === undefined) return out;
     // a position the effector will ignore this frame must not turn the bend plane either
-    return e.usablePositionWeight(this);
+    return e.usablePositionWeightToRef(this, out);
   }
 
   /** The iterations: end effectors, push, reach, non-end effectors, trigonometric pass, Stage1, Stage2. */

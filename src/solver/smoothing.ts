@@ -1,3 +1,5 @@
+import type { NumberRef } from "../math/number-ref.js";
+
 /** How a push or reach force is shaped before it is applied (FinalIK's FBIKChain.Smoothing). */
 export enum Smoothing {
   /** The force as computed. */
@@ -8,9 +10,12 @@ export enum Smoothing {
   Cubic = 2,
 }
 
-/** Applies `smoothing` to the force `f`. */
-export function applySmoothing(f: number, smoothing: Smoothing): number {
-  if (smoothing === Smoothing.Exponential) return f * f;
-  if (smoothing === Smoothing.Cubic) return f * f * f;
-  return f;
+/**
+ * Applies `smoothing` to the force in `force.value`, in place: the chain's push and reach run per limb
+ * per iteration, and a double passed to or returned from a call V8 does not inline is boxed.
+ */
+export function applySmoothing(force: NumberRef, smoothing: Smoothing): void {
+  const f = force.value;
+  if (smoothing === Smoothing.Exponential) force.value = f * f;
+  else if (smoothing === Smoothing.Cubic) force.value = f * f * f;
 }

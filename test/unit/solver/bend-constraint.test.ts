@@ -97,10 +97,10 @@ describe.each(variants.map((b) => [b.name, b] as const))("bend constraint on %s"
     const p = st.b.pose;
     const positions = p.positions.map(clone);
     const rotations = p.rotations.map((r) => ({ x: r.x, y: r.y, z: r.z, w: r.w }));
-    for (let ci = 1; ci <= 4; ci++) st.s.chains[ci]!.bendConstraint.limitBend(p, 1, 0);
+    for (let ci = 1; ci <= 4; ci++) st.s.chains[ci]!.bendConstraint.limitBend(p, { solverWeight: 1, positionWeight: 0 });
     expect(p.positions.map(clone)).toEqual(positions);
     expect(p.rotations.map((r) => ({ x: r.x, y: r.y, z: r.z, w: r.w }))).toEqual(rotations);
-    for (let ci = 1; ci <= 4; ci++) st.s.chains[ci]!.bendConstraint.limitBend(p, 1, 1);
+    for (let ci = 1; ci <= 4; ci++) st.s.chains[ci]!.bendConstraint.limitBend(p, { solverWeight: 1, positionWeight: 1 });
     p.positions.forEach((q, i) => expectNear(q, positions[i]!, 1e-12 * variant.height, p.names[i]!));
     p.rotations.forEach((q, i) => expectSameRotation(q, rotations[i]!, 1e-12, p.names[i]!));
   });
@@ -127,7 +127,7 @@ describe.each(variants.map((b) => [b.name, b] as const))("bend constraint on %s"
           const handBefore = boneRot(p, n2!.bone);
           const elbowBefore = bonePos(p, n1!.bone);
 
-          chain.bendConstraint.limitBend(p, solverWeight, 0);
+          chain.bendConstraint.limitBend(p, { solverWeight: solverWeight, positionWeight: 0 });
 
           const what = `${LIMB_NAMES[ci - 1]} w ${solverWeight}`;
           const after = sub(bonePos(p, n2!.bone), bonePos(p, n1!.bone));
@@ -204,7 +204,7 @@ describe.each(variants.map((b) => [b.name, b] as const))("bend constraint on %s"
         const bent = add(mul(g.u, Math.cos(30 * DEG)), mul(add(mul(n, Math.cos(60 * DEG)), mul(m, Math.sin(60 * DEG))), Math.sin(30 * DEG)));
         aimBone(st, n1!.bone, n2!.bone, bent);
         const handBefore = boneRot(p, n2!.bone);
-        chain.bendConstraint.limitBend(p, solverWeight, positionWeight);
+        chain.bendConstraint.limitBend(p, { solverWeight: solverWeight, positionWeight: positionWeight });
         const after = sub(bonePos(p, n2!.bone), bonePos(p, n1!.bone));
         const what = `${LIMB_NAMES[ci - 1]} (${solverWeight}, ${positionWeight})`;
         expect(Math.abs(angleDeg(perp(after, g.u), n) - remaining), what).toBeLessThan(1e-7);
@@ -220,7 +220,7 @@ describe.each(variants.map((b) => [b.name, b] as const))("bend constraint on %s"
       for (let ci = 1; ci <= 4; ci++) {
         const chain = st.s.chains[ci]!;
         const g = geometry(st, chain);
-        const out = chain.bendConstraint.getDir(new Vec3(), 1);
+        const out = chain.bendConstraint.getDir(new Vec3(), { ikPositionWeight: 1 });
         expectNear(out, sub(g.b1, g.b0), 1e-12 * variant.height, LIMB_NAMES[ci - 1]);
       }
     });
@@ -238,7 +238,7 @@ describe.each(variants.map((b) => [b.name, b] as const))("bend constraint on %s"
           const origin = add(g.b0, mul(randomUnit(rng), rng.range(0, variant.height)));
           put(n0!.solverPosition, origin);
           put(n2!.solverPosition, add(origin, rotate(g.axis, swingAxis, angle)));
-          const out = chain.bendConstraint.getDir(new Vec3(), 1);
+          const out = chain.bendConstraint.getDir(new Vec3(), { ikPositionWeight: 1 });
           expectNear(out, rotate(sub(g.b1, g.b0), swingAxis, angle), 1e-9 * len(g.axis), `${LIMB_NAMES[ci - 1]} swing ${angle}`);
         }
       }
@@ -255,9 +255,9 @@ describe.each(variants.map((b) => [b.name, b] as const))("bend constraint on %s"
         for (let k = 0; k < 20; k++) {
           const goal = add(g.b0, mul(randomUnit(rng), rng.range(0.1, 2) * variant.height));
           bc.bendGoal = new Vec3(goal.x, goal.y, goal.z);
-          expectNear(bc.getDir(new Vec3(), 1), unit(sub(goal, g.b0)), 1e-12, LIMB_NAMES[ci - 1]);
+          expectNear(bc.getDir(new Vec3(), { ikPositionWeight: 1 }), unit(sub(goal, g.b0)), 1e-12, LIMB_NAMES[ci - 1]);
           expectNear(bc.direction, sub(goal, g.b0), 1e-12 * variant.height, "direction follows the goal");
-          const half = bc.getDir(new Vec3(), 0.5);
+          const half = bc.getDir(new Vec3(), { ikPositionWeight: 0.5 });
           expectNear(half, mul(add(unit(sub(g.b1, g.b0)), unit(sub(goal, g.b0))), 0.5), 1e-12, `${LIMB_NAMES[ci - 1]} master 0.5`);
         }
       }
@@ -274,7 +274,7 @@ describe.each(variants.map((b) => [b.name, b] as const))("bend constraint on %s"
           const d = mul(randomUnit(rng), rng.range(0.01, 100));
           put(bc.direction, d);
           bc.weight = w;
-          const out = bc.getDir(new Vec3(), 1);
+          const out = bc.getDir(new Vec3(), { ikPositionWeight: 1 });
           const expected = add(mul(unit(sub(g.b1, g.b0)), 1 - w), mul(unit(d), w));
           expectNear(out, expected, 1e-12, `${LIMB_NAMES[ci - 1]} w ${w}`);
         }
@@ -299,7 +299,7 @@ describe.each(variants.map((b) => [b.name, b] as const))("bend constraint on %s"
           st.s.update();
           expect(chain.nodes[2]!.effectorRotationWeight).toBe(1);
           for (const c of st.s.chains) for (const n of c.nodes) put(n.solverPosition, n.bonePosition);
-          const out = chain.bendConstraint.getDir(new Vec3(), 1);
+          const out = chain.bendConstraint.getDir(new Vec3(), { ikPositionWeight: 1 });
           const what = `${LIMB_NAMES[ci - 1]} twist ${alpha}°`;
           expectNear(unit(out), rotate(animatedSide, g.axis, alpha * DEG), 1e-9, what);
           expect(Math.abs(dot(out, g.axis)) / len(out), `${what}: perpendicular to the limb`).toBeLessThan(1e-9);
@@ -320,9 +320,9 @@ describe.each(variants.map((b) => [b.name, b] as const))("bend constraint on %s"
       n2!.solverRotation.y = q.y;
       n2!.solverRotation.z = q.z;
       n2!.solverRotation.w = q.w;
-      const full = clone(chain.bendConstraint.getDir(new Vec3(), 1));
+      const full = clone(chain.bendConstraint.getDir(new Vec3(), { ikPositionWeight: 1 }));
       n2!.effectorRotationWeight = 0.5;
-      const half = clone(chain.bendConstraint.getDir(new Vec3(), 1));
+      const half = clone(chain.bendConstraint.getDir(new Vec3(), { ikPositionWeight: 1 }));
       expectNear(half, mul(add(animated, full), 0.5), 1e-12 * variant.height);
     });
 
@@ -337,23 +337,23 @@ describe.each(variants.map((b) => [b.name, b] as const))("bend constraint on %s"
         for (const alpha of [10, -45, 120]) {
           const q = quatAxisAngle(g.axis, alpha * DEG);
           Object.assign(bc.rotationOffset, q);
-          expectNear(bc.getDir(new Vec3(), 1), rotate(animated, g.axis, alpha * DEG), 1e-12 * variant.height, `${LIMB_NAMES[ci - 1]} ${alpha}°`);
+          expectNear(bc.getDir(new Vec3(), { ikPositionWeight: 1 }), rotate(animated, g.axis, alpha * DEG), 1e-12 * variant.height, `${LIMB_NAMES[ci - 1]} ${alpha}°`);
         }
         for (let k = 0; k < 50; k++) {
           const r = rng.unitQuaternion();
           if (Math.abs(r.w) > 0.999) continue;
           Object.assign(bc.rotationOffset, r);
-          const out = clone(bc.getDir(new Vec3(), 1));
+          const out = clone(bc.getDir(new Vec3(), { ikPositionWeight: 1 }));
           const what = `${LIMB_NAMES[ci - 1]} random offset ${k}`;
           expect(Math.abs(len(out) - len(animated)) / len(animated), what).toBeLessThan(1e-12);
           expect(Math.abs(dot(out, unit(g.axis)) - dot(animated, unit(g.axis))) / len(animated), what).toBeLessThan(1e-12);
         }
         // within Unity's identity tolerance: ignored
         Object.assign(bc.rotationOffset, quatAxisAngle(g.axis, 1e-4));
-        expect(clone(bc.getDir(new Vec3(), 1))).toEqual(clone(bc.getDir(new Vec3(), 1)));
-        const nearIdentity = clone(bc.getDir(new Vec3(), 1));
+        expect(clone(bc.getDir(new Vec3(), { ikPositionWeight: 1 }))).toEqual(clone(bc.getDir(new Vec3(), { ikPositionWeight: 1 })));
+        const nearIdentity = clone(bc.getDir(new Vec3(), { ikPositionWeight: 1 }));
         Object.assign(bc.rotationOffset, { x: 0, y: 0, z: 0, w: 1 });
-        expect(nearIdentity).toEqual(clone(bc.getDir(new Vec3(), 1)));
+        expect(nearIdentity).toEqual(clone(bc.getDir(new Vec3(), { ikPositionWeight: 1 })));
       }
     });
   });
