@@ -5,6 +5,9 @@ import type { FullBodyBipedIK } from "../../src/component/full-body-biped-ik.js"
 import { resolveBipedReferences } from "../../src/mapping/biped-references.js";
 import type { FullBodyBipedEffector } from "../../src/solver/biped-bones.js";
 import { type LoadedModel, type ModelName, loadModel } from "./babylon-scene.js";
+import { height, worldPos } from "./scene-probes.js";
+
+export { height, worldPos };
 
 export const DT = 0.016; // scene.useConstantAnimationDeltaTime: 16 ms a frame
 
@@ -28,24 +31,6 @@ export async function load(name: ModelName, rightHanded = false): Promise<Loaded
   const m = await loadModel(name, { rightHanded });
   open.push(m);
   return m;
-}
-
-export function worldPos(bone: Bone): Vector3 {
-  const n = bone.getTransformNode()!;
-  n.computeWorldMatrix(true);
-  return n.getAbsolutePosition().clone();
-}
-
-/** Joint extent along y: the character's height for tolerances. */
-export function height(m: LoadedModel): number {
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (const b of m.skeleton.bones) {
-    const y = worldPos(b).y;
-    lo = Math.min(lo, y);
-    hi = Math.max(hi, y);
-  }
-  return hi - lo;
 }
 
 /** Bends T-posed arms so the hands are in front of the body (before the IK is created, so it is the pose the IK stores and restores). */

@@ -12,6 +12,7 @@ import { FullBodyBipedIK } from "../../src/component/full-body-biped-ik.js";
 import { FBBIKError } from "../../src/solver/errors.js";
 import { Random } from "../helpers/random.js";
 import { type LoadedModel, type ModelName, loadModel, modelAvailable, proceduralIdle } from "../helpers/babylon-scene.js";
+import { height, worldPos } from "../helpers/scene-probes.js";
 
 /** What each usable model must detect (names of the biped bones). */
 const EXPECTED: Record<Exclude<ModelName, "RobotExpressive">, { pelvis: string; spine: string[]; head: string; arm: string[]; leg: string[]; clavicle: string | null; clip: string | null }> = {
@@ -30,25 +31,6 @@ async function load(name: ModelName, rightHanded: boolean): Promise<LoadedModel>
   const m = await loadModel(name, { rightHanded });
   open.push(m);
   return m;
-}
-
-/** World position of a bone (its linked node, freshly computed). */
-function worldPos(bone: Bone): Vector3 {
-  const n = bone.getTransformNode()!;
-  n.computeWorldMatrix(true);
-  return n.getAbsolutePosition().clone();
-}
-
-/** Joint extent (max − min world y over the skeleton): the character's height for tolerances. */
-function height(m: LoadedModel): number {
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (const b of m.skeleton.bones) {
-    const y = worldPos(b).y;
-    lo = Math.min(lo, y);
-    hi = Math.max(hi, y);
-  }
-  return hi - lo;
 }
 
 /** Plays the model's clip, or a procedural idle on spine and arms for models without clips. */

@@ -17,6 +17,7 @@ import { GrounderFBBIK, GrounderSpineEffector } from "../../src/effectors/ground
 import { GroundingQuality } from "../../src/effectors/grounding/grounding-common.js";
 import { FullBodyBipedEffector } from "../../src/solver/biped-bones.js";
 import { type LoadedModel, type ModelName, loadModel, modelAvailable, proceduralIdle } from "../helpers/babylon-scene.js";
+import { height } from "../helpers/scene-probes.js";
 
 const open: LoadedModel[] = [];
 afterEach(() => {
@@ -36,18 +37,6 @@ function worldMatrix(bone: Bone): Matrix {
 
 function worldPos(bone: Bone): Vector3 {
   return worldMatrix(bone).getTranslation();
-}
-
-/** Joint extent (max − min world y): the character's height. */
-function height(m: LoadedModel): number {
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (const b of m.skeleton.bones) {
-    const y = worldPos(b).y;
-    lo = Math.min(lo, y);
-    hi = Math.max(hi, y);
-  }
-  return hi - lo;
 }
 
 /** Bone names for the procedural idle: the spine and the arms (the legs keep their pose). */

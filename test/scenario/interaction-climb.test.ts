@@ -11,22 +11,12 @@ import { ClimbSequencer, type ClimbStep } from "../../src/effectors/interaction/
 import { InteractionSystem } from "../../src/effectors/interaction/interaction-system.js";
 import { FullBodyBipedEffector } from "../../src/solver/biped-bones.js";
 import { type LoadedModel, type ModelName, loadModel, modelAvailable } from "../helpers/babylon-scene.js";
+import { nodePos, worldPos } from "../helpers/scene-probes.js";
 
 const open: LoadedModel[] = [];
 afterEach(() => {
   while (open.length > 0) open.pop()!.dispose();
 });
-
-function worldPos(bone: Bone): Vector3 {
-  const n = bone.getTransformNode()!;
-  n.computeWorldMatrix(true);
-  return n.getAbsolutePosition().clone();
-}
-
-function nodePos(n: TransformNode): Vector3 {
-  n.computeWorldMatrix(true);
-  return n.getAbsolutePosition().clone();
-}
 
 for (const name of ["Mannequin", "Superhero", "Xbot"] as ModelName[]) {
   const available = modelAvailable(name);

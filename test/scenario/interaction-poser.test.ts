@@ -3,7 +3,6 @@
  * toward the target's pose by the PoserWeight curve and come back after; on the Mannequin (no fingers)
  * nothing under the hand moves.
  */
-import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { afterEach, describe, expect, it } from "vitest";
@@ -15,17 +14,12 @@ import { InteractionObject } from "../../src/effectors/interaction/interaction-o
 import { InteractionSystem } from "../../src/effectors/interaction/interaction-system.js";
 import { FullBodyBipedEffector } from "../../src/solver/biped-bones.js";
 import { type LoadedModel, type ModelName, loadModel, modelAvailable } from "../helpers/babylon-scene.js";
+import { worldPos } from "../helpers/scene-probes.js";
 
 const open: LoadedModel[] = [];
 afterEach(() => {
   while (open.length > 0) open.pop()!.dispose();
 });
-
-function worldPos(bone: Bone): Vector3 {
-  const n = bone.getTransformNode()!;
-  n.computeWorldMatrix(true);
-  return n.getAbsolutePosition().clone();
-}
 
 /** Angle between two rotations (radians). */
 function angle(a: Quaternion, b: Quaternion): number {

@@ -4,7 +4,6 @@
  * events and interrupts, climbing a ladder, finger posing, dispose. Tolerances are relative to the
  * character's height h (joint extent in y).
  */
-import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { afterEach, describe, expect, it } from "vitest";
@@ -15,6 +14,7 @@ import { InteractionObject } from "../../src/effectors/interaction/interaction-o
 import { type InteractionEventData, InteractionSystem } from "../../src/effectors/interaction/interaction-system.js";
 import { FullBodyBipedEffector } from "../../src/solver/biped-bones.js";
 import { type LoadedModel, type ModelName, loadModel, modelAvailable, proceduralIdle } from "../helpers/babylon-scene.js";
+import { height, nodePos, worldPos } from "../helpers/scene-probes.js";
 
 const open: LoadedModel[] = [];
 afterEach(() => {
@@ -44,27 +44,6 @@ async function setup(name: ModelName, rightHanded = false): Promise<Rig> {
   forward.y = 0;
   forward.normalize();
   return { m, ik, system, h: height(m), forward };
-}
-
-function worldPos(bone: Bone): Vector3 {
-  const n = bone.getTransformNode()!;
-  n.computeWorldMatrix(true);
-  return n.getAbsolutePosition().clone();
-}
-
-function nodePos(n: TransformNode): Vector3 {
-  return Vector3.TransformCoordinates(Vector3.Zero(), n.computeWorldMatrix(true));
-}
-
-function height(m: LoadedModel): number {
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (const b of m.skeleton.bones) {
-    const y = worldPos(b).y;
-    lo = Math.min(lo, y);
-    hi = Math.max(hi, y);
-  }
-  return hi - lo;
 }
 
 function armLength(ik: FullBodyBipedIK, left: boolean): number {
