@@ -11,7 +11,7 @@ import { ClimbSequencer, type ClimbStep } from "../../src/effectors/interaction/
 import { InteractionSystem } from "../../src/effectors/interaction/interaction-system.js";
 import { FullBodyBipedEffector } from "../../src/solver/biped-bones.js";
 import { type LoadedModel, type ModelName, loadModel, modelAvailable } from "../helpers/babylon-scene.js";
-import { nodePos, worldPos } from "../helpers/scene-probes.js";
+import { height, nodePos, worldPos } from "../helpers/scene-probes.js";
 
 const open: LoadedModel[] = [];
 afterEach(() => {
@@ -28,14 +28,7 @@ for (const name of ["Mannequin", "Superhero", "Xbot"] as ModelName[]) {
       const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
       m.scene.render();
       const r = ik.references;
-      let lo = Infinity;
-      let hi = -Infinity;
-      for (const b of m.skeleton.bones) {
-        const y = worldPos(b).y;
-        lo = Math.min(lo, y);
-        hi = Math.max(hi, y);
-      }
-      const h = hi - lo;
+      const h = height(m);
       const foot = worldPos(r.leftFoot);
       const toe = r.leftFoot.children[0];
       const forward = toe !== undefined ? worldPos(toe).subtract(foot) : new Vector3(0, 0, 1);
