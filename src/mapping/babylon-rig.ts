@@ -74,12 +74,18 @@ export class BabylonRig implements RestorablePose {
   readonly localRotations: Quat[];
   /** Local scales. */
   readonly localScales: Vec3[];
-  /** Component-space positions. */
-  readonly positions: Vec3[];
-  /** Component-space rotations. */
-  readonly rotations: Quat[];
-  /** Component-space scales (product of local scales; shear from non-uniform scale is ignored). */
-  readonly scales: Vec3[];
+  // Component-space pose, brought up to date lazily: setRotation / setPosition only change the bone's
+  // local value and mark its subtree stale; a stale bone is recomputed (from its parent) when it is read.
+  // Each bone is then computed once per change of an ancestor that precedes a read, not once per write.
+  private readonly _positions: Vec3[];
+  private readonly _rotations: Quat[];
+  private readonly _scales: Vec3[];
+  /** 1 where the component-space pose is stale (an ancestor's or the bone's local value changed). */
+  private readonly stale: Uint8Array;
+  /** True when any entry of `stale` may be set. */
+  private anyStale = false;
+  /** Scratch chain for `ensure` (a bone and its stale ancestors). */
+  private readonly chain: Int32Array;
 
   /** World matrix of component space this frame. */
   readonly componentToWorld = new Matrix();
@@ -89,6 +95,10 @@ export class BabylonRig implements RestorablePose {
   readonly componentRotation = new Quat();
   /** Uniform scale of component space in the world (mean of the axes' lengths). */
   componentScale = 1;
+  /** False until componentToWorld and what derives from it were read once. */
+  private componentValid = false;
+  /** Index of the skeleton in its scene's `skeletons` when last found there. */
+  private skeletonIndex = 0;
 
   private readonly boneIds = new Map<Bone, number>();
   private readonly rotationDirty: boolean[];
@@ -172,14 +182,34 @@ export class BabylonRig implements RestorablePose {
     this.localPositions = this.bones.map(() => new Vec3());
     this.localRotations = this.bones.map(() => new Quat());
     this.localScales = this.bones.map(() => new Vec3(1, 1, 1));
-    this.positions = this.bones.map(() => new Vec3());
-    this.rotations = this.bones.map(() => new Quat());
-    this.scales = this.bones.map(() => new Vec3(1, 1, 1));
+    this._positions = this.bones.map(() => new Vec3());
+    this._rotations = this.bones.map(() => new Quat());
+    this._scales = this.bones.map(() => new Vec3(1, 1, 1));
+    this.stale = new Uint8Array(n);
+    this.chain = new Int32Array(n);
     this.rotationDirty = this.bones.map(() => false);
     this.positionDirty = this.bones.map(() => false);
     this.usesEuler = this.nodes.map((node) => node !== null && node.rotationQuaternion === null);
     this.defaultIndex = new Int32Array(this.bones.length).fill(-1);
     this.read();
+  }
+
+  /** Component-space positions (up to date whenever read through this property). */
+  get positions(): readonly Vec3[] {
+    if (this.anyStale) this.flush();
+    return this._positions;
+  }
+
+  /** Component-space rotations (up to date whenever read through this property). */
+  get rotations(): readonly Quat[] {
+    if (this.anyStale) this.flush();
+    return this._rotations;
+  }
+
+  /** Component-space scales (product of local scales; shear from non-uniform scale is ignored). */
+  get scales(): readonly Vec3[] {
+    if (this.anyStale) this.flush();
+    return this._scales;
   }
 
   /** Number of ids (character root + mapped bones). */
@@ -230,7 +260,9 @@ export class BabylonRig implements RestorablePose {
       this.positionDirty[i] = false;
     }
     this.readCharacterRoot();
-    this.updateRange(1, this.bones.length);
+    for (let i = 1; i < this.bones.length; i++) this.forward(i);
+    this.stale.fill(0);
+    this.anyStale = false;
     this.animatedValid = this.defaults.length > 0;
   }
 
@@ -272,12 +304,14 @@ export class BabylonRig implements RestorablePose {
 
   /** @inheritdoc */
   getPosition(bone: number, out: Vec3): Vec3 {
-    return copy(out, this.positions[bone]!);
+    if (this.stale[bone] !== 0) this.ensure(bone);
+    return copy(out, this._positions[bone]!);
   }
 
   /** @inheritdoc */
   getRotation(bone: number, out: Quat): Quat {
-    return copyQuat(out, this.rotations[bone]!);
+    if (this.stale[bone] !== 0) this.ensure(bone);
+    return copyQuat(out, this._rotations[bone]!);
   }
 
   /** @inheritdoc */
@@ -285,11 +319,15 @@ export class BabylonRig implements RestorablePose {
     if (bone <= 0) return;
     const p = this.parents[bone]!;
     const local = this.localRotations[bone]!;
-    if (p < 0) copyQuat(local, rotation);
-    else conjugateMultiply(local, this.rotations[p]!, rotation);
+    if (p < 0) {
+      copyQuat(local, rotation);
+    } else {
+      if (this.stale[p] !== 0) this.ensure(p);
+      conjugateMultiply(local, this._rotations[p]!, rotation);
+    }
     normalizeQuat(local, local);
     this.rotationDirty[bone] = true;
-    this.updateRange(bone, this.subtreeEnd[bone]!);
+    this.markStale(bone);
   }
 
   /** @inheritdoc */
@@ -300,14 +338,49 @@ export class BabylonRig implements RestorablePose {
     if (p < 0) {
       copy(local, position);
     } else {
-      inverseRotateVector(local, this.rotations[p]!, sub(tv, position, this.positions[p]!));
-      const s = this.scales[p]!;
+      if (this.stale[p] !== 0) this.ensure(p);
+      inverseRotateVector(local, this._rotations[p]!, sub(tv, position, this._positions[p]!));
+      const s = this._scales[p]!;
       local.x /= s.x;
       local.y /= s.y;
       local.z /= s.z;
     }
     this.positionDirty[bone] = true;
-    this.updateRange(bone, this.subtreeEnd[bone]!);
+    this.markStale(bone);
+  }
+
+  /** Brings every stale bone's component-space pose up to date (parents first). */
+  flush(): void {
+    const stale = this.stale;
+    for (let i = 1; i < stale.length; i++) {
+      if (stale[i] !== 0) {
+        this.forward(i);
+        stale[i] = 0;
+      }
+    }
+    this.anyStale = false;
+  }
+
+  /** Marks `bone` and its descendants stale. */
+  private markStale(bone: number): void {
+    const stale = this.stale;
+    const end = this.subtreeEnd[bone]!;
+    for (let i = bone; i < end; i++) stale[i] = 1;
+    this.anyStale = true;
+  }
+
+  /** Recomputes a stale bone and its stale ancestors, top-down. */
+  private ensure(bone: number): void {
+    const stale = this.stale;
+    const parents = this.parents;
+    const chain = this.chain;
+    let n = 0;
+    for (let i = bone; i > 0 && stale[i] !== 0; i = parents[i]!) chain[n++] = i;
+    for (let k = n - 1; k >= 0; k--) {
+      const i = chain[k]!;
+      this.forward(i);
+      stale[i] = 0;
+    }
   }
 
   /** @inheritdoc */
@@ -381,8 +454,15 @@ export class BabylonRig implements RestorablePose {
    * 3 when the mesh whose space a bone-only skeleton lives in was disposed. Allocation-free.
    */
   detachedState(): 0 | 1 | 2 | 3 {
-    const scene = this.skeleton.getScene();
-    if (scene.skeletons.indexOf(this.skeleton) < 0) return 1;
+    const skeletons = this.skeleton.getScene().skeletons;
+    // where the skeleton was last found: O(1) every frame, a search only when the scene's list changed
+    // (a plain indexOf every frame made each character's cost grow with the number of characters)
+    let k = this.skeletonIndex;
+    if (skeletons[k] !== this.skeleton) {
+      k = skeletons.indexOf(this.skeleton);
+      if (k < 0) return 1;
+      this.skeletonIndex = k;
+    }
     const nodes = this.nodes;
     for (let i = 1; i < nodes.length; i++) {
       const n = nodes[i];
@@ -437,13 +517,19 @@ export class BabylonRig implements RestorablePose {
 
   private readComponentSpace(): void {
     const root = this.componentRoot;
+    const c = this.componentToWorld;
     if (root === null) {
-      Matrix.IdentityToRef(this.componentToWorld);
+      if (this.componentValid) return;
+      Matrix.IdentityToRef(c);
     } else {
-      this.componentToWorld.copyFrom(root.computeWorldMatrix(true));
+      const w = currentWorldMatrix(root);
+      // unchanged since the last read (a character standing still): nothing to derive again
+      if (this.componentValid && matrixEquals(w.m, c.m)) return;
+      c.copyFrom(w);
     }
-    this.componentToWorld.invertToRef(this.worldToComponent);
-    const m = this.componentToWorld.m;
+    this.componentValid = true;
+    c.invertToRef(this.worldToComponent);
+    const m = c.m;
     // rows are the axes (Babylon's row-vector convention)
     // (Math.hypot takes its arguments as a rest array and allocates on every call)
     const lx = Math.sqrt(m[0]! * m[0]! + m[1]! * m[1]! + m[2]! * m[2]!);
@@ -451,7 +537,7 @@ export class BabylonRig implements RestorablePose {
     const lz = Math.sqrt(m[8]! * m[8]! + m[9]! * m[9]! + m[10]! * m[10]!);
     this.componentScale = (lx + ly + lz) / 3;
     rotationFromMatrix(m, this.componentRotation);
-    this.mirrored = this.componentToWorld.determinant() < 0;
+    this.mirrored = c.determinant() < 0;
   }
 
   /** The character root's orientation in component space (id 0): its world up and forward brought in. */
@@ -459,6 +545,7 @@ export class BabylonRig implements RestorablePose {
     const root = this.characterRoot;
     const up = tv;
     const forward = tv2;
+    let w: Float32Array | Float64Array | readonly number[] | null = null;
     if (root === null) {
       up.x = 0;
       up.y = 1;
@@ -467,7 +554,7 @@ export class BabylonRig implements RestorablePose {
       forward.y = 0;
       forward.z = 1;
     } else {
-      const w = root.computeWorldMatrix(true).m;
+      w = currentWorldMatrix(root).m;
       up.x = w[4]!;
       up.y = w[5]!;
       up.z = w[6]!;
@@ -478,47 +565,71 @@ export class BabylonRig implements RestorablePose {
     this.worldToComponentVector(up, up);
     this.worldToComponentVector(forward, forward);
     lookRotation(this.localRotations[0]!, forward, up);
-    copyQuat(this.rotations[0]!, this.localRotations[0]!);
-    if (root !== null) {
-      const w = root.computeWorldMatrix(true).m;
+    copyQuat(this._rotations[0]!, this.localRotations[0]!);
+    if (w !== null) {
       tv.x = w[12]!;
       tv.y = w[13]!;
       tv.z = w[14]!;
-      this.worldToComponentPoint(tv, this.positions[0]!);
+      this.worldToComponentPoint(tv, this._positions[0]!);
     }
   }
 
-  /** Forward kinematics for ids [from, to). */
-  private updateRange(from: number, to: number): void {
-    for (let i = from; i < to; i++) {
-      if (i === 0) continue;
-      const p = this.parents[i]!;
-      const pos = this.positions[i]!;
-      const rot = this.rotations[i]!;
-      const scl = this.scales[i]!;
-      const lp = this.localPositions[i]!;
-      const ls = this.localScales[i]!;
-      if (p < 0) {
-        copy(pos, lp);
-        copyQuat(rot, this.localRotations[i]!);
-        copy(scl, ls);
-      } else {
-        const ps = this.scales[p]!;
-        tv.x = lp.x * ps.x;
-        tv.y = lp.y * ps.y;
-        tv.z = lp.z * ps.z;
-        rotateVector(tv, this.rotations[p]!, tv);
-        const pp = this.positions[p]!;
-        pos.x = pp.x + tv.x;
-        pos.y = pp.y + tv.y;
-        pos.z = pp.z + tv.z;
-        multiply(rot, this.rotations[p]!, this.localRotations[i]!);
-        scl.x = ps.x * ls.x;
-        scl.y = ps.y * ls.y;
-        scl.z = ps.z * ls.z;
-      }
+  /** Forward kinematics of one bone from its parent (which must be up to date). */
+  private forward(i: number): void {
+    const p = this.parents[i]!;
+    const pos = this._positions[i]!;
+    const rot = this._rotations[i]!;
+    const scl = this._scales[i]!;
+    const lp = this.localPositions[i]!;
+    const ls = this.localScales[i]!;
+    if (p < 0) {
+      copy(pos, lp);
+      copyQuat(rot, this.localRotations[i]!);
+      copy(scl, ls);
+    } else {
+      const ps = this._scales[p]!;
+      tv.x = lp.x * ps.x;
+      tv.y = lp.y * ps.y;
+      tv.z = lp.z * ps.z;
+      const pr = this._rotations[p]!;
+      rotateVector(tv, pr, tv);
+      const pp = this._positions[p]!;
+      pos.x = pp.x + tv.x;
+      pos.y = pp.y + tv.y;
+      pos.z = pp.z + tv.z;
+      multiply(rot, pr, this.localRotations[i]!);
+      scl.x = ps.x * ls.x;
+      scl.y = ps.y * ls.y;
+      scl.z = ps.z * ls.z;
     }
   }
+}
+
+/** The parts of a Babylon node this file reads beyond its public typings (internal in @babylonjs/core 9). */
+interface NodeSyncState {
+  /** Set by `markAsDirty` and by a new parent, position, rotation or scaling object. */
+  _isDirty: boolean;
+}
+
+/**
+ * The node's world matrix, exact, without recomputing it when Babylon's cached one is current: when the
+ * node is frozen, or when `isSynchronized()` holds (neither the node's nor any ancestor's position,
+ * rotation or scaling changed since it was computed, and no ancestor was recomputed after it) and the
+ * node is not marked dirty. This is the test `computeWorldMatrix()` itself applies, minus its
+ * same-render-id shortcut, which would return a stale matrix after a parent moved in place within the
+ * frame. Forcing (`computeWorldMatrix(true)`) only when something did change leaves the node's and its
+ * ancestors' update ids alone otherwise, so Babylon does not recompute every mesh of the character
+ * afterwards. Allocation-free.
+ */
+export function currentWorldMatrix(node: TransformNode): Matrix {
+  if (!(node as unknown as NodeSyncState)._isDirty && (node.isWorldMatrixFrozen || node.isSynchronized())) return node.worldMatrixFromCache;
+  return node.computeWorldMatrix(true);
+}
+
+/** Exact equality of two 4×4 matrices' elements. */
+function matrixEquals(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
+  for (let i = 0; i < 16; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /**
