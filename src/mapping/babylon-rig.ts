@@ -2,6 +2,8 @@ import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
+import type { Observer } from "@babylonjs/core/Misc/observable.js";
+import type { Node } from "@babylonjs/core/node.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import {
   Quat,
@@ -107,6 +109,9 @@ export class BabylonRig implements RestorablePose {
   private defaults: { id: number; position: Vector3 | null; rotation: Quaternion; animatedPosition: Vector3; animatedRotation: Quaternion }[] = [];
   private animatedValid = false;
   private readonly defaultIndex: Int32Array;
+  /** Set when a node the rig reads is disposed (from the nodes' onDisposeObservable). */
+  private nodeDisposed = false;
+  private readonly disposeObservers: { node: TransformNode; observer: Observer<Node> }[] = [];
   private readonly mesh: AbstractMesh | null;
 
   /**
@@ -236,24 +241,32 @@ export class BabylonRig implements RestorablePose {
       const lp = this.localPositions[i]!;
       const lr = this.localRotations[i]!;
       const ls = this.localScales[i]!;
+      // the animated pose exactly as Babylon holds it (raw, before normalisation), for restoring; copied
+      // object to object (a double handed to a Babylon setter V8 does not inline would be boxed)
+      const k = this.defaultIndex[i]!;
+      const d = k >= 0 ? this.defaults[k]! : null;
       if (node !== null && node !== undefined) {
-        copy(lp, node.position);
-        const q = node.rotationQuaternion;
-        if (q !== null) copyQuat(lr, q);
-        else copyQuat(lr, Quaternion.RotationYawPitchRollToRef(node.rotation.y, node.rotation.x, node.rotation.z, bq));
+        const p = node.position;
+        copy(lp, p);
+        let q = node.rotationQuaternion;
+        if (q === null) q = Quaternion.RotationYawPitchRollToRef(node.rotation.y, node.rotation.x, node.rotation.z, bq);
+        copyQuat(lr, q);
         copy(ls, node.scaling);
+        if (d !== null) {
+          d.animatedPosition.copyFrom(p);
+          d.animatedRotation.copyFrom(q);
+        }
       } else {
         const bone = this.bones[i]!;
-        copy(lp, bone.position);
-        copyQuat(lr, bone.rotationQuaternion);
+        const p = bone.position;
+        const q = bone.rotationQuaternion;
+        copy(lp, p);
+        copyQuat(lr, q);
         copy(ls, bone.scaling);
-      }
-      const k = this.defaultIndex[i]!;
-      if (k >= 0) {
-        // the animated pose exactly as Babylon holds it (raw, before normalisation), for restoring
-        const d = this.defaults[k]!;
-        d.animatedPosition.set(lp.x, lp.y, lp.z);
-        d.animatedRotation.set(lr.x, lr.y, lr.z, lr.w);
+        if (d !== null) {
+          d.animatedPosition.copyFrom(p);
+          d.animatedRotation.copyFrom(q);
+        }
       }
       normalizeQuat(lr, lr);
       this.rotationDirty[i] = false;
@@ -449,6 +462,29 @@ export class BabylonRig implements RestorablePose {
   }
 
   /**
+   * Watches the nodes for disposal through their onDisposeObservable, so that {@link detachedState} need
+   * not visit every node each frame. For a rig that lives on (the IK component's); remove with
+   * {@link dispose}. Unwatched rigs (temporary ones) check the nodes each call.
+   */
+  watchDisposal(): void {
+    if (this.disposeObservers.length > 0) return;
+    for (const node of this.nodes) {
+      if (node === null) continue;
+      if (node.isDisposed()) this.nodeDisposed = true;
+      const observer = node.onDisposeObservable.add(() => {
+        this.nodeDisposed = true;
+      });
+      this.disposeObservers.push({ node, observer });
+    }
+  }
+
+  /** Removes the observers of {@link watchDisposal} (the rig is not used afterwards). */
+  dispose(): void {
+    for (const { node, observer } of this.disposeObservers) node.onDisposeObservable.remove(observer);
+    this.disposeObservers.length = 0;
+  }
+
+  /**
    * Why the rig cannot be read or written this frame: 0 when it can; 1 when the skeleton is no longer in
    * its scene (disposed, or removed with its asset container); 2 when a node the rig reads was disposed;
    * 3 when the mesh whose space a bone-only skeleton lives in was disposed. Allocation-free.
@@ -463,10 +499,15 @@ export class BabylonRig implements RestorablePose {
       if (k < 0) return 1;
       this.skeletonIndex = k;
     }
-    const nodes = this.nodes;
-    for (let i = 1; i < nodes.length; i++) {
-      const n = nodes[i];
-      if (n !== null && n !== undefined && n.isDisposed()) return 2;
+    if (this.disposeObservers.length > 0) {
+      // watched: set by the nodes' onDisposeObservable, no per-frame visit of every node
+      if (this.nodeDisposed) return 2;
+    } else {
+      const nodes = this.nodes;
+      for (let i = 1; i < nodes.length; i++) {
+        const n = nodes[i];
+        if (n !== null && n !== undefined && n.isDisposed()) return 2;
+      }
     }
     if (this.nodes.length > 1 && this.nodes[1] === null && this.mesh !== null && this.mesh.isDisposed()) return 3;
     return 0;

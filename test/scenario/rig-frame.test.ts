@@ -169,5 +169,26 @@ for (const rightHanded of [false, true]) {
       m.scene.removeSkeleton(other.skeletons[0]!);
       expect(ik.rig.detachedState()).toBe(0);
     });
+
+    it("detachedState sees a disposed node; dispose removes the rig's node observers", async () => {
+      const m = await load(rightHanded);
+      const nodes = m.skeleton.bones.map((b) => b.getTransformNode()!);
+      const before = nodes.map((n) => n.onDisposeObservable.observers.length);
+      const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+      const other = FullBodyBipedIK.create(m.scene, m.skeleton);
+      other.dispose();
+      // validate() builds a rig it throws away: it must leave nothing on the nodes
+      FullBodyBipedIK.validate(m.skeleton);
+      const hand = ik.references.leftHand.getTransformNode()!;
+      expect(ik.rig.detachedState()).toBe(0);
+      hand.dispose();
+      expect(ik.rig.detachedState()).toBe(2);
+      ik.dispose();
+      // Babylon removes observers on a later tick
+      await new Promise((r) => setTimeout(r, 0));
+      nodes.forEach((n, i) => {
+        if (n !== hand) expect(n.onDisposeObservable.observers.length).toBe(before[i]);
+      });
+    });
   });
 }
