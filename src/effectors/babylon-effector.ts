@@ -123,6 +123,7 @@ export class FBBIKEffector {
 
   /** @internal Resets the world offset after a solve. */
   _resetOffset(): void {
-    this.positionOffset.setAll(0);
+    const o = this.positionOffset;
+    if (o.x !== 0 || o.y !== 0 || o.z !== 0) o.setAll(0);
   }
 }

@@ -99,6 +99,9 @@ export class BabylonRig implements RestorablePose {
   componentScale = 1;
   /** False until componentToWorld and what derives from it were read once. */
   private componentValid = false;
+  /** The character root's world matrix at the last read, and whether id 0 was derived from it. */
+  private readonly characterMatrix = new Float64Array(16);
+  private characterValid = false;
   /** Index of the skeleton in its scene's `skeletons` when last found there. */
   private skeletonIndex = 0;
 
@@ -235,7 +238,7 @@ export class BabylonRig implements RestorablePose {
 
   /** Reads component space and every mapped bone's local transform from Babylon, then runs FK. */
   read(): void {
-    this.readComponentSpace();
+    const componentChanged = this.readComponentSpace();
     for (let i = 1; i < this.bones.length; i++) {
       const node = this.nodes[i];
       const lp = this.localPositions[i]!;
@@ -272,7 +275,7 @@ export class BabylonRig implements RestorablePose {
       this.rotationDirty[i] = false;
       this.positionDirty[i] = false;
     }
-    this.readCharacterRoot();
+    this.readCharacterRoot(componentChanged);
     for (let i = 1; i < this.bones.length; i++) this.forward(i);
     this.stale.fill(0);
     this.anyStale = false;
@@ -556,16 +559,17 @@ export class BabylonRig implements RestorablePose {
     return out.set(tq.x, tq.y, tq.z, tq.w);
   }
 
-  private readComponentSpace(): void {
+  /** Reads component space; false when it is unchanged since the last read. */
+  private readComponentSpace(): boolean {
     const root = this.componentRoot;
     const c = this.componentToWorld;
     if (root === null) {
-      if (this.componentValid) return;
+      if (this.componentValid) return false;
       Matrix.IdentityToRef(c);
     } else {
       const w = currentWorldMatrix(root);
       // unchanged since the last read (a character standing still): nothing to derive again
-      if (this.componentValid && matrixEquals(w.m, c.m)) return;
+      if (this.componentValid && matrixEquals(w.m, c.m)) return false;
       c.copyFrom(w);
     }
     this.componentValid = true;
@@ -579,15 +583,28 @@ export class BabylonRig implements RestorablePose {
     this.componentScale = (lx + ly + lz) / 3;
     rotationFromMatrix(m, this.componentRotation);
     this.mirrored = c.determinant() < 0;
+    return true;
   }
 
-  /** The character root's orientation in component space (id 0): its world up and forward brought in. */
-  private readCharacterRoot(): void {
+  /**
+   * The character root's orientation in component space (id 0): its world up and forward brought in.
+   * Skipped when neither component space nor the root's world matrix changed since the last read.
+   */
+  private readCharacterRoot(componentChanged: boolean): void {
     const root = this.characterRoot;
     const up = tv;
     const forward = tv2;
     let w: Float32Array | Float64Array | readonly number[] | null = null;
-    if (root === null) {
+    if (root !== null) {
+      w = currentWorldMatrix(root).m;
+      const last = this.characterMatrix;
+      if (!componentChanged && this.characterValid && matrixEquals(w, last)) return;
+      for (let i = 0; i < 16; i++) last[i] = w[i]!;
+    } else if (!componentChanged && this.characterValid) {
+      return;
+    }
+    this.characterValid = true;
+    if (w === null) {
       up.x = 0;
       up.y = 1;
       up.z = 0;
@@ -595,7 +612,6 @@ export class BabylonRig implements RestorablePose {
       forward.y = 0;
       forward.z = 1;
     } else {
-      w = currentWorldMatrix(root).m;
       up.x = w[4]!;
       up.y = w[5]!;
       up.z = w[6]!;
