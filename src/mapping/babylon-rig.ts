@@ -10,13 +10,10 @@ import {
   type ReadonlyQuat,
   conjugateMultiply,
   copyQuat,
-  inverseRotateVector,
   lookRotation,
   multiply,
-  normalizeQuat,
-  rotateVector,
 } from "../math/quat.js";
-import { type ReadonlyVec3, Vec3, copy, sub } from "../math/vec3.js";
+import { type ReadonlyVec3, Vec3 } from "../math/vec3.js";
 import type { FixedBone, RestorablePose } from "./biped-mapping.js";
 
 /** Options of {@link BabylonRig}. */
@@ -70,18 +67,28 @@ export class BabylonRig implements RestorablePose {
   /** True when component space is mirrored in the world (glTF in a left-handed scene). */
   mirrored = false;
 
-  /** Local positions. */
-  readonly localPositions: Vec3[];
-  /** Local rotations. */
-  readonly localRotations: Quat[];
-  /** Local scales. */
-  readonly localScales: Vec3[];
-  // Component-space pose, brought up to date lazily: setRotation / setPosition only change the bone's
-  // local value and mark its subtree stale; a stale bone is recomputed (from its parent) when it is read.
-  // Each bone is then computed once per change of an ancestor that precedes a read, not once per write.
-  private readonly _positions: Vec3[];
-  private readonly _rotations: Quat[];
-  private readonly _scales: Vec3[];
+  // The pose, flat (one contiguous block per character, no heap object per vector): local and
+  // component-space position (3 per id, at id * 3), rotation (4, at id * 4) and scale (3).
+  // The component-space pose is brought up to date lazily: setRotation / setPosition only change the
+  // bone's local value and mark its subtree stale; a stale bone is recomputed (from its parent) when it is
+  // read. Each bone is then computed once per change of an ancestor that precedes a read, not once per
+  // write. The arithmetic is that of math/quat.ts (normalizeQuat, multiply, rotateVector…), written out.
+  private readonly lpos: Float64Array;
+  private readonly lrot: Float64Array;
+  private readonly lscl: Float64Array;
+  private readonly wpos: Float64Array;
+  private readonly wrot: Float64Array;
+  private readonly wscl: Float64Array;
+  /** Bumped whenever the local pose changes (read, setRotation, setPosition): the views below follow it. */
+  private version = 0;
+  private viewVersion = -1;
+  private localViewVersion = -1;
+  private readonly positionViews: Vec3[];
+  private readonly rotationViews: Quat[];
+  private readonly scaleViews: Vec3[];
+  private readonly localPositionViews: Vec3[];
+  private readonly localRotationViews: Quat[];
+  private readonly localScaleViews: Vec3[];
   /** 1 where the component-space pose is stale (an ancestor's or the bone's local value changed). */
   private readonly stale: Uint8Array;
   /** True when any entry of `stale` may be set. */
@@ -187,12 +194,22 @@ export class BabylonRig implements RestorablePose {
     }
     while (stack.length > 0) ends[stack.pop()!] = n;
     this.subtreeEnd = ends;
-    this.localPositions = this.bones.map(() => new Vec3());
-    this.localRotations = this.bones.map(() => new Quat());
-    this.localScales = this.bones.map(() => new Vec3(1, 1, 1));
-    this._positions = this.bones.map(() => new Vec3());
-    this._rotations = this.bones.map(() => new Quat());
-    this._scales = this.bones.map(() => new Vec3(1, 1, 1));
+    this.lpos = new Float64Array(n * 3);
+    this.lrot = new Float64Array(n * 4);
+    this.lscl = new Float64Array(n * 3).fill(1);
+    this.wpos = new Float64Array(n * 3);
+    this.wrot = new Float64Array(n * 4);
+    this.wscl = new Float64Array(n * 3).fill(1);
+    for (let i = 0; i < n; i++) {
+      this.lrot[i * 4 + 3] = 1;
+      this.wrot[i * 4 + 3] = 1;
+    }
+    this.positionViews = this.bones.map(() => new Vec3());
+    this.rotationViews = this.bones.map(() => new Quat());
+    this.scaleViews = this.bones.map(() => new Vec3(1, 1, 1));
+    this.localPositionViews = this.bones.map(() => new Vec3());
+    this.localRotationViews = this.bones.map(() => new Quat());
+    this.localScaleViews = this.bones.map(() => new Vec3(1, 1, 1));
     this.stale = new Uint8Array(n);
     this.chain = new Int32Array(n);
     this.rotationDirty = this.bones.map(() => false);
@@ -202,22 +219,56 @@ export class BabylonRig implements RestorablePose {
     this.read();
   }
 
-  /** Component-space positions (up to date whenever read through this property). */
+  /**
+   * Component-space positions, up to date whenever read through this property (a copy of the rig's flat
+   * pose, refreshed on access after a change: read it, do not write it; use setPosition).
+   */
   get positions(): readonly Vec3[] {
-    if (this.anyStale) this.flush();
-    return this._positions;
+    this.syncViews();
+    return this.positionViews;
   }
 
-  /** Component-space rotations (up to date whenever read through this property). */
+  /** Component-space rotations (as {@link positions}). */
   get rotations(): readonly Quat[] {
-    if (this.anyStale) this.flush();
-    return this._rotations;
+    this.syncViews();
+    return this.rotationViews;
   }
 
   /** Component-space scales (product of local scales; shear from non-uniform scale is ignored). */
   get scales(): readonly Vec3[] {
+    this.syncViews();
+    return this.scaleViews;
+  }
+
+  /** Local positions (as {@link positions}). */
+  get localPositions(): readonly Vec3[] {
+    this.syncLocalViews();
+    return this.localPositionViews;
+  }
+
+  /** Local rotations (as {@link positions}). */
+  get localRotations(): readonly Quat[] {
+    this.syncLocalViews();
+    return this.localRotationViews;
+  }
+
+  /** Local scales (as {@link positions}). */
+  get localScales(): readonly Vec3[] {
+    this.syncLocalViews();
+    return this.localScaleViews;
+  }
+
+  private syncViews(): void {
     if (this.anyStale) this.flush();
-    return this._scales;
+    if (this.viewVersion === this.version) return;
+    this.viewVersion = this.version;
+    copyViews(this.wpos, this.wrot, this.wscl, this.positionViews, this.rotationViews, this.scaleViews);
+  }
+
+  private syncLocalViews(): void {
+    if (this.localViewVersion === this.version) return;
+    this.localViewVersion = this.version;
+    copyViews(this.lpos, this.lrot, this.lscl, this.localPositionViews, this.localRotationViews, this.localScaleViews);
   }
 
   /** Number of ids (character root + mapped bones). */
@@ -239,39 +290,59 @@ export class BabylonRig implements RestorablePose {
   /** Reads component space and every mapped bone's local transform from Babylon, then runs FK. */
   read(): void {
     const componentChanged = this.readComponentSpace();
+    const lpos = this.lpos;
+    const lrot = this.lrot;
+    const lscl = this.lscl;
     for (let i = 1; i < this.bones.length; i++) {
       const node = this.nodes[i];
-      const lp = this.localPositions[i]!;
-      const lr = this.localRotations[i]!;
-      const ls = this.localScales[i]!;
+      let p: Vector3;
+      let q: Quaternion;
+      let sc: Vector3;
+      if (node !== null && node !== undefined) {
+        p = node.position;
+        const nq = node.rotationQuaternion;
+        q = nq !== null ? nq : Quaternion.RotationYawPitchRollToRef(node.rotation.y, node.rotation.x, node.rotation.z, bq);
+        sc = node.scaling;
+      } else {
+        const bone = this.bones[i]!;
+        p = bone.position;
+        q = bone.rotationQuaternion;
+        sc = bone.scaling;
+      }
+      const o3 = i * 3;
+      const o4 = i * 4;
+      lpos[o3] = p.x;
+      lpos[o3 + 1] = p.y;
+      lpos[o3 + 2] = p.z;
+      lscl[o3] = sc.x;
+      lscl[o3 + 1] = sc.y;
+      lscl[o3 + 2] = sc.z;
       // the animated pose exactly as Babylon holds it (raw, before normalisation), for restoring; copied
       // object to object (a double handed to a Babylon setter V8 does not inline would be boxed)
       const k = this.defaultIndex[i]!;
-      const d = k >= 0 ? this.defaults[k]! : null;
-      if (node !== null && node !== undefined) {
-        const p = node.position;
-        copy(lp, p);
-        let q = node.rotationQuaternion;
-        if (q === null) q = Quaternion.RotationYawPitchRollToRef(node.rotation.y, node.rotation.x, node.rotation.z, bq);
-        copyQuat(lr, q);
-        copy(ls, node.scaling);
-        if (d !== null) {
-          d.animatedPosition.copyFrom(p);
-          d.animatedRotation.copyFrom(q);
-        }
-      } else {
-        const bone = this.bones[i]!;
-        const p = bone.position;
-        const q = bone.rotationQuaternion;
-        copy(lp, p);
-        copyQuat(lr, q);
-        copy(ls, bone.scaling);
-        if (d !== null) {
-          d.animatedPosition.copyFrom(p);
-          d.animatedRotation.copyFrom(q);
-        }
+      if (k >= 0) {
+        const d = this.defaults[k]!;
+        d.animatedPosition.copyFrom(p);
+        d.animatedRotation.copyFrom(q);
       }
-      normalizeQuat(lr, lr);
+      // normalizeQuat
+      const qx = q.x;
+      const qy = q.y;
+      const qz = q.z;
+      const qw = q.w;
+      const l = Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
+      if (!(l > 0) || l === Infinity) {
+        lrot[o4] = 0;
+        lrot[o4 + 1] = 0;
+        lrot[o4 + 2] = 0;
+        lrot[o4 + 3] = 1;
+      } else {
+        const inv = 1 / l;
+        lrot[o4] = qx * inv;
+        lrot[o4 + 1] = qy * inv;
+        lrot[o4 + 2] = qz * inv;
+        lrot[o4 + 3] = qw * inv;
+      }
       this.rotationDirty[i] = false;
       this.positionDirty[i] = false;
     }
@@ -279,6 +350,7 @@ export class BabylonRig implements RestorablePose {
     for (let i = 1; i < this.bones.length; i++) this.forward(i);
     this.stale.fill(0);
     this.anyStale = false;
+    this.version++;
     this.animatedValid = this.defaults.length > 0;
   }
 
@@ -289,27 +361,29 @@ export class BabylonRig implements RestorablePose {
       const pd = this.positionDirty[i];
       if (!rd && !pd) continue;
       const node = this.nodes[i];
-      const lr = this.localRotations[i]!;
-      const lp = this.localPositions[i]!;
+      const lrot = this.lrot;
+      const lpos = this.lpos;
+      const o3 = i * 3;
+      const o4 = i * 4;
       if (node !== null && node !== undefined) {
         if (rd) {
           if (this.usesEuler[i]) {
-            bq.set(lr.x, lr.y, lr.z, lr.w);
+            bq.set(lrot[o4]!, lrot[o4 + 1]!, lrot[o4 + 2]!, lrot[o4 + 3]!);
             bq.toEulerAnglesToRef(bv);
             node.rotation.copyFrom(bv);
           } else {
-            node.rotationQuaternion!.set(lr.x, lr.y, lr.z, lr.w);
+            node.rotationQuaternion!.set(lrot[o4]!, lrot[o4 + 1]!, lrot[o4 + 2]!, lrot[o4 + 3]!);
           }
         }
-        if (pd) node.position.set(lp.x, lp.y, lp.z);
+        if (pd) node.position.set(lpos[o3]!, lpos[o3 + 1]!, lpos[o3 + 2]!);
       } else {
         const bone = this.bones[i]!;
         if (rd) {
-          bq.set(lr.x, lr.y, lr.z, lr.w);
+          bq.set(lrot[o4]!, lrot[o4 + 1]!, lrot[o4 + 2]!, lrot[o4 + 3]!);
           bone.setRotationQuaternion(bq);
         }
         if (pd) {
-          bv.set(lp.x, lp.y, lp.z);
+          bv.set(lpos[o3]!, lpos[o3 + 1]!, lpos[o3 + 2]!);
           bone.position = bv;
         }
       }
@@ -321,27 +395,68 @@ export class BabylonRig implements RestorablePose {
   /** @inheritdoc */
   getPosition(bone: number, out: Vec3): Vec3 {
     if (this.stale[bone] !== 0) this.ensure(bone);
-    return copy(out, this._positions[bone]!);
+    const w = this.wpos;
+    const o = bone * 3;
+    out.x = w[o]!;
+    out.y = w[o + 1]!;
+    out.z = w[o + 2]!;
+    return out;
   }
 
   /** @inheritdoc */
   getRotation(bone: number, out: Quat): Quat {
     if (this.stale[bone] !== 0) this.ensure(bone);
-    return copyQuat(out, this._rotations[bone]!);
+    const w = this.wrot;
+    const o = bone * 4;
+    out.x = w[o]!;
+    out.y = w[o + 1]!;
+    out.z = w[o + 2]!;
+    out.w = w[o + 3]!;
+    return out;
   }
 
   /** @inheritdoc */
   setRotation(bone: number, rotation: ReadonlyQuat): void {
     if (bone <= 0) return;
     const p = this.parents[bone]!;
-    const local = this.localRotations[bone]!;
-    if (p < 0) {
-      copyQuat(local, rotation);
-    } else {
+    let x = rotation.x;
+    let y = rotation.y;
+    let z = rotation.z;
+    let w = rotation.w;
+    if (p >= 0) {
       if (this.stale[p] !== 0) this.ensure(p);
-      conjugateMultiply(local, this._rotations[p]!, rotation);
+      // conjugateMultiply(local, parent rotation, rotation)
+      const r = this.wrot;
+      const o = p * 4;
+      const ax = -r[o]!;
+      const ay = -r[o + 1]!;
+      const az = -r[o + 2]!;
+      const aw = r[o + 3]!;
+      const bx = x;
+      const by = y;
+      const bz = z;
+      const bw = w;
+      x = aw * bx + ax * bw + ay * bz - az * by;
+      y = aw * by - ax * bz + ay * bw + az * bx;
+      z = aw * bz + ax * by - ay * bx + az * bw;
+      w = aw * bw - ax * bx - ay * by - az * bz;
     }
-    normalizeQuat(local, local);
+    // normalizeQuat
+    const l = Math.sqrt(x * x + y * y + z * z + w * w);
+    const lrot = this.lrot;
+    const o4 = bone * 4;
+    if (!(l > 0) || l === Infinity) {
+      lrot[o4] = 0;
+      lrot[o4 + 1] = 0;
+      lrot[o4 + 2] = 0;
+      lrot[o4 + 3] = 1;
+    } else {
+      const inv = 1 / l;
+      lrot[o4] = x * inv;
+      lrot[o4 + 1] = y * inv;
+      lrot[o4 + 2] = z * inv;
+      lrot[o4 + 3] = w * inv;
+    }
     this.rotationDirty[bone] = true;
     this.markStale(bone);
   }
@@ -350,16 +465,33 @@ export class BabylonRig implements RestorablePose {
   setPosition(bone: number, position: ReadonlyVec3): void {
     if (bone <= 0) return;
     const p = this.parents[bone]!;
-    const local = this.localPositions[bone]!;
+    const lpos = this.lpos;
+    const o3 = bone * 3;
     if (p < 0) {
-      copy(local, position);
+      lpos[o3] = position.x;
+      lpos[o3 + 1] = position.y;
+      lpos[o3 + 2] = position.z;
     } else {
       if (this.stale[p] !== 0) this.ensure(p);
-      inverseRotateVector(local, this._rotations[p]!, sub(tv, position, this._positions[p]!));
-      const s = this._scales[p]!;
-      local.x /= s.x;
-      local.y /= s.y;
-      local.z /= s.z;
+      // inverseRotateVector(local, parent rotation, position − parent position) / parent scale
+      const wp = this.wpos;
+      const p3 = p * 3;
+      const vx = position.x - wp[p3]!;
+      const vy = position.y - wp[p3 + 1]!;
+      const vz = position.z - wp[p3 + 2]!;
+      const r = this.wrot;
+      const p4 = p * 4;
+      const qx = -r[p4]!;
+      const qy = -r[p4 + 1]!;
+      const qz = -r[p4 + 2]!;
+      const qw = r[p4 + 3]!;
+      const tx = 2 * (qy * vz - qz * vy);
+      const ty = 2 * (qz * vx - qx * vz);
+      const tz = 2 * (qx * vy - qy * vx);
+      const ws = this.wscl;
+      lpos[o3] = (vx + qw * tx + (qy * tz - qz * ty)) / ws[p3]!;
+      lpos[o3 + 1] = (vy + qw * ty + (qz * tx - qx * tz)) / ws[p3 + 1]!;
+      lpos[o3 + 2] = (vz + qw * tz + (qx * ty - qy * tx)) / ws[p3 + 2]!;
     }
     this.positionDirty[bone] = true;
     this.markStale(bone);
@@ -383,6 +515,7 @@ export class BabylonRig implements RestorablePose {
     const end = this.subtreeEnd[bone]!;
     for (let i = bone; i < end; i++) stale[i] = 1;
     this.anyStale = true;
+    this.version++;
   }
 
   /** Recomputes a stale bone and its stale ancestors, top-down. */
@@ -621,44 +754,96 @@ export class BabylonRig implements RestorablePose {
     }
     this.worldToComponentVector(up, up);
     this.worldToComponentVector(forward, forward);
-    lookRotation(this.localRotations[0]!, forward, up);
-    copyQuat(this._rotations[0]!, this.localRotations[0]!);
+    lookRotation(tq, forward, up);
+    this.lrot[0] = this.wrot[0] = tq.x;
+    this.lrot[1] = this.wrot[1] = tq.y;
+    this.lrot[2] = this.wrot[2] = tq.z;
+    this.lrot[3] = this.wrot[3] = tq.w;
     if (w !== null) {
       tv.x = w[12]!;
       tv.y = w[13]!;
       tv.z = w[14]!;
-      this.worldToComponentPoint(tv, this._positions[0]!);
+      this.worldToComponentPoint(tv, tv3);
+      this.wpos[0] = tv3.x;
+      this.wpos[1] = tv3.y;
+      this.wpos[2] = tv3.z;
     }
   }
 
   /** Forward kinematics of one bone from its parent (which must be up to date). */
   private forward(i: number): void {
     const p = this.parents[i]!;
-    const pos = this._positions[i]!;
-    const rot = this._rotations[i]!;
-    const scl = this._scales[i]!;
-    const lp = this.localPositions[i]!;
-    const ls = this.localScales[i]!;
+    const lpos = this.lpos;
+    const lrot = this.lrot;
+    const lscl = this.lscl;
+    const wpos = this.wpos;
+    const wrot = this.wrot;
+    const wscl = this.wscl;
+    const i3 = i * 3;
+    const i4 = i * 4;
     if (p < 0) {
-      copy(pos, lp);
-      copyQuat(rot, this.localRotations[i]!);
-      copy(scl, ls);
-    } else {
-      const ps = this._scales[p]!;
-      tv.x = lp.x * ps.x;
-      tv.y = lp.y * ps.y;
-      tv.z = lp.z * ps.z;
-      const pr = this._rotations[p]!;
-      rotateVector(tv, pr, tv);
-      const pp = this._positions[p]!;
-      pos.x = pp.x + tv.x;
-      pos.y = pp.y + tv.y;
-      pos.z = pp.z + tv.z;
-      multiply(rot, pr, this.localRotations[i]!);
-      scl.x = ps.x * ls.x;
-      scl.y = ps.y * ls.y;
-      scl.z = ps.z * ls.z;
+      wpos[i3] = lpos[i3]!;
+      wpos[i3 + 1] = lpos[i3 + 1]!;
+      wpos[i3 + 2] = lpos[i3 + 2]!;
+      wrot[i4] = lrot[i4]!;
+      wrot[i4 + 1] = lrot[i4 + 1]!;
+      wrot[i4 + 2] = lrot[i4 + 2]!;
+      wrot[i4 + 3] = lrot[i4 + 3]!;
+      wscl[i3] = lscl[i3]!;
+      wscl[i3 + 1] = lscl[i3 + 1]!;
+      wscl[i3 + 2] = lscl[i3 + 2]!;
+      return;
     }
+    const p3 = p * 3;
+    const p4 = p * 4;
+    const psx = wscl[p3]!;
+    const psy = wscl[p3 + 1]!;
+    const psz = wscl[p3 + 2]!;
+    // rotateVector(parent rotation, local position × parent scale)
+    const vx = lpos[i3]! * psx;
+    const vy = lpos[i3 + 1]! * psy;
+    const vz = lpos[i3 + 2]! * psz;
+    const qx = wrot[p4]!;
+    const qy = wrot[p4 + 1]!;
+    const qz = wrot[p4 + 2]!;
+    const qw = wrot[p4 + 3]!;
+    const tx = 2 * (qy * vz - qz * vy);
+    const ty = 2 * (qz * vx - qx * vz);
+    const tz = 2 * (qx * vy - qy * vx);
+    wpos[i3] = wpos[p3]! + (vx + qw * tx + (qy * tz - qz * ty));
+    wpos[i3 + 1] = wpos[p3 + 1]! + (vy + qw * ty + (qz * tx - qx * tz));
+    wpos[i3 + 2] = wpos[p3 + 2]! + (vz + qw * tz + (qx * ty - qy * tx));
+    // multiply(parent rotation, local rotation)
+    const bx = lrot[i4]!;
+    const by = lrot[i4 + 1]!;
+    const bz = lrot[i4 + 2]!;
+    const bw = lrot[i4 + 3]!;
+    wrot[i4] = qw * bx + qx * bw + qy * bz - qz * by;
+    wrot[i4 + 1] = qw * by - qx * bz + qy * bw + qz * bx;
+    wrot[i4 + 2] = qw * bz + qx * by - qy * bx + qz * bw;
+    wrot[i4 + 3] = qw * bw - qx * bx - qy * by - qz * bz;
+    wscl[i3] = psx * lscl[i3]!;
+    wscl[i3 + 1] = psy * lscl[i3 + 1]!;
+    wscl[i3 + 2] = psz * lscl[i3 + 2]!;
+  }
+}
+
+/** Copies a flat pose into per-id vector and quaternion objects. */
+function copyViews(pos: Float64Array, rot: Float64Array, scl: Float64Array, pv: Vec3[], rv: Quat[], sv: Vec3[]): void {
+  for (let i = 0; i < pv.length; i++) {
+    const p = pv[i]!;
+    const r = rv[i]!;
+    const s = sv[i]!;
+    p.x = pos[i * 3]!;
+    p.y = pos[i * 3 + 1]!;
+    p.z = pos[i * 3 + 2]!;
+    r.x = rot[i * 4]!;
+    r.y = rot[i * 4 + 1]!;
+    r.z = rot[i * 4 + 2]!;
+    r.w = rot[i * 4 + 3]!;
+    s.x = scl[i * 3]!;
+    s.y = scl[i * 3 + 1]!;
+    s.z = scl[i * 3 + 2]!;
   }
 }
 
