@@ -4,6 +4,7 @@ import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.j
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import type { Observer } from "@babylonjs/core/Misc/observable.js";
 import type { Node } from "@babylonjs/core/node.js";
+import type { Scene } from "@babylonjs/core/scene.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import {
   Quat,
@@ -111,12 +112,24 @@ export class BabylonRig implements RestorablePose {
   private characterValid = false;
   /** Index of the skeleton in its scene's `skeletons` when last found there. */
   private skeletonIndex = 0;
+  /** The skeleton's scene (a skeleton never changes scene). */
+  private readonly scene: Scene;
+  /** True for a skeleton without linked TransformNodes (read and written through its bones). */
+  private readonly boneOnly: boolean;
+  /** True between watchDisposal and dispose. */
+  private watching = false;
 
   private readonly boneIds = new Map<Bone, number>();
   private readonly rotationDirty: boolean[];
   private readonly positionDirty: boolean[];
   private readonly usesEuler: boolean[];
-  private defaults: { id: number; position: Vector3 | null; rotation: Quaternion; animatedPosition: Vector3; animatedRotation: Quaternion }[] = [];
+  // FixTransforms state, flat: for the k-th stored bone, its id, whether its position is restored, and
+  // position (3) + rotation (4) at k * 7 of the default local pose (fixValues) and of the animated pose the
+  // last read found (animatedValues): Babylon's own doubles, bit for bit.
+  private fixIds = new Int32Array(0);
+  private fixPositions = new Uint8Array(0);
+  private fixValues = new Float64Array(0);
+  private animatedValues = new Float64Array(0);
   private animatedValid = false;
   private readonly defaultIndex: Int32Array;
   /** Set when a node the rig reads is disposed (from the nodes' onDisposeObservable). */
@@ -216,6 +229,8 @@ export class BabylonRig implements RestorablePose {
     this.positionDirty = this.bones.map(() => false);
     this.usesEuler = this.nodes.map((node) => node !== null && node.rotationQuaternion === null);
     this.defaultIndex = new Int32Array(this.bones.length).fill(-1);
+    this.scene = skeleton.getScene();
+    this.boneOnly = this.nodes.length > 1 && this.nodes[1] === null;
     this.read();
   }
 
@@ -321,9 +336,16 @@ export class BabylonRig implements RestorablePose {
       // object to object (a double handed to a Babylon setter V8 does not inline would be boxed)
       const k = this.defaultIndex[i]!;
       if (k >= 0) {
-        const d = this.defaults[k]!;
-        d.animatedPosition.copyFrom(p);
-        d.animatedRotation.copyFrom(q);
+        // (Babylon's fields read directly: no double crosses a call)
+        const a = this.animatedValues;
+        const o = k * 7;
+        a[o] = p._x;
+        a[o + 1] = p._y;
+        a[o + 2] = p._z;
+        a[o + 3] = q._x;
+        a[o + 4] = q._y;
+        a[o + 5] = q._z;
+        a[o + 6] = q._w;
       }
       // normalizeQuat
       const qx = q.x;
@@ -351,7 +373,7 @@ export class BabylonRig implements RestorablePose {
     this.stale.fill(0);
     this.anyStale = false;
     this.version++;
-    this.animatedValid = this.defaults.length > 0;
+    this.animatedValid = this.fixIds.length > 0;
   }
 
   /** Writes the local rotations and positions changed since `read` back to Babylon. */
@@ -535,16 +557,22 @@ export class BabylonRig implements RestorablePose {
   /** @inheritdoc */
   storeDefaultLocalState(bones: readonly FixedBone[]): void {
     // Babylon's own values, bit for bit: restoring them must change nothing on an untouched bone
-    this.defaults = bones.map((b) => {
-      const rotation = new Quaternion();
-      const position = new Vector3();
-      this.readRawLocal(b.bone, position, rotation);
-      return { id: b.bone, position: b.position ? position : null, rotation, animatedPosition: position.clone(), animatedRotation: rotation.clone() };
-    });
+    const n = bones.length;
+    this.fixIds = new Int32Array(n);
+    this.fixPositions = new Uint8Array(n);
+    this.fixValues = new Float64Array(n * 7);
+    this.animatedValues = new Float64Array(n * 7);
     this.defaultIndex.fill(-1);
-    this.defaults.forEach((d, k) => {
-      this.defaultIndex[d.id] = k;
+    const rotation = new Quaternion();
+    const position = new Vector3();
+    bones.forEach((b, k) => {
+      this.readRawLocal(b.bone, position, rotation);
+      this.fixIds[k] = b.bone;
+      this.fixPositions[k] = b.position ? 1 : 0;
+      this.fixValues.set([position._x, position._y, position._z, rotation._x, rotation._y, rotation._z, rotation._w], k * 7);
+      this.defaultIndex[b.bone] = k;
     });
+    this.animatedValues.set(this.fixValues);
     this.animatedValid = false;
   }
 
@@ -567,33 +595,47 @@ export class BabylonRig implements RestorablePose {
    */
   restoreAnimatedPose(): void {
     if (!this.animatedValid) return;
-    for (const d of this.defaults) this.writeLocal(d.id, d.animatedPosition, d.animatedRotation, true);
+    const ids = this.fixIds;
+    for (let k = 0; k < ids.length; k++) this.writeLocal(ids[k]!, this.animatedValues, k * 7, true);
   }
 
   /** @inheritdoc Writes straight to Babylon (it runs before the animations, outside read/write). */
   fixTransforms(): void {
-    for (const d of this.defaults) this.writeLocal(d.id, d.position, d.rotation, d.position !== null);
+    const ids = this.fixIds;
+    const withPosition = this.fixPositions;
+    for (let k = 0; k < ids.length; k++) this.writeLocal(ids[k]!, this.fixValues, k * 7, withPosition[k] !== 0);
   }
 
   /**
-   * Writes a local pose to Babylon, skipping values that are already equal: an untouched bone is left
-   * bit for bit as it was (a Bone would otherwise recompose its float32 matrix and change its last bits).
+   * Writes a local pose (position and rotation at `o` in `v`) to Babylon, skipping values that are already
+   * equal: an untouched bone is left bit for bit as it was (a Bone would otherwise recompose its float32
+   * matrix and change its last bits). Babylon's fields are compared directly, and written through a
+   * scratch Babylon object and copyFrom (which marks them dirty), so no double is handed to a call V8
+   * might not inline (it would box it).
    */
-  private writeLocal(id: number, position: Vector3 | null, rotation: Quaternion, withPosition: boolean): void {
+  private writeLocal(id: number, v: Float64Array, o: number, withPosition: boolean): void {
     const node = this.nodes[id];
-    const writePosition = withPosition && position !== null;
     if (node !== null && node !== undefined) {
       if (this.usesEuler[id]) {
-        rotation.toEulerAnglesToRef(bv);
+        scratchQuaternion(v, o + 3);
+        bq.toEulerAnglesToRef(bv);
         if (!node.rotation.equals(bv)) node.rotation.copyFrom(bv);
-      } else if (!node.rotationQuaternion!.equals(rotation)) {
-        node.rotationQuaternion!.copyFrom(rotation);
+      } else {
+        const q = node.rotationQuaternion!;
+        if (q._x !== v[o + 3] || q._y !== v[o + 4] || q._z !== v[o + 5] || q._w !== v[o + 6]) q.copyFrom(scratchQuaternion(v, o + 3));
       }
-      if (writePosition && !node.position.equals(position)) node.position.copyFrom(position);
+      if (withPosition) {
+        const p = node.position;
+        if (p._x !== v[o] || p._y !== v[o + 1] || p._z !== v[o + 2]) p.copyFrom(scratchVector(v, o));
+      }
     } else {
       const bone = this.bones[id]!;
-      if (!bone.rotationQuaternion.equals(rotation)) bone.setRotationQuaternion(rotation);
-      if (writePosition && !bone.position.equals(position)) bone.position = position;
+      const q = bone.rotationQuaternion;
+      if (q._x !== v[o + 3] || q._y !== v[o + 4] || q._z !== v[o + 5] || q._w !== v[o + 6]) bone.setRotationQuaternion(scratchQuaternion(v, o + 3));
+      if (withPosition) {
+        const p = bone.position;
+        if (p._x !== v[o] || p._y !== v[o + 1] || p._z !== v[o + 2]) bone.position = scratchVector(v, o);
+      }
     }
   }
 
@@ -603,7 +645,8 @@ export class BabylonRig implements RestorablePose {
    * {@link dispose}. Unwatched rigs (temporary ones) check the nodes each call.
    */
   watchDisposal(): void {
-    if (this.disposeObservers.length > 0) return;
+    if (this.watching) return;
+    this.watching = true;
     for (const node of this.nodes) {
       if (node === null) continue;
       if (node.isDisposed()) this.nodeDisposed = true;
@@ -618,6 +661,7 @@ export class BabylonRig implements RestorablePose {
   dispose(): void {
     for (const { node, observer } of this.disposeObservers) node.onDisposeObservable.remove(observer);
     this.disposeObservers.length = 0;
+    this.watching = false;
   }
 
   /**
@@ -626,7 +670,9 @@ export class BabylonRig implements RestorablePose {
    * 3 when the mesh whose space a bone-only skeleton lives in was disposed. Allocation-free.
    */
   detachedState(): 0 | 1 | 2 | 3 {
-    const skeletons = this.skeleton.getScene().skeletons;
+    // (every field read here lives on the rig itself, the scene's list aside: with many characters, each
+    // Babylon object touched once per frame is a cache miss)
+    const skeletons = this.scene.skeletons;
     // where the skeleton was last found: O(1) every frame, a search only when the scene's list changed
     // (a plain indexOf every frame made each character's cost grow with the number of characters)
     let k = this.skeletonIndex;
@@ -635,7 +681,7 @@ export class BabylonRig implements RestorablePose {
       if (k < 0) return 1;
       this.skeletonIndex = k;
     }
-    if (this.disposeObservers.length > 0) {
+    if (this.watching) {
       // watched: set by the nodes' onDisposeObservable, no per-frame visit of every node
       if (this.nodeDisposed) return 2;
     } else {
@@ -645,7 +691,7 @@ export class BabylonRig implements RestorablePose {
         if (n !== null && n !== undefined && n.isDisposed()) return 2;
       }
     }
-    if (this.nodes.length > 1 && this.nodes[1] === null && this.mesh !== null && this.mesh.isDisposed()) return 3;
+    if (this.boneOnly && this.mesh !== null && this.mesh.isDisposed()) return 3;
     return 0;
   }
 
@@ -826,6 +872,23 @@ export class BabylonRig implements RestorablePose {
     wscl[i3 + 1] = psy * lscl[i3 + 1]!;
     wscl[i3 + 2] = psz * lscl[i3 + 2]!;
   }
+}
+
+/** The scratch Babylon quaternion `bq` holding v[o..o+3] (fields set directly: no call takes a double). */
+function scratchQuaternion(v: Float64Array, o: number): Quaternion {
+  bq._x = v[o]!;
+  bq._y = v[o + 1]!;
+  bq._z = v[o + 2]!;
+  bq._w = v[o + 3]!;
+  return bq;
+}
+
+/** The scratch Babylon vector `bv` holding v[o..o+2]. */
+function scratchVector(v: Float64Array, o: number): Vector3 {
+  bv._x = v[o]!;
+  bv._y = v[o + 1]!;
+  bv._z = v[o + 2]!;
+  return bv;
 }
 
 /** Copies a flat pose into per-id vector and quaternion objects. */
