@@ -6,6 +6,7 @@
  */
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { FullBodyBipedIK } from "../../src/component/full-body-biped-ik.js";
 import { currentWorldMatrix } from "../../src/mapping/babylon-rig.js";
@@ -114,6 +115,34 @@ for (const rightHanded of [false, true]) {
       ik._beforeAnimations(); // the same input pose each time (the model has no clip)
       ik.update();
       expect(Vector3.Distance(worldPos(hand), Vector3.TransformCoordinates(local, world))).toBeLessThan(1e-4);
+    });
+
+    it("an effector target follows its parent moved in place within the render id; an unmoved one is not recomputed", async () => {
+      const m = await load(rightHanded);
+      const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+      m.scene.render();
+      const hand = ik.references.leftHand;
+      const holder = new TransformNode("holder", m.scene);
+      const target = new TransformNode("target", m.scene);
+      target.parent = holder;
+      target.position.copyFrom(worldPos(hand).add(new Vector3(0.03, -0.08, 0.04)));
+      const e = ik.solver.leftHandEffector;
+      e.target = target;
+      e.positionWeight = 1;
+      m.scene.render();
+      const first = worldPos(hand);
+      const id = target._childUpdateId;
+      m.scene.render();
+      expect(target._childUpdateId).toBe(id);
+      // cached in this render id, then the parent moves in place: the IK must see the new place
+      target.computeWorldMatrix();
+      holder.position.y += 0.05;
+      nextFrame(m);
+      ik._beforeAnimations();
+      ik.update();
+      // (the hand follows the 5 cm within the solver's accuracy; a stale target would leave it in place)
+      expect(worldPos(hand).y - first.y).toBeGreaterThan(0.045);
+      expect(worldPos(hand).y - first.y).toBeLessThan(0.055);
     });
 
     it("the component-space pose read through positions/rotations is exact after solving and after setRotation", async () => {
