@@ -56,6 +56,12 @@ export interface FrameScalingEntry {
   gcsDuringTiming: number;
   /** Their total pause spread over the timed character updates, µs per character (part of the mean, rarely of the median). */
   gcMicrosPerCharacter: number;
+  /**
+   * Process CPU time (user + system, all threads) over the timed frames per character update, µs: a mean
+   * that, unlike the wall-clock figures, leaves out the time the process waited for a core on a busy
+   * machine (it includes GC and compiler threads).
+   */
+  cpuMicrosPerCharacter: number;
   /** Median `scene.render()` time per frame with the IK, µs (Babylon's work included). */
   renderWithIkMicros: number;
   /** Median `scene.render()` time per frame with every IK disabled (`enabled = false`), µs. */
@@ -81,6 +87,10 @@ export interface FrameBenchResult {
   frameMinMicros: number;
   /** One Mannequin: mean over all timed frames, µs. */
   frameMeanMicros: number;
+  /** One Mannequin: process CPU time per frame over the timed frames, µs (see FrameScalingEntry). */
+  frameCpuMeanMicros: number;
+  /** 1-minute load average of the machine when the benchmark started and ended (other work skews timings). */
+  loadAverage: [number, number];
   /** One Mannequin, cumulative stages (each with frame id + targets): median µs per frame. */
   stagesMicros: {
     /** Frame id + moving the four targets only (the harness, included in every figure). */
@@ -381,12 +391,16 @@ function timeFrames(op: (frame: number) => void, count: number, updates: number,
   globalThis.gc?.();
   const profiler = new GCProfiler();
   profiler.start();
+  const cpu0 = process.cpuUsage();
   const timed = timeBatches(op, batches, batchFrames, frame);
+  const cpu = process.cpuUsage(cpu0);
   const gcs = profiler.stop().statistics;
   frame = timed.nextFrame;
   let gcMicros = 0;
   for (const g of gcs) gcMicros += g.cost;
-  return { timing: summarize(timed.samples, batchFrames), batchFrames, nextFrame: frame, gcs: gcs.length, gcMicros };
+  const timing = summarize(timed.samples, batchFrames);
+  const cpuMicros = (cpu.user + cpu.system) / timing.operations;
+  return { timing, cpuMicros, batchFrames, nextFrame: frame, gcs: gcs.length, gcMicros };
 }
 
 /** Runs the frame benchmark: one Mannequin in detail, then 1 → 1,000 characters in one scene. */
@@ -401,6 +415,7 @@ export async function benchFrame(): Promise<FrameBenchResult> {
 }
 
 function run(model: LoadedModel): FrameBenchResult {
+  const loadAtStart = os.loadavg()[0]!;
   const scene = model.scene;
   const before = scene.getFrameId();
   advanceFrame(scene);
@@ -490,6 +505,7 @@ function run(model: LoadedModel): FrameBenchResult {
       timedFrames: t.timing.operations,
       gcsDuringTiming: t.gcs,
       gcMicrosPerCharacter: round(t.gcMicros / (t.timing.operations * count), 4),
+      cpuMicrosPerCharacter: round(t.cpuMicros / count),
       renderWithIkMicros: round(withIk.timing.median, 1),
       renderWithoutIkMicros: round(withoutIk.timing.median, 1),
     });
@@ -506,6 +522,8 @@ function run(model: LoadedModel): FrameBenchResult {
     frameP95Micros: round(timing.p95),
     frameMinMicros: round(timing.min),
     frameMeanMicros: round(timing.mean),
+    frameCpuMeanMicros: round(main.cpuMicros),
+    loadAverage: [round(loadAtStart, 2), round(os.loadavg()[0]!, 2)],
     stagesMicros,
     stagesBytesPerFrame: stagesBytes,
     updateMicros: round(stagesMicros.write - stagesMicros.fixTransforms),
@@ -544,6 +562,8 @@ export const frameBenchmark: Benchmark<FrameBenchResult> = {
       ["p95 per frame (of 100-frame batches)", r.frameP95Micros, "µs"],
       ["fastest batch", r.frameMinMicros, "µs"],
       ["mean", r.frameMeanMicros, "µs"],
+      ["process CPU time per frame (mean)", r.frameCpuMeanMicros, "µs"],
+      ["load average at start / end (1 min)", `${r.loadAverage[0]} / ${r.loadAverage[1]}`, ""],
       ["  stages (differences of medians, ± noise):", "", ""],
       ["  frame id + moving the 4 targets", s.targetsOnly, "µs"],
       ["  FixTransforms", round(s.fixTransforms - s.targetsOnly), "µs"],
@@ -563,7 +583,7 @@ export const frameBenchmark: Benchmark<FrameBenchResult> = {
       rows.push([
         `${c.count} characters: per character`,
         c.microsPerCharacter,
-        `µs (p95 ${c.p95MicrosPerCharacter}; frame ${c.frameMicros} µs; ${c.gcsDuringTiming} GCs = ${c.gcMicrosPerCharacter} µs/char; render ${c.renderWithIkMicros} / ${c.renderWithoutIkMicros} µs with / without IK)`,
+        `µs (CPU ${c.cpuMicrosPerCharacter}; p95 ${c.p95MicrosPerCharacter}; frame ${c.frameMicros} µs; ${c.gcsDuringTiming} GCs = ${c.gcMicrosPerCharacter} µs/char; render ${c.renderWithIkMicros} / ${c.renderWithoutIkMicros} µs with / without IK)`,
       ]);
     }
     rows.push(

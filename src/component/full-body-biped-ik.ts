@@ -106,6 +106,7 @@ export class FullBodyBipedIK implements SceneUpdatable {
     this.references.root = built.rig.characterRoot;
     this.rootNode = built.rootNode;
     this.solver = new FBBIKSolver(built.inner, built.rig, built.mapping);
+    this.rig.watchDisposal();
     SceneUpdater.for(scene).add(this);
   }
 
@@ -209,6 +210,7 @@ export class FullBodyBipedIK implements SceneUpdatable {
     this.disposed = true;
     SceneUpdater.for(this.scene).remove(this);
     this.rig.restoreAnimatedPose();
+    this.rig.dispose();
     this.solver._dispose();
     this.onWarningObservable.clear();
     const inner = this.solver.inner;

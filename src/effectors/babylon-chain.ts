@@ -1,6 +1,6 @@
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
-import type { BabylonRig } from "../mapping/babylon-rig.js";
+import { type BabylonRig, currentWorldMatrix } from "../mapping/babylon-rig.js";
 import { Vec3, normalize } from "../math/vec3.js";
 import type { BendConstraint } from "../solver/bend-constraint.js";
 import type { FBIKChain } from "../solver/chain.js";
@@ -51,7 +51,7 @@ export class FBBIKBendConstraint {
       this.bendGoal = null;
     }
     if (this.bendGoal !== null) {
-      const m = this.bendGoal.computeWorldMatrix(true);
+      const m = currentWorldMatrix(this.bendGoal);
       m.getTranslationToRef(tvBabylon);
       const g = this.rig.worldToComponentPoint(tvBabylon, this.goal);
       if (Number.isFinite(g.x) && Number.isFinite(g.y) && Number.isFinite(g.z)) {

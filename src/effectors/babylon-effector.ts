@@ -1,7 +1,7 @@
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
-import { type BabylonRig, rotationFromMatrix } from "../mapping/babylon-rig.js";
+import { type BabylonRig, currentWorldMatrix, rotationFromMatrix } from "../mapping/babylon-rig.js";
 import { Quat } from "../math/quat.js";
 import { Vec3 } from "../math/vec3.js";
 import type { IKEffector } from "./effector.js";
@@ -101,7 +101,8 @@ export class FBBIKEffector {
         this.warn(`${this.name}:target-disposed`, `${this.name} effector: its target ${t.name} was disposed; the effector keeps its last position.`);
         this.target = null;
       } else {
-        const m = t.computeWorldMatrix(true);
+        // Babylon's cached matrix when it is current (no forced recompute of the target and its children)
+        const m = currentWorldMatrix(t);
         m.getTranslationToRef(this.position);
         // the rotation whose Y and Z axes are the node's world Y and Z: proper even under a mirrored parent
         // (a node inside a glTF in a left-handed scene), where Babylon's decomposition flips an axis
@@ -123,6 +124,7 @@ export class FBBIKEffector {
 
   /** @internal Resets the world offset after a solve. */
   _resetOffset(): void {
-    this.positionOffset.setAll(0);
+    const o = this.positionOffset;
+    if (o.x !== 0 || o.y !== 0 || o.z !== 0) o.setAll(0);
   }
 }

@@ -2,19 +2,19 @@ import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
+import type { Observer } from "@babylonjs/core/Misc/observable.js";
+import type { Node } from "@babylonjs/core/node.js";
+import type { Scene } from "@babylonjs/core/scene.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import {
   Quat,
   type ReadonlyQuat,
   conjugateMultiply,
   copyQuat,
-  inverseRotateVector,
   lookRotation,
   multiply,
-  normalizeQuat,
-  rotateVector,
 } from "../math/quat.js";
-import { type ReadonlyVec3, Vec3, copy, sub } from "../math/vec3.js";
+import { type ReadonlyVec3, Vec3 } from "../math/vec3.js";
 import type { FixedBone, RestorablePose } from "./biped-mapping.js";
 
 /** Options of {@link BabylonRig}. */
@@ -68,18 +68,34 @@ export class BabylonRig implements RestorablePose {
   /** True when component space is mirrored in the world (glTF in a left-handed scene). */
   mirrored = false;
 
-  /** Local positions. */
-  readonly localPositions: Vec3[];
-  /** Local rotations. */
-  readonly localRotations: Quat[];
-  /** Local scales. */
-  readonly localScales: Vec3[];
-  /** Component-space positions. */
-  readonly positions: Vec3[];
-  /** Component-space rotations. */
-  readonly rotations: Quat[];
-  /** Component-space scales (product of local scales; shear from non-uniform scale is ignored). */
-  readonly scales: Vec3[];
+  // The pose, flat (one contiguous block per character, no heap object per vector): local and
+  // component-space position (3 per id, at id * 3), rotation (4, at id * 4) and scale (3).
+  // The component-space pose is brought up to date lazily: setRotation / setPosition only change the
+  // bone's local value and mark its subtree stale; a stale bone is recomputed (from its parent) when it is
+  // read. Each bone is then computed once per change of an ancestor that precedes a read, not once per
+  // write. The arithmetic is that of math/quat.ts (normalizeQuat, multiply, rotateVector…), written out.
+  private readonly lpos: Float64Array;
+  private readonly lrot: Float64Array;
+  private readonly lscl: Float64Array;
+  private readonly wpos: Float64Array;
+  private readonly wrot: Float64Array;
+  private readonly wscl: Float64Array;
+  /** Bumped whenever the local pose changes (read, setRotation, setPosition): the views below follow it. */
+  private version = 0;
+  private viewVersion = -1;
+  private localViewVersion = -1;
+  private readonly positionViews: Vec3[];
+  private readonly rotationViews: Quat[];
+  private readonly scaleViews: Vec3[];
+  private readonly localPositionViews: Vec3[];
+  private readonly localRotationViews: Quat[];
+  private readonly localScaleViews: Vec3[];
+  /** 1 where the component-space pose is stale (an ancestor's or the bone's local value changed). */
+  private readonly stale: Uint8Array;
+  /** True when any entry of `stale` may be set. */
+  private anyStale = false;
+  /** Scratch chain for `ensure` (a bone and its stale ancestors). */
+  private readonly chain: Int32Array;
 
   /** World matrix of component space this frame. */
   readonly componentToWorld = new Matrix();
@@ -89,14 +105,36 @@ export class BabylonRig implements RestorablePose {
   readonly componentRotation = new Quat();
   /** Uniform scale of component space in the world (mean of the axes' lengths). */
   componentScale = 1;
+  /** False until componentToWorld and what derives from it were read once. */
+  private componentValid = false;
+  /** The character root's world matrix at the last read, and whether id 0 was derived from it. */
+  private readonly characterMatrix = new Float64Array(16);
+  private characterValid = false;
+  /** Index of the skeleton in its scene's `skeletons` when last found there. */
+  private skeletonIndex = 0;
+  /** The skeleton's scene (a skeleton never changes scene). */
+  private readonly scene: Scene;
+  /** True for a skeleton without linked TransformNodes (read and written through its bones). */
+  private readonly boneOnly: boolean;
+  /** True between watchDisposal and dispose. */
+  private watching = false;
 
   private readonly boneIds = new Map<Bone, number>();
   private readonly rotationDirty: boolean[];
   private readonly positionDirty: boolean[];
   private readonly usesEuler: boolean[];
-  private defaults: { id: number; position: Vector3 | null; rotation: Quaternion; animatedPosition: Vector3; animatedRotation: Quaternion }[] = [];
+  // FixTransforms state, flat: for the k-th stored bone, its id, whether its position is restored, and
+  // position (3) + rotation (4) at k * 7 of the default local pose (fixValues) and of the animated pose the
+  // last read found (animatedValues): Babylon's own doubles, bit for bit.
+  private fixIds = new Int32Array(0);
+  private fixPositions = new Uint8Array(0);
+  private fixValues = new Float64Array(0);
+  private animatedValues = new Float64Array(0);
   private animatedValid = false;
   private readonly defaultIndex: Int32Array;
+  /** Set when a node the rig reads is disposed (from the nodes' onDisposeObservable). */
+  private nodeDisposed = false;
+  private readonly disposeObservers: { node: TransformNode; observer: Observer<Node> }[] = [];
   private readonly mesh: AbstractMesh | null;
 
   /**
@@ -169,17 +207,83 @@ export class BabylonRig implements RestorablePose {
     }
     while (stack.length > 0) ends[stack.pop()!] = n;
     this.subtreeEnd = ends;
-    this.localPositions = this.bones.map(() => new Vec3());
-    this.localRotations = this.bones.map(() => new Quat());
-    this.localScales = this.bones.map(() => new Vec3(1, 1, 1));
-    this.positions = this.bones.map(() => new Vec3());
-    this.rotations = this.bones.map(() => new Quat());
-    this.scales = this.bones.map(() => new Vec3(1, 1, 1));
+    this.lpos = new Float64Array(n * 3);
+    this.lrot = new Float64Array(n * 4);
+    this.lscl = new Float64Array(n * 3).fill(1);
+    this.wpos = new Float64Array(n * 3);
+    this.wrot = new Float64Array(n * 4);
+    this.wscl = new Float64Array(n * 3).fill(1);
+    for (let i = 0; i < n; i++) {
+      this.lrot[i * 4 + 3] = 1;
+      this.wrot[i * 4 + 3] = 1;
+    }
+    this.positionViews = this.bones.map(() => new Vec3());
+    this.rotationViews = this.bones.map(() => new Quat());
+    this.scaleViews = this.bones.map(() => new Vec3(1, 1, 1));
+    this.localPositionViews = this.bones.map(() => new Vec3());
+    this.localRotationViews = this.bones.map(() => new Quat());
+    this.localScaleViews = this.bones.map(() => new Vec3(1, 1, 1));
+    this.stale = new Uint8Array(n);
+    this.chain = new Int32Array(n);
     this.rotationDirty = this.bones.map(() => false);
     this.positionDirty = this.bones.map(() => false);
     this.usesEuler = this.nodes.map((node) => node !== null && node.rotationQuaternion === null);
     this.defaultIndex = new Int32Array(this.bones.length).fill(-1);
+    this.scene = skeleton.getScene();
+    this.boneOnly = this.nodes.length > 1 && this.nodes[1] === null;
     this.read();
+  }
+
+  /**
+   * Component-space positions, up to date whenever read through this property (a copy of the rig's flat
+   * pose, refreshed on access after a change: read it, do not write it; use setPosition).
+   */
+  get positions(): readonly Vec3[] {
+    this.syncViews();
+    return this.positionViews;
+  }
+
+  /** Component-space rotations (as {@link positions}). */
+  get rotations(): readonly Quat[] {
+    this.syncViews();
+    return this.rotationViews;
+  }
+
+  /** Component-space scales (product of local scales; shear from non-uniform scale is ignored). */
+  get scales(): readonly Vec3[] {
+    this.syncViews();
+    return this.scaleViews;
+  }
+
+  /** Local positions (as {@link positions}). */
+  get localPositions(): readonly Vec3[] {
+    this.syncLocalViews();
+    return this.localPositionViews;
+  }
+
+  /** Local rotations (as {@link positions}). */
+  get localRotations(): readonly Quat[] {
+    this.syncLocalViews();
+    return this.localRotationViews;
+  }
+
+  /** Local scales (as {@link positions}). */
+  get localScales(): readonly Vec3[] {
+    this.syncLocalViews();
+    return this.localScaleViews;
+  }
+
+  private syncViews(): void {
+    if (this.anyStale) this.flush();
+    if (this.viewVersion === this.version) return;
+    this.viewVersion = this.version;
+    copyViews(this.wpos, this.wrot, this.wscl, this.positionViews, this.rotationViews, this.scaleViews);
+  }
+
+  private syncLocalViews(): void {
+    if (this.localViewVersion === this.version) return;
+    this.localViewVersion = this.version;
+    copyViews(this.lpos, this.lrot, this.lscl, this.localPositionViews, this.localRotationViews, this.localScaleViews);
   }
 
   /** Number of ids (character root + mapped bones). */
@@ -200,38 +304,76 @@ export class BabylonRig implements RestorablePose {
 
   /** Reads component space and every mapped bone's local transform from Babylon, then runs FK. */
   read(): void {
-    this.readComponentSpace();
+    const componentChanged = this.readComponentSpace();
+    const lpos = this.lpos;
+    const lrot = this.lrot;
+    const lscl = this.lscl;
     for (let i = 1; i < this.bones.length; i++) {
       const node = this.nodes[i];
-      const lp = this.localPositions[i]!;
-      const lr = this.localRotations[i]!;
-      const ls = this.localScales[i]!;
+      let p: Vector3;
+      let q: Quaternion;
+      let sc: Vector3;
       if (node !== null && node !== undefined) {
-        copy(lp, node.position);
-        const q = node.rotationQuaternion;
-        if (q !== null) copyQuat(lr, q);
-        else copyQuat(lr, Quaternion.RotationYawPitchRollToRef(node.rotation.y, node.rotation.x, node.rotation.z, bq));
-        copy(ls, node.scaling);
+        p = node.position;
+        const nq = node.rotationQuaternion;
+        q = nq !== null ? nq : Quaternion.RotationYawPitchRollToRef(node.rotation.y, node.rotation.x, node.rotation.z, bq);
+        sc = node.scaling;
       } else {
         const bone = this.bones[i]!;
-        copy(lp, bone.position);
-        copyQuat(lr, bone.rotationQuaternion);
-        copy(ls, bone.scaling);
+        p = bone.position;
+        q = bone.rotationQuaternion;
+        sc = bone.scaling;
       }
+      const o3 = i * 3;
+      const o4 = i * 4;
+      lpos[o3] = p.x;
+      lpos[o3 + 1] = p.y;
+      lpos[o3 + 2] = p.z;
+      lscl[o3] = sc.x;
+      lscl[o3 + 1] = sc.y;
+      lscl[o3 + 2] = sc.z;
+      // the animated pose exactly as Babylon holds it (raw, before normalisation), for restoring; copied
+      // object to object (a double handed to a Babylon setter V8 does not inline would be boxed)
       const k = this.defaultIndex[i]!;
       if (k >= 0) {
-        // the animated pose exactly as Babylon holds it (raw, before normalisation), for restoring
-        const d = this.defaults[k]!;
-        d.animatedPosition.set(lp.x, lp.y, lp.z);
-        d.animatedRotation.set(lr.x, lr.y, lr.z, lr.w);
+        // (Babylon's fields read directly: no double crosses a call)
+        const a = this.animatedValues;
+        const o = k * 7;
+        a[o] = p._x;
+        a[o + 1] = p._y;
+        a[o + 2] = p._z;
+        a[o + 3] = q._x;
+        a[o + 4] = q._y;
+        a[o + 5] = q._z;
+        a[o + 6] = q._w;
       }
-      normalizeQuat(lr, lr);
+      // normalizeQuat
+      const qx = q.x;
+      const qy = q.y;
+      const qz = q.z;
+      const qw = q.w;
+      const l = Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
+      if (!(l > 0) || l === Infinity) {
+        lrot[o4] = 0;
+        lrot[o4 + 1] = 0;
+        lrot[o4 + 2] = 0;
+        lrot[o4 + 3] = 1;
+      } else {
+        const inv = 1 / l;
+        lrot[o4] = qx * inv;
+        lrot[o4 + 1] = qy * inv;
+        lrot[o4 + 2] = qz * inv;
+        lrot[o4 + 3] = qw * inv;
+      }
       this.rotationDirty[i] = false;
       this.positionDirty[i] = false;
     }
-    this.readCharacterRoot();
-    this.updateRange(1, this.bones.length);
-    this.animatedValid = this.defaults.length > 0;
+    this.readCharacterRoot(componentChanged);
+    for (let i = 1; i < this.bones.length; i++) this.forward(i);
+    this.stale.fill(0);
+    this.anyStale = false;
+    this.version++;
+    this.animatedValid = this.fixIds.length > 0;
   }
 
   /** Writes the local rotations and positions changed since `read` back to Babylon. */
@@ -241,27 +383,29 @@ export class BabylonRig implements RestorablePose {
       const pd = this.positionDirty[i];
       if (!rd && !pd) continue;
       const node = this.nodes[i];
-      const lr = this.localRotations[i]!;
-      const lp = this.localPositions[i]!;
+      const lrot = this.lrot;
+      const lpos = this.lpos;
+      const o3 = i * 3;
+      const o4 = i * 4;
       if (node !== null && node !== undefined) {
         if (rd) {
           if (this.usesEuler[i]) {
-            bq.set(lr.x, lr.y, lr.z, lr.w);
+            bq.set(lrot[o4]!, lrot[o4 + 1]!, lrot[o4 + 2]!, lrot[o4 + 3]!);
             bq.toEulerAnglesToRef(bv);
             node.rotation.copyFrom(bv);
           } else {
-            node.rotationQuaternion!.set(lr.x, lr.y, lr.z, lr.w);
+            node.rotationQuaternion!.set(lrot[o4]!, lrot[o4 + 1]!, lrot[o4 + 2]!, lrot[o4 + 3]!);
           }
         }
-        if (pd) node.position.set(lp.x, lp.y, lp.z);
+        if (pd) node.position.set(lpos[o3]!, lpos[o3 + 1]!, lpos[o3 + 2]!);
       } else {
         const bone = this.bones[i]!;
         if (rd) {
-          bq.set(lr.x, lr.y, lr.z, lr.w);
+          bq.set(lrot[o4]!, lrot[o4 + 1]!, lrot[o4 + 2]!, lrot[o4 + 3]!);
           bone.setRotationQuaternion(bq);
         }
         if (pd) {
-          bv.set(lp.x, lp.y, lp.z);
+          bv.set(lpos[o3]!, lpos[o3 + 1]!, lpos[o3 + 2]!);
           bone.position = bv;
         }
       }
@@ -272,57 +416,163 @@ export class BabylonRig implements RestorablePose {
 
   /** @inheritdoc */
   getPosition(bone: number, out: Vec3): Vec3 {
-    return copy(out, this.positions[bone]!);
+    if (this.stale[bone] !== 0) this.ensure(bone);
+    const w = this.wpos;
+    const o = bone * 3;
+    out.x = w[o]!;
+    out.y = w[o + 1]!;
+    out.z = w[o + 2]!;
+    return out;
   }
 
   /** @inheritdoc */
   getRotation(bone: number, out: Quat): Quat {
-    return copyQuat(out, this.rotations[bone]!);
+    if (this.stale[bone] !== 0) this.ensure(bone);
+    const w = this.wrot;
+    const o = bone * 4;
+    out.x = w[o]!;
+    out.y = w[o + 1]!;
+    out.z = w[o + 2]!;
+    out.w = w[o + 3]!;
+    return out;
   }
 
   /** @inheritdoc */
   setRotation(bone: number, rotation: ReadonlyQuat): void {
     if (bone <= 0) return;
     const p = this.parents[bone]!;
-    const local = this.localRotations[bone]!;
-    if (p < 0) copyQuat(local, rotation);
-    else conjugateMultiply(local, this.rotations[p]!, rotation);
-    normalizeQuat(local, local);
+    let x = rotation.x;
+    let y = rotation.y;
+    let z = rotation.z;
+    let w = rotation.w;
+    if (p >= 0) {
+      if (this.stale[p] !== 0) this.ensure(p);
+      // conjugateMultiply(local, parent rotation, rotation)
+      const r = this.wrot;
+      const o = p * 4;
+      const ax = -r[o]!;
+      const ay = -r[o + 1]!;
+      const az = -r[o + 2]!;
+      const aw = r[o + 3]!;
+      const bx = x;
+      const by = y;
+      const bz = z;
+      const bw = w;
+      x = aw * bx + ax * bw + ay * bz - az * by;
+      y = aw * by - ax * bz + ay * bw + az * bx;
+      z = aw * bz + ax * by - ay * bx + az * bw;
+      w = aw * bw - ax * bx - ay * by - az * bz;
+    }
+    // normalizeQuat
+    const l = Math.sqrt(x * x + y * y + z * z + w * w);
+    const lrot = this.lrot;
+    const o4 = bone * 4;
+    if (!(l > 0) || l === Infinity) {
+      lrot[o4] = 0;
+      lrot[o4 + 1] = 0;
+      lrot[o4 + 2] = 0;
+      lrot[o4 + 3] = 1;
+    } else {
+      const inv = 1 / l;
+      lrot[o4] = x * inv;
+      lrot[o4 + 1] = y * inv;
+      lrot[o4 + 2] = z * inv;
+      lrot[o4 + 3] = w * inv;
+    }
     this.rotationDirty[bone] = true;
-    this.updateRange(bone, this.subtreeEnd[bone]!);
+    this.markStale(bone);
   }
 
   /** @inheritdoc */
   setPosition(bone: number, position: ReadonlyVec3): void {
     if (bone <= 0) return;
     const p = this.parents[bone]!;
-    const local = this.localPositions[bone]!;
+    const lpos = this.lpos;
+    const o3 = bone * 3;
     if (p < 0) {
-      copy(local, position);
+      lpos[o3] = position.x;
+      lpos[o3 + 1] = position.y;
+      lpos[o3 + 2] = position.z;
     } else {
-      inverseRotateVector(local, this.rotations[p]!, sub(tv, position, this.positions[p]!));
-      const s = this.scales[p]!;
-      local.x /= s.x;
-      local.y /= s.y;
-      local.z /= s.z;
+      if (this.stale[p] !== 0) this.ensure(p);
+      // inverseRotateVector(local, parent rotation, position − parent position) / parent scale
+      const wp = this.wpos;
+      const p3 = p * 3;
+      const vx = position.x - wp[p3]!;
+      const vy = position.y - wp[p3 + 1]!;
+      const vz = position.z - wp[p3 + 2]!;
+      const r = this.wrot;
+      const p4 = p * 4;
+      const qx = -r[p4]!;
+      const qy = -r[p4 + 1]!;
+      const qz = -r[p4 + 2]!;
+      const qw = r[p4 + 3]!;
+      const tx = 2 * (qy * vz - qz * vy);
+      const ty = 2 * (qz * vx - qx * vz);
+      const tz = 2 * (qx * vy - qy * vx);
+      const ws = this.wscl;
+      lpos[o3] = (vx + qw * tx + (qy * tz - qz * ty)) / ws[p3]!;
+      lpos[o3 + 1] = (vy + qw * ty + (qz * tx - qx * tz)) / ws[p3 + 1]!;
+      lpos[o3 + 2] = (vz + qw * tz + (qx * ty - qy * tx)) / ws[p3 + 2]!;
     }
     this.positionDirty[bone] = true;
-    this.updateRange(bone, this.subtreeEnd[bone]!);
+    this.markStale(bone);
+  }
+
+  /** Brings every stale bone's component-space pose up to date (parents first). */
+  flush(): void {
+    const stale = this.stale;
+    for (let i = 1; i < stale.length; i++) {
+      if (stale[i] !== 0) {
+        this.forward(i);
+        stale[i] = 0;
+      }
+    }
+    this.anyStale = false;
+  }
+
+  /** Marks `bone` and its descendants stale. */
+  private markStale(bone: number): void {
+    const stale = this.stale;
+    const end = this.subtreeEnd[bone]!;
+    for (let i = bone; i < end; i++) stale[i] = 1;
+    this.anyStale = true;
+    this.version++;
+  }
+
+  /** Recomputes a stale bone and its stale ancestors, top-down. */
+  private ensure(bone: number): void {
+    const stale = this.stale;
+    const parents = this.parents;
+    const chain = this.chain;
+    let n = 0;
+    for (let i = bone; i > 0 && stale[i] !== 0; i = parents[i]!) chain[n++] = i;
+    for (let k = n - 1; k >= 0; k--) {
+      const i = chain[k]!;
+      this.forward(i);
+      stale[i] = 0;
+    }
   }
 
   /** @inheritdoc */
   storeDefaultLocalState(bones: readonly FixedBone[]): void {
     // Babylon's own values, bit for bit: restoring them must change nothing on an untouched bone
-    this.defaults = bones.map((b) => {
-      const rotation = new Quaternion();
-      const position = new Vector3();
-      this.readRawLocal(b.bone, position, rotation);
-      return { id: b.bone, position: b.position ? position : null, rotation, animatedPosition: position.clone(), animatedRotation: rotation.clone() };
-    });
+    const n = bones.length;
+    this.fixIds = new Int32Array(n);
+    this.fixPositions = new Uint8Array(n);
+    this.fixValues = new Float64Array(n * 7);
+    this.animatedValues = new Float64Array(n * 7);
     this.defaultIndex.fill(-1);
-    this.defaults.forEach((d, k) => {
-      this.defaultIndex[d.id] = k;
+    const rotation = new Quaternion();
+    const position = new Vector3();
+    bones.forEach((b, k) => {
+      this.readRawLocal(b.bone, position, rotation);
+      this.fixIds[k] = b.bone;
+      this.fixPositions[k] = b.position ? 1 : 0;
+      this.fixValues.set([position._x, position._y, position._z, rotation._x, rotation._y, rotation._z, rotation._w], k * 7);
+      this.defaultIndex[b.bone] = k;
     });
+    this.animatedValues.set(this.fixValues);
     this.animatedValid = false;
   }
 
@@ -345,34 +595,73 @@ export class BabylonRig implements RestorablePose {
    */
   restoreAnimatedPose(): void {
     if (!this.animatedValid) return;
-    for (const d of this.defaults) this.writeLocal(d.id, d.animatedPosition, d.animatedRotation, true);
+    const ids = this.fixIds;
+    for (let k = 0; k < ids.length; k++) this.writeLocal(ids[k]!, this.animatedValues, k * 7, true);
   }
 
   /** @inheritdoc Writes straight to Babylon (it runs before the animations, outside read/write). */
   fixTransforms(): void {
-    for (const d of this.defaults) this.writeLocal(d.id, d.position, d.rotation, d.position !== null);
+    const ids = this.fixIds;
+    const withPosition = this.fixPositions;
+    for (let k = 0; k < ids.length; k++) this.writeLocal(ids[k]!, this.fixValues, k * 7, withPosition[k] !== 0);
   }
 
   /**
-   * Writes a local pose to Babylon, skipping values that are already equal: an untouched bone is left
-   * bit for bit as it was (a Bone would otherwise recompose its float32 matrix and change its last bits).
+   * Writes a local pose (position and rotation at `o` in `v`) to Babylon, skipping values that are already
+   * equal: an untouched bone is left bit for bit as it was (a Bone would otherwise recompose its float32
+   * matrix and change its last bits). Babylon's fields are compared directly, and written through a
+   * scratch Babylon object and copyFrom (which marks them dirty), so no double is handed to a call V8
+   * might not inline (it would box it).
    */
-  private writeLocal(id: number, position: Vector3 | null, rotation: Quaternion, withPosition: boolean): void {
+  private writeLocal(id: number, v: Float64Array, o: number, withPosition: boolean): void {
     const node = this.nodes[id];
-    const writePosition = withPosition && position !== null;
     if (node !== null && node !== undefined) {
       if (this.usesEuler[id]) {
-        rotation.toEulerAnglesToRef(bv);
+        scratchQuaternion(v, o + 3);
+        bq.toEulerAnglesToRef(bv);
         if (!node.rotation.equals(bv)) node.rotation.copyFrom(bv);
-      } else if (!node.rotationQuaternion!.equals(rotation)) {
-        node.rotationQuaternion!.copyFrom(rotation);
+      } else {
+        const q = node.rotationQuaternion!;
+        if (q._x !== v[o + 3] || q._y !== v[o + 4] || q._z !== v[o + 5] || q._w !== v[o + 6]) q.copyFrom(scratchQuaternion(v, o + 3));
       }
-      if (writePosition && !node.position.equals(position)) node.position.copyFrom(position);
+      if (withPosition) {
+        const p = node.position;
+        if (p._x !== v[o] || p._y !== v[o + 1] || p._z !== v[o + 2]) p.copyFrom(scratchVector(v, o));
+      }
     } else {
       const bone = this.bones[id]!;
-      if (!bone.rotationQuaternion.equals(rotation)) bone.setRotationQuaternion(rotation);
-      if (writePosition && !bone.position.equals(position)) bone.position = position;
+      const q = bone.rotationQuaternion;
+      if (q._x !== v[o + 3] || q._y !== v[o + 4] || q._z !== v[o + 5] || q._w !== v[o + 6]) bone.setRotationQuaternion(scratchQuaternion(v, o + 3));
+      if (withPosition) {
+        const p = bone.position;
+        if (p._x !== v[o] || p._y !== v[o + 1] || p._z !== v[o + 2]) bone.position = scratchVector(v, o);
+      }
     }
+  }
+
+  /**
+   * Watches the nodes for disposal through their onDisposeObservable, so that {@link detachedState} need
+   * not visit every node each frame. For a rig that lives on (the IK component's); remove with
+   * {@link dispose}. Unwatched rigs (temporary ones) check the nodes each call.
+   */
+  watchDisposal(): void {
+    if (this.watching) return;
+    this.watching = true;
+    for (const node of this.nodes) {
+      if (node === null) continue;
+      if (node.isDisposed()) this.nodeDisposed = true;
+      const observer = node.onDisposeObservable.add(() => {
+        this.nodeDisposed = true;
+      });
+      this.disposeObservers.push({ node, observer });
+    }
+  }
+
+  /** Removes the observers of {@link watchDisposal} (the rig is not used afterwards). */
+  dispose(): void {
+    for (const { node, observer } of this.disposeObservers) node.onDisposeObservable.remove(observer);
+    this.disposeObservers.length = 0;
+    this.watching = false;
   }
 
   /**
@@ -381,14 +670,28 @@ export class BabylonRig implements RestorablePose {
    * 3 when the mesh whose space a bone-only skeleton lives in was disposed. Allocation-free.
    */
   detachedState(): 0 | 1 | 2 | 3 {
-    const scene = this.skeleton.getScene();
-    if (scene.skeletons.indexOf(this.skeleton) < 0) return 1;
-    const nodes = this.nodes;
-    for (let i = 1; i < nodes.length; i++) {
-      const n = nodes[i];
-      if (n !== null && n !== undefined && n.isDisposed()) return 2;
+    // (every field read here lives on the rig itself, the scene's list aside: with many characters, each
+    // Babylon object touched once per frame is a cache miss)
+    const skeletons = this.scene.skeletons;
+    // where the skeleton was last found: O(1) every frame, a search only when the scene's list changed
+    // (a plain indexOf every frame made each character's cost grow with the number of characters)
+    let k = this.skeletonIndex;
+    if (skeletons[k] !== this.skeleton) {
+      k = skeletons.indexOf(this.skeleton);
+      if (k < 0) return 1;
+      this.skeletonIndex = k;
     }
-    if (this.nodes.length > 1 && this.nodes[1] === null && this.mesh !== null && this.mesh.isDisposed()) return 3;
+    if (this.watching) {
+      // watched: set by the nodes' onDisposeObservable, no per-frame visit of every node
+      if (this.nodeDisposed) return 2;
+    } else {
+      const nodes = this.nodes;
+      for (let i = 1; i < nodes.length; i++) {
+        const n = nodes[i];
+        if (n !== null && n !== undefined && n.isDisposed()) return 2;
+      }
+    }
+    if (this.boneOnly && this.mesh !== null && this.mesh.isDisposed()) return 3;
     return 0;
   }
 
@@ -435,15 +738,22 @@ export class BabylonRig implements RestorablePose {
     return out.set(tq.x, tq.y, tq.z, tq.w);
   }
 
-  private readComponentSpace(): void {
+  /** Reads component space; false when it is unchanged since the last read. */
+  private readComponentSpace(): boolean {
     const root = this.componentRoot;
+    const c = this.componentToWorld;
     if (root === null) {
-      Matrix.IdentityToRef(this.componentToWorld);
+      if (this.componentValid) return false;
+      Matrix.IdentityToRef(c);
     } else {
-      this.componentToWorld.copyFrom(root.computeWorldMatrix(true));
+      const w = currentWorldMatrix(root);
+      // unchanged since the last read (a character standing still): nothing to derive again
+      if (this.componentValid && matrixEquals(w.m, c.m)) return false;
+      c.copyFrom(w);
     }
-    this.componentToWorld.invertToRef(this.worldToComponent);
-    const m = this.componentToWorld.m;
+    this.componentValid = true;
+    c.invertToRef(this.worldToComponent);
+    const m = c.m;
     // rows are the axes (Babylon's row-vector convention)
     // (Math.hypot takes its arguments as a rest array and allocates on every call)
     const lx = Math.sqrt(m[0]! * m[0]! + m[1]! * m[1]! + m[2]! * m[2]!);
@@ -451,15 +761,29 @@ export class BabylonRig implements RestorablePose {
     const lz = Math.sqrt(m[8]! * m[8]! + m[9]! * m[9]! + m[10]! * m[10]!);
     this.componentScale = (lx + ly + lz) / 3;
     rotationFromMatrix(m, this.componentRotation);
-    this.mirrored = this.componentToWorld.determinant() < 0;
+    this.mirrored = c.determinant() < 0;
+    return true;
   }
 
-  /** The character root's orientation in component space (id 0): its world up and forward brought in. */
-  private readCharacterRoot(): void {
+  /**
+   * The character root's orientation in component space (id 0): its world up and forward brought in.
+   * Skipped when neither component space nor the root's world matrix changed since the last read.
+   */
+  private readCharacterRoot(componentChanged: boolean): void {
     const root = this.characterRoot;
     const up = tv;
     const forward = tv2;
-    if (root === null) {
+    let w: Float32Array | Float64Array | readonly number[] | null = null;
+    if (root !== null) {
+      w = currentWorldMatrix(root).m;
+      const last = this.characterMatrix;
+      if (!componentChanged && this.characterValid && matrixEquals(w, last)) return;
+      for (let i = 0; i < 16; i++) last[i] = w[i]!;
+    } else if (!componentChanged && this.characterValid) {
+      return;
+    }
+    this.characterValid = true;
+    if (w === null) {
       up.x = 0;
       up.y = 1;
       up.z = 0;
@@ -467,7 +791,6 @@ export class BabylonRig implements RestorablePose {
       forward.y = 0;
       forward.z = 1;
     } else {
-      const w = root.computeWorldMatrix(true).m;
       up.x = w[4]!;
       up.y = w[5]!;
       up.z = w[6]!;
@@ -477,48 +800,141 @@ export class BabylonRig implements RestorablePose {
     }
     this.worldToComponentVector(up, up);
     this.worldToComponentVector(forward, forward);
-    lookRotation(this.localRotations[0]!, forward, up);
-    copyQuat(this.rotations[0]!, this.localRotations[0]!);
-    if (root !== null) {
-      const w = root.computeWorldMatrix(true).m;
+    lookRotation(tq, forward, up);
+    this.lrot[0] = this.wrot[0] = tq.x;
+    this.lrot[1] = this.wrot[1] = tq.y;
+    this.lrot[2] = this.wrot[2] = tq.z;
+    this.lrot[3] = this.wrot[3] = tq.w;
+    if (w !== null) {
       tv.x = w[12]!;
       tv.y = w[13]!;
       tv.z = w[14]!;
-      this.worldToComponentPoint(tv, this.positions[0]!);
+      this.worldToComponentPoint(tv, tv3);
+      this.wpos[0] = tv3.x;
+      this.wpos[1] = tv3.y;
+      this.wpos[2] = tv3.z;
     }
   }
 
-  /** Forward kinematics for ids [from, to). */
-  private updateRange(from: number, to: number): void {
-    for (let i = from; i < to; i++) {
-      if (i === 0) continue;
-      const p = this.parents[i]!;
-      const pos = this.positions[i]!;
-      const rot = this.rotations[i]!;
-      const scl = this.scales[i]!;
-      const lp = this.localPositions[i]!;
-      const ls = this.localScales[i]!;
-      if (p < 0) {
-        copy(pos, lp);
-        copyQuat(rot, this.localRotations[i]!);
-        copy(scl, ls);
-      } else {
-        const ps = this.scales[p]!;
-        tv.x = lp.x * ps.x;
-        tv.y = lp.y * ps.y;
-        tv.z = lp.z * ps.z;
-        rotateVector(tv, this.rotations[p]!, tv);
-        const pp = this.positions[p]!;
-        pos.x = pp.x + tv.x;
-        pos.y = pp.y + tv.y;
-        pos.z = pp.z + tv.z;
-        multiply(rot, this.rotations[p]!, this.localRotations[i]!);
-        scl.x = ps.x * ls.x;
-        scl.y = ps.y * ls.y;
-        scl.z = ps.z * ls.z;
-      }
+  /** Forward kinematics of one bone from its parent (which must be up to date). */
+  private forward(i: number): void {
+    const p = this.parents[i]!;
+    const lpos = this.lpos;
+    const lrot = this.lrot;
+    const lscl = this.lscl;
+    const wpos = this.wpos;
+    const wrot = this.wrot;
+    const wscl = this.wscl;
+    const i3 = i * 3;
+    const i4 = i * 4;
+    if (p < 0) {
+      wpos[i3] = lpos[i3]!;
+      wpos[i3 + 1] = lpos[i3 + 1]!;
+      wpos[i3 + 2] = lpos[i3 + 2]!;
+      wrot[i4] = lrot[i4]!;
+      wrot[i4 + 1] = lrot[i4 + 1]!;
+      wrot[i4 + 2] = lrot[i4 + 2]!;
+      wrot[i4 + 3] = lrot[i4 + 3]!;
+      wscl[i3] = lscl[i3]!;
+      wscl[i3 + 1] = lscl[i3 + 1]!;
+      wscl[i3 + 2] = lscl[i3 + 2]!;
+      return;
     }
+    const p3 = p * 3;
+    const p4 = p * 4;
+    const psx = wscl[p3]!;
+    const psy = wscl[p3 + 1]!;
+    const psz = wscl[p3 + 2]!;
+    // rotateVector(parent rotation, local position × parent scale)
+    const vx = lpos[i3]! * psx;
+    const vy = lpos[i3 + 1]! * psy;
+    const vz = lpos[i3 + 2]! * psz;
+    const qx = wrot[p4]!;
+    const qy = wrot[p4 + 1]!;
+    const qz = wrot[p4 + 2]!;
+    const qw = wrot[p4 + 3]!;
+    const tx = 2 * (qy * vz - qz * vy);
+    const ty = 2 * (qz * vx - qx * vz);
+    const tz = 2 * (qx * vy - qy * vx);
+    wpos[i3] = wpos[p3]! + (vx + qw * tx + (qy * tz - qz * ty));
+    wpos[i3 + 1] = wpos[p3 + 1]! + (vy + qw * ty + (qz * tx - qx * tz));
+    wpos[i3 + 2] = wpos[p3 + 2]! + (vz + qw * tz + (qx * ty - qy * tx));
+    // multiply(parent rotation, local rotation)
+    const bx = lrot[i4]!;
+    const by = lrot[i4 + 1]!;
+    const bz = lrot[i4 + 2]!;
+    const bw = lrot[i4 + 3]!;
+    wrot[i4] = qw * bx + qx * bw + qy * bz - qz * by;
+    wrot[i4 + 1] = qw * by - qx * bz + qy * bw + qz * bx;
+    wrot[i4 + 2] = qw * bz + qx * by - qy * bx + qz * bw;
+    wrot[i4 + 3] = qw * bw - qx * bx - qy * by - qz * bz;
+    wscl[i3] = psx * lscl[i3]!;
+    wscl[i3 + 1] = psy * lscl[i3 + 1]!;
+    wscl[i3 + 2] = psz * lscl[i3 + 2]!;
   }
+}
+
+/** The scratch Babylon quaternion `bq` holding v[o..o+3] (fields set directly: no call takes a double). */
+function scratchQuaternion(v: Float64Array, o: number): Quaternion {
+  bq._x = v[o]!;
+  bq._y = v[o + 1]!;
+  bq._z = v[o + 2]!;
+  bq._w = v[o + 3]!;
+  return bq;
+}
+
+/** The scratch Babylon vector `bv` holding v[o..o+2]. */
+function scratchVector(v: Float64Array, o: number): Vector3 {
+  bv._x = v[o]!;
+  bv._y = v[o + 1]!;
+  bv._z = v[o + 2]!;
+  return bv;
+}
+
+/** Copies a flat pose into per-id vector and quaternion objects. */
+function copyViews(pos: Float64Array, rot: Float64Array, scl: Float64Array, pv: Vec3[], rv: Quat[], sv: Vec3[]): void {
+  for (let i = 0; i < pv.length; i++) {
+    const p = pv[i]!;
+    const r = rv[i]!;
+    const s = sv[i]!;
+    p.x = pos[i * 3]!;
+    p.y = pos[i * 3 + 1]!;
+    p.z = pos[i * 3 + 2]!;
+    r.x = rot[i * 4]!;
+    r.y = rot[i * 4 + 1]!;
+    r.z = rot[i * 4 + 2]!;
+    r.w = rot[i * 4 + 3]!;
+    s.x = scl[i * 3]!;
+    s.y = scl[i * 3 + 1]!;
+    s.z = scl[i * 3 + 2]!;
+  }
+}
+
+/** The parts of a Babylon node this file reads beyond its public typings (internal in @babylonjs/core 9). */
+interface NodeSyncState {
+  /** Set by `markAsDirty` and by a new parent, position, rotation or scaling object. */
+  _isDirty: boolean;
+}
+
+/**
+ * The node's world matrix, exact, without recomputing it when Babylon's cached one is current: when the
+ * node is frozen, or when `isSynchronized()` holds (neither the node's nor any ancestor's position,
+ * rotation or scaling changed since it was computed, and no ancestor was recomputed after it) and the
+ * node is not marked dirty. This is the test `computeWorldMatrix()` itself applies, minus its
+ * same-render-id shortcut, which would return a stale matrix after a parent moved in place within the
+ * frame. Forcing (`computeWorldMatrix(true)`) only when something did change leaves the node's and its
+ * ancestors' update ids alone otherwise, so Babylon does not recompute every mesh of the character
+ * afterwards. Allocation-free.
+ */
+export function currentWorldMatrix(node: TransformNode): Matrix {
+  if (!(node as unknown as NodeSyncState)._isDirty && (node.isWorldMatrixFrozen || node.isSynchronized())) return node.worldMatrixFromCache;
+  return node.computeWorldMatrix(true);
+}
+
+/** Exact equality of two 4×4 matrices' elements. */
+function matrixEquals(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
+  for (let i = 0; i < 16; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /**

@@ -82,14 +82,23 @@ export class BoneMap {
 
   /** Where the plane's solved frame carries the bone. */
   getPlanePosition(out: Vec3): Vec3 {
-    const t = this.solverPlaneRotation(q1);
-    rotateVector(out, t, this.planePosition);
+    return this.getPlanePositionIn(this.solverPlaneRotation(q1), out);
+  }
+
+  /** {@link getPlanePosition} with the plane's solved frame already computed ({@link solverPlaneRotation}). */
+  getPlanePositionIn(planeRotation: Quat, out: Vec3): Vec3 {
+    rotateVector(out, planeRotation, this.planePosition);
     return add(out, out, this.plane1!.solverPosition);
   }
 
   /** Rotates the bone with its plane's solved frame, by `weight`. */
   rotateToPlane(weight: number): void {
-    const target = multiply(q2, this.solverPlaneRotation(q1), this.defaultLocalTargetRotation);
+    this.rotateToPlaneIn(this.solverPlaneRotation(q1), weight);
+  }
+
+  /** {@link rotateToPlane} with the plane's solved frame already computed ({@link solverPlaneRotation}). */
+  rotateToPlaneIn(planeRotation: Quat, weight: number): void {
+    const target = multiply(q2, planeRotation, this.defaultLocalTargetRotation);
     if (weight < 1) nlerp(target, this.rotation(q1), target, weight);
     this.pose.setRotation(this.bone, target);
   }
@@ -190,8 +199,11 @@ export class BoneMap {
     return planeRotation(out, this.plane1!.bonePosition, this.plane2!.bonePosition, this.plane3!.bonePosition);
   }
 
-  /** The plane's frame from the solved positions of its nodes. */
-  private solverPlaneRotation(out: Quat): Quat {
+  /**
+   * The plane's frame from the solved positions of its nodes. Constant while the mapping writes (the
+   * mapping never moves solver nodes): compute it once and pass it to the `…In` methods.
+   */
+  solverPlaneRotation(out: Quat): Quat {
     return planeRotation(out, this.plane1!.solverPosition, this.plane2!.solverPosition, this.plane3!.solverPosition);
   }
 }

@@ -1,3 +1,4 @@
+import { Quat } from "../math/quat.js";
 import { Vec3, copy, sub } from "../math/vec3.js";
 import { solveFabrikJoint } from "../solver/chain.js";
 import type { IKNode } from "../solver/node.js";
@@ -39,6 +40,9 @@ export class IKMappingSpine {
   private readonly rightArm: BoneMap;
   private readonly firstPosition = new Vec3();
   private readonly lastPosition = new Vec3();
+  /** The solved frames of the pelvis's and the last spine bone's planes, once per write. */
+  private readonly firstPlane = new Quat();
+  private readonly lastPlane = new Quat();
   private rootNodeIndex = -1;
   private useFABRIK = false;
 
@@ -93,7 +97,10 @@ export class IKMappingSpine {
     const first = spine[0]!;
     const end = spine[last]!;
     const root = this.nodes.rootNode;
-    first.getPlanePosition(first.ikPosition);
+    // each plane's solved frame once: the solver nodes do not move while the mapping writes
+    const firstPlane = first.solverPlaneRotation(this.firstPlane);
+    const lastPlane = end.solverPlaneRotation(this.lastPlane);
+    first.getPlanePositionIn(firstPlane, first.ikPosition);
     if (this.useFABRIK) {
       // start from the animated spine shifted with the root node
       sub(v1, root.solverPosition, root.bonePosition);
@@ -104,8 +111,8 @@ export class IKMappingSpine {
         b.ikPosition.y += v1.y;
         b.ikPosition.z += v1.z;
       }
-      const firstPosition = first.getPlanePosition(this.firstPosition);
-      const lastPosition = end.getPlanePosition(this.lastPosition);
+      const firstPosition = first.getPlanePositionIn(firstPlane, this.firstPosition);
+      const lastPosition = end.getPlanePositionIn(lastPlane, this.lastPosition);
       // FinalIK resets a non-positive count to 3 at setup only; a count set to 0 later would skip the spine
       const iterations = this.iterations > 0 ? Math.min(Math.floor(this.iterations), 3) : 3;
       for (let it = 0; it < iterations; it++) {
@@ -116,7 +123,7 @@ export class IKMappingSpine {
     } else if (this.rootNodeIndex >= 0) {
       copy(spine[this.rootNodeIndex]!.ikPosition, root.solverPosition);
     }
-    end.getPlanePosition(end.ikPosition);
+    end.getPlanePositionIn(lastPlane, end.ikPosition);
     this.mapToSolverPositions();
   }
 
@@ -136,7 +143,7 @@ export class IKMappingSpine {
     const spine = this.spine;
     const n = spine.length;
     spine[0]!.setToIKPosition();
-    spine[0]!.rotateToPlane(1);
+    spine[0]!.rotateToPlaneIn(this.firstPlane, 1);
     sub(twistDir, this.nodes.leftUpperArm.solverPosition, this.nodes.rightUpperArm.solverPosition);
     for (let i = 1; i < n - 1; i++) {
       const b = spine[i]!;
@@ -147,6 +154,6 @@ export class IKMappingSpine {
       }
     }
     spine[n - 1]!.setToIKPosition();
-    spine[n - 1]!.rotateToPlane(1);
+    spine[n - 1]!.rotateToPlaneIn(this.lastPlane, 1);
   }
 }
