@@ -1,7 +1,9 @@
 /**
  * hit: HitReaction (an OffsetModifier) on the Mannequin. Every 1.6 s, or on a click on the character's
  * chest or head, a ball hits: the body, shoulders and head recoil along the hit while the feet stay
- * planted (their effectors pinned).
+ * planted (their effectors pinned). The test hook's `control("auto", false)` stops the automatic throws;
+ * a click's hit is measured (peak displacement of pelvis, chest, head and shoulders from the pose before
+ * the impact, then what is left after the reaction).
  */
 import type { PointerInfo } from "@babylonjs/core/Events/pointerEvents";
 import { PointerEventTypes } from "@babylonjs/core/Events/pointerEvents";

@@ -63,6 +63,7 @@ export function slider(label: string, min: number, max: number, step: number, ge
   const out = document.createElement("output");
   out.textContent = get().toFixed(2);
   span.textContent = label;
+  span.title = label;
   input.addEventListener("input", () => {
     set(Number(input.value));
     out.textContent = Number(input.value).toFixed(2);
