@@ -1042,9 +1042,9 @@ async function crowd(ctx: Ctx): Promise<ScenarioRun> {
   const targets = chars.map((c, i) => {
     const r = c.ik.references;
     const L = armLength(c, false);
-    const s = CreateSphere(`target ${i}`, { diameter: 0.04 * c.h, segments: 8 }, scene);
+    const s = CreateSphere(`target ${i}`, { diameter: 0.09 * c.h, segments: 8 }, scene);
     s.material = targetMat;
-    const centre = bonePos(r.rightUpperArm).add(c.forward.scale(0.55 * L)).add(new Vector3(0, -0.1 * L, 0));
+    const centre = bonePos(r.rightUpperArm).add(c.forward.scale(1.05 * L)).add(new Vector3(0, -0.3 * L, 0)); // clear of the big head and belly
     const e = c.ik.solver.rightHandEffector;
     e.target = s;
     e.positionWeight = 1;
@@ -1086,8 +1086,8 @@ async function crowd(ctx: Ctx): Promise<ScenarioRun> {
       }
     },
   };
-  frameCamera(ctx, first, new Vector3(0, 0.3 * first.h, 0), N * spacing * 1.45, 0.45, 1);
-  ctx.camera.beta = 0.95;
+  frameCamera(ctx, first, new Vector3(0, 0.3 * first.h, 0), N * spacing * 1.25, 1, 0.8);
+  ctx.camera.beta = 1.2;
   return run;
 }
 
