@@ -1,7 +1,9 @@
 /**
  * hit: HitReaction (an OffsetModifier) on the Mannequin. Every 1.6 s, or on a click on the character's
  * chest or head, a ball hits: the body, shoulders and head recoil along the hit while the feet stay
- * planted (their effectors pinned).
+ * planted (their effectors pinned). The test hook's `control("auto", false)` stops the automatic throws;
+ * a click's hit is measured (peak displacement of pelvis, chest, head and shoulders from the pose before
+ * the impact, then what is left after the reaction).
  */
 import type { PointerInfo } from "@babylonjs/core/Events/pointerEvents";
 import { PointerEventTypes } from "@babylonjs/core/Events/pointerEvents";
@@ -13,7 +15,7 @@ import { CreateBox } from "@babylonjs/core/Meshes/Builders/boxBuilder";
 import { CreateSphere } from "@babylonjs/core/Meshes/Builders/sphereBuilder";
 import { HitPointBone, HitPointEffector, HitReaction } from "../../src/effectors/modifiers/index";
 import { FullBodyBipedEffector } from "../../src/solver/biped-bones";
-import { type Ctx, type ScenarioRun, bonePos, frameCamera } from "./scenarios";
+import { type Ctx, type Json, type ScenarioRun, arr, bonePos, frameCamera } from "./scenarios";
 
 export async function hit(ctx: Ctx): Promise<ScenarioRun> {
   const c = ctx.spawn(Vector3.Zero());
@@ -87,57 +89,74 @@ export async function hit(ctx: Ctx): Promise<ScenarioRun> {
     if (pi.type !== PointerEventTypes.POINTERPICK) return;
     const pick = pi.pickInfo;
     if (pick?.hit !== true || pick.pickedPoint === null || (pick.pickedMesh !== chest && pick.pickedMesh !== head) || pick.ray === null) return;
+    clicked = true;
     throwAt(pick.pickedMesh as Mesh, pick.pickedPoint, pick.ray.direction);
   });
   let wait = 0.6;
-  let hits = 0;
-  let worstFoot = 0;
-  let bodyMoved = 0;
-  const pelvisRest = bonePos(r.pelvis);
-  let frames = 0;
-  let sinceHit = 0;
+  let auto = true;
+  // bones whose displacement shows the hit, and the feet (which should stay planted)
+  const watched = [r.pelvis, chestBone, ...(r.head !== null && r.head !== undefined ? [r.head] : []), r.leftUpperArm, r.rightUpperArm];
+  let last: Vector3[] = watched.map(bonePos);
+  // a click's hit: displacement from the pose just before the impact, its peak, then the recovery
+  let clickHit: { base: Vector3[]; feet: Vector3[]; peak: number; peakFeet: number; frames: number; after: number; point: Vector3 } | null = null;
+  const clicks: Json[] = [];
+  let displacement = 0;
+  let clicked = false;
   const run: ScenarioRun = {
-    result: null,
-    probe: () => {
-      const p = bonePos(r.leftFoot);
-      return { label: "left foot", bone: [p.x, p.y, p.z], target: [footRest[0]!.x, footRest[0]!.y, footRest[0]!.z], height: h };
+    checks: {},
+    done: false,
+    world: () => ({
+      chest: arr(bonePos(chestBone)),
+      head: r.head !== null && r.head !== undefined ? arr(bonePos(r.head)) : null,
+      chestCollider: arr(chest.position),
+      inProgress: hr.inProgress,
+      flying: flight !== null,
+      displacement,
+      clicks: clicks.length,
+      height: h,
+    }),
+    control: (cmd, arg) => {
+      if (cmd === "auto") auto = arg === true;
+      return auto;
     },
     update: (dt) => {
-      frames++;
-      sinceHit += dt;
       follow();
-      // feet on their effectors while the body is hit (last frame's solve)
-      if (hr.inProgress) {
-        footBones.forEach((b, i) => (worstFoot = Math.max(worstFoot, Vector3.Distance(bonePos(b), footRest[i]!))));
-        bodyMoved = Math.max(bodyMoved, Vector3.Distance(bonePos(r.pelvis), pelvisRest));
-      }
       const f = flight as { from: Vector3; to: Vector3; t: number; target: Mesh; force: Vector3 } | null;
       if (f !== null) {
         f.t += dt / 0.35;
         Vector3.LerpToRef(f.from, f.to, Math.min(1, f.t), ball.position);
         if (f.t >= 1) {
+          if (clicked) clickHit = { base: last.map((v) => v.clone()), feet: footBones.map(bonePos), peak: 0, peakFeet: 0, frames: 0, after: 0, point: f.to.clone() };
+          clicked = false;
           hr.hit(f.target, f.force, f.to);
-          hits++;
-          sinceHit = 0;
           flight = null;
           ball.setEnabled(false);
           wait = 1.6;
         }
-      } else {
+      } else if (auto) {
         wait -= dt;
         if (wait <= 0) autoThrow();
       }
-      // measured (and screenshot by the e2e test) near the peak of the second hit
-      if (run.result === null && hits >= 2 && sinceHit > 0.1 && hr.inProgress) {
-        run.result = {
-          label: `hit: worst foot drift from its planted position during ${hits} hits (pelvis moved up to ${(bodyMoved / h * 100).toFixed(1)} % of h)`,
-          distance: worstFoot,
-          height: h,
-          // a hit that did not move the body fails the check
-          ratio: bodyMoved > 0.005 * h ? worstFoot / h : 1,
-          tolerance: 0.01,
-        };
+    },
+    after: () => {
+      // after this frame's solve
+      const now = watched.map(bonePos);
+      const hc = clickHit as { base: Vector3[]; feet: Vector3[]; peak: number; peakFeet: number; frames: number; after: number; point: Vector3 } | null;
+      if (hc !== null) {
+        displacement = Math.max(...now.map((p, i) => Vector3.Distance(p, hc.base[i]!)));
+        hc.peak = Math.max(hc.peak, displacement);
+        hc.peakFeet = Math.max(hc.peakFeet, ...footBones.map((b, i) => Vector3.Distance(bonePos(b), hc.feet[i]!)));
+        hc.frames++;
+        if (!hr.inProgress) hc.after++;
+        // recovered: a few frames after the reaction's curves ended
+        if (hc.after >= 5) {
+          clicks.push({ peak: hc.peak, residual: displacement, feetDrift: hc.peakFeet, frames: hc.frames, point: arr(hc.point), height: h });
+          run.checks = { clicks };
+          run.done = true;
+          clickHit = null;
+        }
       }
+      last = now;
     },
     dispose: () => {
       scene.onPointerObservable.remove(pointer);

@@ -18,8 +18,10 @@ import { Vector3 } from "@babylonjs/core/Maths/math.vector";
 import { CreateGround } from "@babylonjs/core/Meshes/Builders/groundBuilder";
 import { Scene } from "@babylonjs/core/scene";
 import type { AssetContainer } from "@babylonjs/core/assetContainer";
-import { CHARACTER_SCENARIOS, type Ctx, type ScenarioName, type ScenarioRun, SCENARIOS, spawnCharacter } from "./scenarios";
-import { buildPanel } from "./panel";
+import { CHARACTER_SCENARIOS, type Ctx, type ScenarioName, type ScenarioRun, SCENARIOS, bonePos, captureAnimated, spawnCharacter } from "./scenarios";
+import { buildPanel, snapshotParameters } from "./panel";
+import { DebugViews } from "./views";
+import { Matrix } from "@babylonjs/core/Maths/math.vector";
 import { hit } from "./hit";
 
 const BUILDERS: Record<ScenarioName, (ctx: Ctx) => Promise<ScenarioRun>> = { ...CHARACTER_SCENARIOS, hit };
@@ -37,7 +39,10 @@ const canvas = document.getElementById("canvas") as HTMLCanvasElement;
 const engine = new Engine(canvas, true, { preserveDrawingBuffer: true, stencil: true });
 window.addEventListener("resize", () => engine.resize());
 
-let current: { scene: Scene; run: ScenarioRun; ctx: Ctx } | null = null;
+let current: { scene: Scene; run: ScenarioRun; ctx: Ctx; views: DebugViews } | null = null;
+/** Scripted motion and measurements stop while the test hook captures its two images. */
+let frozen = false;
+const views = { skeleton: false, nodes: false };
 let modelSource: string | Uint8Array = "models/Mannequin.glb";
 let modelName = "Mannequin.glb";
 let paused = false;
@@ -51,9 +56,9 @@ function scenarioFromUrl(): ScenarioName {
 
 async function build(name: ScenarioName): Promise<void> {
   hooks.ready = false;
-  hooks.result = null;
   if (current !== null) {
     engine.stopRenderLoop();
+    current.views.dispose();
     current.run.dispose?.();
     current.scene.dispose();
     current = null;
@@ -111,33 +116,60 @@ async function build(name: ScenarioName): Promise<void> {
     scene.dispose();
     throw e;
   }
-  current = { scene, run, ctx };
-  for (const c of ctx.characters) if (paused) c.idle?.pause();
+  const debugViews = new DebugViews(ctx);
+  debugViews.setSkeleton(views.skeleton);
+  debugViews.setNodes(views.nodes);
+  current = { scene, run, ctx, views: debugViews };
+  setPaused(paused);
+  // the parameters as the scenario set them: the panel's reset goes back to these
+  const defaults = snapshotParameters(ctx.iks);
 
   hooks.scene = scene;
   hooks.engine = engine;
   hooks.iks = ctx.iks;
   hooks.scenario = name;
   hooks.model = modelName;
-  hooks.probe = () => run.probe();
-  hooks.result = null;
+  hooks.characters = ctx.characters.length;
   hooks.setPaused = (p: boolean) => setPaused(p);
   hooks.clearColor = [CLEAR.r, CLEAR.g, CLEAR.b];
   hooks.frames = 0;
+  hooks.checks = () => run.checks;
+  hooks.done = () => run.done;
+  hooks.world = () => run.world?.() ?? null;
+  hooks.control = (cmd: string, arg?: unknown) => run.control?.(cmd, arg as never) ?? null;
+  hooks.views = views;
+  hooks.solverNodes = (i = 0) => debugViews.nodeRecords(ctx.iks[i]!);
+  hooks.project = (p: [number, number, number]) => {
+    const v = Vector3.Project(Vector3.FromArray(p), Matrix.IdentityReadOnly, scene.getTransformMatrix(), camera.viewport.toGlobal(engine.getRenderWidth(), engine.getRenderHeight()));
+    return [v.x, v.y];
+  };
+  hooks.capture = () => capture(scene, ctx, sun.direction);
 
-  buildPanel({
+  const panelOptions = {
     scenario: name,
     ctx,
     run,
     paused: () => paused,
     setPaused,
-    switchTo: (s) => {
+    views,
+    setView: (v: "skeleton" | "nodes", on: boolean) => {
+      views[v] = on;
+      if (v === "skeleton") debugViews.setSkeleton(on);
+      else debugViews.setNodes(on);
+    },
+    reset: () => {
+      defaults.restore();
+      run.reset?.();
+      buildPanel(panelOptions);
+    },
+    switchTo: (s: ScenarioName) => {
       const url = new URL(location.href);
       url.searchParams.set("scenario", s);
       history.replaceState(null, "", url);
       void build(s).catch(report);
     },
-  });
+  };
+  buildPanel(panelOptions);
 
   const stats = document.getElementById("stats")!;
   let frames = 0;
@@ -160,11 +192,20 @@ async function build(name: ScenarioName): Promise<void> {
       ikSum = 0;
     }
     if (frames === 5) hooks.ready = true;
-    if (run.result !== null && hooks.result === null) hooks.result = run.result;
   });
-  scene.onBeforeRenderObservable.add(() => {
+  // scripted motion after the animations and before the IK solves (the IK then reaches for where the
+  // objects are this frame); the animation-only pose of the first characters is kept for the checks
+  scene.onAfterAnimationsObservable.add(() => {
+    if (frozen) return;
+    if (ctx.characters.length <= 4) for (const c of ctx.characters) captureAnimated(c);
     const dt = Math.min(engine.getDeltaTime() / 1000, 0.1);
     run.update?.(dt);
+  });
+  // added after the IKs' observer: runs after this frame's solve
+  scene.onBeforeRenderObservable.add(() => {
+    if (frozen) return;
+    run.after?.();
+    debugViews.update();
   });
   engine.runRenderLoop(() => scene.render());
 }
@@ -173,9 +214,67 @@ function setPaused(p: boolean): void {
   paused = p;
   if (current === null) return;
   for (const c of current.ctx.characters) {
-    if (c.idle === null) continue;
-    if (p) c.idle.pause();
-    else c.idle.play(true);
+    for (const g of [c.idle, ...c.extra]) {
+      if (g === null) continue;
+      if (p) g.pause();
+      else g.play(true);
+    }
+  }
+}
+
+/**
+ * The test hook's images: the canvas with the characters, then without them (same frame, scripted motion
+ * frozen), and the characters' screen rectangle (bones' box, padded for the mesh, with its shadow on the
+ * floor). Render-size pixels; PNG data URLs.
+ */
+function capture(scene: Scene, ctx: Ctx, light: Vector3): { shown: string; hidden: string; rect: number[]; width: number; height: number } {
+  frozen = true;
+  engine.stopRenderLoop();
+  try {
+    scene.render();
+    const shown = canvas.toDataURL("image/png");
+    const meshes = ctx.characters.flatMap((c) => c.meshes);
+    const was = meshes.map((m) => m.isEnabled(false));
+    for (const m of meshes) m.setEnabled(false);
+    scene.render();
+    const hidden = canvas.toDataURL("image/png");
+    meshes.forEach((m, i) => m.setEnabled(was[i]!));
+    scene.render();
+    const w = engine.getRenderWidth();
+    const hgt = engine.getRenderHeight();
+    const viewport = scene.activeCamera!.viewport.toGlobal(w, hgt);
+    const vp = scene.getTransformMatrix();
+    let x0 = Infinity;
+    let y0 = Infinity;
+    let x1 = -Infinity;
+    let y1 = -Infinity;
+    const dir = light.normalizeToNew();
+    const floor = ctx.ground.position.y;
+    for (const c of ctx.characters) {
+      const pts = c.skeleton.bones.filter((b) => b.getTransformNode() !== null).map(bonePos);
+      const lo = pts.reduce((a, p) => Vector3.Minimize(a, p), pts[0]!.clone());
+      const hi = pts.reduce((a, p) => Vector3.Maximize(a, p), pts[0]!.clone());
+      // the Mannequin's head (over half its height) and hands reach well past their bones
+      const pad = 0.3 * c.h;
+      lo.subtractInPlace(new Vector3(pad, 0.06 * c.h, pad));
+      hi.addInPlace(new Vector3(pad, 0.8 * c.h, pad));
+      lo.y = Math.max(lo.y, floor);
+      for (let k = 0; k < 8; k++) {
+        const p = new Vector3(k & 1 ? hi.x : lo.x, k & 2 ? hi.y : lo.y, k & 4 ? hi.z : lo.z);
+        const shadow = dir.y < 0 ? p.add(dir.scale((floor - p.y) / dir.y)) : p;
+        for (const q of [p, shadow]) {
+          const s = Vector3.Project(q, Matrix.IdentityReadOnly, vp, viewport);
+          x0 = Math.min(x0, s.x);
+          y0 = Math.min(y0, s.y);
+          x1 = Math.max(x1, s.x);
+          y1 = Math.max(y1, s.y);
+        }
+      }
+    }
+    return { shown, hidden, rect: [x0, y0, x1, y1], width: w, height: hgt };
+  } finally {
+    frozen = false;
+    engine.runRenderLoop(() => scene.render());
   }
 }
 

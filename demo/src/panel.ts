@@ -1,5 +1,10 @@
-/** The DOM panel: scenario, pause, the solver's main parameters, the scenario's own settings. */
-import { type Ctx, type ScenarioName, type ScenarioRun, SCENARIOS, slider } from "./scenarios";
+/**
+ * The DOM panel: scenario, pause, the solver's parameters (with the mappings'), one effector and one chain
+ * chosen in a list (synced with the handle selected in the free scenario), reset, the debug views, and the
+ * scenario's own settings. Values are read from the first IK and written to every IK (the crowd).
+ */
+import type { FullBodyBipedIK } from "../../src/component/full-body-biped-ik";
+import { type Ctx, type ScenarioName, type ScenarioRun, SCENARIOS } from "./scenarios";
 
 export interface PanelOptions {
   scenario: ScenarioName;
@@ -7,8 +12,109 @@ export interface PanelOptions {
   run: ScenarioRun;
   paused(): boolean;
   setPaused(p: boolean): void;
+  views: { skeleton: boolean; nodes: boolean };
+  setView(v: "skeleton" | "nodes", on: boolean): void;
+  reset(): void;
   switchTo(s: ScenarioName): void;
 }
+
+type Solver = FullBodyBipedIK["solver"];
+
+const EFFECTORS = ["body", "left shoulder", "right shoulder", "left thigh", "right thigh", "left hand", "right hand", "left foot", "right foot"];
+const CHAINS = ["left arm", "right arm", "left leg", "right leg"];
+const LIMB_KEYS = ["leftArm", "rightArm", "leftLeg", "rightLeg"];
+
+/** Every parameter the panel edits, for each IK; `restore()` puts them back. */
+export function snapshotParameters(iks: readonly FullBodyBipedIK[]): { restore(): void } {
+  const snaps = iks.map((ik) => {
+    const s = ik.solver;
+    return {
+      s,
+      solver: [s.ikPositionWeight, s.iterations, s.spineStiffness, s.pullBodyVertical, s.pullBodyHorizontal, s.spineMapping.twistWeight],
+      effectors: s.effectors.map((e) => [e.positionWeight, e.rotationWeight, e.maintainRelativePositionWeight]),
+      chains: s.limbChains.map((c) => [c.pull, c.reach, c.push, c.pushParent, c.bendConstraint.weight]),
+      mappings: s.limbMappings.map((m) => m.maintainRotationWeight),
+    };
+  });
+  return {
+    restore() {
+      for (const x of snaps) {
+        const s = x.s;
+        [s.ikPositionWeight, s.iterations, s.spineStiffness, s.pullBodyVertical, s.pullBodyHorizontal, s.spineMapping.twistWeight] = x.solver as [number, number, number, number, number, number];
+        s.effectors.forEach((e, i) => ([e.positionWeight, e.rotationWeight, e.maintainRelativePositionWeight] = x.effectors[i] as [number, number, number]));
+        s.limbChains.forEach((c, i) => ([c.pull, c.reach, c.push, c.pushParent, c.bendConstraint.weight] = x.chains[i] as [number, number, number, number, number]));
+        s.limbMappings.forEach((m, i) => (m.maintainRotationWeight = x.mappings[i]!));
+      }
+    },
+  };
+}
+
+/** A labelled range input (`id` for the test hook and the page's CSS). */
+export function slider(label: string, min: number, max: number, step: number, get: () => number, set: (v: number) => void, id?: string): HTMLElement {
+  const l = document.createElement("label");
+  const span = document.createElement("span");
+  const input = document.createElement("input");
+  input.type = "range";
+  input.min = String(min);
+  input.max = String(max);
+  input.step = String(step);
+  input.value = String(get());
+  if (id !== undefined) input.id = id;
+  const out = document.createElement("output");
+  out.textContent = get().toFixed(2);
+  span.textContent = label;
+  span.title = label;
+  input.addEventListener("input", () => {
+    set(Number(input.value));
+    out.textContent = Number(input.value).toFixed(2);
+  });
+  l.append(span, input, out);
+  return l;
+}
+
+function checkbox(label: string, id: string, get: () => boolean, set: (v: boolean) => void): HTMLElement {
+  const l = document.createElement("label");
+  l.append(label);
+  const input = document.createElement("input");
+  input.type = "checkbox";
+  input.id = id;
+  input.checked = get();
+  input.addEventListener("change", () => set(input.checked));
+  l.append(input);
+  return l;
+}
+
+function choice(label: string, id: string, items: string[], value: number, onChange: (i: number) => void): { el: HTMLElement; select: HTMLSelectElement } {
+  const l = document.createElement("label");
+  l.append(label);
+  const select = document.createElement("select");
+  select.id = id;
+  items.forEach((name, i) => {
+    const opt = document.createElement("option");
+    opt.value = String(i);
+    opt.textContent = name;
+    opt.selected = i === value;
+    select.append(opt);
+  });
+  select.addEventListener("change", () => onChange(Number(select.value)));
+  l.append(select);
+  return { el: l, select };
+}
+
+function section(title?: string): HTMLElement {
+  const d = document.createElement("div");
+  d.className = "section";
+  if (title !== undefined) {
+    const t = document.createElement("div");
+    t.className = "title";
+    t.textContent = title;
+    d.append(t);
+  }
+  return d;
+}
+
+/** The effector and chain the panel edits (kept across rebuilds). */
+const chosen = { effector: 6, chain: 1 };
 
 export function buildPanel(o: PanelOptions): void {
   const panel = document.getElementById("panel")!;
@@ -17,50 +123,100 @@ export function buildPanel(o: PanelOptions): void {
   title.textContent = "babylon-fbbik";
   panel.append(title);
 
-  const sl = document.createElement("label");
-  sl.append("scenario");
-  const select = document.createElement("select");
-  select.id = "scenario";
-  for (const s of SCENARIOS) {
-    const opt = document.createElement("option");
-    opt.value = s;
-    opt.textContent = s;
-    opt.selected = s === o.scenario;
-    select.append(opt);
-  }
-  select.addEventListener("change", () => o.switchTo(select.value as ScenarioName));
-  sl.append(select);
-  panel.append(sl);
+  panel.append(choice("scenario", "scenario", [...SCENARIOS], SCENARIOS.indexOf(o.scenario), (i) => o.switchTo(SCENARIOS[i]!)).el);
+  panel.append(checkbox("pause animation", "pause", o.paused, o.setPaused));
+  panel.append(checkbox("skeleton view", "view-skeleton", () => o.views.skeleton, (v) => o.setView("skeleton", v)));
+  panel.append(checkbox("solver nodes view", "view-nodes", () => o.views.nodes, (v) => o.setView("nodes", v)));
+  const reset = document.createElement("button");
+  reset.id = "reset";
+  reset.textContent = "reset parameters and handles";
+  reset.addEventListener("click", () => o.reset());
+  panel.append(reset);
 
-  const pl = document.createElement("label");
-  pl.append("pause animation");
-  const pause = document.createElement("input");
-  pause.type = "checkbox";
-  pause.id = "pause";
-  pause.checked = o.paused();
-  pause.addEventListener("change", () => o.setPaused(pause.checked));
-  pl.append(pause);
-  panel.append(pl);
-
-  const solver = document.createElement("div");
-  solver.className = "section";
   const iks = o.ctx.iks;
   const first = iks[0]!.solver;
-  const all = (f: (s: typeof first) => void) => {
+  const all = (f: (s: Solver) => void) => {
     for (const ik of iks) f(ik.solver);
   };
+  const solver = section("solver");
   solver.append(
-    slider("ikPositionWeight", 0, 1, 0.01, () => first.ikPositionWeight, (v) => all((s) => (s.ikPositionWeight = v))),
-    slider("iterations", 0, 10, 1, () => first.iterations, (v) => all((s) => (s.iterations = v))),
-    slider("spineStiffness", 0, 1, 0.01, () => first.spineStiffness, (v) => all((s) => (s.spineStiffness = v))),
-    slider("pullBodyVertical", -1, 1, 0.01, () => first.pullBodyVertical, (v) => all((s) => (s.pullBodyVertical = v))),
-    slider("pullBodyHorizontal", -1, 1, 0.01, () => first.pullBodyHorizontal, (v) => all((s) => (s.pullBodyHorizontal = v))),
+    slider("ikPositionWeight", 0, 1, 0.01, () => first.ikPositionWeight, (v) => all((s) => (s.ikPositionWeight = v)), "p-ikPositionWeight"),
+    slider("iterations", 0, 10, 1, () => first.iterations, (v) => all((s) => (s.iterations = v)), "p-iterations"),
+    slider("spineStiffness", 0, 1, 0.01, () => first.spineStiffness, (v) => all((s) => (s.spineStiffness = v)), "p-spineStiffness"),
+    slider("pullBodyVertical", -1, 1, 0.01, () => first.pullBodyVertical, (v) => all((s) => (s.pullBodyVertical = v)), "p-pullBodyVertical"),
+    slider("pullBodyHorizontal", -1, 1, 0.01, () => first.pullBodyHorizontal, (v) => all((s) => (s.pullBodyHorizontal = v)), "p-pullBodyHorizontal"),
+    slider("spine twistWeight", 0, 1, 0.01, () => first.spineMapping.twistWeight, (v) => all((s) => (s.spineMapping.twistWeight = v)), "p-twistWeight"),
   );
   panel.append(solver);
 
+  const mappings = section("maintainRotationWeight (mappings)");
+  CHAINS.forEach((name, i) => {
+    mappings.append(slider(name, 0, 1, 0.01, () => first.limbMappings[i]!.maintainRotationWeight, (v) => all((s) => (s.limbMappings[i]!.maintainRotationWeight = v)), `m-${LIMB_KEYS[i]}`));
+  });
+  panel.append(mappings);
+
+  // one effector, one chain: chosen in the lists or by clicking a handle (free scenario)
+  const eff = section();
+  const effBody = document.createElement("div");
+  const effChoice = choice("effector", "effector", EFFECTORS, chosen.effector, (i) => {
+    chosen.effector = i;
+    fillEffector();
+    o.run.select?.({ effector: i, chain: null });
+  });
+  eff.append(effChoice.el, effBody);
+  const fillEffector = () => {
+    effChoice.select.value = String(chosen.effector);
+    effBody.innerHTML = "";
+    const i = chosen.effector;
+    const e = first.effectors[i]!;
+    effBody.append(slider("positionWeight", 0, 1, 0.01, () => e.positionWeight, (v) => all((s) => (s.effectors[i]!.positionWeight = v)), "e-positionWeight"));
+    if (e.isEndEffector) {
+      effBody.append(slider("rotationWeight", 0, 1, 0.01, () => e.rotationWeight, (v) => all((s) => (s.effectors[i]!.rotationWeight = v)), "e-rotationWeight"));
+      effBody.append(slider("maintainRelativePos", 0, 1, 0.01, () => e.maintainRelativePositionWeight, (v) => all((s) => (s.effectors[i]!.maintainRelativePositionWeight = v)), "e-maintainRelativePositionWeight"));
+    }
+  };
+  fillEffector();
+  panel.append(eff);
+
+  const ch = section();
+  const chBody = document.createElement("div");
+  const chChoice = choice("chain", "chain", CHAINS, chosen.chain, (i) => {
+    chosen.chain = i;
+    fillChain();
+    o.run.select?.({ effector: null, chain: i });
+  });
+  ch.append(chChoice.el, chBody);
+  const fillChain = () => {
+    chChoice.select.value = String(chosen.chain);
+    chBody.innerHTML = "";
+    const i = chosen.chain;
+    const c = first.limbChains[i]!;
+    const set = (f: (c: Solver["limbChains"][number]) => void) => all((s) => f(s.limbChains[i]!));
+    chBody.append(
+      slider("pull", 0, 1, 0.01, () => c.pull, (v) => set((x) => (x.pull = v)), "c-pull"),
+      slider("reach", 0, 1, 0.01, () => c.reach, (v) => set((x) => (x.reach = v)), "c-reach"),
+      slider("push", 0, 1, 0.01, () => c.push, (v) => set((x) => (x.push = v)), "c-push"),
+      slider("pushParent", -1, 1, 0.01, () => c.pushParent, (v) => set((x) => (x.pushParent = v)), "c-pushParent"),
+      slider("bend goal weight", 0, 1, 0.01, () => c.bendConstraint.weight, (v) => set((x) => (x.bendConstraint.weight = v)), "c-bendWeight"),
+    );
+  };
+  fillChain();
+  panel.append(ch);
+
+  // a handle clicked in the scene: the lists follow (its effector, and its limb's chain)
+  o.run.onSelect = (sel) => {
+    if (sel.effector !== null) {
+      chosen.effector = sel.effector;
+      fillEffector();
+    }
+    if (sel.chain !== null) {
+      chosen.chain = sel.chain;
+      fillChain();
+    }
+  };
+
   if (o.run.panel !== undefined) {
-    const own = document.createElement("div");
-    own.className = "section";
+    const own = section();
     panel.append(own);
     o.run.panel(own);
   }

@@ -1,0 +1,135 @@
+/**
+ * Debug views: the skeleton (a line from every bone to its parent) and the solver's nodes (a small sphere
+ * at each node's solved position, lines along each chain). Both are updated after the IK solved.
+ *
+ * The nodes are read through the public API: `ik.solver.inner` (the engine-neutral solver; its
+ * `chains[i].nodes[j].solverPosition` is in component space) and `ik.rig.componentToWorldPoint`.
+ */
+import "@babylonjs/core/Meshes/thinInstanceMesh";
+import { StandardMaterial } from "@babylonjs/core/Materials/standardMaterial";
+import { Color3 } from "@babylonjs/core/Maths/math.color";
+import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector";
+import { CreateLineSystem } from "@babylonjs/core/Meshes/Builders/linesBuilder";
+import { CreateSphere } from "@babylonjs/core/Meshes/Builders/sphereBuilder";
+import type { LinesMesh } from "@babylonjs/core/Meshes/linesMesh";
+import type { Mesh } from "@babylonjs/core/Meshes/mesh";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode";
+import type { FullBodyBipedIK } from "../../src/component/full-body-biped-ik";
+import { type Ctx, type Pos, arr, worldPos } from "./scenarios";
+
+/** World positions of an IK's solver nodes (chain by chain), read from the solver after its solve. */
+export function solverNodePositions(ik: FullBodyBipedIK): Vector3[][] {
+  return ik.solver.inner.chains.map((chain) => chain.nodes.map((n) => ik.rig.componentToWorldPoint(n.solverPosition, new Vector3())));
+}
+
+export class DebugViews {
+  private skeletonLines: LinesMesh | null = null;
+  private skeletonPairs: [TransformNode, TransformNode][] = [];
+  private nodeSpheres: Mesh | null = null;
+  private nodeMatrices = new Float32Array(0);
+  private nodeLines: LinesMesh | null = null;
+  private skeletonOn = false;
+  private nodesOn = false;
+
+  constructor(private readonly ctx: Ctx) {}
+
+  setSkeleton(on: boolean): void {
+    this.skeletonOn = on;
+    if (on && this.skeletonLines === null) {
+      for (const c of this.ctx.characters) {
+        for (const b of c.skeleton.bones) {
+          const n = b.getTransformNode();
+          const p = b.getParent()?.getTransformNode() ?? null;
+          if (n !== null && p !== null) this.skeletonPairs.push([p, n]);
+        }
+      }
+      this.skeletonLines = CreateLineSystem("skeleton view", { lines: this.skeletonLines0(), updatable: true, useVertexAlpha: false }, this.ctx.scene);
+      this.skeletonLines.color = new Color3(0.2, 1, 0.4);
+      this.skeletonLines.renderingGroupId = 1;
+      this.skeletonLines.isPickable = false;
+    }
+    this.skeletonLines?.setEnabled(on);
+    if (on) this.update();
+  }
+
+  setNodes(on: boolean): void {
+    this.nodesOn = on;
+    if (on && this.nodeSpheres === null) {
+      const h = this.ctx.characters[0]?.h ?? 1.7;
+      const sphere = CreateSphere("solver nodes view", { diameter: 0.035 * h, segments: 6 }, this.ctx.scene);
+      const m = new StandardMaterial("solver nodes", this.ctx.scene);
+      m.diffuseColor = new Color3(1, 0.2, 0.8);
+      m.emissiveColor = new Color3(0.6, 0.1, 0.45);
+      sphere.material = m;
+      sphere.renderingGroupId = 1;
+      sphere.isPickable = false;
+      const count = this.ctx.iks.reduce((a, ik) => a + ik.solver.inner.chains.reduce((b, ch) => b + ch.nodes.length, 0), 0);
+      this.nodeMatrices = new Float32Array(16 * count);
+      sphere.thinInstanceSetBuffer("matrix", this.nodeMatrices, 16, false);
+      this.nodeSpheres = sphere;
+      this.nodeLines = CreateLineSystem("solver chains view", { lines: this.nodeLines0(), updatable: true }, this.ctx.scene);
+      this.nodeLines.color = new Color3(1, 0.4, 0.9);
+      this.nodeLines.renderingGroupId = 1;
+      this.nodeLines.isPickable = false;
+    }
+    this.nodeSpheres?.setEnabled(on);
+    this.nodeLines?.setEnabled(on);
+    if (on) this.update();
+  }
+
+  private skeletonLines0(): Vector3[][] {
+    return this.skeletonPairs.map(([p, n]) => [worldPos(p), worldPos(n)]);
+  }
+
+  /** Lines along each chain, and from the body chain's first node to each limb's first node. */
+  private nodeLines0(): Vector3[][] {
+    const lines: Vector3[][] = [];
+    for (const ik of this.ctx.iks) {
+      const chains = solverNodePositions(ik);
+      for (const ch of chains) if (ch.length > 1) lines.push(ch);
+      const body = chains[0]?.[0];
+      if (body !== undefined) for (const ch of chains.slice(1)) if (ch[0] !== undefined) lines.push([body, ch[0]]);
+    }
+    return lines;
+  }
+
+  /** After the IK solved: move the lines and spheres. */
+  update(): void {
+    if (this.skeletonOn && this.skeletonLines !== null) CreateLineSystem("skeleton view", { lines: this.skeletonLines0(), instance: this.skeletonLines }, this.ctx.scene);
+    if (this.nodesOn && this.nodeSpheres !== null && this.nodeLines !== null) {
+      const buf = this.nodeMatrices;
+      let k = 0;
+      const m = new Matrix();
+      for (const ik of this.ctx.iks) {
+        for (const ch of solverNodePositions(ik)) {
+          for (const p of ch) {
+            Matrix.TranslationToRef(p.x, p.y, p.z, m);
+            m.copyToArray(buf, 16 * k++);
+          }
+        }
+      }
+      this.nodeSpheres.thinInstanceBufferUpdated("matrix");
+      CreateLineSystem("solver chains view", { lines: this.nodeLines0(), instance: this.nodeLines }, this.ctx.scene);
+    }
+  }
+
+  /** For the test hook: each solver node's world position next to its bone's. */
+  nodeRecords(ik: FullBodyBipedIK): { bone: string; node: Pos; boneWorld: Pos }[] {
+    const out: { bone: string; node: Pos; boneWorld: Pos }[] = [];
+    for (const chain of ik.solver.inner.chains) {
+      for (const n of chain.nodes) {
+        const tn = ik.rig.nodes[n.bone] ?? null;
+        out.push({ bone: ik.rig.getName(n.bone), node: arr(ik.rig.componentToWorldPoint(n.solverPosition, new Vector3())), boneWorld: tn === null ? [NaN, NaN, NaN] : arr(worldPos(tn)) });
+      }
+    }
+    return out;
+  }
+
+  dispose(): void {
+    this.skeletonLines?.dispose();
+    this.nodeSpheres?.dispose();
+    this.nodeLines?.dispose();
+  }
+}
+
+
