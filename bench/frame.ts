@@ -26,6 +26,7 @@ import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { Logger } from "@babylonjs/core/Misc/logger.js";
 import type { Scene } from "@babylonjs/core/scene.js";
 import { FullBodyBipedIK } from "../src/component/full-body-biped-ik.js";
+import { setFractionalParameters } from "./solver.js";
 import { type LoadedModel, loadModel } from "../test/helpers/babylon-scene.js";
 import {
   type AllocationResult,
@@ -129,6 +130,14 @@ export interface FrameBenchResult {
   allocation100Gcs: number;
   /** Frames per allocation loop with 100 characters. */
   allocation100Frames: number;
+  /**
+   * One Mannequin in a scene of its own with every weight fractional (solver and mappings, see
+   * {@link setFractionalFrame}): bytes per frame. V8 boxes doubles passed to calls it does not inline, so
+   * weights of exactly 1 could hide an allocation that a user's 0.7 shows.
+   */
+  fractionalBytesPerFrame: number;
+  /** The same configuration: median µs per frame. */
+  fractionalMedianMicros: number;
   /** One Mannequin: `scene.render()` per frame with the IK, µs. */
   renderWithIkMicros: number;
   /** One Mannequin: `scene.render()` per frame with the IK disabled, µs. */
@@ -407,14 +416,54 @@ function timeFrames(op: (frame: number) => void, count: number, updates: number,
 export async function benchFrame(): Promise<FrameBenchResult> {
   Logger.LogLevels = Logger.ErrorLogLevel;
   const model = await loadModel(MODEL);
+  let result: MainFrameResult;
   try {
-    return run(model);
+    result = run(model);
   } finally {
     model.dispose();
   }
+  const fresh = await loadModel(MODEL);
+  try {
+    return { ...result, ...runFractional(fresh) };
+  } finally {
+    fresh.dispose();
+  }
 }
 
-function run(model: LoadedModel): FrameBenchResult {
+/**
+ * Every weight of `ik` fractional: the solver's (effectors, chains, master weight, spine stiffness,
+ * pull body; see bench/solver.ts) and the mappings' (limb weight and maintainRotationWeight, spine
+ * twistWeight, head maintainRotationWeight).
+ */
+export function setFractionalFrame(ik: FullBodyBipedIK): void {
+  const s = ik.solver;
+  setFractionalParameters(s.inner);
+  for (const m of [s.leftArmMapping, s.rightArmMapping, s.leftLegMapping, s.rightLegMapping]) {
+    m.weight = 0.91;
+    m.maintainRotationWeight = 0.57;
+  }
+  s.spineMapping.twistWeight = 0.73;
+  if (s.headMapping !== null) s.headMapping.maintainRotationWeight = 0.44;
+}
+
+/** One Mannequin with every weight fractional: allocation and time per frame. */
+function runFractional(model: LoadedModel): Pick<FrameBenchResult, "fractionalBytesPerFrame" | "fractionalMedianMicros"> {
+  const crowd = new Crowd(model, jointHeight(model));
+  const ik = FullBodyBipedIK.create(model.scene, model.skeleton);
+  crowd.add(ik);
+  setFractionalFrame(ik);
+  let frame = 0;
+  for (let i = 0; i < WARMUP_FRAMES; i++) crowd.frame(frame++);
+  const t = timeFrames(crowd.frame, 1, (TIMED_BATCHES / 3) * UPDATES_PER_BATCH, 0, frame);
+  const a = measureAllocation(crowd.frame, ALLOCATION_FRAMES, t.nextFrame, ALLOCATION_REPEATS);
+  if (!crowd.healthy()) throw new Error("fractional configuration: the solver did not run or produced non-finite nodes");
+  return { fractionalBytesPerFrame: round(a.bytesPerOp, 2), fractionalMedianMicros: round(t.timing.median) };
+}
+
+/** Everything but the fractional-weight figures ({@link runFractional}). */
+type MainFrameResult = Omit<FrameBenchResult, "fractionalBytesPerFrame" | "fractionalMedianMicros">;
+
+function run(model: LoadedModel): MainFrameResult {
   const loadAtStart = os.loadavg()[0]!;
   const scene = model.scene;
   const before = scene.getFrameId();
@@ -576,6 +625,8 @@ export const frameBenchmark: Benchmark<FrameBenchResult> = {
       ["  cumulative stages (targets/fix/read/solve/write)", `${b.targetsOnly} / ${b.fixTransforms} / ${b.read} / ${b.solve} / ${b.write}`, "B"],
       ["  raw heapUsed delta (kept loop)", r.allocationRawHeapDelta, "B"],
       ["  GCs during the kept loop", r.allocationGcs, ""],
+      ["fractional weights: allocated per frame", r.fractionalBytesPerFrame, "B"],
+      ["fractional weights: median per frame", r.fractionalMedianMicros, "µs"],
       ["scene.render() with IK / without", `${r.renderWithIkMicros} / ${r.renderWithoutIkMicros}`, "µs"],
       ["max foot / hand error (of height)", `${r.maxFootErrorOfHeight} / ${r.maxHandErrorOfHeight}`, ""],
     ];
@@ -609,6 +660,13 @@ export const frameBenchmark: Benchmark<FrameBenchResult> = {
       unit: "B",
       target: `0 (< ${FRAME_TARGETS.bytesPerCharacterUpdateBelow} B: no per-frame allocation)`,
       pass: r.bytesPerFrame < FRAME_TARGETS.bytesPerCharacterUpdateBelow,
+    });
+    checks.push({
+      label: "bytes per frame (one Mannequin, fractional weights)",
+      value: r.fractionalBytesPerFrame,
+      unit: "B",
+      target: `0 (< ${FRAME_TARGETS.bytesPerCharacterUpdateBelow} B)`,
+      pass: r.fractionalBytesPerFrame < FRAME_TARGETS.bytesPerCharacterUpdateBelow,
     });
     checks.push({
       label: "bytes per frame (100 characters)",

@@ -109,15 +109,14 @@ export class BipedMapping implements IKSolverMapping {
   /** @inheritdoc */
   writePose(_solver: IKSolverFullBody, fullBody: boolean): void {
     const solver = this.solver;
-    const ikw = solver.ikPositionWeight;
     if (!fullBody) {
       // limbs-only mode: the whole body translates with the body effector
       const pelvis = solver.bones!.pelvis;
       this.pose.setPosition(pelvis, add(v1, this.pose.getPosition(pelvis, v1), solver.bodyOffset));
     } else {
       this.spineMapping.writePose();
-      this.headMapping?.writePose(ikw);
+      this.headMapping?.writePose(solver);
     }
-    for (const m of this.limbMappings) m.writePose(ikw, fullBody);
+    for (const m of this.limbMappings) m.writePose(solver, fullBody);
   }
 }

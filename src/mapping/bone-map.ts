@@ -4,11 +4,12 @@ import {
   fromToRotation,
   inverseRotateVector,
   multiply,
-  nlerp,
+  nlerpRef,
   rotateVector,
 } from "../math/quat.js";
 import { orthoNormalize } from "../math/direction.js";
-import { type ReadonlyVec3, Vec3, add, copy, lerp, sub } from "../math/vec3.js";
+import { NumberRef } from "../math/number-ref.js";
+import { type ReadonlyVec3, Vec3, add, copy, lerpRef, sub } from "../math/vec3.js";
 import type { IKNode } from "../solver/node.js";
 import { planeRotation } from "../solver/plane.js";
 import type { IKPose } from "../solver/pose.js";
@@ -18,6 +19,16 @@ const v2 = new Vec3();
 const v3 = new Vec3();
 const q1 = new Quat();
 const q2 = new Quat();
+const effectorWeight = new NumberRef();
+
+/** What the mappings read from the solver while writing. */
+export interface MappingSolver {
+  /** The solver's master weight. */
+  readonly ikPositionWeight: number;
+}
+
+/** Weight 1, for the mapping steps that always apply fully. */
+export const FULL_WEIGHT: Readonly<NumberRef> = new NumberRef(1);
 
 /**
  * One bone of the skeleton as the mapping sees it (FinalIK's IKMapping.BoneMap): its pose in the
@@ -91,15 +102,15 @@ export class BoneMap {
     return add(out, out, this.plane1!.solverPosition);
   }
 
-  /** Rotates the bone with its plane's solved frame, by `weight`. */
-  rotateToPlane(weight: number): void {
+  /** Rotates the bone with its plane's solved frame, by `weight.value`. */
+  rotateToPlane(weight: Readonly<NumberRef>): void {
     this.rotateToPlaneIn(this.solverPlaneRotation(q1), weight);
   }
 
   /** {@link rotateToPlane} with the plane's solved frame already computed ({@link solverPlaneRotation}). */
-  rotateToPlaneIn(planeRotation: Quat, weight: number): void {
+  rotateToPlaneIn(planeRotation: Quat, weight: Readonly<NumberRef>): void {
     const target = multiply(q2, planeRotation, this.defaultLocalTargetRotation);
-    if (weight < 1) nlerp(target, this.rotation(q1), target, weight);
+    if (weight.value < 1) nlerpRef(target, this.rotation(q1), target, weight);
     this.pose.setRotation(this.bone, target);
   }
 
@@ -125,21 +136,21 @@ export class BoneMap {
     inverseRotateVector(this.localTwistAxis, this.rotation(q1), twist);
   }
 
-  /** Rotates the bone so its swing axis points from its current position at `target`, by `weight`. */
-  swing(target: ReadonlyVec3, weight: number): void {
-    if (!(weight > 0)) return;
+  /** Rotates the bone so its swing axis points from its current position at `target`, by `weight.value`. */
+  swing(target: ReadonlyVec3, weight: Readonly<NumberRef>): void {
+    if (!(weight.value > 0)) return;
     const r = this.rotation(q1);
     rotateVector(v1, r, this.localSwingAxis);
     sub(v2, target, this.position(v3));
     fromToRotation(q2, v1, v2);
     multiply(q2, q2, r);
-    if (weight < 1) nlerp(q2, r, q2, weight);
+    if (weight.value < 1) nlerpRef(q2, r, q2, weight);
     this.pose.setRotation(this.bone, q2);
   }
 
-  /** Rotates the bone about `normalDirection` so its twist axis follows `twistDirection`, by `weight`. */
-  twist(twistDirection: ReadonlyVec3, normalDirection: ReadonlyVec3, weight: number): void {
-    if (!(weight > 0)) return;
+  /** Rotates the bone about `normalDirection` so its twist axis follows `twistDirection`, by `weight.value`. */
+  twist(twistDirection: ReadonlyVec3, normalDirection: ReadonlyVec3, weight: Readonly<NumberRef>): void {
+    if (!(weight.value > 0)) return;
     const normal = copy(v1, normalDirection);
     const twist = copy(v2, twistDirection);
     orthoNormalize(normal, twist);
@@ -147,7 +158,7 @@ export class BoneMap {
     rotateVector(v3, r, this.localTwistAxis);
     fromToRotation(q2, v3, twist);
     multiply(q2, q2, r);
-    if (weight < 1) nlerp(q2, r, q2, weight);
+    if (weight.value < 1) nlerpRef(q2, r, q2, weight);
     this.pose.setRotation(this.bone, q2);
   }
 
@@ -156,36 +167,38 @@ export class BoneMap {
     this.rotation(this.maintainRotationValue);
   }
 
-  /** Rotates back toward the stored rotation by `weight`. */
-  rotateToMaintain(weight: number): void {
-    if (!(weight > 0)) return;
-    if (weight >= 1) {
+  /** Rotates back toward the stored rotation by `weight.value`. */
+  rotateToMaintain(weight: Readonly<NumberRef>): void {
+    const w = weight.value;
+    if (!(w > 0)) return;
+    if (w >= 1) {
       this.pose.setRotation(this.bone, this.maintainRotationValue);
       return;
     }
-    nlerp(q1, this.rotation(q1), this.maintainRotationValue, weight);
+    nlerpRef(q1, this.rotation(q1), this.maintainRotationValue, weight);
     this.pose.setRotation(this.bone, q1);
   }
 
-  /** Rotates toward the node's effector rotation by `weight` × the effector's rotation weight. */
-  rotateToEffector(weight: number): void {
+  /** Rotates toward the node's effector rotation by `weight.value` × the effector's rotation weight. */
+  rotateToEffector(weight: Readonly<NumberRef>): void {
     const node = this.node;
     if (node === null) return;
-    const w = weight * node.effectorRotationWeight;
+    const w = weight.value * node.effectorRotationWeight;
     if (!(w > 0)) return;
     if (w >= 1) {
       this.pose.setRotation(this.bone, node.solverRotation);
       return;
     }
-    nlerp(q1, this.rotation(q1), node.solverRotation, w);
+    effectorWeight.value = w;
+    nlerpRef(q1, this.rotation(q1), node.solverRotation, effectorWeight);
     this.pose.setRotation(this.bone, q1);
   }
 
-  /** Moves the bone toward its node's solved position by `weight`. */
-  fixToNode(weight: number): void {
+  /** Moves the bone toward its node's solved position by `weight.value`. */
+  fixToNode(weight: Readonly<NumberRef>): void {
     const node = this.node;
-    if (node === null || !(weight > 0)) return;
-    lerp(v1, this.position(v1), node.solverPosition, weight);
+    if (node === null || !(weight.value > 0)) return;
+    lerpRef(v1, this.position(v1), node.solverPosition, weight);
     this.pose.setPosition(this.bone, v1);
   }
 

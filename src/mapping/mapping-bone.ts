@@ -1,5 +1,9 @@
 import type { IKPose } from "../solver/pose.js";
-import { BoneMap } from "./bone-map.js";
+import { NumberRef } from "../math/number-ref.js";
+import { BoneMap, type MappingSolver } from "./bone-map.js";
+
+/** The weight handed to BoneMap by reference (see NumberRef). */
+const maintainWeight = new NumberRef();
 
 /**
  * A bone outside the solver's chains that should keep its world rotation after the spine moved
@@ -22,7 +26,8 @@ export class IKMappingBone {
   }
 
   /** Turns the bone back toward its animated world rotation by ikPositionWeight × maintainRotationWeight. */
-  writePose(ikPositionWeight: number): void {
-    this.bone.rotateToMaintain(ikPositionWeight * this.maintainRotationWeight);
+  writePose(solver: MappingSolver): void {
+    maintainWeight.value = solver.ikPositionWeight * this.maintainRotationWeight;
+    this.bone.rotateToMaintain(maintainWeight);
   }
 }

@@ -1,6 +1,11 @@
 import type { IKNode } from "../solver/node.js";
 import type { IKPose } from "../solver/pose.js";
-import { BoneMap } from "./bone-map.js";
+import { NumberRef } from "../math/number-ref.js";
+import { BoneMap, type MappingSolver } from "./bone-map.js";
+
+// weights handed to BoneMap by reference (see NumberRef)
+const weight = new NumberRef();
+const maintainWeight = new NumberRef();
 
 /**
  * Maps a solved three-node limb back onto its bones (FinalIK's IKMappingLimb): the clavicle swings toward
@@ -51,16 +56,19 @@ export class IKMappingLimb {
   }
 
   /** Writes the solved limb; `fullBody` is false in the limbs-only mode (iterations = 0). */
-  writePose(ikPositionWeight: number, fullBody: boolean): void {
+  writePose(solver: MappingSolver, fullBody: boolean): void {
     const w = this.weight;
     if (!(w > 0)) return;
+    // the weights travel by reference: see NumberRef
+    weight.value = w;
     if (fullBody) {
-      this.parentBone?.swing(this.bone1.node!.solverPosition, w);
-      this.bone1.fixToNode(w);
+      this.parentBone?.swing(this.bone1.node!.solverPosition, weight);
+      this.bone1.fixToNode(weight);
     }
-    this.bone1.rotateToPlane(w);
-    this.bone2.rotateToPlane(w);
-    this.bone3.rotateToMaintain(this.maintainRotationWeight * w * ikPositionWeight);
-    this.bone3.rotateToEffector(w);
+    this.bone1.rotateToPlane(weight);
+    this.bone2.rotateToPlane(weight);
+    maintainWeight.value = this.maintainRotationWeight * w * solver.ikPositionWeight;
+    this.bone3.rotateToMaintain(maintainWeight);
+    this.bone3.rotateToEffector(weight);
   }
 }

@@ -3,11 +3,14 @@ import { Vec3, copy, sub } from "../math/vec3.js";
 import { solveFabrikJoint } from "../solver/chain.js";
 import type { IKNode } from "../solver/node.js";
 import type { IKPose } from "../solver/pose.js";
-import { BoneMap } from "./bone-map.js";
+import { NumberRef } from "../math/number-ref.js";
+import { BoneMap, FULL_WEIGHT } from "./bone-map.js";
 
 const v1 = new Vec3();
 const v2 = new Vec3();
 const twistDir = new Vec3();
+/** The twist weight handed to BoneMap by reference (see NumberRef). */
+const twistWeight = new NumberRef();
 
 /** The solver nodes the spine mapping follows. */
 export interface SpineNodes {
@@ -143,17 +146,18 @@ export class IKMappingSpine {
     const spine = this.spine;
     const n = spine.length;
     spine[0]!.setToIKPosition();
-    spine[0]!.rotateToPlaneIn(this.firstPlane, 1);
+    spine[0]!.rotateToPlaneIn(this.firstPlane, FULL_WEIGHT);
     sub(twistDir, this.nodes.leftUpperArm.solverPosition, this.nodes.rightUpperArm.solverPosition);
     for (let i = 1; i < n - 1; i++) {
       const b = spine[i]!;
-      b.swing(spine[i + 1]!.ikPosition, 1);
+      b.swing(spine[i + 1]!.ikPosition, FULL_WEIGHT);
       if (this.twistWeight > 0) {
         sub(v1, spine[i + 1]!.ikPosition, b.position(v2));
-        b.twist(twistDir, v1, (i / (n - 2)) * this.twistWeight);
+        twistWeight.value = (i / (n - 2)) * this.twistWeight;
+        b.twist(twistDir, v1, twistWeight);
       }
     }
     spine[n - 1]!.setToIKPosition();
-    spine[n - 1]!.rotateToPlaneIn(this.lastPlane, 1);
+    spine[n - 1]!.rotateToPlaneIn(this.lastPlane, FULL_WEIGHT);
   }
 }

@@ -3,13 +3,8 @@
  * of vectors, and `clampDirection` (V3Tools.ClampDirection). Allocation-free.
  * @module
  */
-import {
-  type ReadonlyVec3,
-  Vec3,
-  angle,
-  anyPerpendicular,
-  copy,
-} from "./vec3.js";
+import { NumberRef } from "./number-ref.js";
+import { type ReadonlyVec3, Vec3, angleToRef, anyPerpendicular, copy } from "./vec3.js";
 
 /**
  * Gram–Schmidt in place (Unity's `Vector3.OrthoNormalize`): `normal` is normalised, then `tangent` is
@@ -53,6 +48,11 @@ export function orthoNormalize(normal: Vec3, tangent: Vec3): void {
 }
 
 const axis = new Vec3();
+// numbers handed between the helpers by reference (see NumberRef)
+const scratchT = new NumberRef();
+const slerpT = new NumberRef();
+const clampWeightIn = new NumberRef();
+const angleOut = new NumberRef();
 
 /**
  * Spherical interpolation of vectors (Unity's `Vector3.Slerp`): the direction turns from `a` toward `b`
@@ -61,6 +61,13 @@ const axis = new Vec3();
  * vectors turn about a deterministic axis perpendicular to `a`.
  */
 export function slerpVectors(out: Vec3, a: ReadonlyVec3, b: ReadonlyVec3, t: number): Vec3 {
+  scratchT.value = t;
+  return slerpVectorsRef(out, a, b, scratchT);
+}
+
+/** {@link slerpVectors} with `t` read from `t.value` (see {@link NumberRef}). */
+export function slerpVectorsRef(out: Vec3, a: ReadonlyVec3, b: ReadonlyVec3, tRef: Readonly<NumberRef>): Vec3 {
+  const t = tRef.value;
   if (!(t > 0)) return copy(out, a);
   if (t >= 1) return copy(out, b);
   const la = Math.sqrt(a.x * a.x + a.y * a.y + a.z * a.z);
@@ -71,7 +78,7 @@ export function slerpVectors(out: Vec3, a: ReadonlyVec3, b: ReadonlyVec3, t: num
     out.z = a.z + (b.z - a.z) * t;
     return out;
   }
-  const theta = angle(a, b);
+  const theta = angleToRef(a, b, angleOut).value;
   const len = la + (lb - la) * t;
   // unit a
   const ux = a.x / la;
@@ -140,6 +147,19 @@ export function clampDirection(
   clampWeight: number,
   clampSmoothing: number,
 ): boolean {
+  clampWeightIn.value = clampWeight;
+  return clampDirectionRef(out, direction, normal, clampWeightIn, clampSmoothing);
+}
+
+/** {@link clampDirection} with the clamp weight read from `clampWeightRef.value` (see {@link NumberRef}). */
+export function clampDirectionRef(
+  out: Vec3,
+  direction: ReadonlyVec3,
+  normal: ReadonlyVec3,
+  clampWeightRef: Readonly<NumberRef>,
+  clampSmoothing: number,
+): boolean {
+  const clampWeight = clampWeightRef.value;
   if (!(clampWeight > 0)) {
     copy(out, direction);
     return false;
@@ -148,7 +168,7 @@ export function clampDirection(
     copy(out, normal);
     return true;
   }
-  const dot = 1 - angle(normal, direction) / Math.PI;
+  const dot = 1 - angleToRef(normal, direction, angleOut).value / Math.PI;
   if (dot > clampWeight) {
     copy(out, direction);
     return false;
@@ -158,6 +178,7 @@ export function clampDirection(
   let mlp = dot / clampWeight;
   mlp = mlp < 0 ? 0 : mlp > 1 ? 1 : mlp;
   for (let i = 0; i < clampSmoothing; i++) mlp = Math.sin(mlp * Math.PI * 0.5);
-  slerpVectors(out, normal, direction, mlp * targetMlp);
+  slerpT.value = mlp * targetMlp;
+  slerpVectorsRef(out, normal, direction, slerpT);
   return true;
 }

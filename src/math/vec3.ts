@@ -232,13 +232,18 @@ export function projectOnPlane(out: Vec3, v: ReadonlyVec3, n: ReadonlyVec3): Vec
  * accurate near 0 and π where acos loses precision. Either vector zero → 0.
  */
 export function angle(a: ReadonlyVec3, b: ReadonlyVec3): number {
+  return angleToRef(a, b, scratchT).value;
+}
+
+/** {@link angle} written into `out.value` (per-frame code: no double is returned; see {@link NumberRef}). */
+export function angleToRef(a: ReadonlyVec3, b: ReadonlyVec3, out: NumberRef): NumberRef {
   const cx = a.y * b.z - a.z * b.y;
   const cy = a.z * b.x - a.x * b.z;
   const cz = a.x * b.y - a.y * b.x;
   const s = Math.sqrt(cx * cx + cy * cy + cz * cz);
   const c = a.x * b.x + a.y * b.y + a.z * b.z;
-  if (s === 0 && c === 0) return 0;
-  return Math.atan2(s, c);
+  out.value = s === 0 && c === 0 ? 0 : Math.atan2(s, c);
+  return out;
 }
 
 /**

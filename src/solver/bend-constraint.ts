@@ -1,4 +1,4 @@
-import { clampDirection, orthoNormalize } from "../math/direction.js";
+import { clampDirectionRef, orthoNormalize } from "../math/direction.js";
 import {
   Quat,
   copyQuat,
@@ -157,12 +157,13 @@ export class BendConstraint {
     negate(v1, v1);
     const a = sub(v2, b3.bonePosition, b2.bonePosition);
     // inside the allowed cone (angle < π(1 − clampWeight)) nothing changes: test that inline, so the
-    // clamp call (whose double argument would be boxed) only runs for a limb that needs it
+    // clamp only runs for a limb that needs it
     const clampWeight = this.clampF * solverWeight;
     const al = Math.sqrt(a.x * a.x + a.y * a.y + a.z * a.z);
     const cosA = al > 0 ? (a.x * v1.x + a.y * v1.y + a.z * v1.z) / al : 1;
     const inside = !(clampWeight > 0) || (clampWeight < 1 && cosA > Math.cos(Math.PI * (1 - clampWeight)) + 1e-12);
-    const changed = inside ? false : clampDirection(v3, a, v1, clampWeight, 0);
+    weight.value = clampWeight;
+    const changed = inside ? false : clampDirectionRef(v3, a, v1, weight, 0);
     const lastRotation = copyQuat(q3, b3.boneRotation);
     let touched = false;
     if (changed) {
