@@ -2,8 +2,8 @@
  * Debug views: the skeleton (a line from every bone to its parent) and the solver's nodes (a small sphere
  * at each node's solved position, lines along each chain). Both are updated after the IK solved.
  *
- * The nodes are read through the public API: `ik.solver.inner` (the engine-neutral solver; its
- * `chains[i].nodes[j].solverPosition` is in component space) and `ik.rig.componentToWorldPoint`.
+ * The nodes are read through the solver's node accessors: `chainCount`, `getNodeCount`,
+ * `getNodeWorldPosition` and `getNodeBoneName` (FinalIK's GetNode, in world space).
  */
 import "@babylonjs/core/Meshes/thinInstanceMesh";
 import { StandardMaterial } from "@babylonjs/core/Materials/standardMaterial";
@@ -19,7 +19,21 @@ import { type Ctx, type Pos, arr, worldPos } from "./scenarios";
 
 /** World positions of an IK's solver nodes (chain by chain), read from the solver after its solve. */
 export function solverNodePositions(ik: FullBodyBipedIK): Vector3[][] {
-  return ik.solver.inner.chains.map((chain) => chain.nodes.map((n) => ik.rig.componentToWorldPoint(n.solverPosition, new Vector3())));
+  const s = ik.solver;
+  const chains: Vector3[][] = [];
+  for (let c = 0; c < s.chainCount; c++) {
+    const nodes: Vector3[] = [];
+    for (let n = 0; n < s.getNodeCount(c); n++) nodes.push(s.getNodeWorldPosition(c, n, new Vector3()));
+    chains.push(nodes);
+  }
+  return chains;
+}
+
+/** Number of solver nodes of an IK. */
+function nodeCount(ik: FullBodyBipedIK): number {
+  let count = 0;
+  for (let c = 0; c < ik.solver.chainCount; c++) count += ik.solver.getNodeCount(c);
+  return count;
 }
 
 export class DebugViews {
@@ -63,7 +77,7 @@ export class DebugViews {
       sphere.material = m;
       sphere.renderingGroupId = 1;
       sphere.isPickable = false;
-      const count = this.ctx.iks.reduce((a, ik) => a + ik.solver.inner.chains.reduce((b, ch) => b + ch.nodes.length, 0), 0);
+      const count = this.ctx.iks.reduce((a, ik) => a + nodeCount(ik), 0);
       this.nodeMatrices = new Float32Array(16 * count);
       sphere.thinInstanceSetBuffer("matrix", this.nodeMatrices, 16, false);
       this.nodeSpheres = sphere;
@@ -116,10 +130,11 @@ export class DebugViews {
   /** For the test hook: each solver node's world position next to its bone's. */
   nodeRecords(ik: FullBodyBipedIK): { bone: string; node: Pos; boneWorld: Pos }[] {
     const out: { bone: string; node: Pos; boneWorld: Pos }[] = [];
-    for (const chain of ik.solver.inner.chains) {
-      for (const n of chain.nodes) {
-        const tn = ik.rig.nodes[n.bone] ?? null;
-        out.push({ bone: ik.rig.getName(n.bone), node: arr(ik.rig.componentToWorldPoint(n.solverPosition, new Vector3())), boneWorld: tn === null ? [NaN, NaN, NaN] : arr(worldPos(tn)) });
+    const s = ik.solver;
+    for (let c = 0; c < s.chainCount; c++) {
+      for (let i = 0; i < s.getNodeCount(c); i++) {
+        const tn = ik.rig.nodes[s.getNode(c, i).bone] ?? null;
+        out.push({ bone: s.getNodeBoneName(c, i), node: arr(s.getNodeWorldPosition(c, i, new Vector3())), boneWorld: tn === null ? [NaN, NaN, NaN] : arr(worldPos(tn)) });
       }
     }
     return out;

@@ -1,3 +1,4 @@
+import type { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { Observable } from "@babylonjs/core/Misc/observable.js";
 import { FBBIKChain } from "../effectors/babylon-chain.js";
 import { FBBIKEffector } from "../effectors/babylon-effector.js";
@@ -8,6 +9,7 @@ import type { IKMappingLimb } from "../mapping/mapping-limb.js";
 import type { IKMappingSpine } from "../mapping/mapping-spine.js";
 import { FullBodyBipedChain, FullBodyBipedEffector } from "../solver/biped-bones.js";
 import type { FBIKChain } from "../solver/chain.js";
+import type { IKNode } from "../solver/node.js";
 import { IKSolverFullBodyBiped } from "../solver/full-body-biped.js";
 
 /** The engine-neutral biped solver with its targets read from the Babylon handles at FinalIK's point. */
@@ -71,9 +73,13 @@ export class FBBIKSolver {
    */
   readonly onPostUpdate = new Observable<void>();
 
+  /** The rig the solver reads and writes (the same as `ik.rig`): converts component space to world. */
+  private readonly rig: BabylonRig;
+
   /** Builds the facade over a set-up solver, its rig and its mapping. */
   constructor(inner: BabylonBipedSolver, rig: BabylonRig, mapping: BipedMapping) {
     this.inner = inner;
+    this.rig = rig;
     const warn = (cause: string, message: string) => inner.warn(cause, message);
     this.effectors = inner.effectors.map((e) => new FBBIKEffector(e, rig, warn));
     this.limbChains = [1, 2, 3, 4].map((i) => new FBBIKChain(inner.chains[i]!, rig, LIMB_NAMES[i - 1]!, warn));
@@ -111,6 +117,47 @@ export class FBBIKSolver {
   /** The hand or foot effector at the end of the given limb. */
   getEndEffector(chain: FullBodyBipedChain): FBBIKEffector {
     return this.effectors[FullBodyBipedEffector.LeftHand + chain]!;
+  }
+
+  /** Number of solver chains: the body chain (0), then left arm, right arm, left leg, right leg (1–4). */
+  get chainCount(): number {
+    return this.inner.chains.length;
+  }
+
+  /** Number of nodes of solver chain `chainIndex` (1 for the body chain, 3 for a limb). */
+  getNodeCount(chainIndex: number): number {
+    return this.chainAt(chainIndex).nodes.length;
+  }
+
+  /**
+   * The solver node `nodeIndex` of chain `chainIndex` (FinalIK's GetNode): chain 0 is the body (its one
+   * node is the root node), chains 1–4 the left arm, right arm, left leg, right leg (upper bone, middle
+   * bone, hand or foot). Its positions are in the rig's component space; see {@link getNodeWorldPosition}.
+   */
+  getNode(chainIndex: number, nodeIndex: number): IKNode {
+    const nodes = this.chainAt(chainIndex).nodes;
+    const node = nodes[nodeIndex];
+    if (node === undefined) throw new RangeError(`Chain ${chainIndex} has ${nodes.length} node(s); there is no node ${nodeIndex}.`);
+    return node;
+  }
+
+  /**
+   * Where the last solve placed node (`chainIndex`, `nodeIndex`), in world space, written into `out`
+   * (allocation-free). Before the first solve it is the bone's position at setup.
+   */
+  getNodeWorldPosition(chainIndex: number, nodeIndex: number, out: Vector3): Vector3 {
+    return this.rig.componentToWorldPoint(this.getNode(chainIndex, nodeIndex).solverPosition, out);
+  }
+
+  /** Name of the bone that node (`chainIndex`, `nodeIndex`) stands for. */
+  getNodeBoneName(chainIndex: number, nodeIndex: number): string {
+    return this.rig.getName(this.getNode(chainIndex, nodeIndex).bone);
+  }
+
+  private chainAt(chainIndex: number): FBIKChain {
+    const chain = this.inner.chains[chainIndex];
+    if (chain === undefined) throw new RangeError(`The solver has chains 0–${this.inner.chains.length - 1}; there is no chain ${chainIndex}.`);
+    return chain;
   }
 
   /** Body effector (root node; carries the thighs). */

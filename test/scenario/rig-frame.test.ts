@@ -4,7 +4,6 @@
  * place within the same render id is still seen; an unmoved one leaves Babylon's update ids alone), the
  * lazily updated component-space pose (always exact when read), and the detachment check.
  */
-import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { afterEach, describe, expect, it } from "vitest";
@@ -13,6 +12,7 @@ import { currentWorldMatrix } from "../../src/mapping/babylon-rig.js";
 import { Quat } from "../../src/math/quat.js";
 import { Vec3 } from "../../src/math/vec3.js";
 import { type LoadedModel, loadModel } from "../helpers/babylon-scene.js";
+import { worldPos } from "../helpers/scene-probes.js";
 
 const open: LoadedModel[] = [];
 afterEach(() => {
@@ -23,12 +23,6 @@ async function load(rightHanded: boolean): Promise<LoadedModel> {
   const m = await loadModel("Mannequin", { rightHanded });
   open.push(m);
   return m;
-}
-
-function worldPos(bone: Bone): Vector3 {
-  const n = bone.getTransformNode()!;
-  n.computeWorldMatrix(true);
-  return n.getAbsolutePosition().clone();
 }
 
 /** What `render()` does first for the IK: a new frame id (so a second update is not a same-frame repeat). */
