@@ -62,6 +62,8 @@ export class FBBIKBendConstraint {
       }
     } else {
       this.inner.bendGoal = null;
+      // without a goal the direction counts only with a weight: at exactly 0 skip converting it
+      if (this.inner.weight === 0) return;
       const d = this.rig.worldToComponentVector(this.direction, tv);
       if (!(Number.isFinite(d.x) && Number.isFinite(d.y) && Number.isFinite(d.z))) {
         this.warn(`${this.name}:bend-direction`, `${this.name} bend direction is not finite; ignored.`);

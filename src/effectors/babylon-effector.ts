@@ -111,10 +111,14 @@ export class FBBIKEffector {
       }
     }
     const inner = this.inner;
+    const o = this.positionOffset;
+    const offset = o.x !== 0 || o.y !== 0 || o.z !== 0;
+    // an idle effector's position and rotation are not read by the solver this frame (weights of
+    // exactly 0, no offset): skip converting them. A NaN weight is not idle: the solver reports it.
+    if (inner.positionWeight === 0 && inner.rotationWeight === 0 && !offset) return;
     this.rig.worldToComponentPoint(this.position, inner.position);
     this.rig.worldToComponentRotation(this.rotation, inner.rotation);
-    const o = this.positionOffset;
-    if (o.x !== 0 || o.y !== 0 || o.z !== 0) {
+    if (offset) {
       this.rig.worldToComponentVector(o, tv);
       inner.positionOffset.x += tv.x;
       inner.positionOffset.y += tv.y;
