@@ -18,7 +18,8 @@ import { Vector3 } from "@babylonjs/core/Maths/math.vector";
 import { CreateGround } from "@babylonjs/core/Meshes/Builders/groundBuilder";
 import { Scene } from "@babylonjs/core/scene";
 import type { AssetContainer } from "@babylonjs/core/assetContainer";
-import { CHARACTER_SCENARIOS, type Ctx, type ScenarioName, type ScenarioRun, SCENARIOS, bonePos, captureAnimated, spawnCharacter } from "./scenarios";
+import type { AnimationGroup } from "@babylonjs/core/Animations/animationGroup";
+import { CHARACTER_SCENARIOS, type Character, type Ctx, type ScenarioName, type ScenarioRun, SCENARIOS, bonePos, captureAnimated, spawnCharacter } from "./scenarios";
 import { buildPanel, snapshotParameters } from "./panel";
 import { DebugViews } from "./views";
 import { Matrix } from "@babylonjs/core/Maths/math.vector";
@@ -46,6 +47,8 @@ const views = { skeleton: false, nodes: false };
 let modelSource: string | Uint8Array = "models/Mannequin.glb";
 let modelName = "Mannequin.glb";
 let paused = false;
+/** The clip the characters play (−1: procedural idle); kept across scenarios, reset with the model. */
+let clipIndex = -1;
 const hooks: Record<string, unknown> = { ready: false, scenario: null, errors: [] as string[] };
 window.__fbbik = hooks;
 
@@ -120,6 +123,7 @@ async function build(name: ScenarioName): Promise<void> {
   debugViews.setSkeleton(views.skeleton);
   debugViews.setNodes(views.nodes);
   current = { scene, run, ctx, views: debugViews };
+  setClip(clipIndex);
   setPaused(paused);
   // the parameters as the scenario set them: the panel's reset goes back to these
   const defaults = snapshotParameters(ctx.iks);
@@ -131,6 +135,9 @@ async function build(name: ScenarioName): Promise<void> {
   hooks.model = modelName;
   hooks.characters = ctx.characters.length;
   hooks.setPaused = (p: boolean) => setPaused(p);
+  hooks.clips = () => clipNames(container);
+  hooks.clip = () => clipIndex;
+  hooks.setClip = (i: number) => setClip(i);
   hooks.clearColor = [CLEAR.r, CLEAR.g, CLEAR.b];
   hooks.frames = 0;
   hooks.checks = () => run.checks;
@@ -151,6 +158,11 @@ async function build(name: ScenarioName): Promise<void> {
     run,
     paused: () => paused,
     setPaused,
+    modelName,
+    clipNames: clipNames(container),
+    clip: () => clipIndex,
+    setClip,
+    loadFile: (file: File) => loadFile(file),
     views,
     setView: (v: "skeleton" | "nodes", on: boolean) => {
       views[v] = on;
@@ -210,15 +222,36 @@ async function build(name: ScenarioName): Promise<void> {
   engine.runRenderLoop(() => scene.render());
 }
 
+/** The animation a character plays under the IK: one of its model's clips, or the procedural idle. */
+function playing(c: Character): AnimationGroup | null {
+  return c.clip >= 0 ? (c.clips[c.clip] ?? null) : c.idle;
+}
+
 function setPaused(p: boolean): void {
   paused = p;
   if (current === null) return;
   for (const c of current.ctx.characters) {
-    for (const g of [c.idle, ...c.extra]) {
+    for (const g of [playing(c), ...c.extra]) {
       if (g === null) continue;
       if (p) g.pause();
       else g.play(true);
     }
+  }
+}
+
+/** Plays the model's clip `index` (−1: the procedural idle) on every character, looping. */
+function setClip(index: number): void {
+  clipIndex = index;
+  if (current === null) return;
+  for (const c of current.ctx.characters) {
+    const i = index < c.clips.length ? index : -1;
+    if (i === c.clip) continue;
+    playing(c)?.stop();
+    c.clip = i;
+    const g = playing(c);
+    if (g === null) continue;
+    g.start(true, 1);
+    if (paused) g.pause();
   }
 }
 
@@ -301,21 +334,32 @@ window.addEventListener("drop", (e) => {
   e.preventDefault();
   drop.style.display = "none";
   const file = e.dataTransfer?.files[0];
-  if (file === undefined) return;
-  void file.arrayBuffer().then((buf) => loadUserModel(new Uint8Array(buf), file.name)).catch(report);
+  if (file !== undefined) loadFile(file);
 });
+
+/** Loads a user's GLB from a drop or the panel's file picker. */
+function loadFile(file: File): void {
+  void file.arrayBuffer().then((buf) => loadUserModel(new Uint8Array(buf), file.name)).catch(report);
+}
+
+/** The model's clip names (the container's animation groups), for the panel and the test hook. */
+function clipNames(container: AssetContainer): string[] {
+  return container.animationGroups.map((g) => g.name);
+}
 
 /** Rebuilds the current scenario with a user's GLB (falls back to the previous model if it fails). */
 async function loadUserModel(bytes: Uint8Array, name: string): Promise<void> {
-  const previous = { modelSource, modelName };
+  const previous = { modelSource, modelName, clipIndex };
   modelSource = bytes;
   modelName = name;
+  clipIndex = -1;
   try {
     await build(scenarioFromUrl());
   } catch (err) {
     report(err);
     modelSource = previous.modelSource;
     modelName = previous.modelName;
+    clipIndex = previous.clipIndex;
     await build(scenarioFromUrl());
   }
 }

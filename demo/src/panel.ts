@@ -16,6 +16,15 @@ export interface PanelOptions {
   setView(v: "skeleton" | "nodes", on: boolean): void;
   reset(): void;
   switchTo(s: ScenarioName): void;
+  /** The loaded model's file name. */
+  modelName: string;
+  /** The model's own clips. */
+  clipNames: string[];
+  /** The clip playing (−1: the procedural idle). */
+  clip(): number;
+  setClip(i: number): void;
+  /** Loads a user's GLB (the file picker; dropping a file on the page does the same). */
+  loadFile(file: File): void;
 }
 
 type Solver = FullBodyBipedIK["solver"];
@@ -132,6 +141,30 @@ export function buildPanel(o: PanelOptions): void {
   reset.textContent = "reset parameters and handles";
   reset.addEventListener("click", () => o.reset());
   panel.append(reset);
+
+  const model = section("model");
+  const file = document.createElement("label");
+  const name = document.createElement("span");
+  name.textContent = o.modelName;
+  name.title = o.modelName;
+  const pick = document.createElement("input");
+  pick.type = "file";
+  pick.id = "model-file";
+  pick.accept = ".glb,model/gltf-binary";
+  pick.style.width = "88px";
+  pick.style.overflow = "hidden";
+  pick.addEventListener("change", () => {
+    const f = pick.files?.[0];
+    if (f !== undefined) o.loadFile(f);
+  });
+  file.append(name, pick);
+  model.append(file);
+  model.append(choice("animation", "clip", ["procedural idle", ...o.clipNames], o.clip() + 1, (i) => o.setClip(i - 1)).el);
+  const dropHint = document.createElement("div");
+  dropHint.className = "hint";
+  dropHint.textContent = "or drop a humanoid .glb on the page";
+  model.append(dropHint);
+  panel.append(model);
 
   const iks = o.ctx.iks;
   const first = iks[0]!.solver;

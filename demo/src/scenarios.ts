@@ -44,6 +44,10 @@ export interface Character {
   skeleton: Skeleton;
   ik: FullBodyBipedIK;
   idle: AnimationGroup | null;
+  /** The model's own clips (stopped at spawn), in the container's order. */
+  clips: AnimationGroup[];
+  /** Index in `clips` of the clip playing instead of the idle, or −1 for the procedural idle. */
+  clip: number;
   /** Extra animation groups (the ground scenario's walk-in-place), paused with the idle. */
   extra: AnimationGroup[];
   /** Joint extent in y. */
@@ -262,7 +266,7 @@ export function spawnCharacter(ctx: Ctx, position: Vector3, ikTimes: { acc: numb
   const idle = proceduralIdle(ctx.scene, nodes, `idle#${k}`);
   idle.start(true, 1);
   if (ctx.paused()) idle.pause();
-  const c: Character = { root, skeleton, ik, idle, extra: [], h: hi - lo, forward, right, meshes, animated: {} };
+  const c: Character = { root, skeleton, ik, idle, clips: entries.animationGroups, clip: -1, extra: [], h: hi - lo, forward, right, meshes, animated: {} };
   ctx.iks.push(ik);
   ctx.characters.push(c);
   return c;

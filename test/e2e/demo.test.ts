@@ -221,6 +221,58 @@ describe.skipIf(skip)(title, () => {
       }
     }, 240_000);
   }
+
+  it("a user's model from the file picker: a rig that cannot work shows its FBBIKError and the demo keeps its model; a biped's clips are listed and play under the IK", async () => {
+    const page = await browser.newPage();
+    const hook = <T>(expr: string): Promise<T> => page.evaluate(`(() => { const h = window.__fbbik; return ${expr}; })()`) as Promise<T>;
+    const waitFor = (expr: string, timeout: number) => page.waitForFunction(`(() => { const h = window.__fbbik; return ${expr}; })()`, null, { timeout, polling: 100 });
+    const lines: string[] = [];
+    try {
+      await page.goto(`${base}?scenario=free`);
+      await waitFor("h?.ready === true || (h?.errors?.length ?? 0) > 0", 45_000);
+      expect(await hook<string[]>("h.errors")).toEqual([]);
+      expect(await page.locator("#clip option").count()).toBe(1); // the Mannequin has no clips: the procedural idle only
+
+      // RobotExpressive's feet hang off the root: no biped, and the page says why
+      await page.setInputFiles("#model-file", join(ROOT, "test", "assets", "models", "RobotExpressive.glb"));
+      await waitFor("h.errors.length > 0", 60_000);
+      const message = (await hook<string[]>("h.errors")).join("\n");
+      expect(message).toMatch(/left foot/i);
+      expect(message).toMatch(/Foot\.L/);
+      await expect.poll(() => page.locator("#error").textContent(), { timeout: 10_000 }).toMatch(/left foot/i);
+      await waitFor("h.ready === true && h.model === 'Mannequin.glb'", 60_000);
+      lines.push(`RobotExpressive.glb: error shown (${message.split("\n")[0]!.slice(0, 120)}…), the Mannequin is back`);
+
+      // a Mixamo biped with clips (read from ../shared, not committed)
+      const xbot = resolve(ROOT, "..", "shared", "assets", "models", "Xbot.glb");
+      if (existsSync(xbot)) {
+        await page.setInputFiles("#model-file", xbot);
+        await waitFor("h.ready === true && h.model === 'Xbot.glb'", 90_000);
+        expect(await hook<number>("h.iks.length")).toBe(1);
+        const clips = await hook<string[]>("h.clips()");
+        expect(clips.length).toBeGreaterThan(0);
+        expect(await page.locator("#clip option").count()).toBe(clips.length + 1);
+        await page.selectOption("#clip", "1");
+        expect(await hook<number>("h.clip()")).toBe(0);
+        // the chosen clip plays (instantiated per character, its name carries a suffix), the idle does not
+        const playing = await hook<string[]>("h.scene.animationGroups.filter((g) => g.isPlaying).map((g) => g.name)");
+        expect(playing.some((n) => n.startsWith(clips[0]!))).toBe(true);
+        expect(playing.some((n) => n.startsWith("idle"))).toBe(false);
+        // and the free scenario's IK still holds the left hand on its handle on top of it
+        await waitFor("h.done()", 60_000);
+        const checks = await hook<{ leftHand: { bone: V; handle: V; height: number } }>("h.checks()");
+        const d = dist(checks.leftHand.bone, checks.leftHand.handle);
+        expect(d).toBeLessThan(0.01 * checks.leftHand.height);
+        await page.screenshot({ path: join(OUT, "user-model-page.png") });
+        lines.push(`Xbot.glb: ${clips.length} clip(s) listed (${clips.join(", ")}); playing "${clips[0]}", left hand to its handle ${pct(d, checks.leftHand.height)}`);
+      } else {
+        lines.push("Xbot.glb: ../shared/assets/models is absent, the clip part is skipped");
+      }
+    } finally {
+      measured.push(...lines.map((l) => `user model: ${l}`));
+      await page.close();
+    }
+  }, 300_000);
 });
 
 type Hook = <T>(expr: string) => Promise<T>;
