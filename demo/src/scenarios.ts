@@ -791,8 +791,8 @@ async function climb(ctx: Ctx): Promise<ScenarioRun> {
       system?.dispose();
     },
   };
-  // from the side: the ladder in front of the body, hands and feet on the rungs
-  frameCamera(ctx, c, new Vector3(0, 0.6 * h, 0).add(forward.scale(0.25 * h)), 4 * h, 1, 0.7);
+  // from behind and to the side: the back of the climber, hands and feet on the rungs beyond
+  frameCamera(ctx, c, new Vector3(0, 0.85 * h, 0).add(forward.scale(0.25 * h)), 4.6 * h, 1, -0.8);
   ctx.camera.beta = 1.25;
   return run;
 }
