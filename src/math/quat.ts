@@ -225,6 +225,13 @@ export function nlerpRef(out: Quat, a: ReadonlyQuat, b: ReadonlyQuat, t: Readonl
 
 /** Spherical interpolation along the shorter arc, t clamped to [0, 1]. */
 export function slerp(out: Quat, a: ReadonlyQuat, b: ReadonlyQuat, t: number): Quat {
+  scratchT.value = t;
+  return slerpRef(out, a, b, scratchT);
+}
+
+/** {@link slerp} with `t` read from `t.value` (see {@link NumberRef}). */
+export function slerpRef(out: Quat, a: ReadonlyQuat, b: ReadonlyQuat, tRef: Readonly<NumberRef>): Quat {
+  const t = tRef.value;
   if (!(t > 0)) return copyQuat(out, a);
   let bx = b.x;
   let by = b.y;

@@ -35,18 +35,7 @@ const q3 = new Quat();
 /** Weights handed to the interpolation helpers by reference (see NumberRef). */
 const weight = new NumberRef();
 
-/**
- * The weights LimitBend runs with, passed as an object: V8 boxes double arguments of calls it does not
- * inline, and this one is too big to inline. A class for the reason {@link NumberRef} gives.
- */
-export class LimitBendWeights {
-  /** The solver's master weight (ikPositionWeight). */
-  solverWeight = 0;
-  /** The end effector's position weight, unscaled by the master weight (FinalIK's), 0 without one. */
-  positionWeight = 0;
-}
-
-/** What getDir reads from the solver. */
+/** What limitBend and getDir read from the solver. */
 export interface BendSolver {
   /** The solver's master weight. */
   readonly ikPositionWeight: number;
@@ -145,10 +134,11 @@ export class BendConstraint {
    * also turns toward the default bend side by positionWeight × solverWeight. The last bone keeps its
    * rotation.
    */
-  limitBend(pose: IKPose, weights: Readonly<LimitBendWeights>): void {
+  limitBend(pose: IKPose, solver: BendSolver, endPositionWeight: Readonly<NumberRef>): void {
     if (!this.initiated) return;
-    const solverWeight = weights.solverWeight;
-    const positionWeight = weights.positionWeight;
+    // weights by reference: this call is too big for V8 to inline, and double arguments would be boxed
+    const solverWeight = solver.ikPositionWeight;
+    const positionWeight = endPositionWeight.value;
     const b1 = this.bone1!;
     const b2 = this.bone2!;
     const b3 = this.bone3!;

@@ -1,12 +1,10 @@
 import type { IKEffector } from "../effectors/effector.js";
 import { NumberRef } from "../math/number-ref.js";
-import { LimitBendWeights } from "./bend-constraint.js";
 import type { ChainSolver, FBIKChain } from "./chain.js";
 import { SolverObservable } from "./observable.js";
 import type { IKPose } from "./pose.js";
 
-// per-frame weights handed by reference (see NumberRef)
-const limitBendWeights = new LimitBendWeights();
+/** The end effector's position weight handed to LimitBend by reference (see NumberRef). */
 const positionWeight = new NumberRef();
 
 /** A problem the solver reports, once per cause. */
@@ -235,12 +233,7 @@ export class IKSolverFullBody implements ChainSolver {
     for (let i = 0; i < chains.length; i++) {
       const c = chains[i]!;
       if (c.bendConstraint.initiated) {
-        if (driven) {
-          limitBendWeights.solverWeight = ikw;
-          this.endEffectorPositionWeightToRef(i, positionWeight);
-          limitBendWeights.positionWeight = positionWeight.value;
-          c.bendConstraint.limitBend(this.pose, limitBendWeights);
-        }
+        if (driven) c.bendConstraint.limitBend(this.pose, this, this.endEffectorPositionWeightToRef(i, positionWeight));
         if (c.bendConstraint.weight * ikw > 0) active = true;
       }
     }

@@ -1,4 +1,5 @@
-import { type Quat as QuatType, Quat, copyQuat, fromToRotation, identity } from "../../math/quat.js";
+import { NumberRef } from "../../math/number-ref.js";
+import { type Quat as QuatType, Quat, fromToRotation, identity, slerpRef } from "../../math/quat.js";
 import { Vec3, copy, cross, dot, normalize, projectOnPlane, scaleAndAdd, sub } from "../../math/vec3.js";
 import type { ReadonlyVec3 } from "../../math/vec3.js";
 import { GroundingHit, GroundingQuality, clampNumber } from "./grounding-common.js";
@@ -191,66 +192,19 @@ export class GroundingLeg {
     // the interpolation parameters go through a typed array: a double passed to a call that is not
     // inlined would be boxed (an allocation per frame)
     if (angle > maxAngle) {
-      scalars[0] = maxAngle / angle;
-      slerpScalar(q, IDENTITY, q);
+      fraction.value = maxAngle / angle;
+      slerpRef(q, IDENTITY, q, fraction);
     }
-    scalars[0] = clampNumber(deltaTime * g.footRotationSpeed, 0, 1);
-    slerpScalar(this.r, this.r, q);
-    scalars[0] = clampNumber(g.footRotationWeight, 0, 1);
-    slerpScalar(this.rotationOffset, IDENTITY, this.r);
+    fraction.value = clampNumber(deltaTime * g.footRotationSpeed, 0, 1);
+    slerpRef(this.r, this.r, q, fraction);
+    fraction.value = clampNumber(g.footRotationWeight, 0, 1);
+    slerpRef(this.rotationOffset, IDENTITY, this.r, fraction);
   }
 }
 
 const IDENTITY: QuatType = new Quat();
-const scalars = new Float64Array(1);
-
-/**
- * Spherical interpolation from `a` to `b` (shorter arc) by t = scalars[0] clamped to [0, 1]. The same as
- * quat.slerp, with t read from the typed array so that no double crosses a call.
- */
-function slerpScalar(out: QuatType, a: QuatType, b: QuatType): void {
-  const t = scalars[0]!;
-  if (!(t > 0)) {
-    copyQuat(out, a);
-    return;
-  }
-  let bx = b.x;
-  let by = b.y;
-  let bz = b.z;
-  let bw = b.w;
-  let d = a.x * bx + a.y * by + a.z * bz + a.w * bw;
-  if (d < 0) {
-    d = -d;
-    bx = -bx;
-    by = -by;
-    bz = -bz;
-    bw = -bw;
-  }
-  if (t >= 1) {
-    out.x = bx;
-    out.y = by;
-    out.z = bz;
-    out.w = bw;
-    return;
-  }
-  let wa = 1 - t;
-  let wb = t;
-  if (d <= 0.9999995) {
-    const theta = Math.acos(d < 1 ? d : 1);
-    const sinTheta = Math.sin(theta);
-    wa = Math.sin((1 - t) * theta) / sinTheta;
-    wb = Math.sin(t * theta) / sinTheta;
-  }
-  const x = a.x * wa + bx * wb;
-  const y = a.y * wa + by * wb;
-  const z = a.z * wa + bz * wb;
-  const w = a.w * wa + bw * wb;
-  const l = Math.sqrt(x * x + y * y + z * z + w * w);
-  out.x = x / l;
-  out.y = y / l;
-  out.z = z / l;
-  out.w = w / l;
-}
+/** The slerp fraction, handed over by reference (see NumberRef). */
+const fraction = new NumberRef();
 
 /** How far `p` is below the root along up, less heightOffset (Grounding.heightAboveGround, inlined). */
 function heightAbove(g: Grounding, p: ReadonlyVec3): number {

@@ -10,6 +10,7 @@
  * θ' = θ × (dot/c) × (1 − (c − dot)/(1 − dot)) = (180 − θ)(1 − c)/c degrees from n; at most 180(1 − c).
  */
 import { describe, expect, it } from "vitest";
+import { NumberRef } from "../../../src/math/number-ref.js";
 import { Quat } from "../../../src/math/quat.js";
 import { Vec3 } from "../../../src/math/vec3.js";
 import type { FBIKChain } from "../../../src/solver/chain.js";
@@ -97,10 +98,10 @@ describe.each(variants.map((b) => [b.name, b] as const))("bend constraint on %s"
     const p = st.b.pose;
     const positions = p.positions.map(clone);
     const rotations = p.rotations.map((r) => ({ x: r.x, y: r.y, z: r.z, w: r.w }));
-    for (let ci = 1; ci <= 4; ci++) st.s.chains[ci]!.bendConstraint.limitBend(p, { solverWeight: 1, positionWeight: 0 });
+    for (let ci = 1; ci <= 4; ci++) st.s.chains[ci]!.bendConstraint.limitBend(p, { ikPositionWeight: 1 }, new NumberRef(0));
     expect(p.positions.map(clone)).toEqual(positions);
     expect(p.rotations.map((r) => ({ x: r.x, y: r.y, z: r.z, w: r.w }))).toEqual(rotations);
-    for (let ci = 1; ci <= 4; ci++) st.s.chains[ci]!.bendConstraint.limitBend(p, { solverWeight: 1, positionWeight: 1 });
+    for (let ci = 1; ci <= 4; ci++) st.s.chains[ci]!.bendConstraint.limitBend(p, { ikPositionWeight: 1 }, new NumberRef(1));
     p.positions.forEach((q, i) => expectNear(q, positions[i]!, 1e-12 * variant.height, p.names[i]!));
     p.rotations.forEach((q, i) => expectSameRotation(q, rotations[i]!, 1e-12, p.names[i]!));
   });
@@ -127,7 +128,7 @@ describe.each(variants.map((b) => [b.name, b] as const))("bend constraint on %s"
           const handBefore = boneRot(p, n2!.bone);
           const elbowBefore = bonePos(p, n1!.bone);
 
-          chain.bendConstraint.limitBend(p, { solverWeight: solverWeight, positionWeight: 0 });
+          chain.bendConstraint.limitBend(p, { ikPositionWeight: solverWeight }, new NumberRef(0));
 
           const what = `${LIMB_NAMES[ci - 1]} w ${solverWeight}`;
           const after = sub(bonePos(p, n2!.bone), bonePos(p, n1!.bone));
@@ -204,7 +205,7 @@ describe.each(variants.map((b) => [b.name, b] as const))("bend constraint on %s"
         const bent = add(mul(g.u, Math.cos(30 * DEG)), mul(add(mul(n, Math.cos(60 * DEG)), mul(m, Math.sin(60 * DEG))), Math.sin(30 * DEG)));
         aimBone(st, n1!.bone, n2!.bone, bent);
         const handBefore = boneRot(p, n2!.bone);
-        chain.bendConstraint.limitBend(p, { solverWeight: solverWeight, positionWeight: positionWeight });
+        chain.bendConstraint.limitBend(p, { ikPositionWeight: solverWeight }, new NumberRef(positionWeight));
         const after = sub(bonePos(p, n2!.bone), bonePos(p, n1!.bone));
         const what = `${LIMB_NAMES[ci - 1]} (${solverWeight}, ${positionWeight})`;
         expect(Math.abs(angleDeg(perp(after, g.u), n) - remaining), what).toBeLessThan(1e-7);
