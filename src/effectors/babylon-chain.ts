@@ -73,8 +73,13 @@ export class FBBIKBendConstraint {
     }
   }
 
-  /** @internal Reflects the direction the solver used (it follows the bend goal) back into world space. */
+  /**
+   * @internal Reflects the direction the solver used back into world space, while a bend goal drives it.
+   * Without a goal the world direction is the user's: it is left alone (it may not even have been converted
+   * this frame, see _syncToSolver).
+   */
   _syncFromSolver(): void {
+    if (this.inner.bendGoal === null) return;
     this.rig.componentToWorldVector(this.inner.direction, this.direction);
     const l = this.direction.length();
     if (l > 0 && Number.isFinite(l)) this.direction.scaleInPlace(1 / l);
