@@ -23,6 +23,21 @@ import { Random } from "../helpers/random.js";
 
 afterEach(disposeOpen);
 
+/**
+ * The model twice, each with the IK and the idle playing, rendered once: `m` gets the modifiers, `ref`
+ * stays without them for comparison.
+ */
+async function idlingPair(name: ModelName): Promise<{ m: LoadedModel; ref: LoadedModel; ik: FullBodyBipedIK; h: number }> {
+  const m = await load(name);
+  const ref = await load(name);
+  const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+  playIdle(m, ik, name);
+  playIdle(ref, FullBodyBipedIK.create(ref.scene, ref.skeleton), name);
+  m.scene.render();
+  ref.scene.render();
+  return { m, ref, ik, h: height(m) };
+}
+
 /** The model's idle clip, or a procedural sway of the spine, an arm and a leg. */
 function playIdle(m: LoadedModel, ik: FullBodyBipedIK, name: ModelName): AnimationGroup {
   if (name === "Xbot") {
@@ -254,15 +269,7 @@ for (const name of MODELS) {
     it("HitReaction: a bone hit point turns the bone by curve(t) × weight degrees about cross(force, point − centre)", () => boneHitCase(name, false));
 
     it("HitReaction: the pose returns to the animation after the curves end (within 1e-6 h of a scene without modifiers)", async () => {
-      const m = await load(name);
-      const ref = await load(name);
-      const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
-      const refIk = FullBodyBipedIK.create(ref.scene, ref.skeleton);
-      playIdle(m, ik, name);
-      playIdle(ref, refIk, name);
-      m.scene.render();
-      ref.scene.render();
-      const h = height(m);
+      const { m, ref, ik, h } = await idlingPair(name);
       const chest = ik.references.spine[ik.references.spine.length - 1]!;
       const box = colliderAt(m, chest, 0.2 * h);
       const hr = new HitReaction(ik, {
@@ -381,15 +388,7 @@ for (const name of MODELS) {
     it("Recoil: two-handed keeps the other hand's place relative to the weapon hand within 1 % h (and it does not when one-handed)", () => twoHandedCase(name, false));
 
     it("Recoil: the pose returns to the animation after the curve (within 1e-6 h of a scene without modifiers)", async () => {
-      const m = await load(name);
-      const ref = await load(name);
-      const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
-      const refIk = FullBodyBipedIK.create(ref.scene, ref.skeleton);
-      playIdle(m, ik, name);
-      playIdle(ref, refIk, name);
-      m.scene.render();
-      ref.scene.render();
-      const h = height(m);
+      const { m, ref, ik, h } = await idlingPair(name);
       const recoil = new Recoil(ik, {
         handRotationOffset: { x: -10, y: 0, z: 5 },
         rotationRandom: { x: 3, y: 3, z: 0 },
@@ -418,15 +417,7 @@ for (const name of MODELS) {
     });
 
     it("weight 0 or disabled: HitReaction and Recoil change nothing (bones equal the scene without modifiers exactly)", async () => {
-      const m = await load(name);
-      const ref = await load(name);
-      const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
-      const refIk = FullBodyBipedIK.create(ref.scene, ref.skeleton);
-      playIdle(m, ik, name);
-      playIdle(ref, refIk, name);
-      m.scene.render();
-      ref.scene.render();
-      const h = height(m);
+      const { m, ref, ik, h } = await idlingPair(name);
       const chest = ik.references.spine[ik.references.spine.length - 1]!;
       const box = colliderAt(m, chest, 0.2 * h);
       const hr = new HitReaction(ik, {

@@ -36,6 +36,22 @@ const last = (a: Vector3[]): Vector3 => a[a.length - 1]!;
 
 const MODELS: ModelName[] = ["Mannequin", "Superhero", "Xbot"];
 
+/**
+ * The model twice with the arms posed forward and the IK, rendered once: `m` gets the modifier, `ref`
+ * stays without it for comparison.
+ */
+async function armsForwardPair(name: ModelName): Promise<{ m: LoadedModel; ref: LoadedModel; ik: FullBodyBipedIK; h: number }> {
+  const m = await load(name);
+  const ref = await load(name);
+  poseArmsForward(m);
+  poseArmsForward(ref);
+  const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+  FullBodyBipedIK.create(ref.scene, ref.skeleton);
+  m.scene.render();
+  ref.scene.render();
+  return { m, ref, ik, h: height(m) };
+}
+
 for (const name of MODELS) {
   const available = modelAvailable(name);
   describe.skipIf(!available)(available ? name : `${name} (skipped: ../shared/assets/models/${name}.glb is not on this machine)`, () => {
@@ -201,15 +217,7 @@ for (const name of MODELS) {
     }
 
     it("EffectorOffset: moves the hands by offset × weight in the character's frame within 1 % h; nothing at weight 0", async () => {
-      const m = await load(name);
-      const ref = await load(name);
-      poseArmsForward(m);
-      poseArmsForward(ref);
-      const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
-      FullBodyBipedIK.create(ref.scene, ref.skeleton);
-      m.scene.render();
-      ref.scene.render();
-      const h = height(m);
+      const { m, ref, ik, h } = await armsForwardPair(name);
       const r = ik.references;
       const eo = new EffectorOffset(ik, { weight: 0, handsMaintainRelativePositionWeight: 0.5 });
       eo.leftHandOffset.set(0, 0.05 * h, 0.03 * h);
@@ -250,15 +258,7 @@ for (const name of MODELS) {
     });
 
     it("OffsetPose: offsets × weight in root space; pins replace the offset per axis by pinWeight × |weight| (the hand reaches its pin within 1 % h); nothing at weight 0", async () => {
-      const m = await load(name);
-      const ref = await load(name);
-      poseArmsForward(m);
-      poseArmsForward(ref);
-      const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
-      FullBodyBipedIK.create(ref.scene, ref.skeleton);
-      m.scene.render();
-      ref.scene.render();
-      const h = height(m);
+      const { m, ref, ik, h } = await armsForwardPair(name);
       const r = ik.references;
       const frame = readCharacterFrame(ik, new CharacterFrame());
       const leftHand = frame.pointToLocal(worldPos(r.leftHand), new Vector3());
