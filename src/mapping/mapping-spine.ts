@@ -133,13 +133,13 @@ export class IKMappingSpine {
   private forwardReach(position: Vec3): void {
     const spine = this.spine;
     copy(spine[spine.length - 1]!.ikPosition, position);
-    for (let i = spine.length - 2; i > -1; i--) solveFabrikJoint(spine[i]!.ikPosition, spine[i + 1]!.ikPosition, spine[i]!.length);
+    for (let i = spine.length - 2; i > -1; i--) solveFabrikJoint(spine[i]!.ikPosition, spine[i + 1]!.ikPosition, spine[i]!);
   }
 
   private backwardReach(position: Vec3): void {
     const spine = this.spine;
     copy(spine[0]!.ikPosition, position);
-    for (let i = 1; i < spine.length; i++) solveFabrikJoint(spine[i]!.ikPosition, spine[i - 1]!.ikPosition, spine[i - 1]!.length);
+    for (let i = 1; i < spine.length; i++) solveFabrikJoint(spine[i]!.ikPosition, spine[i - 1]!.ikPosition, spine[i - 1]!);
   }
 
   private mapToSolverPositions(): void {

@@ -76,6 +76,9 @@ export class BendConstraint {
   /** True when the limb was straight at initiate, so the default bend direction is a guess. */
   straightAtInitiate = false;
   private limbOrientationsSet = false;
+  // cos of the allowed cone's angle for the last clamp weight: the weight rarely changes between frames
+  private coneClampWeight = Number.NaN;
+  private coneCos = 1;
 
   /** Assigns the three limb nodes. */
   setBones(bone1: IKNode, bone2: IKNode, bone3: IKNode): void {
@@ -151,7 +154,11 @@ export class BendConstraint {
     const clampWeight = this.clampF * solverWeight;
     const al = Math.sqrt(a.x * a.x + a.y * a.y + a.z * a.z);
     const cosA = al > 0 ? (a.x * v1.x + a.y * v1.y + a.z * v1.z) / al : 1;
-    const inside = !(clampWeight > 0) || (clampWeight < 1 && cosA > Math.cos(Math.PI * (1 - clampWeight)) + 1e-12);
+    if (clampWeight !== this.coneClampWeight) {
+      this.coneClampWeight = clampWeight;
+      this.coneCos = Math.cos(Math.PI * (1 - clampWeight));
+    }
+    const inside = !(clampWeight > 0) || (clampWeight < 1 && cosA > this.coneCos + 1e-12);
     weight.value = clampWeight;
     const changed = inside ? false : clampDirectionRef(v3, a, v1, weight, 0);
     const lastRotation = copyQuat(q3, b3.boneRotation);

@@ -92,6 +92,14 @@ export class FBIKChain {
   private validBendWeight = 0;
   /** The child chains themselves (resolved from `children` at initiate, so hot loops skip the lookup). */
   private childChains: FBIKChain[] = [];
+  /**
+   * True when every child is a leaf chain (the biped's limbs): their FABRIK steps then run node by node
+   * across all children rather than child by child. Same arithmetic on disjoint nodes, so the result is
+   * identical; the square roots of different limbs sit next to each other and the CPU overlaps them.
+   */
+  private leafChildren = false;
+  /** The longest child's node count (for the interleaved leaf passes). */
+  private maxChildNodes = 0;
   private sqrMag1 = 0;
   private sqrMagDif = 0;
   private readonly pushResult = new Vec3();
@@ -109,6 +117,8 @@ export class FBIKChain {
   initiate(solver: ChainSolver): boolean {
     this.initiated = false;
     this.childChains = this.children.map((i) => solver.chains[i]!);
+    this.leafChildren = this.childChains.length > 1 && this.childChains.every((c) => c.children.length === 0);
+    this.maxChildNodes = this.childChains.reduce((m, c) => Math.max(m, c.nodes.length), 0);
     const nodes = this.nodes;
     for (let i = 0; i < nodes.length; i++) copy(nodes[i]!.solverPosition, nodes[i]!.bonePosition);
     if (!this.calculateBoneLengths(solver)) return false;
@@ -313,10 +323,11 @@ export class FBIKChain {
     // law of cosines: distance along the axis (x) and off it (y) of the middle node. Inlined (not a
     // helper call) because passing doubles to a call V8 does not inline allocates a box per argument.
     // reciprocals instead of repeated divisions: this runs 5 times per limb per frame
-    const x = (mag * mag + this.sqrMagDif) * (0.5 / mag);
+    const il = 1 / l;
+    // 0.5 × (1 / l) equals 0.5 / l exactly (halving is exact), so the clamped case alone divides again
+    const x = (mag * mag + this.sqrMagDif) * (mag === l ? 0.5 * il : 0.5 / mag);
     const ySq = this.sqrMag1 - x * x;
     const y = ySq > 0 ? Math.sqrt(ySq) : 0;
-    const il = 1 / l;
     const zx = dir.x * il;
     const zy = dir.y * il;
     const zz = dir.z * il;
@@ -352,7 +363,8 @@ export class FBIKChain {
    */
   stage1(solver: ChainSolver): void {
     const children = this.children;
-    for (let i = 0; i < children.length; i++) this.childChains[i]!.stage1(solver);
+    if (this.leafChildren) this.forwardReachLeaves();
+    else for (let i = 0; i < children.length; i++) this.childChains[i]!.stage1(solver);
     const nodes = this.nodes;
     const last = nodes[nodes.length - 1]!.solverPosition;
     if (children.length === 0) {
@@ -416,7 +428,33 @@ export class FBIKChain {
       for (let i = 0; i < it; i++) this.solveConstraintSystems(solver);
     }
     const last = this.nodes[this.nodes.length - 1]!.solverPosition;
-    for (let i = 0; i < this.children.length; i++) this.childChains[i]!.stage2(solver, last);
+    if (this.leafChildren) this.backwardReachLeaves(last);
+    else for (let i = 0; i < this.children.length; i++) this.childChains[i]!.stage2(solver, last);
+  }
+
+  /** Stage 1 of leaf children, interleaved: each leaf's forwardReach toward its own last node. */
+  private forwardReachLeaves(): void {
+    const leaves = this.childChains;
+    for (let j = this.maxChildNodes - 2; j >= 0; j--) {
+      for (let c = 0; c < leaves.length; c++) {
+        const nodes = leaves[c]!.nodes;
+        // a shorter leaf starts later: node j counts from each leaf's own end
+        const i = nodes.length - this.maxChildNodes + j;
+        if (i >= 0) solveFabrikJoint(nodes[i]!.solverPosition, nodes[i + 1]!.solverPosition, nodes[i]!);
+      }
+    }
+  }
+
+  /** Stage 2 of leaf children, interleaved: each leaf's backwardReach from `position`. */
+  private backwardReachLeaves(position: ReadonlyVec3): void {
+    const leaves = this.childChains;
+    for (let c = 0; c < leaves.length; c++) leaves[c]!.placeFirstNode(position);
+    for (let i = 1; i < this.maxChildNodes; i++) {
+      for (let c = 0; c < leaves.length; c++) {
+        const nodes = leaves[c]!.nodes;
+        if (i < nodes.length) solveFabrikJoint(nodes[i]!.solverPosition, nodes[i - 1]!.solverPosition, nodes[i - 1]!);
+      }
+    }
   }
 
   /** Child constraints, then each child's first node against this chain's last node at its root length. */
@@ -440,14 +478,22 @@ export class FBIKChain {
     const nodes = this.nodes;
     copy(nodes[nodes.length - 1]!.solverPosition, position);
     for (let i = nodes.length - 2; i > -1; i--) {
-      solveFabrikJoint(nodes[i]!.solverPosition, nodes[i + 1]!.solverPosition, nodes[i]!.length);
+      solveFabrikJoint(nodes[i]!.solverPosition, nodes[i + 1]!.solverPosition, nodes[i]!);
     }
   }
 
   /** FABRIK backward: the first node goes to `position` (at rootLength from it), the rest follow. */
   private backwardReach(position: ReadonlyVec3): void {
+    this.placeFirstNode(position);
     const nodes = this.nodes;
-    const first = nodes[0]!.solverPosition;
+    for (let i = 1; i < nodes.length; i++) {
+      solveFabrikJoint(nodes[i]!.solverPosition, nodes[i - 1]!.solverPosition, nodes[i - 1]!);
+    }
+  }
+
+  /** The first step of backwardReach: the first node at rootLength from `position`, toward where it was. */
+  private placeFirstNode(position: ReadonlyVec3): void {
+    const first = this.nodes[0]!.solverPosition;
     if (this.rootLength > 0) {
       // first = position + normalize(first − position) × rootLength
       const dx = first.x - position.x;
@@ -460,9 +506,6 @@ export class FBIKChain {
       first.z = position.z + dz * k;
     } else {
       copy(first, position);
-    }
-    for (let i = 1; i < nodes.length; i++) {
-      solveFabrikJoint(nodes[i]!.solverPosition, nodes[i - 1]!.solverPosition, nodes[i - 1]!.length);
     }
   }
 
@@ -526,18 +569,29 @@ function solveLink(n1: Vec3, n2: Vec3, params: LinkParams): void {
   const distance = params.distance;
   if (mag === distance || mag === 0) return;
   const f = 1 - distance / mag;
-  const a = f * params.crossFade;
-  const b = f * (1 - params.crossFade);
-  n1.x += dx * a;
-  n1.y += dy * a;
-  n1.z += dz * a;
+  const crossFade = params.crossFade;
+  // A node that takes no share of the correction is not written: adding zero would leave it equal, but
+  // the write makes it depend on this square root, and the next constraint on that node would wait for
+  // it. The body's node takes no share unless a shoulder or thigh effector is weighted, and then the
+  // limbs' links settle side by side instead of one after another.
+  if (crossFade !== 0) {
+    const a = f * crossFade;
+    n1.x += dx * a;
+    n1.y += dy * a;
+    n1.z += dz * a;
+  }
+  const b = f * (1 - crossFade);
   n2.x -= dx * b;
   n2.y -= dy * b;
   n2.z -= dz * b;
 }
 
-/** FABRIK joint: `pos1` slides along the line to `pos2` until it is `length` from it. */
-export function solveFabrikJoint(pos1: Vec3, pos2: ReadonlyVec3, length: number): void {
+/**
+ * FABRIK joint: `pos1` slides along the line to `pos2` until it is `bone.length` from it. The length is
+ * read from its owner rather than passed: a double argument to a call V8 does not inline is boxed.
+ */
+export function solveFabrikJoint(pos1: Vec3, pos2: ReadonlyVec3, bone: { readonly length: number }): void {
+  const length = bone.length;
   const dx = pos1.x - pos2.x;
   const dy = pos1.y - pos2.y;
   const dz = pos1.z - pos2.z;
