@@ -69,6 +69,26 @@ export interface FrameScalingEntry {
   renderWithoutIkMicros: number;
 }
 
+/** Cumulative stages per character update, µs: FixTransforms, + read, + solve, + write (= the whole update). */
+export interface StageMicros {
+  fixTransforms: number;
+  read: number;
+  solve: number;
+  write: number;
+}
+
+/** The largest scene's per-character stage times with the character's memory cold and hot (see measureCrowdMemory). */
+export interface CrowdMemoryResult {
+  /** Characters in the scene. */
+  count: number;
+  /** Alternating cold/hot rounds (the medians over the rounds are kept). */
+  rounds: number;
+  /** One character updated `count` times per frame (its data in the caches), µs per update. */
+  hotMicros: StageMicros;
+  /** Every character once per frame (each one's data fetched from memory again), µs per update. */
+  coldMicros: StageMicros;
+}
+
 /** What the frame benchmark writes to bench/results/frame.json. */
 export interface FrameBenchResult {
   /** One Mannequin: median time of one IK frame (FixTransforms + read + solve + write + targets), µs. */
@@ -156,6 +176,8 @@ export interface FrameBenchResult {
   rigBones: number;
   /** Seconds spent creating the 1,000 characters (instantiateModelsToScene + FullBodyBipedIK.create). */
   setupSeconds: number;
+  /** Where the scaling goes: the 1,000-character scene's stages with each character's memory cold and hot. */
+  crowdMemory: CrowdMemoryResult;
   /** CPU model. */
   cpu: string;
   /** Logical CPUs. */
@@ -195,6 +217,9 @@ const MIN_SCALING_FRAMES = 150;
 /** Frames of `scene.render()` per count (render is slower: fewer frames). */
 const RENDER_UPDATES = 10_000;
 const MIN_RENDER_FRAMES = 15;
+/** Alternating cold/hot rounds of the crowd memory measurement, and frames per timed segment. */
+const CROWD_MEMORY_ROUNDS = 7;
+const CROWD_MEMORY_FRAMES = 3;
 /** Grid spacing of the characters, in model heights. */
 const SPACING = 1.5;
 const FPS = 60;
@@ -212,6 +237,65 @@ const TAU = Math.PI * 2;
  */
 function advanceFrame(scene: Scene): void {
   (scene as unknown as { _frameId: number })._frameId++;
+}
+
+/** One character's update up to and including each stage (cumulative, as in `stagesMicros`). */
+const STAGE_UPDATES = {
+  fixTransforms: (ik: FullBodyBipedIK): void => ik._beforeAnimations(),
+  read: (ik: FullBodyBipedIK): void => {
+    ik._beforeAnimations();
+    ik.rig.read();
+  },
+  solve: (ik: FullBodyBipedIK): void => {
+    ik._beforeAnimations();
+    ik.rig.read();
+    ik.solver.inner.update();
+  },
+  write: (ik: FullBodyBipedIK): void => {
+    ik._beforeAnimations();
+    ik.update();
+  },
+} as const;
+type StageName = keyof typeof STAGE_UPDATES;
+const STAGE_NAMES = Object.keys(STAGE_UPDATES) as StageName[];
+
+/**
+ * Where the scaling goes: in the largest scene, each cumulative stage timed two ways in alternating
+ * segments, so a change of the machine's speed between segments hits both alike.
+ *
+ * - cold: every character once per frame (as the updater does): by the time a character comes round
+ *   again the other 999 have pushed its data out of the caches;
+ * - hot: the first character `count` times per frame: its data stays in the caches.
+ *
+ * The arithmetic is the same (same pose, same targets, every update solves), so cold − hot is what
+ * fetching the character's memory costs.
+ */
+function measureCrowdMemory(crowd: Crowd, firstFrame: number): { result: CrowdMemoryResult; nextFrame: number } {
+  const iks = crowd.iks;
+  const n = iks.length;
+  const hot: Record<StageName, number[]> = { fixTransforms: [], read: [], solve: [], write: [] };
+  const cold: Record<StageName, number[]> = { fixTransforms: [], read: [], solve: [], write: [] };
+  let frame = firstFrame;
+  const scene = crowd.scene;
+  for (let round = 0; round < CROWD_MEMORY_ROUNDS; round++) {
+    for (const name of STAGE_NAMES) {
+      const update = STAGE_UPDATES[name];
+      for (const mode of [cold, hot]) {
+        const t0 = process.hrtime.bigint();
+        for (let f = 0; f < CROWD_MEMORY_FRAMES; f++) {
+          advanceFrame(scene);
+          frame++;
+          if (mode === cold) for (let i = 0; i < n; i++) update(iks[i]!);
+          else for (let i = 0, ik = iks[0]!; i < n; i++) update(ik);
+        }
+        mode[name].push(Number(process.hrtime.bigint() - t0) / 1000 / (CROWD_MEMORY_FRAMES * n));
+      }
+    }
+  }
+  const med = (v: number[]): number => round([...v].sort((a, b) => a - b)[v.length >> 1]!);
+  const pick = (m: Record<StageName, number[]>) =>
+    Object.fromEntries(STAGE_NAMES.map((k) => [k, med(m[k])])) as Record<StageName, number>;
+  return { result: { count: n, rounds: CROWD_MEMORY_ROUNDS, hotMicros: pick(hot), coldMicros: pick(cold) }, nextFrame: frame };
 }
 
 /** Every character of the scene with its targets, flat for a cheap per-frame loop. */
@@ -293,45 +377,19 @@ class Crowd {
   };
 
   /** Stage: + FixTransforms. */
-  readonly fixOnly = (frame: number): void => {
-    this.targetsOnly(frame);
-    const iks = this.iks;
-    for (let i = 0; i < iks.length; i++) iks[i]!._beforeAnimations();
-  };
-
+  readonly fixOnly = (frame: number): void => this.eachCharacter(frame, STAGE_UPDATES.fixTransforms);
   /** Stage: + rig.read(). */
-  readonly fixRead = (frame: number): void => {
-    this.targetsOnly(frame);
-    const iks = this.iks;
-    for (let i = 0; i < iks.length; i++) {
-      const ik = iks[i]!;
-      ik._beforeAnimations();
-      ik.rig.read();
-    }
-  };
-
+  readonly fixRead = (frame: number): void => this.eachCharacter(frame, STAGE_UPDATES.read);
   /** Stage: + the solver (read + solve, nothing written to Babylon). */
-  readonly fixReadSolve = (frame: number): void => {
-    this.targetsOnly(frame);
-    const iks = this.iks;
-    for (let i = 0; i < iks.length; i++) {
-      const ik = iks[i]!;
-      ik._beforeAnimations();
-      ik.rig.read();
-      ik.solver.inner.update();
-    }
-  };
-
+  readonly fixReadSolve = (frame: number): void => this.eachCharacter(frame, STAGE_UPDATES.solve);
   /** Stage: FixTransforms + `update()` (the updater's work without the observers). */
-  readonly fixUpdate = (frame: number): void => {
+  readonly fixUpdate = (frame: number): void => this.eachCharacter(frame, STAGE_UPDATES.write);
+
+  private eachCharacter(frame: number, update: (ik: FullBodyBipedIK) => void): void {
     this.targetsOnly(frame);
     const iks = this.iks;
-    for (let i = 0; i < iks.length; i++) {
-      const ik = iks[i]!;
-      ik._beforeAnimations();
-      ik.update();
-    }
-  };
+    for (let i = 0; i < iks.length; i++) update(iks[i]!);
+  }
 
   /** A real `scene.render()` (animations, matrices, culling, the IK through its observers). */
   readonly render = (frame: number): void => {
@@ -371,6 +429,17 @@ class Crowd {
     }
     return { hands, feet };
   }
+}
+
+/**
+ * One Mannequin in a scene of its own with the benchmark's setup (weights, iterations, moving targets):
+ * `frame(n)` is one measured frame. Used by the A/B comparison (bench/ab.ts).
+ */
+export async function createFrameScene(): Promise<{ frame: (frame: number) => void; dispose: () => void }> {
+  const model = await loadModel(MODEL);
+  const crowd = new Crowd(model, jointHeight(model));
+  crowd.add(FullBodyBipedIK.create(model.scene, model.skeleton));
+  return { frame: crowd.frame, dispose: () => model.dispose() };
 }
 
 /** Joint height of a skeleton (max − min world y of its bones' nodes). */
@@ -560,6 +629,11 @@ function run(model: LoadedModel): MainFrameResult {
     });
   }
 
+  // where the scaling goes, in the largest scene
+  const memory = measureCrowdMemory(crowd, frame);
+  frame = memory.nextFrame;
+  healthy &&= crowd.healthy();
+
   const timing = main.timing;
   const cpus = os.cpus();
   return {
@@ -593,10 +667,34 @@ function run(model: LoadedModel): MainFrameResult {
     model: MODEL,
     rigBones: crowd.iks[0]!.rig.count,
     setupSeconds: round(setupMs / 1000, 1),
+    crowdMemory: memory.result,
     cpu: cpus[0]?.model.trim() ?? "unknown",
     cpus: cpus.length,
   };
 }
+
+/** The cold/hot stage table: per stage (differences of the cumulative medians), cold, hot and what memory adds. */
+function crowdMemoryRows(m: CrowdMemoryResult): Array<[string, number | string, string]> {
+  const rows: Array<[string, number | string, string]> = [[`${m.count} characters, memory cold / hot per character:`, "", ""]];
+  let coldBefore = 0;
+  let hotBefore = 0;
+  for (const name of STAGE_NAMES) {
+    const cold = round(m.coldMicros[name] - coldBefore);
+    const hot = round(m.hotMicros[name] - hotBefore);
+    rows.push([`  ${STAGE_LABELS[name]}`, `${cold} / ${hot}`, `µs (memory: +${round(cold - hot)} µs)`]);
+    coldBefore = m.coldMicros[name];
+    hotBefore = m.hotMicros[name];
+  }
+  rows.push(["  whole update", `${m.coldMicros.write} / ${m.hotMicros.write}`, `µs (${round(m.coldMicros.write / m.hotMicros.write, 2)} ×)`]);
+  return rows;
+}
+
+const STAGE_LABELS: Record<StageName, string> = {
+  fixTransforms: "FixTransforms",
+  read: "rig.read()",
+  solve: "solver.inner.update()",
+  write: "rig.write() + rest of update()",
+};
 
 /** The frame benchmark as run by bench/run.ts. */
 export const frameBenchmark: Benchmark<FrameBenchResult> = {
@@ -640,6 +738,7 @@ export const frameBenchmark: Benchmark<FrameBenchResult> = {
     rows.push(
       ["100 characters: allocated per frame", r.bytesPerFrame100, `B (${r.bytesPerCharacterUpdate100} B per character update, ${r.allocation100Gcs} GCs)`],
       ["setup of 1,000 characters", r.setupSeconds, "s"],
+      ...crowdMemoryRows(r.crowdMemory),
       ["rig bones / iterations", `${r.rigBones} / ${r.iterations}`, ""],
       ["solver active", r.solverActive ? "yes" : "NO", ""],
     );

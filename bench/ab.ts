@@ -1,0 +1,104 @@
+/**
+ * `npm run bench:ab -- <git-ref> [solver|frame]`: the working tree against another revision, in one process.
+ *
+ * This machine switches between two speeds every few seconds to minutes (bench/README.md), so two
+ * benchmark runs minutes apart compare the machine, not the code. Here both builds are loaded into the
+ * same process and timed in alternating segments; each pair of segments sees the same machine, and the
+ * median of the per-pair ratios is the comparison.
+ *
+ * The other revision is checked out into a temporary git worktree, compiled with the same
+ * tsconfig.bench.json, and removed afterwards.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { Logger } from "@babylonjs/core/Misc/logger.js";
+import { repoRoot } from "../test/helpers/repo-root.js";
+
+/** Segments per build, operations per segment's batch and batches per segment. */
+const SEGMENTS = 40;
+const BATCHES_PER_SEGMENT = 40;
+const OPS_PER_BATCH = 100;
+const WARMUP_OPS = 20_000;
+
+type Op = (frame: number) => void;
+
+/** The operation each benchmark compares, loaded from a build's output directory. */
+const LOADERS: Record<string, (buildDir: string) => Promise<Op>> = {
+  solver: async (dir) => {
+    const m = (await import(pathToFileURL(join(dir, "bench/solver.js")).href)) as typeof import("./solver.js");
+    return m.createSolverScene().solve;
+  },
+  frame: async (dir) => {
+    const m = (await import(pathToFileURL(join(dir, "bench/frame.js")).href)) as typeof import("./frame.js");
+    return (await m.createFrameScene()).frame;
+  },
+};
+
+/** Median µs per operation of one segment (median of its batches). */
+function segment(op: Op, firstFrame: number): number {
+  const batches = new Float64Array(BATCHES_PER_SEGMENT);
+  let frame = firstFrame;
+  for (let b = 0; b < BATCHES_PER_SEGMENT; b++) {
+    const t0 = process.hrtime.bigint();
+    for (let i = 0; i < OPS_PER_BATCH; i++) op(frame++);
+    batches[b] = Number(process.hrtime.bigint() - t0) / 1000 / OPS_PER_BATCH;
+  }
+  return median(batches);
+}
+
+function median(values: ArrayLike<number>): number {
+  const sorted = Float64Array.from(values).sort();
+  return sorted[sorted.length >> 1]!;
+}
+
+function compile(root: string, outDir: string): void {
+  execFileSync("npx", ["tsc", "-p", join(root, "tsconfig.bench.json"), "--outDir", outDir], { cwd: root, stdio: "inherit" });
+}
+
+async function main(): Promise<void> {
+  const [ref, name = "solver"] = process.argv.slice(2);
+  const load = LOADERS[name];
+  if (ref === undefined || load === undefined) {
+    console.log(`usage: npm run bench:ab -- <git-ref> [${Object.keys(LOADERS).join("|")}]`);
+    return;
+  }
+  Logger.LogLevels = Logger.ErrorLogLevel;
+  const root = repoRoot(import.meta.url);
+  const work = mkdtempSync(join(tmpdir(), "fbbik-ab-"));
+  const other = join(work, "tree");
+  try {
+    execFileSync("git", ["worktree", "add", "--detach", other, ref], { cwd: root, stdio: "ignore" });
+    symlinkSync(join(root, "node_modules"), join(other, "node_modules"));
+    // each build lands inside its tree, so repoRoot finds that tree's package.json and test assets
+    compile(other, join(other, ".bench-build"));
+    compile(root, join(root, ".bench-build"));
+    const a = await load(join(other, ".bench-build"));
+    const b = await load(join(root, ".bench-build"));
+    let frame = 0;
+    for (let i = 0; i < WARMUP_OPS; i++, frame++) {
+      a(frame);
+      b(frame);
+    }
+    const ta = new Float64Array(SEGMENTS);
+    const tb = new Float64Array(SEGMENTS);
+    const ratios = new Float64Array(SEGMENTS);
+    for (let s = 0; s < SEGMENTS; s++) {
+      ta[s] = segment(a, frame);
+      tb[s] = segment(b, frame);
+      frame += BATCHES_PER_SEGMENT * OPS_PER_BATCH;
+      ratios[s] = tb[s]! / ta[s]!;
+    }
+    const f = (v: number): string => v.toFixed(3);
+    console.log(`${name}: ${ref} median ${f(median(ta))} µs (fastest segment ${f(Math.min(...ta))})`);
+    console.log(`${name}: working tree median ${f(median(tb))} µs (fastest segment ${f(Math.min(...tb))})`);
+    console.log(`${name}: working tree ÷ ${ref}, median of ${SEGMENTS} paired segments: ${f(median(ratios))} ×`);
+  } finally {
+    execFileSync("git", ["worktree", "remove", "--force", other], { cwd: root, stdio: "ignore" });
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+await main();
