@@ -86,8 +86,14 @@ async function main(): Promise<void> {
     const tb = new Float64Array(SEGMENTS);
     const ratios = new Float64Array(SEGMENTS);
     for (let s = 0; s < SEGMENTS; s++) {
-      ta[s] = segment(a, frame);
-      tb[s] = segment(b, frame);
+      // A B, then B A: whatever favours the first (or second) segment of a pair cancels out
+      if (s % 2 === 0) {
+        ta[s] = segment(a, frame);
+        tb[s] = segment(b, frame);
+      } else {
+        tb[s] = segment(b, frame);
+        ta[s] = segment(a, frame);
+      }
       frame += BATCHES_PER_SEGMENT * OPS_PER_BATCH;
       ratios[s] = tb[s]! / ta[s]!;
     }
