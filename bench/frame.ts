@@ -681,7 +681,8 @@ function crowdMemoryRows(m: CrowdMemoryResult): Array<[string, number | string, 
   for (const name of STAGE_NAMES) {
     const cold = round(m.coldMicros[name] - coldBefore);
     const hot = round(m.hotMicros[name] - hotBefore);
-    rows.push([`  ${STAGE_LABELS[name]}`, `${cold} / ${hot}`, `µs (memory: +${round(cold - hot)} µs)`]);
+    const memory = round(cold - hot);
+    rows.push([`  ${STAGE_LABELS[name]}`, `${cold} / ${hot}`, `µs (memory: ${memory >= 0 ? "+" : ""}${memory} µs)`]);
     coldBefore = m.coldMicros[name];
     hotBefore = m.hotMicros[name];
   }
