@@ -69,24 +69,23 @@ export interface FrameScalingEntry {
   renderWithoutIkMicros: number;
 }
 
-/** Cumulative stages per character update, µs: FixTransforms, + read, + solve, + write (= the whole update). */
-export interface StageMicros {
-  fixTransforms: number;
-  read: number;
-  solve: number;
-  write: number;
-}
-
 /** The largest scene's per-character stage times with the character's memory cold and hot (see measureCrowdMemory). */
 export interface CrowdMemoryResult {
   /** Characters in the scene. */
   count: number;
-  /** Alternating cold/hot rounds (the medians over the rounds are kept). */
+  /** Rounds (each times every stage cold and hot; medians over the rounds are kept). */
   rounds: number;
-  /** One character updated `count` times per frame (its data in the caches), µs per update. */
-  hotMicros: StageMicros;
-  /** Every character once per frame (each one's data fetched from memory again), µs per update. */
-  coldMicros: StageMicros;
+  /**
+   * Each stage's own share of an update, µs: cold = every character once per frame (each one's data
+   * fetched from memory again), hot = one character `count` times per frame (its data in the caches).
+   */
+  stages: Record<"fixTransforms" | "read" | "solve" | "write", { coldMicros: number; hotMicros: number }>;
+  /** The whole update (FixTransforms + `update()`), cold, µs. */
+  coldMicros: number;
+  /** The whole update, hot, µs. */
+  hotMicros: number;
+  /** Median over the rounds of cold ÷ hot for the whole update. */
+  coldOverHot: number;
 }
 
 /** What the frame benchmark writes to bench/results/frame.json. */
@@ -218,7 +217,7 @@ const MIN_SCALING_FRAMES = 150;
 const RENDER_UPDATES = 10_000;
 const MIN_RENDER_FRAMES = 15;
 /** Alternating cold/hot rounds of the crowd memory measurement, and frames per timed segment. */
-const CROWD_MEMORY_ROUNDS = 7;
+const CROWD_MEMORY_ROUNDS = 9;
 const CROWD_MEMORY_FRAMES = 3;
 /** Grid spacing of the characters, in model heights. */
 const SPACING = 1.5;
@@ -273,29 +272,64 @@ const STAGE_NAMES = Object.keys(STAGE_UPDATES) as StageName[];
 function measureCrowdMemory(crowd: Crowd, firstFrame: number): { result: CrowdMemoryResult; nextFrame: number } {
   const iks = crowd.iks;
   const n = iks.length;
-  const hot: Record<StageName, number[]> = { fixTransforms: [], read: [], solve: [], write: [] };
-  const cold: Record<StageName, number[]> = { fixTransforms: [], read: [], solve: [], write: [] };
-  let frame = firstFrame;
   const scene = crowd.scene;
-  for (let round = 0; round < CROWD_MEMORY_ROUNDS; round++) {
+  let frame = firstFrame;
+  // µs per update of one stage (cumulative) in one mode, timed over CROWD_MEMORY_FRAMES frames
+  const time = (update: (ik: FullBodyBipedIK) => void, cold: boolean): number => {
+    const t0 = process.hrtime.bigint();
+    for (let f = 0; f < CROWD_MEMORY_FRAMES; f++) {
+      advanceFrame(scene);
+      frame++;
+      if (cold) for (let i = 0; i < n; i++) update(iks[i]!);
+      else for (let i = 0, ik = iks[0]!; i < n; i++) update(ik);
+    }
+    return Number(process.hrtime.bigint() - t0) / 1000 / (CROWD_MEMORY_FRAMES * n);
+  };
+  // per round: each stage's own share (cumulative minus the previous stage), cold and hot, all measured
+  // within seconds of each other; the medians over the rounds are kept
+  const shares: Record<StageName, { cold: number[]; hot: number[] }> = {
+    fixTransforms: { cold: [], hot: [] },
+    read: { cold: [], hot: [] },
+    solve: { cold: [], hot: [] },
+    write: { cold: [], hot: [] },
+  };
+  const wholeCold: number[] = [];
+  const wholeHot: number[] = [];
+  const ratios: number[] = [];
+  for (let r = 0; r < CROWD_MEMORY_ROUNDS; r++) {
+    let coldBefore = 0;
+    let hotBefore = 0;
     for (const name of STAGE_NAMES) {
       const update = STAGE_UPDATES[name];
-      for (const mode of [cold, hot]) {
-        const t0 = process.hrtime.bigint();
-        for (let f = 0; f < CROWD_MEMORY_FRAMES; f++) {
-          advanceFrame(scene);
-          frame++;
-          if (mode === cold) for (let i = 0; i < n; i++) update(iks[i]!);
-          else for (let i = 0, ik = iks[0]!; i < n; i++) update(ik);
-        }
-        mode[name].push(Number(process.hrtime.bigint() - t0) / 1000 / (CROWD_MEMORY_FRAMES * n));
-      }
+      // alternate which mode goes first, so neither gains from the other's leftovers in the caches
+      const first = time(update, r % 2 === 0);
+      const second = time(update, r % 2 !== 0);
+      const cold = r % 2 === 0 ? first : second;
+      const hot = r % 2 === 0 ? second : first;
+      shares[name].cold.push(cold - coldBefore);
+      shares[name].hot.push(hot - hotBefore);
+      coldBefore = cold;
+      hotBefore = hot;
     }
+    wholeCold.push(coldBefore);
+    wholeHot.push(hotBefore);
+    ratios.push(coldBefore / hotBefore);
   }
-  const med = (v: number[]): number => round([...v].sort((a, b) => a - b)[v.length >> 1]!);
-  const pick = (m: Record<StageName, number[]>) =>
-    Object.fromEntries(STAGE_NAMES.map((k) => [k, med(m[k])])) as Record<StageName, number>;
-  return { result: { count: n, rounds: CROWD_MEMORY_ROUNDS, hotMicros: pick(hot), coldMicros: pick(cold) }, nextFrame: frame };
+  const med = (v: number[], digits = 3): number => round([...v].sort((a, b) => a - b)[v.length >> 1]!, digits);
+  const stages = Object.fromEntries(
+    STAGE_NAMES.map((k) => [k, { coldMicros: med(shares[k].cold), hotMicros: med(shares[k].hot) }]),
+  ) as CrowdMemoryResult["stages"];
+  return {
+    result: {
+      count: n,
+      rounds: CROWD_MEMORY_ROUNDS,
+      stages,
+      coldMicros: med(wholeCold),
+      hotMicros: med(wholeHot),
+      coldOverHot: med(ratios, 2),
+    },
+    nextFrame: frame,
+  };
 }
 
 /** Every character of the scene with its targets, flat for a cheap per-frame loop. */
@@ -676,17 +710,12 @@ function run(model: LoadedModel): MainFrameResult {
 /** The cold/hot stage table: per stage (differences of the cumulative medians), cold, hot and what memory adds. */
 function crowdMemoryRows(m: CrowdMemoryResult): Array<[string, number | string, string]> {
   const rows: Array<[string, number | string, string]> = [[`${m.count} characters, memory cold / hot per character:`, "", ""]];
-  let coldBefore = 0;
-  let hotBefore = 0;
   for (const name of STAGE_NAMES) {
-    const cold = round(m.coldMicros[name] - coldBefore);
-    const hot = round(m.hotMicros[name] - hotBefore);
-    const memory = round(cold - hot);
-    rows.push([`  ${STAGE_LABELS[name]}`, `${cold} / ${hot}`, `µs (memory: ${memory >= 0 ? "+" : ""}${memory} µs)`]);
-    coldBefore = m.coldMicros[name];
-    hotBefore = m.hotMicros[name];
+    const { coldMicros, hotMicros } = m.stages[name];
+    const memory = round(coldMicros - hotMicros);
+    rows.push([`  ${STAGE_LABELS[name]}`, `${coldMicros} / ${hotMicros}`, `µs (memory: ${memory >= 0 ? "+" : ""}${memory} µs)`]);
   }
-  rows.push(["  whole update", `${m.coldMicros.write} / ${m.hotMicros.write}`, `µs (${round(m.coldMicros.write / m.hotMicros.write, 2)} ×)`]);
+  rows.push(["  whole update", `${m.coldMicros} / ${m.hotMicros}`, `µs (cold ÷ hot per round, median: ${m.coldOverHot} ×)`]);
   return rows;
 }
 
