@@ -7,6 +7,7 @@ import * as os from "node:os";
 import { relative } from "node:path";
 import { type Benchmark, printChecks, printRows, writeResult } from "./common.js";
 import { frameBenchmark } from "./frame.js";
+import { machineProbe } from "./machine-probe.js";
 import { solverBenchmark } from "./solver.js";
 
 /** Every benchmark, in the order they run. Add new ones here. */
@@ -29,13 +30,18 @@ async function main(): Promise<void> {
     console.log(`\n== ${b.name} ==`);
     let result: object;
     try {
+      const before = machineProbe();
       result = await b.run();
+      // which speed the machine ran at (see machine-probe.ts): recorded with the figures it explains
+      result = { ...result, machineProbeMicros: [before, machineProbe()] };
     } catch (err) {
       console.log(`  ERROR: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       failed++;
       continue;
     }
     printRows(b.rows(result));
+    const probe = (result as { machineProbeMicros: [number, number] }).machineProbeMicros;
+    printRows([["machine probe before / after (see bench/README.md)", `${probe[0]} / ${probe[1]}`, "µs"]]);
     const checks = b.checks(result);
     console.log("");
     printChecks(checks);
