@@ -21,12 +21,13 @@ export type { BipedReferences, BipedReferencesInput, BoneReference, SkeletonInfo
 export { BipedMapping } from "./mapping/biped-mapping.js";
 export type { BipedMappingOptions, FixedBone, RestorablePose } from "./mapping/biped-mapping.js";
 export { BoneMap } from "./mapping/bone-map.js";
+export type { MappingSolver } from "./mapping/bone-map.js";
 export { IKMappingSpine } from "./mapping/mapping-spine.js";
 export type { SpineNodes } from "./mapping/mapping-spine.js";
 export { IKMappingLimb } from "./mapping/mapping-limb.js";
 export { IKMappingBone } from "./mapping/mapping-bone.js";
 export { planeRotation } from "./solver/plane.js";
-export { Vec3, Quat, vec3, quat, direction } from "./math/index.js";
+export { Vec3, Quat, NumberRef, vec3, quat, direction } from "./math/index.js";
 export type { ReadonlyVec3, ReadonlyQuat } from "./math/index.js";
 
 export type { IKPose } from "./solver/pose.js";

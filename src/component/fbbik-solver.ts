@@ -143,7 +143,10 @@ export class FBBIKSolver {
 
   /**
    * Where the last solve placed node (`chainIndex`, `nodeIndex`), in world space, written into `out`
-   * (allocation-free). Before the first solve it is the bone's position at setup.
+   * (allocation-free). Before the first solve it is the bone's position at setup. The node is kept in
+   * component space, so on frames that do not solve (every weight 0, or `ikPositionWeight` 0) the result
+   * follows the character: it is the last solved place relative to the character, carried by the latest
+   * component space the rig read.
    */
   getNodeWorldPosition(chainIndex: number, nodeIndex: number, out: Vector3): Vector3 {
     return this.rig.componentToWorldPoint(this.getNode(chainIndex, nodeIndex).solverPosition, out);

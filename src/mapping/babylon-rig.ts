@@ -107,9 +107,8 @@ export class BabylonRig implements RestorablePose {
   componentScale = 1;
   /** False until componentToWorld and what derives from it were read once. */
   private componentValid = false;
-  /** The character root's world matrix at the last read, and whether id 0 was derived from it. */
+  /** The character root's world matrix at the last read (id 0 was derived from it). */
   private readonly characterMatrix = new Float64Array(16);
-  private characterValid = false;
   /** Index of the skeleton in its scene's `skeletons` when last found there. */
   private skeletonIndex = 0;
   /** The skeleton's scene (a skeleton never changes scene). */
@@ -418,6 +417,17 @@ export class BabylonRig implements RestorablePose {
   getPosition(bone: number, out: Vec3): Vec3 {
     if (this.stale[bone] !== 0) this.ensure(bone);
     const w = this.wpos;
+    const o = bone * 3;
+    out.x = w[o]!;
+    out.y = w[o + 1]!;
+    out.z = w[o + 2]!;
+    return out;
+  }
+
+  /** Component-space scale of `bone` (product of local scales) into `out`. */
+  getScale(bone: number, out: Vec3): Vec3 {
+    if (this.stale[bone] !== 0) this.ensure(bone);
+    const w = this.wscl;
     const o = bone * 3;
     out.x = w[o]!;
     out.y = w[o + 1]!;
@@ -767,7 +777,8 @@ export class BabylonRig implements RestorablePose {
 
   /**
    * The character root's orientation in component space (id 0): its world up and forward brought in.
-   * Skipped when neither component space nor the root's world matrix changed since the last read.
+   * Skipped when neither component space nor the root's world matrix changed since the last read (the
+   * first read always derives it: component space is new then).
    */
   private readCharacterRoot(componentChanged: boolean): void {
     const root = this.characterRoot;
@@ -777,12 +788,11 @@ export class BabylonRig implements RestorablePose {
     if (root !== null) {
       w = currentWorldMatrix(root).m;
       const last = this.characterMatrix;
-      if (!componentChanged && this.characterValid && matrixEquals(w, last)) return;
+      if (!componentChanged && matrixEquals(w, last)) return;
       for (let i = 0; i < 16; i++) last[i] = w[i]!;
-    } else if (!componentChanged && this.characterValid) {
+    } else if (!componentChanged) {
       return;
     }
-    this.characterValid = true;
     if (w === null) {
       up.x = 0;
       up.y = 1;

@@ -5,6 +5,7 @@ import type { FullBodyBipedIK } from "../../component/full-body-biped-ik.js";
 import type { FBBIKEffector } from "../babylon-effector.js";
 import { Quat, conjugateMultiply, multiply, slerp } from "../../math/quat.js";
 import { Vec3, add, dot, projectOnPlane, scale, scaleAndAdd, sub } from "../../math/vec3.js";
+import { currentWorldMatrix } from "../../mapping/babylon-rig.js";
 import { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import { type GroundPredicate, BabylonGroundRaycast } from "./babylon-ground-raycast.js";
 import { GroundingQuality, type GroundingRaycast, clampNumber } from "./grounding-common.js";
@@ -99,6 +100,9 @@ export interface GrounderFBBIKOptions {
 }
 
 const tv = new Vec3();
+/** A bone's pose read from the rig (one bone at a time: the rig's views would bring every bone up to date). */
+const bonePosition = new Vec3();
+const boneRotation = new Quat();
 const tv2 = new Vec3();
 const target = new Vec3();
 const bv = new Vector3();
@@ -334,7 +338,8 @@ export class GrounderFBBIK {
       g.rootForward.y = 0;
       g.rootForward.z = 1;
     } else {
-      const m = root.computeWorldMatrix(true).m;
+      // the cached matrix when it is current: forcing it would make Babylon redo an unmoved character
+      const m = currentWorldMatrix(root).m;
       g.rootPosition.x = m[12]!;
       g.rootPosition.y = m[13]!;
       g.rootPosition.z = m[14]!;
@@ -346,7 +351,7 @@ export class GrounderFBBIK {
       g.rootForward.z = m[10]!;
     }
     for (let i = 0; i < 2; i++) {
-      rig.componentToWorldPoint(rig.positions[this.footIds[i]!]!, bv);
+      rig.componentToWorldPoint(rig.getPosition(this.footIds[i]!, bonePosition), bv);
       const f = g.legs[i]!.footPosition;
       f.x = bv.x;
       f.y = bv.y;
@@ -365,7 +370,7 @@ export class GrounderFBBIK {
     scale(tv, g.pelvis.ikOffset, w);
     if (this.pelvisId > 0 && (tv.x !== 0 || tv.y !== 0 || tv.z !== 0)) {
       rig.worldToComponentVector(tv, tv);
-      add(tv, rig.positions[this.pelvisId]!, tv);
+      add(tv, rig.getPosition(this.pelvisId, bonePosition), tv);
       rig.setPosition(this.pelvisId, tv);
     }
 
@@ -374,7 +379,7 @@ export class GrounderFBBIK {
     for (let i = 0; i < 2; i++) {
       const leg = g.legs[i]!;
       const id = this.footIds[i]!;
-      rig.componentToWorldPoint(rig.positions[id]!, bv);
+      rig.componentToWorldPoint(rig.getPosition(id, bonePosition), bv);
       sub(tv, leg.ikPosition, bv);
       const o = this.feet[i]!.positionOffset;
       o.x += tv.x * w;
@@ -395,7 +400,7 @@ export class GrounderFBBIK {
       slerp(tq, IDENTITY, leg.rotationOffset, w);
       if (tq.x !== 0 || tq.y !== 0 || tq.z !== 0) {
         this.worldToComponentRotationOffset(tq, tq);
-        multiply(tq, tq, rig.rotations[id]!);
+        multiply(tq, tq, rig.getRotation(id, boneRotation));
         rig.setRotation(id, tq);
       }
     }
@@ -453,7 +458,7 @@ function measureHeight(ik: FullBodyBipedIK): number {
   } else {
     const rig = ik.rig;
     for (let i = 1; i < rig.count; i++) {
-      rig.componentToWorldPoint(rig.positions[i]!, bv);
+      rig.componentToWorldPoint(rig.getPosition(i, bonePosition), bv);
       lo = Math.min(lo, bv.y);
       hi = Math.max(hi, bv.y);
     }

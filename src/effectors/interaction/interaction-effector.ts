@@ -4,6 +4,7 @@ import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { FBBIKBendConstraint } from "../babylon-chain.js";
 import type { FBBIKEffector } from "../babylon-effector.js";
 import { Quat, slerp } from "../../math/quat.js";
+import { Vec3 } from "../../math/vec3.js";
 import { FullBodyBipedChain, FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import type { HandPoser } from "./hand-poser.js";
 import { INTERACTION_CURVE_TYPE_COUNT, InteractionCurveType, isOffsetChannel } from "./interaction-curves.js";
@@ -42,6 +43,8 @@ const axisY = new Vector3();
 const axisZ = new Vector3();
 const cq = new Quat();
 const cq2 = new Quat();
+const cv = new Vec3();
+const cv2 = new Vec3();
 
 /** The limb chain an effector belongs to, or null for the body. */
 function chainOf(effector: FullBodyBipedEffector): FullBodyBipedChain | null {
@@ -532,7 +535,7 @@ export class InteractionEffector {
     if (rb > 0) {
       const goal = this._pickedUp ? this.pickUpRotation : this.effector.rotation;
       rig.worldToComponentRotation(goal, cq);
-      slerp(cq2, rig.rotations[id]!, cq, rb * rb);
+      slerp(cq2, rig.getRotation(id, cq2), cq, rb * rb);
       rig.setRotation(id, cq2);
     }
     if (this.pickUpPending) {
@@ -549,9 +552,9 @@ export class InteractionEffector {
   /** The bone's solved world matrix from the rig (component space → world). */
   private solvedBoneWorld(id: number, out: Matrix): Matrix {
     const rig = this.system.ik.rig;
-    const p = rig.positions[id]!;
-    const r = rig.rotations[id]!;
-    const s = rig.scales[id]!;
+    const p = rig.getPosition(id, cv);
+    const r = rig.getRotation(id, cq);
+    const s = rig.getScale(id, cv2);
     tv.set(p.x, p.y, p.z);
     tq.set(r.x, r.y, r.z, r.w);
     ts.set(s.x, s.y, s.z);

@@ -8,7 +8,7 @@ import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Matrix, type Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { FullBodyBipedIK } from "../../component/full-body-biped-ik.js";
-import type { BabylonRig } from "../../mapping/babylon-rig.js";
+import { type BabylonRig, currentWorldMatrix } from "../../mapping/babylon-rig.js";
 import { Quat, type ReadonlyQuat, conjugateMultiply, copyQuat, identity, multiply, rotateVector } from "../../math/quat.js";
 import { type ReadonlyVec3, Vec3, copy } from "../../math/vec3.js";
 
@@ -126,7 +126,8 @@ export class CharacterFrame {
       tv2.z = 0;
       return this.setAxes(tv, tv2, rightHanded);
     }
-    const m = node.computeWorldMatrix(true).m;
+    // the cached matrix when it is current: forcing it would make Babylon redo an unmoved character
+    const m = currentWorldMatrix(node).m;
     p.x = m[12]!;
     p.y = m[13]!;
     p.z = m[14]!;

@@ -431,7 +431,7 @@ export class HitReaction extends OffsetModifier {
         tW.w = l.current.w;
         if (w < 1) slerp(tW, IDENTITY, tW, w);
         worldDeltaToComponent(rig, tW, tDelta);
-        multiply(tBone, tDelta, rig.rotations[id]!);
+        multiply(tBone, tDelta, rig.getRotation(id, tBone));
         rig.setRotation(id, tBone);
         changed = true;
       }

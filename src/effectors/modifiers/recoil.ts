@@ -329,12 +329,12 @@ export class Recoil extends OffsetModifier {
     let changed = false;
     if (hr.x !== 0 || hr.y !== 0 || hr.z !== 0) {
       worldDeltaToComponent(rig, hr, tDelta);
-      multiply(tRot, tDelta, rig.rotations[p]!);
+      multiply(tRot, tDelta, rig.getRotation(p, tRot));
       rig.setRotation(p, tRot);
       changed = true;
     }
     if (this.twoHanded) {
-      multiply(tRot, rig.rotations[p]!, this.relativeRotation);
+      multiply(tRot, rig.getRotation(p, tRot), this.relativeRotation);
       rig.setRotation(s, tRot);
       changed = true;
     }
