@@ -10,6 +10,11 @@ import { Random } from "./random.js";
 /** A plain 3D vector. */
 export type V3 = { x: number; y: number; z: number };
 
+/** A vector for failure messages. */
+export function fmt(v: V3): string {
+  return `(${v.x}, ${v.y}, ${v.z})`;
+}
+
 export class Failures {
   count = 0;
   readonly first: string[] = [];
@@ -66,9 +71,17 @@ export const PAIR_KINDS = [
   "zeroBoth",
 ] as const;
 export type PairKind = (typeof PAIR_KINDS)[number];
+
+/** Two vectors of a kind; near pairs carry the exact angle of their construction (independent of src/math). */
+export interface Pair {
+  kind: PairKind;
+  a: Vec3;
+  b: Vec3;
+  expectedAngle?: number;
+}
 export const EXACT_FACTORS = [1, 2, 0.5, 1024, 1 / 1024, 2 ** 19, 2 ** -19];
 
-export function genPair(r: Random, kind: PairKind): { kind: PairKind; a: Vec3; b: Vec3 } {
+export function genPair(r: Random, kind: PairKind): Pair {
   switch (kind) {
     case "random":
       return { kind, a: randomVec(r), b: randomVec(r) };
@@ -85,10 +98,13 @@ export function genPair(r: Random, kind: PairKind): { kind: PairKind; a: Vec3; b
       const e = r.next() < 0.7 ? 1e-9 : Math.pow(10, r.range(-12, -9));
       const m1 = magnitude(r);
       const m2 = (kind === "nearParallel" ? 1 : -1) * magnitude(r);
+      // angle between u and u + e p, computed without cancellation
+      const near = Math.atan2(e * hyp(crossOf(p, u)), 1 + e * dotOf(p, u));
       return {
         kind,
         a: new Vec3(u.x * m1, u.y * m1, u.z * m1),
         b: new Vec3((u.x + p.x * e) * m2, (u.y + p.y * e) * m2, (u.z + p.z * e) * m2),
+        expectedAngle: kind === "nearParallel" ? near : Math.PI - near,
       };
     }
     case "zeroA":
@@ -100,9 +116,9 @@ export function genPair(r: Random, kind: PairKind): { kind: PairKind; a: Vec3; b
   }
 }
 
-export function genPairs(seed: number, n: number): Array<{ kind: PairKind; a: Vec3; b: Vec3 }> {
+export function genPairs(seed: number, n: number): Pair[] {
   const r = new Random(seed);
-  const out = [];
+  const out: Pair[] = [];
   for (let i = 0; i < n; i++) out.push(genPair(r, r.next() < 0.4 ? "random" : r.pick(PAIR_KINDS)));
   return out;
 }

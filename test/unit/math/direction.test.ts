@@ -2,22 +2,15 @@ import { describe, expect, it } from "vitest";
 import { clampDirection, orthoNormalize, slerpVectors } from "../../../src/math/direction.js";
 import { Vec3, angle, isFiniteVec } from "../../../src/math/vec3.js";
 import { Random } from "../../helpers/random.js";
-import { Failures, PAIR_KINDS, crossOf, dist, dotOf, expectVec, genPair, genPairs, hyp, unitOf } from "../../helpers/math-reference.js";
+import { Failures, PAIR_KINDS, type V3, fmt, crossOf, dist, dotOf, expectVec, genPair, genPairs, hyp, unitOf } from "../../helpers/math-reference.js";
 
 // ---------------------------------------------------------------------------------------------
 // Local helpers; expected values come from independent formulas (Math.hypot, Kahan's angle formula).
 // ---------------------------------------------------------------------------------------------
 
-type V3 = { x: number; y: number; z: number };
-
 const N = 10_000;
 const S = Math.SQRT1_2;
 const DEG = Math.PI / 180;
-
-function fmt(v: V3): string {
-  return `(${v.x}, ${v.y}, ${v.z})`;
-}
-
 
 const same = (a: V3, b: V3): boolean => a.x === b.x && a.y === b.y && a.z === b.z;
 const isZeroV = (v: V3): boolean => v.x === 0 && v.y === 0 && v.z === 0;
@@ -33,8 +26,6 @@ const perpPart = (v: V3, n: V3): V3 => {
   return { x: v.x - n.x * d, y: v.y - n.y * d, z: v.z - n.z * d };
 };
 const clamp01 = (x: number): number => (x < 0 ? 0 : x > 1 ? 1 : x);
-
-
 
 // ---------------------------------------------------------------------------------------------
 // Hand-computed cases

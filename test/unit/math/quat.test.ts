@@ -45,7 +45,6 @@ function fmt(v: V3 | Q4): string {
   return "w" in v ? `(${v.x}, ${v.y}, ${v.z}, ${v.w})` : `(${v.x}, ${v.y}, ${v.z})`;
 }
 
-
 const qlen = (q: Q4): number => Math.hypot(q.x, q.y, q.z, q.w);
 const qdist = (a: Q4, b: Q4): number => Math.hypot(a.x - b.x, a.y - b.y, a.z - b.z, a.w - b.w);
 /** Distance up to the double cover (q and −q are the same rotation). */
@@ -112,7 +111,6 @@ const randQ = (r: Random): Quat => {
   const q = r.unitQuaternion();
   return new Quat(q.x, q.y, q.z, q.w);
 };
-
 
 /** Independent angle between vectors (Kahan's formula, no cross product): 2 atan2(|û−v̂|, |û+v̂|). */
 function vecAngle(a: V3, b: V3): number {

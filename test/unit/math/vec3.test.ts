@@ -27,118 +27,25 @@ import {
   zero,
 } from "../../../src/math/vec3.js";
 import { Random } from "../../helpers/random.js";
-import { Failures, expectVec } from "../../helpers/math-reference.js";
+import {
+  Failures,
+  PAIR_KINDS,
+  type Pair,
+  dotOf,
+  expectVec,
+  fmt,
+  genPairs,
+  hyp,
+  randomVec,
+  unitOf,
+} from "../../helpers/math-reference.js";
 
 // ---------------------------------------------------------------------------------------------
 // Local helpers. Everything "expected" below is computed independently of the module under test
 // (Math.hypot, explicit component formulas), never with the function being checked.
 // ---------------------------------------------------------------------------------------------
 
-type V3 = { x: number; y: number; z: number };
-
 const N = 10_000;
-
-
-function fmt(v: V3): string {
-  return `(${v.x}, ${v.y}, ${v.z})`;
-}
-
-
-const hyp = (v: V3): number => Math.hypot(v.x, v.y, v.z);
-const unitOf = (v: V3): V3 => {
-  const l = hyp(v);
-  return { x: v.x / l, y: v.y / l, z: v.z / l };
-};
-const dotOf = (a: V3, b: V3): number => a.x * b.x + a.y * b.y + a.z * b.z;
-const crossOf = (a: V3, b: V3): V3 => ({
-  x: a.y * b.z - a.z * b.y,
-  y: a.z * b.x - a.x * b.z,
-  z: a.x * b.y - a.y * b.x,
-});
-
-/** 10^[-6, 6) */
-const magnitude = (r: Random): number => Math.pow(10, r.range(-6, 6));
-
-function randomVec(r: Random): Vec3 {
-  if (r.next() < 0.2) {
-    // components of wildly different magnitudes, sometimes exactly zero
-    const c = (): number => (r.next() < 0.15 ? 0 : (r.next() < 0.5 ? -1 : 1) * magnitude(r));
-    const v = new Vec3(c(), c(), c());
-    if (v.x === 0 && v.y === 0 && v.z === 0) v.x = magnitude(r);
-    return v;
-  }
-  const u = r.unitVector();
-  const m = magnitude(r);
-  return new Vec3(u.x * m, u.y * m, u.z * m);
-}
-
-const PAIR_KINDS = [
-  "random",
-  "parallel",
-  "antiparallel",
-  "nearParallel",
-  "nearAntiparallel",
-  "zeroA",
-  "zeroB",
-  "zeroBoth",
-] as const;
-type PairKind = (typeof PAIR_KINDS)[number];
-
-interface Pair {
-  kind: PairKind;
-  a: Vec3;
-  b: Vec3;
-  /** for near pairs: the exact angle of the construction (independent of the code under test) */
-  expectedAngle?: number;
-}
-
-/** Exactly representable positive factors (powers of two) keep "exactly parallel" exact. */
-const EXACT_FACTORS = [1, 2, 0.5, 1024, 1 / 1024, 2 ** 19, 2 ** -19];
-
-function genPair(r: Random, kind: PairKind): Pair {
-  switch (kind) {
-    case "random":
-      return { kind, a: randomVec(r), b: randomVec(r) };
-    case "parallel":
-    case "antiparallel": {
-      const a = randomVec(r);
-      const sign = kind === "parallel" ? 1 : -1;
-      const k = sign * (r.next() < 0.6 ? r.pick(EXACT_FACTORS) : magnitude(r));
-      return { kind, a, b: new Vec3(a.x * k, a.y * k, a.z * k) };
-    }
-    case "nearParallel":
-    case "nearAntiparallel": {
-      const u = r.unitVector();
-      const p = r.unitVector();
-      // mostly the 1e-9 perturbation asked for; sometimes smaller, down to 1e-12
-      const e = r.next() < 0.7 ? 1e-9 : Math.pow(10, r.range(-12, -9));
-      const m1 = magnitude(r);
-      const m2 = (kind === "nearParallel" ? 1 : -1) * magnitude(r);
-      const a = new Vec3(u.x * m1, u.y * m1, u.z * m1);
-      const b = new Vec3((u.x + p.x * e) * m2, (u.y + p.y * e) * m2, (u.z + p.z * e) * m2);
-      // angle between u and u + e p, computed without cancellation
-      const near = Math.atan2(e * hyp(crossOf(p, u)), 1 + e * dotOf(p, u));
-      return { kind, a, b, expectedAngle: kind === "nearParallel" ? near : Math.PI - near };
-    }
-    case "zeroA":
-      return { kind, a: new Vec3(), b: randomVec(r) };
-    case "zeroB":
-      return { kind, a: randomVec(r), b: new Vec3() };
-    case "zeroBoth":
-      return { kind, a: new Vec3(), b: new Vec3() };
-  }
-}
-
-function genPairs(seed: number, n: number): Pair[] {
-  const r = new Random(seed);
-  const out: Pair[] = [];
-  for (let i = 0; i < n; i++) {
-    // half random, the rest spread over the degenerate kinds
-    const kind: PairKind = r.next() < 0.4 ? "random" : r.pick(PAIR_KINDS);
-    out.push(genPair(r, kind));
-  }
-  return out;
-}
 
 function kindCounts(pairs: Pair[]): Record<string, number> {
   const c: Record<string, number> = {};
