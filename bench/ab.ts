@@ -16,6 +16,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Logger } from "@babylonjs/core/Misc/logger.js";
 import { repoRoot } from "../test/helpers/repo-root.js";
+import { quantile, summarize, timeBatches } from "./common.js";
 
 /** Segments per build, operations per segment's batch and batches per segment. */
 const SEGMENTS = 40;
@@ -39,19 +40,11 @@ const LOADERS: Record<string, (buildDir: string) => Promise<Op>> = {
 
 /** Median µs per operation of one segment (median of its batches). */
 function segment(op: Op, firstFrame: number): number {
-  const batches = new Float64Array(BATCHES_PER_SEGMENT);
-  let frame = firstFrame;
-  for (let b = 0; b < BATCHES_PER_SEGMENT; b++) {
-    const t0 = process.hrtime.bigint();
-    for (let i = 0; i < OPS_PER_BATCH; i++) op(frame++);
-    batches[b] = Number(process.hrtime.bigint() - t0) / 1000 / OPS_PER_BATCH;
-  }
-  return median(batches);
+  return summarize(timeBatches(op, BATCHES_PER_SEGMENT, OPS_PER_BATCH, firstFrame).samples, OPS_PER_BATCH).median;
 }
 
-function median(values: ArrayLike<number>): number {
-  const sorted = Float64Array.from(values).sort();
-  return sorted[sorted.length >> 1]!;
+function median(values: Float64Array): number {
+  return quantile(Float64Array.from(values).sort(), 0.5);
 }
 
 function compile(root: string, outDir: string): void {
@@ -67,14 +60,24 @@ async function main(): Promise<void> {
   }
   Logger.LogLevels = Logger.ErrorLogLevel;
   const root = repoRoot(import.meta.url);
+  try {
+    execFileSync("git", ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`], { cwd: root, stdio: "ignore" });
+  } catch {
+    console.log(`bench:ab: ${ref} is not a commit of this repository.`);
+    return;
+  }
+  // worktrees of earlier runs stopped by Ctrl-C
+  execFileSync("git", ["worktree", "prune"], { cwd: root, stdio: "ignore" });
   const work = mkdtempSync(join(tmpdir(), "fbbik-ab-"));
   const other = join(work, "tree");
+  let added = false;
   try {
-    execFileSync("git", ["worktree", "add", "--detach", other, ref], { cwd: root, stdio: "ignore" });
+    execFileSync("git", ["worktree", "add", "--detach", other, ref], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
+    added = true;
     symlinkSync(join(root, "node_modules"), join(other, "node_modules"));
-    // each build lands inside its tree, so repoRoot finds that tree's package.json and test assets
+    // the build lands inside its tree, so repoRoot finds that tree's package.json and test assets (the
+    // working tree was compiled by the npm script); a ref without tsconfig.bench.json cannot be built
     compile(other, join(other, ".bench-build"));
-    compile(root, join(root, ".bench-build"));
     const a = await load(join(other, ".bench-build"));
     const b = await load(join(root, ".bench-build"));
     let frame = 0;
@@ -102,7 +105,13 @@ async function main(): Promise<void> {
     console.log(`${name}: working tree median ${f(median(tb))} µs (fastest segment ${f(Math.min(...tb))})`);
     console.log(`${name}: working tree ÷ ${ref}, median of ${SEGMENTS} paired segments: ${f(median(ratios))} ×`);
   } finally {
-    execFileSync("git", ["worktree", "remove", "--force", other], { cwd: root, stdio: "ignore" });
+    if (added) {
+      try {
+        execFileSync("git", ["worktree", "remove", "--force", other], { cwd: root, stdio: "ignore" });
+      } catch {
+        // the temporary folder goes below; prune forgets the worktree on the next run
+      }
+    }
     rmSync(work, { recursive: true, force: true });
   }
 }

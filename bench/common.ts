@@ -38,6 +38,14 @@ export interface Benchmark<R extends object = object> {
   checks(result: R): TargetCheck[];
 }
 
+/**
+ * The check that the benchmark measured a working solver: a run whose solver stopped solving (or went
+ * non-finite) would otherwise report flattering times.
+ */
+export function solverActiveCheck(active: boolean): TargetCheck {
+  return { label: "solver active (every update solved, nodes finite)", value: active ? 1 : 0, unit: "", target: "yes", pass: active };
+}
+
 /** A check that passes when `value <= limit`. */
 export function atMost(label: string, value: number, limit: number, unit: string): TargetCheck {
   return { label, value, unit, target: `<= ${formatNumber(limit)} ${unit}`, pass: value <= limit };

@@ -29,18 +29,19 @@ async function main(): Promise<void> {
   for (const b of selected) {
     console.log(`\n== ${b.name} ==`);
     let result: object;
+    let probe: [number, number];
     try {
       const before = machineProbe();
-      result = await b.run();
+      const measured = await b.run();
       // which speed the machine ran at (see machine-probe.ts): recorded with the figures it explains
-      result = { ...result, machineProbeMicros: [before, machineProbe()] };
+      probe = [before, machineProbe()];
+      result = { ...measured, machineProbeMicros: probe };
     } catch (err) {
       console.log(`  ERROR: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       failed++;
       continue;
     }
     printRows(b.rows(result));
-    const probe = (result as { machineProbeMicros: [number, number] }).machineProbeMicros;
     printRows([["machine probe before / after (see bench/README.md)", `${probe[0]} / ${probe[1]}`, "µs"]]);
     const checks = b.checks(result);
     console.log("");

@@ -9,7 +9,7 @@ import * as os from "node:os";
 import type { Vec3 } from "../src/math/vec3.js";
 import { IKSolverFullBodyBiped } from "../src/solver/full-body-biped.js";
 import { syntheticBiped } from "../test/helpers/synthetic-biped.js";
-import { type Benchmark, atMost, measureAllocation, round, summarize, timeBatches } from "./common.js";
+import { type Benchmark, atMost, solverActiveCheck, measureAllocation, round, summarize, timeBatches } from "./common.js";
 
 /** What the solver benchmark writes to bench/results/solver.json. */
 export interface SolverBenchResult {
@@ -255,6 +255,7 @@ export const solverBenchmark: Benchmark<SolverBenchResult> = {
     ["solver active", r.solverActive ? "yes" : "NO", ""],
   ],
   checks: (r) => [
+    solverActiveCheck(r.solverActive),
     atMost("median per solve", r.solveMedianMicros, SOLVER_TARGETS.medianMicros, "µs"),
     {
       label: "bytes per solve",
