@@ -1,9 +1,10 @@
 /**
- * hit: HitReaction (an OffsetModifier) on the Mannequin. Every 1.6 s, or on a click on the character's
- * chest or head, a ball hits: the body, shoulders and head recoil along the hit while the feet stay
- * planted (their effectors pinned). The test hook's `control("auto", false)` stops the automatic throws;
- * a click's hit is measured (peak displacement of pelvis, chest, head and shoulders from the pose before
- * the impact, then what is left after the reaction).
+ * hit: HitReaction (an OffsetModifier) on the Mannequin. A ball is thrown 1.6 s after the last impact and
+ * flies 0.35 s (a hit about every 1.95 s), or one is thrown at a click on the character's chest or head:
+ * the body, shoulders and head recoil along the hit while the feet stay planted (their effectors pinned).
+ * The test hook's `control("auto", false)` stops the automatic throws; a click's hit is measured (peak
+ * displacement of pelvis, chest, head and shoulders from the pose before the impact, then what is left
+ * after the reaction).
  */
 import type { PointerInfo } from "@babylonjs/core/Events/pointerEvents";
 import { PointerEventTypes } from "@babylonjs/core/Events/pointerEvents";
@@ -23,6 +24,7 @@ export async function hit(ctx: Ctx): Promise<ScenarioRun> {
   const r = ik.references;
   const scene = ctx.scene;
   const chestBone = r.spine[r.spine.length - 1]!;
+  const headBone = r.head ?? null;
   // colliders: invisible boxes that follow the chest and the head (picking targets)
   const collider = (name: string, size: number): Mesh => {
     const box = CreateBox(name, { size }, scene);
@@ -34,7 +36,7 @@ export async function hit(ctx: Ctx): Promise<ScenarioRun> {
   const head = collider("head collider", 0.4 * h);
   const follow = () => {
     chest.position.copyFrom(bonePos(chestBone));
-    if (r.head !== null && r.head !== undefined) head.position.copyFrom(bonePos(r.head).add(new Vector3(0, 0.15 * h, 0)));
+    if (headBone !== null) head.position.copyFrom(bonePos(headBone).add(new Vector3(0, 0.15 * h, 0)));
   };
   follow();
   const E = FullBodyBipedEffector;
@@ -95,7 +97,7 @@ export async function hit(ctx: Ctx): Promise<ScenarioRun> {
   let wait = 0.6;
   let auto = true;
   // bones whose displacement shows the hit, and the feet (which should stay planted)
-  const watched = [r.pelvis, chestBone, ...(r.head !== null && r.head !== undefined ? [r.head] : []), r.leftUpperArm, r.rightUpperArm];
+  const watched = [r.pelvis, chestBone, ...(headBone !== null ? [headBone] : []), r.leftUpperArm, r.rightUpperArm];
   let last: Vector3[] = watched.map(bonePos);
   // a click's hit: displacement from the pose just before the impact, its peak, then the recovery
   let clickHit: { base: Vector3[]; feet: Vector3[]; peak: number; peakFeet: number; frames: number; after: number; point: Vector3 } | null = null;
@@ -107,7 +109,7 @@ export async function hit(ctx: Ctx): Promise<ScenarioRun> {
     done: false,
     world: () => ({
       chest: arr(bonePos(chestBone)),
-      head: r.head !== null && r.head !== undefined ? arr(bonePos(r.head)) : null,
+      head: headBone !== null ? arr(bonePos(headBone)) : null,
       chestCollider: arr(chest.position),
       inProgress: hr.inProgress,
       flying: flight !== null,
@@ -121,7 +123,7 @@ export async function hit(ctx: Ctx): Promise<ScenarioRun> {
     },
     update: (dt) => {
       follow();
-      const f = flight as { from: Vector3; to: Vector3; t: number; target: Mesh; force: Vector3 } | null;
+      const f = flight;
       if (f !== null) {
         f.t += dt / 0.35;
         Vector3.LerpToRef(f.from, f.to, Math.min(1, f.t), ball.position);
@@ -141,7 +143,7 @@ export async function hit(ctx: Ctx): Promise<ScenarioRun> {
     after: () => {
       // after this frame's solve
       const now = watched.map(bonePos);
-      const hc = clickHit as { base: Vector3[]; feet: Vector3[]; peak: number; peakFeet: number; frames: number; after: number; point: Vector3 } | null;
+      const hc = clickHit;
       if (hc !== null) {
         displacement = Math.max(...now.map((p, i) => Vector3.Distance(p, hc.base[i]!)));
         hc.peak = Math.max(hc.peak, displacement);

@@ -28,7 +28,7 @@ import { hit } from "./hit";
 const BUILDERS: Record<ScenarioName, (ctx: Ctx) => Promise<ScenarioRun>> = { ...CHARACTER_SCENARIOS, hit };
 
 /** Background colour (the e2e test checks the screenshot is not all this colour). */
-export const CLEAR = new Color4(0.55, 0.62, 0.7, 1);
+const CLEAR = new Color4(0.55, 0.62, 0.7, 1);
 
 declare global {
   interface Window {

@@ -59,7 +59,7 @@ export function snapshotParameters(iks: readonly FullBodyBipedIK[]): { restore()
 }
 
 /** A labelled range input (`id` for the test hook and the page's CSS). */
-export function slider(label: string, min: number, max: number, step: number, get: () => number, set: (v: number) => void, id?: string): HTMLElement {
+function slider(label: string, min: number, max: number, step: number, get: () => number, set: (v: number) => void, id?: string): HTMLElement {
   const l = document.createElement("label");
   const span = document.createElement("span");
   const input = document.createElement("input");

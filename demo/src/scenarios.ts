@@ -29,6 +29,7 @@ import { ClimbSequencer, type ClimbStep } from "../../src/effectors/interaction/
 import { InteractionCurveType } from "../../src/effectors/interaction/interaction-curves";
 import { InteractionObject } from "../../src/effectors/interaction/interaction-object";
 import { InteractionSystem } from "../../src/effectors/interaction/interaction-system";
+import { resolveBipedReferences } from "../../src/mapping/biped-references";
 import { FullBodyBipedEffector } from "../../src/solver/biped-bones";
 
 export const SCENARIOS = ["free", "grab", "climb", "ground", "hit", "crowd"] as const;
@@ -64,7 +65,7 @@ export interface Character {
 /** Bones whose animation-only pose is kept for the checks. */
 export type KeyBone = "pelvis" | "chest" | "head" | "leftShoulder" | "rightShoulder" | "leftHand" | "rightHand" | "leftFoot" | "rightFoot";
 
-export function keyBone(c: Character, k: KeyBone): Bone {
+function keyBone(c: Character, k: KeyBone): Bone {
   const r = c.ik.references;
   switch (k) {
     case "pelvis":
@@ -152,10 +153,6 @@ export function bonePos(bone: Bone): Vector3 {
   return worldPos(bone.getTransformNode()!);
 }
 
-export function nodePos(n: TransformNode): Vector3 {
-  return worldPos(n);
-}
-
 export const arr = (v: Vector3): Pos => [v.x, v.y, v.z];
 
 /** A gentle procedural idle: the spine sways, both arms swing (keys on the bones' linked nodes). */
@@ -199,11 +196,9 @@ export function spawnCharacter(ctx: Ctx, position: Vector3, ikTimes: { acc: numb
   };
   update(root);
   {
-    // the IK stores the bones' default pose when it is created: lower the arms first (references from a
-    // throwaway IK)
-    const first = FullBodyBipedIK.create(ctx.scene, skeleton);
-    const r = first.references;
-    first.dispose();
+    // the IK stores the bones' default pose when it is created: lower the arms first (the references
+    // detected without an IK)
+    const r = resolveBipedReferences(skeleton).references;
     // arms down from the T-pose (a relaxed stance), checked numerically: a mirrored glTF root can flip the turn
     for (const [upper, lower] of [[r.leftUpperArm, r.leftForearm], [r.rightUpperArm, r.rightForearm]] as const) {
       const n = upper.getTransformNode();
@@ -301,6 +296,19 @@ function boneRotation(bone: Bone): Quaternion {
   const y = new Vector3(m[4]!, m[5]!, m[6]!).normalize();
   const z = new Vector3(m[8]!, m[9]!, m[10]!).normalize();
   return Quaternion.FromLookDirectionLH(z, y);
+}
+
+/**
+ * A cylinder from `a` to `b` (its axis, Y, turned onto the segment), `extra` longer than the segment
+ * (half at each end); a segment too short to give a direction keeps the cylinder upright.
+ */
+function cylinderBetween(scene: Scene, name: string, a: Vector3, b: Vector3, diameter: number, extra = 0): Mesh {
+  const d = b.subtract(a);
+  const length = d.length();
+  const cyl = CreateCylinder(name, { height: length + extra, diameter, tessellation: 12 }, scene);
+  cyl.position.copyFrom(a.add(b).scale(0.5));
+  cyl.rotationQuaternion = length > 1e-9 ? Quaternion.FromUnitVectorsToRef(Vector3.Up(), d.scale(1 / length), new Quaternion()) : Quaternion.Identity();
+  return cyl;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -408,7 +416,7 @@ async function free(ctx: Ctx): Promise<ScenarioRun> {
     done: false,
     onSelect: null,
     world: () => ({
-      handles: Object.fromEntries(handles.map((x) => [x.label, arr(nodePos(x.mesh))])),
+      handles: Object.fromEntries(handles.map((x) => [x.label, arr(worldPos(x.mesh))])),
       leftHand: arr(bonePos(r.leftHand)),
       rightHand: arr(bonePos(r.rightHand)),
       height: h,
@@ -439,7 +447,7 @@ async function free(ctx: Ctx): Promise<ScenarioRun> {
     },
     after: () => {
       if (++frames === 40) {
-        run.checks.leftHand = { bone: arr(bonePos(r.leftHand)), handle: arr(nodePos(lh)), height: h };
+        run.checks.leftHand = { bone: arr(bonePos(r.leftHand)), handle: arr(worldPos(lh)), height: h };
         run.done = true;
       }
     },
@@ -507,7 +515,6 @@ async function grab(ctx: Ctx): Promise<ScenarioRun> {
   // the grip: the hand's target, beside the cup toward the character, turned like the hand at rest
   const grip = new TransformNode("grip", scene);
   grip.parent = cup;
-  grip.position.set(0, 0, 0);
   grip.position.copyFrom(forward.scale(-(cupRadius + 0.015 * h)));
   const handRot = boneRotation(r.rightHand);
   grip.rotationQuaternion = handRot;
@@ -533,12 +540,18 @@ async function grab(ctx: Ctx): Promise<ScenarioRun> {
       const a = c.animated[k];
       if (a !== undefined) animated[k] = arr(a);
     }
-    return { phase, solved, animated, cup: arr(nodePos(cup)), grip: arr(nodePos(grip)), cupRadius, height: h };
+    return { phase, solved, animated, cup: arr(worldPos(cup)), grip: arr(worldPos(grip)), cupRadius, height: h };
+  };
+  // the cup lifted a fraction `e` (0: on the table, 1: up and toward the character)
+  const liftCup = (e: number) => {
+    cup.position.copyFrom(cupHome);
+    cup.position.y += 0.15 * h * e;
+    cup.position.addInPlace(forward.scale(-0.1 * h * e));
   };
   const run: ScenarioRun = {
     checks: {},
     done: false,
-    world: () => ({ cup: arr(nodePos(cup)), grip: arr(nodePos(grip)), rightHand: arr(bonePos(r.rightHand)), leftHand: arr(bonePos(r.leftHand)), phase, height: h }),
+    world: () => ({ cup: arr(worldPos(cup)), grip: arr(worldPos(grip)), rightHand: arr(bonePos(r.rightHand)), leftHand: arr(bonePos(r.leftHand)), phase, height: h }),
     after: () => {
       // the key moments of the first loop, after this frame's solve
       if (phase === "rest" && t > 0.6 && run.checks.rest === undefined) run.checks.rest = record();
@@ -570,9 +583,7 @@ async function grab(ctx: Ctx): Promise<ScenarioRun> {
           break;
         case "lift": {
           const k = Math.min(1, t / 0.8);
-          cup.position.copyFrom(cupHome);
-          cup.position.y += 0.15 * h * (0.5 - 0.5 * Math.cos(Math.PI * k));
-          cup.position.addInPlace(forward.scale(-0.1 * h * (0.5 - 0.5 * Math.cos(Math.PI * k))));
+          liftCup(0.5 - 0.5 * Math.cos(Math.PI * k));
           if (k >= 1) {
             phase = "hold";
             t = 0;
@@ -587,9 +598,7 @@ async function grab(ctx: Ctx): Promise<ScenarioRun> {
           break;
         case "down": {
           const k = Math.min(1, t / 0.8);
-          cup.position.copyFrom(cupHome);
-          cup.position.y += 0.15 * h * (0.5 + 0.5 * Math.cos(Math.PI * k));
-          cup.position.addInPlace(forward.scale(-0.1 * h * (0.5 + 0.5 * Math.cos(Math.PI * k))));
+          liftCup(0.5 + 0.5 * Math.cos(Math.PI * k));
           if (k >= 1) {
             system.resumeInteraction(RH);
             phase = "release";
@@ -657,45 +666,23 @@ async function climb(ctx: Ctx): Promise<ScenarioRun> {
   const rf = holds(rFootX, "R foot", 1);
   // the ladder: rungs at the holds' heights, two rails through the left and right holds (plus a bit)
   const wood = mat(scene, "ladder", new Color3(0.6, 0.45, 0.25));
-  const rungBetween = (a: TransformNode, b: TransformNode) => {
-    const pa = nodePos(a);
-    const pb = nodePos(b);
-    const d = pb.subtract(pa);
-    const len = d.length() + 0.1 * h;
-    const cyl = CreateCylinder("rung", { height: len, diameter: 0.03 * h, tessellation: 12 }, scene);
-    cyl.position.copyFrom(pa.add(pb).scale(0.5));
-    // the cylinder's axis is Y: turn it to d
-    const axis = Vector3.Cross(Vector3.Up(), d.normalizeToNew());
-    const angle = Math.acos(Math.max(-1, Math.min(1, d.normalizeToNew().y)));
-    cyl.rotationQuaternion = axis.lengthSquared() > 1e-9 ? Quaternion.RotationAxis(axis.normalize(), angle) : Quaternion.Identity();
+  const beam = (name: string, from: Vector3, to: Vector3, diameter: number, extra: number) => {
+    const cyl = cylinderBetween(scene, name, from, to, diameter, extra);
     cyl.material = wood;
     ctx.shadows.addShadowCaster(cyl, false);
-    return cyl;
   };
-  // each hold's rung (the cylinder through it), for the checks
-  const rungOf = new Map<TransformNode, Mesh>();
+  // rungs through each pair of holds, a bit longer than the span
   for (let i = 0; i <= RUNGS; i++) {
-    for (const [a, b] of [[lh[i]!, rh[i]!], [lf[i]!, rf[i]!]] as const) {
-      const cyl = rungBetween(a, b);
-      rungOf.set(a, cyl);
-      rungOf.set(b, cyl);
-    }
+    for (const [a, b] of [[lh[i]!, rh[i]!], [lf[i]!, rf[i]!]] as const) beam("rung", worldPos(a), worldPos(b), 0.03 * h, 0.1 * h);
   }
   // rails: from below the lowest foot rung to above the top hand rung, along each side
-  const railPoint = (x: TransformNode) => nodePos(x);
   const side = (lst: TransformNode[], lst2: TransformNode[], out: number) => {
-    const a = railPoint(lst[0]!).add(c.right.scale(out * 0.05 * h));
-    const b = railPoint(lst2[RUNGS]!).add(c.right.scale(out * 0.05 * h));
+    const a = worldPos(lst[0]!).add(c.right.scale(out * 0.05 * h));
+    const b = worldPos(lst2[RUNGS]!).add(c.right.scale(out * 0.05 * h));
     const dir = b.subtract(a).normalize();
     const from = a.subtract(dir.scale(a.y / Math.max(0.2, dir.y)));
     const to = b.add(dir.scale(0.1 * h));
-    const d = to.subtract(from);
-    const cyl = CreateCylinder("rail", { height: d.length(), diameter: 0.04 * h, tessellation: 12 }, scene);
-    cyl.position.copyFrom(from.add(to).scale(0.5));
-    const axis = Vector3.Cross(Vector3.Up(), d.normalizeToNew());
-    cyl.rotationQuaternion = Quaternion.RotationAxis(axis.normalize(), Math.acos(d.normalizeToNew().y));
-    cyl.material = wood;
-    ctx.shadows.addShadowCaster(cyl, false);
+    beam("rail", from, to, 0.04 * h, 0);
   };
   side(lf, lh, -1);
   side(rf, rh, 1);
@@ -722,16 +709,21 @@ async function climb(ctx: Ctx): Promise<ScenarioRun> {
   let restart = 0;
   let loops = 0;
   let finished = false;
-  // per limb: the worst bone-to-hold and bone-to-rung-axis distances while it holds (paused at full weight)
-  const worst: Record<string, { hold: number; rung: number; frames: number; holds: string[] }> = {};
-  for (const l of [LH, RH, LF, RF]) worst[limbName[l]!] = { hold: 0, rung: 0, frames: 0, holds: [] };
+  // frames measured (after the solve), to order the recorded moments
+  let frame = 0;
+  // per limb: the worst bone-to-hold distance while it holds (paused at full weight)
+  const worst: Record<string, { hold: number; frames: number; holds: string[] }> = {};
+  for (const l of [LH, RH, LF, RF]) worst[limbName[l]!] = { hold: 0, frames: 0, holds: [] };
+  // per limb: its hold on the last rung (where the climb ends)
+  const top: { [k: string]: Json } = {};
+  for (const [limb, list] of order) top[limbName[limb]!] = list[RUNGS]!.name;
   const pelvisStart = bonePos(r.pelvis);
   const holdState = () => {
     const out: { [k: string]: Json } = {};
     for (const limb of [LH, RH, LF, RF]) {
       const hold = seq?.getHold(limb) ?? null;
       const holding = hold !== null && system !== null && system.isPaused(limb) && system.getInteractionEffector(limb).weight >= 1;
-      out[limbName[limb]!] = { bone: arr(bonePos(bones[limb]!)), hold: hold === null ? null : arr(nodePos(hold)), holdName: hold?.name ?? null, holding, rungAxis: hold === null ? null : rungAxis(rungOf.get(hold)!) };
+      out[limbName[limb]!] = { bone: arr(bonePos(bones[limb]!)), hold: hold === null ? null : arr(worldPos(hold)), holdName: hold?.name ?? null, holding };
     }
     return out;
   };
@@ -752,9 +744,10 @@ async function climb(ctx: Ctx): Promise<ScenarioRun> {
     done: false,
     world: () => ({ limbs: holdState(), height: h }),
     after: () => {
-      // after this frame's solve: every limb paused on its hold at full weight
+      // after this frame's solve: every limb paused on its hold at full weight (until the checks are recorded)
       const sys = system;
-      if (seq === null || sys === null) return;
+      if (run.done || seq === null || sys === null) return;
+      frame++;
       let all = true;
       for (const limb of [LH, RH, LF, RF]) {
         const hold = seq.getHold(limb);
@@ -764,18 +757,16 @@ async function climb(ctx: Ctx): Promise<ScenarioRun> {
         }
         const p = bonePos(bones[limb]!);
         const w = worst[limbName[limb]!]!;
-        w.hold = Math.max(w.hold, Vector3.Distance(p, nodePos(hold)));
-        const [a, b] = rungAxis(rungOf.get(hold)!);
-        w.rung = Math.max(w.rung, distToSegment(p, Vector3.FromArray(a), Vector3.FromArray(b)));
+        w.hold = Math.max(w.hold, Vector3.Distance(p, worldPos(hold)));
         w.frames++;
         if (!w.holds.includes(hold.name)) w.holds.push(hold.name);
       }
       // a moment with all four on holds, above the first rung
-      if (all && loops === 0 && run.checks.allHolding === undefined && (seq.getHold(RH)?.name ?? "") !== rh[0]!.name) run.checks.allHolding = holdState();
+      if (all && loops === 0 && run.checks.allHolding === undefined && (seq.getHold(RH)?.name ?? "") !== rh[0]!.name) run.checks.allHolding = { frame, limbs: holdState() };
       if (finished && all) {
         // the top, after this frame's solve: every limb on the last rung's holds, the body carried up
         finished = false;
-        run.checks.finish = { limbs: holdState(), pelvisStart: arr(pelvisStart), pelvis: arr(bonePos(r.pelvis)), spacing, rungsClimbed: RUNGS, height: h };
+        run.checks.finish = { frame, limbs: holdState(), top, pelvisStart: arr(pelvisStart), pelvis: arr(bonePos(r.pelvis)), spacing, rungsClimbed: RUNGS, height: h };
         run.checks.worst = worst as unknown as Json;
         run.done = run.checks.allHolding !== undefined;
       }
@@ -805,7 +796,7 @@ async function climb(ctx: Ctx): Promise<ScenarioRun> {
  * with a moment of double support between. Keys on the thigh and calf nodes; the turn's order and sign
  * are checked numerically (a mirrored glTF root can flip them).
  */
-export function walkInPlace(c: Character, scene: Scene, period = 1.2): AnimationGroup {
+function walkInPlace(c: Character, scene: Scene, period = 1.2): AnimationGroup {
   const r = c.ik.references;
   const group = new AnimationGroup(`walk ${c.root.name}`, scene);
   const fps = 30;
@@ -967,6 +958,8 @@ async function ground(ctx: Ctx): Promise<ScenarioRun> {
       c.root.position.copyFrom(start.add(forward.scale(travel)));
     },
     after: () => {
+      // the probes stop once the checks are recorded (the walk and the slide go on in update)
+      if (run.done) return;
       const now: ({ foot: number; ground: number; err: number; surface: string } | null)[] = [null, null];
       feet.forEach((f, i) => {
         const p = bonePos(f);
@@ -989,7 +982,6 @@ async function ground(ctx: Ctx): Promise<ScenarioRun> {
       });
       const [l, rr] = now;
       if (l !== null && rr !== null && Math.abs(l.ground - rr.ground) > 0.03 * h && doubles.length < 12) doubles.push({ left: l, right: rr, travel });
-      if (run.done) return;
       const enough = perSurface.every((m) => Object.keys(m).length >= 3) && doubles.length >= 3;
       if (enough || trips >= 2) {
         run.checks = { perSurface: perSurface as unknown as Json, doubles, tolerance: 0.01 * h, height: h };
@@ -1001,19 +993,6 @@ async function ground(ctx: Ctx): Promise<ScenarioRun> {
   frameCamera(ctx, c, centre.add(forward.scale(1.0 * h)).add(new Vector3(0, 0.35 * h, 0)), 4.6 * h, 0.9, 0.8);
   ctx.camera.beta = 1.1;
   return run;
-}
-
-/** The two ends of a cylinder's axis, in world space. */
-function rungAxis(cyl: Mesh): [Pos, Pos] {
-  const m = cyl.computeWorldMatrix(true);
-  const half = (cyl.getBoundingInfo().boundingBox.maximum.y - cyl.getBoundingInfo().boundingBox.minimum.y) / 2;
-  return [arr(Vector3.TransformCoordinates(new Vector3(0, -half, 0), m)), arr(Vector3.TransformCoordinates(new Vector3(0, half, 0), m))];
-}
-
-export function distToSegment(p: Vector3, a: Vector3, b: Vector3): number {
-  const ab = b.subtract(a);
-  const k = Math.max(0, Math.min(1, Vector3.Dot(p.subtract(a), ab) / Math.max(1e-12, ab.lengthSquared())));
-  return Vector3.Distance(p, a.add(ab.scale(k)));
 }
 
 /** The terrain's height at p's x, z (a ray down) and the surface's name, or null. */
@@ -1067,7 +1046,7 @@ async function crowd(ctx: Ctx): Promise<ScenarioRun> {
   place();
   const c0 = chars[0]!;
   // hands and the target spheres' world positions (the scene objects, not the effectors)
-  const pairs = (): Json => targets.map((t) => ({ hand: arr(bonePos(t.c.ik.references.rightHand)), target: arr(nodePos(t.s)) }));
+  const pairs = (): Json => targets.map((t) => ({ hand: arr(bonePos(t.c.ik.references.rightHand)), target: arr(worldPos(t.s)) }));
   const samples: Json[] = [];
   const run: ScenarioRun = {
     checks: {},

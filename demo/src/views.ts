@@ -18,7 +18,7 @@ import type { FullBodyBipedIK } from "../../src/component/full-body-biped-ik";
 import { type Ctx, type Pos, arr, worldPos } from "./scenarios";
 
 /** World positions of an IK's solver nodes (chain by chain), read from the solver after its solve. */
-export function solverNodePositions(ik: FullBodyBipedIK): Vector3[][] {
+function solverNodePositions(ik: FullBodyBipedIK): Vector3[][] {
   const s = ik.solver;
   const chains: Vector3[][] = [];
   for (let c = 0; c < s.chainCount; c++) {
@@ -81,7 +81,7 @@ export class DebugViews {
       this.nodeMatrices = new Float32Array(16 * count);
       sphere.thinInstanceSetBuffer("matrix", this.nodeMatrices, 16, false);
       this.nodeSpheres = sphere;
-      this.nodeLines = CreateLineSystem("solver chains view", { lines: this.nodeLines0(), updatable: true }, this.ctx.scene);
+      this.nodeLines = CreateLineSystem("solver chains view", { lines: this.nodeLines0(this.ctx.iks.map(solverNodePositions)), updatable: true }, this.ctx.scene);
       this.nodeLines.color = new Color3(1, 0.4, 0.9);
       this.nodeLines.renderingGroupId = 1;
       this.nodeLines.isPickable = false;
@@ -95,11 +95,13 @@ export class DebugViews {
     return this.skeletonPairs.map(([p, n]) => [worldPos(p), worldPos(n)]);
   }
 
-  /** Lines along each chain, and from the body chain's first node to each limb's first node. */
-  private nodeLines0(): Vector3[][] {
+  /**
+   * Lines along each chain, and from the body chain's first node to each limb's first node (`nodes`: each
+   * IK's {@link solverNodePositions}).
+   */
+  private nodeLines0(nodes: Vector3[][][]): Vector3[][] {
     const lines: Vector3[][] = [];
-    for (const ik of this.ctx.iks) {
-      const chains = solverNodePositions(ik);
+    for (const chains of nodes) {
       for (const ch of chains) if (ch.length > 1) lines.push(ch);
       const body = chains[0]?.[0];
       if (body !== undefined) for (const ch of chains.slice(1)) if (ch[0] !== undefined) lines.push([body, ch[0]]);
@@ -111,11 +113,12 @@ export class DebugViews {
   update(): void {
     if (this.skeletonOn && this.skeletonLines !== null) CreateLineSystem("skeleton view", { lines: this.skeletonLines0(), instance: this.skeletonLines }, this.ctx.scene);
     if (this.nodesOn && this.nodeSpheres !== null && this.nodeLines !== null) {
+      const nodes = this.ctx.iks.map(solverNodePositions);
       const buf = this.nodeMatrices;
       let k = 0;
       const m = new Matrix();
-      for (const ik of this.ctx.iks) {
-        for (const ch of solverNodePositions(ik)) {
+      for (const chains of nodes) {
+        for (const ch of chains) {
           for (const p of ch) {
             Matrix.TranslationToRef(p.x, p.y, p.z, m);
             m.copyToArray(buf, 16 * k++);
@@ -123,7 +126,7 @@ export class DebugViews {
         }
       }
       this.nodeSpheres.thinInstanceBufferUpdated("matrix");
-      CreateLineSystem("solver chains view", { lines: this.nodeLines0(), instance: this.nodeLines }, this.ctx.scene);
+      CreateLineSystem("solver chains view", { lines: this.nodeLines0(nodes), instance: this.nodeLines }, this.ctx.scene);
     }
   }
 

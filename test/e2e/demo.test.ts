@@ -12,14 +12,13 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { type Server, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
-import { dirname, extname, join, resolve, sep } from "node:path";
-import { fileURLToPath } from "node:url";
+import { extname, join, resolve, sep } from "node:path";
 import { type BrowserContext, type Page, chromium } from "playwright-core";
 import { PNG } from "pngjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { repoRoot } from "../helpers/repo-root.js";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const ROOT = resolve(here, "../..");
+const ROOT = repoRoot(import.meta.url);
 const DEMO = join(ROOT, "demo");
 const DIST = join(DEMO, "dist");
 const OUT = join(ROOT, "test-results", "e2e");
@@ -182,8 +181,7 @@ describe.skipIf(skip)(title, () => {
         if (m.type() === "error") errors.push(m.text());
       });
       page.on("pageerror", (e) => errors.push(String(e)));
-      const hook = <T>(expr: string): Promise<T> => page.evaluate(`(() => { const h = window.__fbbik; return ${expr}; })()`) as Promise<T>;
-      const waitFor = (expr: string, timeout: number) => page.waitForFunction(`(() => { const h = window.__fbbik; return ${expr}; })()`, null, { timeout, polling: 100 });
+      const { hook, waitFor } = pageHooks(page);
       const lines: string[] = [];
       let captured: Capture | null = null;
       try {
@@ -212,7 +210,8 @@ describe.skipIf(skip)(title, () => {
           `screenshot ${name}.png (${cap.width}×${cap.height}): character box [${cap.rect.map((v) => v.toFixed(0)).join(", ")}]: ${(region.inside * 100).toFixed(1)} % of its pixels change when the characters are hidden, ${(region.outside * 100).toFixed(2)} % outside it; ground ${(region.ground * 100).toFixed(1)} % of the lower third`,
         );
         expect(region.inside, "character pixels inside its box").toBeGreaterThan(0.08);
-        if (region.outsidePixels > 5000) expect(region.outside, "changes outside the character's box").toBeLessThan(0.01);
+        expect(region.outsidePixels, "enough of the frame outside the character's box to check").toBeGreaterThan(5000);
+        expect(region.outside, "changes outside the character's box").toBeLessThan(0.01);
         expect(region.ground, "the ground fills the lower third").toBeGreaterThan(0.9);
         expect(errors).toEqual([]);
       } finally {
@@ -224,8 +223,7 @@ describe.skipIf(skip)(title, () => {
 
   it("a user's model from the file picker: a rig that cannot work shows its FBBIKError and the demo keeps its model; a biped's clips are listed and play under the IK", async () => {
     const page = await browser.newPage();
-    const hook = <T>(expr: string): Promise<T> => page.evaluate(`(() => { const h = window.__fbbik; return ${expr}; })()`) as Promise<T>;
-    const waitFor = (expr: string, timeout: number) => page.waitForFunction(`(() => { const h = window.__fbbik; return ${expr}; })()`, null, { timeout, polling: 100 });
+    const { hook, waitFor } = pageHooks(page);
     const lines: string[] = [];
     try {
       await page.goto(`${base}?scenario=free`);
@@ -278,6 +276,15 @@ describe.skipIf(skip)(title, () => {
 type Hook = <T>(expr: string) => Promise<T>;
 type WaitFor = (expr: string, timeout: number) => Promise<unknown>;
 
+/** The page's test hook: `hook(expr)` evaluates `expr` with `h` = `window.__fbbik`; `waitFor` polls it until truthy. */
+function pageHooks(page: Page): { hook: Hook; waitFor: WaitFor } {
+  const wrap = (expr: string) => `(() => { const h = window.__fbbik; return ${expr}; })()`;
+  return {
+    hook: <T>(expr: string) => page.evaluate(wrap(expr)) as Promise<T>,
+    waitFor: (expr: string, timeout: number) => page.waitForFunction(wrap(expr), null, { timeout, polling: 100 }),
+  };
+}
+
 interface PoseRecord {
   phase: string;
   solved: Record<string, V>;
@@ -301,15 +308,13 @@ function checkGrab(checks: Record<string, unknown>, lines: string[]): void {
   const grasp = checks.grasp as PoseRecord;
   const hold = checks.hold as PoseRecord;
   const h = grasp.height;
-  // the grip sits beside the cup, the cup's radius plus 1.5 % of h (the palm) from its axis: a wrist within
-  // the radius + 3 % of h of the cup's centre (half-way up) touches the cup; within 0.5 % h of the grip it
-  // is where it was sent
+  // the grip sits beside the cup, the cup's radius plus 1.5 % of h (the palm) from its axis, half-way up: a
+  // wrist within 0.5 % of h of the grip is where it was sent, and so within the radius + 2 % of h of the
+  // cup's centre (on the cup)
   for (const [label, rec] of [["grasp", grasp], ["hold", hold]] as const) {
     const toCup = dist(rec.solved.rightHand!, rec.cup);
     const toGrip = dist(rec.solved.rightHand!, rec.grip);
-    const tol = rec.cupRadius + 0.03 * h;
-    lines.push(`${label}: right hand to the cup's centre ${pct(toCup, h)} (tolerance ${pct(tol, h)}), to the grip beside it ${pct(toGrip, h)} (tolerance 0.5 %)`);
-    expect(toCup, `${label}: right hand on the cup`).toBeLessThan(tol);
+    lines.push(`${label}: right hand to the grip beside the cup ${pct(toGrip, h)} (tolerance 0.5 %), to the cup's centre ${pct(toCup, h)} (cup radius ${pct(rec.cupRadius, h)})`);
     expect(toGrip / h, `${label}: right hand at the grip`).toBeLessThan(0.005);
   }
   // the body leans in when the cup is far: chest and pelvis moved toward the cup from the animation-only pose
@@ -319,7 +324,6 @@ function checkGrab(checks: Record<string, unknown>, lines: string[]): void {
   const lh = lean(hold, "chest");
   lines.push(`lean toward the cup (IK − animation, horizontal): chest ${pct(lg, h)} at the grasp (cup far), ${pct(lh, h)} at the hold (cup lifted, nearer), ${pct(lr, h)} at rest; pelvis ${pct(lp, h)} at the grasp`);
   expect(lg / h, "chest leans toward the far cup").toBeGreaterThan(0.02);
-  expect(lg, "leans more for the far cup than at rest").toBeGreaterThan(lr + 0.02 * h);
   expect(lg, "leans more for the far cup than for the lifted one").toBeGreaterThan(lh);
   // the other hand stays relaxed: it stays where the animation puts it (its effector has no weight and
   // maintainRelativePositionWeight 0, so the lean does not carry it)
@@ -336,34 +340,28 @@ interface LimbState {
   hold: V | null;
   holdName: string | null;
   holding: boolean;
-  rungAxis: [V, V] | null;
-}
-
-function segDist(p: V, [a, b]: [V, V]): number {
-  const ab = sub(b, a);
-  const ap = sub(p, a);
-  const k = Math.max(0, Math.min(1, (ap[0] * ab[0] + ap[1] * ab[1] + ap[2] * ab[2]) / (ab[0] ** 2 + ab[1] ** 2 + ab[2] ** 2)));
-  return dist(p, [a[0] + ab[0] * k, a[1] + ab[1] * k, a[2] + ab[2] * k]);
 }
 
 function checkClimb(checks: Record<string, unknown>, lines: string[]): void {
-  const finish = checks.finish as { limbs: Record<string, LimbState>; pelvisStart: V; pelvis: V; spacing: number; rungsClimbed: number; height: number };
-  const all = checks.allHolding as Record<string, LimbState>;
-  const worst = checks.worst as Record<string, { hold: number; rung: number; frames: number; holds: string[] }>;
+  const finish = checks.finish as { frame: number; limbs: Record<string, LimbState>; top: Record<string, string>; pelvisStart: V; pelvis: V; spacing: number; rungsClimbed: number; height: number };
+  const all = checks.allHolding as { frame: number; limbs: Record<string, LimbState> };
+  const worst = checks.worst as Record<string, { hold: number; frames: number; holds: string[] }>;
   const h = finish.height;
-  // a hand or foot on a rung 3 % of h thick: within 1 % of h of the hold's point and of the rung's axis
-  for (const [label, limbs] of [["all four holding", all], ["at the top", finish.limbs]] as const) {
+  // the moment with all four holding comes during the climb, before the top
+  lines.push(`all four holding at frame ${all.frame}, the top at frame ${finish.frame}`);
+  expect(all.frame, "all four holding mid-climb, before the top").toBeLessThan(finish.frame);
+  // a hand or foot on a rung 3 % of h thick: within 1 % of h of the hold's point (on the rung's axis)
+  for (const [label, limbs] of [["all four holding", all.limbs], ["at the top", finish.limbs]] as const) {
     for (const [limb, s] of Object.entries(limbs)) {
-      expect(s.holding, `${label}: ${limb} holding`).toBe(true);
       const dh = dist(s.bone, s.hold!);
-      const dr = segDist(s.bone, s.rungAxis!);
-      lines.push(`${label}: ${limb} on ${s.holdName}: ${pct(dh, h)} from the hold, ${pct(dr, h)} from the rung's axis (tolerance 1 %)`);
+      lines.push(`${label}: ${limb} on ${s.holdName}: ${pct(dh, h)} from the hold (tolerance 1 %)`);
       expect(dh / h, `${label}: ${limb} on its hold`).toBeLessThan(0.01);
-      expect(dr / h, `${label}: ${limb} on its rung`).toBeLessThan(0.01);
     }
   }
+  // at the top, every limb on its hold of the last rung
+  for (const [limb, name] of Object.entries(finish.top)) expect(finish.limbs[limb]?.holdName, `at the top: ${limb} on the last rung`).toBe(name);
   for (const [limb, w] of Object.entries(worst)) {
-    lines.push(`${limb}: worst while holding over ${w.frames} frames on ${w.holds.length} holds: ${pct(w.hold, h)} from the hold, ${pct(w.rung, h)} from the rung`);
+    lines.push(`${limb}: worst while holding over ${w.frames} frames on ${w.holds.length} holds: ${pct(w.hold, h)} from the hold`);
     expect(w.holds.length, `${limb} went hold to hold`).toBeGreaterThanOrEqual(3);
     expect(w.hold / h).toBeLessThan(0.01);
   }
@@ -387,29 +385,25 @@ function checkGround(checks: Record<string, unknown>, lines: string[]): void {
     }
     expect(Object.keys(m).length, `${foot} stood on three surfaces`).toBeGreaterThanOrEqual(3);
   });
+  // both feet standing at once on surfaces more than 3 % of h apart in height (the page records only
+  // those; their errors are among the per-surface ones above)
   expect(doubles.length, "both feet planted at different heights").toBeGreaterThan(0);
   for (const d of doubles.slice(0, 3)) {
     lines.push(`both feet standing: left on ${d.left.surface} at ${(d.left.ground * 1000).toFixed(0)} mm (error ${pct(Math.abs(d.left.err), h)}), right on ${d.right.surface} at ${(d.right.ground * 1000).toFixed(0)} mm (error ${pct(Math.abs(d.right.err), h)})`);
-    expect(Math.abs(d.left.ground - d.right.ground) / h).toBeGreaterThan(0.03);
-    expect(Math.abs(d.left.err) / h).toBeLessThan(tol);
-    expect(Math.abs(d.right.err) / h).toBeLessThan(tol);
   }
 }
 
 function checkCrowd(checks: Record<string, unknown>, lines: string[]): void {
   const samples = checks.samples as { frame: number; time: number; pairs: { hand: V; target: V }[] }[];
   const h = checks.height as number;
-  expect(checks.count).toBe(100);
   const sample = [0, 9, 23, 37, 50, 64, 78, 91, 99];
   for (const s of samples) {
     const d = s.pairs.map((p) => dist(p.hand, p.target));
     const worstSampled = Math.max(...sample.map((i) => d[i]!));
     lines.push(`frame ${s.frame}: right hand to its target sphere, characters ${sample.join(", ")}: worst ${pct(worstSampled, h)}; all 100: worst ${pct(Math.max(...d), h)} (tolerance 1 % of h)`);
-    expect(worstSampled / h).toBeLessThan(0.01);
-    expect(Math.max(...d) / h).toBeLessThan(0.01);
+    expect(Math.max(...d) / h, `frame ${s.frame}: every right hand on its target`).toBeLessThan(0.01);
   }
   const moved = Math.min(...sample.map((i) => dist(samples[0]!.pairs[i]!.target, samples[2]!.pairs[i]!.target)));
-  expect(samples.length).toBe(3);
   lines.push(`the targets moved at least ${pct(moved, h)} between frames ${samples[0]!.frame} and ${samples[2]!.frame}`);
   expect(moved / h).toBeGreaterThan(0.02);
 }
@@ -446,8 +440,9 @@ async function checkFree(checks: Record<string, unknown>, hook: Hook, waitFor: W
   expect(await page.locator("#chain").inputValue()).toBe("3");
   // reset: parameters and handles back
   await hook("(h.scene.getMeshByName('handle left hand').position.y += 0.2, 0)");
+  const beforeReset = await hook<number>("h.frames");
   await page.click("#reset");
-  await waitFor("h.frames > 0", 1000);
+  await waitFor(`h.frames > ${beforeReset}`, 20_000);
   expect(await read()).toEqual([0, 0, 1, 1, 1]);
   const back = await hook<V>("h.world().handles['left hand']");
   expect(dist(back, lh.handle)).toBeLessThan(1e-6);
