@@ -82,6 +82,8 @@ export class IKSolverFullBody implements ChainSolver {
   private readonly warned = new Set<string>();
   private validIterations = 4;
   private frameActive = false;
+  /** Some chain pushes this frame (push > 0); without one the push pass would only add zeros. */
+  private anyPush = false;
   // effectors split once at initiate, and each chain's end effector, so the hot loops do not search
   private endEffectors: IKEffector[] = [];
   private otherEffectors: IKEffector[] = [];
@@ -240,7 +242,12 @@ export class IKSolverFullBody implements ChainSolver {
     for (let i = 0; i < effectors.length; i++) effectors[i]!.resetOffset();
     for (let i = 0; i < effectors.length; i++) if (effectors[i]!.onPreSolve(this)) active = true;
     const fullBody = this.iterations > 0;
-    for (let i = 0; i < chains.length; i++) chains[i]!.readPose(this, fullBody);
+    let anyPush = false;
+    for (let i = 0; i < chains.length; i++) {
+      chains[i]!.readPose(this, fullBody);
+      if (chains[i]!.push > 0) anyPush = true;
+    }
+    this.anyPush = anyPush;
     this.frameActive = active;
     this.mapping?.readPose(this, fullBody);
   }
@@ -286,7 +293,7 @@ export class IKSolverFullBody implements ChainSolver {
         this.onPreIteration.notify(i);
         for (let e = 0; e < ends.length; e++) ends[e]!.update(this);
         if (this.fabrikPass) {
-          root.pushNodes(this);
+          if (this.anyPush) root.pushNodes(this);
           root.reachNodes(this);
           for (let e = 0; e < others.length; e++) others[e]!.update(this);
         }

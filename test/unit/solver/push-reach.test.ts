@@ -254,3 +254,37 @@ describe.each(bipedVariants().map((b) => [b.name, b] as const))("reach on %s", (
     });
   });
 });
+
+describe.each(bipedVariants().map((b) => [b.name, b] as const))("push within the full solve on %s", (_name, variant) => {
+  /**
+   * Solves once with the right foot pulled halfway up toward its thigh (compressing the leg) and the
+   * right leg's push and pushParent as given; the last limb, so a push pass gated on "some chain
+   * pushes" must look at every chain. Returns the solved thigh and root nodes and the target.
+   */
+  function solveCompressedLeg(push: number, pushParent: number): { thigh: V; root: V; target: V } {
+    const st = stage(variant);
+    const leg = st.s.chains[4]!;
+    leg.push = push;
+    leg.pushParent = pushParent;
+    const foot = st.s.rightFootEffector;
+    const thighBone = bonePos(st.b.pose, leg.nodes[0]!.bone);
+    const footBone = bonePos(st.b.pose, leg.nodes[2]!.bone);
+    const target = add(thighBone, mul(sub(footBone, thighBone), 0.5));
+    put(foot.position, target);
+    foot.positionWeight = 1;
+    st.s.update();
+    expect(st.s.solvedLastUpdate).toBe(true);
+    return { thigh: clone(leg.nodes[0]!.solverPosition), root: clone(st.s.chains[0]!.nodes[0]!.solverPosition), target };
+  }
+
+  it("a pushing limb drives its first node away from a compressing target, and pushParent moves the body", () => {
+    const still = solveCompressedLeg(0, 0);
+    const pushed = solveCompressedLeg(1, 0);
+    const passedOn = solveCompressedLeg(1, 1);
+    const h = variant.height;
+    // push pushes the thigh away from the foot's target (the other constraints pull it partly back)
+    expect(dist(pushed.thigh, pushed.target)).toBeGreaterThan(dist(still.thigh, still.target) + 1e-3 * h);
+    // pushParent 0 keeps the push in the leg's first node; 1 hands it to the body's node as well
+    expect(dist(passedOn.root, pushed.root)).toBeGreaterThan(1e-3 * h);
+  });
+});
