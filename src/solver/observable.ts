@@ -24,6 +24,11 @@ export class SolverObservable<T = void> {
     this.callbacks.length = 0;
   }
 
+  /** Number of registered callbacks. */
+  get observerCount(): number {
+    return this.callbacks.length;
+  }
+
   /** True when at least one callback is registered. */
   hasObservers(): boolean {
     return this.callbacks.length > 0;

@@ -5,6 +5,7 @@ import type { FBBIKBendConstraint } from "../babylon-chain.js";
 import type { FBBIKEffector } from "../babylon-effector.js";
 import { Quat, slerp } from "../../math/quat.js";
 import { Vec3 } from "../../math/vec3.js";
+import { currentWorldMatrix } from "../../mapping/babylon-rig.js";
 import { FullBodyBipedChain, FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import type { HandPoser } from "./hand-poser.js";
 import { INTERACTION_CURVE_TYPE_COUNT, InteractionCurveType, isOffsetChannel } from "./interaction-curves.js";
@@ -265,13 +266,30 @@ export class InteractionEffector {
     }
   }
 
-  /** Reads the bone's world position and rotation (effector convention) now. */
+  /**
+   * Reads the bone's world position and rotation (effector convention) as Babylon has them now: for a
+   * start between frames, where the bones hold the last solved pose and the character may have moved.
+   */
   private readBone(): boolean {
     const bone = this.effector.bone;
     if (bone === null) return false;
     boneWorldMatrix(bone, this.system.mesh, boneWorld);
     positionOfMatrix(boneWorld, bonePos);
     rotationOfMatrix(boneWorld, boneRot);
+    return true;
+  }
+
+  /**
+   * Reads the bone's animated world pose of this frame from the rig, which has just read the skeleton
+   * (the per-frame path): the rig's forward kinematics, where Babylon would recompute the world matrix
+   * of every ancestor of the hand.
+   */
+  private readAnimatedBone(): boolean {
+    if (this.effector.bone === null) return false;
+    const rig = this.system.ik.rig;
+    const id = this.effector.inner.node.bone;
+    rig.componentToWorldPoint(rig.getPosition(id, cv), bonePos);
+    rig.componentToWorldRotation(rig.getRotation(id, cq), boneRot);
     return true;
   }
 
@@ -283,7 +301,8 @@ export class InteractionEffector {
       return;
     }
     const node = this.targetNode!;
-    targetWorld.copyFrom(node.computeWorldMatrix(true));
+    // Babylon's cached matrix when it is current: forcing would recompute the target's ancestors too
+    targetWorld.copyFrom(currentWorldMatrix(node));
     positionOfMatrix(targetWorld, targetPos);
     rotationOfMatrix(targetWorld, targetRot);
   }
@@ -401,7 +420,7 @@ export class InteractionEffector {
   _update(dt: number): void {
     if (this.resetTimer > 0) this.resetToDefaults(dt);
     if (!this._inInteraction) return;
-    if (!this.readBone()) return;
+    if (!this.readAnimatedBone()) return;
     const object = this._object!;
     if (this._isPaused) {
       this.readTarget();
@@ -477,7 +496,7 @@ export class InteractionEffector {
     if (ox !== 0 || oy !== 0 || oz !== 0) {
       const space = object.positionOffsetSpace ?? this.system.ik.rig.characterRoot;
       if (space !== null) {
-        const m = space.computeWorldMatrix(true).m;
+        const m = currentWorldMatrix(space).m;
         axisX.set(m[0]!, m[1]!, m[2]!).normalize();
         axisY.set(m[4]!, m[5]!, m[6]!).normalize();
         axisZ.set(m[8]!, m[9]!, m[10]!).normalize();

@@ -44,7 +44,8 @@ export type InteractionNotification = "start" | "pause" | "pickUp" | "resume" | 
  * interactions.startInteraction(FullBodyBipedEffector.RightHand, button, true);
  * ```
  *
- * Every solve, before the skeleton is read (`ik.solver.onPreUpdate`), each effector's interaction
+ * Every solve, once the IK has read the animated skeleton and before it solves (`ik.solver.inner.onPreUpdate`,
+ * where the grounder runs too; after observers of `ik.solver.onPreUpdate`), each effector's interaction
  * advances: timer += dt × speed × target.interactionSpeedMlp, the fade-in weight rises at 1/fadeInTime,
  * the effector goes to lerp(bone, target, weight) and each channel to lerp(its value at start, curve(timer),
  * weight × target multiplier). After the solve (`onPostUpdate`) bones are rotated (RotateBoneWeight),
@@ -89,7 +90,7 @@ export class InteractionSystem {
   /** Every update, after the effectors' interactions advanced, still before the solve. */
   readonly onPostInteractionUpdate = new Observable<number>();
 
-  private preObserver: Observer<void> | null;
+  private preObserver: (() => void) | null;
   private postObserver: Observer<void> | null;
   private manualTime = false;
   private pendingDeltaTime = 0;
@@ -111,7 +112,9 @@ export class InteractionSystem {
         if (poser.hasFingers) list[e]!.poser = poser;
       }
     }
-    this.preObserver = ik.solver.onPreUpdate.add(() => this.preUpdate());
+    // after the rig has read this frame's animated pose (as the grounder): the bones' world poses then come
+    // from the rig's own forward kinematics instead of forcing Babylon's world matrices up each limb
+    this.preObserver = ik.solver.inner.onPreUpdate.add(() => this.preUpdate());
     this.postObserver = ik.solver.onPostUpdate.add(() => this.postUpdate());
   }
 
@@ -261,7 +264,7 @@ export class InteractionSystem {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    if (this.preObserver !== null) this.ik.solver.onPreUpdate.remove(this.preObserver);
+    if (this.preObserver !== null) this.ik.solver.inner.onPreUpdate.remove(this.preObserver);
     if (this.postObserver !== null) this.ik.solver.onPostUpdate.remove(this.postObserver);
     this.preObserver = null;
     this.postObserver = null;
