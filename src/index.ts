@@ -82,7 +82,7 @@ export { InteractionCurveType, INTERACTION_CURVE_TYPE_COUNT } from "./effectors/
 export { HandPoser } from "./effectors/interaction/hand-poser.js";
 export { ClimbSequencer } from "./effectors/interaction/climb-sequencer.js";
 export type { ClimbSequencerOptions, ClimbStep, ClimbStepEvent } from "./effectors/interaction/climb-sequencer.js";
-// the interaction system's curves are built with Curve (drop these two lines if Curve is exported elsewhere)
+// keyframed curves (interaction weights, hit reactions, recoil)
 export { Curve } from "./effectors/curve.js";
 export type { CurveKey } from "./effectors/curve.js";
 
