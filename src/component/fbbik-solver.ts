@@ -51,7 +51,8 @@ export class FBBIKSolver {
 
   /**
    * Before anything in an update, even at weight 0, and before the skeleton is read: offset modifiers add
-   * to effector offsets here, and a grounder may move the pelvis node.
+   * to effector offsets here. (The interaction system and the grounder run later, on
+   * `inner.onPreUpdate`, once the skeleton has been read.)
    */
   readonly onPreUpdate = new Observable<void>();
   /** Before the pose is read. */

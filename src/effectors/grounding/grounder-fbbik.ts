@@ -123,7 +123,7 @@ const IDENTITY = new Quat();
  * const grounder = GrounderFBBIK.create(ik, { predicate: (m) => m.name.startsWith("ground") });
  * ```
  *
- * How it hooks in: on the solver's `onPreUpdate` (FinalIK's OnPreUpdate, after the IK has read the
+ * How it hooks in: on the inner solver's `onPreUpdate` (`ik.solver.inner.onPreUpdate`; FinalIK's OnPreUpdate, after the IK has read the
  * skeleton and before it reads the bones into the solver) it moves the pelvis and turns the feet in the
  * IK's rig (so `FullBodyBipedIK` writes them, and a second update in a frame or `dispose` restores the
  * animated pose), and adds to the foot effectors' `positionOffset`. The leg mappings'

@@ -1,6 +1,7 @@
 import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { Observable, type Observer } from "@babylonjs/core/Misc/observable.js";
+import { currentWorldMatrix } from "../../mapping/babylon-rig.js";
 import { Curve } from "../curve.js";
 import { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import { InteractionCurveType } from "./interaction-curves.js";
@@ -257,10 +258,11 @@ export class ClimbSequencer {
     for (const l of LIMBS) {
       const h = holds[l];
       if (h === null || h === undefined) continue;
-      positionOfMatrix(h.computeWorldMatrix(true), tv);
+      // Babylon's cached matrix when it is current: holds rarely move, and forcing would recompute their ancestors
+      positionOfMatrix(currentWorldMatrix(h), tv);
       const p = previous?.[l] ?? null;
       if (p !== null) {
-        positionOfMatrix(p.computeWorldMatrix(true), tv2);
+        positionOfMatrix(currentWorldMatrix(p), tv2);
         Vector3.LerpToRef(tv2, tv, this.system.getInteractionEffector(l).weight, tv);
       }
       out.addInPlace(tv);

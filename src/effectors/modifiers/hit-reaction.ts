@@ -372,8 +372,8 @@ export class HitReaction extends OffsetModifier {
   }
 
   /**
-   * Hits every hit point whose collider is `collider` with `force` (world; its length scales the
-   * reaction) at `point` (world). Returns how many hit points were started; 0 (with a warning on the IK's
+   * Hits every hit point whose collider is `collider` with `force` (world; for effector hit points its
+   * length scales the reaction, bone hit points use only its direction, as in FinalIK) at `point` (world). Returns how many hit points were started; 0 (with a warning on the IK's
    * warning channel) when none has this collider.
    */
   hit(collider: AbstractMesh, force: ReadonlyVec3, point: ReadonlyVec3): number {
