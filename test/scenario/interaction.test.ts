@@ -13,6 +13,8 @@ import { InteractionCurveType } from "../../src/effectors/interaction/interactio
 import { InteractionObject } from "../../src/effectors/interaction/interaction-object.js";
 import { type InteractionEventData, InteractionSystem } from "../../src/effectors/interaction/interaction-system.js";
 import { rotationOfMatrix } from "../../src/effectors/interaction/node-pose.js";
+import { GrounderFBBIK } from "../../src/effectors/grounding/grounder-fbbik.js";
+import { EffectorOffset } from "../../src/effectors/modifiers/index.js";
 import { FullBodyBipedEffector } from "../../src/solver/biped-bones.js";
 import { type LoadedModel, type ModelName, loadModel, modelAvailable, proceduralIdle } from "../helpers/babylon-scene.js";
 import { height, nodePos, worldPos } from "../helpers/scene-probes.js";
@@ -482,7 +484,7 @@ for (const name of MODELS) {
 }
 
 describe("interaction details on the Mannequin", () => {
-  it("time: 16 ms frames with a constant animation step, 0 from NullEngine otherwise, explicit update(dt), clamped, once per frame", async () => {
+  it("time: the scene's animation time (16 ms frames with the constant step, measured × animationTimeScale otherwise), explicit update(dt), clamped, once per frame", async () => {
     const rig = await setup("Mannequin");
     const object = new InteractionObject(reachableNode(rig, true), {
       weightCurves: [{ type: InteractionCurveType.PositionWeight, curve: riseHoldFall(0.3, 5, 6) }],
@@ -496,15 +498,25 @@ describe("interaction details on the Mannequin", () => {
     rig.ik.update();
     expect(sys.lastDeltaTime).toBe(0);
     expect(ie.timer).toBeCloseTo(0.016, 12);
-    rig.m.scene.useConstantAnimationDeltaTime = false;
-    rig.m.scene.render();
+    // without the constant step: the scene's measured animation time × animationTimeScale
+    const scene = rig.m.scene;
+    scene.useConstantAnimationDeltaTime = false;
+    scene.animationTimeScale = 0;
+    scene.render();
     expect(sys.lastDeltaTime).toBe(0);
+    scene.animationTimeScale = 1;
+    await new Promise((res) => setTimeout(res, 5));
+    scene.render();
+    expect(scene.deltaTime).toBeGreaterThan(4);
+    expect(sys.lastDeltaTime).toBe(Math.min(scene.deltaTime / 1000, sys.maxDeltaTime));
+    expect(ie.timer).toBeCloseTo(0.016 + sys.lastDeltaTime, 12);
+    const timer = ie.timer;
     // driven by the user
     sys.update(0.05);
     sys.update(0.02);
     rig.m.scene.render();
     expect(sys.lastDeltaTime).toBeCloseTo(0.07, 12);
-    expect(ie.timer).toBeCloseTo(0.086, 12);
+    expect(ie.timer).toBeCloseTo(timer + 0.07, 12);
     sys.update(3);
     rig.m.scene.render();
     expect(sys.lastDeltaTime).toBe(sys.maxDeltaTime);
@@ -514,6 +526,29 @@ describe("interaction details on the Mannequin", () => {
     rig.m.scene.useConstantAnimationDeltaTime = true;
     rig.m.scene.render();
     expect(sys.lastDeltaTime).toBeCloseTo(0.016, 12);
+  });
+
+  it("one clock: interactions, the grounder and the offset modifiers all step by the scene's animation time, time scale included", async () => {
+    const rig = await setup("Mannequin");
+    const scene = rig.m.scene;
+    const grounder = new GrounderFBBIK(rig.ik, { predicate: () => false });
+    const modifier = new EffectorOffset(rig.ik);
+    modifier.bodyOffset.set(0, -0.01 * rig.h, 0);
+    scene.useConstantAnimationDeltaTime = false;
+    scene.animationTimeScale = 0.5;
+    scene.render();
+    for (let i = 0; i < 3; i++) {
+      await new Promise((res) => setTimeout(res, 20));
+      scene.render();
+      // at half speed, 20 ms of wall time is at least 10 ms of animation time
+      expect(scene.deltaTime).toBeGreaterThanOrEqual(9.5);
+      const expected = Math.min(scene.deltaTime / 1000, 0.1);
+      expect(rig.system.lastDeltaTime).toBe(expected);
+      expect(grounder.solver.deltaTime).toBe(expected);
+      expect(modifier.deltaTime).toBe(expected);
+    }
+    grounder.dispose();
+    modifier.dispose();
   });
 
   it("an interrupt blends from where the hand is to the new object: no jump", async () => {

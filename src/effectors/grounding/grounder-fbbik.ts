@@ -6,6 +6,8 @@ import type { FBBIKEffector } from "../babylon-effector.js";
 import { Quat, conjugateMultiply, multiply, slerp } from "../../math/quat.js";
 import { Vec3, add, dot, projectOnPlane, scale, scaleAndAdd, sub } from "../../math/vec3.js";
 import { currentWorldMatrix } from "../../mapping/babylon-rig.js";
+import { NumberRef } from "../../math/number-ref.js";
+import { sceneDeltaSecondsToRef } from "../scene-time.js";
 import { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import { type GroundPredicate, BabylonGroundRaycast } from "./babylon-ground-raycast.js";
 import { GroundingQuality, type GroundingRaycast, clampNumber } from "./grounding-common.js";
@@ -109,6 +111,7 @@ const bv = new Vector3();
 const tq = new Quat();
 const tq2 = new Quat();
 const IDENTITY = new Quat();
+const sceneSeconds = new NumberRef();
 
 /**
  * FinalIK's GrounderFBBIK for a {@link FullBodyBipedIK}: keeps the feet on uneven ground. Each frame,
@@ -144,11 +147,11 @@ const IDENTITY = new Quat();
  * `StandardMaterial` imported so the scene has a default one): Babylon picks material-less meshes by
  * their bounds only, and the grounder ignores such hits with a warning.
  *
- * Time: each scene frame advances the grounder once, by the scene's frame time (16 ms when
- * `scene.useConstantAnimationDeltaTime`, else `engine.getDeltaTime()`), clamped to [0, 0.1] s. Note that
- * `engine.getDeltaTime()` is only measured by the render loop (`engine.runRenderLoop`); with bare
- * `scene.render()` calls use {@link update}. A second IK update in the same frame re-applies the same
- * result without stepping.
+ * Time: each scene frame advances the grounder once, by the scene's animation time, shared with the
+ * interaction system and the offset modifiers (`scene.deltaTime`: 16 ms with
+ * `scene.useConstantAnimationDeltaTime`, else the measured frame time × `animationTimeScale`; the engine's
+ * delta time while the scene's animations are disabled), clamped to [0, 0.1] s. A second IK update in the
+ * same frame re-applies the same result without stepping.
  */
 export class GrounderFBBIK {
   /** The IK this grounder drives. */
@@ -257,7 +260,7 @@ export class GrounderFBBIK {
   }
 
   /**
-   * Steps the grounder by `deltaTime` seconds (default: the scene's frame time) and solves the IK now.
+   * Steps the grounder by `deltaTime` seconds (default: the scene's animation time) and solves the IK now.
    * For IKs updated by hand (`ik.autoUpdate = false`) or headless loops; with an auto-updating IK this
    * is an extra solve in the frame.
    */
@@ -291,11 +294,10 @@ export class GrounderFBBIK {
     this.ik.solver.rightLegMapping.maintainRotationWeight = this.previousMaintain[1];
   }
 
-  /** The scene's frame time in seconds, clamped to [0, 0.1]. */
+  /** The scene's animation delta time in seconds (see the class notes), clamped to [0, 0.1]. */
   sceneDeltaTime(): number {
     const scene = this.ik.scene;
-    const ms = scene.useConstantAnimationDeltaTime ? 16 : scene.getEngine().getDeltaTime();
-    return clampNumber(ms / 1000, 0, 0.1);
+    return clampNumber(sceneDeltaSecondsToRef(scene, sceneSeconds).value, 0, 0.1);
   }
 
   /** True for meshes that belong to the character (skinned by its skeleton or under its root). */

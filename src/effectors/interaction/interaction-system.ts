@@ -2,11 +2,15 @@ import type { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import { Observable, type Observer } from "@babylonjs/core/Misc/observable.js";
 import type { FullBodyBipedIK } from "../../component/full-body-biped-ik.js";
+import { NumberRef } from "../../math/number-ref.js";
+import { sceneDeltaSecondsToRef } from "../scene-time.js";
 import { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import { HandPoser } from "./hand-poser.js";
 import { InteractionEffector } from "./interaction-effector.js";
 import type { InteractionEvent, InteractionObject } from "./interaction-object.js";
 import type { InteractionTarget } from "./interaction-target.js";
+
+const sceneSeconds = new NumberRef();
 
 /** What the interaction observables deliver. */
 export interface InteractionEventData {
@@ -51,9 +55,10 @@ export type InteractionNotification = "start" | "pause" | "pickUp" | "resume" | 
  * weight × target multiplier). After the solve (`onPostUpdate`) bones are rotated (RotateBoneWeight),
  * picked-up objects parented to the hand, and hand posers applied.
  *
- * Time is the scene's: `engine.getDeltaTime()`, or 16 ms per frame when `scene.useConstantAnimationDeltaTime`
- * (Babylon's constant animation step; NullEngine reports 0 otherwise), clamped to [0, maxDeltaTime]. Call
- * {@link update} with your own delta time to drive it yourself.
+ * Time is the scene's animation time, shared with the grounder and the offset modifiers: `scene.deltaTime`
+ * (16 ms per frame with `scene.useConstantAnimationDeltaTime`, else the measured frame time ×
+ * `animationTimeScale`; the engine's delta time while the scene's animations are disabled), once per scene
+ * frame, clamped to [0, maxDeltaTime]. Call {@link update} with your own delta time to drive it yourself.
  */
 export class InteractionSystem {
   /** The IK driven. */
@@ -143,7 +148,7 @@ export class InteractionSystem {
 
   /**
    * When true (after {@link update} was called) interactions advance only by the time given to
-   * {@link update}; when false, by the scene's frame time. Assign false to go back to scene time.
+   * {@link update}; when false, by the scene's animation time. Assign false to go back to scene time.
    */
   get manualDeltaTime(): boolean {
     return this.manualTime;
@@ -155,7 +160,7 @@ export class InteractionSystem {
 
   /**
    * Advances the interactions by `deltaTime` seconds at the next solve (switching to manual time; the
-   * scene's frame time is no longer used). Several calls before one solve add up.
+   * scene's animation time is no longer used). Several calls before one solve add up.
    */
   update(deltaTime: number): void {
     this.manualTime = true;
@@ -290,7 +295,7 @@ export class InteractionSystem {
       // a second solve in one frame restarts from the animation at the same time
       if (frame === this.lastFrame) return 0;
       this.lastFrame = frame;
-      dt = (scene.useConstantAnimationDeltaTime ? 16 : scene.getEngine().getDeltaTime()) / 1000;
+      dt = sceneDeltaSecondsToRef(scene, sceneSeconds).value;
     }
     if (!(dt > 0)) return 0;
     return dt > this.maxDeltaTime ? this.maxDeltaTime : dt;

@@ -8,6 +8,8 @@ import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { Observer } from "@babylonjs/core/Misc/observable.js";
 import type { FullBodyBipedIK } from "../../component/full-body-biped-ik.js";
 import { type ReadonlyVec3, Vec3, dot } from "../../math/vec3.js";
+import { NumberRef } from "../../math/number-ref.js";
+import { sceneDeltaSecondsToRef } from "../scene-time.js";
 import type { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import { CharacterFrame, Scalars, addScaled, clamp01, readCharacterFrame, worldPositionOf } from "./frame.js";
 
@@ -104,6 +106,7 @@ function limitAxis(v: number, min: number, max: number, spring: number): number 
 
 const scaleTmp = new Vec3();
 const scaleTmp2 = new Vec3();
+const sceneSeconds = new NumberRef();
 
 /**
  * Base of the offset modifiers (FinalIK's OffsetModifier). Attaches to a {@link FullBodyBipedIK}'s
@@ -111,7 +114,7 @@ const scaleTmp2 = new Vec3();
  * own delta time in {@link deltaTime}, where subclasses add to effector `positionOffset`s (the IK resets
  * them after each solve).
  *
- * Delta time: the scene's animation delta time (`scene.deltaTime`, which honours
+ * Delta time: the scene's animation delta time, as for the interaction system and the grounder (`scene.deltaTime`, which honours
  * `useConstantAnimationDeltaTime` and `animationTimeScale`; the engine's delta time when the scene's
  * animations are disabled), in seconds, clamped to [0, {@link MAX_MODIFIER_DELTA_TIME}]. A second IK
  * update in the same frame gets 0, so a modifier adds its offsets once per frame (FinalIK: Time.time −
@@ -214,8 +217,7 @@ export abstract class OffsetModifier {
       return;
     }
     this.lastFrameId = frameId;
-    const ms = scene.animationsEnabled && Number.isFinite(scene.deltaTime) ? scene.deltaTime : scene.getEngine().getDeltaTime();
-    const dt = ms / 1000;
+    const dt = sceneDeltaSecondsToRef(scene, sceneSeconds).value;
     this.pendingDeltaTime = dt > 0 ? (dt < MAX_MODIFIER_DELTA_TIME ? dt : MAX_MODIFIER_DELTA_TIME) : 0;
   }
 
