@@ -6,12 +6,13 @@
 import * as os from "node:os";
 import { relative } from "node:path";
 import { type Benchmark, printChecks, printRows, writeResult } from "./common.js";
+import { componentsBenchmark } from "./components.js";
 import { frameBenchmark } from "./frame.js";
 import { machineProbe } from "./machine-probe.js";
 import { solverBenchmark } from "./solver.js";
 
 /** Every benchmark, in the order they run. Add new ones here. */
-const BENCHMARKS: Benchmark[] = [solverBenchmark as Benchmark, frameBenchmark as Benchmark];
+const BENCHMARKS: Benchmark[] = [solverBenchmark as Benchmark, frameBenchmark as Benchmark, componentsBenchmark as Benchmark];
 
 async function main(): Promise<void> {
   const only = process.argv.slice(2);

@@ -103,7 +103,8 @@ export function nlerpToRef(a: Quaternion, b: Quaternion, t: number, out: Quatern
   const sb = dot < 0 ? -s : s;
   const sa = 1 - s;
   out.set(a.x * sa + b.x * sb, a.y * sa + b.y * sb, a.z * sa + b.z * sb, a.w * sa + b.w * sb);
-  const l = Math.hypot(out.x, out.y, out.z, out.w);
+  // not Math.hypot: V8 allocates for its variable argument list on every call
+  const l = Math.sqrt(out.x * out.x + out.y * out.y + out.z * out.z + out.w * out.w);
   if (l > 0) out.set(out.x / l, out.y / l, out.z / l, out.w / l);
   else out.copyFrom(a);
   return out;
