@@ -1,7 +1,8 @@
 /**
  * What the components around the IK cost per frame: the interaction system (reaching and holding, and
  * carrying a picked-up object), hit reactions, recoil, the motion modifiers (Inertia, Amplifier, BodyTilt,
- * EffectorOffset on a character walking a circle) and the grounder, each on its own Mannequin with its own
+ * EffectorOffset on a character walking a circle) and the grounder (with StaticGroundRaycast, and with
+ * Babylon picking), each on its own Mannequin with its own
  * FullBodyBipedIK, plus the IK alone with one hand on a target for comparison.
  *
  * A frame is what `scene.render()` makes the IK and its components do (as in the frame benchmark):
@@ -25,6 +26,7 @@ import type { Scene } from "@babylonjs/core/scene.js";
 import { FullBodyBipedIK } from "../src/component/full-body-biped-ik.js";
 import { Curve } from "../src/effectors/curve.js";
 import { GrounderFBBIK } from "../src/effectors/grounding/grounder-fbbik.js";
+import { StaticGroundRaycast } from "../src/effectors/grounding/static-ground-raycast.js";
 import { InteractionCurveType } from "../src/effectors/interaction/interaction-curves.js";
 import { InteractionObject } from "../src/effectors/interaction/interaction-object.js";
 import { InteractionSystem } from "../src/effectors/interaction/interaction-system.js";
@@ -215,6 +217,15 @@ const CASES: Case[] = [
         Quaternion.RotationYawPitchRollToRef(a, 0, 0, turn);
         turn.multiplyToRef(startRotation, root.rotationQuaternion!);
       };
+    },
+  },
+  {
+    name: "GrounderFBBIK on flat ground with StaticGroundRaycast",
+    zeroTarget: true,
+    setup(m, ik, h) {
+      const ground = CreateGround("ground", { width: 8 * h, height: 8 * h }, m.scene);
+      GrounderFBBIK.create(ik, { raycast: StaticGroundRaycast.fromMeshes([ground]).raycast });
+      return null;
     },
   },
   {

@@ -95,6 +95,8 @@ export { GroundingPelvis } from "./effectors/grounding/grounding-pelvis.js";
 export { GroundingHit, GroundingQuality, lerpValue } from "./effectors/grounding/grounding-common.js";
 export type { GroundingRaycast } from "./effectors/grounding/grounding-common.js";
 export { BabylonGroundRaycast } from "./effectors/grounding/babylon-ground-raycast.js";
+export { StaticGroundRaycast } from "./effectors/grounding/static-ground-raycast.js";
+export type { StaticGroundRaycastOptions } from "./effectors/grounding/static-ground-raycast.js";
 export type { GroundPredicate } from "./effectors/grounding/babylon-ground-raycast.js";
 
 // offset modifiers

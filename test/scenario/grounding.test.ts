@@ -14,9 +14,12 @@ import { CreateGround } from "@babylonjs/core/Meshes/Builders/groundBuilder.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { FullBodyBipedIK } from "../../src/component/full-body-biped-ik.js";
 import { GrounderFBBIK, GrounderSpineEffector } from "../../src/effectors/grounding/grounder-fbbik.js";
-import { GroundingQuality } from "../../src/effectors/grounding/grounding-common.js";
+import { BabylonGroundRaycast } from "../../src/effectors/grounding/babylon-ground-raycast.js";
+import { GroundingHit, GroundingQuality } from "../../src/effectors/grounding/grounding-common.js";
+import { StaticGroundRaycast } from "../../src/effectors/grounding/static-ground-raycast.js";
 import { FullBodyBipedEffector } from "../../src/solver/biped-bones.js";
 import { type LoadedModel, type ModelName, loadModel, modelAvailable, proceduralIdle } from "../helpers/babylon-scene.js";
+import { Random } from "../helpers/random.js";
 import { height } from "../helpers/scene-probes.js";
 
 const open: LoadedModel[] = [];
@@ -119,6 +122,16 @@ function angleDeg(a: Vector3, b: Vector3): number {
   return (Math.acos(Math.min(1, Vector3.Dot(a.normalizeToNew(), b.normalizeToNew()))) * 180) / Math.PI;
 }
 
+/** A loaded character with its IK and (except Xbot) the upper-body idle, rendered once; h and h/1.75. */
+async function standing(name: ModelName, rightHanded: boolean) {
+  const m = await load(name, rightHanded);
+  const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+  if (name !== "Xbot") playIdle(m, name, false);
+  m.scene.render();
+  const h = height(m);
+  return { m, ik, h, unit: h / 1.75, r: ik.references };
+}
+
 const CASES: { name: ModelName; rightHanded: boolean }[] = [
   { name: "Mannequin", rightHanded: false },
   { name: "Mannequin", rightHanded: true },
@@ -135,13 +148,7 @@ for (const { name, rightHanded } of CASES) {
   const available = modelAvailable(name);
   describe.skipIf(!available)(available ? title : `${title} (skipped: ../shared/assets/models/${name}.glb is not on this machine)`, () => {
     it("keeps each foot at its animated height above a block, a pit and a 20° slope (Fastest, Simple, Best), lowers the pelvis for the lower foot and turns the feet to the slope", async () => {
-      const m = await load(name, rightHanded);
-      const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
-      if (name !== "Xbot") playIdle(m, name, false);
-      m.scene.render();
-      const h = height(m);
-      const unit = h / 1.75;
-      const r = ik.references;
+      const { m, ik, h, unit, r } = await standing(name, rightHanded);
       const feet = [r.leftFoot, r.rightFoot];
       const rest = feet.map(worldMatrix);
       const restPos = rest.map((w) => w.getTranslation());
@@ -192,6 +199,56 @@ for (const { name, rightHanded } of CASES) {
       figures.push(
         `${title}: worst foot height error ${worstHeight.toExponential(2)} × h/1.75, worst foot angle ${worstAngle.toFixed(4)}°, pelvis drop (× h/1.75, step ${0.2}) pit ${drops["pit/Best"]!.toFixed(4)} slope ${drops["slope/Best"]!.toFixed(4)} block ${drops["block/Best"]!.toFixed(5)}`,
       );
+    });
+
+    it("StaticGroundRaycast over the block, the pit and the slope: every probe as Babylon picking finds it, and the feet land as with picking", async () => {
+      const { m, ik, h, unit, r } = await standing(name, rightHanded);
+      const restPos = [r.leftFoot, r.rightFoot].map((b) => worldMatrix(b).getTranslation());
+      const footRadius = 0.05 * (h / 1.8);
+      // the grounder probes through whichever static raycast is current
+      let current: StaticGroundRaycast | null = null;
+      const grounder = GrounderFBBIK.create(ik, { footRadius, raycast: (o, d, max, out) => current!.cast(o, d, max, out) });
+      const rng = new Random(0x57a7);
+      const a = new GroundingHit();
+      const b = new GroundingHit();
+      let compared = 0;
+      let worst = 0;
+      for (const kind of ["block", "pit", "slope"] as const) {
+        const terrain = buildTerrain(m, kind, h, 0.2 * unit, restPos[0]!, restPos[1]!);
+        current = StaticGroundRaycast.fromMeshes(terrain.meshes);
+        const picking = new BabylonGroundRaycast(m.scene, (mesh) => terrain.meshes.includes(mesh as Mesh));
+        // Babylon's ray-triangle test accepts barycentric coordinates up to Ray.epsilon (1e-3) outside a
+        // triangle, millimetres past the edge of a big ground quad; compare the exact geometry
+        (picking as unknown as { ray: { epsilon: number } }).ray.epsilon = 0;
+        for (let k = 0; k < 300; k++) {
+          const foot = restPos[k & 1]!;
+          const o = { x: foot.x + rng.range(-0.3, 0.3) * h, y: foot.y + rng.range(0.1, 0.8) * h, z: foot.z + rng.range(-0.3, 0.3) * h };
+          const t = { x: rng.range(-0.3, 0.3), y: -1, z: rng.range(-0.3, 0.3) };
+          const l = Math.hypot(t.x, t.y, t.z);
+          const d = { x: t.x / l, y: t.y / l, z: t.z / l };
+          const max = 2 * h;
+          const hitA = current.cast(o, d, max, a);
+          const hitB = picking.cast(o, d, max, b);
+          expect(hitA, `${kind} ray ${k}`).toBe(hitB);
+          if (!hitA) continue;
+          compared++;
+          // Babylon picks in float32 mesh space: agreement to ~1e-6 of the character's size
+          worst = Math.max(worst, Math.abs(a.distance - b.distance) / h);
+          expect(Math.abs(a.distance - b.distance) / h, `${kind} ray ${k}`).toBeLessThan(1e-5);
+          expect(a.normal.x * b.normal.x + a.normal.y * b.normal.y + a.normal.z * b.normal.z).toBeGreaterThan(0.99999);
+        }
+        grounder.quality = GroundingQuality.Best;
+        grounder.solver.footRadius = kind === "slope" ? 0.15 * (h / 1.8) : footRadius;
+        grounder.resetPosition();
+        for (let f = 0; f < 60; f++) m.scene.render();
+        [r.leftFoot, r.rightFoot].forEach((foot, i) => {
+          const p = worldMatrix(foot).getTranslation();
+          expect(Math.abs(p.y - terrain.surface(p) - restPos[i]!.y) / unit, `${kind} foot ${i}`).toBeLessThan(0.01);
+        });
+        terrain.dispose();
+      }
+      expect(compared).toBeGreaterThan(600);
+      figures.push(`${title}: StaticGroundRaycast vs Babylon picking over ${compared} hits, worst distance difference ${worst.toExponential(2)} h`);
     });
 
     it("on flat ground at the root's height the pose equals the animation (within 1e-6 h), every quality", async () => {
