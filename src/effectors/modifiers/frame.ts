@@ -252,17 +252,19 @@ export function readCharacterFrame(ik: FullBodyBipedIK, out: CharacterFrame): Ch
  */
 export function boneWorldMatrix(ik: FullBodyBipedIK, bone: Bone, out: Matrix): Matrix {
   const node = bone.getTransformNode();
-  if (node !== null) return out.copyFrom(node.computeWorldMatrix(true));
+  // Babylon's cached matrix when neither the node nor an ancestor changed since it was computed (exact;
+  // forcing would recompute the whole chain above the bone every frame)
+  if (node !== null) return out.copyFrom(currentWorldMatrix(node));
   bone.getSkeleton().computeAbsoluteMatrices(true);
   const root = ik.rig.componentRoot;
   if (root === null) return out.copyFrom(bone.getAbsoluteMatrix());
-  bone.getAbsoluteMatrix().multiplyToRef(root.computeWorldMatrix(true), out);
+  bone.getAbsoluteMatrix().multiplyToRef(currentWorldMatrix(root), out);
   return out;
 }
 
 /** A bone's (or a node's) world position as Babylon holds it now. */
 export function worldPositionOf<T extends MutableVec3>(ik: FullBodyBipedIK, target: TransformNode | Bone, out: T): T {
-  const m = isBone(target) ? boneWorldMatrix(ik, target, tm).m : target.computeWorldMatrix(true).m;
+  const m = isBone(target) ? boneWorldMatrix(ik, target, tm).m : currentWorldMatrix(target).m;
   out.x = m[12]!;
   out.y = m[13]!;
   out.z = m[14]!;
@@ -272,7 +274,7 @@ export function worldPositionOf<T extends MutableVec3>(ik: FullBodyBipedIK, targ
 /** The world matrix of a bone or a node as Babylon holds it now. */
 export function worldMatrixOf(ik: FullBodyBipedIK, target: TransformNode | Bone, out: Matrix): Matrix {
   if (isBone(target)) return boneWorldMatrix(ik, target, out);
-  return out.copyFrom(target.computeWorldMatrix(true));
+  return out.copyFrom(currentWorldMatrix(target));
 }
 
 /** True for a Babylon Bone (as opposed to a TransformNode). */
