@@ -25,6 +25,7 @@ import type { FBBIKChain, FBBIKBendConstraint } from "../../src/effectors/babylo
 import type { FBBIKEffector } from "../../src/effectors/babylon-effector";
 import { Curve } from "../../src/effectors/curve";
 import { GrounderFBBIK } from "../../src/effectors/grounding/grounder-fbbik";
+import { StaticGroundRaycast } from "../../src/effectors/grounding/static-ground-raycast";
 import { ClimbSequencer, type ClimbStep } from "../../src/effectors/interaction/climb-sequencer";
 import { InteractionCurveType } from "../../src/effectors/interaction/interaction-curves";
 import { InteractionObject } from "../../src/effectors/interaction/interaction-object";
@@ -905,7 +906,9 @@ async function ground(ctx: Ctx): Promise<ScenarioRun> {
   }
   const surfaces: AbstractMesh[] = [...terrain, ctx.ground];
   const footRadius = 0.05 * (h / 1.8);
-  const grounder = GrounderFBBIK.create(ik, { footRadius, predicate: (m) => surfaces.includes(m) });
+  // the terrain does not move (the character slides over it): its triangles are baked once and probed
+  // without Babylon picking, allocation-free
+  const grounder = GrounderFBBIK.create(ik, { footRadius, raycast: StaticGroundRaycast.fromMeshes(surfaces).raycast });
   grounder.resetPosition();
   const walk = walkInPlace(c, scene);
   c.extra.push(walk);
