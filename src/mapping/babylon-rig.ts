@@ -35,6 +35,8 @@ const tq = new Quat();
 const tv3 = new Vec3();
 const bq = new Quaternion();
 const bv = new Vector3();
+const bv2 = new Vector3();
+const rigMatrix = new Matrix();
 const axisY = new Vec3();
 const axisZ = new Vec3();
 
@@ -94,6 +96,7 @@ export class BabylonRig implements RestorablePose {
   private readonly stale: Uint8Array;
   /** True when any entry of `stale` may be set. */
   private anyStale = false;
+  private _poseIsCurrent = false;
   /** Scratch chain for `ensure` (a bone and its stale ancestors). */
   private readonly chain: Int32Array;
 
@@ -373,10 +376,32 @@ export class BabylonRig implements RestorablePose {
     this.anyStale = false;
     this.version++;
     this.animatedValid = this.fixIds.length > 0;
+    this._poseIsCurrent = true;
+  }
+
+  /**
+   * True from `read()` to `write()`: the rig holds this update's pose (as animated, plus what hooks have
+   * set through it since), so a bone's world transform can be taken from it instead of from Babylon. False
+   * outside an update, where Babylon's nodes may have moved on (animations, user code).
+   */
+  get poseIsCurrent(): boolean {
+    return this._poseIsCurrent;
+  }
+
+  /** The bone's world matrix from the rig's pose: its component-space scale, rotation and position, then component space to world. */
+  worldMatrixToRef(bone: number, out: Matrix): Matrix {
+    const p = this.getPosition(bone, tv);
+    const r = this.getRotation(bone, tq);
+    const s = this.getScale(bone, tv2);
+    bv.set(s.x, s.y, s.z);
+    bq.set(r.x, r.y, r.z, r.w);
+    Matrix.ComposeToRef(bv, bq, bv2.set(p.x, p.y, p.z), rigMatrix);
+    return rigMatrix.multiplyToRef(this.componentToWorld, out);
   }
 
   /** Writes the local rotations and positions changed since `read` back to Babylon. */
   write(): void {
+    this._poseIsCurrent = false;
     for (let i = 1; i < this.bones.length; i++) {
       const rd = this.rotationDirty[i];
       const pd = this.positionDirty[i];
@@ -604,6 +629,7 @@ export class BabylonRig implements RestorablePose {
    * the bones as the animation left them. No-op before the first read after storeDefaultLocalState.
    */
   restoreAnimatedPose(): void {
+    this._poseIsCurrent = false;
     if (!this.animatedValid) return;
     const ids = this.fixIds;
     for (let k = 0; k < ids.length; k++) this.writeLocal(ids[k]!, this.animatedValues, k * 7, true);

@@ -9,11 +9,13 @@ import type { AnimationGroup } from "@babylonjs/core/Animations/animationGroup.j
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { CreateBox } from "@babylonjs/core/Meshes/Builders/boxBuilder.js";
+import { TransformNode as TransformNodeClass } from "@babylonjs/core/Meshes/transformNode.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { FullBodyBipedIK } from "../../src/component/full-body-biped-ik.js";
 import { Curve } from "../../src/effectors/curve.js";
 import { CharacterFrame, readCharacterFrame } from "../../src/effectors/modifiers/frame.js";
 import { HitPointBone, HitPointEffector, HitReaction } from "../../src/effectors/modifiers/hit-reaction.js";
+import { Inertia } from "../../src/effectors/modifiers/inertia.js";
 import { Recoil, RecoilHandedness, RecoilOffset } from "../../src/effectors/modifiers/recoil.js";
 import { FullBodyBipedEffector } from "../../src/solver/biped-bones.js";
 import { type LoadedModel, type ModelName, modelAvailable, proceduralIdle } from "../helpers/babylon-scene.js";
@@ -447,4 +449,72 @@ for (const name of MODELS) {
 describe("Mannequin in a right-handed scene (the mirror image)", () => {
   it("HitReaction: a bone hit point turns the bone by curve(t) × weight degrees about cross(force, point − centre)", () => boneHitCase("Mannequin", true));
   it("Recoil: two-handed keeps the other hand's place relative to the weapon hand within 1 % h", () => twoHandedCase("Mannequin", true));
+});
+
+describe("modifiers and the rig", () => {
+  it("on an animated, walking character, recoil, an active hit reaction and inertia read bones from the rig: the same offsets as from Babylon, and no bone's world matrix forced per frame", async () => {
+    // twice the same scene: `a` as shipped, `b` with the rig path switched off (bones from Babylon's
+    // recomputed world matrices, the pre-rig way); their offsets must agree to rounding
+    const runs: { offsets: Vector3[]; forced: number }[] = [];
+    for (const viaRig of [true, false]) {
+      const { m, ik, h } = await idlingPair("Mannequin");
+      if (!viaRig) Object.defineProperty(ik.rig, "poseIsCurrent", { get: () => false });
+      const r = ik.references;
+      const recoil = new Recoil(ik, {
+        twoHanded: true,
+        magnitudeRandom: 0,
+        recoilWeight: new Curve([
+          { time: 0, value: 0 },
+          { time: 0.2, value: 1 },
+          { time: 100, value: 0 },
+        ]),
+        offsets: [{ offset: new Vector3(0, 0.03, -0.05).scale(h), effectorLinks: [{ effector: FullBodyBipedEffector.RightHand }] }],
+      });
+      const box = CreateBox("collider", { size: 0.25 * h }, m.scene);
+      box.position.copyFrom(worldPos(r.spine[r.spine.length - 1]!));
+      const long = new Curve([
+        { time: 0, value: 0 },
+        { time: 0.2, value: 1 },
+        { time: 100, value: 0 },
+      ]);
+      const hr = new HitReaction(ik, { effectorHitPoints: [new HitPointEffector({ collider: box, offsetInForceDirection: long, effectorLinks: [{ effector: FullBodyBipedEffector.Body }] })] });
+      new Inertia(ik, { bodies: [{ transform: r.pelvis, effectorLinks: [{ effector: FullBodyBipedEffector.Body }] }] });
+      const hand = sampleOffsets(ik, FullBodyBipedEffector.LeftHand);
+      const body = sampleOffsets(ik, FullBodyBipedEffector.Body);
+      recoil.fire(1);
+      hr.hit(box, new Vector3(0, 0, 0.1 * h), box.position.clone());
+      m.scene.render();
+      m.scene.render();
+      // forced recomputes of the skeleton's nodes (the moving root's own are legitimate: it did move)
+      let forced = 0;
+      const boneNodes = new Set(m.skeleton.bones.map((b) => b.getTransformNode()));
+      const original = TransformNodeClass.prototype.computeWorldMatrix;
+      TransformNodeClass.prototype.computeWorldMatrix = function (this: InstanceType<typeof TransformNodeClass>, force?: boolean, ...rest: unknown[]) {
+        if (force === true && boneNodes.has(this)) forced++;
+        return (original as (...a: unknown[]) => Matrix).call(this, force, ...rest);
+      };
+      // the character walks a curve, so world and component space differ and Inertia has a velocity
+      const start = m.root.position.clone();
+      const turn0 = (m.root.rotationQuaternion ?? Quaternion.Identity()).clone();
+      try {
+        for (let f = 0; f < 30; f++) {
+          m.root.position.set(start.x + 0.02 * h * f, start.y, start.z + 0.0005 * h * f * f);
+          m.root.rotationQuaternion = Quaternion.RotationAxis(Vector3.Up(), 0.02 * f).multiply(turn0);
+          m.scene.render();
+        }
+      } finally {
+        TransformNodeClass.prototype.computeWorldMatrix = original;
+      }
+      runs.push({ offsets: [...hand.slice(-30), ...body.slice(-30)], forced });
+    }
+    const [rig, babylon] = runs;
+    // the recoil re-pins the left hand to the right one: an offset that depends on both hands' poses
+    expect(Math.max(...rig!.offsets.map((o) => o.length()))).toBeGreaterThan(0);
+    let worst = 0;
+    rig!.offsets.forEach((o, i) => (worst = Math.max(worst, o.subtract(babylon!.offsets[i]!).length())));
+    // Babylon's world matrices are float32: agreement to its precision
+    expect(worst).toBeLessThan(1e-5);
+    expect(rig!.forced).toBe(0);
+    expect(babylon!.forced).toBeGreaterThan(0);
+  });
 });

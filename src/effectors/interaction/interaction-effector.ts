@@ -35,7 +35,6 @@ const bonePos = new Vector3();
 const boneRot = new Quaternion();
 const targetPos = new Vector3();
 const targetRot = new Quaternion();
-const tv = new Vector3();
 const tv2 = new Vector3();
 const tq = new Quaternion();
 const ts = new Vector3();
@@ -45,7 +44,6 @@ const axisZ = new Vector3();
 const cq = new Quat();
 const cq2 = new Quat();
 const cv = new Vec3();
-const cv2 = new Vec3();
 
 /** The limb chain an effector belongs to, or null for the body. */
 function chainOf(effector: FullBodyBipedEffector): FullBodyBipedChain | null {
@@ -561,25 +559,11 @@ export class InteractionEffector {
       this.pickUpPending = false;
       this.pickUp(id);
     } else if (this._held !== null && this.heldFollowManually) {
-      this.solvedBoneWorld(id, scratchMatrix);
+      this.system.ik.rig.worldMatrixToRef(id, scratchMatrix);
       this.heldRelative.multiplyToRef(scratchMatrix, scratchMatrix2);
       setWorldMatrix(this._held.pickUpNode, scratchMatrix2);
     }
     if (this.poser !== null) this.poser.update();
-  }
-
-  /** The bone's solved world matrix from the rig (component space → world). */
-  private solvedBoneWorld(id: number, out: Matrix): Matrix {
-    const rig = this.system.ik.rig;
-    const p = rig.getPosition(id, cv);
-    const r = rig.getRotation(id, cq);
-    const s = rig.getScale(id, cv2);
-    tv.set(p.x, p.y, p.z);
-    tq.set(r.x, r.y, r.z, r.w);
-    ts.set(s.x, s.y, s.z);
-    Matrix.ComposeToRef(ts, tq, tv, scratchMatrix2);
-    scratchMatrix2.multiplyToRef(rig.componentToWorld, out);
-    return out;
   }
 
   /** Parents the object to the bone, as if the bone were at the pick-up position. */
@@ -587,7 +571,7 @@ export class InteractionEffector {
     const object = this._object!;
     if (this._held !== null && this._held !== object) this._release(null, null);
     const root = object.pickUpNode;
-    const hand = this.solvedBoneWorld(id, scratchMatrix);
+    const hand = this.system.ik.rig.worldMatrixToRef(id, scratchMatrix);
     // the virtual hand: the solved hand moved to where it was going
     hand.setTranslationFromFloats(this.pickUpPosition.x, this.pickUpPosition.y, this.pickUpPosition.z);
     hand.invertToRef(scratchMatrix2);
@@ -603,7 +587,7 @@ export class InteractionEffector {
     } else {
       // bone-only skeletons: follow the solved bone every frame
       this.heldFollowManually = true;
-      this.solvedBoneWorld(id, scratchMatrix);
+      this.system.ik.rig.worldMatrixToRef(id, scratchMatrix);
       this.heldRelative.multiplyToRef(scratchMatrix, scratchMatrix2);
       setWorldMatrix(root, scratchMatrix2);
     }

@@ -246,11 +246,18 @@ export function readCharacterFrame(ik: FullBodyBipedIK, out: CharacterFrame): Ch
 }
 
 /**
- * A bone's world matrix as Babylon holds it now (in `onPreUpdate`: this frame's animated pose). Linked
- * TransformNodes are read directly; bone-only skeletons through the skeleton's absolute matrices and the
- * mesh the IK's rig reads them in (slower: the skeleton's matrices are recomputed).
+ * A bone's world matrix now. During an update, once the IK's rig has read the skeleton (the modifiers run
+ * there), a bone of the rig comes from the rig's own pose: no Babylon world matrix is recomputed. Otherwise
+ * (a modifier updated by hand before the IK reads, a bone outside the rig) from Babylon: linked
+ * TransformNodes directly, bone-only skeletons through the skeleton's absolute matrices and the mesh the
+ * rig reads them in (slower: the skeleton's matrices are recomputed).
  */
 export function boneWorldMatrix(ik: FullBodyBipedIK, bone: Bone, out: Matrix): Matrix {
+  const rig = ik.rig;
+  if (rig.poseIsCurrent) {
+    const id = rig.idOf(bone);
+    if (id > 0) return rig.worldMatrixToRef(id, out);
+  }
   const node = bone.getTransformNode();
   // Babylon's cached matrix when neither the node nor an ancestor changed since it was computed (exact;
   // forcing would recompute the whole chain above the bone every frame)

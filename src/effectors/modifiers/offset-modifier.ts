@@ -37,9 +37,9 @@ export interface OffsetModifierOptions {
   /** Start enabled (default true). */
   enabled?: boolean;
   /**
-   * Run automatically in the IK's `onPreUpdate` with the scene's delta time (default true). When false,
-   * call {@link OffsetModifier.update} yourself before the IK reads the skeleton (e.g. from your own
-   * `onPreUpdate` observer).
+   * Run automatically in the IK's `inner.onPreUpdate` with the scene's delta time (default true). When
+   * false, call {@link OffsetModifier.update} yourself before the IK solves (e.g. from an
+   * `ik.solver.onPreUpdate` observer).
    */
   autoUpdate?: boolean;
   /** The character's size relative to a 1.8 m human (default: measured; see {@link OffsetModifier.characterScale}). */
@@ -110,9 +110,11 @@ const sceneSeconds = new NumberRef();
 
 /**
  * Base of the offset modifiers (FinalIK's OffsetModifier). Attaches to a {@link FullBodyBipedIK}'s
- * `solver.onPreUpdate`, which fires before the skeleton is read, and calls {@link onModifyOffset} with its
- * own delta time in {@link deltaTime}, where subclasses add to effector `positionOffset`s (the IK resets
- * them after each solve).
+ * `solver.inner.onPreUpdate`, which fires once the skeleton has been read and before the solve (as the
+ * interaction system and the grounder), and calls {@link onModifyOffset} with its own delta time in
+ * {@link deltaTime}, where subclasses add to effector `positionOffset`s (the IK resets them after each
+ * solve). Bones of the IK's rig are then read from the rig's pose (`boneWorldMatrix`), so no Babylon
+ * world matrix is recomputed for them.
  *
  * Delta time: the scene's animation delta time, as for the interaction system and the grounder (`scene.deltaTime`, which honours
  * `useConstantAnimationDeltaTime` and `animationTimeScale`; the engine's delta time when the scene's
@@ -130,7 +132,7 @@ export abstract class OffsetModifier {
   readonly ik: FullBodyBipedIK;
   /** When false the modifier adds nothing (and its timers stand still). */
   enabled: boolean;
-  /** Run in the IK's `onPreUpdate` with the scene's delta time; otherwise call {@link update} yourself. */
+  /** Run in the IK's `inner.onPreUpdate` with the scene's delta time; otherwise call {@link update} yourself. */
   autoUpdate: boolean;
   /** The delta time of the last run, seconds (0 when the last update was skipped). */
   deltaTime = 0;
@@ -144,6 +146,7 @@ export abstract class OffsetModifier {
   protected ranThisUpdate = false;
   private _characterScale: number;
   private readonly observers: Observer<void>[] = [];
+  private readonly preHook: () => void;
   private lastFrameId = -1;
   private pendingDeltaTime = 0;
   private disposed = false;
@@ -155,14 +158,15 @@ export abstract class OffsetModifier {
     this.enabled = options.enabled ?? true;
     this.autoUpdate = options.autoUpdate ?? true;
     this._characterScale = options.characterScale ?? NaN;
-    this.observers.push(
-      ik.solver.onPreUpdate.add(() => {
-        if (!this.autoUpdate) return;
-        this.ranThisUpdate = false;
-        this.readSceneDeltaTime();
-        this.run();
-      })!,
-    );
+    // after the IK has read the skeleton (as the interaction system and the grounder): bones then come
+    // from the rig's pose instead of Babylon's recomputed world matrices
+    this.preHook = () => {
+      if (!this.autoUpdate) return;
+      this.ranThisUpdate = false;
+      this.readSceneDeltaTime();
+      this.run();
+    };
+    ik.solver.inner.onPreUpdate.add(this.preHook);
   }
 
   /** [0, 1] Master weight of the modifier (clamped; NaN is 0). */
@@ -194,8 +198,9 @@ export abstract class OffsetModifier {
   }
 
   /**
-   * Runs the modifier once with `deltaTime` seconds: adds its offsets for the coming solve. Called by
-   * `onPreUpdate` when {@link autoUpdate}; call it yourself otherwise, before the IK reads the skeleton.
+   * Runs the modifier once with `deltaTime` seconds: adds its offsets for the coming solve. Called from
+   * `inner.onPreUpdate` when {@link autoUpdate}; call it yourself otherwise, before the IK solves (before
+   * its read, bones come from Babylon's world matrices; after it, from the rig).
    * Returns false when skipped (disposed, disabled, weight ≤ 0, deltaTime ≤ 0 or not finite).
    */
   update(deltaTime: number): boolean {
@@ -239,10 +244,8 @@ export abstract class OffsetModifier {
     if (this.disposed) return;
     this.disposed = true;
     const s = this.ik.solver;
-    for (const o of this.observers) {
-      s.onPreUpdate.remove(o);
-      s.onPostUpdate.remove(o);
-    }
+    s.inner.onPreUpdate.remove(this.preHook);
+    for (const o of this.observers) s.onPostUpdate.remove(o);
     this.observers.length = 0;
   }
 
