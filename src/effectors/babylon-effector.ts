@@ -89,8 +89,8 @@ export class FBBIKEffector {
   /** Copies the bone's current world pose into position and rotation (from the rig's last read). */
   readBonePose(): void {
     const id = this.inner.node.bone;
-    this.rig.componentToWorldPoint(this.rig.getPosition(id, tv), this.position);
-    this.rig.componentToWorldRotation(this.rig.getRotation(id, tq), this.rotation);
+    this.rig.getWorldPosition(id, this.position);
+    this.rig.getWorldRotation(id, this.rotation);
   }
 
   /** @internal Follows the target and converts the world values into the solver's effector. */

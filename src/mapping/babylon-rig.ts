@@ -391,12 +391,23 @@ export class BabylonRig implements RestorablePose {
   /** The bone's world matrix from the rig's pose: its component-space scale, rotation and position, then component space to world. */
   worldMatrixToRef(bone: number, out: Matrix): Matrix {
     const p = this.getPosition(bone, tv);
+    bv2.set(p.x, p.y, p.z);
     const r = this.getRotation(bone, tq);
-    const s = this.getScale(bone, tv2);
-    bv.set(s.x, s.y, s.z);
     bq.set(r.x, r.y, r.z, r.w);
-    Matrix.ComposeToRef(bv, bq, bv2.set(p.x, p.y, p.z), rigMatrix);
+    const s = this.getScale(bone, tv);
+    bv.set(s.x, s.y, s.z);
+    Matrix.ComposeToRef(bv, bq, bv2, rigMatrix);
     return rigMatrix.multiplyToRef(this.componentToWorld, out);
+  }
+
+  /** The bone's world position from the rig's pose, into `out`. */
+  getWorldPosition(bone: number, out: Vector3): Vector3 {
+    return this.componentToWorldPoint(this.getPosition(bone, tv), out);
+  }
+
+  /** The bone's world rotation from the rig's pose (the effectors' convention, see worldToComponentRotation), into `out`. */
+  getWorldRotation(bone: number, out: Quaternion): Quaternion {
+    return this.componentToWorldRotation(this.getRotation(bone, tq), out);
   }
 
   /** Writes the local rotations and positions changed since `read` back to Babylon. */
@@ -440,19 +451,17 @@ export class BabylonRig implements RestorablePose {
 
   /** @inheritdoc */
   getPosition(bone: number, out: Vec3): Vec3 {
-    if (this.stale[bone] !== 0) this.ensure(bone);
-    const w = this.wpos;
-    const o = bone * 3;
-    out.x = w[o]!;
-    out.y = w[o + 1]!;
-    out.z = w[o + 2]!;
-    return out;
+    return this.readVec3(this.wpos, bone, out);
   }
 
   /** Component-space scale of `bone` (product of local scales) into `out`. */
   getScale(bone: number, out: Vec3): Vec3 {
+    return this.readVec3(this.wscl, bone, out);
+  }
+
+  /** Bone `bone`'s entry of a component-space array, brought up to date first. */
+  private readVec3(w: Float64Array, bone: number, out: Vec3): Vec3 {
     if (this.stale[bone] !== 0) this.ensure(bone);
-    const w = this.wscl;
     const o = bone * 3;
     out.x = w[o]!;
     out.y = w[o + 1]!;

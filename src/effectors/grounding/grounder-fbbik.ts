@@ -102,7 +102,7 @@ export interface GrounderFBBIKOptions {
 }
 
 const tv = new Vec3();
-/** A bone's pose read from the rig (one bone at a time: the rig's views would bring every bone up to date). */
+/** A bone's pose read from the rig, one bone at a time (the rig's views would bring every bone up to date). */
 const bonePosition = new Vec3();
 const boneRotation = new Quat();
 const tv2 = new Vec3();
@@ -353,7 +353,7 @@ export class GrounderFBBIK {
       g.rootForward.z = m[10]!;
     }
     for (let i = 0; i < 2; i++) {
-      rig.componentToWorldPoint(rig.getPosition(this.footIds[i]!, bonePosition), bv);
+      rig.getWorldPosition(this.footIds[i]!, bv);
       const f = g.legs[i]!.footPosition;
       f.x = bv.x;
       f.y = bv.y;
@@ -381,7 +381,7 @@ export class GrounderFBBIK {
     for (let i = 0; i < 2; i++) {
       const leg = g.legs[i]!;
       const id = this.footIds[i]!;
-      rig.componentToWorldPoint(rig.getPosition(id, bonePosition), bv);
+      rig.getWorldPosition(id, bv);
       sub(tv, leg.ikPosition, bv);
       const o = this.feet[i]!.positionOffset;
       o.x += tv.x * w;
@@ -460,7 +460,7 @@ function measureHeight(ik: FullBodyBipedIK): number {
   } else {
     const rig = ik.rig;
     for (let i = 1; i < rig.count; i++) {
-      rig.componentToWorldPoint(rig.getPosition(i, bonePosition), bv);
+      rig.getWorldPosition(i, bv);
       lo = Math.min(lo, bv.y);
       hi = Math.max(hi, bv.y);
     }

@@ -32,7 +32,8 @@ const MAX_CELLS_PER_AXIS = 512;
 export class StaticGroundRaycast {
   /** The raycast as a function (bound once), for `GrounderFBBIK`'s `raycast` option. */
   readonly raycast: GroundingRaycast;
-  private readonly meshes: readonly AbstractMesh[];
+  /** The baked meshes; null for {@link fromTriangles}. */
+  private readonly meshes: readonly AbstractMesh[] | null;
   private readonly cellSizeOption: number | undefined;
   // world triangles, 9 numbers each (v0, v1, v2)
   private tris: Float64Array = new Float64Array(0);
@@ -50,17 +51,17 @@ export class StaticGroundRaycast {
   // [closest hit so far, maximum distance, slab entry, slab exit]
   private readonly scratch = new Float64Array(4);
 
-  private constructor(meshes: readonly AbstractMesh[], triangles: Float64Array | null, options: StaticGroundRaycastOptions) {
+  private constructor(meshes: readonly AbstractMesh[] | null, triangles: Float64Array, options: StaticGroundRaycastOptions) {
     this.meshes = meshes;
     this.cellSizeOption = options.cellSize;
     this.raycast = (origin, direction, maxDistance, out) => this.cast(origin, direction, maxDistance, out);
-    if (triangles !== null) this.build(triangles);
-    else this.refresh();
+    this.build(triangles);
+    this.refresh();
   }
 
   /** Bakes the triangles of `meshes` (their current world matrices). */
   static fromMeshes(meshes: readonly AbstractMesh[], options: StaticGroundRaycastOptions = {}): StaticGroundRaycast {
-    return new StaticGroundRaycast(meshes.slice(), null, options);
+    return new StaticGroundRaycast(meshes.slice(), new Float64Array(0), options);
   }
 
   /**
@@ -69,7 +70,7 @@ export class StaticGroundRaycast {
    */
   static fromTriangles(triangles: ArrayLike<number>, options: StaticGroundRaycastOptions = {}): StaticGroundRaycast {
     if (triangles.length % 9 !== 0) throw new RangeError(`StaticGroundRaycast: ${triangles.length} numbers is not a whole number of triangles (9 each).`);
-    return new StaticGroundRaycast([], Float64Array.from(triangles), options);
+    return new StaticGroundRaycast(null, Float64Array.from(triangles), options);
   }
 
   /** Number of triangles baked. */
@@ -84,10 +85,7 @@ export class StaticGroundRaycast {
 
   /** Bakes the meshes again (after one moved or changed). Does nothing for {@link fromTriangles}. */
   refresh(): void {
-    if (this.meshes.length === 0) {
-      if (this.tris.length === 0) this.build(new Float64Array(0));
-      return;
-    }
+    if (this.meshes === null) return;
     const out: number[] = [];
     for (const mesh of this.meshes) {
       if (mesh.isDisposed()) continue;

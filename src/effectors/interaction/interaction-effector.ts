@@ -4,7 +4,6 @@ import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { FBBIKBendConstraint } from "../babylon-chain.js";
 import type { FBBIKEffector } from "../babylon-effector.js";
 import { Quat, slerp } from "../../math/quat.js";
-import { Vec3 } from "../../math/vec3.js";
 import { currentWorldMatrix } from "../../mapping/babylon-rig.js";
 import { FullBodyBipedChain, FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import type { HandPoser } from "./hand-poser.js";
@@ -43,7 +42,6 @@ const axisY = new Vector3();
 const axisZ = new Vector3();
 const cq = new Quat();
 const cq2 = new Quat();
-const cv = new Vec3();
 
 /** The limb chain an effector belongs to, or null for the body. */
 function chainOf(effector: FullBodyBipedEffector): FullBodyBipedChain | null {
@@ -286,8 +284,8 @@ export class InteractionEffector {
     if (this.effector.bone === null) return false;
     const rig = this.system.ik.rig;
     const id = this.effector.inner.node.bone;
-    rig.componentToWorldPoint(rig.getPosition(id, cv), bonePos);
-    rig.componentToWorldRotation(rig.getRotation(id, cq), boneRot);
+    rig.getWorldPosition(id, bonePos);
+    rig.getWorldRotation(id, boneRot);
     return true;
   }
 
