@@ -7,7 +7,7 @@
  *
  * - advance the scene's frame id (see {@link advanceFrame}: the cheap stand-in for `scene.render()`),
  * - move the character's four targets along Lissajous paths (written into the effectors' existing
- *   Vector3s, computed from a frame counter; no allocation),
+ *   Vector3s, read from the shared path table of bench/target-path.ts; no allocation),
  * - `scene.onBeforeAnimationsObservable` and `scene.onBeforeRenderObservable` notified, exactly as
  *   `scene.render()` notifies them: the one SceneUpdater observer pair then runs every character's
  *   `_beforeAnimations()` (FinalIK's FixTransforms: the mapped bones' default local pose written back) and
@@ -27,6 +27,7 @@ import { Logger } from "@babylonjs/core/Misc/logger.js";
 import type { Scene } from "@babylonjs/core/scene.js";
 import { FullBodyBipedIK } from "../src/component/full-body-biped-ik.js";
 import { setFractionalParameters } from "./solver.js";
+import { PATH_FRAMES, PATH_STRIDE, unitTargetPath } from "./target-path.js";
 import { type LoadedModel, loadModel } from "../test/helpers/babylon-scene.js";
 import {
   type AllocationResult,
@@ -223,8 +224,6 @@ const CROWD_MEMORY_ROUNDS = 9;
 const CROWD_MEMORY_FRAMES = 3;
 /** Grid spacing of the characters, in model heights. */
 const SPACING = 1.5;
-const FPS = 60;
-const TAU = Math.PI * 2;
 
 /**
  * Advances `scene.getFrameId()` by one without rendering.
@@ -350,6 +349,7 @@ class Crowd {
   private readonly targets: Vector3[] = [];
   private centres = new Float64Array(0);
   private radii = new Float64Array(0);
+  private readonly path = unitTargetPath();
 
   constructor(
     readonly model: LoadedModel,
@@ -387,21 +387,18 @@ class Crowd {
     this.iks.push(ik);
   }
 
-  /** Moves every target to its place at `frame` (characters out of phase with each other). */
+  /**
+   * Moves every target to its place at `frame`, read from the shared path table (bench/target-path.ts);
+   * character j runs 37 j frames ahead, so the characters are out of phase with each other.
+   */
   readonly moveTargets = (frame: number): void => {
-    const t = (frame / FPS) * TAU;
     const targets = this.targets;
     const c = this.centres;
+    const path = this.path;
     for (let k = 0; k < targets.length; k++) {
-      const p = targets[k]!;
       const r = this.radii[k]!;
-      const i = k & 3;
-      const phase = i * 1.3 + (k >> 2) * 0.37;
-      p.set(
-        c[k * 3]! + 0.6 * r * Math.sin((0.5 + 0.11 * i) * t + phase),
-        c[k * 3 + 1]! + 0.5 * r * Math.sin((0.7 + 0.13 * i) * t + phase),
-        c[k * 3 + 2]! + 0.6 * r * Math.cos((0.3 + 0.07 * i) * t + phase),
-      );
+      const o = ((frame + (k >> 2) * 37) % PATH_FRAMES) * PATH_STRIDE + (k & 3) * 3;
+      targets[k]!.set(c[k * 3]! + r * path[o]!, c[k * 3 + 1]! + r * path[o + 1]!, c[k * 3 + 2]! + r * path[o + 2]!);
     }
   };
 

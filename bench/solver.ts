@@ -2,13 +2,14 @@
  * The solver alone: IKSolverFullBodyBiped on the synthetic T-pose biped (no mapping, so `update()` is
  * read the pose + solve), 4 iterations, both hands and feet pulled to moving targets.
  *
- * One "solve" = move the four targets along their Lissajous paths (written into the effectors'
- * existing Vec3 fields) + `solver.update()`.
+ * One "solve" = move the four targets along their Lissajous paths (read from a table, written into the
+ * effectors' existing Vec3 fields) + `solver.update()`.
  */
 import * as os from "node:os";
 import type { Vec3 } from "../src/math/vec3.js";
 import { IKSolverFullBodyBiped } from "../src/solver/full-body-biped.js";
 import { syntheticBiped } from "../test/helpers/synthetic-biped.js";
+import { PATH_FRAMES, PATH_STRIDE, unitTargetPath } from "./target-path.js";
 import { type Benchmark, atMost, solverActiveCheck, measureAllocation, round, summarize, timeBatches } from "./common.js";
 
 /** What the solver benchmark writes to bench/results/solver.json. */
@@ -81,10 +82,6 @@ const TARGETS_ONLY_BATCHES = 1_000;
 const ALLOCATION_SOLVES = 100_000;
 const ALLOCATION_REPEATS = 3;
 const ITERATIONS = 4;
-/** Frames per second of the target animation: frame n is at time n / FPS. */
-const FPS = 60;
-const TAU = Math.PI * 2;
-
 /**
  * Every weight and chain parameter at a fractional value, and every optional stage on: push with
  * pushParent, maintainRelativePositionWeight, rotation weights, bend weights, body, shoulder and thigh
@@ -128,8 +125,8 @@ export function createSolverScene(): {
   solver.bodyEffector.positionWeight = 0;
 
   // Each target circles its bone's animated position (the effector position set at initiate): hands
-  // within 0.2 m, feet within 0.1 m (per-axis amplitudes 0.6/0.5/0.6 × radius keep |offset| < radius).
-  // Hands moving outward go beyond the arm's reach, which exercises the body pull too.
+  // within 0.2 m, feet within 0.1 m. Hands moving outward go beyond the arm's reach, which exercises the
+  // body pull too. The paths come from a table (bench/target-path.ts), so the timing is the solver's.
   const targets: Vec3[] = effectors.map((e) => e.position);
   const centres = new Float64Array(12);
   targets.forEach((t, i) => {
@@ -138,15 +135,15 @@ export function createSolverScene(): {
     centres[i * 3 + 2] = t.z;
   });
   const radius = [0.2 * b.scale, 0.2 * b.scale, 0.1 * b.scale, 0.1 * b.scale];
+  const path = unitTargetPath();
   const moveTargets = (frame: number): void => {
-    const t = (frame / FPS) * TAU;
+    const o = (frame % PATH_FRAMES) * PATH_STRIDE;
     for (let i = 0; i < 4; i++) {
       const p = targets[i]!;
       const r = radius[i]!;
-      const phase = i * 1.3;
-      p.x = centres[i * 3]! + 0.6 * r * Math.sin((0.5 + 0.11 * i) * t + phase);
-      p.y = centres[i * 3 + 1]! + 0.5 * r * Math.sin((0.7 + 0.13 * i) * t);
-      p.z = centres[i * 3 + 2]! + 0.6 * r * Math.cos((0.3 + 0.07 * i) * t + phase);
+      p.x = centres[i * 3]! + r * path[o + i * 3]!;
+      p.y = centres[i * 3 + 1]! + r * path[o + i * 3 + 1]!;
+      p.z = centres[i * 3 + 2]! + r * path[o + i * 3 + 2]!;
     }
   };
   const solve = (frame: number): void => {
