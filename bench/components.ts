@@ -26,6 +26,7 @@ import type { Scene } from "@babylonjs/core/scene.js";
 import { FullBodyBipedIK } from "../src/component/full-body-biped-ik.js";
 import { Curve } from "../src/effectors/curve.js";
 import { GrounderFBBIK } from "../src/effectors/grounding/grounder-fbbik.js";
+import { MovingGroundRaycast } from "../src/effectors/grounding/moving-ground-raycast.js";
 import { StaticGroundRaycast } from "../src/effectors/grounding/static-ground-raycast.js";
 import { InteractionCurveType } from "../src/effectors/interaction/interaction-curves.js";
 import { InteractionObject } from "../src/effectors/interaction/interaction-object.js";
@@ -226,6 +227,20 @@ const CASES: Case[] = [
       const ground = CreateGround("ground", { width: 8 * h, height: 8 * h }, m.scene);
       GrounderFBBIK.create(ik, { raycast: StaticGroundRaycast.fromMeshes([ground]).raycast });
       return null;
+    },
+  },
+  {
+    name: "GrounderFBBIK on a platform rising, sinking and turning every frame, with MovingGroundRaycast",
+    zeroTarget: true,
+    setup(m, ik, h) {
+      const platform = CreateBox("platform", { width: 8 * h, height: 0.2 * h, depth: 8 * h }, m.scene);
+      platform.rotationQuaternion = Quaternion.Identity();
+      GrounderFBBIK.create(ik, { raycast: MovingGroundRaycast.fromMeshes([platform]).raycast });
+      return (f) => {
+        const a = (f % 600) * ((2 * Math.PI) / 600);
+        platform.position.y = -0.1 * h + 0.05 * h * Math.sin(a);
+        Quaternion.RotationYawPitchRollToRef(0.2 * Math.sin(a), 0, 0, platform.rotationQuaternion!);
+      };
     },
   },
   {

@@ -97,6 +97,8 @@ export type { GroundingRaycast } from "./effectors/grounding/grounding-common.js
 export { BabylonGroundRaycast } from "./effectors/grounding/babylon-ground-raycast.js";
 export { StaticGroundRaycast } from "./effectors/grounding/static-ground-raycast.js";
 export type { StaticGroundRaycastOptions } from "./effectors/grounding/static-ground-raycast.js";
+export { MovingGroundRaycast } from "./effectors/grounding/moving-ground-raycast.js";
+export type { MovingGroundRaycastOptions } from "./effectors/grounding/moving-ground-raycast.js";
 export type { GroundPredicate } from "./effectors/grounding/babylon-ground-raycast.js";
 
 // offset modifiers

@@ -11,11 +11,13 @@ import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.j
 import type { Mesh } from "@babylonjs/core/Meshes/mesh.js";
 import { CreateBox } from "@babylonjs/core/Meshes/Builders/boxBuilder.js";
 import { CreateGround } from "@babylonjs/core/Meshes/Builders/groundBuilder.js";
+import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { FullBodyBipedIK } from "../../src/component/full-body-biped-ik.js";
 import { GrounderFBBIK, GrounderSpineEffector } from "../../src/effectors/grounding/grounder-fbbik.js";
 import { BabylonGroundRaycast } from "../../src/effectors/grounding/babylon-ground-raycast.js";
 import { GroundingHit, GroundingQuality } from "../../src/effectors/grounding/grounding-common.js";
+import { MovingGroundRaycast } from "../../src/effectors/grounding/moving-ground-raycast.js";
 import { StaticGroundRaycast } from "../../src/effectors/grounding/static-ground-raycast.js";
 import { FullBodyBipedEffector } from "../../src/solver/biped-bones.js";
 import { type LoadedModel, type ModelName, loadModel, modelAvailable, proceduralIdle } from "../helpers/babylon-scene.js";
@@ -132,6 +134,33 @@ async function standing(name: ModelName, rightHanded: boolean) {
   return { m, ik, h, unit: h / 1.75, r: ik.references };
 }
 
+/** A probe from above a foot, `lift` (× h, a range) over it, tilted up to about 17° from straight down. */
+function probeRay(rng: Random, foot: Vector3, h: number, lift: [number, number]): { o: { x: number; y: number; z: number }; d: { x: number; y: number; z: number } } {
+  const o = { x: foot.x + rng.range(-0.3, 0.3) * h, y: foot.y + rng.range(lift[0], lift[1]) * h, z: foot.z + rng.range(-0.3, 0.3) * h };
+  const t = { x: rng.range(-0.3, 0.3), y: -1, z: rng.range(-0.3, 0.3) };
+  const l = Math.hypot(t.x, t.y, t.z);
+  return { o, d: { x: t.x / l, y: t.y / l, z: t.z / l } };
+}
+
+/**
+ * Babylon picking over the meshes `accept` takes, with exact triangle tests: Babylon's ray-triangle test
+ * accepts barycentric coordinates up to Ray.epsilon (1e-3) outside a triangle, millimetres past the edge
+ * of a big ground quad.
+ */
+function exactPicking(scene: LoadedModel["scene"], accept: (mesh: Mesh) => boolean): BabylonGroundRaycast {
+  const picking = new BabylonGroundRaycast(scene, (mesh) => accept(mesh as Mesh));
+  (picking as unknown as { ray: { epsilon: number } }).ray.epsilon = 0;
+  return picking;
+}
+
+/** Asserts that two hits agree (Babylon picks in float32 mesh space: to ~1e-6 of h); returns the distance difference / h. */
+function expectSameHit(a: GroundingHit, b: GroundingHit, h: number, label: string): number {
+  const diff = Math.abs(a.distance - b.distance) / h;
+  expect(diff, label).toBeLessThan(1e-5);
+  expect(a.normal.x * b.normal.x + a.normal.y * b.normal.y + a.normal.z * b.normal.z, label).toBeGreaterThan(0.99999);
+  return diff;
+}
+
 const CASES: { name: ModelName; rightHanded: boolean }[] = [
   { name: "Mannequin", rightHanded: false },
   { name: "Mannequin", rightHanded: true },
@@ -216,26 +245,15 @@ for (const { name, rightHanded } of CASES) {
       for (const kind of ["block", "pit", "slope"] as const) {
         const terrain = buildTerrain(m, kind, h, 0.2 * unit, restPos[0]!, restPos[1]!);
         current = StaticGroundRaycast.fromMeshes(terrain.meshes);
-        const picking = new BabylonGroundRaycast(m.scene, (mesh) => terrain.meshes.includes(mesh as Mesh));
-        // Babylon's ray-triangle test accepts barycentric coordinates up to Ray.epsilon (1e-3) outside a
-        // triangle, millimetres past the edge of a big ground quad; compare the exact geometry
-        (picking as unknown as { ray: { epsilon: number } }).ray.epsilon = 0;
+        const picking = exactPicking(m.scene, (mesh) => terrain.meshes.includes(mesh));
         for (let k = 0; k < 300; k++) {
-          const foot = restPos[k & 1]!;
-          const o = { x: foot.x + rng.range(-0.3, 0.3) * h, y: foot.y + rng.range(0.1, 0.8) * h, z: foot.z + rng.range(-0.3, 0.3) * h };
-          const t = { x: rng.range(-0.3, 0.3), y: -1, z: rng.range(-0.3, 0.3) };
-          const l = Math.hypot(t.x, t.y, t.z);
-          const d = { x: t.x / l, y: t.y / l, z: t.z / l };
-          const max = 2 * h;
-          const hitA = current.cast(o, d, max, a);
-          const hitB = picking.cast(o, d, max, b);
+          const { o, d } = probeRay(rng, restPos[k & 1]!, h, [0.1, 0.8]);
+          const hitA = current.cast(o, d, 2 * h, a);
+          const hitB = picking.cast(o, d, 2 * h, b);
           expect(hitA, `${kind} ray ${k}`).toBe(hitB);
           if (!hitA) continue;
           compared++;
-          // Babylon picks in float32 mesh space: agreement to ~1e-6 of the character's size
-          worst = Math.max(worst, Math.abs(a.distance - b.distance) / h);
-          expect(Math.abs(a.distance - b.distance) / h, `${kind} ray ${k}`).toBeLessThan(1e-5);
-          expect(a.normal.x * b.normal.x + a.normal.y * b.normal.y + a.normal.z * b.normal.z).toBeGreaterThan(0.99999);
+          worst = Math.max(worst, expectSameHit(a, b, h, `${kind} ray ${k}`));
         }
         grounder.quality = GroundingQuality.Best;
         grounder.solver.footRadius = kind === "slope" ? 0.15 * (h / 1.8) : footRadius;
@@ -249,6 +267,72 @@ for (const { name, rightHanded } of CASES) {
       }
       expect(compared).toBeGreaterThan(600);
       figures.push(`${title}: StaticGroundRaycast vs Babylon picking over ${compared} hits, worst distance difference ${worst.toExponential(2)} h`);
+    });
+
+    it("MovingGroundRaycast under a platform that rises, sinks, turns and tilts: every probe as Babylon picking finds it at the platform's current pose, and the feet follow its top", async () => {
+      const { m, ik, h, unit, r } = await standing(name, rightHanded);
+      const restPos = [r.leftFoot, r.rightFoot].map((b) => worldMatrix(b).getTranslation());
+      const centre = restPos[0]!.add(restPos[1]!).scale(0.5);
+      const thickness = 0.3 * h;
+      const platform = CreateBox("platform", { width: 3 * h, height: thickness, depth: 3 * h }, m.scene);
+      // a pivot at the platform's top centre, under the feet: the platform hangs below it
+      const pivot = new TransformNode("pivot", m.scene);
+      platform.parent = pivot;
+      platform.position.y = -thickness / 2;
+      const moving = MovingGroundRaycast.fromMeshes([platform]);
+      const picking = exactPicking(m.scene, (mesh) => mesh === platform);
+      const grounder = GrounderFBBIK.create(ik, { footRadius: 0.05 * (h / 1.8), raycast: moving.raycast });
+      grounder.quality = GroundingQuality.Best;
+      /** Height of the platform's top at (x, z), from its world matrix now. */
+      const top = (p: Vector3): number => {
+        const w = platform.computeWorldMatrix(true);
+        const c = Vector3.TransformCoordinates(new Vector3(0, thickness / 2, 0), w);
+        const n = Vector3.TransformNormal(new Vector3(0, 1, 0), w).normalize();
+        return c.y - (n.x * (p.x - c.x) + n.z * (p.z - c.z)) / n.y;
+      };
+      const rng = new Random(0x91a7);
+      const a = new GroundingHit();
+      const b = new GroundingHit();
+      let compared = 0;
+      let worstProbe = 0;
+      let worstFoot = 0;
+      // each pose is reached over 30 frames (the platform moving every frame), then held for 45
+      const poses = [
+        { y: 0.15 * unit, yaw: 0, tilt: 0 },
+        { y: -0.12 * unit, yaw: 0.6, tilt: 0 },
+        { y: 0.05 * unit, yaw: -0.4, tilt: (6 * Math.PI) / 180 },
+      ];
+      let from = { y: 0, yaw: 0, tilt: 0 };
+      for (const to of poses) {
+        for (let f = 1; f <= 75; f++) {
+          const k = Math.min(1, f / 30);
+          pivot.position.set(centre.x, from.y + (to.y - from.y) * k, centre.z);
+          pivot.rotationQuaternion = Quaternion.RotationYawPitchRoll(from.yaw + (to.yaw - from.yaw) * k, 0, from.tilt + (to.tilt - from.tilt) * k);
+          // probes first (the raycast must see the move by itself), then picking on freshly computed matrices
+          for (let i = 0; i < 8; i++) {
+            const { o, d } = probeRay(rng, restPos[i & 1]!, h, [0.2, 0.8]);
+            const hitA = moving.cast(o, d, 2 * h, a);
+            platform.computeWorldMatrix(true);
+            const hitB = picking.cast(o, d, 2 * h, b);
+            expect(hitA, `probe ${compared}`).toBe(hitB);
+            if (!hitA) continue;
+            compared++;
+            worstProbe = Math.max(worstProbe, expectSameHit(a, b, h, `probe ${compared}`));
+          }
+          m.scene.render();
+        }
+        [r.leftFoot, r.rightFoot].forEach((foot, i) => {
+          const p = worldMatrix(foot).getTranslation();
+          const err = Math.abs(p.y - top(p) - restPos[i]!.y) / unit;
+          worstFoot = Math.max(worstFoot, err);
+          expect(err, `pose ${JSON.stringify(to)} foot ${i}`).toBeLessThan(0.01);
+        });
+        from = to;
+      }
+      expect(compared).toBeGreaterThan(1500);
+      figures.push(`${title}: MovingGroundRaycast vs Babylon picking over ${compared} hits on a moving platform, worst distance difference ${worstProbe.toExponential(2)} h; worst foot height error on it ${worstFoot.toExponential(2)} × h/1.75`);
+      grounder.dispose();
+      platform.dispose();
     });
 
     it("on flat ground at the root's height the pose equals the animation (within 1e-6 h), every quality", async () => {

@@ -1,0 +1,35 @@
+import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
+
+/**
+ * The triangles of `mesh` (its position and index buffers), 9 numbers each, transformed by the Babylon
+ * matrix elements `m` (row vectors: p × m, with the projective divide), or as they are when `m` is null.
+ */
+export function meshTriangles(mesh: AbstractMesh, m: ArrayLike<number> | null): Float64Array {
+  const positions = mesh.getVerticesData("position");
+  if (positions === null) return new Float64Array(0);
+  const indices = mesh.getIndices();
+  const indexed = indices !== null && indices.length > 0;
+  const count = indexed ? indices.length : positions.length / 3;
+  const out = new Float64Array(Math.floor(count / 3) * 9);
+  let o = 0;
+  for (let k = 0; k + 2 < count; k += 3) {
+    for (let c = 0; c < 3; c++) {
+      const i = (indexed ? indices[k + c]! : k + c) * 3;
+      const x = positions[i]!;
+      const y = positions[i + 1]!;
+      const z = positions[i + 2]!;
+      if (m === null) {
+        out[o++] = x;
+        out[o++] = y;
+        out[o++] = z;
+        continue;
+      }
+      const w = x * m[3]! + y * m[7]! + z * m[11]! + m[15]!;
+      const iw = w !== 0 && w !== 1 ? 1 / w : 1;
+      out[o++] = (x * m[0]! + y * m[4]! + z * m[8]! + m[12]!) * iw;
+      out[o++] = (x * m[1]! + y * m[5]! + z * m[9]! + m[13]!) * iw;
+      out[o++] = (x * m[2]! + y * m[6]! + z * m[10]! + m[14]!) * iw;
+    }
+  }
+  return out;
+}

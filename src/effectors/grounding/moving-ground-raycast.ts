@@ -1,0 +1,248 @@
+import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
+import { currentWorldMatrix } from "../../mapping/babylon-rig.js";
+import { type ReadonlyVec3, Vec3 } from "../../math/vec3.js";
+import type { GroundingHit, GroundingRaycast } from "./grounding-common.js";
+import { meshTriangles } from "./mesh-triangles.js";
+import { TriangleGrid, faceNormalToward } from "./triangle-grid.js";
+
+/** Options of {@link MovingGroundRaycast}. */
+export interface MovingGroundRaycastOptions {
+  /**
+   * Edge of each mesh's grid cells in the mesh's own XZ plane (local units). Default: about two
+   * triangles' worth of the mesh's XZ area per cell, at most 512 cells along each axis.
+   */
+  cellSize?: number;
+}
+
+/** One ground mesh: its triangles binned in its own space, and its world transform as last seen. */
+class MovingMesh {
+  readonly mesh: AbstractMesh;
+  grid: TriangleGrid;
+  /** updateFlag of the world matrix these numbers were derived from (−1: none yet). */
+  flag = -1;
+  /** True when the world matrix is invertible and finite. */
+  usable = false;
+  /** The world matrix's linear part (rows, Babylon's row-vector convention) and translation: 12 numbers. */
+  readonly world = new Float64Array(12);
+  /** The inverse of the linear part (rows), 9 numbers. */
+  readonly inverse = new Float64Array(9);
+  /** World-space bounds of the triangles: min x, y, z, max x, y, z. */
+  readonly worldBounds = new Float64Array(6);
+
+  constructor(mesh: AbstractMesh, cellSize: number | undefined) {
+    this.mesh = mesh;
+    this.grid = new TriangleGrid(meshTriangles(mesh, null), cellSize);
+  }
+}
+
+const localOrigin = new Vec3();
+const localDirection = new Vec3();
+// the hit triangle's corners in world space
+const corners = new Float64Array(9);
+// [closest hit so far, slab entry, slab exit]
+const span = new Float64Array(3);
+
+/**
+ * A {@link GroundingRaycast} over ground meshes that move: platforms, lifts, a ship's deck, a rotating
+ * bridge. Each mesh's triangles are binned once in the mesh's own space (as {@link StaticGroundRaycast}
+ * bins world triangles), and each ray is carried into a mesh's space by the inverse of its current world
+ * matrix, so moving, turning or scaling a mesh (or its parents) needs no re-baking. Allocation-free per ray.
+ *
+ * Per ray and mesh: the mesh's world matrix (Babylon's cached one when neither the mesh nor a parent
+ * changed, else computed, as the rest of the library reads nodes), its inverse when that matrix changed,
+ * a test against the mesh's world bounds, then the grid walk. Meshes that are disposed or disabled are
+ * skipped. The normal is the hit triangle's world face normal turned toward the ray's origin, as
+ * {@link BabylonGroundRaycast} and {@link StaticGroundRaycast} report it.
+ *
+ * `GrounderFBBIK.create(ik, { raycast: MovingGroundRaycast.fromMeshes([deck, lift]).raycast })`. Call
+ * {@link refresh} only after editing a mesh's vertices. The world matrices are expected to be affine (as
+ * every mesh's is); skinned, morphed and thin-instanced ground is not supported (use Babylon picking).
+ */
+export class MovingGroundRaycast {
+  /** The raycast as a function (bound once), for `GrounderFBBIK`'s `raycast` option. */
+  readonly raycast: GroundingRaycast;
+  private readonly entries: MovingMesh[];
+  private readonly cellSize: number | undefined;
+
+  private constructor(meshes: readonly AbstractMesh[], options: MovingGroundRaycastOptions) {
+    this.cellSize = options.cellSize;
+    this.entries = meshes.map((mesh) => new MovingMesh(mesh, this.cellSize));
+    this.raycast = (origin, direction, maxDistance, out) => this.cast(origin, direction, maxDistance, out);
+  }
+
+  /** Bins the triangles of `meshes` in their own spaces; their world matrices are followed on every ray. */
+  static fromMeshes(meshes: readonly AbstractMesh[], options: MovingGroundRaycastOptions = {}): MovingGroundRaycast {
+    return new MovingGroundRaycast(meshes, options);
+  }
+
+  /** The ground meshes. */
+  get meshes(): readonly AbstractMesh[] {
+    return this.entries.map((e) => e.mesh);
+  }
+
+  /** Number of triangles over all meshes. */
+  get triangleCount(): number {
+    return this.entries.reduce((n, e) => n + e.grid.triangleCount, 0);
+  }
+
+  /** Bins every mesh's triangles again, after its vertices were edited (moving a mesh needs no refresh). */
+  refresh(): void {
+    for (const e of this.entries) {
+      e.grid = new TriangleGrid(meshTriangles(e.mesh, null), this.cellSize);
+      e.flag = -1;
+    }
+  }
+
+  /**
+   * Casts a ray from `origin` along the unit `direction` up to `maxDistance`; writes the closest contact
+   * into `out` and returns true, or returns false. Allocates nothing.
+   */
+  cast(origin: ReadonlyVec3, direction: ReadonlyVec3, maxDistance: number, out: GroundingHit): boolean {
+    span[0] = maxDistance;
+    return this.castAll(origin, direction, out);
+  }
+
+  /** The cast, with its maximum distance in span[0] (a double passed to this larger call would be boxed). */
+  private castAll(origin: ReadonlyVec3, direction: ReadonlyVec3, out: GroundingHit): boolean {
+    if (!(span[0]! >= 0)) return false;
+    let best: MovingMesh | null = null;
+    let bestTriangle = -1;
+    const entries = this.entries;
+    for (let i = 0; i < entries.length; i++) {
+      const e = entries[i]!;
+      const mesh = e.mesh;
+      if (mesh.isDisposed() || !mesh.isEnabled()) continue;
+      const m = currentWorldMatrix(mesh);
+      if (m.updateFlag !== e.flag) {
+        e.flag = m.updateFlag;
+        updateTransform(e, m.m);
+      }
+      if (!e.usable || !crossesBounds(e.worldBounds, origin, direction)) continue;
+      toLocal(e, origin, direction);
+      // the map is affine, so the local ray's parameter is still the world distance along `direction`
+      const grid = e.grid;
+      grid.io[1] = span[0]!;
+      const t = grid.castRay(localOrigin, localDirection);
+      if (t < 0) continue;
+      span[0] = grid.io[0]!;
+      best = e;
+      bestTriangle = t;
+    }
+    if (best === null) return false;
+    const distance = span[0]!;
+    out.distance = distance;
+    out.point.x = origin.x + direction.x * distance;
+    out.point.y = origin.y + direction.y * distance;
+    out.point.z = origin.z + direction.z * distance;
+    worldCorners(best, bestTriangle);
+    faceNormalToward(corners, 0, direction, out.normal);
+    return true;
+  }
+}
+
+/** Refreshes the entry's copy of its world matrix `m` (Babylon's elements), the inverse and the world bounds. */
+function updateTransform(e: MovingMesh, m: ArrayLike<number>): void {
+  const w = e.world;
+  // rows of the linear part, then the translation
+  w[0] = m[0]!;
+  w[1] = m[1]!;
+  w[2] = m[2]!;
+  w[3] = m[4]!;
+  w[4] = m[5]!;
+  w[5] = m[6]!;
+  w[6] = m[8]!;
+  w[7] = m[9]!;
+  w[8] = m[10]!;
+  w[9] = m[12]!;
+  w[10] = m[13]!;
+  w[11] = m[14]!;
+  // inverse of the 3×3 part by cofactors, in double precision
+  const c00 = w[4]! * w[8]! - w[5]! * w[7]!;
+  const c01 = w[5]! * w[6]! - w[3]! * w[8]!;
+  const c02 = w[3]! * w[7]! - w[4]! * w[6]!;
+  const det = w[0]! * c00 + w[1]! * c01 + w[2]! * c02;
+  e.usable = det !== 0 && Number.isFinite(det) && Number.isFinite(w[9]! + w[10]! + w[11]!);
+  if (!e.usable) return;
+  const id = 1 / det;
+  const inv = e.inverse;
+  inv[0] = c00 * id;
+  inv[1] = (w[2]! * w[7]! - w[1]! * w[8]!) * id;
+  inv[2] = (w[1]! * w[5]! - w[2]! * w[4]!) * id;
+  inv[3] = c01 * id;
+  inv[4] = (w[0]! * w[8]! - w[2]! * w[6]!) * id;
+  inv[5] = (w[2]! * w[3]! - w[0]! * w[5]!) * id;
+  inv[6] = c02 * id;
+  inv[7] = (w[1]! * w[6]! - w[0]! * w[7]!) * id;
+  inv[8] = (w[0]! * w[4]! - w[1]! * w[3]!) * id;
+  // world bounds: the local box's centre carried over, its half extents through |linear part|
+  const lb = e.grid.bounds;
+  const wb = e.worldBounds;
+  for (let j = 0; j < 3; j++) {
+    let c = w[9 + j]!;
+    let r = 0;
+    for (let i = 0; i < 3; i++) {
+      const a = w[i * 3 + j]!;
+      c += a * 0.5 * (lb[i]! + lb[i + 3]!);
+      r += Math.abs(a) * 0.5 * (lb[i + 3]! - lb[i]!);
+    }
+    wb[j] = c - r;
+    wb[j + 3] = c + r;
+  }
+}
+
+/** True when the ray crosses the box `b` (min xyz, max xyz) within [0, span[0]]. */
+function crossesBounds(b: Float64Array, origin: ReadonlyVec3, direction: ReadonlyVec3): boolean {
+  span[1] = 0;
+  span[2] = span[0]!;
+  return clipAxis(b, 0, origin, direction) && clipAxis(b, 1, origin, direction) && clipAxis(b, 2, origin, direction);
+}
+
+/**
+ * Narrows [span[1], span[2]] to where the ray lies within the box on one axis; false when the span empties.
+ * Takes the vectors, not their numbers: doubles passed to a call V8 does not inline are boxed.
+ */
+function clipAxis(b: Float64Array, axis: number, origin: ReadonlyVec3, direction: ReadonlyVec3): boolean {
+  const o = axis === 0 ? origin.x : axis === 1 ? origin.y : origin.z;
+  const d = axis === 0 ? direction.x : axis === 1 ? direction.y : direction.z;
+  const lo = b[axis]!;
+  const hi = b[axis + 3]!;
+  if (d === 0) return o >= lo && o <= hi;
+  const p = (lo - o) / d;
+  const q = (hi - o) / d;
+  if ((p < q ? p : q) > span[1]!) span[1] = p < q ? p : q;
+  if ((p < q ? q : p) < span[2]!) span[2] = p < q ? q : p;
+  return span[1]! <= span[2]!;
+}
+
+/** The ray in the entry's local space, into localOrigin and localDirection (row vectors: (p − t) × A⁻¹). */
+function toLocal(e: MovingMesh, origin: ReadonlyVec3, direction: ReadonlyVec3): void {
+  const w = e.world;
+  const inv = e.inverse;
+  const px = origin.x - w[9]!;
+  const py = origin.y - w[10]!;
+  const pz = origin.z - w[11]!;
+  localOrigin.x = px * inv[0]! + py * inv[3]! + pz * inv[6]!;
+  localOrigin.y = px * inv[1]! + py * inv[4]! + pz * inv[7]!;
+  localOrigin.z = px * inv[2]! + py * inv[5]! + pz * inv[8]!;
+  const dx = direction.x;
+  const dy = direction.y;
+  const dz = direction.z;
+  localDirection.x = dx * inv[0]! + dy * inv[3]! + dz * inv[6]!;
+  localDirection.y = dx * inv[1]! + dy * inv[4]! + dz * inv[7]!;
+  localDirection.z = dx * inv[2]! + dy * inv[5]! + dz * inv[8]!;
+}
+
+/** The world-space corners of triangle `t` of the entry, into `corners`. */
+function worldCorners(e: MovingMesh, t: number): void {
+  const tris = e.grid.triangles;
+  const w = e.world;
+  for (let c = 0; c < 3; c++) {
+    const b = t * 9 + c * 3;
+    const x = tris[b]!;
+    const y = tris[b + 1]!;
+    const z = tris[b + 2]!;
+    corners[c * 3] = x * w[0]! + y * w[3]! + z * w[6]! + w[9]!;
+    corners[c * 3 + 1] = x * w[1]! + y * w[4]! + z * w[7]! + w[10]!;
+    corners[c * 3 + 2] = x * w[2]! + y * w[5]! + z * w[8]! + w[11]!;
+  }
+}
