@@ -98,8 +98,14 @@ export class Grounding {
   rootGrounded = false;
   private readonly down = new Vec3(0, -1, 0);
   // probe parameters kept in fields: a double passed to or returned from a call that is not inlined is boxed
-  private castLength = 0;
   private sphereRadius = 0;
+  // The length of the next ray, handed to the raycast already boxed: the raycast is a call V8 usually does
+  // not inline (a user's function, or one too large), and a double passed to one is boxed on every call,
+  // 16 B a ray, 29 rays a frame. Arrays of tagged elements (the undefined they start with makes them so)
+  // hold it boxed; a length is stored again only when it changes. One for the feet's rays, one for the root's.
+  private readonly footCastLength: (number | undefined)[] = [undefined];
+  private readonly rootCastLength: (number | undefined)[] = [undefined];
+  private castLength = this.footCastLength;
 
   /** A solver for `legCount` feet probing with `raycast`. */
   constructor(legCount: number, raycast: GroundingRaycast) {
@@ -173,7 +179,7 @@ export class Grounding {
   probeRay(footAt: ReadonlyVec3, out: GroundingHit): boolean {
     const up = this.up;
     scaleAndAdd(origin, footAt, up, this.maxStep);
-    this.castLength = 2 * this.maxStep;
+    this.setFootCastLength();
     if (this.cast(origin, out)) return true;
     this.missDefault(footAt, out);
     return false;
@@ -191,10 +197,17 @@ export class Grounding {
    */
   probeSphere(centre: ReadonlyVec3, out: GroundingHit): boolean {
     this.sphereRadius = this.footRadius;
-    this.castLength = 2 * this.maxStep;
+    this.setFootCastLength();
     if (this.sphereCast(centre, out)) return true;
     this.missDefault(centre, out);
     return false;
+  }
+
+  /** Rays of 2 × maxStep from here on. */
+  private setFootCastLength(): void {
+    const length = 2 * this.maxStep;
+    if (this.footCastLength[0] !== length) this.footCastLength[0] = length;
+    this.castLength = this.footCastLength;
   }
 
   private missDefault(footAt: ReadonlyVec3, out: GroundingHit): void {
@@ -228,7 +241,9 @@ export class Grounding {
     c.x += root.x;
     c.y += root.y;
     c.z += root.z;
-    this.castLength = this.maxStep * 11;
+    const length = this.maxStep * 11;
+    if (this.rootCastLength[0] !== length) this.rootCastLength[0] = length;
+    this.castLength = this.rootCastLength;
     let hit: boolean;
     if (this.quality === GroundingQuality.Best && this.rootSphereCastRadius > 0) {
       this.sphereRadius = this.rootSphereCastRadius;
@@ -243,7 +258,7 @@ export class Grounding {
 
   /** One ray of `castLength` along −up with sanitised output (unit normal facing up). */
   private cast(from: ReadonlyVec3, out: GroundingHit): boolean {
-    if (!this.raycast(from, this.down, this.castLength, out)) return false;
+    if (!this.raycast(from, this.down, this.castLength[0]!, out)) return false;
     const p = out.point;
     if (!(Number.isFinite(p.x) && Number.isFinite(p.y) && Number.isFinite(p.z) && Number.isFinite(out.distance))) return false;
     const up = this.up;
