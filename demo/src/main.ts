@@ -1,6 +1,6 @@
 /**
  * babylon-fbbik demo: the Mannequin (CC0) with FullBodyBipedIK in a few scenarios, chosen by
- * `?scenario=free|grab|climb|ground|hit|crowd` or in the panel. Test hooks on `window.__fbbik`.
+ * `?scenario=free|grab|climb|ground|deck|hit|crowd` or in the panel. Test hooks on `window.__fbbik`.
  */
 import "@babylonjs/core/Animations/animatable";
 import "@babylonjs/core/Culling/ray";

@@ -25,6 +25,7 @@ import type { FBBIKChain, FBBIKBendConstraint } from "../../src/effectors/babylo
 import type { FBBIKEffector } from "../../src/effectors/babylon-effector";
 import { Curve } from "../../src/effectors/curve";
 import { GrounderFBBIK } from "../../src/effectors/grounding/grounder-fbbik";
+import { MovingGroundRaycast } from "../../src/effectors/grounding/moving-ground-raycast";
 import { StaticGroundRaycast } from "../../src/effectors/grounding/static-ground-raycast";
 import { ClimbSequencer, type ClimbStep } from "../../src/effectors/interaction/climb-sequencer";
 import { InteractionCurveType } from "../../src/effectors/interaction/interaction-curves";
@@ -33,7 +34,7 @@ import { InteractionSystem } from "../../src/effectors/interaction/interaction-s
 import { resolveBipedReferences } from "../../src/mapping/biped-references";
 import { FullBodyBipedEffector } from "../../src/solver/biped-bones";
 
-export const SCENARIOS = ["free", "grab", "climb", "ground", "hit", "crowd"] as const;
+export const SCENARIOS = ["free", "grab", "climb", "ground", "deck", "hit", "crowd"] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 /** Named values a scenario records for the e2e test: numbers, world points `[x, y, z]`, strings, nested. */
@@ -941,11 +942,7 @@ async function ground(ctx: Ctx): Promise<ScenarioRun> {
     checks: {},
     done: false,
     world: () => ({
-      feet: feet.map((f) => {
-        const p = bonePos(f);
-        const g = surfaceAt(scene, surfaces, p);
-        return { bone: arr(p), ground: g?.y ?? null, surface: g?.mesh ?? null };
-      }),
+      feet: feetOnSurfaces(scene, surfaces, feet),
       rest: restPos.map((p) => p.y),
       travel,
       height: h,
@@ -999,10 +996,125 @@ async function ground(ctx: Ctx): Promise<ScenarioRun> {
 }
 
 /** The terrain's height at p's x, z (a ray down) and the surface's name, or null. */
+/** Each foot bone's world position, and the height and name of the surface under it (for the test hook). */
+function feetOnSurfaces(scene: Scene, surfaces: AbstractMesh[], feet: Bone[]): Json {
+  return feet.map((f) => {
+    const p = bonePos(f);
+    const g = surfaceAt(scene, surfaces, p);
+    return { bone: arr(p), ground: g?.y ?? null, surface: g?.mesh ?? null };
+  });
+}
+
 function surfaceAt(scene: Scene, meshes: AbstractMesh[], p: Vector3): { y: number; mesh: string } | null {
   const ray = new Ray(new Vector3(p.x, p.y + 5, p.z), new Vector3(0, -1, 0), 20);
   const hit = scene.pickWithRay(ray, (m) => meshes.includes(m));
   return hit?.hit === true && hit.pickedPoint !== null && hit.pickedMesh !== null ? { y: hit.pickedPoint.y, mesh: hit.pickedMesh.name } : null;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// deck: the character stands on a deck that heaves and rolls (GrounderFBBIK with MovingGroundRaycast)
+
+async function deck(ctx: Ctx): Promise<ScenarioRun> {
+  const c = ctx.spawn(Vector3.Zero());
+  const { ik, h, forward } = c;
+  const r = ik.references;
+  const scene = ctx.scene;
+  const feet = [r.leftFoot, r.rightFoot];
+  const names = ["leftFoot", "rightFoot"] as const;
+  const restPos = feet.map(bonePos);
+  const centre = restPos[0]!.add(restPos[1]!).scale(0.5);
+  centre.y = 0;
+  // the deck's top heaves around the height the character stands at, 0.06 h above the floor
+  const mean = 0.06 * h;
+  const heave = 0.04 * h;
+  const roll = (4 * Math.PI) / 180;
+  const thick = 0.05 * h;
+  const start = c.root.position.clone();
+  c.root.position.y += mean;
+  const deckMesh = CreateBox("deck", { width: 1.4 * h, height: thick, depth: 1.1 * h }, scene);
+  deckMesh.material = mat(scene, "deck", new Color3(0.55, 0.42, 0.3));
+  deckMesh.receiveShadows = true;
+  ctx.shadows.addShadowCaster(deckMesh, false);
+  // a pivot on the deck's top under the feet: it rolls about the character's forward axis
+  const pivot = new TransformNode("deck pivot", scene);
+  pivot.rotationQuaternion = Quaternion.Identity();
+  deckMesh.parent = pivot;
+  deckMesh.rotationQuaternion = Quaternion.FromLookDirectionLH(forward, Vector3.Up());
+  deckMesh.position.y = -thick / 2;
+  let time = 0;
+  const place = (): void => {
+    pivot.position.set(centre.x, mean + heave * Math.sin((2 * Math.PI * time) / 6), centre.z);
+    Quaternion.RotationAxisToRef(forward, roll * Math.sin((2 * Math.PI * time) / 7), pivot.rotationQuaternion!);
+  };
+  place();
+  // the deck moves: MovingGroundRaycast follows its world matrix every ray, nothing re-baked
+  const grounder = GrounderFBBIK.create(ik, { raycast: MovingGroundRaycast.fromMeshes([deckMesh]).raycast });
+  grounder.resetPosition();
+  const surfaces: AbstractMesh[] = [deckMesh];
+  let worst = 0;
+  let frames = 0;
+  const footRange = [
+    [Infinity, -Infinity],
+    [Infinity, -Infinity],
+  ];
+  const deckRange = [
+    [Infinity, -Infinity],
+    [Infinity, -Infinity],
+  ];
+  const samples: Json[] = [];
+  const run: ScenarioRun = {
+    checks: {},
+    done: false,
+    world: () => ({
+      feet: feetOnSurfaces(scene, surfaces, feet),
+      rest: restPos.map((p) => p.y),
+      time,
+      height: h,
+    }),
+    update: (dt) => {
+      time += dt;
+      place();
+    },
+    after: () => {
+      // once settled (1 s), each ankle should stand as high above the deck under it as above the floor at rest
+      if (run.done || time < 1) return;
+      frames++;
+      feet.forEach((f, i) => {
+        const p = bonePos(f);
+        const g = surfaceAt(scene, surfaces, p);
+        if (g === null) return;
+        const err = p.y - g.y - restPos[i]!.y;
+        if (Math.abs(err) > Math.abs(worst)) worst = err;
+        const fr = footRange[i]!;
+        const dr = deckRange[i]!;
+        fr[0] = Math.min(fr[0]!, p.y);
+        fr[1] = Math.max(fr[1]!, p.y);
+        dr[0] = Math.min(dr[0]!, g.y);
+        dr[1] = Math.max(dr[1]!, g.y);
+        if (samples.length < 8 && frames % 10 === 0) samples.push({ foot: names[i]!, time, ankle: p.y, deck: g.y, err });
+      });
+      // a full heave (6 s) seen, or enough frames on a slow machine
+      if (time > 7 && frames >= 20) {
+        run.checks = {
+          worst,
+          frames,
+          footRange: footRange as unknown as Json,
+          deckRange: deckRange as unknown as Json,
+          samples,
+          tolerance: 0.01 * h,
+          height: h,
+        };
+        run.done = true;
+      }
+    },
+    dispose: () => {
+      grounder.dispose();
+      c.root.position.copyFrom(start);
+    },
+  };
+  frameCamera(ctx, c, centre.add(new Vector3(0, 0.5 * h, 0)), 4.8 * h, 0.9, 1);
+  ctx.camera.beta = 1.25;
+  return run;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -1077,4 +1189,4 @@ async function crowd(ctx: Ctx): Promise<ScenarioRun> {
   return run;
 }
 
-export const CHARACTER_SCENARIOS: Record<Exclude<ScenarioName, "hit">, (ctx: Ctx) => Promise<ScenarioRun>> = { free, grab, climb, ground, crowd };
+export const CHARACTER_SCENARIOS: Record<Exclude<ScenarioName, "hit">, (ctx: Ctx) => Promise<ScenarioRun>> = { free, grab, climb, ground, deck, crowd };

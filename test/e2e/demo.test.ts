@@ -38,6 +38,7 @@ const SCENARIOS: { name: string; wait: number }[] = [
   { name: "grab", wait: 60_000 },
   { name: "climb", wait: 90_000 },
   { name: "ground", wait: 90_000 },
+  { name: "deck", wait: 90_000 },
   { name: "crowd", wait: 150_000 },
   { name: "hit", wait: 60_000 },
 ];
@@ -197,6 +198,7 @@ describe.skipIf(skip)(title, () => {
           if (name === "grab") checkGrab(checks, lines);
           if (name === "climb") checkClimb(checks, lines);
           if (name === "ground") checkGround(checks, lines);
+          if (name === "deck") checkDeck(checks, lines);
           if (name === "crowd") checkCrowd(checks, lines);
         }
         // the character in its screen region: changes when hidden inside it, almost none outside
@@ -391,6 +393,25 @@ function checkGround(checks: Record<string, unknown>, lines: string[]): void {
   for (const d of doubles.slice(0, 3)) {
     lines.push(`both feet standing: left on ${d.left.surface} at ${(d.left.ground * 1000).toFixed(0)} mm (error ${pct(Math.abs(d.left.err), h)}), right on ${d.right.surface} at ${(d.right.ground * 1000).toFixed(0)} mm (error ${pct(Math.abs(d.right.err), h)})`);
   }
+}
+
+function checkDeck(checks: Record<string, unknown>, lines: string[]): void {
+  const h = checks.height as number;
+  const tol = checks.tolerance as number;
+  const worst = checks.worst as number;
+  const footRange = checks.footRange as [number, number][];
+  const deckRange = checks.deckRange as [number, number][];
+  // the ankles stand as high above the moving deck (a ray down onto it) as above the floor at rest
+  lines.push(`on the heaving, rolling deck: worst ankle height error ${pct(Math.abs(worst), h)} over ${checks.frames as number} frames (tolerance ${pct(tol, h)})`);
+  expect(Math.abs(worst), "ankle height above the deck").toBeLessThan(tol);
+  footRange.forEach(([lo, hi], i) => {
+    const [dlo, dhi] = deckRange[i]!;
+    const foot = i === 0 ? "left foot" : "right foot";
+    lines.push(`${foot}: the deck under it moved ${pct(dhi - dlo, h)} up and down, the ankle ${pct(hi - lo, h)}`);
+    // the deck really moved under the foot, and the foot went with it
+    expect(dhi - dlo, `${foot}: deck motion`).toBeGreaterThan(0.04 * h);
+    expect(Math.abs(hi - lo - (dhi - dlo)), `${foot} follows the deck`).toBeLessThan(2 * tol);
+  });
 }
 
 function checkCrowd(checks: Record<string, unknown>, lines: string[]): void {
