@@ -413,8 +413,9 @@ export class InteractionEffector {
   }
 
   /** @internal Per frame, before the solve: advances the interaction and sets the effector and weights. */
-  _update(dt: number): void {
-    if (this.resetTimer > 0) this.resetToDefaults(dt);
+  _update(): void {
+    const dt = this.system.lastDeltaTime;
+    if (this.resetTimer > 0) this.resetToDefaults();
     if (!this._inInteraction) return;
     if (!this.readAnimatedBone()) return;
     const object = this._object!;
@@ -509,7 +510,8 @@ export class InteractionEffector {
   }
 
   /** Returns the channels being reset toward their defaults (linearly over 1 / resetToDefaultsSpeed s). */
-  private resetToDefaults(dt: number): void {
+  private resetToDefaults(): void {
+    const dt = this.system.lastDeltaTime;
     this.resetTimer = Math.max(0, this.resetTimer - dt * this.system.resetToDefaultsSpeed);
     const r = this.resetTimer;
     let any = false;

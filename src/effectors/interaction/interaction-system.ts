@@ -283,8 +283,8 @@ export class InteractionSystem {
     this.onPostInteractionUpdate.clear();
   }
 
-  /** The frame's delta time in seconds (see the class notes). */
-  private deltaTime(): number {
+  /** The frame's delta time in seconds (see the class notes), into lastDeltaTime. */
+  private stepDeltaTime(): void {
     let dt: number;
     if (this.manualTime) {
       dt = this.pendingDeltaTime;
@@ -293,21 +293,24 @@ export class InteractionSystem {
       const scene = this.ik.scene;
       const frame = scene.getFrameId();
       // a second solve in one frame restarts from the animation at the same time
-      if (frame === this.lastFrame) return 0;
+      if (frame === this.lastFrame) {
+        this.lastDeltaTime = 0;
+        return;
+      }
       this.lastFrame = frame;
       dt = sceneDeltaSecondsToRef(scene, sceneSeconds).value;
     }
-    if (!(dt > 0)) return 0;
-    return dt > this.maxDeltaTime ? this.maxDeltaTime : dt;
+    this.lastDeltaTime = !(dt > 0) ? 0 : dt > this.maxDeltaTime ? this.maxDeltaTime : dt;
   }
 
   private preUpdate(): void {
-    const dt = this.deltaTime();
-    this.lastDeltaTime = dt;
-    if (this.onPreInteractionUpdate.hasObservers()) this.onPreInteractionUpdate.notifyObservers(dt);
+    // the step goes to the effectors through lastDeltaTime, not as an argument or a return value: a double
+    // passed to or returned from a call V8 does not inline is boxed, 16 B a call, every frame
+    this.stepDeltaTime();
+    if (this.onPreInteractionUpdate.hasObservers()) this.onPreInteractionUpdate.notifyObservers(this.lastDeltaTime);
     const list = this.effectors;
-    for (let i = 0; i < list.length; i++) list[i]!._update(dt);
-    if (this.onPostInteractionUpdate.hasObservers()) this.onPostInteractionUpdate.notifyObservers(dt);
+    for (let i = 0; i < list.length; i++) list[i]!._update();
+    if (this.onPostInteractionUpdate.hasObservers()) this.onPostInteractionUpdate.notifyObservers(this.lastDeltaTime);
   }
 
   private postUpdate(): void {
