@@ -99,6 +99,7 @@ export { StaticGroundRaycast } from "./effectors/grounding/static-ground-raycast
 export type { StaticGroundRaycastOptions } from "./effectors/grounding/static-ground-raycast.js";
 export { MovingGroundRaycast } from "./effectors/grounding/moving-ground-raycast.js";
 export type { MovingGroundRaycastOptions } from "./effectors/grounding/moving-ground-raycast.js";
+export { nearestGroundRaycast } from "./effectors/grounding/nearest-ground-raycast.js";
 export type { GroundPredicate } from "./effectors/grounding/babylon-ground-raycast.js";
 
 // offset modifiers
