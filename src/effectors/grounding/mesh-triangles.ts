@@ -33,3 +33,20 @@ export function meshTriangles(mesh: AbstractMesh, m: ArrayLike<number> | null): 
   }
   return out;
 }
+
+/**
+ * Throws a RangeError naming every mesh of `meshes` whose surface its position and index buffers do not
+ * describe (thin instances, a skeleton, morph targets): `who` would probe the wrong shape without a word.
+ */
+export function checkGroundMeshes(meshes: readonly AbstractMesh[], who: string): void {
+  const problems: string[] = [];
+  for (const mesh of meshes) {
+    const thin = (mesh as unknown as { thinInstanceCount?: number }).thinInstanceCount ?? 0;
+    if (thin > 0) problems.push(`mesh "${mesh.name}" has ${thin} thin instances (only its own buffers would be probed)`);
+    if (mesh.skeleton !== null) problems.push(`mesh "${mesh.name}" is skinned (its rest shape would be probed, not the animated one)`);
+    if (mesh.morphTargetManager !== null) problems.push(`mesh "${mesh.name}" has morph targets (its base shape would be probed)`);
+  }
+  if (problems.length === 0) return;
+  const list = problems.length === 1 ? problems[0]! : `\n- ${problems.join("\n- ")}`;
+  throw new RangeError(`${who} cannot probe these meshes; use BabylonGroundRaycast (Babylon picking) for them: ${list}`);
+}

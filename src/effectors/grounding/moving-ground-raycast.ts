@@ -2,7 +2,7 @@ import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import { currentWorldMatrix } from "../../mapping/babylon-rig.js";
 import { type ReadonlyVec3, Vec3 } from "../../math/vec3.js";
 import type { GroundingHit, GroundingRaycast } from "./grounding-common.js";
-import { meshTriangles } from "./mesh-triangles.js";
+import { checkGroundMeshes, meshTriangles } from "./mesh-triangles.js";
 import { TriangleGrid, faceNormalToward } from "./triangle-grid.js";
 
 /** Options of {@link MovingGroundRaycast}. */
@@ -56,7 +56,8 @@ const span = new Float64Array(3);
  *
  * `GrounderFBBIK.create(ik, { raycast: MovingGroundRaycast.fromMeshes([deck, lift]).raycast })`. Call
  * {@link refresh} only after editing a mesh's vertices. The world matrices are expected to be affine (as
- * every mesh's is); skinned, morphed and thin-instanced ground is not supported (use Babylon picking).
+ * every mesh's is); skinned, morphed and thin-instanced ground cannot be probed this way: `fromMeshes`
+ * throws a RangeError naming such meshes (use Babylon picking).
  */
 export class MovingGroundRaycast {
   /** The raycast as a function (bound once), for `GrounderFBBIK`'s `raycast` option. */
@@ -72,6 +73,7 @@ export class MovingGroundRaycast {
 
   /** Bins the triangles of `meshes` in their own spaces; their world matrices are followed on every ray. */
   static fromMeshes(meshes: readonly AbstractMesh[], options: MovingGroundRaycastOptions = {}): MovingGroundRaycast {
+    checkGroundMeshes(meshes, "MovingGroundRaycast");
     return new MovingGroundRaycast(meshes, options);
   }
 

@@ -1,7 +1,7 @@
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import type { ReadonlyVec3 } from "../../math/vec3.js";
 import type { GroundingHit, GroundingRaycast } from "./grounding-common.js";
-import { meshTriangles } from "./mesh-triangles.js";
+import { checkGroundMeshes, meshTriangles } from "./mesh-triangles.js";
 import { TriangleGrid, faceNormalToward } from "./triangle-grid.js";
 
 /** Options of {@link StaticGroundRaycast}. */
@@ -26,7 +26,8 @@ export interface StaticGroundRaycastOptions {
  * StaticGroundRaycast.fromMeshes(groundMeshes).raycast })`. Picking allocates about 0.9 KB a ray and visits
  * every mesh of the scene; this allocates nothing per ray. Baking reads each mesh's positions and indices
  * and its world matrix at that moment: call {@link refresh} after moving, scaling or editing a ground mesh
- * (it allocates). Thin instances and skinned or morphed ground are not baked (use Babylon picking there).
+ * (it allocates). Thin instances and skinned or morphed ground cannot be baked: `fromMeshes` throws a
+ * RangeError naming such meshes (use Babylon picking there).
  */
 export class StaticGroundRaycast {
   /** The raycast as a function (bound once), for `GrounderFBBIK`'s `raycast` option. */
@@ -46,6 +47,7 @@ export class StaticGroundRaycast {
 
   /** Bakes the triangles of `meshes` (their current world matrices). */
   static fromMeshes(meshes: readonly AbstractMesh[], options: StaticGroundRaycastOptions = {}): StaticGroundRaycast {
+    checkGroundMeshes(meshes, "StaticGroundRaycast");
     return new StaticGroundRaycast(meshes.slice(), new Float64Array(0), options);
   }
 

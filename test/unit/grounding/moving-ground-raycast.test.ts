@@ -5,7 +5,7 @@
  * disposed and collapsed (zero-scale) meshes are not ground; edited vertices count after refresh().
  */
 import { NullEngine } from "@babylonjs/core/Engines/nullEngine.js";
-import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { CreateBox } from "@babylonjs/core/Meshes/Builders/boxBuilder.js";
 import { CreateGround } from "@babylonjs/core/Meshes/Builders/groundBuilder.js";
 import { CreateTorusKnot } from "@babylonjs/core/Meshes/Builders/torusKnotBuilder.js";
@@ -13,6 +13,8 @@ import type { Mesh } from "@babylonjs/core/Meshes/mesh.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { VertexBuffer } from "@babylonjs/core/Buffers/buffer.js";
 import { Scene } from "@babylonjs/core/scene.js";
+import "@babylonjs/core/Meshes/thinInstanceMesh.js";
+import { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { GroundingHit } from "../../../src/effectors/grounding/grounding-common.js";
 import { MovingGroundRaycast } from "../../../src/effectors/grounding/moving-ground-raycast.js";
@@ -158,5 +160,20 @@ describe("MovingGroundRaycast", () => {
     expect(moving.cast(o, down, 10, hit) && hit.point.y).toBeCloseTo(0, 9);
     low.dispose();
     expect(moving.cast(o, down, 10, hit)).toBe(false);
+  });
+
+  it("meshes whose buffers do not describe their surface (thin instances, skinned) are refused with their names, by both raycasts", () => {
+    const scene = newScene();
+    const plain = CreateGround("plain", { width: 2, height: 2 }, scene);
+    const tiles = CreateGround("tiles", { width: 1, height: 1 }, scene);
+    // NullEngine reports no instanced arrays, and Babylon then refuses thin instances
+    scene.getEngine().getCaps().instancedArrays = true;
+    tiles.thinInstanceAdd([Matrix.Translation(0, 0, 0), Matrix.Translation(1, 0, 0)]);
+    const skinned = CreateGround("skinned", { width: 1, height: 1 }, scene);
+    skinned.skeleton = new Skeleton("s", "s", scene);
+    for (const make of [(m: Mesh[]) => MovingGroundRaycast.fromMeshes(m), (m: Mesh[]) => StaticGroundRaycast.fromMeshes(m)]) {
+      expect(() => make([plain])).not.toThrow();
+      expect(() => make([plain, tiles, skinned])).toThrow(/"tiles" has 2 thin instances[\s\S]*"skinned" is skinned/);
+    }
   });
 });
