@@ -34,15 +34,49 @@ export function meshTriangles(mesh: AbstractMesh, m: ArrayLike<number> | null): 
   return out;
 }
 
+interface ThinInstanceStorage {
+  instancesCount: number;
+  matrixData: Float32Array | null;
+}
+
+function thinStorage(mesh: AbstractMesh): ThinInstanceStorage | undefined {
+  return (mesh as unknown as { _thinInstanceDataStorage?: ThinInstanceStorage })._thinInstanceDataStorage;
+}
+
+/** How many thin instances the mesh has (0 when none). */
+export function thinInstanceCount(mesh: AbstractMesh): number {
+  const storage = thinStorage(mesh);
+  return storage === undefined || storage.matrixData === null || !(storage.instancesCount > 0) ? 0 : storage.instancesCount;
+}
+
+/**
+ * The mesh's thin instances' matrices, 16 numbers each in Babylon's layout, relative to the mesh (an
+ * instance's world matrix is its matrix × the mesh's), or null when it has none. Babylon's own storage,
+ * which `thinInstanceSetMatrixAt` writes: live, not a copy.
+ */
+export function thinInstanceMatrices(mesh: AbstractMesh): Float32Array | null {
+  return thinInstanceCount(mesh) > 0 ? thinStorage(mesh)!.matrixData : null;
+}
+
+/** `a × b` for Babylon's 4×4 layout (row vectors: a point goes through `a`, then `b`), in double precision, into `out`. */
+export function multiplyMatrices(a: ArrayLike<number>, ao: number, b: ArrayLike<number>, out: Float64Array): Float64Array {
+  for (let r = 0; r < 4; r++) {
+    for (let c = 0; c < 4; c++) {
+      let v = 0;
+      for (let k = 0; k < 4; k++) v += a[ao + r * 4 + k]! * b[k * 4 + c]!;
+      out[r * 4 + c] = v;
+    }
+  }
+  return out;
+}
+
 /**
  * Throws a RangeError naming every mesh of `meshes` whose surface its position and index buffers do not
- * describe (thin instances, a skeleton, morph targets): `who` would probe the wrong shape without a word.
+ * describe (a skeleton, morph targets): `who` would probe the wrong shape without a word.
  */
 export function checkGroundMeshes(meshes: readonly AbstractMesh[], who: string): void {
   const problems: string[] = [];
   for (const mesh of meshes) {
-    const thin = (mesh as unknown as { thinInstanceCount?: number }).thinInstanceCount ?? 0;
-    if (thin > 0) problems.push(`mesh "${mesh.name}" has ${thin} thin instances (only its own buffers would be probed)`);
     if (mesh.skeleton !== null) problems.push(`mesh "${mesh.name}" is skinned (its rest shape would be probed, not the animated one)`);
     if (mesh.morphTargetManager !== null) problems.push(`mesh "${mesh.name}" has morph targets (its base shape would be probed)`);
   }

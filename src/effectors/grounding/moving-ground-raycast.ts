@@ -2,7 +2,7 @@ import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import { currentWorldMatrix } from "../../mapping/babylon-rig.js";
 import { type ReadonlyVec3, Vec3 } from "../../math/vec3.js";
 import type { GroundingHit, GroundingRaycast } from "./grounding-common.js";
-import { checkGroundMeshes, meshTriangles } from "./mesh-triangles.js";
+import { checkGroundMeshes, meshTriangles, multiplyMatrices, thinInstanceCount, thinInstanceMatrices } from "./mesh-triangles.js";
 import { TriangleGrid, faceNormalToward } from "./triangle-grid.js";
 
 /** Options of {@link MovingGroundRaycast}. */
@@ -14,11 +14,13 @@ export interface MovingGroundRaycastOptions {
   cellSize?: number;
 }
 
-/** One ground mesh: its triangles binned in its own space, and its world transform as last seen. */
+/** One ground mesh, or one thin instance of it: the triangles binned in the mesh's space, and the world transform as last seen. */
 class MovingMesh {
   readonly mesh: AbstractMesh;
+  /** The thin instance this entry stands for, or −1 for the mesh itself. */
+  readonly instance: number;
   grid: TriangleGrid;
-  /** updateFlag of the world matrix these numbers were derived from (−1: none yet). */
+  /** updateFlag of the mesh's world matrix these numbers were derived from (−1: none yet). */
   flag = -1;
   /** True when the world matrix is invertible and finite. */
   usable = false;
@@ -28,11 +30,29 @@ class MovingMesh {
   readonly inverse = new Float64Array(9);
   /** World-space bounds of the triangles: min x, y, z, max x, y, z. */
   readonly worldBounds = new Float64Array(6);
+  /** A thin instance's matrix as last seen (to notice `thinInstanceSetMatrixAt`), and instance × world. */
+  readonly instanceMatrix: Float64Array | null;
+  readonly combined: Float64Array | null;
 
-  constructor(mesh: AbstractMesh, cellSize: number | undefined) {
+  constructor(mesh: AbstractMesh, grid: TriangleGrid, instance: number) {
     this.mesh = mesh;
-    this.grid = new TriangleGrid(meshTriangles(mesh, null), cellSize);
+    this.grid = grid;
+    this.instance = instance;
+    this.instanceMatrix = instance >= 0 ? new Float64Array(16).fill(Number.NaN) : null;
+    this.combined = instance >= 0 ? new Float64Array(16) : null;
   }
+}
+
+/** The entries of `meshes`: one per mesh, or one per thin instance sharing the mesh's grid. */
+function entriesOf(meshes: readonly AbstractMesh[], cellSize: number | undefined): MovingMesh[] {
+  const entries: MovingMesh[] = [];
+  for (const mesh of meshes) {
+    const grid = new TriangleGrid(meshTriangles(mesh, null), cellSize);
+    const count = thinInstanceCount(mesh);
+    if (count === 0) entries.push(new MovingMesh(mesh, grid, -1));
+    else for (let i = 0; i < count; i++) entries.push(new MovingMesh(mesh, grid, i));
+  }
+  return entries;
 }
 
 const localOrigin = new Vec3();
@@ -56,18 +76,21 @@ const span = new Float64Array(3);
  *
  * `GrounderFBBIK.create(ik, { raycast: MovingGroundRaycast.fromMeshes([deck, lift]).raycast })`. Call
  * {@link refresh} only after editing a mesh's vertices. The world matrices are expected to be affine (as
- * every mesh's is); skinned, morphed and thin-instanced ground cannot be probed this way: `fromMeshes`
- * throws a RangeError naming such meshes (use Babylon picking).
+ * every mesh's is). Thin instances are ground each at its matrix × the mesh's world matrix, followed as
+ * they move. Skinned and morphed ground cannot be probed this way: `fromMeshes` throws a RangeError
+ * naming such meshes (use Babylon picking).
  */
 export class MovingGroundRaycast {
   /** The raycast as a function (bound once), for `GrounderFBBIK`'s `raycast` option. */
   readonly raycast: GroundingRaycast;
-  private readonly entries: MovingMesh[];
+  private entries: MovingMesh[];
+  private readonly meshList: readonly AbstractMesh[];
   private readonly cellSize: number | undefined;
 
   private constructor(meshes: readonly AbstractMesh[], options: MovingGroundRaycastOptions) {
     this.cellSize = options.cellSize;
-    this.entries = meshes.map((mesh) => new MovingMesh(mesh, this.cellSize));
+    this.meshList = meshes.slice();
+    this.entries = entriesOf(this.meshList, this.cellSize);
     this.raycast = (origin, direction, maxDistance, out) => this.cast(origin, direction, maxDistance, out);
   }
 
@@ -79,20 +102,20 @@ export class MovingGroundRaycast {
 
   /** The ground meshes. */
   get meshes(): readonly AbstractMesh[] {
-    return this.entries.map((e) => e.mesh);
+    return this.meshList;
   }
 
-  /** Number of triangles over all meshes. */
+  /** Number of triangles over all meshes (each thin instance counted). */
   get triangleCount(): number {
     return this.entries.reduce((n, e) => n + e.grid.triangleCount, 0);
   }
 
-  /** Bins every mesh's triangles again, after its vertices were edited (moving a mesh needs no refresh). */
+  /**
+   * Bins every mesh's triangles again: after its vertices were edited, or thin instances were added or
+   * removed. Moving a mesh, its parents or a thin instance (`thinInstanceSetMatrixAt`) needs no refresh.
+   */
   refresh(): void {
-    for (const e of this.entries) {
-      e.grid = new TriangleGrid(meshTriangles(e.mesh, null), this.cellSize);
-      e.flag = -1;
-    }
+    this.entries = entriesOf(this.meshList, this.cellSize);
   }
 
   /**
@@ -115,9 +138,13 @@ export class MovingGroundRaycast {
       const mesh = e.mesh;
       if (mesh.isDisposed() || !mesh.isEnabled()) continue;
       const m = currentWorldMatrix(mesh);
-      if (m.updateFlag !== e.flag) {
-        e.flag = m.updateFlag;
-        updateTransform(e, m.m);
+      if (e.instance < 0) {
+        if (m.updateFlag !== e.flag) {
+          e.flag = m.updateFlag;
+          updateTransform(e, m.m);
+        }
+      } else if (instanceMoved(e, m.updateFlag)) {
+        updateTransform(e, multiplyMatrices(e.instanceMatrix!, 0, m.m, e.combined!));
       }
       if (!e.usable || !crossesBounds(e.worldBounds, origin, direction)) continue;
       toLocal(e, origin, direction);
@@ -140,6 +167,30 @@ export class MovingGroundRaycast {
     faceNormalToward(corners, 0, direction, out.normal);
     return true;
   }
+}
+
+/**
+ * True (and the entry's copy of the instance matrix refreshed) when the thin instance's matrix or the
+ * mesh's world matrix changed since last seen. An instance removed since the last refresh is not ground.
+ */
+function instanceMoved(e: MovingMesh, flag: number): boolean {
+  const data = thinInstanceMatrices(e.mesh);
+  if (data === null || e.instance >= thinInstanceCount(e.mesh)) {
+    e.usable = false;
+    e.flag = -1;
+    return false;
+  }
+  const copy = e.instanceMatrix!;
+  const o = e.instance * 16;
+  let changed = flag !== e.flag;
+  for (let k = 0; k < 16; k++) {
+    if (copy[k] !== data[o + k]) {
+      copy[k] = data[o + k]!;
+      changed = true;
+    }
+  }
+  e.flag = flag;
+  return changed;
 }
 
 /** Refreshes the entry's copy of its world matrix `m` (Babylon's elements), the inverse and the world bounds. */

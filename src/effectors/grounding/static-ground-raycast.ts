@@ -1,7 +1,7 @@
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import type { ReadonlyVec3 } from "../../math/vec3.js";
 import type { GroundingHit, GroundingRaycast } from "./grounding-common.js";
-import { checkGroundMeshes, meshTriangles } from "./mesh-triangles.js";
+import { checkGroundMeshes, meshTriangles, multiplyMatrices, thinInstanceCount, thinInstanceMatrices } from "./mesh-triangles.js";
 import { TriangleGrid, faceNormalToward } from "./triangle-grid.js";
 
 /** Options of {@link StaticGroundRaycast}. */
@@ -26,8 +26,8 @@ export interface StaticGroundRaycastOptions {
  * StaticGroundRaycast.fromMeshes(groundMeshes).raycast })`. Picking allocates about 0.9 KB a ray and visits
  * every mesh of the scene; this allocates nothing per ray. Baking reads each mesh's positions and indices
  * and its world matrix at that moment: call {@link refresh} after moving, scaling or editing a ground mesh
- * (it allocates). Thin instances and skinned or morphed ground cannot be baked: `fromMeshes` throws a
- * RangeError naming such meshes (use Babylon picking there).
+ * (it allocates). Thin instances are baked each at its matrix. Skinned or morphed ground cannot be baked:
+ * `fromMeshes` throws a RangeError naming such meshes (use Babylon picking there).
  */
 export class StaticGroundRaycast {
   /** The raycast as a function (bound once), for `GrounderFBBIK`'s `raycast` option. */
@@ -74,9 +74,17 @@ export class StaticGroundRaycast {
   refresh(): void {
     if (this.meshes === null) return;
     const parts: Float64Array[] = [];
+    const combined = new Float64Array(16);
     for (const mesh of this.meshes) {
       if (mesh.isDisposed()) continue;
-      parts.push(meshTriangles(mesh, mesh.computeWorldMatrix(true).m));
+      const world = mesh.computeWorldMatrix(true).m;
+      const thin = thinInstanceMatrices(mesh);
+      if (thin === null) {
+        parts.push(meshTriangles(mesh, world));
+        continue;
+      }
+      // each thin instance is the mesh's triangles at instance matrix × world (as Babylon draws and picks them)
+      for (let i = 0; i < thinInstanceCount(mesh); i++) parts.push(meshTriangles(mesh, multiplyMatrices(thin, i * 16, world, combined)));
     }
     this.grid = new TriangleGrid(concat(parts), this.cellSizeOption);
   }

@@ -15,6 +15,9 @@ import { VertexBuffer } from "@babylonjs/core/Buffers/buffer.js";
 import { Scene } from "@babylonjs/core/scene.js";
 import "@babylonjs/core/Meshes/thinInstanceMesh.js";
 import { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
+import { StandardMaterial } from "@babylonjs/core/Materials/standardMaterial.js";
+import { MorphTargetManager } from "@babylonjs/core/Morph/morphTargetManager.js";
+import { BabylonGroundRaycast } from "../../../src/effectors/grounding/babylon-ground-raycast.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { GroundingHit } from "../../../src/effectors/grounding/grounding-common.js";
 import { MovingGroundRaycast } from "../../../src/effectors/grounding/moving-ground-raycast.js";
@@ -162,18 +165,66 @@ describe("MovingGroundRaycast", () => {
     expect(moving.cast(o, down, 10, hit)).toBe(false);
   });
 
-  it("meshes whose buffers do not describe their surface (thin instances, skinned) are refused with their names, by both raycasts", () => {
+  it("thin instances are ground each at its matrix, followed as they move (thinInstanceSetMatrixAt) without refresh: the same hits as StaticGroundRaycast baked at each pose and as exact Babylon picking", () => {
     const scene = newScene();
-    const plain = CreateGround("plain", { width: 2, height: 2 }, scene);
-    const tiles = CreateGround("tiles", { width: 1, height: 1 }, scene);
     // NullEngine reports no instanced arrays, and Babylon then refuses thin instances
     scene.getEngine().getCaps().instancedArrays = true;
-    tiles.thinInstanceAdd([Matrix.Translation(0, 0, 0), Matrix.Translation(1, 0, 0)]);
+    const tiles = CreateBox("tiles", { width: 1, height: 0.2, depth: 1 }, scene);
+    tiles.material = new StandardMaterial("tiles", scene);
+    tiles.thinInstanceEnablePicking = true;
+    const rng = new Random(0x7111);
+    const instance = (): Matrix => Matrix.Compose(randomScale(rng), randomRotation(rng), new Vector3(rng.range(-2, 2), rng.range(-1, 1), rng.range(-2, 2)));
+    tiles.thinInstanceAdd([instance(), instance(), instance(), instance()]);
+    const moving = MovingGroundRaycast.fromMeshes([tiles]);
+    expect(moving.triangleCount).toBe(4 * 12);
+    const picking = new BabylonGroundRaycast(scene, (m) => m === tiles);
+    (picking as unknown as { ray: { epsilon: number } }).ray.epsilon = 0;
+    const a = new GroundingHit();
+    const b = new GroundingHit();
+    const c = new GroundingHit();
+    let hits = 0;
+    for (let pose = 0; pose < 12; pose++) {
+      // move one instance alone, or the mesh alone
+      if (pose % 2 === 0) tiles.thinInstanceSetMatrixAt((pose / 2) % 4, instance());
+      else place(tiles, rng, 0.5);
+      // the moving raycast casts first: it must notice the change by itself (baking forces the world matrix)
+      const rays = Array.from({ length: 300 }, () => ({
+        o: { x: rng.range(-4, 4), y: rng.range(1, 4), z: rng.range(-4, 4) },
+        d: unitVector(rng.range(-0.5, 0.5), -1, rng.range(-0.5, 0.5)),
+      }));
+      const found = rays.map(({ o, d }) => (moving.cast(o, d, 10, a) ? a.distance : null));
+      const baked = StaticGroundRaycast.fromMeshes([tiles]);
+      rays.forEach(({ o, d }, k) => {
+        const hitB = baked.cast(o, d, 10, b);
+        expect(found[k] !== null, `pose ${pose} ray ${k}`).toBe(hitB);
+        expect(hitB, `pose ${pose} ray ${k} (picking)`).toBe(picking.cast(o, d, 10, c));
+        if (!hitB) return;
+        hits++;
+        expect(Math.abs(found[k]! - b.distance)).toBeLessThan(1e-9);
+        // Babylon picks in float32
+        expect(Math.abs(b.distance - c.distance)).toBeLessThan(1e-5);
+        expect(b.normal.x * c.normal.x + b.normal.y * c.normal.y + b.normal.z * c.normal.z).toBeGreaterThan(0.99999);
+      });
+      // catch up with the matrix the bake forced, so the next pose's change is the only one
+      moving.cast(rays[0]!.o, rays[0]!.d, 10, a);
+    }
+    expect(hits).toBeGreaterThan(300);
+    // an instance removed is no longer ground; refresh() rebuilds the entries
+    tiles.thinInstanceCount = 1;
+    moving.refresh();
+    expect(moving.triangleCount).toBe(12);
+  });
+
+  it("meshes whose buffers do not describe their surface (skinned, morphed) are refused with their names, by both raycasts", () => {
+    const scene = newScene();
+    const plain = CreateGround("plain", { width: 2, height: 2 }, scene);
     const skinned = CreateGround("skinned", { width: 1, height: 1 }, scene);
     skinned.skeleton = new Skeleton("s", "s", scene);
+    const morphed = CreateGround("morphed", { width: 1, height: 1 }, scene);
+    morphed.morphTargetManager = new MorphTargetManager(scene);
     for (const make of [(m: Mesh[]) => MovingGroundRaycast.fromMeshes(m), (m: Mesh[]) => StaticGroundRaycast.fromMeshes(m)]) {
       expect(() => make([plain])).not.toThrow();
-      expect(() => make([plain, tiles, skinned])).toThrow(/"tiles" has 2 thin instances[\s\S]*"skinned" is skinned/);
+      expect(() => make([plain, skinned, morphed])).toThrow(/"skinned" is skinned[\s\S]*"morphed" has morph targets/);
     }
   });
 });
