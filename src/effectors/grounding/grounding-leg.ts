@@ -154,17 +154,25 @@ export class GroundingLeg {
    * it may not be lower than the heel's contact (the heel does not sink into a ledge).
    */
   private setFootToPlane(planePoint: ReadonlyVec3, heelPoint: ReadonlyVec3): void {
+    // written out rather than through dot/scaleAndAdd/heightAbove: this runs once per foot per frame inside
+    // a large function where V8 may not inline them, and a double passed to or returned from a call that is
+    // not inlined is boxed (measured: 32 B a frame)
     const g = this.grounding;
-    const up = g.up;
+    const u = g.up;
     const n = this.groundNormal;
     const foot = this.footPosition;
-    const c = dot(n, up);
-    let t: number;
-    if (c > 1e-6) t = dot(sub(tv, planePoint, foot), n) / c;
-    else t = dot(sub(tv, planePoint, foot), up);
-    scaleAndAdd(this.groundPoint, foot, up, t);
-    const h = heightAbove(g, this.groundPoint);
-    const heel = heightAbove(g, heelPoint);
+    const dx = planePoint.x - foot.x;
+    const dy = planePoint.y - foot.y;
+    const dz = planePoint.z - foot.z;
+    const c = n.x * u.x + n.y * u.y + n.z * u.z;
+    const t = c > 1e-6 ? (dx * n.x + dy * n.y + dz * n.z) / c : dx * u.x + dy * u.y + dz * u.z;
+    const gp = this.groundPoint;
+    gp.x = foot.x + u.x * t;
+    gp.y = foot.y + u.y * t;
+    gp.z = foot.z + u.z * t;
+    const r = g.rootPosition;
+    const h = (r.x - gp.x) * u.x + (r.y - gp.y) * u.y + (r.z - gp.z) * u.z - g.heightOffset;
+    const heel = (r.x - heelPoint.x) * u.x + (r.y - heelPoint.y) * u.y + (r.z - heelPoint.z) * u.z - g.heightOffset;
     this.heightFromGround = h < heel ? h : heel;
   }
 
