@@ -312,18 +312,22 @@ export class GrounderFBBIK {
     if (this.disposed || !this.enabled || ik.isDisposed) return;
     const w = clampNumber(this.weight, 0, 1);
     if (!(w > 0) || !(ik.solver.ikPositionWeight > 0)) return;
-    let dt: number;
+    // the step goes to the solver through its deltaTime field, not as an argument or a return value: a
+    // double crossing a call V8 does not inline is boxed, every frame
+    const solver = this.solver;
     const frame = ik.scene.getFrameId();
     if (this.pendingDeltaTime !== null) {
-      dt = this.pendingDeltaTime;
+      solver.deltaTime = this.pendingDeltaTime;
+    } else if (frame !== this.lastFrame) {
+      solver.deltaTime = clampNumber(sceneDeltaSecondsToRef(ik.scene, sceneSeconds).value, 0, 0.1);
     } else {
       // once per scene frame: a second solve in the frame re-applies the same result
-      dt = frame !== this.lastFrame ? this.sceneDeltaTime() : 0;
+      solver.deltaTime = 0;
     }
     this.lastFrame = frame;
     this.readInputs();
     this.frameWeight = w;
-    this.solver.update(dt);
+    solver._step();
     this.apply();
   }
 

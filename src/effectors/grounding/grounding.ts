@@ -128,6 +128,16 @@ export class Grounding {
    * the legs' `ikPosition` follows the current feet with the current offsets.
    */
   update(deltaTime: number): void {
+    this.deltaTime = deltaTime;
+    this._step();
+  }
+
+  /**
+   * @internal {@link update} by the time in `deltaTime` (set it first): the per-frame caller's way in, so no
+   * double crosses a call (V8 boxes one passed to a call it does not inline).
+   */
+  _step(): void {
+    const deltaTime = this.deltaTime;
     if (!(this.maxStep >= 0)) this.maxStep = 0;
     this.footRadius = clampNumber(this.footRadius, 0.0001, Math.max(0.0001, this.maxStep));
     if (!(this.prediction >= 0)) this.prediction = 0;
