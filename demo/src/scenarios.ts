@@ -1020,7 +1020,6 @@ async function deck(ctx: Ctx): Promise<ScenarioRun> {
   const r = ik.references;
   const scene = ctx.scene;
   const feet = [r.leftFoot, r.rightFoot];
-  const names = ["leftFoot", "rightFoot"] as const;
   const restPos = feet.map(bonePos);
   const centre = restPos[0]!.add(restPos[1]!).scale(0.5);
   centre.y = 0;
@@ -1061,7 +1060,6 @@ async function deck(ctx: Ctx): Promise<ScenarioRun> {
     [Infinity, -Infinity],
     [Infinity, -Infinity],
   ];
-  const samples: Json[] = [];
   const run: ScenarioRun = {
     checks: {},
     done: false,
@@ -1091,7 +1089,6 @@ async function deck(ctx: Ctx): Promise<ScenarioRun> {
         fr[1] = Math.max(fr[1]!, p.y);
         dr[0] = Math.min(dr[0]!, g.y);
         dr[1] = Math.max(dr[1]!, g.y);
-        if (samples.length < 8 && frames % 10 === 0) samples.push({ foot: names[i]!, time, ankle: p.y, deck: g.y, err });
       });
       // a full heave (6 s) seen, or enough frames on a slow machine
       if (time > 7 && frames >= 20) {
@@ -1100,7 +1097,6 @@ async function deck(ctx: Ctx): Promise<ScenarioRun> {
           frames,
           footRange: footRange as unknown as Json,
           deckRange: deckRange as unknown as Json,
-          samples,
           tolerance: 0.01 * h,
           height: h,
         };

@@ -189,7 +189,7 @@ export class Grounding {
   probeRay(footAt: ReadonlyVec3, out: GroundingHit): boolean {
     const up = this.up;
     scaleAndAdd(origin, footAt, up, this.maxStep);
-    this.setFootCastLength();
+    this.useCastLength(this.footCastLength, 2);
     if (this.cast(origin, out)) return true;
     this.missDefault(footAt, out);
     return false;
@@ -207,17 +207,17 @@ export class Grounding {
    */
   probeSphere(centre: ReadonlyVec3, out: GroundingHit): boolean {
     this.sphereRadius = this.footRadius;
-    this.setFootCastLength();
+    this.useCastLength(this.footCastLength, 2);
     if (this.sphereCast(centre, out)) return true;
     this.missDefault(centre, out);
     return false;
   }
 
-  /** Rays of 2 × maxStep from here on. */
-  private setFootCastLength(): void {
-    const length = 2 * this.maxStep;
-    if (this.footCastLength[0] !== length) this.footCastLength[0] = length;
-    this.castLength = this.footCastLength;
+  /** Rays of `steps` × maxStep from here on, through `box` (the feet's or the root's; see footCastLength). */
+  private useCastLength(box: (number | undefined)[], steps: number): void {
+    const length = steps * this.maxStep;
+    if (box[0] !== length) box[0] = length;
+    this.castLength = box;
   }
 
   private missDefault(footAt: ReadonlyVec3, out: GroundingHit): void {
@@ -251,9 +251,7 @@ export class Grounding {
     c.x += root.x;
     c.y += root.y;
     c.z += root.z;
-    const length = this.maxStep * 11;
-    if (this.rootCastLength[0] !== length) this.rootCastLength[0] = length;
-    this.castLength = this.rootCastLength;
+    this.useCastLength(this.rootCastLength, 11);
     let hit: boolean;
     if (this.quality === GroundingQuality.Best && this.rootSphereCastRadius > 0) {
       this.sphereRadius = this.rootSphereCastRadius;

@@ -3,7 +3,7 @@ import { currentWorldMatrix } from "../../mapping/babylon-rig.js";
 import { type ReadonlyVec3, Vec3 } from "../../math/vec3.js";
 import type { GroundingHit, GroundingRaycast } from "./grounding-common.js";
 import { checkGroundMeshes, meshTriangles, multiplyMatrices, thinInstanceCount, thinInstanceMatrices } from "./mesh-triangles.js";
-import { TriangleGrid, faceNormalToward } from "./triangle-grid.js";
+import { TriangleGrid, clipRayToBoxAxis, faceNormalToward } from "./triangle-grid.js";
 
 /** Options of {@link MovingGroundRaycast}. */
 export interface MovingGroundRaycastOptions {
@@ -247,24 +247,7 @@ function updateTransform(e: MovingMesh, m: ArrayLike<number>): void {
 function crossesBounds(b: Float64Array, origin: ReadonlyVec3, direction: ReadonlyVec3): boolean {
   span[1] = 0;
   span[2] = span[0]!;
-  return clipAxis(b, 0, origin, direction) && clipAxis(b, 1, origin, direction) && clipAxis(b, 2, origin, direction);
-}
-
-/**
- * Narrows [span[1], span[2]] to where the ray lies within the box on one axis; false when the span empties.
- * Takes the vectors, not their numbers: doubles passed to a call V8 does not inline are boxed.
- */
-function clipAxis(b: Float64Array, axis: number, origin: ReadonlyVec3, direction: ReadonlyVec3): boolean {
-  const o = axis === 0 ? origin.x : axis === 1 ? origin.y : origin.z;
-  const d = axis === 0 ? direction.x : axis === 1 ? direction.y : direction.z;
-  const lo = b[axis]!;
-  const hi = b[axis + 3]!;
-  if (d === 0) return o >= lo && o <= hi;
-  const p = (lo - o) / d;
-  const q = (hi - o) / d;
-  if ((p < q ? p : q) > span[1]!) span[1] = p < q ? p : q;
-  if ((p < q ? q : p) < span[2]!) span[2] = p < q ? q : p;
-  return span[1]! <= span[2]!;
+  return clipRayToBoxAxis(b, 0, origin, direction, span, 1) && clipRayToBoxAxis(b, 1, origin, direction, span, 1) && clipRayToBoxAxis(b, 2, origin, direction, span, 1);
 }
 
 /** The ray in the entry's local space, into localOrigin and localDirection (row vectors: (p − t) × A⁻¹). */

@@ -144,7 +144,7 @@ export class TriangleGrid {
     const io = this.io;
     io[2] = 0;
     io[3] = maxDistance;
-    if (!this.clipSlab(true, origin, direction) || !this.clipSlab(false, origin, direction)) return -1;
+    if (!clipRayToBoxAxis(this.bounds, 0, origin, direction, io, 2) || !clipRayToBoxAxis(this.bounds, 2, origin, direction, io, 2)) return -1;
     const t0 = io[2]!;
     const t1 = io[3]!;
     if (!(t0 <= t1)) return -1;
@@ -176,25 +176,6 @@ export class TriangleGrid {
       if (ix < 0 || iz < 0 || ix >= this.nx || iz >= this.nz) break;
     }
     return best;
-  }
-
-  /**
-   * Narrows [io[2], io[3]] to where the ray lies within the grid on the X (`alongX`) or Z axis;
-   * false when it never does. Takes the vectors, not their numbers: doubles passed to a call V8 does not
-   * inline are boxed.
-   */
-  private clipSlab(alongX: boolean, origin: ReadonlyVec3, direction: ReadonlyVec3): boolean {
-    const o = alongX ? origin.x : origin.z;
-    const d = alongX ? direction.x : direction.z;
-    const lo = alongX ? this.bounds[0]! : this.bounds[2]!;
-    const hi = alongX ? this.bounds[3]! : this.bounds[5]!;
-    if (d === 0) return o >= lo && o <= hi;
-    const a = (lo - o) / d;
-    const b = (hi - o) / d;
-    const io = this.io;
-    io[2] = Math.max(io[2]!, Math.min(a, b));
-    io[3] = Math.min(io[3]!, Math.max(a, b));
-    return true;
   }
 
   /** Tests the triangles of one cell; returns the index of a triangle closer than io[0] (updated), or −1. */
@@ -268,4 +249,23 @@ export function faceNormalToward(v: Float64Array, b: number, direction: Readonly
   out.y = ny * k;
   out.z = nz * k;
   return out;
+}
+
+/**
+ * Narrows the ray's parameter span [span[at], span[at + 1]] to where it lies between the faces of the box
+ * `box` (min x, y, z, then max x, y, z) on one axis (0, 1, 2); false when the span is empty, or when a
+ * number is not finite (NaN never passes). Takes the vectors, not their numbers: doubles passed to a call
+ * V8 does not inline are boxed.
+ */
+export function clipRayToBoxAxis(box: Float64Array, axis: number, origin: ReadonlyVec3, direction: ReadonlyVec3, span: Float64Array, at: number): boolean {
+  const o = axis === 0 ? origin.x : axis === 1 ? origin.y : origin.z;
+  const d = axis === 0 ? direction.x : axis === 1 ? direction.y : direction.z;
+  const lo = box[axis]!;
+  const hi = box[axis + 3]!;
+  if (d === 0) return o >= lo && o <= hi;
+  const p = (lo - o) / d;
+  const q = (hi - o) / d;
+  span[at] = Math.max(span[at]!, Math.min(p, q));
+  span[at + 1] = Math.min(span[at + 1]!, Math.max(p, q));
+  return span[at]! <= span[at + 1]!;
 }

@@ -85,35 +85,36 @@ describe("MovingGroundRaycast", () => {
       for (const mesh of meshes.slice(0, 2)) place(mesh, rng, 1.5);
       place(parent, rng, 1.5);
       place(meshes[2]!, rng, 0.5);
-      const baked = StaticGroundRaycast.fromMeshes(meshes);
-      for (let k = 0; k < 400; k++) {
-        const o = { x: rng.range(-4, 4), y: rng.range(-1, 4), z: rng.range(-4, 4) };
+      // every ray through the moving raycast first: it must see the new pose by itself (baking below
+      // forces the world matrices)
+      const rays = Array.from({ length: 400 }, (_, k) => ({
+        o: { x: rng.range(-4, 4), y: rng.range(-1, 4), z: rng.range(-4, 4) },
         // mostly downward, some sideways and upward
-        const d = k % 4 === 0 ? unitVector(rng.range(-1, 1), rng.range(-1, 1), rng.range(-1, 1)) : unitVector(rng.range(-0.4, 0.4), -1, rng.range(-0.4, 0.4));
-        const max = rng.range(2, 9);
-        const hitA = moving.cast(o, d, max, a);
+        d: k % 4 === 0 ? unitVector(rng.range(-1, 1), rng.range(-1, 1), rng.range(-1, 1)) : unitVector(rng.range(-0.4, 0.4), -1, rng.range(-0.4, 0.4)),
+        max: rng.range(2, 9),
+      }));
+      const found = rays.map(({ o, d, max }) => {
+        if (!moving.cast(o, d, max, a)) return null;
+        return [a.distance, a.point.x, a.point.y, a.point.z, a.normal.x, a.normal.y, a.normal.z];
+      });
+      const baked = StaticGroundRaycast.fromMeshes(meshes);
+      rays.forEach(({ o, d, max }, k) => {
         const hitB = baked.cast(o, d, max, b);
-        expect(hitA, `pose ${pose} ray ${k}`).toBe(hitB);
-        if (!hitA) {
+        const f = found[k]!;
+        expect(f !== null, `pose ${pose} ray ${k}`).toBe(hitB);
+        if (f === null) {
           misses++;
-          continue;
+          return;
         }
         hits++;
         // the two carry the same float32 world matrix through different double-precision arithmetic
-        const err = Math.max(
-          Math.abs(a.distance - b.distance),
-          Math.abs(a.point.x - b.point.x),
-          Math.abs(a.point.y - b.point.y),
-          Math.abs(a.point.z - b.point.z),
-          Math.abs(a.normal.x - b.normal.x),
-          Math.abs(a.normal.y - b.normal.y),
-          Math.abs(a.normal.z - b.normal.z),
-        );
+        const expected = [b.distance, b.point.x, b.point.y, b.point.z, b.normal.x, b.normal.y, b.normal.z];
+        const err = Math.max(...f.map((v, i) => Math.abs(v - expected[i]!)));
         worst = Math.max(worst, err);
         expect(err, `pose ${pose} ray ${k}`).toBeLessThan(1e-9);
         // the normal faces the ray's origin
-        expect(a.normal.x * d.x + a.normal.y * d.y + a.normal.z * d.z).toBeLessThanOrEqual(0);
-      }
+        expect(f[4]! * d.x + f[5]! * d.y + f[6]! * d.z).toBeLessThanOrEqual(0);
+      });
     }
     expect(hits).toBeGreaterThan(1500);
     expect(misses).toBeGreaterThan(1000);
@@ -134,6 +135,10 @@ describe("MovingGroundRaycast", () => {
       expect(hit.distance).toBeCloseTo(5 - (y + 0.1), 6);
       expect(hit.normal.y).toBeCloseTo(1, 6);
     }
+    // a ray with a NaN in it finds nothing (and the grid walk ends)
+    expect(moving.cast({ x: Number.NaN, y: 5, z: 0 }, { x: 0, y: -1, z: 0 }, 10, hit)).toBe(false);
+    expect(moving.cast({ x: 0, y: 5, z: 0 }, { x: Number.NaN, y: -1, z: 0 }, 10, hit)).toBe(false);
+    expect(StaticGroundRaycast.fromMeshes([deck]).cast({ x: 0.2, y: Number.NaN, z: 0 }, { x: 0, y: -1, z: 0 }, 10, hit)).toBe(false);
   });
 
   it("disabled, disposed and collapsed meshes are not ground; edited vertices count after refresh()", () => {
