@@ -201,8 +201,10 @@ export const FRAME_TARGETS = {
   bytesPerCharacterUpdateBelow: 1,
 } as const;
 
-const MODEL = "Mannequin" as const;
-const ITERATIONS = 4;
+/** The benchmarked model (test/assets/models, CC0). */
+export const MODEL = "Mannequin" as const;
+/** Solver iterations of every character. */
+export const ITERATIONS = 4;
 const COUNTS = [1, 10, 100, 1_000] as const;
 /** Character updates per timed batch: one timer read per ≥ 100 updates (see timeBatches). */
 const UPDATES_PER_BATCH = 100;
@@ -224,6 +226,22 @@ const CROWD_MEMORY_ROUNDS = 9;
 const CROWD_MEMORY_FRAMES = 3;
 /** Grid spacing of the characters, in model heights. */
 const SPACING = 1.5;
+
+/**
+ * Adds characters to `crowd` until it holds `count`: clones of its model on a grid in the XZ plane, each
+ * with FullBodyBipedIK attached (placed before the IK reads the pose: the targets start at the bones).
+ */
+export function growCrowd(crowd: Crowd, count: number, perRow: number): void {
+  const model = crowd.model;
+  while (crowd.iks.length < count) {
+    const i = crowd.iks.length;
+    const entries = model.container.instantiateModelsToScene((name) => `c${i}_${name}`, false, { doNotInstantiate: true });
+    const root = entries.rootNodes[0] as TransformNode;
+    root.position.set((i % perRow) * SPACING * crowd.height, 0, Math.floor(i / perRow) * SPACING * crowd.height);
+    root.computeWorldMatrix(true);
+    crowd.add(FullBodyBipedIK.create(crowd.scene, entries.skeletons[0]!));
+  }
+}
 
 /**
  * Advances `scene.getFrameId()` by one without rendering.
@@ -341,8 +359,8 @@ function measureCrowdMemory(crowd: Crowd, firstFrame: number): { result: CrowdMe
   };
 }
 
-/** Every character of the scene with its targets, flat for a cheap per-frame loop. */
-class Crowd {
+/** Every character of the scene with its targets, flat for a cheap per-frame loop (also driven by bench/touch-crowd.ts). */
+export class Crowd {
   readonly iks: FullBodyBipedIK[] = [];
   /** Joint height of the model, for the target radii and error figures. */
   readonly height: number;
@@ -484,7 +502,7 @@ export async function createFrameScene(): Promise<{ frame: (frame: number) => vo
 }
 
 /** Joint height of a skeleton (max − min world y of its bones' nodes). */
-function jointHeight(m: LoadedModel): number {
+export function jointHeight(m: LoadedModel): number {
   let lo = Infinity;
   let hi = -Infinity;
   for (const b of m.skeleton.bones) {
@@ -630,15 +648,7 @@ function run(model: LoadedModel): MainFrameResult {
   const perRow = Math.ceil(Math.sqrt(COUNTS[COUNTS.length - 1]!));
   for (const count of COUNTS) {
     const t0 = performance.now();
-    while (crowd.iks.length < count) {
-      const i = crowd.iks.length;
-      const entries = model.container.instantiateModelsToScene((name) => `c${i}_${name}`, false, { doNotInstantiate: true });
-      const root = entries.rootNodes[0] as TransformNode;
-      // on a grid in the XZ plane, before the IK reads the pose (the targets start at the bones)
-      root.position.set((i % perRow) * SPACING * crowd.height, 0, Math.floor(i / perRow) * SPACING * crowd.height);
-      root.computeWorldMatrix(true);
-      crowd.add(FullBodyBipedIK.create(scene, entries.skeletons[0]!));
-    }
+    growCrowd(crowd, count, perRow);
     setupMs += performance.now() - t0;
     // warm the newly added characters (≥ 2,000 character updates, ≥ 5 frames)
     for (let i = 0, n = Math.max(5, Math.ceil(2_000 / count)); i < n; i++) crowd.frame(frame++);

@@ -2,6 +2,7 @@ import { Vec3, add } from "../math/vec3.js";
 import type { IKSolverFullBody, IKSolverMapping } from "../solver/full-body.js";
 import type { IKSolverFullBodyBiped } from "../solver/full-body-biped.js";
 import type { IKPose } from "../solver/pose.js";
+import { BoneMapStore } from "./bone-map.js";
 import { IKMappingBone } from "./mapping-bone.js";
 import { IKMappingLimb } from "./mapping-limb.js";
 import { IKMappingSpine } from "./mapping-spine.js";
@@ -56,18 +57,28 @@ export class BipedMapping implements IKSolverMapping {
     this.pose = solver.pose;
     const chains = solver.chains;
     const node = (c: number, i: number) => chains[c]!.nodes[i]!;
+    const leftClavicle = options.leftClavicle ?? -1;
+    const rightClavicle = options.rightClavicle ?? -1;
+    // one block for every BoneMap's numbers, in the order the mapping reads and writes them
+    const store = new BoneMapStore(
+      IKMappingSpine.boneMapCount(bones.spine.length) +
+        IKMappingLimb.boneMapCount(leftClavicle) +
+        IKMappingLimb.boneMapCount(rightClavicle) +
+        2 * IKMappingLimb.boneMapCount(-1) +
+        (bones.head >= 0 ? 1 : 0),
+    );
     this.spineMapping = new IKMappingSpine(this.pose, bones.pelvis, bones.spine, {
       rootNode: node(0, 0),
       leftUpperArm: node(1, 0),
       rightUpperArm: node(2, 0),
       leftThigh: node(3, 0),
       rightThigh: node(4, 0),
-    });
+    }, store);
     const limb = (c: number, parent: number, maintain: number) =>
-      new IKMappingLimb(this.pose, [node(c, 0), node(c, 1), node(c, 2)], parent, maintain);
+      new IKMappingLimb(this.pose, [node(c, 0), node(c, 1), node(c, 2)], parent, maintain, store);
     // arms keep no hand rotation by default, legs keep the feet's
-    this.limbMappings = [limb(1, options.leftClavicle ?? -1, 0), limb(2, options.rightClavicle ?? -1, 0), limb(3, -1, 1), limb(4, -1, 1)];
-    this.headMapping = bones.head >= 0 ? new IKMappingBone(this.pose, bones.head) : null;
+    this.limbMappings = [limb(1, leftClavicle, 0), limb(2, rightClavicle, 0), limb(3, -1, 1), limb(4, -1, 1)];
+    this.headMapping = bones.head >= 0 ? new IKMappingBone(this.pose, bones.head, store) : null;
     const fixed: FixedBone[] = [];
     const spineBones = [bones.pelvis, ...bones.spine];
     spineBones.forEach((b, i) => fixed.push({ bone: b, position: i === 0 || i === spineBones.length - 1 }));

@@ -1,6 +1,6 @@
 import type { IKPose } from "../solver/pose.js";
 import { NumberRef } from "../math/number-ref.js";
-import { BoneMap, type MappingSolver } from "./bone-map.js";
+import { BoneMap, type BoneMapStore, type MappingSolver } from "./bone-map.js";
 
 /** The weight handed to BoneMap by reference (see NumberRef). */
 const maintainWeight = new NumberRef();
@@ -15,9 +15,9 @@ export class IKMappingBone {
   /** The bone. */
   readonly bone: BoneMap;
 
-  /** Creates the mapping of pose bone `bone`. */
-  constructor(pose: IKPose, bone: number) {
-    this.bone = new BoneMap(pose, bone);
+  /** Creates the mapping of pose bone `bone`, its numbers in `store` (room for one BoneMap; its own by default). */
+  constructor(pose: IKPose, bone: number, store?: BoneMapStore) {
+    this.bone = new BoneMap(pose, bone, null, store);
   }
 
   /** Stores the bone's animated world rotation. */

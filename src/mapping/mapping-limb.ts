@@ -1,7 +1,7 @@
 import type { IKNode } from "../solver/node.js";
 import type { IKPose } from "../solver/pose.js";
 import { NumberRef } from "../math/number-ref.js";
-import { BoneMap, type MappingSolver } from "./bone-map.js";
+import { BoneMap, BoneMapStore, type MappingSolver } from "./bone-map.js";
 
 // weights handed to BoneMap by reference (see NumberRef)
 const weight = new NumberRef();
@@ -29,13 +29,22 @@ export class IKMappingLimb {
   /** Hand or foot. */
   readonly bone3: BoneMap;
 
-  /** Creates the mapping of a limb's three nodes, with an optional parent bone (clavicle) by pose id. */
-  constructor(pose: IKPose, nodes: readonly [IKNode, IKNode, IKNode], parentBone: number, maintainRotationWeight: number) {
-    this.parentBone = parentBone >= 0 ? new BoneMap(pose, parentBone) : null;
-    this.bone1 = new BoneMap(pose, nodes[0].bone, nodes[0]);
-    this.bone2 = new BoneMap(pose, nodes[1].bone, nodes[1]);
-    this.bone3 = new BoneMap(pose, nodes[2].bone, nodes[2]);
+  /**
+   * Creates the mapping of a limb's three nodes, with an optional parent bone (clavicle) by pose id; the
+   * BoneMaps' numbers go in `store` (room for {@link IKMappingLimb.boneMapCount}; a store of its own by default).
+   */
+  constructor(pose: IKPose, nodes: readonly [IKNode, IKNode, IKNode], parentBone: number, maintainRotationWeight: number, store?: BoneMapStore) {
+    const s = store ?? new BoneMapStore(IKMappingLimb.boneMapCount(parentBone));
+    this.parentBone = parentBone >= 0 ? new BoneMap(pose, parentBone, null, s) : null;
+    this.bone1 = new BoneMap(pose, nodes[0].bone, nodes[0], s);
+    this.bone2 = new BoneMap(pose, nodes[1].bone, nodes[1], s);
+    this.bone3 = new BoneMap(pose, nodes[2].bone, nodes[2], s);
     this.maintainRotationWeight = maintainRotationWeight;
+  }
+
+  /** BoneMaps of a limb mapping: three, four with a parent bone (`parentBone` ≥ 0). */
+  static boneMapCount(parentBone: number): number {
+    return parentBone >= 0 ? 4 : 3;
   }
 
   /** Reads the planes and the clavicle's swing axis from the pose at setup. */

@@ -1,13 +1,13 @@
 import { Quat } from "../math/quat.js";
-import { Vec3, copy, sub } from "../math/vec3.js";
-import { solveFabrikJoint } from "../solver/chain.js";
+import { Vec3, sub } from "../math/vec3.js";
 import type { IKNode } from "../solver/node.js";
 import type { IKPose } from "../solver/pose.js";
 import { NumberRef } from "../math/number-ref.js";
-import { BoneMap, FULL_WEIGHT } from "./bone-map.js";
+import { BoneMap, BoneMapStore, FULL_WEIGHT } from "./bone-map.js";
 
 const v1 = new Vec3();
 const v2 = new Vec3();
+const v3 = new Vec3();
 const twistDir = new Vec3();
 /** The twist weight handed to BoneMap by reference (see NumberRef). */
 const twistWeight = new NumberRef();
@@ -49,12 +49,21 @@ export class IKMappingSpine {
   private rootNodeIndex = -1;
   private useFABRIK = false;
 
-  /** Creates the mapping of `pelvis` + `spine` (pose ids) onto the solver's torso nodes. */
-  constructor(pose: IKPose, pelvis: number, spine: readonly number[], nodes: SpineNodes) {
+  /**
+   * Creates the mapping of `pelvis` + `spine` (pose ids) onto the solver's torso nodes, its BoneMaps'
+   * numbers in `store` (which needs room for {@link IKMappingSpine.boneMapCount}; a store of its own by default).
+   */
+  constructor(pose: IKPose, pelvis: number, spine: readonly number[], nodes: SpineNodes, store?: BoneMapStore) {
     this.nodes = nodes;
-    this.spine = [pelvis, ...spine].map((b) => new BoneMap(pose, b, b === nodes.rootNode.bone ? nodes.rootNode : null));
-    this.leftArm = new BoneMap(pose, nodes.leftUpperArm.bone, nodes.leftUpperArm);
-    this.rightArm = new BoneMap(pose, nodes.rightUpperArm.bone, nodes.rightUpperArm);
+    const s = store ?? new BoneMapStore(IKMappingSpine.boneMapCount(spine.length));
+    this.spine = [pelvis, ...spine].map((b) => new BoneMap(pose, b, b === nodes.rootNode.bone ? nodes.rootNode : null, s));
+    this.leftArm = new BoneMap(pose, nodes.leftUpperArm.bone, nodes.leftUpperArm, s);
+    this.rightArm = new BoneMap(pose, nodes.rightUpperArm.bone, nodes.rightUpperArm, s);
+  }
+
+  /** BoneMaps of a spine mapping over `spineBones` spine bones (pelvis excluded): the pelvis, the spine and both upper arms. */
+  static boneMapCount(spineBones: number): number {
+    return spineBones + 3;
   }
 
   /** Finds the root node among the spine bones and reads the reference pose. */
@@ -103,16 +112,17 @@ export class IKMappingSpine {
     // each plane's solved frame once: the solver nodes do not move while the mapping writes
     const firstPlane = first.solverPlaneRotation(this.firstPlane);
     const lastPlane = end.solverPlaneRotation(this.lastPlane);
-    first.getPlanePositionIn(firstPlane, first.ikPosition);
+    first.setIKPosition(first.getPlanePositionIn(firstPlane, v1));
     if (this.useFABRIK) {
       // start from the animated spine shifted with the root node
       sub(v1, root.solverPosition, root.bonePosition);
       for (let i = 0; i < spine.length; i++) {
         const b = spine[i]!;
-        b.position(b.ikPosition);
-        b.ikPosition.x += v1.x;
-        b.ikPosition.y += v1.y;
-        b.ikPosition.z += v1.z;
+        const p = b.position(v2);
+        p.x += v1.x;
+        p.y += v1.y;
+        p.z += v1.z;
+        b.setIKPosition(p);
       }
       const firstPosition = first.getPlanePositionIn(firstPlane, this.firstPosition);
       const lastPosition = end.getPlanePositionIn(lastPlane, this.lastPosition);
@@ -121,25 +131,26 @@ export class IKMappingSpine {
       for (let it = 0; it < iterations; it++) {
         this.forwardReach(lastPosition);
         this.backwardReach(firstPosition);
-        if (this.rootNodeIndex >= 0) copy(spine[this.rootNodeIndex]!.ikPosition, root.solverPosition);
+        if (this.rootNodeIndex >= 0) spine[this.rootNodeIndex]!.setIKPosition(root.solverPosition);
       }
     } else if (this.rootNodeIndex >= 0) {
-      copy(spine[this.rootNodeIndex]!.ikPosition, root.solverPosition);
+      spine[this.rootNodeIndex]!.setIKPosition(root.solverPosition);
     }
-    end.getPlanePositionIn(lastPlane, end.ikPosition);
+    end.setIKPosition(end.getPlanePositionIn(lastPlane, v1));
     this.mapToSolverPositions();
   }
 
+  // The spine's FABRIK runs on the IK positions where they are stored (all BoneMaps of the spine share a store).
   private forwardReach(position: Vec3): void {
     const spine = this.spine;
-    copy(spine[spine.length - 1]!.ikPosition, position);
-    for (let i = spine.length - 2; i > -1; i--) solveFabrikJoint(spine[i]!.ikPosition, spine[i + 1]!.ikPosition, spine[i]!);
+    spine[spine.length - 1]!.setIKPosition(position);
+    for (let i = spine.length - 2; i > -1; i--) reachJoint(spine[i]!, spine[i + 1]!, spine[i]!);
   }
 
   private backwardReach(position: Vec3): void {
     const spine = this.spine;
-    copy(spine[0]!.ikPosition, position);
-    for (let i = 1; i < spine.length; i++) solveFabrikJoint(spine[i]!.ikPosition, spine[i - 1]!.ikPosition, spine[i - 1]!);
+    spine[0]!.setIKPosition(position);
+    for (let i = 1; i < spine.length; i++) reachJoint(spine[i]!, spine[i - 1]!, spine[i - 1]!);
   }
 
   private mapToSolverPositions(): void {
@@ -150,9 +161,9 @@ export class IKMappingSpine {
     sub(twistDir, this.nodes.leftUpperArm.solverPosition, this.nodes.rightUpperArm.solverPosition);
     for (let i = 1; i < n - 1; i++) {
       const b = spine[i]!;
-      b.swing(spine[i + 1]!.ikPosition, FULL_WEIGHT);
+      b.swing(spine[i + 1]!.ikPositionToRef(v3), FULL_WEIGHT);
       if (this.twistWeight > 0) {
-        sub(v1, spine[i + 1]!.ikPosition, b.position(v2));
+        sub(v1, spine[i + 1]!.ikPositionToRef(v1), b.position(v2));
         twistWeight.value = (i / (n - 2)) * this.twistWeight;
         b.twist(twistDir, v1, twistWeight);
       }
@@ -160,4 +171,27 @@ export class IKMappingSpine {
     spine[n - 1]!.setToIKPosition();
     spine[n - 1]!.rotateToPlaneIn(this.lastPlane, FULL_WEIGHT);
   }
+}
+
+/**
+ * solveFabrikJoint (solver/chain.ts) on two BoneMaps' IK positions in their store: `moved` slides along the
+ * line to `fixed` until it is `bone.length` from it. Same arithmetic, so the same result to the bit.
+ */
+function reachJoint(moved: BoneMap, fixed: BoneMap, bone: { readonly length: number }): void {
+  const d = moved.ikPositions;
+  const e = fixed.ikPositions;
+  const o1 = moved.ikPositionOffset;
+  const o2 = fixed.ikPositionOffset;
+  const length = bone.length;
+  const px = e[o2]!;
+  const py = e[o2 + 1]!;
+  const pz = e[o2 + 2]!;
+  const dx = d[o1]! - px;
+  const dy = d[o1 + 1]! - py;
+  const dz = d[o1 + 2]! - pz;
+  const l = Math.sqrt(dx * dx + dy * dy + dz * dz);
+  const k = l > 0 ? length / l : 0;
+  d[o1] = px + dx * k;
+  d[o1 + 1] = py + dy * k;
+  d[o1 + 2] = pz + dz * k;
 }

@@ -57,6 +57,23 @@ export function setQuat(out: Quat, x: number, y: number, z: number, w: number): 
   return out;
 }
 
+/** Sets `out` to the four numbers of `a` from offset `o` (x, y, z, w: a flat store's entry). */
+export function quatFromArray(out: Quat, a: ArrayLike<number>, o: number): Quat {
+  out.x = a[o]!;
+  out.y = a[o + 1]!;
+  out.z = a[o + 2]!;
+  out.w = a[o + 3]!;
+  return out;
+}
+
+/** Writes `q` into `a` at offset `o` (x, y, z, w). */
+export function quatToArray(a: Float64Array, o: number, q: ReadonlyQuat): void {
+  a[o] = q.x;
+  a[o + 1] = q.y;
+  a[o + 2] = q.z;
+  a[o + 3] = q.w;
+}
+
 /** Copies `a` into `out`. */
 export function copyQuat(out: Quat, a: ReadonlyQuat): Quat {
   out.x = a.x;

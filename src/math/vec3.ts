@@ -53,6 +53,21 @@ export function copy(out: Vec3, a: ReadonlyVec3): Vec3 {
   return out;
 }
 
+/** Sets `out` to the three numbers of `a` from offset `o` (a flat store's entry). */
+export function fromArray(out: Vec3, a: ArrayLike<number>, o: number): Vec3 {
+  out.x = a[o]!;
+  out.y = a[o + 1]!;
+  out.z = a[o + 2]!;
+  return out;
+}
+
+/** Writes `v` into `a` at offset `o` (three numbers). */
+export function toArray(a: Float64Array, o: number, v: ReadonlyVec3): void {
+  a[o] = v.x;
+  a[o + 1] = v.y;
+  a[o + 2] = v.z;
+}
+
 /** Sets `out` to zero. */
 export function zero(out: Vec3): Vec3 {
   out.x = 0;

@@ -19,6 +19,8 @@ import {
   multiplyConjugate,
   nlerp,
   normalizeQuat,
+  quatFromArray,
+  quatToArray,
   rotateVector,
   setQuat,
   slerp,
@@ -154,6 +156,15 @@ describe("quat: construction, identity, set, copy", () => {
     expect([c.x, c.y, c.z, c.w]).toEqual([1, 2, 3, 4]);
     expect(identity(q)).toBe(q);
     expect([q.x, q.y, q.z, q.w]).toEqual([0, 0, 0, 1]);
+  });
+
+  it("quatFromArray / quatToArray read and write x, y, z, w at an offset, leaving the rest", () => {
+    const a = Float64Array.from([9, 0.5, -0.5, 0.25, 0.75, 9]);
+    const q = new Quat();
+    expect(quatFromArray(q, a, 1)).toBe(q);
+    expect([q.x, q.y, q.z, q.w]).toEqual([0.5, -0.5, 0.25, 0.75]);
+    quatToArray(a, 2, new Quat(1, 2, 3, 4));
+    expect(Array.from(a)).toEqual([9, 0.5, 1, 2, 3, 4]);
   });
 });
 

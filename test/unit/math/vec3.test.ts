@@ -10,6 +10,7 @@ import {
   distanceSq,
   dot,
   equals,
+  fromArray,
   isFiniteVec,
   isZero,
   length,
@@ -24,6 +25,7 @@ import {
   scaleAndAdd,
   set,
   sub,
+  toArray,
   zero,
 } from "../../../src/math/vec3.js";
 import { Random } from "../../helpers/random.js";
@@ -74,6 +76,15 @@ describe("vec3: construction and simple setters", () => {
     expect([c.x, c.y, c.z]).toEqual([-4, 5, -6]);
     expect(zero(c)).toBe(c);
     expect([c.x, c.y, c.z]).toEqual([0, 0, 0]);
+  });
+
+  it("fromArray / toArray read and write three numbers at an offset, leaving the rest", () => {
+    const a = Float64Array.from([9, 1.5, -2, 3, 9]);
+    const v = new Vec3();
+    expect(fromArray(v, a, 1)).toBe(v);
+    expect([v.x, v.y, v.z]).toEqual([1.5, -2, 3]);
+    toArray(a, 2, new Vec3(-7, 8, 0.25));
+    expect(Array.from(a)).toEqual([9, 1.5, -7, 8, 0.25]);
   });
 });
 

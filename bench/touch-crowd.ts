@@ -1,0 +1,41 @@
+/**
+ * The process that `npm run bench:touch` (bench/touch.ts) runs under valgrind: the frame benchmark's
+ * crowd (Mannequins, both hands and feet at weight 1 on moving targets, 4 iterations), warmed up, then
+ * a number of measured frames bracketed by a handshake over files, so that the driver switches the cache
+ * simulation on for exactly those frames.
+ *
+ * Arguments: characters, warm-up frames, measured frames. Environment: FBBIK_TOUCH_SYNC, the path
+ * prefix of the handshake files (`.ready` → driver switches on and writes `.go` → frames → `.done` →
+ * driver switches off and writes `.exit`). Without it the frames simply run (a dry run, for checking).
+ */
+import { existsSync, writeFileSync } from "node:fs";
+import { Logger } from "@babylonjs/core/Misc/logger.js";
+import { loadModel } from "../test/helpers/babylon-scene.js";
+import { Crowd, MODEL, growCrowd, jointHeight } from "./frame.js";
+
+const [count, warmFrames, measuredFrames] = process.argv.slice(2, 5).map(Number) as [number, number, number];
+const sync = process.env["FBBIK_TOUCH_SYNC"];
+
+/** Blocks until `file` exists, sleeping between looks (a sleeping process adds nothing to the counts). */
+function waitFor(file: string): void {
+  const cell = new Int32Array(new SharedArrayBuffer(4));
+  while (!existsSync(file)) Atomics.wait(cell, 0, 0, 20);
+}
+
+Logger.LogLevels = Logger.ErrorLogLevel;
+const model = await loadModel(MODEL);
+const crowd = new Crowd(model, jointHeight(model));
+growCrowd(crowd, count, Math.ceil(Math.sqrt(count)));
+let frame = 0;
+for (; frame < warmFrames; frame++) crowd.frame(frame);
+globalThis.gc?.();
+if (sync !== undefined) {
+  writeFileSync(`${sync}.ready`, "");
+  waitFor(`${sync}.go`);
+}
+for (let i = 0; i < measuredFrames; i++) crowd.frame(frame++);
+if (sync !== undefined) {
+  writeFileSync(`${sync}.done`, "");
+  waitFor(`${sync}.exit`);
+}
+if (!crowd.healthy()) throw new Error("touch-crowd: a character did not solve");
