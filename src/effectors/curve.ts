@@ -16,6 +16,17 @@ export interface CurveKey {
   outTangent?: number;
 }
 
+/** Time in, value out: the numbers of {@link Curve.evaluateInto}, in an object's fields. */
+export interface CurveIO {
+  /** Time (input). */
+  a: number;
+  /** Value (output). */
+  b: number;
+}
+
+/** The scratch of {@link Curve.evaluate}. */
+const scratch: CurveIO = { a: 0, b: 0 };
+
 /** A keyframed curve evaluated with cubic Hermite interpolation. */
 export class Curve {
   private readonly times: Float64Array;
@@ -93,11 +104,32 @@ export class Curve {
 
   /** The curve's value at `time` (the first/last key's value outside the keys; 0 for an empty curve). */
   evaluate(time: number): number {
+    scratch.a = time;
+    this.evaluateInto(scratch);
+    return scratch.b;
+  }
+
+  /**
+   * `io.b` = the curve's value at time `io.a` ({@link evaluate} without numbers crossing the call: a double
+   * that a call V8 does not inline takes as an argument, or returns, is boxed on the heap, 16 bytes each
+   * time; per-frame callers use this form).
+   */
+  evaluateInto(io: CurveIO): void {
+    const time = io.a;
     const times = this.times;
     const n = times.length;
-    if (n === 0) return 0;
-    if (!(time > times[0]!)) return this.values[0]!;
-    if (time >= times[n - 1]!) return this.values[n - 1]!;
+    if (n === 0) {
+      io.b = 0;
+      return;
+    }
+    if (!(time > times[0]!)) {
+      io.b = this.values[0]!;
+      return;
+    }
+    if (time >= times[n - 1]!) {
+      io.b = this.values[n - 1]!;
+      return;
+    }
     // binary search for the segment [i, i + 1] holding time
     let lo = 0;
     let hi = n - 1;
@@ -108,7 +140,10 @@ export class Curve {
     }
     const t0 = times[lo]!;
     const dt = times[hi]! - t0;
-    if (!(dt > 0)) return this.values[hi]!;
+    if (!(dt > 0)) {
+      io.b = this.values[hi]!;
+      return;
+    }
     const s = (time - t0) / dt;
     const s2 = s * s;
     const s3 = s2 * s;
@@ -116,6 +151,6 @@ export class Curve {
     const h10 = s3 - 2 * s2 + s;
     const h01 = -2 * s3 + 3 * s2;
     const h11 = s3 - s2;
-    return h00 * this.values[lo]! + h10 * dt * this.outTangents[lo]! + h01 * this.values[hi]! + h11 * dt * this.inTangents[hi]!;
+    io.b = h00 * this.values[lo]! + h10 * dt * this.outTangents[lo]! + h01 * this.values[hi]! + h11 * dt * this.inTangents[hi]!;
   }
 }

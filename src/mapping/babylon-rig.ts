@@ -806,7 +806,9 @@ export class BabylonRig implements RestorablePose {
     const lz = Math.sqrt(m[8]! * m[8]! + m[9]! * m[9]! + m[10]! * m[10]!);
     this.componentScale = (lx + ly + lz) / 3;
     rotationFromMatrix(m, this.componentRotation);
-    this.mirrored = c.determinant() < 0;
+    // the sign of the linear part's determinant (an affine matrix's 4×4 determinant equals it), written
+    // out: Matrix.determinant() returns a double, boxed when V8 does not inline it (16 B a frame seen)
+    this.mirrored = m[0]! * (m[5]! * m[10]! - m[6]! * m[9]!) - m[1]! * (m[4]! * m[10]! - m[6]! * m[8]!) + m[2]! * (m[4]! * m[9]! - m[5]! * m[8]!) < 0;
     return true;
   }
 

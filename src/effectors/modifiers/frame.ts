@@ -8,6 +8,7 @@ import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Matrix, type Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { FullBodyBipedIK } from "../../component/full-body-biped-ik.js";
+import type { Curve } from "../curve.js";
 import { type BabylonRig, currentWorldMatrix } from "../../mapping/babylon-rig.js";
 import { Quat, type ReadonlyQuat, conjugateMultiply, copyQuat, identity, multiply, rotateVector } from "../../math/quat.js";
 import { type ReadonlyVec3, Vec3, copy } from "../../math/vec3.js";
@@ -325,19 +326,29 @@ export class Scalars {
 }
 
 /** @internal `io.b = curve.evaluate(io.a)`. */
-export function evaluateCurve(curve: { evaluate(t: number): number }, io: Scalars): void {
-  io.b = curve.evaluate(io.a);
+export function evaluateCurve(curve: Curve, io: Scalars): void {
+  curve.evaluateInto(io);
 }
+
+// The two below write the Babylon vector's fields as its `set` does, without the call: in a long
+// per-frame function V8 may run out of inlining budget before `set`, and then boxes the three doubles
+// handed to it (48 bytes a frame seen in Recoil's secondary hand).
 
 /** @internal `target += v × io.s` (target a Babylon Vector3, v anything with x, y, z). */
 export function addScaled(target: Vector3, v: ReadonlyVec3, io: Scalars): void {
   const s = io.s;
-  target.set(target.x + v.x * s, target.y + v.y * s, target.z + v.z * s);
+  target._x += v.x * s;
+  target._y += v.y * s;
+  target._z += v.z * s;
+  target._isDirty = true;
 }
 
 /** @internal `target = a + b`. */
 export function setSum(target: Vector3, a: ReadonlyVec3, b: ReadonlyVec3): void {
-  target.set(a.x + b.x, a.y + b.y, a.z + b.z);
+  target._x = a.x + b.x;
+  target._y = a.y + b.y;
+  target._z = a.z + b.z;
+  target._isDirty = true;
 }
 
 /**

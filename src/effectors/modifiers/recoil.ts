@@ -349,5 +349,10 @@ function combineOffset(o: RecoilOffset, io: Scalars): void {
   const d = io.b;
   const a = o.additiveOffset;
   const f = o.offset;
-  o.current.set(f.x * w + a.x * d, f.y * w + a.y * d, f.z * w + a.z * d);
+  // the fields written directly, as setSum does (frame.ts): `set` not inlined would box the three doubles
+  const c = o.current;
+  c._x = f.x * w + a.x * d;
+  c._y = f.y * w + a.y * d;
+  c._z = f.z * w + a.z * d;
+  c._isDirty = true;
 }

@@ -52,4 +52,33 @@ describe("Curve", () => {
     expect(c.length).toBe(2);
     expect(c.evaluate(1)).toBeCloseTo(0.5, 12);
   });
+
+  it("evaluateInto gives evaluate's value, bit for bit, through an object (every segment, both ends, empty and one-key curves)", () => {
+    const curves = [
+      new Curve([
+        { time: 0, value: 0 },
+        { time: 0.3, value: 1, inTangent: 2, outTangent: -1 },
+        { time: 0.3, value: 0.5 },
+        { time: 1, value: -2 },
+        { time: 4, value: 3 },
+      ]),
+      Curve.easeInOut(0, 0, 2, 1),
+      Curve.constant(0.25),
+      new Curve([]),
+    ];
+    const io = { a: 0, b: Number.NaN };
+    let checked = 0;
+    for (const c of curves) {
+      for (let k = -20; k <= 100; k++) {
+        const t = k * 0.05;
+        io.a = t;
+        io.b = Number.NaN;
+        c.evaluateInto(io);
+        expect(Object.is(io.b, c.evaluate(t))).toBe(true);
+        expect(io.a).toBe(t);
+        checked++;
+      }
+    }
+    expect(checked).toBe(4 * 121);
+  });
 });
