@@ -122,9 +122,10 @@ export class BabylonRig implements RestorablePose {
   private watching = false;
 
   private readonly boneIds = new Map<Bone, number>();
-  private readonly rotationDirty: boolean[];
-  private readonly positionDirty: boolean[];
-  private readonly usesEuler: boolean[];
+  // per-bone flags, 0 or 1 (subarrays of one block, see the constructor)
+  private readonly rotationDirty: Uint8Array;
+  private readonly positionDirty: Uint8Array;
+  private readonly usesEuler: Uint8Array;
   // FixTransforms state, flat: for the k-th stored bone, its id, whether its position is restored, and
   // position (3) + rotation (4) at k * 7 of the default local pose (fixValues) and of the animated pose the
   // last read found (animatedValues): Babylon's own doubles, bit for bit.
@@ -209,12 +210,16 @@ export class BabylonRig implements RestorablePose {
     }
     while (stack.length > 0) ends[stack.pop()!] = n;
     this.subtreeEnd = ends;
-    this.lpos = new Float64Array(n * 3);
-    this.lrot = new Float64Array(n * 4);
-    this.lscl = new Float64Array(n * 3).fill(1);
-    this.wpos = new Float64Array(n * 3);
-    this.wrot = new Float64Array(n * 4);
-    this.wscl = new Float64Array(n * 3).fill(1);
+    // One block for the pose's numbers and one for the flags: with many characters each frame fetches a
+    // character's data from memory again, and separate arrays each cost their own header and partly used
+    // lines (npm run bench:touch; bench/README.md).
+    const pose = new Float64Array(n * 20);
+    this.lpos = pose.subarray(0, n * 3);
+    this.lrot = pose.subarray(n * 3, n * 7);
+    this.lscl = pose.subarray(n * 7, n * 10).fill(1);
+    this.wpos = pose.subarray(n * 10, n * 13);
+    this.wrot = pose.subarray(n * 13, n * 17);
+    this.wscl = pose.subarray(n * 17, n * 20).fill(1);
     for (let i = 0; i < n; i++) {
       this.lrot[i * 4 + 3] = 1;
       this.wrot[i * 4 + 3] = 1;
@@ -225,12 +230,17 @@ export class BabylonRig implements RestorablePose {
     this.localPositionViews = this.bones.map(() => new Vec3());
     this.localRotationViews = this.bones.map(() => new Quat());
     this.localScaleViews = this.bones.map(() => new Vec3(1, 1, 1));
-    this.stale = new Uint8Array(n);
-    this.chain = new Int32Array(n);
-    this.rotationDirty = this.bones.map(() => false);
-    this.positionDirty = this.bones.map(() => false);
-    this.usesEuler = this.nodes.map((node) => node !== null && node.rotationQuaternion === null);
-    this.defaultIndex = new Int32Array(this.bones.length).fill(-1);
+    const flags = new Uint8Array(n * 4);
+    this.stale = flags.subarray(0, n);
+    this.rotationDirty = flags.subarray(n, 2 * n);
+    this.positionDirty = flags.subarray(2 * n, 3 * n);
+    this.usesEuler = flags.subarray(3 * n, 4 * n);
+    this.nodes.forEach((node, i) => {
+      if (node !== null && node.rotationQuaternion === null) this.usesEuler[i] = 1;
+    });
+    const ints = new Int32Array(n * 2);
+    this.chain = ints.subarray(0, n);
+    this.defaultIndex = ints.subarray(n, 2 * n).fill(-1);
     this.scene = skeleton.getScene();
     this.boneOnly = this.nodes.length > 1 && this.nodes[1] === null;
     this.read();
@@ -367,8 +377,8 @@ export class BabylonRig implements RestorablePose {
         lrot[o4 + 2] = qz * inv;
         lrot[o4 + 3] = qw * inv;
       }
-      this.rotationDirty[i] = false;
-      this.positionDirty[i] = false;
+      this.rotationDirty[i] = 0;
+      this.positionDirty[i] = 0;
     }
     this.readCharacterRoot(componentChanged);
     for (let i = 1; i < this.bones.length; i++) this.forward(i);
@@ -414,8 +424,8 @@ export class BabylonRig implements RestorablePose {
   write(): void {
     this._poseIsCurrent = false;
     for (let i = 1; i < this.bones.length; i++) {
-      const rd = this.rotationDirty[i];
-      const pd = this.positionDirty[i];
+      const rd = this.rotationDirty[i] !== 0;
+      const pd = this.positionDirty[i] !== 0;
       if (!rd && !pd) continue;
       const node = this.nodes[i];
       const lrot = this.lrot;
@@ -424,7 +434,7 @@ export class BabylonRig implements RestorablePose {
       const o4 = i * 4;
       if (node !== null && node !== undefined) {
         if (rd) {
-          if (this.usesEuler[i]) {
+          if (this.usesEuler[i] !== 0) {
             bq.set(lrot[o4]!, lrot[o4 + 1]!, lrot[o4 + 2]!, lrot[o4 + 3]!);
             bq.toEulerAnglesToRef(bv);
             node.rotation.copyFrom(bv);
@@ -444,8 +454,8 @@ export class BabylonRig implements RestorablePose {
           bone.position = bv;
         }
       }
-      this.rotationDirty[i] = false;
-      this.positionDirty[i] = false;
+      this.rotationDirty[i] = 0;
+      this.positionDirty[i] = 0;
     }
   }
 
@@ -523,7 +533,7 @@ export class BabylonRig implements RestorablePose {
       lrot[o4 + 2] = z * inv;
       lrot[o4 + 3] = w * inv;
     }
-    this.rotationDirty[bone] = true;
+    this.rotationDirty[bone] = 1;
     this.markStale(bone);
   }
 
@@ -559,7 +569,7 @@ export class BabylonRig implements RestorablePose {
       lpos[o3 + 1] = (vy + qw * ty + (qz * tx - qx * tz)) / ws[p3 + 1]!;
       lpos[o3 + 2] = (vz + qw * tz + (qx * ty - qy * tx)) / ws[p3 + 2]!;
     }
-    this.positionDirty[bone] = true;
+    this.positionDirty[bone] = 1;
     this.markStale(bone);
   }
 
@@ -604,8 +614,9 @@ export class BabylonRig implements RestorablePose {
     const n = bones.length;
     this.fixIds = new Int32Array(n);
     this.fixPositions = new Uint8Array(n);
-    this.fixValues = new Float64Array(n * 7);
-    this.animatedValues = new Float64Array(n * 7);
+    const values = new Float64Array(n * 14);
+    this.fixValues = values.subarray(0, n * 7);
+    this.animatedValues = values.subarray(n * 7, n * 14);
     this.defaultIndex.fill(-1);
     const rotation = new Quaternion();
     const position = new Vector3();
@@ -661,7 +672,7 @@ export class BabylonRig implements RestorablePose {
   private writeLocal(id: number, v: Float64Array, o: number, withPosition: boolean): void {
     const node = this.nodes[id];
     if (node !== null && node !== undefined) {
-      if (this.usesEuler[id]) {
+      if (this.usesEuler[id] !== 0) {
         scratchQuaternion(v, o + 3);
         bq.toEulerAnglesToRef(bv);
         if (!node.rotation.equals(bv)) node.rotation.copyFrom(bv);
