@@ -15,8 +15,11 @@
  * few lines. Misses are charged to the function whose code ran them, named through V8's perf map
  * (`--perf-basic-prof`); code V8 inlined is charged to the function it was inlined into.
  *
+ * `npm run bench:touch -- stages` also counts the frame up to each stage (FixTransforms; + the rig's read;
+ * + the solver and mapping; the whole frame), so each stage's own lines are the differences.
+ *
  * Needs valgrind (`callgrind`, `callgrind_control`, `callgrind_annotate`); prints a note and exits 0
- * without it. Writes bench/results/touch.json. Takes about a minute.
+ * without it. Writes bench/results/touch.json. Takes about 40 s, 2½ minutes with the stages.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -54,6 +57,11 @@ export interface TouchResult {
   byModule: Array<{ module: string; lines: number }>;
   /** The functions that touch the most lines (inlined callees included), per character per frame. */
   topFunctions: Array<{ name: string; lines: number; instructions: number }>;
+  /**
+   * With `stages`: lines per character per frame of the frame run up to each stage (cumulative, in the
+   * order `scene.render()` runs them), and each stage's own share (the differences).
+   */
+  stages?: Array<{ stage: string; cumulativeLines: number; ownLines: number }>;
   /** Node version, date, the simulated caches. */
   node: string;
   date: string;
@@ -78,13 +86,13 @@ async function waitFor(file: string, child: { exitCode: number | null }): Promis
 }
 
 /** Runs the crowd under callgrind with `frames` measured frames; returns the output file and the pid. */
-async function runCrowd(frames: number): Promise<{ out: string; pid: number }> {
+export async function runCrowd(frames: number, stage = "frame"): Promise<{ out: string; pid: number }> {
   const sync = join(tmpdir(), `fbbik-touch-${process.pid}-${frames}`);
   const out = `${sync}.callgrind`;
   for (const s of [".ready", ".go", ".done", ".exit"]) rmSync(sync + s, { force: true });
   const args = ["--tool=callgrind", "--cache-sim=yes", "--instr-atstart=no", ...CACHE_ARGS, `--callgrind-out-file=${out}`];
   const node = ["--expose-gc", "--single-threaded", "--perf-basic-prof", join(root, ".bench-build/bench/touch-crowd.js")];
-  const child = spawn("valgrind", [...args, process.execPath, ...node, String(CHARACTERS), String(WARM_FRAMES), String(frames)], {
+  const child = spawn("valgrind", [...args, process.execPath, ...node, String(CHARACTERS), String(WARM_FRAMES), String(frames), stage], {
     env: { ...process.env, FBBIK_TOUCH_SYNC: sync },
     stdio: ["ignore", "ignore", "pipe"],
   });
@@ -124,7 +132,7 @@ function perfMap(pid: number): (address: number) => string | null {
 }
 
 /** Per-function self costs from callgrind_annotate, JIT functions named through the perf map. */
-function functionCosts(out: string, pid: number): { total: Costs; functions: Map<string, Costs> } {
+export function functionCosts(out: string, pid: number): { total: Costs; functions: Map<string, Costs> } {
   const text = spawnSync("callgrind_annotate", ["--threshold=100", "--inclusive=no", out], { encoding: "utf8", maxBuffer: 1 << 28 }).stdout;
   rmSync(out, { force: true });
   const nameOf = perfMap(pid);
@@ -201,11 +209,31 @@ async function main(): Promise<void> {
     date: new Date().toISOString(),
     cache: CACHE_ARGS.join(" "),
   };
+  if (process.argv.includes("stages")) {
+    const names: Array<[string, string]> = [
+      ["fix", "FixTransforms (every character, before the updates)"],
+      ["read", "+ rig.read() (Babylon's nodes, component space, FK)"],
+      ["solve", "+ solver and mapping (nothing written to Babylon)"],
+    ];
+    result.stages = [];
+    let before = 0;
+    for (const [stage, label] of names) {
+      const run = await runCrowd(FRAMES, stage);
+      const l = perUpdate(lines(functionCosts(run.out, run.pid).total) - lines(base));
+      result.stages.push({ stage: label, cumulativeLines: l, ownLines: round(l - before, 1) });
+      before = l;
+    }
+    result.stages.push({ stage: "+ rig.write() and the rest (the whole frame)", cumulativeLines: linesPerUpdate, ownLines: round(linesPerUpdate - before, 1) });
+  }
   printRows([
     ["lines touched per character per frame", result.linesPerCharacterFrame, "lines"],
     ["bytes touched per character per frame", result.bytesPerCharacterFrame, "B"],
     ["instructions per character per frame", result.instructionsPerCharacterFrame, ""],
   ]);
+  if (result.stages !== undefined) {
+    console.log("\n  by stage (own lines per character per frame; cumulative in brackets):");
+    printRows(result.stages.map((r) => [`  ${r.stage}`, `${r.ownLines.toFixed(1)} (${r.cumulativeLines.toFixed(1)})`, "lines"]));
+  }
   console.log("\n  by module (lines per character per frame):");
   printRows(result.byModule.map((r) => [`  ${r.module}`, r.lines.toFixed(1), "lines"]));
   console.log("\n  functions touching the most lines (inlined callees included):");
@@ -213,8 +241,13 @@ async function main(): Promise<void> {
   console.log(`  -> ${relative(process.cwd(), writeResult("touch.json", result))}`);
 }
 
-try {
-  await main();
-} catch (err) {
+// (run as a script; importing the module for its helpers runs nothing)
+if (process.argv[1]?.endsWith("touch.js") === true) await mainGuarded();
+
+async function mainGuarded(): Promise<void> {
+  try {
+    await main();
+  } catch (err) {
   console.log(`ERROR: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+}
 }
