@@ -117,7 +117,8 @@ export class FBBIKEffector {
     // exactly 0, no offset): skip converting them. A NaN weight is not idle: the solver reports it.
     if (inner.positionWeight === 0 && inner.rotationWeight === 0 && !offset) return;
     this.rig.worldToComponentPoint(this.position, inner.position);
-    this.rig.worldToComponentRotation(this.rotation, inner.rotation);
+    // the rotation only where the solver reads it (a NaN weight is converted too: the solver reports it)
+    if (inner.rotationWeight !== 0) this.rig.worldToComponentRotation(this.rotation, inner.rotation);
     if (offset) {
       this.rig.worldToComponentVector(o, tv);
       inner.positionOffset.x += tv.x;

@@ -237,7 +237,9 @@ export class IKEffector {
     this.rotW = rw * ikw;
     node.effectorPositionWeight = this.posW;
     node.effectorRotationWeight = this.rotW;
-    copyQuat(node.solverRotation, this.rotation);
+    // read only where effectorRotationWeight > 0 (bend plane, mapping): an effector without rotation weight
+    // leaves it alone, and its rotation is not fetched (with many characters every object touched costs)
+    if (this.rotW > 0) copyQuat(node.solverRotation, this.rotation);
 
     const offset = this.positionOffset;
     let offsetActive = !isZero(offset);
@@ -262,9 +264,11 @@ export class IKEffector {
 
     this.childrenActive = this.effectChildNodes && solver.iterations > 0;
     if (this.childrenActive) {
+      // the child nodes' places relative to the node are used by update() only when it moves the node
+      const moves = this.isEndEffector || this.posW > 0;
       for (let i = 0; i < this.childNodes.length; i++) {
         const c = this.childNodes[i]!;
-        sub(this.localPositions[i]!, c.bonePosition, node.bonePosition);
+        if (moves) sub(this.localPositions[i]!, c.bonePosition, node.bonePosition);
         if (offsetActive) addScaled(c.offset, offset, solver);
       }
     }

@@ -14,7 +14,7 @@ export class IKNode {
   readonly boneRotation = new Quat();
   /** Where the solver currently places this node. */
   readonly solverPosition = new Vec3();
-  /** Rotation the node's effector asks for (hands and feet), set in the effector's pre-solve. */
+  /** Rotation the node's effector asks for (hands and feet), set in the effector's pre-solve while its rotation weight is above 0. */
   readonly solverRotation = new Quat();
   /** Distance to the next node of the chain, re-measured from the animated pose every frame. */
   length = 0;
