@@ -83,7 +83,7 @@ export { HandPoser } from "./effectors/interaction/hand-poser.js";
 export { ClimbSequencer } from "./effectors/interaction/climb-sequencer.js";
 export type { ClimbSequencerOptions, ClimbStep, ClimbStepEvent } from "./effectors/interaction/climb-sequencer.js";
 // keyframed curves (interaction weights, hit reactions, recoil)
-export { Curve, type CurveIO } from "./effectors/curve.js";
+export { Curve, CurveIO } from "./effectors/curve.js";
 export type { CurveKey } from "./effectors/curve.js";
 
 // grounding

@@ -16,16 +16,22 @@ export interface CurveKey {
   outTangent?: number;
 }
 
-/** Time in, value out: the numbers of {@link Curve.evaluateInto}, in an object's fields. */
-export interface CurveIO {
+/**
+ * Time in, value out: the numbers of {@link Curve.evaluateInto}, in an object's fields. A class, not an
+ * object literal: V8 gives literals with the same property names one shared hidden class, and a Babylon
+ * loader storing an object in the `b` of its own `{ a, b }` literals turns that field into a tagged one for
+ * all of them, so every double stored into it is boxed (16 bytes a frame, seen with
+ * `--trace-generalization`). Any object with numeric `a` and `b` fields of its own class works too.
+ */
+export class CurveIO {
   /** Time (input). */
-  a: number;
+  a = 0;
   /** Value (output). */
-  b: number;
+  b = 0;
 }
 
 /** The scratch of {@link Curve.evaluate}. */
-const scratch: CurveIO = { a: 0, b: 0 };
+const scratch = new CurveIO();
 
 /** A keyframed curve evaluated with cubic Hermite interpolation. */
 export class Curve {

@@ -400,12 +400,21 @@ export class BabylonRig implements RestorablePose {
 
   /** The bone's world matrix from the rig's pose: its component-space scale, rotation and position, then component space to world. */
   worldMatrixToRef(bone: number, out: Matrix): Matrix {
+    // the scratch Babylon objects' fields written directly: a Babylon `set` that V8 does not inline boxes
+    // the doubles handed to it (64 B a call seen from Recoil's hands)
     const p = this.getPosition(bone, tv);
-    bv2.set(p.x, p.y, p.z);
+    bv2._x = p.x;
+    bv2._y = p.y;
+    bv2._z = p.z;
     const r = this.getRotation(bone, tq);
-    bq.set(r.x, r.y, r.z, r.w);
+    bq._x = r.x;
+    bq._y = r.y;
+    bq._z = r.z;
+    bq._w = r.w;
     const s = this.getScale(bone, tv);
-    bv.set(s.x, s.y, s.z);
+    bv._x = s.x;
+    bv._y = s.y;
+    bv._z = s.z;
     Matrix.ComposeToRef(bv, bq, bv2, rigMatrix);
     return rigMatrix.multiplyToRef(this.componentToWorld, out);
   }

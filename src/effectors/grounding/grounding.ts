@@ -10,6 +10,10 @@ const sample = new Vec3();
 const rootCentre = new Vec3();
 const probe = new GroundingHit();
 
+/** The cast-length boxes of {@link Grounding}: the feet's rays and the root's. */
+const FEET_RAYS = 0;
+const ROOT_RAY = 1;
+
 /**
  * The engine-neutral grounding solver (FinalIK's Grounding): probes the ground under each foot with a
  * caller-supplied raycast and computes, per frame, where each foot should go (`legs[i].ikPosition`), how
@@ -103,9 +107,11 @@ export class Grounding {
   // not inline (a user's function, or one too large), and a double passed to one is boxed on every call,
   // 16 B a ray, 29 rays a frame. Arrays of tagged elements (the undefined they start with makes them so)
   // hold it boxed; a length is stored again only when it changes. One for the feet's rays, one for the root's.
-  private readonly footCastLength: (number | undefined)[] = [undefined];
-  private readonly rootCastLength: (number | undefined)[] = [undefined];
-  private castLength = this.footCastLength;
+  private readonly castLengths: (number | undefined)[][] = [[undefined], [undefined]];
+  private castLength = this.castLengths[FEET_RAYS]!;
+  // The lengths those boxes hold, as plain doubles for the comparison: comparing a box's element (which
+  // started undefined) with a double made V8 box the double on every call, 16 B a ray.
+  private readonly castValues = new Float64Array([Number.NaN, Number.NaN]);
 
   /** A solver for `legCount` feet probing with `raycast`. */
   constructor(legCount: number, raycast: GroundingRaycast) {
@@ -189,7 +195,7 @@ export class Grounding {
   probeRay(footAt: ReadonlyVec3, out: GroundingHit): boolean {
     const up = this.up;
     scaleAndAdd(origin, footAt, up, this.maxStep);
-    this.useCastLength(this.footCastLength, 2);
+    this.useCastLength(FEET_RAYS, 2);
     if (this.cast(origin, out)) return true;
     this.missDefault(footAt, out);
     return false;
@@ -207,17 +213,20 @@ export class Grounding {
    */
   probeSphere(centre: ReadonlyVec3, out: GroundingHit): boolean {
     this.sphereRadius = this.footRadius;
-    this.useCastLength(this.footCastLength, 2);
+    this.useCastLength(FEET_RAYS, 2);
     if (this.sphereCast(centre, out)) return true;
     this.missDefault(centre, out);
     return false;
   }
 
-  /** Rays of `steps` × maxStep from here on, through `box` (the feet's or the root's; see footCastLength). */
-  private useCastLength(box: (number | undefined)[], steps: number): void {
+  /** Rays of `steps` × maxStep from here on, through the feet's or the root's box (see castLengths). */
+  private useCastLength(rays: typeof FEET_RAYS | typeof ROOT_RAY, steps: number): void {
     const length = steps * this.maxStep;
-    if (box[0] !== length) box[0] = length;
-    this.castLength = box;
+    if (!(this.castValues[rays] === length)) {
+      this.castValues[rays] = length;
+      this.castLengths[rays]![0] = length;
+    }
+    this.castLength = this.castLengths[rays]!;
   }
 
   private missDefault(footAt: ReadonlyVec3, out: GroundingHit): void {
@@ -251,7 +260,7 @@ export class Grounding {
     c.x += root.x;
     c.y += root.y;
     c.z += root.z;
-    this.useCastLength(this.rootCastLength, 11);
+    this.useCastLength(ROOT_RAY, 11);
     let hit: boolean;
     if (this.quality === GroundingQuality.Best && this.rootSphereCastRadius > 0) {
       this.sphereRadius = this.rootSphereCastRadius;

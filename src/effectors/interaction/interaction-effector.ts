@@ -7,6 +7,7 @@ import { Quat, slerp } from "../../math/quat.js";
 import { currentWorldMatrix } from "../../mapping/babylon-rig.js";
 import { FullBodyBipedChain, FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import type { HandPoser } from "./hand-poser.js";
+import { CurveIO } from "../curve.js";
 import { INTERACTION_CURVE_TYPE_COUNT, InteractionCurveType, isOffsetChannel } from "./interaction-curves.js";
 import type { InteractionEvent, InteractionObject } from "./interaction-object.js";
 import type { InteractionTarget } from "./interaction-target.js";
@@ -88,6 +89,8 @@ export class InteractionEffector {
   private _inInteraction = false;
   private _isPaused = false;
   private _timer = 0;
+  /** The timer handed to the object's curves (see applyChannels). */
+  private readonly timerIO = new CurveIO();
   private _weight = 0;
   private _length = 0;
   private fadeInSpeed = 0;
@@ -481,7 +484,9 @@ export class InteractionEffector {
 
   /** Evaluates the curves at the timer and sets every used channel, then adds the position offset. */
   private applyChannels(object: InteractionObject): void {
-    object.evaluate(this._timer, this.curveValues);
+    // the time through a field: a double handed to a call V8 does not inline is boxed
+    this.timerIO.a = this._timer;
+    object.evaluateInto(this.timerIO, this.curveValues);
     const target = this._target;
     const w = this._weight;
     for (let t = 0; t < N; t++) {

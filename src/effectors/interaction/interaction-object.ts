@@ -1,6 +1,6 @@
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
-import type { Curve } from "../curve.js";
+import { type Curve, CurveIO } from "../curve.js";
 import { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import type { InteractionCurveType } from "./interaction-curves.js";
 import { InteractionTarget, type InteractionTargetOptions } from "./interaction-target.js";
@@ -212,20 +212,36 @@ export class InteractionObject {
    * the curves first, then the multipliers (which override a curve of the same channel).
    */
   evaluate(time: number, out: Float64Array): Float64Array {
+    scratchIO.a = time;
+    return this.evaluateInto(scratchIO, out);
+  }
+
+  /**
+   * {@link evaluate} at the time `io.a` (`io.b` is used as scratch): the form per-frame callers use, no
+   * number crossing a call (see {@link Curve.evaluateInto}).
+   */
+  evaluateInto(io: CurveIO, out: Float64Array): Float64Array {
     const curves = this.weightCurves;
     for (let i = 0; i < curves.length; i++) {
       const w = curves[i]!;
-      out[w.type] = w.curve.evaluate(time);
+      w.curve.evaluateInto(io);
+      out[w.type] = io.b;
     }
     const mults = this.multipliers;
     for (let i = 0; i < mults.length; i++) {
       const m = mults[i]!;
       const src = curves[m.curve];
-      if (src !== undefined) out[m.result] = src.curve.evaluate(time) * (m.multiplier ?? 1);
+      if (src !== undefined) {
+        src.curve.evaluateInto(io);
+        out[m.result] = io.b * (m.multiplier ?? 1);
+      }
     }
     return out;
   }
 }
+
+/** The scratch of {@link InteractionObject.evaluate}. */
+const scratchIO = new CurveIO();
 
 /** The effector from an enum value or a name ("LeftHand", "left hand", "lefthand"); null if unknown. */
 export function parseEffector(v: unknown): FullBodyBipedEffector | null {

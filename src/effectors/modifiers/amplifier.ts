@@ -158,7 +158,7 @@ export class Amplifier extends OffsetModifier {
     const w = this.weightValue;
     for (let i = 0; i < this.bodies.length; i++) {
       const b = this.bodies[i]!;
-      b._update(this.ik, this, this.frame);
+      b._update(this.ik, this.clock, this.frame);
       const links = b.effectorLinks;
       for (let k = 0; k < links.length; k++) {
         this.scalars.s = links[k]!.weight * w;

@@ -65,7 +65,7 @@ export class BodyTilt extends OffsetModifier {
   }
 
   protected override onModifyOffset(): void {
-    const deltaTime = this.deltaTime;
+    const deltaTime = this.clock.deltaTime;
     const f = this.frame;
     const fw = f.forward;
     const up = f.up;

@@ -395,12 +395,12 @@ export class HitReaction extends OffsetModifier {
     const eps = this.effectorHitPoints;
     for (let i = 0; i < eps.length; i++) {
       const p = eps[i]!;
-      if (!p._advance(this, this.frame)) continue;
+      if (!p._advance(this.clock, this.frame)) continue;
       const links = p.effectorLinks;
       for (let k = 0; k < links.length; k++) this.addOffsetScaled(links[k]!.effector, links[k]!.current);
     }
     const bps = this.boneHitPoints;
-    for (let i = 0; i < bps.length; i++) bps[i]!._advance(this, this.frame);
+    for (let i = 0; i < bps.length; i++) bps[i]!._advance(this.clock, this.frame);
   }
 
   private afterSolve(): void {

@@ -229,7 +229,7 @@ export class Recoil extends OffsetModifier {
   }
 
   protected override onModifyOffset(): void {
-    const deltaTime = this.deltaTime;
+    const deltaTime = this.clock.deltaTime;
     this.handsPending = false;
     if (!this.active) return;
     const length = this.length;
