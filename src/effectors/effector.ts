@@ -9,7 +9,7 @@ import {
   rotateVector,
 } from "../math/quat.js";
 import { NumberRef } from "../math/number-ref.js";
-import { Vec3, add, copy, isFiniteVec, isZero, lerpRef, sub, zero } from "../math/vec3.js";
+import { type ReadonlyVec3, Vec3, add, copy, isFiniteVec, isZero, lerpRef, sub, zero } from "../math/vec3.js";
 import type { IKNode } from "../solver/node.js";
 import { planeRotation } from "../solver/plane.js";
 
@@ -170,8 +170,8 @@ export class IKEffector {
 
   /** Clears the offsets of the node and its child nodes before this frame's offsets are gathered. */
   resetOffset(): void {
-    zero(this.node.offset);
-    for (let i = 0; i < this.childNodes.length; i++) zero(this.childNodes[i]!.offset);
+    this.node.resetOffset();
+    for (let i = 0; i < this.childNodes.length; i++) this.childNodes[i]!.resetOffset();
   }
 
   /**
@@ -260,7 +260,7 @@ export class IKEffector {
         );
       }
     }
-    if (offsetActive) addScaled(node.offset, offset, solver);
+    if (offsetActive) node.addOffset(offset, solver);
 
     this.childrenActive = this.effectChildNodes && solver.iterations > 0;
     if (this.childrenActive) {
@@ -269,7 +269,7 @@ export class IKEffector {
       for (let i = 0; i < this.childNodes.length; i++) {
         const c = this.childNodes[i]!;
         if (moves) sub(this.localPositions[i]!, c.bonePosition, node.bonePosition);
-        if (offsetActive) addScaled(c.offset, offset, solver);
+        if (offsetActive) c.addOffset(offset, solver);
       }
     }
     if (this.usePlaneNodes && this.mrpW > 0) {
@@ -284,7 +284,7 @@ export class IKEffector {
   update(solver: EffectorSolver): void {
     const node = this.node;
     if (this.firstUpdate) {
-      add(this.animatedPosition, node.bonePosition, node.offset);
+      addOffsetOf(this.animatedPosition, node.bonePosition, node);
       this.firstUpdate = false;
     }
     // a body, shoulder or thigh effector at weight 0 would lerp its node onto itself: skip the work
@@ -332,17 +332,21 @@ export class IKEffector {
     sub(out, node.bonePosition, this.planeNode1!.bonePosition);
     rotateVector(out, q1, out);
     add(out, out, s1);
-    add(out, out, node.offset);
+    addOffsetOf(out, out, node);
     weight.value = mrp;
     nlerpRef(this.planeRotationOffset, identity(q2), q1, weight);
     return lerpRef(out, this.animatedPosition, out, weight);
   }
 }
 
-/** out += offset × the solver's master weight (the weight read in place, not passed: see NumberRef). */
-function addScaled(out: Vec3, offset: Vec3, solver: EffectorSolver): void {
-  const w = solver.ikPositionWeight;
-  out.x += offset.x * w;
-  out.y += offset.y * w;
-  out.z += offset.z * w;
+/**
+ * out = p + the node's offset; with no active offset, p + 0 (as adding the zero offset gave, −0 included)
+ * without reading the offset.
+ */
+function addOffsetOf(out: Vec3, p: ReadonlyVec3, node: IKNode): Vec3 {
+  if (node.offsetActive) return add(out, p, node.offset);
+  out.x = p.x + 0;
+  out.y = p.y + 0;
+  out.z = p.z + 0;
+  return out;
 }

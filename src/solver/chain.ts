@@ -174,10 +174,17 @@ export class FBIKChain {
       const n = nodes[i]!;
       const p = n.solverPosition;
       const b = n.bonePosition;
-      const o = n.offset;
-      p.x = b.x + o.x;
-      p.y = b.y + o.y;
-      p.z = b.z + o.z;
+      if (n.offsetActive) {
+        const o = n.offset;
+        p.x = b.x + o.x;
+        p.y = b.y + o.y;
+        p.z = b.z + o.z;
+      } else {
+        // (+ 0 as adding a zero offset did: −0 becomes +0, bit for bit the same result)
+        p.x = b.x + 0;
+        p.y = b.y + 0;
+        p.z = b.z + 0;
+      }
     }
     this.calculateBoneLengths(solver);
     if (!fullBody) return;

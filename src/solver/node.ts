@@ -1,5 +1,5 @@
 import { Quat } from "../math/quat.js";
-import { Vec3 } from "../math/vec3.js";
+import { Vec3, zero } from "../math/vec3.js";
 
 /**
  * A point of the solver (FinalIK's IKSolver.Node): one referenced bone of a chain. It carries the
@@ -22,11 +22,36 @@ export class IKNode {
   effectorPositionWeight = 0;
   /** Effector rotation weight × ikPositionWeight. */
   effectorRotationWeight = 0;
-  /** Position offset gathered from effectors this frame (component space). */
+  /**
+   * Position offset gathered from effectors this frame (component space). Add to it through
+   * {@link addOffset} (the effectors do): the solver reads it only while {@link offsetActive}.
+   */
   readonly offset = new Vec3();
+  /**
+   * True while {@link offset} may be non-zero this frame. Nodes without an offset (most, most frames) then
+   * skip reading it: with many characters every object a frame touches costs a fetch from memory.
+   */
+  offsetActive = false;
 
   /** Creates the node for pose bone `bone`. */
   constructor(bone: number) {
     this.bone = bone;
+  }
+
+  /** offset += v × s (and marks the offset active). */
+  addOffset(v: Vec3, s: Readonly<{ ikPositionWeight: number }>): void {
+    const w = s.ikPositionWeight;
+    const o = this.offset;
+    o.x += v.x * w;
+    o.y += v.y * w;
+    o.z += v.z * w;
+    this.offsetActive = true;
+  }
+
+  /** Clears the offset (only when it was active: an inactive one is zero already). */
+  resetOffset(): void {
+    if (!this.offsetActive) return;
+    zero(this.offset);
+    this.offsetActive = false;
   }
 }
