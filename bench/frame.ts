@@ -203,8 +203,7 @@ export const FRAME_TARGETS = {
 
 /** The benchmarked model (test/assets/models, CC0). */
 export const MODEL = "Mannequin" as const;
-/** Solver iterations of every character. */
-export const ITERATIONS = 4;
+const ITERATIONS = 4;
 const COUNTS = [1, 10, 100, 1_000] as const;
 /** Character updates per timed batch: one timer read per ≥ 100 updates (see timeBatches). */
 const UPDATES_PER_BATCH = 100;

@@ -88,7 +88,7 @@ async function waitFor(file: string, child: { exitCode: number | null }): Promis
 }
 
 /** Runs the crowd under callgrind with `frames` measured frames; returns the output file and the pid. */
-export async function runCrowd(frames: number, stage = "frame"): Promise<{ out: string; pid: number }> {
+async function runCrowd(frames: number, stage = "frame"): Promise<{ out: string; pid: number }> {
   const sync = join(tmpdir(), `fbbik-touch-${process.pid}-${frames}`);
   const out = `${sync}.callgrind`;
   for (const s of [".ready", ".go", ".done", ".exit"]) rmSync(sync + s, { force: true });
@@ -134,7 +134,7 @@ function perfMap(pid: number): (address: number) => string | null {
 }
 
 /** Per-function self costs from callgrind_annotate, JIT functions named through the perf map. */
-export function functionCosts(out: string, pid: number): { total: Costs; functions: Map<string, Costs> } {
+function functionCosts(out: string, pid: number): { total: Costs; functions: Map<string, Costs> } {
   const text = spawnSync("callgrind_annotate", ["--threshold=100", "--inclusive=no", out], { encoding: "utf8", maxBuffer: 1 << 28 }).stdout;
   rmSync(out, { force: true });
   const nameOf = perfMap(pid);
@@ -243,13 +243,8 @@ async function main(): Promise<void> {
   console.log(`  -> ${relative(process.cwd(), writeResult("touch.json", result))}`);
 }
 
-// (run as a script; importing the module for its helpers runs nothing)
-if (process.argv[1]?.endsWith("touch.js") === true) await mainGuarded();
-
-async function mainGuarded(): Promise<void> {
-  try {
-    await main();
-  } catch (err) {
+try {
+  await main();
+} catch (err) {
   console.log(`ERROR: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-}
 }

@@ -1,5 +1,5 @@
 import { Quat } from "../math/quat.js";
-import { Vec3, zero } from "../math/vec3.js";
+import { type ReadonlyVec3, Vec3, zero } from "../math/vec3.js";
 
 /**
  * A point of the solver (FinalIK's IKSolver.Node): one referenced bone of a chain. It carries the
@@ -38,9 +38,9 @@ export class IKNode {
     this.bone = bone;
   }
 
-  /** offset += v × s (and marks the offset active). */
-  addOffset(v: Vec3, s: Readonly<{ ikPositionWeight: number }>): void {
-    const w = s.ikPositionWeight;
+  /** offset += v × the solver's ikPositionWeight (read in place, not passed: see NumberRef); marks the offset active. */
+  addOffset(v: ReadonlyVec3, solver: Readonly<{ ikPositionWeight: number }>): void {
+    const w = solver.ikPositionWeight;
     const o = this.offset;
     o.x += v.x * w;
     o.y += v.y * w;
