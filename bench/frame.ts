@@ -27,6 +27,7 @@ import { Logger } from "@babylonjs/core/Misc/logger.js";
 import type { Scene } from "@babylonjs/core/scene.js";
 import { FullBodyBipedIK } from "../src/component/full-body-biped-ik.js";
 import { setFractionalParameters } from "./solver.js";
+import { MEMORY_PROBE_MB, memoryProbe } from "./memory-probe.js";
 import { PATH_FRAMES, PATH_STRIDE, unitTargetPath } from "./target-path.js";
 import { type LoadedModel, loadModel } from "../test/helpers/babylon-scene.js";
 import {
@@ -180,6 +181,12 @@ export interface FrameBenchResult {
   setupSeconds: number;
   /** Where the scaling goes: the 1,000-character scene's stages with each character's memory cold and hot. */
   crowdMemory: CrowdMemoryResult;
+  /**
+   * This machine's cost of a cache line nobody kept (bench/memory-probe.ts): ns per randomly ordered line
+   * over working sets of `mb` MB. The floor of a crowd's memory time: lines a character touches (bench:touch)
+   * × characters is its working set, and each such line costs about this.
+   */
+  memoryProbe: { mb: number[]; nsPerLine: number[] };
   /** CPU model. */
   cpu: string;
   /** Logical CPUs. */
@@ -542,6 +549,9 @@ function timeFrames(op: (frame: number) => void, count: number, updates: number,
 /** Runs the frame benchmark: one Mannequin in detail, then 1 → 1,000 characters in one scene. */
 export async function benchFrame(): Promise<FrameBenchResult> {
   Logger.LogLevels = Logger.ErrorLogLevel;
+  // first, on a small heap: after the crowd, the collector's background work on its gigabyte of disposed
+  // characters competes for the same memory bandwidth (probed there it read 51 / 13 / 69 ns, here ~7 / 14 / 30)
+  const memory = { mb: [...MEMORY_PROBE_MB], nsPerLine: memoryProbe() };
   // the fractional configuration first, in a scene of its own, so that it never runs in a heap holding the
   // 1,000-character run's gigabyte of disposed characters
   const fresh = await loadModel(MODEL);
@@ -553,11 +563,13 @@ export async function benchFrame(): Promise<FrameBenchResult> {
   }
   globalThis.gc?.();
   const model = await loadModel(MODEL);
+  let main: MainFrameResult;
   try {
-    return { ...run(model), ...fractional };
+    main = run(model);
   } finally {
     model.dispose();
   }
+  return { ...main, ...fractional, memoryProbe: memory };
 }
 
 /**
@@ -591,7 +603,7 @@ function runFractional(model: LoadedModel): Pick<FrameBenchResult, "fractionalBy
 }
 
 /** Everything but the fractional-weight figures ({@link runFractional}). */
-type MainFrameResult = Omit<FrameBenchResult, "fractionalBytesPerFrame" | "fractionalMedianMicros">;
+type MainFrameResult = Omit<FrameBenchResult, "fractionalBytesPerFrame" | "fractionalMedianMicros" | "memoryProbe">;
 
 function run(model: LoadedModel): MainFrameResult {
   const loadAtStart = os.loadavg()[0]!;
@@ -788,6 +800,11 @@ export const frameBenchmark: Benchmark<FrameBenchResult> = {
       ["100 characters: allocated per frame", r.bytesPerFrame100, `B (${r.bytesPerCharacterUpdate100} B per character update, ${r.allocation100Gcs} GCs)`],
       ["setup of 1,000 characters", r.setupSeconds, "s"],
       ...crowdMemoryRows(r.crowdMemory),
+      [
+        `memory probe: a random line of ${r.memoryProbe.mb.join(" / ")} MB`,
+        r.memoryProbe.nsPerLine.join(" / "),
+        "ns (see bench/memory-probe.ts)",
+      ],
       ["rig bones / iterations", `${r.rigBones} / ${r.iterations}`, ""],
       ["solver active", r.solverActive ? "yes" : "NO", ""],
     );
