@@ -9,8 +9,8 @@ import {
   rotateVector,
 } from "../math/quat.js";
 import { NumberRef } from "../math/number-ref.js";
-import { type ReadonlyVec3, Vec3, add, copy, isFiniteVec, isZero, lerpRef, sub, zero } from "../math/vec3.js";
-import type { IKNode } from "../solver/node.js";
+import { Vec3, add, copy, isFiniteVec, isZero, lerpRef, sub, zero } from "../math/vec3.js";
+import { type IKNode, addNodeOffset } from "../solver/node.js";
 import { planeRotation } from "../solver/plane.js";
 
 /** What an effector needs from the solver that owns it. */
@@ -284,7 +284,7 @@ export class IKEffector {
   update(solver: EffectorSolver): void {
     const node = this.node;
     if (this.firstUpdate) {
-      addOffsetOf(this.animatedPosition, node.bonePosition, node);
+      addNodeOffset(this.animatedPosition, node.bonePosition, node);
       this.firstUpdate = false;
     }
     // a body, shoulder or thigh effector at weight 0 would lerp its node onto itself: skip the work
@@ -332,21 +332,9 @@ export class IKEffector {
     sub(out, node.bonePosition, this.planeNode1!.bonePosition);
     rotateVector(out, q1, out);
     add(out, out, s1);
-    addOffsetOf(out, out, node);
+    addNodeOffset(out, out, node);
     weight.value = mrp;
     nlerpRef(this.planeRotationOffset, identity(q2), q1, weight);
     return lerpRef(out, this.animatedPosition, out, weight);
   }
-}
-
-/**
- * out = p + the node's offset; with no active offset, p + 0 (as adding the zero offset gave, −0 included)
- * without reading the offset.
- */
-function addOffsetOf(out: Vec3, p: ReadonlyVec3, node: IKNode): Vec3 {
-  if (node.offsetActive) return add(out, p, node.offset);
-  out.x = p.x + 0;
-  out.y = p.y + 0;
-  out.z = p.z + 0;
-  return out;
 }

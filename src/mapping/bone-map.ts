@@ -143,16 +143,6 @@ export class BoneMap {
     return quatFromArray(out, this.d, this.o + MAINTAIN_ROTATION);
   }
 
-  /** Offset of this BoneMap's IK position in {@link ikPositions} (for the spine's FABRIK over the store). */
-  get ikPositionOffset(): number {
-    return this.o + IK_POSITION;
-  }
-
-  /** The store's numbers (the spine mapping runs its FABRIK on the IK positions in place). */
-  get ikPositions(): Float64Array {
-    return this.d;
-  }
-
   /** Current component-space position of the bone. */
   position(out: Vec3): Vec3 {
     return this.pose.getPosition(this.bone, out);

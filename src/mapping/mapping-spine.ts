@@ -1,5 +1,6 @@
 import { Quat } from "../math/quat.js";
 import { Vec3, sub } from "../math/vec3.js";
+import { solveFabrikJoint } from "../solver/chain.js";
 import type { IKNode } from "../solver/node.js";
 import type { IKPose } from "../solver/pose.js";
 import { NumberRef } from "../math/number-ref.js";
@@ -9,6 +10,9 @@ const v1 = new Vec3();
 const v2 = new Vec3();
 const v3 = new Vec3();
 const twistDir = new Vec3();
+/** The two positions of a spine FABRIK joint (see reachJoint). */
+const jointMoved = new Vec3();
+const jointFixed = new Vec3();
 /** The twist weight handed to BoneMap by reference (see NumberRef). */
 const twistWeight = new NumberRef();
 
@@ -140,7 +144,6 @@ export class IKMappingSpine {
     this.mapToSolverPositions();
   }
 
-  // The spine's FABRIK runs on the IK positions where they are stored (all BoneMaps of the spine share a store).
   private forwardReach(position: Vec3): void {
     const spine = this.spine;
     spine[spine.length - 1]!.setIKPosition(position);
@@ -174,24 +177,10 @@ export class IKMappingSpine {
 }
 
 /**
- * solveFabrikJoint (solver/chain.ts) on two BoneMaps' IK positions in their store: `moved` slides along the
- * line to `fixed` until it is `bone.length` from it. Same arithmetic, so the same result to the bit.
+ * solveFabrikJoint on two BoneMaps' IK positions in their store: `moved` slides along the line to `fixed`
+ * until it is `bone.length` from it (copied out and back: the arithmetic is the chains', to the bit).
  */
 function reachJoint(moved: BoneMap, fixed: BoneMap, bone: { readonly length: number }): void {
-  const d = moved.ikPositions;
-  const e = fixed.ikPositions;
-  const o1 = moved.ikPositionOffset;
-  const o2 = fixed.ikPositionOffset;
-  const length = bone.length;
-  const px = e[o2]!;
-  const py = e[o2 + 1]!;
-  const pz = e[o2 + 2]!;
-  const dx = d[o1]! - px;
-  const dy = d[o1 + 1]! - py;
-  const dz = d[o1 + 2]! - pz;
-  const l = Math.sqrt(dx * dx + dy * dy + dz * dz);
-  const k = l > 0 ? length / l : 0;
-  d[o1] = px + dx * k;
-  d[o1 + 1] = py + dy * k;
-  d[o1 + 2] = pz + dz * k;
+  solveFabrikJoint(moved.ikPositionToRef(jointMoved), fixed.ikPositionToRef(jointFixed), bone);
+  moved.setIKPosition(jointMoved);
 }

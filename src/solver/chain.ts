@@ -3,7 +3,7 @@ import { NumberRef } from "../math/number-ref.js";
 import { type ReadonlyVec3, Vec3, copy, sub, zero } from "../math/vec3.js";
 import { BendConstraint } from "./bend-constraint.js";
 import type { ChildConstraint } from "./child-constraint.js";
-import type { IKNode } from "./node.js";
+import { type IKNode, addNodeOffset } from "./node.js";
 import { Smoothing, applySmoothing } from "./smoothing.js";
 
 /** The longest a limb may get in the trigonometric pass, as a fraction of its length. */
@@ -172,19 +172,7 @@ export class FBIKChain {
     const nodes = this.nodes;
     for (let i = 0; i < nodes.length; i++) {
       const n = nodes[i]!;
-      const p = n.solverPosition;
-      const b = n.bonePosition;
-      if (n.offsetActive) {
-        const o = n.offset;
-        p.x = b.x + o.x;
-        p.y = b.y + o.y;
-        p.z = b.z + o.z;
-      } else {
-        // (+ 0 as adding a zero offset did: −0 becomes +0, bit for bit the same result)
-        p.x = b.x + 0;
-        p.y = b.y + 0;
-        p.z = b.z + 0;
-      }
+      addNodeOffset(n.solverPosition, n.bonePosition, n);
     }
     this.calculateBoneLengths(solver);
     if (!fullBody) return;

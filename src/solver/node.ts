@@ -1,5 +1,5 @@
 import { Quat } from "../math/quat.js";
-import { type ReadonlyVec3, Vec3, zero } from "../math/vec3.js";
+import { type ReadonlyVec3, Vec3, add, zero } from "../math/vec3.js";
 
 /**
  * A point of the solver (FinalIK's IKSolver.Node): one referenced bone of a chain. It carries the
@@ -54,4 +54,16 @@ export class IKNode {
     zero(this.offset);
     this.offsetActive = false;
   }
+}
+
+/**
+ * out = p + `node`'s offset while it is active; otherwise p + 0 without reading the offset (the same bits
+ * as adding the zero offset: −0 becomes +0). ReadPose and the effectors place nodes with it.
+ */
+export function addNodeOffset(out: Vec3, p: ReadonlyVec3, node: IKNode): Vec3 {
+  if (node.offsetActive) return add(out, p, node.offset);
+  out.x = p.x + 0;
+  out.y = p.y + 0;
+  out.z = p.z + 0;
+  return out;
 }

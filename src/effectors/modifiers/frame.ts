@@ -8,7 +8,6 @@ import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Matrix, type Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { FullBodyBipedIK } from "../../component/full-body-biped-ik.js";
-import type { Curve } from "../curve.js";
 import { type BabylonRig, currentWorldMatrix } from "../../mapping/babylon-rig.js";
 import { Quat, type ReadonlyQuat, conjugateMultiply, copyQuat, identity, multiply, rotateVector } from "../../math/quat.js";
 import { type ReadonlyVec3, Vec3, copy } from "../../math/vec3.js";
@@ -323,11 +322,6 @@ export class Scalars {
   b = 0;
   /** Scale. */
   s = 0;
-}
-
-/** @internal `io.b = curve.evaluate(io.a)`. */
-export function evaluateCurve(curve: Curve, io: Scalars): void {
-  curve.evaluateInto(io);
 }
 
 // The two below write the Babylon vector's fields as its `set` does, without the call: in a long

@@ -11,7 +11,7 @@ import { Quat, fromAxisAngle, multiply, slerp } from "../../math/quat.js";
 import { type ReadonlyVec3, Vec3 } from "../../math/vec3.js";
 import type { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import { Curve } from "../curve.js";
-import { type CharacterFrame, Scalars, evaluateCurve, worldDeltaToComponent } from "./frame.js";
+import { type CharacterFrame, Scalars, worldDeltaToComponent } from "./frame.js";
 import { OffsetModifier, type OffsetModifierOptions } from "./offset-modifier.js";
 
 const DEG = Math.PI / 180;
@@ -205,9 +205,9 @@ export class HitPointEffector extends HitPoint {
 
   protected override onAdvance(frame: CharacterFrame): void {
     io.a = this.timer;
-    evaluateCurve(this.offsetInForceDirection, io);
+    this.offsetInForceDirection.evaluateInto(io);
     const f = io.b;
-    evaluateCurve(this.offsetInUpDirection, io);
+    this.offsetInUpDirection.evaluateInto(io);
     const force = this.force;
     const u = io.b * Math.sqrt(force.x * force.x + force.y * force.y + force.z * force.z);
     const up = frame.up;
@@ -304,7 +304,7 @@ export class HitPointBone extends HitPoint {
 
   protected override onAdvance(): void {
     io.a = this.timer;
-    evaluateCurve(this.aroundCenterOfMass, io);
+    this.aroundCenterOfMass.evaluateInto(io);
     const angle = io.b * DEG;
     tAxis.x = this.axis.x;
     tAxis.y = this.axis.y;

@@ -9,7 +9,7 @@ import { Quat, copyQuat, multiply, rotateVector } from "../../math/quat.js";
 import { type ReadonlyVec3, Vec3, copy } from "../../math/vec3.js";
 import { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import { Curve } from "../curve.js";
-import { CharacterFrame, type Scalars, eulerDegreesScaled, evaluateCurve, setSum, worldDeltaToComponent, worldMatrixOf } from "./frame.js";
+import { CharacterFrame, type Scalars, eulerDegreesScaled, setSum, worldDeltaToComponent, worldMatrixOf } from "./frame.js";
 import { type EffectorLink, OffsetModifier, type OffsetModifierOptions } from "./offset-modifier.js";
 
 const DEG = Math.PI / 180;
@@ -236,7 +236,7 @@ export class Recoil extends OffsetModifier {
     this.timer = Math.min(this.timer + deltaTime, length);
     const sc = this.scalars;
     sc.a = this.timer;
-    evaluateCurve(this.recoilWeight, sc);
+    this.recoilWeight.evaluateInto(sc);
     let w = sc.b * this.magnitudeMultiplier;
     if (this.blendWeight < 1) {
       this.blendWeight = this.blendTime > 0 ? Math.min(1, this.blendWeight + deltaTime / this.blendTime) : 1;
