@@ -16,6 +16,7 @@ import type { AssetContainer } from "@babylonjs/core/assetContainer.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { Scene } from "@babylonjs/core/scene.js";
+import "@babylonjs/core/Loading/Plugins/babylonFileLoader.js";
 import "@babylonjs/loaders/glTF/2.0/index.js";
 import { repoRoot } from "./repo-root.js";
 
@@ -32,6 +33,12 @@ export const MODELS = {
   RobotExpressive: { file: "RobotExpressive.glb", dir: REPO_MODELS },
   Xbot: { file: "Xbot.glb", dir: SHARED_MODELS },
   Soldier: { file: "Soldier.glb", dir: SHARED_MODELS },
+  /** Quaternius's Universal Animation Library character (Rigify names, 46 clips). */
+  UAL: { file: "AnimationLibrary_Godot_Standard.gltf", dir: REPO_MODELS },
+  /** Khronos's RiggedFigure as glTF (linked TransformNodes). */
+  RiggedFigure: { file: "RiggedFigure.gltf", dir: REPO_MODELS },
+  /** The same character in Babylon's native format: plain Bones, `needInitialSkinMatrix`, mesh scaled ×100. */
+  RiggedFigureBabylon: { file: "RiggedFigure.babylon", dir: REPO_MODELS },
 } as const;
 
 /** Name of a known model. */
@@ -49,7 +56,7 @@ export interface LoadedModel {
   scene: Scene;
   container: AssetContainer;
   skeleton: Skeleton;
-  /** The glTF __root__ node (the model's top node). */
+  /** The glTF __root__ node (the model's top node); for a .babylon file, the skinned mesh. */
   root: TransformNode;
   dispose(): void;
 }
@@ -76,6 +83,9 @@ export async function loadModel(name: ModelName, options: { rightHanded?: boolea
     for (const mat of parsed.materials ?? []) stripTextures(mat);
     const dataUrl = `data:model/gltf+json;base64,${Buffer.from(JSON.stringify(parsed)).toString("base64")}`;
     container = await LoadAssetContainerAsync(dataUrl, scene, { pluginExtension: ".gltf" });
+  } else if (m.file.endsWith(".babylon")) {
+    const dataUrl = `data:application/json;base64,${readFileSync(path).toString("base64")}`;
+    container = await LoadAssetContainerAsync(dataUrl, scene, { pluginExtension: ".babylon" });
   } else {
     container = await LoadAssetContainerAsync(new Uint8Array(readFileSync(path)), scene, { pluginExtension: ".glb" });
   }
@@ -83,7 +93,10 @@ export async function loadModel(name: ModelName, options: { rightHanded?: boolea
   // the glTF loader starts the first clip; tests start the clips they want themselves
   for (const g of container.animationGroups) g.stop();
   const skeleton = scene.skeletons[0]!;
-  const root = scene.getTransformNodeByName("__root__") ?? (scene.getMeshByName("__root__") as unknown as TransformNode);
+  const root =
+    scene.getTransformNodeByName("__root__") ??
+    (scene.getMeshByName("__root__") as unknown as TransformNode | null) ??
+    (scene.meshes.find((mesh) => mesh.skeleton === skeleton) as unknown as TransformNode);
   return {
     engine,
     scene,
