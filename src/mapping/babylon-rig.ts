@@ -37,6 +37,7 @@ const bq = new Quaternion();
 const bv = new Vector3();
 const bv2 = new Vector3();
 const rigMatrix = new Matrix();
+const skinPoseWorld = new Matrix();
 const axisY = new Vec3();
 const axisZ = new Vec3();
 
@@ -48,7 +49,9 @@ const axisZ = new Vec3();
  *
  * glTF skeletons have bones linked to TransformNodes that the animations drive: the rig reads and writes
  * those nodes. Skeletons without linked nodes (.babylon files, skeletons built in code) are read and
- * written through the bones, in the space of the mesh they deform.
+ * written through the bones, in the space of the mesh they deform: its world matrix, preceded by its pose
+ * matrix when the skeleton has `needInitialSkinMatrix` (files from Babylon's 3ds Max and Maya exporters),
+ * as Babylon skins them.
  *
  * Bone id 0 is the character root (orientation only, never written); skeleton bones follow.
  */
@@ -82,6 +85,18 @@ export class BabylonRig implements RestorablePose {
   private readonly wpos: Float64Array;
   private readonly wrot: Float64Array;
   private readonly wscl: Float64Array;
+  /**
+   * Component-space linear part (9 per id, rows = the images of the local axes, Babylon's row-vector
+   * convention), kept only where a child needs it: where the bone's frame is not a rotation times its
+   * per-axis scale (an ancestor's non-uniform scale sheared it) or its own scale is non-uniform.
+   */
+  private readonly wlin: Float64Array;
+  /**
+   * 1 where the bone's component-space linear part is its rotation with its per-axis scale (no strict
+   * ancestor has a non-uniform scale): FK by quaternions, bit for bit as for uniform-scale rigs; 0 where a
+   * non-uniform scale above shears it, and FK composes the linear parts as Babylon does.
+   */
+  private readonly aligned: Uint8Array;
   /** Bumped whenever the local pose changes (read, setRotation, setPosition): the views below follow it. */
   private version = 0;
   private viewVersion = -1;
@@ -213,13 +228,14 @@ export class BabylonRig implements RestorablePose {
     // One block for the pose's numbers and one for the flags: with many characters each frame fetches a
     // character's data from memory again, and separate arrays each cost their own header and partly used
     // lines (npm run bench:touch; bench/README.md).
-    const pose = new Float64Array(n * 20);
+    const pose = new Float64Array(n * 29);
     this.lpos = pose.subarray(0, n * 3);
     this.lrot = pose.subarray(n * 3, n * 7);
     this.lscl = pose.subarray(n * 7, n * 10).fill(1);
     this.wpos = pose.subarray(n * 10, n * 13);
     this.wrot = pose.subarray(n * 13, n * 17);
     this.wscl = pose.subarray(n * 17, n * 20).fill(1);
+    this.wlin = pose.subarray(n * 20, n * 29);
     for (let i = 0; i < n; i++) {
       this.lrot[i * 4 + 3] = 1;
       this.wrot[i * 4 + 3] = 1;
@@ -230,11 +246,12 @@ export class BabylonRig implements RestorablePose {
     this.localPositionViews = this.bones.map(() => new Vec3());
     this.localRotationViews = this.bones.map(() => new Quat());
     this.localScaleViews = this.bones.map(() => new Vec3(1, 1, 1));
-    const flags = new Uint8Array(n * 4);
+    const flags = new Uint8Array(n * 5);
     this.stale = flags.subarray(0, n);
     this.rotationDirty = flags.subarray(n, 2 * n);
     this.positionDirty = flags.subarray(2 * n, 3 * n);
     this.usesEuler = flags.subarray(3 * n, 4 * n);
+    this.aligned = flags.subarray(4 * n, 5 * n).fill(1);
     this.nodes.forEach((node, i) => {
       if (node !== null && node.rotationQuaternion === null) this.usesEuler[i] = 1;
     });
@@ -415,7 +432,14 @@ export class BabylonRig implements RestorablePose {
     bv._x = s.x;
     bv._y = s.y;
     bv._z = s.z;
-    Matrix.ComposeToRef(bv, bq, bv2, rigMatrix);
+    if (this.aligned[bone] !== 0) {
+      Matrix.ComposeToRef(bv, bq, bv2, rigMatrix);
+    } else {
+      // sheared by a non-uniform scale above: the linear part FK composed, not scale · rotation
+      const l = this.wlin;
+      const o = bone * 9;
+      Matrix.FromValuesToRef(l[o]!, l[o + 1]!, l[o + 2]!, 0, l[o + 3]!, l[o + 4]!, l[o + 5]!, 0, l[o + 6]!, l[o + 7]!, l[o + 8]!, 0, bv2._x, bv2._y, bv2._z, 1, rigMatrix);
+    }
     return rigMatrix.multiplyToRef(this.componentToWorld, out);
   }
 
@@ -558,12 +582,19 @@ export class BabylonRig implements RestorablePose {
       lpos[o3 + 2] = position.z;
     } else {
       if (this.stale[p] !== 0) this.ensure(p);
-      // inverseRotateVector(local, parent rotation, position − parent position) / parent scale
       const wp = this.wpos;
       const p3 = p * 3;
       const vx = position.x - wp[p3]!;
       const vy = position.y - wp[p3 + 1]!;
       const vz = position.z - wp[p3 + 2]!;
+      if (this.aligned[p] === 0) {
+        // (position − parent position) × the inverse of the parent's linear part
+        solveRows(this.wlin, p * 9, vx, vy, vz, lpos, o3);
+        this.positionDirty[bone] = 1;
+        this.markStale(bone);
+        return;
+      }
+      // inverseRotateVector(local, parent rotation, position − parent position) / parent scale
       const r = this.wrot;
       const p4 = p * 4;
       const qx = -r[p4]!;
@@ -811,7 +842,15 @@ export class BabylonRig implements RestorablePose {
       if (this.componentValid) return false;
       Matrix.IdentityToRef(c);
     } else {
-      const w = currentWorldMatrix(root);
+      let w = currentWorldMatrix(root);
+      if (this.boneOnly && this.skeleton.needInitialSkinMatrix) {
+        // Babylon skins such a skeleton with root bone × the mesh's pose matrix (the inverse of its first
+        // world matrix), then the mesh's world matrix: the bones live in the mesh's initial world frame.
+        // (read after the world matrix: computing it is what sets the pose matrix; reading first would
+        // make Babylon create an identity one)
+        root.getPoseMatrix().multiplyToRef(w, skinPoseWorld);
+        w = skinPoseWorld;
+      }
       // unchanged since the last read (a character standing still): nothing to derive again
       if (this.componentValid && matrixEquals(w.m, c.m)) return false;
       c.copyFrom(w);
@@ -883,7 +922,12 @@ export class BabylonRig implements RestorablePose {
     }
   }
 
-  /** Forward kinematics of one bone from its parent (which must be up to date). */
+  /**
+   * Forward kinematics of one bone from its parent (which must be up to date), as Babylon composes it:
+   * local = scale · rotation · translation with row vectors, world = local × parent world. Where no
+   * non-uniform scale lies above, that is quaternion arithmetic (rotation of the scaled local position);
+   * below a non-uniform scale, the parent's linear part is a general matrix and is applied as one.
+   */
   private forward(i: number): void {
     const p = this.parents[i]!;
     const lpos = this.lpos;
@@ -905,6 +949,8 @@ export class BabylonRig implements RestorablePose {
       wscl[i3] = lscl[i3]!;
       wscl[i3 + 1] = lscl[i3 + 1]!;
       wscl[i3 + 2] = lscl[i3 + 2]!;
+      this.aligned[i] = 1;
+      if (!isUniform(wscl[i3]!, wscl[i3 + 1]!, wscl[i3 + 2]!)) this.alignedLinear(i);
       return;
     }
     const p3 = p * 3;
@@ -912,20 +958,33 @@ export class BabylonRig implements RestorablePose {
     const psx = wscl[p3]!;
     const psy = wscl[p3 + 1]!;
     const psz = wscl[p3 + 2]!;
-    // rotateVector(parent rotation, local position × parent scale)
-    const vx = lpos[i3]! * psx;
-    const vy = lpos[i3 + 1]! * psy;
-    const vz = lpos[i3 + 2]! * psz;
     const qx = wrot[p4]!;
     const qy = wrot[p4 + 1]!;
     const qz = wrot[p4 + 2]!;
     const qw = wrot[p4 + 3]!;
-    const tx = 2 * (qy * vz - qz * vy);
-    const ty = 2 * (qz * vx - qx * vz);
-    const tz = 2 * (qx * vy - qy * vx);
-    wpos[i3] = wpos[p3]! + (vx + qw * tx + (qy * tz - qz * ty));
-    wpos[i3 + 1] = wpos[p3 + 1]! + (vy + qw * ty + (qz * tx - qx * tz));
-    wpos[i3 + 2] = wpos[p3 + 2]! + (vz + qw * tz + (qx * ty - qy * tx));
+    const parentAligned = this.aligned[p] !== 0;
+    if (parentAligned) {
+      // rotateVector(parent rotation, local position × parent scale)
+      const vx = lpos[i3]! * psx;
+      const vy = lpos[i3 + 1]! * psy;
+      const vz = lpos[i3 + 2]! * psz;
+      const tx = 2 * (qy * vz - qz * vy);
+      const ty = 2 * (qz * vx - qx * vz);
+      const tz = 2 * (qx * vy - qy * vx);
+      wpos[i3] = wpos[p3]! + (vx + qw * tx + (qy * tz - qz * ty));
+      wpos[i3 + 1] = wpos[p3 + 1]! + (vy + qw * ty + (qz * tx - qx * tz));
+      wpos[i3 + 2] = wpos[p3 + 2]! + (vz + qw * tz + (qx * ty - qy * tx));
+    } else {
+      // local position × the parent's linear part (row vector)
+      const m = this.wlin;
+      const o = p * 9;
+      const x = lpos[i3]!;
+      const y = lpos[i3 + 1]!;
+      const z = lpos[i3 + 2]!;
+      wpos[i3] = wpos[p3]! + x * m[o]! + y * m[o + 3]! + z * m[o + 6]!;
+      wpos[i3 + 1] = wpos[p3 + 1]! + x * m[o + 1]! + y * m[o + 4]! + z * m[o + 7]!;
+      wpos[i3 + 2] = wpos[p3 + 2]! + x * m[o + 2]! + y * m[o + 5]! + z * m[o + 8]!;
+    }
     // multiply(parent rotation, local rotation)
     const bx = lrot[i4]!;
     const by = lrot[i4 + 1]!;
@@ -938,7 +997,88 @@ export class BabylonRig implements RestorablePose {
     wscl[i3] = psx * lscl[i3]!;
     wscl[i3 + 1] = psy * lscl[i3 + 1]!;
     wscl[i3 + 2] = psz * lscl[i3 + 2]!;
+    if (parentAligned && isUniform(psx, psy, psz)) {
+      this.aligned[i] = 1;
+      if (!isUniform(wscl[i3]!, wscl[i3 + 1]!, wscl[i3 + 2]!)) this.alignedLinear(i);
+    } else {
+      this.aligned[i] = 0;
+      this.shearedLinear(i, p);
+    }
   }
+
+  /** The linear part of an aligned bone (its per-axis scale, then its rotation) into wlin, for its children. */
+  private alignedLinear(i: number): void {
+    const r = this.wrot;
+    const s = this.wscl;
+    rotationRows(r[i * 4]!, r[i * 4 + 1]!, r[i * 4 + 2]!, r[i * 4 + 3]!, s[i * 3]!, s[i * 3 + 1]!, s[i * 3 + 2]!, this.wlin, i * 9);
+  }
+
+  /** The linear part of a bone under a shearing parent: local scale · local rotation · the parent's linear part. */
+  private shearedLinear(i: number, p: number): void {
+    const r = this.lrot;
+    const s = this.lscl;
+    const m = this.wlin;
+    const o = i * 9;
+    rotationRows(r[i * 4]!, r[i * 4 + 1]!, r[i * 4 + 2]!, r[i * 4 + 3]!, s[i * 3]!, s[i * 3 + 1]!, s[i * 3 + 2]!, m, o);
+    const q = p * 9;
+    for (let row = 0; row < 9; row += 3) {
+      const a = m[o + row]!;
+      const b = m[o + row + 1]!;
+      const c = m[o + row + 2]!;
+      m[o + row] = a * m[q]! + b * m[q + 3]! + c * m[q + 6]!;
+      m[o + row + 1] = a * m[q + 1]! + b * m[q + 4]! + c * m[q + 7]!;
+      m[o + row + 2] = a * m[q + 2]! + b * m[q + 5]! + c * m[q + 8]!;
+    }
+  }
+}
+
+/**
+ * True when a scale is uniform to 1e-5 of its size: exporters' float32 decompositions leave that much
+ * (1–4e-6 seen on glTF legs); treating it as uniform moves a grandchild by less, and keeps such rigs on the
+ * quaternion FK, bit for bit.
+ */
+function isUniform(x: number, y: number, z: number): boolean {
+  const ax = x < 0 ? -x : x;
+  const ay = y < 0 ? -y : y;
+  const az = z < 0 ? -z : z;
+  const e = 1e-5 * (ax > ay ? (ax > az ? ax : az) : ay > az ? ay : az);
+  const dxy = x - y;
+  const dyz = y - z;
+  return (dxy < 0 ? -dxy : dxy) <= e && (dyz < 0 ? -dyz : dyz) <= e;
+}
+
+/** Rows of diag(sx, sy, sz) · R(q) (row vectors: row k is q applied to axis k, times s_k) into m at o. */
+function rotationRows(x: number, y: number, z: number, w: number, sx: number, sy: number, sz: number, m: Float64Array, o: number): void {
+  m[o] = sx * (1 - 2 * (y * y + z * z));
+  m[o + 1] = sx * 2 * (x * y + w * z);
+  m[o + 2] = sx * 2 * (x * z - w * y);
+  m[o + 3] = sy * 2 * (x * y - w * z);
+  m[o + 4] = sy * (1 - 2 * (x * x + z * z));
+  m[o + 5] = sy * 2 * (y * z + w * x);
+  m[o + 6] = sz * 2 * (x * z + w * y);
+  m[o + 7] = sz * 2 * (y * z - w * x);
+  m[o + 8] = sz * (1 - 2 * (x * x + y * y));
+}
+
+/** Solves v = x · M for the row vector x (M: 3×3 rows at o in m) into out at k, by Cramer's rule. */
+function solveRows(m: Float64Array, o: number, vx: number, vy: number, vz: number, out: Float64Array, k: number): void {
+  const a = m[o]!;
+  const b = m[o + 1]!;
+  const c = m[o + 2]!;
+  const d = m[o + 3]!;
+  const e = m[o + 4]!;
+  const f = m[o + 5]!;
+  const g = m[o + 6]!;
+  const h = m[o + 7]!;
+  const i = m[o + 8]!;
+  // x_k = Σ_j C_kj v_j / det(M), C_kj the cofactors of M's row k
+  const c00 = e * i - f * h;
+  const c01 = f * g - d * i;
+  const c02 = d * h - e * g;
+  const inv = 1 / (a * c00 + b * c01 + c * c02);
+  out[k] = (vx * c00 + vy * c01 + vz * c02) * inv;
+  out[k + 1] = (vx * (c * h - b * i) + vy * (a * i - c * g) + vz * (b * g - a * h)) * inv;
+  out[k + 2] = (vx * (b * f - c * e) + vy * (c * d - a * f) + vz * (a * e - b * d)) * inv;
 }
 
 /** The scratch Babylon quaternion `bq` holding v[o..o+3] (fields set directly: no call takes a double). */
