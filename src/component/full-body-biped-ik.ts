@@ -170,7 +170,7 @@ export class FullBodyBipedIK implements SceneUpdatable {
       // FinalIK's OnPreUpdate comes before anything is read: what it changes on the bones is seen
       this.solver.onPreUpdate.notifyObservers();
       this.rig.read();
-      this.solver.inner.update();
+      if (this.rigSolvable()) this.solver.inner.update();
       this.rig.write();
     } catch (e) {
       // a frame's failure must not escape into the render loop; the bones keep the animated pose
@@ -178,6 +178,25 @@ export class FullBodyBipedIK implements SceneUpdatable {
       this.solver.inner.warn(`exception:${String(e)}`, `The IK update failed and was skipped for this frame: ${String(e)}`);
     }
     this.solver._afterUpdate();
+  }
+
+  /**
+   * Whether the pose just read can be solved; warns once per cause when it cannot (a bone scaled to 0, or
+   * moved under another bone of the skeleton: the frame is skipped and the bones keep the animated pose) or
+   * when a non-uniform bone scale shears bones the IK turns (solved anyway).
+   */
+  private rigSolvable(): boolean {
+    const rig = this.rig;
+    const blocked = rig.collapsedBone >= 0 ? rig.problem("collapsed", rig.collapsedBone) : rig.reparentedBone >= 0 ? rig.problem("reparented", rig.reparentedBone) : null;
+    if (blocked !== null) {
+      this.solver.inner.warn(blocked[0], blocked[1]);
+      return false;
+    }
+    if (rig.shearedBone >= 0) {
+      const [cause, message] = rig.problem("sheared", rig.shearedBone);
+      this.solver.inner.warn(cause, message);
+    }
+    return true;
   }
 
   /** @internal */

@@ -38,6 +38,7 @@ const bv = new Vector3();
 const bv2 = new Vector3();
 const rigMatrix = new Matrix();
 const skinPoseWorld = new Matrix();
+const externalMatrix = new Matrix();
 const axisY = new Vec3();
 const axisZ = new Vec3();
 
@@ -97,6 +98,34 @@ export class BabylonRig implements RestorablePose {
    * non-uniform scale above shears it, and FK composes the linear parts as Babylon does.
    */
   private readonly aligned: Uint8Array;
+  /**
+   * A bone with bones of the rig below it whose scale is (nearly) 0 or not finite at the last read, or -1:
+   * everything below it collapses to a point, so the pose cannot be solved this frame.
+   */
+  collapsedBone = -1;
+  /**
+   * A bone whose non-uniform scale (beyond 1e-3) at the last read shears bones below it that the IK turns
+   * (a grandchild in the rig), or -1: the solver's rigid bones do not hold there.
+   */
+  shearedBone = -1;
+  /**
+   * A bone whose parent changed since the rig was built to another bone of the rig (or, for a skeleton
+   * without linked nodes, to any other bone), or -1: the rig's hierarchy no longer holds.
+   */
+  reparentedBone = -1;
+  /** The parent each id had when the rig was built (node, or bone for bone-only skeletons). */
+  private readonly builtParents: (Node | Bone | null)[];
+  /**
+   * Per id, when its node was moved under a node outside the rig after the rig was built: the new parent's
+   * transform in component space (translation 3, linear part 9 as rows, proper rotation 4, mean scale 1).
+   */
+  private external: Float64Array | null = null;
+  /** 1 where `external` holds the id's parent transform this frame. */
+  private readonly hasExternal: Uint8Array;
+  /** 1 where the bone has a grandchild in the rig. */
+  private readonly hasGrandchild: Uint8Array;
+  /** Warning cause and message per bone and kind (built once, on first need). */
+  private readonly problemTexts = new Map<number, readonly [string, string]>();
   /** Bumped whenever the local pose changes (read, setRotation, setPosition): the views below follow it. */
   private version = 0;
   private viewVersion = -1;
@@ -246,12 +275,24 @@ export class BabylonRig implements RestorablePose {
     this.localPositionViews = this.bones.map(() => new Vec3());
     this.localRotationViews = this.bones.map(() => new Quat());
     this.localScaleViews = this.bones.map(() => new Vec3(1, 1, 1));
-    const flags = new Uint8Array(n * 5);
+    const flags = new Uint8Array(n * 7);
     this.stale = flags.subarray(0, n);
     this.rotationDirty = flags.subarray(n, 2 * n);
     this.positionDirty = flags.subarray(2 * n, 3 * n);
     this.usesEuler = flags.subarray(3 * n, 4 * n);
     this.aligned = flags.subarray(4 * n, 5 * n).fill(1);
+    this.hasGrandchild = flags.subarray(5 * n, 6 * n);
+    this.hasExternal = flags.subarray(6 * n, 7 * n);
+    this.builtParents = this.bones.map((b, i) => {
+      if (i === 0) return null;
+      const node = this.nodes[i];
+      return node !== null && node !== undefined ? node.parent : b!.getParent();
+    });
+    for (let i = 1; i < n; i++) {
+      const p = this.parents[i]!;
+      const g = p > 0 ? this.parents[p]! : -1;
+      if (g > 0) this.hasGrandchild[g] = 1;
+    }
     this.nodes.forEach((node, i) => {
       if (node !== null && node.rotationQuaternion === null) this.usesEuler[i] = 1;
     });
@@ -325,6 +366,64 @@ export class BabylonRig implements RestorablePose {
     return this.boneIds.get(bone) ?? -1;
   }
 
+  /**
+   * A node moved under another parent after the rig was built: under a node outside the rig, that parent's
+   * transform in component space is read for FK (Babylon composes with it); under another node of the rig,
+   * the rig's hierarchy no longer holds (reparentedBone). Back under its own parent, the override is dropped.
+   */
+  private readExternalParent(i: number, parent: Node | null): void {
+    if (parent === this.builtParents[i]) {
+      this.hasExternal[i] = 0;
+      return;
+    }
+    if (parent !== null && this.nodes.includes(parent as TransformNode)) {
+      this.hasExternal[i] = 0;
+      if (this.reparentedBone < 0) this.reparentedBone = i;
+      return;
+    }
+    const e = (this.external ??= new Float64Array(this.bones.length * 16));
+    const o = i * 16;
+    // the parent's world matrix × world → component (row vectors); a parent at the scene root: world → component
+    if (parent !== null) currentWorldMatrix(parent as TransformNode).multiplyToRef(this.worldToComponent, externalMatrix);
+    else externalMatrix.copyFrom(this.worldToComponent);
+    const m = externalMatrix.m;
+    e[o] = m[12]!;
+    e[o + 1] = m[13]!;
+    e[o + 2] = m[14]!;
+    for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) e[o + 3 + r * 3 + c] = m[r * 4 + c]!;
+    rotationFromMatrix(m, tq);
+    e[o + 12] = tq.x;
+    e[o + 13] = tq.y;
+    e[o + 14] = tq.z;
+    e[o + 15] = tq.w;
+    this.hasExternal[i] = 1;
+  }
+
+  /**
+   * The warning (cause, message) for what the last read found on bone `id`: `collapsed` for
+   * {@link collapsedBone}, `sheared` for {@link shearedBone}. Built once per bone and kind.
+   */
+  problem(kind: "collapsed" | "sheared" | "reparented", id: number): readonly [string, string] {
+    const key = kind === "collapsed" ? -id : kind === "reparented" ? id + 0.5 : id;
+    let text = this.problemTexts.get(key);
+    if (text === undefined) {
+      const name = this.getName(id);
+      const s = this.localScales[id]!;
+      const scale = `(${[s.x, s.y, s.z].map((v) => +v.toPrecision(4)).join(", ")})`;
+      text =
+        kind === "reparented"
+          ? [`reparented:${name}`, `Bone "${name}" was moved under another bone of the skeleton after the IK was created: the IK is skipped while it is (the bones keep the animated pose). Create the IK again for the new hierarchy.`]
+          : kind === "collapsed"
+          ? [`scale-collapsed:${name}`, `Bone "${name}" is scaled to ${scale}: the bones below it collapse to a point, so the IK is skipped while it is (the bones keep the animated pose).`]
+          : [
+              `scale-non-uniform:${name}`,
+              `Bone "${name}" has the non-uniform scale ${scale}: the bones below it that the IK turns are sheared rather than turned rigidly, so targets are missed by about the scale's unevenness times the limb's length. Give bones uniform scales (scale the mesh or the armature instead).`,
+            ];
+      this.problemTexts.set(key, text);
+    }
+    return text;
+  }
+
   /** Bone name for messages. */
   getName(id: number): string {
     if (id === 0) return this.characterRoot?.name ?? "(character root)";
@@ -334,6 +433,10 @@ export class BabylonRig implements RestorablePose {
   /** Reads component space and every mapped bone's local transform from Babylon, then runs FK. */
   read(): void {
     const componentChanged = this.readComponentSpace();
+    let collapsed = -1;
+    let sheared = -1;
+    let reparented = -1;
+    this.reparentedBone = -1;
     const lpos = this.lpos;
     const lrot = this.lrot;
     const lscl = this.lscl;
@@ -343,12 +446,15 @@ export class BabylonRig implements RestorablePose {
       let q: Quaternion;
       let sc: Vector3;
       if (node !== null && node !== undefined) {
+        const parent = node.parent;
+        if (parent !== this.builtParents[i] || this.hasExternal[i] !== 0) this.readExternalParent(i, parent);
         p = node.position;
         const nq = node.rotationQuaternion;
         q = nq !== null ? nq : Quaternion.RotationYawPitchRollToRef(node.rotation.y, node.rotation.x, node.rotation.z, bq);
         sc = node.scaling;
       } else {
         const bone = this.bones[i]!;
+        if (bone.getParent() !== this.builtParents[i] && reparented < 0) reparented = i;
         p = bone.position;
         q = bone.rotationQuaternion;
         sc = bone.scaling;
@@ -358,9 +464,23 @@ export class BabylonRig implements RestorablePose {
       lpos[o3] = p.x;
       lpos[o3 + 1] = p.y;
       lpos[o3 + 2] = p.z;
-      lscl[o3] = sc.x;
-      lscl[o3 + 1] = sc.y;
-      lscl[o3 + 2] = sc.z;
+      const sx = sc.x;
+      const sy = sc.y;
+      const sz = sc.z;
+      lscl[o3] = sx;
+      lscl[o3 + 1] = sy;
+      lscl[o3 + 2] = sz;
+      if (this.subtreeEnd[i]! > i + 1) {
+        // hidden by scale (or a broken scale): the bones below collapse, nothing to solve
+        const ax = sx < 0 ? -sx : sx;
+        const ay = sy < 0 ? -sy : sy;
+        const az = sz < 0 ? -sz : sz;
+        if (!(ax > 1e-6 && ay > 1e-6 && az > 1e-6 && ax < 1e30 && ay < 1e30 && az < 1e30)) {
+          if (collapsed < 0) collapsed = i;
+        } else if (sheared < 0 && this.hasGrandchild[i] !== 0 && !isUniformWithin(sx, sy, sz, 1e-3)) {
+          sheared = i;
+        }
+      }
       // the animated pose exactly as Babylon holds it (raw, before normalisation), for restoring; copied
       // object to object (a double handed to a Babylon setter V8 does not inline would be boxed)
       const k = this.defaultIndex[i]!;
@@ -397,6 +517,9 @@ export class BabylonRig implements RestorablePose {
       this.rotationDirty[i] = 0;
       this.positionDirty[i] = 0;
     }
+    this.collapsedBone = collapsed;
+    this.shearedBone = sheared;
+    if (reparented >= 0) this.reparentedBone = reparented;
     this.readCharacterRoot(componentChanged);
     for (let i = 1; i < this.bones.length; i++) this.forward(i);
     this.stale.fill(0);
@@ -532,11 +655,18 @@ export class BabylonRig implements RestorablePose {
     let y = rotation.y;
     let z = rotation.z;
     let w = rotation.w;
-    if (p >= 0) {
+    let r: Float64Array | null = null;
+    let o = 0;
+    if (this.hasExternal[bone] !== 0) {
+      r = this.external!;
+      o = bone * 16 + 12;
+    } else if (p >= 0) {
       if (this.stale[p] !== 0) this.ensure(p);
+      r = this.wrot;
+      o = p * 4;
+    }
+    if (r !== null) {
       // conjugateMultiply(local, parent rotation, rotation)
-      const r = this.wrot;
-      const o = p * 4;
       const ax = -r[o]!;
       const ay = -r[o + 1]!;
       const az = -r[o + 2]!;
@@ -576,7 +706,12 @@ export class BabylonRig implements RestorablePose {
     const p = this.parents[bone]!;
     const lpos = this.lpos;
     const o3 = bone * 3;
-    if (p < 0) {
+    if (this.hasExternal[bone] !== 0) {
+      // (position − the new parent's position) × the inverse of its linear part
+      const e = this.external!;
+      const o = bone * 16;
+      solveRows(e, o + 3, position.x - e[o]!, position.y - e[o + 1]!, position.z - e[o + 2]!, lpos, o3);
+    } else if (p < 0) {
       lpos[o3] = position.x;
       lpos[o3 + 1] = position.y;
       lpos[o3 + 2] = position.z;
@@ -929,6 +1064,10 @@ export class BabylonRig implements RestorablePose {
    * below a non-uniform scale, the parent's linear part is a general matrix and is applied as one.
    */
   private forward(i: number): void {
+    if (this.hasExternal[i] !== 0) {
+      this.forwardExternal(i);
+      return;
+    }
     const p = this.parents[i]!;
     const lpos = this.lpos;
     const lrot = this.lrot;
@@ -1002,8 +1141,51 @@ export class BabylonRig implements RestorablePose {
       if (!isUniform(wscl[i3]!, wscl[i3 + 1]!, wscl[i3 + 2]!)) this.alignedLinear(i);
     } else {
       this.aligned[i] = 0;
-      this.shearedLinear(i, p);
+      this.shearedLinear(i, this.wlin, p * 9);
     }
+  }
+
+  /** FK of a bone moved under a node outside the rig: from that node's transform in component space. */
+  private forwardExternal(i: number): void {
+    const e = this.external!;
+    const o = i * 16;
+    const lpos = this.lpos;
+    const lrot = this.lrot;
+    const lscl = this.lscl;
+    const wpos = this.wpos;
+    const wrot = this.wrot;
+    const wscl = this.wscl;
+    const i3 = i * 3;
+    const i4 = i * 4;
+    const x = lpos[i3]!;
+    const y = lpos[i3 + 1]!;
+    const z = lpos[i3 + 2]!;
+    wpos[i3] = e[o]! + x * e[o + 3]! + y * e[o + 6]! + z * e[o + 9]!;
+    wpos[i3 + 1] = e[o + 1]! + x * e[o + 4]! + y * e[o + 7]! + z * e[o + 10]!;
+    wpos[i3 + 2] = e[o + 2]! + x * e[o + 5]! + y * e[o + 8]! + z * e[o + 11]!;
+    const qx = e[o + 12]!;
+    const qy = e[o + 13]!;
+    const qz = e[o + 14]!;
+    const qw = e[o + 15]!;
+    const bx = lrot[i4]!;
+    const by = lrot[i4 + 1]!;
+    const bz = lrot[i4 + 2]!;
+    const bw = lrot[i4 + 3]!;
+    wrot[i4] = qw * bx + qx * bw + qy * bz - qz * by;
+    wrot[i4 + 1] = qw * by - qx * bz + qy * bw + qz * bx;
+    wrot[i4 + 2] = qw * bz + qx * by - qy * bx + qz * bw;
+    wrot[i4 + 3] = qw * bw - qx * bx - qy * by - qz * bz;
+    // the parent's mean axis length stands for its scale (exact when it is uniform)
+    const k =
+      (Math.sqrt(e[o + 3]! * e[o + 3]! + e[o + 4]! * e[o + 4]! + e[o + 5]! * e[o + 5]!) +
+        Math.sqrt(e[o + 6]! * e[o + 6]! + e[o + 7]! * e[o + 7]! + e[o + 8]! * e[o + 8]!) +
+        Math.sqrt(e[o + 9]! * e[o + 9]! + e[o + 10]! * e[o + 10]! + e[o + 11]! * e[o + 11]!)) /
+      3;
+    wscl[i3] = k * lscl[i3]!;
+    wscl[i3 + 1] = k * lscl[i3 + 1]!;
+    wscl[i3 + 2] = k * lscl[i3 + 2]!;
+    this.aligned[i] = 0;
+    this.shearedLinear(i, e, o + 3);
   }
 
   /** The linear part of an aligned bone (its per-axis scale, then its rotation) into wlin, for its children. */
@@ -1013,21 +1195,23 @@ export class BabylonRig implements RestorablePose {
     rotationRows(r[i * 4]!, r[i * 4 + 1]!, r[i * 4 + 2]!, r[i * 4 + 3]!, s[i * 3]!, s[i * 3 + 1]!, s[i * 3 + 2]!, this.wlin, i * 9);
   }
 
-  /** The linear part of a bone under a shearing parent: local scale · local rotation · the parent's linear part. */
-  private shearedLinear(i: number, p: number): void {
+  /**
+   * The linear part of a bone under a shearing parent: local scale · local rotation · the parent's linear
+   * part (9 numbers as rows at q in `pm`).
+   */
+  private shearedLinear(i: number, pm: Float64Array, q: number): void {
     const r = this.lrot;
     const s = this.lscl;
     const m = this.wlin;
     const o = i * 9;
     rotationRows(r[i * 4]!, r[i * 4 + 1]!, r[i * 4 + 2]!, r[i * 4 + 3]!, s[i * 3]!, s[i * 3 + 1]!, s[i * 3 + 2]!, m, o);
-    const q = p * 9;
     for (let row = 0; row < 9; row += 3) {
       const a = m[o + row]!;
       const b = m[o + row + 1]!;
       const c = m[o + row + 2]!;
-      m[o + row] = a * m[q]! + b * m[q + 3]! + c * m[q + 6]!;
-      m[o + row + 1] = a * m[q + 1]! + b * m[q + 4]! + c * m[q + 7]!;
-      m[o + row + 2] = a * m[q + 2]! + b * m[q + 5]! + c * m[q + 8]!;
+      m[o + row] = a * pm[q]! + b * pm[q + 3]! + c * pm[q + 6]!;
+      m[o + row + 1] = a * pm[q + 1]! + b * pm[q + 4]! + c * pm[q + 7]!;
+      m[o + row + 2] = a * pm[q + 2]! + b * pm[q + 5]! + c * pm[q + 8]!;
     }
   }
 }
@@ -1038,10 +1222,15 @@ export class BabylonRig implements RestorablePose {
  * quaternion FK, bit for bit.
  */
 function isUniform(x: number, y: number, z: number): boolean {
+  return isUniformWithin(x, y, z, 1e-5);
+}
+
+/** True when the three scale factors differ by at most `tolerance` times the largest. */
+function isUniformWithin(x: number, y: number, z: number, tolerance: number): boolean {
   const ax = x < 0 ? -x : x;
   const ay = y < 0 ? -y : y;
   const az = z < 0 ? -z : z;
-  const e = 1e-5 * (ax > ay ? (ax > az ? ax : az) : ay > az ? ay : az);
+  const e = tolerance * (ax > ay ? (ax > az ? ax : az) : ay > az ? ay : az);
   const dxy = x - y;
   const dyz = y - z;
   return (dxy < 0 ? -dxy : dxy) <= e && (dyz < 0 ? -dyz : dyz) <= e;
