@@ -193,8 +193,8 @@ export class FullBodyBipedIK implements SceneUpdatable {
       return false;
     }
     if (rig.shearedBone >= 0) {
-      const [cause, message] = rig.problem("sheared", rig.shearedBone);
-      this.solver.inner.warn(cause, message);
+      const sheared = rig.problem("sheared", rig.shearedBone);
+      this.solver.inner.warn(sheared[0], sheared[1]);
     }
     return true;
   }

@@ -161,6 +161,33 @@ describe("a native .babylon skeleton (needInitialSkinMatrix, mesh ×100) against
     expect(r.pose).toBeLessThan(3e-4);
   });
 
+  it("a .babylon character moved, turned and scaled ×2 after create() reaches within 1e-6 of its height (unit bone scales)", async () => {
+    const native = await load(true, true);
+    const { m, mesh, ik } = native;
+    mesh.position.set(2, -1, 3);
+    mesh.rotation.y = 0.9;
+    mesh.scaling.scaleInPlace(2);
+    m.scene.render();
+    const h = height(native);
+    expect(h).toBeGreaterThan(1.9);
+    const rng = new Random(9);
+    let worst = 0;
+    for (let trial = 0; trial < 8; trial++) {
+      const limb = LIMBS[trial % 4]!;
+      for (const l of LIMBS) l.effector(ik).positionWeight = 0;
+      m.scene.render();
+      const [b1, b2, b3] = limb.bones.map((n) => native.pos(native.bone(n))) as [Vector3, Vector3, Vector3];
+      const d = rng.unitVector();
+      const target = b1.add(new Vector3(d.x, d.y, d.z).scale(rng.range(0.35, 0.85) * (Vector3.Distance(b1, b2) + Vector3.Distance(b2, b3))));
+      const e = limb.effector(ik);
+      e.position.copyFrom(toGltf(target));
+      e.positionWeight = 1;
+      m.scene.render();
+      worst = Math.max(worst, Vector3.Distance(native.pos(native.bone(limb.bones[2]!)), target) / h);
+    }
+    expect(worst).toBeLessThan(1e-6);
+  });
+
   it("the skinned vertices follow: the hand's vertices keep their distance to the reached target", async () => {
     const native = await load(true);
     const { m, mesh } = native;
