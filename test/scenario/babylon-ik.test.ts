@@ -15,7 +15,7 @@ import { type LoadedModel, type ModelName, loadModel, modelAvailable, procedural
 import { height, worldPos } from "../helpers/scene-probes.js";
 
 /** What each usable model must detect (names of the biped bones). */
-const EXPECTED: Record<Exclude<ModelName, "RobotExpressive">, { pelvis: string; spine: string[]; head: string; arm: string[]; leg: string[]; clavicle: string | null; clip: string | null }> = {
+const EXPECTED: Record<Exclude<ModelName, "RobotExpressive" | "UAL" | "RiggedFigure" | "RiggedFigureBabylon">, { pelvis: string; spine: string[]; head: string; arm: string[]; leg: string[]; clavicle: string | null; clip: string | null }> = {
   Mannequin: { pelvis: "hips", spine: ["spine", "chest"], head: "head", arm: ["upperarm.l", "lowerarm.l", "wrist.l"], leg: ["upperleg.l", "lowerleg.l", "foot.l"], clavicle: null, clip: null },
   Superhero: { pelvis: "pelvis", spine: ["spine_01", "spine_02", "spine_03"], head: "Head", arm: ["upperarm_l", "lowerarm_l", "hand_l"], leg: ["thigh_l", "calf_l", "foot_l"], clavicle: "clavicle_l", clip: null },
   Xbot: { pelvis: "mixamorig:Hips", spine: ["mixamorig:Spine", "mixamorig:Spine1", "mixamorig:Spine2"], head: "mixamorig:Head", arm: ["mixamorig:LeftArm", "mixamorig:LeftForeArm", "mixamorig:LeftHand"], leg: ["mixamorig:LeftUpLeg", "mixamorig:LeftLeg", "mixamorig:LeftFoot"], clavicle: "mixamorig:LeftShoulder", clip: "idle" },
