@@ -95,7 +95,8 @@ export class BabylonRig implements RestorablePose {
   /**
    * 1 where the bone's component-space linear part is its rotation with its per-axis scale (no strict
    * ancestor has a non-uniform scale): FK by quaternions, bit for bit as for uniform-scale rigs; 0 where a
-   * non-uniform scale above shears it, and FK composes the linear parts as Babylon does.
+   * non-uniform scale above shears it (or the bone was moved under a node outside the rig), and FK composes
+   * the linear parts as Babylon does. Set by `read`, where scales and parents are read.
    */
   private readonly aligned: Uint8Array;
   /**
@@ -122,6 +123,8 @@ export class BabylonRig implements RestorablePose {
   private external: Float64Array | null = null;
   /** 1 where `external` holds the id's parent transform this frame. */
   private readonly hasExternal: Uint8Array;
+  /** 1 where the bone's local scale is uniform (to 1e-5) at the last read. */
+  private readonly uniformScale: Uint8Array;
   /** 1 where the bone has a grandchild in the rig. */
   private readonly hasGrandchild: Uint8Array;
   /** Warning cause and message per bone and kind (built once, on first need). */
@@ -275,7 +278,7 @@ export class BabylonRig implements RestorablePose {
     this.localPositionViews = this.bones.map(() => new Vec3());
     this.localRotationViews = this.bones.map(() => new Quat());
     this.localScaleViews = this.bones.map(() => new Vec3(1, 1, 1));
-    const flags = new Uint8Array(n * 7);
+    const flags = new Uint8Array(n * 8);
     this.stale = flags.subarray(0, n);
     this.rotationDirty = flags.subarray(n, 2 * n);
     this.positionDirty = flags.subarray(2 * n, 3 * n);
@@ -283,6 +286,7 @@ export class BabylonRig implements RestorablePose {
     this.aligned = flags.subarray(4 * n, 5 * n).fill(1);
     this.hasGrandchild = flags.subarray(5 * n, 6 * n);
     this.hasExternal = flags.subarray(6 * n, 7 * n);
+    this.uniformScale = flags.subarray(7 * n, 8 * n).fill(1);
     this.builtParents = this.bones.map((b, i) => {
       if (i === 0) return null;
       const node = this.nodes[i];
@@ -470,6 +474,11 @@ export class BabylonRig implements RestorablePose {
       lscl[o3] = sx;
       lscl[o3 + 1] = sy;
       lscl[o3 + 2] = sz;
+      // which FK each bone takes this frame (scales and parents change only here; parents come first)
+      const uniform = isUniform(sx, sy, sz);
+      this.uniformScale[i] = uniform ? 1 : 0;
+      const parent = this.parents[i]!;
+      this.aligned[i] = this.hasExternal[i] !== 0 ? 0 : parent < 0 ? 1 : this.aligned[parent]! & this.uniformScale[parent]!;
       if (this.subtreeEnd[i]! > i + 1) {
         // hidden by scale (or a broken scale): the bones below collapse, nothing to solve
         const ax = sx < 0 ? -sx : sx;
@@ -477,7 +486,7 @@ export class BabylonRig implements RestorablePose {
         const az = sz < 0 ? -sz : sz;
         if (!(ax > 1e-6 && ay > 1e-6 && az > 1e-6 && ax < 1e30 && ay < 1e30 && az < 1e30)) {
           if (collapsed < 0) collapsed = i;
-        } else if (sheared < 0 && this.hasGrandchild[i] !== 0 && !isUniformWithin(sx, sy, sz, 1e-3)) {
+        } else if (!uniform && sheared < 0 && this.hasGrandchild[i] !== 0 && !isUniformWithin(sx, sy, sz, 1e-3)) {
           sheared = i;
         }
       }
@@ -1088,8 +1097,7 @@ export class BabylonRig implements RestorablePose {
       wscl[i3] = lscl[i3]!;
       wscl[i3 + 1] = lscl[i3 + 1]!;
       wscl[i3 + 2] = lscl[i3 + 2]!;
-      this.aligned[i] = 1;
-      if (!isUniform(wscl[i3]!, wscl[i3 + 1]!, wscl[i3 + 2]!)) this.alignedLinear(i);
+      if (this.uniformScale[i] === 0) this.alignedLinear(i);
       return;
     }
     const p3 = p * 3;
@@ -1136,11 +1144,10 @@ export class BabylonRig implements RestorablePose {
     wscl[i3] = psx * lscl[i3]!;
     wscl[i3 + 1] = psy * lscl[i3 + 1]!;
     wscl[i3 + 2] = psz * lscl[i3 + 2]!;
-    if (parentAligned && isUniform(psx, psy, psz)) {
-      this.aligned[i] = 1;
-      if (!isUniform(wscl[i3]!, wscl[i3 + 1]!, wscl[i3 + 2]!)) this.alignedLinear(i);
+    // (an aligned bone's scale is its own times a uniform factor: uniform when its own is)
+    if (this.aligned[i] !== 0) {
+      if (this.uniformScale[i] === 0) this.alignedLinear(i);
     } else {
-      this.aligned[i] = 0;
       this.shearedLinear(i, this.wlin, p * 9);
     }
   }
@@ -1184,7 +1191,6 @@ export class BabylonRig implements RestorablePose {
     wscl[i3] = k * lscl[i3]!;
     wscl[i3 + 1] = k * lscl[i3 + 1]!;
     wscl[i3 + 2] = k * lscl[i3 + 2]!;
-    this.aligned[i] = 0;
     this.shearedLinear(i, e, o + 3);
   }
 
