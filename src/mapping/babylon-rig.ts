@@ -110,15 +110,16 @@ export class BabylonRig implements RestorablePose {
    */
   shearedBone = -1;
   /**
-   * A bone whose parent changed since the rig was built to another bone of the rig (or, for a skeleton
-   * without linked nodes, to any other bone), or -1: the rig's hierarchy no longer holds.
+   * A bone whose parent changed since the rig was built to another node of the rig or a node hanging from
+   * one (or, for a skeleton without linked nodes, to any other bone), or -1: the rig's hierarchy no longer
+   * holds.
    */
   reparentedBone = -1;
   /** The parent each id had when the rig was built (node, or bone for bone-only skeletons). */
   private readonly builtParents: (Node | Bone | null)[];
   /**
    * Per id, when its node was moved under a node outside the rig after the rig was built: the new parent's
-   * transform in component space (translation 3, linear part 9 as rows, proper rotation 4, mean scale 1).
+   * transform in component space (translation 3, linear part 9 as rows, proper rotation 4).
    */
   private external: Float64Array | null = null;
   /** 1 where `external` holds the id's parent transform this frame. */
@@ -372,18 +373,21 @@ export class BabylonRig implements RestorablePose {
 
   /**
    * A node moved under another parent after the rig was built: under a node outside the rig, that parent's
-   * transform in component space is read for FK (Babylon composes with it); under another node of the rig,
-   * the rig's hierarchy no longer holds (reparentedBone). Back under its own parent, the override is dropped.
+   * transform in component space is read for FK (Babylon composes with it); under a node of the rig or one
+   * hanging from it (whose world matrix the solve would change), the rig's hierarchy no longer holds
+   * (reparentedBone). Back under its own parent, the override is dropped.
    */
   private readExternalParent(i: number, parent: Node | null): void {
     if (parent === this.builtParents[i]) {
       this.hasExternal[i] = 0;
       return;
     }
-    if (parent !== null && this.nodes.includes(parent as TransformNode)) {
-      this.hasExternal[i] = 0;
-      if (this.reparentedBone < 0) this.reparentedBone = i;
-      return;
+    for (let a: Node | null = parent; a !== null && a !== this.componentRoot; a = a.parent) {
+      if (this.nodes.includes(a as TransformNode)) {
+        this.hasExternal[i] = 0;
+        if (this.reparentedBone < 0) this.reparentedBone = i;
+        return;
+      }
     }
     const e = (this.external ??= new Float64Array(this.bones.length * 16));
     const o = i * 16;
@@ -405,7 +409,8 @@ export class BabylonRig implements RestorablePose {
 
   /**
    * The warning (cause, message) for what the last read found on bone `id`: `collapsed` for
-   * {@link collapsedBone}, `sheared` for {@link shearedBone}. Built once per bone and kind.
+   * {@link collapsedBone}, `sheared` for {@link shearedBone}, `reparented` for {@link reparentedBone}.
+   * Built once per bone and kind.
    */
   problem(kind: "collapsed" | "sheared" | "reparented", id: number): readonly [string, string] {
     const key = kind === "collapsed" ? -id : kind === "reparented" ? id + 0.5 : id;
@@ -416,7 +421,7 @@ export class BabylonRig implements RestorablePose {
       const scale = `(${[s.x, s.y, s.z].map((v) => +v.toPrecision(4)).join(", ")})`;
       text =
         kind === "reparented"
-          ? [`reparented:${name}`, `Bone "${name}" was moved under another bone of the skeleton after the IK was created: the IK is skipped while it is (the bones keep the animated pose). Create the IK again for the new hierarchy.`]
+          ? [`reparented:${name}`, `Bone "${name}" was moved under another bone of the skeleton (or a node hanging from one) after the IK was created: the IK is skipped while it is (the bones keep the animated pose). Create the IK again for the new hierarchy.`]
           : kind === "collapsed"
           ? [`scale-collapsed:${name}`, `Bone "${name}" is scaled to ${scale}: the bones below it collapse to a point, so the IK is skipped while it is (the bones keep the animated pose).`]
           : [

@@ -167,16 +167,24 @@ describe("a bone moved under another parent after create()", () => {
     });
   }
 
-  for (const kind of BUILDS) {
-    it(`a hand moved under another bone of the skeleton (${kind}): skipped with one warning, the bones keep the animated pose`, () => {
+  for (const [kind, under] of [["linked", "head"], ["linked", "a node under the head"], ["plain", "head"]] as const) {
+    it(`a hand moved under the ${under} (${kind}): skipped with one warning, the bones keep the animated pose`, () => {
       const { rig, ik, causes, size } = build(kind);
       const hand = ik.references.leftHand;
       const head = ik.references.head!;
       const e = ik.solver.leftHandEffector;
       e.position.copyFrom(reachable(rig, ik, size));
       const node = hand.getTransformNode();
-      if (node !== null) node.setParent(head.getTransformNode()!);
-      else hand.setParent(head);
+      if (node === null) {
+        hand.setParent(head);
+      } else if (under === "head") {
+        node.setParent(head.getTransformNode()!);
+      } else {
+        const prop = new TransformNode("hat", rig.scene);
+        prop.parent = head.getTransformNode();
+        prop.position.set(0, 0.1, 0);
+        node.setParent(prop);
+      }
       // the pose FixTransforms gives this hierarchy, the IK idle
       rig.scene.render();
       const animated = localPose(rig);
