@@ -63,7 +63,7 @@ ik.dispose();
 await tick();
 const observers = () => [
   m.scene.onBeforeAnimationsObservable.observers.length,
-  m.scene.onBeforeRenderObservable.observers.length,
+  m.scene.onBeforeRenderTargetsRenderObservable.observers.length,
   m.scene.onAfterRenderObservable.observers.length,
   m.scene.onDisposeObservable.observers.length,
 ];
