@@ -43,9 +43,15 @@ export interface FullBodyBipedIKOptions {
   references?: BipedReferencesInput;
   /** The spine bone (or pelvis) that stands for the body; default: detected as FinalIK does. */
   rootNode?: BoneReference;
-  /** Solve after the scene's animations every frame (default true). Otherwise call `update()` yourself. */
+  /**
+   * Solve every frame after the animations and every `scene.onBeforeRenderObservable` observer, before
+   * skeletons are prepared for rendering (default true). Otherwise call `update()` yourself.
+   */
   autoUpdate?: boolean;
-  /** Restore the mapped bones' default local pose before the animations every frame (default true). */
+  /**
+   * Take the IK's own output off the mapped bones before the animations every frame (default true): each
+   * local rotation or position that still holds what the IK wrote gets back the animated value it replaced.
+   */
   fixTransforms?: boolean;
   /** For skeletons without linked TransformNodes: the mesh the skeleton deforms (default: the first one using it). */
   mesh?: AbstractMesh;
@@ -88,9 +94,9 @@ export class FullBodyBipedIK implements SceneUpdatable {
   readonly onWarningObservable = new Observable<SolverWarning>();
   /** When false the IK neither fixes transforms nor solves. */
   enabled = true;
-  /** Solve after the animations every frame. */
+  /** Solve after the animations and the before-render observers every frame. */
   autoUpdate: boolean;
-  /** Restore the mapped bones' default local pose before the animations every frame. */
+  /** Take the IK's own output off the mapped bones before the animations every frame. */
   fixTransforms: boolean;
   private disposed = false;
   private lastFrame = -1;
@@ -131,7 +137,8 @@ export class FullBodyBipedIK implements SceneUpdatable {
   /**
    * Attaches FullBodyBipedIK to `skeleton`: detects the biped references (or takes them from `options`),
    * builds the solver and, with `autoUpdate`, solves every frame after the animations. Throws
-   * {@link FBBIKError} naming every problem when the rig cannot work.
+   * {@link FBBIKError} naming every problem when the rig cannot work, or when the skeleton already has a
+   * FullBodyBipedIK that is not disposed.
    */
   static create(scene: Scene, skeleton: Skeleton, options: FullBodyBipedIKOptions = {}): FullBodyBipedIK {
     if (attached.has(skeleton)) {
