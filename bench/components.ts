@@ -7,7 +7,8 @@
  *
  * A frame is what `scene.render()` makes the IK and its components do (as in the frame benchmark):
  * advance the frame id, give the scene this frame's animation time (`scene.deltaTime` = 16 ms, which is
- * what the components step by), notify `onBeforeAnimationsObservable` and `onBeforeRenderObservable`.
+ * what the components step by), notify `onBeforeAnimationsObservable`, `onBeforeRenderObservable` and
+ * `onBeforeRenderTargetsRenderObservable`.
  * Hits and shots are fired once, before the timed frames, with curves as long as the run: the figures
  * are those of every frame of an active reaction (a hit or a shot itself is an event, not a frame).
  *
@@ -276,6 +277,7 @@ async function runCase(c: Case): Promise<ComponentCaseResult> {
       scene.deltaTime = DT_MS;
       scene.onBeforeAnimationsObservable.notifyObservers(scene);
       scene.onBeforeRenderObservable.notifyObservers(scene);
+      scene.onBeforeRenderTargetsRenderObservable.notifyObservers(scene);
     };
     let f = 0;
     for (let i = 0; i < 5_000; i++) frame(f++);

@@ -8,9 +8,10 @@
  * - advance the scene's frame id (see {@link advanceFrame}: the cheap stand-in for `scene.render()`),
  * - move the character's four targets along Lissajous paths (written into the effectors' existing
  *   Vector3s, read from the shared path table of bench/target-path.ts; no allocation),
- * - `scene.onBeforeAnimationsObservable` and `scene.onBeforeRenderObservable` notified, exactly as
- *   `scene.render()` notifies them: the one SceneUpdater observer pair then runs every character's
- *   `_beforeAnimations()` (FinalIK's FixTransforms: the mapped bones' default local pose written back) and
+ * - `scene.onBeforeAnimationsObservable`, `scene.onBeforeRenderObservable` and
+ *   `scene.onBeforeRenderTargetsRenderObservable` notified, exactly as `scene.render()` notifies them:
+ *   the one SceneUpdater observer pair then runs every character's `_beforeAnimations()` (FinalIK's
+ *   FixTransforms: what the IK wrote last frame taken off again) and
  *   `_beforeRender()` → `update()` = `rig.read()` + `solver.inner.update()` + `rig.write()`.
  *
  * That is all the IK does in a frame, and nothing of Babylon's own render work (animations, world
@@ -439,6 +440,7 @@ export class Crowd {
     this.moveTargets(frame);
     scene.onBeforeAnimationsObservable.notifyObservers(scene);
     scene.onBeforeRenderObservable.notifyObservers(scene);
+    scene.onBeforeRenderTargetsRenderObservable.notifyObservers(scene);
   };
 
   /** Stage: + FixTransforms. */
@@ -614,7 +616,7 @@ function run(model: LoadedModel): MainFrameResult {
 
   const crowd = new Crowd(model, jointHeight(model));
   crowd.add(FullBodyBipedIK.create(scene, model.skeleton));
-  const updater = [scene.onBeforeAnimationsObservable.observers.length, scene.onBeforeRenderObservable.observers.length];
+  const updater = [scene.onBeforeAnimationsObservable.observers.length, scene.onBeforeRenderTargetsRenderObservable.observers.length];
   if (updater[0] !== 1 || updater[1] !== 1) throw new Error(`expected the IK's one observer pair on the scene, found ${updater.join("/")}`);
 
   // ---- one Mannequin -------------------------------------------------------------------------------

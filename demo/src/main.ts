@@ -213,9 +213,12 @@ async function build(name: ScenarioName): Promise<void> {
     const dt = Math.min(engine.getDeltaTime() / 1000, 0.1);
     run.update?.(dt);
   });
-  // added after the IKs' observer: runs after this frame's solve
-  scene.onBeforeRenderObservable.add(() => {
-    if (frozen) return;
+  // after this frame's solve (the IKs solve at the frame's first onBeforeRenderTargetsRenderObservable,
+  // after every onBeforeRenderObservable observer); this one fires after it, once per camera too
+  let afterFrame = -1;
+  scene.onAfterRenderTargetsRenderObservable.add(() => {
+    if (frozen || scene.getFrameId() === afterFrame) return;
+    afterFrame = scene.getFrameId();
     run.after?.();
     debugViews.update();
   });

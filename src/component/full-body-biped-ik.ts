@@ -2,6 +2,7 @@ import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import type { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
+import { Logger } from "@babylonjs/core/Misc/logger.js";
 import { Observable } from "@babylonjs/core/Misc/observable.js";
 import type { Scene } from "@babylonjs/core/scene.js";
 import type { BabylonRig } from "../mapping/babylon-rig.js";
@@ -24,6 +25,17 @@ const DETACHED: readonly (readonly [string, string])[] = [
   ["detached:node", "A TransformNode of the skeleton was disposed: the IK is skipped. Dispose the IK with the character."],
   ["detached:mesh", "The mesh the skeleton deforms was disposed: the IK is skipped. Dispose the IK with the character."],
 ];
+/** The same when the skeleton left its scene for good (disposed: in no asset container either). */
+const DETACHED_FOR_GOOD = ["detached:skeleton", "The skeleton was disposed: the IK disposed itself. Dispose the IK with the character."] as const;
+
+/** The skeletons an IK is attached to (one IK per skeleton). */
+const attached = new WeakMap<Skeleton, FullBodyBipedIK>();
+
+/** The fields of a Babylon skeleton read here beyond its public typings (internal in @babylonjs/core 9). */
+interface SkeletonContainerState {
+  /** The asset container holding the skeleton; Skeleton.dispose sets it to null. */
+  _parentContainer: unknown;
+}
 
 /** Options of {@link FullBodyBipedIK.create}. */
 export interface FullBodyBipedIKOptions {
@@ -31,9 +43,15 @@ export interface FullBodyBipedIKOptions {
   references?: BipedReferencesInput;
   /** The spine bone (or pelvis) that stands for the body; default: detected as FinalIK does. */
   rootNode?: BoneReference;
-  /** Solve after the scene's animations every frame (default true). Otherwise call `update()` yourself. */
+  /**
+   * Solve every frame after the animations and every `scene.onBeforeRenderObservable` observer, before
+   * skeletons are prepared for rendering (default true). Otherwise call `update()` yourself.
+   */
   autoUpdate?: boolean;
-  /** Restore the mapped bones' default local pose before the animations every frame (default true). */
+  /**
+   * Take the IK's own output off the mapped bones before the animations every frame (default true): each
+   * local rotation or position that still holds what the IK wrote gets back the animated value it replaced.
+   */
   fixTransforms?: boolean;
   /** For skeletons without linked TransformNodes: the mesh the skeleton deforms (default: the first one using it). */
   mesh?: AbstractMesh;
@@ -76,9 +94,9 @@ export class FullBodyBipedIK implements SceneUpdatable {
   readonly onWarningObservable = new Observable<SolverWarning>();
   /** When false the IK neither fixes transforms nor solves. */
   enabled = true;
-  /** Solve after the animations every frame. */
+  /** Solve after the animations and the before-render observers every frame. */
   autoUpdate: boolean;
-  /** Restore the mapped bones' default local pose before the animations every frame. */
+  /** Take the IK's own output off the mapped bones before the animations every frame. */
   fixTransforms: boolean;
   private disposed = false;
   private lastFrame = -1;
@@ -99,7 +117,12 @@ export class FullBodyBipedIK implements SceneUpdatable {
     this.fixTransforms = options.fixTransforms ?? true;
     const built = buildBipedSolver(skeleton, references, rootNode, options, setupWarnings, (w) => {
       this.warnings.push(w);
-      this.onWarningObservable.notifyObservers(w);
+      try {
+        this.onWarningObservable.notifyObservers(w);
+      } catch (e) {
+        // a throwing observer must not break the solve, nor Babylon's render loop
+        Logger.Error(`babylon-fbbik: an onWarningObservable observer threw on "${w.cause}": ${String(e)}`);
+      }
     });
     this.rig = built.rig;
     // the root the rig resolved (the model's top node unless given)
@@ -107,15 +130,21 @@ export class FullBodyBipedIK implements SceneUpdatable {
     this.rootNode = built.rootNode;
     this.solver = new FBBIKSolver(built.inner, built.rig, built.mapping);
     this.rig.watchDisposal();
+    attached.set(skeleton, this);
     SceneUpdater.for(scene).add(this);
   }
 
   /**
    * Attaches FullBodyBipedIK to `skeleton`: detects the biped references (or takes them from `options`),
    * builds the solver and, with `autoUpdate`, solves every frame after the animations. Throws
-   * {@link FBBIKError} naming every problem when the rig cannot work.
+   * {@link FBBIKError} naming every problem when the rig cannot work, or when the skeleton already has a
+   * FullBodyBipedIK that is not disposed.
    */
   static create(scene: Scene, skeleton: Skeleton, options: FullBodyBipedIKOptions = {}): FullBodyBipedIK {
+    if (attached.has(skeleton)) {
+      // two IKs would each take the other's output for the animated pose: dispose the first one before
+      throw new FBBIKError([`skeleton "${skeleton.name}" already has a FullBodyBipedIK; dispose it before creating another one`]);
+    }
     const { references, warnings } = resolveBipedReferences(skeleton, options.references);
     const rootNode = resolveRootNode(skeleton, references, options.rootNode);
     return new FullBodyBipedIK(scene, skeleton, references, rootNode, options, warnings);
@@ -146,38 +175,69 @@ export class FullBodyBipedIK implements SceneUpdatable {
   }
 
   /**
-   * Solves once now: reads the animated pose, solves, writes the bones. Called after the animations every
-   * frame when `autoUpdate`; a second call in the same frame starts again from the animated pose.
+   * Solves once now: reads the bones' current pose, solves, writes the bones. Called after the animations
+   * every frame when `autoUpdate`. It can be called again at any time, in the same frame too: each call
+   * first takes off what the IK itself wrote and still stands, and solves from the pose as the animation
+   * and other code left it (a clip scrubbed with `goToFrame`, bones posed by code in between).
    */
   update(): void {
     if (this.disposed) return;
-    if (!this.enabled) {
-      // offsets added for this frame must not pile up while the IK is off
-      this.solver._afterUpdate();
-      return;
-    }
-    const detached = this.rig.detachedState();
-    if (detached !== 0) {
-      // the character is gone (or out of the scene): nothing to solve until it is back
-      this.solver.inner.warn(DETACHED[detached]![0], DETACHED[detached]![1]);
-      this.solver._afterUpdate();
-      return;
-    }
-    const frame = this.scene.getFrameId();
-    if (frame === this.lastFrame) this.rig.restoreAnimatedPose();
-    this.lastFrame = frame;
     try {
-      // FinalIK's OnPreUpdate comes before anything is read: what it changes on the bones is seen
-      this.solver.onPreUpdate.notifyObservers();
-      this.rig.read();
-      if (this.rigSolvable()) this.solver.inner.update();
-      this.rig.write();
+      this.updateNow();
     } catch (e) {
       // a frame's failure must not escape into the render loop; the bones keep the animated pose
-      this.rig.restoreAnimatedPose();
-      this.solver.inner.warn(`exception:${String(e)}`, `The IK update failed and was skipped for this frame: ${String(e)}`);
+      if (this.disposed) return;
+      try {
+        this.rig.restoreAnimatedPose();
+      } catch (inner) {
+        this.report(`exception:restore:${String(inner)}`, `Restoring the animated pose failed: ${String(inner)}`);
+      }
+      this.report(`exception:${String(e)}`, `The IK update failed and was skipped for this frame: ${String(e)}`);
     }
-    this.solver._afterUpdate();
+    if (!this.disposed) this.solver._afterUpdate();
+  }
+
+  private updateNow(): void {
+    // off: offsets added for this frame are reset by update; the bones are left as they are
+    if (!this.enabled) return;
+    if (this.detached()) return;
+    this.lastFrame = this.scene.getFrameId();
+    // what the IK wrote comes off before OnPreUpdate: its observers see the pose the solve will read
+    this.rig.restoreAnimatedPose();
+    // FinalIK's OnPreUpdate comes before anything is read: what it changes on the bones is seen
+    this.solver.onPreUpdate.notifyObservers();
+    // (any hook may dispose the IK: dispose restored the animated pose, nothing more is written)
+    if (this.disposed) return;
+    this.rig.read();
+    if (this.rigSolvable()) this.solver.inner.update();
+    if (this.disposed) return;
+    this.rig.write();
+    if (this.rig.writeRejected) {
+      this.solver.inner.warn("non-finite-pose", "The solved pose had a non-finite value (NaN or ±∞, e.g. set into the solver by a hook): nothing was written this frame, the bones keep the animated pose.");
+    }
+  }
+
+  /**
+   * True when the rig cannot be used this frame (warned once). A skeleton disposed for good (out of its
+   * scene and of any asset container), or disposed nodes or mesh, dispose the IK: nothing keeps it then.
+   */
+  private detached(): boolean {
+    const state = this.rig.detachedState();
+    if (state === 0) return false;
+    const forGood = state !== 1 || (this.skeleton as unknown as SkeletonContainerState)._parentContainer == null;
+    if (forGood && state === 1) this.report(DETACHED_FOR_GOOD[0], DETACHED_FOR_GOOD[1]);
+    else this.report(DETACHED[state]![0], DETACHED[state]![1]);
+    if (forGood) this.dispose();
+    return true;
+  }
+
+  /** Warns once per cause; nothing a warning observer throws gets out. */
+  private report(cause: string, message: string): void {
+    try {
+      this.solver.inner.warn(cause, message);
+    } catch (e) {
+      Logger.Error(`babylon-fbbik: a warning observer threw on "${cause}": ${String(e)}`);
+    }
   }
 
   /**
@@ -189,25 +249,25 @@ export class FullBodyBipedIK implements SceneUpdatable {
     const rig = this.rig;
     const blocked = rig.collapsedBone >= 0 ? rig.problem("collapsed", rig.collapsedBone) : rig.reparentedBone >= 0 ? rig.problem("reparented", rig.reparentedBone) : null;
     if (blocked !== null) {
-      this.solver.inner.warn(blocked[0], blocked[1]);
+      this.report(blocked[0], blocked[1]);
       return false;
     }
     if (rig.shearedBone >= 0) {
       const sheared = rig.problem("sheared", rig.shearedBone);
-      this.solver.inner.warn(sheared[0], sheared[1]);
+      this.report(sheared[0], sheared[1]);
     }
     return true;
   }
 
   /** @internal */
   _beforeAnimations(): void {
-    if (this.disposed || !this.enabled || !this.fixTransforms) return;
-    if (this.rig.detachedState() !== 0) return;
+    if (this.disposed) return;
     try {
-      this.solver.inner.fixTransforms();
+      if (this.detached() || !this.enabled || !this.fixTransforms) return;
+      this.rig.fixTransforms();
     } catch (e) {
       // like update(): a failure is reported once and never escapes into Babylon's frame
-      this.solver.inner.warn(`exception:fix:${String(e)}`, `FixTransforms failed and was skipped for this frame: ${String(e)}`);
+      this.report(`exception:fix:${String(e)}`, `FixTransforms failed and was skipped for this frame: ${String(e)}`);
     }
   }
 
@@ -223,12 +283,20 @@ export class FullBodyBipedIK implements SceneUpdatable {
     return this.disposed;
   }
 
-  /** Stops the IK: removes its observers and leaves the bones as the animation left them. */
+  /**
+   * Stops the IK: removes its observers and leaves the bones as the animation left them. Safe from inside
+   * the IK's own hooks and warning observers (the update in progress writes nothing more).
+   */
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
     SceneUpdater.for(this.scene).remove(this);
-    this.rig.restoreAnimatedPose();
+    if (attached.get(this.skeleton) === this) attached.delete(this.skeleton);
+    try {
+      this.rig.restoreAnimatedPose();
+    } catch (e) {
+      Logger.Error(`babylon-fbbik: restoring the animated pose on dispose failed: ${String(e)}`);
+    }
     this.rig.dispose();
     this.solver._dispose();
     this.onWarningObservable.clear();

@@ -29,6 +29,10 @@ export interface BabylonRigOptions {
   mesh?: AbstractMesh | null;
 }
 
+/** Flags of `owned`: the channel holds what the IK wrote. */
+const OWN_ROTATION = 1;
+const OWN_POSITION = 2;
+
 const tv = new Vec3();
 const tv2 = new Vec3();
 const tq = new Quat();
@@ -173,15 +177,18 @@ export class BabylonRig implements RestorablePose {
   // per-bone flags, 0 or 1 (subarrays of one block, see the constructor)
   private readonly rotationDirty: Uint8Array;
   private readonly positionDirty: Uint8Array;
-  private readonly usesEuler: Uint8Array;
-  // FixTransforms state, flat: for the k-th stored bone, its id, whether its position is restored, and
-  // position (3) + rotation (4) at k * 7 of the default local pose (fixValues) and of the animated pose the
-  // last read found (animatedValues): Babylon's own doubles, bit for bit.
+  // FixTransforms state, flat: for the k-th stored bone (the bones the mapping writes), its id, and
+  // position (3) + rotation (4) at k * 7 of the animated pose the last read found (animatedValues) and of
+  // what the IK last wrote to Babylon (writtenValues): Babylon's own doubles, bit for bit. `owned` says which
+  // of the bone's channels hold what the IK wrote (OWN_ROTATION, OWN_POSITION), as far as the IK knows.
   private fixIds = new Int32Array(0);
-  private fixPositions = new Uint8Array(0);
-  private fixValues = new Float64Array(0);
   private animatedValues = new Float64Array(0);
-  private animatedValid = false;
+  private writtenValues = new Float64Array(0);
+  private owned = new Uint8Array(0);
+  /** True when some entry of `owned` may be set. */
+  private anyOwned = false;
+  /** True when a non-finite value was set since the last read, or the last write refused one (reset by read). */
+  private rejected = false;
   private readonly defaultIndex: Int32Array;
   /** Set when a node the rig reads is disposed (from the nodes' onDisposeObservable). */
   private nodeDisposed = false;
@@ -279,15 +286,14 @@ export class BabylonRig implements RestorablePose {
     this.localPositionViews = this.bones.map(() => new Vec3());
     this.localRotationViews = this.bones.map(() => new Quat());
     this.localScaleViews = this.bones.map(() => new Vec3(1, 1, 1));
-    const flags = new Uint8Array(n * 8);
+    const flags = new Uint8Array(n * 7);
     this.stale = flags.subarray(0, n);
     this.rotationDirty = flags.subarray(n, 2 * n);
     this.positionDirty = flags.subarray(2 * n, 3 * n);
-    this.usesEuler = flags.subarray(3 * n, 4 * n);
-    this.aligned = flags.subarray(4 * n, 5 * n).fill(1);
-    this.hasGrandchild = flags.subarray(5 * n, 6 * n);
-    this.hasExternal = flags.subarray(6 * n, 7 * n);
-    this.uniformScale = flags.subarray(7 * n, 8 * n).fill(1);
+    this.aligned = flags.subarray(3 * n, 4 * n).fill(1);
+    this.hasGrandchild = flags.subarray(4 * n, 5 * n);
+    this.hasExternal = flags.subarray(5 * n, 6 * n);
+    this.uniformScale = flags.subarray(6 * n, 7 * n).fill(1);
     this.builtParents = this.bones.map((b, i) => {
       if (i === 0) return null;
       const node = this.nodes[i];
@@ -298,9 +304,6 @@ export class BabylonRig implements RestorablePose {
       const g = p > 0 ? this.parents[p]! : -1;
       if (g > 0) this.hasGrandchild[g] = 1;
     }
-    this.nodes.forEach((node, i) => {
-      if (node !== null && node.rotationQuaternion === null) this.usesEuler[i] = 1;
-    });
     const ints = new Int32Array(n * 2);
     this.chain = ints.subarray(0, n);
     this.defaultIndex = ints.subarray(n, 2 * n).fill(-1);
@@ -439,8 +442,14 @@ export class BabylonRig implements RestorablePose {
     return this.bones[id]?.name ?? this.nodes[id]?.name ?? `bone ${id}`;
   }
 
-  /** Reads component space and every mapped bone's local transform from Babylon, then runs FK. */
+  /**
+   * Reads component space and every mapped bone's local transform from Babylon, then runs FK. What the IK
+   * wrote and still stands is undone first ({@link restoreAnimatedPose}), so the read always sees the pose
+   * as the animation and other code left it.
+   */
   read(): void {
+    if (this.anyOwned) this.restoreAnimatedPose();
+    this.rejected = false;
     const componentChanged = this.readComponentSpace();
     let collapsed = -1;
     let sheared = -1;
@@ -539,7 +548,6 @@ export class BabylonRig implements RestorablePose {
     this.stale.fill(0);
     this.anyStale = false;
     this.version++;
-    this.animatedValid = this.fixIds.length > 0;
     this._poseIsCurrent = true;
   }
 
@@ -590,9 +598,20 @@ export class BabylonRig implements RestorablePose {
     return this.componentToWorldRotation(this.getRotation(bone, tq), out);
   }
 
-  /** Writes the local rotations and positions changed since `read` back to Babylon. */
-  write(): void {
+  /**
+   * Writes the local rotations and positions changed since `read` back to Babylon, and remembers what it
+   * wrote to the bones FixTransforms covers. When any of them is not finite, or a rotation set since the
+   * read was not one (NaN or ±∞, e.g. set into the solver by a hook), nothing is written, the bones keep
+   * the pose read, and it returns false ({@link writeRejected} until the next read).
+   */
+  write(): boolean {
     this._poseIsCurrent = false;
+    if (this.rejected || !this.changesFinite()) {
+      this.rotationDirty.fill(0);
+      this.positionDirty.fill(0);
+      this.rejected = true;
+      return false;
+    }
     for (let i = 1; i < this.bones.length; i++) {
       const rd = this.rotationDirty[i] !== 0;
       const pd = this.positionDirty[i] !== 0;
@@ -602,31 +621,87 @@ export class BabylonRig implements RestorablePose {
       const lpos = this.lpos;
       const o3 = i * 3;
       const o4 = i * 4;
+      const k = this.defaultIndex[i]!;
       if (node !== null && node !== undefined) {
         if (rd) {
-          if (this.usesEuler[i] !== 0) {
+          // (asked each time: a node may be switched between Euler and quaternion rotation at any point)
+          const nq = node.rotationQuaternion;
+          if (nq === null) {
             bq.set(lrot[o4]!, lrot[o4 + 1]!, lrot[o4 + 2]!, lrot[o4 + 3]!);
             bq.toEulerAnglesToRef(bv);
             node.rotation.copyFrom(bv);
+            // remembered as read() will see it: the quaternion of the Euler angles written
+            if (k >= 0) this.remember(k, Quaternion.RotationYawPitchRollToRef(bv.y, bv.x, bv.z, bq), null);
           } else {
-            node.rotationQuaternion!.set(lrot[o4]!, lrot[o4 + 1]!, lrot[o4 + 2]!, lrot[o4 + 3]!);
+            nq.set(lrot[o4]!, lrot[o4 + 1]!, lrot[o4 + 2]!, lrot[o4 + 3]!);
+            if (k >= 0) this.remember(k, nq, null);
           }
         }
-        if (pd) node.position.set(lpos[o3]!, lpos[o3 + 1]!, lpos[o3 + 2]!);
+        if (pd) {
+          node.position.set(lpos[o3]!, lpos[o3 + 1]!, lpos[o3 + 2]!);
+          if (k >= 0) this.remember(k, null, node.position);
+        }
       } else {
         const bone = this.bones[i]!;
         if (rd) {
           bq.set(lrot[o4]!, lrot[o4 + 1]!, lrot[o4 + 2]!, lrot[o4 + 3]!);
           bone.setRotationQuaternion(bq);
+          if (k >= 0) this.remember(k, bq, null);
         }
         if (pd) {
           bv.set(lpos[o3]!, lpos[o3 + 1]!, lpos[o3 + 2]!);
           bone.position = bv;
+          if (k >= 0) this.remember(k, null, bv);
         }
       }
       this.rotationDirty[i] = 0;
       this.positionDirty[i] = 0;
     }
+    return true;
+  }
+
+  /** True when the last {@link write} refused a non-finite pose (until the next read). */
+  get writeRejected(): boolean {
+    return this.rejected;
+  }
+
+  /** True when every local value `write` would write is finite. */
+  private changesFinite(): boolean {
+    const lrot = this.lrot;
+    const lpos = this.lpos;
+    // x − x is 0 for a finite x and NaN for NaN and ±∞: one comparison at the end
+    let sum = 0;
+    for (let i = 1; i < this.bones.length; i++) {
+      if (this.rotationDirty[i] !== 0) {
+        const o4 = i * 4;
+        sum += lrot[o4]! - lrot[o4]! + (lrot[o4 + 1]! - lrot[o4 + 1]!) + (lrot[o4 + 2]! - lrot[o4 + 2]!) + (lrot[o4 + 3]! - lrot[o4 + 3]!);
+      }
+      if (this.positionDirty[i] !== 0) {
+        const o3 = i * 3;
+        sum += lpos[o3]! - lpos[o3]! + (lpos[o3 + 1]! - lpos[o3 + 1]!) + (lpos[o3 + 2]! - lpos[o3 + 2]!);
+      }
+    }
+    return sum === 0;
+  }
+
+  /** Records what was just written to stored bone `k` (Babylon's fields, read directly). */
+  private remember(k: number, rotation: Quaternion | null, position: Vector3 | null): void {
+    const w = this.writtenValues;
+    const o = k * 7;
+    if (rotation !== null) {
+      w[o + 3] = rotation._x;
+      w[o + 4] = rotation._y;
+      w[o + 5] = rotation._z;
+      w[o + 6] = rotation._w;
+      this.owned[k]! |= OWN_ROTATION;
+    }
+    if (position !== null) {
+      w[o] = position._x;
+      w[o + 1] = position._y;
+      w[o + 2] = position._z;
+      this.owned[k]! |= OWN_POSITION;
+    }
+    this.anyOwned = true;
   }
 
   /** @inheritdoc */
@@ -699,6 +774,8 @@ export class BabylonRig implements RestorablePose {
     const lrot = this.lrot;
     const o4 = bone * 4;
     if (!(l > 0) || l === Infinity) {
+      // not a rotation (NaN, ±∞ or zero, e.g. from a NaN set into the solver): the write is refused
+      this.rejected = true;
       lrot[o4] = 0;
       lrot[o4 + 1] = 0;
       lrot[o4 + 2] = 0;
@@ -802,22 +879,20 @@ export class BabylonRig implements RestorablePose {
     // Babylon's own values, bit for bit: restoring them must change nothing on an untouched bone
     const n = bones.length;
     this.fixIds = new Int32Array(n);
-    this.fixPositions = new Uint8Array(n);
     const values = new Float64Array(n * 14);
-    this.fixValues = values.subarray(0, n * 7);
-    this.animatedValues = values.subarray(n * 7, n * 14);
+    this.animatedValues = values.subarray(0, n * 7);
+    this.writtenValues = values.subarray(n * 7, n * 14);
+    this.owned = new Uint8Array(n);
+    this.anyOwned = false;
     this.defaultIndex.fill(-1);
     const rotation = new Quaternion();
     const position = new Vector3();
     bones.forEach((b, k) => {
       this.readRawLocal(b.bone, position, rotation);
       this.fixIds[k] = b.bone;
-      this.fixPositions[k] = b.position ? 1 : 0;
-      this.fixValues.set([position._x, position._y, position._z, rotation._x, rotation._y, rotation._z, rotation._w], k * 7);
+      this.animatedValues.set([position._x, position._y, position._z, rotation._x, rotation._y, rotation._z, rotation._w], k * 7);
       this.defaultIndex[b.bone] = k;
     });
-    this.animatedValues.set(this.fixValues);
-    this.animatedValid = false;
   }
 
   private readRawLocal(id: number, position: Vector3, rotation: Quaternion): void {
@@ -834,53 +909,72 @@ export class BabylonRig implements RestorablePose {
   }
 
   /**
-   * Writes back the local pose of the stored bones as `read` last found it (before the IK changed it):
-   * the bones as the animation left them. No-op before the first read after storeDefaultLocalState.
+   * Undoes what the IK wrote, where it still stands: each channel (local rotation, local position) of the
+   * bones the mapping writes that still holds exactly what {@link write} put there gets back the value the
+   * last `read` found (the animated pose, Babylon's doubles bit for bit). A channel something else set since
+   * (an animation, `goToFrame`, user code) is that code's pose and is left alone; so is every bone when the
+   * IK wrote nothing. Allocation-free; nothing to do in a frame whose FixTransforms already ran.
    */
   restoreAnimatedPose(): void {
     this._poseIsCurrent = false;
-    if (!this.animatedValid) return;
+    if (!this.anyOwned) return;
+    this.anyOwned = false;
     const ids = this.fixIds;
-    for (let k = 0; k < ids.length; k++) this.writeLocal(ids[k]!, this.animatedValues, k * 7, true);
-  }
-
-  /** @inheritdoc Writes straight to Babylon (it runs before the animations, outside read/write). */
-  fixTransforms(): void {
-    const ids = this.fixIds;
-    const withPosition = this.fixPositions;
-    for (let k = 0; k < ids.length; k++) this.writeLocal(ids[k]!, this.fixValues, k * 7, withPosition[k] !== 0);
+    const owned = this.owned;
+    for (let k = 0; k < ids.length; k++) {
+      const own = owned[k]!;
+      if (own === 0) continue;
+      owned[k] = 0;
+      this.undoLocal(ids[k]!, k * 7, own);
+    }
   }
 
   /**
-   * Writes a local pose (position and rotation at `o` in `v`) to Babylon, skipping values that are already
-   * equal: an untouched bone is left bit for bit as it was (a Bone would otherwise recompose its float32
-   * matrix and change its last bits). Babylon's fields are compared directly, and written through a
-   * scratch Babylon object and copyFrom (which marks them dirty), so no double is handed to a call V8
-   * might not inline (it would box it).
+   * FixTransforms, before the animations: {@link restoreAnimatedPose}. The IK's own output is taken off,
+   * so nothing it wrote can accumulate on a channel no animation drives, while a pose the IK did not write
+   * (a paused or stopped clip, user code) is kept as it is: with every weight 0 the bones are exactly as
+   * without the IK. Writes straight to Babylon (it runs outside read/write).
    */
-  private writeLocal(id: number, v: Float64Array, o: number, withPosition: boolean): void {
+  fixTransforms(): void {
+    this.restoreAnimatedPose();
+  }
+
+  /**
+   * Restores stored bone `id`'s channels in `own` whose Babylon value still equals what the IK wrote (at
+   * `o` in writtenValues) to the animated value (at `o` in animatedValues). Babylon's fields are compared
+   * directly, and written through a scratch Babylon object and copyFrom (which marks them dirty), so no
+   * double is handed to a call V8 might not inline (it would box it).
+   */
+  private undoLocal(id: number, o: number, own: number): void {
+    const w = this.writtenValues;
+    const a = this.animatedValues;
     const node = this.nodes[id];
+    let q: Quaternion;
+    let p: Vector3;
+    const nq = node !== null && node !== undefined ? node.rotationQuaternion : null;
     if (node !== null && node !== undefined) {
-      if (this.usesEuler[id] !== 0) {
-        scratchQuaternion(v, o + 3);
-        bq.toEulerAnglesToRef(bv);
-        if (!node.rotation.equals(bv)) node.rotation.copyFrom(bv);
-      } else {
-        const q = node.rotationQuaternion!;
-        if (q._x !== v[o + 3] || q._y !== v[o + 4] || q._z !== v[o + 5] || q._w !== v[o + 6]) q.copyFrom(scratchQuaternion(v, o + 3));
-      }
-      if (withPosition) {
-        const p = node.position;
-        if (p._x !== v[o] || p._y !== v[o + 1] || p._z !== v[o + 2]) p.copyFrom(scratchVector(v, o));
-      }
+      q = nq !== null ? nq : Quaternion.RotationYawPitchRollToRef(node.rotation.y, node.rotation.x, node.rotation.z, bq);
+      p = node.position;
     } else {
       const bone = this.bones[id]!;
-      const q = bone.rotationQuaternion;
-      if (q._x !== v[o + 3] || q._y !== v[o + 4] || q._z !== v[o + 5] || q._w !== v[o + 6]) bone.setRotationQuaternion(scratchQuaternion(v, o + 3));
-      if (withPosition) {
-        const p = bone.position;
-        if (p._x !== v[o] || p._y !== v[o + 1] || p._z !== v[o + 2]) bone.position = scratchVector(v, o);
+      q = bone.rotationQuaternion;
+      p = bone.position;
+    }
+    if ((own & OWN_ROTATION) !== 0 && q._x === w[o + 3] && q._y === w[o + 4] && q._z === w[o + 5] && q._w === w[o + 6]) {
+      scratchQuaternion(a, o + 3);
+      if (node !== null && node !== undefined) {
+        if (nq !== null) nq.copyFrom(bq);
+        else {
+          bq.toEulerAnglesToRef(bv);
+          node.rotation.copyFrom(bv);
+        }
+      } else {
+        this.bones[id]!.setRotationQuaternion(bq);
       }
+    }
+    if ((own & OWN_POSITION) !== 0 && p._x === w[o] && p._y === w[o + 1] && p._z === w[o + 2]) {
+      if (node !== null && node !== undefined) p.copyFrom(scratchVector(a, o));
+      else this.bones[id]!.position = scratchVector(a, o);
     }
   }
 

@@ -177,7 +177,11 @@ export class IKSolverFullBody implements ChainSolver {
     // with nothing driving the solver the pose is already its solution; skipping keeps it bit-exact
     if (!skip) this.solve();
     this.onPostSolve.notify();
-    if (!skip) this.writePose();
+    if (!skip) {
+      // one check before anything is written: a NaN set into a node by a hook must not reach the bones
+      if (this.nodesFinite()) this.writePose();
+      else this.warn("non-finite-pose", "The solved pose had a non-finite value (NaN or ±∞, e.g. set into the solver by a hook): nothing was written this frame, the bones keep the animated pose.");
+    }
     this.solvedLastUpdate = !skip;
     for (let i = 0; i < this.effectors.length; i++) this.effectors[i]!.onPostWrite();
   }
@@ -202,6 +206,20 @@ export class IKSolverFullBody implements ChainSolver {
    */
   protected hasSolveHooks(): boolean {
     return this.onPreIteration.hasObservers() || this.onPostIteration.hasObservers() || this.onPreBend.hasObservers();
+  }
+
+  /** True when every node's solved position is finite. */
+  private nodesFinite(): boolean {
+    // x − x is 0 for a finite x and NaN for NaN and ±∞: one comparison at the end
+    let sum = 0;
+    for (let c = 0; c < this.chains.length; c++) {
+      const nodes = this.chains[c]!.nodes;
+      for (let i = 0; i < nodes.length; i++) {
+        const p = nodes[i]!.solverPosition;
+        sum += p.x - p.x + (p.y - p.y) + (p.z - p.z);
+      }
+    }
+    return sum === 0;
   }
 
   /** Copies the animated pose of every node's bone from the pose. */

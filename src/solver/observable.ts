@@ -4,6 +4,8 @@
  */
 export class SolverObservable<T = void> {
   private readonly callbacks: Array<(value: T) => void> = [];
+  /** Index of the callback being called by `notify`, -1 outside it (a removal adjusts it). */
+  private current = -1;
 
   /** Registers `callback`; returns it so it can be passed to `remove`. */
   add(callback: (value: T) => void): (value: T) => void {
@@ -16,6 +18,8 @@ export class SolverObservable<T = void> {
     const i = this.callbacks.indexOf(callback);
     if (i < 0) return false;
     this.callbacks.splice(i, 1);
+    // removed during notify at or before the callback being called: the next one must not be skipped
+    if (i <= this.current) this.current--;
     return true;
   }
 
@@ -34,9 +38,18 @@ export class SolverObservable<T = void> {
     return this.callbacks.length > 0;
   }
 
-  /** Calls every callback with `value`, in registration order. */
+  /**
+   * Calls every callback with `value`, in registration order. A callback may remove itself or any other:
+   * none still registered is skipped, and one removed before its turn is not called.
+   */
   notify(value: T): void {
     const cbs = this.callbacks;
-    for (let i = 0; i < cbs.length; i++) cbs[i]!(value);
+    // (a nested notify, from a callback, keeps its own position)
+    const outer = this.current;
+    try {
+      for (this.current = 0; this.current < cbs.length; this.current++) cbs[this.current]!(value);
+    } finally {
+      this.current = outer;
+    }
   }
 }

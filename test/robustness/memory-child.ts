@@ -8,6 +8,8 @@
  * 2. `instances` FullBodyBipedIK created, run for two frames (every tenth through scene.render()) and
  *    disposed on one skeleton: observers left, disposed instances still reachable (WeakRef), heap growth
  *    after a warm-up, and whether the bones are as the animation (here: the rest pose) left them, bit for bit.
+ * 3. Characters instantiated, given an IK, run, and disposed without `ik.dispose()` (root nodes or the
+ *    skeleton disposed): how many IKs are still reachable (WeakRef) after a full gc.
  */
 import { getHeapSpaceStatistics } from "node:v8";
 import { Logger } from "@babylonjs/core/Misc/logger.js";
@@ -63,7 +65,7 @@ ik.dispose();
 await tick();
 const observers = () => [
   m.scene.onBeforeAnimationsObservable.observers.length,
-  m.scene.onBeforeRenderObservable.observers.length,
+  m.scene.onBeforeRenderTargetsRenderObservable.observers.length,
   m.scene.onAfterRenderObservable.observers.length,
   m.scene.onDisposeObservable.observers.length,
 ];
@@ -110,6 +112,26 @@ const alive = refs.filter((r) => r.deref() !== undefined).length;
 const localAfter = nodes.map((n) => [...n.position.asArray(), ...n.rotationQuaternion!.asArray(), ...n.scaling.asArray()]);
 const bonesExact = localAfter.every((a, i) => a.every((v, k) => v === localBefore[i]![k]));
 
+// ---- 3. characters disposed without ik.dispose(): their nodes, or their skeleton, disposed
+const DROPPED = 40;
+/** One character's life without ik.dispose(); returns a weak reference to its IK. */
+function dropped(k: number): WeakRef<FullBodyBipedIK> {
+  const entries = m.container.instantiateModelsToScene((n) => `dropped${k}_${n}`, false, { doNotInstantiate: true });
+  const x = FullBodyBipedIK.create(m.scene, entries.skeletons[0]!);
+  x.onWarningObservable.add(() => {});
+  x.solver.leftHandEffector.positionWeight = 1;
+  m.scene.render();
+  if (k % 2 === 0) for (const r of entries.rootNodes) r.dispose();
+  else entries.skeletons[0]!.dispose();
+  m.scene.render();
+  return new WeakRef(x);
+}
+const droppedRefs: WeakRef<FullBodyBipedIK>[] = [];
+for (let k = 0; k < DROPPED; k++) droppedRefs.push(dropped(k));
+m.scene.render();
+await heapNow();
+const droppedAlive = droppedRefs.filter((r) => r.deref() !== undefined).length;
+
 console.log(
   JSON.stringify({
     frames,
@@ -125,6 +147,9 @@ console.log(
     updaterActive: SceneUpdater.isActive(m.scene),
     alive,
     bonesExact,
+    dropped: DROPPED,
+    droppedAlive,
+    updaterActiveAfterDropped: SceneUpdater.isActive(m.scene),
   }),
 );
 m.dispose();

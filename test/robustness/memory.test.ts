@@ -33,6 +33,9 @@ interface ChildResult {
   updaterActive: boolean;
   alive: number;
   bonesExact: boolean;
+  dropped: number;
+  droppedAlive: number;
+  updaterActiveAfterDropped: boolean;
 }
 
 const mb = (n: number): string => `${(n / 1048576).toFixed(2)} MB`;
@@ -78,6 +81,16 @@ describe("memory (child process with --expose-gc)", () => {
       outcome:
         `no scene observer left, the scene updater gone; all ${INSTANCES} instances garbage-collected (WeakRef); heap growth after ${result.warm} instances below ${mb(INSTANCE_LIMIT)}; ` +
         "every bone's local position, rotation and scale bit for bit as before",
+    });
+  });
+
+  it("characters disposed without ik.dispose() take their IK with them", () => {
+    expect(result.droppedAlive).toBe(0);
+    expect(result.updaterActiveAfterDropped).toBe(false);
+    report.add({
+      what: "characters (Mannequin instances) given an IK, run, then disposed without ik.dispose(): root nodes disposed (half) or the skeleton disposed (half)",
+      cases: `${result.dropped} characters`,
+      outcome: "each IK disposes itself at the next frame (warned once); all garbage-collected (WeakRef), the scene updater gone",
     });
   });
 

@@ -361,7 +361,7 @@ describe("synthetic bad rigs, as linked TransformNodes and as plain Bones", () =
           const message = (error as FBBIKError).message;
           for (const re of c.expect.throws) expect(message, BUILD_WORDS[build]).toMatch(re);
           // nothing half-built: no scene observers; validate says the same
-          expect(rig.scene.onBeforeRenderObservable.observers.length).toBe(0);
+          expect(rig.scene.onBeforeRenderTargetsRenderObservable.observers.length).toBe(0);
           expect(rig.scene.onBeforeAnimationsObservable.observers.length).toBe(0);
           expect(validation.problems).toEqual([...(error as FBBIKError).problems]);
           const first = (error as FBBIKError).problems[0]!;
@@ -454,7 +454,7 @@ describe("real models", () => {
         if (c.throws !== undefined) {
           expect(error).toBeInstanceOf(FBBIKError);
           for (const re of c.throws) expect((error as Error).message).toMatch(re);
-          expect(m.scene.onBeforeRenderObservable.observers.length).toBe(0);
+          expect(m.scene.onBeforeRenderTargetsRenderObservable.observers.length).toBe(0);
           outcomes.push(`throws FBBIKError: "${(error as FBBIKError).problems[0]!.slice(0, 150)}…"`);
           continue;
         }

@@ -99,7 +99,7 @@ describe("FullBodyBipedIK.validate", () => {
   it("finds nothing wrong with a well-formed rig and attaches nothing", () => {
     const { scene, skeleton } = buildSkeleton(true, false);
     expect(FullBodyBipedIK.validate(skeleton)).toEqual({ problems: [], warnings: [] });
-    expect(scene.onBeforeRenderObservable.observers.length).toBe(0);
+    expect(scene.onBeforeRenderTargetsRenderObservable.observers.length).toBe(0);
   });
 
   it("warns about straight limbs, saying which way they will bend", () => {

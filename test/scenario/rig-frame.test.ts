@@ -209,9 +209,9 @@ for (const rightHanded of [false, true]) {
       const m = await load(rightHanded);
       const nodes = m.skeleton.bones.map((b) => b.getTransformNode()!);
       const before = nodes.map((n) => n.onDisposeObservable.observers.length);
-      const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
       const other = FullBodyBipedIK.create(m.scene, m.skeleton);
       other.dispose();
+      const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
       // validate() builds a rig it throws away: it must leave nothing on the nodes
       FullBodyBipedIK.validate(m.skeleton);
       const hand = ik.references.leftHand.getTransformNode()!;

@@ -1,0 +1,423 @@
+/**
+ * The component's frame lifecycle (issue 16 B, F, G1, G4, G5, G6, G8, G10, G12): several updates in one
+ * render frame, where in Babylon's frame the solve runs, exceptions thrown by user observers, dispose from
+ * inside hooks, lists changed while they are iterated, weights 0 with a paused clip, two IKs on one
+ * skeleton, non-finite values written into the solver, and characters disposed without ik.dispose().
+ */
+import type { AnimationGroup } from "@babylonjs/core/Animations/animationGroup.js";
+import { FreeCamera } from "@babylonjs/core/Cameras/freeCamera.js";
+import { RenderTargetTexture } from "@babylonjs/core/Materials/Textures/renderTargetTexture.js";
+import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { FullBodyBipedIK } from "../../src/component/full-body-biped-ik.js";
+import { SceneUpdater } from "../../src/component/scene-updater.js";
+import { Curve } from "../../src/effectors/curve.js";
+import { GrounderFBBIK } from "../../src/effectors/grounding/grounder-fbbik.js";
+import { InteractionCurveType } from "../../src/effectors/interaction/interaction-curves.js";
+import { InteractionObject } from "../../src/effectors/interaction/interaction-object.js";
+import { InteractionSystem } from "../../src/effectors/interaction/interaction-system.js";
+import { FullBodyBipedEffector } from "../../src/solver/biped-bones.js";
+import { FBBIKError } from "../../src/solver/errors.js";
+import { SolverObservable } from "../../src/solver/observable.js";
+import { type LoadedModel, type ModelName, loadModel } from "../helpers/babylon-scene.js";
+import { height, worldPos } from "../helpers/scene-probes.js";
+
+const open: LoadedModel[] = [];
+afterEach(() => {
+  while (open.length > 0) open.pop()!.dispose();
+});
+
+async function load(name: ModelName, rightHanded = false): Promise<LoadedModel> {
+  const m = await loadModel(name, { rightHanded });
+  open.push(m);
+  return m;
+}
+
+/** Every bone's world position (forced from the linked nodes). */
+function bonePositions(m: LoadedModel): Vector3[] {
+  return m.skeleton.bones.map((b) => {
+    const n = b.getTransformNode();
+    return n !== null ? n.computeWorldMatrix(true).getTranslation() : worldPos(b);
+  });
+}
+
+/** Largest distance between two poses of the same skeleton. */
+function poseError(a: Vector3[], b: Vector3[]): number {
+  let worst = 0;
+  for (let i = 0; i < a.length; i++) worst = Math.max(worst, Vector3.Distance(a[i]!, b[i]!));
+  return worst;
+}
+
+/** Every linked node's local position and rotation, as numbers (for bit-for-bit comparisons). */
+function localPose(m: LoadedModel): number[] {
+  const out: number[] = [];
+  for (const b of m.skeleton.bones) {
+    const n = b.getTransformNode()!;
+    out.push(...n.position.asArray(), ...n.rotationQuaternion!.asArray());
+  }
+  return out;
+}
+
+function clip(m: LoadedModel, name: string): AnimationGroup {
+  return m.container.animationGroups.find((g) => g.name === name)!;
+}
+
+describe("B: several update() calls in one render frame", () => {
+  it("weights 0, a clip posed by goToFrame at 60 times with update() after each and no render: every output is the clip's pose", async () => {
+    const withIk = await load("UAL");
+    const reference = await load("UAL");
+    const ik = FullBodyBipedIK.create(withIk.scene, withIk.skeleton);
+    const a = clip(withIk, "Walk_Loop");
+    const b = clip(reference, "Walk_Loop");
+    a.start(true);
+    b.start(true);
+    a.pause();
+    b.pause();
+    withIk.scene.render();
+    reference.scene.render();
+    const h = height(reference);
+    let worst = 0;
+    for (let k = 0; k < 60; k++) {
+      const frame = a.from + ((a.to - a.from) * k) / 60;
+      a.goToFrame(frame);
+      b.goToFrame(frame);
+      ik.update();
+      worst = Math.max(worst, poseError(bonePositions(withIk), bonePositions(reference)) / h);
+    }
+    console.log(`B goToFrame check: max error ${(worst * 100).toExponential(2)} % of height`);
+    expect(worst).toBe(0);
+  });
+
+  it("code that poses a bone and then solves: the solve starts from the new pose, and a repeated solve gives the same output", async () => {
+    const m = await load("Mannequin");
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+    const hand = ik.solver.leftHandEffector;
+    m.scene.render();
+    hand.position.copyFrom(worldPos(ik.references.leftHand).add(new Vector3(0, 0.05, 0.05)));
+    hand.positionWeight = 1;
+    const spine = ik.references.spine[0]!.getTransformNode()!;
+    const head = ik.references.head!;
+    m.scene.render();
+    const headBefore = worldPos(head);
+    // pose the spine by hand (between frames, no animation), then solve twice: both solves see it
+    spine.rotationQuaternion!.multiplyInPlace(new Vector3(0, 0, 0.1).toQuaternion());
+    ik.update();
+    const once = bonePositions(m);
+    const headOnce = worldPos(head);
+    expect(Vector3.Distance(headBefore, headOnce)).toBeGreaterThan(0.01 * height(m));
+    ik.update();
+    expect(poseError(once, bonePositions(m))).toBe(0);
+    // the next frame starts from the posed spine too (FixTransforms takes off only the IK's own output)
+    m.scene.render();
+    expect(Vector3.Distance(headOnce, worldPos(head))).toBeLessThan(1e-9);
+  });
+});
+
+describe("F: frame order", () => {
+  it("a target moved in an onBeforeRenderObservable observer added after create() is solved the same frame", async () => {
+    const m = await load("Mannequin");
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+    m.scene.render();
+    const rest = worldPos(ik.references.leftHand);
+    const points = [rest.add(new Vector3(0, 0.05, 0.05)), rest.add(new Vector3(0.05, -0.05, 0.12))];
+    const hand = ik.solver.leftHandEffector;
+    hand.positionWeight = 1;
+    let f = 0;
+    m.scene.onBeforeRenderObservable.add(() => {
+      hand.position.copyFrom(points[f % 2]!);
+    });
+    let worst = 0;
+    for (; f < 20; f++) {
+      m.scene.render();
+      if (f >= 2) worst = Math.max(worst, Vector3.Distance(worldPos(ik.references.leftHand), points[f % 2]!));
+    }
+    console.log(`F lag: hand ${worst.toExponential(3)} m from this frame's target (targets ${Vector3.Distance(points[0]!, points[1]!).toFixed(3)} m apart)`);
+    expect(worst).toBeLessThan(1e-3 * height(m));
+  });
+
+  it("solves once per frame, before render targets and every camera, with several active cameras and a custom render target", async () => {
+    const m = await load("Mannequin");
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+    const cams = [new FreeCamera("a", new Vector3(0, 1, -4), m.scene), new FreeCamera("b", new Vector3(2, 1, -4), m.scene)];
+    m.scene.activeCameras = cams;
+    const rt = new RenderTargetTexture("rt", 16, m.scene);
+    rt.renderList = m.scene.meshes.slice();
+    m.scene.customRenderTargets.push(rt);
+    m.scene.render();
+    const rest = worldPos(ik.references.leftHand);
+    const hand = ik.solver.leftHandEffector;
+    hand.positionWeight = 1;
+    let solves = 0;
+    ik.solver.onPostUpdate.add(() => solves++);
+    let f = 0;
+    const target = () => rest.add(f % 2 === 0 ? new Vector3(0, 0.05, 0.05) : new Vector3(0.05, -0.05, 0.12));
+    m.scene.onBeforeRenderObservable.add(() => hand.position.copyFrom(target()));
+    const seen: number[] = [];
+    rt.onBeforeRenderObservable.add(() => seen.push(Vector3.Distance(worldPos(ik.references.leftHand), target())));
+    m.scene.onBeforeCameraRenderObservable.add(() => seen.push(Vector3.Distance(worldPos(ik.references.leftHand), target())));
+    for (; f < 6; f++) m.scene.render();
+    expect(solves).toBe(6);
+    expect(seen.length).toBeGreaterThanOrEqual(6 * 3);
+    expect(Math.max(...seen)).toBeLessThan(1e-3 * height(m));
+  });
+});
+
+describe("G1: exceptions never escape scene.render()", () => {
+  const throwing = () => {
+    throw new Error("observer failure");
+  };
+
+  it("a throwing onWarningObservable observer: warnings in the solve, in update()'s catch, in the detached branch", async () => {
+    const m = await load("Mannequin");
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+    ik.onWarningObservable.add(throwing);
+    m.scene.render();
+    // a warning raised inside the solve (bad input)
+    ik.solver.leftHandEffector.positionWeight = 1;
+    ik.solver.leftHandEffector.position.x = Number.NaN;
+    expect(() => m.scene.render()).not.toThrow();
+    ik.solver.leftHandEffector.position.copyFrom(worldPos(ik.references.leftHand));
+    // a warning raised in update()'s catch block (a throwing hook)
+    const pre = ik.solver.onPreUpdate.add(() => {
+      throw new Error("hook failure");
+    });
+    expect(() => m.scene.render()).not.toThrow();
+    ik.solver.onPreUpdate.remove(pre);
+    // the detached branch
+    m.scene.removeSkeleton(m.skeleton);
+    expect(() => m.scene.render()).not.toThrow();
+    m.scene.addSkeleton(m.skeleton);
+    expect(() => m.scene.render()).not.toThrow();
+    const causes = ik.warningsRaised.map((w) => w.cause);
+    expect(causes).toContain("detached:skeleton");
+    expect(causes.some((c) => c.startsWith("exception:"))).toBe(true);
+  });
+
+  it("a linked bone node switched to Euler (rotationQuaternion = null): no exception, and the IK still reaches", async () => {
+    const m = await load("Mannequin");
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+    m.scene.render();
+    const hand = ik.solver.leftHandEffector;
+    hand.position.copyFrom(worldPos(ik.references.leftHand).add(new Vector3(0, 0.05, 0.05)));
+    hand.positionWeight = 1;
+    m.scene.render();
+    const forearm = ik.references.leftForearm.getTransformNode()!;
+    const upperArm = ik.references.leftUpperArm.getTransformNode()!;
+    for (let f = 0; f < 5; f++) {
+      // switched every frame (the upper arm once, the forearm again after each frame)
+      for (const n of f === 0 ? [forearm, upperArm] : [forearm]) {
+        if (n.rotationQuaternion !== null) {
+          n.rotation.copyFrom(n.rotationQuaternion.toEulerAngles());
+          n.rotationQuaternion = null;
+        }
+      }
+      expect(() => m.scene.render()).not.toThrow();
+      expect(Vector3.Distance(worldPos(ik.references.leftHand), hand.position)).toBeLessThan(1e-3 * height(m));
+    }
+    // and back to a quaternion
+    forearm.rotationQuaternion = forearm.rotation.toQuaternion();
+    m.scene.render();
+    expect(Vector3.Distance(worldPos(ik.references.leftHand), hand.position)).toBeLessThan(1e-3 * height(m));
+    expect(ik.warningsRaised.filter((w) => w.cause.startsWith("exception"))).toEqual([]);
+  });
+});
+
+describe("G4: ik.dispose() from inside its own hooks", () => {
+  for (const where of ["onPreUpdate", "onPreIteration", "onPostSolve", "onPostUpdate", "onWarningObservable"] as const) {
+    it(`dispose in ${where}: the bones are the animation's, no IK pose written after dispose`, async () => {
+      const m = await load("Mannequin");
+      const reference = await load("Mannequin");
+      const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+      m.scene.render();
+      reference.scene.render();
+      const hand = ik.solver.leftHandEffector;
+      hand.position.copyFrom(worldPos(ik.references.leftHand).add(new Vector3(0, 0.15, 0.1)));
+      hand.positionWeight = 1;
+      m.scene.render();
+      const dispose = () => ik.dispose();
+      if (where === "onWarningObservable") {
+        ik.onWarningObservable.add(dispose);
+        ik.solver.rightHandEffector.positionWeight = Number.NaN;
+      } else if (where === "onPreIteration") ik.solver.onPreIteration.add(dispose);
+      else ik.solver[where].add(dispose);
+      m.scene.render();
+      expect(ik.isDisposed).toBe(true);
+      expect(localPose(m)).toEqual(localPose(reference));
+      m.scene.render();
+      expect(localPose(m)).toEqual(localPose(reference));
+    });
+  }
+});
+
+describe("G5: removing from a list while it is iterated skips nothing", () => {
+  it("SolverObservable: a callback removing itself or an earlier one does not skip the next", () => {
+    const o = new SolverObservable<void>();
+    const calls: string[] = [];
+    const a = o.add(() => {
+      calls.push("a");
+      o.remove(a);
+    });
+    o.add(() => calls.push("b"));
+    const c = o.add(() => {
+      calls.push("c");
+      o.remove(c);
+      o.remove(a);
+    });
+    o.add(() => calls.push("d"));
+    o.notify();
+    o.notify();
+    expect(calls).toEqual(["a", "b", "c", "d", "b", "d"]);
+  });
+
+  it("an IK disposing itself during its update does not make the next character skip the frame", async () => {
+    const m = await load("Mannequin");
+    const twin = m.container.instantiateModelsToScene((n) => `twin_${n}`, false, { doNotInstantiate: true });
+    const ik1 = FullBodyBipedIK.create(m.scene, m.skeleton);
+    const ik2 = FullBodyBipedIK.create(m.scene, twin.skeletons[0]!);
+    m.scene.render();
+    let solves2 = 0;
+    ik2.solver.onPostUpdate.add(() => solves2++);
+    ik1.solver.onPreUpdate.add(() => ik1.dispose());
+    m.scene.render();
+    expect(ik1.isDisposed).toBe(true);
+    expect(solves2).toBe(1);
+    // removing the last one removes the observers; items added and removed while iterating keep order
+    m.scene.render();
+    expect(solves2).toBe(2);
+    ik2.dispose();
+    expect(SceneUpdater.isActive(m.scene)).toBe(false);
+  });
+
+  it("an InteractionSystem disposed from its own event does not make the GrounderFBBIK after it skip the frame", async () => {
+    const m = await load("Mannequin");
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+    const system = new InteractionSystem(ik);
+    const grounder = new GrounderFBBIK(ik);
+    m.scene.render();
+    // an interaction running on the right hand: after dispose nothing of it may come back
+    const node = new TransformNode("button", m.scene);
+    node.position.copyFrom(worldPos(ik.references.rightHand).add(new Vector3(0, 0.05, 0.05)));
+    const object = new InteractionObject(node, { weightCurves: [{ type: InteractionCurveType.PositionWeight, curve: new Curve([{ time: 0, value: 1 }, { time: 10, value: 1 }]) }] });
+    expect(system.startInteraction(FullBodyBipedEffector.RightHand, object, false)).toBe(true);
+    for (let f = 0; f < 3; f++) m.scene.render();
+    expect(ik.solver.rightHandEffector.positionWeight).toBeGreaterThan(0);
+    system.onPreInteractionUpdate.add(() => system.dispose());
+    m.scene.render();
+    expect(system.isDisposed).toBe(true);
+    expect((grounder as unknown as { lastFrame: number }).lastFrame).toBe(m.scene.getFrameId());
+    // dispose wrote the default weights back; the rest of the disposed system's update did not undo that
+    expect(ik.solver.rightHandEffector.positionWeight).toBe(0);
+  });
+});
+
+describe("G6: weights 0 and a paused clip", () => {
+  for (const how of ["pause", "stop", "weight 0"] as const) {
+    it(`every weight 0, the clip ${how === "weight 0" ? "weighted 0" : how === "pause" ? "paused" : "stopped"}: the bones hold what they hold without IK, bit for bit`, async () => {
+      const withIk = await load("UAL");
+      const reference = await load("UAL");
+      FullBodyBipedIK.create(withIk.scene, withIk.skeleton);
+      const groups = [clip(withIk, "Walk_Loop"), clip(reference, "Walk_Loop")];
+      for (const g of groups) g.start(true);
+      for (let f = 0; f < 7; f++) {
+        withIk.scene.render();
+        reference.scene.render();
+      }
+      for (const g of groups) {
+        if (how === "pause") g.pause();
+        else if (how === "stop") g.stop();
+        else g.setWeightForAllAnimatables(0);
+      }
+      for (let f = 0; f < 5; f++) {
+        withIk.scene.render();
+        reference.scene.render();
+        expect(localPose(withIk)).toEqual(localPose(reference));
+      }
+    });
+  }
+});
+
+describe("G8: a second create() on the same skeleton", () => {
+  it("is refused with an FBBIKError naming the skeleton; after dispose a new one can be created", async () => {
+    const m = await load("Mannequin");
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+    let error: unknown = null;
+    try {
+      FullBodyBipedIK.create(m.scene, m.skeleton);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(FBBIKError);
+    expect(String((error as Error).message)).toContain(m.skeleton.name);
+    ik.dispose();
+    const again = FullBodyBipedIK.create(m.scene, m.skeleton);
+    again.solver.leftHandEffector.positionWeight = 1;
+    again.solver.leftHandEffector.position.y += 0.1;
+    m.scene.render();
+    again.dispose();
+    const reference = await load("Mannequin");
+    m.scene.render();
+    reference.scene.render();
+    expect(localPose(m)).toEqual(localPose(reference));
+  });
+});
+
+describe("G10: non-finite values written into the solver from a hook", () => {
+  it("a NaN written into a solver node in onPreIteration never reaches the Babylon nodes; warned once; the animated pose stays", async () => {
+    const m = await load("Mannequin");
+    const reference = await load("Mannequin");
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+    m.scene.render();
+    reference.scene.render();
+    ik.solver.leftHandEffector.positionWeight = 1;
+    ik.solver.leftHandEffector.position.y += 0.1;
+    // the body node, then the left upper arm's (each reached the hips, chest, upper arms and thighs)
+    let node = ik.solver.inner.chains[0]!.nodes[0]!;
+    ik.solver.onPreIteration.add(() => {
+      node.solverPosition.x = Number.NaN;
+    });
+    for (let f = 0; f < 4; f++) {
+      if (f === 2) node = ik.solver.inner.chains[1]!.nodes[0]!;
+      m.scene.render();
+      reference.scene.render();
+      expect(localPose(m).every(Number.isFinite)).toBe(true);
+      expect(localPose(m)).toEqual(localPose(reference));
+    }
+    expect(ik.warningsRaised.filter((w) => w.cause === "non-finite-pose").length).toBe(1);
+  });
+});
+
+describe("G12: a character disposed without ik.dispose()", () => {
+  for (const how of ["root disposed", "skeleton disposed"] as const) {
+    it(`${how}: the IK detaches by itself (out of the scene updater, disposed, warned once)`, async () => {
+      const m = await load("Mannequin");
+      const twin = m.container.instantiateModelsToScene((n) => `twin_${n}`, false, { doNotInstantiate: true });
+      const keep = FullBodyBipedIK.create(m.scene, m.skeleton);
+      const ik = FullBodyBipedIK.create(m.scene, twin.skeletons[0]!);
+      const causes: string[] = [];
+      ik.onWarningObservable.add((w) => causes.push(w.cause));
+      m.scene.render();
+      if (how === "root disposed") (twin.rootNodes[0] as TransformNode).dispose();
+      else twin.skeletons[0]!.dispose();
+      m.scene.render();
+      expect(ik.isDisposed).toBe(true);
+      expect(SceneUpdater.for(m.scene).items.includes(ik)).toBe(false);
+      expect(causes.length).toBe(1);
+      expect(keep.isDisposed).toBe(false);
+      expect(() => ik.dispose()).not.toThrow();
+      keep.dispose();
+    });
+  }
+
+  it("a skeleton removed from the scene with its container is not disposed for good: the IK waits for it", async () => {
+    const m = await load("Mannequin");
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+    m.scene.render();
+    m.container.removeAllFromScene();
+    m.scene.render();
+    expect(ik.isDisposed).toBe(false);
+    m.container.addAllToScene();
+    m.scene.render();
+    expect(ik.isDisposed).toBe(false);
+  });
+});
