@@ -17,7 +17,11 @@ const tq = new Quat();
 export class FBBIKEffector {
   /** World target position. Initially the bone's world position. Mutate it or assign a new vector. */
   position = new Vector3();
-  /** World target rotation. Initially the bone's world rotation. */
+  /**
+   * World target rotation, in Babylon's convention: a bone node's `absoluteRotationQuaternion` (Y flipped
+   * under a mirrored parent, as `Matrix.decompose` gives it) is the rotation that leaves that bone as it is.
+   * Initially the bone's world rotation.
+   */
   rotation = new Quaternion();
   /** World offset added for one solve, then reset to zero. Add to it every frame (`addInPlace`). */
   readonly positionOffset = new Vector3();
@@ -104,8 +108,8 @@ export class FBBIKEffector {
         // Babylon's cached matrix when it is current (no forced recompute of the target and its children)
         const m = currentWorldMatrix(t);
         m.getTranslationToRef(this.position);
-        // the rotation whose Y and Z axes are the node's world Y and Z: proper even under a mirrored parent
-        // (a node inside a glTF in a left-handed scene), where Babylon's decomposition flips an axis
+        // Babylon's decomposition of the node's world matrix (Y flipped under a mirrored parent), built
+        // from its axes without decompose's temporaries
         rotationFromMatrix(m.m, tq);
         this.rotation.set(tq.x, tq.y, tq.z, tq.w);
       }
