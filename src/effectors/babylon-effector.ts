@@ -1,7 +1,7 @@
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
-import { type BabylonRig, currentWorldMatrix, rotationFromMatrix } from "../mapping/babylon-rig.js";
+import { type BabylonRig, currentWorldMatrix, hasRotation, rotationFromMatrix } from "../mapping/babylon-rig.js";
 import { Quat } from "../math/quat.js";
 import { Vec3 } from "../math/vec3.js";
 import type { IKEffector } from "./effector.js";
@@ -108,10 +108,18 @@ export class FBBIKEffector {
         // Babylon's cached matrix when it is current (no forced recompute of the target and its children)
         const m = currentWorldMatrix(t);
         m.getTranslationToRef(this.position);
-        // Babylon's decomposition of the node's world matrix (Y flipped under a mirrored parent), built
-        // from its axes without decompose's temporaries
-        rotationFromMatrix(m.m, tq);
-        this.rotation.set(tq.x, tq.y, tq.z, tq.w);
+        if (hasRotation(m.m)) {
+          // Babylon's decomposition of the node's world matrix (Y flipped under a mirrored parent), built
+          // from its axes without decompose's temporaries
+          rotationFromMatrix(m.m, tq);
+          this.rotation.set(tq.x, tq.y, tq.z, tq.w);
+        } else if (this.inner.rotationWeight !== 0) {
+          // scaled to 0 or not finite: any rotation read from it would be arbitrary
+          this.warn(
+            `${this.name}:target-rotation`,
+            `${this.name} effector: its target ${t.name} has no usable world rotation (scaled to 0 or not finite); the effector keeps its last rotation.`,
+          );
+        }
       }
     }
     const inner = this.inner;

@@ -1026,6 +1026,28 @@ export function rotationFromMatrix(m: ArrayLike<number>, out: Quat): Quat {
   return lookRotation(out, axisZ, axisY);
 }
 
+/**
+ * True when the Babylon world matrix `m` has a rotation to read: its Z and Y axes (rows) finite, not zero
+ * and not parallel (lookRotation's own test). A node scaled to 0, or with a NaN in its chain, has none;
+ * rotationFromMatrix would return an arbitrary fallback for it.
+ */
+export function hasRotation(m: ArrayLike<number>): boolean {
+  const zx = m[8]!;
+  const zy = m[9]!;
+  const zz = m[10]!;
+  const yx = m[4]!;
+  const yy = m[5]!;
+  const yz = m[6]!;
+  const zl = zx * zx + zy * zy + zz * zz;
+  const yl = yx * yx + yy * yy + yz * yz;
+  const cx = yy * zz - yz * zy;
+  const cy = yz * zx - yx * zz;
+  const cz = yx * zy - yy * zx;
+  const xl = cx * cx + cy * cy + cz * cz;
+  // squared lengths: |y × z| > 1e-12 |y| |z|; every comparison false for NaN
+  return zl > 0 && zl < Infinity && yl > 0 && yl < Infinity && xl > 1e-24 * yl * zl;
+}
+
 /** Row-vector point transform by a Babylon matrix (with the projective divide Babylon applies). */
 function transformPoint(m: ArrayLike<number>, v: ReadonlyVec3, out: Vec3): Vec3 {
   // the vector, not its three numbers: doubles passed to a call V8 does not inline are boxed
