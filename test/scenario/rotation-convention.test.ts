@@ -12,7 +12,9 @@ import { FullBodyBipedIK } from "../../src/component/full-body-biped-ik.js";
 import type { FBBIKEffector } from "../../src/effectors/babylon-effector.js";
 import { rotationFromMatrix } from "../../src/mapping/babylon-rig.js";
 import { Quat } from "../../src/math/quat.js";
+import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Random } from "../helpers/random.js";
+import { RigSpec, buildRig } from "../robustness/rig-builder.js";
 import { type LoadedModel, type ModelName, loadModel, modelAvailable } from "../helpers/babylon-scene.js";
 
 // (RobotExpressive cannot be set up: its feet hang off the root; babylon-ik.test checks the error)
@@ -120,6 +122,52 @@ describe("rotations in Babylon's convention, left- and right-handed", () => {
           }
         }
       });
+    });
+  }
+});
+
+describe("rotations in Babylon's convention on rigs built in code (mirrored and turned holder)", () => {
+  for (const linked of [true, false]) {
+    it(`${linked ? "TransformNodes linked to bones" : "plain Bones skinning a mesh"}: the bones' world rotations fed back change nothing; pinToBone reports them`, () => {
+      let worst = 0;
+      for (const rightHanded of [false, true]) {
+        for (const mirrored of [false, true]) {
+          const rig = buildRig(RigSpec.biped(), {
+            linked,
+            withMesh: !linked,
+            rightHanded,
+            placement: { position: new Vector3(0.4, 0.1, -0.3), rotation: Quaternion.RotationYawPitchRoll(0.7, 0.1, -0.2), scaling: new Vector3(mirrored ? -1.5 : 1.5, 1.5, 1.5) },
+          });
+          try {
+            const ik = FullBodyBipedIK.create(rig.scene, rig.skeleton);
+            rig.scene.render();
+            // Babylon's world rotation of a bone: its node's, or the Bone's through the mesh it skins
+            const worldRotation = (bone: Bone): Quaternion => {
+              const node = bone.getTransformNode();
+              if (node !== null) {
+                node.computeWorldMatrix(true);
+                return node.absoluteRotationQuaternion.clone();
+              }
+              rig.skeleton.computeAbsoluteMatrices(true);
+              return bone.getRotationQuaternion(Space.WORLD, rig.mesh);
+            };
+            const ends = [ik.solver.leftHandEffector, ik.solver.rightHandEffector, ik.solver.leftFootEffector, ik.solver.rightFootEffector];
+            const given = ends.map((e) => worldRotation(e.bone!));
+            ends.forEach((e, i) => {
+              e.pinToBone(0, 0);
+              worst = Math.max(worst, angleDeg(e.rotation, given[i]!));
+              e.rotation.copyFrom(given[i]!);
+              e.rotationWeight = 1;
+            });
+            rig.scene.render();
+            ends.forEach((e, i) => (worst = Math.max(worst, angleDeg(worldRotation(e.bone!), given[i]!))));
+          } finally {
+            rig.dispose();
+          }
+        }
+      }
+      console.log(`built rig (${linked ? "linked" : "plain Bones"}), LH/RH, mirrored or not: worst ${worst.toExponential(2)}°`);
+      expect(worst).toBeLessThan(1e-3);
     });
   }
 });
