@@ -7,6 +7,10 @@ import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { FullBodyBipedIK } from "../../src/component/full-body-biped-ik.js";
+import { Curve } from "../../src/effectors/curve.js";
+import { InteractionCurveType } from "../../src/effectors/interaction/interaction-curves.js";
+import { InteractionObject } from "../../src/effectors/interaction/interaction-object.js";
+import { InteractionSystem } from "../../src/effectors/interaction/interaction-system.js";
 import { Recoil } from "../../src/effectors/modifiers/recoil.js";
 import { FullBodyBipedEffector } from "../../src/solver/biped-bones.js";
 import { type LoadedModel, loadModel, proceduralIdle } from "../helpers/babylon-scene.js";
@@ -134,6 +138,47 @@ for (const rightHanded of [false, true]) {
         expect(causes).toEqual(["LeftHand:target-rotation"]);
       });
     }
+
+    it("an interaction target scaled to 0 mid-interaction: the hand keeps the target's last rotation, warned once", async () => {
+      const m = await load(rightHanded);
+      const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+      m.scene.render();
+      const h = height(m);
+      const causes: string[] = [];
+      ik.onWarningObservable.add((w) => causes.push(w.cause));
+      const system = new InteractionSystem(ik);
+      const node = new TransformNode("object", m.scene);
+      node.position.copyFrom(worldPos(ik.references.leftHand).add(new Vector3(0, 0.04 * h, 0)));
+      node.rotationQuaternion = Quaternion.RotationYawPitchRoll(-0.4, 0.7, 0.3);
+      const hold = new Curve([
+        { time: 0, value: 1 },
+        { time: 5, value: 1 },
+      ]);
+      const object = new InteractionObject(node, {
+        weightCurves: [
+          { type: InteractionCurveType.PositionWeight, curve: hold },
+          { type: InteractionCurveType.RotationWeight, curve: hold },
+        ],
+      });
+      expect(system.startInteraction(FullBodyBipedEffector.LeftHand, object, false)).toBe(true);
+      for (let i = 0; i < 20; i++) m.scene.render();
+      const hand = ik.references.leftHand.getTransformNode()!;
+      hand.computeWorldMatrix(true);
+      node.computeWorldMatrix(true);
+      // at full weight the hand has the target's rotation
+      expect(angleDeg(hand.absoluteRotationQuaternion, node.absoluteRotationQuaternion)).toBeLessThan(1e-3);
+      const held = hand.absoluteRotationQuaternion.clone();
+      node.scaling.setAll(0);
+      let worst = 0;
+      for (let i = 0; i < 3; i++) {
+        m.scene.render();
+        hand.computeWorldMatrix(true);
+        worst = Math.max(worst, angleDeg(hand.absoluteRotationQuaternion, held));
+      }
+      console.log(`${rightHanded ? "RH" : "LH"} interaction target scaled to 0: hand turned ${worst.toExponential(2)}° from its last rotation`);
+      expect(worst).toBeLessThan(1e-3);
+      expect(causes).toEqual(["interaction:LeftHand:target-rotation"]);
+    });
 
     it("a target scaled to 0 warns nothing while its rotation is not weighted", async () => {
       const m = await load(rightHanded);
