@@ -1009,14 +1009,15 @@ function matrixEquals(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
 /**
  * The rotation of the Babylon world matrix `m` in Babylon's convention, as `m.decompose` gives it: its
  * Z axis is the matrix's Z axis (row) and its Y axis the matrix's Y axis, flipped when the determinant is
- * ≤ 0 (a mirror, such as glTF's `__root__` in a left-handed scene), which leaves X matching too. The
+ * negative (a mirror, such as glTF's `__root__` in a left-handed scene), which leaves X matching too. The
  * convention of every world rotation this library reads from a node or reports (effector rotations,
  * targets, `getWorldRotation`). Built from the Z and Y axes rather than the 3×3 block, so it stays a
  * rotation under shear.
  */
 export function rotationFromMatrix(m: ArrayLike<number>, out: Quat): Quat {
-  // the sign of the linear part's determinant, written out (Matrix.determinant() would box its double)
-  const flip = m[0]! * (m[5]! * m[10]! - m[6]! * m[9]!) - m[1]! * (m[4]! * m[10]! - m[6]! * m[8]!) + m[2]! * (m[4]! * m[9]! - m[5]! * m[8]!) <= 0;
+  // the sign of the linear part's determinant, written out (Matrix.determinant() would box its double);
+  // < 0 as for BabylonRig.mirrored (at exactly 0 decompose has no rotation either: it returns identity)
+  const flip = m[0]! * (m[5]! * m[10]! - m[6]! * m[9]!) - m[1]! * (m[4]! * m[10]! - m[6]! * m[8]!) + m[2]! * (m[4]! * m[9]! - m[5]! * m[8]!) < 0;
   axisY.x = flip ? -m[4]! : m[4]!;
   axisY.y = flip ? -m[5]! : m[5]!;
   axisY.z = flip ? -m[6]! : m[6]!;

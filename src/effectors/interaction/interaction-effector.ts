@@ -311,10 +311,12 @@ export class InteractionEffector {
     } else {
       // scaled to 0 or not finite: any rotation read from it would be arbitrary
       targetRot.copyFrom(this.lastTargetRotation);
-      if (this.used[InteractionCurveType.RotationWeight] || this.used[InteractionCurveType.RotateBoneWeight]) this.system.ik.solver.inner.warn(
-        `interaction:${this.effector.name}:target-rotation`,
-        `InteractionSystem: the ${this.effector.name} target ${node.name} has no usable world rotation (scaled to 0 or not finite); its last rotation is kept.`,
-      );
+      if (this.used[InteractionCurveType.RotationWeight] || this.used[InteractionCurveType.RotateBoneWeight]) {
+        this.system.ik.solver.inner.warn(
+          `interaction:${this.effector.name}:target-rotation`,
+          `InteractionSystem: the ${this.effector.name} target ${node.name} has no usable world rotation (scaled to 0 or not finite); its last rotation is kept.`,
+        );
+      }
     }
   }
 
