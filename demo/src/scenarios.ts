@@ -292,12 +292,11 @@ export function frameCamera(ctx: Ctx, c: Character, target: Vector3, radius: num
   ctx.camera.beta = 1.2;
 }
 
-/** Rotation whose world Y and Z axes are the node's (what an effector reads from a target). */
+/** The bone's world rotation as Babylon decomposes it (the convention of an effector's rotation and target). */
 function boneRotation(bone: Bone): Quaternion {
-  const m = bone.getTransformNode()!.computeWorldMatrix(true).m;
-  const y = new Vector3(m[4]!, m[5]!, m[6]!).normalize();
-  const z = new Vector3(m[8]!, m[9]!, m[10]!).normalize();
-  return Quaternion.FromLookDirectionLH(z, y);
+  const node = bone.getTransformNode()!;
+  node.computeWorldMatrix(true);
+  return node.absoluteRotationQuaternion.clone();
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
-import { type BabylonRig, currentWorldMatrix, rotationFromMatrix } from "../mapping/babylon-rig.js";
+import { type BabylonRig, currentWorldMatrix, hasRotation, rotationFromMatrix } from "../mapping/babylon-rig.js";
 import { Quat } from "../math/quat.js";
 import { Vec3 } from "../math/vec3.js";
 import type { IKEffector } from "./effector.js";
@@ -17,7 +17,11 @@ const tq = new Quat();
 export class FBBIKEffector {
   /** World target position. Initially the bone's world position. Mutate it or assign a new vector. */
   position = new Vector3();
-  /** World target rotation. Initially the bone's world rotation. */
+  /**
+   * World target rotation, in Babylon's convention: a bone node's `absoluteRotationQuaternion` (Y flipped
+   * under a mirrored parent, as `Matrix.decompose` gives it) is the rotation that leaves that bone as it is.
+   * Initially the bone's world rotation.
+   */
   rotation = new Quaternion();
   /** World offset added for one solve, then reset to zero. Add to it every frame (`addInPlace`). */
   readonly positionOffset = new Vector3();
@@ -104,10 +108,18 @@ export class FBBIKEffector {
         // Babylon's cached matrix when it is current (no forced recompute of the target and its children)
         const m = currentWorldMatrix(t);
         m.getTranslationToRef(this.position);
-        // the rotation whose Y and Z axes are the node's world Y and Z: proper even under a mirrored parent
-        // (a node inside a glTF in a left-handed scene), where Babylon's decomposition flips an axis
-        rotationFromMatrix(m.m, tq);
-        this.rotation.set(tq.x, tq.y, tq.z, tq.w);
+        if (hasRotation(m.m)) {
+          // Babylon's decomposition of the node's world matrix (Y flipped under a mirrored parent), built
+          // from its axes without decompose's temporaries
+          rotationFromMatrix(m.m, tq);
+          this.rotation.set(tq.x, tq.y, tq.z, tq.w);
+        } else if (this.inner.rotationWeight !== 0) {
+          // scaled to 0 or not finite: any rotation read from it would be arbitrary
+          this.warn(
+            `${this.name}:target-rotation`,
+            `${this.name} effector: its target ${t.name} has no usable world rotation (scaled to 0 or not finite); the effector keeps its last rotation.`,
+          );
+        }
       }
     }
     const inner = this.inner;

@@ -156,7 +156,7 @@ export class BabylonRig implements RestorablePose {
   readonly componentToWorld = new Matrix();
   /** Inverse of componentToWorld. */
   readonly worldToComponent = new Matrix();
-  /** Rotation part of componentToWorld (proper rotation; the mirror is handled separately). */
+  /** Rotation part of componentToWorld in Babylon's convention (rotationFromMatrix: Y flipped under a mirror). */
   readonly componentRotation = new Quat();
   /** Uniform scale of component space in the world (mean of the axes' lengths). */
   componentScale = 1;
@@ -593,7 +593,7 @@ export class BabylonRig implements RestorablePose {
     return this.componentToWorldPoint(this.getPosition(bone, tv), out);
   }
 
-  /** The bone's world rotation from the rig's pose (the effectors' convention, see worldToComponentRotation), into `out`. */
+  /** The bone's world rotation from the rig's pose in Babylon's convention (see worldToComponentRotation), into `out`. */
   getWorldRotation(bone: number, out: Quaternion): Quaternion {
     return this.componentToWorldRotation(this.getRotation(bone, tq), out);
   }
@@ -1060,19 +1060,21 @@ export class BabylonRig implements RestorablePose {
   }
 
   /**
-   * World rotation → component space. In a mirrored component space (glTF in a left-handed scene) the
-   * result is the proper rotation whose Y and Z axes match the world rotation's; its X axis is mirrored.
+   * World rotation → component space. World rotations are in Babylon's convention (what
+   * `Matrix.decompose` and a node's `absoluteRotationQuaternion` give): in a mirrored component space
+   * (glTF's `__root__` in a left-handed scene) a bone's world matrix decomposes with its Y axis flipped,
+   * so a bone's `absoluteRotationQuaternion` converts to its own component rotation.
    */
   worldToComponentRotation(world: ReadonlyQuat, out: Quat): Quat {
     conjugateMultiply(out, this.componentRotation, world);
-    if (this.mirrored) mirrorX(out);
+    if (this.mirrored) mirrorY(out);
     return out;
   }
 
-  /** Component rotation → world (the inverse of worldToComponentRotation). */
+  /** Component rotation → world in Babylon's convention (the inverse of worldToComponentRotation). */
   componentToWorldRotation(component: ReadonlyQuat, out: Quaternion): Quaternion {
     copyQuat(tq, component);
-    if (this.mirrored) mirrorX(tq);
+    if (this.mirrored) mirrorY(tq);
     multiply(tq, this.componentRotation, tq);
     return out.set(tq.x, tq.y, tq.z, tq.w);
   }
@@ -1439,18 +1441,46 @@ function matrixEquals(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
 }
 
 /**
- * The proper rotation whose Y and Z axes are the Y and Z axes (rows) of the Babylon world matrix `m`:
- * its rotation when `m` is unmirrored; under a mirror (glTF's `__root__` in a left-handed scene) Y and Z
- * match and X is mirrored. The convention of every world rotation this library reads from a node.
+ * The rotation of the Babylon world matrix `m` in Babylon's convention, as `m.decompose` gives it: its
+ * Z axis is the matrix's Z axis (row) and its Y axis the matrix's Y axis, flipped when the determinant is
+ * negative (a mirror, such as glTF's `__root__` in a left-handed scene), which leaves X matching too. The
+ * convention of every world rotation this library reads from a node or reports (effector rotations,
+ * targets, `getWorldRotation`). Built from the Z and Y axes rather than the 3×3 block, so it stays a
+ * rotation under shear.
  */
 export function rotationFromMatrix(m: ArrayLike<number>, out: Quat): Quat {
-  axisY.x = m[4]!;
-  axisY.y = m[5]!;
-  axisY.z = m[6]!;
+  // the sign of the linear part's determinant, written out (Matrix.determinant() would box its double);
+  // < 0 as for BabylonRig.mirrored (at exactly 0 decompose has no rotation either: it returns identity)
+  const flip = m[0]! * (m[5]! * m[10]! - m[6]! * m[9]!) - m[1]! * (m[4]! * m[10]! - m[6]! * m[8]!) + m[2]! * (m[4]! * m[9]! - m[5]! * m[8]!) < 0;
+  axisY.x = flip ? -m[4]! : m[4]!;
+  axisY.y = flip ? -m[5]! : m[5]!;
+  axisY.z = flip ? -m[6]! : m[6]!;
   axisZ.x = m[8]!;
   axisZ.y = m[9]!;
   axisZ.z = m[10]!;
   return lookRotation(out, axisZ, axisY);
+}
+
+/**
+ * True when the Babylon world matrix `m` has a rotation to read: its Z and Y axes (rows) finite, not zero
+ * and not parallel (lookRotation's own test). A node scaled to 0, or with a NaN in its chain, has none;
+ * rotationFromMatrix would return an arbitrary fallback for it.
+ */
+export function hasRotation(m: ArrayLike<number>): boolean {
+  const zx = m[8]!;
+  const zy = m[9]!;
+  const zz = m[10]!;
+  const yx = m[4]!;
+  const yy = m[5]!;
+  const yz = m[6]!;
+  const zl = zx * zx + zy * zy + zz * zz;
+  const yl = yx * yx + yy * yy + yz * yz;
+  const cx = yy * zz - yz * zy;
+  const cy = yz * zx - yx * zz;
+  const cz = yx * zy - yy * zx;
+  const xl = cx * cx + cy * cy + cz * cz;
+  // squared lengths: |y × z| > 1e-12 |y| |z|; every comparison false for NaN
+  return zl > 0 && zl < Infinity && yl > 0 && yl < Infinity && xl > 1e-24 * yl * zl;
 }
 
 /** Row-vector point transform by a Babylon matrix (with the projective divide Babylon applies). */
@@ -1481,8 +1511,8 @@ function transformVector(m: ArrayLike<number>, v: ReadonlyVec3, out: Vec3): Vec3
   return out;
 }
 
-/** Conjugation by the mirror across the YZ plane: (x, y, z, w) → (x, −y, −z, w). */
-function mirrorX(q: Quat): void {
-  q.y = -q.y;
+/** Conjugation by the mirror across the XZ plane (Y flipped, Babylon's decomposition): (x, y, z, w) → (−x, y, −z, w). */
+function mirrorY(q: Quat): void {
+  q.x = -q.x;
   q.z = -q.z;
 }

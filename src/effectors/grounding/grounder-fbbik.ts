@@ -435,14 +435,14 @@ export class GrounderFBBIK {
 
   /**
    * A world rotation offset (applied on the left of world rotations) as the rig's component-space offset:
-   * C⁻¹·R·C, conjugated by the X mirror when component space is mirrored.
+   * C⁻¹·R·C, conjugated by the Y mirror when component space is mirrored (C in Babylon's convention).
    */
   private worldToComponentRotationOffset(r: Quat, out: Quat): Quat {
     const c = this.ik.rig.componentRotation;
     conjugateMultiply(tq2, c, r);
     multiply(out, tq2, c);
     if (this.ik.rig.mirrored) {
-      out.y = -out.y;
+      out.x = -out.x;
       out.z = -out.z;
     }
     return out;

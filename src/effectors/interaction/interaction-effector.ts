@@ -4,7 +4,7 @@ import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { FBBIKBendConstraint } from "../babylon-chain.js";
 import type { FBBIKEffector } from "../babylon-effector.js";
 import { Quat, slerp } from "../../math/quat.js";
-import { currentWorldMatrix } from "../../mapping/babylon-rig.js";
+import { currentWorldMatrix, hasRotation } from "../../mapping/babylon-rig.js";
 import { FullBodyBipedChain, FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import type { HandPoser } from "./hand-poser.js";
 import { CurveIO } from "../curve.js";
@@ -114,6 +114,8 @@ export class InteractionEffector {
   private readonly positionNoOffset = new Vector3();
   private readonly pausePosition = new Vector3();
   private readonly pauseRotation = new Quaternion();
+  /** The target's last usable world rotation (kept while the target has none: scaled to 0, NaN). */
+  private readonly lastTargetRotation = new Quaternion();
 
   private _pickedUp = false;
   private pickUpPending = false;
@@ -303,7 +305,19 @@ export class InteractionEffector {
     // Babylon's cached matrix when it is current: forcing would recompute the target's ancestors too
     targetWorld.copyFrom(currentWorldMatrix(node));
     positionOfMatrix(targetWorld, targetPos);
-    rotationOfMatrix(targetWorld, targetRot);
+    if (hasRotation(targetWorld.m)) {
+      rotationOfMatrix(targetWorld, targetRot);
+      this.lastTargetRotation.copyFrom(targetRot);
+    } else {
+      // scaled to 0 or not finite: any rotation read from it would be arbitrary
+      targetRot.copyFrom(this.lastTargetRotation);
+      if (this.used[InteractionCurveType.RotationWeight] || this.used[InteractionCurveType.RotateBoneWeight]) {
+        this.system.ik.solver.inner.warn(
+          `interaction:${this.effector.name}:target-rotation`,
+          `InteractionSystem: the ${this.effector.name} target ${node.name} has no usable world rotation (scaled to 0 or not finite); its last rotation is kept.`,
+        );
+      }
+    }
   }
 
   /** @internal Starts an interaction; see {@link InteractionSystem.startInteraction}. */
@@ -323,6 +337,7 @@ export class InteractionEffector {
       this.effector.position.copyFrom(bonePos);
       this.effector.rotation.copyFrom(boneRot);
     }
+    this.lastTargetRotation.copyFrom(this.effector.rotation);
     // channels in use start from their current values; those still resetting keep resetting
     const oldUsed = this._inInteraction ? this.used.slice() : null;
     object.getUsedChannels(this.used);

@@ -20,10 +20,9 @@ const tp = new Vector3();
 const scratchQuat = new Quat();
 
 /**
- * The proper rotation whose Y and Z axes are the (normalised) Y and Z axes of the world matrix `m`.
- * For an unmirrored, unsheared matrix this is its rotation; under a mirror (glTF's `__root__` in a
- * left-handed scene) it is the convention of {@link FBBIKEffector.rotation}: Y and Z match the node's,
- * X is mirrored.
+ * The rotation of the world matrix `m` in Babylon's convention (what `m.decompose` gives: under a
+ * mirror, such as glTF's `__root__` in a left-handed scene, the Y axis flipped), the convention of
+ * {@link FBBIKEffector.rotation}.
  */
 export function rotationOfMatrix(m: Matrix, out: Quaternion): Quaternion {
   rotationFromMatrix(m.m, scratchQuat);

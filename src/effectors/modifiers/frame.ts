@@ -291,7 +291,8 @@ export function isBone(target: TransformNode | Bone): target is Bone {
 
 /**
  * A rotation about world axes → the same rotation about the rig's component-space axes (conjugation by
- * component space's rotation, then by its mirror when component space is mirrored), so that
+ * component space's rotation, then by its Y mirror when component space is mirrored: the rotation is in
+ * Babylon's convention, see BabylonRig.worldToComponentRotation), so that
  * `multiply(rot, out, rig.rotations[id])` turns a bone in the world by `world`.
  */
 export function worldDeltaToComponent(rig: BabylonRig, world: ReadonlyQuat, out: Quat): Quat {
@@ -299,7 +300,7 @@ export function worldDeltaToComponent(rig: BabylonRig, world: ReadonlyQuat, out:
   conjugateMultiply(out, c, world);
   multiply(out, out, c);
   if (rig.mirrored) {
-    out.y = -out.y;
+    out.x = -out.x;
     out.z = -out.z;
   }
   return out;

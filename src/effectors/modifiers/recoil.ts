@@ -273,6 +273,17 @@ export class Recoil extends OffsetModifier {
     eulerDegreesScaled(tEuler, this.handRotationOffset, sc);
     // (the space's local rotation, the shot's random rotation, turns the axes it is given about)
     space.rotationToWorld(tEuler, this.handRotation);
+    const hr = this.handRotation;
+    if (!(Number.isFinite(hr.x) && Number.isFinite(hr.y) && Number.isFinite(hr.z) && Number.isFinite(hr.w))) {
+      // ignored for the frame: a NaN rotation would reach the hand bone (and the secondary hand's offset)
+      const o = this.handRotationOffset;
+      if (!(Number.isFinite(o.x) && Number.isFinite(o.y) && Number.isFinite(o.z))) {
+        this.ik.solver.inner.warn("recoil:handRotationOffset", "Recoil: handRotationOffset is not finite; the hand's rotation offset is ignored for the frame.");
+      } else {
+        this.ik.solver.inner.warn("recoil:handRotation", "Recoil: the hand's rotation offset is not finite (rotationRandom, aimDirection or the recoil weight); ignored for the frame.");
+      }
+      hr.set(0, 0, 0, 1);
+    }
 
     if (this.twoHanded) this.pinSecondaryHand();
     this.handsPending = true;

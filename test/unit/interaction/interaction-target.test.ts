@@ -87,7 +87,7 @@ describe("InteractionTarget.rotateTo", () => {
 });
 
 describe("node-pose helpers", () => {
-  it("rotationOfMatrix: the rotation itself for proper matrices; Y and Z axes of mirrored ones", () => {
+  it("rotationOfMatrix: the rotation itself for proper matrices; Babylon's decomposition (X and Z axes, Y flipped) of mirrored ones", () => {
     const q = Quaternion.RotationYawPitchRoll(0.3, -0.8, 1.7);
     const m = Matrix.Compose(new Vector3(2, 2, 2), q, new Vector3(1, 2, 3));
     const out = rotationOfMatrix(m, new Quaternion());
@@ -97,9 +97,12 @@ describe("node-pose helpers", () => {
     const rm = new Matrix();
     Matrix.FromQuaternionToRef(r, rm);
     const row = (mm: Matrix, i: number) => new Vector3(mm.m[i * 4]!, mm.m[i * 4 + 1]!, mm.m[i * 4 + 2]!).normalize();
-    expect(Vector3.Dot(row(rm, 1), row(mirrored, 1))).toBeCloseTo(1, 6);
+    expect(Vector3.Dot(row(rm, 0), row(mirrored, 0))).toBeCloseTo(1, 6);
     expect(Vector3.Dot(row(rm, 2), row(mirrored, 2))).toBeCloseTo(1, 6);
-    expect(Vector3.Dot(row(rm, 0), row(mirrored, 0))).toBeCloseTo(-1, 6);
+    expect(Vector3.Dot(row(rm, 1), row(mirrored, 1))).toBeCloseTo(-1, 6);
+    const decomposed = new Quaternion();
+    mirrored.decompose(undefined, decomposed);
+    expect(Math.abs(Quaternion.Dot(r, decomposed))).toBeCloseTo(1, 6);
   });
 
   it("setWorldMatrix gives a node a world matrix through any parent; nlerp blends along the short arc", () => {

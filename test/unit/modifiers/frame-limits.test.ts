@@ -86,8 +86,9 @@ describe("worldDeltaToComponent", () => {
       const mirrored = i % 2 === 1;
       const c = rng.unitQuaternion();
       const rig = { componentRotation: new Quat(c.x, c.y, c.z, c.w), mirrored } as unknown as BabylonRig;
-      // component → world: M = C · S (S mirrors x when mirrored)
-      const toWorld = (u: Vector3): Vector3 => rotate(c, new Vector3(mirrored ? -u.x : u.x, u.y, u.z));
+      // component → world: M = C · S, C in Babylon's convention (Matrix.decompose's rotation), so S
+      // mirrors y when mirrored
+      const toWorld = (u: Vector3): Vector3 => rotate(c, new Vector3(u.x, mirrored ? -u.y : u.y, u.z));
       const axis = rng.unitVector();
       const dw = fromAxisAngle(new Quat(), axis, rng.range(-3, 3));
       const dc = worldDeltaToComponent(rig, dw, new Quat());
