@@ -510,8 +510,12 @@ describe("sides: names versus geometry", () => {
     expect(detectedNames(bones, result)).toEqual(expectedNames(names));
     expect(result.warnings).toHaveLength(2);
     expect(result.warnings[0]).toMatch(
-      /^the leg named left \(mixamorig:LeftUpLeg → mixamorig:LeftLeg → mixamorig:LeftFoot\) lies on the character's right as its toes tell it .*the skeleton may be mirrored, or its positions left-handed \(pass \{ leftHanded: true \}\); the names were kept\.$/,
+      /^the leg named left \(mixamorig:LeftUpLeg → mixamorig:LeftLeg → mixamorig:LeftFoot\) lies on the character's right as its toes tell it .*the skeleton may be mirrored, or its positions left-handed \(pass \{ leftHanded: true \} to detectBipedReferences\); the names were kept\.$/,
     );
+    // with the handedness given (create() gives the scene's), the advice is about the character, naming create()'s option
+    const given = detectBipedReferences(bones, { leftHanded: false }).warnings;
+    expect(given[0]).toMatch(/the character is mirrored in its frame \(right-handed: .*\); the names were kept \(give the limbs in `references` to choose otherwise\)\.$/);
+    expect(given.join("\n")).not.toMatch(/leftHanded/);
     // the same positions declared left-handed are consistent: no warning
     expect(detectBipedReferences(bones, { leftHanded: true }).warnings).toEqual([]);
   });
