@@ -1,5 +1,6 @@
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
+import { Quaternion } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { BIPED_LIMB_KEYS } from "../solver/biped-bones.js";
 import { FBBIKError } from "../solver/errors.js";
@@ -116,7 +117,18 @@ export function readSkeletonInfo(skeleton: Skeleton): SkeletonInfo {
     let p = rig.parents[id]!;
     while (p > 0 && !indexOfId.has(p)) p = rig.parents[p]!;
     const pos = rig.positions[id]!;
-    infos.push({ name: b.name, parent: p > 0 ? indexOfId.get(p)! : -1, position: { x: pos.x, y: pos.y, z: pos.z } });
+    // the local rotation as Babylon holds it (the rig's own copy is normalised, a NaN one to identity)
+    const node = rig.nodes[id];
+    const q =
+      node === null || node === undefined
+        ? b.rotationQuaternion
+        : (node.rotationQuaternion ?? Quaternion.RotationYawPitchRoll(node.rotation.y, node.rotation.x, node.rotation.z));
+    infos.push({
+      name: b.name,
+      parent: p > 0 ? indexOfId.get(p)! : -1,
+      position: { x: pos.x, y: pos.y, z: pos.z },
+      rotation: { x: q.x, y: q.y, z: q.z, w: q.w },
+    });
   }
   return { infos, bones, leftHanded: !skeleton.getScene().useRightHandedSystem !== rig.mirrored };
 }

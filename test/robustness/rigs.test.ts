@@ -41,6 +41,8 @@ interface RigCase {
   /** The armature node (linked) or the skinned mesh (plain bones) is placed so. */
   placement?: Placement;
   builds?: Build[];
+  /** Changes the built rig before the IK is created. */
+  after?: (rig: BuiltRig) => void;
   /** Built in a left-handed scene (default right-handed: the synthetic biped's data is glTF's convention). */
   leftHandedScene?: boolean;
   options?: FullBodyBipedIKOptions;
@@ -386,6 +388,18 @@ const CASES: RigCase[] = [
     },
   },
   {
+    what: "a NaN rotation on the root bone",
+    spec: () => biped(),
+    after: (rig) => setRootLocal(rig, "rotation"),
+    expect: { throws: [/bone 0 \(Root\) has no finite rotation/] },
+  },
+  {
+    what: "a NaN position on the root bone",
+    spec: () => biped(),
+    after: (rig) => setRootLocal(rig, "position"),
+    expect: { throws: [/bone 0 \(Root\) has no finite position/] },
+  },
+  {
     what: "zero-length spine: the only spine bone at the hips",
     spec: () => {
       const s = biped().remove("Spine");
@@ -394,6 +408,21 @@ const CASES: RigCase[] = [
     expect: { throws: [/zero-length bone in the spine/, /Hips and Chest/] },
   },
 ];
+
+/** Puts a NaN into the root bone's local rotation or position (its linked node's, or the plain Bone's). */
+function setRootLocal(rig: BuiltRig, what: "rotation" | "position"): void {
+  const bone = rig.skeleton.bones.find((b) => b.name === "Root")!;
+  const node = bone.getTransformNode();
+  if (what === "rotation") {
+    const q = new Quaternion(Number.NaN, 0, 0, 1);
+    if (node !== null) node.rotationQuaternion = q;
+    else bone.setRotationQuaternion(q);
+  } else if (node !== null) {
+    node.position.x = Number.NaN;
+  } else {
+    bone.position = new Vector3(Number.NaN, 0, 0);
+  }
+}
 
 const BUILD_WORDS: Record<Build, string> = { linked: "TransformNodes linked to bones", plain: "plain Bones" };
 
@@ -411,6 +440,7 @@ describe("synthetic bad rigs, as linked TransformNodes and as plain Bones", () =
           withMesh: build === "plain" && c.placement !== undefined,
           rightHanded: c.leftHandedScene !== true,
         });
+        c.after?.(rig);
         open.push(rig);
         const validation = FullBodyBipedIK.validate(rig.skeleton, c.options);
         let ik: FullBodyBipedIK | null = null;
