@@ -627,6 +627,22 @@ describe("problems", () => {
     expect(result.problems).toEqual(["zero-length bone in the left arm: mixamorig:LeftForeArm and mixamorig:LeftHand are at the same position"]);
   });
 
+  it("a spine bone at the pelvis (VRM 0.x) is left out of the spine with a warning; alone it is a problem", () => {
+    const names = vrm0();
+    const first = names.spine[0]!;
+    const atPelvis = (bones: ReturnType<typeof humanoid>) => bones.map((b) => (b.name === first ? { ...b, position: { x: 0, y: 1.0, z: 0 } } : b));
+    const bones = atPelvis(humanoid(names));
+    const result = detectBipedReferences(bones);
+    expect(result.problems).toEqual([]);
+    expect(referenceNames(bones, result.references!).spine).toEqual(names.spine.slice(1));
+    expect(result.warnings).toContain(
+      `zero-length bone in the spine: ${first} is at the same position as ${names.pelvis}; it was left out of the spine (the IK leaves its rotation to the animation).`,
+    );
+    const single = { ...names, spine: [first] };
+    const alone = detectBipedReferences(atPelvis(humanoid(single)));
+    expect(alone.problems).toEqual([`zero-length bone in the spine: ${names.pelvis} and ${first} are at the same position`]);
+  });
+
   it("bones not listed parent-first are refused", () => {
     const result = detectBipedReferences([
       { name: "a", parent: 1, position: { x: 0, y: 0, z: 0 } },
