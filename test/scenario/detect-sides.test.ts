@@ -7,9 +7,11 @@
  * the names' and the positions' paths.
  */
 import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { FullBodyBipedIK } from "../../src/component/full-body-biped-ik.js";
 import { type LoadedModel, loadModel } from "../helpers/babylon-scene.js";
+import { RigSpec, buildRig } from "../robustness/rig-builder.js";
 
 const open: LoadedModel[] = [];
 afterEach(() => {
@@ -100,5 +102,61 @@ describe("RiggedFigure: sides judged in the scene's frame", () => {
     expect(was(ik.references.leftFoot)).toBe(`leg_joint_${left}_3`);
     expect(was(ik.references.rightFoot)).toBe(`leg_joint_${right}_3`);
     ik.dispose();
+  });
+});
+
+describe("straight limbs without toes: the default bend side in the scene's frame", () => {
+  /** The synthetic biped with straight limbs and no toes, as a .babylon exporter writes it: Z mirrored (facing −Z, left at +X). */
+  function leftHandedData(): RigSpec {
+    const spec = RigSpec.biped({ elbowBend: 0, kneeBend: 0 }).removeSubtree("Toe.L").removeSubtree("Toe.R");
+    for (const j of spec.joints) {
+      j.position.z = -j.position.z;
+      j.rotation = new Quaternion(-j.rotation.x, -j.rotation.y, j.rotation.z, j.rotation.w);
+    }
+    return spec;
+  }
+
+  it.each([
+    { what: "left-handed data in a left-handed scene (facing −Z)", mirror: true, rightHanded: false, forward: -1 },
+    { what: "right-handed data in a right-handed scene (facing +Z)", mirror: false, rightHanded: true, forward: 1 },
+  ])("$what: elbows bend back, knees forward", ({ mirror, rightHanded, forward }) => {
+    for (const linked of [true, false]) {
+      const spec = mirror ? leftHandedData() : RigSpec.biped({ elbowBend: 0, kneeBend: 0 }).removeSubtree("Toe.L").removeSubtree("Toe.R");
+      const rig = buildRig(spec, { linked, rightHanded });
+      open.push({ dispose: () => rig.dispose() } as LoadedModel);
+      const ik = FullBodyBipedIK.create(rig.scene, rig.skeleton);
+      rig.scene.render();
+      const r = ik.references;
+      const chest = rig.worldPos(r.spine[r.spine.length - 1]!);
+      // hands 40 % of the way to the chest, feet lifted by 10 % of the height
+      for (const [e, hand] of [
+        [ik.solver.leftHandEffector, r.leftHand],
+        [ik.solver.rightHandEffector, r.rightHand],
+      ] as const) {
+        e.position.copyFrom(Vector3.Lerp(rig.worldPos(hand), chest, 0.4));
+        e.positionWeight = 1;
+      }
+      for (const [e, foot] of [
+        [ik.solver.leftFootEffector, r.leftFoot],
+        [ik.solver.rightFootEffector, r.rightFoot],
+      ] as const) {
+        e.position.copyFrom(rig.worldPos(foot).add(new Vector3(0, 0.1 * rig.height, 0)));
+        e.positionWeight = 1;
+      }
+      rig.scene.render();
+      // how far each middle joint lies off its limb line along the character's forward (world ±Z)
+      const along = (a: typeof r.leftThigh, b: typeof r.leftThigh, c: typeof r.leftThigh): number => {
+        const [pa, pb, pc] = [a, b, c].map((x) => rig.worldPos(x));
+        const axis = pc!.subtract(pa!).normalize();
+        const ab = pb!.subtract(pa!);
+        return (ab.subtract(axis.scale(Vector3.Dot(ab, axis))).z * forward) / rig.height;
+      };
+      const where = linked ? "linked" : "plain";
+      expect(along(r.leftUpperArm, r.leftForearm, r.leftHand), `${where}: left elbow`).toBeLessThan(-0.01);
+      expect(along(r.rightUpperArm, r.rightForearm, r.rightHand), `${where}: right elbow`).toBeLessThan(-0.01);
+      expect(along(r.leftThigh, r.leftCalf, r.leftFoot), `${where}: left knee`).toBeGreaterThan(0.01);
+      expect(along(r.rightThigh, r.rightCalf, r.rightFoot), `${where}: right knee`).toBeGreaterThan(0.01);
+      ik.dispose();
+    }
   });
 });
