@@ -811,6 +811,12 @@ describe("bad settings of the grounder and the offset modifiers", () => {
             cause: `grounder:${k}`,
           })),
         ),
+        ...BAD_NUMBERS.map((v) => ({
+          label: `grounder.solver.worldUp.x ${show(v)}`,
+          bad: (g: G) => (g.grounder.solver.worldUp.x = v),
+          restore: (g: G) => (g.grounder.solver.worldUp.x = 0),
+          cause: "grounding:worldUp",
+        })),
         ...(["horizontalWeight", "verticalWeight"] as const).flatMap((k) =>
           BAD_NUMBERS.map((v) => ({
             label: `grounder.spine[0].${k} ${show(v)}`,
@@ -828,7 +834,7 @@ describe("bad settings of the grounder and the offset modifiers", () => {
       },
     );
     report.add({
-      what: "GrounderFBBIK settings NaN, ±∞ for two frames, then restored: the 16 numbers of grounder.solver, weight, spineBend, spineSpeed, the spine effectors' weights (on a 15° slope, pelvis, feet and spine moved)",
+      what: "GrounderFBBIK settings NaN, ±∞ for two frames, then restored: the 16 numbers of grounder.solver and its worldUp, weight, spineBend, spineSpeed, the spine effectors' weights (on a 15° slope, pelvis, feet and spine moved)",
       cases: r.count,
       outcome: `the last valid value is kept (pose = without the bad value ${within(r.worst)}), warned once per setting (${[...r.causes].sort().join(", ")}); restored, the grounder goes on as if nothing happened; finite`,
     });

@@ -145,7 +145,8 @@ export class Grounding {
   private readonly castValues = new Float64Array([Number.NaN, Number.NaN]);
   /** The last valid value of each of SETTINGS (the defaults until a first update). */
   private readonly validSettings = new Float64Array(SETTINGS.length);
-  private readonly warnedSettings = new Set<Setting>();
+  private readonly warnedSettings = new Set<Setting | "worldUp">();
+  private readonly validWorldUp = new Vec3(0, 1, 0);
 
   /** A solver for `legCount` feet probing with `raycast`. */
   constructor(legCount: number, raycast: GroundingRaycast) {
@@ -200,8 +201,11 @@ export class Grounding {
     this.deltaTime = dt;
 
     const up = this.up;
+    const wu = this.worldUp;
+    if (Number.isFinite(wu.x) && Number.isFinite(wu.y) && Number.isFinite(wu.z)) copy(this.validWorldUp, wu);
+    else this.replaceWorldUp();
     if (this.rotateSolver) normalize(up, this.rootUp);
-    else normalize(up, this.worldUp);
+    else normalize(up, wu);
     if (up.x === 0 && up.y === 0 && up.z === 0) up.y = 1;
     this.down.x = -up.x;
     this.down.y = -up.y;
@@ -289,6 +293,19 @@ export class Grounding {
         `${this.warningPrefix}${name} is ${String(x)}${name === "lengthUnit" ? " (it must be finite and > 0)" : " (not finite)"}; its last valid value ${v[i]} is kept.`,
       );
     }
+  }
+
+  /** A non-finite worldUp keeps its last finite value (written back, warned once). */
+  private replaceWorldUp(): void {
+    const wu = this.worldUp;
+    if (!this.warnedSettings.has("worldUp")) {
+      this.warnedSettings.add("worldUp");
+      this.onWarning?.(
+        "grounding:worldUp",
+        `${this.warningPrefix}worldUp is (${wu.x}, ${wu.y}, ${wu.z}) (not finite); its last valid value (${this.validWorldUp.x}, ${this.validWorldUp.y}, ${this.validWorldUp.z}) is kept.`,
+      );
+    }
+    copy(wu, this.validWorldUp);
   }
 
   /** How far `point` is below the root (along up), less `heightOffset`. */
