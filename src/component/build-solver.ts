@@ -5,7 +5,7 @@ import { BabylonRig } from "../mapping/babylon-rig.js";
 import { BipedMapping } from "../mapping/biped-mapping.js";
 import { type BipedReferences, type BoneReference, referencedBones } from "../mapping/biped-references.js";
 import { rotateVector } from "../math/quat.js";
-import { Vec3, add, length, normalize, projectOnPlane, sub } from "../math/vec3.js";
+import { Vec3, add, cross, length, normalize, projectOnPlane, sub } from "../math/vec3.js";
 import type { BipedBones } from "../solver/biped-bones.js";
 import { FBBIKError } from "../solver/errors.js";
 import type { SolverWarning } from "../solver/full-body.js";
@@ -106,5 +106,13 @@ function estimateForward(rig: BabylonRig, world: Vector3 | null, toes: (Bone | n
       found++;
     }
   });
-  return found > 0 && length(sum) > 0 ? normalize(sum, sum) : null;
+  if (found > 0 && length(sum) > 0) return normalize(sum, sum);
+  // no toes: the solver takes left × up, which is forward only in a right-handed frame; in a left-handed
+  // one (a .babylon file in a left-handed scene) forward is up × left
+  const scene = rig.skeleton.getScene();
+  if (scene.useRightHandedSystem !== rig.mirrored) return null;
+  const left = sub(new Vec3(), rig.positions[bones.leftThigh]!, rig.positions[bones.rightThigh]!);
+  const upward = sub(new Vec3(), rig.positions[bones.spine[bones.spine.length - 1]!]!, rig.positions[bones.pelvis]!);
+  const forward = cross(new Vec3(), upward, left);
+  return length(forward) > 0 ? normalize(forward, forward) : null;
 }

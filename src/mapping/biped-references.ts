@@ -1,5 +1,6 @@
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
+import { Quaternion } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { BIPED_LIMB_KEYS } from "../solver/biped-bones.js";
 import { FBBIKError } from "../solver/errors.js";
@@ -8,6 +9,7 @@ import {
   type DetectedBipedReferences,
   type RigBoneInfo,
   detectBipedReferences as detectFromInfo,
+  dropZeroLengthSpineBones,
   validateBipedReferences as validateInfo,
 } from "./detect-references.js";
 
@@ -89,6 +91,11 @@ export interface SkeletonInfo {
   infos: RigBoneInfo[];
   /** The Babylon bone of each entry. */
   bones: Bone[];
+  /**
+   * The positions' frame is left-handed as the scene shows it: a left-handed scene with an unmirrored
+   * parent space, or a right-handed scene with a mirrored one (what detection needs to tell left from right).
+   */
+  leftHanded: boolean;
 }
 
 /** Reads a skeleton's bones (names, parents, component-space positions of the current pose). */
@@ -110,9 +117,20 @@ export function readSkeletonInfo(skeleton: Skeleton): SkeletonInfo {
     let p = rig.parents[id]!;
     while (p > 0 && !indexOfId.has(p)) p = rig.parents[p]!;
     const pos = rig.positions[id]!;
-    infos.push({ name: b.name, parent: p > 0 ? indexOfId.get(p)! : -1, position: { x: pos.x, y: pos.y, z: pos.z } });
+    // the local rotation as Babylon holds it (the rig's own copy is normalised, a NaN one to identity)
+    const node = rig.nodes[id];
+    const q =
+      node === null || node === undefined
+        ? b.rotationQuaternion
+        : (node.rotationQuaternion ?? Quaternion.RotationYawPitchRoll(node.rotation.y, node.rotation.x, node.rotation.z));
+    infos.push({
+      name: b.name,
+      parent: p > 0 ? indexOfId.get(p)! : -1,
+      position: { x: pos.x, y: pos.y, z: pos.z },
+      rotation: { x: q.x, y: q.y, z: q.z, w: q.w },
+    });
   }
-  return { infos, bones };
+  return { infos, bones, leftHanded: !skeleton.getScene().useRightHandedSystem !== rig.mirrored };
 }
 
 /**
@@ -151,7 +169,8 @@ export function resolveBipedReferences(
     }
     return i;
   };
-  const detection = detectFromInfo(info.infos);
+  // sides are judged in the frame the scene shows the character in
+  const detection = detectFromInfo(info.infos, { leftHanded: info.leftHanded });
   // start from whatever was found, so overrides need only supply what detection missed
   const found = detection.references ?? detection.partial;
   const refs: DetectedBipedReferences = { ...found, spine: [...found.spine], eyes: [...found.eyes] };
@@ -190,10 +209,12 @@ export function resolveBipedReferences(
     const parent = info.infos[refs[arm]]!.parent;
     refs[side] = parent >= 0 && parent !== refs.pelvis && !refs.spine.includes(parent) ? parent : -1;
   }
+  // a spine given (or a pelvis moved) by the user may hold a zero-length bone detection did not see
+  const dropped = dropZeroLengthSpineBones(info.infos, refs);
   const validation = validateInfo(info.infos, refs);
   if (validation.problems.length > 0) throw new FBBIKError(validation.problems);
   // detection already includes the validation warnings of what it found; keep each message once
-  const warnings = [...new Set([...detection.warnings, ...validation.warnings])];
+  const warnings = [...new Set([...detection.warnings, ...dropped, ...validation.warnings])];
   const bone = (i: number): Bone => info.bones[i]!;
   const optional = (i: number): Bone | null => (i >= 0 ? info.bones[i]! : null);
   const references: BipedReferences = {

@@ -70,6 +70,9 @@ export interface DetectionOptions {
   /**
    * The positions are in a left-handed frame (Babylon's default scene space) rather than a
    * right-handed one (glTF; the default). Only matters when geometry has to tell left from right.
+   * `FullBodyBipedIK.create` and `resolveBipedReferences` set it from the scene: the skeleton's frame is
+   * left-handed when exactly one of the scene (not `useRightHandedSystem`) and the skeleton's parent space
+   * (a negative determinant, as glTF's `__root__` in a left-handed scene) is mirrored.
    */
   leftHanded?: boolean;
 }
@@ -149,6 +152,8 @@ class Detector {
   /** Some reference came from the hierarchy or geometry rather than a name. */
   byShape = false;
   private readonly leftHanded: boolean;
+  /** The handedness was given (by the caller, or from the scene), not assumed. */
+  private readonly handednessGiven: boolean;
   private nameFrame: CharacterFrame | null | undefined;
   /** Complete name triples of every side, for the frame. */
   private readonly allTriples: Record<LimbKind, LimbBones[]> = { arm: [], leg: [] };
@@ -157,6 +162,7 @@ class Detector {
     this.rig = new RigSkeleton(bones);
     this.info = bones.map((b) => parseBoneName(b.name));
     this.leftHanded = options.leftHanded === true;
+    this.handednessGiven = options.leftHanded !== undefined;
   }
 
   readonly keep = (b: number): boolean => this.info[b]!.excludedBy === null;
@@ -233,7 +239,7 @@ class Detector {
     const f = frame.forward;
     const axis = (p: P3): string => `(${p.x.toFixed(2)}, ${p.y.toFixed(2)}, ${p.z.toFixed(2)})`;
     return frame.source === "assumed"
-      ? `facing unknown (neither toes nor bent knees), so ${this.leftHanded ? "−X" : "+X"} was taken as the character's left (glTF convention)`
+      ? `facing unknown (neither toes nor bent knees), so ${this.leftHanded ? "−X was taken as the character's left (facing +Z in a left-handed frame)" : "+X was taken as the character's left (glTF convention)"}`
       : `the ${frame.source} point forward along ${axis(f!)}, so the character's left is along ${axis(frame.left)}`;
   }
 
@@ -517,7 +523,10 @@ class Detector {
       if (vdot(vsub(centre(l), centre(r)), frame.left) < 0) {
         this.warnings.push(
           `the ${kind} named left (${this.chain(l.bones)}) lies on the character's right as its ${frame.source} tell it (${this.describeFrame(frame)}): ` +
-            `the skeleton may be mirrored${this.leftHanded ? "" : ", or its positions left-handed (pass { leftHanded: true })"}; the names were kept.`,
+            (this.handednessGiven
+              ? `the character is mirrored in its frame (${this.leftHanded ? "left" : "right"}-handed: the scene's handedness, turned by any mirror above the skeleton); ` +
+                `the names were kept (give the limbs in \`references\` to choose otherwise).`
+              : `the skeleton may be mirrored, or its positions left-handed (pass { leftHanded: true } to detectBipedReferences); the names were kept.`),
         );
       }
     }
@@ -602,6 +611,7 @@ class Detector {
       return;
     }
     refs.spine = [...rig.between(refs.pelvis, branch), branch];
+    this.warnings.push(...dropZeroLengthSpineBones(rig, refs));
 
     // clavicles: the upper arm's parent unless it is a spine bone
     const clavicle = (upper: number): number => {
@@ -669,6 +679,43 @@ export function detectBipedReferences(bones: readonly RigBoneInfo[], options: De
     return { references: null, partial: emptyReferences(), problems: inputProblems, warnings: [], method: "names" };
   }
   return new Detector(bones, options).run();
+}
+
+/**
+ * Leaves out of `refs.spine` each spine bone at the same position as the bone below it in the spine (the
+ * pelvis or the previous spine bone, within 1e-6 × the character's size), as VRM 0.x rigs place their first
+ * spine bone on the pelvis; the last spine bone (the arms' branch) is kept, so a pair ending with it drops
+ * the lower one. Such a bone has no length for the spine to bend, and the IK leaves its rotation to the
+ * animation. Returns one warning per bone dropped; a spine left with a zero-length bone (the last one on the
+ * pelvis) stays a problem for {@link validateBipedReferences}.
+ */
+export function dropZeroLengthSpineBones(bones: readonly RigBoneInfo[] | RigSkeleton, refs: DetectedBipedReferences): string[] {
+  const rig = bones instanceof RigSkeleton ? bones : new RigSkeleton(bones);
+  const valid = (b: number): boolean => Number.isInteger(b) && b >= 0 && b < rig.bones.length;
+  const warnings: string[] = [];
+  if (!valid(refs.pelvis) || refs.spine.length < 2 || !refs.spine.every(valid)) return warnings;
+  const tolerance = SAME_POSITION * rig.extent;
+  const chain = [refs.pelvis, ...refs.spine];
+  for (let i = 1; i < chain.length; ) {
+    const below = chain[i - 1]!;
+    const bone = chain[i]!;
+    const last = i === chain.length - 1;
+    if (!rig.isAncestor(below, bone) || rig.distance(below, bone) > tolerance || (last && i === 1)) {
+      i++;
+      continue;
+    }
+    // drop the spine bone of the pair that is neither the pelvis nor the arms' branch
+    const drop = last ? i - 1 : i;
+    const kept = chain[drop === i ? i - 1 : i]!;
+    warnings.push(
+      `zero-length bone in the spine: ${rig.name(chain[drop]!)} is at the same position as ${rig.name(kept)}; it was left out of the spine ` +
+        `(the IK leaves its rotation to the animation).`,
+    );
+    chain.splice(drop, 1);
+    if (drop < i) i = Math.max(1, i - 1);
+  }
+  if (chain.length - 1 !== refs.spine.length) refs.spine = chain.slice(1);
+  return warnings;
 }
 
 /** The references' bones as [label, bone] pairs, optional ones only when set. */

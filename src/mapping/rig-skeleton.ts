@@ -17,6 +17,11 @@ export interface RigBoneInfo {
   parent: number;
   /** Rest/current position in component space (the frame of the root bone's parent). */
   position: P3;
+  /**
+   * The bone's local rotation quaternion, when known: a non-finite one is a problem, as a non-finite
+   * position is (Babylon would render the bone's subtree as NaN; read as a rotation it would pass for none).
+   */
+  rotation?: { x: number; y: number; z: number; w: number };
 }
 
 /** Why a bone list cannot be read as a skeleton (empty when it can). */
@@ -30,6 +35,10 @@ export function skeletonInputProblems(bones: readonly RigBoneInfo[]): string[] {
     }
     const p = b.position;
     if (!(Number.isFinite(p?.x) && Number.isFinite(p?.y) && Number.isFinite(p?.z))) problems.push(`${label} has no finite position`);
+    const q = b.rotation;
+    if (q !== undefined && !(Number.isFinite(q.x) && Number.isFinite(q.y) && Number.isFinite(q.z) && Number.isFinite(q.w))) {
+      problems.push(`${label} has no finite rotation`);
+    }
   });
   return problems;
 }

@@ -63,6 +63,10 @@ export class IKSolverFullBodyBiped extends IKSolverFullBody {
   pullBodyVertical = 0.5;
   /** [−1, 1] Weight of the hands pulling the body horizontally when out of reach. */
   pullBodyHorizontal = 0;
+  // the last finite spineStiffness and pull weights: a non-finite value is replaced by these (warned once)
+  private validSpineStiffness = 0.5;
+  private validPullBodyVertical = 0.5;
+  private validPullBodyHorizontal = 0;
   /** The offset the hands' pull added to the body effector this frame. */
   readonly pullBodyOffset = new Vec3();
   /** With iterations = 0: the rigid translation of the body this frame (the mapping moves the pelvis by it). */
@@ -298,6 +302,7 @@ export class IKSolverFullBodyBiped extends IKSolverFullBody {
 
   protected override beforeReadPose(): void {
     this.readTargets();
+    this.validateBodySettings();
     zero(this.pullBodyOffset);
     if (this.iterations > 0 && (this.pullBodyVertical !== 0 || this.pullBodyHorizontal !== 0)) this.pullBody();
     let e = 1 - this.spineStiffness;
@@ -305,6 +310,35 @@ export class IKSolverFullBodyBiped extends IKSolverFullBody {
     const constraints = this.chains[0]!.childConstraints;
     constraints[0]!.pushElasticity = e;
     constraints[1]!.pushElasticity = e;
+  }
+
+  /**
+   * A non-finite spineStiffness, pullBodyVertical or pullBodyHorizontal keeps its last finite value (written
+   * back, warned once per setting), as the chains' settings do.
+   */
+  private validateBodySettings(): void {
+    if (Number.isFinite(this.spineStiffness) && Number.isFinite(this.pullBodyVertical) && Number.isFinite(this.pullBodyHorizontal)) {
+      this.validSpineStiffness = this.spineStiffness;
+      this.validPullBodyVertical = this.pullBodyVertical;
+      this.validPullBodyHorizontal = this.pullBodyHorizontal;
+      return;
+    }
+    const message = (name: string, value: number, kept: number): string => `${name} is ${String(value)} (not finite); its last valid value ${kept} is kept.`;
+    if (Number.isFinite(this.spineStiffness)) this.validSpineStiffness = this.spineStiffness;
+    else {
+      this.warn("spineStiffness", message("spineStiffness", this.spineStiffness, this.validSpineStiffness));
+      this.spineStiffness = this.validSpineStiffness;
+    }
+    if (Number.isFinite(this.pullBodyVertical)) this.validPullBodyVertical = this.pullBodyVertical;
+    else {
+      this.warn("pullBodyVertical", message("pullBodyVertical", this.pullBodyVertical, this.validPullBodyVertical));
+      this.pullBodyVertical = this.validPullBodyVertical;
+    }
+    if (Number.isFinite(this.pullBodyHorizontal)) this.validPullBodyHorizontal = this.pullBodyHorizontal;
+    else {
+      this.warn("pullBodyHorizontal", message("pullBodyHorizontal", this.pullBodyHorizontal, this.validPullBodyHorizontal));
+      this.pullBodyHorizontal = this.validPullBodyHorizontal;
+    }
   }
 
   /** Hook for effector targets: copy target poses into the effectors (the Babylon layer overrides it). */

@@ -12,6 +12,11 @@ import type { Scene } from "@babylonjs/core/scene.js";
 import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { FullBodyBipedIK } from "../../src/component/full-body-biped-ik.js";
+import { GrounderFBBIK, GrounderSpineEffector } from "../../src/effectors/grounding/grounder-fbbik.js";
+import type { GroundingRaycast } from "../../src/effectors/grounding/grounding-common.js";
+import { BodyTilt } from "../../src/effectors/modifiers/body-tilt.js";
+import { OffsetPose } from "../../src/effectors/modifiers/offset-pose.js";
+import { FullBodyBipedEffector } from "../../src/solver/biped-bones.js";
 import type { FBBIKEffector } from "../../src/effectors/babylon-effector.js";
 import { loadModel, proceduralIdle } from "../helpers/babylon-scene.js";
 import { Random } from "../helpers/random.js";
@@ -363,6 +368,34 @@ describe("bad input every frame", () => {
     });
     report.add({ what: "chain pull, reach, push, pushParent, bend weight NaN, ±∞, ±3; bend direction and bend goal not finite (each limb)", cases: r.count, outcome: `non-finite: the last valid value is kept, warned once per limb and setting; out of range clamped without warning (pose equal ${within(r.worst)}); next frame normal` });
   });
+
+  it("spineStiffness, pullBodyVertical, pullBodyHorizontal: NaN, ±∞ (last valid kept)", async () => {
+    // each setting made to matter: the body pushed down for the stiffness, the hand out of reach for the pulls
+    const setup = (k: FullBodyBipedIK): void => {
+      const shoulder = k.solver.leftShoulderEffector.position;
+      const hand = k.solver.leftHandEffector.position;
+      hand.copyFrom(shoulder.add(hand.subtract(shoulder).scale(3)));
+      k.solver.bodyEffector.positionOffset.set(0, -0.1 * 1.75, 0.05 * 1.75);
+    };
+    const defaults = { spineStiffness: 0.5, pullBodyVertical: 0.5, pullBodyHorizontal: 0 } as const;
+    const r = await runSubs(() =>
+      (["spineStiffness", "pullBodyVertical", "pullBodyHorizontal"] as const).flatMap((p) =>
+        BAD_NUMBERS.map((v) => ({
+          label: `${p} ${show(v)}`,
+          bad: (k: FullBodyBipedIK) => {
+            setup(k);
+            k.solver[p] = v;
+          },
+          same: (k: FullBodyBipedIK) => {
+            setup(k);
+            k.solver[p] = defaults[p];
+          },
+          cause: p,
+        })),
+      ),
+    );
+    report.add({ what: "spineStiffness, pullBodyVertical, pullBodyHorizontal NaN, ±∞ (body pushed down, hand out of reach)", cases: r.count, outcome: `the last valid value is kept (pose equal ${within(r.worst)}), warned once per setting (${[...r.causes].sort().join(", ")}); next frame normal` });
+  });
 });
 
 describe("hard targets", () => {
@@ -628,6 +661,216 @@ describe("frame timing", () => {
       ik.dispose();
     }
     report.add({ what: "enabled toggled every frame (no animation)", cases: count, outcome: `enabled frames solve normally (pose = good pose ${within(worst)}); disabled frames neither fix nor solve, so without animation the bones keep the last pose (${stale === 0 ? "unchanged" : `moved ${bound(stale)}`}), as a disabled FinalIK component leaves them` });
+  });
+});
+
+/** One bad setting of a lockstep row: set on two frames, then restored to the good value. */
+interface LockSub<T> {
+  label: string;
+  bad: (t: T) => void;
+  restore: (t: T) => void;
+  cause: string;
+}
+
+/**
+ * Two identical characters side by side, each with its components (`make`), run in lockstep (`frame`
+ * before each render): the bad value goes to one only, on two frames, then it is restored. Every frame
+ * the two poses must be equal (the bad value ignored, and nothing of it left once restored) and the bad
+ * one finite; each cause is warned exactly once.
+ */
+async function runLockstep<T>(
+  make: (ik: FullBodyBipedIK, s: Subject) => T,
+  subs: (t: T) => LockSub<T>[],
+  frame: (t: T, s: Subject) => void = () => {},
+  /** After settling: checks that the components do move the pose (or the row could not fail). */
+  active: (t: T) => void = () => {},
+  settle = 60,
+): Promise<{ count: number; worst: number; causes: Set<string> }> {
+  let count = 0;
+  let worst = 0;
+  const causes = new Set<string>();
+  for (const kind of KINDS) {
+    const pair = [];
+    for (let k = 0; k < 2; k++) {
+      const s = await subject(kind);
+      const ik = FullBodyBipedIK.create(s.scene, s.skeleton);
+      pair.push({ s, ik, t: make(ik, s) });
+    }
+    const [a, b] = pair as [(typeof pair)[0], (typeof pair)[0]];
+    const seen = new Map<string, number>();
+    a.ik.onWarningObservable.add((w) => seen.set(w.cause, (seen.get(w.cause) ?? 0) + 1));
+    const step = (where: string): void => {
+      for (const x of [a, b]) {
+        frame(x.t, x.s);
+        expect(() => x.s.scene.render(), where).not.toThrow();
+      }
+      expect(bonesFinite(a.s.skeleton), where).toBe(true);
+      const d = poseDiff(pose(a.s), pose(b.s), a.s.size);
+      expect(d, `${where}: the pose differs from the one without the bad value`).toBeLessThan(1e-9);
+      worst = Math.max(worst, d);
+    };
+    for (let f = 0; f < settle; f++) step(`${kind}: settling`);
+    active(a.t);
+    const expected = new Set<string>();
+    for (const sub of subs(a.t)) {
+      const where = `${kind}: ${sub.label}`;
+      for (let f = 0; f < 2; f++) {
+        sub.bad(a.t);
+        step(`${where}, bad frame ${f}`);
+      }
+      sub.restore(a.t);
+      for (let f = 0; f < 3; f++) step(`${where}, restored, frame ${f}`);
+      expect(seen.has(sub.cause), `${where}: warning ${sub.cause} (seen: ${[...seen.keys()].join(", ")})`).toBe(true);
+      expected.add(sub.cause);
+      count++;
+    }
+    for (const [cause, n] of seen) {
+      expect(n, `${kind}: cause ${cause} warned ${n} times`).toBe(1);
+      expect(expected.has(cause), `${kind}: unexpected warning ${cause}`).toBe(true);
+      causes.add(cause.replace(/:.*$/, ":*"));
+    }
+    for (const x of [a, b]) x.ik.dispose();
+  }
+  return { count, worst, causes };
+}
+
+/** A ground plane through `point` sloping 15° about Z (no meshes), as a grounder raycast. */
+function slopeRaycast(point: Vector3): GroundingRaycast {
+  const a = (15 * Math.PI) / 180;
+  const n = { x: -Math.sin(a), y: Math.cos(a), z: 0 };
+  return (origin, direction, maxDistance, out) => {
+    const dn = direction.x * n.x + direction.y * n.y + direction.z * n.z;
+    if (!(dn < 0)) return false;
+    const t = ((point.x - origin.x) * n.x + (point.y - origin.y) * n.y + (point.z - origin.z) * n.z) / dn;
+    if (!(t >= 0 && t <= maxDistance)) return false;
+    out.point.x = origin.x + direction.x * t;
+    out.point.y = origin.y + direction.y * t;
+    out.point.z = origin.z + direction.z * t;
+    out.normal.x = n.x;
+    out.normal.y = n.y;
+    out.normal.z = n.z;
+    out.distance = t;
+    return true;
+  };
+}
+
+describe("bad settings of the grounder and the offset modifiers", () => {
+  it("GrounderFBBIK: every numeric setting of grounder.solver, and weight, spineBend, spineSpeed, spine weights, NaN and ±∞ for two frames", async () => {
+    type G = { grounder: GrounderFBBIK; good: Record<string, number> };
+    const SOLVER = [
+      "maxStep",
+      "heightOffset",
+      "footSpeed",
+      "footRadius",
+      "footCenterOffset",
+      "prediction",
+      "footRotationWeight",
+      "footRotationSpeed",
+      "maxFootRotationAngle",
+      "pelvisSpeed",
+      "pelvisDamper",
+      "lowerPelvisWeight",
+      "liftPelvisWeight",
+      "rootSphereCastRadius",
+      "sphereProbeRays",
+      "lengthUnit",
+    ] as const;
+    const OWN = ["weight", "spineBend", "spineSpeed"] as const;
+    const r = await runLockstep<G>(
+      (ik, s) => {
+        const root = ik.rig.characterRoot!;
+        root.computeWorldMatrix(true);
+        const grounder = GrounderFBBIK.create(ik, {
+          raycast: slopeRaycast(root.getAbsolutePosition().clone()),
+          // every setting away from 0 so that a bad value of any shows
+          liftPelvisWeight: 0.5,
+          heightOffset: 0.01 * s.size,
+          footCenterOffset: 0.02 * s.size,
+          pelvisDamper: 0.2,
+          spineBend: 3,
+          weight: 0.9,
+          spine: [new GrounderSpineEffector(FullBodyBipedEffector.LeftShoulder, 1, 0.5), new GrounderSpineEffector(FullBodyBipedEffector.RightShoulder, 0.8, 0.3)],
+        });
+        const good: Record<string, number> = {};
+        for (const k of SOLVER) good[k] = grounder.solver[k];
+        for (const k of OWN) good[k] = grounder[k];
+        return { grounder, good };
+      },
+      () => [
+        ...SOLVER.flatMap((k) =>
+          BAD_NUMBERS.map((v) => ({
+            label: `grounder.solver.${k} ${show(v)}`,
+            bad: (g: G) => (g.grounder.solver[k] = v),
+            restore: (g: G) => (g.grounder.solver[k] = g.good[k]!),
+            cause: `grounding:${k}`,
+          })),
+        ),
+        ...OWN.flatMap((k) =>
+          BAD_NUMBERS.map((v) => ({
+            label: `grounder.${k} ${show(v)}`,
+            bad: (g: G) => (g.grounder[k] = v),
+            restore: (g: G) => (g.grounder[k] = g.good[k]!),
+            cause: `grounder:${k}`,
+          })),
+        ),
+        ...BAD_NUMBERS.map((v) => ({
+          label: `grounder.solver.worldUp.x ${show(v)}`,
+          bad: (g: G) => (g.grounder.solver.worldUp.x = v),
+          restore: (g: G) => (g.grounder.solver.worldUp.x = 0),
+          cause: "grounding:worldUp",
+        })),
+        ...(["horizontalWeight", "verticalWeight"] as const).flatMap((k) =>
+          BAD_NUMBERS.map((v) => ({
+            label: `grounder.spine[0].${k} ${show(v)}`,
+            bad: (g: G) => (g.grounder.spine[0]![k] = v),
+            restore: (g: G) => (g.grounder.spine[0]![k] = k === "horizontalWeight" ? 1 : 0.5),
+            cause: `grounder:spine.${k}`,
+          })),
+        ),
+      ],
+      undefined,
+      (g) => {
+        expect(Math.abs(g.grounder.solver.pelvis.heightOffset)).toBeGreaterThan(1e-4);
+        expect(g.grounder.solver.legs.every((l) => Math.abs(l.ikOffset) > 1e-4)).toBe(true);
+        expect(g.grounder.spineOffset.length()).toBeGreaterThan(1e-4);
+      },
+    );
+    report.add({
+      what: "GrounderFBBIK settings NaN, ±∞ for two frames, then restored: the 16 numbers of grounder.solver and its worldUp, weight, spineBend, spineSpeed, the spine effectors' weights (on a 15° slope, pelvis, feet and spine moved)",
+      cases: r.count,
+      outcome: `the last valid value is kept (pose = without the bad value ${within(r.worst)}), warned once per setting (${[...r.causes].sort().join(", ")}); restored, the grounder goes on as if nothing happened; finite`,
+    });
+  });
+
+  it("BodyTilt: tiltSensitivity and tiltSpeed NaN and ±∞ for two frames while the character turns", async () => {
+    type T = { tilt: BodyTilt };
+    const r = await runLockstep<T>(
+      (ik, s) => {
+        const poseRight = new OffsetPose([{ effector: FullBodyBipedEffector.Body, offset: { x: 0.1 * s.size, y: -0.02 * s.size, z: 0 } }]);
+        const poseLeft = new OffsetPose([{ effector: FullBodyBipedEffector.Body, offset: { x: -0.1 * s.size, y: -0.02 * s.size, z: 0 } }]);
+        return { tilt: new BodyTilt(ik, { poseLeft, poseRight, tiltSensitivity: 0.5 }) };
+      },
+      () =>
+        (["tiltSensitivity", "tiltSpeed"] as const).flatMap((k) =>
+          BAD_NUMBERS.map((v) => ({
+            label: `BodyTilt.${k} ${show(v)}`,
+            bad: (t: T) => (t.tilt[k] = v),
+            restore: (t: T) => (t.tilt[k] = k === "tiltSensitivity" ? 0.5 : 6),
+            cause: `BodyTilt:${k}`,
+          })),
+        ),
+      // the character turns at 90°/s, so the tilt is not zero
+      (t) => {
+        const root = t.tilt.ik.rig.characterRoot!;
+        root.rotationQuaternion = Quaternion.RotationAxis(Vector3.Up(), (90 * Math.PI) / 180 / 60).multiply(root.rotationQuaternion ?? Quaternion.Identity());
+      },
+      (t) => expect(Math.abs(t.tilt.tiltAngle)).toBeGreaterThan(0.1),
+    );
+    report.add({
+      what: "BodyTilt tiltSensitivity, tiltSpeed NaN, ±∞ for two frames while turning, then restored",
+      cases: r.count,
+      outcome: `the last valid value is kept (pose = without the bad value ${within(r.worst)}), warned once per setting (${[...r.causes].sort().join(", ")}); restored, the tilt goes on as if nothing happened; finite`,
+    });
   });
 });
 

@@ -41,6 +41,10 @@ interface RigCase {
   /** The armature node (linked) or the skinned mesh (plain bones) is placed so. */
   placement?: Placement;
   builds?: Build[];
+  /** Changes the built rig before the IK is created. */
+  after?: (rig: BuiltRig) => void;
+  /** Built in a left-handed scene (default right-handed: the synthetic biped's data is glTF's convention). */
+  leftHandedScene?: boolean;
   options?: FullBodyBipedIKOptions;
   expect: Works | Throws;
 }
@@ -231,12 +235,16 @@ const CASES: RigCase[] = [
     expect: { throws: [/zero-length bone in the right leg/, /Calf\.R and Foot\.R/] },
   },
   {
-    what: "zero-length spine bone (spine at the hips)",
+    what: "zero-length first spine bone (VRM 0.x: tummy at the pelvis)",
     spec: () => {
-      const s = biped();
-      return s.moveTo("Spine", at(s, "Hips"));
+      const s = biped().rename("Hips", "pelvis_Armature").rename("Spine", "tummy_Armature").rename("Chest", "chest_Armature");
+      return s.moveTo("tummy_Armature", at(s, "pelvis_Armature"));
     },
-    expect: { throws: [/zero-length bone in the spine/, /Hips and Spine/] },
+    expect: {
+      warnings: [/zero-length bone in the spine: tummy_Armature is at the same position as pelvis_Armature; it was left out of the spine/],
+      warned: "the zero-length spine bone is left out of the spine",
+      extra: (ik) => `spine ${ik.references.spine.map((b) => b.name).join(", ")}`,
+    },
   },
   {
     what: "zero-length bone outside the biped (toe at the ankle)",
@@ -332,9 +340,89 @@ const CASES: RigCase[] = [
     what: "mirrored armature / mesh (scale −1 on X)",
     spec: () => biped(),
     placement: { scaling: new Vector3(-1, 1, 1) },
+    expect: {
+      warnings: [/the arm named left \(UpperArm\.L → Forearm\.L → Hand\.L\) lies on the character's right .*the character is mirrored in its frame \(left-handed: .*\); the names were kept \(give the limbs in `references` to choose otherwise\)/],
+      warned: "the character is mirrored; the names are kept",
+    },
+  },
+  {
+    what: "the same data in a left-handed scene (without glTF's mirroring root: the character's mirror image)",
+    spec: () => biped(),
+    leftHandedScene: true,
+    expect: {
+      warnings: [/the leg named left \(Thigh\.L → Calf\.L → Foot\.L\) lies on the character's right .*the character is mirrored in its frame \(left-handed: .*\); the names were kept/],
+      warned: "the character is mirrored; the names are kept",
+    },
+  },
+  {
+    what: "the same data in a left-handed scene under a glTF-like mirroring root (scale −1 on Z, turned 180°)",
+    spec: () => biped(),
+    leftHandedScene: true,
+    placement: { scaling: new Vector3(1, 1, -1), rotation: rot(Vector3.Up(), Math.PI) },
     expect: {},
   },
+  // (rows added later go last: each row's random targets are seeded by its index)
+  {
+    what: "zero-length spine bone below the chest (spine at the chest)",
+    spec: () => {
+      const s = biped();
+      return s.moveTo("Spine", at(s, "Chest"));
+    },
+    expect: {
+      warnings: [/zero-length bone in the spine: Spine is at the same position as Chest; it was left out of the spine/],
+      warned: "the zero-length spine bone is left out of the spine",
+      extra: (ik) => `spine ${ik.references.spine.map((b) => b.name).join(", ")}`,
+    },
+  },
+  {
+    what: "zero-length spine bone given in references (spine at the hips)",
+    spec: () => {
+      const s = biped();
+      return s.moveTo("Spine", at(s, "Hips"));
+    },
+    options: { references: { spine: ["Spine", "Chest"] } },
+    expect: {
+      warnings: [/zero-length bone in the spine: Spine is at the same position as Hips; it was left out of the spine/],
+      warned: "the zero-length spine bone is left out of the spine",
+      extra: (ik) => `spine ${ik.references.spine.map((b) => b.name).join(", ")}`,
+    },
+  },
+  {
+    what: "a NaN rotation on the root bone",
+    spec: () => biped(),
+    after: (rig) => setRootLocal(rig, "rotation"),
+    expect: { throws: [/bone 0 \(Root\) has no finite rotation/] },
+  },
+  {
+    what: "a NaN position on the root bone",
+    spec: () => biped(),
+    after: (rig) => setRootLocal(rig, "position"),
+    expect: { throws: [/bone 0 \(Root\) has no finite position/] },
+  },
+  {
+    what: "zero-length spine: the only spine bone at the hips",
+    spec: () => {
+      const s = biped().remove("Spine");
+      return s.moveTo("Chest", at(s, "Hips"));
+    },
+    expect: { throws: [/zero-length bone in the spine/, /Hips and Chest/] },
+  },
 ];
+
+/** Puts a NaN into the root bone's local rotation or position (its linked node's, or the plain Bone's). */
+function setRootLocal(rig: BuiltRig, what: "rotation" | "position"): void {
+  const bone = rig.skeleton.bones.find((b) => b.name === "Root")!;
+  const node = bone.getTransformNode();
+  if (what === "rotation") {
+    const q = new Quaternion(Number.NaN, 0, 0, 1);
+    if (node !== null) node.rotationQuaternion = q;
+    else bone.setRotationQuaternion(q);
+  } else if (node !== null) {
+    node.position.x = Number.NaN;
+  } else {
+    bone.position = new Vector3(Number.NaN, 0, 0);
+  }
+}
 
 const BUILD_WORDS: Record<Build, string> = { linked: "TransformNodes linked to bones", plain: "plain Bones" };
 
@@ -346,7 +434,13 @@ describe("synthetic bad rigs, as linked TransformNodes and as plain Bones", () =
       let worst = 0;
       for (const build of builds) {
         const spec = c.spec();
-        const rig = buildRig(spec, { linked: build === "linked", placement: c.placement, withMesh: build === "plain" && c.placement !== undefined });
+        const rig = buildRig(spec, {
+          linked: build === "linked",
+          placement: c.placement,
+          withMesh: build === "plain" && c.placement !== undefined,
+          rightHanded: c.leftHandedScene !== true,
+        });
+        c.after?.(rig);
         open.push(rig);
         const validation = FullBodyBipedIK.validate(rig.skeleton, c.options);
         let ik: FullBodyBipedIK | null = null;

@@ -97,7 +97,8 @@ describe.each([
 
 describe("FullBodyBipedIK.validate", () => {
   it("finds nothing wrong with a well-formed rig and attaches nothing", () => {
-    const { scene, skeleton } = buildSkeleton(true, false);
+    // right-handed: the synthetic biped's data follows glTF's convention (in a left-handed scene it is its mirror image)
+    const { scene, skeleton } = buildSkeleton(true, true);
     expect(FullBodyBipedIK.validate(skeleton)).toEqual({ problems: [], warnings: [] });
     expect(scene.onBeforeRenderTargetsRenderObservable.observers.length).toBe(0);
   });

@@ -24,12 +24,18 @@ export class GrounderSpineEffector {
   horizontalWeight = 1;
   /** Weight of the vertical part (up × the offset's length). Default 0. */
   verticalWeight = 0;
+  /** @internal The last finite horizontalWeight (kept when it turns non-finite). */
+  _validHorizontalWeight = 1;
+  /** @internal The last finite verticalWeight. */
+  _validVerticalWeight = 0;
 
   /** A spine effector on `effectorType`. */
   constructor(effectorType: FullBodyBipedEffector, horizontalWeight = 1, verticalWeight = 0) {
     this.effectorType = effectorType;
     this.horizontalWeight = horizontalWeight;
     this.verticalWeight = verticalWeight;
+    if (Number.isFinite(horizontalWeight)) this._validHorizontalWeight = horizontalWeight;
+    if (Number.isFinite(verticalWeight)) this._validVerticalWeight = verticalWeight;
   }
 }
 
@@ -188,6 +194,10 @@ export class GrounderFBBIK {
   private readonly hook: () => void;
   private pendingDeltaTime: number | null = null;
   private frameWeight = 0;
+  // the last finite weight, spineBend and spineSpeed: a non-finite value is replaced by these (warned once)
+  private validWeight = 1;
+  private validSpineBend = 2;
+  private validSpineSpeed = 3;
   private lastFrame = -1;
   private disposed = false;
 
@@ -200,9 +210,12 @@ export class GrounderFBBIK {
     const unit = this.height / GROUNDER_REFERENCE_HEIGHT;
     const defaultPredicate: GroundPredicate = (mesh) => mesh.isEnabled() && mesh.isVisible && mesh.isPickable && !this.isCharacterMesh(mesh);
     this.groundRaycast = options.raycast === undefined ? new BabylonGroundRaycast(ik.scene, options.predicate ?? defaultPredicate) : null;
-    if (this.groundRaycast !== null) this.groundRaycast.onWarning = (cause, message) => ik.solver.inner.warn(cause, message);
+    const warn = (cause: string, message: string): void => ik.solver.inner.warn(cause, message);
+    if (this.groundRaycast !== null) this.groundRaycast.onWarning = warn;
     const raycast = options.raycast ?? this.groundRaycast!.raycast;
     const g = new Grounding(2, raycast);
+    g.onWarning = warn;
+    g.warningPrefix = "GrounderFBBIK: solver.";
     g.lengthUnit = unit;
     g.maxStep = options.maxStep ?? 0.5 * unit;
     g.footRadius = options.footRadius ?? 0.15 * unit;
@@ -222,10 +235,14 @@ export class GrounderFBBIK {
     if (options.liftPelvisWeight !== undefined) g.liftPelvisWeight = options.liftPelvisWeight;
     if (options.overstepFallsDown !== undefined) g.overstepFallsDown = options.overstepFallsDown;
     if (options.sphereProbeRays !== undefined) g.sphereProbeRays = options.sphereProbeRays;
+    g.keepValidSettings();
     this.solver = g;
     if (options.weight !== undefined) this.weight = options.weight;
     if (options.spineBend !== undefined) this.spineBend = options.spineBend;
     if (options.spineSpeed !== undefined) this.spineSpeed = options.spineSpeed;
+    if (Number.isFinite(this.weight)) this.validWeight = this.weight;
+    if (Number.isFinite(this.spineBend)) this.validSpineBend = this.spineBend;
+    if (Number.isFinite(this.spineSpeed)) this.validSpineSpeed = this.spineSpeed;
     this.spine = options.spine ?? [];
 
     const refs = ik.references;
@@ -310,6 +327,7 @@ export class GrounderFBBIK {
   private onPreUpdate(): void {
     const ik = this.ik;
     if (this.disposed || !this.enabled || ik.isDisposed) return;
+    this.validateSettings();
     const w = clampNumber(this.weight, 0, 1);
     if (!(w > 0) || !(ik.solver.ikPositionWeight > 0)) return;
     // the step goes to the solver through its deltaTime field, not as an argument or a return value: a
@@ -329,6 +347,62 @@ export class GrounderFBBIK {
     this.frameWeight = w;
     solver._step();
     this.apply();
+  }
+
+  /**
+   * A non-finite weight, spineBend, spineSpeed or spine effector weight keeps its last finite value (written
+   * back, warned once per setting), so a bad frame neither changes the pose nor stays in the eased state.
+   */
+  private validateSettings(): void {
+    const spine = this.spine;
+    let spineOk = true;
+    for (let i = 0; i < spine.length; i++) {
+      const s = spine[i]!;
+      if (Number.isFinite(s.horizontalWeight)) s._validHorizontalWeight = s.horizontalWeight;
+      else spineOk = false;
+      if (Number.isFinite(s.verticalWeight)) s._validVerticalWeight = s.verticalWeight;
+      else spineOk = false;
+    }
+    if (spineOk && Number.isFinite(this.weight) && Number.isFinite(this.spineBend) && Number.isFinite(this.spineSpeed)) {
+      this.validWeight = this.weight;
+      this.validSpineBend = this.spineBend;
+      this.validSpineSpeed = this.spineSpeed;
+      return;
+    }
+    this.replaceBadSettings();
+  }
+
+  /** The slow path of validateSettings (its own function: a closure in the caller would cost a context every frame). */
+  private replaceBadSettings(): void {
+    const spine = this.spine;
+    const warn = (name: string, value: number, kept: number): void =>
+      this.ik.solver.inner.warn(`grounder:${name}`, `GrounderFBBIK: ${name} is ${String(value)} (not finite); its last valid value ${kept} is kept.`);
+    if (Number.isFinite(this.weight)) this.validWeight = this.weight;
+    else {
+      warn("weight", this.weight, this.validWeight);
+      this.weight = this.validWeight;
+    }
+    if (Number.isFinite(this.spineBend)) this.validSpineBend = this.spineBend;
+    else {
+      warn("spineBend", this.spineBend, this.validSpineBend);
+      this.spineBend = this.validSpineBend;
+    }
+    if (Number.isFinite(this.spineSpeed)) this.validSpineSpeed = this.spineSpeed;
+    else {
+      warn("spineSpeed", this.spineSpeed, this.validSpineSpeed);
+      this.spineSpeed = this.validSpineSpeed;
+    }
+    for (let i = 0; i < spine.length; i++) {
+      const s = spine[i]!;
+      if (!Number.isFinite(s.horizontalWeight)) {
+        warn("spine.horizontalWeight", s.horizontalWeight, s._validHorizontalWeight);
+        s.horizontalWeight = s._validHorizontalWeight;
+      }
+      if (!Number.isFinite(s.verticalWeight)) {
+        warn("spine.verticalWeight", s.verticalWeight, s._validVerticalWeight);
+        s.verticalWeight = s._validVerticalWeight;
+      }
+    }
   }
 
   private readInputs(): void {
@@ -417,9 +491,15 @@ export class GrounderFBBIK {
     if (spine.length > 0 || so.x !== 0 || so.y !== 0 || so.z !== 0) {
       const k = (w * this.spineBend) / g.lengthUnit;
       const t = clampNumber(dt * this.spineSpeed, 0, 1);
-      so.x += (target.x * k - so.x) * t;
-      so.y += (target.y * k - so.y) * t;
-      so.z += (target.z * k - so.z) * t;
+      const sx = so.x + (target.x * k - so.x) * t;
+      const sy = so.y + (target.y * k - so.y) * t;
+      const sz = so.z + (target.z * k - so.z) * t;
+      // a non-finite step (an overflow, a non-finite foot) must not stay in the eased state
+      if (Number.isFinite(sx) && Number.isFinite(sy) && Number.isFinite(sz)) {
+        so.x = sx;
+        so.y = sy;
+        so.z = sz;
+      }
       const vertical = Math.sqrt(so.x * so.x + so.y * so.y + so.z * so.z);
       for (let i = 0; i < spine.length; i++) {
         const s = spine[i]!;

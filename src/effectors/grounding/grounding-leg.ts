@@ -191,7 +191,8 @@ export class GroundingLeg {
     // a foot is lifted at most to maxStep above the root
     const legHeight = dot(sub(tv, this.footPosition, g.rootPosition), up);
     const lowest = -clampNumber(maxStep - legHeight, 0, maxStep);
-    this.ikOffset = o < lowest ? lowest : o;
+    // a non-finite step (a non-finite foot or root position, an overflow) must not stay in the eased state
+    if (Number.isFinite(o)) this.ikOffset = o < lowest ? lowest : o;
 
     // rotation toward the ground normal, limited to maxFootRotationAngle
     const q = fromToRotation(tq, up, this.groundNormal);

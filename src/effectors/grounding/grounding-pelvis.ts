@@ -56,9 +56,12 @@ export class GroundingPelvis {
       copy(this.lastRootPosition, g.rootPosition);
       this.damperF = lerpValue(this.damperF, this.anyLegGrounded ? 1 : 0, 10, 10, deltaTime);
       const target = g.rootGrounded ? this.lowestOffset + this.highestOffset : 0;
-      this.heightOffset += (target - this.heightOffset) * clampNumber(deltaTime * g.pelvisSpeed, 0, 1);
+      let h = this.heightOffset;
+      h += (target - h) * clampNumber(deltaTime * g.pelvisSpeed, 0, 1);
       // the pelvis does not follow the root's vertical motion at once (stairs): damp it
-      this.heightOffset -= rootDelta * clampNumber(g.pelvisDamper, 0, 1) * this.damperF;
+      h -= rootDelta * clampNumber(g.pelvisDamper, 0, 1) * this.damperF;
+      // a non-finite step (a non-finite root position, an overflow) must not stay in the eased state
+      if (Number.isFinite(h)) this.heightOffset = h;
     }
     scale(this.ikOffset, up, this.heightOffset);
   }

@@ -10,6 +10,30 @@ const sample = new Vec3();
 const rootCentre = new Vec3();
 const probe = new GroundingHit();
 
+/**
+ * The numeric settings of {@link Grounding} that must be finite, in the order of its last-valid store. A
+ * non-finite one keeps its last valid value (warned once per setting), as the IK's chain settings do.
+ */
+const SETTINGS = [
+  "maxStep",
+  "heightOffset",
+  "footSpeed",
+  "footRadius",
+  "footCenterOffset",
+  "prediction",
+  "footRotationWeight",
+  "footRotationSpeed",
+  "maxFootRotationAngle",
+  "pelvisSpeed",
+  "pelvisDamper",
+  "lowerPelvisWeight",
+  "liftPelvisWeight",
+  "rootSphereCastRadius",
+  "sphereProbeRays",
+  "lengthUnit",
+] as const;
+type Setting = (typeof SETTINGS)[number];
+
 /** The cast-length boxes of {@link Grounding}: the feet's rays and the root's. */
 const FEET_RAYS = 0;
 const ROOT_RAY = 1;
@@ -74,6 +98,13 @@ export class Grounding {
   lengthUnit = 1;
   /** The time step of the update in progress (or the last one), seconds; 0 when nothing was eased. */
   deltaTime = 0;
+  /**
+   * Called once per setting whose value is not finite (NaN, ±∞; `lengthUnit` also when ≤ 0): that setting
+   * keeps its last valid value, written back in place. `cause` is `grounding:<setting>`. Default: none.
+   */
+  onWarning: ((cause: string, message: string) => void) | null = null;
+  /** Prefix of the settings' names in warnings (`GrounderFBBIK` says where its solver is). */
+  warningPrefix = "Grounding.";
   /** The raycast the probes use (world space). */
   raycast: GroundingRaycast;
   /** The world's up (unit). Default +Y. */
@@ -112,6 +143,10 @@ export class Grounding {
   // The lengths those boxes hold, as plain doubles for the comparison: comparing a box's element (which
   // started undefined) with a double made V8 box the double on every call, 16 B a ray.
   private readonly castValues = new Float64Array([Number.NaN, Number.NaN]);
+  /** The last valid value of each of SETTINGS (the defaults until a first update). */
+  private readonly validSettings = new Float64Array(SETTINGS.length);
+  private readonly warnedSettings = new Set<Setting | "worldUp">();
+  private readonly validWorldUp = new Vec3(0, 1, 0);
 
   /** A solver for `legCount` feet probing with `raycast`. */
   constructor(legCount: number, raycast: GroundingRaycast) {
@@ -120,6 +155,19 @@ export class Grounding {
     for (let i = 0; i < legCount; i++) legs.push(new GroundingLeg(this));
     this.legs = legs;
     this.pelvis = new GroundingPelvis(this);
+    this.keepValidSettings();
+  }
+
+  /**
+   * Takes the current settings as the last valid ones (the fallback of a setting that turns non-finite),
+   * where they are valid. The constructor does it with the defaults; call it after setting them up.
+   */
+  keepValidSettings(): void {
+    const v = this.validSettings;
+    for (let i = 0; i < SETTINGS.length; i++) {
+      const x = this[SETTINGS[i]!];
+      if (settingValid(i, x)) v[i] = x;
+    }
   }
 
   /** Forgets all motion and offsets (FinalIK's Reset; call after teleporting the character). */
@@ -144,6 +192,7 @@ export class Grounding {
    */
   _step(): void {
     const deltaTime = this.deltaTime;
+    this.validateSettings();
     if (!(this.maxStep >= 0)) this.maxStep = 0;
     this.footRadius = clampNumber(this.footRadius, 0.0001, Math.max(0.0001, this.maxStep));
     if (!(this.prediction >= 0)) this.prediction = 0;
@@ -152,8 +201,11 @@ export class Grounding {
     this.deltaTime = dt;
 
     const up = this.up;
+    const wu = this.worldUp;
+    if (Number.isFinite(wu.x) && Number.isFinite(wu.y) && Number.isFinite(wu.z)) copy(this.validWorldUp, wu);
+    else this.replaceWorldUp();
     if (this.rotateSolver) normalize(up, this.rootUp);
-    else normalize(up, this.worldUp);
+    else normalize(up, wu);
     if (up.x === 0 && up.y === 0 && up.z === 0) up.y = 1;
     this.down.x = -up.x;
     this.down.y = -up.y;
@@ -180,6 +232,80 @@ export class Grounding {
     pelvis.highestOffset = -highest * this.liftPelvisWeight;
     pelvis.anyLegGrounded = anyGrounded;
     pelvis.process();
+  }
+
+  /**
+   * Replaces each non-finite setting by its last valid value (warned once per setting) and remembers the
+   * valid ones. Written out field by field: the usual case allocates nothing and reads no field by name.
+   */
+  private validateSettings(): void {
+    const v = this.validSettings;
+    if (
+      Number.isFinite(this.maxStep) &&
+      Number.isFinite(this.heightOffset) &&
+      Number.isFinite(this.footSpeed) &&
+      Number.isFinite(this.footRadius) &&
+      Number.isFinite(this.footCenterOffset) &&
+      Number.isFinite(this.prediction) &&
+      Number.isFinite(this.footRotationWeight) &&
+      Number.isFinite(this.footRotationSpeed) &&
+      Number.isFinite(this.maxFootRotationAngle) &&
+      Number.isFinite(this.pelvisSpeed) &&
+      Number.isFinite(this.pelvisDamper) &&
+      Number.isFinite(this.lowerPelvisWeight) &&
+      Number.isFinite(this.liftPelvisWeight) &&
+      Number.isFinite(this.rootSphereCastRadius) &&
+      Number.isFinite(this.sphereProbeRays) &&
+      this.lengthUnit > 0 &&
+      this.lengthUnit < Infinity
+    ) {
+      v[0] = this.maxStep;
+      v[1] = this.heightOffset;
+      v[2] = this.footSpeed;
+      v[3] = this.footRadius;
+      v[4] = this.footCenterOffset;
+      v[5] = this.prediction;
+      v[6] = this.footRotationWeight;
+      v[7] = this.footRotationSpeed;
+      v[8] = this.maxFootRotationAngle;
+      v[9] = this.pelvisSpeed;
+      v[10] = this.pelvisDamper;
+      v[11] = this.lowerPelvisWeight;
+      v[12] = this.liftPelvisWeight;
+      v[13] = this.rootSphereCastRadius;
+      v[14] = this.sphereProbeRays;
+      v[15] = this.lengthUnit;
+      return;
+    }
+    // a bad frame: by name (rare, allowed to be slow)
+    for (let i = 0; i < SETTINGS.length; i++) {
+      const name = SETTINGS[i]!;
+      const x = this[name];
+      if (settingValid(i, x)) {
+        v[i] = x;
+        continue;
+      }
+      this[name] = v[i]!;
+      if (this.warnedSettings.has(name)) continue;
+      this.warnedSettings.add(name);
+      this.onWarning?.(
+        `grounding:${name}`,
+        `${this.warningPrefix}${name} is ${String(x)}${name === "lengthUnit" ? " (it must be finite and > 0)" : " (not finite)"}; its last valid value ${v[i]} is kept.`,
+      );
+    }
+  }
+
+  /** A non-finite worldUp keeps its last finite value (written back, warned once). */
+  private replaceWorldUp(): void {
+    const wu = this.worldUp;
+    if (!this.warnedSettings.has("worldUp")) {
+      this.warnedSettings.add("worldUp");
+      this.onWarning?.(
+        "grounding:worldUp",
+        `${this.warningPrefix}worldUp is (${wu.x}, ${wu.y}, ${wu.z}) (not finite); its last valid value (${this.validWorldUp.x}, ${this.validWorldUp.y}, ${this.validWorldUp.z}) is kept.`,
+      );
+    }
+    copy(wu, this.validWorldUp);
   }
 
   /** How far `point` is below the root (along up), less `heightOffset`. */
@@ -347,4 +473,9 @@ export class Grounding {
     out.distance = hc + start - (best - radius);
     return true;
   }
+}
+
+/** Whether `x` is a valid value of SETTINGS[i]: finite (lengthUnit also > 0). */
+function settingValid(i: number, x: number): boolean {
+  return SETTINGS[i] === "lengthUnit" ? x > 0 && x < Infinity : Number.isFinite(x);
 }

@@ -47,6 +47,9 @@ export class BodyTilt extends OffsetModifier {
   yawRate = 0;
   private readonly lastForward = new Vec3();
   private started = false;
+  // the last finite tiltSpeed and tiltSensitivity: a non-finite value is replaced by these (warned once)
+  private validTiltSpeed = 6;
+  private validTiltSensitivity = 0.07;
 
   /** Attaches to `ik`. */
   constructor(ik: FullBodyBipedIK, options: BodyTiltOptions = {}) {
@@ -55,6 +58,25 @@ export class BodyTilt extends OffsetModifier {
     this.tiltSensitivity = options.tiltSensitivity ?? 0.07;
     this.poseLeft = options.poseLeft ?? new OffsetPose();
     this.poseRight = options.poseRight ?? new OffsetPose();
+    if (Number.isFinite(this.tiltSpeed)) this.validTiltSpeed = this.tiltSpeed;
+    if (Number.isFinite(this.tiltSensitivity)) this.validTiltSensitivity = this.tiltSensitivity;
+  }
+
+  /** A non-finite tiltSpeed or tiltSensitivity keeps its last finite value (written back, warned once). */
+  private validateSettings(): void {
+    if (Number.isFinite(this.tiltSpeed)) this.validTiltSpeed = this.tiltSpeed;
+    else {
+      this.ik.solver.inner.warn("BodyTilt:tiltSpeed", `BodyTilt: tiltSpeed is ${String(this.tiltSpeed)} (not finite); its last valid value ${this.validTiltSpeed} is kept.`);
+      this.tiltSpeed = this.validTiltSpeed;
+    }
+    if (Number.isFinite(this.tiltSensitivity)) this.validTiltSensitivity = this.tiltSensitivity;
+    else {
+      this.ik.solver.inner.warn(
+        "BodyTilt:tiltSensitivity",
+        `BodyTilt: tiltSensitivity is ${String(this.tiltSensitivity)} (not finite); its last valid value ${this.validTiltSensitivity} is kept.`,
+      );
+      this.tiltSensitivity = this.validTiltSensitivity;
+    }
   }
 
   /** Forgets the last heading and the tilt. */
@@ -65,6 +87,11 @@ export class BodyTilt extends OffsetModifier {
   }
 
   protected override onModifyOffset(): void {
+    if (!Number.isFinite(this.tiltSpeed) || !Number.isFinite(this.tiltSensitivity)) this.validateSettings();
+    else {
+      this.validTiltSpeed = this.tiltSpeed;
+      this.validTiltSensitivity = this.tiltSensitivity;
+    }
     const deltaTime = this.clock.deltaTime;
     const f = this.frame;
     const fw = f.forward;
@@ -87,7 +114,9 @@ export class BodyTilt extends OffsetModifier {
     this.yawRate = angle / deltaTime;
     let target = this.yawRate * this.tiltSensitivity * 0.01;
     target = target > 1 ? 1 : target < -1 ? -1 : target;
-    this.tiltAngle += (target - this.tiltAngle) * clamp01(deltaTime * this.tiltSpeed);
+    const tilt = this.tiltAngle + (target - this.tiltAngle) * clamp01(deltaTime * this.tiltSpeed);
+    // a non-finite step (a non-finite root turn) must not stay in the eased tilt
+    if (Number.isFinite(tilt)) this.tiltAngle = tilt;
     const t = this.tiltAngle;
     this.scalars.s = (t < 0 ? -t : t) * this.weightValue;
     if (t > 0) this.poseRight._apply(this.ik, this.scalars, f);

@@ -510,8 +510,12 @@ describe("sides: names versus geometry", () => {
     expect(detectedNames(bones, result)).toEqual(expectedNames(names));
     expect(result.warnings).toHaveLength(2);
     expect(result.warnings[0]).toMatch(
-      /^the leg named left \(mixamorig:LeftUpLeg → mixamorig:LeftLeg → mixamorig:LeftFoot\) lies on the character's right as its toes tell it .*the skeleton may be mirrored, or its positions left-handed \(pass \{ leftHanded: true \}\); the names were kept\.$/,
+      /^the leg named left \(mixamorig:LeftUpLeg → mixamorig:LeftLeg → mixamorig:LeftFoot\) lies on the character's right as its toes tell it .*the skeleton may be mirrored, or its positions left-handed \(pass \{ leftHanded: true \} to detectBipedReferences\); the names were kept\.$/,
     );
+    // with the handedness given (create() gives the scene's), the advice is about the character, naming create()'s option
+    const given = detectBipedReferences(bones, { leftHanded: false }).warnings;
+    expect(given[0]).toMatch(/the character is mirrored in its frame \(right-handed: .*\); the names were kept \(give the limbs in `references` to choose otherwise\)\.$/);
+    expect(given.join("\n")).not.toMatch(/leftHanded/);
     // the same positions declared left-handed are consistent: no warning
     expect(detectBipedReferences(bones, { leftHanded: true }).warnings).toEqual([]);
   });
@@ -621,6 +625,22 @@ describe("problems", () => {
     const result = detectBipedReferences(bones);
     expect(result.references).toBeNull();
     expect(result.problems).toEqual(["zero-length bone in the left arm: mixamorig:LeftForeArm and mixamorig:LeftHand are at the same position"]);
+  });
+
+  it("a spine bone at the pelvis (VRM 0.x) is left out of the spine with a warning; alone it is a problem", () => {
+    const names = vrm0();
+    const first = names.spine[0]!;
+    const atPelvis = (bones: ReturnType<typeof humanoid>) => bones.map((b) => (b.name === first ? { ...b, position: { x: 0, y: 1.0, z: 0 } } : b));
+    const bones = atPelvis(humanoid(names));
+    const result = detectBipedReferences(bones);
+    expect(result.problems).toEqual([]);
+    expect(referenceNames(bones, result.references!).spine).toEqual(names.spine.slice(1));
+    expect(result.warnings).toContain(
+      `zero-length bone in the spine: ${first} is at the same position as ${names.pelvis}; it was left out of the spine (the IK leaves its rotation to the animation).`,
+    );
+    const single = { ...names, spine: [first] };
+    const alone = detectBipedReferences(atPelvis(humanoid(single)));
+    expect(alone.problems).toEqual([`zero-length bone in the spine: ${names.pelvis} and ${first} are at the same position`]);
   });
 
   it("bones not listed parent-first are refused", () => {

@@ -2,7 +2,7 @@
  * The engine-neutral Grounding solver against analytic terrains (planes over x ranges): easing, maxStep,
  * missing ground, the three probe qualities, foot rotation and its limit, the sphere probe at an edge,
  * prediction with the heel clamp, the lift limit, the pelvis weights and damper, reset, zero time steps and
- * raycast sanitising.
+ * raycast sanitising, non-finite settings.
  */
 import { describe, expect, it } from "vitest";
 import { GroundingHit, GroundingQuality, type GroundingRaycast, lerpValue } from "../../../src/effectors/grounding/grounding-common.js";
@@ -326,5 +326,38 @@ describe("Grounding", () => {
     nan.update(1 / 60);
     expect(nan.rootGrounded).toBe(false);
     expect(Number.isFinite(nan.legs[0]!.ikPosition.y)).toBe(true);
+  });
+
+  it("a non-finite setting keeps its last valid value for the frame, warned once through onWarning; restored, the state is as if nothing happened", () => {
+    // a foot on higher and one on lower ground, still easing: pelvis and feet move every frame
+    const a = make([flat(0.2, -Infinity, 0), flat(-0.1, 0, Infinity)], GroundingQuality.Fastest);
+    const b = make([flat(0.2, -Infinity, 0), flat(-0.1, 0, Infinity)], GroundingQuality.Fastest);
+    const warnings: string[] = [];
+    a.onWarning = (cause) => warnings.push(cause);
+    a.liftPelvisWeight = b.liftPelvisWeight = 0.3;
+    run(a, 20);
+    run(b, 20);
+    for (const [k, v] of [
+      ["lowerPelvisWeight", Number.NaN],
+      ["liftPelvisWeight", Number.POSITIVE_INFINITY],
+      ["footSpeed", Number.NaN],
+      ["lengthUnit", 0],
+      ["maxStep", Number.NEGATIVE_INFINITY],
+    ] as const) {
+      const good = a[k];
+      for (let f = 0; f < 2; f++) {
+        a[k] = v;
+        a.update(1 / 60);
+        b.update(1 / 60);
+        // written back: the last valid value
+        expect(a[k]).toBe(good);
+      }
+      run(a, 3);
+      run(b, 3);
+      expect(a.pelvis.heightOffset).toBe(b.pelvis.heightOffset);
+      expect(a.legs.map((l) => l.ikOffset)).toEqual(b.legs.map((l) => l.ikOffset));
+    }
+    expect(Math.abs(a.pelvis.heightOffset)).toBeGreaterThan(0.01);
+    expect(warnings).toEqual(["grounding:lowerPelvisWeight", "grounding:liftPelvisWeight", "grounding:footSpeed", "grounding:lengthUnit", "grounding:maxStep"]);
   });
 });
