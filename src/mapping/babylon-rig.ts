@@ -43,6 +43,7 @@ const bv2 = new Vector3();
 const rigMatrix = new Matrix();
 const skinPoseWorld = new Matrix();
 const externalMatrix = new Matrix();
+const restoreMatrix = new Matrix();
 const axisY = new Vec3();
 const axisZ = new Vec3();
 
@@ -184,6 +185,12 @@ export class BabylonRig implements RestorablePose {
   private fixIds = new Int32Array(0);
   private animatedValues = new Float64Array(0);
   private writtenValues = new Float64Array(0);
+  /**
+   * Plain Bones only: each stored bone's local matrix as the last read found it (16 at k * 16). A Bone
+   * recomposes its matrix from rotation, position and decomposed scale when either is set, which loses a
+   * sheared matrix's last bits (a .babylon file's 4-decimal matrices): the matrix itself is restored.
+   */
+  private animatedMatrices = new Float64Array(0);
   private owned = new Uint8Array(0);
   /** True when some entry of `owned` may be set. */
   private anyOwned = false;
@@ -518,6 +525,12 @@ export class BabylonRig implements RestorablePose {
         a[o + 4] = q._y;
         a[o + 5] = q._z;
         a[o + 6] = q._w;
+        if (node === null || node === undefined) {
+          const lm = this.bones[i]!.getLocalMatrix().m;
+          const am = this.animatedMatrices;
+          const om = k * 16;
+          for (let j = 0; j < 16; j++) am[om + j] = lm[j]!;
+        }
       }
       // normalizeQuat
       const qx = q.x;
@@ -883,6 +896,7 @@ export class BabylonRig implements RestorablePose {
     this.animatedValues = values.subarray(0, n * 7);
     this.writtenValues = values.subarray(n * 7, n * 14);
     this.owned = new Uint8Array(n);
+    this.animatedMatrices = new Float64Array(this.boneOnly ? n * 16 : 0);
     this.anyOwned = false;
     this.defaultIndex.fill(-1);
     const rotation = new Quaternion();
@@ -959,6 +973,7 @@ export class BabylonRig implements RestorablePose {
       const bone = this.bones[id]!;
       q = bone.rotationQuaternion;
       p = bone.position;
+      if (this.undoBoneMatrix(bone, q, p, o, own)) return;
     }
     if ((own & OWN_ROTATION) !== 0 && q._x === w[o + 3] && q._y === w[o + 4] && q._z === w[o + 5] && q._w === w[o + 6]) {
       scratchQuaternion(a, o + 3);
@@ -976,6 +991,28 @@ export class BabylonRig implements RestorablePose {
       if (node !== null && node !== undefined) p.copyFrom(scratchVector(a, o));
       else this.bones[id]!.position = scratchVector(a, o);
     }
+  }
+
+  /**
+   * A plain Bone whose channels all still hold what the IK wrote or what the last read found (its scale
+   * too) gets back the local matrix that read found, bit for bit; false when something else changed it.
+   */
+  private undoBoneMatrix(bone: Bone, q: Quaternion, p: Vector3, o: number, own: number): boolean {
+    const w = this.writtenValues;
+    const a = this.animatedValues;
+    const r = (own & OWN_ROTATION) !== 0 ? w : a;
+    const t = (own & OWN_POSITION) !== 0 ? w : a;
+    if (q._x !== r[o + 3] || q._y !== r[o + 4] || q._z !== r[o + 5] || q._w !== r[o + 6]) return false;
+    if (p._x !== t[o] || p._y !== t[o + 1] || p._z !== t[o + 2]) return false;
+    const k = o / 7;
+    const id3 = this.fixIds[k]! * 3;
+    const sc = bone.scaling;
+    const l = this.lscl;
+    if (sc._x !== l[id3] || sc._y !== l[id3 + 1] || sc._z !== l[id3 + 2]) return false;
+    Matrix.FromArrayToRef(this.animatedMatrices, k * 16, restoreMatrix);
+    // the setter animations use: copies the matrix, marks the bone dirty and to be decomposed
+    (bone as unknown as BoneMatrixState)._matrix = restoreMatrix;
+    return true;
   }
 
   /**
@@ -1411,6 +1448,11 @@ function copyViews(pos: Float64Array, rot: Float64Array, scl: Float64Array, pv: 
     s.y = scl[i * 3 + 1]!;
     s.z = scl[i * 3 + 2]!;
   }
+}
+
+/** A Bone's internal local-matrix setter (the one animations of plain Bones go through; @babylonjs/core 9). */
+interface BoneMatrixState {
+  _matrix: Matrix;
 }
 
 /** The parts of a Babylon node this file reads beyond its public typings (internal in @babylonjs/core 9). */

@@ -283,4 +283,21 @@ describe("a native .babylon skeleton (needInitialSkinMatrix, mesh ×100) against
     expect(animated).toBeGreaterThan(0.05);
     expect(worst).toBeLessThan(3e-5);
   });
+
+  it("weights back to 0 after a reach: every bone's local matrix as without the IK, bit for bit (the file's sheared matrices too)", async () => {
+    const native = await load(true);
+    const { m, ik } = native;
+    const locals = (): number[][] => m.skeleton.bones.map((b) => [...b.getLocalMatrix().m]);
+    m.scene.render();
+    const before = locals();
+    const hand = ik.solver.leftHandEffector;
+    hand.position.addInPlace(new Vector3(0.1, 0.15, 0.1).scale(height(native)));
+    hand.positionWeight = 1;
+    // several solves in one frame, then frames: none builds on the last one's output
+    for (let i = 0; i < 5; i++) ik.update();
+    for (let frame = 0; frame < 5; frame++) m.scene.render();
+    hand.positionWeight = 0;
+    m.scene.render();
+    expect(locals()).toEqual(before);
+  });
 });
