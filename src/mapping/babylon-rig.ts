@@ -718,6 +718,11 @@ export class BabylonRig implements RestorablePose {
   }
 
   /** @inheritdoc */
+  isSheared(bone: number): boolean {
+    return this.aligned[bone] === 0;
+  }
+
+  /** @inheritdoc */
   getPosition(bone: number, out: Vec3): Vec3 {
     return this.readVec3(this.wpos, bone, out);
   }

@@ -1,6 +1,7 @@
 import {
   Quat,
   conjugateMultiply,
+  fromAxisAngle,
   fromToRotation,
   inverseRotateVector,
   multiply,
@@ -11,7 +12,7 @@ import {
 } from "../math/quat.js";
 import { orthoNormalize } from "../math/direction.js";
 import { NumberRef } from "../math/number-ref.js";
-import { type ReadonlyVec3, Vec3, add, copy, fromArray, lerpRef, sub, toArray } from "../math/vec3.js";
+import { type ReadonlyVec3, Vec3, add, angle, copy, cross, distance, fromArray, length, lerpRef, scale, sub, toArray } from "../math/vec3.js";
 import type { IKNode } from "../solver/node.js";
 import { planeRotation } from "../solver/plane.js";
 import type { IKPose } from "../solver/pose.js";
@@ -23,6 +24,8 @@ const q1 = new Quat();
 const q2 = new Quat();
 const q3 = new Quat();
 const effectorWeight = new NumberRef();
+/** The largest turn (radians) {@link BoneMap.bendToReach} makes: it corrects lengths off by a shear, not poses. */
+const MAX_BEND_CORRECTION = 2e-3;
 
 /** What the mappings read from the solver while writing. */
 export interface MappingSolver {
@@ -270,6 +273,48 @@ export class BoneMap {
     effectorWeight.value = w;
     nlerpRef(q1, this.rotation(q1), node.solverRotation, effectorWeight);
     this.pose.setRotation(this.bone, q1);
+  }
+
+  /**
+   * Turns the bone about its position so that `child` (a bone below it) lies in the direction of `target`:
+   * the shortest arc from where the child is to where it should be.
+   */
+  aimChildAt(child: BoneMap, target: ReadonlyVec3): void {
+    const p = this.position(v3);
+    sub(v1, child.position(v1), p);
+    sub(v2, target, p);
+    fromToRotation(q2, v1, v2);
+    multiply(q2, q2, this.rotation(q1));
+    this.pose.setRotation(this.bone, q2);
+  }
+
+  /**
+   * Turns the bone (a limb's middle bone) about its bend axis so that `end` lies as far from `root` as
+   * `target` does (law of cosines on the bones' current lengths), by at most {@link MAX_BEND_CORRECTION};
+   * nothing when the limb is straight.
+   */
+  bendToReach(root: BoneMap, end: BoneMap, target: ReadonlyVec3): void {
+    const p = this.position(v3);
+    const u = sub(v1, root.position(v1), p);
+    const v = sub(v2, end.position(v2), p);
+    const a = length(u);
+    const b = length(v);
+    const current = angle(u, v);
+    const n = cross(v3, u, v);
+    const nl = length(n);
+    if (!(nl > 1e-12 * a * b)) return;
+    scale(n, n, 1 / nl);
+    const min = a > b ? a - b : b - a;
+    let c = distance(target, root.position(v1));
+    c = c < min ? min : c > a + b ? a + b : c;
+    let cos = (a * a + b * b - c * c) / (2 * a * b);
+    cos = cos < -1 ? -1 : cos > 1 ? 1 : cos;
+    // near full extension the angle needed is ill-conditioned: a small cap keeps the elbow or knee still
+    let turn = Math.acos(cos) - current;
+    turn = turn < -MAX_BEND_CORRECTION ? -MAX_BEND_CORRECTION : turn > MAX_BEND_CORRECTION ? MAX_BEND_CORRECTION : turn;
+    fromAxisAngle(q2, n, turn);
+    multiply(q2, q2, this.rotation(q1));
+    this.pose.setRotation(this.bone, q2);
   }
 
   /** Moves the bone toward its node's solved position by `weight.value`. */

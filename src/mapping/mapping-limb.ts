@@ -28,12 +28,14 @@ export class IKMappingLimb {
   readonly bone2: BoneMap;
   /** Hand or foot. */
   readonly bone3: BoneMap;
+  private readonly pose: IKPose;
 
   /**
    * Creates the mapping of a limb's three nodes, with an optional parent bone (clavicle) by pose id; the
    * BoneMaps' numbers go in `store` (room for {@link IKMappingLimb.boneMapCount}; a store of its own by default).
    */
   constructor(pose: IKPose, nodes: readonly [IKNode, IKNode, IKNode], parentBone: number, maintainRotationWeight: number, store?: BoneMapStore) {
+    this.pose = pose;
     const s = store ?? new BoneMapStore(IKMappingLimb.boneMapCount(parentBone));
     this.parentBone = parentBone >= 0 ? new BoneMap(pose, parentBone, null, s) : null;
     this.bone1 = new BoneMap(pose, nodes[0].bone, nodes[0], s);
@@ -76,6 +78,14 @@ export class IKMappingLimb {
     }
     this.bone1.rotateToPlane(weight);
     this.bone2.rotateToPlane(weight);
+    // under a non-uniform scale the plane's rotation stretches what hangs below: aim the bones at their nodes
+    if (w >= 1 && this.pose.isSheared?.(this.bone3.bone) === true) {
+      const end = this.bone3.node!.solverPosition;
+      for (let pass = 0; pass < 3; pass++) {
+        this.bone2.bendToReach(this.bone1, this.bone3, end);
+        this.bone1.aimChildAt(this.bone3, end);
+      }
+    }
     maintainWeight.value = this.maintainRotationWeight * w * solver.ikPositionWeight;
     this.bone3.rotateToMaintain(maintainWeight);
     this.bone3.rotateToEffector(weight);

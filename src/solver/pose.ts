@@ -19,4 +19,10 @@ export interface IKPose {
   setRotation(bone: number, rotation: ReadonlyQuat): void;
   /** Sets the component-space position of `bone`; its descendants follow rigidly. */
   setPosition(bone: number, position: ReadonlyVec3): void;
+  /**
+   * Optional: true when `bone` does not follow its ancestors' rotations rigidly (a non-uniform scale above
+   * it shears it, as a Babylon skeleton's can). The limb mapping then aims the limb's bones at their solved
+   * nodes after placing them. Rigid when absent.
+   */
+  isSheared?(bone: number): boolean;
 }

@@ -155,9 +155,10 @@ describe("a native .babylon skeleton (needInitialSkinMatrix, mesh ×100) against
     expect(r.pose).toBeLessThan(3e-4);
   });
 
-  it("reaches within 0.003 % of the height with the file's own scales (1 ± 5e-5, non-uniform)", async () => {
+  it("reaches within 0.001 % of the height with the file's own scales (1 ± 5e-5, non-uniform)", async () => {
     const r = await reach(false);
-    expect(r.native).toBeLessThan(3e-5);
+    console.log(`RiggedFigure.babylon as stored: worst reach ${(r.native * 100).toExponential(2)} % of the height`);
+    expect(r.native).toBeLessThan(1e-5);
     expect(r.pose).toBeLessThan(3e-4);
   });
 
@@ -253,7 +254,9 @@ describe("a native .babylon skeleton (needInitialSkinMatrix, mesh ×100) against
     expect(poseDifference(g1, n1) / h).toBeLessThan(3e-4);
     const [g2, n2] = [await pull(false), await pull(true)];
     expect(Vector3.Distance(n2.pos(n2.ik.references.pelvis), pelvisRest) / h).toBeGreaterThan(0.002);
-    expect(poseDifference(g2, n2) / h).toBeLessThan(3e-4);
+    // the arm is straight toward the unreachable target: the .babylon's sheared lengths (1 ± 5e-5) let the
+    // mapping straighten it a little further (BoneMap.bendToReach) to put the hand on its solved node
+    expect(poseDifference(g2, n2) / h).toBeLessThan(1e-3);
   });
 
   it("holds a hand on a target while the skeleton's own clip plays (scene.beginAnimation(skeleton))", async () => {
