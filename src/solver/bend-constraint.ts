@@ -363,7 +363,7 @@ export class BendConstraint {
    * Keeps the bend direction `out` (component space, any length) on the limb's natural side of the solved
    * limb axis `axis`: the pole is the axis turned 90° in the character's sagittal plane the way the joint
    * flexes (a hanging leg's knee forward, a hanging arm's elbow backward, a leg raised forward's knee up),
-   * and a bend more than 80° from it folds back inside, on the side it came from. The limit applies by the
+   * and a bend more than 80° from it folds back inside, on the side it came from. The fold is scaled by the
    * end effector's position weight and fades out as the limb points sideways (where the pole vanishes).
    */
   private limitToNaturalSide(out: Vec3, axis: ReadonlyVec3): void {
@@ -398,15 +398,15 @@ export class BendConstraint {
     const by = out.y - zy * d;
     const bz = out.z - zz * d;
     const bl = Math.sqrt(bx * bx + by * by + bz * bz);
-    // the angle allowed from the pole: 180° (anything) at k = 0, 80° at k = 1
-    const limit = Math.PI - (Math.PI - NATURAL_LIMIT) * k;
     const ap = bl > 0 ? (bx * px + by * py + bz * pz) / bl : -1;
     const angle = Math.acos(ap < -1 ? -1 : ap > 1 ? 1 : ap);
-    if (angle <= limit) return;
+    if (angle <= NATURAL_LIMIT) return;
     // Beyond the limit the bend folds back toward the pole, 180° (fully inverted) landing on the pole:
     // continuous all round the limb (a clamp to the limit would jump from one side to the other where
-    // the bend passes opposite the pole), with slope 0.8 at full weight.
-    const folded = (limit * (Math.PI - angle)) / (Math.PI - limit);
+    // the bend passes opposite the pole), slope 0.8; by k, interpolated in angle, so a weight fading in
+    // turns the bend gradually
+    const full = (NATURAL_LIMIT * (Math.PI - angle)) / (Math.PI - NATURAL_LIMIT);
+    const folded = angle + (full - angle) * k;
     // the side the bend lies on, perpendicular to axis and pole
     const along = ap * bl;
     let sx = bx - px * along;

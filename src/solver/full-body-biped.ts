@@ -69,9 +69,12 @@ export class IKSolverFullBodyBiped extends IKSolverFullBody {
   /** With iterations = 0: the rigid translation of the body this frame (the mapping moves the pelvis by it). */
   readonly bodyOffset = new Vec3();
   /**
-   * The character's forward in component space, used only to bend limbs that are straight in the pose the
-   * solver is set up from (elbows toward the back, knees toward the front). Null: estimated as
-   * cross(left, up) from the thighs and the spine, which is right for right-handed rig data such as glTF.
+   * The character's forward in component space (set before setToReferences): it bends limbs that are
+   * straight in the pose the solver is set up from (elbows toward the back, knees toward the front) and
+   * orients the limbs' natural sides. Null: estimated as cross(left, up) from the thighs and the spine,
+   * which is right for right-handed rig data such as glTF; for the natural sides, turned round when the
+   * knees of the setup pose bend the other way (a mirrored rig), so give it for a rig set up with
+   * backward-bent knees.
    */
   forward: Vec3 | null = null;
   private readonly straightBend = new Vec3();

@@ -17,7 +17,9 @@ import { type CharacterFrame, JUDGED_POLE, type LimbKind, bendSide, boneBendSide
 import { Random } from "../helpers/random.js";
 import { height, worldPos } from "../helpers/scene-probes.js";
 import { clearWeights, harness } from "../helpers/solver-harness.js";
-import { bipedVariants } from "../helpers/synthetic-biped.js";
+import { bipedVariants, syntheticBiped } from "../helpers/synthetic-biped.js";
+import { IKSolverFullBodyBiped } from "../../src/solver/full-body-biped.js";
+import { Vec3 } from "../../src/math/vec3.js";
 
 /** A middle joint this far (% of the limb length) behind the line counts as a wrong bend: rounding on a straight limb. */
 const TOLERANCE = 0.5;
@@ -184,5 +186,38 @@ describe("the synthetic 19-joint biped", () => {
     }
     expect(judged).toBeGreaterThan(10_000);
     expect(failures.slice(0, 10), `${wrongSolves} of 4,000 solves had a limb on the wrong side`).toEqual([]);
+  });
+
+  it("a foot weight fading in over 100 frames turns knees bent backward at attach forward gradually: no step above 3× the mean", () => {
+    // the character's forward given, as the Babylon layer gives it from the toes (without it the solver
+    // would take the backward knees of this attach pose for a mirrored rig's forward ones)
+    const b = syntheticBiped({ kneeBend: -20 });
+    const s = new IKSolverFullBodyBiped(b.pose);
+    s.forward = new Vec3(0, 0, 1);
+    s.setToReferences(b.bones);
+    const h = { b };
+    clearWeights(s);
+    const frame: CharacterFrame = { forward: new Vector3(0, 0, 1), up: new Vector3(0, 1, 0) };
+    const v3 = (p: { x: number; y: number; z: number }) => new Vector3(p.x, p.y, p.z);
+    for (const foot of [s.leftFootEffector, s.rightFootEffector]) {
+      foot.position.x = foot.node.bonePosition.x;
+      foot.position.y = foot.node.bonePosition.y + 0.15 * h.b.height;
+      foot.position.z = foot.node.bonePosition.z;
+    }
+    const knees: Vector3[] = [];
+    const sides: number[] = [];
+    for (let i = 0; i <= 100; i++) {
+      s.leftFootEffector.positionWeight = i / 100;
+      s.rightFootEffector.positionWeight = i / 100;
+      s.update();
+      const [n0, n1, n2] = s.leftLegChain.nodes;
+      knees.push(v3(n1!.solverPosition));
+      sides.push(bendSide("leg", v3(n0!.solverPosition), v3(n1!.solverPosition), v3(n2!.solverPosition), frame).offset);
+    }
+    const steps = knees.slice(1).map((k, i) => Vector3.Distance(k, knees[i]!));
+    const mean = steps.reduce((a, b) => a + b, 0) / steps.length;
+    expect(sides[0], "bent backward at weight 0").toBeLessThan(0);
+    expect(sides[100], "forward at weight 1").toBeGreaterThan(0);
+    expect(Math.max(...steps) / mean, `steps ${steps.map((x) => x.toFixed(4)).join(" ")}`).toBeLessThan(3);
   });
 });
