@@ -41,6 +41,7 @@ const weight = new NumberRef();
 const poleGate = new NumberRef();
 /** The largest angle between a driven elbow's or knee's bend and its natural pole (80°: 10° inside its natural side). */
 const NATURAL_LIMIT = (80 * Math.PI) / 180;
+const NATURAL_LIMIT_COS = Math.cos(NATURAL_LIMIT);
 /** Pole lengths (limb axis off the sagittal plane) between which the natural-side limit fades in. */
 const NATURAL_POLE_LOW = 0.2;
 const NATURAL_POLE_HIGH = 0.4;
@@ -399,8 +400,8 @@ export class BendConstraint {
     const bz = out.z - zz * d;
     const bl = Math.sqrt(bx * bx + by * by + bz * bz);
     const ap = bl > 0 ? (bx * px + by * py + bz * pz) / bl : -1;
-    const angle = Math.acos(ap < -1 ? -1 : ap > 1 ? 1 : ap);
-    if (angle <= NATURAL_LIMIT) return;
+    if (ap >= NATURAL_LIMIT_COS) return;
+    const angle = Math.acos(ap < -1 ? -1 : ap);
     // Beyond the limit the bend folds back toward the pole, 180° (fully inverted) landing on the pole:
     // continuous all round the limb (a clamp to the limit would jump from one side to the other where
     // the bend passes opposite the pole), slope 0.8; by k, interpolated in angle, so a weight fading in
