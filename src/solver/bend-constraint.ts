@@ -32,6 +32,7 @@ const v3 = new Vec3();
 const v4 = new Vec3();
 const v5 = new Vec3();
 const carry = new Vec3();
+const unitAxis = new Vec3();
 const q1 = new Quat();
 const q2 = new Quat();
 const q3 = new Quat();
@@ -276,17 +277,18 @@ export class BendConstraint {
    * axis's pole is kept about the solved axis's pole. The shortest arc is singular where the solved axis
    * turns opposite the animated one (a target behind a hanging arm, or through the chest of a T-posed
    * one) and turns a hanging arm's elbow forward when the hand is raised overhead through the front.
-   * Two pole fields cover the sphere: the sagittal flexion pole (vanishing for a limb pointing sideways)
-   * and the character's forward made perpendicular to the limb (vanishing for a limb pointing forward or
-   * back); each is used where it is defined at both axes, the shortest arc only where neither is.
+   * Three pole fields cover the sphere: the natural pole (naturalPole), the character's forward made
+   * perpendicular to the limb (vanishing for a limb pointing forward or back) and its up made
+   * perpendicular (vanishing for a limb pointing up or down); each is used where it is defined at both
+   * axes, the shortest arc only where none is.
    * `out` holds the shortest-arc carry and receives the blend (its part along the axis is the same).
    */
   private carryAroundPole(out: Vec3, animatedAxis: ReadonlyVec3, upper: ReadonlyVec3, axis: ReadonlyVec3): void {
     const effectorWeight = this.bone3!.effectorPositionWeight;
     if (!(effectorWeight > 0)) return;
     const d = (out.x * axis.x + out.y * axis.y + out.z * axis.z) / lengthSq(axis);
-    // forward field first, the sagittal one blended over it: out ← lerp(out, carry, gate)
-    for (let field = 2; field >= 1; field--) {
+    // the up field first, the forward one over it, the natural pole's over both: out ← lerp(out, carry, gate)
+    for (let field = 3; field >= 1; field--) {
       this.carryInField(carry, field, animatedAxis, upper, axis);
       let g = poleGate.value;
       if (!(g > 0)) continue;
@@ -328,28 +330,66 @@ export class BendConstraint {
   }
 
   /**
+   * The natural pole of a limb along the unit axis `z` into `out` (the axis passed as a vector: doubles
+   * passed to a call V8 does not inline are boxed), not normalised: perpendicular to z, vanishing where the natural side is undefined. Knees: z turned 90° in
+   * the sagittal plane the way the knee flexes, −(z·U)·F + (z·F)·U (a hanging leg's knee forward, a leg
+   * raised forward's knee up; vanishes for a leg pointing sideways). Elbows: c = −F − 2·max(0, z·F)·U made
+   * perpendicular to z (behind the shoulder–wrist line, never forward; down for an arm reaching forward;
+   * vanishes for an arm reaching straight back or forward and about 50° up).
+   */
+  private naturalPole(out: Vec3, z: ReadonlyVec3): void {
+    const f = this.naturalForward;
+    const u = this.naturalUp;
+    const zx = z.x;
+    const zy = z.y;
+    const zz = z.z;
+    const df = zx * f.x + zy * f.y + zz * f.z;
+    const du = zx * u.x + zy * u.y + zz * u.z;
+    if (this.naturalSide > 0) {
+      out.x = df * u.x - du * f.x;
+      out.y = df * u.y - du * f.y;
+      out.z = df * u.z - du * f.z;
+      return;
+    }
+    const b = df > 0 ? 2 * df : 0;
+    const cx = -f.x - u.x * b;
+    const cy = -f.y - u.y * b;
+    const cz = -f.z - u.z * b;
+    const d = cx * zx + cy * zy + cz * zz;
+    out.x = cx - zx * d;
+    out.y = cy - zy * d;
+    out.z = cz - zz * d;
+  }
+
+  /**
    * The unit pole of `field` for a limb along `axis` into `out`, and into poleGate how usable it is (0 to
-   * 1 as the pole's length goes from 0.1 to 0.3 of the axis, where it is continuous). Field 1: the
-   * sagittal flexion pole (see limitToNaturalSide); field 2: the natural side's forward (knees) or
-   * backward (elbows) made perpendicular to the axis.
+   * 1 as the pole's length grows, where it is continuous: 0.35–0.7 for field 1, 0.1–0.3 for the others).
+   * Field 1: the natural pole (naturalPole); field 2: the natural side's forward (knees) or backward
+   * (elbows) made perpendicular to the axis; field 3: up made perpendicular to the axis (only a reference
+   * for the carry where the other two vanish, a limb pointing straight forward or back).
    */
   private unitPole(out: Vec3, axis: ReadonlyVec3, field: number): void {
     poleGate.value = 0;
     const al = Math.sqrt(axis.x * axis.x + axis.y * axis.y + axis.z * axis.z);
     if (!(al > 0)) return;
     const f = this.naturalForward;
-    const u = this.naturalUp;
     const df = (axis.x * f.x + axis.y * f.y + axis.z * f.z) / al;
     const k = this.naturalSide;
     if (field === 1) {
-      const du = (axis.x * u.x + axis.y * u.y + axis.z * u.z) / al;
-      out.x = k * (df * u.x - du * f.x);
-      out.y = k * (df * u.y - du * f.y);
-      out.z = k * (df * u.z - du * f.z);
-    } else {
+      unitAxis.x = axis.x / al;
+      unitAxis.y = axis.y / al;
+      unitAxis.z = axis.z / al;
+      this.naturalPole(out, unitAxis);
+    } else if (field === 2) {
       out.x = k * (f.x - (axis.x / al) * df);
       out.y = k * (f.y - (axis.y / al) * df);
       out.z = k * (f.z - (axis.z / al) * df);
+    } else {
+      const u = this.naturalUp;
+      const du = (axis.x * u.x + axis.y * u.y + axis.z * u.z) / al;
+      out.x = u.x - (axis.x / al) * du;
+      out.y = u.y - (axis.y / al) * du;
+      out.z = u.z - (axis.z / al) * du;
     }
     const pl = Math.sqrt(out.x * out.x + out.y * out.y + out.z * out.z);
     const gate = field === 1 ? (pl - CARRY_POLE_LOW) / (CARRY_POLE_HIGH - CARRY_POLE_LOW) : (pl - FORWARD_POLE_LOW) / (FORWARD_POLE_HIGH - FORWARD_POLE_LOW);
@@ -362,9 +402,9 @@ export class BendConstraint {
 
   /**
    * Keeps the bend direction `out` (component space, any length) on the limb's natural side of the solved
-   * limb axis `axis`: the pole is the axis turned 90° in the character's sagittal plane the way the joint
-   * flexes (a hanging leg's knee forward, a hanging arm's elbow backward, a leg raised forward's knee up),
-   * and a bend more than 80° from it folds back inside, on the side it came from. The fold is scaled by the
+   * limb axis `axis`: within 80° of its natural pole (naturalPole: a knee forward of the hip–ankle line,
+   * up for a leg raised forward; an elbow behind the shoulder–wrist line, down for an arm reaching
+   * forward). A bend more than 80° from it folds back inside, on the side it came from. The fold is scaled by the
    * end effector's position weight and fades out as the limb points sideways (where the pole vanishes).
    */
   private limitToNaturalSide(out: Vec3, axis: ReadonlyVec3): void {
@@ -376,15 +416,14 @@ export class BendConstraint {
     const zx = axis.x / al;
     const zy = axis.y / al;
     const zz = axis.z / al;
-    const f = this.naturalForward;
-    const u = this.naturalUp;
-    const df = zx * f.x + zy * f.y + zz * f.z;
-    const du = zx * u.x + zy * u.y + zz * u.z;
-    // pole = side × (−(z·U) F + (z·F) U): perpendicular to z, as long as z's sagittal part
-    const k0 = this.naturalSide;
-    let px = k0 * (df * u.x - du * f.x);
-    let py = k0 * (df * u.y - du * f.y);
-    let pz = k0 * (df * u.z - du * f.z);
+    const pole = v4;
+    unitAxis.x = zx;
+    unitAxis.y = zy;
+    unitAxis.z = zz;
+    this.naturalPole(pole, unitAxis);
+    let px = pole.x;
+    let py = pole.y;
+    let pz = pole.z;
     const pl = Math.sqrt(px * px + py * py + pz * pz);
     let gate = (pl - NATURAL_POLE_LOW) / (NATURAL_POLE_HIGH - NATURAL_POLE_LOW);
     gate = gate > 1 ? 1 : gate;

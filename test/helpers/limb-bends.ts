@@ -3,14 +3,15 @@
  * two-bone limb to compare the solver's continuity with.
  *
  * The natural side. Let d be the unit limb axis (shoulder → wrist, hip → ankle), F the character's forward
- * and U its up. Turn d by 90° in the character's sagittal plane (the F–U plane) the way the joint flexes:
- * the knee's pole is −(d·U)·F + (d·F)·U (a leg hanging down gives F: knee in front of the hip–ankle line;
- * a leg raised forward gives U: knee up), the elbow's is the opposite (an arm hanging down gives −F: elbow
- * behind the shoulder–wrist line, not pointing forward; an arm reaching forward gives −U: elbow down). The
- * pole is perpendicular to d; its length is how far d lies from the sagittal plane (1 in it, 0 along the
- * character's left–right axis). The signed offset of the middle joint from the line along the unit pole,
- * in % of the limb's length, is the measure; a limb within 60° of the sagittal plane (pole ≥ 0.5) is on
- * its natural side when that offset is ≥ −tolerance. A limb pointing more than 60° sideways is not judged.
+ * and U its up. The knee's pole is d turned by 90° in the character's sagittal plane (the F–U plane) the
+ * way the knee flexes, −(d·U)·F + (d·F)·U: a leg hanging down gives F (the knee in front of the hip–ankle
+ * line), a leg raised forward gives U (knee up); it vanishes for a leg pointing sideways. The elbow's pole
+ * is c = −F − 2·max(0, d·F)·U made perpendicular to d: an arm hanging, raised sideways or overhead gives
+ * −F (the elbow behind the shoulder–wrist line, not pointing forward), an arm reaching forward gives −U
+ * (elbow down); it vanishes for an arm reaching straight back or forward about 50° up. The signed offset
+ * of the middle joint from the line along the unit pole, in % of the limb's length, is the measure; a
+ * limb whose pole is at least 0.5 long is on its natural side when that offset is ≥ −tolerance. Where the
+ * pole is shorter the side is not judged.
  */
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
@@ -30,15 +31,16 @@ export function flexionPole(kind: LimbKind, axis: Vector3, frame: CharacterFrame
   const d = axis.normalizeToNew();
   const f = Vector3.Dot(d, frame.forward);
   const u = Vector3.Dot(d, frame.up);
-  const knee = frame.forward.scale(-u).add(frame.up.scale(f));
-  return kind === "leg" ? knee : knee.scale(-1);
+  if (kind === "leg") return frame.forward.scale(-u).add(frame.up.scale(f));
+  const c = frame.forward.scale(-1).subtract(frame.up.scale(2 * Math.max(0, f)));
+  return c.subtract(d.scale(Vector3.Dot(c, d)));
 }
 
 /** Signed offset result of one limb. */
 export interface BendSide {
   /** Offset of the middle joint along the unit pole, % of the limb length (NaN when not judged). */
   offset: number;
-  /** Length of the pole: how close the limb is to the sagittal plane. */
+  /** Length of the pole (how well the natural side is defined for this limb direction). */
   poleLength: number;
 }
 
@@ -56,7 +58,7 @@ export function bendSide(kind: LimbKind, upper: Vector3, middle: Vector3, end: V
   return { offset: (100 * Vector3.Dot(o, pole.scale(1 / poleLength))) / limbLength, poleLength };
 }
 
-/** Natural-side judgement on bones: null when the limb lies more than 60° off the sagittal plane. */
+/** The natural-side measure on bones (judge it only when poleLength ≥ JUDGED_POLE). */
 export function boneBendSide(kind: LimbKind, bones: readonly [Bone, Bone, Bone], frame: CharacterFrame): BendSide {
   return bendSide(kind, worldPos(bones[0]), worldPos(bones[1]), worldPos(bones[2]), frame);
 }

@@ -2,10 +2,10 @@
  * Elbows and knees on their natural side (issue 16 D): crouches 10–45 % of the height deep with both feet
  * pinned, and seeded random reachable hand and foot targets, on every model in both handednesses and on
  * the synthetic 19-joint biped. "Natural side" is defined in test/helpers/limb-bends.ts: the middle
- * joint's signed offset from the limb line along the limb's flexion pole (knees forward, elbows backward
- * for a hanging limb, turned with the limb in the character's sagittal plane), in % of the limb length,
- * judged for limbs within 60° of the sagittal plane; the character's forward is the root's (the toes'
- * direction in the setup pose).
+ * joint's signed offset from the limb line along the limb's natural pole (knees in front of the hip–ankle
+ * line, up for a leg raised forward; elbows behind the shoulder–wrist line, down for an arm reaching
+ * forward), in % of the limb length, judged where the pole is defined (length ≥ 0.5); the character's
+ * forward is the root's (the toes' direction in the setup pose).
  */
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";

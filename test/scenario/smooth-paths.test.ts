@@ -5,14 +5,15 @@
  * target's motion that frame and at least 2 % of the height. Required on several models in both
  * handednesses: no jump above 3× that threshold, no bend-plane normal turning more than 90° between
  * frames, and fewer elbow and knee pops than an exact analytic two-bone limb (test/helpers/limb-bends.ts)
- * rooted at the same shoulders and hips, reaching the same targets, bending toward the natural pole.
+ * rooted at the same shoulders and hips, reaching the same targets, bending toward a fixed pole (elbows
+ * back, knees forward).
  */
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { FullBodyBipedIK } from "../../src/component/full-body-biped-ik.js";
 import { type LoadedModel, type ModelName, loadModel, modelAvailable } from "../helpers/babylon-scene.js";
-import { type CharacterFrame, type LimbKind, analyticTwoBone, characterFrame, flexionPole } from "../helpers/limb-bends.js";
+import { type CharacterFrame, type LimbKind, analyticTwoBone, characterFrame } from "../helpers/limb-bends.js";
 import { height, worldPos } from "../helpers/scene-probes.js";
 
 const MODELS: { name: ModelName; clip: string | null }[] = [
@@ -28,6 +29,7 @@ const HAND_PATH: [number, number, number][] = [
   [-0.9, -0.2, 0.5], // across the body
   [-0.3, -0.1, 0.05], // through the torso
   [0.1, -0.4, -0.6], // behind
+  [0, 0, -0.6], // straight behind the shoulder, in line with a pole behind the elbow
   [1.3, 0, 0], // beyond full extension, sideways
   [0.3, 1.2, 0.1], // beyond full extension, overhead
   [-0.4, 0.7, 0.2], // over the head to the other side
@@ -37,6 +39,7 @@ const FOOT_PATH: [number, number, number][] = [
   [0.1, -0.95, 0.05], // standing
   [0.1, -0.5, 0.6], // knee up
   [0.1, -0.1, 0.9], // kick forward at hip height
+  [0, 0, 0.6], // knee up: straight in front of the hip, in line with a pole in front of the knee
   [0.6, -0.6, 0.1], // to the side
   [-0.4, -0.8, 0.1], // across the other leg
   [0.1, -0.6, -0.6], // behind
@@ -162,7 +165,9 @@ async function run(name: ModelName, clip: string | null, rightHanded: boolean): 
       const l1 = Vector3.Distance(a, b);
       const l2 = Vector3.Distance(b, c);
       const t = targets[limbs.indexOf(l)]!;
-      const mid = analyticTwoBone(a, l1, l2, t, flexionPole(l.kind, t.subtract(a), frame));
+      // the classic analytic limb: a fixed pole behind the elbows and in front of the knees (as a pole
+      // target on Babylon's BoneIKController), singular where the target passes in line with it
+      const mid = analyticTwoBone(a, l1, l2, t, l.kind === "arm" ? frame.forward.scale(-1) : frame.forward);
       const end = a.add(t.subtract(a).normalize().scale(Math.min(Vector3.Distance(a, t), l1 + l2)));
       analytic.push(mid);
       analyticNormals.push(normal(a, mid, end, l.length));
