@@ -287,10 +287,29 @@ export class BendConstraint {
     const effectorWeight = this.bone3!.effectorPositionWeight;
     if (!(effectorWeight > 0)) return;
     const d = (out.x * axis.x + out.y * axis.y + out.z * axis.z) / lengthSq(axis);
-    // the up field first, the forward one over it, the natural pole's over both: out ← lerp(out, carry, gate)
+    // the up field first, the forward one over it, the natural pole's over both: out ← lerp(out, carry, gate);
+    // the natural pole's at full gate and weight replaces the others (the usual case), so it goes first
+    this.carryInField(carry, 1, animatedAxis, upper, axis);
+    const g1 = poleGate.value;
+    if (g1 >= 1 && effectorWeight >= 1) {
+      out.x = carry.x + axis.x * d;
+      out.y = carry.y + axis.y * d;
+      out.z = carry.z + axis.z * d;
+      return;
+    }
+    const c1x = carry.x;
+    const c1y = carry.y;
+    const c1z = carry.z;
     for (let field = 3; field >= 1; field--) {
-      this.carryInField(carry, field, animatedAxis, upper, axis);
-      let g = poleGate.value;
+      let g = g1;
+      if (field === 1) {
+        carry.x = c1x;
+        carry.y = c1y;
+        carry.z = c1z;
+      } else {
+        this.carryInField(carry, field, animatedAxis, upper, axis);
+        g = poleGate.value;
+      }
       if (!(g > 0)) continue;
       if (effectorWeight < 1) g *= effectorWeight;
       out.x += (carry.x + axis.x * d - out.x) * g;
