@@ -29,11 +29,28 @@ import type { IKPose } from "./pose.js";
 const v1 = new Vec3();
 const v2 = new Vec3();
 const v3 = new Vec3();
+const v4 = new Vec3();
+const v5 = new Vec3();
+const carry = new Vec3();
+const unitAxis = new Vec3();
 const q1 = new Quat();
 const q2 = new Quat();
 const q3 = new Quat();
 /** Weights handed to the interpolation helpers by reference (see NumberRef). */
 const weight = new NumberRef();
+/** How usable the last pole unitPole computed is, [0, 1] (a NumberRef: see above). */
+const poleGate = new NumberRef();
+/** The largest angle between a driven elbow's or knee's bend and its natural pole (80°: 10° inside its natural side). */
+const NATURAL_LIMIT = (80 * Math.PI) / 180;
+const NATURAL_LIMIT_COS = Math.cos(NATURAL_LIMIT);
+/** Pole lengths (limb axis off the sagittal plane) between which the natural-side limit fades in. */
+const NATURAL_POLE_LOW = 0.2;
+const NATURAL_POLE_HIGH = 0.4;
+/** Pole lengths between which the swivel carry fades in (it needs the pole's direction, not only its side). */
+const CARRY_POLE_LOW = 0.35;
+const CARRY_POLE_HIGH = 0.7;
+const FORWARD_POLE_LOW = 0.1;
+const FORWARD_POLE_HIGH = 0.3;
 
 /** What limitBend and getDir read from the solver. */
 export interface BendSolver {
@@ -75,6 +92,18 @@ export class BendConstraint {
   initiated = false;
   /** True when the limb was straight at initiate, so the default bend direction is a guess. */
   straightAtInitiate = false;
+  /**
+   * Which way the middle joint flexes in the character's sagittal plane: 1 for a knee (in front of the
+   * hip–ankle line while the leg hangs), −1 for an elbow (behind the shoulder–wrist line while the arm
+   * hangs), 0 for no natural-side limit (a limb outside a biped). Set by the biped at setup.
+   */
+  naturalSide = 0;
+  /** The character's forward for this limb (component space, unit), refreshed by the biped before the final pass. */
+  readonly naturalForward = new Vec3(0, 0, 1);
+  /** The character's up for this limb (component space, unit, perpendicular to naturalForward). */
+  readonly naturalUp = new Vec3(0, 1, 0);
+  /** The character's left–right axis for this limb (component space, unit): the side a fully inverted bend turns through. */
+  readonly naturalLateral = new Vec3(1, 0, 0);
   private limbOrientationsSet = false;
   // cos of the allowed cone's angle for the last clamp weight: the weight rarely changes between frames
   private coneClampWeight = Number.NaN;
@@ -213,6 +242,7 @@ export class BendConstraint {
     fromToRotation(q1, v1, s);
     sub(v3, b2.bonePosition, b1.bonePosition);
     rotateVector(out, q1, v3);
+    if (this.naturalSide !== 0) this.carryAroundPole(out, v1, v3, s);
     const erw = b3.effectorRotationWeight;
     if (erw > 0) {
       // the effector's rotation defines the bend plane through the default plane normal
@@ -229,6 +259,7 @@ export class BendConstraint {
       multiply(q1, q1, this.rotationOffset);
       rotateVector(out, q1, out);
     }
+    if (this.naturalSide !== 0) this.limitToNaturalSide(out, s);
     if (w <= 0) return out;
     // Deviation from FinalIK for scale invariance: blend unit directions (FinalIK blends the
     // upper-bone-length vector with the unit direction, which depends on the rig's units).
@@ -236,6 +267,227 @@ export class BendConstraint {
     normalize(v1, this.direction);
     weight.value = w;
     return lerpRef(out, out, v1, weight);
+  }
+
+
+  /**
+   * Carries the animated bend by its swivel about the limb's natural pole instead of by the shortest arc
+   * from the animated limb axis `animatedAxis` to the solved one `axis`, by the end effector's position
+   * weight: the angle between the animated bend `upper` (the upper bone, animated) and the animated
+   * axis's pole is kept about the solved axis's pole. The shortest arc is singular where the solved axis
+   * turns opposite the animated one (a target behind a hanging arm, or through the chest of a T-posed
+   * one) and turns a hanging arm's elbow forward when the hand is raised overhead through the front.
+   * Three pole fields cover the sphere: the natural pole (naturalPole), the character's forward made
+   * perpendicular to the limb (vanishing for a limb pointing forward or back) and its up made
+   * perpendicular (vanishing for a limb pointing up or down); each is used where it is defined at both
+   * axes, the shortest arc only where none is.
+   * `out` holds the shortest-arc carry and receives the blend (its part along the axis is the same).
+   */
+  private carryAroundPole(out: Vec3, animatedAxis: ReadonlyVec3, upper: ReadonlyVec3, axis: ReadonlyVec3): void {
+    const effectorWeight = this.bone3!.effectorPositionWeight;
+    if (!(effectorWeight > 0)) return;
+    const d = (out.x * axis.x + out.y * axis.y + out.z * axis.z) / lengthSq(axis);
+    // the up field first, the forward one over it, the natural pole's over both: out ← lerp(out, carry, gate);
+    // the natural pole's at full gate and weight replaces the others (the usual case), so it goes first
+    this.carryInField(carry, 1, animatedAxis, upper, axis);
+    const g1 = poleGate.value;
+    if (g1 >= 1 && effectorWeight >= 1) {
+      out.x = carry.x + axis.x * d;
+      out.y = carry.y + axis.y * d;
+      out.z = carry.z + axis.z * d;
+      return;
+    }
+    const c1x = carry.x;
+    const c1y = carry.y;
+    const c1z = carry.z;
+    for (let field = 3; field >= 1; field--) {
+      let g = g1;
+      if (field === 1) {
+        carry.x = c1x;
+        carry.y = c1y;
+        carry.z = c1z;
+      } else {
+        this.carryInField(carry, field, animatedAxis, upper, axis);
+        g = poleGate.value;
+      }
+      if (!(g > 0)) continue;
+      if (effectorWeight < 1) g *= effectorWeight;
+      out.x += (carry.x + axis.x * d - out.x) * g;
+      out.y += (carry.y + axis.y * d - out.y) * g;
+      out.z += (carry.z + axis.z * d - out.z) * g;
+    }
+  }
+
+  /**
+   * The part of `upper` perpendicular to `animatedAxis`, turned about the pole of `field` (1 sagittal,
+   * 2 forward) from the animated axis to `axis`, into `out`; how usable both poles are into poleGate.
+   */
+  private carryInField(out: Vec3, field: number, animatedAxis: ReadonlyVec3, upper: ReadonlyVec3, axis: ReadonlyVec3): void {
+    const pa = v4;
+    this.unitPole(pa, animatedAxis, field);
+    const ga = poleGate.value;
+    if (!(ga > 0)) return;
+    const ps = v5;
+    this.unitPole(ps, axis, field);
+    const gs = poleGate.value;
+    if (!(gs > 0)) return;
+    poleGate.value = ga < gs ? ga : gs;
+    const al = Math.sqrt(lengthSq(animatedAxis));
+    const ax = animatedAxis.x / al;
+    const ay = animatedAxis.y / al;
+    const az = animatedAxis.z / al;
+    // the animated swivel: components along the animated pole and along axis × pole
+    const x = upper.x * pa.x + upper.y * pa.y + upper.z * pa.z;
+    const y = (ay * pa.z - az * pa.y) * upper.x + (az * pa.x - ax * pa.z) * upper.y + (ax * pa.y - ay * pa.x) * upper.z;
+    const sl = Math.sqrt(lengthSq(axis));
+    const sx = axis.x / sl;
+    const sy = axis.y / sl;
+    const sz = axis.z / sl;
+    out.x = ps.x * x + (sy * ps.z - sz * ps.y) * y;
+    out.y = ps.y * x + (sz * ps.x - sx * ps.z) * y;
+    out.z = ps.z * x + (sx * ps.y - sy * ps.x) * y;
+  }
+
+  /**
+   * The natural pole of a limb along the unit axis `z` into `out` (the axis passed as a vector: doubles
+   * passed to a call V8 does not inline are boxed), not normalised: perpendicular to z, vanishing where the natural side is undefined. Knees: z turned 90° in
+   * the sagittal plane the way the knee flexes, −(z·U)·F + (z·F)·U (a hanging leg's knee forward, a leg
+   * raised forward's knee up; vanishes for a leg pointing sideways). Elbows: c = −F − 2·max(0, z·F)·U made
+   * perpendicular to z (behind the shoulder–wrist line, never forward; down for an arm reaching forward;
+   * vanishes for an arm reaching straight back or forward and about 50° up).
+   */
+  private naturalPole(out: Vec3, z: ReadonlyVec3): void {
+    const f = this.naturalForward;
+    const u = this.naturalUp;
+    const zx = z.x;
+    const zy = z.y;
+    const zz = z.z;
+    const df = zx * f.x + zy * f.y + zz * f.z;
+    const du = zx * u.x + zy * u.y + zz * u.z;
+    if (this.naturalSide > 0) {
+      out.x = df * u.x - du * f.x;
+      out.y = df * u.y - du * f.y;
+      out.z = df * u.z - du * f.z;
+      return;
+    }
+    const b = df > 0 ? 2 * df : 0;
+    const cx = -f.x - u.x * b;
+    const cy = -f.y - u.y * b;
+    const cz = -f.z - u.z * b;
+    const d = cx * zx + cy * zy + cz * zz;
+    out.x = cx - zx * d;
+    out.y = cy - zy * d;
+    out.z = cz - zz * d;
+  }
+
+  /**
+   * The unit pole of `field` for a limb along `axis` into `out`, and into poleGate how usable it is (0 to
+   * 1 as the pole's length grows, where it is continuous: 0.35–0.7 for field 1, 0.1–0.3 for the others).
+   * Field 1: the natural pole (naturalPole); field 2: the natural side's forward (knees) or backward
+   * (elbows) made perpendicular to the axis; field 3: up made perpendicular to the axis (only a reference
+   * for the carry where the other two vanish, a limb pointing straight forward or back).
+   */
+  private unitPole(out: Vec3, axis: ReadonlyVec3, field: number): void {
+    poleGate.value = 0;
+    const al = Math.sqrt(axis.x * axis.x + axis.y * axis.y + axis.z * axis.z);
+    if (!(al > 0)) return;
+    const f = this.naturalForward;
+    const df = (axis.x * f.x + axis.y * f.y + axis.z * f.z) / al;
+    const k = this.naturalSide;
+    if (field === 1) {
+      unitAxis.x = axis.x / al;
+      unitAxis.y = axis.y / al;
+      unitAxis.z = axis.z / al;
+      this.naturalPole(out, unitAxis);
+    } else if (field === 2) {
+      out.x = k * (f.x - (axis.x / al) * df);
+      out.y = k * (f.y - (axis.y / al) * df);
+      out.z = k * (f.z - (axis.z / al) * df);
+    } else {
+      const u = this.naturalUp;
+      const du = (axis.x * u.x + axis.y * u.y + axis.z * u.z) / al;
+      out.x = u.x - (axis.x / al) * du;
+      out.y = u.y - (axis.y / al) * du;
+      out.z = u.z - (axis.z / al) * du;
+    }
+    const pl = Math.sqrt(out.x * out.x + out.y * out.y + out.z * out.z);
+    const gate = field === 1 ? (pl - CARRY_POLE_LOW) / (CARRY_POLE_HIGH - CARRY_POLE_LOW) : (pl - FORWARD_POLE_LOW) / (FORWARD_POLE_HIGH - FORWARD_POLE_LOW);
+    if (!(gate > 0)) return;
+    out.x /= pl;
+    out.y /= pl;
+    out.z /= pl;
+    poleGate.value = gate > 1 ? 1 : gate;
+  }
+
+  /**
+   * Keeps the bend direction `out` (component space, any length) on the limb's natural side of the solved
+   * limb axis `axis`: within 80° of its natural pole (naturalPole: a knee forward of the hip–ankle line,
+   * up for a leg raised forward; an elbow behind the shoulder–wrist line, down for an arm reaching
+   * forward). A bend more than 80° from it folds back inside, on the side it came from. The fold is scaled by the
+   * end effector's position weight and fades out as the limb points sideways (where the pole vanishes).
+   */
+  private limitToNaturalSide(out: Vec3, axis: ReadonlyVec3): void {
+    // read here, not passed: a double argument to a call V8 does not inline is boxed
+    const effectorWeight = this.bone3!.effectorPositionWeight;
+    if (!(effectorWeight > 0)) return;
+    const al = Math.sqrt(axis.x * axis.x + axis.y * axis.y + axis.z * axis.z);
+    if (!(al > 0)) return;
+    const zx = axis.x / al;
+    const zy = axis.y / al;
+    const zz = axis.z / al;
+    const pole = v4;
+    unitAxis.x = zx;
+    unitAxis.y = zy;
+    unitAxis.z = zz;
+    this.naturalPole(pole, unitAxis);
+    let px = pole.x;
+    let py = pole.y;
+    let pz = pole.z;
+    const pl = Math.sqrt(px * px + py * py + pz * pz);
+    let gate = (pl - NATURAL_POLE_LOW) / (NATURAL_POLE_HIGH - NATURAL_POLE_LOW);
+    gate = gate > 1 ? 1 : gate;
+    if (!(gate > 0)) return;
+    const k = gate * (effectorWeight < 1 ? effectorWeight : 1);
+    px /= pl;
+    py /= pl;
+    pz /= pl;
+    // the bend's part perpendicular to the axis
+    const d = out.x * zx + out.y * zy + out.z * zz;
+    const bx = out.x - zx * d;
+    const by = out.y - zy * d;
+    const bz = out.z - zz * d;
+    const bl = Math.sqrt(bx * bx + by * by + bz * bz);
+    const ap = bl > 0 ? (bx * px + by * py + bz * pz) / bl : -1;
+    if (ap >= NATURAL_LIMIT_COS) return;
+    const angle = Math.acos(ap < -1 ? -1 : ap);
+    // Beyond the limit the bend folds back toward the pole, 180° (fully inverted) landing on the pole:
+    // continuous all round the limb (a clamp to the limit would jump from one side to the other where
+    // the bend passes opposite the pole), slope 0.8; by k, interpolated in angle, so a weight fading in
+    // turns the bend gradually
+    const full = (NATURAL_LIMIT * (Math.PI - angle)) / (Math.PI - NATURAL_LIMIT);
+    const folded = angle + (full - angle) * k;
+    // the side the bend lies on, perpendicular to axis and pole
+    const along = ap * bl;
+    let sx = bx - px * along;
+    let sy = by - py * along;
+    let sz = bz - pz * along;
+    let sl = Math.sqrt(sx * sx + sy * sy + sz * sz);
+    if (!(sl > 1e-9 * bl)) {
+      // exactly opposite the pole (or no bend at all): turn through the character's lateral axis
+      const l = this.naturalLateral;
+      const dl = l.x * zx + l.y * zy + l.z * zz;
+      const dp = l.x * px + l.y * py + l.z * pz;
+      sx = l.x - zx * dl - px * dp;
+      sy = l.y - zy * dl - py * dp;
+      sz = l.z - zz * dl - pz * dp;
+      sl = Math.sqrt(sx * sx + sy * sy + sz * sz);
+      if (!(sl > 0)) return;
+    }
+    const cf = Math.cos(folded);
+    const c = Math.sin(folded) / sl;
+    out.x = px * cf + sx * c;
+    out.y = py * cf + sy * c;
+    out.z = pz * cf + sz * c;
   }
 }
 

@@ -1,8 +1,9 @@
 import { FAR_LIMIT, IKEffector } from "../effectors/effector.js";
-import { Quat, copyQuat, rotateVector } from "../math/quat.js";
+import { Quat, copyQuat, inverseRotateVector, rotateVector } from "../math/quat.js";
 import {
   Vec3,
   add,
+  copy as copyVec,
   cross,
   dot,
   isZero,
@@ -72,12 +73,20 @@ export class IKSolverFullBodyBiped extends IKSolverFullBody {
   /** With iterations = 0: the rigid translation of the body this frame (the mapping moves the pelvis by it). */
   readonly bodyOffset = new Vec3();
   /**
-   * The character's forward in component space, used only to bend limbs that are straight in the pose the
-   * solver is set up from (elbows toward the back, knees toward the front). Null: estimated as
-   * cross(left, up) from the thighs and the spine, which is right for right-handed rig data such as glTF.
+   * The character's forward in component space (set before setToReferences): it bends limbs that are
+   * straight in the pose the solver is set up from (elbows toward the back, knees toward the front) and
+   * orients the limbs' natural sides. Null: estimated as cross(left, up) from the thighs and the spine,
+   * which is right for right-handed rig data such as glTF; for the natural sides, turned round when the
+   * knees of the setup pose bend the other way (a mirrored rig), so give it for a rig set up with
+   * backward-bent knees.
    */
   forward: Vec3 | null = null;
   private readonly straightBend = new Vec3();
+  /** The character's forward in the character root's frame (for the limbs' natural sides). */
+  private readonly localForward = new Vec3();
+  private readonly localUp = new Vec3();
+  private readonly frameForward = new Vec3();
+  private readonly frameUp = new Vec3();
 
   /** Creates an unbuilt biped solver on `pose`; call {@link setToReferences}. */
   constructor(pose: IKPose) {
@@ -220,6 +229,7 @@ export class IKSolverFullBodyBiped extends IKSolverFullBody {
       throw new FBBIKError(lengthProblems.length > 0 ? lengthProblems : ["the solver could not be initiated"]);
     }
     this.reportSetupWarnings();
+    this.initNaturalSides();
   }
 
   /** A bone's name for messages (the pose's own name when it has one). */
@@ -274,6 +284,77 @@ export class IKSolverFullBodyBiped extends IKSolverFullBody {
         "root-node-thighs",
         "The root node is almost on the line between the thighs: the hips may turn upside down when pulled. Choose a higher spine bone as the root node.",
       );
+    }
+  }
+
+  /**
+   * Marks the limbs' natural sides (knees flex forward, elbows backward) and keeps the character's
+   * forward and up of the setup pose in the character root's frame, so they turn with the root. Forward
+   * as for straight limbs (`forward`, else estimated), up from the thighs to the top of the spine.
+   */
+  private initNaturalSides(): void {
+    const forward = this.straightLimbBendDirection(this.chains[3]!);
+    if (forward !== null && this.forward === null) {
+      // the estimate assumes right-handed rig data: a mirrored rig's knees, bent forward at setup, tell
+      let side = 0;
+      for (let i = 3; i < 5; i++) {
+        const n = this.chains[i]!.nodes;
+        sub(v1, n[2]!.bonePosition, n[0]!.bonePosition);
+        sub(v2, n[1]!.bonePosition, n[0]!.bonePosition);
+        const l = dot(v1, v1);
+        if (l > 0) side += dot(v2, forward) - (dot(v2, v1) / l) * dot(v1, forward);
+      }
+      if (side < 0) scale(forward, forward, -1);
+    }
+    // up at setup: from the middle of the thighs to the top of the spine
+    const b = this.bones!;
+    const p = (bone: number, o: Vec3) => this.pose.getPosition(bone, o);
+    add(v1, p(b.leftThigh, v1), p(b.rightThigh, v2));
+    scale(v1, v1, 0.5);
+    sub(v2, p(b.spine[b.spine.length - 1]!, v2), v1);
+    normalize(v2, v2);
+    const ok = forward !== null && !isZero(v2) && this.orthoFrame(forward, v2);
+    this.pose.getRotation(b.root, rootRotation);
+    if (ok) {
+      inverseRotateVector(this.localForward, rootRotation, this.frameForward);
+      inverseRotateVector(this.localUp, rootRotation, this.frameUp);
+    }
+    for (let i = 1; i < 5; i++) this.chains[i]!.bendConstraint.naturalSide = ok ? (i <= 2 ? -1 : 1) : 0;
+  }
+
+  /** frameUp = `upv`, frameForward = `forward` made perpendicular to it, unit. False when they are parallel. */
+  private orthoFrame(forward: Vec3, upv: Vec3): boolean {
+    copyVec(this.frameUp, upv);
+    const f = this.frameForward;
+    const d = dot(forward, upv);
+    f.x = forward.x - upv.x * d;
+    f.y = forward.y - upv.y * d;
+    f.z = forward.z - upv.z * d;
+    const l = Math.sqrt(dot(f, f));
+    if (!(l > 1e-6) || !(l < Infinity)) return false;
+    scale(f, f, 1 / l);
+    return true;
+  }
+
+  /** Hands each limb's bend constraint the character's forward and up, and the limbs' lateral axis, this frame. */
+  private refreshNaturalFrames(): void {
+    if (this.chains[1]!.bendConstraint.naturalSide === 0) return;
+    this.pose.getRotation(this.bones!.root, rootRotation);
+    rotateVector(v3, rootRotation, this.localForward);
+    rotateVector(v2, rootRotation, this.localUp);
+    const ok = this.orthoFrame(v3, v2);
+    for (let i = 1; i < 5; i++) {
+      const bc = this.chains[i]!.bendConstraint;
+      if (!ok) {
+        // a zero forward makes the limit a no-op this frame
+        zero(bc.naturalForward);
+        continue;
+      }
+      copyVec(bc.naturalForward, this.frameForward);
+      copyVec(bc.naturalUp, this.frameUp);
+      // lateral: the pair of first nodes (upper arms, thighs), only the tie-break of a fully inverted bend
+      const pair = i <= 2 ? 1 : 3;
+      sub(bc.naturalLateral, this.chains[pair]!.nodes[0]!.solverPosition, this.chains[pair + 1]!.nodes[0]!.solverPosition);
     }
   }
 
@@ -413,6 +494,7 @@ export class IKSolverFullBodyBiped extends IKSolverFullBody {
         add(p, p, this.bodyOffset);
       }
     }
+    this.refreshNaturalFrames();
     super.applyBendConstraints();
   }
 
