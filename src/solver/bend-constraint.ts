@@ -269,7 +269,6 @@ export class BendConstraint {
     return lerpRef(out, out, v1, weight);
   }
 
-
   /**
    * Carries the animated bend by its swivel about the limb's natural pole instead of by the shortest arc
    * from the animated limb axis `animatedAxis` to the solved one `axis`, by the end effector's position
