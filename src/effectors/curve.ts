@@ -116,9 +116,8 @@ export class Curve {
   }
 
   /**
-   * `io.b` = the curve's value at time `io.a` ({@link evaluate} without numbers crossing the call: a double
-   * that a call V8 does not inline takes as an argument, or returns, is boxed on the heap, 16 bytes each
-   * time; per-frame callers use this form).
+   * `io.b` = the curve's value at time `io.a` ({@link evaluate} without numbers crossing the call,
+   * see ARCHITECTURE.md, "Doubles across calls"; per-frame callers use this form).
    */
   evaluateInto(io: CurveIO): void {
     const time = io.a;

@@ -161,7 +161,7 @@ export class IKEffector {
     const dx = p.x - b.x;
     const dy = p.y - b.y;
     const dz = p.z - b.z;
-    // the solver, not its rigSize: a double passed to a call V8 does not inline is boxed
+    // the solver, not its rigSize (see ARCHITECTURE.md, "Doubles across calls")
     const far = FAR_LIMIT * solver.rigSize;
     if (!(dx * dx + dy * dy + dz * dz <= far * far)) return out;
     out.value = w > 1 ? 1 : w;

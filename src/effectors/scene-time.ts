@@ -6,8 +6,8 @@ import type { NumberRef } from "../math/number-ref.js";
  * (16 ms with `useConstantAnimationDeltaTime`, else the measured frame time × `animationTimeScale`), or
  * the engine's delta time while the scene's animations are disabled. The one clock of every component
  * around the IK (interactions, grounding, offset modifiers), so they keep pace with the animations they
- * sit on, as FinalIK's all follow Unity's scaled `Time.deltaTime`. Written into a {@link NumberRef}: a
- * double returned from a call V8 does not inline is boxed.
+ * sit on, as FinalIK's all follow Unity's scaled `Time.deltaTime`. Written into a {@link NumberRef}
+ * (see ARCHITECTURE.md, "Doubles across calls").
  */
 export function sceneDeltaSecondsToRef(scene: Scene, out: NumberRef): NumberRef {
   const ms = scene.animationsEnabled && Number.isFinite(scene.deltaTime) ? scene.deltaTime : scene.getEngine().getDeltaTime();

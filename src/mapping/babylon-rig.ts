@@ -512,7 +512,7 @@ export class BabylonRig implements RestorablePose {
         }
       }
       // the animated pose exactly as Babylon holds it (raw, before normalisation), for restoring; copied
-      // object to object (a double handed to a Babylon setter V8 does not inline would be boxed)
+      // object to object (see ARCHITECTURE.md, "Doubles across calls")
       const k = this.defaultIndex[i]!;
       if (k >= 0) {
         // (Babylon's fields read directly: no double crosses a call)
@@ -575,8 +575,8 @@ export class BabylonRig implements RestorablePose {
 
   /** The bone's world matrix from the rig's pose: its component-space scale, rotation and position, then component space to world. */
   worldMatrixToRef(bone: number, out: Matrix): Matrix {
-    // the scratch Babylon objects' fields written directly: a Babylon `set` that V8 does not inline boxes
-    // the doubles handed to it (64 B a call seen from Recoil's hands)
+    // the scratch Babylon objects' fields written directly, not through `set`
+    // (see ARCHITECTURE.md, "Doubles across calls")
     const p = this.getPosition(bone, tv);
     bv2._x = p.x;
     bv2._y = p.y;
@@ -961,8 +961,8 @@ export class BabylonRig implements RestorablePose {
   /**
    * Restores stored bone `id`'s channels in `own` whose Babylon value still equals what the IK wrote (at
    * `o` in writtenValues) to the animated value (at `o` in animatedValues). Babylon's fields are compared
-   * directly, and written through a scratch Babylon object and copyFrom (which marks them dirty), so no
-   * double is handed to a call V8 might not inline (it would box it).
+   * directly, and written through a scratch Babylon object and copyFrom (which marks them dirty): no
+   * double crosses a call (see ARCHITECTURE.md, "Doubles across calls").
    */
   private undoLocal(id: number, o: number, own: number): void {
     const w = this.writtenValues;
@@ -1077,7 +1077,7 @@ export class BabylonRig implements RestorablePose {
   }
 
   // The transforms below are written out rather than calling Vector3.TransformCoordinatesToRef, which
-  // hands three doubles to a helper V8 does not always inline (each call then boxes them).
+  // hands three doubles to a helper (see ARCHITECTURE.md, "Doubles across calls").
 
   /** World point → component space. */
   worldToComponentPoint(world: ReadonlyVec3, out: Vec3): Vec3 {
@@ -1153,7 +1153,7 @@ export class BabylonRig implements RestorablePose {
     this.componentScale = (lx + ly + lz) / 3;
     rotationFromMatrix(m, this.componentRotation);
     // the sign of the linear part's determinant (an affine matrix's 4×4 determinant equals it), written
-    // out: Matrix.determinant() returns a double, boxed when V8 does not inline it (16 B a frame seen)
+    // out: Matrix.determinant() returns a double (see ARCHITECTURE.md, "Doubles across calls")
     this.mirrored = m[0]! * (m[5]! * m[10]! - m[6]! * m[9]!) - m[1]! * (m[4]! * m[10]! - m[6]! * m[8]!) + m[2]! * (m[4]! * m[9]! - m[5]! * m[8]!) < 0;
     return true;
   }
@@ -1496,7 +1496,7 @@ function matrixEquals(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
  * rotation under shear.
  */
 export function rotationFromMatrix(m: ArrayLike<number>, out: Quat): Quat {
-  // the sign of the linear part's determinant, written out (Matrix.determinant() would box its double);
+  // the sign of the linear part's determinant, written out as in readComponentSpace;
   // < 0 as for BabylonRig.mirrored (at exactly 0 decompose has no rotation either: it returns identity)
   const flip = m[0]! * (m[5]! * m[10]! - m[6]! * m[9]!) - m[1]! * (m[4]! * m[10]! - m[6]! * m[8]!) + m[2]! * (m[4]! * m[9]! - m[5]! * m[8]!) < 0;
   axisY.x = flip ? -m[4]! : m[4]!;
@@ -1532,7 +1532,7 @@ export function hasRotation(m: ArrayLike<number>): boolean {
 
 /** Row-vector point transform by a Babylon matrix (with the projective divide Babylon applies). */
 function transformPoint(m: ArrayLike<number>, v: ReadonlyVec3, out: Vec3): Vec3 {
-  // the vector, not its three numbers: doubles passed to a call V8 does not inline are boxed
+  // the vector, not its three numbers (see ARCHITECTURE.md, "Doubles across calls")
   const x = v.x;
   const y = v.y;
   const z = v.z;

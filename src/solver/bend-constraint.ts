@@ -168,7 +168,7 @@ export class BendConstraint {
    */
   limitBend(pose: IKPose, solver: BendSolver, endPositionWeight: Readonly<NumberRef>): void {
     if (!this.initiated) return;
-    // weights by reference: this call is too big for V8 to inline, and double arguments would be boxed
+    // weights by reference (see ARCHITECTURE.md, "Doubles across calls")
     const solverWeight = solver.ikPositionWeight;
     const positionWeight = endPositionWeight.value;
     const b1 = this.bone1!;
@@ -348,9 +348,9 @@ export class BendConstraint {
   }
 
   /**
-   * The natural pole of a limb along the unit axis `z` into `out` (the axis passed as a vector: doubles
-   * passed to a call V8 does not inline are boxed), not normalised: perpendicular to z, vanishing where the natural side is undefined. Knees: z turned 90° in
-   * the sagittal plane the way the knee flexes, −(z·U)·F + (z·F)·U (a hanging leg's knee forward, a leg
+   * The natural pole of a limb along the unit axis `z` (passed as a vector: see ARCHITECTURE.md, "Doubles
+   * across calls") into `out`, not normalised: perpendicular to z, vanishing where the natural side is
+   * undefined. Knees: z turned 90° in the sagittal plane the way the knee flexes, −(z·U)·F + (z·F)·U (a hanging leg's knee forward, a leg
    * raised forward's knee up; vanishes for a leg pointing sideways). Elbows: c = −F − 2·max(0, z·F)·U made
    * perpendicular to z (behind the shoulder–wrist line, never forward; down for an arm reaching forward;
    * vanishes for an arm reaching straight back or forward and about 50° up).
@@ -426,7 +426,7 @@ export class BendConstraint {
    * end effector's position weight and fades out as the limb points sideways (where the pole vanishes).
    */
   private limitToNaturalSide(out: Vec3, axis: ReadonlyVec3): void {
-    // read here, not passed: a double argument to a call V8 does not inline is boxed
+    // read here, not passed (see ARCHITECTURE.md, "Doubles across calls")
     const effectorWeight = this.bone3!.effectorPositionWeight;
     if (!(effectorWeight > 0)) return;
     const al = Math.sqrt(axis.x * axis.x + axis.y * axis.y + axis.z * axis.z);

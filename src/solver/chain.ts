@@ -583,7 +583,7 @@ function solveLink(n1: Vec3, n2: Vec3, params: LinkParams): void {
 
 /**
  * FABRIK joint: `pos1` slides along the line to `pos2` until it is `bone.length` from it. The length is
- * read from its owner rather than passed: a double argument to a call V8 does not inline is boxed.
+ * read from its owner rather than passed (see ARCHITECTURE.md, "Doubles across calls").
  */
 export function solveFabrikJoint(pos1: Vec3, pos2: ReadonlyVec3, bone: { readonly length: number }): void {
   const length = bone.length;

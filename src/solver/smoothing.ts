@@ -12,7 +12,7 @@ export enum Smoothing {
 
 /**
  * Applies `smoothing` to the force in `force.value`, in place: the chain's push and reach run per limb
- * per iteration, and a double passed to or returned from a call V8 does not inline is boxed.
+ * per iteration (see ARCHITECTURE.md, "Doubles across calls").
  */
 export function applySmoothing(force: NumberRef, smoothing: Smoothing): void {
   const f = force.value;

@@ -330,8 +330,8 @@ export class GrounderFBBIK {
     this.validateSettings();
     const w = clampNumber(this.weight, 0, 1);
     if (!(w > 0) || !(ik.solver.ikPositionWeight > 0)) return;
-    // the step goes to the solver through its deltaTime field, not as an argument or a return value: a
-    // double crossing a call V8 does not inline is boxed, every frame
+    // the step goes to the solver through its deltaTime field, not as an argument or a return value
+    // (see ARCHITECTURE.md, "Doubles across calls")
     const solver = this.solver;
     const frame = ik.scene.getFrameId();
     if (this.pendingDeltaTime !== null) {

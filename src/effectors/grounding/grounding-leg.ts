@@ -155,8 +155,7 @@ export class GroundingLeg {
    */
   private setFootToPlane(planePoint: ReadonlyVec3, heelPoint: ReadonlyVec3): void {
     // written out rather than through dot/scaleAndAdd/heightAbove: this runs once per foot per frame inside
-    // a large function where V8 may not inline them, and a double passed to or returned from a call that is
-    // not inlined is boxed (measured: 32 B a frame)
+    // a large function where V8 may not inline them (see ARCHITECTURE.md, "Doubles across calls")
     const g = this.grounding;
     const u = g.up;
     const n = this.groundNormal;
@@ -198,8 +197,7 @@ export class GroundingLeg {
     const q = fromToRotation(tq, up, this.groundNormal);
     const maxAngle = clampNumber(g.maxFootRotationAngle, 0, 90) * DEG;
     const angle = 2 * Math.atan2(Math.sqrt(q.x * q.x + q.y * q.y + q.z * q.z), Math.abs(q.w));
-    // the interpolation parameters go through a typed array: a double passed to a call that is not
-    // inlined would be boxed (an allocation per frame)
+    // the interpolation parameters go through a typed array (see ARCHITECTURE.md, "Doubles across calls")
     if (angle > maxAngle) {
       fraction.value = maxAngle / angle;
       slerpRef(q, IDENTITY, q, fraction);

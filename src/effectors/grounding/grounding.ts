@@ -132,7 +132,7 @@ export class Grounding {
   /** True when the ground is within maxStep below the root (otherwise the feet and pelvis ease back to the animation). */
   rootGrounded = false;
   private readonly down = new Vec3(0, -1, 0);
-  // probe parameters kept in fields: a double passed to or returned from a call that is not inlined is boxed
+  // probe parameters kept in fields (see ARCHITECTURE.md, "Doubles across calls")
   private sphereRadius = 0;
   // The length of the next ray, handed to the raycast already boxed: the raycast is a call V8 usually does
   // not inline (a user's function, or one too large), and a double passed to one is boxed on every call,
@@ -188,7 +188,7 @@ export class Grounding {
 
   /**
    * @internal {@link update} by the time in `deltaTime` (set it first): the per-frame caller's way in, so no
-   * double crosses a call (V8 boxes one passed to a call it does not inline).
+   * double crosses a call (see ARCHITECTURE.md, "Doubles across calls").
    */
   _step(): void {
     const deltaTime = this.deltaTime;

@@ -127,7 +127,7 @@ export class MovingGroundRaycast {
     return this.castAll(origin, direction, out);
   }
 
-  /** The cast, with its maximum distance in span[0] (a double passed to this larger call would be boxed). */
+  /** The cast, with its maximum distance in span[0] (see ARCHITECTURE.md, "Doubles across calls"). */
   private castAll(origin: ReadonlyVec3, direction: ReadonlyVec3, out: GroundingHit): boolean {
     if (!(span[0]! >= 0)) return false;
     let best: MovingMesh | null = null;

@@ -25,8 +25,8 @@ export class TriangleGrid {
   private start: Int32Array = new Int32Array(1);
   private items: Int32Array = new Int32Array(0);
   /**
-   * The numbers of a cast, in a typed array so that no double crosses a call (V8 boxes a double passed
-   * to or returned from a call it does not inline): [0] the distance of the hit {@link castRay} found,
+   * The numbers of a cast, in a typed array so that no double crosses a call (see ARCHITECTURE.md,
+   * "Doubles across calls"): [0] the distance of the hit {@link castRay} found,
    * [1] the maximum distance it reads; [2] and [3] are its own scratch.
    */
   readonly io = new Float64Array(4);
@@ -254,8 +254,8 @@ export function faceNormalToward(v: Float64Array, b: number, direction: Readonly
 /**
  * Narrows the ray's parameter span [span[at], span[at + 1]] to where it lies between the faces of the box
  * `box` (min x, y, z, then max x, y, z) on one axis (0, 1, 2); false when the span is empty, or when a
- * number is not finite (NaN never passes). Takes the vectors, not their numbers: doubles passed to a call
- * V8 does not inline are boxed.
+ * number is not finite (NaN never passes). Takes the vectors, not their numbers (see ARCHITECTURE.md,
+ * "Doubles across calls").
  */
 export function clipRayToBoxAxis(box: Float64Array, axis: number, origin: ReadonlyVec3, direction: ReadonlyVec3, span: Float64Array, at: number): boolean {
   const o = axis === 0 ? origin.x : axis === 1 ? origin.y : origin.z;

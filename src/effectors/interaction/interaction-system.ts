@@ -304,8 +304,8 @@ export class InteractionSystem {
   }
 
   private preUpdate(): void {
-    // the step goes to the effectors through lastDeltaTime, not as an argument or a return value: a double
-    // passed to or returned from a call V8 does not inline is boxed, 16 B a call, every frame
+    // the step goes to the effectors through lastDeltaTime, not as an argument or a return value
+    // (see ARCHITECTURE.md, "Doubles across calls")
     this.stepDeltaTime();
     if (this.onPreInteractionUpdate.hasObservers()) this.onPreInteractionUpdate.notifyObservers(this.lastDeltaTime);
     const list = this.effectors;

@@ -312,9 +312,8 @@ export function clamp01(v: number): number {
 }
 
 /**
- * @internal Numbers handed to and from the small helpers below through fields. A double that a call V8
- * does not inline receives as an argument, or returns, is boxed on the heap (16 bytes a time); going
- * through an object's fields keeps the per-frame path allocation-free whatever V8 decides to inline.
+ * @internal Numbers handed to and from the small helpers below through fields (see ARCHITECTURE.md,
+ * "Doubles across calls").
  */
 export class Scalars {
   /** Input. */
@@ -325,9 +324,8 @@ export class Scalars {
   s = 0;
 }
 
-// The two below write the Babylon vector's fields as its `set` does, without the call: in a long
-// per-frame function V8 may run out of inlining budget before `set`, and then boxes the three doubles
-// handed to it (48 bytes a frame seen in Recoil's secondary hand).
+// The two below write the Babylon vector's fields as its `set` does, without the call
+// (see ARCHITECTURE.md, "Doubles across calls").
 
 /** @internal `target += v × io.s` (target a Babylon Vector3, v anything with x, y, z). */
 export function addScaled(target: Vector3, v: ReadonlyVec3, io: Scalars): void {

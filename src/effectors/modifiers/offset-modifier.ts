@@ -228,8 +228,7 @@ export abstract class OffsetModifier {
   /**
    * This frame's delta time from the scene, in seconds, clamped to [0, {@link MAX_MODIFIER_DELTA_TIME}],
    * into `clock.pending`; 0 when a delta time was already taken in this frame. (Numbers go through
-   * fields on the per-frame path: a computed double returned or passed to a call V8 does not inline is
-   * boxed on the heap.)
+   * fields on the per-frame path: see ARCHITECTURE.md, "Doubles across calls".)
    */
   private readSceneDeltaTime(): void {
     const scene = this.ik.scene;
@@ -240,8 +239,7 @@ export abstract class OffsetModifier {
     }
     this.lastFrameId = frameId;
     const dt = sceneDeltaSecondsToRef(scene, sceneSeconds).value;
-    // Math.min rather than nested conditionals, with which V8 boxed dt every frame in the sixth session's
-    // profile (16 B; why was not established); the store goes into the clock (see `clock`)
+    // Math.min: nested conditionals here boxed dt every frame; the store goes into the clock (see `clock`)
     this.clock.pending = dt > 0 ? Math.min(dt, MAX_MODIFIER_DELTA_TIME) : 0;
   }
 
