@@ -153,10 +153,8 @@ const sceneSeconds = new NumberRef();
  * `StandardMaterial` imported so the scene has a default one): Babylon picks material-less meshes by
  * their bounds only, and the grounder ignores such hits with a warning.
  *
- * Time: each scene frame advances the grounder once, by the scene's animation time, shared with the
- * interaction system and the offset modifiers (`scene.deltaTime`: 16 ms with
- * `scene.useConstantAnimationDeltaTime`, else the measured frame time × `animationTimeScale`; the engine's
- * delta time while the scene's animations are disabled), clamped to [0, 0.1] s. A second IK update in the
+ * Time: each scene frame advances the grounder once, by the scene's animation time
+ * ({@link sceneDeltaSecondsToRef}), clamped to [0, 0.1] s. A second IK update in the
  * same frame re-applies the same result without stepping.
  */
 export class GrounderFBBIK {

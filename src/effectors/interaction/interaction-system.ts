@@ -55,10 +55,8 @@ export type InteractionNotification = "start" | "pause" | "pickUp" | "resume" | 
  * weight × target multiplier). After the solve (`onPostUpdate`) bones are rotated (RotateBoneWeight),
  * picked-up objects parented to the hand, and hand posers applied.
  *
- * Time is the scene's animation time, shared with the grounder and the offset modifiers: `scene.deltaTime`
- * (16 ms per frame with `scene.useConstantAnimationDeltaTime`, else the measured frame time ×
- * `animationTimeScale`; the engine's delta time while the scene's animations are disabled), once per scene
- * frame, clamped to [0, maxDeltaTime]. Call {@link update} with your own delta time to drive it yourself.
+ * Time is the scene's animation time ({@link sceneDeltaSecondsToRef}), once per scene frame, clamped to
+ * [0, maxDeltaTime]. Call {@link update} with your own delta time to drive it yourself.
  */
 export class InteractionSystem {
   /** The IK driven. */

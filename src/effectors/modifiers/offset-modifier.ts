@@ -124,9 +124,8 @@ class ModifierClock {
  * solve). Bones of the IK's rig are then read from the rig's pose (`boneWorldMatrix`), so no Babylon
  * world matrix is recomputed for them.
  *
- * Delta time: the scene's animation delta time, as for the interaction system and the grounder (`scene.deltaTime`, which honours
- * `useConstantAnimationDeltaTime` and `animationTimeScale`; the engine's delta time when the scene's
- * animations are disabled), in seconds, clamped to [0, {@link MAX_MODIFIER_DELTA_TIME}]. A second IK
+ * Delta time: the scene's animation delta time ({@link sceneDeltaSecondsToRef}), in seconds, clamped to
+ * [0, {@link MAX_MODIFIER_DELTA_TIME}]. A second IK
  * update in the same frame gets 0, so a modifier adds its offsets once per frame (FinalIK: Time.time −
  * lastTime). Skipped when disabled, when the weight is ≤ 0 or when the delta time is ≤ 0. When you drive
  * the IK outside `scene.render()` (a fixed step, a tool), set `autoUpdate` false and call
