@@ -1,8 +1,8 @@
 /**
- * ChildConstraint (facts §3.7): a distance constraint between the first nodes of two child chains.
- * Rigid (both elasticities 0) restores the nominal distance exactly and splits the correction by the
- * chains' pulls; elasticity e resolves 1 − e of the violation; both elasticities ≥ 1 skip it. The
- * biped's spine stiffness drives the push elasticity of the two torso diagonals.
+ * ChildConstraint (FinalIK's FBIKChain.ChildConstraint.Solve): a distance constraint between the first nodes
+ * of two child chains. Rigid (both elasticities 0) restores the nominal distance exactly and splits the
+ * correction by the chains' pulls; elasticity e resolves 1 − e of the violation; both elasticities ≥ 1 skip
+ * it. The biped's spine stiffness drives the push elasticity of the two torso diagonals.
  */
 import { describe, expect, it } from "vitest";
 import { FBIKChain } from "../../../src/solver/chain.js";

@@ -1,8 +1,9 @@
 /**
- * The two FABRIK stages (facts §3.4–3.6): Stage1 reaches forward from the limb ends and moves the root
- * to the pull-weighted centroid of where the limbs want it; Stage2 reaches backward from the root,
- * settling the body's constraint systems clamp(iterations, 2, 4) times; solveLinearConstraint moves
- * two points to a distance with a cross-fade. Lengths are measured on the pose, never on the nodes.
+ * The two FABRIK stages (FinalIK's FBIKChain.Stage1 and FBIKChain.Stage2): Stage1 reaches forward from
+ * the limb ends and moves the root to the pull-weighted centroid of where the limbs want it; Stage2
+ * reaches backward from the root, settling the body's constraint systems clamp(iterations, 2, 4) times;
+ * solveLinearConstraint moves two points to a distance with a cross-fade. Lengths are measured on the
+ * pose, never on the nodes.
  */
 import { describe, expect, it, vi } from "vitest";
 import { Vec3 } from "../../../src/math/vec3.js";
@@ -101,7 +102,7 @@ describe.each(variants.map((b) => [b.name, b] as const))("FABRIK stages on %s", 
   });
 
   it("stage1 from the root solves the child constraints after the limbs' forward reach: shoulder and thigh widths are exact, lower bones kept", () => {
-    // FinalIK order (facts §3.4): children Stage1 first, then the root's SolveChildConstraints, which
+    // FinalIK's FBIKChain.Stage1 order: children Stage1 first, then the root's SolveChildConstraints, which
     // moves the limbs' first nodes; only Stage2 restores the upper bone lengths.
     const st = stage(variant);
     const p = st.b.pose;

@@ -1,5 +1,5 @@
 /**
- * Push and Reach (facts §3.1, §3.2).
+ * Push and Reach (FinalIK's FBIKChain.Push and FBIKChain.Reach, run each iteration of IKSolverFullBody).
  * Push: a limb compressed below its animated first-to-last distance pushes its first node away from
  * the end node by f = 1 − L/distance (shaped f, f², f³) × push, and hands pushParent × that push to the
  * root node. Reach: with reachForce = reach × end effector weight, the first node (× (1 − its own

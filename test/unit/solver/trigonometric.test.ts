@@ -1,5 +1,5 @@
 /**
- * The trigonometric pass (FBIKChain.solveTrigonometric, facts §3.3): the middle node of each limb is
+ * The trigonometric pass (FinalIK's FBIKChain.SolveTrigonometric): the middle node of each limb is
  * placed by the law of cosines so that both bones keep their lengths, on the side of the bend
  * direction; the end node never moves; a limb longer than 0.99999 × its length is solved as if it
  * were that long. Expectations come from the bone lengths measured on the pose and plain geometry.
