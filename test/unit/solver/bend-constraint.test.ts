@@ -16,23 +16,14 @@ import { Vec3 } from "../../../src/math/vec3.js";
 import type { FBIKChain } from "../../../src/solver/chain.js";
 import { Random } from "../../helpers/random.js";
 import { bipedVariants } from "../../helpers/synthetic-biped.js";
+import { type V, add, angleDeg, clone, cross, dist, dot, len, mul, perp, sub, unit } from "../../helpers/vectors.js";
 import {
   LIMB_NAMES,
   type Stage,
-  type V,
-  add,
-  angleDeg,
   bonePos,
   boneRot,
-  clone,
-  cross,
-  dist,
-  dot,
   expectNear,
   expectSameRotation,
-  len,
-  mul,
-  perp,
   put,
   qmul,
   qrot,
@@ -40,8 +31,6 @@ import {
   randomUnit,
   rotate,
   stage,
-  sub,
-  unit,
 } from "./stage-fixture.js";
 
 const DEG = Math.PI / 180;

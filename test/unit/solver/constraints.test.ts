@@ -10,7 +10,8 @@ import { ChildConstraint } from "../../../src/solver/child-constraint.js";
 import { IKNode } from "../../../src/solver/node.js";
 import { Random } from "../../helpers/random.js";
 import { bipedVariants } from "../../helpers/synthetic-biped.js";
-import { type V, add, bonePos, clone, dist, expectNear, mul, put, randomUnit, randomVec, stage, sub, unit } from "./stage-fixture.js";
+import { type V, add, clone, dist, mul, sub, unit } from "../../helpers/vectors.js";
+import { bonePos, expectNear, put, randomUnit, randomVec, stage } from "./stage-fixture.js";
 
 /** Two one-node chains with the given pulls whose bones are `a` and `b`, and a constraint between them. */
 function pair(a: V, b: V, push: number, pull: number, pull1 = 1, pull2 = 1): { c: ChildConstraint; n1: IKNode; n2: IKNode } {

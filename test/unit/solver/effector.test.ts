@@ -9,26 +9,17 @@ import { describe, expect, it } from "vitest";
 import { FullBodyBipedEffector as E } from "../../../src/solver/biped-bones.js";
 import { Random } from "../../helpers/random.js";
 import { type SyntheticBiped, bipedVariants, syntheticBiped } from "../../helpers/synthetic-biped.js";
+import { type V, add, clone, cross, dot, mul, sub, unit, v } from "../../helpers/vectors.js";
 import {
   type Q,
   type Stage,
-  type V,
-  add,
-
-  clone,
-  cross,
-  dot,
   expectNear,
-  mul,
   put,
   qmul,
   quatAxisAngle,
   randomVec,
   snapshot,
   stage,
-  sub,
-  unit,
-  v,
 } from "./stage-fixture.js";
 
 const variants = bipedVariants();

@@ -10,23 +10,17 @@ import { Vec3 } from "../../../src/math/vec3.js";
 import { solveLinearConstraint } from "../../../src/solver/chain.js";
 import { Random } from "../../helpers/random.js";
 import { bipedVariants } from "../../helpers/synthetic-biped.js";
+import { type V, add, clone, dist, mul, sub, unit } from "../../helpers/vectors.js";
 import {
   LIMB_NAMES,
   type Stage,
-  type V,
-  add,
   bonePos,
-  clone,
-  dist,
   expectNear,
   limbs,
-  mul,
   put,
   randomVec,
   snapshot,
   stage,
-  sub,
-  unit,
 } from "./stage-fixture.js";
 
 /** Bone lengths and root length of chain `ci` measured on the pose. */

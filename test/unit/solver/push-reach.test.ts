@@ -11,7 +11,18 @@ import { describe, expect, it } from "vitest";
 import { Smoothing } from "../../../src/solver/smoothing.js";
 import { Random } from "../../helpers/random.js";
 import { bipedVariants } from "../../helpers/synthetic-biped.js";
-import { LIMB_NAMES, type Stage, type V, add, bonePos, clone, dist, expectNear, len, limbs, mul, put, randomUnit, snapshot, stage, sub, unit } from "./stage-fixture.js";
+import { type V, add, clone, dist, len, mul, sub, unit } from "../../helpers/vectors.js";
+import {
+  LIMB_NAMES,
+  type Stage,
+  bonePos,
+  expectNear,
+  limbs,
+  put,
+  randomUnit,
+  snapshot,
+  stage,
+} from "./stage-fixture.js";
 
 const SHAPES = [
   [Smoothing.None, 1],

@@ -9,27 +9,17 @@ import { Vec3 } from "../../../src/math/vec3.js";
 import { MAX_LIMB_LENGTH } from "../../../src/solver/chain.js";
 import { Random } from "../../helpers/random.js";
 import { bipedVariants } from "../../helpers/synthetic-biped.js";
+import { type V, add, clone, cross, dist, dot, len, mul, perp, sub, unit } from "../../helpers/vectors.js";
 import {
   LIMB_NAMES,
-  type V,
-  add,
   bonePos,
-  clone,
-  cross,
-  dist,
-  dot,
   expectNear,
-  len,
   limbs,
-  mul,
-  perp,
   put,
   randomUnit,
   randomVec,
   rotate,
   stage,
-  sub,
-  unit,
 } from "./stage-fixture.js";
 
 const CASES_PER_LIMB = 1000;
