@@ -306,11 +306,6 @@ export function worldDeltaToComponent(rig: BabylonRig, world: ReadonlyQuat, out:
   return out;
 }
 
-/** Clamps to [0, 1]; NaN gives 0. */
-export function clamp01(v: number): number {
-  return v > 0 ? (v < 1 ? v : 1) : 0;
-}
-
 /**
  * @internal Numbers handed to and from the small helpers below through fields. A double that a call V8
  * does not inline receives as an argument, or returns, is boxed on the heap (16 bytes a time); going
