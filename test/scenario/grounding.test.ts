@@ -230,8 +230,14 @@ for (const { name, rightHanded } of CASES) {
           terrain.dispose();
         }
       }
-      report(`${title}: worst foot height error (× h/1.75), worst foot angle (°), pelvis drop (× h/1.75) pit, slope, block`,
-        worstHeight, worstAngle, drops["pit/Best"]!, drops["slope/Best"]!, drops["block/Best"]!);
+      report(
+        `${title}: worst foot height error, worst foot angle (°), pelvis drop pit, slope, block (× h/1.75)`,
+        worstHeight,
+        worstAngle,
+        drops["pit/Best"]!,
+        drops["slope/Best"]!,
+        drops["block/Best"]!,
+      );
     });
 
     it("StaticGroundRaycast over the block, the pit and the slope: every probe as Babylon picking finds it, and the feet land as with picking", async () => {
@@ -270,7 +276,7 @@ for (const { name, rightHanded } of CASES) {
         terrain.dispose();
       }
       expect(compared).toBeGreaterThan(600);
-      report(`${title}: StaticGroundRaycast vs Babylon picking, hits and worst distance difference (× h)`, compared, worst);
+      report(`${title}: StaticGroundRaycast vs picking, hits and worst distance difference (× h)`, compared, worst);
     });
 
     it("MovingGroundRaycast under a platform that rises, sinks, turns and tilts: every probe as Babylon picking finds it at the platform's current pose, and the feet follow its top", async () => {
@@ -335,7 +341,12 @@ for (const { name, rightHanded } of CASES) {
         from = to;
       }
       expect(compared).toBeGreaterThan(1500);
-      report(`${title}: MovingGroundRaycast vs Babylon picking, hits, worst distance difference (× h), worst foot height error (× h/1.75)`, compared, worstProbe, worstFoot);
+      report(
+        `${title}: MovingGroundRaycast vs picking, hits, worst difference (× h), worst foot height error (× h/1.75)`,
+        compared,
+        worstProbe,
+        worstFoot,
+      );
       grounder.dispose();
       platform.dispose();
     });
@@ -441,7 +452,7 @@ describe("GrounderFBBIK behaviour (Mannequin)", () => {
     expect(withReset.footErr).toBeLessThan(1e-6);
     // measured: 0.91 of the pit's depth one frame after the teleport (the pelvis eases back up)
     expect(without.drop).toBeGreaterThan(0.5);
-    report("resetPosition: pelvis drop after the teleport (× pit depth) with reset, without", withReset.drop, without.drop);
+    report("resetPosition: pelvis drop after teleporting (× pit depth), reset, not", withReset.drop, without.drop);
   });
 
   it("the predicate decides what is ground: an excluded prop under a foot is ignored; the character's own meshes never count by default", async () => {
