@@ -23,7 +23,6 @@ import type { Node } from "@babylonjs/core/node";
 import { FullBodyBipedIK } from "../../src/component/full-body-biped-ik";
 import type { FBBIKChain, FBBIKBendConstraint } from "../../src/effectors/babylon-chain";
 import type { FBBIKEffector } from "../../src/effectors/babylon-effector";
-import { Curve } from "../../src/effectors/curve";
 import { GrounderFBBIK } from "../../src/effectors/grounding/grounder-fbbik";
 import { MovingGroundRaycast } from "../../src/effectors/grounding/moving-ground-raycast";
 import { StaticGroundRaycast } from "../../src/effectors/grounding/static-ground-raycast";
@@ -33,6 +32,7 @@ import { InteractionObject } from "../../src/effectors/interaction/interaction-o
 import { InteractionSystem } from "../../src/effectors/interaction/interaction-system";
 import { resolveBipedReferences } from "../../src/mapping/biped-references";
 import { FullBodyBipedEffector } from "../../src/solver/biped-bones";
+import { riseHoldFall } from "../../test/helpers/weight-curves";
 
 export const SCENARIOS = ["free", "grab", "climb", "ground", "deck", "hit", "crowd"] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
@@ -471,15 +471,6 @@ async function free(ctx: Ctx): Promise<ScenarioRun> {
 
 // ---------------------------------------------------------------------------------------------------------------
 // grab: reach for a cup on a table (the body leans in), grasp, lift, hold, put back, on a loop
-
-function riseHoldFall(rise: number, hold: number, end: number): Curve {
-  return new Curve([
-    { time: 0, value: 0, outTangent: 0 },
-    { time: rise, value: 1, inTangent: 0, outTangent: 0 },
-    { time: hold, value: 1, inTangent: 0, outTangent: 0 },
-    { time: end, value: 0, inTangent: 0 },
-  ]);
-}
 
 async function grab(ctx: Ctx): Promise<ScenarioRun> {
   const c = ctx.spawn(Vector3.Zero());

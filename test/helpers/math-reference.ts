@@ -1,17 +1,15 @@
 /**
- * Reference helpers shared by the math tests: a cheap failure collector for property loops, vector
- * operations written independently of src/math, and the seeded generator of vector pairs (random,
- * parallel, antiparallel, nearly so, zero, widely scaled).
+ * Reference helpers shared by the math tests: a cheap failure collector for property loops and the
+ * seeded generator of vector pairs (random, parallel, antiparallel, nearly so, zero, widely scaled).
+ * The vector operations they are checked against are in vectors.ts.
  */
 import { expect } from "vitest";
 import { Vec3 } from "../../src/math/vec3.js";
 import { Random } from "./random.js";
-
-/** A plain 3D vector. */
-export type V3 = { x: number; y: number; z: number };
+import { type V, cross, dot, len } from "./vectors.js";
 
 /** A vector for failure messages. */
-export function fmt(v: V3): string {
+export function fmt(v: V): string {
   return `(${v.x}, ${v.y}, ${v.z})`;
 }
 
@@ -27,20 +25,7 @@ export class Failures {
   }
 }
 
-export const hyp = (v: V3): number => Math.hypot(v.x, v.y, v.z);
-export const unitOf = (v: V3): V3 => {
-  const l = hyp(v);
-  return { x: v.x / l, y: v.y / l, z: v.z / l };
-};
-export const dotOf = (a: V3, b: V3): number => a.x * b.x + a.y * b.y + a.z * b.z;
-export const crossOf = (a: V3, b: V3): V3 => ({
-  x: a.y * b.z - a.z * b.y,
-  y: a.z * b.x - a.x * b.z,
-  z: a.x * b.y - a.y * b.x,
-});
-export const dist = (a: V3, b: V3): number => Math.hypot(a.x - b.x, a.y - b.y, a.z - b.z);
-
-export function expectVec(v: V3, x: number, y: number, z: number, digits = 12): void {
+export function expectVec(v: V, x: number, y: number, z: number, digits = 12): void {
   expect(v.x).toBeCloseTo(x, digits);
   expect(v.y).toBeCloseTo(y, digits);
   expect(v.z).toBeCloseTo(z, digits);
@@ -99,7 +84,7 @@ export function genPair(r: Random, kind: PairKind): Pair {
       const m1 = magnitude(r);
       const m2 = (kind === "nearParallel" ? 1 : -1) * magnitude(r);
       // angle between u and u + e p, computed without cancellation
-      const near = Math.atan2(e * hyp(crossOf(p, u)), 1 + e * dotOf(p, u));
+      const near = Math.atan2(e * len(cross(p, u)), 1 + e * dot(p, u));
       return {
         kind,
         a: new Vec3(u.x * m1, u.y * m1, u.z * m1),

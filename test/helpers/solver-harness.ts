@@ -5,6 +5,7 @@ import type { FBIKChain } from "../../src/solver/chain.js";
 import { IKSolverFullBodyBiped } from "../../src/solver/full-body-biped.js";
 import type { SolverWarning } from "../../src/solver/full-body.js";
 import { type SyntheticBiped, type SyntheticBipedOptions, syntheticBiped } from "./synthetic-biped.js";
+import { dist } from "./vectors.js";
 
 /** A solver on a fresh synthetic biped, with the warnings it raised. */
 export interface Harness {
@@ -35,11 +36,6 @@ export function bonePositions(solver: IKSolverFullBodyBiped): Vec3[] {
   const out: Vec3[] = [];
   for (const c of solver.chains) for (const n of c.nodes) out.push(new Vec3(n.bonePosition.x, n.bonePosition.y, n.bonePosition.z));
   return out;
-}
-
-/** Distance between two points. */
-export function dist(a: ReadonlyVec3, b: ReadonlyVec3): number {
-  return Math.hypot(a.x - b.x, a.y - b.y, a.z - b.z);
 }
 
 /**

@@ -8,29 +8,19 @@ import type { IKSolverFullBodyBiped } from "../../src/solver/full-body-biped.js"
 import { Random } from "../helpers/random.js";
 import { clearWeights, harness, type Harness } from "../helpers/solver-harness.js";
 import { bipedVariants } from "../helpers/synthetic-biped.js";
+import { type V, cross, dot, len, mul, perp, sub } from "../helpers/vectors.js";
 
 const LIMBS = [FullBodyBipedChain.LeftArm, FullBodyBipedChain.RightArm, FullBodyBipedChain.LeftLeg, FullBodyBipedChain.RightLeg];
 
-type V = { x: number; y: number; z: number };
-const sub = (a: V, b: V): V => ({ x: a.x - b.x, y: a.y - b.y, z: a.z - b.z });
-const dot = (a: V, b: V) => a.x * b.x + a.y * b.y + a.z * b.z;
-const cross = (a: V, b: V): V => ({ x: a.y * b.z - a.z * b.y, y: a.z * b.x - a.x * b.z, z: a.x * b.y - a.y * b.x });
-const len = (a: V) => Math.sqrt(dot(a, a));
-const scale = (a: V, s: number): V => ({ x: a.x * s, y: a.y * s, z: a.z * s });
-const perp = (v: V, axis: V): V => {
-  const n = scale(axis, 1 / len(axis));
-  return sub(v, scale(n, dot(v, n)));
-};
-
 /** Rodrigues: rotates v by the shortest arc taking direction a onto direction b (independent of the library). */
 function swing(v: V, a: V, b: V): V {
-  const na = scale(a, 1 / len(a));
-  const nb = scale(b, 1 / len(b));
+  const na = mul(a, 1 / len(a));
+  const nb = mul(b, 1 / len(b));
   const axis = cross(na, nb);
   const s = len(axis);
   const c = dot(na, nb);
   if (s < 1e-12) return c > 0 ? v : { x: Number.NaN, y: Number.NaN, z: Number.NaN };
-  const k = scale(axis, 1 / s);
+  const k = mul(axis, 1 / s);
   const kv = cross(k, v);
   const kdv = dot(k, v);
   return {
@@ -114,10 +104,10 @@ describe("solver properties over seeded random inputs", () => {
         const bc = s.getChain(limb).bendConstraint;
         const f = bc.naturalForward;
         const u = bc.naturalUp;
-        const z = scale(axis, 1 / len(axis));
+        const z = mul(axis, 1 / len(axis));
         const isLeg = limb === FullBodyBipedChain.LeftLeg || limb === FullBodyBipedChain.RightLeg;
-        const c = sub(scale(f, -1), scale(u, 2 * Math.max(0, dot(z, f))));
-        const pole = isLeg ? sub(scale(u, dot(z, f)), scale(f, dot(z, u))) : sub(c, scale(z, dot(c, z)));
+        const c = sub(mul(f, -1), mul(u, 2 * Math.max(0, dot(z, f))));
+        const pole = isLeg ? sub(mul(u, dot(z, f)), mul(f, dot(z, u))) : sub(c, mul(z, dot(c, z)));
         const judged = len(pole) >= 0.4 && s.getEndEffector(limb).positionWeight >= 1;
         if (judged) natural++;
         const ok = !judged || dot(bendSolved, pole) / (len(bendSolved) * len(pole)) >= Math.cos((80 * Math.PI) / 180) - 1e-9;

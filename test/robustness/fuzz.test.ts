@@ -254,7 +254,9 @@ async function fuzz(model: ModelName, seed: number, frames: number): Promise<Fuz
     }
   }
   const seconds = (performance.now() - t0) / 1000;
-  if (process.env.FUZZ_DEBUG) console.log("LINKS", pairs.map((p, k) => `${p[2]}=${(perLink[k] ?? 0).toExponential(1)}`).filter((x) => !x.endsWith("e+0") || true).join("; "));
+  if (process.env.FUZZ_DEBUG) {
+    console.log("LINKS", pairs.map((p, k) => `${p[2]}=${(perLink[k] ?? 0).toExponential(1)}`).join("; "));
+  }
   ik.dispose();
   return { frames, invalidFrames, seconds, worstLength, worstLengthBone, worstLink, causes, warnings, nonFinite, exceptions };
 }

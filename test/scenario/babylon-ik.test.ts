@@ -34,7 +34,7 @@ async function load(name: ModelName, rightHanded: boolean): Promise<LoadedModel>
 }
 
 /** Plays the model's clip, or a procedural idle on spine and arms for models without clips. */
-function playIdle(m: LoadedModel, ik: FullBodyBipedIK | null, name: keyof typeof EXPECTED): AnimationGroup {
+function playIdle(m: LoadedModel, name: keyof typeof EXPECTED): AnimationGroup {
   const clip = EXPECTED[name].clip;
   if (clip !== null) {
     const g = m.container.animationGroups.find((a) => a.name === clip)!;
@@ -43,7 +43,6 @@ function playIdle(m: LoadedModel, ik: FullBodyBipedIK | null, name: keyof typeof
   }
   const names = [EXPECTED[name].spine[0]!, EXPECTED[name].arm[0]!, EXPECTED[name].arm[1]!, EXPECTED[name].leg[0]!];
   const nodes = names.map((n) => m.skeleton.bones.find((b) => b.name === n)!.getTransformNode()!);
-  void ik;
   const g = proceduralIdle(m.scene, nodes);
   g.start(true);
   return g;
@@ -80,8 +79,8 @@ for (const name of Object.keys(EXPECTED) as (keyof typeof EXPECTED)[]) {
         const withIk = await load(name, rightHanded);
         const reference = await load(name, rightHanded);
         const ik = FullBodyBipedIK.create(withIk.scene, withIk.skeleton);
-        playIdle(withIk, ik, name);
-        playIdle(reference, null, name);
+        playIdle(withIk, name);
+        playIdle(reference, name);
         let compared = 0;
         for (let frame = 0; frame < 12; frame++) {
           withIk.scene.render();

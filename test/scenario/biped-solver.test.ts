@@ -13,7 +13,6 @@ import {
   bonePositions,
   chainBoneLengthError,
   clearWeights,
-  dist,
   harness,
   limbEnd,
   maxBoneLengthError,
@@ -21,6 +20,7 @@ import {
   nodePositions,
 } from "../helpers/solver-harness.js";
 import { bipedVariants, syntheticBiped } from "../helpers/synthetic-biped.js";
+import { dist } from "../helpers/vectors.js";
 
 const LIMBS = [FullBodyBipedChain.LeftArm, FullBodyBipedChain.RightArm, FullBodyBipedChain.LeftLeg, FullBodyBipedChain.RightLeg];
 

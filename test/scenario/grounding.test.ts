@@ -21,6 +21,7 @@ import { MovingGroundRaycast } from "../../src/effectors/grounding/moving-ground
 import { StaticGroundRaycast } from "../../src/effectors/grounding/static-ground-raycast.js";
 import { FullBodyBipedEffector } from "../../src/solver/biped-bones.js";
 import { type LoadedModel, type ModelName, loadModel, modelAvailable, proceduralIdle } from "../helpers/babylon-scene.js";
+import { report } from "../helpers/modifier-scene.js";
 import { Random } from "../helpers/random.js";
 import { height } from "../helpers/scene-probes.js";
 
@@ -169,9 +170,6 @@ const CASES: { name: ModelName; rightHanded: boolean }[] = [
   { name: "Xbot", rightHanded: false },
 ];
 
-/** Measured figures, printed once at the end for the report. */
-const figures: string[] = [];
-
 for (const { name, rightHanded } of CASES) {
   const title = `GrounderFBBIK on ${name} in a ${rightHanded ? "right" : "left"}-handed scene`;
   const available = modelAvailable(name);
@@ -204,17 +202,24 @@ for (const { name, rightHanded } of CASES) {
             // the foot bone's height above the ground under it, against its height above flat ground at rest
             const err = Math.abs(p.y - terrain.surface(p) - restPos[i]!.y) / unit;
             worstHeight = Math.max(worstHeight, err);
-            expect(err, `${label} foot ${i} height error (× h/1.75)`).toBeLessThan(0.01);
+            // measured: at most 2.2e-4 (Xbot's clip moves the feet a little), 1e-7 on the procedural idles
+            expect(err, `${label} foot ${i} height error (× h/1.75)`).toBeLessThan(1e-3);
             // it stays where the animation put it horizontally
             expect(Math.hypot(p.x - restPos[i]!.x, p.z - restPos[i]!.z) / unit).toBeLessThan(0.005);
             const a = angleDeg(footUp(rest[i]!, w), terrain.normal);
             worstAngle = Math.max(worstAngle, a);
-            expect(a, `${label} foot ${i} angle to the ground normal (degrees)`).toBeLessThan(2);
+            // measured: 0.016° on every model
+            expect(a, `${label} foot ${i} angle to the ground normal (degrees)`).toBeLessThan(0.1);
           });
           const drop = pelvisRest.y - worldPos(r.pelvis).y;
           drops[label] = drop / unit;
-          if (kind === "block") expect(Math.abs(drop) / unit).toBeLessThan(0.002);
-          if (kind === "pit") expect(drop).toBeGreaterThan(0.95 * d);
+          // the higher foot does not move the pelvis (measured: below 5e-6); the lower one drops it by
+          // nearly the step (measured: 0.991–0.994 of it)
+          if (kind === "block") expect(Math.abs(drop) / unit).toBeLessThan(1e-4);
+          if (kind === "pit") {
+            expect(drop).toBeGreaterThan(0.95 * d);
+            expect(drop).toBeLessThan(d);
+          }
           if (kind === "slope") {
             // the pelvis lowers as far as the lower foot's ground is below the root
             const lower = Math.max(...restPos.map((p) => -terrain.surface(p)));
@@ -225,8 +230,13 @@ for (const { name, rightHanded } of CASES) {
           terrain.dispose();
         }
       }
-      figures.push(
-        `${title}: worst foot height error ${worstHeight.toExponential(2)} × h/1.75, worst foot angle ${worstAngle.toFixed(4)}°, pelvis drop (× h/1.75, step ${0.2}) pit ${drops["pit/Best"]!.toFixed(4)} slope ${drops["slope/Best"]!.toFixed(4)} block ${drops["block/Best"]!.toFixed(5)}`,
+      report(
+        `${title}: worst foot height error, worst foot angle (°), pelvis drop pit, slope, block (× h/1.75)`,
+        worstHeight,
+        worstAngle,
+        drops["pit/Best"]!,
+        drops["slope/Best"]!,
+        drops["block/Best"]!,
       );
     });
 
@@ -261,12 +271,12 @@ for (const { name, rightHanded } of CASES) {
         for (let f = 0; f < 60; f++) m.scene.render();
         [r.leftFoot, r.rightFoot].forEach((foot, i) => {
           const p = worldMatrix(foot).getTranslation();
-          expect(Math.abs(p.y - terrain.surface(p) - restPos[i]!.y) / unit, `${kind} foot ${i}`).toBeLessThan(0.01);
+          expect(Math.abs(p.y - terrain.surface(p) - restPos[i]!.y) / unit, `${kind} foot ${i}`).toBeLessThan(1e-3);
         });
         terrain.dispose();
       }
       expect(compared).toBeGreaterThan(600);
-      figures.push(`${title}: StaticGroundRaycast vs Babylon picking over ${compared} hits, worst distance difference ${worst.toExponential(2)} h`);
+      report(`${title}: StaticGroundRaycast vs picking, hits and worst distance difference (× h)`, compared, worst);
     });
 
     it("MovingGroundRaycast under a platform that rises, sinks, turns and tilts: every probe as Babylon picking finds it at the platform's current pose, and the feet follow its top", async () => {
@@ -325,12 +335,18 @@ for (const { name, rightHanded } of CASES) {
           const p = worldMatrix(foot).getTranslation();
           const err = Math.abs(p.y - top(p) - restPos[i]!.y) / unit;
           worstFoot = Math.max(worstFoot, err);
-          expect(err, `pose ${JSON.stringify(to)} foot ${i}`).toBeLessThan(0.01);
+          // measured: at most 1.3e-4 (Xbot), as on the still block
+          expect(err, `pose ${JSON.stringify(to)} foot ${i}`).toBeLessThan(1e-3);
         });
         from = to;
       }
       expect(compared).toBeGreaterThan(1500);
-      figures.push(`${title}: MovingGroundRaycast vs Babylon picking over ${compared} hits on a moving platform, worst distance difference ${worstProbe.toExponential(2)} h; worst foot height error on it ${worstFoot.toExponential(2)} × h/1.75`);
+      report(
+        `${title}: MovingGroundRaycast vs picking, hits, worst difference (× h), worst foot height error (× h/1.75)`,
+        compared,
+        worstProbe,
+        worstFoot,
+      );
       grounder.dispose();
       platform.dispose();
     });
@@ -357,7 +373,7 @@ for (const { name, rightHanded } of CASES) {
         }
       }
       expect(worst).toBeLessThan(1e-6);
-      figures.push(`${title}: flat ground, worst bone deviation from the animation ${worst.toExponential(2)} h`);
+      report(`${title}: flat ground, worst bone deviation from the animation (× h)`, worst);
     });
   });
 }
@@ -434,8 +450,9 @@ describe("GrounderFBBIK behaviour (Mannequin)", () => {
     const without = await run(false);
     expect(Math.abs(withReset.drop)).toBeLessThan(1e-6);
     expect(withReset.footErr).toBeLessThan(1e-6);
+    // measured: 0.91 of the pit's depth one frame after the teleport (the pelvis eases back up)
     expect(without.drop).toBeGreaterThan(0.5);
-    figures.push(`resetPosition: pelvis drop after the teleport ${withReset.drop.toExponential(2)} × pit depth with reset, ${without.drop.toFixed(3)} without`);
+    report("resetPosition: pelvis drop after teleporting (× pit depth), reset, not", withReset.drop, without.drop);
   });
 
   it("the predicate decides what is ground: an excluded prop under a foot is ignored; the character's own meshes never count by default", async () => {
@@ -507,11 +524,13 @@ describe("GrounderFBBIK behaviour (Mannequin)", () => {
     expect(Vector3.Dot(offset, towardLeft)).toBeGreaterThan(0);
     expect(Math.abs(offset.y)).toBeLessThan(1e-9);
     const moved = Vector3.Dot(bent.chest.subtract(straight.chest), towardLeft) / s.unit;
+    // measured: the spine offset 0.044 × h/1.75, the chest moved 0.0037 × h/1.75
+    expect(offset.length() / s.unit).toBeGreaterThan(0.02);
     expect(moved).toBeGreaterThan(0.002);
     // the feet stay grounded
     expect(Math.abs(worldPos(s.r.leftFoot).y - (s.left.y + 0.2 * s.unit)) / s.unit).toBeLessThan(0.01);
     expect(Math.abs(worldPos(s.r.rightFoot).y - s.right.y) / s.unit).toBeLessThan(0.01);
-    figures.push(`spine bend: spine offset ${(offset.length() / s.unit).toFixed(4)} × h/1.75, chest moved ${moved.toFixed(4)} × h/1.75 toward the raised foot`);
+    report("spine bend: spine offset, chest moved toward the raised foot (× h/1.75)", offset.length() / s.unit, moved);
   });
 
   it("update(deltaTime) drives a hand-updated IK; a second solve in a frame gives the same pose; dispose detaches", async () => {
@@ -544,9 +563,5 @@ describe("GrounderFBBIK behaviour (Mannequin)", () => {
     m.scene.render();
     ik.update();
     expect(Math.abs(worldPos(r.leftFoot).y - left.y) / unit).toBeLessThan(1e-6);
-  });
-
-  it("prints the measured figures", () => {
-    for (const f of figures) console.log(f);
   });
 });

@@ -18,6 +18,7 @@ import { EffectorOffset } from "../../src/effectors/modifiers/index.js";
 import { FullBodyBipedEffector } from "../../src/solver/biped-bones.js";
 import { type LoadedModel, type ModelName, loadModel, modelAvailable, proceduralIdle } from "../helpers/babylon-scene.js";
 import { height, nodePos, worldPos } from "../helpers/scene-probes.js";
+import { riseHoldFall } from "../helpers/weight-curves.js";
 
 const open: LoadedModel[] = [];
 afterEach(() => {
@@ -65,16 +66,6 @@ function reachableNode(rig: Rig, left: boolean, name = "object"): TransformNode 
   node.position.copyFrom(shoulder.add(rig.forward.scale(0.5 * L)).add(new Vector3(0, -0.25 * L, 0)).add(outward.scale(0.1 * L)));
   node.rotationQuaternion = Quaternion.RotationYawPitchRoll(0.4, 0.3, -0.5);
   return node;
-}
-
-/** 0 → 1 over `rise` s, held to `hold`, back to 0 at `end`. */
-function riseHoldFall(rise: number, hold: number, end: number): Curve {
-  return new Curve([
-    { time: 0, value: 0, outTangent: 0 },
-    { time: rise, value: 1, inTangent: 0, outTangent: 0 },
-    { time: hold, value: 1, inTangent: 0, outTangent: 0 },
-    { time: end, value: 0, inTangent: 0 },
-  ]);
 }
 
 function frames(rig: Rig, n: number, each?: (i: number) => void): void {

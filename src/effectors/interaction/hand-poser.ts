@@ -1,6 +1,7 @@
 import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import { Quaternion, type Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import { clamp01 } from "../../math/scalar.js";
 
 const tq = new Quaternion();
 
@@ -185,8 +186,4 @@ export class HandPoser {
     copy(hand, root);
     return root;
   }
-}
-
-function clamp01(v: number): number {
-  return v < 0 ? 0 : v > 1 ? 1 : v;
 }

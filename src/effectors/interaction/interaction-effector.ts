@@ -4,6 +4,7 @@ import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { FBBIKBendConstraint } from "../babylon-chain.js";
 import type { FBBIKEffector } from "../babylon-effector.js";
 import { Quat, slerp } from "../../math/quat.js";
+import { clamp01 } from "../../math/scalar.js";
 import { currentWorldMatrix, hasRotation } from "../../mapping/babylon-rig.js";
 import { FullBodyBipedChain, FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import type { HandPoser } from "./hand-poser.js";
@@ -12,7 +13,7 @@ import { INTERACTION_CURVE_TYPE_COUNT, InteractionCurveType, isOffsetChannel } f
 import type { InteractionEvent, InteractionObject } from "./interaction-object.js";
 import type { InteractionTarget } from "./interaction-target.js";
 import type { InteractionSystem } from "./interaction-system.js";
-import { boneWorldMatrix, clamp01, nlerpToRef, positionOfMatrix, rotationOfMatrix, setWorldMatrix } from "./node-pose.js";
+import { boneWorldMatrix, nlerpToRef, positionOfMatrix, rotationOfMatrix, setWorldMatrix } from "./node-pose.js";
 
 /** The chain weights an interaction drives (a limb chain, or the body chain). */
 export interface InteractionChainWeights {

@@ -37,7 +37,8 @@ export function positionOfMatrix(m: Matrix, out: Vector3): Vector3 {
 
 /**
  * The world matrix of a bone: its linked TransformNode's (recomputed now), or for bone-only skeletons
- * the bone's skeleton-space matrix times the world matrix of the mesh it deforms.
+ * the bone's skeleton-space matrix times the world matrix of the mesh it deforms. Not modifiers/frame.ts's
+ * boneWorldMatrix: interactions start between frames, where that one could answer from the rig's pose.
  */
 export function boneWorldMatrix(bone: Bone, mesh: AbstractMesh | null, out: Matrix): Matrix {
   const node = bone.getTransformNode();
@@ -109,7 +110,3 @@ export function nlerpToRef(a: Quaternion, b: Quaternion, t: number, out: Quatern
   return out;
 }
 
-/** clamp to [0, 1]. */
-export function clamp01(v: number): number {
-  return v < 0 ? 0 : v > 1 ? 1 : v;
-}

@@ -7,9 +7,10 @@ import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Matrix } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { FullBodyBipedIK } from "../../component/full-body-biped-ik.js";
+import { clamp01 } from "../../math/scalar.js";
 import { Vec3, copy, zero } from "../../math/vec3.js";
 import type { FullBodyBipedEffector } from "../../solver/biped-bones.js";
-import { type CharacterFrame, clamp01, worldMatrixOf, worldPositionOf } from "./frame.js";
+import { type CharacterFrame, worldMatrixOf, worldPositionOf } from "./frame.js";
 import { type EffectorLink, OffsetModifier, type OffsetModifierOptions } from "./offset-modifier.js";
 
 /** What {@link AmplifierBody}'s constructor takes. */
@@ -155,15 +156,6 @@ export class Amplifier extends OffsetModifier {
       for (let i = 0; i < this.bodies.length; i++) this.bodies[i]!.reset();
       return;
     }
-    const w = this.weightValue;
-    for (let i = 0; i < this.bodies.length; i++) {
-      const b = this.bodies[i]!;
-      b._update(this.ik, this.clock, this.frame);
-      const links = b.effectorLinks;
-      for (let k = 0; k < links.length; k++) {
-        this.scalars.s = links[k]!.weight * w;
-        this.addOffsetScaled(links[k]!.effector, b.offset);
-      }
-    }
+    this.applyBodies(this.bodies);
   }
 }

@@ -2,9 +2,9 @@
  * FinalIK's BodyTilt: leans the body into turns by blending two offset poses from the character's yaw rate.
  * @module
  */
+import { clamp01 } from "../../math/scalar.js";
 import { Vec3, copy, cross, dot } from "../../math/vec3.js";
 import type { FullBodyBipedIK } from "../../component/full-body-biped-ik.js";
-import { clamp01 } from "./frame.js";
 import { OffsetModifier, type OffsetModifierOptions } from "./offset-modifier.js";
 import { OffsetPose } from "./offset-pose.js";
 

@@ -306,11 +306,6 @@ export function worldDeltaToComponent(rig: BabylonRig, world: ReadonlyQuat, out:
   return out;
 }
 
-/** Clamps to [0, 1]; NaN gives 0. */
-export function clamp01(v: number): number {
-  return v > 0 ? (v < 1 ? v : 1) : 0;
-}
-
 /**
  * @internal Numbers handed to and from the small helpers below through fields (see ARCHITECTURE.md,
  * "Doubles across calls").

@@ -5,9 +5,10 @@
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { FullBodyBipedIK } from "../../component/full-body-biped-ik.js";
+import { clamp01 } from "../../math/scalar.js";
 import { Vec3, copy, sub, zero } from "../../math/vec3.js";
 import type { FullBodyBipedEffector } from "../../solver/biped-bones.js";
-import { type CharacterFrame, clamp01, worldPositionOf } from "./frame.js";
+import { type CharacterFrame, worldPositionOf } from "./frame.js";
 import { type EffectorLink, OffsetLimits, OffsetModifier, type OffsetModifierOptions } from "./offset-modifier.js";
 
 /** What {@link InertiaBody}'s constructor takes. */
@@ -139,16 +140,7 @@ export class Inertia extends OffsetModifier {
   }
 
   protected override onModifyOffset(): void {
-    const w = this.weightValue;
-    for (let i = 0; i < this.bodies.length; i++) {
-      const b = this.bodies[i]!;
-      b._update(this.ik, this.clock, this.frame);
-      const links = b.effectorLinks;
-      for (let k = 0; k < links.length; k++) {
-        this.scalars.s = links[k]!.weight * w;
-        this.addOffsetScaled(links[k]!.effector, b.offset);
-      }
-    }
+    this.applyBodies(this.bodies);
     this.applyLimits(this.limits);
   }
 }

@@ -9,9 +9,10 @@ import type { Observer } from "@babylonjs/core/Misc/observable.js";
 import type { FullBodyBipedIK } from "../../component/full-body-biped-ik.js";
 import { type ReadonlyVec3, Vec3, dot } from "../../math/vec3.js";
 import { NumberRef } from "../../math/number-ref.js";
+import { clamp01 } from "../../math/scalar.js";
 import { sceneDeltaSecondsToRef } from "../scene-time.js";
 import type { FullBodyBipedEffector } from "../../solver/biped-bones.js";
-import { CharacterFrame, Scalars, addScaled, clamp01, readCharacterFrame, worldPositionOf } from "./frame.js";
+import { CharacterFrame, Scalars, addScaled, readCharacterFrame, worldPositionOf } from "./frame.js";
 
 /** Longest delta time a modifier takes from the scene, in seconds (a hitch does not fling offsets). */
 export const MAX_MODIFIER_DELTA_TIME = 0.1;
@@ -28,6 +29,13 @@ export interface EffectorLink {
   effector: FullBodyBipedEffector;
   /** Multiplier of the offset for this effector (default 1 where a constructor fills it in). */
   weight: number;
+}
+
+/** A body that follows a node each frame and hands its offset to the effectors it links (Amplifier, Inertia). */
+export interface OffsetBody {
+  readonly effectorLinks: readonly EffectorLink[];
+  readonly offset: ReadonlyVec3;
+  _update(ik: FullBodyBipedIK, clock: { readonly deltaTime: number }, frame: CharacterFrame): void;
 }
 
 /** Options shared by every offset modifier. */
@@ -295,6 +303,20 @@ export abstract class OffsetModifier {
    */
   protected addOffsetScaled(effector: FullBodyBipedEffector, offset: ReadonlyVec3): void {
     addScaled(this.ik.solver.getEffector(effector).positionOffset, offset, this.scalars);
+  }
+
+  /** Updates each body, then adds its offset × link weight × master weight to the effectors it links. */
+  protected applyBodies(bodies: readonly OffsetBody[]): void {
+    const w = this.weightValue;
+    for (let i = 0; i < bodies.length; i++) {
+      const b = bodies[i]!;
+      b._update(this.ik, this.clock, this.frame);
+      const links = b.effectorLinks;
+      for (let k = 0; k < links.length; k++) {
+        this.scalars.s = links[k]!.weight * w;
+        this.addOffsetScaled(links[k]!.effector, b.offset);
+      }
+    }
   }
 
   /** Applies limits to the effectors' offsets in the current {@link frame}. */

@@ -8,7 +8,8 @@ import type { FullBodyBipedIK } from "../../component/full-body-biped-ik.js";
 import type { ReadonlyVec3 } from "../../math/vec3.js";
 import type { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import { Vec3 } from "../../math/vec3.js";
-import { CharacterFrame, Scalars, addScaled, clamp01, readCharacterFrame, worldPositionOf } from "./frame.js";
+import { clamp01 } from "../../math/scalar.js";
+import { CharacterFrame, Scalars, addScaled, readCharacterFrame, worldPositionOf } from "./frame.js";
 
 /** One effector of an {@link OffsetPose}. */
 export interface OffsetPoseEffectorLink {

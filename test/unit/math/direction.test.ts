@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import { clampDirection, orthoNormalize, slerpVectors } from "../../../src/math/direction.js";
 import { Vec3, angle, isFiniteVec } from "../../../src/math/vec3.js";
 import { Random } from "../../helpers/random.js";
-import { Failures, PAIR_KINDS, type V3, fmt, crossOf, dist, dotOf, expectVec, genPair, genPairs, hyp, unitOf } from "../../helpers/math-reference.js";
+import { Failures, PAIR_KINDS, fmt, expectVec, genPair, genPairs } from "../../helpers/math-reference.js";
+// aliased: the plain names are src/math's, under test here
+import { type V, cross as crossOf, dist, dot as dotOf, len as hyp, unit as unitOf } from "../../helpers/vectors.js";
 
 // ---------------------------------------------------------------------------------------------
 // Local helpers; expected values come from independent formulas (Math.hypot, Kahan's angle formula).
@@ -12,16 +14,16 @@ const N = 10_000;
 const S = Math.SQRT1_2;
 const DEG = Math.PI / 180;
 
-const same = (a: V3, b: V3): boolean => a.x === b.x && a.y === b.y && a.z === b.z;
-const isZeroV = (v: V3): boolean => v.x === 0 && v.y === 0 && v.z === 0;
+const same = (a: V, b: V): boolean => a.x === b.x && a.y === b.y && a.z === b.z;
+const isZeroV = (v: V): boolean => v.x === 0 && v.y === 0 && v.z === 0;
 /** Angle without a cross product (Kahan): 2 atan2(|û − v̂|, |û + v̂|). Accurate at 0 and π. */
-function vecAngle(a: V3, b: V3): number {
+function vecAngle(a: V, b: V): number {
   const u = unitOf(a);
   const v = unitOf(b);
   return 2 * Math.atan2(Math.hypot(u.x - v.x, u.y - v.y, u.z - v.z), Math.hypot(u.x + v.x, u.y + v.y, u.z + v.z));
 }
 /** Part of v perpendicular to the unit n. */
-const perpPart = (v: V3, n: V3): V3 => {
+const perpPart = (v: V, n: V): V => {
   const d = dotOf(v, n);
   return { x: v.x - n.x * d, y: v.y - n.y * d, z: v.z - n.z * d };
 };

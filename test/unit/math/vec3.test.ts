@@ -33,14 +33,13 @@ import {
   Failures,
   PAIR_KINDS,
   type Pair,
-  dotOf,
   expectVec,
   fmt,
   genPairs,
-  hyp,
   randomVec,
-  unitOf,
 } from "../../helpers/math-reference.js";
+// aliased: the plain names are src/math's, under test here
+import { dot as dotOf, len as hyp, unit as unitOf } from "../../helpers/vectors.js";
 
 // ---------------------------------------------------------------------------------------------
 // Local helpers. Everything "expected" below is computed independently of the module under test

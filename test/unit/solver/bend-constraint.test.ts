@@ -1,12 +1,12 @@
 /**
- * IKConstraintBend (facts §6): the default bend direction captured at initiate, LimitBend un-inverting
- * elbows and knees in the animated pose (ClampDirection with clampF 0.505 × solver weight, and the
- * bend plane turned toward the default side by the end effector's weight), and GetDir for the final
- * trigonometric pass (animated bend carried along the limb's swing, bend goal / direction by weight,
- * the end effector's rotation, the plane rotation offset).
+ * IKConstraintBend (FinalIK's IKConstraintBend: Initiate, LimitBend, GetDir): the default bend direction
+ * captured at initiate, LimitBend un-inverting elbows and knees in the animated pose (ClampDirection with
+ * clampF 0.505 × solver weight, and the bend plane turned toward the default side by the end effector's
+ * weight), and GetDir for the final trigonometric pass (animated bend carried along the limb's swing, bend
+ * goal / direction by weight, the end effector's rotation, the plane rotation offset).
  *
- * Closed forms used below (derived from §6.6 by hand): for a lower bone at θ degrees from the normal n
- * with dot = 1 − θ/180 ≤ c (c = clampF × solverWeight), ClampDirection slerps it to
+ * Closed forms used below (derived by hand from LimitBend's ClampDirection): for a lower bone at θ degrees
+ * from the normal n with dot = 1 − θ/180 ≤ c (c = clampF × solverWeight), ClampDirection slerps it to
  * θ' = θ × (dot/c) × (1 − (c − dot)/(1 − dot)) = (180 − θ)(1 − c)/c degrees from n; at most 180(1 − c).
  */
 import { describe, expect, it } from "vitest";
@@ -16,23 +16,14 @@ import { Vec3 } from "../../../src/math/vec3.js";
 import type { FBIKChain } from "../../../src/solver/chain.js";
 import { Random } from "../../helpers/random.js";
 import { bipedVariants } from "../../helpers/synthetic-biped.js";
+import { type V, add, angleDeg, clone, cross, dist, dot, len, mul, perp, sub, unit } from "../../helpers/vectors.js";
 import {
   LIMB_NAMES,
   type Stage,
-  type V,
-  add,
-  angleDeg,
   bonePos,
   boneRot,
-  clone,
-  cross,
-  dist,
-  dot,
   expectNear,
   expectSameRotation,
-  len,
-  mul,
-  perp,
   put,
   qmul,
   qrot,
@@ -40,8 +31,6 @@ import {
   randomUnit,
   rotate,
   stage,
-  sub,
-  unit,
 } from "./stage-fixture.js";
 
 const DEG = Math.PI / 180;

@@ -7,7 +7,8 @@ import { Vec3 } from "../../../src/math/vec3.js";
 import { FBBIKError } from "../../../src/solver/errors.js";
 import { IKSolverFullBodyBiped } from "../../../src/solver/full-body-biped.js";
 import { detectRootNodeBone } from "../../../src/solver/root-node.js";
-import { dist, harness, limbEnd } from "../../helpers/solver-harness.js";
+import { harness, limbEnd } from "../../helpers/solver-harness.js";
+import { dist } from "../../helpers/vectors.js";
 import { bipedVariants, syntheticBiped } from "../../helpers/synthetic-biped.js";
 
 function captureError(fn: () => void): FBBIKError {

@@ -1,8 +1,8 @@
 /**
- * ChildConstraint (facts §3.7): a distance constraint between the first nodes of two child chains.
- * Rigid (both elasticities 0) restores the nominal distance exactly and splits the correction by the
- * chains' pulls; elasticity e resolves 1 − e of the violation; both elasticities ≥ 1 skip it. The
- * biped's spine stiffness drives the push elasticity of the two torso diagonals.
+ * ChildConstraint (FinalIK's FBIKChain.ChildConstraint.Solve): a distance constraint between the first nodes
+ * of two child chains. Rigid (both elasticities 0) restores the nominal distance exactly and splits the
+ * correction by the chains' pulls; elasticity e resolves 1 − e of the violation; both elasticities ≥ 1 skip
+ * it. The biped's spine stiffness drives the push elasticity of the two torso diagonals.
  */
 import { describe, expect, it } from "vitest";
 import { FBIKChain } from "../../../src/solver/chain.js";
@@ -10,7 +10,8 @@ import { ChildConstraint } from "../../../src/solver/child-constraint.js";
 import { IKNode } from "../../../src/solver/node.js";
 import { Random } from "../../helpers/random.js";
 import { bipedVariants } from "../../helpers/synthetic-biped.js";
-import { type V, add, bonePos, clone, dist, expectNear, mul, put, randomUnit, randomVec, stage, sub, unit } from "./stage-fixture.js";
+import { type V, add, clone, dist, mul, sub, unit } from "../../helpers/vectors.js";
+import { bonePos, expectNear, put, randomUnit, randomVec, stage } from "./stage-fixture.js";
 
 /** Two one-node chains with the given pulls whose bones are `a` and `b`, and a constraint between them. */
 function pair(a: V, b: V, push: number, pull: number, pull1 = 1, pull2 = 1): { c: ChildConstraint; n1: IKNode; n2: IKNode } {

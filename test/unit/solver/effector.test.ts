@@ -1,34 +1,25 @@
 /**
- * IKEffector (facts §4): positionOffset lifecycle, the body effector carrying the thighs, end effectors
- * restarting from the animated pose every pass, non-end effectors lerping toward their target,
- * maintainRelativePositionWeight carrying an unweighted hand or foot with the plane of its plane nodes,
- * and bad input (weights clamped in place; non-finite values ignored for the frame with one warning
- * per cause).
+ * IKEffector (FinalIK's IKEffector: OnPreSolve, Update, OnPostWrite): positionOffset lifecycle, the body
+ * effector carrying the thighs, end effectors restarting from the animated pose every pass, non-end
+ * effectors lerping toward their target, maintainRelativePositionWeight carrying an unweighted hand or foot
+ * with the plane of its plane nodes, and bad input (weights clamped in place; non-finite values ignored for
+ * the frame with one warning per cause).
  */
 import { describe, expect, it } from "vitest";
 import { FullBodyBipedEffector as E } from "../../../src/solver/biped-bones.js";
 import { Random } from "../../helpers/random.js";
 import { type SyntheticBiped, bipedVariants, syntheticBiped } from "../../helpers/synthetic-biped.js";
+import { type V, add, clone, cross, dot, mul, sub, unit, v } from "../../helpers/vectors.js";
 import {
   type Q,
   type Stage,
-  type V,
-  add,
-
-  clone,
-  cross,
-  dot,
   expectNear,
-  mul,
   put,
   qmul,
   quatAxisAngle,
   randomVec,
   snapshot,
   stage,
-  sub,
-  unit,
-  v,
 } from "./stage-fixture.js";
 
 const variants = bipedVariants();

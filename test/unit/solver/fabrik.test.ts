@@ -1,31 +1,26 @@
 /**
- * The two FABRIK stages (facts §3.4–3.6): Stage1 reaches forward from the limb ends and moves the root
- * to the pull-weighted centroid of where the limbs want it; Stage2 reaches backward from the root,
- * settling the body's constraint systems clamp(iterations, 2, 4) times; solveLinearConstraint moves
- * two points to a distance with a cross-fade. Lengths are measured on the pose, never on the nodes.
+ * The two FABRIK stages (FinalIK's FBIKChain.Stage1 and FBIKChain.Stage2): Stage1 reaches forward from
+ * the limb ends and moves the root to the pull-weighted centroid of where the limbs want it; Stage2
+ * reaches backward from the root, settling the body's constraint systems clamp(iterations, 2, 4) times;
+ * solveLinearConstraint moves two points to a distance with a cross-fade. Lengths are measured on the
+ * pose, never on the nodes.
  */
 import { describe, expect, it, vi } from "vitest";
 import { Vec3 } from "../../../src/math/vec3.js";
 import { solveLinearConstraint } from "../../../src/solver/chain.js";
 import { Random } from "../../helpers/random.js";
 import { bipedVariants } from "../../helpers/synthetic-biped.js";
+import { type V, add, clone, dist, mul, sub, unit } from "../../helpers/vectors.js";
 import {
   LIMB_NAMES,
   type Stage,
-  type V,
-  add,
   bonePos,
-  clone,
-  dist,
   expectNear,
   limbs,
-  mul,
   put,
   randomVec,
   snapshot,
   stage,
-  sub,
-  unit,
 } from "./stage-fixture.js";
 
 /** Bone lengths and root length of chain `ci` measured on the pose. */
@@ -101,7 +96,7 @@ describe.each(variants.map((b) => [b.name, b] as const))("FABRIK stages on %s", 
   });
 
   it("stage1 from the root solves the child constraints after the limbs' forward reach: shoulder and thigh widths are exact, lower bones kept", () => {
-    // FinalIK order (facts §3.4): children Stage1 first, then the root's SolveChildConstraints, which
+    // FinalIK's FBIKChain.Stage1 order: children Stage1 first, then the root's SolveChildConstraints, which
     // moves the limbs' first nodes; only Stage2 restores the upper bone lengths.
     const st = stage(variant);
     const p = st.b.pose;

@@ -1,5 +1,5 @@
 /**
- * Push and Reach (facts §3.1, §3.2).
+ * Push and Reach (FinalIK's FBIKChain.Push and FBIKChain.Reach, run each iteration of IKSolverFullBody).
  * Push: a limb compressed below its animated first-to-last distance pushes its first node away from
  * the end node by f = 1 − L/distance (shaped f, f², f³) × push, and hands pushParent × that push to the
  * root node. Reach: with reachForce = reach × end effector weight, the first node (× (1 − its own
@@ -11,7 +11,18 @@ import { describe, expect, it } from "vitest";
 import { Smoothing } from "../../../src/solver/smoothing.js";
 import { Random } from "../../helpers/random.js";
 import { bipedVariants } from "../../helpers/synthetic-biped.js";
-import { LIMB_NAMES, type Stage, type V, add, bonePos, clone, dist, expectNear, len, limbs, mul, put, randomUnit, snapshot, stage, sub, unit } from "./stage-fixture.js";
+import { type V, add, clone, dist, len, mul, sub, unit } from "../../helpers/vectors.js";
+import {
+  LIMB_NAMES,
+  type Stage,
+  bonePos,
+  expectNear,
+  limbs,
+  put,
+  randomUnit,
+  snapshot,
+  stage,
+} from "./stage-fixture.js";
 
 const SHAPES = [
   [Smoothing.None, 1],

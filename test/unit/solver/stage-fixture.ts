@@ -1,6 +1,6 @@
 /**
  * Shared set-up for the solver stage tests: a biped solver on a synthetic biped whose nodes hold one
- * frame's animated pose, and a little vector math of our own. The math here is written independently
+ * frame's animated pose, and a little quaternion math of our own. The math here is written independently
  * of src/math so that expectations never run through the code under test.
  */
 import { expect } from "vitest";
@@ -10,6 +10,7 @@ import { IKSolverFullBodyBiped } from "../../../src/solver/full-body-biped.js";
 import type { SolverWarning } from "../../../src/solver/full-body.js";
 import type { Random } from "../../helpers/random.js";
 import { type SyntheticBiped, syntheticBiped } from "../../helpers/synthetic-biped.js";
+import { type V, add, clone, cross, dist, dot, mul, unit, v } from "../../helpers/vectors.js";
 
 /** The biped solver with the pipeline's protected steps opened for tests. */
 export class StageSolver extends IKSolverFullBodyBiped {
@@ -52,26 +53,11 @@ export function limbs(s: IKSolverFullBodyBiped): FBIKChain[] {
 export const LIMB_NAMES = ["left arm", "right arm", "left leg", "right leg"] as const;
 
 // ---------------------------------------------------------------------------------------------
-// Plain vector math (independent of src/math).
+// Quaternion and random-vector math (independent of src/math); vectors in helpers/vectors.ts.
 // ---------------------------------------------------------------------------------------------
 
-export type V = { x: number; y: number; z: number };
 export type Q = { x: number; y: number; z: number; w: number };
 
-export const v = (x: number, y: number, z: number): V => ({ x, y, z });
-export const clone = (a: V): V => ({ x: a.x, y: a.y, z: a.z });
-export const add = (a: V, b: V): V => v(a.x + b.x, a.y + b.y, a.z + b.z);
-export const sub = (a: V, b: V): V => v(a.x - b.x, a.y - b.y, a.z - b.z);
-export const mul = (a: V, s: number): V => v(a.x * s, a.y * s, a.z * s);
-export const dot = (a: V, b: V): number => a.x * b.x + a.y * b.y + a.z * b.z;
-export const cross = (a: V, b: V): V => v(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
-export const len = (a: V): number => Math.hypot(a.x, a.y, a.z);
-export const dist = (a: V, b: V): number => Math.hypot(a.x - b.x, a.y - b.y, a.z - b.z);
-export const unit = (a: V): V => mul(a, 1 / len(a));
-/** Component of `a` perpendicular to `axis`. */
-export const perp = (a: V, axis: V): V => sub(a, mul(axis, dot(a, axis) / dot(axis, axis)));
-/** Angle between two vectors in degrees. */
-export const angleDeg = (a: V, b: V): number => (Math.atan2(len(cross(a, b)), dot(a, b)) * 180) / Math.PI;
 /** Writes `src` into `out` (a solver Vec3). */
 export function put(out: V, src: V): void {
   out.x = src.x;

@@ -1,5 +1,5 @@
 /**
- * The trigonometric pass (FBIKChain.solveTrigonometric, facts §3.3): the middle node of each limb is
+ * The trigonometric pass (FinalIK's FBIKChain.SolveTrigonometric): the middle node of each limb is
  * placed by the law of cosines so that both bones keep their lengths, on the side of the bend
  * direction; the end node never moves; a limb longer than 0.99999 × its length is solved as if it
  * were that long. Expectations come from the bone lengths measured on the pose and plain geometry.
@@ -9,27 +9,17 @@ import { Vec3 } from "../../../src/math/vec3.js";
 import { MAX_LIMB_LENGTH } from "../../../src/solver/chain.js";
 import { Random } from "../../helpers/random.js";
 import { bipedVariants } from "../../helpers/synthetic-biped.js";
+import { type V, add, clone, cross, dist, dot, len, mul, perp, sub, unit } from "../../helpers/vectors.js";
 import {
   LIMB_NAMES,
-  type V,
-  add,
   bonePos,
-  clone,
-  cross,
-  dist,
-  dot,
   expectNear,
-  len,
   limbs,
-  mul,
-  perp,
   put,
   randomUnit,
   randomVec,
   rotate,
   stage,
-  sub,
-  unit,
 } from "./stage-fixture.js";
 
 const CASES_PER_LIMB = 1000;
