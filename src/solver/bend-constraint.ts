@@ -285,7 +285,8 @@ export class BendConstraint {
   private carryAroundPole(out: Vec3, animatedAxis: ReadonlyVec3, upper: ReadonlyVec3, axis: ReadonlyVec3): void {
     const effectorWeight = this.bone3!.effectorPositionWeight;
     if (!(effectorWeight > 0)) return;
-    const d = (out.x * axis.x + out.y * axis.y + out.z * axis.z) / lengthSq(axis);
+    // (lengths written out: no double crosses a call, see ARCHITECTURE.md, "Doubles across calls")
+    const d = (out.x * axis.x + out.y * axis.y + out.z * axis.z) / (axis.x * axis.x + axis.y * axis.y + axis.z * axis.z);
     // the up field first, the forward one over it, the natural pole's over both: out ← lerp(out, carry, gate);
     // the natural pole's at full gate and weight replaces the others (the usual case), so it goes first
     this.carryInField(carry, 1, animatedAxis, upper, axis);
@@ -331,14 +332,14 @@ export class BendConstraint {
     const gs = poleGate.value;
     if (!(gs > 0)) return;
     poleGate.value = ga < gs ? ga : gs;
-    const al = Math.sqrt(lengthSq(animatedAxis));
+    const al = Math.sqrt(animatedAxis.x * animatedAxis.x + animatedAxis.y * animatedAxis.y + animatedAxis.z * animatedAxis.z);
     const ax = animatedAxis.x / al;
     const ay = animatedAxis.y / al;
     const az = animatedAxis.z / al;
     // the animated swivel: components along the animated pole and along axis × pole
     const x = upper.x * pa.x + upper.y * pa.y + upper.z * pa.z;
     const y = (ay * pa.z - az * pa.y) * upper.x + (az * pa.x - ax * pa.z) * upper.y + (ax * pa.y - ay * pa.x) * upper.z;
-    const sl = Math.sqrt(lengthSq(axis));
+    const sl = Math.sqrt(axis.x * axis.x + axis.y * axis.y + axis.z * axis.z);
     const sx = axis.x / sl;
     const sy = axis.y / sl;
     const sz = axis.z / sl;

@@ -324,15 +324,19 @@ export class IKSolverFullBodyBiped extends IKSolverFullBody {
 
   /** frameUp = `upv`, frameForward = `forward` made perpendicular to it, unit. False when they are parallel. */
   private orthoFrame(forward: Vec3, upv: Vec3): boolean {
+    // written out: it runs every frame (see ARCHITECTURE.md, "Doubles across calls")
     copyVec(this.frameUp, upv);
     const f = this.frameForward;
-    const d = dot(forward, upv);
+    const d = forward.x * upv.x + forward.y * upv.y + forward.z * upv.z;
     f.x = forward.x - upv.x * d;
     f.y = forward.y - upv.y * d;
     f.z = forward.z - upv.z * d;
-    const l = Math.sqrt(dot(f, f));
+    const l = Math.sqrt(f.x * f.x + f.y * f.y + f.z * f.z);
     if (!(l > 1e-6) || !(l < Infinity)) return false;
-    scale(f, f, 1 / l);
+    const inv = 1 / l;
+    f.x *= inv;
+    f.y *= inv;
+    f.z *= inv;
     return true;
   }
 
