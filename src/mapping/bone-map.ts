@@ -1,7 +1,6 @@
 import {
   Quat,
   conjugateMultiply,
-  fromAxisAngle,
   fromToRotation,
   inverseRotateVector,
   multiply,
@@ -12,7 +11,7 @@ import {
 } from "../math/quat.js";
 import { orthoNormalize } from "../math/direction.js";
 import { NumberRef } from "../math/number-ref.js";
-import { type ReadonlyVec3, Vec3, add, angle, copy, cross, distance, fromArray, length, lerpRef, scale, sub, toArray } from "../math/vec3.js";
+import { type ReadonlyVec3, Vec3, add, copy, fromArray, lerpRef, sub, toArray } from "../math/vec3.js";
 import type { IKNode } from "../solver/node.js";
 import { planeRotation } from "../solver/plane.js";
 import type { IKPose } from "../solver/pose.js";
@@ -294,25 +293,33 @@ export class BoneMap {
    * nothing when the limb is straight.
    */
   bendToReach(root: BoneMap, end: BoneMap, target: ReadonlyVec3): void {
+    // written out: no double crosses a call (see ARCHITECTURE.md, "Doubles across calls")
     const p = this.position(v3);
     const u = sub(v1, root.position(v1), p);
     const v = sub(v2, end.position(v2), p);
-    const a = length(u);
-    const b = length(v);
-    const current = angle(u, v);
-    const n = cross(v3, u, v);
-    const nl = length(n);
+    const a = Math.sqrt(u.x * u.x + u.y * u.y + u.z * u.z);
+    const b = Math.sqrt(v.x * v.x + v.y * v.y + v.z * v.z);
+    const nx = u.y * v.z - u.z * v.y;
+    const ny = u.z * v.x - u.x * v.z;
+    const nz = u.x * v.y - u.y * v.x;
+    const nl = Math.sqrt(nx * nx + ny * ny + nz * nz);
     if (!(nl > 1e-12 * a * b)) return;
-    scale(n, n, 1 / nl);
+    const current = Math.atan2(nl, u.x * v.x + u.y * v.y + u.z * v.z);
+    const r = sub(v1, target, root.position(v1));
+    let c = Math.sqrt(r.x * r.x + r.y * r.y + r.z * r.z);
     const min = a > b ? a - b : b - a;
-    let c = distance(target, root.position(v1));
     c = c < min ? min : c > a + b ? a + b : c;
     let cos = (a * a + b * b - c * c) / (2 * a * b);
     cos = cos < -1 ? -1 : cos > 1 ? 1 : cos;
     // near full extension the angle needed is ill-conditioned: a small cap keeps the elbow or knee still
     let turn = Math.acos(cos) - current;
     turn = turn < -MAX_BEND_CORRECTION ? -MAX_BEND_CORRECTION : turn > MAX_BEND_CORRECTION ? MAX_BEND_CORRECTION : turn;
-    fromAxisAngle(q2, n, turn);
+    // the turn about the unit bend axis n, as a quaternion
+    const sh = Math.sin(turn / 2) / nl;
+    q2.x = nx * sh;
+    q2.y = ny * sh;
+    q2.z = nz * sh;
+    q2.w = Math.cos(turn / 2);
     multiply(q2, q2, this.rotation(q1));
     this.pose.setRotation(this.bone, q2);
   }
