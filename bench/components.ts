@@ -24,7 +24,7 @@ import { CreateGround } from "@babylonjs/core/Meshes/Builders/groundBuilder.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { Logger } from "@babylonjs/core/Misc/logger.js";
 import type { Scene } from "@babylonjs/core/scene.js";
-import { FullBodyBipedIK } from "../src/component/full-body-biped-ik.js";
+import { FullBodyBipedIK } from "../src/babylon/full-body-biped-ik.js";
 import { Curve } from "../src/effectors/curve.js";
 import { GrounderFBBIK } from "../src/effectors/grounding/grounder-fbbik.js";
 import { MovingGroundRaycast } from "../src/effectors/grounding/moving-ground-raycast.js";

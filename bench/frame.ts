@@ -26,7 +26,7 @@ import type { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { Logger } from "@babylonjs/core/Misc/logger.js";
 import type { Scene } from "@babylonjs/core/scene.js";
-import { FullBodyBipedIK } from "../src/component/full-body-biped-ik.js";
+import { FullBodyBipedIK } from "../src/babylon/full-body-biped-ik.js";
 import { setFractionalParameters } from "./solver.js";
 import { MEMORY_PROBE_MB, memoryProbe } from "./memory-probe.js";
 import { PATH_FRAMES, PATH_STRIDE, unitTargetPath } from "./target-path.js";

@@ -9,7 +9,7 @@ import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = resolve(process.argv[2] ?? fileURLToPath(new URL("..", import.meta.url)));
-const { FullBodyBipedIK } = await import(`${root}/.bench-build/src/component/full-body-biped-ik.js`);
+const { FullBodyBipedIK } = await import(`${root}/.bench-build/src/babylon/full-body-biped-ik.js`);
 const { loadModel, modelAvailable } = await import(`${root}/.bench-build/test/helpers/babylon-scene.js`);
 const { Logger } = await import("@babylonjs/core/Misc/logger.js");
 Logger.LogLevels = Logger.ErrorLogLevel;

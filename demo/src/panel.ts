@@ -3,7 +3,7 @@
  * chosen in a list (synced with the handle selected in the free scenario), reset, the debug views, and the
  * scenario's own settings. Values are read from the first IK and written to every IK (the crowd).
  */
-import type { FullBodyBipedIK } from "../../src/component/full-body-biped-ik";
+import type { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik";
 import { type Ctx, type ScenarioName, type ScenarioRun, SCENARIOS } from "./scenarios";
 
 export interface PanelOptions {

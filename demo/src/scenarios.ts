@@ -20,9 +20,9 @@ import { TransformNode } from "@babylonjs/core/Meshes/transformNode";
 import type { Scene } from "@babylonjs/core/scene";
 import type { AssetContainer } from "@babylonjs/core/assetContainer";
 import type { Node } from "@babylonjs/core/node";
-import { FullBodyBipedIK } from "../../src/component/full-body-biped-ik";
-import type { FBBIKChain, FBBIKBendConstraint } from "../../src/effectors/babylon-chain";
-import type { FBBIKEffector } from "../../src/effectors/babylon-effector";
+import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik";
+import type { FBBIKChain, FBBIKBendConstraint } from "../../src/babylon/babylon-chain";
+import type { FBBIKEffector } from "../../src/babylon/babylon-effector";
 import { GrounderFBBIK } from "../../src/effectors/grounding/grounder-fbbik";
 import { MovingGroundRaycast } from "../../src/effectors/grounding/moving-ground-raycast";
 import { StaticGroundRaycast } from "../../src/effectors/grounding/static-ground-raycast";
@@ -30,7 +30,7 @@ import { ClimbSequencer, type ClimbStep } from "../../src/effectors/interaction/
 import { InteractionCurveType } from "../../src/effectors/interaction/interaction-curves";
 import { InteractionObject } from "../../src/effectors/interaction/interaction-object";
 import { InteractionSystem } from "../../src/effectors/interaction/interaction-system";
-import { resolveBipedReferences } from "../../src/mapping/biped-references";
+import { resolveBipedReferences } from "../../src/babylon/biped-references";
 import { FullBodyBipedEffector } from "../../src/solver/biped-bones";
 import { riseHoldFall } from "../../test/helpers/weight-curves";
 

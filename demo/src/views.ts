@@ -14,7 +14,7 @@ import { CreateSphere } from "@babylonjs/core/Meshes/Builders/sphereBuilder";
 import type { LinesMesh } from "@babylonjs/core/Meshes/linesMesh";
 import type { Mesh } from "@babylonjs/core/Meshes/mesh";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode";
-import type { FullBodyBipedIK } from "../../src/component/full-body-biped-ik";
+import type { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik";
 import { type Ctx, type Pos, arr, worldPos } from "./scenarios";
 
 /** World positions of an IK's solver nodes (chain by chain), read from the solver after its solve. */

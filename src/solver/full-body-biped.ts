@@ -1,4 +1,4 @@
-import { FAR_LIMIT, IKEffector } from "../effectors/effector.js";
+import { FAR_LIMIT, IKEffector } from "./effector.js";
 import { Quat, copyQuat, inverseRotateVector, rotateVector } from "../math/quat.js";
 import {
   Vec3,

@@ -1,4 +1,4 @@
-import type { IKEffector } from "../effectors/effector.js";
+import type { IKEffector } from "./effector.js";
 import { NumberRef } from "../math/number-ref.js";
 import type { ChainSolver, FBIKChain } from "./chain.js";
 import { SolverObservable } from "./observable.js";

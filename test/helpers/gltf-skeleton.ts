@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { RigBoneInfo } from "../../src/mapping/detect-references.js";
+import type { RigBoneInfo } from "../../src/mapping/detection/detect-references.js";
 
 interface GltfNode {
   name?: string;

@@ -1,8 +1,8 @@
 /** Shared scaffolding of the offset-modifier scenario tests: loading, measuring, posing, sampling. */
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
-import type { FullBodyBipedIK } from "../../src/component/full-body-biped-ik.js";
-import { resolveBipedReferences } from "../../src/mapping/biped-references.js";
+import type { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
+import { resolveBipedReferences } from "../../src/babylon/biped-references.js";
 import type { FullBodyBipedEffector } from "../../src/solver/biped-bones.js";
 import { type LoadedModel, type ModelName, loadModel } from "./babylon-scene.js";
 import { height, worldPos } from "./scene-probes.js";

@@ -3,7 +3,7 @@
  * 1.78 m tall, facing +Z with +Y up and the character's left at +X as in glTF, elbows and knees slightly
  * bent, toes forward), named after any convention, optionally moved (turned, tipped to Z-up, mirrored).
  */
-import type { DetectedBipedReferences, DetectionResult, RigBoneInfo } from "../../src/mapping/detect-references.js";
+import type { DetectedBipedReferences, DetectionResult, RigBoneInfo } from "../../src/mapping/detection/detect-references.js";
 
 export type Side = "L" | "R";
 type Vec = [number, number, number];

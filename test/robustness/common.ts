@@ -3,8 +3,8 @@ import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { Scene } from "@babylonjs/core/scene.js";
-import type { FullBodyBipedIK } from "../../src/component/full-body-biped-ik.js";
-import type { FBBIKEffector } from "../../src/effectors/babylon-effector.js";
+import type { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
+import type { FBBIKEffector } from "../../src/babylon/babylon-effector.js";
 import type { Random } from "../helpers/random.js";
 
 /** World position of a bone: its linked node, else the bone (in the skeleton's space). */

@@ -9,8 +9,8 @@
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { FullBodyBipedIK } from "../../src/component/full-body-biped-ik.js";
-import { BabylonRig } from "../../src/mapping/babylon-rig.js";
+import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
+import { BabylonRig } from "../../src/babylon/babylon-rig.js";
 import { type ModelName, MODELS, loadModel, modelAvailable } from "../helpers/babylon-scene.js";
 import { Random } from "../helpers/random.js";
 import { boneWorldPosition, characterSize } from "./common.js";

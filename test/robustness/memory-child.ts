@@ -13,8 +13,8 @@
  */
 import { getHeapSpaceStatistics } from "node:v8";
 import { Logger } from "@babylonjs/core/Misc/logger.js";
-import { FullBodyBipedIK } from "../../src/component/full-body-biped-ik.js";
-import { SceneUpdater } from "../../src/component/scene-updater.js";
+import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
+import { SceneUpdater } from "../../src/babylon/scene-updater.js";
 import { loadModel } from "../helpers/babylon-scene.js";
 import { cheapFrame } from "./common.js";
 

@@ -7,7 +7,7 @@
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { FullBodyBipedIK, type FullBodyBipedIKOptions } from "../../src/component/full-body-biped-ik.js";
+import { FullBodyBipedIK, type FullBodyBipedIKOptions } from "../../src/babylon/full-body-biped-ik.js";
 import { FBBIKError } from "../../src/solver/errors.js";
 import { type LoadedModel, MODELS, type ModelName, loadModel, modelAvailable } from "../helpers/babylon-scene.js";
 import { Random } from "../helpers/random.js";

@@ -10,8 +10,8 @@ import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import { VertexBuffer } from "@babylonjs/core/Buffers/buffer.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { FullBodyBipedIK } from "../../src/component/full-body-biped-ik.js";
-import type { FBBIKEffector } from "../../src/effectors/babylon-effector.js";
+import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
+import type { FBBIKEffector } from "../../src/babylon/babylon-effector.js";
 import { Random } from "../helpers/random.js";
 import { type LoadedModel, loadModel } from "../helpers/babylon-scene.js";
 

@@ -9,7 +9,7 @@
 import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { FullBodyBipedIK } from "../../src/component/full-body-biped-ik.js";
+import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import { type LoadedModel, loadModel } from "../helpers/babylon-scene.js";
 import { RigSpec, buildRig } from "../robustness/rig-builder.js";
 

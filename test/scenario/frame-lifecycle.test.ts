@@ -10,8 +10,8 @@ import { RenderTargetTexture } from "@babylonjs/core/Materials/Textures/renderTa
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { FullBodyBipedIK } from "../../src/component/full-body-biped-ik.js";
-import { SceneUpdater } from "../../src/component/scene-updater.js";
+import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
+import { SceneUpdater } from "../../src/babylon/scene-updater.js";
 import { Curve } from "../../src/effectors/curve.js";
 import { GrounderFBBIK } from "../../src/effectors/grounding/grounder-fbbik.js";
 import { InteractionCurveType } from "../../src/effectors/interaction/interaction-curves.js";

@@ -13,7 +13,7 @@ import { CreateBox } from "@babylonjs/core/Meshes/Builders/boxBuilder.js";
 import { CreateGround } from "@babylonjs/core/Meshes/Builders/groundBuilder.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { FullBodyBipedIK } from "../../src/component/full-body-biped-ik.js";
+import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import { GrounderFBBIK, GrounderSpineEffector } from "../../src/effectors/grounding/grounder-fbbik.js";
 import { BabylonGroundRaycast } from "../../src/effectors/grounding/babylon-ground-raycast.js";
 import { GroundingHit, GroundingQuality } from "../../src/effectors/grounding/grounding-common.js";

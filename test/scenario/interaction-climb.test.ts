@@ -6,7 +6,7 @@ import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { FullBodyBipedIK } from "../../src/component/full-body-biped-ik.js";
+import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import { ClimbSequencer, type ClimbStep } from "../../src/effectors/interaction/climb-sequencer.js";
 import { InteractionSystem } from "../../src/effectors/interaction/interaction-system.js";
 import { FullBodyBipedEffector } from "../../src/solver/biped-bones.js";

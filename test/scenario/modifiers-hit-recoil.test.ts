@@ -11,7 +11,7 @@ import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.j
 import { CreateBox } from "@babylonjs/core/Meshes/Builders/boxBuilder.js";
 import { TransformNode as TransformNodeClass } from "@babylonjs/core/Meshes/transformNode.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { FullBodyBipedIK } from "../../src/component/full-body-biped-ik.js";
+import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import { Curve } from "../../src/effectors/curve.js";
 import { CharacterFrame, readCharacterFrame } from "../../src/effectors/modifiers/frame.js";
 import { HitPointBone, HitPointEffector, HitReaction } from "../../src/effectors/modifiers/hit-reaction.js";

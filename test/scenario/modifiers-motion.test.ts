@@ -8,7 +8,7 @@ import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { FullBodyBipedIK } from "../../src/component/full-body-biped-ik.js";
+import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import { Amplifier } from "../../src/effectors/modifiers/amplifier.js";
 import { BodyTilt } from "../../src/effectors/modifiers/body-tilt.js";
 import { EffectorOffset } from "../../src/effectors/modifiers/effector-offset.js";

@@ -7,8 +7,8 @@
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { FullBodyBipedIK } from "../../src/component/full-body-biped-ik.js";
-import { currentWorldMatrix } from "../../src/mapping/babylon-rig.js";
+import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
+import { currentWorldMatrix } from "../../src/babylon/babylon-rig.js";
 import { Quat, multiply, rotateVector } from "../../src/math/quat.js";
 import { Vec3, add, sub } from "../../src/math/vec3.js";
 import { type LoadedModel, loadModel } from "../helpers/babylon-scene.js";

@@ -11,7 +11,7 @@
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { FullBodyBipedIK } from "../../src/component/full-body-biped-ik.js";
+import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import { type LoadedModel, type ModelName, loadModel, modelAvailable } from "../helpers/babylon-scene.js";
 import { type CharacterFrame, type LimbKind, analyticTwoBone, characterFrame } from "../helpers/limb-bends.js";
 import { height, worldPos } from "../helpers/scene-probes.js";

@@ -1,11 +1,11 @@
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
-import type { FullBodyBipedIK } from "../../component/full-body-biped-ik.js";
-import type { FBBIKEffector } from "../babylon-effector.js";
+import type { FullBodyBipedIK } from "../../babylon/full-body-biped-ik.js";
+import type { FBBIKEffector } from "../../babylon/babylon-effector.js";
 import { Quat, conjugateMultiply, multiply, slerp } from "../../math/quat.js";
 import { Vec3, add, dot, projectOnPlane, scale, scaleAndAdd, sub } from "../../math/vec3.js";
-import { currentWorldMatrix } from "../../mapping/babylon-rig.js";
+import { currentWorldMatrix } from "../../babylon/babylon-rig.js";
 import { NumberRef } from "../../math/number-ref.js";
 import { sceneDeltaSecondsToRef } from "../scene-time.js";
 import { FullBodyBipedEffector } from "../../solver/biped-bones.js";

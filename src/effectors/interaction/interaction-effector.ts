@@ -1,11 +1,11 @@
 import type { Node } from "@babylonjs/core/node.js";
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
-import type { FBBIKBendConstraint } from "../babylon-chain.js";
-import type { FBBIKEffector } from "../babylon-effector.js";
+import type { FBBIKBendConstraint } from "../../babylon/babylon-chain.js";
+import type { FBBIKEffector } from "../../babylon/babylon-effector.js";
 import { Quat, slerp } from "../../math/quat.js";
 import { clamp01 } from "../../math/scalar.js";
-import { currentWorldMatrix, hasRotation } from "../../mapping/babylon-rig.js";
+import { currentWorldMatrix, hasRotation } from "../../babylon/babylon-rig.js";
 import { FullBodyBipedChain, FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import type { HandPoser } from "./hand-poser.js";
 import { CurveIO } from "../curve.js";

@@ -1,7 +1,7 @@
 import type { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import { Observable, type Observer } from "@babylonjs/core/Misc/observable.js";
-import type { FullBodyBipedIK } from "../../component/full-body-biped-ik.js";
+import type { FullBodyBipedIK } from "../../babylon/full-body-biped-ik.js";
 import { NumberRef } from "../../math/number-ref.js";
 import { sceneDeltaSecondsToRef } from "../scene-time.js";
 import { FullBodyBipedEffector } from "../../solver/biped-bones.js";

@@ -4,7 +4,7 @@
  */
 import { clamp01 } from "../../math/scalar.js";
 import { Vec3, copy, cross, dot } from "../../math/vec3.js";
-import type { FullBodyBipedIK } from "../../component/full-body-biped-ik.js";
+import type { FullBodyBipedIK } from "../../babylon/full-body-biped-ik.js";
 import { OffsetModifier, type OffsetModifierOptions } from "./offset-modifier.js";
 import { OffsetPose } from "./offset-pose.js";
 

@@ -6,7 +6,7 @@
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
-import type { FullBodyBipedIK } from "../../component/full-body-biped-ik.js";
+import type { FullBodyBipedIK } from "../../babylon/full-body-biped-ik.js";
 import { Quat, fromAxisAngle, multiply, slerp } from "../../math/quat.js";
 import { type ReadonlyVec3, Vec3 } from "../../math/vec3.js";
 import type { FullBodyBipedEffector } from "../../solver/biped-bones.js";

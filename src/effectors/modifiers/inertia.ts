@@ -4,7 +4,7 @@
  */
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
-import type { FullBodyBipedIK } from "../../component/full-body-biped-ik.js";
+import type { FullBodyBipedIK } from "../../babylon/full-body-biped-ik.js";
 import { clamp01 } from "../../math/scalar.js";
 import { Vec3, copy, sub, zero } from "../../math/vec3.js";
 import type { FullBodyBipedEffector } from "../../solver/biped-bones.js";

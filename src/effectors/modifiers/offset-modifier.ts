@@ -6,7 +6,7 @@
  */
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { Observer } from "@babylonjs/core/Misc/observable.js";
-import type { FullBodyBipedIK } from "../../component/full-body-biped-ik.js";
+import type { FullBodyBipedIK } from "../../babylon/full-body-biped-ik.js";
 import { type ReadonlyVec3, Vec3, dot } from "../../math/vec3.js";
 import { NumberRef } from "../../math/number-ref.js";
 import { clamp01 } from "../../math/scalar.js";

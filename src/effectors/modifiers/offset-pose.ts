@@ -4,7 +4,7 @@
  * @module
  */
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
-import type { FullBodyBipedIK } from "../../component/full-body-biped-ik.js";
+import type { FullBodyBipedIK } from "../../babylon/full-body-biped-ik.js";
 import type { ReadonlyVec3 } from "../../math/vec3.js";
 import type { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import { Vec3 } from "../../math/vec3.js";

@@ -12,8 +12,8 @@ import {
   type RigBoneInfo,
   detectBipedReferences,
   validateBipedReferences,
-} from "../../../src/mapping/detect-references.js";
-import { parseBoneName } from "../../../src/mapping/bone-naming.js";
+} from "../../../src/mapping/detection/detect-references.js";
+import { parseBoneName } from "../../../src/mapping/detection/bone-naming.js";
 import { REPO_MODELS, readGltfSkeleton, sharedModelsDir } from "../../helpers/gltf-skeleton.js";
 import {
   type HumanoidNames,

@@ -7,7 +7,7 @@ import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { describe, expect, it } from "vitest";
 import { CharacterFrame, worldDeltaToComponent } from "../../../src/effectors/modifiers/frame.js";
 import { OffsetLimits } from "../../../src/effectors/modifiers/offset-modifier.js";
-import type { BabylonRig } from "../../../src/mapping/babylon-rig.js";
+import type { BabylonRig } from "../../../src/babylon/babylon-rig.js";
 import { Quat, copyQuat, fromAxisAngle, rotateVector } from "../../../src/math/quat.js";
 import { Vec3, copy } from "../../../src/math/vec3.js";
 import { FullBodyBipedEffector } from "../../../src/solver/biped-bones.js";

@@ -15,7 +15,7 @@ import {
   multiply,
 } from "../math/quat.js";
 import { type ReadonlyVec3, Vec3 } from "../math/vec3.js";
-import type { FixedBone, RestorablePose } from "./biped-mapping.js";
+import type { FixedBone, RestorablePose } from "../mapping/biped-mapping.js";
 
 /** Options of {@link BabylonRig}. */
 export interface BabylonRigOptions {

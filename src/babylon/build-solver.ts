@@ -1,9 +1,9 @@
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import type { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
-import { BabylonRig } from "../mapping/babylon-rig.js";
+import { BabylonRig } from "./babylon-rig.js";
 import { BipedMapping } from "../mapping/biped-mapping.js";
-import { type BipedReferences, type BoneReference, referencedBones } from "../mapping/biped-references.js";
+import { type BipedReferences, type BoneReference, referencedBones } from "./biped-references.js";
 import { rotateVector } from "../math/quat.js";
 import { Vec3, add, cross, length, normalize, projectOnPlane, sub } from "../math/vec3.js";
 import type { BipedBones } from "../solver/biped-bones.js";

@@ -4,10 +4,10 @@
  * @module
  */
 
-import { type P3, v3, vlen, vsub } from "../math/value.js";
+import { type P3, v3, vlen, vsub } from "../../math/value.js";
 
-export type { P3 } from "../math/value.js";
-export { v3, vadd, vcross, vdot, vlen, vnorm, vreject, vscale, vsub } from "../math/value.js";
+export type { P3 } from "../../math/value.js";
+export { v3, vadd, vcross, vdot, vlen, vnorm, vreject, vscale, vsub } from "../../math/value.js";
 
 /** One bone of a skeleton as detection sees it. Bones are given parent-first (a parent's index < the child's). */
 export interface RigBoneInfo {

@@ -1,6 +1,6 @@
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
-import { type BabylonRig, currentWorldMatrix } from "../mapping/babylon-rig.js";
+import { type BabylonRig, currentWorldMatrix } from "./babylon-rig.js";
 import { Vec3, normalize } from "../math/vec3.js";
 import type { BendConstraint } from "../solver/bend-constraint.js";
 import type { FBIKChain } from "../solver/chain.js";

@@ -16,7 +16,7 @@
  *    spine bone; the head is named, else the spine's continuation above the arms.
  * @module
  */
-import { BIPED_LIMB_KEYS, type BipedBones } from "../solver/biped-bones.js";
+import { BIPED_LIMB_KEYS, type BipedBones } from "../../solver/biped-bones.js";
 import { type BoneNameInfo, type BoneRole, type BoneSide, ROLE_WORDS, parseBoneName } from "./bone-naming.js";
 import { type CharacterFrame, type LimbBones, characterFrame, detectTopology } from "./detect-topology.js";
 import {

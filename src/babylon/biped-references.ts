@@ -11,7 +11,7 @@ import {
   detectBipedReferences as detectFromInfo,
   dropZeroLengthSpineBones,
   validateBipedReferences as validateInfo,
-} from "./detect-references.js";
+} from "../mapping/detection/detect-references.js";
 
 /**
  * The bones FullBodyBipedIK is built on (FinalIK's BipedReferences), as Babylon bones.

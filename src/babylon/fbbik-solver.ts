@@ -1,8 +1,8 @@
 import type { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { Observable } from "@babylonjs/core/Misc/observable.js";
-import { FBBIKChain } from "../effectors/babylon-chain.js";
-import { FBBIKEffector } from "../effectors/babylon-effector.js";
-import type { BabylonRig } from "../mapping/babylon-rig.js";
+import { FBBIKChain } from "./babylon-chain.js";
+import { FBBIKEffector } from "./babylon-effector.js";
+import type { BabylonRig } from "./babylon-rig.js";
 import type { BipedMapping } from "../mapping/biped-mapping.js";
 import type { IKMappingBone } from "../mapping/mapping-bone.js";
 import type { IKMappingLimb } from "../mapping/mapping-limb.js";

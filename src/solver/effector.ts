@@ -10,8 +10,8 @@ import {
 } from "../math/quat.js";
 import { NumberRef } from "../math/number-ref.js";
 import { Vec3, add, copy, isFiniteVec, isZero, lerpRef, sub, zero } from "../math/vec3.js";
-import { type IKNode, addNodeOffset } from "../solver/node.js";
-import { planeRotation } from "../solver/plane.js";
+import { type IKNode, addNodeOffset } from "./node.js";
+import { planeRotation } from "./plane.js";
 
 /** What an effector needs from the solver that owns it. */
 export interface EffectorSolver {

@@ -5,13 +5,13 @@ import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import { Logger } from "@babylonjs/core/Misc/logger.js";
 import { Observable } from "@babylonjs/core/Misc/observable.js";
 import type { Scene } from "@babylonjs/core/scene.js";
-import type { BabylonRig } from "../mapping/babylon-rig.js";
+import type { BabylonRig } from "./babylon-rig.js";
 import {
   type BipedReferences,
   type BipedReferencesInput,
   type BoneReference,
   resolveBipedReferences,
-} from "../mapping/biped-references.js";
+} from "./biped-references.js";
 import { FBBIKError } from "../solver/errors.js";
 import type { SolverWarning } from "../solver/full-body.js";
 import { buildBipedSolver, resolveRootNode } from "./build-solver.js";
