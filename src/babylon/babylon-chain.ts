@@ -1,6 +1,7 @@
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
-import { type BabylonRig, currentWorldMatrix } from "./babylon-rig.js";
+import { type BabylonRig } from "./babylon-rig.js";
+import { currentWorldMatrix } from "./world-matrix.js";
 import { Vec3, normalize } from "../math/vec3.js";
 import type { BendConstraint } from "../solver/bend-constraint.js";
 import type { FBIKChain } from "../solver/chain.js";

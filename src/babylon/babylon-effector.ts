@@ -1,7 +1,8 @@
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
-import { type BabylonRig, currentWorldMatrix, hasRotation, rotationFromMatrix } from "./babylon-rig.js";
+import { type BabylonRig } from "./babylon-rig.js";
+import { currentWorldMatrix, hasRotation, rotationFromMatrix } from "./world-matrix.js";
 import { Quat } from "../math/quat.js";
 import { Vec3 } from "../math/vec3.js";
 import type { IKEffector } from "../solver/effector.js";

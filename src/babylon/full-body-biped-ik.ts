@@ -16,9 +16,10 @@ import { FBBIKError } from "../solver/errors.js";
 import type { SolverWarning } from "../solver/full-body.js";
 import { buildBipedSolver, resolveRootNode } from "./build-solver.js";
 import { FBBIKSolver } from "./fbbik-solver.js";
+import { RigDetachment } from "./rig-attachment.js";
 import { type SceneUpdatable, SceneUpdater } from "./scene-updater.js";
 
-/** Warning cause and message per {@link BabylonRig.detachedState}. */
+/** Warning cause and message per {@link RigDetachment} (indexed by its value). */
 const DETACHED: readonly (readonly [string, string])[] = [
   ["", ""],
   ["detached:skeleton", "The skeleton is not in the scene (disposed, or its asset container removed): the IK is skipped until it is back. Dispose the IK with the character."],
@@ -222,10 +223,11 @@ export class FullBodyBipedIK implements SceneUpdatable {
    * scene and of any asset container), or disposed nodes or mesh, dispose the IK: nothing keeps it then.
    */
   private detached(): boolean {
-    const state = this.rig.detachedState();
-    if (state === 0) return false;
-    const forGood = state !== 1 || (this.skeleton as unknown as SkeletonContainerState)._parentContainer == null;
-    if (forGood && state === 1) this.report(DETACHED_FOR_GOOD[0], DETACHED_FOR_GOOD[1]);
+    const state = this.rig.detachment();
+    if (state === RigDetachment.Attached) return false;
+    const removed = state === RigDetachment.SkeletonRemoved;
+    const forGood = !removed || (this.skeleton as unknown as SkeletonContainerState)._parentContainer == null;
+    if (forGood && removed) this.report(DETACHED_FOR_GOOD[0], DETACHED_FOR_GOOD[1]);
     else this.report(DETACHED[state]![0], DETACHED[state]![1]);
     if (forGood) this.dispose();
     return true;

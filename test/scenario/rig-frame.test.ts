@@ -8,7 +8,8 @@ import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.j
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
-import { currentWorldMatrix } from "../../src/babylon/babylon-rig.js";
+import { RigDetachment } from "../../src/babylon/rig-attachment.js";
+import { currentWorldMatrix } from "../../src/babylon/world-matrix.js";
 import { Quat, multiply, rotateVector } from "../../src/math/quat.js";
 import { Vec3, add, sub } from "../../src/math/vec3.js";
 import { type LoadedModel, loadModel } from "../helpers/babylon-scene.js";
@@ -191,22 +192,22 @@ for (const rightHanded of [false, true]) {
       check();
     });
 
-    it("detachedState follows the skeleton out of and back into the scene, at another index", async () => {
+    it("detachment follows the skeleton out of and back into the scene, at another index", async () => {
       const m = await load(rightHanded);
       const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
-      expect(ik.rig.detachedState()).toBe(0);
+      expect(ik.rig.detachment()).toBe(RigDetachment.Attached);
       m.scene.removeSkeleton(m.skeleton);
-      expect(ik.rig.detachedState()).toBe(1);
+      expect(ik.rig.detachment()).toBe(RigDetachment.SkeletonRemoved);
       // back, behind another skeleton: found again at its new index
       const other = m.container.instantiateModelsToScene((n) => `other_${n}`, false, { doNotInstantiate: true });
       m.scene.addSkeleton(m.skeleton);
       expect(m.scene.skeletons.indexOf(m.skeleton)).toBeGreaterThan(m.scene.skeletons.indexOf(other.skeletons[0]!));
-      expect(ik.rig.detachedState()).toBe(0);
+      expect(ik.rig.detachment()).toBe(RigDetachment.Attached);
       m.scene.removeSkeleton(other.skeletons[0]!);
-      expect(ik.rig.detachedState()).toBe(0);
+      expect(ik.rig.detachment()).toBe(RigDetachment.Attached);
     });
 
-    it("detachedState sees a disposed node; dispose removes the rig's node observers", async () => {
+    it("detachment sees a disposed node; dispose removes the rig's node observers", async () => {
       const m = await load(rightHanded);
       const nodes = m.skeleton.bones.map((b) => b.getTransformNode()!);
       const before = nodes.map((n) => n.onDisposeObservable.observers.length);
@@ -216,9 +217,9 @@ for (const rightHanded of [false, true]) {
       // validate() builds a rig it throws away: it must leave nothing on the nodes
       FullBodyBipedIK.validate(m.skeleton);
       const hand = ik.references.leftHand.getTransformNode()!;
-      expect(ik.rig.detachedState()).toBe(0);
+      expect(ik.rig.detachment()).toBe(RigDetachment.Attached);
       hand.dispose();
-      expect(ik.rig.detachedState()).toBe(2);
+      expect(ik.rig.detachment()).toBe(RigDetachment.NodeDisposed);
       ik.dispose();
       // Babylon removes observers on a later tick
       await new Promise((r) => setTimeout(r, 0));

@@ -10,7 +10,7 @@ import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import type { FBBIKEffector } from "../../src/babylon/babylon-effector.js";
-import { rotationFromMatrix } from "../../src/babylon/babylon-rig.js";
+import { rotationFromMatrix } from "../../src/babylon/world-matrix.js";
 import { Quat } from "../../src/math/quat.js";
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Random } from "../helpers/random.js";

@@ -5,7 +5,7 @@ import type { FullBodyBipedIK } from "../../babylon/full-body-biped-ik.js";
 import type { FBBIKEffector } from "../../babylon/babylon-effector.js";
 import { Quat, conjugateMultiply, multiply, slerp } from "../../math/quat.js";
 import { Vec3, add, dot, projectOnPlane, scale, scaleAndAdd, sub } from "../../math/vec3.js";
-import { currentWorldMatrix } from "../../babylon/babylon-rig.js";
+import { currentWorldMatrix } from "../../babylon/world-matrix.js";
 import { NumberRef } from "../../math/number-ref.js";
 import { sceneDeltaSecondsToRef } from "../scene-time.js";
 import { FullBodyBipedEffector } from "../../solver/biped-bones.js";

@@ -1,5 +1,5 @@
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
-import { currentWorldMatrix } from "../../babylon/babylon-rig.js";
+import { currentWorldMatrix } from "../../babylon/world-matrix.js";
 import { type ReadonlyVec3, Vec3 } from "../../math/vec3.js";
 import type { GroundingHit, GroundingRaycast } from "./grounding-common.js";
 import { checkGroundMeshes, meshTriangles, multiplyMatrices, thinInstanceCount, thinInstanceMatrices } from "./mesh-triangles.js";

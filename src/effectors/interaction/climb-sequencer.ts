@@ -1,7 +1,7 @@
 import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { Observable, type Observer } from "@babylonjs/core/Misc/observable.js";
-import { currentWorldMatrix } from "../../babylon/babylon-rig.js";
+import { currentWorldMatrix } from "../../babylon/world-matrix.js";
 import { Curve } from "../curve.js";
 import { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import { InteractionCurveType } from "./interaction-curves.js";

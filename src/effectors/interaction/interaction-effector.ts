@@ -5,7 +5,7 @@ import type { FBBIKBendConstraint } from "../../babylon/babylon-chain.js";
 import type { FBBIKEffector } from "../../babylon/babylon-effector.js";
 import { Quat, slerp } from "../../math/quat.js";
 import { clamp01 } from "../../math/scalar.js";
-import { currentWorldMatrix, hasRotation } from "../../babylon/babylon-rig.js";
+import { currentWorldMatrix, hasRotation } from "../../babylon/world-matrix.js";
 import { FullBodyBipedChain, FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import type { HandPoser } from "./hand-poser.js";
 import { CurveIO } from "../curve.js";

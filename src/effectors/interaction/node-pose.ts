@@ -7,7 +7,7 @@ import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
-import { rotationFromMatrix } from "../../babylon/babylon-rig.js";
+import { rotationFromMatrix } from "../../babylon/world-matrix.js";
 import { Quat } from "../../math/quat.js";
 
 const basis = new Matrix();
