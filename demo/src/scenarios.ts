@@ -21,8 +21,8 @@ import type { Scene } from "@babylonjs/core/scene";
 import type { AssetContainer } from "@babylonjs/core/assetContainer";
 import type { Node } from "@babylonjs/core/node";
 import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik";
-import type { FBBIKChain, FBBIKBendConstraint } from "../../src/babylon/babylon-chain";
-import type { FBBIKEffector } from "../../src/babylon/babylon-effector";
+import type { BabylonChain, BabylonBendConstraint } from "../../src/babylon/babylon-chain";
+import type { BabylonEffector } from "../../src/babylon/babylon-effector";
 import { GrounderFBBIK } from "../../src/effectors/grounding/grounder-fbbik";
 import { MovingGroundRaycast } from "../../src/effectors/grounding/moving-ground-raycast";
 import { StaticGroundRaycast } from "../../src/effectors/grounding/static-ground-raycast";
@@ -318,9 +318,9 @@ function cylinderBetween(scene: Scene, name: string, a: Vector3, b: Vector3, dia
 interface Handle {
   mesh: Mesh;
   label: string;
-  effector: FBBIKEffector | null;
-  chain: FBBIKChain | null;
-  bend: FBBIKBendConstraint | null;
+  effector: BabylonEffector | null;
+  chain: BabylonChain | null;
+  bend: BabylonBendConstraint | null;
   rotation: boolean;
   material: StandardMaterial;
   baseColor: Color3;
@@ -345,7 +345,7 @@ async function free(ctx: Ctx): Promise<ScenarioRun> {
     ["left foot", E.LeftFoot, r.leftFoot, 0.075],
     ["right foot", E.RightFoot, r.rightFoot, 0.075],
   ];
-  const chainOf: Partial<Record<FullBodyBipedEffector, FBBIKChain>> = {
+  const chainOf: Partial<Record<FullBodyBipedEffector, BabylonChain>> = {
     [E.LeftHand]: s.leftArmChain,
     [E.RightHand]: s.rightArmChain,
     [E.LeftFoot]: s.leftLegChain,
@@ -368,7 +368,7 @@ async function free(ctx: Ctx): Promise<ScenarioRun> {
     handles.push({ mesh, label, effector, chain: chainOf[type] ?? null, bend: null, rotation: end, material, baseColor });
   }
   // bend goals: in front of the knees, behind and outside the elbows
-  const bends: [string, FBBIKChain, Bone, Vector3][] = [
+  const bends: [string, BabylonChain, Bone, Vector3][] = [
     ["left elbow goal", s.leftArmChain, r.leftForearm, c.forward.scale(-0.25 * h).add(c.right.scale(-0.1 * h))],
     ["right elbow goal", s.rightArmChain, r.rightForearm, c.forward.scale(-0.25 * h).add(c.right.scale(0.1 * h))],
     ["left knee goal", s.leftLegChain, r.leftCalf, c.forward.scale(0.3 * h)],
@@ -404,7 +404,7 @@ async function free(ctx: Ctx): Promise<ScenarioRun> {
   let selected: Handle | null = null;
   // where every handle starts (the panel's reset puts them back)
   const home = handles.map((x) => ({ p: x.mesh.position.clone(), q: x.mesh.rotationQuaternion?.clone() ?? null }));
-  const chainIndex = (ch: FBBIKChain | null) => (ch === null ? null : s.limbChains.indexOf(ch));
+  const chainIndex = (ch: BabylonChain | null) => (ch === null ? null : s.limbChains.indexOf(ch));
   gizmos.onAttachedToMeshObservable.add((mesh) => {
     selected = handles.find((x) => x.mesh === mesh) ?? null;
     gizmos.rotationGizmoEnabled = selected?.rotation ?? false;

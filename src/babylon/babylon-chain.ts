@@ -14,7 +14,7 @@ const tvBabylon = new Vector3();
  * A limb's bend constraint in Babylon terms: a `bendGoal` node the elbow or knee turns toward, or a
  * world `direction`, blended with the animated bend by `weight`.
  */
-export class FBBIKBendConstraint {
+export class BabylonBendConstraint {
   /** The elbow/knee turns toward this node (with `weight`). Null: use `direction`. */
   bendGoal: TransformNode | null = null;
   /** World bend direction used with `weight` when there is no bend goal. Follows the bend goal when there is one. */
@@ -89,16 +89,16 @@ export class FBBIKBendConstraint {
 
 
 /** A limb chain in Babylon terms: FinalIK's pull, push, pushParent, reach and the bend constraint. */
-export class FBBIKChain {
+export class BabylonChain {
   /** The solver's chain. */
   readonly inner: FBIKChain;
   /** The limb's bend constraint. */
-  readonly bendConstraint: FBBIKBendConstraint;
+  readonly bendConstraint: BabylonBendConstraint;
 
   /** Wraps `inner`. */
   constructor(inner: FBIKChain, rig: BabylonRig, name: string, warn: (cause: string, message: string) => void) {
     this.inner = inner;
-    this.bendConstraint = new FBBIKBendConstraint(inner.bendConstraint, rig, name, warn);
+    this.bendConstraint = new BabylonBendConstraint(inner.bendConstraint, rig, name, warn);
   }
 
   /** [0, 1] How much this limb pulls the body when its end effector is out of reach. Default 1. */

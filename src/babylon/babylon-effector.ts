@@ -15,7 +15,7 @@ const tq = new Quat();
  * optional `target` node followed every frame. It drives one {@link IKEffector} of the solver, converting
  * into the solver's component space when the solver reads its targets.
  */
-export class FBBIKEffector {
+export class BabylonEffector {
   /** World target position. Initially the bone's world position. Mutate it or assign a new vector. */
   position = new Vector3();
   /**

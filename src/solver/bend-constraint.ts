@@ -1,4 +1,4 @@
-import { clampDirectionRef, orthoNormalize } from "../math/direction.js";
+import { clampDirectionByRef, orthoNormalize } from "../math/direction.js";
 import {
   Quat,
   copyQuat,
@@ -6,7 +6,7 @@ import {
   inverseRotateVector,
   isIdentityApprox,
   multiply,
-  nlerpRef,
+  nlerpByRef,
   rotateVector,
 } from "../math/quat.js";
 import {
@@ -16,7 +16,7 @@ import {
   cross,
   isZero,
   lengthSq,
-  lerpRef,
+  lerpByRef,
   negate,
   normalize,
   set,
@@ -189,7 +189,7 @@ export class BendConstraint {
     }
     const inside = !(clampWeight > 0) || (clampWeight < 1 && cosA > this.coneCos + 1e-12);
     weight.value = clampWeight;
-    const changed = inside ? false : clampDirectionRef(v3, a, v1, weight, 0);
+    const changed = inside ? false : clampDirectionByRef(v3, a, v1, weight, 0);
     const lastRotation = copyQuat(q3, b3.boneRotation);
     let touched = false;
     if (changed) {
@@ -209,7 +209,7 @@ export class BendConstraint {
     if (positionWeight > 0 && !(Math.abs(q1.w) > 1 - 1e-15)) {
       multiply(q2, q1, b2.boneRotation);
       weight.value = positionWeight * solverWeight;
-      nlerpRef(q2, b2.boneRotation, q2, weight);
+      nlerpByRef(q2, b2.boneRotation, q2, weight);
       pose.setRotation(b2.bone, q2);
       touched = true;
       refresh(pose, b2, b3);
@@ -250,7 +250,7 @@ export class BendConstraint {
       cross(v1, s, v1);
       negate(v1, v1);
       weight.value = erw;
-      lerpRef(out, out, v1, weight);
+      lerpByRef(out, out, v1, weight);
     }
     if (!isIdentityApprox(this.rotationOffset)) {
       // keep only the swing part of the offset about the solved limb axis, then twist the plane
@@ -266,7 +266,7 @@ export class BendConstraint {
     normalize(out, out);
     normalize(v1, this.direction);
     weight.value = w;
-    return lerpRef(out, out, v1, weight);
+    return lerpByRef(out, out, v1, weight);
   }
 
   /**

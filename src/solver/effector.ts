@@ -4,12 +4,12 @@ import {
   identity,
   isFiniteQuat,
   multiplyConjugate,
-  nlerpRef,
+  nlerpByRef,
   normalizeQuat,
   rotateVector,
 } from "../math/quat.js";
 import { NumberRef } from "../math/number-ref.js";
-import { Vec3, add, copy, isFiniteVec, isZero, lerpRef, sub, zero } from "../math/vec3.js";
+import { Vec3, add, copy, isFiniteVec, isZero, lerpByRef, sub, zero } from "../math/vec3.js";
 import { type IKNode, addNodeOffset } from "./node.js";
 import { planeRotation } from "./plane.js";
 
@@ -292,13 +292,13 @@ export class IKEffector {
     const p = node.solverPosition;
     this.getPosition(solver, v1);
     weight.value = this.posW;
-    lerpRef(p, v1, this.position, weight);
+    lerpByRef(p, v1, this.position, weight);
     if (this.childrenActive) {
       for (let i = 0; i < this.childNodes.length; i++) {
         const c = this.childNodes[i]!.solverPosition;
         add(v2, p, this.localPositions[i]!);
         weight.value = this.posW;
-        lerpRef(c, c, v2, weight);
+        lerpByRef(c, c, v2, weight);
       }
     }
   }
@@ -334,7 +334,7 @@ export class IKEffector {
     add(out, out, s1);
     addNodeOffset(out, out, node);
     weight.value = mrp;
-    nlerpRef(this.planeRotationOffset, identity(q2), q1, weight);
-    return lerpRef(out, this.animatedPosition, out, weight);
+    nlerpByRef(this.planeRotationOffset, identity(q2), q1, weight);
+    return lerpByRef(out, this.animatedPosition, out, weight);
   }
 }

@@ -65,7 +65,7 @@ export function poseArmsForward(m: LoadedModel): void {
 /** Records an effector's positionOffset as the modifiers left it, every update. */
 export function sampleOffsets(ik: FullBodyBipedIK, effector: FullBodyBipedEffector): Vector3[] {
   const out: Vector3[] = [];
-  // onPreRead: after the modifiers (on inner.onPreUpdate) and before the solve resets the offsets
+  // onPreRead: after the modifiers (on onSkeletonRead) and before the solve resets the offsets
   ik.solver.onPreRead.add(() => out.push(ik.solver.getEffector(effector).positionOffset.clone()));
   return out;
 }

@@ -17,7 +17,7 @@ import type { GroundingRaycast } from "../../src/effectors/grounding/grounding-c
 import { BodyTilt } from "../../src/effectors/modifiers/body-tilt.js";
 import { OffsetPose } from "../../src/effectors/modifiers/offset-pose.js";
 import { FullBodyBipedEffector } from "../../src/solver/biped-bones.js";
-import type { FBBIKEffector } from "../../src/babylon/babylon-effector.js";
+import type { BabylonEffector } from "../../src/babylon/babylon-effector.js";
 import { loadModel, proceduralIdle } from "../helpers/babylon-scene.js";
 import { Random } from "../helpers/random.js";
 import { boneWorldPosition, bonesFinite, characterSize } from "./common.js";
@@ -190,7 +190,7 @@ async function runSubs(make: (ik: FullBodyBipedIK) => Sub[], tolerance = 1e-9): 
 
 const BAD_NUMBERS = [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY] as const;
 const show = (v: number): string => (Number.isNaN(v) ? "NaN" : v === Infinity ? "+∞" : v === -Infinity ? "−∞" : String(v));
-const effectorsOf = (ik: FullBodyBipedIK): readonly FBBIKEffector[] => ik.solver.effectors;
+const effectorsOf = (ik: FullBodyBipedIK): readonly BabylonEffector[] => ik.solver.effectors;
 
 describe("bad input every frame", () => {
   it("effector positions: NaN, ±∞, ±1e30 on each of the nine effectors", async () => {

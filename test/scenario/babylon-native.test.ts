@@ -11,7 +11,7 @@ import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import { VertexBuffer } from "@babylonjs/core/Buffers/buffer.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
-import type { FBBIKEffector } from "../../src/babylon/babylon-effector.js";
+import type { BabylonEffector } from "../../src/babylon/babylon-effector.js";
 import { Random } from "../helpers/random.js";
 import { type LoadedModel, loadModel } from "../helpers/babylon-scene.js";
 
@@ -77,7 +77,7 @@ function height(c: Copy): number {
   return Math.max(...ys) - Math.min(...ys);
 }
 
-function effectors(ik: FullBodyBipedIK): FBBIKEffector[] {
+function effectors(ik: FullBodyBipedIK): BabylonEffector[] {
   const s = ik.solver;
   return [s.bodyEffector, s.leftShoulderEffector, s.rightShoulderEffector, s.leftThighEffector, s.rightThighEffector, s.leftHandEffector, s.rightHandEffector, s.leftFootEffector, s.rightFootEffector];
 }

@@ -451,10 +451,10 @@ for (const name of MODELS) {
     it("dispose removes its observers and restores the default weights", async () => {
       const rig = await setup(name);
       const s = rig.ik.solver;
-      const pre = s.inner.onPreUpdate.observerCount;
+      const pre = s.onSkeletonRead.observerCount;
       const post = s.onPostUpdate.observers.length;
       const second = new InteractionSystem(rig.ik);
-      expect(s.inner.onPreUpdate.observerCount).toBe(pre + 1);
+      expect(s.onSkeletonRead.observerCount).toBe(pre + 1);
       expect(s.onPostUpdate.observers.length).toBe(post + 1);
       const object = new InteractionObject(reachableNode(rig, true), {
         weightCurves: [
@@ -467,7 +467,7 @@ for (const name of MODELS) {
       expect(s.leftHandEffector.positionWeight).toBeGreaterThan(0.5);
       second.dispose();
       await new Promise((res) => setTimeout(res, 0));
-      expect(s.inner.onPreUpdate.observerCount).toBe(pre);
+      expect(s.onSkeletonRead.observerCount).toBe(pre);
       expect(s.onPostUpdate.observers.length).toBe(post);
       expect(s.leftHandEffector.positionWeight).toBe(0);
       expect(s.leftArmChain.pull).toBe(1);

@@ -9,7 +9,7 @@ import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.j
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
-import type { FBBIKEffector } from "../../src/babylon/babylon-effector.js";
+import type { BabylonEffector } from "../../src/babylon/babylon-effector.js";
 import { rotationFromMatrix } from "../../src/babylon/world-matrix.js";
 import { Quat } from "../../src/math/quat.js";
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
@@ -47,7 +47,7 @@ async function roundTrip(name: ModelName, rightHanded: boolean, feed: Feed): Pro
   m.container.animationGroups[0]?.start(true);
   for (let i = 0; i < 5; i++) m.scene.render();
   const r = ik.references;
-  const effectors: Record<(typeof END)[number], FBBIKEffector> = {
+  const effectors: Record<(typeof END)[number], BabylonEffector> = {
     leftHand: ik.solver.leftHandEffector,
     rightHand: ik.solver.rightHandEffector,
     leftFoot: ik.solver.leftFootEffector,

@@ -2,7 +2,7 @@ import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { FullBodyBipedIK } from "../../babylon/full-body-biped-ik.js";
-import type { FBBIKEffector } from "../../babylon/babylon-effector.js";
+import type { BabylonEffector } from "../../babylon/babylon-effector.js";
 import { Quat, conjugateMultiply, multiply, slerp } from "../../math/quat.js";
 import { Vec3, add, dot, projectOnPlane, scale, scaleAndAdd, sub } from "../../math/vec3.js";
 import { currentWorldMatrix } from "../../babylon/world-matrix.js";
@@ -132,7 +132,7 @@ const sceneSeconds = new NumberRef();
  * const grounder = GrounderFBBIK.create(ik, { predicate: (m) => m.name.startsWith("ground") });
  * ```
  *
- * How it hooks in: on the inner solver's `onPreUpdate` (`ik.solver.inner.onPreUpdate`; FinalIK's OnPreUpdate, after the IK has read the
+ * How it hooks in: on the inner solver's `onPreUpdate` (`ik.solver.onSkeletonRead`; FinalIK's OnPreUpdate, after the IK has read the
  * skeleton and before it reads the bones into the solver) it moves the pelvis and turns the feet in the
  * IK's rig (so `FullBodyBipedIK` writes them, and a second update in a frame or `dispose` restores the
  * animated pose), and adds to the foot effectors' `positionOffset`. The leg mappings'
@@ -187,7 +187,7 @@ export class GrounderFBBIK {
   readonly spineOffset = new Vector3();
   private readonly footIds: [number, number];
   private readonly pelvisId: number;
-  private readonly feet: [FBBIKEffector, FBBIKEffector];
+  private readonly feet: [BabylonEffector, BabylonEffector];
   private readonly previousMaintain: [number, number];
   private readonly hook: () => void;
   private pendingDeltaTime: number | null = null;
@@ -253,7 +253,7 @@ export class GrounderFBBIK {
     legs[0]!.maintainRotationWeight = 1;
     legs[1]!.maintainRotationWeight = 1;
     this.hook = () => this.onPreUpdate();
-    ik.solver.inner.onPreUpdate.add(this.hook);
+    ik.solver.onSkeletonRead.add(this.hook);
   }
 
   /** Attaches a grounder to `ik` (same as the constructor). */
@@ -304,7 +304,7 @@ export class GrounderFBBIK {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    this.ik.solver.inner.onPreUpdate.remove(this.hook);
+    this.ik.solver.onSkeletonRead.remove(this.hook);
     this.ik.solver.leftLegMapping.maintainRotationWeight = this.previousMaintain[0];
     this.ik.solver.rightLegMapping.maintainRotationWeight = this.previousMaintain[1];
   }

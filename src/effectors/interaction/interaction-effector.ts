@@ -1,8 +1,8 @@
 import type { Node } from "@babylonjs/core/node.js";
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
-import type { FBBIKBendConstraint } from "../../babylon/babylon-chain.js";
-import type { FBBIKEffector } from "../../babylon/babylon-effector.js";
+import type { BabylonBendConstraint } from "../../babylon/babylon-chain.js";
+import type { BabylonEffector } from "../../babylon/babylon-effector.js";
 import { Quat, slerp } from "../../math/quat.js";
 import { clamp01 } from "../../math/scalar.js";
 import { currentWorldMatrix, hasRotation } from "../../babylon/world-matrix.js";
@@ -75,11 +75,11 @@ export class InteractionEffector {
   /** The effector type. */
   readonly effectorType: FullBodyBipedEffector;
   /** The FBBIK effector driven. */
-  readonly effector: FBBIKEffector;
+  readonly effector: BabylonEffector;
   /** The chain whose weights the channels drive (the limb's, or the body chain's). */
   readonly chain: InteractionChainWeights;
   /** The limb's bend constraint (null for the body). */
-  readonly bendConstraint: FBBIKBendConstraint | null;
+  readonly bendConstraint: BabylonBendConstraint | null;
   /** The hand poser (hands of rigs with fingers), or null. */
   poser: HandPoser | null = null;
   private readonly system: InteractionSystem;

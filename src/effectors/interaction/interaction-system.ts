@@ -48,7 +48,7 @@ export type InteractionNotification = "start" | "pause" | "pickUp" | "resume" | 
  * interactions.startInteraction(FullBodyBipedEffector.RightHand, button, true);
  * ```
  *
- * Every solve, once the IK has read the animated skeleton and before it solves (`ik.solver.inner.onPreUpdate`,
+ * Every solve, once the IK has read the animated skeleton and before it solves (`ik.solver.onSkeletonRead`,
  * where the grounder runs too; after observers of `ik.solver.onPreUpdate`), each effector's interaction
  * advances: timer += dt × speed × target.interactionSpeedMlp, the fade-in weight rises at 1/fadeInTime,
  * the effector goes to lerp(bone, target, weight) and each channel to lerp(its value at start, curve(timer),
@@ -117,7 +117,7 @@ export class InteractionSystem {
     }
     // after the rig has read this frame's animated pose (as the grounder): the bones' world poses then come
     // from the rig's own forward kinematics instead of forcing Babylon's world matrices up each limb
-    this.preObserver = ik.solver.inner.onPreUpdate.add(() => this.preUpdate());
+    this.preObserver = ik.solver.onSkeletonRead.add(() => this.preUpdate());
     this.postObserver = ik.solver.onPostUpdate.add(() => this.postUpdate());
   }
 
@@ -267,7 +267,7 @@ export class InteractionSystem {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    if (this.preObserver !== null) this.ik.solver.inner.onPreUpdate.remove(this.preObserver);
+    if (this.preObserver !== null) this.ik.solver.onSkeletonRead.remove(this.preObserver);
     if (this.postObserver !== null) this.ik.solver.onPostUpdate.remove(this.postObserver);
     this.preObserver = null;
     this.postObserver = null;

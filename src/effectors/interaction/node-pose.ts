@@ -22,7 +22,7 @@ const scratchQuat = new Quat();
 /**
  * The rotation of the world matrix `m` in Babylon's convention (what `m.decompose` gives: under a
  * mirror, such as glTF's `__root__` in a left-handed scene, the Y axis flipped), the convention of
- * {@link FBBIKEffector.rotation}.
+ * {@link BabylonEffector.rotation}.
  */
 export function rotationOfMatrix(m: Matrix, out: Quaternion): Quaternion {
   rotationFromMatrix(m.m, scratchQuat);
