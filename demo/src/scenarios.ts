@@ -23,6 +23,7 @@ import type { Node } from "@babylonjs/core/node";
 import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik";
 import type { BabylonChain, BabylonBendConstraint } from "../../src/babylon/babylon-chain";
 import type { BabylonEffector } from "../../src/babylon/babylon-effector";
+import { Curve } from "../../src/effectors/curve";
 import { GrounderFBBIK } from "../../src/effectors/grounding/grounder-fbbik";
 import { MovingGroundRaycast } from "../../src/effectors/grounding/moving-ground-raycast";
 import { StaticGroundRaycast } from "../../src/effectors/grounding/static-ground-raycast";
@@ -32,7 +33,6 @@ import { InteractionObject } from "../../src/effectors/interaction/interaction-o
 import { InteractionSystem } from "../../src/effectors/interaction/interaction-system";
 import { resolveBipedReferences } from "../../src/babylon/biped-references";
 import { FullBodyBipedEffector } from "../../src/solver/biped-bones";
-import { riseHoldFall } from "../../test/helpers/weight-curves";
 
 export const SCENARIOS = ["free", "grab", "climb", "ground", "deck", "hit", "crowd"] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
@@ -514,8 +514,8 @@ async function grab(ctx: Ctx): Promise<ScenarioRun> {
   const system = new InteractionSystem(ik);
   const object = new InteractionObject(grip, {
     weightCurves: [
-      { type: InteractionCurveType.PositionWeight, curve: riseHoldFall(0.9, 1.1, 1.9) },
-      { type: InteractionCurveType.RotationWeight, curve: riseHoldFall(0.9, 1.1, 1.9) },
+      { type: InteractionCurveType.PositionWeight, curve: Curve.riseHoldFall(0.9, 1.1, 1.9) },
+      { type: InteractionCurveType.RotationWeight, curve: Curve.riseHoldFall(0.9, 1.1, 1.9) },
     ],
     events: [{ time: 1.0, pause: true }],
   });

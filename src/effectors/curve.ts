@@ -82,6 +82,19 @@ export class Curve {
     ]);
   }
 
+  /**
+   * An interaction's weight curve: 0 → 1 over `rise` seconds, held until `hold`, back to 0 at `end`, flat
+   * at every key (reach, hold the object, let go).
+   */
+  static riseHoldFall(rise: number, hold: number, end: number): Curve {
+    return new Curve([
+      { time: 0, value: 0, outTangent: 0 },
+      { time: rise, value: 1, inTangent: 0, outTangent: 0 },
+      { time: hold, value: 1, inTangent: 0, outTangent: 0 },
+      { time: end, value: 0, inTangent: 0 },
+    ]);
+  }
+
   /** A constant value. */
   static constant(value: number): Curve {
     return new Curve([{ time: 0, value, inTangent: 0, outTangent: 0 }]);

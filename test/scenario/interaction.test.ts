@@ -18,7 +18,6 @@ import { EffectorOffset } from "../../src/effectors/modifiers/index.js";
 import { FullBodyBipedEffector } from "../../src/solver/biped-bones.js";
 import { type LoadedModel, type ModelName, loadModel, modelAvailable, proceduralIdle } from "../helpers/babylon-scene.js";
 import { height, nodePos, worldPos } from "../helpers/scene-probes.js";
-import { riseHoldFall } from "../helpers/weight-curves.js";
 
 const open: LoadedModel[] = [];
 afterEach(() => {
@@ -87,8 +86,8 @@ for (const name of MODELS) {
         const node = reachableNode(rig, true);
         const object = new InteractionObject(node, {
           weightCurves: [
-            { type: InteractionCurveType.PositionWeight, curve: riseHoldFall(0.4, 1.2, 1.6) },
-            { type: InteractionCurveType.RotationWeight, curve: riseHoldFall(0.4, 1.2, 1.6) },
+            { type: InteractionCurveType.PositionWeight, curve: Curve.riseHoldFall(0.4, 1.2, 1.6) },
+            { type: InteractionCurveType.RotationWeight, curve: Curve.riseHoldFall(0.4, 1.2, 1.6) },
           ],
         });
         expect(rig.system.startInteraction(FullBodyBipedEffector.LeftHand, object, false)).toBe(true);
@@ -159,7 +158,7 @@ for (const name of MODELS) {
       const rig = await setup(name);
       const node = reachableNode(rig, true);
       const object = new InteractionObject(node, {
-        weightCurves: [{ type: InteractionCurveType.PositionWeight, curve: riseHoldFall(0.3, 1.0, 1.3) }],
+        weightCurves: [{ type: InteractionCurveType.PositionWeight, curve: Curve.riseHoldFall(0.3, 1.0, 1.3) }],
         events: [{ time: 0.5, pause: true }],
       });
       const pauses: InteractionEventData[] = [];
@@ -198,8 +197,8 @@ for (const name of MODELS) {
       const r = rig.ik.references;
       const object = new InteractionObject(node, {
         weightCurves: [
-          { type: InteractionCurveType.PositionWeight, curve: riseHoldFall(0.3, 0.6, 1.2) },
-          { type: InteractionCurveType.RotationWeight, curve: riseHoldFall(0.3, 0.6, 1.2) },
+          { type: InteractionCurveType.PositionWeight, curve: Curve.riseHoldFall(0.3, 0.6, 1.2) },
+          { type: InteractionCurveType.RotationWeight, curve: Curve.riseHoldFall(0.3, 0.6, 1.2) },
         ],
         events: [{ time: 0.5, pickUp: true, pause: true }],
       });
@@ -303,7 +302,7 @@ for (const name of MODELS) {
       const sys = rig.system;
       const make = (n: string, left: boolean) =>
         new InteractionObject(reachableNode(rig, left, n), {
-          weightCurves: [{ type: InteractionCurveType.PositionWeight, curve: riseHoldFall(0.2, 0.6, 1.0) }],
+          weightCurves: [{ type: InteractionCurveType.PositionWeight, curve: Curve.riseHoldFall(0.2, 0.6, 1.0) }],
           events: [
             { time: 0.4, message: "b", data: 2 },
             { time: 0.2, message: "a", data: 1 },
@@ -458,7 +457,7 @@ for (const name of MODELS) {
       expect(s.onPostUpdate.observers.length).toBe(post + 1);
       const object = new InteractionObject(reachableNode(rig, true), {
         weightCurves: [
-          { type: InteractionCurveType.PositionWeight, curve: riseHoldFall(0.2, 2, 3) },
+          { type: InteractionCurveType.PositionWeight, curve: Curve.riseHoldFall(0.2, 2, 3) },
           { type: InteractionCurveType.Pull, curve: Curve.constant(0.2) },
         ],
       });
@@ -480,7 +479,7 @@ describe("interaction details on the Mannequin", () => {
   it("time: the scene's animation time (16 ms frames with the constant step, measured × animationTimeScale otherwise), explicit update(dt), clamped, once per frame", async () => {
     const rig = await setup("Mannequin");
     const object = new InteractionObject(reachableNode(rig, true), {
-      weightCurves: [{ type: InteractionCurveType.PositionWeight, curve: riseHoldFall(0.3, 5, 6) }],
+      weightCurves: [{ type: InteractionCurveType.PositionWeight, curve: Curve.riseHoldFall(0.3, 5, 6) }],
     });
     const sys = rig.system;
     sys.startInteraction(FullBodyBipedEffector.LeftHand, object, false);
@@ -550,7 +549,7 @@ describe("interaction details on the Mannequin", () => {
     const a = reachableNode(rig, true, "a");
     const b = reachableNode(rig, true, "b");
     b.position.addInPlace(new Vector3(0, 0.12 * rig.h, 0)).addInPlace(rig.forward.scale(-0.05 * rig.h));
-    const curves = () => [{ type: InteractionCurveType.PositionWeight, curve: riseHoldFall(0.3, 3, 3.3) }];
+    const curves = () => [{ type: InteractionCurveType.PositionWeight, curve: Curve.riseHoldFall(0.3, 3, 3.3) }];
     const sys = rig.system;
     sys.startInteraction(FullBodyBipedEffector.LeftHand, new InteractionObject(a, { weightCurves: curves() }), false);
     frames(rig, 30);
@@ -580,7 +579,7 @@ describe("interaction details on the Mannequin", () => {
     const off = 0.05 * rig.h;
     const object = new InteractionObject(node, {
       weightCurves: [
-        { type: InteractionCurveType.PositionWeight, curve: riseHoldFall(0.2, 3, 3.3) },
+        { type: InteractionCurveType.PositionWeight, curve: Curve.riseHoldFall(0.2, 3, 3.3) },
         { type: InteractionCurveType.PositionOffsetY, curve: new Curve([{ time: 0, value: off }, { time: 3.3, value: off }]) },
         { type: InteractionCurveType.RotateBoneWeight, curve: new Curve([{ time: 0, value: 1 }, { time: 3.3, value: 1 }]) },
       ],
@@ -611,7 +610,7 @@ describe("interaction details on the Mannequin", () => {
     // same world position, some rotation, inside the mirror
     node.position.copyFrom(Vector3.TransformCoordinates(world.position, rig.m.root.computeWorldMatrix(true).clone().invert()));
     node.rotationQuaternion = Quaternion.RotationYawPitchRoll(0.5, -0.6, 0.8);
-    const curve = riseHoldFall(0.2, 3, 3.3);
+    const curve = Curve.riseHoldFall(0.2, 3, 3.3);
     const object = new InteractionObject(node, {
       weightCurves: [
         { type: InteractionCurveType.PositionWeight, curve },
@@ -639,7 +638,7 @@ describe("interaction details on the Mannequin", () => {
     grip.parent = pivot;
     // on the far side of the knob
     grip.position.copyFrom(rig.forward.scale(0.04 * rig.h));
-    const object = new InteractionObject(obj, { weightCurves: [{ type: InteractionCurveType.PositionWeight, curve: riseHoldFall(0.3, 1, 1.3) }] });
+    const object = new InteractionObject(obj, { weightCurves: [{ type: InteractionCurveType.PositionWeight, curve: Curve.riseHoldFall(0.3, 1, 1.3) }] });
     object.createTarget(FullBodyBipedEffector.RightHand, grip, { pivot });
     rig.system.startInteraction(FullBodyBipedEffector.RightHand, object, false);
     const toHand = worldPos(rig.ik.references.rightHand).subtract(obj.position);
@@ -656,7 +655,7 @@ describe("interaction details on the Mannequin", () => {
     const body = new TransformNode("seat", rig.m.scene);
     const root = worldPos(rig.ik.rootNode);
     body.position.copyFrom(root.add(new Vector3(0, -0.1 * rig.h, 0)).add(rig.forward.scale(-0.03 * rig.h)));
-    const sit = new InteractionObject(body, { weightCurves: [{ type: InteractionCurveType.PositionWeight, curve: riseHoldFall(0.3, 1, 1.3) }] });
+    const sit = new InteractionObject(body, { weightCurves: [{ type: InteractionCurveType.PositionWeight, curve: Curve.riseHoldFall(0.3, 1, 1.3) }] });
     expect(rig.system.startInteraction(FullBodyBipedEffector.Body, sit, false)).toBe(true);
     frames(rig, 40);
     const bd = Vector3.Distance(worldPos(rig.ik.rootNode), body.position) / rig.h;
