@@ -1,3 +1,5 @@
+// Longer than most files on purpose: `read` and `write` are each one pass over the bones touching every
+// Babylon object once; the other concerns live beside it (rig-shape, component-space, animated-pose-store).
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
@@ -7,11 +9,13 @@ import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { Quat, type ReadonlyQuat, lookRotation } from "../math/quat.js";
 import { type ReadonlyVec3, Vec3 } from "../math/vec3.js";
 import type { FixedBone, RestorablePose } from "../mapping/biped-mapping.js";
-import { FlatPose, isUniform, isUniformWithin } from "../mapping/flat-pose.js";
-import { buildTopology } from "../mapping/rig-topology.js";
+import { FlatPose } from "../mapping/flat-pose.js";
+import { isUniform, isUniformWithin } from "../mapping/flat-pose-kernels.js";
 import { AnimatedPoseStore } from "./animated-pose-store.js";
 import { ComponentSpace } from "./component-space.js";
 import { RigAttachment, type RigDetachment } from "./rig-attachment.js";
+import { rigProblemText } from "./rig-problems.js";
+import { rigShape } from "./rig-shape.js";
 import { currentWorldMatrix, matrixEquals, rotationFromMatrix } from "./world-matrix.js";
 
 /** Options of {@link BabylonRig}. */
@@ -198,15 +202,7 @@ export class BabylonRig extends FlatPose implements RestorablePose {
       const name = this.getName(id);
       const s = this.localScales[id]!;
       const scale = `(${[s.x, s.y, s.z].map((v) => +v.toPrecision(4)).join(", ")})`;
-      text =
-        kind === "reparented"
-          ? [`reparented:${name}`, `Bone "${name}" was moved under another bone of the skeleton (or a node hanging from one) after the IK was created: the IK is skipped while it is (the bones keep the animated pose). Create the IK again for the new hierarchy.`]
-          : kind === "collapsed"
-          ? [`scale-collapsed:${name}`, `Bone "${name}" is scaled to ${scale}: the bones below it collapse to a point, so the IK is skipped while it is (the bones keep the animated pose).`]
-          : [
-              `scale-non-uniform:${name}`,
-              `Bone "${name}" has the non-uniform scale ${scale}: the bones below it that the IK turns are sheared rather than turned rigidly, so targets are missed by about the scale's unevenness times the limb's length. Give bones uniform scales (scale the mesh or the armature instead).`,
-            ];
+      text = rigProblemText(kind, name, scale);
       this.problemTexts.set(key, text);
     }
     return text;
@@ -588,44 +584,4 @@ export class BabylonRig extends FlatPose implements RestorablePose {
       this.cpos[2] = tv3.z;
     }
   }
-}
-
-/** The rig's ids: id 0 (the character root) and the bones the IK needs with their ancestors, depth first. */
-function rigShape(skeleton: Skeleton, include: readonly Bone[], options: BabylonRigOptions) {
-  const linked = include.length > 0 && include.every((b) => b.getTransformNode() !== null);
-  const mesh = options.mesh ?? skeleton.getScene().meshes.find((m) => m.skeleton === skeleton) ?? null;
-  const skeletonRoot = skeleton.bones.find((b) => b.getParent() === null) ?? null;
-  const shift = (parents: number[]): number[] => [-1, ...parents.map((p) => (p < 0 ? -1 : p + 1))];
-  if (linked) {
-    // follow the TransformNode hierarchy: a non-joint node between two joints still transforms
-    const rootNode = skeletonRoot?.getTransformNode() ?? include[0]!.getTransformNode()!;
-    const componentRoot = (rootNode.parent as TransformNode | null) ?? null;
-    const topology = buildTopology<TransformNode>(
-      include.map((b) => b.getTransformNode()!),
-      (t) => t.parent as TransformNode | null,
-      (t) => t.getChildren(undefined, true) as TransformNode[],
-      componentRoot,
-    );
-    const boneOfNode = new Map<TransformNode, Bone>();
-    for (const b of skeleton.bones) {
-      const t = b.getTransformNode();
-      if (t !== null) boneOfNode.set(t, b);
-    }
-    return {
-      componentRoot,
-      mesh,
-      nodes: [null, ...topology.order],
-      bones: [null, ...topology.order.map((t) => boneOfNode.get(t) ?? null)],
-      parents: shift(topology.parents),
-    };
-  }
-  const roots = skeleton.bones.filter((b) => b.getParent() === null);
-  const topology = buildTopology<Bone>(include, (b) => b.getParent(), (b) => b.children, null, roots);
-  return {
-    componentRoot: mesh as TransformNode | null,
-    mesh,
-    nodes: [null, ...topology.order.map(() => null)] as (TransformNode | null)[],
-    bones: [null, ...topology.order] as (Bone | null)[],
-    parents: shift(topology.parents),
-  };
 }
