@@ -90,7 +90,11 @@ export { Curve, CurveIO } from "./effectors/curve.js";
 export type { CurveKey } from "./effectors/curve.js";
 
 // grounding
-export { GrounderFBBIK, GrounderSpineEffector, GROUNDER_REFERENCE_HEIGHT } from "./effectors/grounding/grounder-fbbik.js";
+export {
+  GrounderFBBIK,
+  GrounderSpineEffector,
+  GROUNDER_REFERENCE_HEIGHT,
+} from "./effectors/grounding/grounder-fbbik.js";
 export type { GrounderFBBIKOptions } from "./effectors/grounding/grounder-fbbik.js";
 export { Grounding } from "./effectors/grounding/grounding.js";
 export { GroundingLeg } from "./effectors/grounding/grounding-leg.js";

@@ -72,7 +72,10 @@ export class AnimatedPoseStore {
     bones.forEach((b, k) => {
       this.readRawLocal(b.bone, position, rotation);
       this.ids[k] = b.bone;
-      this.animated.set([position._x, position._y, position._z, rotation._x, rotation._y, rotation._z, rotation._w], k * 7);
+      this.animated.set(
+        [position._x, position._y, position._z, rotation._x, rotation._y, rotation._z, rotation._w],
+        k * 7,
+      );
       this.indexOf[b.bone] = k;
     });
   }
@@ -143,7 +146,8 @@ export class AnimatedPoseStore {
     let p: Vector3;
     const nq = node !== null && node !== undefined ? node.rotationQuaternion : null;
     if (node !== null && node !== undefined) {
-      q = nq !== null ? nq : Quaternion.RotationYawPitchRollToRef(node.rotation.y, node.rotation.x, node.rotation.z, bq);
+      q =
+        nq !== null ? nq : Quaternion.RotationYawPitchRollToRef(node.rotation.y, node.rotation.x, node.rotation.z, bq);
       p = node.position;
     } else {
       const bone = this.bones[id]!;
@@ -151,7 +155,13 @@ export class AnimatedPoseStore {
       p = bone.position;
       if (this.undoBoneMatrix(bone, q, p, o, own)) return;
     }
-    if ((own & OWN_ROTATION) !== 0 && q._x === w[o + 3] && q._y === w[o + 4] && q._z === w[o + 5] && q._w === w[o + 6]) {
+    if (
+      (own & OWN_ROTATION) !== 0 &&
+      q._x === w[o + 3] &&
+      q._y === w[o + 4] &&
+      q._z === w[o + 5] &&
+      q._w === w[o + 6]
+    ) {
       scratchQuaternion(a, o + 3);
       if (node !== null && node !== undefined) {
         if (nq !== null) nq.copyFrom(bq);

@@ -1,6 +1,6 @@
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
-import { type BabylonRig } from "./babylon-rig.js";
+import type { BabylonRig } from "./babylon-rig.js";
 import { currentWorldMatrix } from "./world-matrix.js";
 import { Vec3, normalize } from "../math/vec3.js";
 import type { BendConstraint } from "../solver/bend-constraint.js";
@@ -47,8 +47,11 @@ export class BabylonBendConstraint {
   /** @internal Converts the goal and direction into the solver's constraint. */
   _syncToSolver(): void {
     const goal = this.bendGoal;
-    if (goal !== null && goal.isDisposed()) {
-      this.warn(`${this.name}:bend-goal-disposed`, `${this.name} bend goal ${goal.name} was disposed; the bend goal is cleared.`);
+    if (goal?.isDisposed()) {
+      this.warn(
+        `${this.name}:bend-goal-disposed`,
+        `${this.name} bend goal ${goal.name} was disposed; the bend goal is cleared.`,
+      );
       this.bendGoal = null;
     }
     if (this.bendGoal !== null) {
@@ -58,7 +61,10 @@ export class BabylonBendConstraint {
       if (Number.isFinite(g.x) && Number.isFinite(g.y) && Number.isFinite(g.z)) {
         this.inner.bendGoal = g;
       } else {
-        this.warn(`${this.name}:bend-goal-position`, `${this.name} bend goal ${this.bendGoal.name} is not at a finite position; ignored.`);
+        this.warn(
+          `${this.name}:bend-goal-position`,
+          `${this.name} bend goal ${this.bendGoal.name} is not at a finite position; ignored.`,
+        );
         this.inner.bendGoal = null;
       }
     } else {
@@ -86,7 +92,6 @@ export class BabylonBendConstraint {
     if (l > 0 && Number.isFinite(l)) this.direction.scaleInPlace(1 / l);
   }
 }
-
 
 /** A limb chain in Babylon terms: FinalIK's pull, push, pushParent, reach and the bend constraint. */
 export class BabylonChain {

@@ -175,7 +175,8 @@ export class BabylonRig extends FlatPose implements RestorablePose {
     const e = (this.external ??= new Float64Array(this.bones.length * 16));
     const o = i * 16;
     // the parent's world matrix × world → component (row vectors); a parent at the scene root: world → component
-    if (parent !== null) currentWorldMatrix(parent as TransformNode).multiplyToRef(this.worldToComponent, externalMatrix);
+    if (parent !== null)
+      currentWorldMatrix(parent as TransformNode).multiplyToRef(this.worldToComponent, externalMatrix);
     else externalMatrix.copyFrom(this.worldToComponent);
     const m = externalMatrix.m;
     e[o] = m[12]!;
@@ -240,7 +241,10 @@ export class BabylonRig extends FlatPose implements RestorablePose {
         if (parent !== this.builtParents[i] || this.hasExternal[i] !== 0) this.readExternalParent(i, parent);
         p = node.position;
         const nq = node.rotationQuaternion;
-        q = nq !== null ? nq : Quaternion.RotationYawPitchRollToRef(node.rotation.y, node.rotation.x, node.rotation.z, bq);
+        q =
+          nq !== null
+            ? nq
+            : Quaternion.RotationYawPitchRollToRef(node.rotation.y, node.rotation.x, node.rotation.z, bq);
         sc = node.scaling;
       } else {
         const bone = this.bones[i]!;
@@ -264,7 +268,8 @@ export class BabylonRig extends FlatPose implements RestorablePose {
       const uniform = isUniform(sx, sy, sz);
       this.uniformScale[i] = uniform ? 1 : 0;
       const parent = this.parents[i]!;
-      this.aligned[i] = this.hasExternal[i] !== 0 ? 0 : parent < 0 ? 1 : this.aligned[parent]! & this.uniformScale[parent]!;
+      this.aligned[i] =
+        this.hasExternal[i] !== 0 ? 0 : parent < 0 ? 1 : this.aligned[parent]! & this.uniformScale[parent]!;
       if (this.subtreeEnd[i]! > i + 1) {
         // hidden by scale (or a broken scale): the bones below collapse, nothing to solve
         const ax = sx < 0 ? -sx : sx;
@@ -338,8 +343,10 @@ export class BabylonRig extends FlatPose implements RestorablePose {
     return this._poseIsCurrent;
   }
 
-
-  /** The bone's world matrix from the rig's pose: its component-space scale, rotation and position, then component space to world. */
+  /**
+   * The bone's world matrix from the rig's pose: its component-space scale, rotation and position, then component space
+   * to world.
+   */
   worldMatrixToRef(bone: number, out: Matrix): Matrix {
     // the scratch Babylon objects' fields written directly, not through `set`
     // (see ARCHITECTURE.md, "Doubles across calls")
@@ -362,7 +369,25 @@ export class BabylonRig extends FlatPose implements RestorablePose {
       // sheared by a non-uniform scale above: the linear part FK composed, not scale · rotation
       const l = this.clin;
       const o = bone * 9;
-      Matrix.FromValuesToRef(l[o]!, l[o + 1]!, l[o + 2]!, 0, l[o + 3]!, l[o + 4]!, l[o + 5]!, 0, l[o + 6]!, l[o + 7]!, l[o + 8]!, 0, bv2._x, bv2._y, bv2._z, 1, rigMatrix);
+      Matrix.FromValuesToRef(
+        l[o]!,
+        l[o + 1]!,
+        l[o + 2]!,
+        0,
+        l[o + 3]!,
+        l[o + 4]!,
+        l[o + 5]!,
+        0,
+        l[o + 6]!,
+        l[o + 7]!,
+        l[o + 8]!,
+        0,
+        bv2._x,
+        bv2._y,
+        bv2._z,
+        1,
+        rigMatrix,
+      );
     }
     return rigMatrix.multiplyToRef(this.componentToWorld, out);
   }
@@ -372,7 +397,9 @@ export class BabylonRig extends FlatPose implements RestorablePose {
     return this.componentToWorldPoint(this.getPosition(bone, tv), out);
   }
 
-  /** The bone's world rotation from the rig's pose in Babylon's convention (see worldToComponentRotation), into `out`. */
+  /**
+   * The bone's world rotation from the rig's pose in Babylon's convention (see worldToComponentRotation), into `out`.
+   */
   getWorldRotation(bone: number, out: Quaternion): Quaternion {
     return this.componentToWorldRotation(this.getRotation(bone, tq), out);
   }
@@ -453,7 +480,12 @@ export class BabylonRig extends FlatPose implements RestorablePose {
     for (let i = 1; i < this.bones.length; i++) {
       if (this.rotationDirty[i] !== 0) {
         const o4 = i * 4;
-        sum += lrot[o4]! - lrot[o4]! + (lrot[o4 + 1]! - lrot[o4 + 1]!) + (lrot[o4 + 2]! - lrot[o4 + 2]!) + (lrot[o4 + 3]! - lrot[o4 + 3]!);
+        sum +=
+          lrot[o4]! -
+          lrot[o4]! +
+          (lrot[o4 + 1]! - lrot[o4 + 1]!) +
+          (lrot[o4 + 2]! - lrot[o4 + 2]!) +
+          (lrot[o4 + 3]! - lrot[o4 + 3]!);
       }
       if (this.positionDirty[i] !== 0) {
         const o3 = i * 3;
@@ -462,7 +494,6 @@ export class BabylonRig extends FlatPose implements RestorablePose {
     }
     return sum === 0;
   }
-
 
   /** @inheritdoc */
   storeDefaultLocalState(bones: readonly FixedBone[]): void {

@@ -2,7 +2,14 @@ import { Matrix, type Vector3, type Quaternion } from "@babylonjs/core/Maths/mat
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { Quat, type ReadonlyQuat, conjugateMultiply, copyQuat, multiply } from "../math/quat.js";
 import { type ReadonlyVec3, Vec3 } from "../math/vec3.js";
-import { currentWorldMatrix, matrixEquals, mirrorY, rotationFromMatrix, transformPoint, transformVector } from "./world-matrix.js";
+import {
+  currentWorldMatrix,
+  matrixEquals,
+  mirrorY,
+  rotationFromMatrix,
+  transformPoint,
+  transformVector,
+} from "./world-matrix.js";
 
 const tv = new Vec3();
 const tq = new Quat();
@@ -66,7 +73,9 @@ export class ComponentSpace {
     // the sign of the linear part's determinant (an affine matrix's 4×4 determinant equals it), written
     // out: Matrix.determinant() returns a double (see ARCHITECTURE.md, "Doubles across calls")
     this.mirrored =
-      m[0]! * (m[5]! * m[10]! - m[6]! * m[9]!) - m[1]! * (m[4]! * m[10]! - m[6]! * m[8]!) + m[2]! * (m[4]! * m[9]! - m[5]! * m[8]!) <
+      m[0]! * (m[5]! * m[10]! - m[6]! * m[9]!) -
+        m[1]! * (m[4]! * m[10]! - m[6]! * m[8]!) +
+        m[2]! * (m[4]! * m[9]! - m[5]! * m[8]!) <
       0;
     return true;
   }

@@ -39,7 +39,10 @@ const LIMB_NAMES = ["left arm", "right arm", "left leg", "right leg"] as const;
 export class FBBIKSolver {
   /** The engine-neutral solver underneath (component space). */
   readonly inner: BabylonBipedSolver;
-  /** The nine effectors in FinalIK's order (Body, LeftShoulder, RightShoulder, LeftThigh, RightThigh, LeftHand, RightHand, LeftFoot, RightFoot). */
+  /**
+   * The nine effectors in FinalIK's order (Body, LeftShoulder, RightShoulder, LeftThigh, RightThigh, LeftHand,
+   * RightHand, LeftFoot, RightFoot).
+   */
   readonly effectors: readonly BabylonEffector[];
   /** The four limb chains (left arm, right arm, left leg, right leg). */
   readonly limbChains: readonly BabylonChain[];
@@ -102,7 +105,8 @@ export class FBBIKSolver {
       for (const e of this.effectors) e._syncToSolver();
       for (const c of this.limbChains) c.bendConstraint._syncToSolver();
     };
-    inner.externalSolveHooks = () => this.onPreIteration.hasObservers() || this.onPostIteration.hasObservers() || this.onPreBend.hasObservers();
+    inner.externalSolveHooks = () =>
+      this.onPreIteration.hasObservers() || this.onPostIteration.hasObservers() || this.onPreBend.hasObservers();
     inner.onPreRead.add(() => this.onPreRead.hasObservers() && this.onPreRead.notifyObservers());
     inner.onPreSolve.add(() => this.onPreSolve.hasObservers() && this.onPreSolve.notifyObservers());
     inner.onPostSolve.add(() => this.onPostSolve.hasObservers() && this.onPostSolve.notifyObservers());
@@ -149,7 +153,8 @@ export class FBBIKSolver {
   getNode(chainIndex: number, nodeIndex: number): IKNode {
     const nodes = this.chainAt(chainIndex).nodes;
     const node = nodes[nodeIndex];
-    if (node === undefined) throw new RangeError(`Chain ${chainIndex} has ${nodes.length} node(s); there is no node ${nodeIndex}.`);
+    if (node === undefined)
+      throw new RangeError(`Chain ${chainIndex} has ${nodes.length} node(s); there is no node ${nodeIndex}.`);
     return node;
   }
 
@@ -171,7 +176,8 @@ export class FBBIKSolver {
 
   private chainAt(chainIndex: number): FBIKChain {
     const chain = this.inner.chains[chainIndex];
-    if (chain === undefined) throw new RangeError(`The solver has chains 0–${this.inner.chains.length - 1}; there is no chain ${chainIndex}.`);
+    if (chain === undefined)
+      throw new RangeError(`The solver has chains 0–${this.inner.chains.length - 1}; there is no chain ${chainIndex}.`);
     return chain;
   }
 

@@ -88,10 +88,10 @@ export class RigAttachment {
       const nodes = this.nodes;
       for (let i = 1; i < nodes.length; i++) {
         const n = nodes[i];
-        if (n !== null && n !== undefined && n.isDisposed()) return RigDetachment.NodeDisposed;
+        if (n?.isDisposed()) return RigDetachment.NodeDisposed;
       }
     }
-    if (this.mesh !== null && this.mesh.isDisposed()) return RigDetachment.MeshDisposed;
+    if (this.mesh?.isDisposed()) return RigDetachment.MeshDisposed;
     return RigDetachment.Attached;
   }
 }

@@ -49,7 +49,13 @@ export function rigShape(skeleton: Skeleton, include: readonly Bone[], options: 
     };
   }
   const roots = skeleton.bones.filter((b) => b.getParent() === null);
-  const topology = buildTopology<Bone>(include, (b) => b.getParent(), (b) => b.children, null, roots);
+  const topology = buildTopology<Bone>(
+    include,
+    (b) => b.getParent(),
+    (b) => b.children,
+    null,
+    roots,
+  );
   return {
     componentRoot: mesh as TransformNode | null,
     mesh,

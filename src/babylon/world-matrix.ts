@@ -27,7 +27,8 @@ interface NodeSyncState {
  * afterwards. Allocation-free.
  */
 export function currentWorldMatrix(node: TransformNode): Matrix {
-  if (!(node as unknown as NodeSyncState)._isDirty && (node.isWorldMatrixFrozen || node.isSynchronized())) return node.worldMatrixFromCache;
+  if (!(node as unknown as NodeSyncState)._isDirty && (node.isWorldMatrixFrozen || node.isSynchronized()))
+    return node.worldMatrixFromCache;
   return node.computeWorldMatrix(true);
 }
 
@@ -48,7 +49,11 @@ export function matrixEquals(a: ArrayLike<number>, b: ArrayLike<number>): boolea
 export function rotationFromMatrix(m: ArrayLike<number>, out: Quat): Quat {
   // the sign of the linear part's determinant, written out as in ComponentSpace.read;
   // < 0 as for BabylonRig.mirrored (at exactly 0 decompose has no rotation either: it returns identity)
-  const flip = m[0]! * (m[5]! * m[10]! - m[6]! * m[9]!) - m[1]! * (m[4]! * m[10]! - m[6]! * m[8]!) + m[2]! * (m[4]! * m[9]! - m[5]! * m[8]!) < 0;
+  const flip =
+    m[0]! * (m[5]! * m[10]! - m[6]! * m[9]!) -
+      m[1]! * (m[4]! * m[10]! - m[6]! * m[8]!) +
+      m[2]! * (m[4]! * m[9]! - m[5]! * m[8]!) <
+    0;
   axisY.x = flip ? -m[4]! : m[4]!;
   axisY.y = flip ? -m[5]! : m[5]!;
   axisY.z = flip ? -m[6]! : m[6]!;
@@ -108,7 +113,9 @@ export function transformVector(m: ArrayLike<number>, v: ReadonlyVec3, out: Vec3
   return out;
 }
 
-/** Conjugation by the mirror across the XZ plane (Y flipped, Babylon's decomposition): (x, y, z, w) → (−x, y, −z, w). */
+/**
+ * Conjugation by the mirror across the XZ plane (Y flipped, Babylon's decomposition): (x, y, z, w) → (−x, y, −z, w).
+ */
 export function mirrorY(q: Quat): void {
   q.x = -q.x;
   q.z = -q.z;

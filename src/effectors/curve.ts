@@ -45,7 +45,9 @@ export class Curve {
    * the neighbouring keys (flat at the ends), as a smooth Unity curve does.
    */
   constructor(keys: readonly CurveKey[]) {
-    const sorted = [...keys].filter((k) => Number.isFinite(k.time) && Number.isFinite(k.value)).sort((a, b) => a.time - b.time);
+    const sorted = [...keys]
+      .filter((k) => Number.isFinite(k.time) && Number.isFinite(k.value))
+      .sort((a, b) => a.time - b.time);
     const n = sorted.length;
     this.times = new Float64Array(n);
     this.values = new Float64Array(n);
@@ -169,6 +171,10 @@ export class Curve {
     const h10 = s3 - 2 * s2 + s;
     const h01 = -2 * s3 + 3 * s2;
     const h11 = s3 - s2;
-    io.b = h00 * this.values[lo]! + h10 * dt * this.outTangents[lo]! + h01 * this.values[hi]! + h11 * dt * this.inTangents[hi]!;
+    io.b =
+      h00 * this.values[lo]! +
+      h10 * dt * this.outTangents[lo]! +
+      h01 * this.values[hi]! +
+      h11 * dt * this.inTangents[hi]!;
   }
 }

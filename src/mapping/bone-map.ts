@@ -167,7 +167,12 @@ export class BoneMap {
   updatePlane(rotation: boolean, position: boolean): void {
     const t = this.animatedPlaneRotation(q1);
     if (rotation) quatToArray(this.d, this.o + DEFAULT_ROTATION, conjugateMultiply(q2, t, this.rotation(q2)));
-    if (position) toArray(this.d, this.o + PLANE_POSITION, inverseRotateVector(v1, t, sub(v1, this.position(v1), this.plane1!.bonePosition)));
+    if (position)
+      toArray(
+        this.d,
+        this.o + PLANE_POSITION,
+        inverseRotateVector(v1, t, sub(v1, this.position(v1), this.plane1!.bonePosition)),
+      );
   }
 
   /** Where the plane's solved frame carries the bone. */

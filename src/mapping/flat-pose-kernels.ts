@@ -24,7 +24,17 @@ export function isUniformWithin(x: number, y: number, z: number, tolerance: numb
 }
 
 /** Rows of diag(sx, sy, sz) · R(q) (row vectors: row k is q applied to axis k, times s_k) into m at o. */
-export function rotationRows(x: number, y: number, z: number, w: number, sx: number, sy: number, sz: number, m: Float64Array, o: number): void {
+export function rotationRows(
+  x: number,
+  y: number,
+  z: number,
+  w: number,
+  sx: number,
+  sy: number,
+  sz: number,
+  m: Float64Array,
+  o: number,
+): void {
   m[o] = sx * (1 - 2 * (y * y + z * z));
   m[o + 1] = sx * 2 * (x * y + w * z);
   m[o + 2] = sx * 2 * (x * z - w * y);
@@ -37,7 +47,15 @@ export function rotationRows(x: number, y: number, z: number, w: number, sx: num
 }
 
 /** Solves v = x · M for the row vector x (M: 3×3 rows at o in m) into out at k, by Cramer's rule. */
-export function solveRows(m: Float64Array, o: number, vx: number, vy: number, vz: number, out: Float64Array, k: number): void {
+export function solveRows(
+  m: Float64Array,
+  o: number,
+  vx: number,
+  vy: number,
+  vz: number,
+  out: Float64Array,
+  k: number,
+): void {
   const a = m[o]!;
   const b = m[o + 1]!;
   const c = m[o + 2]!;
@@ -58,7 +76,14 @@ export function solveRows(m: Float64Array, o: number, vx: number, vy: number, vz
 }
 
 /** Copies a flat pose into per-id vector and quaternion objects. */
-export function copyViews(pos: Float64Array, rot: Float64Array, scl: Float64Array, pv: Vec3[], rv: Quat[], sv: Vec3[]): void {
+export function copyViews(
+  pos: Float64Array,
+  rot: Float64Array,
+  scl: Float64Array,
+  pv: Vec3[],
+  rv: Quat[],
+  sv: Vec3[],
+): void {
   for (let i = 0; i < pv.length; i++) {
     const p = pv[i]!;
     const r = rv[i]!;
@@ -75,4 +100,3 @@ export function copyViews(pos: Float64Array, rot: Float64Array, scl: Float64Arra
     s.z = scl[i * 3 + 2]!;
   }
 }
-

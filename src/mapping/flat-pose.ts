@@ -170,7 +170,6 @@ export class FlatPose implements IKPose {
     return this.parents.length;
   }
 
-
   /** @inheritdoc */
   isSheared(bone: number): boolean {
     return this.aligned[bone] === 0;
@@ -346,7 +345,6 @@ export class FlatPose implements IKPose {
     }
   }
 
-
   /**
    * Forward kinematics of one bone from its parent (which must be up to date), as Babylon composes it:
    * local = scale · rotation · translation with row vectors, world = local × parent world. Where no
@@ -479,7 +477,17 @@ export class FlatPose implements IKPose {
   private alignedLinear(i: number): void {
     const r = this.crot;
     const s = this.cscl;
-    rotationRows(r[i * 4]!, r[i * 4 + 1]!, r[i * 4 + 2]!, r[i * 4 + 3]!, s[i * 3]!, s[i * 3 + 1]!, s[i * 3 + 2]!, this.clin, i * 9);
+    rotationRows(
+      r[i * 4]!,
+      r[i * 4 + 1]!,
+      r[i * 4 + 2]!,
+      r[i * 4 + 3]!,
+      s[i * 3]!,
+      s[i * 3 + 1]!,
+      s[i * 3 + 2]!,
+      this.clin,
+      i * 9,
+    );
   }
 
   /**

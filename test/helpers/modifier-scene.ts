@@ -36,7 +36,14 @@ export async function load(name: ModelName, rightHanded = false): Promise<Loaded
 /** Bends T-posed arms so the hands are in front of the body (before the IK is created, so it is the pose the IK stores and restores). */
 export function poseArmsForward(m: LoadedModel): void {
   const { references: r } = resolveBipedReferences(m.skeleton);
-  const axes = [new Vector3(1, 0, 0), new Vector3(-1, 0, 0), new Vector3(0, 1, 0), new Vector3(0, -1, 0), new Vector3(0, 0, 1), new Vector3(0, 0, -1)];
+  const axes = [
+    new Vector3(1, 0, 0),
+    new Vector3(-1, 0, 0),
+    new Vector3(0, 1, 0),
+    new Vector3(0, -1, 0),
+    new Vector3(0, 0, 1),
+    new Vector3(0, 0, -1),
+  ];
   const turnBest = (bone: Bone, hand: Bone, angle: number, score: (p: Vector3) => number) => {
     const node = bone.getTransformNode()!;
     const orig = node.rotationQuaternion!.clone();

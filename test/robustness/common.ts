@@ -22,7 +22,8 @@ export function boneWorldPosition(bone: Bone): Vector3 {
 export function characterSize(skeleton: Skeleton, worldPos: (b: Bone) => Vector3): number {
   const p = skeleton.bones.map(worldPos);
   let max = 0;
-  for (let i = 0; i < p.length; i++) for (let j = i + 1; j < p.length; j++) max = Math.max(max, Vector3.Distance(p[i]!, p[j]!));
+  for (let i = 0; i < p.length; i++)
+    for (let j = i + 1; j < p.length; j++) max = Math.max(max, Vector3.Distance(p[i]!, p[j]!));
   return max;
 }
 

@@ -98,8 +98,13 @@ for (const rightHanded of [false, true]) {
       expect(Vector3.Distance(worldPos(hand), solved.add(delta))).toBeLessThan(1e-4);
       // turned in place: the hand keeps its place relative to the root
       const local = Vector3.TransformCoordinates(solved.add(delta), Matrix.Invert(m.root.computeWorldMatrix(true)));
-      const localTarget = Vector3.TransformCoordinates(target.add(delta), Matrix.Invert(m.root.computeWorldMatrix(true)));
-      m.root.rotationQuaternion = Quaternion.RotationAxis(Vector3.Up(), 0.5).multiply(m.root.rotationQuaternion ?? Quaternion.Identity());
+      const localTarget = Vector3.TransformCoordinates(
+        target.add(delta),
+        Matrix.Invert(m.root.computeWorldMatrix(true)),
+      );
+      m.root.rotationQuaternion = Quaternion.RotationAxis(Vector3.Up(), 0.5).multiply(
+        m.root.rotationQuaternion ?? Quaternion.Identity(),
+      );
       const turned = m.root.computeWorldMatrix(true).clone();
       m.root.computeWorldMatrix(); // cached in this render id; the next change is in place
       m.root.position.x -= 0.4;
@@ -182,8 +187,14 @@ for (const rightHanded of [false, true]) {
       const lazyHand = rig.getPosition(hand, new Vec3());
       const lazyRot = rig.getRotation(hand, new Quat());
       const size = Math.hypot(hand0.x - armPos.x, hand0.y - armPos.y, hand0.z - armPos.z);
-      expect(Math.hypot(lazyHand.x - expectedHand.x, lazyHand.y - expectedHand.y, lazyHand.z - expectedHand.z)).toBeLessThan(1e-9 * size);
-      expect(Math.abs(lazyRot.x * expectedRot.x + lazyRot.y * expectedRot.y + lazyRot.z * expectedRot.z + lazyRot.w * expectedRot.w)).toBeGreaterThan(1 - 1e-12);
+      expect(
+        Math.hypot(lazyHand.x - expectedHand.x, lazyHand.y - expectedHand.y, lazyHand.z - expectedHand.z),
+      ).toBeLessThan(1e-9 * size);
+      expect(
+        Math.abs(
+          lazyRot.x * expectedRot.x + lazyRot.y * expectedRot.y + lazyRot.z * expectedRot.z + lazyRot.w * expectedRot.w,
+        ),
+      ).toBeGreaterThan(1 - 1e-12);
       expect(Math.hypot(lazyHand.x - hand0.x, lazyHand.y - hand0.y, lazyHand.z - hand0.z)).toBeGreaterThan(1e-3 * size);
       // the views agree with the lazy reads
       const view = rig.positions[hand]!;

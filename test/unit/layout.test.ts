@@ -71,7 +71,8 @@ describe("layout (docs/ARCHITECTURE.md, Layout)", () => {
         const target = resolve(dirname(f), m[1]!);
         const to = roomOf(target, rank.keys());
         if (to === undefined || to === from) continue;
-        if (rank.get(to)! >= rank.get(from)!) wrong.push(`${relative(root, f)} (${from || "index"}) → ${m[1]} (${to || "index"})`);
+        if (rank.get(to)! >= rank.get(from)!)
+          wrong.push(`${relative(root, f)} (${from || "index"}) → ${m[1]} (${to || "index"})`);
       }
     }
     expect(wrong).toEqual([]);

@@ -210,7 +210,10 @@ export class InteractionEffector {
    */
   storeDefaults(): void {
     for (let t = 0; t < N; t++) {
-      this.defaults[t] = isOffsetChannel(t) || t === InteractionCurveType.RotateBoneWeight || t === InteractionCurveType.PoserWeight ? 0 : this.readChannel(t);
+      this.defaults[t] =
+        isOffsetChannel(t) || t === InteractionCurveType.RotateBoneWeight || t === InteractionCurveType.PoserWeight
+          ? 0
+          : this.readChannel(t);
       this.values[t] = this.defaults[t]!;
     }
   }
@@ -315,7 +318,8 @@ export class InteractionEffector {
       if (this.used[InteractionCurveType.RotationWeight] || this.used[InteractionCurveType.RotateBoneWeight]) {
         this.system.ik.solver.inner.warn(
           `interaction:${this.effector.name}:target-rotation`,
-          `InteractionSystem: the ${this.effector.name} target ${node.name} has no usable world rotation (scaled to 0 or not finite); its last rotation is kept.`,
+          `InteractionSystem: the ${this.effector.name} target ${node.name} has no usable world rotation (scaled ` +
+            `to 0 or not finite); its last rotation is kept.`,
         );
       }
     }
@@ -345,7 +349,7 @@ export class InteractionEffector {
     for (let t = 0; t < N; t++) {
       this.base[t] = this.readChannel(t);
       if (this.used[t]) this.resetting[t] = 0;
-      else if (oldUsed !== null && oldUsed[t]) {
+      else if (oldUsed?.[t]) {
         // used by the interrupted interaction only: return it to its default
         this.stopValues[t] = this.readChannel(t);
         this.resetting[t] = 1;
@@ -417,7 +421,11 @@ export class InteractionEffector {
         this.resetting[t] = 1;
       }
       // offsets are not carried on after the interaction
-      for (const t of [InteractionCurveType.PositionOffsetX, InteractionCurveType.PositionOffsetY, InteractionCurveType.PositionOffsetZ]) {
+      for (const t of [
+        InteractionCurveType.PositionOffsetX,
+        InteractionCurveType.PositionOffsetY,
+        InteractionCurveType.PositionOffsetZ,
+      ]) {
         this.values[t] = 0;
         this.resetting[t] = 0;
       }

@@ -43,7 +43,8 @@ export type InteractionNotification = "start" | "pause" | "pickUp" | "resume" | 
  * ```ts
  * const interactions = new InteractionSystem(ik);
  * const button = new InteractionObject(buttonNode, {
- *   weightCurves: [{ type: InteractionCurveType.PositionWeight, curve: new Curve([{ time: 0, value: 0 }, { time: 0.5, value: 1 }, { time: 1, value: 0 }]) }],
+ * weightCurves: [{ type: InteractionCurveType.PositionWeight, curve: new Curve([{ time: 0, value: 0 }, { time: 0.5,
+ * value: 1 }, { time: 1, value: 0 }]) }],
  * });
  * interactions.startInteraction(FullBodyBipedEffector.RightHand, button, true);
  * ```
@@ -105,7 +106,8 @@ export class InteractionSystem {
     this.ik = ik;
     this.mesh = ik.scene.meshes.find((m) => m.skeleton === ik.skeleton) ?? null;
     const list: InteractionEffector[] = [];
-    for (let e = FullBodyBipedEffector.Body; e <= FullBodyBipedEffector.RightFoot; e++) list.push(new InteractionEffector(this, e));
+    for (let e = FullBodyBipedEffector.Body; e <= FullBodyBipedEffector.RightFoot; e++)
+      list.push(new InteractionEffector(this, e));
     this.effectors = list;
     if (options.handPosers ?? true) {
       for (const e of [FullBodyBipedEffector.LeftHand, FullBodyBipedEffector.RightHand]) {
@@ -246,7 +248,11 @@ export class InteractionSystem {
    * Lets go of the object the effector holds: back under its original parent keeping its current world
    * pose, or placed at `position` / `rotation` (world) when given. Returns the object, or null.
    */
-  release(effector: FullBodyBipedEffector, position: Vector3 | null = null, rotation: Quaternion | null = null): InteractionObject | null {
+  release(
+    effector: FullBodyBipedEffector,
+    position: Vector3 | null = null,
+    rotation: Quaternion | null = null,
+  ): InteractionObject | null {
     return this.effectors[effector]?._release(position, rotation) ?? null;
   }
 
@@ -276,7 +282,15 @@ export class InteractionSystem {
       e._restoreDefaults();
       e.poser?.restore();
     }
-    for (const o of [this.onInteractionStart, this.onInteractionPause, this.onInteractionPickUp, this.onInteractionResume, this.onInteractionStop, this.onInteractionEvent]) o.clear();
+    for (const o of [
+      this.onInteractionStart,
+      this.onInteractionPause,
+      this.onInteractionPickUp,
+      this.onInteractionResume,
+      this.onInteractionStop,
+      this.onInteractionEvent,
+    ])
+      o.clear();
     this.onPreInteractionUpdate.clear();
     this.onPostInteractionUpdate.clear();
   }

@@ -109,4 +109,3 @@ export function nlerpToRef(a: Quaternion, b: Quaternion, t: number, out: Quatern
   else out.copyFrom(a);
   return out;
 }
-

@@ -79,7 +79,15 @@ export class OffsetLimits {
   readonly max: Vector3;
 
   /** Creates limits; axes not flagged are left free. */
-  constructor(init: { effector: FullBodyBipedEffector; spring?: number; x?: boolean; y?: boolean; z?: boolean; min?: ReadonlyVec3; max?: ReadonlyVec3 }) {
+  constructor(init: {
+    effector: FullBodyBipedEffector;
+    spring?: number;
+    x?: boolean;
+    y?: boolean;
+    z?: boolean;
+    min?: ReadonlyVec3;
+    max?: ReadonlyVec3;
+  }) {
     this.effector = init.effector;
     this.spring = init.spring ?? 0;
     this.x = init.x ?? false;
