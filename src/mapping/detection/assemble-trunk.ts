@@ -78,7 +78,10 @@ export function assembleTrunk(ctx: DetectorContext, refs: DetectedBipedReference
   // head: named (the shallowest below the arms' branch, outside the arms), else the spine's continuation
   const armTops = [refs.leftClavicle, refs.rightClavicle, ...uppers].filter((b) => b >= 0);
   const outsideArms = (b: number): boolean => !armTops.some((a) => rig.isAncestorOrSelf(a, b));
-  const heads = ctx.withRole("head").filter((h) => rig.isAncestor(branch, h) && outsideArms(h)).sort(ctx.byDepth);
+  const heads = ctx
+    .withRole("head")
+    .filter((h) => rig.isAncestor(branch, h) && outsideArms(h))
+    .sort(ctx.byDepth);
   if (heads.length > 0) {
     refs.head = heads[0]!;
   } else {
@@ -99,7 +102,10 @@ export function assembleTrunk(ctx: DetectorContext, refs: DetectedBipedReference
 
   // eyes: named, below the head, left first
   if (refs.head >= 0) {
-    const eyes = ctx.withRole("eye").filter((e) => rig.isAncestor(refs.head, e)).sort(ctx.byDepth);
+    const eyes = ctx
+      .withRole("eye")
+      .filter((e) => rig.isAncestor(refs.head, e))
+      .sort(ctx.byDepth);
     const first = (side: BoneSide | null): number[] =>
       eyes.filter((e) => ctx.info[e]!.side === side).slice(0, side === null ? 2 : 1);
     refs.eyes = [...first("left"), ...first("right")];

@@ -25,7 +25,10 @@ export function completeByHierarchy(ctx: DetectorContext, kind: LimbKind, side: 
   const [w0, w1, w2] = [ROLE_WORDS[r0], ROLE_WORDS[r1], ROLE_WORDS[r2]];
   const rig = ctx.rig;
   const ofSide = (role: BoneRole): number[] =>
-    ctx.withRole(role).filter((b) => ctx.info[b]!.side === side).sort(ctx.byDepth);
+    ctx
+      .withRole(role)
+      .filter((b) => ctx.info[b]!.side === side)
+      .sort(ctx.byDepth);
   const ups = ofSide(r0);
   const mids = ofSide(r1);
   const ends = ofSide(r2);

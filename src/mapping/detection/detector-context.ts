@@ -4,7 +4,7 @@
  * @module
  */
 import { type BoneNameInfo, type BoneRole, type BoneSide, ROLE_WORDS, parseBoneName } from "./bone-naming.js";
-import { type CharacterFrame, type LimbBones, characterFrame } from "./detect-topology.js";
+import { type BodyAxes, type LimbBones, bodyAxes } from "./detect-topology.js";
 import { type P3, type RigBoneInfo, RigSkeleton, v3, vadd, vdot, vscale } from "./rig-skeleton.js";
 
 /** An arm or a leg. */
@@ -69,7 +69,7 @@ export class DetectorContext {
   readonly handednessGiven: boolean;
   /** Complete name triples of every side, for the frame (set by the names stage). */
   readonly allTriples: Record<LimbKind, LimbBones[]> = { arm: [], leg: [] };
-  private nameFrame: CharacterFrame | null | undefined;
+  private nameFrame: BodyAxes | null | undefined;
 
   constructor(bones: readonly RigBoneInfo[], leftHanded: boolean | undefined) {
     this.rig = new RigSkeleton(bones);
@@ -95,7 +95,10 @@ export class DetectorContext {
 
   /** "A → B → C" for the bones that are set. */
   chain(bones: readonly number[]): string {
-    return this.rig.names(bones.filter((b) => b >= 0), " → ");
+    return this.rig.names(
+      bones.filter((b) => b >= 0),
+      " → ",
+    );
   }
 
   /** A side for messages ("unsided" for none). */
@@ -123,17 +126,17 @@ export class DetectorContext {
   }
 
   /** The frame from the name-found legs and arms (cached: call after the names stage has filled allTriples). */
-  frameFromNames(): CharacterFrame | null {
+  frameFromNames(): BodyAxes | null {
     if (this.nameFrame === undefined) {
       const arms = this.allTriples.arm;
       const upper = arms.length >= 2 ? mean(arms.map((a) => this.rig.pos(a.bones[0]))) : null;
-      this.nameFrame = characterFrame(this.rig, this.allTriples.leg, upper, this.leftHanded);
+      this.nameFrame = bodyAxes(this.rig, this.allTriples.leg, upper, this.leftHanded);
     }
     return this.nameFrame;
   }
 
   /** How the frame tells left from right, for messages. */
-  describeFrame(frame: CharacterFrame): string {
+  describeFrame(frame: BodyAxes): string {
     const axis = (p: P3): string => `(${p.x.toFixed(2)}, ${p.y.toFixed(2)}, ${p.z.toFixed(2)})`;
     if (frame.source !== "assumed") {
       const forward = axis(frame.forward!);
@@ -146,10 +149,7 @@ export class DetectorContext {
   }
 
   /** Sorts two limbs into left and right by position; null when no frame can be found. */
-  sidesByGeometry(
-    pair: readonly [LimbBones, LimbBones],
-    frame: CharacterFrame | null,
-  ): Record<BoneSide, LimbBones> | null {
+  sidesByGeometry(pair: readonly [LimbBones, LimbBones], frame: BodyAxes | null): Record<BoneSide, LimbBones> | null {
     if (frame === null) return null;
     const lateral = (l: LimbBones): number => vdot(mean(l.bones.map((b) => this.rig.pos(b))), frame.left);
     this.byShape = true;

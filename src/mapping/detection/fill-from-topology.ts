@@ -5,7 +5,7 @@
  * @module
  */
 import { type BoneSide, ROLE_WORDS } from "./bone-naming.js";
-import { type LimbBones, characterFrame, detectTopology } from "./detect-topology.js";
+import { type LimbBones, bodyAxes, detectTopology } from "./detect-topology.js";
 import { type DetectorContext, LIMB_ROLES, type LimbSlots, SIDES, an, found, mean, other } from "./detector-context.js";
 import { type P3, vdot, vsub } from "./rig-skeleton.js";
 
@@ -35,7 +35,7 @@ export function fillFromTopology(ctx: DetectorContext, slots: LimbSlots): string
     );
     return `the hierarchy's shape does not give the missing limbs (${what.join(", ")}) either: ${topo}`;
   }
-  const frame = characterFrame(rig, topo.legs, rig.pos(topo.armBranch), ctx.leftHanded);
+  const frame = bodyAxes(rig, topo.legs, rig.pos(topo.armBranch), ctx.leftHanded);
   const used = new Set<number>();
   for (const k of ["leg", "arm"] as const) {
     for (const s of SIDES) for (const b of slots[k][s].limb?.bones ?? []) used.add(b);

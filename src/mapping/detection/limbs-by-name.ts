@@ -32,8 +32,14 @@ function namedTriples(
   let ambiguous: string | null = null;
   for (const m of ctx.withRole(r1).filter(same).sort(ctx.byDepth)) {
     if (limbs.some((l) => rig.isAncestor(l.bones[1], m))) continue;
-    const ups = ctx.withRole(r0).filter((u) => same(u) && rig.isAncestor(u, m)).sort(ctx.byDepth);
-    const ends = ctx.withRole(r2).filter((e) => same(e) && rig.isAncestor(m, e)).sort(ctx.byDepth);
+    const ups = ctx
+      .withRole(r0)
+      .filter((u) => same(u) && rig.isAncestor(u, m))
+      .sort(ctx.byDepth);
+    const ends = ctx
+      .withRole(r2)
+      .filter((e) => same(e) && rig.isAncestor(m, e))
+      .sort(ctx.byDepth);
     if (ups.length === 0 || ends.length === 0) continue;
     const nearest = ends.filter((e) => rig.depth[e] === rig.depth[ends[0]!]);
     if (nearest.length > 1) {
