@@ -1,3 +1,5 @@
+// Over 500 lines for one reason: the FK and the setters are written out on the flat arrays (no call per
+// vector, see ARCHITECTURE.md "Doubles across calls"); the numeric kernels live in flat-pose-kernels.ts.
 import { Quat, type ReadonlyQuat } from "../math/quat.js";
 import { type ReadonlyVec3, Vec3 } from "../math/vec3.js";
 import type { IKPose } from "../solver/pose.js";

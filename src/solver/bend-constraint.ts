@@ -1,3 +1,5 @@
+// Over 500 lines: FinalIK's IKConstraintBend (LimitBend, GetDir) plus the natural-side carry and fold it
+// needs (ARCHITECTURE.md, deviation 9) share the bend plane's scratch state; split, they would pass it around.
 import { clampDirectionByRef, orthoNormalize } from "../math/direction.js";
 import {
   Quat,

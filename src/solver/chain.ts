@@ -1,3 +1,5 @@
+// Over 500 lines: FinalIK's FBIKChain is one class whose stages (push, reach, trigonometric, stage 1 and 2,
+// constraint systems) share the chain's nodes and cross-fades; split by stage they would pass them around.
 import { Quat, lookRotation, rotateVector } from "../math/quat.js";
 import { NumberRef } from "../math/number-ref.js";
 import { type ReadonlyVec3, Vec3, copy, sub, zero } from "../math/vec3.js";

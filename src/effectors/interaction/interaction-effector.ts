@@ -1,3 +1,5 @@
+// Over 500 lines: FinalIK's InteractionEffector is one state machine (start, pause, resume, stop, update,
+// pick-up, release) over one set of channels; its curves, targets and poser live beside it.
 import type { Node } from "@babylonjs/core/node.js";
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
