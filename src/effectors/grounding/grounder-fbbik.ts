@@ -1,16 +1,16 @@
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
-import type { FullBodyBipedIK } from "../../component/full-body-biped-ik.js";
-import type { FBBIKEffector } from "../babylon-effector.js";
+import type { FullBodyBipedIK } from "../../babylon/full-body-biped-ik.js";
+import type { BabylonEffector } from "../../babylon/babylon-effector.js";
 import { Quat, conjugateMultiply, multiply, slerp } from "../../math/quat.js";
 import { Vec3, add, dot, projectOnPlane, scale, scaleAndAdd, sub } from "../../math/vec3.js";
-import { currentWorldMatrix } from "../../mapping/babylon-rig.js";
+import { currentWorldMatrix } from "../../babylon/world-matrix.js";
 import { NumberRef } from "../../math/number-ref.js";
 import { sceneDeltaSecondsToRef } from "../scene-time.js";
-import { FullBodyBipedEffector } from "../../solver/biped-bones.js";
+import type { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import { type GroundPredicate, BabylonGroundRaycast } from "./babylon-ground-raycast.js";
-import { GroundingQuality, type GroundingRaycast, clampNumber } from "./grounding-common.js";
+import { type GroundingQuality, type GroundingRaycast, clampNumber } from "./grounding-common.js";
 import { Grounding } from "./grounding.js";
 
 /** The height FinalIK's default lengths are meant for (world units). */
@@ -132,7 +132,8 @@ const sceneSeconds = new NumberRef();
  * const grounder = GrounderFBBIK.create(ik, { predicate: (m) => m.name.startsWith("ground") });
  * ```
  *
- * How it hooks in: on the inner solver's `onPreUpdate` (`ik.solver.inner.onPreUpdate`; FinalIK's OnPreUpdate, after the IK has read the
+ * How it hooks in: on the inner solver's `onPreUpdate` (`ik.solver.onSkeletonRead`; FinalIK's OnPreUpdate, after the IK
+ * has read the
  * skeleton and before it reads the bones into the solver) it moves the pelvis and turns the feet in the
  * IK's rig (so `FullBodyBipedIK` writes them, and a second update in a frame or `dispose` restores the
  * animated pose), and adds to the foot effectors' `positionOffset`. The leg mappings'
@@ -187,7 +188,7 @@ export class GrounderFBBIK {
   readonly spineOffset = new Vector3();
   private readonly footIds: [number, number];
   private readonly pelvisId: number;
-  private readonly feet: [FBBIKEffector, FBBIKEffector];
+  private readonly feet: [BabylonEffector, BabylonEffector];
   private readonly previousMaintain: [number, number];
   private readonly hook: () => void;
   private pendingDeltaTime: number | null = null;
@@ -206,8 +207,10 @@ export class GrounderFBBIK {
     this.root = options.root !== undefined ? options.root : rig.characterRoot;
     this.height = options.height !== undefined && options.height > 0 ? options.height : measureHeight(ik);
     const unit = this.height / GROUNDER_REFERENCE_HEIGHT;
-    const defaultPredicate: GroundPredicate = (mesh) => mesh.isEnabled() && mesh.isVisible && mesh.isPickable && !this.isCharacterMesh(mesh);
-    this.groundRaycast = options.raycast === undefined ? new BabylonGroundRaycast(ik.scene, options.predicate ?? defaultPredicate) : null;
+    const defaultPredicate: GroundPredicate = (mesh) =>
+      mesh.isEnabled() && mesh.isVisible && mesh.isPickable && !this.isCharacterMesh(mesh);
+    this.groundRaycast =
+      options.raycast === undefined ? new BabylonGroundRaycast(ik.scene, options.predicate ?? defaultPredicate) : null;
     const warn = (cause: string, message: string): void => ik.solver.inner.warn(cause, message);
     if (this.groundRaycast !== null) this.groundRaycast.onWarning = warn;
     const raycast = options.raycast ?? this.groundRaycast!.raycast;
@@ -253,7 +256,7 @@ export class GrounderFBBIK {
     legs[0]!.maintainRotationWeight = 1;
     legs[1]!.maintainRotationWeight = 1;
     this.hook = () => this.onPreUpdate();
-    ik.solver.inner.onPreUpdate.add(this.hook);
+    ik.solver.onSkeletonRead.add(this.hook);
   }
 
   /** Attaches a grounder to `ik` (same as the constructor). */
@@ -304,7 +307,7 @@ export class GrounderFBBIK {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    this.ik.solver.inner.onPreUpdate.remove(this.hook);
+    this.ik.solver.onSkeletonRead.remove(this.hook);
     this.ik.solver.leftLegMapping.maintainRotationWeight = this.previousMaintain[0];
     this.ik.solver.rightLegMapping.maintainRotationWeight = this.previousMaintain[1];
   }
@@ -361,7 +364,12 @@ export class GrounderFBBIK {
       if (Number.isFinite(s.verticalWeight)) s._validVerticalWeight = s.verticalWeight;
       else spineOk = false;
     }
-    if (spineOk && Number.isFinite(this.weight) && Number.isFinite(this.spineBend) && Number.isFinite(this.spineSpeed)) {
+    if (
+      spineOk &&
+      Number.isFinite(this.weight) &&
+      Number.isFinite(this.spineBend) &&
+      Number.isFinite(this.spineSpeed)
+    ) {
       this.validWeight = this.weight;
       this.validSpineBend = this.spineBend;
       this.validSpineSpeed = this.spineSpeed;
@@ -374,7 +382,10 @@ export class GrounderFBBIK {
   private replaceBadSettings(): void {
     const spine = this.spine;
     const warn = (name: string, value: number, kept: number): void =>
-      this.ik.solver.inner.warn(`grounder:${name}`, `GrounderFBBIK: ${name} is ${String(value)} (not finite); its last valid value ${kept} is kept.`);
+      this.ik.solver.inner.warn(
+        `grounder:${name}`,
+        `GrounderFBBIK: ${name} is ${String(value)} (not finite); its last valid value ${kept} is kept.`,
+      );
     if (Number.isFinite(this.weight)) this.validWeight = this.weight;
     else {
       warn("weight", this.weight, this.validWeight);
@@ -550,4 +561,3 @@ function measureHeight(ik: FullBodyBipedIK): number {
   const h = hi - lo;
   return h > 0 && Number.isFinite(h) ? h : GROUNDER_REFERENCE_HEIGHT;
 }
-
