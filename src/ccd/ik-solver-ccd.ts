@@ -125,7 +125,7 @@ export class IKSolverCCD extends IKSolverJoints {
       if (withinSq(g, tol)) break;
       this.lastIterations = it + 1;
       // the region halves every iteration: wide while the chain is far from the target, gone once it is close
-      this.region = this.optimized ? this.toleranceRegion * this.chainLength * Math.pow(0.5, it) : 0;
+      this.region = this.optimized ? this.toleranceRegion * this.chainLength * 0.5 ** it : 0;
       if (fromTip) {
         for (let i = 0; i < 4 * n; i += 4) {
           this.deltas[i] = 0;
@@ -178,12 +178,12 @@ export class IKSolverCCD extends IKSolverJoints {
     const px = P[i3]!;
     const py = P[i3 + 1]!;
     const pz = P[i3 + 2]!;
-    let ax = tip.x - px;
-    let ay = tip.y - py;
-    let az = tip.z - pz;
-    let bx = g.x - px;
-    let by = g.y - py;
-    let bz = g.z - pz;
+    const ax = tip.x - px;
+    const ay = tip.y - py;
+    const az = tip.z - pz;
+    const bx = g.x - px;
+    const by = g.y - py;
+    const bz = g.z - pz;
     const bone = this.bones[i]!;
     let scale = bone.weight;
     scale = scale > 0 ? (scale < 1 ? scale : 1) : 0;

@@ -18,7 +18,7 @@ import {
   quatFromArray,
   quatToArray,
   rotateVector,
-  slerpRef,
+  slerpByRef,
 } from "../math/quat.js";
 import { NumberRef } from "../math/number-ref.js";
 import { clamp01 } from "../math/scalar.js";
@@ -473,7 +473,7 @@ export abstract class IKSolverJoints {
     const n = this.count;
     normalizeQuat(turn, this.ikRotation);
     quatFromArray(rot, this.rotations, 4 * (n - 1));
-    slerpRef(rot, rot, turn, weightRef);
+    slerpByRef(rot, rot, turn, weightRef);
     quatFromArray(parentRot, this.rotations, 4 * (n - 2));
     this.clampJoint(n - 1, parentRot, rot);
     quatToArray(this.rotations, 4 * (n - 1), rot);
@@ -489,7 +489,7 @@ export abstract class IKSolverJoints {
       quatFromArray(rot, R, 4 * i);
       if (weightRef.value < 1) {
         quatFromArray(blend, this.startRotations, 4 * i);
-        slerpRef(rot, blend, rot, weightRef);
+        slerpByRef(rot, blend, rot, weightRef);
       }
       this.pose.setRotation(this.bones[i]!.id, rot);
     }

@@ -6,7 +6,10 @@ import type { IKPose } from "../solver/pose.js";
 
 /** Colliders a chain's joints are pushed out of during the frame's sub-steps. */
 export interface JointColliders {
-  /** Reads the component-space transforms of the bones the colliders hang on: this step's end; the last end becomes its start. */
+  /**
+   * Reads the component-space transforms of the bones the colliders hang on: this step's end; the last end becomes
+   * its start.
+   */
   update(pose: IKPose): void;
   /**
    * Pushes the chain's joints (3 numbers each at i*3 in `positions`, `count` joints) and the segments between

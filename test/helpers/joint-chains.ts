@@ -45,7 +45,12 @@ export function buildChain(o: ChainOptions): TestChain {
   const bones: HierarchyBone[] = [];
   const m = (p: Vec3): Vec3 => (o.mirror ? new Vec3(p.x, p.y, -p.z) : p);
   const mq = (q: Quat): Quat => (o.mirror ? mirrorQuat(q) : q);
-  bones.push({ name: "base", parent: -1, position: m(new Vec3(0.3 * s, -0.2 * s, 0.1 * s)), rotation: mq(normalizeQuat(new Quat(), new Quat(0.1, 0.2, -0.05, 1))) });
+  bones.push({
+    name: "base",
+    parent: -1,
+    position: m(new Vec3(0.3 * s, -0.2 * s, 0.1 * s)),
+    rotation: mq(normalizeQuat(new Quat(), new Quat(0.1, 0.2, -0.05, 1))),
+  });
   let total = 0;
   for (let i = 0; i < o.bones; i++) {
     const a = rng.unitVector();

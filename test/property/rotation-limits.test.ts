@@ -48,7 +48,10 @@ describe("rotation limits over 10,000 seeded random rotations", () => {
       const a = rng.range(x0, x1);
       const b = rng.range(y0, y1);
       const c = rng.range(z0, z1);
-      const inside = qmul(rest, qmul(qaxis({ x: 1, y: 0, z: 0 }, a), qmul(qaxis({ x: 0, y: 1, z: 0 }, b), qaxis({ x: 0, y: 0, z: 1 }, c))));
+      const inside = qmul(
+        rest,
+        qmul(qaxis({ x: 1, y: 0, z: 0 }, a), qmul(qaxis({ x: 0, y: 1, z: 0 }, b), qaxis({ x: 0, y: 0, z: 1 }, c))),
+      );
       const q = toQuat(inside);
       expect(limit.apply(q)).toBe(false);
       expect([q.x, q.y, q.z, q.w]).toEqual([inside.x, inside.y, inside.z, inside.w]);

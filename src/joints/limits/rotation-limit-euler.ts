@@ -80,9 +80,12 @@ export class RotationLimitEuler implements SingleAxisLimit {
     const loY = lo.y > -HALF_PI + GIMBAL_MARGIN ? lo.y : -HALF_PI + GIMBAL_MARGIN;
     const hiY = hi.y < HALF_PI - GIMBAL_MARGIN ? hi.y : HALF_PI - GIMBAL_MARGIN;
     if (
-      ax >= lo.x - SLACK && ax <= hi.x + SLACK &&
-      ay >= loY - SLACK && ay <= hiY + SLACK &&
-      az >= lo.z - SLACK && az <= hi.z + SLACK
+      ax >= lo.x - SLACK &&
+      ax <= hi.x + SLACK &&
+      ay >= loY - SLACK &&
+      ay <= hiY + SLACK &&
+      az >= lo.z - SLACK &&
+      az <= hi.z + SLACK
     ) {
       return false;
     }

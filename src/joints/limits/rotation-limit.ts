@@ -9,7 +9,10 @@ import type { Vec3 } from "../../math/vec3.js";
 export interface RotationLimit {
   /** Clamps `local` (the joint's local rotation) in place to the limit; true when it changed it. */
   apply(local: Quat): boolean;
-  /** Sets the rest local rotation the limit is relative to (called once at setup; FinalIK's SetDefaultLocalRotation). */
+  /**
+   * Sets the rest local rotation the limit is relative to (called once at setup; FinalIK's
+   * SetDefaultLocalRotation).
+   */
   setDefaultLocalRotation(rest: ReadonlyQuat): void;
 }
 

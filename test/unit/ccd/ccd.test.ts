@@ -81,7 +81,11 @@ describe("IKSolverCCD accuracy", () => {
         for (let i = 1; i < 29; i++) {
           const u = [p[3 * i]! - p[3 * i - 3]!, p[3 * i + 1]! - p[3 * i - 2]!, p[3 * i + 2]! - p[3 * i - 1]!];
           const w = [p[3 * i + 3]! - p[3 * i]!, p[3 * i + 4]! - p[3 * i + 1]!, p[3 * i + 5]! - p[3 * i + 2]!];
-          const cr = Math.hypot(u[1]! * w[2]! - u[2]! * w[1]!, u[2]! * w[0]! - u[0]! * w[2]!, u[0]! * w[1]! - u[1]! * w[0]!);
+          const cr = Math.hypot(
+            u[1]! * w[2]! - u[2]! * w[1]!,
+            u[2]! * w[0]! - u[0]! * w[2]!,
+            u[0]! * w[1]! - u[1]! * w[0]!,
+          );
           m = Math.max(m, Math.atan2(cr, u[0]! * w[0]! + u[1]! * w[1]! + u[2]! * w[2]!));
         }
         bends.push(m);

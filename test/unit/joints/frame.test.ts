@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { IKSolverCCD } from "../../../src/ccd/ik-solver-ccd.js";
 import { IKSolverJoints } from "../../../src/joints/ik-solver-joints.js";
 import type { JointColliders } from "../../../src/joints/joint-colliders.js";
-import { type HierarchyPose } from "../../../src/mapping/hierarchy-pose.js";
+import type { HierarchyPose } from "../../../src/mapping/hierarchy-pose.js";
 import { FBBIKError } from "../../../src/solver/errors.js";
 import type { IKPose } from "../../../src/solver/pose.js";
 import { buildChain, chainPositions, snapshot } from "../../helpers/joint-chains.js";
@@ -131,7 +131,8 @@ describe("IKSolverJoints per-frame input", () => {
       const half = b.pose.rotations[b.ids[i]!]!;
       const s0 = start[i]!;
       // the half-way rotation is equally far (in angle) from the start and the full solve
-      const ang = (p: typeof s0, q: typeof s0) => 2 * Math.acos(Math.min(1, Math.abs(p.x * q.x + p.y * q.y + p.z * q.z + p.w * q.w)));
+      const ang = (p: typeof s0, q: typeof s0) =>
+        2 * Math.acos(Math.min(1, Math.abs(p.x * q.x + p.y * q.y + p.z * q.z + p.w * q.w)));
       expect(ang(s0, half)).toBeCloseTo(ang(half, full), 9);
     });
   });
@@ -214,8 +215,16 @@ describe("IKSolverJoints collider sub-steps", () => {
     const after = chainPositions(c.pose, c.ids);
     expect(after).not.toEqual(before);
     for (let i = 0; i < 9; i++) {
-      const l0 = Math.hypot(before[3 * i + 3]! - before[3 * i]!, before[3 * i + 4]! - before[3 * i + 1]!, before[3 * i + 5]! - before[3 * i + 2]!);
-      const l1 = Math.hypot(after[3 * i + 3]! - after[3 * i]!, after[3 * i + 4]! - after[3 * i + 1]!, after[3 * i + 5]! - after[3 * i + 2]!);
+      const l0 = Math.hypot(
+        before[3 * i + 3]! - before[3 * i]!,
+        before[3 * i + 4]! - before[3 * i + 1]!,
+        before[3 * i + 5]! - before[3 * i + 2]!,
+      );
+      const l1 = Math.hypot(
+        after[3 * i + 3]! - after[3 * i]!,
+        after[3 * i + 4]! - after[3 * i + 1]!,
+        after[3 * i + 5]! - after[3 * i + 2]!,
+      );
       expect(l1).toBeCloseTo(l0, 12);
     }
     // the joints the sphere held have been pushed out (the chain bends around it)
