@@ -28,6 +28,18 @@ export class RotationLimitAngle implements RotationLimit {
   twistLimit = 180;
   private readonly axisUnit = new Vec3(1, 0, 0);
   private readonly rest = new Quat();
+  // sines and cosines of the half limits (clamping) and of the half limits plus the slack (testing), kept until
+  // `limit` or `twistLimit` change
+  private cachedLimit = Number.NaN;
+  private cachedTwist = Number.NaN;
+  private swingSin = 0;
+  private swingCos = 1;
+  private swingSinOut = 0;
+  private swingCosOut = 1;
+  private twistSin = 0;
+  private twistCos = 1;
+  private twistSinOut = 0;
+  private twistCosOut = 1;
 
   /** Creates the limit about `axis` (normalised; zero means +X) with the given swing and twist limits (degrees). */
   constructor(axis: ReadonlyVec3 = new Vec3(1, 0, 0), limit = 45, twistLimit = 180) {
@@ -50,6 +62,22 @@ export class RotationLimitAngle implements RotationLimit {
   /** @inheritdoc */
   setDefaultLocalRotation(rest: ReadonlyQuat): void {
     normalizeQuat(this.rest, rest);
+  }
+
+  /** Recomputes the cached half-limit sines and cosines. */
+  private cacheHalves(): void {
+    this.cachedLimit = this.limit;
+    this.cachedTwist = this.twistLimit;
+    const lim = this.limit > 0 ? this.limit * DEG : 0;
+    const tlim = this.twistLimit > 0 ? this.twistLimit * DEG : 0;
+    this.swingSin = Math.sin(lim * 0.5);
+    this.swingCos = Math.cos(lim * 0.5);
+    this.swingSinOut = Math.sin((lim + SLACK) * 0.5);
+    this.swingCosOut = Math.cos((lim + SLACK) * 0.5);
+    this.twistSin = Math.sin(tlim * 0.5);
+    this.twistCos = Math.cos(tlim * 0.5);
+    this.twistSinOut = Math.sin((tlim + SLACK) * 0.5);
+    this.twistCosOut = Math.cos((tlim + SLACK) * 0.5);
   }
 
   /** @inheritdoc */
@@ -82,29 +110,26 @@ export class RotationLimitAngle implements RotationLimit {
       swing.z = -swing.z;
       swing.w = -swing.w;
     }
+    if (this.cachedLimit !== this.limit || this.cachedTwist !== this.twistLimit) this.cacheHalves();
     const sv = Math.sqrt(swing.x * swing.x + swing.y * swing.y + swing.z * swing.z);
-    const swingAngle = 2 * Math.atan2(sv, swing.w);
-    const twistAngle = 2 * Math.atan2(tt, twist.w);
-    const lim = this.limit * DEG;
-    const tlim = this.twistLimit * DEG;
-    const swingOut = lim < Math.PI && swingAngle > lim + SLACK;
-    const twistOut = twistAngle > tlim + SLACK || twistAngle < -tlim - SLACK;
+    // angle > limit, as sin(half angle − half limit) > 0: exact near 0 where comparing cosines is not
+    const swingOut = this.limit * DEG < Math.PI && sv * this.swingCosOut - swing.w * this.swingSinOut > 0;
+    const at = tt < 0 ? -tt : tt;
+    const twistOut = at * this.twistCosOut - twist.w * this.twistSinOut > 0;
     if (!swingOut && !twistOut) return false;
     if (swingOut) {
-      const c = lim > 0 ? lim : 0;
-      const k = sv > 0 ? Math.sin(c * 0.5) / sv : 0;
+      const k = sv > 0 ? this.swingSin / sv : 0;
       swing.x *= k;
       swing.y *= k;
       swing.z *= k;
-      swing.w = Math.cos(c * 0.5);
+      swing.w = this.swingCos;
     }
     if (twistOut) {
-      const c = twistAngle > 0 ? (tlim > 0 ? tlim : 0) : tlim > 0 ? -tlim : 0;
-      const h = Math.sin(c * 0.5);
+      const h = tt > 0 ? this.twistSin : -this.twistSin;
       twist.x = a.x * h;
       twist.y = a.y * h;
       twist.z = a.z * h;
-      twist.w = Math.cos(c * 0.5);
+      twist.w = this.twistCos;
     }
     multiply(d, swing, twist);
     multiply(local, this.rest, d);
