@@ -110,19 +110,17 @@ export class IKSolverCCD extends IKSolverJoints {
   protected solveImpl(): void {
     const n = this.count;
     const P = this.positions;
-    const g = this.goal;
     // the animated pose may start outside the limits, and a link that never turns would keep it there
     if (this.hasLimits()) this.syncFromPositions(true);
     const k = 3 * (n - 1);
     tip.x = P[k]!;
     tip.y = P[k + 1]!;
     tip.z = P[k + 2]!;
-    const tol = this.tolerance > 0 ? this.tolerance * this.tolerance : -1;
     const iterations = this.maxIterations;
     const fromTip = this.linkOrder !== "rootToTip";
     let done = false;
     for (let it = 0; it < iterations && !done; it++) {
-      if (withinSq(g, tol)) break;
+      if (this.withinTolerance()) break;
       this.lastIterations = it + 1;
       // the region halves every iteration: wide while the chain is far from the target, gone once it is close
       this.region = this.optimized ? this.toleranceRegion * this.chainLength * 0.5 ** it : 0;
@@ -137,7 +135,7 @@ export class IKSolverCCD extends IKSolverJoints {
           // joints up to i have not moved in this pass: their stored position and rotation are current
           if (i > 0) quatFromArray(parent, this.rotations, 4 * i - 4);
           this.turnLink(i, i === 0 ? this.rootParentRotation : parent);
-          if (withinSq(g, tol)) {
+          if (this.withinTolerance()) {
             done = true;
             break;
           }
@@ -154,7 +152,7 @@ export class IKSolverCCD extends IKSolverJoints {
           // the links after this one turn with it
           quatFromArray(turn, this.deltas, 4 * i);
           multiply(accum, turn, accum);
-          if (withinSq(g, tol)) {
+          if (this.withinTolerance()) {
             done = true;
             this.followRest(i + 1);
             break;
@@ -163,6 +161,15 @@ export class IKSolverCCD extends IKSolverJoints {
         if (!done) this.followPass(n - 1);
       }
     }
+  }
+
+  /** True when the tracked tip is within `tolerance` of the goal (never for a tolerance of 0). */
+  private withinTolerance(): boolean {
+    const g = this.goal;
+    const x = tip.x - g.x;
+    const y = tip.y - g.y;
+    const z = tip.z - g.z;
+    return this.tolerance > 0 && x * x + y * y + z * z <= this.tolerance * this.tolerance;
   }
 
   /**
@@ -506,14 +513,6 @@ export class IKSolverCCD extends IKSolverJoints {
   private followRest(from: number): void {
     for (let j = from; j < this.count; j++) this.followPass(j);
   }
-}
-
-/** True when the tracked tip is within squared distance `tolSq` of `goal` (false for a negative `tolSq`). */
-function withinSq(goal: Vec3, tolSq: number): boolean {
-  const x = tip.x - goal.x;
-  const y = tip.y - goal.y;
-  const z = tip.z - goal.z;
-  return x * x + y * y + z * z <= tolSq;
 }
 
 /** Wraps an angle to (−π, π]. */

@@ -3,7 +3,7 @@
  * @module
  */
 import { IKSolverJoints } from "../joints/ik-solver-joints.js";
-import type { ReadonlyVec3 } from "../math/vec3.js";
+import { type ReadonlyVec3, Vec3 } from "../math/vec3.js";
 
 /**
  * FABRIK IK (FinalIK's IKSolverFABRIK): each iteration a forward reach puts the tip on the target and pulls every
@@ -17,20 +17,22 @@ import type { ReadonlyVec3 } from "../math/vec3.js";
  * Reachability and the rest of the frame: see {@link IKSolverJoints}. Allocation-free.
  */
 export class IKSolverFABRIK extends IKSolverJoints {
+  private readonly rootStart = new Vec3();
+
   /** @inheritdoc */
   protected solveImpl(): void {
     const limited = this.hasLimits();
     const g = this.goal;
     const P = this.positions;
-    const rx = P[0]!;
-    const ry = P[1]!;
-    const rz = P[2]!;
-    const tol = this.tolerance > 0 ? this.tolerance * this.tolerance : -1;
+    const root = this.rootStart;
+    root.x = P[0]!;
+    root.y = P[1]!;
+    root.z = P[2]!;
     for (let it = 0; it < this.maxIterations; it++) {
-      if (this.tipWithinSq(g, tol)) break;
+      if (this.tipWithinTolerance()) break;
       this.lastIterations = it + 1;
       this.forwardReach(g);
-      this.backwardReachTo(rx, ry, rz);
+      this.backwardReach(root);
       if (limited) this.syncFromPositions(true);
     }
     if (!limited || this.lastIterations === 0) this.syncFromPositions(true);
@@ -64,28 +66,11 @@ export class IKSolverFABRIK extends IKSolverJoints {
 
   /** Backward reach: the root onto `root`, then every joint toward the tip to its bone's length from the previous. */
   backwardReach(root: ReadonlyVec3): void {
-    this.backwardReachTo(root.x, root.y, root.z);
-  }
-
-  /** The current position of joint `index` (component space), written into `out`. */
-  getJointPosition(index: number, out: { x: number; y: number; z: number }): void {
-    const k = 3 * index;
-    out.x = this.positions[k]!;
-    out.y = this.positions[k + 1]!;
-    out.z = this.positions[k + 2]!;
-  }
-
-  /** Makes the rotations follow the reached positions, limits applied (the pass run between iterations). */
-  finishRotations(): void {
-    this.syncFromPositions(true);
-  }
-
-  private backwardReachTo(rx: number, ry: number, rz: number): void {
     const P = this.positions;
     const L = this.lengths;
-    P[0] = rx;
-    P[1] = ry;
-    P[2] = rz;
+    P[0] = root.x;
+    P[1] = root.y;
+    P[2] = root.z;
     for (let i = 0; i < this.count - 1; i++) {
       const k = 3 * i;
       const px = P[k]!;
@@ -103,11 +88,26 @@ export class IKSolverFABRIK extends IKSolverJoints {
     }
   }
 
-  private tipWithinSq(g: ReadonlyVec3, tolSq: number): boolean {
+  /** The current position of joint `index` (component space), written into `out`. */
+  getJointPosition(index: number, out: { x: number; y: number; z: number }): void {
+    const k = 3 * index;
+    out.x = this.positions[k]!;
+    out.y = this.positions[k + 1]!;
+    out.z = this.positions[k + 2]!;
+  }
+
+  /** Makes the rotations follow the reached positions, limits applied (the pass run between iterations). */
+  finishRotations(): void {
+    this.syncFromPositions(true);
+  }
+
+  /** True when the tip is within `tolerance` of the goal (never for a tolerance of 0). */
+  private tipWithinTolerance(): boolean {
     const k = 3 * (this.count - 1);
+    const g = this.goal;
     const x = this.positions[k]! - g.x;
     const y = this.positions[k + 1]! - g.y;
     const z = this.positions[k + 2]! - g.z;
-    return x * x + y * y + z * z <= tolSq;
+    return this.tolerance > 0 && x * x + y * y + z * z <= this.tolerance * this.tolerance;
   }
 }

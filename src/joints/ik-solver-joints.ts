@@ -47,6 +47,7 @@ export interface IKSolverJointsOptions {
 }
 
 const v = new Vec3();
+const dir = new Vec3();
 const cur = new Vec3();
 const want = new Vec3();
 const oldRot = new Quat();
@@ -315,7 +316,12 @@ export abstract class IKSolverJoints {
       this.goal.x = t.x;
       this.goal.y = t.y;
       this.goal.z = t.z;
-      if (d > 0) this.straightenToward(dx / d, dy / d, dz / d);
+      if (d > 0) {
+        dir.x = dx / d;
+        dir.y = dy / d;
+        dir.z = dz / d;
+        this.straightenToward();
+      }
       return true;
     }
     const inner = 2 * this.longestBone - total;
@@ -340,7 +346,10 @@ export abstract class IKSolverJoints {
       this.goal.x = rx + dx * s;
       this.goal.y = ry + dy * s;
       this.goal.z = rz + dz * s;
-      this.foldToward(dx / dl, dy / dl, dz / dl);
+      dir.x = dx / dl;
+      dir.y = dy / dl;
+      dir.z = dz / dl;
+      this.foldToward();
       return true;
     }
     this.lastReach = "reachable";
@@ -350,9 +359,12 @@ export abstract class IKSolverJoints {
     return true;
   }
 
-  /** Points the longest bone along the unit direction (dx, dy, dz) and the others back, limits applied. */
-  private foldToward(dx: number, dy: number, dz: number): void {
+  /** Points the longest bone along the unit direction `dir` and the others back, limits applied. */
+  private foldToward(): void {
     const P = this.positions;
+    const dx = dir.x;
+    const dy = dir.y;
+    const dz = dir.z;
     let longest = 0;
     for (let i = 1; i < this.count - 1; i++) if (this.lengths[i]! > this.lengths[longest]!) longest = i;
     for (let i = 1; i < this.count; i++) {
@@ -364,9 +376,12 @@ export abstract class IKSolverJoints {
     this.syncFromPositions(true);
   }
 
-  /** Points every bone along the unit direction (dx, dy, dz) from the root, limits applied root to tip. */
-  private straightenToward(dx: number, dy: number, dz: number): void {
+  /** Points every bone along the unit direction `dir` from the root, limits applied root to tip. */
+  private straightenToward(): void {
     const P = this.positions;
+    const dx = dir.x;
+    const dy = dir.y;
+    const dz = dir.z;
     let along = 0;
     for (let i = 1; i < this.count; i++) {
       along += this.lengths[i - 1]!;

@@ -306,9 +306,13 @@ describe("IKSolverCCD allocation", () => {
       }
     };
     run(2000);
-    const before = process.memoryUsage().heapUsed;
-    run(1000);
-    const grown = process.memoryUsage().heapUsed - before;
+    // the least growth of three rounds: JIT work elsewhere in the process can add to one round, not to all
+    let grown = Infinity;
+    for (let round = 0; round < 3; round++) {
+      const before = process.memoryUsage().heapUsed;
+      run(1000);
+      grown = Math.min(grown, process.memoryUsage().heapUsed - before);
+    }
     // an allocation per link per iteration would be ≥ 16 B × 19 × 10 × 1000 ≈ 3 MB
     expect(grown).toBeLessThan(300_000);
   });

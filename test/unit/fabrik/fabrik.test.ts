@@ -175,9 +175,14 @@ describe("IKSolverFABRIK", () => {
       }
     };
     run(2000);
-    const before = process.memoryUsage().heapUsed;
-    run(1000);
-    expect(process.memoryUsage().heapUsed - before).toBeLessThan(300_000);
+    // the least growth of three rounds: JIT work elsewhere in the process can add to one round, not to all
+    let grown = Infinity;
+    for (let round = 0; round < 3; round++) {
+      const before = process.memoryUsage().heapUsed;
+      run(1000);
+      grown = Math.min(grown, process.memoryUsage().heapUsed - before);
+    }
+    expect(grown).toBeLessThan(300_000);
   });
 });
 
