@@ -1,5 +1,13 @@
 import { NumberRef } from "../../math/number-ref.js";
-import { Quat, isFiniteQuat, normalizeQuat, quatFromArray, quatToArray, rotateVector, slerpRef } from "../../math/quat.js";
+import {
+  Quat,
+  isFiniteQuat,
+  normalizeQuat,
+  quatFromArray,
+  quatToArray,
+  rotateVector,
+  slerpRef,
+} from "../../math/quat.js";
 import { type ReadonlyVec3, Vec3, add, fromArray, isFiniteVec, lerpRef, toArray } from "../../math/vec3.js";
 import { FBBIKError } from "../../solver/errors.js";
 import type { IKPose } from "../../solver/pose.js";

@@ -52,7 +52,9 @@ function minClearance(set: ColliderSet, chain: Float64Array, count: number, radi
   for (let c = 0; c < set.colliders.length; c++) {
     const r = set.getPlaced(c, alpha, a, b) + radius;
     for (let j = 0; j < count; j++) worst = Math.min(worst, pointSegment(at(chain, j), a, b) - r);
-    for (let j = 0; j + 1 < count; j++) worst = Math.min(worst, segmentSegment(at(chain, j), at(chain, j + 1), a, b) - r);
+    for (let j = 0; j + 1 < count; j++) {
+      worst = Math.min(worst, segmentSegment(at(chain, j), at(chain, j + 1), a, b) - r);
+    }
   }
   return worst;
 }
