@@ -124,7 +124,8 @@ export class IKSolverJacobian {
     const k = this.k;
     if (!k.activate(this.effectors)) return;
     this.iterate();
-    this.write(w < 1 ? w : 1);
+    blend.value = w < 1 ? w : 1;
+    this.write();
   }
 
   /** Reads the rest local rotations at setup; problems for bones that read non-finite. */
@@ -241,18 +242,18 @@ export class IKSolverJacobian {
         mu *= 4;
       }
     }
-    if (adaptive) k.restoreBest();
+    // every exit leaves the best angles current: a rejected step is undone at once
     this.lastIterations = it;
     this.lastError = k.maxError;
   }
 
-  /** Writes the joints' rotations root to tip, slerped from the animated ones by `w` when w < 1. */
-  private write(w: number): void {
+  /** Writes the joints' rotations root to tip, slerped from the animated ones by `blend` when below 1. */
+  private write(): void {
     const k = this.k;
-    blend.value = w;
+    const partial = blend.value < 1;
     for (let i = 0; i < k.n; i++) {
       k.solvedLocal(q, i);
-      if (w < 1) {
+      if (partial) {
         quatFromArray(q2, k.anim, i * 4);
         slerpRef(q, q2, q, blend);
       }
