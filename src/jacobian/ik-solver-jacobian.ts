@@ -17,6 +17,7 @@ import type { IKPose } from "../solver/pose.js";
 import { JacobianEffector } from "./jacobian-effector.js";
 import type { JacobianJoint } from "./jacobian-joint.js";
 import { JacobianKinematics } from "./jacobian-kinematics.js";
+import { straightenToward } from "./straighten.js";
 
 /** Options of {@link IKSolverJacobian}. */
 export interface IKSolverJacobianOptions {
@@ -45,10 +46,14 @@ const blend = new NumberRef();
  * step is then undone), which converges quadratically near the answer and never diverges.
  *
  * Conflicting effectors are resolved by their weights (weighted least squares); there are no priority
- * levels. Reachability: an effector's target farther from the root joint than the effector's path
- * straightened is replaced by the reachable point on the line to it, and the solver iterates toward that
- * point (the chain ends straight, pointing at the target). A target or weight that is not finite switches
- * its effector off for the frame; with no effector on, or `ikPositionWeight` ≤ 0, nothing is written.
+ * levels. Reachability first: an effector's target farther from its root joint than the effector's path
+ * straightened is replaced by the reachable point on the line to it; when that effector is the only one on,
+ * its path is straightened at the target directly (free joints turned root to tip, the shortest way, within
+ * their limits) and, when that already meets the target (no hinge or limit in the way, no rotation target),
+ * no iteration runs. Otherwise the iterations go on from there. The blind zone near the root needs no
+ * special case: its targets are reachable for a tree of free joints, and the least-squares answer otherwise.
+ * A target or weight that is not finite switches its effector off for the frame; with no effector on, or
+ * `ikPositionWeight` ≤ 0, nothing is written.
  */
 export class IKSolverJacobian {
   /** Master weight in [0, 1]: the solved local rotations are slerped from the animated ones by it. */
@@ -213,6 +218,8 @@ export class IKSolverJacobian {
     const maxIt = this.maxIterations > 0 ? this.maxIterations : 0;
     k.clampTargets();
     k.forward();
+    // reachability first: one effector beyond its reach → the path straight at it, often the whole answer
+    if (k.clamped === 1 && k.activeCount === 1) straightenToward(k, k.lastClamped);
     k.computeError();
     k.saveBest();
     let mu = 1;

@@ -51,14 +51,23 @@ export class JacobianKinematics {
   private readonly best: Float64Array;
   private readonly lo: Float64Array;
   private readonly hi: Float64Array;
+  /** Scratch for a path of joints (tip to root). */
+  readonly path: Int32Array;
   /** World axis per angle, 3 numbers each. */
   private readonly axes: Float64Array;
-  private effJoint = new Int32Array(0);
-  private active = new Uint8Array(0);
+  /** Joint index per effector. */
+  effJoint = new Int32Array(0);
+  /** 1 per effector in use this update. */
+  active = new Uint8Array(0);
   private hasRot = new Uint8Array(0);
   private sw = new Float64Array(0);
   private swr = new Float64Array(0);
-  private tgt = new Float64Array(0);
+  /** Target position per effector (clamped to its reach), 3 numbers each. */
+  tgt = new Float64Array(0);
+  /** How many targets the last {@link clampTargets} pulled in, and the last of them (−1 for none). */
+  clamped = 0;
+  /** See {@link clamped}. */
+  lastClamped = -1;
   private tgtRot = new Float64Array(0);
   private rowStart = new Int32Array(0);
   private rows = 0;
@@ -111,7 +120,15 @@ export class JacobianKinematics {
       }
     });
     this.axes = new Float64Array(d * 3);
+    this.path = new Int32Array(n);
     this.dls = new DampedLeastSquares(this.theta, this.lo, this.hi);
+  }
+
+  /** Number of active effectors. */
+  get activeCount(): number {
+    let c = 0;
+    for (let e = 0; e < this.active.length; e++) c += this.active[e]!;
+    return c;
   }
 
   /** Index of the joint on `bone`, or −1. */
@@ -241,6 +258,8 @@ export class JacobianKinematics {
    * the point at that reach on the line to it.
    */
   clampTargets(): void {
+    this.clamped = 0;
+    this.lastClamped = -1;
     for (let e = 0; e < this.active.length; e++) {
       if (this.active[e] !== 1) continue;
       let j = this.effJoint[e]!;
@@ -260,6 +279,8 @@ export class JacobianKinematics {
       const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
       if (d > reach) {
         const s = reach / d;
+        this.clamped++;
+        this.lastClamped = e;
         this.tgt[o] = this.wPos[j * 3]! + dx * s;
         this.tgt[o + 1] = this.wPos[j * 3 + 1]! + dy * s;
         this.tgt[o + 2] = this.wPos[j * 3 + 2]! + dz * s;
