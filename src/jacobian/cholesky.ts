@@ -5,11 +5,11 @@
  */
 
 /**
- * Solves `a`·x = `b` for the leading `n`×`n` block of `a` (row stride `stride`, symmetric positive
- * definite), overwriting `a`'s lower triangle with its Cholesky factor and `b` with x. False (and `b`
- * unusable) when a pivot is not positive, i.e. the matrix is not positive definite to rounding.
+ * Factors the leading `n`×`n` block of `a` (row stride `stride`, symmetric positive definite) in place:
+ * its lower triangle becomes L with L·Lᵀ = a. False when a pivot is not positive (not positive definite to
+ * rounding, or NaN).
  */
-export function choleskySolve(a: Float64Array, b: Float64Array, n: number, stride: number): boolean {
+export function choleskyFactor(a: Float64Array, n: number, stride: number): boolean {
   for (let j = 0; j < n; j++) {
     const rj = j * stride;
     let d = a[rj + j]!;
@@ -24,7 +24,11 @@ export function choleskySolve(a: Float64Array, b: Float64Array, n: number, strid
       a[ri + j] = s / l;
     }
   }
-  // L·y = b, then Lᵀ·x = y
+  return true;
+}
+
+/** Overwrites `b` with x solving L·Lᵀ·x = b, L the factor {@link choleskyFactor} left in `a`. */
+export function choleskySubstitute(a: Float64Array, b: Float64Array, n: number, stride: number): void {
   for (let i = 0; i < n; i++) {
     const ri = i * stride;
     let s = b[i]!;
@@ -36,5 +40,15 @@ export function choleskySolve(a: Float64Array, b: Float64Array, n: number, strid
     for (let k = i + 1; k < n; k++) s -= a[k * stride + i]! * b[k]!;
     b[i] = s / a[i * stride + i]!;
   }
+}
+
+/**
+ * Solves `a`·x = `b` for the leading `n`×`n` block of `a` (row stride `stride`, symmetric positive
+ * definite), overwriting `a`'s lower triangle with its Cholesky factor and `b` with x. False (and `b`
+ * unusable) when a pivot is not positive, i.e. the matrix is not positive definite to rounding.
+ */
+export function choleskySolve(a: Float64Array, b: Float64Array, n: number, stride: number): boolean {
+  if (!choleskyFactor(a, n, stride)) return false;
+  choleskySubstitute(a, b, n, stride);
   return true;
 }

@@ -45,8 +45,11 @@ const blend = new NumberRef();
  * `adaptiveDamping` λ shrinks after a step that lowers the error and grows after one that does not (the
  * step is then undone), which converges quadratically near the answer and never diverges.
  *
- * Conflicting effectors are resolved by their weights (weighted least squares); there are no priority
- * levels. Reachability first: an effector's target farther from its root joint than the effector's path
+ * Conflicting effectors of one `priority` are resolved by their weights (weighted least squares); a lower
+ * priority is solved in the null space of the higher ones (task priority), and a step is kept when it lowers
+ * the errors compared level by level from the highest priority.
+ *
+ * Reachability first: an effector's target farther from its root joint than the effector's path
  * straightened is replaced by the reachable point on the line to it; when that effector is the only one on,
  * its path is straightened at the target directly (free joints turned root to tip, the shortest way, within
  * their limits) and, when that already meets the target (no hinge or limit in the way, no rotation target),
@@ -77,6 +80,8 @@ export class IKSolverJacobian {
   private readonly pose: IKPose;
   private readonly k: JacobianKinematics;
   private readonly rootParent: number;
+  /** Levenberg–Marquardt factor on λ, adapted per step. */
+  private mu = 1;
 
   /**
    * Builds the solver on `joints` (parents listed before children) of `pose`, whose current pose becomes the
@@ -211,47 +216,63 @@ export class IKSolverJacobian {
   /** The Levenberg–Marquardt loop on the kinematics' angles. */
   private iterate(): void {
     const k = this.k;
-    const tol = this.tolerance > 0 ? this.tolerance : 0;
-    const adaptive = this.adaptiveDamping;
-    const maxStep = this.maxStep > 0 ? this.maxStep : 0.5;
-    const damping = this.damping > 0 && this.damping < Infinity ? this.damping : 0.05;
-    const maxIt = this.maxIterations > 0 ? this.maxIterations : 0;
     k.clampTargets();
     k.forward();
     // reachability first: one effector beyond its reach → the path straight at it, often the whole answer
-    if (k.clamped === 1 && k.activeCount === 1) straightenToward(k, k.lastClamped);
+    if (k.fx.clamped === 1 && k.fx.activeCount === 1) straightenToward(k, k.fx.lastClamped);
     k.computeError();
     k.saveBest();
-    let mu = 1;
-    let it = 0;
     // below 1e-14 of the length the error is rounding: no step can lower it
     const floor = 1e-14 * k.length;
-    for (; it < maxIt; it++) {
-      if (k.maxError <= tol || k.maxError <= floor) break;
-      k.buildJacobian();
-      const lambda = damping * k.length * mu;
-      k.dls.lambdaSq = lambda * lambda;
-      k.dls.maxStep = maxStep;
-      if (!k.dls.step()) {
-        if (!adaptive || mu >= 1e6) break;
-        mu *= 4;
-        continue;
-      }
-      k.forward();
-      k.computeError();
-      if (!adaptive || k.errorSq < k.bestErrorSq) {
-        k.saveBest();
-        if (adaptive && mu > 1e-6) mu *= 0.5;
-        if (k.dls.stepSize < 1e-13) break;
-      } else {
-        k.restoreBest();
-        if (mu >= 1e6) break;
-        mu *= 4;
-      }
+    k.fx.floorSq = floor * floor;
+    this.mu = 1;
+    const maxIt = this.maxIterations > 0 ? this.maxIterations : 0;
+    let it = 0;
+    while (it < maxIt && this.lmStep()) it++;
+    if (k.fx.levels > 1 && this.adaptiveDamping) {
+      // a few steps on the top priority alone: the lower levels' null-space steps disturb it at second order
+      k.dls.levels = 1;
+      k.dls.rows = k.fx.levelStart[1]!;
+      this.mu = 1;
+      for (let polish = 0; polish < 10 && k.fx.levelErr[0]! > k.fx.floorSq && this.lmStep(); polish++) it++;
+      k.dls.levels = k.fx.levels;
+      k.dls.rows = k.fx.rows;
     }
     // every exit leaves the best angles current: a rejected step is undone at once
     this.lastIterations = it;
     this.lastError = k.maxError;
+  }
+
+  /**
+   * One Levenberg–Marquardt iteration with λ = damping·L·{@link mu}: false when the solve should stop
+   * (converged, stuck, or no step possible).
+   */
+  private lmStep(): boolean {
+    const k = this.k;
+    const tol = this.tolerance > 0 ? this.tolerance : 0;
+    if (k.maxError <= tol || k.maxError * k.maxError <= k.fx.floorSq) return false;
+    const adaptive = this.adaptiveDamping;
+    const damping = this.damping > 0 && this.damping < Infinity ? this.damping : 0.05;
+    k.buildJacobian();
+    const lambda = damping * k.length * this.mu;
+    k.dls.lambdaSq = lambda * lambda;
+    k.dls.maxStep = this.maxStep > 0 ? this.maxStep : 0.5;
+    if (!k.dls.step()) {
+      if (!adaptive || this.mu >= 1e6) return false;
+      this.mu *= 4;
+      return true;
+    }
+    k.forward();
+    k.computeError();
+    if (!adaptive || k.fx.improved()) {
+      k.saveBest();
+      if (adaptive && this.mu > 1e-6) this.mu *= 0.5;
+      return k.dls.stepSize >= 1e-13;
+    }
+    k.restoreBest();
+    if (this.mu >= 1e6) return false;
+    this.mu *= 4;
+    return true;
   }
 
   /** Writes the joints' rotations root to tip, slerped from the animated ones by `blend` when below 1. */

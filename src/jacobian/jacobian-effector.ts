@@ -3,9 +3,10 @@ import { Vec3 } from "../math/vec3.js";
 
 /**
  * An end effector of an {@link IKSolverJacobian}: a joint's bone pulled to `position` (component space) and,
- * when `rotation` is set, turned to it. Effectors that conflict are resolved by weighted least squares:
- * the solver minimises Σ weight·(|position error|² + rotationWeight·(L·angle error)²), L the joints' total
- * length, so two effectors on one bone end at the weighted mean of their targets when it is reachable.
+ * when `rotation` is set, turned to it. Effectors of one priority that conflict are resolved by weighted
+ * least squares: the solver minimises Σ weight·(|position error|² + rotationWeight·(L·angle error)²), L the
+ * joints' total length, so two effectors on one bone end at the weighted mean of their targets when it is
+ * reachable. Between priorities, the higher one wins (see {@link priority}).
  */
 export class JacobianEffector {
   /** The bone's id on the pose (one of the solver's joints). */
@@ -20,6 +21,12 @@ export class JacobianEffector {
   weight = 1;
   /** Weight of the rotation target relative to the position target (≥ 0). */
   rotationWeight = 1;
+  /**
+   * Priority: effectors of a higher priority are solved first, those of lower ones only in what freedom is
+   * left (the null space of the higher ones), whatever their weights. Equal priorities share one weighted
+   * least-squares level. Default 0.
+   */
+  priority = 0;
 
   /** Created by {@link IKSolverJacobian.addEffector}. */
   constructor(bone: number, joint: number) {

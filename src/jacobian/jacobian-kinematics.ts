@@ -1,6 +1,7 @@
 import { Quat, multiply, multiplyConjugate, normalizeQuat, quatFromArray, quatToArray } from "../math/quat.js";
 import { DampedLeastSquares } from "./damped-least-squares.js";
 import { eulerXYZFromQuat, quatFromEulerXYZ } from "./euler-xyz.js";
+import { EffectorRows } from "./effector-rows.js";
 import type { JacobianEffector } from "./jacobian-effector.js";
 import type { JacobianJoint } from "./jacobian-joint.js";
 
@@ -55,22 +56,8 @@ export class JacobianKinematics {
   readonly path: Int32Array;
   /** World axis per angle, 3 numbers each. */
   private readonly axes: Float64Array;
-  /** Joint index per effector. */
-  effJoint = new Int32Array(0);
-  /** 1 per effector in use this update. */
-  active = new Uint8Array(0);
-  private hasRot = new Uint8Array(0);
-  private sw = new Float64Array(0);
-  private swr = new Float64Array(0);
-  /** Target position per effector (clamped to its reach), 3 numbers each. */
-  tgt = new Float64Array(0);
-  /** How many targets the last {@link clampTargets} pulled in, and the last of them (−1 for none). */
-  clamped = 0;
-  /** See {@link clamped}. */
-  lastClamped = -1;
-  private tgtRot = new Float64Array(0);
-  private rowStart = new Int32Array(0);
-  private rows = 0;
+  /** The effectors' rows: targets, weights, priorities. */
+  readonly fx = new EffectorRows();
   /** Σ of the weighted squared errors at the current angles. */
   errorSq = 0;
   /** {@link errorSq} at the best angles. */
@@ -124,13 +111,6 @@ export class JacobianKinematics {
     this.dls = new DampedLeastSquares(this.theta, this.lo, this.hi);
   }
 
-  /** Number of active effectors. */
-  get activeCount(): number {
-    let c = 0;
-    for (let e = 0; e < this.active.length; e++) c += this.active[e]!;
-    return c;
-  }
-
   /** Index of the joint on `bone`, or −1. */
   jointOf(bone: number): number {
     return this.bone.indexOf(bone);
@@ -138,17 +118,7 @@ export class JacobianKinematics {
 
   /** Allocates the effector rows (6 per effector: position and rotation). Setup time. */
   setEffectors(effectors: readonly JacobianEffector[]): void {
-    const e = effectors.length;
-    const m = e * 6;
-    this.effJoint = Int32Array.from(effectors, (x) => x.joint);
-    this.active = new Uint8Array(e);
-    this.hasRot = new Uint8Array(e);
-    this.sw = new Float64Array(e);
-    this.swr = new Float64Array(e);
-    this.tgt = new Float64Array(e * 3);
-    this.tgtRot = new Float64Array(e * 4);
-    this.rowStart = new Int32Array(e);
-    this.dls.allocate(m);
+    this.dls.allocate(this.fx.allocate(effectors));
   }
 
   /**
@@ -215,77 +185,19 @@ export class JacobianKinematics {
     return normalizeQuat(out, out);
   }
 
-  /**
-   * Takes the effectors' targets and weights for this update; false when none is usable. An effector with
-   * a non-finite or non-positive weight or a non-finite target is off; a non-finite rotation target or
-   * rotation weight drops only the rotation.
-   */
+  /** Takes the effectors' targets for this update (see {@link EffectorRows.activate}); false when none is on. */
   activate(effectors: readonly JacobianEffector[]): boolean {
-    let rows = 0;
-    for (let e = 0; e < effectors.length; e++) {
-      const x = effectors[e]!;
-      const t = x.position;
-      const w = x.weight;
-      const on = w > 0 && w < Infinity && Number.isFinite(t.x) && Number.isFinite(t.y) && Number.isFinite(t.z);
-      this.active[e] = on ? 1 : 0;
-      this.hasRot[e] = 0;
-      if (!on) continue;
-      this.rowStart[e] = rows;
-      rows += 3;
-      this.sw[e] = Math.sqrt(w);
-      this.tgt[e * 3] = t.x;
-      this.tgt[e * 3 + 1] = t.y;
-      this.tgt[e * 3 + 2] = t.z;
-      const r = x.rotation;
-      const rw = x.rotationWeight;
-      if (r === null || !(rw > 0 && rw < Infinity)) continue;
-      const rn = r.x * r.x + r.y * r.y + r.z * r.z + r.w * r.w;
-      if (rn > 0 && rn < Infinity) {
-        normalizeQuat(qa, r);
-        this.hasRot[e] = 1;
-        this.swr[e] = Math.sqrt(w * rw);
-        quatToArray(this.tgtRot, e * 4, qa);
-        rows += 3;
-      }
-    }
-    this.rows = rows;
-    this.dls.rows = rows;
-    return rows > 0;
+    const fx = this.fx;
+    const on = fx.activate(effectors);
+    this.dls.rows = fx.rows;
+    this.dls.levels = fx.levels;
+    this.dls.levelStart = fx.levelStart;
+    return on;
   }
 
-  /**
-   * Replaces each target farther from its effector's root joint than the effector's path straightened by
-   * the point at that reach on the line to it.
-   */
+  /** Pulls unreachable targets in to their reach (see {@link EffectorRows.clampTargets}). */
   clampTargets(): void {
-    this.clamped = 0;
-    this.lastClamped = -1;
-    for (let e = 0; e < this.active.length; e++) {
-      if (this.active[e] !== 1) continue;
-      let j = this.effJoint[e]!;
-      let reach = 0;
-      while (this.parent[j]! >= 0) {
-        const o = j * 3;
-        const x = this.localPos[o]!;
-        const y = this.localPos[o + 1]!;
-        const z = this.localPos[o + 2]!;
-        reach += Math.sqrt(x * x + y * y + z * z);
-        j = this.parent[j]!;
-      }
-      const o = e * 3;
-      const dx = this.tgt[o]! - this.wPos[j * 3]!;
-      const dy = this.tgt[o + 1]! - this.wPos[j * 3 + 1]!;
-      const dz = this.tgt[o + 2]! - this.wPos[j * 3 + 2]!;
-      const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
-      if (d > reach) {
-        const s = reach / d;
-        this.clamped++;
-        this.lastClamped = e;
-        this.tgt[o] = this.wPos[j * 3]! + dx * s;
-        this.tgt[o + 1] = this.wPos[j * 3 + 1]! + dy * s;
-        this.tgt[o + 2] = this.wPos[j * 3 + 2]! + dz * s;
-      }
-    }
+    this.fx.clampTargets(this.parent, this.localPos, this.wPos);
   }
 
   /** Forward kinematics at the current angles: world rotations, positions and every angle's world axis. */
@@ -370,27 +282,30 @@ export class JacobianKinematics {
   /** The weighted error vector at the current angles, {@link errorSq} and {@link maxError}. */
   computeError(): void {
     const L = this.length;
+    const fx = this.fx;
     const err = this.dls.err;
+    fx.levelErr.fill(0);
     let sq = 0;
     let worst = 0;
-    for (let e = 0; e < this.active.length; e++) {
-      if (this.active[e] !== 1) continue;
-      const r = this.rowStart[e]!;
-      const j = this.effJoint[e]! * 3;
-      const dx = this.tgt[e * 3]! - this.wPos[j]!;
-      const dy = this.tgt[e * 3 + 1]! - this.wPos[j + 1]!;
-      const dz = this.tgt[e * 3 + 2]! - this.wPos[j + 2]!;
+    for (let e = 0; e < fx.active.length; e++) {
+      if (fx.active[e] !== 1) continue;
+      const r = fx.rowStart[e]!;
+      const j = fx.effJoint[e]! * 3;
+      const dx = fx.tgt[e * 3]! - this.wPos[j]!;
+      const dy = fx.tgt[e * 3 + 1]! - this.wPos[j + 1]!;
+      const dz = fx.tgt[e * 3 + 2]! - this.wPos[j + 2]!;
       const d2 = dx * dx + dy * dy + dz * dz;
-      const s = this.sw[e]!;
+      const s = fx.sw[e]!;
       err[r] = dx * s;
       err[r + 1] = dy * s;
       err[r + 2] = dz * s;
-      sq += d2 * s * s;
       if (d2 > worst * worst) worst = Math.sqrt(d2);
-      if (this.hasRot[e] !== 1) continue;
+      const lvl = fx.levelOf[e]!;
+      fx.levelErr[lvl] += d2 * s * s;
+      if (fx.hasRot[e] !== 1) continue;
       // rotation error: the rotation vector of target · current⁻¹ (shorter way)
-      quatFromArray(qa, this.tgtRot, e * 4);
-      quatFromArray(qb, this.wRot, this.effJoint[e]! * 4);
+      quatFromArray(qa, fx.tgtRot, e * 4);
+      quatFromArray(qb, this.wRot, fx.effJoint[e]! * 4);
       multiplyConjugate(qa, qa, qb);
       if (qa.w < 0) {
         qa.x = -qa.x;
@@ -400,13 +315,14 @@ export class JacobianKinematics {
       }
       const vl = Math.sqrt(qa.x * qa.x + qa.y * qa.y + qa.z * qa.z);
       const angle = 2 * Math.atan2(vl, qa.w);
-      const k = vl > 0 ? (angle / vl) * L * this.swr[e]! : 0;
+      const k = vl > 0 ? (angle / vl) * L * fx.swr[e]! : 0;
       err[r + 3] = qa.x * k;
       err[r + 4] = qa.y * k;
       err[r + 5] = qa.z * k;
-      sq += (qa.x * qa.x + qa.y * qa.y + qa.z * qa.z) * k * k;
+      fx.levelErr[lvl] += (qa.x * qa.x + qa.y * qa.y + qa.z * qa.z) * k * k;
       if (angle * L > worst) worst = angle * L;
     }
+    for (let l = 0; l < fx.levels; l++) sq += fx.levelErr[l]!;
     this.errorSq = sq;
     this.maxError = worst;
   }
@@ -415,6 +331,7 @@ export class JacobianKinematics {
   saveBest(): void {
     this.best.set(this.theta);
     this.bestErrorSq = this.errorSq;
+    this.fx.saveLevels();
   }
 
   /** Returns to the best angles, their kinematics and error. */
@@ -429,19 +346,20 @@ export class JacobianKinematics {
     const D = this.dofs;
     const J = this.dls.jac;
     const L = this.length;
-    J.fill(0, 0, this.rows * D);
-    for (let e = 0; e < this.active.length; e++) {
-      if (this.active[e] !== 1) continue;
-      const r = this.rowStart[e]! * D;
-      const je = this.effJoint[e]! * 3;
+    const fx = this.fx;
+    J.fill(0, 0, fx.rows * D);
+    for (let e = 0; e < fx.active.length; e++) {
+      if (fx.active[e] !== 1) continue;
+      const r = fx.rowStart[e]! * D;
+      const je = fx.effJoint[e]! * 3;
       const ex = this.wPos[je]!;
       const ey = this.wPos[je + 1]!;
       const ez = this.wPos[je + 2]!;
-      const s = this.sw[e]!;
-      const rot = this.hasRot[e] === 1;
-      const sr = rot ? this.swr[e]! * L : 0;
+      const s = fx.sw[e]!;
+      const rot = fx.hasRot[e] === 1;
+      const sr = rot ? fx.swr[e]! * L : 0;
       // the joints that move this effector: its own and its ancestors
-      for (let k = this.effJoint[e]!; k >= 0; k = this.parent[k]!) {
+      for (let k = fx.effJoint[e]!; k >= 0; k = this.parent[k]!) {
         const rx = ex - this.wPos[k * 3]!;
         const ry = ey - this.wPos[k * 3 + 1]!;
         const rz = ez - this.wPos[k * 3 + 2]!;

@@ -25,11 +25,11 @@ const turn = new Quat();
 export function straightenToward(k: JacobianKinematics, e: number): void {
   const path = k.path;
   let len = 0;
-  for (let j = k.effJoint[e]!; j >= 0; j = k.parent[j]!) path[len++] = j;
+  for (let j = k.fx.effJoint[e]!; j >= 0; j = k.parent[j]!) path[len++] = j;
   const root = path[len - 1]!;
-  dir.x = k.tgt[e * 3]! - k.wPos[root * 3]!;
-  dir.y = k.tgt[e * 3 + 1]! - k.wPos[root * 3 + 1]!;
-  dir.z = k.tgt[e * 3 + 2]! - k.wPos[root * 3 + 2]!;
+  dir.x = k.fx.tgt[e * 3]! - k.wPos[root * 3]!;
+  dir.y = k.fx.tgt[e * 3 + 1]! - k.wPos[root * 3 + 1]!;
+  dir.z = k.fx.tgt[e * 3 + 2]! - k.wPos[root * 3 + 2]!;
   normalize(dir, dir);
   for (let i = len - 1; i >= 1; i--) {
     const joint = path[i]!;

@@ -271,6 +271,67 @@ describe("IKSolverJacobian conflicts and weights", () => {
     console.log(`conflicting targets, distance from the weighted mean / length: ${rows.join(", ")}`);
   });
 
+  it("priority: a higher-priority target wins outright over a lower one on the same bone, whatever the weights", () => {
+    const rng = new Random(27);
+    const rest = new HierarchyPose(chainBones(5, 0.2));
+    let worst = 0;
+    for (let k = 0; k < 50; k++) {
+      const pose = rest.clone();
+      const s = new IKSolverJacobian(pose, Array.from({ length: 6 }, (_, i) => ({ bone: i })));
+      const hi = s.addEffector(5);
+      const lo = s.addEffector(5);
+      hi.priority = 1;
+      lo.weight = 1000;
+      const u = rng.unitVector();
+      const w = rng.unitVector();
+      Object.assign(hi.position, v(u.x * 0.6, u.y * 0.6, u.z * 0.6));
+      Object.assign(lo.position, v(w.x * 0.7, w.y * 0.7, w.z * 0.7));
+      s.update();
+      worst = Math.max(worst, dist(posOf(pose, 5), hi.position));
+    }
+    expect(worst).toBeLessThan(1e-9);
+  });
+
+  it("priority: a mid-chain target is met exactly; the tip's is too when the rest of the chain reaches it", () => {
+    const rng = new Random(28);
+    const rest = new HierarchyPose(chainBones(10, 0.1));
+    let worstMid = 0;
+    let worstTip = 0;
+    let worstMidByWeight = 0;
+    for (let k = 0; k < 60; k++) {
+      const u = rng.unitVector();
+      const w = rng.unitVector();
+      const mid = v(u.x * 0.35, u.y * 0.35, u.z * 0.35);
+      // the last five bones reach 0.5 from the mid joint: even k within it, odd k beyond (a conflict)
+      const r = k % 2 === 0 ? rng.range(0.05, 0.45) : rng.range(0.6, 0.9);
+      const tip = v(mid.x + w.x * r, mid.y + w.y * r, mid.z + w.z * r);
+      for (const prioritised of [true, false]) {
+        const pose = rest.clone();
+        const s = new IKSolverJacobian(pose, Array.from({ length: 11 }, (_, i) => ({ bone: i })));
+        const m = s.addEffector(5);
+        const t = s.addEffector(10);
+        if (prioritised) m.priority = 1;
+        Object.assign(m.position, mid);
+        Object.assign(t.position, tip);
+        s.update();
+        const dm = dist(posOf(pose, 5), mid);
+        if (prioritised) {
+          worstMid = Math.max(worstMid, dm);
+          if (k % 2 === 0) worstTip = Math.max(worstTip, dist(posOf(pose, 10), tip));
+        } else if (k % 2 === 1) {
+          worstMidByWeight = Math.max(worstMidByWeight, dm);
+        }
+      }
+    }
+    console.log(
+      `priorities: mid-chain target missed by ≤ ${worstMid.toExponential(1)} with priority, ` +
+        `by up to ${worstMidByWeight.toExponential(1)} with equal weights`,
+    );
+    expect(worstMid).toBeLessThan(1e-9);
+    expect(worstTip).toBeLessThan(1e-9);
+    expect(worstMidByWeight).toBeGreaterThan(1e-2);
+  });
+
   it("weight 0 leaves the pose bit-exact: master weight 0, every effector weight 0", () => {
     const rest = new HierarchyPose(chainBones(8, 0.1));
     const pose = rest.clone();
