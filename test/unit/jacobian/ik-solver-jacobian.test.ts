@@ -401,6 +401,19 @@ describe("IKSolverJacobian bad input", () => {
     expect(snapshot(pose).every((x) => Number.isFinite(x))).toBe(true);
   });
 
+  it("a pose that reads non-finite skips the frame: nothing written, nothing thrown", () => {
+    const rest = new HierarchyPose(chainBones(4, 0.2));
+    const pose = rest.clone();
+    const s = new IKSolverJacobian(pose, Array.from({ length: 5 }, (_, i) => ({ bone: i })));
+    const e = s.addEffector(4);
+    Object.assign(e.position, v(0.3, 0.3, 0.3));
+    pose.setLocalPosition(2, v(Number.NaN, 0.2, 0));
+    const before = snapshot(pose);
+    expect(() => s.update()).not.toThrow();
+    expect(sameBits(snapshot(pose), before)).toBe(true);
+    expect(s.lastIterations).toBe(0);
+  });
+
   it("an unreachable target: the chain is stretched straight at it without iterating, no NaN", () => {
     const rng = new Random(24);
     const rest = new HierarchyPose(chainBones(10, 0.1));
