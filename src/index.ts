@@ -8,16 +8,19 @@
  * @packageDocumentation
  */
 
-export { FullBodyBipedIK } from "./component/full-body-biped-ik.js";
-export type { FullBodyBipedIKOptions } from "./component/full-body-biped-ik.js";
-export { FBBIKSolver, BabylonBipedSolver } from "./component/fbbik-solver.js";
-export { SceneUpdater } from "./component/scene-updater.js";
-export { FBBIKEffector } from "./effectors/babylon-effector.js";
-export { FBBIKChain, FBBIKBendConstraint } from "./effectors/babylon-chain.js";
-export { BabylonRig } from "./mapping/babylon-rig.js";
-export type { BabylonRigOptions } from "./mapping/babylon-rig.js";
-export { resolveBipedReferences, readSkeletonInfo, referencedBones } from "./mapping/biped-references.js";
-export type { BipedReferences, BipedReferencesInput, BoneReference, SkeletonInfo } from "./mapping/biped-references.js";
+export { FullBodyBipedIK } from "./babylon/full-body-biped-ik.js";
+export type { FullBodyBipedIKOptions } from "./babylon/full-body-biped-ik.js";
+export { FBBIKSolver, BabylonBipedSolver } from "./babylon/fbbik-solver.js";
+export { SceneUpdater } from "./babylon/scene-updater.js";
+export { BabylonEffector } from "./babylon/babylon-effector.js";
+export { BabylonChain, BabylonBendConstraint } from "./babylon/babylon-chain.js";
+export { BabylonRig } from "./babylon/babylon-rig.js";
+export type { BabylonRigOptions } from "./babylon/babylon-rig.js";
+export { ComponentSpace } from "./babylon/component-space.js";
+export { RigDetachment } from "./babylon/rig-attachment.js";
+export { FlatPose } from "./mapping/flat-pose.js";
+export { resolveBipedReferences, readSkeletonInfo, referencedBones } from "./babylon/biped-references.js";
+export type { BipedReferences, BipedReferencesInput, BoneReference, SkeletonInfo } from "./babylon/biped-references.js";
 export { BipedMapping } from "./mapping/biped-mapping.js";
 export type { BipedMappingOptions, FixedBone, RestorablePose } from "./mapping/biped-mapping.js";
 export { BoneMap } from "./mapping/bone-map.js";
@@ -46,22 +49,22 @@ export { detectRootNodeBone } from "./solver/root-node.js";
 export { FBBIKError } from "./solver/errors.js";
 export { SolverObservable } from "./solver/observable.js";
 
-export { IKEffector } from "./effectors/effector.js";
-export type { EffectorSolver } from "./effectors/effector.js";
+export { IKEffector } from "./solver/effector.js";
+export type { EffectorSolver } from "./solver/effector.js";
 
 export { HierarchyPose } from "./mapping/hierarchy-pose.js";
 export type { HierarchyBone } from "./mapping/hierarchy-pose.js";
 
-export { detectBipedReferences, validateBipedReferences } from "./mapping/detect-references.js";
+export { detectBipedReferences, validateBipedReferences } from "./mapping/detection/detect-references.js";
 export type {
   DetectedBipedReferences,
   DetectionOptions,
   DetectionResult,
   ReferenceValidation,
   RigBoneInfo,
-} from "./mapping/detect-references.js";
-export { parseBoneName } from "./mapping/bone-naming.js";
-export type { BoneNameInfo, BoneRole, BoneSide } from "./mapping/bone-naming.js";
+} from "./mapping/detection/detect-references.js";
+export { parseBoneName } from "./mapping/detection/bone-naming.js";
+export type { BoneNameInfo, BoneRole, BoneSide } from "./mapping/detection/bone-naming.js";
 
 // interaction system
 export { InteractionSystem } from "./effectors/interaction/interaction-system.js";
@@ -87,7 +90,11 @@ export { Curve, CurveIO } from "./effectors/curve.js";
 export type { CurveKey } from "./effectors/curve.js";
 
 // grounding
-export { GrounderFBBIK, GrounderSpineEffector, GROUNDER_REFERENCE_HEIGHT } from "./effectors/grounding/grounder-fbbik.js";
+export {
+  GrounderFBBIK,
+  GrounderSpineEffector,
+  GROUNDER_REFERENCE_HEIGHT,
+} from "./effectors/grounding/grounder-fbbik.js";
 export type { GrounderFBBIKOptions } from "./effectors/grounding/grounder-fbbik.js";
 export { Grounding } from "./effectors/grounding/grounding.js";
 export { GroundingLeg } from "./effectors/grounding/grounding-leg.js";

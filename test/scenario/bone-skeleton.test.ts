@@ -10,7 +10,7 @@ import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.j
 import { Mesh } from "@babylonjs/core/Meshes/mesh.js";
 import { Scene } from "@babylonjs/core/scene.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { FullBodyBipedIK } from "../../src/component/full-body-biped-ik.js";
+import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import { Random } from "../helpers/random.js";
 import { syntheticBiped } from "../helpers/synthetic-biped.js";
 
@@ -76,7 +76,9 @@ describe.each([
       for (const [e] of limbs) e.positionWeight = 0;
       scene.render();
       const start = worldPos(first, mesh);
-      const reach = Vector3.Distance(start, worldPos(last.getParent()!, mesh)) + Vector3.Distance(worldPos(last.getParent()!, mesh), worldPos(last, mesh));
+      const reach =
+        Vector3.Distance(start, worldPos(last.getParent()!, mesh)) +
+        Vector3.Distance(worldPos(last.getParent()!, mesh), worldPos(last, mesh));
       const d = rng.unitVector();
       const target = start.add(new Vector3(d.x, d.y, d.z).scale(0.7 * reach));
       effector.position.copyFrom(target);

@@ -5,7 +5,7 @@
  */
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { FullBodyBipedIK } from "../../src/component/full-body-biped-ik.js";
+import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import { type LoadedModel, loadModel } from "../helpers/babylon-scene.js";
 import { height, worldPos } from "../helpers/scene-probes.js";
 

@@ -7,7 +7,7 @@ import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
-import { rotationFromMatrix } from "../../mapping/babylon-rig.js";
+import { rotationFromMatrix } from "../../babylon/world-matrix.js";
 import { Quat } from "../../math/quat.js";
 
 const basis = new Matrix();
@@ -22,7 +22,7 @@ const scratchQuat = new Quat();
 /**
  * The rotation of the world matrix `m` in Babylon's convention (what `m.decompose` gives: under a
  * mirror, such as glTF's `__root__` in a left-handed scene, the Y axis flipped), the convention of
- * {@link FBBIKEffector.rotation}.
+ * {@link BabylonEffector.rotation}.
  */
 export function rotationOfMatrix(m: Matrix, out: Quaternion): Quaternion {
   rotationFromMatrix(m.m, scratchQuat);
@@ -109,4 +109,3 @@ export function nlerpToRef(a: Quaternion, b: Quaternion, t: number, out: Quatern
   else out.copyFrom(a);
   return out;
 }
-

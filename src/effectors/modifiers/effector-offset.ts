@@ -4,7 +4,7 @@
  */
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
-import type { FullBodyBipedIK } from "../../component/full-body-biped-ik.js";
+import type { FullBodyBipedIK } from "../../babylon/full-body-biped-ik.js";
 import { Vec3 } from "../../math/vec3.js";
 import { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import { CharacterFrame } from "./frame.js";
@@ -87,7 +87,8 @@ export class EffectorOffset extends OffsetModifier {
       this.ik.solver.getEffector(FullBodyBipedEffector.LeftHand).maintainRelativePositionWeight = hw;
       this.ik.solver.getEffector(FullBodyBipedEffector.RightHand).maintainRelativePositionWeight = hw;
     }
-    const frame = this.node === null ? this.frame : this.nodeFrame.setFromNode(this.node, this.ik.scene.useRightHandedSystem);
+    const frame =
+      this.node === null ? this.frame : this.nodeFrame.setFromNode(this.node, this.ik.scene.useRightHandedSystem);
     this.scalars.s = this.weightValue;
     for (let i = 0; i < this.offsets.length; i++) {
       const o = this.offsets[i]!;

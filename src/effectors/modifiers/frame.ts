@@ -7,9 +7,18 @@
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Matrix, type Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
-import type { FullBodyBipedIK } from "../../component/full-body-biped-ik.js";
-import { type BabylonRig, currentWorldMatrix } from "../../mapping/babylon-rig.js";
-import { Quat, type ReadonlyQuat, conjugateMultiply, copyQuat, identity, multiply, rotateVector } from "../../math/quat.js";
+import type { FullBodyBipedIK } from "../../babylon/full-body-biped-ik.js";
+import type { BabylonRig } from "../../babylon/babylon-rig.js";
+import { currentWorldMatrix } from "../../babylon/world-matrix.js";
+import {
+  Quat,
+  type ReadonlyQuat,
+  conjugateMultiply,
+  copyQuat,
+  identity,
+  multiply,
+  rotateVector,
+} from "../../math/quat.js";
 import { type ReadonlyVec3, Vec3, copy } from "../../math/vec3.js";
 
 const tv = new Vec3();

@@ -4,7 +4,7 @@
  * @module
  */
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
-import type { FullBodyBipedIK } from "../../component/full-body-biped-ik.js";
+import type { FullBodyBipedIK } from "../../babylon/full-body-biped-ik.js";
 import type { ReadonlyVec3 } from "../../math/vec3.js";
 import type { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import { Vec3 } from "../../math/vec3.js";
@@ -49,7 +49,7 @@ const applyIo = new Scalars();
  *    `root position + pin` (root space → world) replaces the effector's offset on each root axis by
  *    `pinWeight` × |w| (a linear blend per axis).
  *
- * Call it before the IK solves: in `ik.solver.onPreUpdate`, or in `ik.solver.inner.onPreUpdate` as the modifiers do.
+ * Call it before the IK solves: in `ik.solver.onPreUpdate`, or in `ik.solver.onSkeletonRead` as the modifiers do.
  */
 export class OffsetPose {
   /** The effectors this pose moves. */
