@@ -9,7 +9,7 @@ import {
   normalizeQuat,
   quatFromArray,
   quatToArray,
-  slerpRef,
+  slerpByRef,
 } from "../math/quat.js";
 import { Vec3, fromArray, isFiniteVec, sub, toArray } from "../math/vec3.js";
 import { FBBIKError } from "../solver/errors.js";
@@ -283,7 +283,7 @@ export class IKSolverJacobian {
       k.solvedLocal(q, i);
       if (partial) {
         quatFromArray(q2, k.anim, i * 4);
-        slerpRef(q, q2, q, blend);
+        slerpByRef(q, q2, q, blend);
       }
       const p = k.parent[i]!;
       if (p < 0) copyQuat(q2, k.parentFrame);
@@ -315,7 +315,10 @@ function validate(joints: readonly JacobianJoint[], rootParent: number): string[
       const l = Math.hypot(a.x, a.y, a.z);
       if (!(l > 0) || l === Infinity) problems.push(`${name}: hinge axis is zero or not finite`);
     }
-    for (const [label, arr] of [["min", j.min], ["max", j.max]] as const) {
+    for (const [label, arr] of [
+      ["min", j.min],
+      ["max", j.max],
+    ] as const) {
       if (arr !== undefined && arr.length !== dofs) {
         problems.push(`${name}: ${label} has ${arr.length} angles for ${dofs} degrees of freedom`);
       }

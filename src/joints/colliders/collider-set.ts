@@ -6,9 +6,9 @@ import {
   quatFromArray,
   quatToArray,
   rotateVector,
-  slerpRef,
+  slerpByRef,
 } from "../../math/quat.js";
-import { type ReadonlyVec3, Vec3, add, fromArray, isFiniteVec, lerpRef, toArray } from "../../math/vec3.js";
+import { type ReadonlyVec3, Vec3, add, fromArray, isFiniteVec, lerpByRef, toArray } from "../../math/vec3.js";
 import { FBBIKError } from "../../solver/errors.js";
 import type { IKPose } from "../../solver/pose.js";
 import type { Collider } from "./collider.js";
@@ -193,8 +193,8 @@ export class ColliderSet {
       quatFromArray(q0, this.xf, x + 3);
       fromArray(p1, this.xf, x + 7);
       quatFromArray(q1, this.xf, x + 10);
-      lerpRef(pos, p0, p1, tRef);
-      slerpRef(rot, q0, q1, tRef);
+      lerpByRef(pos, p0, p1, tRef);
+      slerpByRef(rot, q0, q1, tRef);
       const lo = i * SHAPE;
       const o = i * SHAPE;
       fromArray(local, this.locals, lo);

@@ -162,7 +162,10 @@ describe("IKSolverJacobian long chains", () => {
     const rest = new HierarchyPose(chainBones(20, 0.1));
     const L = 2;
     const pose = rest.clone();
-    const s = new IKSolverJacobian(pose, Array.from({ length: 21 }, (_, i) => ({ bone: i })));
+    const s = new IKSolverJacobian(
+      pose,
+      Array.from({ length: 21 }, (_, i) => ({ bone: i })),
+    );
     const e = s.addEffector(20);
     let worst = 0;
     let iterations = 0;
@@ -231,7 +234,10 @@ describe("IKSolverJacobian long chains", () => {
         posed.setLocalRotation(i, qmul(posed.localRotations[i]!, axisAngle(rng.unitVector(), rng.range(0, 0.6))));
       }
       const pose = rest.clone();
-      const s = new IKSolverJacobian(pose, Array.from({ length: 7 }, (_, i) => ({ bone: i })));
+      const s = new IKSolverJacobian(
+        pose,
+        Array.from({ length: 7 }, (_, i) => ({ bone: i })),
+      );
       const e = s.addEffector(6);
       Object.assign(e.position, posed.positions[6]!);
       e.rotation = new Quat(posed.rotations[6]!.x, posed.rotations[6]!.y, posed.rotations[6]!.z, posed.rotations[6]!.w);
@@ -249,11 +255,19 @@ describe("IKSolverJacobian conflicts and weights", () => {
     const rng = new Random(23);
     const rest = new HierarchyPose(chainBones(5, 0.2));
     const rows: string[] = [];
-    for (const [w1, w2] of [[1, 1], [3, 1], [1, 4], [0.2, 1]] as const) {
+    for (const [w1, w2] of [
+      [1, 1],
+      [3, 1],
+      [1, 4],
+      [0.2, 1],
+    ] as const) {
       let worst = 0;
       for (let k = 0; k < 50; k++) {
         const pose = rest.clone();
-        const s = new IKSolverJacobian(pose, Array.from({ length: 6 }, (_, i) => ({ bone: i })));
+        const s = new IKSolverJacobian(
+          pose,
+          Array.from({ length: 6 }, (_, i) => ({ bone: i })),
+        );
         const e1 = s.addEffector(5);
         const e2 = s.addEffector(5);
         e1.weight = w1;
@@ -282,7 +296,10 @@ describe("IKSolverJacobian conflicts and weights", () => {
     let worst = 0;
     for (let k = 0; k < 50; k++) {
       const pose = rest.clone();
-      const s = new IKSolverJacobian(pose, Array.from({ length: 6 }, (_, i) => ({ bone: i })));
+      const s = new IKSolverJacobian(
+        pose,
+        Array.from({ length: 6 }, (_, i) => ({ bone: i })),
+      );
       const hi = s.addEffector(5);
       const lo = s.addEffector(5);
       hi.priority = 1;
@@ -312,7 +329,10 @@ describe("IKSolverJacobian conflicts and weights", () => {
       const tip = v(mid.x + w.x * r, mid.y + w.y * r, mid.z + w.z * r);
       for (const prioritised of [true, false]) {
         const pose = rest.clone();
-        const s = new IKSolverJacobian(pose, Array.from({ length: 11 }, (_, i) => ({ bone: i })));
+        const s = new IKSolverJacobian(
+          pose,
+          Array.from({ length: 11 }, (_, i) => ({ bone: i })),
+        );
         const m = s.addEffector(5);
         const t = s.addEffector(10);
         if (prioritised) m.priority = 1;
@@ -340,7 +360,10 @@ describe("IKSolverJacobian conflicts and weights", () => {
   it("weight 0 leaves the pose bit-exact: master weight 0, every effector weight 0", () => {
     const rest = new HierarchyPose(chainBones(8, 0.1));
     const pose = rest.clone();
-    const s = new IKSolverJacobian(pose, Array.from({ length: 9 }, (_, i) => ({ bone: i })));
+    const s = new IKSolverJacobian(
+      pose,
+      Array.from({ length: 9 }, (_, i) => ({ bone: i })),
+    );
     const e = s.addEffector(8);
     Object.assign(e.position, v(0.3, 0.2, 0.1));
     const before = snapshot(pose);
@@ -361,8 +384,14 @@ describe("IKSolverJacobian conflicts and weights", () => {
     const rest = new HierarchyPose(chainBones(4, 0.25));
     const full = rest.clone();
     const half = rest.clone();
-    for (const [pose, w] of [[full, 1], [half, 0.5]] as const) {
-      const s = new IKSolverJacobian(pose, Array.from({ length: 5 }, (_, i) => ({ bone: i })));
+    for (const [pose, w] of [
+      [full, 1],
+      [half, 0.5],
+    ] as const) {
+      const s = new IKSolverJacobian(
+        pose,
+        Array.from({ length: 5 }, (_, i) => ({ bone: i })),
+      );
       const e = s.addEffector(4);
       Object.assign(e.position, v(0.5, 0.5, 0.2));
       s.ikPositionWeight = w;
@@ -380,7 +409,10 @@ describe("IKSolverJacobian bad input", () => {
   it("NaN and infinite targets or weights switch their effector off; no NaN is ever written", () => {
     const rest = new HierarchyPose(chainBones(6, 0.1));
     const pose = rest.clone();
-    const s = new IKSolverJacobian(pose, Array.from({ length: 7 }, (_, i) => ({ bone: i })));
+    const s = new IKSolverJacobian(
+      pose,
+      Array.from({ length: 7 }, (_, i) => ({ bone: i })),
+    );
     const bad = s.addEffector(6);
     const before = snapshot(pose);
     for (const t of [v(Number.NaN, 0, 0), v(Infinity, 0, 0), v(0, -Infinity, 1)]) {
@@ -404,7 +436,10 @@ describe("IKSolverJacobian bad input", () => {
   it("a pose that reads non-finite skips the frame: nothing written, nothing thrown", () => {
     const rest = new HierarchyPose(chainBones(4, 0.2));
     const pose = rest.clone();
-    const s = new IKSolverJacobian(pose, Array.from({ length: 5 }, (_, i) => ({ bone: i })));
+    const s = new IKSolverJacobian(
+      pose,
+      Array.from({ length: 5 }, (_, i) => ({ bone: i })),
+    );
     const e = s.addEffector(4);
     Object.assign(e.position, v(0.3, 0.3, 0.3));
     pose.setLocalPosition(2, v(Number.NaN, 0.2, 0));
@@ -420,7 +455,10 @@ describe("IKSolverJacobian bad input", () => {
     let worst = 0;
     for (let k = 0; k < 100; k++) {
       const pose = rest.clone();
-      const s = new IKSolverJacobian(pose, Array.from({ length: 11 }, (_, i) => ({ bone: i })));
+      const s = new IKSolverJacobian(
+        pose,
+        Array.from({ length: 11 }, (_, i) => ({ bone: i })),
+      );
       const e = s.addEffector(10);
       const u = rng.unitVector();
       const far = rng.range(1.05, 1e6);
@@ -622,7 +660,10 @@ describe("IKSolverJacobian allocation", () => {
   it("1,000 solves of a 20-bone chain do not grow the heap noticeably", () => {
     const rest = new HierarchyPose(chainBones(20, 0.1));
     const pose = rest.clone();
-    const s = new IKSolverJacobian(pose, Array.from({ length: 21 }, (_, i) => ({ bone: i })));
+    const s = new IKSolverJacobian(
+      pose,
+      Array.from({ length: 21 }, (_, i) => ({ bone: i })),
+    );
     const e = s.addEffector(20);
     const targets = new Float64Array([0.5, 0.5, 0.3, -0.7, 1.1, 0.2, 0.1, -0.9, 0.8]);
     const run = (): void => {
