@@ -156,3 +156,22 @@ export type {
   RecoilOffsetInit,
   RecoilOptions,
 } from "./effectors/modifiers/index.js";
+
+// the IK family: the shared joint-solver frame, rotation limits, colliders and the engine-neutral solvers
+export { IKSolverJoints, type IKSolverJointsOptions, type JointReach } from "./joints/ik-solver-joints.js";
+export { JointBone } from "./joints/joint-bone.js";
+export type { JointColliders } from "./joints/joint-colliders.js";
+export { type RotationLimit, type SingleAxisLimit, isSingleAxisLimit } from "./joints/limits/rotation-limit.js";
+export { RotationLimitEuler } from "./joints/limits/rotation-limit-euler.js";
+export { RotationLimitHinge } from "./joints/limits/rotation-limit-hinge.js";
+export { RotationLimitAngle } from "./joints/limits/rotation-limit-angle.js";
+export { SphereCollider } from "./joints/colliders/sphere-collider.js";
+export { CapsuleCollider } from "./joints/colliders/capsule-collider.js";
+export type { Collider } from "./joints/colliders/collider.js";
+export { ColliderSet } from "./joints/colliders/collider-set.js";
+export { IKSolverCCD, type CCDLinkOrder } from "./ccd/ik-solver-ccd.js";
+export { IKSolverFABRIK } from "./fabrik/ik-solver-fabrik.js";
+export { IKSolverFABRIKRoot, FABRIKChain } from "./fabrik/ik-solver-fabrik-root.js";
+export { IKSolverJacobian, type IKSolverJacobianOptions } from "./jacobian/ik-solver-jacobian.js";
+export { JacobianEffector } from "./jacobian/jacobian-effector.js";
+export type { JacobianJoint } from "./jacobian/jacobian-joint.js";
