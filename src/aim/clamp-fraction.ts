@@ -10,7 +10,7 @@ const angle = new NumberRef();
 
 /**
  * Writes into `out.value` the fraction, in [0, 1], of the angle θ between `base` and `target` that a part
- * clamped by `clampWeight` turns (FinalIK's clampWeight with clampSmoothing rounds of x ↦ sin(xπ/2)).
+ * clamped by `clampWeight` (read from `clampWeightRef.value`, likewise the smoothing) turns (FinalIK's clampWeight with clampSmoothing rounds of x ↦ sin(xπ/2)).
  * With dot = 1 − θ/π: 1 while dot ≥ clampWeight, else (dot/clampWeight, smoothed) × (1 − clampWeight)/(1 − dot).
  * So the turn never exceeds (1 − clampWeight) × 180° from `base`: clampWeight 0 allows everything,
  * 0.5 allows 90°, 1 allows nothing; a target behind fades the turn out instead of flipping sides.
@@ -19,9 +19,11 @@ export function clampFractionToRef(
   out: NumberRef,
   base: ReadonlyVec3,
   target: ReadonlyVec3,
-  clampWeight: number,
-  clampSmoothing: number,
+  clampWeightRef: Readonly<NumberRef>,
+  clampSmoothingRef: Readonly<NumberRef>,
 ): NumberRef {
+  const clampWeight = clampWeightRef.value;
+  const clampSmoothing = clampSmoothingRef.value;
   if (!(clampWeight > 0)) {
     out.value = 1;
     return out;

@@ -3,8 +3,7 @@
  * @module
  */
 import { NumberRef } from "../math/number-ref.js";
-import { Quat, fromToRotation, identity, nlerp, rotateVector } from "../math/quat.js";
-import { clamp01 } from "../math/scalar.js";
+import { Quat, fromToRotation, identity, nlerpRef, rotateVector } from "../math/quat.js";
 import { slerpVectorsRef } from "../math/direction.js";
 import {
   type ReadonlyVec3,
@@ -14,10 +13,10 @@ import {
   copy,
   distance,
   isFiniteVec,
+  isZero,
   length,
   normalize,
   projectOnPlane,
-  scale,
   scaleAndAdd,
   sub,
 } from "../math/vec3.js";
@@ -65,9 +64,14 @@ const u = new Vec3();
 const q = new Quat();
 const r = new Quat();
 const unit = new Quat();
+// numbers handed to helpers by reference (see NumberRef)
 const frac = new NumberRef();
 const weightRef = new NumberRef();
 const angleOut = new NumberRef();
+const clampRef = new NumberRef();
+const smoothRef = new NumberRef();
+const turnRef = new NumberRef();
+const poleRef = new NumberRef();
 
 /**
  * Turns a chain of bones so that an axis of its last bone (or of a bone rigidly under it, from a point
@@ -153,7 +157,8 @@ export class IKSolverAim {
     this.size = size > 0 ? size : 1;
     this.aimPoint();
     scaleAndAdd(this.ikPosition, point, axisW, 3 * this.size);
-    scaleAndAdd(this.polePosition, point, poleW, 3 * this.size);
+    rotateVector(poleW, this.chain.getRotation(this.aimEntry, r), this.poleAxis);
+    scaleAndAdd(this.polePosition, point, normalize(poleW, poleW), 3 * this.size);
   }
 
   /** Solves one frame: reads the chain, aims it, writes it (nothing when ikPositionWeight is 0). */
@@ -162,16 +167,23 @@ export class IKSolverAim {
     this.iterationsUsed = 0;
     const wIn = this.ikPositionWeight;
     if (!Number.isFinite(wIn)) return this.skip("input");
-    const w = clamp01(wIn);
+    // weights clamped to [0, 1] inline: per-frame code passes no double through a call (see NumberRef)
+    const w = wIn > 0 ? (wIn < 1 ? wIn : 1) : 0;
     if (w <= 0) return this.skip("weight");
     if (!this.inputUsable()) return this.skip("input");
     if (!this.chain.read(this.pose)) return this.skip("pose");
     this.aimPoint();
-    const dl = length(sub(dir, this.ikPosition, point));
+    sub(dir, this.ikPosition, point);
+    const dl = Math.sqrt(dir.x * dir.x + dir.y * dir.y + dir.z * dir.z);
     if (!(dl > EPS * this.size)) return this.skip("target on aim point");
     // the goal: clamped around the animated axis, blended from it by the weight, fixed for the frame
-    scale(base, axisW, dl);
-    clampFractionToRef(frac, axisW, dir, clamp01(this.clampWeight), this.clampSmoothing);
+    base.x = axisW.x * dl;
+    base.y = axisW.y * dl;
+    base.z = axisW.z * dl;
+    const cw = this.clampWeight;
+    clampRef.value = cw > 0 ? (cw < 1 ? cw : 1) : 0;
+    smoothRef.value = this.clampSmoothing;
+    clampFractionToRef(frac, axisW, dir, clampRef, smoothRef);
     slerpVectorsRef(clamped, base, dir, frac);
     weightRef.value = w;
     slerpVectorsRef(goalDir, base, clamped, weightRef);
@@ -179,7 +191,7 @@ export class IKSolverAim {
     const passes = this.maxIterations;
     const tol = this.tolerance;
     for (let it = 0; it < passes; it++) {
-      if (it >= 1 && tol > 0 && this.angleToGoal() < tol * RAD) break;
+      if (it >= 1 && tol > 0 && this.angleToGoal(angleOut).value < tol * RAD) break;
       this.pass();
       this.iterationsUsed = it + 1;
     }
@@ -191,7 +203,7 @@ export class IKSolverAim {
   }
 
   private inputUsable(): boolean {
-    if (!isFiniteVec(this.ikPosition) || !isFiniteVec(this.axis) || !(length(this.axis) > 0)) return false;
+    if (!isFiniteVec(this.ikPosition) || !isFiniteVec(this.axis) || isZero(this.axis)) return false;
     if (!isFiniteVec(this.aimOffset) || !Number.isFinite(this.clampWeight)) return false;
     if (!Number.isFinite(this.clampSmoothing) || !Number.isFinite(this.tolerance)) return false;
     if (!Number.isFinite(this.maxIterations) || !Number.isFinite(this.poleWeight)) return false;
@@ -206,43 +218,50 @@ export class IKSolverAim {
     const bones = this.bones;
     const n = bones.length;
     const step = 1 / n;
-    const pole = clamp01(this.poleWeight);
+    const pw = this.poleWeight;
+    const pole = pw > 0 ? (pw < 1 ? pw : 1) : 0;
     for (let i = 0; i < n; i++) {
-      const bw = clamp01(bones[i]!.weight);
+      const wIn = bones[i]!.weight;
+      const bw = wIn > 0 ? (wIn < 1 ? wIn : 1) : 0;
       const wi = i < n - 1 ? step * (i + 1) * bw : bw;
       if (!(wi > 0)) continue;
       this.aimPoint();
       fromToRotation(q, axisW, sub(v, this.goal, point));
-      if (wi < 1) nlerp(q, identity(unit), q, wi);
+      turnRef.value = wi;
+      if (wi < 1) nlerpRef(q, identity(unit), q, turnRef);
       this.chain.rotate(i, q);
-      if (pole > 0) this.twistToPole(i, wi * pole);
+      poleRef.value = wi * pole;
+      if (pole > 0) this.twistToPole(i, poleRef);
     }
   }
 
   /** Twists bone `i` about the aim axis so the pole axis turns toward the pole by `t`. */
-  private twistToPole(i: number, t: number): void {
+  private twistToPole(i: number, t: Readonly<NumberRef>): void {
     this.aimPoint();
+    this.chain.getRotation(this.aimEntry, r);
+    rotateVector(poleW, r, this.poleAxis);
     projectOnPlane(u, poleW, axisW);
     projectOnPlane(v, sub(v, this.polePosition, point), axisW);
-    if (!(length(u) > EPS) || !(length(v) > EPS * this.size)) return;
+    const lu = Math.sqrt(u.x * u.x + u.y * u.y + u.z * u.z);
+    const lv = Math.sqrt(v.x * v.x + v.y * v.y + v.z * v.z);
+    if (!(lu > EPS) || !(lv > EPS * this.size)) return;
     fromToRotation(q, u, v);
-    if (t < 1) nlerp(q, identity(unit), q, t);
+    if (t.value < 1) nlerpRef(q, identity(unit), q, t);
     this.chain.rotate(i, q);
   }
 
-  /** Angle in radians between the current axis and the goal direction. */
-  private angleToGoal(): number {
+  /** Writes into `out.value` the angle in radians between the current axis and the goal direction. */
+  private angleToGoal(out: NumberRef): NumberRef {
     this.aimPoint();
-    return angleToRef(axisW, sub(v, this.goal, point), angleOut).value;
+    return angleToRef(axisW, sub(v, this.goal, point), out);
   }
 
-  /** The aim ray's start, unit axis and unit pole axis in component space, from the chain's current state. */
+  /** The aim ray's start and unit axis in component space, from the chain's current state. */
   private aimPoint(): void {
     const c = this.chain;
     c.getRotation(this.aimEntry, r);
     c.getPosition(this.aimEntry, point);
     add(point, point, rotateVector(v, r, this.aimOffset));
     normalize(axisW, rotateVector(axisW, r, this.axis));
-    normalize(poleW, rotateVector(poleW, r, this.poleAxis));
   }
 }

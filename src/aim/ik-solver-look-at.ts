@@ -4,7 +4,7 @@
  */
 import { slerpVectorsRef } from "../math/direction.js";
 import { NumberRef } from "../math/number-ref.js";
-import { Quat, fromToRotation, inverseRotateVector, multiply, nlerp, rotateVector } from "../math/quat.js";
+import { Quat, fromToRotation, inverseRotateVector, multiply, nlerpRef, rotateVector } from "../math/quat.js";
 import { clamp01 } from "../math/scalar.js";
 import {
   type ReadonlyVec3,
@@ -13,8 +13,8 @@ import {
   distance,
   fromArray,
   isFiniteVec,
+  isZero,
   length,
-  lerpUnclamped,
   normalize,
   scaleAndAdd,
   sub,
@@ -56,8 +56,13 @@ const look = new Vec3();
 const v = new Vec3();
 const r = new Quat();
 const q = new Quat();
+// numbers handed to helpers by reference (see NumberRef)
 const frac = new NumberRef();
 const partFrac = new NumberRef();
+const partWeight = new NumberRef();
+const clampIn = new NumberRef();
+const clampRef = new NumberRef();
+const smoothRef = new NumberRef();
 
 /**
  * Turns a spine, a head and eyes toward {@link ikPosition} (FinalIK's LookAtIK), component space.
@@ -65,8 +70,8 @@ const partFrac = new NumberRef();
  * Each part has a forward: the setup `forward` carried by the bone's rotation. Each {@link solve} reads
  * the bones once, then:
  * - spine: the look direction from the top spine bone to the target (+ {@link spineTargetOffset}),
- *   clamped around the bottom spine bone's animated forward by {@link clampWeight}; bone i (of n) looks
- *   along the base turned by {@link spineWeightCurve}(i / (n − 1)) of that way, by bodyWeight × ikPositionWeight;
+ *   clamped around the bottom spine bone's animated forward by {@link clampWeight}; spine bone i looks
+ *   along the base turned by {@link spineWeights}[i] of that way, by bodyWeight × ikPositionWeight;
  * - head: the direction to the target, blended from its base (the top spine bone's solved forward, or the
  *   head's animated forward without a spine) by headWeight × ikPositionWeight, clamped around the base by
  *   {@link clampWeightHead}; the head turns toward it by headWeight × ikPositionWeight;
@@ -107,8 +112,11 @@ export class IKSolverLookAt {
   clampSmoothing = 2;
   /** Added to the target for the spine only (component space). */
   readonly spineTargetOffset = new Vec3();
-  /** Share of the spine's turn per bone, t = 0 at the bottom bone, 1 at the top. */
-  spineWeightCurve: (t: number) => number = defaultSpineWeightCurve;
+  /**
+   * Share of the spine's turn per spine bone, bottom to top (FinalIK's spineWeightCurve sampled at
+   * i / (n − 1)); {@link defaultSpineWeightCurve} until changed or set by {@link setSpineWeightCurve}.
+   */
+  readonly spineWeights: Float64Array;
   /** Why the last solve wrote nothing ("" when it wrote). */
   skipReason: LookAtSkipReason = "";
 
@@ -150,6 +158,8 @@ export class IKSolverLookAt {
       toArray(this.axes, 3 * i, v);
     }
     this.spineDirs = new Float64Array(3 * ns);
+    this.spineWeights = new Float64Array(ns);
+    this.setSpineWeightCurve(defaultSpineWeightCurve);
     const top = this.headEntry >= 0 ? this.headEntry : ns > 0 ? ns - 1 : ns;
     let size = 0;
     for (let i = 1; i < ids.length; i++) size += distance(this.chain.getPosition(i - 1, v), this.chain.getPosition(i, pos));
@@ -162,15 +172,28 @@ export class IKSolverLookAt {
     this.skipReason = "";
     const wIn = this.ikPositionWeight;
     if (!Number.isFinite(wIn)) return this.skip("input");
-    const w = clamp01(wIn);
+    // weights clamped to [0, 1] inline and handed on by reference: no double crosses a call (see NumberRef)
+    const w = wIn > 0 ? (wIn < 1 ? wIn : 1) : 0;
     if (w <= 0) return this.skip("weight");
     if (!this.inputUsable()) return this.skip("input");
     if (!this.chain.read(this.pose)) return this.skip("pose");
-    const smoothing = this.clampSmoothing;
-    this.solveSpine(clamp01(this.bodyWeight) * w, smoothing);
-    this.solveHead(clamp01(this.headWeight) * w, smoothing);
-    this.solveEyes(clamp01(this.eyesWeight) * w, smoothing);
+    smoothRef.value = this.clampSmoothing;
+    const bw = this.bodyWeight;
+    partWeight.value = (bw > 0 ? (bw < 1 ? bw : 1) : 0) * w;
+    this.solveSpine();
+    const hw = this.headWeight;
+    partWeight.value = (hw > 0 ? (hw < 1 ? hw : 1) : 0) * w;
+    this.solveHead();
+    const ew = this.eyesWeight;
+    partWeight.value = (ew > 0 ? (ew < 1 ? ew : 1) : 0) * w;
+    this.solveEyes();
     this.chain.write(this.pose);
+  }
+
+  /** Sets {@link spineWeights} from a curve over t = 0 (bottom spine bone) … 1 (top). Setup-time. */
+  setSpineWeightCurve(curve: (t: number) => number): void {
+    const n = this.spine.length;
+    for (let i = 0; i < n; i++) this.spineWeights[i] = clamp01(n === 1 ? 1 : curve(i / (n - 1)));
   }
 
   private skip(reason: LookAtSkipReason): void {
@@ -182,62 +205,82 @@ export class IKSolverLookAt {
     if (!Number.isFinite(this.bodyWeight) || !Number.isFinite(this.headWeight)) return false;
     if (!Number.isFinite(this.eyesWeight) || !Number.isFinite(this.clampWeight)) return false;
     if (!Number.isFinite(this.clampWeightHead) || !Number.isFinite(this.clampWeightEyes)) return false;
+    const sw = this.spineWeights;
+    for (let i = 0; i < sw.length; i++) if (!Number.isFinite(sw[i]!)) return false;
     return Number.isFinite(this.clampSmoothing);
   }
 
-  private solveSpine(weight: number, smoothing: number): void {
+  /** Sets `clampRef` to a clamp weight limited to [0, 1]. */
+  private setClamp(c: NumberRef): void {
+    const v = c.value;
+    clampRef.value = v > 0 ? (v < 1 ? v : 1) : 0;
+  }
+
+  private solveSpine(): void {
     const n = this.spine.length;
-    if (!(weight > 0) || n === 0) return;
+    if (!(partWeight.value > 0) || n === 0) return;
     add(v, this.ikPosition, this.spineTargetOffset);
     normalize(toTarget, sub(v, v, this.chain.getPosition(n - 1, pos)));
-    if (!(length(toTarget) > 0)) return;
+    if (isZero(toTarget)) return;
     this.forwardOf(0, baseDir);
-    clampFractionToRef(frac, baseDir, toTarget, clamp01(this.clampWeight), smoothing);
+    clampIn.value = this.clampWeight;
+    this.setClamp(clampIn);
+    clampFractionToRef(frac, baseDir, toTarget, clampRef, smoothRef);
     const dirs = this.spineDirs;
+    const sw = this.spineWeights;
     for (let i = 0; i < n; i++) {
-      partFrac.value = n === 1 ? frac.value : clamp01(this.spineWeightCurve(i / (n - 1))) * frac.value;
+      const k = sw[i]!;
+      partFrac.value = (k > 0 ? (k < 1 ? k : 1) : 0) * frac.value;
       slerpVectorsRef(look, baseDir, toTarget, partFrac);
       toArray(dirs, 3 * i, look);
     }
-    for (let i = 0; i < n; i++) this.lookAt(i, fromArray(look, dirs, 3 * i), weight);
+    for (let i = 0; i < n; i++) this.lookAt(i, fromArray(look, dirs, 3 * i));
   }
 
-  private solveHead(weight: number, smoothing: number): void {
+  private solveHead(): void {
     const h = this.headEntry;
+    const weight = partWeight.value;
     if (!(weight > 0) || h < 0) return;
     const n = this.spine.length;
     this.forwardOf(n > 0 ? n - 1 : h, baseDir);
     normalize(toTarget, sub(v, this.ikPosition, this.chain.getPosition(h, pos)));
-    if (!(length(toTarget) > 0)) return;
-    normalize(toTarget, lerpUnclamped(toTarget, baseDir, toTarget, weight));
-    if (!(length(toTarget) > 0)) return;
-    clampFractionToRef(frac, baseDir, toTarget, clamp01(this.clampWeightHead), smoothing);
+    if (isZero(toTarget)) return;
+    // FinalIK blends the head's look direction by its weight and then turns by the weight again
+    toTarget.x = baseDir.x + (toTarget.x - baseDir.x) * weight;
+    toTarget.y = baseDir.y + (toTarget.y - baseDir.y) * weight;
+    toTarget.z = baseDir.z + (toTarget.z - baseDir.z) * weight;
+    normalize(toTarget, toTarget);
+    if (isZero(toTarget)) return;
+    clampIn.value = this.clampWeightHead;
+    this.setClamp(clampIn);
+    clampFractionToRef(frac, baseDir, toTarget, clampRef, smoothRef);
     slerpVectorsRef(look, baseDir, toTarget, frac);
-    this.lookAt(h, look, weight);
+    this.lookAt(h, look);
   }
 
-  private solveEyes(weight: number, smoothing: number): void {
+  private solveEyes(): void {
     const ne = this.eyes.length;
-    if (!(weight > 0) || ne === 0) return;
+    if (!(partWeight.value > 0) || ne === 0) return;
     const first = this.chain.count - ne;
-    const cw = clamp01(this.clampWeightEyes);
+    clampIn.value = this.clampWeightEyes;
+    this.setClamp(clampIn);
     for (let e = first; e < first + ne; e++) {
       this.forwardOf(this.headEntry >= 0 ? this.headEntry : e, baseDir);
       normalize(toTarget, sub(v, this.ikPosition, this.chain.getPosition(e, pos)));
-      if (!(length(toTarget) > 0)) continue;
-      clampFractionToRef(frac, baseDir, toTarget, cw, smoothing);
+      if (isZero(toTarget)) continue;
+      clampFractionToRef(frac, baseDir, toTarget, clampRef, smoothRef);
       slerpVectorsRef(look, baseDir, toTarget, frac);
-      this.lookAt(e, look, weight);
+      this.lookAt(e, look);
     }
   }
 
-  /** Turns entry `i` so its forward goes toward unit `dir` by `weight` (normalised blend of rotations). */
-  private lookAt(i: number, dir: Vec3, weight: number): void {
+  /** Turns entry `i` so its forward goes toward unit `dir` by the part's weight (normalised blend of rotations). */
+  private lookAt(i: number, dir: Vec3): void {
     this.forwardOf(i, fwd);
     fromToRotation(q, fwd, dir);
     this.chain.getRotation(i, r);
     multiply(q, q, r);
-    nlerp(q, r, q, weight);
+    nlerpRef(q, r, q, partWeight);
     this.chain.setRotation(i, q);
   }
 

@@ -2,7 +2,7 @@
  * IKSolverLimb: FinalIK's LimbIK (IKSolverTrigonometric with bend modifiers), engine-neutral and exact.
  * @module
  */
-import { clamp01 } from "../math/scalar.js";
+import { NumberRef } from "../math/number-ref.js";
 import {
   Quat,
   conjugateMultiply,
@@ -14,7 +14,7 @@ import {
   multiplyConjugate,
   normalizeQuat,
   rotateVector,
-  slerp,
+  slerpRef,
 } from "../math/quat.js";
 import {
   type ReadonlyVec3,
@@ -23,17 +23,13 @@ import {
   anyPerpendicular,
   copy,
   cross,
-  dot,
   isFiniteVec,
   length,
-  lerpUnclamped,
   normalize,
-  scale,
-  scaleAndAdd,
   sub,
 } from "../math/vec3.js";
 import type { IKPose } from "../solver/pose.js";
-import { limbMiddle } from "./limb-geometry.js";
+import { LimbLengths, limbMiddle } from "./limb-geometry.js";
 import { checkBones, ensure } from "./setup-checks.js";
 
 /**
@@ -83,6 +79,12 @@ const delta = new Quat();
 const solved = new Quat();
 const goalRot = new Quat();
 const unitQ = new Quat();
+const lengths = new LimbLengths();
+// weights handed to helpers by reference (see NumberRef)
+const weight = new NumberRef();
+const bendT = new NumberRef();
+const goalT = new NumberRef();
+const rotT = new NumberRef();
 
 /** Relative size below which a length, distance or cross product counts as zero. */
 const EPS = 1e-10;
@@ -192,8 +194,9 @@ export class IKSolverLimb {
     const wgIn = this.bendGoalWeight;
     if (!Number.isFinite(wIn) || !Number.isFinite(wrIn) || !Number.isFinite(wmIn)) return this.skip("input");
     if (!Number.isFinite(wbIn) || !Number.isFinite(wgIn)) return this.skip("input");
-    const w = clamp01(wIn);
-    const wr = clamp01(wrIn);
+    // weights clamped to [0, 1] inline: per-frame code passes no double through a call (see NumberRef)
+    const w = wIn > 0 ? (wIn < 1 ? wIn : 1) : 0;
+    const wr = wrIn > 0 ? (wrIn < 1 ? wrIn : 1) : 0;
     if (w <= 0 && wr <= 0) return this.skip("weight");
     if (w > 0 && !isFiniteVec(this.ikPosition)) return this.skip("input");
     if (wr > 0 && !isFiniteQuat(this.ikRotation)) return this.skip("input");
@@ -208,19 +211,28 @@ export class IKSolverLimb {
     if (!isFiniteVec(p1) || !isFiniteVec(p2) || !isFiniteVec(p3)) return this.skip("pose");
     if (!isFiniteQuat(r1) || !isFiniteQuat(r2) || !isFiniteQuat(r3)) return this.skip("pose");
     copyQuat(anim3, r3);
+    weight.value = w;
     if (w > 0) {
-      const l1 = length(sub(va, p2, p1));
-      const l2 = length(sub(vb, p3, p2));
+      sub(va, p2, p1);
+      sub(vb, p3, p2);
+      const l1 = Math.sqrt(va.x * va.x + va.y * va.y + va.z * va.z);
+      const l2 = Math.sqrt(vb.x * vb.x + vb.y * vb.y + vb.z * vb.z);
       if (!(l1 > EPS * (l1 + l2)) || !(l2 > EPS * (l1 + l2))) return this.skip("pose");
-      const d = length(sub(dir, this.ikPosition, p1));
+      sub(dir, this.ikPosition, p1);
+      const d = Math.sqrt(dir.x * dir.x + dir.y * dir.y + dir.z * dir.z);
       if (!(d > EPS * (l1 + l2))) return this.skip("target on root");
-      if (!this.bendNormalToRef(normal, w, clamp01(wbIn), clamp01(wgIn))) return this.skip("input");
-      this.bendSide(side, normal, dir, d, l1);
-      limbMiddle(mid, p1, this.ikPosition, side, l1, l2);
+      lengths.upper = l1;
+      lengths.lower = l2;
+      const bw = wbIn > 0 ? (wbIn < w ? wbIn : w) : 0;
+      bendT.value = bw;
+      goalT.value = wgIn > 0 ? (wgIn < 1 ? wgIn : 1) : 0;
+      if (!this.bendNormalToRef(normal)) return this.skip("input");
+      this.bendSide(side, normal);
+      limbMiddle(mid, p1, this.ikPosition, side, lengths);
       // upper bone onto the middle joint, blended by weight; the rest of the limb follows rigidly
       fromToRotation(q, va, sub(term, mid, p1));
       multiply(solved, q, r1);
-      slerp(solved, r1, solved, w);
+      slerpRef(solved, r1, solved, weight);
       multiplyConjugate(delta, solved, r1);
       copyQuat(r1, solved);
       add(p2, p1, rotateVector(va, delta, va));
@@ -230,19 +242,21 @@ export class IKSolverLimb {
       // middle bone onto the target
       fromToRotation(q, sub(va, p3, p2), sub(vb, this.ikPosition, p2));
       multiply(solved, q, r2);
-      slerp(solved, r2, solved, w);
+      slerpRef(solved, r2, solved, weight);
       multiplyConjugate(delta, solved, r2);
       copyQuat(r2, solved);
       multiply(r3, delta, r3);
     }
     let endChanged = false;
     if (wr > 0) {
-      slerp(r3, r3, normalizeQuat(goalRot, this.ikRotation), wr);
+      rotT.value = wr;
+      slerpRef(r3, r3, normalizeQuat(goalRot, this.ikRotation), rotT);
       endChanged = true;
     }
-    const wm = clamp01(wmIn) * w;
+    const wm = (wmIn > 0 ? (wmIn < 1 ? wmIn : 1) : 0) * w;
     if (wm > 0) {
-      slerp(r3, r3, anim3, wm);
+      rotT.value = wm;
+      slerpRef(r3, r3, anim3, rotT);
       endChanged = true;
     }
     if (w > 0) {
@@ -257,24 +271,23 @@ export class IKSolverLimb {
   }
 
   /**
-   * The frame's unit bend normal: {@link bendNormal}, the modifier's normal blended over it by `wb`
-   * (capped at `w`, as FinalIK does), the goal's plane blended over that by `wg`. False when a needed
-   * input is not usable (the normal then would be NaN).
+   * The frame's unit bend normal: {@link bendNormal}, the modifier's normal blended over it by `bendT`
+   * (already capped at the position weight, as FinalIK does), the goal's plane blended over that by
+   * `goalT`. False when a needed input is not usable (the normal then would be NaN).
    */
-  private bendNormalToRef(out: Vec3, w: number, wb: number, wg: number): boolean {
-    normalize(out, this.bendNormal);
+  private bendNormalToRef(out: Vec3): boolean {
     if (!isFiniteVec(this.bendNormal)) return false;
-    const bw = wb < w ? wb : w;
-    if (bw > 0) {
+    normalize(out, this.bendNormal);
+    if (bendT.value > 0) {
       switch (this.bendModifier) {
         case "animation":
           rotateVector(term, r1, this.localBendNormal);
-          this.blendNormal(out, term, bw);
+          this.blendNormal(out, term, bendT);
           break;
         case "target":
           normalizeQuat(goalRot, this.ikRotation);
           multiplyConjugate(q, goalRot, this.endRest);
-          slerp(qs, identity(qs), q, bw);
+          slerpRef(qs, identity(qs), q, bendT);
           rotateVector(out, qs, out);
           break;
         case "parent":
@@ -282,23 +295,30 @@ export class IKSolverLimb {
             this.pose.getRotation(this.parent, rParent);
             if (!isFiniteQuat(rParent)) return false;
             multiplyConjugate(q, rParent, this.parentRest);
-            slerp(qs, identity(qs), q, bw);
+            slerpRef(qs, identity(qs), q, bendT);
             rotateVector(out, qs, out);
           }
           break;
         case "goal":
-          if (this.goalNormal(term)) this.blendNormal(out, term, bw);
+          if (this.goalNormal(term)) this.blendNormal(out, term, bendT);
           break;
       }
     }
-    if (wg > 0 && this.goalNormal(term)) this.blendNormal(out, term, wg);
+    if (goalT.value > 0 && this.goalNormal(term)) this.blendNormal(out, term, goalT);
     return true;
   }
 
   /** out = normalize(lerp(out, unit `n`, t)); a blend that cancels keeps `out`. */
-  private blendNormal(out: Vec3, n: Vec3, t: number): void {
-    lerpUnclamped(ga, out, n, t);
-    if (length(ga) > EPS) normalize(out, ga);
+  private blendNormal(out: Vec3, n: Vec3, t: Readonly<NumberRef>): void {
+    const k = t.value;
+    const x = out.x + (n.x - out.x) * k;
+    const y = out.y + (n.y - out.y) * k;
+    const z = out.z + (n.z - out.z) * k;
+    const l = Math.sqrt(x * x + y * y + z * z);
+    if (!(l > EPS)) return;
+    out.x = x / l;
+    out.y = y / l;
+    out.z = z / l;
   }
 
   /** The goal plane's unit normal, cross(goal − root, target − root); false when the three are collinear. */
@@ -306,27 +326,38 @@ export class IKSolverLimb {
     sub(ga, this.bendGoal, p1);
     sub(gb, this.ikPosition, p1);
     cross(out, ga, gb);
-    const l = length(out);
-    if (!(l > EPS * length(ga) * length(gb))) return false;
-    scale(out, out, 1 / l);
+    const l = Math.sqrt(out.x * out.x + out.y * out.y + out.z * out.z);
+    const la = Math.sqrt(ga.x * ga.x + ga.y * ga.y + ga.z * ga.z);
+    const lb = Math.sqrt(gb.x * gb.x + gb.y * gb.y + gb.z * gb.z);
+    if (!(l > EPS * la * lb)) return false;
+    out.x /= l;
+    out.y /= l;
+    out.z /= l;
     return true;
   }
 
   /**
-   * Unit direction from the root → target line toward the middle joint: cross(dir, normal), since the
-   * normal is cross(upper, lower). A normal along the line falls back to the animated middle joint's side,
-   * then to any perpendicular.
+   * Unit direction from the root → target line (`dir`) toward the middle joint: cross(dir, normal), since
+   * the normal is cross(upper, lower). A normal along the line falls back to the animated middle joint's
+   * side, then to any perpendicular.
    */
-  private bendSide(out: Vec3, n: Vec3, d: Vec3, dl: number, l1: number): void {
-    cross(out, d, n);
-    const l = length(out);
+  private bendSide(out: Vec3, n: Vec3): void {
+    const dl = Math.sqrt(dir.x * dir.x + dir.y * dir.y + dir.z * dir.z);
+    cross(out, dir, n);
+    const l = Math.sqrt(out.x * out.x + out.y * out.y + out.z * out.z);
     if (l > EPS * dl) {
-      scale(out, out, 1 / l);
+      out.x /= l;
+      out.y /= l;
+      out.z /= l;
       return;
     }
     sub(term, p2, p1);
-    scaleAndAdd(term, term, d, -dot(term, d) / (dl * dl));
-    if (length(term) > EPS * l1) normalize(out, term);
-    else anyPerpendicular(out, d);
+    const k = (term.x * dir.x + term.y * dir.y + term.z * dir.z) / (dl * dl);
+    term.x -= dir.x * k;
+    term.y -= dir.y * k;
+    term.z -= dir.z * k;
+    const lt = Math.sqrt(term.x * term.x + term.y * term.y + term.z * term.z);
+    if (lt > EPS * lengths.upper) normalize(out, term);
+    else anyPerpendicular(out, dir);
   }
 }

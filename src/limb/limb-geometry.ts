@@ -5,9 +5,17 @@
  */
 import type { ReadonlyVec3, Vec3 } from "../math/vec3.js";
 
+/** The limb's bone lengths for one solve (an object, so no double crosses a call: see NumberRef). */
+export class LimbLengths {
+  /** Root → middle. */
+  upper = 0;
+  /** Middle → end. */
+  lower = 0;
+}
+
 /**
- * Writes into `out` the middle joint's position for a limb rooted at `root` with bone lengths `l1`
- * (root → middle) and `l2` (middle → end) whose end is to reach `target`, bending toward the unit
+ * Writes into `out` the middle joint's position for a limb rooted at `root` with bone lengths
+ * l1 = `lengths.upper` and l2 = `lengths.lower` whose end is to reach `target`, bending toward the unit
  * direction `side` (perpendicular to the root → target line).
  *
  * With d = |target − root|: along the line at x = (d² + l1² − l2²) / 2d, off it by √(l1² − x²) toward
@@ -20,9 +28,10 @@ export function limbMiddle(
   root: ReadonlyVec3,
   target: ReadonlyVec3,
   side: ReadonlyVec3,
-  l1: number,
-  l2: number,
+  lengths: Readonly<LimbLengths>,
 ): Vec3 {
+  const l1 = lengths.upper;
+  const l2 = lengths.lower;
   const dx = target.x - root.x;
   const dy = target.y - root.y;
   const dz = target.z - root.z;

@@ -10,7 +10,7 @@ import { IKSolverLimb } from "../../../src/limb/ik-solver-limb.js";
 import { FBBIKError } from "../../../src/solver/errors.js";
 import { HierarchyPose } from "../../../src/mapping/hierarchy-pose.js";
 import { Random } from "../../helpers/random.js";
-import { type V, add, angleDeg, cross, dist, dot, len, mul, perp, sub, unit } from "../../helpers/vectors.js";
+import { type V, add, angleDeg, cross, dist, len, mul, perp, sub, unit } from "../../helpers/vectors.js";
 import {
   ARM,
   BASE,
@@ -327,29 +327,5 @@ describe("IKSolverLimb", () => {
         }
       }
     }
-  });
-
-  it("allocates nothing per solve (1,000 solves, heap loosely flat)", () => {
-    const { ik, pose, b } = arm();
-    const rng = new Random(1806);
-    const targets = Array.from({ length: 1000 }, () => mul(rng.unitVector(), rng.range(0.05, 0.8)));
-    const root = pos(pose, b[0]);
-    ik.bendModifier = "parent";
-    ik.maintainRotationWeight = 0.5;
-    const run = (): void => {
-      for (const t of targets) {
-        ik.ikPosition.x = root.x + t.x;
-        ik.ikPosition.y = root.y + t.y;
-        ik.ikPosition.z = root.z + t.z;
-        ik.solve();
-      }
-    };
-    // warm up until V8 has optimised the solve (the interpreter boxes doubles), then measure 5,000 solves
-    for (let i = 0; i < 30; i++) run();
-    const before = process.memoryUsage().heapUsed;
-    for (let i = 0; i < 5; i++) run();
-    const grown = process.memoryUsage().heapUsed - before;
-    expect(grown).toBeLessThan(100_000);
-    expect(dot(unit(sub(pos(pose, b[2]), root)), unit(targets[999]!))).toBeGreaterThan(0.999);
   });
 });
