@@ -21,6 +21,7 @@ import {
   sub,
 } from "../math/vec3.js";
 import type { IKPose } from "../solver/pose.js";
+import { offsetWithin } from "../limb/far-target.js";
 import { checkBones, ensure } from "../limb/setup-checks.js";
 import { clampFractionToRef } from "./clamp-fraction.js";
 import { RigidChain } from "./rigid-chain.js";
@@ -49,6 +50,8 @@ export interface IKSolverAimOptions {
 export type AimSkipReason = "" | "weight" | "input" | "pose" | "target on aim point";
 
 const RAD = Math.PI / 180;
+/** The most passes one solve runs, whatever {@link IKSolverAim.maxIterations} says (a bound on a frame's cost). */
+export const MAX_PASSES = 100;
 /** Relative size below which a distance counts as zero. */
 const EPS = 1e-10;
 
@@ -72,6 +75,9 @@ const clampRef = new NumberRef();
 const smoothRef = new NumberRef();
 const turnRef = new NumberRef();
 const poleRef = new NumberRef();
+const farLimit = new NumberRef();
+/** Targets farther than this many chain lengths are brought in along their ray. */
+const FAR = 1e6;
 
 /**
  * Turns a chain of bones so that an axis of its last bone (or of a bone rigidly under it, from a point
@@ -110,7 +116,7 @@ export class IKSolverAim {
   poleWeight = 0;
   /** Degrees: a pass after the first is skipped when the axis is this close to the goal (0: all passes). */
   tolerance = 0;
-  /** Passes over the chain per solve. */
+  /** Passes over the chain per solve (at most {@link MAX_PASSES}). */
   maxIterations = 4;
   /** Limits the aim to (1 − clampWeight) × 180° from the animated axis, 0..1 (0: no limit). */
   clampWeight = 0.1;
@@ -173,7 +179,9 @@ export class IKSolverAim {
     if (!this.inputUsable()) return this.skip("input");
     if (!this.chain.read(this.pose)) return this.skip("pose");
     this.aimPoint();
-    sub(dir, this.ikPosition, point);
+    // a target beyond FAR chain lengths is brought in along its ray (squares would overflow; same direction)
+    farLimit.value = FAR * this.size;
+    if (!offsetWithin(dir, point, this.ikPosition, farLimit)) return this.skip("target on aim point");
     const dl = Math.sqrt(dir.x * dir.x + dir.y * dir.y + dir.z * dir.z);
     if (!(dl > EPS * this.size)) return this.skip("target on aim point");
     // the goal: clamped around the animated axis, blended from it by the weight, fixed for the frame
@@ -188,7 +196,8 @@ export class IKSolverAim {
     weightRef.value = w;
     slerpVectorsRef(goalDir, base, clamped, weightRef);
     add(this.goal, point, goalDir);
-    const passes = this.maxIterations;
+    const mi = this.maxIterations;
+    const passes = mi < MAX_PASSES ? mi : MAX_PASSES;
     const tol = this.tolerance;
     for (let it = 0; it < passes; it++) {
       if (it >= 1 && tol > 0 && this.angleToGoal(angleOut).value < tol * RAD) break;
@@ -241,7 +250,9 @@ export class IKSolverAim {
     this.chain.getRotation(this.aimEntry, r);
     rotateVector(poleW, r, this.poleAxis);
     projectOnPlane(u, poleW, axisW);
-    projectOnPlane(v, sub(v, this.polePosition, point), axisW);
+    farLimit.value = FAR * this.size;
+    if (!offsetWithin(v, point, this.polePosition, farLimit)) return;
+    projectOnPlane(v, v, axisW);
     const lu = Math.sqrt(u.x * u.x + u.y * u.y + u.z * u.z);
     const lv = Math.sqrt(v.x * v.x + v.y * v.y + v.z * v.z);
     if (!(lu > EPS) || !(lv > EPS * this.size)) return;

@@ -17,10 +17,10 @@ import {
   length,
   normalize,
   scaleAndAdd,
-  sub,
   toArray,
 } from "../math/vec3.js";
 import type { IKPose } from "../solver/pose.js";
+import { offsetWithin } from "../limb/far-target.js";
 import { checkBones, ensure } from "../limb/setup-checks.js";
 import { clampFractionToRef } from "./clamp-fraction.js";
 import { RigidChain } from "./rigid-chain.js";
@@ -63,6 +63,9 @@ const partWeight = new NumberRef();
 const clampIn = new NumberRef();
 const clampRef = new NumberRef();
 const smoothRef = new NumberRef();
+const farLimit = new NumberRef();
+/** Targets farther than this many rig sizes are brought in along their ray. */
+const FAR = 1e6;
 
 /**
  * Turns a spine, a head and eyes toward {@link ikPosition} (FinalIK's LookAtIK), component space.
@@ -127,6 +130,8 @@ export class IKSolverLookAt {
   /** The spine bones' look directions, 3 per spine bone. */
   private readonly spineDirs: Float64Array;
   private readonly headEntry: number;
+  /** The bones' setup extent (sum of the distances between entries), the scale of FAR. */
+  private readonly size: number;
 
   /**
    * Binds the solver to the bones of `pose` and reads their setup forwards.
@@ -163,8 +168,9 @@ export class IKSolverLookAt {
     const top = this.headEntry >= 0 ? this.headEntry : ns > 0 ? ns - 1 : ns;
     let size = 0;
     for (let i = 1; i < ids.length; i++) size += distance(this.chain.getPosition(i - 1, v), this.chain.getPosition(i, pos));
+    this.size = size > 0 ? size : 1;
     this.chain.getPosition(top, pos);
-    scaleAndAdd(this.ikPosition, pos, forward, size > 0 ? 3 * size : 1);
+    scaleAndAdd(this.ikPosition, pos, forward, 3 * this.size);
   }
 
   /** Solves one frame: reads the bones, turns spine, head and eyes, writes them (nothing at weight 0). */
@@ -177,6 +183,8 @@ export class IKSolverLookAt {
     if (w <= 0) return this.skip("weight");
     if (!this.inputUsable()) return this.skip("input");
     if (!this.chain.read(this.pose)) return this.skip("pose");
+    // targets beyond FAR rig sizes are brought in along their ray: the look directions stay, squares do not overflow
+    farLimit.value = FAR * this.size;
     smoothRef.value = this.clampSmoothing;
     const bw = this.bodyWeight;
     partWeight.value = (bw > 0 ? (bw < 1 ? bw : 1) : 0) * w;
@@ -220,8 +228,8 @@ export class IKSolverLookAt {
     const n = this.spine.length;
     if (!(partWeight.value > 0) || n === 0) return;
     add(v, this.ikPosition, this.spineTargetOffset);
-    normalize(toTarget, sub(v, v, this.chain.getPosition(n - 1, pos)));
-    if (isZero(toTarget)) return;
+    if (!offsetWithin(toTarget, this.chain.getPosition(n - 1, pos), v, farLimit)) return;
+    normalize(toTarget, toTarget);
     this.forwardOf(0, baseDir);
     clampIn.value = this.clampWeight;
     this.setClamp(clampIn);
@@ -243,8 +251,8 @@ export class IKSolverLookAt {
     if (!(weight > 0) || h < 0) return;
     const n = this.spine.length;
     this.forwardOf(n > 0 ? n - 1 : h, baseDir);
-    normalize(toTarget, sub(v, this.ikPosition, this.chain.getPosition(h, pos)));
-    if (isZero(toTarget)) return;
+    if (!offsetWithin(toTarget, this.chain.getPosition(h, pos), this.ikPosition, farLimit)) return;
+    normalize(toTarget, toTarget);
     // FinalIK blends the head's look direction by its weight and then turns by the weight again
     toTarget.x = baseDir.x + (toTarget.x - baseDir.x) * weight;
     toTarget.y = baseDir.y + (toTarget.y - baseDir.y) * weight;
@@ -266,8 +274,8 @@ export class IKSolverLookAt {
     this.setClamp(clampIn);
     for (let e = first; e < first + ne; e++) {
       this.forwardOf(this.headEntry >= 0 ? this.headEntry : e, baseDir);
-      normalize(toTarget, sub(v, this.ikPosition, this.chain.getPosition(e, pos)));
-      if (isZero(toTarget)) continue;
+      if (!offsetWithin(toTarget, this.chain.getPosition(e, pos), this.ikPosition, farLimit)) continue;
+      normalize(toTarget, toTarget);
       clampFractionToRef(frac, baseDir, toTarget, clampRef, smoothRef);
       slerpVectorsRef(look, baseDir, toTarget, frac);
       this.lookAt(e, look);

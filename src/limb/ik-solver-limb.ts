@@ -29,6 +29,7 @@ import {
   sub,
 } from "../math/vec3.js";
 import type { IKPose } from "../solver/pose.js";
+import { offsetWithin } from "./far-target.js";
 import { LimbLengths, limbMiddle } from "./limb-geometry.js";
 import { checkBones, ensure } from "./setup-checks.js";
 
@@ -52,8 +53,11 @@ export interface IKSolverLimbOptions {
   bendNormal?: ReadonlyVec3;
 }
 
-/** Why the last {@link IKSolverLimb.solve} left the pose untouched ("" when it did not). */
-export type LimbSkipReason = "" | "weight" | "input" | "pose" | "target on root";
+/**
+ * Why the last {@link IKSolverLimb.solve} left the pose untouched ("" when it did not): weights 0, a
+ * non-finite input, a non-finite or collapsed pose, or a target on the root (or out of floating range).
+ */
+export type LimbSkipReason = "" | "weight" | "input" | "pose" | "target unusable";
 
 // scratch: one solve at a time per thread, so module-level is enough
 const p1 = new Vec3();
@@ -69,6 +73,7 @@ const term = new Vec3();
 const side = new Vec3();
 const dir = new Vec3();
 const mid = new Vec3();
+const target = new Vec3();
 const va = new Vec3();
 const vb = new Vec3();
 const ga = new Vec3();
@@ -85,9 +90,12 @@ const weight = new NumberRef();
 const bendT = new NumberRef();
 const goalT = new NumberRef();
 const rotT = new NumberRef();
+const farLimit = new NumberRef();
 
 /** Relative size below which a length, distance or cross product counts as zero. */
 const EPS = 1e-10;
+/** Targets farther than this many limb lengths are brought in along their ray. */
+const FAR = 1e6;
 
 /**
  * Analytic two-bone IK (FinalIK's LimbIK): an upper, a middle and an end bone (shoulder, elbow, hand or
@@ -218,9 +226,12 @@ export class IKSolverLimb {
       const l1 = Math.sqrt(va.x * va.x + va.y * va.y + va.z * va.z);
       const l2 = Math.sqrt(vb.x * vb.x + vb.y * vb.y + vb.z * vb.z);
       if (!(l1 > EPS * (l1 + l2)) || !(l2 > EPS * (l1 + l2))) return this.skip("pose");
-      sub(dir, this.ikPosition, p1);
+      // a target beyond FAR limb lengths is brought in along its ray: the straight limb points the same way
+      farLimit.value = FAR * (l1 + l2);
+      if (!offsetWithin(dir, p1, this.ikPosition, farLimit)) return this.skip("target unusable");
       const d = Math.sqrt(dir.x * dir.x + dir.y * dir.y + dir.z * dir.z);
-      if (!(d > EPS * (l1 + l2))) return this.skip("target on root");
+      if (!(d > EPS * (l1 + l2))) return this.skip("target unusable");
+      add(target, p1, dir);
       lengths.upper = l1;
       lengths.lower = l2;
       const bw = wbIn > 0 ? (wbIn < w ? wbIn : w) : 0;
@@ -228,7 +239,7 @@ export class IKSolverLimb {
       goalT.value = wgIn > 0 ? (wgIn < 1 ? wgIn : 1) : 0;
       if (!this.bendNormalToRef(normal)) return this.skip("input");
       this.bendSide(side, normal);
-      limbMiddle(mid, p1, this.ikPosition, side, lengths);
+      limbMiddle(mid, p1, target, side, lengths);
       // upper bone onto the middle joint, blended by weight; the rest of the limb follows rigidly
       fromToRotation(q, va, sub(term, mid, p1));
       multiply(solved, q, r1);
@@ -240,7 +251,7 @@ export class IKSolverLimb {
       multiply(r2, delta, r2);
       multiply(r3, delta, r3);
       // middle bone onto the target
-      fromToRotation(q, sub(va, p3, p2), sub(vb, this.ikPosition, p2));
+      fromToRotation(q, sub(va, p3, p2), sub(vb, target, p2));
       multiply(solved, q, r2);
       slerpRef(solved, r2, solved, weight);
       multiplyConjugate(delta, solved, r2);
@@ -324,7 +335,7 @@ export class IKSolverLimb {
   /** The goal plane's unit normal, cross(goal − root, target − root); false when the three are collinear. */
   private goalNormal(out: Vec3): boolean {
     sub(ga, this.bendGoal, p1);
-    sub(gb, this.ikPosition, p1);
+    sub(gb, target, p1);
     cross(out, ga, gb);
     const l = Math.sqrt(out.x * out.x + out.y * out.y + out.z * out.z);
     const la = Math.sqrt(ga.x * ga.x + ga.y * ga.y + ga.z * ga.z);
