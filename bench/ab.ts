@@ -48,7 +48,10 @@ function median(values: Float64Array): number {
 }
 
 function compile(root: string, outDir: string): void {
-  execFileSync("npx", ["tsc", "-p", join(root, "tsconfig.bench.json"), "--outDir", outDir], { cwd: root, stdio: "inherit" });
+  execFileSync("npx", ["tsc", "-p", join(root, "tsconfig.bench.json"), "--outDir", outDir], {
+    cwd: root,
+    stdio: "inherit",
+  });
 }
 
 async function main(): Promise<void> {
@@ -72,7 +75,10 @@ async function main(): Promise<void> {
   const other = join(work, "tree");
   let added = false;
   try {
-    execFileSync("git", ["worktree", "add", "--detach", other, ref], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
+    execFileSync("git", ["worktree", "add", "--detach", other, ref], {
+      cwd: root,
+      stdio: ["ignore", "ignore", "inherit"],
+    });
     added = true;
     symlinkSync(join(root, "node_modules"), join(other, "node_modules"));
     // the build lands inside its tree, so repoRoot finds that tree's package.json and test assets (the

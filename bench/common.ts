@@ -43,7 +43,13 @@ export interface Benchmark<R extends object = object> {
  * non-finite) would otherwise report flattering times.
  */
 export function solverActiveCheck(active: boolean): TargetCheck {
-  return { label: "solver active (every update solved, nodes finite)", value: active ? 1 : 0, unit: "", target: "yes", pass: active };
+  return {
+    label: "solver active (every update solved, nodes finite)",
+    value: active ? 1 : 0,
+    unit: "",
+    target: "yes",
+    pass: active,
+  };
 }
 
 /** A check that passes when `value <= limit`. */
@@ -230,7 +236,10 @@ export function printRows(rows: Array<[string, number | string, string]>): void 
 export function printChecks(checks: TargetCheck[]): void {
   const width = Math.max(...checks.map((c) => c.label.length));
   for (const c of checks) {
-    console.log(`  ${c.pass ? "PASS" : "FAIL"}  ${c.label.padEnd(width)}  ${formatNumber(c.value)} ${c.unit}  (target ${c.target})`);
+    console.log(
+      `  ${c.pass ? "PASS" : "FAIL"}  ${c.label.padEnd(width)}  ${formatNumber(c.value)} ${c.unit}  (target ` +
+        `${c.target})`,
+    );
   }
 }
 

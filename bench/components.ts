@@ -32,7 +32,17 @@ import { StaticGroundRaycast } from "../src/effectors/grounding/static-ground-ra
 import { InteractionCurveType } from "../src/effectors/interaction/interaction-curves.js";
 import { InteractionObject } from "../src/effectors/interaction/interaction-object.js";
 import { InteractionSystem } from "../src/effectors/interaction/interaction-system.js";
-import { Amplifier, BodyTilt, EffectorOffset, HitPointBone, HitPointEffector, HitReaction, Inertia, OffsetPose, Recoil } from "../src/effectors/modifiers/index.js";
+import {
+  Amplifier,
+  BodyTilt,
+  EffectorOffset,
+  HitPointBone,
+  HitPointEffector,
+  HitReaction,
+  Inertia,
+  OffsetPose,
+  Recoil,
+} from "../src/effectors/modifiers/index.js";
 import { FullBodyBipedEffector } from "../src/solver/biped-bones.js";
 import { type LoadedModel, loadModel } from "../test/helpers/babylon-scene.js";
 import { type Benchmark, type TargetCheck, measureAllocation, round, summarize, timeBatches } from "./common.js";
@@ -76,7 +86,10 @@ function frameId(scene: Scene): void {
 }
 
 /** World position of a bone's node. */
-function bonePosition(ik: FullBodyBipedIK, pick: (r: FullBodyBipedIK["references"]) => { getTransformNode(): TransformNode | null }): Vector3 {
+function bonePosition(
+  ik: FullBodyBipedIK,
+  pick: (r: FullBodyBipedIK["references"]) => { getTransformNode(): TransformNode | null },
+): Vector3 {
   const n = pick(ik.references).getTransformNode()!;
   n.computeWorldMatrix(true);
   return n.getAbsolutePosition().clone();
@@ -105,7 +118,11 @@ function startHolding(
   if (options.fadeInTime !== undefined) system.fadeInTime = options.fadeInTime;
   const left = hand === FullBodyBipedEffector.LeftHand;
   const node = new TransformNode("object", m.scene);
-  node.position.copyFrom(bonePosition(ik, (r) => (left ? r.leftHand : r.rightHand)).add(new Vector3((left ? 0.05 : -0.05) * h, -0.03 * h, 0.06 * h)));
+  node.position.copyFrom(
+    bonePosition(ik, (r) => (left ? r.leftHand : r.rightHand)).add(
+      new Vector3((left ? 0.05 : -0.05) * h, -0.03 * h, 0.06 * h),
+    ),
+  );
   node.rotationQuaternion = Quaternion.RotationYawPitchRoll(0.4, 0.3, -0.5);
   const channels = [InteractionCurveType.PositionWeight, InteractionCurveType.RotationWeight];
   if (options.pull === true) channels.push(InteractionCurveType.Pull);
@@ -169,12 +186,21 @@ const CASES: Case[] = [
             collider: box,
             offsetInForceDirection: push,
             offsetInUpDirection: push,
-            effectorLinks: [{ effector: FullBodyBipedEffector.Body }, { effector: FullBodyBipedEffector.LeftHand, weight: 0.5 }],
+            effectorLinks: [
+              { effector: FullBodyBipedEffector.Body },
+              { effector: FullBodyBipedEffector.LeftHand, weight: 0.5 },
+            ],
           }),
         ],
-        boneHitPoints: [new HitPointBone({ collider: box, aroundCenterOfMass: angle, boneLinks: [{ bone: chest, weight: 0.75 }] })],
+        boneHitPoints: [
+          new HitPointBone({ collider: box, aroundCenterOfMass: angle, boneLinks: [{ bone: chest, weight: 0.75 }] }),
+        ],
       });
-      hr.hit(box, new Vector3(0.05 * h, 0, 0.1 * h), bonePosition(ik, () => chest));
+      hr.hit(
+        box,
+        new Vector3(0.05 * h, 0, 0.1 * h),
+        bonePosition(ik, () => chest),
+      );
       return null;
     },
   },
@@ -190,7 +216,15 @@ const CASES: Case[] = [
           { time: 0.1, value: 1 },
           { time: 1e6, value: 0 },
         ]),
-        offsets: [{ offset: new Vector3(0, 0.03, -0.05).scale(h), effectorLinks: [{ effector: FullBodyBipedEffector.RightHand }, { effector: FullBodyBipedEffector.Body, weight: 0.3 }] }],
+        offsets: [
+          {
+            offset: new Vector3(0, 0.03, -0.05).scale(h),
+            effectorLinks: [
+              { effector: FullBodyBipedEffector.RightHand },
+              { effector: FullBodyBipedEffector.Body, weight: 0.3 },
+            ],
+          },
+        ],
       });
       recoil.fire(1);
       return null;
@@ -202,10 +236,23 @@ const CASES: Case[] = [
     setup(m, ik, h) {
       const r = ik.references;
       new Inertia(ik, { bodies: [{ transform: r.pelvis, effectorLinks: [{ effector: FullBodyBipedEffector.Body }] }] });
-      new Amplifier(ik, { bodies: [{ transform: r.pelvis, relativeTo: m.root, speed: 3, effectorLinks: [{ effector: FullBodyBipedEffector.Body, weight: 0.2 }] }] });
+      new Amplifier(ik, {
+        bodies: [
+          {
+            transform: r.pelvis,
+            relativeTo: m.root,
+            speed: 3,
+            effectorLinks: [{ effector: FullBodyBipedEffector.Body, weight: 0.2 }],
+          },
+        ],
+      });
       new BodyTilt(ik, {
-        poseLeft: new OffsetPose([{ effector: FullBodyBipedEffector.Body, offset: { x: -0.1 * h, y: -0.02 * h, z: 0 } }]),
-        poseRight: new OffsetPose([{ effector: FullBodyBipedEffector.Body, offset: { x: 0.1 * h, y: -0.02 * h, z: 0 } }]),
+        poseLeft: new OffsetPose([
+          { effector: FullBodyBipedEffector.Body, offset: { x: -0.1 * h, y: -0.02 * h, z: 0 } },
+        ]),
+        poseRight: new OffsetPose([
+          { effector: FullBodyBipedEffector.Body, offset: { x: 0.1 * h, y: -0.02 * h, z: 0 } },
+        ]),
       });
       const eo = new EffectorOffset(ik);
       eo.leftHandOffset.set(0, 0.02 * h, 0.03 * h);
@@ -314,6 +361,14 @@ export const componentsBenchmark: Benchmark<ComponentsBenchResult> = {
     // the smallest heap object is 16 B: below 1 B per frame is one-off heap growth spread over the loop
     return r.cases
       .filter((c) => c.zeroTarget)
-      .map((c): TargetCheck => ({ label: `bytes per frame: ${c.name}`, value: c.bytesPerFrame, unit: "B", target: "0 (< 1 B)", pass: c.bytesPerFrame < 1 }));
+      .map(
+        (c): TargetCheck => ({
+          label: `bytes per frame: ${c.name}`,
+          value: c.bytesPerFrame,
+          unit: "B",
+          target: "0 (< 1 B)",
+          pass: c.bytesPerFrame < 1,
+        }),
+      );
   },
 };

@@ -60,7 +60,10 @@ export interface FrameScalingEntry {
   timedFrames: number;
   /** GCs during the timed frames (what allocation costs: each pauses every character). */
   gcsDuringTiming: number;
-  /** Their total pause spread over the timed character updates, µs per character (part of the mean, rarely of the median). */
+  /**
+   * Their total pause spread over the timed character updates, µs per character (part of the mean, rarely of the
+   * median).
+   */
   gcMicrosPerCharacter: number;
   /**
    * Process CPU time (user + system, all threads) over the timed frames per character update, µs: a mean
@@ -126,7 +129,10 @@ export interface FrameBenchResult {
     read: number;
     /** + `solver.inner.update()` (the solver: its pose read, the solve, the mapping into the rig's arrays). */
     solve: number;
-    /** + everything else `update()` does: `rig.write()`, the frame guard, `_afterUpdate()` (= FixTransforms + `update()`). */
+    /**
+     * + everything else `update()` does: `rig.write()`, the frame guard, `_afterUpdate()` (= FixTransforms +
+     * `update()`).
+     */
     write: number;
   };
   /** The same stages' bytes per frame (allocation bisection; all should be 0). */
@@ -166,7 +172,10 @@ export interface FrameBenchResult {
   renderWithIkMicros: number;
   /** One Mannequin: `scene.render()` per frame with the IK disabled, µs. */
   renderWithoutIkMicros: number;
-  /** Largest distance from a foot to its target after the last frame, as a fraction of the model's joint height (the IK really solves). */
+  /**
+   * Largest distance from a foot to its target after the last frame, as a fraction of the model's joint height (the IK
+   * really solves).
+   */
   maxFootErrorOfHeight: number;
   /** Largest distance from a hand to its target (hands may be pulled past the arm's reach), fraction of height. */
   maxHandErrorOfHeight: number;
@@ -242,7 +251,9 @@ export function growCrowd(crowd: Crowd, count: number, perRow: number): void {
   const model = crowd.model;
   while (crowd.iks.length < count) {
     const i = crowd.iks.length;
-    const entries = model.container.instantiateModelsToScene((name) => `c${i}_${name}`, false, { doNotInstantiate: true });
+    const entries = model.container.instantiateModelsToScene((name) => `c${i}_${name}`, false, {
+      doNotInstantiate: true,
+    });
     const root = entries.rootNodes[0] as TransformNode;
     root.position.set((i % perRow) * SPACING * crowd.height, 0, Math.floor(i / perRow) * SPACING * crowd.height);
     root.computeWorldMatrix(true);
@@ -366,7 +377,9 @@ function measureCrowdMemory(crowd: Crowd, firstFrame: number): { result: CrowdMe
   };
 }
 
-/** Every character of the scene with its targets, flat for a cheap per-frame loop (also driven by bench/touch-crowd.ts). */
+/**
+ * Every character of the scene with its targets, flat for a cheap per-frame loop (also driven by bench/touch-crowd.ts).
+ */
 export class Crowd {
   readonly iks: FullBodyBipedIK[] = [];
   /** Joint height of the model, for the target radii and error figures. */
@@ -528,7 +541,13 @@ export function jointHeight(m: LoadedModel): number {
  * counts the GCs during the timed batches and their total pause (a GCProfiler allocates nothing on the
  * JS heap until stopped), which is what allocation costs in time.
  */
-function timeFrames(op: (frame: number) => void, count: number, updates: number, minFrames: number, firstFrame: number) {
+function timeFrames(
+  op: (frame: number) => void,
+  count: number,
+  updates: number,
+  minFrames: number,
+  firstFrame: number,
+) {
   const batchFrames = Math.max(1, Math.round(UPDATES_PER_BATCH / count));
   const batches = Math.max(Math.ceil(minFrames / batchFrames), Math.ceil(updates / count / batchFrames));
   // warm the timing loop on a few batches, then a clean heap
@@ -591,7 +610,9 @@ export function setFractionalFrame(ik: FullBodyBipedIK): void {
 }
 
 /** One Mannequin with every weight fractional: allocation and time per frame. */
-function runFractional(model: LoadedModel): Pick<FrameBenchResult, "fractionalBytesPerFrame" | "fractionalMedianMicros"> {
+function runFractional(
+  model: LoadedModel,
+): Pick<FrameBenchResult, "fractionalBytesPerFrame" | "fractionalMedianMicros"> {
   const crowd = new Crowd(model, jointHeight(model));
   const ik = FullBodyBipedIK.create(model.scene, model.skeleton);
   crowd.add(ik);
@@ -600,7 +621,8 @@ function runFractional(model: LoadedModel): Pick<FrameBenchResult, "fractionalBy
   for (let i = 0; i < WARMUP_FRAMES; i++) crowd.frame(frame++);
   const t = timeFrames(crowd.frame, 1, (TIMED_BATCHES / 3) * UPDATES_PER_BATCH, 0, frame);
   const a = measureAllocation(crowd.frame, ALLOCATION_FRAMES, t.nextFrame, ALLOCATION_REPEATS);
-  if (!crowd.healthy()) throw new Error("fractional configuration: the solver did not run or produced non-finite nodes");
+  if (!crowd.healthy())
+    throw new Error("fractional configuration: the solver did not run or produced non-finite nodes");
   return { fractionalBytesPerFrame: round(a.bytesPerOp, 2), fractionalMedianMicros: round(t.timing.median) };
 }
 
@@ -612,12 +634,17 @@ function run(model: LoadedModel): MainFrameResult {
   const scene = model.scene;
   const before = scene.getFrameId();
   advanceFrame(scene);
-  if (scene.getFrameId() !== before + 1) throw new Error("advanceFrame: scene.getFrameId() did not move (Babylon changed?)");
+  if (scene.getFrameId() !== before + 1)
+    throw new Error("advanceFrame: scene.getFrameId() did not move (Babylon changed?)");
 
   const crowd = new Crowd(model, jointHeight(model));
   crowd.add(FullBodyBipedIK.create(scene, model.skeleton));
-  const updater = [scene.onBeforeAnimationsObservable.observers.length, scene.onBeforeRenderTargetsRenderObservable.observers.length];
-  if (updater[0] !== 1 || updater[1] !== 1) throw new Error(`expected the IK's one observer pair on the scene, found ${updater.join("/")}`);
+  const updater = [
+    scene.onBeforeAnimationsObservable.observers.length,
+    scene.onBeforeRenderTargetsRenderObservable.observers.length,
+  ];
+  if (updater[0] !== 1 || updater[1] !== 1)
+    throw new Error(`expected the IK's one observer pair on the scene, found ${updater.join("/")}`);
 
   // ---- one Mannequin -------------------------------------------------------------------------------
   let frame = 0;
@@ -649,7 +676,12 @@ function run(model: LoadedModel): MainFrameResult {
   }
 
   // allocation of the whole frame: a separate plain loop with nothing but frames in it
-  const alloc: AllocationResult & { nextFrame: number } = measureAllocation(crowd.frame, ALLOCATION_FRAMES, frame, ALLOCATION_REPEATS);
+  const alloc: AllocationResult & { nextFrame: number } = measureAllocation(
+    crowd.frame,
+    ALLOCATION_FRAMES,
+    frame,
+    ALLOCATION_REPEATS,
+  );
   frame = alloc.nextFrame;
   healthy &&= crowd.healthy();
 
@@ -742,13 +774,23 @@ function run(model: LoadedModel): MainFrameResult {
 
 /** The cold/hot stage table: per stage (differences of the cumulative medians), cold, hot and what memory adds. */
 function crowdMemoryRows(m: CrowdMemoryResult): Array<[string, number | string, string]> {
-  const rows: Array<[string, number | string, string]> = [[`${m.count} characters, memory cold / hot per character:`, "", ""]];
+  const rows: Array<[string, number | string, string]> = [
+    [`${m.count} characters, memory cold / hot per character:`, "", ""],
+  ];
   for (const name of STAGE_NAMES) {
     const { coldMicros, hotMicros } = m.stages[name];
     const memory = round(coldMicros - hotMicros);
-    rows.push([`  ${STAGE_LABELS[name]}`, `${coldMicros} / ${hotMicros}`, `µs (memory: ${memory >= 0 ? "+" : ""}${memory} µs)`]);
+    rows.push([
+      `  ${STAGE_LABELS[name]}`,
+      `${coldMicros} / ${hotMicros}`,
+      `µs (memory: ${memory >= 0 ? "+" : ""}${memory} µs)`,
+    ]);
   }
-  rows.push(["  whole update", `${m.coldMicros} / ${m.hotMicros}`, `µs (cold ÷ hot per round, median: ${m.coldOverHot} ×)`]);
+  rows.push([
+    "  whole update",
+    `${m.coldMicros} / ${m.hotMicros}`,
+    `µs (cold ÷ hot per round, median: ${m.coldOverHot} ×)`,
+  ]);
   return rows;
 }
 
@@ -783,7 +825,11 @@ export const frameBenchmark: Benchmark<FrameBenchResult> = {
       ["  scene observers", round(r.frameMedianMicrosPerCharacter - s.write), "µs"],
       ["  ik.update() (read + solve + write)", r.updateMicros, "µs"],
       ["allocated per frame", r.bytesPerFrame, "B"],
-      ["  cumulative stages (targets/fix/read/solve/write)", `${b.targetsOnly} / ${b.fixTransforms} / ${b.read} / ${b.solve} / ${b.write}`, "B"],
+      [
+        "  cumulative stages (targets/fix/read/solve/write)",
+        `${b.targetsOnly} / ${b.fixTransforms} / ${b.read} / ${b.solve} / ${b.write}`,
+        "B",
+      ],
       ["  raw heapUsed delta (kept loop)", r.allocationRawHeapDelta, "B"],
       ["  GCs during the kept loop", r.allocationGcs, ""],
       ["fractional weights: allocated per frame", r.fractionalBytesPerFrame, "B"],
@@ -795,11 +841,17 @@ export const frameBenchmark: Benchmark<FrameBenchResult> = {
       rows.push([
         `${c.count} characters: per character`,
         c.microsPerCharacter,
-        `µs (CPU ${c.cpuMicrosPerCharacter}; p95 ${c.p95MicrosPerCharacter}; frame ${c.frameMicros} µs; ${c.gcsDuringTiming} GCs = ${c.gcMicrosPerCharacter} µs/char; render ${c.renderWithIkMicros} / ${c.renderWithoutIkMicros} µs with / without IK)`,
+        `µs (CPU ${c.cpuMicrosPerCharacter}; p95 ${c.p95MicrosPerCharacter}; frame ${c.frameMicros} µs; ` +
+          `${c.gcsDuringTiming} GCs = ${c.gcMicrosPerCharacter} µs/char; render ${c.renderWithIkMicros} / ` +
+          `${c.renderWithoutIkMicros} µs with / without IK)`,
       ]);
     }
     rows.push(
-      ["100 characters: allocated per frame", r.bytesPerFrame100, `B (${r.bytesPerCharacterUpdate100} B per character update, ${r.allocation100Gcs} GCs)`],
+      [
+        "100 characters: allocated per frame",
+        r.bytesPerFrame100,
+        `B (${r.bytesPerCharacterUpdate100} B per character update, ${r.allocation100Gcs} GCs)`,
+      ],
       ["setup of 1,000 characters", r.setupSeconds, "s"],
       ...crowdMemoryRows(r.crowdMemory),
       [
@@ -818,10 +870,17 @@ export const frameBenchmark: Benchmark<FrameBenchResult> = {
     const ratio = round(last.microsPerCharacter / first.microsPerCharacter, 2);
     const checks: TargetCheck[] = [
       solverActiveCheck(r.solverActive),
-      atMost("one Mannequin: median per frame", r.frameMedianMicrosPerCharacter, FRAME_TARGETS.microsPerCharacter, "µs"),
+      atMost(
+        "one Mannequin: median per frame",
+        r.frameMedianMicrosPerCharacter,
+        FRAME_TARGETS.microsPerCharacter,
+        "µs",
+      ),
     ];
     for (const c of r.characters) {
-      checks.push(atMost(`${c.count} characters: per character`, c.microsPerCharacter, FRAME_TARGETS.microsPerCharacter, "µs"));
+      checks.push(
+        atMost(`${c.count} characters: per character`, c.microsPerCharacter, FRAME_TARGETS.microsPerCharacter, "µs"),
+      );
     }
     checks.push(atMost(`flat: ${last.count} vs ${first.count} character(s)`, ratio, FRAME_TARGETS.scalingRatio, "×"));
     checks.push({
@@ -842,7 +901,9 @@ export const frameBenchmark: Benchmark<FrameBenchResult> = {
       label: "bytes per frame (100 characters)",
       value: r.bytesPerFrame100,
       unit: "B",
-      target: `0 (< ${100 * FRAME_TARGETS.bytesPerCharacterUpdateBelow} B: < ${FRAME_TARGETS.bytesPerCharacterUpdateBelow} B per character update)`,
+      target:
+        `0 (< ${100 * FRAME_TARGETS.bytesPerCharacterUpdateBelow} B: ` +
+        `< ${FRAME_TARGETS.bytesPerCharacterUpdateBelow} B per character update)`,
       pass: r.bytesPerCharacterUpdate100 < FRAME_TARGETS.bytesPerCharacterUpdateBelow,
     });
     return checks;

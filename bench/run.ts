@@ -12,7 +12,11 @@ import { machineProbe } from "./machine-probe.js";
 import { solverBenchmark } from "./solver.js";
 
 /** Every benchmark, in the order they run. Add new ones here. */
-const BENCHMARKS: Benchmark[] = [solverBenchmark as Benchmark, frameBenchmark as Benchmark, componentsBenchmark as Benchmark];
+const BENCHMARKS: Benchmark[] = [
+  solverBenchmark as Benchmark,
+  frameBenchmark as Benchmark,
+  componentsBenchmark as Benchmark,
+];
 
 async function main(): Promise<void> {
   const only = process.argv.slice(2);
@@ -24,7 +28,10 @@ async function main(): Promise<void> {
   const cpus = os.cpus();
   console.log(`Node ${process.version} on ${cpus[0]?.model.trim() ?? "unknown CPU"} (${cpus.length} logical CPUs)`);
   if (globalThis.gc === undefined) {
-    console.log("WARNING: global.gc is missing (run with --expose-gc, as `npm run bench` does); allocation figures are less reliable.");
+    console.log(
+      "WARNING: global.gc is missing (run with --expose-gc, as `npm run bench` does); allocation figures are less" +
+        " reliable.",
+    );
   }
   let failed = 0;
   for (const b of selected) {

@@ -10,7 +10,15 @@ import type { Vec3 } from "../src/math/vec3.js";
 import { IKSolverFullBodyBiped } from "../src/solver/full-body-biped.js";
 import { syntheticBiped } from "../test/helpers/synthetic-biped.js";
 import { PATH_FRAMES, PATH_STRIDE, unitTargetPath } from "./target-path.js";
-import { type Benchmark, atMost, solverActiveCheck, measureAllocation, round, summarize, timeBatches } from "./common.js";
+import {
+  type Benchmark,
+  atMost,
+  solverActiveCheck,
+  measureAllocation,
+  round,
+  summarize,
+  timeBatches,
+} from "./common.js";
 
 /** What the solver benchmark writes to bench/results/solver.json. */
 export interface SolverBenchResult {
@@ -120,7 +128,12 @@ export function createSolverScene(): {
   const solver = new IKSolverFullBodyBiped(b.pose);
   solver.setToReferences(b.bones);
   solver.iterations = ITERATIONS;
-  const effectors = [solver.leftHandEffector, solver.rightHandEffector, solver.leftFootEffector, solver.rightFootEffector];
+  const effectors = [
+    solver.leftHandEffector,
+    solver.rightHandEffector,
+    solver.leftFootEffector,
+    solver.rightFootEffector,
+  ];
   for (const e of effectors) e.positionWeight = 1;
   solver.bodyEffector.positionWeight = 0;
 

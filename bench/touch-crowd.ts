@@ -60,4 +60,5 @@ if (sync !== undefined) {
   waitFor(`${sync}.exit`);
 }
 // (the stages before the solver leave nothing to check)
-if ((stage === "frame" || stage === "solve") && !crowd.healthy()) throw new Error("touch-crowd: a character did not solve");
+if ((stage === "frame" || stage === "solve") && !crowd.healthy())
+  throw new Error("touch-crowd: a character did not solve");

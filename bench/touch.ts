@@ -9,7 +9,8 @@
  * frame touches for the first time misses it; the misses per character per frame are the lines it
  * touches. (256 KB rather than 1 MB: FixTransforms runs for every character before the updates, about
  * 1 MB for 100 characters, and a 1 MB last level kept some of it for the updates and for the next frame,
- * counting FixTransforms at 97 lines instead of 166. A character's own frame, ~70 KB, still fits.) The count is the same run after run (the simulation is deterministic; V8 compiles on the main
+ * counting FixTransforms at 97 lines instead of 166. A character's own frame, ~70 KB, still fits.) The count is the
+ * same run after run (the simulation is deterministic; V8 compiles on the main
  * thread with `--single-threaded`), so a change of a few lines shows.
  *
  * The simulation covers only the measured frames (switched on and off with callgrind_control around a
@@ -92,12 +93,27 @@ async function runCrowd(frames: number, stage = "frame"): Promise<{ out: string;
   const sync = join(tmpdir(), `fbbik-touch-${process.pid}-${frames}`);
   const out = `${sync}.callgrind`;
   for (const s of [".ready", ".go", ".done", ".exit"]) rmSync(sync + s, { force: true });
-  const args = ["--tool=callgrind", "--cache-sim=yes", "--instr-atstart=no", ...CACHE_ARGS, `--callgrind-out-file=${out}`];
-  const node = ["--expose-gc", "--single-threaded", "--perf-basic-prof", join(root, ".bench-build/bench/touch-crowd.js")];
-  const child = spawn("valgrind", [...args, process.execPath, ...node, String(CHARACTERS), String(WARM_FRAMES), String(frames), stage], {
-    env: { ...process.env, FBBIK_TOUCH_SYNC: sync },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+  const args = [
+    "--tool=callgrind",
+    "--cache-sim=yes",
+    "--instr-atstart=no",
+    ...CACHE_ARGS,
+    `--callgrind-out-file=${out}`,
+  ];
+  const node = [
+    "--expose-gc",
+    "--single-threaded",
+    "--perf-basic-prof",
+    join(root, ".bench-build/bench/touch-crowd.js"),
+  ];
+  const child = spawn(
+    "valgrind",
+    [...args, process.execPath, ...node, String(CHARACTERS), String(WARM_FRAMES), String(frames), stage],
+    {
+      env: { ...process.env, FBBIK_TOUCH_SYNC: sync },
+      stdio: ["ignore", "ignore", "pipe"],
+    },
+  );
   let stderr = "";
   child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
@@ -128,14 +144,18 @@ function perfMap(pid: number): (address: number) => string | null {
   rmSync(file, { force: true });
   return (address) => {
     let best: (typeof entries)[number] | null = null;
-    for (const e of entries) if (address >= e.start && address < e.start + e.size && (best === null || e.order > best.order)) best = e;
+    for (const e of entries)
+      if (address >= e.start && address < e.start + e.size && (best === null || e.order > best.order)) best = e;
     return best?.name ?? null;
   };
 }
 
 /** Per-function self costs from callgrind_annotate, JIT functions named through the perf map. */
 function functionCosts(out: string, pid: number): { total: Costs; functions: Map<string, Costs> } {
-  const text = spawnSync("callgrind_annotate", ["--threshold=100", "--inclusive=no", out], { encoding: "utf8", maxBuffer: 1 << 28 }).stdout;
+  const text = spawnSync("callgrind_annotate", ["--threshold=100", "--inclusive=no", out], {
+    encoding: "utf8",
+    maxBuffer: 1 << 28,
+  }).stdout;
   rmSync(out, { force: true });
   const nameOf = perfMap(pid);
   const column = String.raw`(\d[\d,]*|\.)(?: \([^)]*\))?\s+`;
@@ -145,7 +165,9 @@ function functionCosts(out: string, pid: number): { total: Costs; functions: Map
   for (const line of text.split("\n")) {
     const m = row.exec(line);
     if (m === null) continue;
-    const costs = Object.fromEntries(EVENTS.map((e, i) => [e, m[i + 1] === "." ? 0 : Number(m[i + 1]!.replace(/,/g, ""))])) as Costs;
+    const costs = Object.fromEntries(
+      EVENTS.map((e, i) => [e, m[i + 1] === "." ? 0 : Number(m[i + 1]!.replace(/,/g, ""))]),
+    ) as Costs;
     let name = m[EVENTS.length + 1]!.trim();
     if (name.startsWith("PROGRAM TOTALS")) {
       total = costs;
@@ -182,7 +204,9 @@ async function main(): Promise<void> {
       return;
     }
   }
-  console.log(`bench:touch: ${CHARACTERS} Mannequins under callgrind (${CACHE_ARGS.join(" ")}), ${FRAMES} measured frames…`);
+  console.log(
+    `bench:touch: ${CHARACTERS} Mannequins under callgrind (${CACHE_ARGS.join(" ")}), ${FRAMES} measured frames…`,
+  );
   const measured = await runCrowd(FRAMES);
   const idle = await runCrowd(0);
   const m = functionCosts(measured.out, measured.pid);
@@ -225,7 +249,11 @@ async function main(): Promise<void> {
       result.stages.push({ stage: label, cumulativeLines: l, ownLines: round(l - before, 1) });
       before = l;
     }
-    result.stages.push({ stage: "+ rig.write() and the rest (the whole frame)", cumulativeLines: linesPerUpdate, ownLines: round(linesPerUpdate - before, 1) });
+    result.stages.push({
+      stage: "+ rig.write() and the rest (the whole frame)",
+      cumulativeLines: linesPerUpdate,
+      ownLines: round(linesPerUpdate - before, 1),
+    });
   }
   printRows([
     ["lines touched per character per frame", result.linesPerCharacterFrame, "lines"],
@@ -234,7 +262,9 @@ async function main(): Promise<void> {
   ]);
   if (result.stages !== undefined) {
     console.log("\n  by stage (own lines per character per frame; cumulative in brackets):");
-    printRows(result.stages.map((r) => [`  ${r.stage}`, `${r.ownLines.toFixed(1)} (${r.cumulativeLines.toFixed(1)})`, "lines"]));
+    printRows(
+      result.stages.map((r) => [`  ${r.stage}`, `${r.ownLines.toFixed(1)} (${r.cumulativeLines.toFixed(1)})`, "lines"]),
+    );
   }
   console.log("\n  by module (lines per character per frame):");
   printRows(result.byModule.map((r) => [`  ${r.module}`, r.lines.toFixed(1), "lines"]));

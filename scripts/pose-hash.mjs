@@ -22,7 +22,14 @@ for (const name of ["Mannequin", "Superhero", "Xbot"]) {
   for (const fractional of [false, true]) {
     const m = await loadModel(name);
     const s = FullBodyBipedIK.create(m.scene, m.skeleton).solver;
-    const effectors = [s.leftHandEffector, s.rightHandEffector, s.leftFootEffector, s.rightFootEffector, s.bodyEffector, s.leftShoulderEffector];
+    const effectors = [
+      s.leftHandEffector,
+      s.rightHandEffector,
+      s.leftFootEffector,
+      s.rightFootEffector,
+      s.bodyEffector,
+      s.leftShoulderEffector,
+    ];
     const start = effectors.map((e) => e.position.clone());
     effectors.forEach((e, i) => {
       // hands and feet; the left hand's rotation; body and shoulder only with fractional weights
@@ -33,7 +40,11 @@ for (const name of ["Mannequin", "Superhero", "Xbot"]) {
     for (let f = 0; f < 300; f++) {
       effectors.forEach((e, i) => {
         const p = start[i];
-        e.position.set(p.x + 0.2 * Math.sin(f * 0.05 + i), p.y + 0.15 * Math.cos(f * 0.07 + i), p.z + 0.1 * Math.sin(f * 0.03 + 2 * i));
+        e.position.set(
+          p.x + 0.2 * Math.sin(f * 0.05 + i),
+          p.y + 0.15 * Math.cos(f * 0.07 + i),
+          p.z + 0.1 * Math.sin(f * 0.03 + 2 * i),
+        );
       });
       m.scene.render();
       for (const b of m.skeleton.bones) {

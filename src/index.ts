@@ -12,10 +12,13 @@ export { FullBodyBipedIK } from "./babylon/full-body-biped-ik.js";
 export type { FullBodyBipedIKOptions } from "./babylon/full-body-biped-ik.js";
 export { FBBIKSolver, BabylonBipedSolver } from "./babylon/fbbik-solver.js";
 export { SceneUpdater } from "./babylon/scene-updater.js";
-export { FBBIKEffector } from "./babylon/babylon-effector.js";
-export { FBBIKChain, FBBIKBendConstraint } from "./babylon/babylon-chain.js";
+export { BabylonEffector } from "./babylon/babylon-effector.js";
+export { BabylonChain, BabylonBendConstraint } from "./babylon/babylon-chain.js";
 export { BabylonRig } from "./babylon/babylon-rig.js";
 export type { BabylonRigOptions } from "./babylon/babylon-rig.js";
+export { ComponentSpace } from "./babylon/component-space.js";
+export { RigDetachment } from "./babylon/rig-attachment.js";
+export { FlatPose } from "./mapping/flat-pose.js";
 export { resolveBipedReferences, readSkeletonInfo, referencedBones } from "./babylon/biped-references.js";
 export type { BipedReferences, BipedReferencesInput, BoneReference, SkeletonInfo } from "./babylon/biped-references.js";
 export { BipedMapping } from "./mapping/biped-mapping.js";
@@ -87,7 +90,11 @@ export { Curve, CurveIO } from "./effectors/curve.js";
 export type { CurveKey } from "./effectors/curve.js";
 
 // grounding
-export { GrounderFBBIK, GrounderSpineEffector, GROUNDER_REFERENCE_HEIGHT } from "./effectors/grounding/grounder-fbbik.js";
+export {
+  GrounderFBBIK,
+  GrounderSpineEffector,
+  GROUNDER_REFERENCE_HEIGHT,
+} from "./effectors/grounding/grounder-fbbik.js";
 export type { GrounderFBBIKOptions } from "./effectors/grounding/grounder-fbbik.js";
 export { Grounding } from "./effectors/grounding/grounding.js";
 export { GroundingLeg } from "./effectors/grounding/grounding-leg.js";
@@ -149,3 +156,25 @@ export type {
   RecoilOffsetInit,
   RecoilOptions,
 } from "./effectors/modifiers/index.js";
+
+// the IK family: the shared joint-solver frame, rotation limits, colliders and the engine-neutral solvers
+export { IKSolverJoints, type IKSolverJointsOptions, type JointReach } from "./joints/ik-solver-joints.js";
+export { JointBone } from "./joints/joint-bone.js";
+export type { JointColliders } from "./joints/joint-colliders.js";
+export { type RotationLimit, type SingleAxisLimit, isSingleAxisLimit } from "./joints/limits/rotation-limit.js";
+export { RotationLimitEuler } from "./joints/limits/rotation-limit-euler.js";
+export { RotationLimitHinge } from "./joints/limits/rotation-limit-hinge.js";
+export { RotationLimitAngle } from "./joints/limits/rotation-limit-angle.js";
+export { SphereCollider } from "./joints/colliders/sphere-collider.js";
+export { CapsuleCollider } from "./joints/colliders/capsule-collider.js";
+export type { Collider } from "./joints/colliders/collider.js";
+export { ColliderSet } from "./joints/colliders/collider-set.js";
+export { IKSolverCCD, type CCDLinkOrder } from "./ccd/ik-solver-ccd.js";
+export { IKSolverFABRIK } from "./fabrik/ik-solver-fabrik.js";
+export { IKSolverFABRIKRoot, FABRIKChain } from "./fabrik/ik-solver-fabrik-root.js";
+export { IKSolverJacobian, type IKSolverJacobianOptions } from "./jacobian/ik-solver-jacobian.js";
+export { JacobianEffector } from "./jacobian/jacobian-effector.js";
+export type { JacobianJoint } from "./jacobian/jacobian-joint.js";
+export { RigComponent, type RigComponentOptions } from "./babylon/rig-component.js";
+export { IKUpdateOrder } from "./babylon/scene-updater.js";
+export { ChainIK, CCDIK, FABRIK, type ChainIKOptions } from "./babylon/chain-ik.js";

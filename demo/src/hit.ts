@@ -44,14 +44,22 @@ export async function hit(ctx: Ctx): Promise<ScenarioRun> {
     effectorHitPoints: [
       new HitPointEffector({
         collider: chest,
-        effectorLinks: [{ effector: E.Body }, { effector: E.LeftShoulder }, { effector: E.RightShoulder }, { effector: E.LeftHand, weight: 0.4 }, { effector: E.RightHand, weight: 0.4 }],
+        effectorLinks: [
+          { effector: E.Body },
+          { effector: E.LeftShoulder },
+          { effector: E.RightShoulder },
+          { effector: E.LeftHand, weight: 0.4 },
+          { effector: E.RightHand, weight: 0.4 },
+        ],
       }),
       new HitPointEffector({
         collider: head,
         effectorLinks: [{ effector: E.Body, weight: 0.4 }, { effector: E.LeftShoulder }, { effector: E.RightShoulder }],
       }),
     ],
-    boneHitPoints: [new HitPointBone({ collider: chest, boneLinks: [{ bone: r.spine[0]! }, { bone: chestBone, weight: 0.5 }] })],
+    boneHitPoints: [
+      new HitPointBone({ collider: chest, boneLinks: [{ bone: r.spine[0]! }, { bone: chestBone, weight: 0.5 }] }),
+    ],
   });
   // the feet stay where they stand
   const feet = [ik.solver.leftFootEffector, ik.solver.rightFootEffector];
@@ -80,7 +88,12 @@ export async function hit(ctx: Ctx): Promise<ScenarioRun> {
   let k = 0;
   const autoThrow = () => {
     // alternate: from the front, from the right, from the left, at the head
-    const dirs = [forward.scale(-1), right.scale(-1).add(forward.scale(-0.3)), right.add(forward.scale(-0.3)), forward.scale(-1)];
+    const dirs = [
+      forward.scale(-1),
+      right.scale(-1).add(forward.scale(-0.3)),
+      right.add(forward.scale(-0.3)),
+      forward.scale(-1),
+    ];
     const target = k % 4 === 3 ? head : chest;
     const dir = dirs[k % 4]!;
     const p = target.position.add(dir.normalizeToNew().scale(-0.12 * h));
@@ -90,7 +103,13 @@ export async function hit(ctx: Ctx): Promise<ScenarioRun> {
   const pointer = scene.onPointerObservable.add((pi: PointerInfo) => {
     if (pi.type !== PointerEventTypes.POINTERPICK) return;
     const pick = pi.pickInfo;
-    if (pick?.hit !== true || pick.pickedPoint === null || (pick.pickedMesh !== chest && pick.pickedMesh !== head) || pick.ray === null) return;
+    if (
+      pick?.hit !== true ||
+      pick.pickedPoint === null ||
+      (pick.pickedMesh !== chest && pick.pickedMesh !== head) ||
+      pick.ray === null
+    )
+      return;
     clicked = true;
     throwAt(pick.pickedMesh as Mesh, pick.pickedPoint, pick.ray.direction);
   });
@@ -100,7 +119,15 @@ export async function hit(ctx: Ctx): Promise<ScenarioRun> {
   const watched = [r.pelvis, chestBone, ...(headBone !== null ? [headBone] : []), r.leftUpperArm, r.rightUpperArm];
   let last: Vector3[] = watched.map(bonePos);
   // a click's hit: displacement from the pose just before the impact, its peak, then the recovery
-  let clickHit: { base: Vector3[]; feet: Vector3[]; peak: number; peakFeet: number; frames: number; after: number; point: Vector3 } | null = null;
+  let clickHit: {
+    base: Vector3[];
+    feet: Vector3[];
+    peak: number;
+    peakFeet: number;
+    frames: number;
+    after: number;
+    point: Vector3;
+  } | null = null;
   const clicks: Json[] = [];
   let displacement = 0;
   let clicked = false;
@@ -128,7 +155,16 @@ export async function hit(ctx: Ctx): Promise<ScenarioRun> {
         f.t += dt / 0.35;
         Vector3.LerpToRef(f.from, f.to, Math.min(1, f.t), ball.position);
         if (f.t >= 1) {
-          if (clicked) clickHit = { base: last.map((v) => v.clone()), feet: footBones.map(bonePos), peak: 0, peakFeet: 0, frames: 0, after: 0, point: f.to.clone() };
+          if (clicked)
+            clickHit = {
+              base: last.map((v) => v.clone()),
+              feet: footBones.map(bonePos),
+              peak: 0,
+              peakFeet: 0,
+              frames: 0,
+              after: 0,
+              point: f.to.clone(),
+            };
           clicked = false;
           hr.hit(f.target, f.force, f.to);
           flight = null;
@@ -152,7 +188,14 @@ export async function hit(ctx: Ctx): Promise<ScenarioRun> {
         if (!hr.inProgress) hc.after++;
         // recovered: a few frames after the reaction's curves ended
         if (hc.after >= 5) {
-          clicks.push({ peak: hc.peak, residual: displacement, feetDrift: hc.peakFeet, frames: hc.frames, point: arr(hc.point), height: h });
+          clicks.push({
+            peak: hc.peak,
+            residual: displacement,
+            feetDrift: hc.peakFeet,
+            frames: hc.frames,
+            point: arr(hc.point),
+            height: h,
+          });
           run.checks = { clicks };
           run.done = true;
           clickHit = null;

@@ -19,7 +19,17 @@ import { CreateGround } from "@babylonjs/core/Meshes/Builders/groundBuilder";
 import { Scene } from "@babylonjs/core/scene";
 import type { AssetContainer } from "@babylonjs/core/assetContainer";
 import type { AnimationGroup } from "@babylonjs/core/Animations/animationGroup";
-import { CHARACTER_SCENARIOS, type Character, type Ctx, type ScenarioName, type ScenarioRun, SCENARIOS, bonePos, captureAnimated, spawnCharacter } from "./scenarios";
+import {
+  CHARACTER_SCENARIOS,
+  type Character,
+  type Ctx,
+  type ScenarioName,
+  type ScenarioRun,
+  SCENARIOS,
+  bonePos,
+  captureAnimated,
+  spawnCharacter,
+} from "./scenarios";
 import { buildPanel, snapshotParameters } from "./panel";
 import { DebugViews } from "./views";
 import { Matrix } from "@babylonjs/core/Maths/math.vector";
@@ -93,7 +103,8 @@ async function build(name: ScenarioName): Promise<void> {
 
   let container: AssetContainer;
   try {
-    if (typeof modelSource === "string") container = await LoadAssetContainerAsync(modelSource, scene, { pluginExtension: ".glb" });
+    if (typeof modelSource === "string")
+      container = await LoadAssetContainerAsync(modelSource, scene, { pluginExtension: ".glb" });
     else container = await LoadAssetContainerAsync(modelSource, scene, { pluginExtension: ".glb", name: modelName });
   } catch (e) {
     scene.dispose();
@@ -147,7 +158,12 @@ async function build(name: ScenarioName): Promise<void> {
   hooks.views = views;
   hooks.solverNodes = (i = 0) => debugViews.nodeRecords(ctx.iks[i]!);
   hooks.project = (p: [number, number, number]) => {
-    const v = Vector3.Project(Vector3.FromArray(p), Matrix.IdentityReadOnly, scene.getTransformMatrix(), camera.viewport.toGlobal(engine.getRenderWidth(), engine.getRenderHeight()));
+    const v = Vector3.Project(
+      Vector3.FromArray(p),
+      Matrix.IdentityReadOnly,
+      scene.getTransformMatrix(),
+      camera.viewport.toGlobal(engine.getRenderWidth(), engine.getRenderHeight()),
+    );
     return [v.x, v.y];
   };
   hooks.capture = () => capture(scene, ctx, sun.direction);
@@ -198,7 +214,8 @@ async function build(name: ScenarioName): Promise<void> {
     const now = performance.now();
     if (now - statTime > 500) {
       const fps = (statFrames * 1000) / (now - statTime);
-      stats.textContent = `FPS ${fps.toFixed(1)}\nIK  ${(ikSum / statFrames).toFixed(2)} ms/frame\n${ctx.iks.length} character${ctx.iks.length === 1 ? "" : "s"}`;
+      const characters = `${ctx.iks.length} character${ctx.iks.length === 1 ? "" : "s"}`;
+      stats.textContent = `FPS ${fps.toFixed(1)}\nIK  ${(ikSum / statFrames).toFixed(2)} ms/frame\n${characters}`;
       statTime = now;
       statFrames = 0;
       ikSum = 0;
@@ -263,7 +280,11 @@ function setClip(index: number): void {
  * frozen), and the characters' screen rectangle (bones' box, padded for the mesh, with its shadow on the
  * floor). Render-size pixels; PNG data URLs.
  */
-function capture(scene: Scene, ctx: Ctx, light: Vector3): { shown: string; hidden: string; rect: number[]; width: number; height: number } {
+function capture(
+  scene: Scene,
+  ctx: Ctx,
+  light: Vector3,
+): { shown: string; hidden: string; rect: number[]; width: number; height: number } {
   frozen = true;
   engine.stopRenderLoop();
   try {
@@ -342,7 +363,10 @@ window.addEventListener("drop", (e) => {
 
 /** Loads a user's GLB from a drop or the panel's file picker. */
 function loadFile(file: File): void {
-  void file.arrayBuffer().then((buf) => loadUserModel(new Uint8Array(buf), file.name)).catch(report);
+  void file
+    .arrayBuffer()
+    .then((buf) => loadUserModel(new Uint8Array(buf), file.name))
+    .catch(report);
 }
 
 /** The model's clip names (the container's animation groups), for the panel and the test hook. */

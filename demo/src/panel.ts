@@ -29,7 +29,17 @@ export interface PanelOptions {
 
 type Solver = FullBodyBipedIK["solver"];
 
-const EFFECTORS = ["body", "left shoulder", "right shoulder", "left thigh", "right thigh", "left hand", "right hand", "left foot", "right foot"];
+const EFFECTORS = [
+  "body",
+  "left shoulder",
+  "right shoulder",
+  "left thigh",
+  "right thigh",
+  "left hand",
+  "right hand",
+  "left foot",
+  "right foot",
+];
 const CHAINS = ["left arm", "right arm", "left leg", "right leg"];
 const LIMB_KEYS = ["leftArm", "rightArm", "leftLeg", "rightLeg"];
 
@@ -39,7 +49,14 @@ export function snapshotParameters(iks: readonly FullBodyBipedIK[]): { restore()
     const s = ik.solver;
     return {
       s,
-      solver: [s.ikPositionWeight, s.iterations, s.spineStiffness, s.pullBodyVertical, s.pullBodyHorizontal, s.spineMapping.twistWeight],
+      solver: [
+        s.ikPositionWeight,
+        s.iterations,
+        s.spineStiffness,
+        s.pullBodyVertical,
+        s.pullBodyHorizontal,
+        s.spineMapping.twistWeight,
+      ],
       effectors: s.effectors.map((e) => [e.positionWeight, e.rotationWeight, e.maintainRelativePositionWeight]),
       chains: s.limbChains.map((c) => [c.pull, c.reach, c.push, c.pushParent, c.bendConstraint.weight]),
       mappings: s.limbMappings.map((m) => m.maintainRotationWeight),
@@ -49,9 +66,32 @@ export function snapshotParameters(iks: readonly FullBodyBipedIK[]): { restore()
     restore() {
       for (const x of snaps) {
         const s = x.s;
-        [s.ikPositionWeight, s.iterations, s.spineStiffness, s.pullBodyVertical, s.pullBodyHorizontal, s.spineMapping.twistWeight] = x.solver as [number, number, number, number, number, number];
-        s.effectors.forEach((e, i) => ([e.positionWeight, e.rotationWeight, e.maintainRelativePositionWeight] = x.effectors[i] as [number, number, number]));
-        s.limbChains.forEach((c, i) => ([c.pull, c.reach, c.push, c.pushParent, c.bendConstraint.weight] = x.chains[i] as [number, number, number, number, number]));
+        [
+          s.ikPositionWeight,
+          s.iterations,
+          s.spineStiffness,
+          s.pullBodyVertical,
+          s.pullBodyHorizontal,
+          s.spineMapping.twistWeight,
+        ] = x.solver as [number, number, number, number, number, number];
+        s.effectors.forEach(
+          (e, i) =>
+            ([e.positionWeight, e.rotationWeight, e.maintainRelativePositionWeight] = x.effectors[i] as [
+              number,
+              number,
+              number,
+            ]),
+        );
+        s.limbChains.forEach(
+          (c, i) =>
+            ([c.pull, c.reach, c.push, c.pushParent, c.bendConstraint.weight] = x.chains[i] as [
+              number,
+              number,
+              number,
+              number,
+              number,
+            ]),
+        );
         s.limbMappings.forEach((m, i) => (m.maintainRotationWeight = x.mappings[i]!));
       }
     },
@@ -59,7 +99,15 @@ export function snapshotParameters(iks: readonly FullBodyBipedIK[]): { restore()
 }
 
 /** A labelled range input (`id` for the test hook and the page's CSS). */
-function slider(label: string, min: number, max: number, step: number, get: () => number, set: (v: number) => void, id?: string): HTMLElement {
+function slider(
+  label: string,
+  min: number,
+  max: number,
+  step: number,
+  get: () => number,
+  set: (v: number) => void,
+  id?: string,
+): HTMLElement {
   const l = document.createElement("label");
   const span = document.createElement("span");
   const input = document.createElement("input");
@@ -93,7 +141,13 @@ function checkbox(label: string, id: string, get: () => boolean, set: (v: boolea
   return l;
 }
 
-function choice(label: string, id: string, items: string[], value: number, onChange: (i: number) => void): { el: HTMLElement; select: HTMLSelectElement } {
+function choice(
+  label: string,
+  id: string,
+  items: string[],
+  value: number,
+  onChange: (i: number) => void,
+): { el: HTMLElement; select: HTMLSelectElement } {
   const l = document.createElement("label");
   l.append(label);
   const select = document.createElement("select");
@@ -132,10 +186,26 @@ export function buildPanel(o: PanelOptions): void {
   title.textContent = "babylon-fbbik";
   panel.append(title);
 
-  panel.append(choice("scenario", "scenario", [...SCENARIOS], SCENARIOS.indexOf(o.scenario), (i) => o.switchTo(SCENARIOS[i]!)).el);
+  panel.append(
+    choice("scenario", "scenario", [...SCENARIOS], SCENARIOS.indexOf(o.scenario), (i) => o.switchTo(SCENARIOS[i]!)).el,
+  );
   panel.append(checkbox("pause animation", "pause", o.paused, o.setPaused));
-  panel.append(checkbox("skeleton view", "view-skeleton", () => o.views.skeleton, (v) => o.setView("skeleton", v)));
-  panel.append(checkbox("solver nodes view", "view-nodes", () => o.views.nodes, (v) => o.setView("nodes", v)));
+  panel.append(
+    checkbox(
+      "skeleton view",
+      "view-skeleton",
+      () => o.views.skeleton,
+      (v) => o.setView("skeleton", v),
+    ),
+  );
+  panel.append(
+    checkbox(
+      "solver nodes view",
+      "view-nodes",
+      () => o.views.nodes,
+      (v) => o.setView("nodes", v),
+    ),
+  );
   const reset = document.createElement("button");
   reset.id = "reset";
   reset.textContent = "reset parameters and handles";
@@ -159,7 +229,9 @@ export function buildPanel(o: PanelOptions): void {
   });
   file.append(name, pick);
   model.append(file);
-  model.append(choice("animation", "clip", ["procedural idle", ...o.clipNames], o.clip() + 1, (i) => o.setClip(i - 1)).el);
+  model.append(
+    choice("animation", "clip", ["procedural idle", ...o.clipNames], o.clip() + 1, (i) => o.setClip(i - 1)).el,
+  );
   const dropHint = document.createElement("div");
   dropHint.className = "hint";
   dropHint.textContent = "or drop a humanoid .glb on the page";
@@ -173,18 +245,76 @@ export function buildPanel(o: PanelOptions): void {
   };
   const solver = section("solver");
   solver.append(
-    slider("ikPositionWeight", 0, 1, 0.01, () => first.ikPositionWeight, (v) => all((s) => (s.ikPositionWeight = v)), "p-ikPositionWeight"),
-    slider("iterations", 0, 10, 1, () => first.iterations, (v) => all((s) => (s.iterations = v)), "p-iterations"),
-    slider("spineStiffness", 0, 1, 0.01, () => first.spineStiffness, (v) => all((s) => (s.spineStiffness = v)), "p-spineStiffness"),
-    slider("pullBodyVertical", -1, 1, 0.01, () => first.pullBodyVertical, (v) => all((s) => (s.pullBodyVertical = v)), "p-pullBodyVertical"),
-    slider("pullBodyHorizontal", -1, 1, 0.01, () => first.pullBodyHorizontal, (v) => all((s) => (s.pullBodyHorizontal = v)), "p-pullBodyHorizontal"),
-    slider("spine twistWeight", 0, 1, 0.01, () => first.spineMapping.twistWeight, (v) => all((s) => (s.spineMapping.twistWeight = v)), "p-twistWeight"),
+    slider(
+      "ikPositionWeight",
+      0,
+      1,
+      0.01,
+      () => first.ikPositionWeight,
+      (v) => all((s) => (s.ikPositionWeight = v)),
+      "p-ikPositionWeight",
+    ),
+    slider(
+      "iterations",
+      0,
+      10,
+      1,
+      () => first.iterations,
+      (v) => all((s) => (s.iterations = v)),
+      "p-iterations",
+    ),
+    slider(
+      "spineStiffness",
+      0,
+      1,
+      0.01,
+      () => first.spineStiffness,
+      (v) => all((s) => (s.spineStiffness = v)),
+      "p-spineStiffness",
+    ),
+    slider(
+      "pullBodyVertical",
+      -1,
+      1,
+      0.01,
+      () => first.pullBodyVertical,
+      (v) => all((s) => (s.pullBodyVertical = v)),
+      "p-pullBodyVertical",
+    ),
+    slider(
+      "pullBodyHorizontal",
+      -1,
+      1,
+      0.01,
+      () => first.pullBodyHorizontal,
+      (v) => all((s) => (s.pullBodyHorizontal = v)),
+      "p-pullBodyHorizontal",
+    ),
+    slider(
+      "spine twistWeight",
+      0,
+      1,
+      0.01,
+      () => first.spineMapping.twistWeight,
+      (v) => all((s) => (s.spineMapping.twistWeight = v)),
+      "p-twistWeight",
+    ),
   );
   panel.append(solver);
 
   const mappings = section("maintainRotationWeight (mappings)");
   CHAINS.forEach((name, i) => {
-    mappings.append(slider(name, 0, 1, 0.01, () => first.limbMappings[i]!.maintainRotationWeight, (v) => all((s) => (s.limbMappings[i]!.maintainRotationWeight = v)), `m-${LIMB_KEYS[i]}`));
+    mappings.append(
+      slider(
+        name,
+        0,
+        1,
+        0.01,
+        () => first.limbMappings[i]!.maintainRotationWeight,
+        (v) => all((s) => (s.limbMappings[i]!.maintainRotationWeight = v)),
+        `m-${LIMB_KEYS[i]}`,
+      ),
+    );
   });
   panel.append(mappings);
 
@@ -202,10 +332,40 @@ export function buildPanel(o: PanelOptions): void {
     effBody.innerHTML = "";
     const i = chosen.effector;
     const e = first.effectors[i]!;
-    effBody.append(slider("positionWeight", 0, 1, 0.01, () => e.positionWeight, (v) => all((s) => (s.effectors[i]!.positionWeight = v)), "e-positionWeight"));
+    effBody.append(
+      slider(
+        "positionWeight",
+        0,
+        1,
+        0.01,
+        () => e.positionWeight,
+        (v) => all((s) => (s.effectors[i]!.positionWeight = v)),
+        "e-positionWeight",
+      ),
+    );
     if (e.isEndEffector) {
-      effBody.append(slider("rotationWeight", 0, 1, 0.01, () => e.rotationWeight, (v) => all((s) => (s.effectors[i]!.rotationWeight = v)), "e-rotationWeight"));
-      effBody.append(slider("maintainRelativePos", 0, 1, 0.01, () => e.maintainRelativePositionWeight, (v) => all((s) => (s.effectors[i]!.maintainRelativePositionWeight = v)), "e-maintainRelativePositionWeight"));
+      effBody.append(
+        slider(
+          "rotationWeight",
+          0,
+          1,
+          0.01,
+          () => e.rotationWeight,
+          (v) => all((s) => (s.effectors[i]!.rotationWeight = v)),
+          "e-rotationWeight",
+        ),
+      );
+      effBody.append(
+        slider(
+          "maintainRelativePos",
+          0,
+          1,
+          0.01,
+          () => e.maintainRelativePositionWeight,
+          (v) => all((s) => (s.effectors[i]!.maintainRelativePositionWeight = v)),
+          "e-maintainRelativePositionWeight",
+        ),
+      );
     }
   };
   fillEffector();
@@ -226,11 +386,51 @@ export function buildPanel(o: PanelOptions): void {
     const c = first.limbChains[i]!;
     const set = (f: (c: Solver["limbChains"][number]) => void) => all((s) => f(s.limbChains[i]!));
     chBody.append(
-      slider("pull", 0, 1, 0.01, () => c.pull, (v) => set((x) => (x.pull = v)), "c-pull"),
-      slider("reach", 0, 1, 0.01, () => c.reach, (v) => set((x) => (x.reach = v)), "c-reach"),
-      slider("push", 0, 1, 0.01, () => c.push, (v) => set((x) => (x.push = v)), "c-push"),
-      slider("pushParent", -1, 1, 0.01, () => c.pushParent, (v) => set((x) => (x.pushParent = v)), "c-pushParent"),
-      slider("bend goal weight", 0, 1, 0.01, () => c.bendConstraint.weight, (v) => set((x) => (x.bendConstraint.weight = v)), "c-bendWeight"),
+      slider(
+        "pull",
+        0,
+        1,
+        0.01,
+        () => c.pull,
+        (v) => set((x) => (x.pull = v)),
+        "c-pull",
+      ),
+      slider(
+        "reach",
+        0,
+        1,
+        0.01,
+        () => c.reach,
+        (v) => set((x) => (x.reach = v)),
+        "c-reach",
+      ),
+      slider(
+        "push",
+        0,
+        1,
+        0.01,
+        () => c.push,
+        (v) => set((x) => (x.push = v)),
+        "c-push",
+      ),
+      slider(
+        "pushParent",
+        -1,
+        1,
+        0.01,
+        () => c.pushParent,
+        (v) => set((x) => (x.pushParent = v)),
+        "c-pushParent",
+      ),
+      slider(
+        "bend goal weight",
+        0,
+        1,
+        0.01,
+        () => c.bendConstraint.weight,
+        (v) => set((x) => (x.bendConstraint.weight = v)),
+        "c-bendWeight",
+      ),
     );
   };
   fillChain();

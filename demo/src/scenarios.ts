@@ -21,8 +21,9 @@ import type { Scene } from "@babylonjs/core/scene";
 import type { AssetContainer } from "@babylonjs/core/assetContainer";
 import type { Node } from "@babylonjs/core/node";
 import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik";
-import type { FBBIKChain, FBBIKBendConstraint } from "../../src/babylon/babylon-chain";
-import type { FBBIKEffector } from "../../src/babylon/babylon-effector";
+import type { BabylonChain, BabylonBendConstraint } from "../../src/babylon/babylon-chain";
+import type { BabylonEffector } from "../../src/babylon/babylon-effector";
+import { Curve } from "../../src/effectors/curve";
 import { GrounderFBBIK } from "../../src/effectors/grounding/grounder-fbbik";
 import { MovingGroundRaycast } from "../../src/effectors/grounding/moving-ground-raycast";
 import { StaticGroundRaycast } from "../../src/effectors/grounding/static-ground-raycast";
@@ -32,7 +33,6 @@ import { InteractionObject } from "../../src/effectors/interaction/interaction-o
 import { InteractionSystem } from "../../src/effectors/interaction/interaction-system";
 import { resolveBipedReferences } from "../../src/babylon/biped-references";
 import { FullBodyBipedEffector } from "../../src/solver/biped-bones";
-import { riseHoldFall } from "../../test/helpers/weight-curves";
 
 export const SCENARIOS = ["free", "grab", "climb", "ground", "deck", "hit", "crowd"] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
@@ -65,7 +65,16 @@ export interface Character {
 }
 
 /** Bones whose animation-only pose is kept for the checks. */
-export type KeyBone = "pelvis" | "chest" | "head" | "leftShoulder" | "rightShoulder" | "leftHand" | "rightHand" | "leftFoot" | "rightFoot";
+export type KeyBone =
+  | "pelvis"
+  | "chest"
+  | "head"
+  | "leftShoulder"
+  | "rightShoulder"
+  | "leftHand"
+  | "rightHand"
+  | "leftFoot"
+  | "rightFoot";
 
 function keyBone(c: Character, k: KeyBone): Bone {
   const r = c.ik.references;
@@ -91,7 +100,17 @@ function keyBone(c: Character, k: KeyBone): Bone {
   }
 }
 
-const KEY_BONES: KeyBone[] = ["pelvis", "chest", "head", "leftShoulder", "rightShoulder", "leftHand", "rightHand", "leftFoot", "rightFoot"];
+const KEY_BONES: KeyBone[] = [
+  "pelvis",
+  "chest",
+  "head",
+  "leftShoulder",
+  "rightShoulder",
+  "leftHand",
+  "rightHand",
+  "leftFoot",
+  "rightFoot",
+];
 
 /** Stores the animation-only pose of the key bones (call after the animations, before the IK solves). */
 export function captureAnimated(c: Character): void {
@@ -162,7 +181,13 @@ function proceduralIdle(scene: Scene, nodes: TransformNode[], name: string): Ani
   const group = new AnimationGroup(name, scene);
   nodes.forEach((node, i) => {
     const base = node.rotationQuaternion?.clone() ?? Quaternion.FromEulerVector(node.rotation);
-    const anim = new Animation(`${name}-${node.name}`, "rotationQuaternion", 30, Animation.ANIMATIONTYPE_QUATERNION, Animation.ANIMATIONLOOPMODE_CYCLE);
+    const anim = new Animation(
+      `${name}-${node.name}`,
+      "rotationQuaternion",
+      30,
+      Animation.ANIMATIONTYPE_QUATERNION,
+      Animation.ANIMATIONLOOPMODE_CYCLE,
+    );
     const keys = [];
     for (let f = 0; f <= 90; f += 10) {
       const a = 0.12 * Math.sin((f / 90) * Math.PI * 2 + i);
@@ -202,7 +227,10 @@ export function spawnCharacter(ctx: Ctx, position: Vector3, ikTimes: { acc: numb
     // detected without an IK)
     const r = resolveBipedReferences(skeleton).references;
     // arms down from the T-pose (a relaxed stance), checked numerically: a mirrored glTF root can flip the turn
-    for (const [upper, lower] of [[r.leftUpperArm, r.leftForearm], [r.rightUpperArm, r.rightForearm]] as const) {
+    for (const [upper, lower] of [
+      [r.leftUpperArm, r.leftForearm],
+      [r.rightUpperArm, r.rightForearm],
+    ] as const) {
       const n = upper.getTransformNode();
       if (n === null) continue;
       const dirNow = () => bonePos(lower).subtract(bonePos(upper)).normalize();
@@ -215,12 +243,19 @@ export function spawnCharacter(ctx: Ctx, position: Vector3, ikTimes: { acc: numb
       if (angle <= 0) continue;
       const before = n.rotationQuaternion?.clone() ?? Quaternion.FromEulerVector(n.rotation);
       // the turn in the parent's coordinates (a mirrored parent is just other coordinates there)
-      const parentInv = n.parent !== null ? (n.parent as TransformNode).computeWorldMatrix(true).clone().invert() : Matrix.Identity();
+      const parentInv =
+        n.parent !== null ? (n.parent as TransformNode).computeWorldMatrix(true).clone().invert() : Matrix.Identity();
       const dp = Vector3.TransformNormal(d0, parentInv).normalize();
-      const target = Vector3.TransformNormal(d0.scale(Math.cos(angle)).add(Vector3.Cross(axis, d0).scale(Math.sin(angle))), parentInv).normalize();
+      const target = Vector3.TransformNormal(
+        d0.scale(Math.cos(angle)).add(Vector3.Cross(axis, d0).scale(Math.sin(angle))),
+        parentInv,
+      ).normalize();
       const ax = Vector3.Cross(dp, target);
       if (ax.lengthSquared() < 1e-9) continue;
-      const turn = Quaternion.RotationAxis(ax.normalize(), Math.acos(Math.max(-1, Math.min(1, Vector3.Dot(dp, target)))));
+      const turn = Quaternion.RotationAxis(
+        ax.normalize(),
+        Math.acos(Math.max(-1, Math.min(1, Vector3.Dot(dp, target)))),
+      );
       let best = before;
       let bestDot = Vector3.Dot(d0, down);
       for (const q of [turn.multiply(before), before.multiply(turn)]) {
@@ -259,11 +294,26 @@ export function spawnCharacter(ctx: Ctx, position: Vector3, ikTimes: { acc: numb
   const right = bonePos(r.rightUpperArm).subtract(bonePos(r.leftUpperArm));
   right.y = 0;
   right.normalize();
-  const nodes = [r.spine[0], r.leftUpperArm, r.rightForearm].filter((b) => b !== undefined).map((b) => b!.getTransformNode()!);
+  const nodes = [r.spine[0], r.leftUpperArm, r.rightForearm]
+    .filter((b) => b !== undefined)
+    .map((b) => b!.getTransformNode()!);
   const idle = proceduralIdle(ctx.scene, nodes, `idle#${k}`);
   idle.start(true, 1);
   if (ctx.paused()) idle.pause();
-  const c: Character = { root, skeleton, ik, idle, clips: entries.animationGroups, clip: -1, extra: [], h: hi - lo, forward, right, meshes, animated: {} };
+  const c: Character = {
+    root,
+    skeleton,
+    ik,
+    idle,
+    clips: entries.animationGroups,
+    clip: -1,
+    extra: [],
+    h: hi - lo,
+    forward,
+    right,
+    meshes,
+    animated: {},
+  };
   ctx.iks.push(ik);
   ctx.characters.push(c);
   return c;
@@ -308,7 +358,10 @@ function cylinderBetween(scene: Scene, name: string, a: Vector3, b: Vector3, dia
   const length = d.length();
   const cyl = CreateCylinder(name, { height: length + extra, diameter, tessellation: 12 }, scene);
   cyl.position.copyFrom(a.add(b).scale(0.5));
-  cyl.rotationQuaternion = length > 1e-9 ? Quaternion.FromUnitVectorsToRef(Vector3.Up(), d.scale(1 / length), new Quaternion()) : Quaternion.Identity();
+  cyl.rotationQuaternion =
+    length > 1e-9
+      ? Quaternion.FromUnitVectorsToRef(Vector3.Up(), d.scale(1 / length), new Quaternion())
+      : Quaternion.Identity();
   return cyl;
 }
 
@@ -318,9 +371,9 @@ function cylinderBetween(scene: Scene, name: string, a: Vector3, b: Vector3, dia
 interface Handle {
   mesh: Mesh;
   label: string;
-  effector: FBBIKEffector | null;
-  chain: FBBIKChain | null;
-  bend: FBBIKBendConstraint | null;
+  effector: BabylonEffector | null;
+  chain: BabylonChain | null;
+  bend: BabylonBendConstraint | null;
   rotation: boolean;
   material: StandardMaterial;
   baseColor: Color3;
@@ -345,7 +398,7 @@ async function free(ctx: Ctx): Promise<ScenarioRun> {
     ["left foot", E.LeftFoot, r.leftFoot, 0.075],
     ["right foot", E.RightFoot, r.rightFoot, 0.075],
   ];
-  const chainOf: Partial<Record<FullBodyBipedEffector, FBBIKChain>> = {
+  const chainOf: Partial<Record<FullBodyBipedEffector, BabylonChain>> = {
     [E.LeftHand]: s.leftArmChain,
     [E.RightHand]: s.rightArmChain,
     [E.LeftFoot]: s.leftLegChain,
@@ -365,10 +418,19 @@ async function free(ctx: Ctx): Promise<ScenarioRun> {
     // hands and feet pinned where they are (with rotation); the body effectors free until given weight
     effector.positionWeight = end ? 1 : 0;
     effector.rotationWeight = end ? 1 : 0;
-    handles.push({ mesh, label, effector, chain: chainOf[type] ?? null, bend: null, rotation: end, material, baseColor });
+    handles.push({
+      mesh,
+      label,
+      effector,
+      chain: chainOf[type] ?? null,
+      bend: null,
+      rotation: end,
+      material,
+      baseColor,
+    });
   }
   // bend goals: in front of the knees, behind and outside the elbows
-  const bends: [string, FBBIKChain, Bone, Vector3][] = [
+  const bends: [string, BabylonChain, Bone, Vector3][] = [
     ["left elbow goal", s.leftArmChain, r.leftForearm, c.forward.scale(-0.25 * h).add(c.right.scale(-0.1 * h))],
     ["right elbow goal", s.rightArmChain, r.rightForearm, c.forward.scale(-0.25 * h).add(c.right.scale(0.1 * h))],
     ["left knee goal", s.leftLegChain, r.leftCalf, c.forward.scale(0.3 * h)],
@@ -383,7 +445,16 @@ async function free(ctx: Ctx): Promise<ScenarioRun> {
     mesh.renderingGroupId = 1;
     chain.bendConstraint.bendGoal = mesh;
     chain.bendConstraint.weight = 0.5;
-    handles.push({ mesh, label, effector: null, chain, bend: chain.bendConstraint, rotation: false, material, baseColor });
+    handles.push({
+      mesh,
+      label,
+      effector: null,
+      chain,
+      bend: chain.bendConstraint,
+      rotation: false,
+      material,
+      baseColor,
+    });
   }
   // a pose to start with: the left hand up in front, the right hand out to the side, a knee forward
   const L = armLength(c, true);
@@ -404,11 +475,15 @@ async function free(ctx: Ctx): Promise<ScenarioRun> {
   let selected: Handle | null = null;
   // where every handle starts (the panel's reset puts them back)
   const home = handles.map((x) => ({ p: x.mesh.position.clone(), q: x.mesh.rotationQuaternion?.clone() ?? null }));
-  const chainIndex = (ch: FBBIKChain | null) => (ch === null ? null : s.limbChains.indexOf(ch));
+  const chainIndex = (ch: BabylonChain | null) => (ch === null ? null : s.limbChains.indexOf(ch));
   gizmos.onAttachedToMeshObservable.add((mesh) => {
     selected = handles.find((x) => x.mesh === mesh) ?? null;
     gizmos.rotationGizmoEnabled = selected?.rotation ?? false;
-    if (selected !== null) run.onSelect?.({ effector: selected.effector === null ? null : s.effectors.indexOf(selected.effector), chain: chainIndex(selected.chain) });
+    if (selected !== null)
+      run.onSelect?.({
+        effector: selected.effector === null ? null : s.effectors.indexOf(selected.effector),
+        chain: chainIndex(selected.chain),
+      });
   });
 
   let frames = 0;
@@ -453,7 +528,10 @@ async function free(ctx: Ctx): Promise<ScenarioRun> {
       }
     },
     panel: (el) => {
-      el.innerHTML = `<div class="hint">Click a handle to select it (the effector and chain sections follow); drag its gizmo. Orange: hands/feet (position + rotation), blue: body/shoulders/thighs, green: bend goals. Brighter and bigger = more weight.</div>`;
+      el.innerHTML =
+        `<div class="hint">Click a handle to select it (the effector and chain sections follow); drag its gizmo. ` +
+        "Orange: hands/feet (position + rotation), blue: body/shoulders/thighs, green: bend goals. " +
+        "Brighter and bigger = more weight.</div>";
     },
     reset: () => {
       handles.forEach((x, i) => {
@@ -489,7 +567,12 @@ async function grab(ctx: Ctx): Promise<ScenarioRun> {
   table.position.y = tableTop - 0.02 * h;
   table.material = mat(scene, "table", new Color3(0.55, 0.38, 0.22));
   const legs: Mesh[] = [];
-  for (const [a, b] of [[-1, -1], [-1, 1], [1, -1], [1, 1]] as const) {
+  for (const [a, b] of [
+    [-1, -1],
+    [-1, 1],
+    [1, -1],
+    [1, 1],
+  ] as const) {
     const leg = CreateBox("leg", { width: 0.03 * h, height: tableTop, depth: 0.03 * h }, scene);
     leg.position.copyFrom(table.position.add(right.scale(a * 0.42 * h)).add(forward.scale(b * 0.22 * h)));
     leg.position.y = tableTop / 2 - 0.02 * h;
@@ -514,8 +597,8 @@ async function grab(ctx: Ctx): Promise<ScenarioRun> {
   const system = new InteractionSystem(ik);
   const object = new InteractionObject(grip, {
     weightCurves: [
-      { type: InteractionCurveType.PositionWeight, curve: riseHoldFall(0.9, 1.1, 1.9) },
-      { type: InteractionCurveType.RotationWeight, curve: riseHoldFall(0.9, 1.1, 1.9) },
+      { type: InteractionCurveType.PositionWeight, curve: Curve.riseHoldFall(0.9, 1.1, 1.9) },
+      { type: InteractionCurveType.RotationWeight, curve: Curve.riseHoldFall(0.9, 1.1, 1.9) },
     ],
     events: [{ time: 1.0, pause: true }],
   });
@@ -543,11 +626,19 @@ async function grab(ctx: Ctx): Promise<ScenarioRun> {
   const run: ScenarioRun = {
     checks: {},
     done: false,
-    world: () => ({ cup: arr(worldPos(cup)), grip: arr(worldPos(grip)), rightHand: arr(bonePos(r.rightHand)), leftHand: arr(bonePos(r.leftHand)), phase, height: h }),
+    world: () => ({
+      cup: arr(worldPos(cup)),
+      grip: arr(worldPos(grip)),
+      rightHand: arr(bonePos(r.rightHand)),
+      leftHand: arr(bonePos(r.leftHand)),
+      phase,
+      height: h,
+    }),
     after: () => {
       // the key moments of the first loop, after this frame's solve
       if (phase === "rest" && t > 0.6 && run.checks.rest === undefined) run.checks.rest = record();
-      if (phase === "reach" && system.isPaused(RH) && graspFrames >= 2 && run.checks.grasp === undefined) run.checks.grasp = record();
+      if (phase === "reach" && system.isPaused(RH) && graspFrames >= 2 && run.checks.grasp === undefined)
+        run.checks.grasp = record();
       if (phase === "hold" && t > 0.4 && run.checks.hold === undefined) {
         run.checks.hold = record();
         run.done = run.checks.rest !== undefined && run.checks.grasp !== undefined;
@@ -629,7 +720,10 @@ async function climb(ctx: Ctx): Promise<ScenarioRun> {
   const rShoulder = bonePos(r.rightUpperArm);
   const L = armLength(c, true);
   const ankleY = (bonePos(r.leftFoot).y + bonePos(r.rightFoot).y) / 2;
-  const chestFront = lShoulder.add(rShoulder).scale(0.5).add(forward.scale(0.45 * L));
+  const chestFront = lShoulder
+    .add(rShoulder)
+    .scale(0.5)
+    .add(forward.scale(0.45 * L));
   const spacing = 0.1 * h;
   const holdNode = (side: Vector3, k: number, label: string) => {
     const n = new TransformNode(`rung ${k} ${label}`, scene);
@@ -651,7 +745,8 @@ async function climb(ctx: Ctx): Promise<ScenarioRun> {
   const rFootX = bonePos(r.rightFoot).add(forward.scale(0.04 * h));
   const k0 = Math.round((lShoulder.y - 0.12 * h - ankleY) / spacing);
   const RUNGS = 3;
-  const holds = (x: Vector3, label: string, from: number) => Array.from({ length: RUNGS + 1 }, (_, i) => holdNode(x, from + i, label));
+  const holds = (x: Vector3, label: string, from: number) =>
+    Array.from({ length: RUNGS + 1 }, (_, i) => holdNode(x, from + i, label));
   const lh = holds(lHandX, "L hand", k0);
   const rh = holds(rHandX, "R hand", k0);
   const lf = holds(lFootX, "L foot", 1);
@@ -665,7 +760,11 @@ async function climb(ctx: Ctx): Promise<ScenarioRun> {
   };
   // rungs through each pair of holds, a bit longer than the span
   for (let i = 0; i <= RUNGS; i++) {
-    for (const [a, b] of [[lh[i]!, rh[i]!], [lf[i]!, rf[i]!]] as const) beam("rung", worldPos(a), worldPos(b), 0.03 * h, 0.1 * h);
+    for (const [a, b] of [
+      [lh[i]!, rh[i]!],
+      [lf[i]!, rf[i]!],
+    ] as const)
+      beam("rung", worldPos(a), worldPos(b), 0.03 * h, 0.1 * h);
   }
   // rails: from below the lowest foot rung to above the top hand rung, along each side
   const side = (lst: TransformNode[], lst2: TransformNode[], out: number) => {
@@ -693,7 +792,10 @@ async function climb(ctx: Ctx): Promise<ScenarioRun> {
     [LH, lh],
     [RF, rf],
   ];
-  for (let rung = 1; rung <= RUNGS; rung++) order.forEach(([limb, list], i) => steps.push({ time: 0.8 + T * (4 * (rung - 1) + i + 1), limb, hold: list[rung]! }));
+  for (let rung = 1; rung <= RUNGS; rung++)
+    order.forEach(([limb, list], i) =>
+      steps.push({ time: 0.8 + T * (4 * (rung - 1) + i + 1), limb, hold: list[rung]! }),
+    );
   const bones: Record<number, Bone> = { [LH]: r.leftHand, [RH]: r.rightHand, [LF]: r.leftFoot, [RF]: r.rightFoot };
   const limbName: Record<number, string> = { [LH]: "leftHand", [RH]: "rightHand", [LF]: "leftFoot", [RF]: "rightFoot" };
   let system: InteractionSystem | null = null;
@@ -714,8 +816,14 @@ async function climb(ctx: Ctx): Promise<ScenarioRun> {
     const out: { [k: string]: Json } = {};
     for (const limb of [LH, RH, LF, RF]) {
       const hold = seq?.getHold(limb) ?? null;
-      const holding = hold !== null && system !== null && system.isPaused(limb) && system.getInteractionEffector(limb).weight >= 1;
-      out[limbName[limb]!] = { bone: arr(bonePos(bones[limb]!)), hold: hold === null ? null : arr(worldPos(hold)), holdName: hold?.name ?? null, holding };
+      const holding =
+        hold !== null && system?.isPaused(limb) === true && system.getInteractionEffector(limb).weight >= 1;
+      out[limbName[limb]!] = {
+        bone: arr(bonePos(bones[limb]!)),
+        hold: hold === null ? null : arr(worldPos(hold)),
+        holdName: hold?.name ?? null,
+        holding,
+      };
     }
     return out;
   };
@@ -754,11 +862,21 @@ async function climb(ctx: Ctx): Promise<ScenarioRun> {
         if (!w.holds.includes(hold.name)) w.holds.push(hold.name);
       }
       // a moment with all four on holds, above the first rung
-      if (all && loops === 0 && run.checks.allHolding === undefined && (seq.getHold(RH)?.name ?? "") !== rh[0]!.name) run.checks.allHolding = { frame, limbs: holdState() };
+      if (all && loops === 0 && run.checks.allHolding === undefined && (seq.getHold(RH)?.name ?? "") !== rh[0]!.name)
+        run.checks.allHolding = { frame, limbs: holdState() };
       if (finished && all) {
         // the top, after this frame's solve: every limb on the last rung's holds, the body carried up
         finished = false;
-        run.checks.finish = { frame, limbs: holdState(), top, pelvisStart: arr(pelvisStart), pelvis: arr(bonePos(r.pelvis)), spacing, rungsClimbed: RUNGS, height: h };
+        run.checks.finish = {
+          frame,
+          limbs: holdState(),
+          top,
+          pelvisStart: arr(pelvisStart),
+          pelvis: arr(bonePos(r.pelvis)),
+          spacing,
+          rungsClimbed: RUNGS,
+          height: h,
+        };
         run.checks.worst = worst as unknown as Json;
         run.done = run.checks.allHolding !== undefined;
       }
@@ -804,13 +922,19 @@ function walkInPlace(c: Character, scene: Scene, period = 1.2): AnimationGroup {
     ] as const) {
       const n = bone.getTransformNode()!;
       const base = n.rotationQuaternion?.clone() ?? Quaternion.FromEulerVector(n.rotation);
-      const parentInv = n.parent !== null ? (n.parent as TransformNode).computeWorldMatrix(true).clone().invert() : Matrix.Identity();
+      const parentInv =
+        n.parent !== null ? (n.parent as TransformNode).computeWorldMatrix(true).clone().invert() : Matrix.Identity();
       const axis = Vector3.TransformNormal(c.right, parentInv).normalize();
       // which construction moves the child forward (thigh) / backward (calf) for a positive angle?
       const before = Vector3.Dot(bonePos(child).subtract(bonePos(bone)), c.forward);
       let best: (a: number) => Quaternion = (a) => Quaternion.RotationAxis(axis, a).multiply(base);
       let bestGain = -Infinity;
-      for (const make of [(a: number) => Quaternion.RotationAxis(axis, a).multiply(base), (a: number) => base.multiply(Quaternion.RotationAxis(axis, a)), (a: number) => Quaternion.RotationAxis(axis, -a).multiply(base), (a: number) => base.multiply(Quaternion.RotationAxis(axis, -a))]) {
+      for (const make of [
+        (a: number) => Quaternion.RotationAxis(axis, a).multiply(base),
+        (a: number) => base.multiply(Quaternion.RotationAxis(axis, a)),
+        (a: number) => Quaternion.RotationAxis(axis, -a).multiply(base),
+        (a: number) => base.multiply(Quaternion.RotationAxis(axis, -a)),
+      ]) {
         n.rotationQuaternion = make(0.3);
         const gain = sign * (Vector3.Dot(bonePos(child).subtract(bonePos(bone)), c.forward) - before);
         if (gain > bestGain) {
@@ -820,7 +944,13 @@ function walkInPlace(c: Character, scene: Scene, period = 1.2): AnimationGroup {
       }
       n.rotationQuaternion = base;
       worldPos(n);
-      const anim = new Animation(`walk ${n.name}`, "rotationQuaternion", fps, Animation.ANIMATIONTYPE_QUATERNION, Animation.ANIMATIONLOOPMODE_CYCLE);
+      const anim = new Animation(
+        `walk ${n.name}`,
+        "rotationQuaternion",
+        fps,
+        Animation.ANIMATIONTYPE_QUATERNION,
+        Animation.ANIMATIONLOOPMODE_CYCLE,
+      );
       const keys = [];
       for (let f = 0; f <= frames; f += 2) {
         // swing during 42 % of the cycle, standing otherwise
@@ -847,7 +977,11 @@ async function ground(ctx: Ctx): Promise<ScenarioRun> {
   const centre = restPos[0]!.add(restPos[1]!).scale(0.5);
   centre.y = 0;
   const turn = Quaternion.FromLookDirectionLH(forward, Vector3.Up());
-  const at = (s: number, lat: number, y: number) => centre.add(forward.scale(s)).add(right.scale(lat)).add(new Vector3(0, y, 0));
+  const at = (s: number, lat: number, y: number) =>
+    centre
+      .add(forward.scale(s))
+      .add(right.scale(lat))
+      .add(new Vector3(0, y, 0));
   const laneW = 0.44 * h;
   const laneC = 0.24 * h;
   const terrain: Mesh[] = [];
@@ -915,8 +1049,14 @@ async function ground(ctx: Ctx): Promise<ScenarioRun> {
   let lastDt = 0;
   // samples: a foot standing (its animation-only height at rest), on one surface for a while, the surface
   // plane-like around it (no edge under the foot)
-  const onSurface = [{ mesh: "", time: 0 }, { mesh: "", time: 0 }];
-  const perSurface: { [k: string]: { count: number; worst: number; ground: number; foot: number; rest: number } }[] = [{}, {}];
+  const onSurface = [
+    { mesh: "", time: 0 },
+    { mesh: "", time: 0 },
+  ];
+  const perSurface: { [k: string]: { count: number; worst: number; ground: number; foot: number; rest: number } }[] = [
+    {},
+    {},
+  ];
   const doubles: Json[] = [];
   const planar = (p: Vector3, g: number): boolean => {
     const f = forward.scale(0.06 * h);
@@ -926,7 +1066,9 @@ async function ground(ctx: Ctx): Promise<ScenarioRun> {
     const hl = surfaceAt(scene, surfaces, p.subtract(l));
     const hr = surfaceAt(scene, surfaces, p.add(l));
     if (hf === null || hb === null || hl === null || hr === null) return false;
-    return Math.abs(hf.y + hb.y - 2 * g) < 0.001 * h && Math.abs(hl.y - g) < 0.001 * h && Math.abs(hr.y - g) < 0.001 * h;
+    return (
+      Math.abs(hf.y + hb.y - 2 * g) < 0.001 * h && Math.abs(hl.y - g) < 0.001 * h && Math.abs(hr.y - g) < 0.001 * h
+    );
   };
   const run: ScenarioRun = {
     checks: {},
@@ -971,7 +1113,8 @@ async function ground(ctx: Ctx): Promise<ScenarioRun> {
         if (Math.abs(err) > Math.abs(rec.worst)) Object.assign(rec, { worst: err, ground: g.y, foot: p.y });
       });
       const [l, rr] = now;
-      if (l !== null && rr !== null && Math.abs(l.ground - rr.ground) > 0.03 * h && doubles.length < 12) doubles.push({ left: l, right: rr, travel });
+      if (l !== null && rr !== null && Math.abs(l.ground - rr.ground) > 0.03 * h && doubles.length < 12)
+        doubles.push({ left: l, right: rr, travel });
       const enough = perSurface.every((m) => Object.keys(m).length >= 3) && doubles.length >= 3;
       if (enough || trips >= 2) {
         run.checks = { perSurface: perSurface as unknown as Json, doubles, tolerance: 0.01 * h, height: h };
@@ -998,7 +1141,9 @@ function feetOnSurfaces(scene: Scene, surfaces: AbstractMesh[], feet: Bone[]): J
 function surfaceAt(scene: Scene, meshes: AbstractMesh[], p: Vector3): { y: number; mesh: string } | null {
   const ray = new Ray(new Vector3(p.x, p.y + 5, p.z), new Vector3(0, -1, 0), 20);
   const hit = scene.pickWithRay(ray, (m) => meshes.includes(m));
-  return hit?.hit === true && hit.pickedPoint !== null && hit.pickedMesh !== null ? { y: hit.pickedPoint.y, mesh: hit.pickedMesh.name } : null;
+  return hit?.hit === true && hit.pickedPoint !== null && hit.pickedMesh !== null
+    ? { y: hit.pickedPoint.y, mesh: hit.pickedMesh.name }
+    : null;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -1128,7 +1273,9 @@ async function crowd(ctx: Ctx): Promise<ScenarioRun> {
     const L = armLength(c, false);
     const s = CreateSphere(`target ${i}`, { diameter: 0.09 * c.h, segments: 8 }, scene);
     s.material = targetMat;
-    const centre = bonePos(r.rightUpperArm).add(c.forward.scale(1.05 * L)).add(new Vector3(0, -0.3 * L, 0)); // clear of the big head and belly
+    const centre = bonePos(r.rightUpperArm)
+      .add(c.forward.scale(1.05 * L))
+      .add(new Vector3(0, -0.3 * L, 0)); // clear of the big head and belly
     const e = c.ik.solver.rightHandEffector;
     e.target = s;
     e.positionWeight = 1;
@@ -1147,7 +1294,8 @@ async function crowd(ctx: Ctx): Promise<ScenarioRun> {
   place();
   const c0 = chars[0]!;
   // hands and the target spheres' world positions (the scene objects, not the effectors)
-  const pairs = (): Json => targets.map((t) => ({ hand: arr(bonePos(t.c.ik.references.rightHand)), target: arr(worldPos(t.s)) }));
+  const pairs = (): Json =>
+    targets.map((t) => ({ hand: arr(bonePos(t.c.ik.references.rightHand)), target: arr(worldPos(t.s)) }));
   const samples: Json[] = [];
   const run: ScenarioRun = {
     checks: {},
@@ -1175,4 +1323,11 @@ async function crowd(ctx: Ctx): Promise<ScenarioRun> {
   return run;
 }
 
-export const CHARACTER_SCENARIOS: Record<Exclude<ScenarioName, "hit">, (ctx: Ctx) => Promise<ScenarioRun>> = { free, grab, climb, ground, deck, crowd };
+export const CHARACTER_SCENARIOS: Record<Exclude<ScenarioName, "hit">, (ctx: Ctx) => Promise<ScenarioRun>> = {
+  free,
+  grab,
+  climb,
+  ground,
+  deck,
+  crowd,
+};

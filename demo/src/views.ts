@@ -57,7 +57,11 @@ export class DebugViews {
           if (n !== null && p !== null) this.skeletonPairs.push([p, n]);
         }
       }
-      this.skeletonLines = CreateLineSystem("skeleton view", { lines: this.skeletonLines0(), updatable: true, useVertexAlpha: false }, this.ctx.scene);
+      this.skeletonLines = CreateLineSystem(
+        "skeleton view",
+        { lines: this.skeletonLines0(), updatable: true, useVertexAlpha: false },
+        this.ctx.scene,
+      );
       this.skeletonLines.color = new Color3(0.2, 1, 0.4);
       this.skeletonLines.renderingGroupId = 1;
       this.skeletonLines.isPickable = false;
@@ -81,7 +85,11 @@ export class DebugViews {
       this.nodeMatrices = new Float32Array(16 * count);
       sphere.thinInstanceSetBuffer("matrix", this.nodeMatrices, 16, false);
       this.nodeSpheres = sphere;
-      this.nodeLines = CreateLineSystem("solver chains view", { lines: this.nodeLines0(this.ctx.iks.map(solverNodePositions)), updatable: true }, this.ctx.scene);
+      this.nodeLines = CreateLineSystem(
+        "solver chains view",
+        { lines: this.nodeLines0(this.ctx.iks.map(solverNodePositions)), updatable: true },
+        this.ctx.scene,
+      );
       this.nodeLines.color = new Color3(1, 0.4, 0.9);
       this.nodeLines.renderingGroupId = 1;
       this.nodeLines.isPickable = false;
@@ -111,7 +119,8 @@ export class DebugViews {
 
   /** After the IK solved: move the lines and spheres. */
   update(): void {
-    if (this.skeletonOn && this.skeletonLines !== null) CreateLineSystem("skeleton view", { lines: this.skeletonLines0(), instance: this.skeletonLines }, this.ctx.scene);
+    if (this.skeletonOn && this.skeletonLines !== null)
+      CreateLineSystem("skeleton view", { lines: this.skeletonLines0(), instance: this.skeletonLines }, this.ctx.scene);
     if (this.nodesOn && this.nodeSpheres !== null && this.nodeLines !== null) {
       const nodes = this.ctx.iks.map(solverNodePositions);
       const buf = this.nodeMatrices;
@@ -126,7 +135,11 @@ export class DebugViews {
         }
       }
       this.nodeSpheres.thinInstanceBufferUpdated("matrix");
-      CreateLineSystem("solver chains view", { lines: this.nodeLines0(nodes), instance: this.nodeLines }, this.ctx.scene);
+      CreateLineSystem(
+        "solver chains view",
+        { lines: this.nodeLines0(nodes), instance: this.nodeLines },
+        this.ctx.scene,
+      );
     }
   }
 
@@ -137,7 +150,11 @@ export class DebugViews {
     for (let c = 0; c < s.chainCount; c++) {
       for (let i = 0; i < s.getNodeCount(c); i++) {
         const tn = ik.rig.nodes[s.getNode(c, i).bone] ?? null;
-        out.push({ bone: s.getNodeBoneName(c, i), node: arr(s.getNodeWorldPosition(c, i, new Vector3())), boneWorld: tn === null ? [NaN, NaN, NaN] : arr(worldPos(tn)) });
+        out.push({
+          bone: s.getNodeBoneName(c, i),
+          node: arr(s.getNodeWorldPosition(c, i, new Vector3())),
+          boneWorld: tn === null ? [NaN, NaN, NaN] : arr(worldPos(tn)),
+        });
       }
     }
     return out;
@@ -149,5 +166,3 @@ export class DebugViews {
     this.nodeLines?.dispose();
   }
 }
-
-

@@ -1,6 +1,7 @@
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
-import { type BabylonRig, currentWorldMatrix } from "./babylon-rig.js";
+import type { BabylonRig } from "./babylon-rig.js";
+import { currentWorldMatrix } from "./world-matrix.js";
 import { Vec3, normalize } from "../math/vec3.js";
 import type { BendConstraint } from "../solver/bend-constraint.js";
 import type { FBIKChain } from "../solver/chain.js";
@@ -13,7 +14,7 @@ const tvBabylon = new Vector3();
  * A limb's bend constraint in Babylon terms: a `bendGoal` node the elbow or knee turns toward, or a
  * world `direction`, blended with the animated bend by `weight`.
  */
-export class FBBIKBendConstraint {
+export class BabylonBendConstraint {
   /** The elbow/knee turns toward this node (with `weight`). Null: use `direction`. */
   bendGoal: TransformNode | null = null;
   /** World bend direction used with `weight` when there is no bend goal. Follows the bend goal when there is one. */
@@ -46,8 +47,11 @@ export class FBBIKBendConstraint {
   /** @internal Converts the goal and direction into the solver's constraint. */
   _syncToSolver(): void {
     const goal = this.bendGoal;
-    if (goal !== null && goal.isDisposed()) {
-      this.warn(`${this.name}:bend-goal-disposed`, `${this.name} bend goal ${goal.name} was disposed; the bend goal is cleared.`);
+    if (goal?.isDisposed()) {
+      this.warn(
+        `${this.name}:bend-goal-disposed`,
+        `${this.name} bend goal ${goal.name} was disposed; the bend goal is cleared.`,
+      );
       this.bendGoal = null;
     }
     if (this.bendGoal !== null) {
@@ -57,7 +61,10 @@ export class FBBIKBendConstraint {
       if (Number.isFinite(g.x) && Number.isFinite(g.y) && Number.isFinite(g.z)) {
         this.inner.bendGoal = g;
       } else {
-        this.warn(`${this.name}:bend-goal-position`, `${this.name} bend goal ${this.bendGoal.name} is not at a finite position; ignored.`);
+        this.warn(
+          `${this.name}:bend-goal-position`,
+          `${this.name} bend goal ${this.bendGoal.name} is not at a finite position; ignored.`,
+        );
         this.inner.bendGoal = null;
       }
     } else {
@@ -86,18 +93,17 @@ export class FBBIKBendConstraint {
   }
 }
 
-
 /** A limb chain in Babylon terms: FinalIK's pull, push, pushParent, reach and the bend constraint. */
-export class FBBIKChain {
+export class BabylonChain {
   /** The solver's chain. */
   readonly inner: FBIKChain;
   /** The limb's bend constraint. */
-  readonly bendConstraint: FBBIKBendConstraint;
+  readonly bendConstraint: BabylonBendConstraint;
 
   /** Wraps `inner`. */
   constructor(inner: FBIKChain, rig: BabylonRig, name: string, warn: (cause: string, message: string) => void) {
     this.inner = inner;
-    this.bendConstraint = new FBBIKBendConstraint(inner.bendConstraint, rig, name, warn);
+    this.bendConstraint = new BabylonBendConstraint(inner.bendConstraint, rig, name, warn);
   }
 
   /** [0, 1] How much this limb pulls the body when its end effector is out of reach. Default 1. */

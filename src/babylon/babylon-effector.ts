@@ -1,7 +1,8 @@
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
-import { type BabylonRig, currentWorldMatrix, hasRotation, rotationFromMatrix } from "./babylon-rig.js";
+import type { BabylonRig } from "./babylon-rig.js";
+import { currentWorldMatrix, hasRotation, rotationFromMatrix } from "./world-matrix.js";
 import { Quat } from "../math/quat.js";
 import { Vec3 } from "../math/vec3.js";
 import type { IKEffector } from "../solver/effector.js";
@@ -14,7 +15,7 @@ const tq = new Quat();
  * optional `target` node followed every frame. It drives one {@link IKEffector} of the solver, converting
  * into the solver's component space when the solver reads its targets.
  */
-export class FBBIKEffector {
+export class BabylonEffector {
   /** World target position. Initially the bone's world position. Mutate it or assign a new vector. */
   position = new Vector3();
   /**
@@ -61,7 +62,10 @@ export class FBBIKEffector {
   set rotationWeight(v: number) {
     this.inner.rotationWeight = v;
   }
-  /** [0, 1] Keeps an end effector's animated position relative to its plane of shoulders/thighs and root node. Default 0. */
+  /**
+   * [0, 1] Keeps an end effector's animated position relative to its plane of shoulders/thighs and root node. Default
+   * 0.
+   */
   get maintainRelativePositionWeight(): number {
     return this.inner.maintainRelativePositionWeight;
   }
@@ -102,7 +106,10 @@ export class FBBIKEffector {
     const t = this.target;
     if (t !== null) {
       if (t.isDisposed()) {
-        this.warn(`${this.name}:target-disposed`, `${this.name} effector: its target ${t.name} was disposed; the effector keeps its last position.`);
+        this.warn(
+          `${this.name}:target-disposed`,
+          `${this.name} effector: its target ${t.name} was disposed; the effector keeps its last position.`,
+        );
         this.target = null;
       } else {
         // Babylon's cached matrix when it is current (no forced recompute of the target and its children)
@@ -117,7 +124,8 @@ export class FBBIKEffector {
           // scaled to 0 or not finite: any rotation read from it would be arbitrary
           this.warn(
             `${this.name}:target-rotation`,
-            `${this.name} effector: its target ${t.name} has no usable world rotation (scaled to 0 or not finite); the effector keeps its last rotation.`,
+            `${this.name} effector: its target ${t.name} has no usable world rotation (scaled to 0 or not ` +
+              `finite); the effector keeps its last rotation.`,
           );
         }
       }

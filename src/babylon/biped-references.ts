@@ -122,7 +122,8 @@ export function readSkeletonInfo(skeleton: Skeleton): SkeletonInfo {
     const q =
       node === null || node === undefined
         ? b.rotationQuaternion
-        : (node.rotationQuaternion ?? Quaternion.RotationYawPitchRoll(node.rotation.y, node.rotation.x, node.rotation.z));
+        : (node.rotationQuaternion ??
+          Quaternion.RotationYawPitchRoll(node.rotation.y, node.rotation.x, node.rotation.z));
     infos.push({
       name: b.name,
       parent: p > 0 ? indexOfId.get(p)! : -1,
@@ -155,15 +156,23 @@ export function resolveBipedReferences(
       // a name several bones share does not say which one is meant
       const same = info.bones.filter((b) => b.name === ref);
       if (same.length > 1) {
-        const where = same.slice(0, 4).map((b) => `one below ${b.getParent()?.name ?? "nothing (a root bone)"}`).join(", ") + (same.length > 4 ? ", …" : "");
-        problems.push(`${label}: ${same.length} bones are named "${ref}" in skeleton ${skeleton.name} (${where}); pass the Bone itself`);
+        const where =
+          same
+            .slice(0, 4)
+            .map((b) => `one below ${b.getParent()?.name ?? "nothing (a root bone)"}`)
+            .join(", ") + (same.length > 4 ? ", …" : "");
+        problems.push(
+          `${label}: ${same.length} bones are named "${ref}" in skeleton ${skeleton.name} (${where}); pass the ` +
+            `Bone itself`,
+        );
         return -1;
       }
     }
     if (i < 0) {
       problems.push(
         typeof ref === "string"
-          ? `${label}: no bone named "${ref}" in skeleton ${skeleton.name} (bones: ${info.bones.map((b) => b.name).join(", ")})`
+          ? `${label}: no bone named "${ref}" in skeleton ${skeleton.name} ` +
+              `(bones: ${info.bones.map((b) => b.name).join(", ")})`
           : `${label}: bone ${ref.name} is not in skeleton ${skeleton.name}`,
       );
     }

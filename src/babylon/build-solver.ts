@@ -21,18 +21,31 @@ export interface BuiltBipedSolver {
 }
 
 /** The root node given by name or bone, checked against the references; null to let the solver detect it. */
-export function resolveRootNode(skeleton: Skeleton, references: BipedReferences, ref: BoneReference | undefined): Bone | null {
+export function resolveRootNode(
+  skeleton: Skeleton,
+  references: BipedReferences,
+  ref: BoneReference | undefined,
+): Bone | null {
   if (ref === undefined) return null;
   const named = typeof ref === "string" ? skeleton.bones.filter((b) => b.name === ref) : [];
   if (named.length > 1) {
-    const where = named.slice(0, 4).map((b) => `one below ${b.getParent()?.name ?? "nothing (a root bone)"}`).join(", ") + (named.length > 4 ? ", …" : "");
-    throw new FBBIKError([`rootNode: ${named.length} bones are named "${String(ref)}" in skeleton ${skeleton.name} (${where}); pass the Bone itself`]);
+    const where =
+      named
+        .slice(0, 4)
+        .map((b) => `one below ${b.getParent()?.name ?? "nothing (a root bone)"}`)
+        .join(", ") + (named.length > 4 ? ", …" : "");
+    throw new FBBIKError([
+      `rootNode: ${named.length} bones are named "${String(ref)}" in skeleton ${skeleton.name} (${where}); pass ` +
+        `the Bone itself`,
+    ]);
   }
   const rootNode = typeof ref === "string" ? (named[0] ?? null) : ref;
-  if (rootNode === null) throw new FBBIKError([`rootNode: no bone named "${String(ref)}" in skeleton ${skeleton.name}`]);
+  if (rootNode === null)
+    throw new FBBIKError([`rootNode: no bone named "${String(ref)}" in skeleton ${skeleton.name}`]);
   if (rootNode !== references.pelvis && !references.spine.includes(rootNode)) {
     throw new FBBIKError([
-      `rootNode ${rootNode.name} has to be the pelvis or one of the spine bones (${[references.pelvis, ...references.spine].map((b) => b.name).join(", ")})`,
+      `rootNode ${rootNode.name} has to be the pelvis or one of the spine bones (` +
+        `${[references.pelvis, ...references.spine].map((b) => b.name).join(", ")})`,
     ]);
   }
   return rootNode;
@@ -78,7 +91,8 @@ export function buildBipedSolver(
   const inner = new BabylonBipedSolver(rig);
   inner.onWarning.add(onWarning);
   // the solver words its own straight-limb warning (with the bend side it chose): keep that one
-  for (const message of setupWarnings) if (!/ is straight in this pose/.test(message)) inner.warn(`setup:${message}`, message);
+  for (const message of setupWarnings)
+    if (!/ is straight in this pose/.test(message)) inner.warn(`setup:${message}`, message);
   inner.forward = estimateForward(rig, options.forward ?? null, toes, bones);
   // without an explicit root node the solver detects it as FinalIK does
   inner.setToReferences(bones, rootNode !== null ? id(rootNode) : undefined);
@@ -91,7 +105,12 @@ export function buildBipedSolver(
 }
 
 /** The character's forward in component space: the given world forward, else from the toes, else null. */
-function estimateForward(rig: BabylonRig, world: Vector3 | null, toes: (Bone | null)[], bones: BipedBones): Vec3 | null {
+function estimateForward(
+  rig: BabylonRig,
+  world: Vector3 | null,
+  toes: (Bone | null)[],
+  bones: BipedBones,
+): Vec3 | null {
   if (world !== null) return normalize(new Vec3(), rig.worldToComponentVector(world, new Vec3()));
   const up = rotateVector(new Vec3(), rig.rotations[0]!, new Vec3(0, 1, 0));
   const sum = new Vec3();

@@ -1,7 +1,7 @@
 import type { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { Observable } from "@babylonjs/core/Misc/observable.js";
-import { FBBIKChain } from "./babylon-chain.js";
-import { FBBIKEffector } from "./babylon-effector.js";
+import { BabylonChain } from "./babylon-chain.js";
+import { BabylonEffector } from "./babylon-effector.js";
 import type { BabylonRig } from "./babylon-rig.js";
 import type { BipedMapping } from "../mapping/biped-mapping.js";
 import type { IKMappingBone } from "../mapping/mapping-bone.js";
@@ -11,6 +11,7 @@ import { FullBodyBipedChain, FullBodyBipedEffector } from "../solver/biped-bones
 import type { FBIKChain } from "../solver/chain.js";
 import type { IKNode } from "../solver/node.js";
 import { IKSolverFullBodyBiped } from "../solver/full-body-biped.js";
+import type { SolverObservable } from "../solver/observable.js";
 
 /** The engine-neutral biped solver with its targets read from the Babylon handles at FinalIK's point. */
 export class BabylonBipedSolver extends IKSolverFullBodyBiped {
@@ -38,10 +39,13 @@ const LIMB_NAMES = ["left arm", "right arm", "left leg", "right leg"] as const;
 export class FBBIKSolver {
   /** The engine-neutral solver underneath (component space). */
   readonly inner: BabylonBipedSolver;
-  /** The nine effectors in FinalIK's order (Body, LeftShoulder, RightShoulder, LeftThigh, RightThigh, LeftHand, RightHand, LeftFoot, RightFoot). */
-  readonly effectors: readonly FBBIKEffector[];
+  /**
+   * The nine effectors in FinalIK's order (Body, LeftShoulder, RightShoulder, LeftThigh, RightThigh, LeftHand,
+   * RightHand, LeftFoot, RightFoot).
+   */
+  readonly effectors: readonly BabylonEffector[];
   /** The four limb chains (left arm, right arm, left leg, right leg). */
-  readonly limbChains: readonly FBBIKChain[];
+  readonly limbChains: readonly BabylonChain[];
   /** Pelvis and spine mapping (iterations, twistWeight). */
   readonly spineMapping: IKMappingSpine;
   /** Head mapping (maintainRotationWeight), or null when the rig has no head. */
@@ -50,12 +54,12 @@ export class FBBIKSolver {
   readonly limbMappings: readonly IKMappingLimb[];
 
   /**
-   * Before anything in an update, even at weight 0, and before the skeleton is read: offset modifiers add
-   * to effector offsets here. (The interaction system and the grounder run later, on
-   * `inner.onPreUpdate`, once the skeleton has been read.)
+   * Before anything in an update, even at weight 0, and before the skeleton is read (FinalIK's
+   * OnPreUpdate): apply this frame's offsets here. The interaction system, the grounder and the offset
+   * modifiers run later, on {@link onSkeletonRead}.
    */
   readonly onPreUpdate = new Observable<void>();
-  /** Before the pose is read. */
+  /** Before the solver reads the bones from the rig (after {@link onSkeletonRead}). */
   readonly onPreRead = new Observable<void>();
   /** After the pose is read, before solving. */
   readonly onPreSolve = new Observable<void>();
@@ -74,6 +78,16 @@ export class FBBIKSolver {
    */
   readonly onPostUpdate = new Observable<void>();
 
+  /**
+   * Once the skeleton has been read into the rig this frame, before the solver's own stages, even at weight
+   * 0: where the interaction system, the grounder and the offset modifiers run, taking this frame's
+   * animated bones from the rig. The engine-neutral solver's own `onPreUpdate` (`inner.onPreUpdate`), the
+   * same object: observers run in the order they were added.
+   */
+  get onSkeletonRead(): SolverObservable<void> {
+    return this.inner.onPreUpdate;
+  }
+
   /** The rig the solver reads and writes (the same as `ik.rig`): converts component space to world. */
   private readonly rig: BabylonRig;
 
@@ -82,8 +96,8 @@ export class FBBIKSolver {
     this.inner = inner;
     this.rig = rig;
     const warn = (cause: string, message: string) => inner.warn(cause, message);
-    this.effectors = inner.effectors.map((e) => new FBBIKEffector(e, rig, warn));
-    this.limbChains = [1, 2, 3, 4].map((i) => new FBBIKChain(inner.chains[i]!, rig, LIMB_NAMES[i - 1]!, warn));
+    this.effectors = inner.effectors.map((e) => new BabylonEffector(e, rig, warn));
+    this.limbChains = [1, 2, 3, 4].map((i) => new BabylonChain(inner.chains[i]!, rig, LIMB_NAMES[i - 1]!, warn));
     this.spineMapping = mapping.spineMapping;
     this.headMapping = mapping.headMapping;
     this.limbMappings = mapping.limbMappings;
@@ -91,7 +105,8 @@ export class FBBIKSolver {
       for (const e of this.effectors) e._syncToSolver();
       for (const c of this.limbChains) c.bendConstraint._syncToSolver();
     };
-    inner.externalSolveHooks = () => this.onPreIteration.hasObservers() || this.onPostIteration.hasObservers() || this.onPreBend.hasObservers();
+    inner.externalSolveHooks = () =>
+      this.onPreIteration.hasObservers() || this.onPostIteration.hasObservers() || this.onPreBend.hasObservers();
     inner.onPreRead.add(() => this.onPreRead.hasObservers() && this.onPreRead.notifyObservers());
     inner.onPreSolve.add(() => this.onPreSolve.hasObservers() && this.onPreSolve.notifyObservers());
     inner.onPostSolve.add(() => this.onPostSolve.hasObservers() && this.onPostSolve.notifyObservers());
@@ -104,11 +119,11 @@ export class FBBIKSolver {
   }
 
   /** The effector of the given type. */
-  getEffector(effector: FullBodyBipedEffector): FBBIKEffector {
+  getEffector(effector: FullBodyBipedEffector): BabylonEffector {
     return this.effectors[effector]!;
   }
   /** The chain of the given limb. */
-  getChain(chain: FullBodyBipedChain): FBBIKChain {
+  getChain(chain: FullBodyBipedChain): BabylonChain {
     return this.limbChains[chain]!;
   }
   /** The limb mapping of the given limb. */
@@ -116,7 +131,7 @@ export class FBBIKSolver {
     return this.limbMappings[chain]!;
   }
   /** The hand or foot effector at the end of the given limb. */
-  getEndEffector(chain: FullBodyBipedChain): FBBIKEffector {
+  getEndEffector(chain: FullBodyBipedChain): BabylonEffector {
     return this.effectors[FullBodyBipedEffector.LeftHand + chain]!;
   }
 
@@ -138,7 +153,8 @@ export class FBBIKSolver {
   getNode(chainIndex: number, nodeIndex: number): IKNode {
     const nodes = this.chainAt(chainIndex).nodes;
     const node = nodes[nodeIndex];
-    if (node === undefined) throw new RangeError(`Chain ${chainIndex} has ${nodes.length} node(s); there is no node ${nodeIndex}.`);
+    if (node === undefined)
+      throw new RangeError(`Chain ${chainIndex} has ${nodes.length} node(s); there is no node ${nodeIndex}.`);
     return node;
   }
 
@@ -160,44 +176,45 @@ export class FBBIKSolver {
 
   private chainAt(chainIndex: number): FBIKChain {
     const chain = this.inner.chains[chainIndex];
-    if (chain === undefined) throw new RangeError(`The solver has chains 0–${this.inner.chains.length - 1}; there is no chain ${chainIndex}.`);
+    if (chain === undefined)
+      throw new RangeError(`The solver has chains 0–${this.inner.chains.length - 1}; there is no chain ${chainIndex}.`);
     return chain;
   }
 
   /** Body effector (root node; carries the thighs). */
-  get bodyEffector(): FBBIKEffector {
+  get bodyEffector(): BabylonEffector {
     return this.effectors[FullBodyBipedEffector.Body]!;
   }
   /** Left shoulder effector. */
-  get leftShoulderEffector(): FBBIKEffector {
+  get leftShoulderEffector(): BabylonEffector {
     return this.effectors[FullBodyBipedEffector.LeftShoulder]!;
   }
   /** Right shoulder effector. */
-  get rightShoulderEffector(): FBBIKEffector {
+  get rightShoulderEffector(): BabylonEffector {
     return this.effectors[FullBodyBipedEffector.RightShoulder]!;
   }
   /** Left thigh effector. */
-  get leftThighEffector(): FBBIKEffector {
+  get leftThighEffector(): BabylonEffector {
     return this.effectors[FullBodyBipedEffector.LeftThigh]!;
   }
   /** Right thigh effector. */
-  get rightThighEffector(): FBBIKEffector {
+  get rightThighEffector(): BabylonEffector {
     return this.effectors[FullBodyBipedEffector.RightThigh]!;
   }
   /** Left hand effector. */
-  get leftHandEffector(): FBBIKEffector {
+  get leftHandEffector(): BabylonEffector {
     return this.effectors[FullBodyBipedEffector.LeftHand]!;
   }
   /** Right hand effector. */
-  get rightHandEffector(): FBBIKEffector {
+  get rightHandEffector(): BabylonEffector {
     return this.effectors[FullBodyBipedEffector.RightHand]!;
   }
   /** Left foot effector. */
-  get leftFootEffector(): FBBIKEffector {
+  get leftFootEffector(): BabylonEffector {
     return this.effectors[FullBodyBipedEffector.LeftFoot]!;
   }
   /** Right foot effector. */
-  get rightFootEffector(): FBBIKEffector {
+  get rightFootEffector(): BabylonEffector {
     return this.effectors[FullBodyBipedEffector.RightFoot]!;
   }
   /** The body chain (its one node is the root node): FinalIK's `chain[0]`, whose `pin` keeps the body in place. */
@@ -205,19 +222,19 @@ export class FBBIKSolver {
     return this.inner.bodyChain;
   }
   /** Left arm chain. */
-  get leftArmChain(): FBBIKChain {
+  get leftArmChain(): BabylonChain {
     return this.limbChains[FullBodyBipedChain.LeftArm]!;
   }
   /** Right arm chain. */
-  get rightArmChain(): FBBIKChain {
+  get rightArmChain(): BabylonChain {
     return this.limbChains[FullBodyBipedChain.RightArm]!;
   }
   /** Left leg chain. */
-  get leftLegChain(): FBBIKChain {
+  get leftLegChain(): BabylonChain {
     return this.limbChains[FullBodyBipedChain.LeftLeg]!;
   }
   /** Right leg chain. */
-  get rightLegChain(): FBBIKChain {
+  get rightLegChain(): BabylonChain {
     return this.limbChains[FullBodyBipedChain.RightLeg]!;
   }
   /** Left arm mapping. */

@@ -16,17 +16,31 @@ import { FBBIKError } from "../solver/errors.js";
 import type { SolverWarning } from "../solver/full-body.js";
 import { buildBipedSolver, resolveRootNode } from "./build-solver.js";
 import { FBBIKSolver } from "./fbbik-solver.js";
+import { RigDetachment } from "./rig-attachment.js";
 import { type SceneUpdatable, SceneUpdater } from "./scene-updater.js";
 
-/** Warning cause and message per {@link BabylonRig.detachedState}. */
+/** Warning cause and message per {@link RigDetachment} (indexed by its value). */
 const DETACHED: readonly (readonly [string, string])[] = [
   ["", ""],
-  ["detached:skeleton", "The skeleton is not in the scene (disposed, or its asset container removed): the IK is skipped until it is back. Dispose the IK with the character."],
-  ["detached:node", "A TransformNode of the skeleton was disposed: the IK is skipped. Dispose the IK with the character."],
-  ["detached:mesh", "The mesh the skeleton deforms was disposed: the IK is skipped. Dispose the IK with the character."],
+  [
+    "detached:skeleton",
+    "The skeleton is not in the scene (disposed, or its asset container removed): the IK is skipped until it is " +
+      "back. Dispose the IK with the character.",
+  ],
+  [
+    "detached:node",
+    "A TransformNode of the skeleton was disposed: the IK is skipped. Dispose the IK with the character.",
+  ],
+  [
+    "detached:mesh",
+    "The mesh the skeleton deforms was disposed: the IK is skipped. Dispose the IK with the character.",
+  ],
 ];
 /** The same when the skeleton left its scene for good (disposed: in no asset container either). */
-const DETACHED_FOR_GOOD = ["detached:skeleton", "The skeleton was disposed: the IK disposed itself. Dispose the IK with the character."] as const;
+const DETACHED_FOR_GOOD = [
+  "detached:skeleton",
+  "The skeleton was disposed: the IK disposed itself. Dispose the IK with the character.",
+] as const;
 
 /** The skeletons an IK is attached to (one IK per skeleton). */
 const attached = new WeakMap<Skeleton, FullBodyBipedIK>();
@@ -143,7 +157,9 @@ export class FullBodyBipedIK implements SceneUpdatable {
   static create(scene: Scene, skeleton: Skeleton, options: FullBodyBipedIKOptions = {}): FullBodyBipedIK {
     if (attached.has(skeleton)) {
       // two IKs would each take the other's output for the animated pose: dispose the first one before
-      throw new FBBIKError([`skeleton "${skeleton.name}" already has a FullBodyBipedIK; dispose it before creating another one`]);
+      throw new FBBIKError([
+        `skeleton "${skeleton.name}" already has a FullBodyBipedIK; dispose it before creating another one`,
+      ]);
     }
     const { references, warnings } = resolveBipedReferences(skeleton, options.references);
     const rootNode = resolveRootNode(skeleton, references, options.rootNode);
@@ -156,12 +172,17 @@ export class FullBodyBipedIK implements SceneUpdatable {
    * a parent chain, zero-length bones) and every warning it would raise (straight limbs, a root node too
    * near the shoulder or thigh line, guesses of the detection), in words.
    */
-  static validate(skeleton: Skeleton, options: FullBodyBipedIKOptions = {}): { problems: string[]; warnings: string[] } {
+  static validate(
+    skeleton: Skeleton,
+    options: FullBodyBipedIKOptions = {},
+  ): { problems: string[]; warnings: string[] } {
     const warnings: string[] = [];
     try {
       const resolved = resolveBipedReferences(skeleton, options.references);
       const rootNode = resolveRootNode(skeleton, resolved.references, options.rootNode);
-      buildBipedSolver(skeleton, resolved.references, rootNode, options, resolved.warnings, (w) => warnings.push(w.message));
+      buildBipedSolver(skeleton, resolved.references, rootNode, options, resolved.warnings, (w) =>
+        warnings.push(w.message),
+      );
       return { problems: [], warnings };
     } catch (e) {
       if (e instanceof FBBIKError) return { problems: [...e.problems], warnings };
@@ -213,7 +234,11 @@ export class FullBodyBipedIK implements SceneUpdatable {
     if (this.disposed) return;
     this.rig.write();
     if (this.rig.writeRejected) {
-      this.solver.inner.warn("non-finite-pose", "The solved pose had a non-finite value (NaN or ±∞, e.g. set into the solver by a hook): nothing was written this frame, the bones keep the animated pose.");
+      this.solver.inner.warn(
+        "non-finite-pose",
+        "The solved pose had a non-finite value (NaN or ±∞, e.g. set into the solver by a hook): nothing was " +
+          "written this frame, the bones keep the animated pose.",
+      );
     }
   }
 
@@ -222,10 +247,11 @@ export class FullBodyBipedIK implements SceneUpdatable {
    * scene and of any asset container), or disposed nodes or mesh, dispose the IK: nothing keeps it then.
    */
   private detached(): boolean {
-    const state = this.rig.detachedState();
-    if (state === 0) return false;
-    const forGood = state !== 1 || (this.skeleton as unknown as SkeletonContainerState)._parentContainer == null;
-    if (forGood && state === 1) this.report(DETACHED_FOR_GOOD[0], DETACHED_FOR_GOOD[1]);
+    const state = this.rig.detachment();
+    if (state === RigDetachment.Attached) return false;
+    const removed = state === RigDetachment.SkeletonRemoved;
+    const forGood = !removed || (this.skeleton as unknown as SkeletonContainerState)._parentContainer == null;
+    if (forGood && removed) this.report(DETACHED_FOR_GOOD[0], DETACHED_FOR_GOOD[1]);
     else this.report(DETACHED[state]![0], DETACHED[state]![1]);
     if (forGood) this.dispose();
     return true;
@@ -247,7 +273,12 @@ export class FullBodyBipedIK implements SceneUpdatable {
    */
   private rigSolvable(): boolean {
     const rig = this.rig;
-    const blocked = rig.collapsedBone >= 0 ? rig.problem("collapsed", rig.collapsedBone) : rig.reparentedBone >= 0 ? rig.problem("reparented", rig.reparentedBone) : null;
+    const blocked =
+      rig.collapsedBone >= 0
+        ? rig.problem("collapsed", rig.collapsedBone)
+        : rig.reparentedBone >= 0
+          ? rig.problem("reparented", rig.reparentedBone)
+          : null;
     if (blocked !== null) {
       this.report(blocked[0], blocked[1]);
       return false;
@@ -301,7 +332,15 @@ export class FullBodyBipedIK implements SceneUpdatable {
     this.solver._dispose();
     this.onWarningObservable.clear();
     const inner = this.solver.inner;
-    for (const o of [inner.onPreUpdate, inner.onPreRead, inner.onPreSolve, inner.onPostSolve, inner.onPostUpdate, inner.onWarning]) o.clear();
+    for (const o of [
+      inner.onPreUpdate,
+      inner.onPreRead,
+      inner.onPreSolve,
+      inner.onPostSolve,
+      inner.onPostUpdate,
+      inner.onWarning,
+    ])
+      o.clear();
     inner.onPreIteration.clear();
     inner.onPostIteration.clear();
     inner.onPreBend.clear();

@@ -11,13 +11,36 @@ export interface SceneUpdatable {
    * any render target or camera prepares a skeleton (FinalIK's LateUpdate).
    */
   _beforeRender(): void;
+  /**
+   * Where the component solves among those of its scene: lower first, equal ones in the order they were
+   * added ({@link IKUpdateOrder}; FullBodyBipedIK when absent). Their FixTransforms run in reverse, so each
+   * takes its output off before the component it solved on top of does.
+   */
+  readonly updateOrder?: number;
 }
+
+/**
+ * The order in which the IK components of a scene solve each frame: the full body first, then what aims
+ * a part of it, then what bends limbs and chains on top of that pose.
+ */
+export const IKUpdateOrder = {
+  /** FullBodyBipedIK. */
+  FullBody: 0,
+  /** AimIK. */
+  Aim: 100,
+  /** LookAtIK. */
+  LookAt: 200,
+  /** LimbIK. */
+  Limb: 300,
+  /** CCDIK, FABRIK, JacobianIK: chains (tails, hair, tentacles, fingers). */
+  Chain: 400,
+} as const;
 
 const updaters = new WeakMap<Scene, SceneUpdater>();
 
 /**
  * One pair of scene observers for every IK component of a scene: many characters update from a single
- * observer, in the order they were created.
+ * observer, by {@link SceneUpdatable.updateOrder}, then in the order they were created.
  *
  * Where in Babylon's frame (`Scene.render`): `onBeforeAnimationsObservable` → each item's
  * `_beforeAnimations` (FixTransforms); the animations; `onBeforeRenderObservable` (user code: targets
@@ -34,6 +57,8 @@ export class SceneUpdater {
   private beforeRender: Observer<Scene> | null = null;
   /** Index of the item being called, -1 outside a pass (a removal during the pass adjusts it). */
   private current = -1;
+  /** True while a pass walks the items backwards (FixTransforms). */
+  private backwards = false;
   /** The frame id of the last solve pass. */
   private solvedFrame = -1;
 
@@ -60,7 +85,12 @@ export class SceneUpdater {
   /** Adds a component; registers the observers with the first one. */
   add(item: SceneUpdatable): void {
     if (this.items.includes(item)) return;
-    this.items.push(item);
+    const order = item.updateOrder ?? 0;
+    let at = this.items.length;
+    while (at > 0 && (this.items[at - 1]!.updateOrder ?? 0) > order) at--;
+    this.items.splice(at, 0, item);
+    // an insertion at or before the item being called shifts it: keep pointing at it
+    if (this.current >= 0 && at <= this.current) this.current++;
     if (this.beforeRender === null) {
       this.beforeAnimations = this.scene.onBeforeAnimationsObservable.add(() => this.pass(false));
       this.beforeRender = this.scene.onBeforeRenderTargetsRenderObservable.add(() => {
@@ -72,10 +102,15 @@ export class SceneUpdater {
     }
   }
 
-  /** Calls every item; an item removed during the pass (by itself or another) never makes one skip. */
+  /**
+   * Calls every item, the solve in update order and FixTransforms in reverse; an item added or removed
+   * during the pass (by itself or another) never makes one skip or run twice.
+   */
   private pass(render: boolean): void {
     const items = this.items;
-    for (this.current = 0; this.current < items.length; this.current++) {
+    this.backwards = !render;
+    const step = render ? 1 : -1;
+    for (this.current = render ? 0 : items.length - 1; this.current >= 0 && this.current < items.length; ) {
       const item = items[this.current]!;
       try {
         if (render) item._beforeRender();
@@ -84,6 +119,7 @@ export class SceneUpdater {
         // the items catch their own failures; this is the last guard of Babylon's render loop
         Logger.Error(`babylon-fbbik: an IK component failed in the scene's frame: ${String(e)}`);
       }
+      this.current += step;
     }
     this.current = -1;
   }
@@ -93,7 +129,10 @@ export class SceneUpdater {
     const i = this.items.indexOf(item);
     if (i >= 0) {
       this.items.splice(i, 1);
-      if (i <= this.current) this.current--;
+      if (this.current >= 0) {
+        // forwards: an item at or before the current one shifts the rest down; backwards: one before it
+        if (this.backwards ? i < this.current : i <= this.current) this.current--;
+      }
     }
     if (this.items.length === 0) {
       this.scene.onBeforeAnimationsObservable.remove(this.beforeAnimations);

@@ -45,7 +45,9 @@ export class Curve {
    * the neighbouring keys (flat at the ends), as a smooth Unity curve does.
    */
   constructor(keys: readonly CurveKey[]) {
-    const sorted = [...keys].filter((k) => Number.isFinite(k.time) && Number.isFinite(k.value)).sort((a, b) => a.time - b.time);
+    const sorted = [...keys]
+      .filter((k) => Number.isFinite(k.time) && Number.isFinite(k.value))
+      .sort((a, b) => a.time - b.time);
     const n = sorted.length;
     this.times = new Float64Array(n);
     this.values = new Float64Array(n);
@@ -79,6 +81,19 @@ export class Curve {
     return new Curve([
       { time: t0, value: v0, inTangent: 0, outTangent: 0 },
       { time: t1, value: v1, inTangent: 0, outTangent: 0 },
+    ]);
+  }
+
+  /**
+   * An interaction's weight curve: 0 → 1 over `rise` seconds, held until `hold`, back to 0 at `end`, flat
+   * at every key (reach, hold the object, let go).
+   */
+  static riseHoldFall(rise: number, hold: number, end: number): Curve {
+    return new Curve([
+      { time: 0, value: 0, outTangent: 0 },
+      { time: rise, value: 1, inTangent: 0, outTangent: 0 },
+      { time: hold, value: 1, inTangent: 0, outTangent: 0 },
+      { time: end, value: 0, inTangent: 0 },
     ]);
   }
 
@@ -156,6 +171,10 @@ export class Curve {
     const h10 = s3 - 2 * s2 + s;
     const h01 = -2 * s3 + 3 * s2;
     const h11 = s3 - s2;
-    io.b = h00 * this.values[lo]! + h10 * dt * this.outTangents[lo]! + h01 * this.values[hi]! + h11 * dt * this.inTangents[hi]!;
+    io.b =
+      h00 * this.values[lo]! +
+      h10 * dt * this.outTangents[lo]! +
+      h01 * this.values[hi]! +
+      h11 * dt * this.inTangents[hi]!;
   }
 }

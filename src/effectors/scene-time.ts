@@ -10,7 +10,8 @@ import type { NumberRef } from "../math/number-ref.js";
  * (see ARCHITECTURE.md, "Doubles across calls").
  */
 export function sceneDeltaSecondsToRef(scene: Scene, out: NumberRef): NumberRef {
-  const ms = scene.animationsEnabled && Number.isFinite(scene.deltaTime) ? scene.deltaTime : scene.getEngine().getDeltaTime();
+  const ms =
+    scene.animationsEnabled && Number.isFinite(scene.deltaTime) ? scene.deltaTime : scene.getEngine().getDeltaTime();
   out.value = ms / 1000;
   return out;
 }

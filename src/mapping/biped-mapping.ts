@@ -67,13 +67,19 @@ export class BipedMapping implements IKSolverMapping {
         2 * IKMappingLimb.boneMapCount(-1) +
         (bones.head >= 0 ? 1 : 0),
     );
-    this.spineMapping = new IKMappingSpine(this.pose, bones.pelvis, bones.spine, {
-      rootNode: node(0, 0),
-      leftUpperArm: node(1, 0),
-      rightUpperArm: node(2, 0),
-      leftThigh: node(3, 0),
-      rightThigh: node(4, 0),
-    }, store);
+    this.spineMapping = new IKMappingSpine(
+      this.pose,
+      bones.pelvis,
+      bones.spine,
+      {
+        rootNode: node(0, 0),
+        leftUpperArm: node(1, 0),
+        rightUpperArm: node(2, 0),
+        leftThigh: node(3, 0),
+        rightThigh: node(4, 0),
+      },
+      store,
+    );
     const limb = (c: number, parent: number, maintain: number) =>
       new IKMappingLimb(this.pose, [node(c, 0), node(c, 1), node(c, 2)], parent, maintain, store);
     // arms keep no hand rotation by default, legs keep the feet's
@@ -84,7 +90,11 @@ export class BipedMapping implements IKSolverMapping {
     spineBones.forEach((b, i) => fixed.push({ bone: b, position: i === 0 || i === spineBones.length - 1 }));
     for (const m of this.limbMappings) {
       if (m.parentBone !== null) fixed.push({ bone: m.parentBone.bone, position: false });
-      fixed.push({ bone: m.bone1.bone, position: true }, { bone: m.bone2.bone, position: false }, { bone: m.bone3.bone, position: false });
+      fixed.push(
+        { bone: m.bone1.bone, position: true },
+        { bone: m.bone2.bone, position: false },
+        { bone: m.bone3.bone, position: false },
+      );
     }
     if (this.headMapping !== null) fixed.push({ bone: this.headMapping.bone.bone, position: false });
     this.fixedBones = fixed;

@@ -4,14 +4,14 @@ import {
   fromToRotation,
   inverseRotateVector,
   multiply,
-  nlerpRef,
+  nlerpByRef,
   quatFromArray,
   quatToArray,
   rotateVector,
 } from "../math/quat.js";
 import { orthoNormalize } from "../math/direction.js";
 import { NumberRef } from "../math/number-ref.js";
-import { type ReadonlyVec3, Vec3, add, copy, fromArray, lerpRef, sub, toArray } from "../math/vec3.js";
+import { type ReadonlyVec3, Vec3, add, copy, fromArray, lerpByRef, sub, toArray } from "../math/vec3.js";
 import type { IKNode } from "../solver/node.js";
 import { planeRotation } from "../solver/plane.js";
 import type { IKPose } from "../solver/pose.js";
@@ -167,7 +167,12 @@ export class BoneMap {
   updatePlane(rotation: boolean, position: boolean): void {
     const t = this.animatedPlaneRotation(q1);
     if (rotation) quatToArray(this.d, this.o + DEFAULT_ROTATION, conjugateMultiply(q2, t, this.rotation(q2)));
-    if (position) toArray(this.d, this.o + PLANE_POSITION, inverseRotateVector(v1, t, sub(v1, this.position(v1), this.plane1!.bonePosition)));
+    if (position)
+      toArray(
+        this.d,
+        this.o + PLANE_POSITION,
+        inverseRotateVector(v1, t, sub(v1, this.position(v1), this.plane1!.bonePosition)),
+      );
   }
 
   /** Where the plane's solved frame carries the bone. */
@@ -189,7 +194,7 @@ export class BoneMap {
   /** {@link rotateToPlane} with the plane's solved frame already computed ({@link solverPlaneRotation}). */
   rotateToPlaneIn(planeRotation: Quat, weight: Readonly<NumberRef>): void {
     const target = multiply(q2, planeRotation, quatFromArray(q3, this.d, this.o + DEFAULT_ROTATION));
-    if (weight.value < 1) nlerpRef(target, this.rotation(q3), target, weight);
+    if (weight.value < 1) nlerpByRef(target, this.rotation(q3), target, weight);
     this.pose.setRotation(this.bone, target);
   }
 
@@ -223,7 +228,7 @@ export class BoneMap {
     sub(v2, target, this.position(v3));
     fromToRotation(q2, v1, v2);
     multiply(q2, q2, r);
-    if (weight.value < 1) nlerpRef(q2, r, q2, weight);
+    if (weight.value < 1) nlerpByRef(q2, r, q2, weight);
     this.pose.setRotation(this.bone, q2);
   }
 
@@ -237,7 +242,7 @@ export class BoneMap {
     rotateVector(v3, r, fromArray(v3, this.d, this.o + TWIST_AXIS));
     fromToRotation(q2, v3, twist);
     multiply(q2, q2, r);
-    if (weight.value < 1) nlerpRef(q2, r, q2, weight);
+    if (weight.value < 1) nlerpByRef(q2, r, q2, weight);
     this.pose.setRotation(this.bone, q2);
   }
 
@@ -255,7 +260,7 @@ export class BoneMap {
       this.pose.setRotation(this.bone, stored);
       return;
     }
-    nlerpRef(q1, this.rotation(q1), stored, weight);
+    nlerpByRef(q1, this.rotation(q1), stored, weight);
     this.pose.setRotation(this.bone, q1);
   }
 
@@ -270,7 +275,7 @@ export class BoneMap {
       return;
     }
     effectorWeight.value = w;
-    nlerpRef(q1, this.rotation(q1), node.solverRotation, effectorWeight);
+    nlerpByRef(q1, this.rotation(q1), node.solverRotation, effectorWeight);
     this.pose.setRotation(this.bone, q1);
   }
 
@@ -328,7 +333,7 @@ export class BoneMap {
   fixToNode(weight: Readonly<NumberRef>): void {
     const node = this.node;
     if (node === null || !(weight.value > 0)) return;
-    lerpRef(v1, this.position(v1), node.solverPosition, weight);
+    lerpByRef(v1, this.position(v1), node.solverPosition, weight);
     this.pose.setPosition(this.bone, v1);
   }
 

@@ -62,7 +62,10 @@ export class HierarchyPose implements RestorablePose {
       const p = parents[i]!;
       while (stack.length > 0 && stack[stack.length - 1] !== p) ends[stack.pop()!] = i;
       if (p >= 0 && stack.length === 0) {
-        throw new Error(`HierarchyPose: bone ${i} (${bones[i]!.name}) does not follow its parent's subtree (bones must be in depth-first order)`);
+        throw new Error(
+          `HierarchyPose: bone ${i} (${bones[i]!.name}) does not follow its parent's subtree (bones must be in ` +
+            `depth-first order)`,
+        );
       }
       stack.push(i);
     }
@@ -137,7 +140,9 @@ export class HierarchyPose implements RestorablePose {
   storeDefaultLocalState(bones: readonly FixedBone[]): void {
     this.defaults = bones.map((b) => ({
       bone: b.bone,
-      position: b.position ? new Vec3(this.localPositions[b.bone]!.x, this.localPositions[b.bone]!.y, this.localPositions[b.bone]!.z) : null,
+      position: b.position
+        ? new Vec3(this.localPositions[b.bone]!.x, this.localPositions[b.bone]!.y, this.localPositions[b.bone]!.z)
+        : null,
       rotation: copyQuat(new Quat(), this.localRotations[b.bone]!),
     }));
   }

@@ -34,7 +34,13 @@ export class IKMappingLimb {
    * Creates the mapping of a limb's three nodes, with an optional parent bone (clavicle) by pose id; the
    * BoneMaps' numbers go in `store` (room for {@link IKMappingLimb.boneMapCount}; a store of its own by default).
    */
-  constructor(pose: IKPose, nodes: readonly [IKNode, IKNode, IKNode], parentBone: number, maintainRotationWeight: number, store?: BoneMapStore) {
+  constructor(
+    pose: IKPose,
+    nodes: readonly [IKNode, IKNode, IKNode],
+    parentBone: number,
+    maintainRotationWeight: number,
+    store?: BoneMapStore,
+  ) {
     this.pose = pose;
     const s = store ?? new BoneMapStore(IKMappingLimb.boneMapCount(parentBone));
     this.parentBone = parentBone >= 0 ? new BoneMap(pose, parentBone, null, s) : null;

@@ -60,12 +60,17 @@ export class IKMappingSpine {
   constructor(pose: IKPose, pelvis: number, spine: readonly number[], nodes: SpineNodes, store?: BoneMapStore) {
     this.nodes = nodes;
     const s = store ?? new BoneMapStore(IKMappingSpine.boneMapCount(spine.length));
-    this.spine = [pelvis, ...spine].map((b) => new BoneMap(pose, b, b === nodes.rootNode.bone ? nodes.rootNode : null, s));
+    this.spine = [pelvis, ...spine].map(
+      (b) => new BoneMap(pose, b, b === nodes.rootNode.bone ? nodes.rootNode : null, s),
+    );
     this.leftArm = new BoneMap(pose, nodes.leftUpperArm.bone, nodes.leftUpperArm, s);
     this.rightArm = new BoneMap(pose, nodes.rightUpperArm.bone, nodes.rightUpperArm, s);
   }
 
-  /** BoneMaps of a spine mapping over `spineBones` spine bones (pelvis excluded): the pelvis, the spine and both upper arms. */
+  /**
+   * BoneMaps of a spine mapping over `spineBones` spine bones (pelvis excluded): the pelvis, the spine and both upper
+   * arms.
+   */
   static boneMapCount(spineBones: number): number {
     return spineBones + 3;
   }

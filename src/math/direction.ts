@@ -4,7 +4,7 @@
  * @module
  */
 import { NumberRef } from "./number-ref.js";
-import { type ReadonlyVec3, Vec3, angleToRef, anyPerpendicular, copy } from "./vec3.js";
+import { type ReadonlyVec3, Vec3, angleByRef, anyPerpendicular, copy } from "./vec3.js";
 
 /**
  * Gram–Schmidt in place (Unity's `Vector3.OrthoNormalize`): `normal` is normalised, then `tangent` is
@@ -62,11 +62,11 @@ const angleOut = new NumberRef();
  */
 export function slerpVectors(out: Vec3, a: ReadonlyVec3, b: ReadonlyVec3, t: number): Vec3 {
   scratchT.value = t;
-  return slerpVectorsRef(out, a, b, scratchT);
+  return slerpVectorsByRef(out, a, b, scratchT);
 }
 
 /** {@link slerpVectors} with `t` read from `t.value` (see {@link NumberRef}). */
-export function slerpVectorsRef(out: Vec3, a: ReadonlyVec3, b: ReadonlyVec3, tRef: Readonly<NumberRef>): Vec3 {
+export function slerpVectorsByRef(out: Vec3, a: ReadonlyVec3, b: ReadonlyVec3, tRef: Readonly<NumberRef>): Vec3 {
   const t = tRef.value;
   if (!(t > 0)) return copy(out, a);
   if (t >= 1) return copy(out, b);
@@ -78,7 +78,7 @@ export function slerpVectorsRef(out: Vec3, a: ReadonlyVec3, b: ReadonlyVec3, tRe
     out.z = a.z + (b.z - a.z) * t;
     return out;
   }
-  const theta = angleToRef(a, b, angleOut).value;
+  const theta = angleByRef(angleOut, a, b).value;
   const len = la + (lb - la) * t;
   // unit a
   const ux = a.x / la;
@@ -148,11 +148,11 @@ export function clampDirection(
   clampSmoothing: number,
 ): boolean {
   clampWeightIn.value = clampWeight;
-  return clampDirectionRef(out, direction, normal, clampWeightIn, clampSmoothing);
+  return clampDirectionByRef(out, direction, normal, clampWeightIn, clampSmoothing);
 }
 
 /** {@link clampDirection} with the clamp weight read from `clampWeightRef.value` (see {@link NumberRef}). */
-export function clampDirectionRef(
+export function clampDirectionByRef(
   out: Vec3,
   direction: ReadonlyVec3,
   normal: ReadonlyVec3,
@@ -168,7 +168,7 @@ export function clampDirectionRef(
     copy(out, normal);
     return true;
   }
-  const dot = 1 - angleToRef(normal, direction, angleOut).value / Math.PI;
+  const dot = 1 - angleByRef(angleOut, normal, direction).value / Math.PI;
   if (dot > clampWeight) {
     copy(out, direction);
     return false;
@@ -179,6 +179,6 @@ export function clampDirectionRef(
   mlp = mlp < 0 ? 0 : mlp > 1 ? 1 : mlp;
   for (let i = 0; i < clampSmoothing; i++) mlp = Math.sin(mlp * Math.PI * 0.5);
   slerpT.value = mlp * targetMlp;
-  slerpVectorsRef(out, normal, direction, slerpT);
+  slerpVectorsByRef(out, normal, direction, slerpT);
   return true;
 }

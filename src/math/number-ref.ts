@@ -3,7 +3,7 @@
  *
  * V8 boxes a double passed to or returned from a call it does not inline (a 16-byte heap object per
  * call), but reads and writes a double field in place. So per-frame code hands weights to helpers
- * through a `NumberRef` (see `lerpRef`, `nlerpRef`, `applySmoothing`), and helpers that produce a number
+ * through a `NumberRef` (see `lerpByRef`, `nlerpByRef`, `applySmoothing`), and helpers that produce a number
  * write it into one (`usablePositionWeightToRef`).
  *
  * A class, not an object literal: literals with the same property names share V8's hidden class with

@@ -215,11 +215,11 @@ export function inverseRotateVector(out: Vec3, q: ReadonlyQuat, v: ReadonlyVec3)
  */
 export function nlerp(out: Quat, a: ReadonlyQuat, b: ReadonlyQuat, t: number): Quat {
   scratchT.value = t;
-  return nlerpRef(out, a, b, scratchT);
+  return nlerpByRef(out, a, b, scratchT);
 }
 
 /** {@link nlerp} with `t` read from `t.value` (see {@link NumberRef}). */
-export function nlerpRef(out: Quat, a: ReadonlyQuat, b: ReadonlyQuat, t: Readonly<NumberRef>): Quat {
+export function nlerpByRef(out: Quat, a: ReadonlyQuat, b: ReadonlyQuat, t: Readonly<NumberRef>): Quat {
   const w = t.value;
   if (!(w > 0)) return copyQuat(out, a);
   const d = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
@@ -243,11 +243,11 @@ export function nlerpRef(out: Quat, a: ReadonlyQuat, b: ReadonlyQuat, t: Readonl
 /** Spherical interpolation along the shorter arc, t clamped to [0, 1]. */
 export function slerp(out: Quat, a: ReadonlyQuat, b: ReadonlyQuat, t: number): Quat {
   scratchT.value = t;
-  return slerpRef(out, a, b, scratchT);
+  return slerpByRef(out, a, b, scratchT);
 }
 
 /** {@link slerp} with `t` read from `t.value` (see {@link NumberRef}). */
-export function slerpRef(out: Quat, a: ReadonlyQuat, b: ReadonlyQuat, tRef: Readonly<NumberRef>): Quat {
+export function slerpByRef(out: Quat, a: ReadonlyQuat, b: ReadonlyQuat, tRef: Readonly<NumberRef>): Quat {
   const t = tRef.value;
   if (!(t > 0)) return copyQuat(out, a);
   let bx = b.x;

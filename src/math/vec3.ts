@@ -183,11 +183,11 @@ export function normalize(out: Vec3, a: ReadonlyVec3): Vec3 {
 /** Linear interpolation with t clamped to [0, 1] (Unity's `Vector3.Lerp`). t = 0 returns `a` exactly. */
 export function lerp(out: Vec3, a: ReadonlyVec3, b: ReadonlyVec3, t: number): Vec3 {
   scratchT.value = t;
-  return lerpRef(out, a, b, scratchT);
+  return lerpByRef(out, a, b, scratchT);
 }
 
 /** {@link lerp} with `t` read from `t.value` (see {@link NumberRef}). */
-export function lerpRef(out: Vec3, a: ReadonlyVec3, b: ReadonlyVec3, t: Readonly<NumberRef>): Vec3 {
+export function lerpByRef(out: Vec3, a: ReadonlyVec3, b: ReadonlyVec3, t: Readonly<NumberRef>): Vec3 {
   const w = t.value;
   if (!(w > 0)) return copy(out, a);
   if (w >= 1) return copy(out, b);
@@ -247,11 +247,11 @@ export function projectOnPlane(out: Vec3, v: ReadonlyVec3, n: ReadonlyVec3): Vec
  * accurate near 0 and π where acos loses precision. Either vector zero → 0.
  */
 export function angle(a: ReadonlyVec3, b: ReadonlyVec3): number {
-  return angleToRef(a, b, scratchT).value;
+  return angleByRef(scratchT, a, b).value;
 }
 
 /** {@link angle} written into `out.value` (per-frame code: no double is returned; see {@link NumberRef}). */
-export function angleToRef(a: ReadonlyVec3, b: ReadonlyVec3, out: NumberRef): NumberRef {
+export function angleByRef(out: NumberRef, a: ReadonlyVec3, b: ReadonlyVec3): NumberRef {
   const cx = a.y * b.z - a.z * b.y;
   const cy = a.z * b.x - a.x * b.z;
   const cz = a.x * b.y - a.y * b.x;

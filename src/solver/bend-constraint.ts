@@ -1,4 +1,6 @@
-import { clampDirectionRef, orthoNormalize } from "../math/direction.js";
+// Over 500 lines: FinalIK's IKConstraintBend (LimitBend, GetDir) plus the natural-side carry and fold it
+// needs (ARCHITECTURE.md, deviation 9) share the bend plane's scratch state; split, they would pass it around.
+import { clampDirectionByRef, orthoNormalize } from "../math/direction.js";
 import {
   Quat,
   copyQuat,
@@ -6,7 +8,7 @@ import {
   inverseRotateVector,
   isIdentityApprox,
   multiply,
-  nlerpRef,
+  nlerpByRef,
   rotateVector,
 } from "../math/quat.js";
 import {
@@ -16,7 +18,7 @@ import {
   cross,
   isZero,
   lengthSq,
-  lerpRef,
+  lerpByRef,
   negate,
   normalize,
   set,
@@ -40,7 +42,9 @@ const q3 = new Quat();
 const weight = new NumberRef();
 /** How usable the last pole unitPole computed is, [0, 1] (a NumberRef: see above). */
 const poleGate = new NumberRef();
-/** The largest angle between a driven elbow's or knee's bend and its natural pole (80°: 10° inside its natural side). */
+/**
+ * The largest angle between a driven elbow's or knee's bend and its natural pole (80°: 10° inside its natural side).
+ */
 const NATURAL_LIMIT = (80 * Math.PI) / 180;
 const NATURAL_LIMIT_COS = Math.cos(NATURAL_LIMIT);
 /** Pole lengths (limb axis off the sagittal plane) between which the natural-side limit fades in. */
@@ -102,7 +106,10 @@ export class BendConstraint {
   readonly naturalForward = new Vec3(0, 0, 1);
   /** The character's up for this limb (component space, unit, perpendicular to naturalForward). */
   readonly naturalUp = new Vec3(0, 1, 0);
-  /** The character's left–right axis for this limb (component space, unit): the side a fully inverted bend turns through. */
+  /**
+   * The character's left–right axis for this limb (component space, unit): the side a fully inverted bend turns
+   * through.
+   */
   readonly naturalLateral = new Vec3(1, 0, 0);
   private limbOrientationsSet = false;
   // cos of the allowed cone's angle for the last clamp weight: the weight rarely changes between frames
@@ -189,7 +196,7 @@ export class BendConstraint {
     }
     const inside = !(clampWeight > 0) || (clampWeight < 1 && cosA > this.coneCos + 1e-12);
     weight.value = clampWeight;
-    const changed = inside ? false : clampDirectionRef(v3, a, v1, weight, 0);
+    const changed = inside ? false : clampDirectionByRef(v3, a, v1, weight, 0);
     const lastRotation = copyQuat(q3, b3.boneRotation);
     let touched = false;
     if (changed) {
@@ -209,7 +216,7 @@ export class BendConstraint {
     if (positionWeight > 0 && !(Math.abs(q1.w) > 1 - 1e-15)) {
       multiply(q2, q1, b2.boneRotation);
       weight.value = positionWeight * solverWeight;
-      nlerpRef(q2, b2.boneRotation, q2, weight);
+      nlerpByRef(q2, b2.boneRotation, q2, weight);
       pose.setRotation(b2.bone, q2);
       touched = true;
       refresh(pose, b2, b3);
@@ -250,7 +257,7 @@ export class BendConstraint {
       cross(v1, s, v1);
       negate(v1, v1);
       weight.value = erw;
-      lerpRef(out, out, v1, weight);
+      lerpByRef(out, out, v1, weight);
     }
     if (!isIdentityApprox(this.rotationOffset)) {
       // keep only the swing part of the offset about the solved limb axis, then twist the plane
@@ -266,7 +273,7 @@ export class BendConstraint {
     normalize(out, out);
     normalize(v1, this.direction);
     weight.value = w;
-    return lerpRef(out, out, v1, weight);
+    return lerpByRef(out, out, v1, weight);
   }
 
   /**
@@ -286,7 +293,8 @@ export class BendConstraint {
     const effectorWeight = this.bone3!.effectorPositionWeight;
     if (!(effectorWeight > 0)) return;
     // (lengths written out: no double crosses a call, see ARCHITECTURE.md, "Doubles across calls")
-    const d = (out.x * axis.x + out.y * axis.y + out.z * axis.z) / (axis.x * axis.x + axis.y * axis.y + axis.z * axis.z);
+    const d =
+      (out.x * axis.x + out.y * axis.y + out.z * axis.z) / (axis.x * axis.x + axis.y * axis.y + axis.z * axis.z);
     // the up field first, the forward one over it, the natural pole's over both: out ← lerp(out, carry, gate);
     // the natural pole's at full gate and weight replaces the others (the usual case), so it goes first
     this.carryInField(carry, 1, animatedAxis, upper, axis);
@@ -322,7 +330,13 @@ export class BendConstraint {
    * The part of `upper` perpendicular to `animatedAxis`, turned about the pole of `field` (1 sagittal,
    * 2 forward) from the animated axis to `axis`, into `out`; how usable both poles are into poleGate.
    */
-  private carryInField(out: Vec3, field: number, animatedAxis: ReadonlyVec3, upper: ReadonlyVec3, axis: ReadonlyVec3): void {
+  private carryInField(
+    out: Vec3,
+    field: number,
+    animatedAxis: ReadonlyVec3,
+    upper: ReadonlyVec3,
+    axis: ReadonlyVec3,
+  ): void {
     const pa = v4;
     this.unitPole(pa, animatedAxis, field);
     const ga = poleGate.value;
@@ -332,7 +346,9 @@ export class BendConstraint {
     const gs = poleGate.value;
     if (!(gs > 0)) return;
     poleGate.value = ga < gs ? ga : gs;
-    const al = Math.sqrt(animatedAxis.x * animatedAxis.x + animatedAxis.y * animatedAxis.y + animatedAxis.z * animatedAxis.z);
+    const al = Math.sqrt(
+      animatedAxis.x * animatedAxis.x + animatedAxis.y * animatedAxis.y + animatedAxis.z * animatedAxis.z,
+    );
     const ax = animatedAxis.x / al;
     const ay = animatedAxis.y / al;
     const az = animatedAxis.z / al;
@@ -351,7 +367,8 @@ export class BendConstraint {
   /**
    * The natural pole of a limb along the unit axis `z` (passed as a vector: see ARCHITECTURE.md, "Doubles
    * across calls") into `out`, not normalised: perpendicular to z, vanishing where the natural side is
-   * undefined. Knees: z turned 90° in the sagittal plane the way the knee flexes, −(z·U)·F + (z·F)·U (a hanging leg's knee forward, a leg
+   * undefined. Knees: z turned 90° in the sagittal plane the way the knee flexes, −(z·U)·F + (z·F)·U (a hanging leg's
+   * knee forward, a leg
    * raised forward's knee up; vanishes for a leg pointing sideways). Elbows: c = −F − 2·max(0, z·F)·U made
    * perpendicular to z (behind the shoulder–wrist line, never forward; down for an arm reaching forward;
    * vanishes for an arm reaching straight back or forward and about 50° up).
@@ -411,7 +428,10 @@ export class BendConstraint {
       out.z = u.z - (axis.z / al) * du;
     }
     const pl = Math.sqrt(out.x * out.x + out.y * out.y + out.z * out.z);
-    const gate = field === 1 ? (pl - CARRY_POLE_LOW) / (CARRY_POLE_HIGH - CARRY_POLE_LOW) : (pl - FORWARD_POLE_LOW) / (FORWARD_POLE_HIGH - FORWARD_POLE_LOW);
+    const gate =
+      field === 1
+        ? (pl - CARRY_POLE_LOW) / (CARRY_POLE_HIGH - CARRY_POLE_LOW)
+        : (pl - FORWARD_POLE_LOW) / (FORWARD_POLE_HIGH - FORWARD_POLE_LOW);
     if (!(gate > 0)) return;
     out.x /= pl;
     out.y /= pl;

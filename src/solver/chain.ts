@@ -1,3 +1,5 @@
+// Over 500 lines: FinalIK's FBIKChain is one class whose stages (push, reach, trigonometric, stage 1 and 2,
+// constraint systems) share the chain's nodes and cross-fades; split by stage they would pass them around.
 import { Quat, lookRotation, rotateVector } from "../math/quat.js";
 import { NumberRef } from "../math/number-ref.js";
 import { type ReadonlyVec3, Vec3, copy, sub, zero } from "../math/vec3.js";
@@ -140,7 +142,18 @@ export class FBIKChain {
     const reach = this.reach;
     const bendWeight = this.bendConstraint.weight;
     // the usual case, checked inline: passing these doubles to the checking helper would box them
-    if (pull >= 0 && pull <= 1 && push >= 0 && push <= 1 && pushParent >= -1 && pushParent <= 1 && reach >= 0 && reach <= 1 && bendWeight >= 0 && bendWeight <= 1) {
+    if (
+      pull >= 0 &&
+      pull <= 1 &&
+      push >= 0 &&
+      push <= 1 &&
+      pushParent >= -1 &&
+      pushParent <= 1 &&
+      reach >= 0 &&
+      reach <= 1 &&
+      bendWeight >= 0 &&
+      bendWeight <= 1
+    ) {
       this.validPull = pull;
       this.validPush = push;
       this.validPushParent = pushParent;
@@ -150,7 +163,13 @@ export class FBIKChain {
     }
     this.validPull = this.pull = this.checked(solver, this.pull, this.validPull, 0, "pull");
     this.validPush = this.push = this.checked(solver, this.push, this.validPush, 0, "push");
-    this.validPushParent = this.pushParent = this.checked(solver, this.pushParent, this.validPushParent, -1, "pushParent");
+    this.validPushParent = this.pushParent = this.checked(
+      solver,
+      this.pushParent,
+      this.validPushParent,
+      -1,
+      "pushParent",
+    );
     this.validReach = this.reach = this.checked(solver, this.reach, this.validReach, 0, "reach");
     const bend = this.bendConstraint;
     this.validBendWeight = bend.weight = this.checked(solver, bend.weight, this.validBendWeight, 0, "bend weight");
@@ -159,7 +178,10 @@ export class FBIKChain {
   private checked(solver: ChainSolver, v: number, valid: number, min: number, what: string): number {
     if (v >= min && v <= 1) return v;
     if (Number.isFinite(v)) return v < min ? min : 1;
-    solver.warn(`${this.name}:${what}`, `The ${this.name} chain's ${what} is not finite; its last valid value ${valid} is kept.`);
+    solver.warn(
+      `${this.name}:${what}`,
+      `The ${this.name} chain's ${what} is not finite; its last valid value ${valid} is kept.`,
+    );
     return valid;
   }
 
@@ -420,7 +442,7 @@ export class FBIKChain {
     let it = solver.iterations;
     it = it < 2 ? 2 : it > 4 ? 4 : it;
     if (this.childConstraints.length > 0) {
-      for (let i = 0; i < it; i++) this.solveConstraintSystems(solver);
+      for (let i = 0; i < it; i++) this.solveConstraintSystems();
     }
     const last = this.nodes[this.nodes.length - 1]!.solverPosition;
     if (this.leafChildren) this.backwardReachLeaves(last);
@@ -453,7 +475,7 @@ export class FBIKChain {
   }
 
   /** Child constraints, then each child's first node against this chain's last node at its root length. */
-  private solveConstraintSystems(solver: ChainSolver): void {
+  private solveConstraintSystems(): void {
     this.solveChildConstraints();
     const last = this.nodes[this.nodes.length - 1]!.solverPosition;
     for (let i = 0; i < this.children.length; i++) {
@@ -533,7 +555,8 @@ export class FBIKChain {
       if (!(l > 0)) {
         solver.warn(
           `zero-root-length:${c.nodes[0]!.bone}`,
-          `Bone ${c.nodes[0]!.bone} is at the same position as its parent chain's last bone ${nodes[nodes.length - 1]!.bone}, can not solve.`,
+          `Bone ${c.nodes[0]!.bone} is at the same position as its parent chain's last bone ` +
+            `${nodes[nodes.length - 1]!.bone}, can not solve.`,
         );
         return false;
       }

@@ -74,7 +74,8 @@ export class ChildConstraint {
     const dSq = dx * dx + dy * dy + dz * dz;
     const nominal = this.nominalDistance;
     // a fully elastic side does nothing: decide it before the square root
-    if (dSq > nominal * nominal ? this.pullElasticity >= 1 && !this.isRigid : this.pushElasticity >= 1 && !this.isRigid) return;
+    if (dSq > nominal * nominal ? this.pullElasticity >= 1 && !this.isRigid : this.pushElasticity >= 1 && !this.isRigid)
+      return;
     const d = Math.sqrt(dSq);
     if (d === nominal || d === 0) return;
     let force = 1;

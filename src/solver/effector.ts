@@ -4,12 +4,12 @@ import {
   identity,
   isFiniteQuat,
   multiplyConjugate,
-  nlerpRef,
+  nlerpByRef,
   normalizeQuat,
   rotateVector,
 } from "../math/quat.js";
 import { NumberRef } from "../math/number-ref.js";
-import { Vec3, add, copy, isFiniteVec, isZero, lerpRef, sub, zero } from "../math/vec3.js";
+import { Vec3, add, copy, isFiniteVec, isZero, lerpByRef, sub, zero } from "../math/vec3.js";
 import { type IKNode, addNodeOffset } from "./node.js";
 import { planeRotation } from "./plane.js";
 
@@ -218,7 +218,10 @@ export class IKEffector {
       const dy = p.y - b.y;
       const dz = p.z - b.z;
       if (!(dx * dx + dy * dy + dz * dz <= far * far)) {
-        solver.warn(`${this.name}:position-far`, `${this.name} effector: position is more than 1e10 × the rig's size away from its bone; ignored.`);
+        solver.warn(
+          `${this.name}:position-far`,
+          `${this.name} effector: position is more than 1e10 × the rig's size away from its bone; ignored.`,
+        );
         pw = 0;
       }
     }
@@ -249,13 +252,20 @@ export class IKEffector {
         zero(offset);
         offsetActive = false;
       } else if (!(offset.x * offset.x + offset.y * offset.y + offset.z * offset.z <= far * far)) {
-        solver.warn(`${this.name}:positionOffset-far`, `${this.name} effector: positionOffset is more than 1e10 × the rig's size; ignored.`);
+        solver.warn(
+          `${this.name}:positionOffset-far`,
+          `${this.name} effector: positionOffset is more than 1e10 × the rig's size; ignored.`,
+        );
         zero(offset);
         offsetActive = false;
-      } else if (offset.x * offset.x + offset.y * offset.y + offset.z * offset.z > RUNAWAY_OFFSET_SQ * solver.rigSize * solver.rigSize) {
+      } else if (
+        offset.x * offset.x + offset.y * offset.y + offset.z * offset.z >
+        RUNAWAY_OFFSET_SQ * solver.rigSize * solver.rigSize
+      ) {
         solver.warn(
           `${this.name}:positionOffset-runaway`,
-          `${this.name} effector: positionOffset is huge; is a script adding to it every frame without it being reset? ` +
+          `${this.name} effector: positionOffset is huge; ` +
+            "is a script adding to it every frame without it being reset? " +
             "Offsets are reset after each solve: add this frame's offset only.",
         );
       }
@@ -273,7 +283,12 @@ export class IKEffector {
       }
     }
     if (this.usePlaneNodes && this.mrpW > 0) {
-      planeRotation(this.animatedPlaneRotation, this.planeNode1!.bonePosition, this.planeNode2!.bonePosition, this.planeNode3!.bonePosition);
+      planeRotation(
+        this.animatedPlaneRotation,
+        this.planeNode1!.bonePosition,
+        this.planeNode2!.bonePosition,
+        this.planeNode3!.bonePosition,
+      );
     }
     this.firstUpdate = true;
     this.active = this.posW > 0 || this.rotW > 0 || offsetActive;
@@ -292,13 +307,13 @@ export class IKEffector {
     const p = node.solverPosition;
     this.getPosition(solver, v1);
     weight.value = this.posW;
-    lerpRef(p, v1, this.position, weight);
+    lerpByRef(p, v1, this.position, weight);
     if (this.childrenActive) {
       for (let i = 0; i < this.childNodes.length; i++) {
         const c = this.childNodes[i]!.solverPosition;
         add(v2, p, this.localPositions[i]!);
         weight.value = this.posW;
-        lerpRef(c, c, v2, weight);
+        lerpByRef(c, c, v2, weight);
       }
     }
   }
@@ -320,7 +335,8 @@ export class IKEffector {
     if (s2.x === s1.x && s2.y === s1.y && s2.z === s1.z) {
       solver.warn(
         `${this.name}:plane-degenerate`,
-        "Effector plane nodes coincide: avoid placing 2 or more effectors of the same chain at exactly the same position.",
+        "Effector plane nodes coincide: avoid placing 2 or more effectors of the same chain at exactly the same " +
+          "position.",
       );
       identity(q1);
     } else {
@@ -334,7 +350,7 @@ export class IKEffector {
     add(out, out, s1);
     addNodeOffset(out, out, node);
     weight.value = mrp;
-    nlerpRef(this.planeRotationOffset, identity(q2), q1, weight);
-    return lerpRef(out, this.animatedPosition, out, weight);
+    nlerpByRef(this.planeRotationOffset, identity(q2), q1, weight);
+    return lerpByRef(out, this.animatedPosition, out, weight);
   }
 }

@@ -1,3 +1,6 @@
+// Over 500 lines: FinalIK's IKSolverFullBodyBiped is one class (setup, named accessors, PullBody, natural
+// sides); validation lives in biped-validation.ts, the generic solver in full-body.ts.
+import { validateBipedBones, validateRootNode } from "./biped-validation.js";
 import { FAR_LIMIT, IKEffector } from "./effector.js";
 import { Quat, copyQuat, inverseRotateVector, rotateVector } from "../math/quat.js";
 import {
@@ -15,7 +18,7 @@ import {
   sub,
   zero,
 } from "../math/vec3.js";
-import { type BipedBones, FullBodyBipedChain, FullBodyBipedEffector, limbBones } from "./biped-bones.js";
+import { type BipedBones, type FullBodyBipedChain, FullBodyBipedEffector, limbBones } from "./biped-bones.js";
 import { FBIKChain } from "./chain.js";
 import { ChildConstraint } from "./child-constraint.js";
 import { FBBIKError } from "./errors.js";
@@ -187,25 +190,40 @@ export class IKSolverFullBodyBiped extends IKSolverFullBody {
     if (rootProblem !== null) throw new FBBIKError([rootProblem]);
 
     const node = (bone: number): IKNode => new IKNode(bone);
-    const body = new FBIKChain([node(root)], [1, 2, 3, 4], [
-      // torso diagonals only resist compression (pull elasticity 1); spine stiffness sets the push
-      new ChildConstraint(1, 4, 0, 1),
-      new ChildConstraint(2, 3, 0, 1),
-      // shoulders and thighs keep their widths
-      new ChildConstraint(1, 2),
-      new ChildConstraint(3, 4),
-    ]);
+    const body = new FBIKChain(
+      [node(root)],
+      [1, 2, 3, 4],
+      [
+        // torso diagonals only resist compression (pull elasticity 1); spine stiffness sets the push
+        new ChildConstraint(1, 4, 0, 1),
+        new ChildConstraint(2, 3, 0, 1),
+        // shoulders and thighs keep their widths
+        new ChildConstraint(1, 2),
+        new ChildConstraint(3, 4),
+      ],
+    );
     const limbs = limbBones(bones).map((l) => new FBIKChain([node(l[0]), node(l[1]), node(l[2])]));
     const chains = [body, ...limbs];
     body.name = "body";
     limbs.forEach((l, i) => (l.name = CHAIN_NAMES[i]!));
     const n = (chain: number, index: number): IKNode => chains[chain]!.nodes[index]!;
     const effectors: IKEffector[] = [];
-    const make = (type: FullBodyBipedEffector, chain: number, index: number, extra?: {
-      childNodes?: IKNode[];
-      planeNodes?: [IKNode, IKNode, IKNode];
-    }): void => {
-      effectors[type] = new IKEffector({ name: EFFECTOR_NAMES[type]!, node: n(chain, index), chainIndex: chain, nodeIndex: index, ...extra });
+    const make = (
+      type: FullBodyBipedEffector,
+      chain: number,
+      index: number,
+      extra?: {
+        childNodes?: IKNode[];
+        planeNodes?: [IKNode, IKNode, IKNode];
+      },
+    ): void => {
+      effectors[type] = new IKEffector({
+        name: EFFECTOR_NAMES[type]!,
+        node: n(chain, index),
+        chainIndex: chain,
+        nodeIndex: index,
+        ...extra,
+      });
     };
     make(FullBodyBipedEffector.Body, 0, 0, { childNodes: [n(3, 0), n(4, 0)] });
     make(FullBodyBipedEffector.LeftShoulder, 1, 0);
@@ -245,11 +263,16 @@ export class IKSolverFullBodyBiped extends IKSolverFullBody {
       const nodes = this.chains[c]!.nodes;
       for (let i = 0; i < nodes.length - 1; i++) {
         if (!(nodes[i]!.length > 0)) {
-          problems.push(`${this.boneName(nodes[i]!.bone)} and ${this.boneName(nodes[i + 1]!.bone)} are at the same position (zero-length bone)`);
+          problems.push(
+            `${this.boneName(nodes[i]!.bone)} and ${this.boneName(nodes[i + 1]!.bone)} are at the same position ` +
+              `(zero-length bone)`,
+          );
         }
       }
       if (c > 0 && !(this.chains[c]!.rootLength > 0)) {
-        problems.push(`${this.boneName(nodes[0]!.bone)} is at the same position as the root node ${this.boneName(body.bone)}`);
+        problems.push(
+          `${this.boneName(nodes[0]!.bone)} is at the same position as the root node ${this.boneName(body.bone)}`,
+        );
       }
     }
     return problems;
@@ -261,9 +284,13 @@ export class IKSolverFullBodyBiped extends IKSolverFullBody {
       if (this.chains[i]!.bendConstraint.straightAtInitiate) {
         this.warn(
           `straight-limb:${i}`,
-          `The ${CHAIN_NAMES[i - 1]} is completely straight in the pose the solver was set up from, so its bend direction is unknown; ` +
-            `it will bend toward the character's ${i <= 2 ? "back (elbow)" : "front (knee)"} as estimated from \`forward\`. ` +
-            "Set up from a pose with the elbows and knees slightly bent, or give the character's forward (\`forward\` before setToReferences; FullBodyBipedIK's \`options.forward\`) if it bends the wrong way.",
+          `The ${CHAIN_NAMES[i - 1]} is completely straight in the pose the solver was set up from, ` +
+            "so its bend direction is unknown; " +
+            `it will bend toward the character's ${i <= 2 ? "back (elbow)" : "front (knee)"} ` +
+            "as estimated from `forward`. " +
+            "Set up from a pose with the elbows and knees slightly bent, or give the character's forward " +
+            "(`forward` before setToReferences; FullBodyBipedIK's `options.forward`) if it bends the wrong " +
+            "way.",
         );
       }
     }
@@ -276,13 +303,15 @@ export class IKSolverFullBodyBiped extends IKSolverFullBody {
     if (align(this.chains[1]!.nodes[0]!, this.chains[2]!.nodes[0]!) > ROOT_NODE_ALIGNMENT_LIMIT) {
       this.warn(
         "root-node-shoulders",
-        "The root node is almost on the line between the upper arms: the spine may turn upside down when a hand pulls it. Choose a lower spine bone as the root node.",
+        "The root node is almost on the line between the upper arms: the spine may turn upside down when a hand " +
+          "pulls it. Choose a lower spine bone as the root node.",
       );
     }
     if (align(this.chains[3]!.nodes[0]!, this.chains[4]!.nodes[0]!) > ROOT_NODE_ALIGNMENT_LIMIT) {
       this.warn(
         "root-node-thighs",
-        "The root node is almost on the line between the thighs: the hips may turn upside down when pulled. Choose a higher spine bone as the root node.",
+        "The root node is almost on the line between the thighs: the hips may turn upside down when pulled. " +
+          "Choose a higher spine bone as the root node.",
       );
     }
   }
@@ -358,7 +387,11 @@ export class IKSolverFullBodyBiped extends IKSolverFullBody {
       copyVec(bc.naturalUp, this.frameUp);
       // lateral: the pair of first nodes (upper arms, thighs), only the tie-break of a fully inverted bend
       const pair = i <= 2 ? 1 : 3;
-      sub(bc.naturalLateral, this.chains[pair]!.nodes[0]!.solverPosition, this.chains[pair + 1]!.nodes[0]!.solverPosition);
+      sub(
+        bc.naturalLateral,
+        this.chains[pair]!.nodes[0]!.solverPosition,
+        this.chains[pair + 1]!.nodes[0]!.solverPosition,
+      );
     }
   }
 
@@ -402,13 +435,18 @@ export class IKSolverFullBodyBiped extends IKSolverFullBody {
    * back, warned once per setting), as the chains' settings do.
    */
   private validateBodySettings(): void {
-    if (Number.isFinite(this.spineStiffness) && Number.isFinite(this.pullBodyVertical) && Number.isFinite(this.pullBodyHorizontal)) {
+    if (
+      Number.isFinite(this.spineStiffness) &&
+      Number.isFinite(this.pullBodyVertical) &&
+      Number.isFinite(this.pullBodyHorizontal)
+    ) {
       this.validSpineStiffness = this.spineStiffness;
       this.validPullBodyVertical = this.pullBodyVertical;
       this.validPullBodyHorizontal = this.pullBodyHorizontal;
       return;
     }
-    const message = (name: string, value: number, kept: number): string => `${name} is ${String(value)} (not finite); its last valid value ${kept} is kept.`;
+    const message = (name: string, value: number, kept: number): string =>
+      `${name} is ${String(value)} (not finite); its last valid value ${kept} is kept.`;
     if (Number.isFinite(this.spineStiffness)) this.validSpineStiffness = this.spineStiffness;
     else {
       this.warn("spineStiffness", message("spineStiffness", this.spineStiffness, this.validSpineStiffness));
@@ -421,7 +459,10 @@ export class IKSolverFullBodyBiped extends IKSolverFullBody {
     }
     if (Number.isFinite(this.pullBodyHorizontal)) this.validPullBodyHorizontal = this.pullBodyHorizontal;
     else {
-      this.warn("pullBodyHorizontal", message("pullBodyHorizontal", this.pullBodyHorizontal, this.validPullBodyHorizontal));
+      this.warn(
+        "pullBodyHorizontal",
+        message("pullBodyHorizontal", this.pullBodyHorizontal, this.validPullBodyHorizontal),
+      );
       this.pullBodyHorizontal = this.validPullBodyHorizontal;
     }
   }
@@ -474,7 +515,10 @@ export class IKSolverFullBodyBiped extends IKSolverFullBody {
   protected override applyBendConstraints(): void {
     if (this.iterations > 0) {
       for (let i = 1; i < 5; i++) {
-        copyQuat(this.chains[i]!.bendConstraint.rotationOffset, this.effectors[FullBodyBipedEffector.LeftHand + i - 1]!.planeRotationOffset);
+        copyQuat(
+          this.chains[i]!.bendConstraint.rotationOffset,
+          this.effectors[FullBodyBipedEffector.LeftHand + i - 1]!.planeRotationOffset,
+        );
       }
     } else {
       // limbs-only mode: the body moves rigidly by its effector's offset or pinned position
@@ -508,48 +552,4 @@ export class IKSolverFullBodyBiped extends IKSolverFullBody {
   }
 }
 
-/** Problems that make a biped unsolvable: missing (negative or non-integer) ids and duplicated bones. */
-export function validateBipedBones(bones: BipedBones, name: (bone: number) => string): string[] {
-  const problems: string[] = [];
-  const valid = (b: number): boolean => Number.isInteger(b) && b >= 0;
-  const named: [string, number][] = [
-    ["pelvis", bones.pelvis],
-    ["leftThigh", bones.leftThigh],
-    ["leftCalf", bones.leftCalf],
-    ["leftFoot", bones.leftFoot],
-    ["rightThigh", bones.rightThigh],
-    ["rightCalf", bones.rightCalf],
-    ["rightFoot", bones.rightFoot],
-    ["leftUpperArm", bones.leftUpperArm],
-    ["leftForearm", bones.leftForearm],
-    ["leftHand", bones.leftHand],
-    ["rightUpperArm", bones.rightUpperArm],
-    ["rightForearm", bones.rightForearm],
-    ["rightHand", bones.rightHand],
-  ];
-  if (!valid(bones.root)) problems.push("root is missing");
-  for (const [label, b] of named) if (!valid(b)) problems.push(`${label} is missing`);
-  if (bones.spine.length === 0) problems.push("there are no spine bones (at least one is needed between the pelvis and the arms)");
-  bones.spine.forEach((b, i) => {
-    if (!valid(b)) problems.push(`spine[${i}] is missing`);
-  });
-  const seen = new Map<number, string>();
-  const all: [string, number][] = [...named, ...bones.spine.map((b, i): [string, number] => [`spine[${i}]`, b])];
-  if (bones.head >= 0) all.push(["head", bones.head]);
-  for (const [label, b] of all) {
-    if (!valid(b)) continue;
-    const other = seen.get(b);
-    if (other !== undefined) problems.push(`${label} and ${other} are the same bone (${name(b)})`);
-    else seen.set(b, label);
-  }
-  return problems;
-}
-
-/** Why `rootNode` cannot be the body's node (it must be the pelvis or a spine bone), or null. */
-export function validateRootNode(bones: BipedBones, rootNode: number, name: (bone: number) => string): string | null {
-  if (!(Number.isInteger(rootNode) && rootNode >= 0)) return "no root node could be chosen (no spine bones)";
-  if (rootNode !== bones.pelvis && !bones.spine.includes(rootNode)) {
-    return `the root node ${name(rootNode)} has to be the pelvis or one of the spine bones`;
-  }
-  return null;
-}
+export { validateBipedBones, validateRootNode } from "./biped-validation.js";

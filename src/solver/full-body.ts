@@ -67,7 +67,10 @@ export class IKSolverFullBody implements ChainSolver {
   readonly onPreIteration = new SolverObservable<number>();
   /** At the end of each iteration, with its index. */
   readonly onPostIteration = new SolverObservable<number>();
-  /** After the iterations, before the final end-effector pass and bend constraints: last chance to change bend directions. */
+  /**
+   * After the iterations, before the final end-effector pass and bend constraints: last chance to change bend
+   * directions.
+   */
   readonly onPreBend = new SolverObservable<void>();
   /** After solving, before writing. */
   readonly onPostSolve = new SolverObservable<void>();
@@ -121,7 +124,9 @@ export class IKSolverFullBody implements ChainSolver {
     for (let i = 0; i < this.effectors.length; i++) this.effectors[i]!.initiate();
     this.endEffectors = this.effectors.filter((e) => e.isEndEffector);
     this.otherEffectors = this.effectors.filter((e) => !e.isEndEffector);
-    this.chainEndEffectors = this.chains.map((c) => this.effectors.find((e) => e.node === c.nodes[c.nodes.length - 1]) ?? null);
+    this.chainEndEffectors = this.chains.map(
+      (c) => this.effectors.find((e) => e.node === c.nodes[c.nodes.length - 1]) ?? null,
+    );
     if (this.mapping !== null) {
       this.mapping.initiate(this);
       this.mapping.storeDefaultLocalState();
@@ -164,7 +169,8 @@ export class IKSolverFullBody implements ChainSolver {
     if (!(w > 0)) {
       // offsets must not pile up while the solver is off
       for (let i = 0; i < this.effectors.length; i++) this.effectors[i]!.onPostWrite();
-      if (Number.isNaN(w)) this.warn("ikPositionWeight", "ikPositionWeight is NaN; the solver is off until it is a number.");
+      if (Number.isNaN(w))
+        this.warn("ikPositionWeight", "ikPositionWeight is NaN; the solver is off until it is a number.");
       return;
     }
     if (this.chains.length === 0) return;
@@ -180,7 +186,12 @@ export class IKSolverFullBody implements ChainSolver {
     if (!skip) {
       // one check before anything is written: a NaN set into a node by a hook must not reach the bones
       if (this.nodesFinite()) this.writePose();
-      else this.warn("non-finite-pose", "The solved pose had a non-finite value (NaN or ±∞, e.g. set into the solver by a hook): nothing was written this frame, the bones keep the animated pose.");
+      else
+        this.warn(
+          "non-finite-pose",
+          "The solved pose had a non-finite value (NaN or ±∞, e.g. set into the solver by a hook): nothing was " +
+            "written this frame, the bones keep the animated pose.",
+        );
     }
     this.solvedLastUpdate = !skip;
     for (let i = 0; i < this.effectors.length; i++) this.effectors[i]!.onPostWrite();

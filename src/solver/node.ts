@@ -14,7 +14,10 @@ export class IKNode {
   readonly boneRotation = new Quat();
   /** Where the solver currently places this node. */
   readonly solverPosition = new Vec3();
-  /** Rotation the node's effector asks for (hands and feet), set in the effector's pre-solve while its rotation weight is above 0. */
+  /**
+   * Rotation the node's effector asks for (hands and feet), set in the effector's pre-solve while its rotation weight
+   * is above 0.
+   */
   readonly solverRotation = new Quat();
   /** Distance to the next node of the chain, re-measured from the animated pose every frame. */
   length = 0;
@@ -38,7 +41,9 @@ export class IKNode {
     this.bone = bone;
   }
 
-  /** offset += v × the solver's ikPositionWeight (read in place, not passed: see NumberRef); marks the offset active. */
+  /**
+   * offset += v × the solver's ikPositionWeight (read in place, not passed: see NumberRef); marks the offset active.
+   */
   addOffset(v: ReadonlyVec3, solver: Readonly<{ ikPositionWeight: number }>): void {
     const w = solver.ikPositionWeight;
     const o = this.offset;

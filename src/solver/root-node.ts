@@ -13,8 +13,16 @@ export function detectRootNodeBone(pose: IKPose, bones: BipedBones): number {
   if (spine.length === 1) return spine[0]!;
   const a = new Vec3();
   const b = new Vec3();
-  const hip = scale(new Vec3(), add(a, pose.getPosition(bones.leftThigh, a), pose.getPosition(bones.rightThigh, b)), 0.5);
-  const neck = scale(new Vec3(), add(a, pose.getPosition(bones.leftUpperArm, a), pose.getPosition(bones.rightUpperArm, b)), 0.5);
+  const hip = scale(
+    new Vec3(),
+    add(a, pose.getPosition(bones.leftThigh, a), pose.getPosition(bones.rightThigh, b)),
+    0.5,
+  );
+  const neck = scale(
+    new Vec3(),
+    add(a, pose.getPosition(bones.leftUpperArm, a), pose.getPosition(bones.rightUpperArm, b)),
+    0.5,
+  );
   const axis = sub(new Vec3(), neck, hip);
   const axisLength = length(axis);
   let index = 0;

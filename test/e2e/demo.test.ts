@@ -8,7 +8,16 @@
  * hardly outside it. Images go to test-results/e2e/. No check depends on the frame rate. Skipped (with a
  * message) only when /usr/bin/chromium is missing and CI is not set.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { type Server, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -109,7 +118,10 @@ function decode(dataUrl: string): { png: PNG; bytes: Buffer } {
  * projected box (bones' box padded for the mesh, plus its shadow on the floor) and outside it; and how much
  * of the frame's lower third (the ground) differs from the clear colour.
  */
-function regionCheck(cap: Capture, bg: [number, number, number]): { inside: number; outside: number; outsidePixels: number; ground: number } {
+function regionCheck(
+  cap: Capture,
+  bg: [number, number, number],
+): { inside: number; outside: number; outsidePixels: number; ground: number } {
   const a = decode(cap.shown).png;
   const b = decode(cap.hidden).png;
   const [x0, y0, x1, y1] = cap.rect;
@@ -123,7 +135,10 @@ function regionCheck(cap: Capture, bg: [number, number, number]): { inside: numb
   for (let y = 0; y < a.height; y++) {
     for (let x = 0; x < a.width; x++) {
       const o = (y * a.width + x) * 4;
-      const d = Math.abs(a.data[o]! - b.data[o]!) + Math.abs(a.data[o + 1]! - b.data[o + 1]!) + Math.abs(a.data[o + 2]! - b.data[o + 2]!);
+      const d =
+        Math.abs(a.data[o]! - b.data[o]!) +
+        Math.abs(a.data[o + 1]! - b.data[o + 1]!) +
+        Math.abs(a.data[o + 2]! - b.data[o + 2]!);
       const inside = x >= x0 && x <= x1 && y >= y0 && y <= y1;
       if (inside) {
         inN++;
@@ -138,11 +153,18 @@ function regionCheck(cap: Capture, bg: [number, number, number]): { inside: numb
       }
     }
   }
-  return { inside: inD / Math.max(1, inN), outside: outD / Math.max(1, outN), outsidePixels: outN, ground: lowD / Math.max(1, lowN) };
+  return {
+    inside: inD / Math.max(1, inN),
+    outside: outD / Math.max(1, outN),
+    outsidePixels: outN,
+    ground: lowD / Math.max(1, lowN),
+  };
 }
 
 const skip = !haveChromium && !inCI;
-const title = skip ? `demo end-to-end (skipped: ${CHROMIUM} is missing and CI is not set; install Debian's chromium to run it)` : "demo end-to-end in headless Chromium";
+const title = skip
+  ? `demo end-to-end (skipped: ${CHROMIUM} is missing and CI is not set; install Debian's chromium to run it)`
+  : "demo end-to-end in headless Chromium";
 
 describe.skipIf(skip)(title, () => {
   let browser: BrowserContext;
@@ -162,7 +184,13 @@ describe.skipIf(skip)(title, () => {
       executablePath: CHROMIUM,
       headless: true,
       viewport: { width: 960, height: 600 },
-      args: ["--headless", "--no-sandbox", "--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--disable-background-networking"],
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--use-angle=swiftshader",
+        "--enable-unsafe-swiftshader",
+        "--disable-background-networking",
+      ],
     });
   }, 120_000);
 
@@ -264,7 +292,9 @@ describe.skipIf(skip)(title, () => {
         const d = dist(checks.leftHand.bone, checks.leftHand.handle);
         expect(d).toBeLessThan(0.01 * checks.leftHand.height);
         await page.screenshot({ path: join(OUT, "user-model-page.png") });
-        lines.push(`Xbot.glb: ${clips.length} clip(s) listed (${clips.join(", ")}); playing "${clips[0]}", left hand to its handle ${pct(d, checks.leftHand.height)}`);
+        lines.push(
+          `Xbot.glb: ${clips.length} clip(s) listed (${clips.join(", ")}); playing "${clips[0]}", left hand to its handle ${pct(d, checks.leftHand.height)}`,
+        );
       } else {
         lines.push("Xbot.glb: ../shared/assets/models is absent, the clip part is skipped");
       }
@@ -313,10 +343,15 @@ function checkGrab(checks: Record<string, unknown>, lines: string[]): void {
   // the grip sits beside the cup, the cup's radius plus 1.5 % of h (the palm) from its axis, half-way up: a
   // wrist within 0.5 % of h of the grip is where it was sent, and so within the radius + 2 % of h of the
   // cup's centre (on the cup)
-  for (const [label, rec] of [["grasp", grasp], ["hold", hold]] as const) {
+  for (const [label, rec] of [
+    ["grasp", grasp],
+    ["hold", hold],
+  ] as const) {
     const toCup = dist(rec.solved.rightHand!, rec.cup);
     const toGrip = dist(rec.solved.rightHand!, rec.grip);
-    lines.push(`${label}: right hand to the grip beside the cup ${pct(toGrip, h)} (tolerance 0.5 %), to the cup's centre ${pct(toCup, h)} (cup radius ${pct(rec.cupRadius, h)})`);
+    lines.push(
+      `${label}: right hand to the grip beside the cup ${pct(toGrip, h)} (tolerance 0.5 %), to the cup's centre ${pct(toCup, h)} (cup radius ${pct(rec.cupRadius, h)})`,
+    );
     expect(toGrip / h, `${label}: right hand at the grip`).toBeLessThan(0.005);
   }
   // the body leans in when the cup is far: chest and pelvis moved toward the cup from the animation-only pose
@@ -324,15 +359,22 @@ function checkGrab(checks: Record<string, unknown>, lines: string[]): void {
   const lp = lean(grasp, "pelvis");
   const lr = lean(rest, "chest");
   const lh = lean(hold, "chest");
-  lines.push(`lean toward the cup (IK − animation, horizontal): chest ${pct(lg, h)} at the grasp (cup far), ${pct(lh, h)} at the hold (cup lifted, nearer), ${pct(lr, h)} at rest; pelvis ${pct(lp, h)} at the grasp`);
+  lines.push(
+    `lean toward the cup (IK − animation, horizontal): chest ${pct(lg, h)} at the grasp (cup far), ${pct(lh, h)} at the hold (cup lifted, nearer), ${pct(lr, h)} at rest; pelvis ${pct(lp, h)} at the grasp`,
+  );
   expect(lg / h, "chest leans toward the far cup").toBeGreaterThan(0.02);
   expect(lg, "leans more for the far cup than for the lifted one").toBeGreaterThan(lh);
   // the other hand stays relaxed: it stays where the animation puts it (its effector has no weight and
   // maintainRelativePositionWeight 0, so the lean does not carry it)
-  for (const [label, rec] of [["grasp", grasp], ["hold", hold]] as const) {
+  for (const [label, rec] of [
+    ["grasp", grasp],
+    ["hold", hold],
+  ] as const) {
     const moved = dist(rec.solved.leftHand!, rec.animated.leftHand!);
     const rel = (k: "solved" | "animated") => sub(rec[k].leftHand!, rec[k].leftShoulder!);
-    lines.push(`${label}: left hand ${pct(moved, h)} from its animated position (tolerance 2 %); relative to its shoulder ${pct(dist(rel("solved"), rel("animated")), h)}`);
+    lines.push(
+      `${label}: left hand ${pct(moved, h)} from its animated position (tolerance 2 %); relative to its shoulder ${pct(dist(rel("solved"), rel("animated")), h)}`,
+    );
     expect(moved / h, `${label}: left hand relaxed`).toBeLessThan(0.02);
   }
 }
@@ -345,7 +387,16 @@ interface LimbState {
 }
 
 function checkClimb(checks: Record<string, unknown>, lines: string[]): void {
-  const finish = checks.finish as { frame: number; limbs: Record<string, LimbState>; top: Record<string, string>; pelvisStart: V; pelvis: V; spacing: number; rungsClimbed: number; height: number };
+  const finish = checks.finish as {
+    frame: number;
+    limbs: Record<string, LimbState>;
+    top: Record<string, string>;
+    pelvisStart: V;
+    pelvis: V;
+    spacing: number;
+    rungsClimbed: number;
+    height: number;
+  };
   const all = checks.allHolding as { frame: number; limbs: Record<string, LimbState> };
   const worst = checks.worst as Record<string, { hold: number; frames: number; holds: string[] }>;
   const h = finish.height;
@@ -353,7 +404,10 @@ function checkClimb(checks: Record<string, unknown>, lines: string[]): void {
   lines.push(`all four holding at frame ${all.frame}, the top at frame ${finish.frame}`);
   expect(all.frame, "all four holding mid-climb, before the top").toBeLessThan(finish.frame);
   // a hand or foot on a rung 3 % of h thick: within 1 % of h of the hold's point (on the rung's axis)
-  for (const [label, limbs] of [["all four holding", all.limbs], ["at the top", finish.limbs]] as const) {
+  for (const [label, limbs] of [
+    ["all four holding", all.limbs],
+    ["at the top", finish.limbs],
+  ] as const) {
     for (const [limb, s] of Object.entries(limbs)) {
       const dh = dist(s.bone, s.hold!);
       lines.push(`${label}: ${limb} on ${s.holdName}: ${pct(dh, h)} from the hold (tolerance 1 %)`);
@@ -361,28 +415,39 @@ function checkClimb(checks: Record<string, unknown>, lines: string[]): void {
     }
   }
   // at the top, every limb on its hold of the last rung
-  for (const [limb, name] of Object.entries(finish.top)) expect(finish.limbs[limb]?.holdName, `at the top: ${limb} on the last rung`).toBe(name);
+  for (const [limb, name] of Object.entries(finish.top))
+    expect(finish.limbs[limb]?.holdName, `at the top: ${limb} on the last rung`).toBe(name);
   for (const [limb, w] of Object.entries(worst)) {
-    lines.push(`${limb}: worst while holding over ${w.frames} frames on ${w.holds.length} holds: ${pct(w.hold, h)} from the hold`);
+    lines.push(
+      `${limb}: worst while holding over ${w.frames} frames on ${w.holds.length} holds: ${pct(w.hold, h)} from the hold`,
+    );
     expect(w.holds.length, `${limb} went hold to hold`).toBeGreaterThanOrEqual(3);
     expect(w.hold / h).toBeLessThan(0.01);
   }
   const rise = finish.pelvis[1] - finish.pelvisStart[1];
-  lines.push(`the body follows: pelvis rose ${pct(rise, h)} over ${finish.rungsClimbed} rungs of ${pct(finish.spacing, h)}`);
+  lines.push(
+    `the body follows: pelvis rose ${pct(rise, h)} over ${finish.rungsClimbed} rungs of ${pct(finish.spacing, h)}`,
+  );
   expect(rise, "the pelvis climbs with the limbs").toBeGreaterThan(finish.spacing);
 }
 
 function checkGround(checks: Record<string, unknown>, lines: string[]): void {
   type Rec = { count: number; worst: number; ground: number; foot: number; rest: number };
   const per = checks.perSurface as Record<string, Rec>[];
-  const doubles = checks.doubles as { left: { ground: number; err: number; surface: string }; right: { ground: number; err: number; surface: string }; travel: number }[];
+  const doubles = checks.doubles as {
+    left: { ground: number; err: number; surface: string };
+    right: { ground: number; err: number; surface: string };
+    travel: number;
+  }[];
   const h = checks.height as number;
   const tol = 0.01;
   // a standing foot's ankle stands as high above the surface under it (a ray down) as above the floor at rest
   per.forEach((m, i) => {
     const foot = i === 0 ? "left foot" : "right foot";
     for (const [surface, r] of Object.entries(m)) {
-      lines.push(`${foot} standing on ${surface} (ground y ${(r.ground * 1000).toFixed(0)} mm): worst ankle height error ${pct(Math.abs(r.worst), h)} over ${r.count} frames (tolerance ${tol * 100} % of h)`);
+      lines.push(
+        `${foot} standing on ${surface} (ground y ${(r.ground * 1000).toFixed(0)} mm): worst ankle height error ${pct(Math.abs(r.worst), h)} over ${r.count} frames (tolerance ${tol * 100} % of h)`,
+      );
       expect(Math.abs(r.worst) / h, `${foot} on ${surface}`).toBeLessThan(tol);
     }
     expect(Object.keys(m).length, `${foot} stood on three surfaces`).toBeGreaterThanOrEqual(3);
@@ -391,7 +456,9 @@ function checkGround(checks: Record<string, unknown>, lines: string[]): void {
   // those; their errors are among the per-surface ones above)
   expect(doubles.length, "both feet planted at different heights").toBeGreaterThan(0);
   for (const d of doubles.slice(0, 3)) {
-    lines.push(`both feet standing: left on ${d.left.surface} at ${(d.left.ground * 1000).toFixed(0)} mm (error ${pct(Math.abs(d.left.err), h)}), right on ${d.right.surface} at ${(d.right.ground * 1000).toFixed(0)} mm (error ${pct(Math.abs(d.right.err), h)})`);
+    lines.push(
+      `both feet standing: left on ${d.left.surface} at ${(d.left.ground * 1000).toFixed(0)} mm (error ${pct(Math.abs(d.left.err), h)}), right on ${d.right.surface} at ${(d.right.ground * 1000).toFixed(0)} mm (error ${pct(Math.abs(d.right.err), h)})`,
+    );
   }
 }
 
@@ -402,7 +469,9 @@ function checkDeck(checks: Record<string, unknown>, lines: string[]): void {
   const footRange = checks.footRange as [number, number][];
   const deckRange = checks.deckRange as [number, number][];
   // the ankles stand as high above the moving deck (a ray down onto it) as above the floor at rest
-  lines.push(`on the heaving, rolling deck: worst ankle height error ${pct(Math.abs(worst), h)} over ${checks.frames as number} frames (tolerance ${pct(tol, h)})`);
+  lines.push(
+    `on the heaving, rolling deck: worst ankle height error ${pct(Math.abs(worst), h)} over ${checks.frames as number} frames (tolerance ${pct(tol, h)})`,
+  );
   expect(Math.abs(worst), "ankle height above the deck").toBeLessThan(tol);
   footRange.forEach(([lo, hi], i) => {
     const [dlo, dhi] = deckRange[i]!;
@@ -421,29 +490,67 @@ function checkCrowd(checks: Record<string, unknown>, lines: string[]): void {
   for (const s of samples) {
     const d = s.pairs.map((p) => dist(p.hand, p.target));
     const worstSampled = Math.max(...sample.map((i) => d[i]!));
-    lines.push(`frame ${s.frame}: right hand to its target sphere, characters ${sample.join(", ")}: worst ${pct(worstSampled, h)}; all 100: worst ${pct(Math.max(...d), h)} (tolerance 1 % of h)`);
+    lines.push(
+      `frame ${s.frame}: right hand to its target sphere, characters ${sample.join(", ")}: worst ${pct(worstSampled, h)}; all 100: worst ${pct(Math.max(...d), h)} (tolerance 1 % of h)`,
+    );
     expect(Math.max(...d) / h, `frame ${s.frame}: every right hand on its target`).toBeLessThan(0.01);
   }
   const moved = Math.min(...sample.map((i) => dist(samples[0]!.pairs[i]!.target, samples[2]!.pairs[i]!.target)));
-  lines.push(`the targets moved at least ${pct(moved, h)} between frames ${samples[0]!.frame} and ${samples[2]!.frame}`);
+  lines.push(
+    `the targets moved at least ${pct(moved, h)} between frames ${samples[0]!.frame} and ${samples[2]!.frame}`,
+  );
   expect(moved / h).toBeGreaterThan(0.02);
 }
 
-async function checkFree(checks: Record<string, unknown>, hook: Hook, waitFor: WaitFor, page: Page, lines: string[]): Promise<void> {
+async function checkFree(
+  checks: Record<string, unknown>,
+  hook: Hook,
+  waitFor: WaitFor,
+  page: Page,
+  lines: string[],
+): Promise<void> {
   const lh = checks.leftHand as { bone: V; handle: V; height: number };
   const h = lh.height;
   const d = dist(lh.bone, lh.handle);
   lines.push(`left hand to its handle (moved up in front at start): ${pct(d, h)} (tolerance 1 %)`);
   expect(d / h).toBeLessThan(0.01);
   // the panel: every item is there
-  for (const id of ["effector", "chain", "p-ikPositionWeight", "p-iterations", "p-spineStiffness", "p-pullBodyVertical", "p-pullBodyHorizontal", "p-twistWeight", "m-leftArm", "m-rightArm", "m-leftLeg", "m-rightLeg", "e-positionWeight", "e-rotationWeight", "e-maintainRelativePositionWeight", "c-pull", "c-reach", "c-push", "c-pushParent", "c-bendWeight", "reset", "view-skeleton", "view-nodes"]) {
+  for (const id of [
+    "effector",
+    "chain",
+    "p-ikPositionWeight",
+    "p-iterations",
+    "p-spineStiffness",
+    "p-pullBodyVertical",
+    "p-pullBodyHorizontal",
+    "p-twistWeight",
+    "m-leftArm",
+    "m-rightArm",
+    "m-leftLeg",
+    "m-rightLeg",
+    "e-positionWeight",
+    "e-rotationWeight",
+    "e-maintainRelativePositionWeight",
+    "c-pull",
+    "c-reach",
+    "c-push",
+    "c-pushParent",
+    "c-bendWeight",
+    "reset",
+    "view-skeleton",
+    "view-nodes",
+  ]) {
     expect(await page.locator(`#${id}`).count(), `panel item #${id}`).toBe(1);
   }
-  const setRange = (id: string, v: number) => page.evaluate(([id, v]) => {
-    const el = document.getElementById(id as string) as HTMLInputElement;
-    el.value = String(v);
-    el.dispatchEvent(new Event("input"));
-  }, [id, v] as const);
+  const setRange = (id: string, v: number) =>
+    page.evaluate(
+      ([id, v]) => {
+        const el = document.getElementById(id as string) as HTMLInputElement;
+        el.value = String(v);
+        el.dispatchEvent(new Event("input"));
+      },
+      [id, v] as const,
+    );
   // every effector and chain reachable from the lists
   await page.selectOption("#effector", "7");
   await setRange("e-maintainRelativePositionWeight", 0.7);
@@ -451,7 +558,10 @@ async function checkFree(checks: Record<string, unknown>, hook: Hook, waitFor: W
   await setRange("c-pushParent", -0.4);
   await setRange("m-rightLeg", 0.25);
   await setRange("p-twistWeight", 0.3);
-  const read = () => hook<number[]>("(() => { const s = h.iks[0].solver; return [s.effectors[7].maintainRelativePositionWeight, s.limbChains[2].pushParent, s.limbMappings[3].maintainRotationWeight, s.spineMapping.twistWeight, s.effectors[7].positionWeight]; })()");
+  const read = () =>
+    hook<number[]>(
+      "(() => { const s = h.iks[0].solver; return [s.effectors[7].maintainRelativePositionWeight, s.limbChains[2].pushParent, s.limbMappings[3].maintainRotationWeight, s.spineMapping.twistWeight, s.effectors[7].positionWeight]; })()",
+    );
   expect(await read()).toEqual([0.7, -0.4, 0.25, 0.3, 1]);
   // clicking a handle selects it: the lists follow
   const foot = await hook<V>("h.world().handles['right foot']");
@@ -495,8 +605,14 @@ async function checkHit(hook: Hook, waitFor: WaitFor, page: Page, lines: string[
   await waitFor(`h.world().displacement > ${0.03 * h}`, wait);
   const cap = await hook<Capture>("h.capture()");
   await waitFor("h.done()", wait);
-  const click = (await hook<{ clicks: { peak: number; residual: number; feetDrift: number; frames: number; point: V }[] }>("h.checks()")).clicks[0]!;
-  lines.push(`click at (${x.toFixed(0)}, ${y.toFixed(0)}) on the chest: peak bone displacement ${pct(click.peak, h)} (needs > 3 %), after the reaction ${pct(click.residual, h)} (tolerance 0.3 %), feet drift ${pct(click.feetDrift, h)} (tolerance 1 %), ${click.frames} frames`);
+  const click = (
+    await hook<{ clicks: { peak: number; residual: number; feetDrift: number; frames: number; point: V }[] }>(
+      "h.checks()",
+    )
+  ).clicks[0]!;
+  lines.push(
+    `click at (${x.toFixed(0)}, ${y.toFixed(0)}) on the chest: peak bone displacement ${pct(click.peak, h)} (needs > 3 %), after the reaction ${pct(click.residual, h)} (tolerance 0.3 %), feet drift ${pct(click.feetDrift, h)} (tolerance 1 %), ${click.frames} frames`,
+  );
   expect(click.peak / h, "visible displacement").toBeGreaterThan(0.03);
   expect(click.residual / h, "recovered").toBeLessThan(0.003);
   expect(click.feetDrift / h, "feet planted").toBeLessThan(0.01);

@@ -75,7 +75,12 @@ export async function loadModel(name: ModelName, options: { rightHanded?: boolea
     // the .gltf references its .bin by relative URL: give the loader a file URL base
     const json = readFileSync(path, "utf8");
     const bin = readFileSync(path.replace(/\.gltf$/, ".bin"));
-    const parsed = JSON.parse(json) as { buffers: { uri?: string }[]; images?: unknown; textures?: unknown; materials?: Record<string, unknown>[] };
+    const parsed = JSON.parse(json) as {
+      buffers: { uri?: string }[];
+      images?: unknown;
+      textures?: unknown;
+      materials?: Record<string, unknown>[];
+    };
     for (const b of parsed.buffers) b.uri = `data:application/octet-stream;base64,${bin.toString("base64")}`;
     // the texture images are not shipped with the model: drop them (the skeleton is what the tests need)
     delete parsed.images;
@@ -125,7 +130,13 @@ export function proceduralIdle(scene: Scene, nodes: TransformNode[], name = "idl
   const group = new AnimationGroup(name, scene);
   nodes.forEach((node, i) => {
     const base = node.rotationQuaternion?.clone() ?? Quaternion.Identity();
-    const anim = new Animation(`${name}-${node.name}`, "rotationQuaternion", 30, Animation.ANIMATIONTYPE_QUATERNION, Animation.ANIMATIONLOOPMODE_CYCLE);
+    const anim = new Animation(
+      `${name}-${node.name}`,
+      "rotationQuaternion",
+      30,
+      Animation.ANIMATIONTYPE_QUATERNION,
+      Animation.ANIMATIONLOOPMODE_CYCLE,
+    );
     const keys = [];
     for (let f = 0; f <= 60; f += 10) {
       const a = 0.15 * Math.sin((f / 60) * Math.PI * 2 + i);

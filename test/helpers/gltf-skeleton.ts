@@ -30,7 +30,8 @@ const IDENTITY: Mat4 = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
 
 function multiply(a: Mat4, b: Mat4): Mat4 {
   const out = new Array<number>(16).fill(0);
-  for (let c = 0; c < 4; c++) for (let r = 0; r < 4; r++) for (let k = 0; k < 4; k++) out[c * 4 + r]! += a[k * 4 + r]! * b[c * 4 + k]!;
+  for (let c = 0; c < 4; c++)
+    for (let r = 0; r < 4; r++) for (let k = 0; k < 4; k++) out[c * 4 + r]! += a[k * 4 + r]! * b[c * 4 + k]!;
   return out;
 }
 
@@ -100,13 +101,21 @@ export function readGltfSkeleton(path: string): RigBoneInfo[] {
     // solve frame * p = world position (frame is affine; invert its 3×3 by Cramer's rule)
     const w = [m[12]! - frame[12]!, m[13]! - frame[13]!, m[14]! - frame[14]!];
     const a = [frame[0]!, frame[1]!, frame[2]!, frame[4]!, frame[5]!, frame[6]!, frame[8]!, frame[9]!, frame[10]!];
-    const det = a[0]! * (a[4]! * a[8]! - a[7]! * a[5]!) - a[3]! * (a[1]! * a[8]! - a[7]! * a[2]!) + a[6]! * (a[1]! * a[5]! - a[4]! * a[2]!);
+    const det =
+      a[0]! * (a[4]! * a[8]! - a[7]! * a[5]!) -
+      a[3]! * (a[1]! * a[8]! - a[7]! * a[2]!) +
+      a[6]! * (a[1]! * a[5]! - a[4]! * a[2]!);
     const col = (i: number): number[] => [a[i * 3]!, a[i * 3 + 1]!, a[i * 3 + 2]!];
     const cramer = (k: number): number => {
       const cols = [col(0), col(1), col(2)];
       cols[k] = w;
       const [c0, c1, c2] = cols as [number[], number[], number[]];
-      return (c0[0]! * (c1[1]! * c2[2]! - c2[1]! * c1[2]!) - c1[0]! * (c0[1]! * c2[2]! - c2[1]! * c0[2]!) + c2[0]! * (c0[1]! * c1[2]! - c1[1]! * c0[2]!)) / det;
+      return (
+        (c0[0]! * (c1[1]! * c2[2]! - c2[1]! * c1[2]!) -
+          c1[0]! * (c0[1]! * c2[2]! - c2[1]! * c0[2]!) +
+          c2[0]! * (c0[1]! * c1[2]! - c1[1]! * c0[2]!)) /
+        det
+      );
     };
     return { x: cramer(0), y: cramer(1), z: cramer(2) };
   };

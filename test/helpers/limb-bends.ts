@@ -45,7 +45,13 @@ export interface BendSide {
 }
 
 /** The middle joint's signed offset from the limb line along the natural pole. */
-export function bendSide(kind: LimbKind, upper: Vector3, middle: Vector3, end: Vector3, frame: CharacterFrame): BendSide {
+export function bendSide(
+  kind: LimbKind,
+  upper: Vector3,
+  middle: Vector3,
+  end: Vector3,
+  frame: CharacterFrame,
+): BendSide {
   const axis = end.subtract(upper);
   const l = axis.length();
   const limbLength = Vector3.Distance(upper, middle) + Vector3.Distance(middle, end);

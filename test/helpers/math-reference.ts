@@ -31,7 +31,7 @@ export function expectVec(v: V, x: number, y: number, z: number, digits = 12): v
   expect(v.z).toBeCloseTo(z, digits);
 }
 
-export const magnitude = (r: Random): number => Math.pow(10, r.range(-6, 6));
+export const magnitude = (r: Random): number => 10 ** r.range(-6, 6);
 
 export function randomVec(r: Random): Vec3 {
   if (r.next() < 0.2) {
@@ -80,7 +80,7 @@ export function genPair(r: Random, kind: PairKind): Pair {
     case "nearAntiparallel": {
       const u = r.unitVector();
       const p = r.unitVector();
-      const e = r.next() < 0.7 ? 1e-9 : Math.pow(10, r.range(-12, -9));
+      const e = r.next() < 0.7 ? 1e-9 : 10 ** r.range(-12, -9);
       const m1 = magnitude(r);
       const m2 = (kind === "nearParallel" ? 1 : -1) * magnitude(r);
       // angle between u and u + e p, computed without cancellation

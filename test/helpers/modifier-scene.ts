@@ -36,7 +36,14 @@ export async function load(name: ModelName, rightHanded = false): Promise<Loaded
 /** Bends T-posed arms so the hands are in front of the body (before the IK is created, so it is the pose the IK stores and restores). */
 export function poseArmsForward(m: LoadedModel): void {
   const { references: r } = resolveBipedReferences(m.skeleton);
-  const axes = [new Vector3(1, 0, 0), new Vector3(-1, 0, 0), new Vector3(0, 1, 0), new Vector3(0, -1, 0), new Vector3(0, 0, 1), new Vector3(0, 0, -1)];
+  const axes = [
+    new Vector3(1, 0, 0),
+    new Vector3(-1, 0, 0),
+    new Vector3(0, 1, 0),
+    new Vector3(0, -1, 0),
+    new Vector3(0, 0, 1),
+    new Vector3(0, 0, -1),
+  ];
   const turnBest = (bone: Bone, hand: Bone, angle: number, score: (p: Vector3) => number) => {
     const node = bone.getTransformNode()!;
     const orig = node.rotationQuaternion!.clone();
@@ -65,7 +72,7 @@ export function poseArmsForward(m: LoadedModel): void {
 /** Records an effector's positionOffset as the modifiers left it, every update. */
 export function sampleOffsets(ik: FullBodyBipedIK, effector: FullBodyBipedEffector): Vector3[] {
   const out: Vector3[] = [];
-  // onPreRead: after the modifiers (on inner.onPreUpdate) and before the solve resets the offsets
+  // onPreRead: after the modifiers (on onSkeletonRead) and before the solve resets the offsets
   ik.solver.onPreRead.add(() => out.push(ik.solver.getEffector(effector).positionOffset.clone()));
   return out;
 }

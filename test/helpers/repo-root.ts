@@ -12,7 +12,11 @@ export function repoRoot(moduleUrl: string): string {
   let dir = dirname(fileURLToPath(moduleUrl));
   for (;;) {
     const manifest = join(dir, "package.json");
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, "utf8")) as { name?: string }).name === "babylon-fbbik") return dir;
+    if (
+      existsSync(manifest) &&
+      (JSON.parse(readFileSync(manifest, "utf8")) as { name?: string }).name === "babylon-fbbik"
+    )
+      return dir;
     const parent = dirname(dir);
     if (parent === dir) throw new Error(`No babylon-fbbik package.json above ${fileURLToPath(moduleUrl)}.`);
     dir = parent;

@@ -3,7 +3,7 @@
  * the world matrix, so a probe never sees last frame's cache) and the character's height for tolerances.
  */
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
-import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import type { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { LoadedModel } from "./babylon-scene.js";
 

@@ -16,7 +16,10 @@ export interface Harness {
 
 /** Builds a biped solver on `variant` (or on a new synthetic biped with `options`). */
 export function harness(variant?: SyntheticBiped | SyntheticBipedOptions): Harness {
-  const b = variant !== undefined && "pose" in variant && typeof variant.pose === "object" ? (variant as SyntheticBiped) : syntheticBiped(variant as SyntheticBipedOptions | undefined);
+  const b =
+    variant !== undefined && "pose" in variant && typeof variant.pose === "object"
+      ? (variant as SyntheticBiped)
+      : syntheticBiped(variant as SyntheticBipedOptions | undefined);
   const solver = new IKSolverFullBodyBiped(b.pose);
   const warnings: SolverWarning[] = [];
   solver.onWarning.add((w) => warnings.push(w));
@@ -27,14 +30,16 @@ export function harness(variant?: SyntheticBiped | SyntheticBipedOptions): Harne
 /** Copies of every node's solver position, chain by chain. */
 export function nodePositions(solver: IKSolverFullBodyBiped): Vec3[] {
   const out: Vec3[] = [];
-  for (const c of solver.chains) for (const n of c.nodes) out.push(new Vec3(n.solverPosition.x, n.solverPosition.y, n.solverPosition.z));
+  for (const c of solver.chains)
+    for (const n of c.nodes) out.push(new Vec3(n.solverPosition.x, n.solverPosition.y, n.solverPosition.z));
   return out;
 }
 
 /** Copies of every node's animated bone position, chain by chain. */
 export function bonePositions(solver: IKSolverFullBodyBiped): Vec3[] {
   const out: Vec3[] = [];
-  for (const c of solver.chains) for (const n of c.nodes) out.push(new Vec3(n.bonePosition.x, n.bonePosition.y, n.bonePosition.z));
+  for (const c of solver.chains)
+    for (const n of c.nodes) out.push(new Vec3(n.bonePosition.x, n.bonePosition.y, n.bonePosition.z));
   return out;
 }
 
@@ -43,14 +48,22 @@ export function bonePositions(solver: IKSolverFullBodyBiped): Vec3[] {
  * lengths (what the mapping does): differs from the end node when the target is out of reach.
  */
 export function limbEnd(chain: FBIKChain): Vec3 {
-  const [n0, n1, n2] = chain.nodes as [typeof chain.nodes[0], typeof chain.nodes[0], typeof chain.nodes[0]];
+  const [n0, n1, n2] = chain.nodes as [(typeof chain.nodes)[0], (typeof chain.nodes)[0], (typeof chain.nodes)[0]];
   const p0 = n0!.solverPosition;
   const p1 = n1!.solverPosition;
   const p2 = n2!.solverPosition;
   const d1 = dist(p0, p1);
   const d2 = dist(p1, p2);
-  const e1 = new Vec3(p0.x + ((p1.x - p0.x) / d1) * n0!.length, p0.y + ((p1.y - p0.y) / d1) * n0!.length, p0.z + ((p1.z - p0.z) / d1) * n0!.length);
-  return new Vec3(e1.x + ((p2.x - p1.x) / d2) * n1!.length, e1.y + ((p2.y - p1.y) / d2) * n1!.length, e1.z + ((p2.z - p1.z) / d2) * n1!.length);
+  const e1 = new Vec3(
+    p0.x + ((p1.x - p0.x) / d1) * n0!.length,
+    p0.y + ((p1.y - p0.y) / d1) * n0!.length,
+    p0.z + ((p1.z - p0.z) / d1) * n0!.length,
+  );
+  return new Vec3(
+    e1.x + ((p2.x - p1.x) / d2) * n1!.length,
+    e1.y + ((p2.y - p1.y) / d2) * n1!.length,
+    e1.z + ((p2.z - p1.z) / d2) * n1!.length,
+  );
 }
 
 /** Largest relative bone-length error of one chain's nodes (|node_i − node_i+1| vs length_i). */

@@ -108,7 +108,12 @@ function joints(o: Required<Omit<SyntheticBipedOptions, "scale" | "mirrored">>):
       { name: `UpperArm.${s}`, parent: `Clavicle.${s}`, position: side(s, shoulder), twist: 41 },
       { name: `Forearm.${s}`, parent: `UpperArm.${s}`, position: side(s, elbowPos), twist: -23 },
       { name: `Hand.${s}`, parent: `Forearm.${s}`, position: side(s, handPos), twist: 7 },
-      { name: `Finger.${s}`, parent: `Hand.${s}`, position: side(s, [handPos[0] + ax * 0.09, handPos[1] + ay * 0.09, handPos[2]]), twist: 0 },
+      {
+        name: `Finger.${s}`,
+        parent: `Hand.${s}`,
+        position: side(s, [handPos[0] + ax * 0.09, handPos[1] + ay * 0.09, handPos[2]]),
+        twist: 0,
+      },
     );
   }
   return list;
@@ -138,7 +143,9 @@ export function syntheticBiped(options: SyntheticBipedOptions = {}): SyntheticBi
   const byName = new Map(list.map((j, i) => [j.name, i]));
   const childOf = (name: string): Joint | undefined => list.find((j) => j.parent === name);
   // world positions (scaled, mirrored) and world rotations: +Y along the bone, then a twist about it
-  const worldPos = list.map((j) => new Vec3((mirrored ? -1 : 1) * j.position[0] * scale, j.position[1] * scale, j.position[2] * scale));
+  const worldPos = list.map(
+    (j) => new Vec3((mirrored ? -1 : 1) * j.position[0] * scale, j.position[1] * scale, j.position[2] * scale),
+  );
   const worldRot = list.map(() => new Quat());
   const axis = new Vec3();
   const twist = new Quat();
@@ -148,7 +155,7 @@ export function syntheticBiped(options: SyntheticBipedOptions = {}): SyntheticBi
     if (child !== undefined && j.name !== "Root") {
       normalize(axis, sub(axis, worldPos[byName.get(child.name)!]!, worldPos[i]!));
       fromToRotation(worldRot[i]!, new Vec3(0, 1, 0), axis);
-      fromAxisAngle(twist, axis, (((mirrored ? -1 : 1) * j.twist) * Math.PI) / 180);
+      fromAxisAngle(twist, axis, ((mirrored ? -1 : 1) * j.twist * Math.PI) / 180);
       multiply(worldRot[i]!, twist, worldRot[i]!);
     } else if (j.parent !== null) {
       worldRot[i]!.x = worldRot[byName.get(j.parent)!]!.x;

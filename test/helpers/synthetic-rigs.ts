@@ -3,7 +3,11 @@
  * 1.78 m tall, facing +Z with +Y up and the character's left at +X as in glTF, elbows and knees slightly
  * bent, toes forward), named after any convention, optionally moved (turned, tipped to Z-up, mirrored).
  */
-import type { DetectedBipedReferences, DetectionResult, RigBoneInfo } from "../../src/mapping/detection/detect-references.js";
+import type {
+  DetectedBipedReferences,
+  DetectionResult,
+  RigBoneInfo,
+} from "../../src/mapping/detection/detect-references.js";
 
 export type Side = "L" | "R";
 type Vec = [number, number, number];
@@ -191,13 +195,19 @@ export function expectedNames(names: HumanoidNames, options: HumanoidOptions = {
 }
 
 /** References as bone names ("-" for -1), for readable assertions. */
-export function referenceNames(bones: readonly RigBoneInfo[], refs: DetectedBipedReferences): Record<string, string | string[]> {
+export function referenceNames(
+  bones: readonly RigBoneInfo[],
+  refs: DetectedBipedReferences,
+): Record<string, string | string[]> {
   const n = (i: number): string => (i >= 0 ? bones[i]!.name : "-");
   return Object.fromEntries(Object.entries(refs).map(([k, v]) => [k, Array.isArray(v) ? v.map(n) : n(v as number)]));
 }
 
 /** The detected references as names; throws with the problems when detection failed. */
-export function detectedNames(bones: readonly RigBoneInfo[], result: DetectionResult): Record<string, string | string[]> {
+export function detectedNames(
+  bones: readonly RigBoneInfo[],
+  result: DetectionResult,
+): Record<string, string | string[]> {
   if (result.references === null) throw new Error(`detection failed:\n${result.problems.join("\n")}`);
   return referenceNames(bones, result.references);
 }

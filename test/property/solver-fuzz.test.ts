@@ -10,7 +10,12 @@ import { clearWeights, harness, type Harness } from "../helpers/solver-harness.j
 import { bipedVariants } from "../helpers/synthetic-biped.js";
 import { type V, cross, dot, len, mul, perp, sub } from "../helpers/vectors.js";
 
-const LIMBS = [FullBodyBipedChain.LeftArm, FullBodyBipedChain.RightArm, FullBodyBipedChain.LeftLeg, FullBodyBipedChain.RightLeg];
+const LIMBS = [
+  FullBodyBipedChain.LeftArm,
+  FullBodyBipedChain.RightArm,
+  FullBodyBipedChain.LeftLeg,
+  FullBodyBipedChain.RightLeg,
+];
 
 /** Rodrigues: rotates v by the shortest arc taking direction a onto direction b (independent of the library). */
 function swing(v: V, a: V, b: V): V {
@@ -30,7 +35,13 @@ function swing(v: V, a: V, b: V): V {
   };
 }
 
-function setTarget(solver: IKSolverFullBodyBiped, limb: FullBodyBipedChain, rng: Random, minReach: number, maxReach: number): void {
+function setTarget(
+  solver: IKSolverFullBodyBiped,
+  limb: FullBodyBipedChain,
+  rng: Random,
+  minReach: number,
+  maxReach: number,
+): void {
   const chain = solver.getChain(limb);
   const start = chain.nodes[0]!.bonePosition;
   const d = rng.unitVector();
@@ -110,9 +121,12 @@ describe("solver properties over seeded random inputs", () => {
         const pole = isLeg ? sub(mul(u, dot(z, f)), mul(f, dot(z, u))) : sub(c, mul(z, dot(c, z)));
         const judged = len(pole) >= 0.4 && s.getEndEffector(limb).positionWeight >= 1;
         if (judged) natural++;
-        const ok = !judged || dot(bendSolved, pole) / (len(bendSolved) * len(pole)) >= Math.cos((80 * Math.PI) / 180) - 1e-9;
+        const ok =
+          !judged || dot(bendSolved, pole) / (len(bendSolved) * len(pole)) >= Math.cos((80 * Math.PI) / 180) - 1e-9;
         if (!ok) {
-          failures.push(`sample ${sample} (${h.b.name}) limb ${FullBodyBipedChain[limb]}: bend ${JSON.stringify(bendSolved)} vs ${JSON.stringify(expected)}`);
+          failures.push(
+            `sample ${sample} (${h.b.name}) limb ${FullBodyBipedChain[limb]}: bend ${JSON.stringify(bendSolved)} vs ${JSON.stringify(expected)}`,
+          );
         }
       }
     }
@@ -170,7 +184,11 @@ describe("solver properties over seeded random inputs", () => {
         bc.weight = rng.next() < 0.5 ? 0 : rng.next();
         if (rng.next() < 0.3) {
           const d = rng.unitVector();
-          bc.bendGoal = { x: chain.nodes[1]!.bonePosition.x + d.x * size * 0.3, y: chain.nodes[1]!.bonePosition.y + d.y * size * 0.3, z: chain.nodes[1]!.bonePosition.z + d.z * size * 0.3 } as Vec3;
+          bc.bendGoal = {
+            x: chain.nodes[1]!.bonePosition.x + d.x * size * 0.3,
+            y: chain.nodes[1]!.bonePosition.y + d.y * size * 0.3,
+            z: chain.nodes[1]!.bonePosition.z + d.z * size * 0.3,
+          } as Vec3;
         } else {
           bc.bendGoal = null;
         }

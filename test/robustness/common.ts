@@ -4,7 +4,7 @@ import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { Scene } from "@babylonjs/core/scene.js";
 import type { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
-import type { FBBIKEffector } from "../../src/babylon/babylon-effector.js";
+import type { BabylonEffector } from "../../src/babylon/babylon-effector.js";
 import type { Random } from "../helpers/random.js";
 
 /** World position of a bone: its linked node, else the bone (in the skeleton's space). */
@@ -22,7 +22,8 @@ export function boneWorldPosition(bone: Bone): Vector3 {
 export function characterSize(skeleton: Skeleton, worldPos: (b: Bone) => Vector3): number {
   const p = skeleton.bones.map(worldPos);
   let max = 0;
-  for (let i = 0; i < p.length; i++) for (let j = i + 1; j < p.length; j++) max = Math.max(max, Vector3.Distance(p[i]!, p[j]!));
+  for (let i = 0; i < p.length; i++)
+    for (let j = i + 1; j < p.length; j++) max = Math.max(max, Vector3.Distance(p[i]!, p[j]!));
   return max;
 }
 
@@ -38,7 +39,7 @@ export function bonesFinite(skeleton: Skeleton): boolean {
 }
 
 /** The hand effectors with the bones of their arms. */
-export function arms(ik: FullBodyBipedIK): { effector: FBBIKEffector; bones: [Bone, Bone, Bone] }[] {
+export function arms(ik: FullBodyBipedIK): { effector: BabylonEffector; bones: [Bone, Bone, Bone] }[] {
   const r = ik.references;
   return [
     { effector: ik.solver.leftHandEffector, bones: [r.leftUpperArm, r.leftForearm, r.leftHand] },

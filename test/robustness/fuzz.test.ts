@@ -54,13 +54,20 @@ async function fuzz(model: ModelName, seed: number, frames: number): Promise<Fuz
   const exceptions: string[] = [];
   ik.onWarningObservable.add((w) => {
     warnings++;
-    causes.add(w.cause.replace(/^(LeftHand|RightHand|LeftFoot|RightFoot|Body|LeftShoulder|RightShoulder|LeftThigh|RightThigh|left arm|right arm|left leg|right leg):/, "*:"));
+    causes.add(
+      w.cause.replace(
+        /^(LeftHand|RightHand|LeftFoot|RightFoot|Body|LeftShoulder|RightShoulder|LeftThigh|RightThigh|left arm|right arm|left leg|right leg):/,
+        "*:",
+      ),
+    );
     if (w.cause.startsWith("exception:")) exceptions.push(w.message);
   });
 
   // the "animation": a sway on the spine, an upper arm, a forearm and a thigh, written every frame
   const r = ik.references;
-  const animated: TransformNode[] = [r.spine[0]!, r.leftUpperArm, r.rightForearm, r.leftThigh].map((b) => b.getTransformNode()!);
+  const animated: TransformNode[] = [r.spine[0]!, r.leftUpperArm, r.rightForearm, r.leftThigh].map(
+    (b) => b.getTransformNode()!,
+  );
   const base = animated.map((n) => n.rotationQuaternion!.clone());
   const axes = [Vector3.Right(), Vector3.Up(), Vector3.Forward(), Vector3.Right()];
   const sway = new Quaternion();
@@ -69,12 +76,20 @@ async function fuzz(model: ModelName, seed: number, frames: number): Promise<Fuz
   const verify = new BabylonRig(m.skeleton, m.skeleton.bones);
   // links to the bones the mapping moves (pelvis, last spine bone, upper arms, thighs) stretch by design,
   // as in FinalIK: the solver's torso is not rigid and those bones are put on its nodes
-  const moved = new Set([r.pelvis, r.spine[r.spine.length - 1]!, r.leftUpperArm, r.rightUpperArm, r.leftThigh, r.rightThigh]);
+  const moved = new Set([
+    r.pelvis,
+    r.spine[r.spine.length - 1]!,
+    r.leftUpperArm,
+    r.rightUpperArm,
+    r.leftThigh,
+    r.rightThigh,
+  ]);
   const pairs: [number, number, string, boolean][] = [];
   for (let id = 1; id < verify.count; id++) {
     const p = verify.parents[id]!;
     const bone = verify.bones[id];
-    if (p > 0 && bone !== null && bone !== undefined && verify.bones[p] !== null) pairs.push([p, id, `${verify.getName(p)} → ${verify.getName(id)}`, moved.has(bone)]);
+    if (p > 0 && bone !== null && bone !== undefined && verify.bones[p] !== null)
+      pairs.push([p, id, `${verify.getName(p)} → ${verify.getName(id)}`, moved.has(bone)]);
   }
   const distance = (a: number, b: number): number => {
     const p = verify.positions[a]!;
@@ -92,7 +107,14 @@ async function fuzz(model: ModelName, seed: number, frames: number): Promise<Fuz
   const rotationWeight = s.effectors.map(() => 0);
   const mrp = s.effectors.map(() => 0);
   const offset = s.effectors.map(() => new Vector3());
-  const chains = s.limbChains.map(() => ({ pull: 1, reach: 0.1, push: 0, pushParent: 0, bend: 0, dir: new Vector3(1, 0, 0) }));
+  const chains = s.limbChains.map(() => ({
+    pull: 1,
+    reach: 0.1,
+    push: 0,
+    pushParent: 0,
+    bend: 0,
+    dir: new Vector3(1, 0, 0),
+  }));
   let iterations = 4;
   let master = 1;
 
@@ -227,12 +249,39 @@ async function fuzz(model: ModelName, seed: number, frames: number): Promise<Fuz
         const n = nodes[i]!;
         const p = n.position;
         const q = n.rotationQuaternion!;
-        if (!(Number.isFinite(p.x) && Number.isFinite(p.y) && Number.isFinite(p.z) && Number.isFinite(q.x) && Number.isFinite(q.y) && Number.isFinite(q.z) && Number.isFinite(q.w))) {
+        if (
+          !(
+            Number.isFinite(p.x) &&
+            Number.isFinite(p.y) &&
+            Number.isFinite(p.z) &&
+            Number.isFinite(q.x) &&
+            Number.isFinite(q.y) &&
+            Number.isFinite(q.z) &&
+            Number.isFinite(q.w)
+          )
+        ) {
           nonFinite = `frame ${f}: ${n.name} is not finite`;
           if (process.env.FUZZ_DEBUG) {
             console.log(nonFinite, "invalid", invalid, "iter", s.iterations, "master", s.ikPositionWeight);
-            for (const e of s.effectors) console.log(e.name, e.position.toString(), e.rotation.toString(), e.positionWeight, e.rotationWeight, e.maintainRelativePositionWeight, e.positionOffset.toString());
-            for (const c of s.limbChains) console.log(c.pull, c.reach, c.push, c.pushParent, c.bendConstraint.weight, c.bendConstraint.direction.toString());
+            for (const e of s.effectors)
+              console.log(
+                e.name,
+                e.position.toString(),
+                e.rotation.toString(),
+                e.positionWeight,
+                e.rotationWeight,
+                e.maintainRelativePositionWeight,
+                e.positionOffset.toString(),
+              );
+            for (const c of s.limbChains)
+              console.log(
+                c.pull,
+                c.reach,
+                c.push,
+                c.pushParent,
+                c.bendConstraint.weight,
+                c.bendConstraint.direction.toString(),
+              );
           }
           break;
         }
@@ -258,7 +307,18 @@ async function fuzz(model: ModelName, seed: number, frames: number): Promise<Fuz
     console.log("LINKS", pairs.map((p, k) => `${p[2]}=${(perLink[k] ?? 0).toExponential(1)}`).join("; "));
   }
   ik.dispose();
-  return { frames, invalidFrames, seconds, worstLength, worstLengthBone, worstLink, causes, warnings, nonFinite, exceptions };
+  return {
+    frames,
+    invalidFrames,
+    seconds,
+    worstLength,
+    worstLengthBone,
+    worstLink,
+    causes,
+    warnings,
+    nonFinite,
+    exceptions,
+  };
 }
 
 const CASES: { model: ModelName; seed: number }[] = [
@@ -270,30 +330,33 @@ describe("fuzz", () => {
   for (const c of CASES) {
     const available = modelAvailable(c.model);
     const what = `${c.model}: random frames mixing valid and invalid input (seed ${c.seed})`;
-    it(available ? what : `${what} (skipped: ../shared/assets/models/${MODELS[c.model].file} is not on this machine)`, async (ctx) => {
-      if (!available) {
-        report.skip(what);
-        ctx.skip();
-        return;
-      }
-      const r = await fuzz(c.model, c.seed, FRAMES);
-      console.log(
-        `fuzz ${c.model}: ${r.frames} frames in ${r.seconds.toFixed(1)} s (${Math.round(r.frames / r.seconds)} frames/s), ${r.invalidFrames} with invalid input, ` +
-          `${r.warnings} warnings (${[...r.causes].sort().join(", ")}), worst bone length change ${r.worstLength.toExponential(2)} (${r.worstLengthBone}), worst torso link change ${r.worstLink.toExponential(2)}`,
-      );
-      expect(r.nonFinite).toBe(null);
-      expect(r.exceptions).toEqual([]);
-      expect(r.worstLength, r.worstLengthBone).toBeLessThan(LENGTH_TOLERANCE);
-      // each cause once: warnings do not flood
-      expect(r.warnings).toBeLessThan(100);
-      if (FRAMES === DEFAULT_FRAMES) {
-        report.add({
-          what,
-          cases: `${r.frames} frames (${r.invalidFrames} invalid)`,
-          outcome: `every bone finite every frame; no exception; bone lengths within ${bound(r.worstLength)} on valid frames (limit 0.1 %; the links to the pelvis, chest, upper arms and thighs, which the mapping places on the solver's non-rigid torso as FinalIK does, changed up to ${Math.round(r.worstLink * 100)} % under random shoulder, thigh and body targets); ${r.warnings} warnings in all (one per cause)`,
-        });
-      }
-    });
+    it(
+      available ? what : `${what} (skipped: ../shared/assets/models/${MODELS[c.model].file} is not on this machine)`,
+      async (ctx) => {
+        if (!available) {
+          report.skip(what);
+          ctx.skip();
+          return;
+        }
+        const r = await fuzz(c.model, c.seed, FRAMES);
+        console.log(
+          `fuzz ${c.model}: ${r.frames} frames in ${r.seconds.toFixed(1)} s (${Math.round(r.frames / r.seconds)} frames/s), ${r.invalidFrames} with invalid input, ` +
+            `${r.warnings} warnings (${[...r.causes].sort().join(", ")}), worst bone length change ${r.worstLength.toExponential(2)} (${r.worstLengthBone}), worst torso link change ${r.worstLink.toExponential(2)}`,
+        );
+        expect(r.nonFinite).toBe(null);
+        expect(r.exceptions).toEqual([]);
+        expect(r.worstLength, r.worstLengthBone).toBeLessThan(LENGTH_TOLERANCE);
+        // each cause once: warnings do not flood
+        expect(r.warnings).toBeLessThan(100);
+        if (FRAMES === DEFAULT_FRAMES) {
+          report.add({
+            what,
+            cases: `${r.frames} frames (${r.invalidFrames} invalid)`,
+            outcome: `every bone finite every frame; no exception; bone lengths within ${bound(r.worstLength)} on valid frames (limit 0.1 %; the links to the pelvis, chest, upper arms and thighs, which the mapping places on the solver's non-rigid torso as FinalIK does, changed up to ${Math.round(r.worstLink * 100)} % under random shoulder, thigh and body targets); ${r.warnings} warnings in all (one per cause)`,
+          });
+        }
+      },
+    );
   }
 });
 

@@ -17,7 +17,7 @@ import type { GroundingRaycast } from "../../src/effectors/grounding/grounding-c
 import { BodyTilt } from "../../src/effectors/modifiers/body-tilt.js";
 import { OffsetPose } from "../../src/effectors/modifiers/offset-pose.js";
 import { FullBodyBipedEffector } from "../../src/solver/biped-bones.js";
-import type { FBBIKEffector } from "../../src/babylon/babylon-effector.js";
+import type { BabylonEffector } from "../../src/babylon/babylon-effector.js";
 import { loadModel, proceduralIdle } from "../helpers/babylon-scene.js";
 import { Random } from "../helpers/random.js";
 import { boneWorldPosition, bonesFinite, characterSize } from "./common.js";
@@ -50,15 +50,32 @@ async function subject(kind: Kind): Promise<Subject> {
     open.push(m);
     const worldPos = (b: Bone) => boneWorldPosition(b);
     m.scene.render();
-    return { kind, scene: m.scene, skeleton: m.skeleton, worldPos, size: characterSize(m.skeleton, worldPos), model: m };
+    return {
+      kind,
+      scene: m.scene,
+      skeleton: m.skeleton,
+      worldPos,
+      size: characterSize(m.skeleton, worldPos),
+      model: m,
+    };
   }
   const rig = buildRig(RigSpec.biped(), {
     linked: false,
     withMesh: true,
-    placement: { position: new Vector3(2, 0.5, -1), rotation: Quaternion.RotationAxis(Vector3.Up(), 0.8), scaling: new Vector3(2, 2, 2) },
+    placement: {
+      position: new Vector3(2, 0.5, -1),
+      rotation: Quaternion.RotationAxis(Vector3.Up(), 0.8),
+      scaling: new Vector3(2, 2, 2),
+    },
   });
   open.push(rig);
-  return { kind, scene: rig.scene, skeleton: rig.skeleton, worldPos: rig.worldPos, size: characterSize(rig.skeleton, rig.worldPos) };
+  return {
+    kind,
+    scene: rig.scene,
+    skeleton: rig.skeleton,
+    worldPos: rig.worldPos,
+    size: characterSize(rig.skeleton, rig.worldPos),
+  };
 }
 
 /** Every bone's world position, flattened. */
@@ -139,7 +156,10 @@ interface Sub {
  * input without the bad value), the equivalent frame, a good frame (the good pose again). Checks each
  * cause is warned exactly once.
  */
-async function runSubs(make: (ik: FullBodyBipedIK) => Sub[], tolerance = 1e-9): Promise<{ count: number; worst: number; causes: Set<string> }> {
+async function runSubs(
+  make: (ik: FullBodyBipedIK) => Sub[],
+  tolerance = 1e-9,
+): Promise<{ count: number; worst: number; causes: Set<string> }> {
   let count = 0;
   let worst = 0;
   const allCauses = new Set<string>();
@@ -189,8 +209,9 @@ async function runSubs(make: (ik: FullBodyBipedIK) => Sub[], tolerance = 1e-9): 
 }
 
 const BAD_NUMBERS = [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY] as const;
-const show = (v: number): string => (Number.isNaN(v) ? "NaN" : v === Infinity ? "+∞" : v === -Infinity ? "−∞" : String(v));
-const effectorsOf = (ik: FullBodyBipedIK): readonly FBBIKEffector[] => ik.solver.effectors;
+const show = (v: number): string =>
+  Number.isNaN(v) ? "NaN" : v === Infinity ? "+∞" : v === -Infinity ? "−∞" : String(v);
+const effectorsOf = (ik: FullBodyBipedIK): readonly BabylonEffector[] => ik.solver.effectors;
 
 describe("bad input every frame", () => {
   it("effector positions: NaN, ±∞, ±1e30 on each of the nine effectors", async () => {
@@ -210,41 +231,54 @@ describe("bad input every frame", () => {
         })),
       ),
     );
-    report.add({ what: "effector positions NaN, ±∞, ±1e30 (each effector, weight 1)", cases: r.count, outcome: `ignored for the frame (pose = weight 0 ${within(r.worst)}), warned once per effector and kind (${[...r.causes].sort().join(", ")}), next frame normal` });
+    report.add({
+      what: "effector positions NaN, ±∞, ±1e30 (each effector, weight 1)",
+      cases: r.count,
+      outcome: `ignored for the frame (pose = weight 0 ${within(r.worst)}), warned once per effector and kind (${[...r.causes].sort().join(", ")}), next frame normal`,
+    });
   });
 
   it("effector rotations: NaN, ±∞, 1e300, a zero quaternion (ignored); 1e30 and non-unit (normalised)", async () => {
     const ends = [5, 6, 7, 8];
-    const r = await runSubs((ik) =>
-      ends.flatMap((i) => {
-        const e = ik.solver.effectors[i]!;
-        const ignored = [...BAD_NUMBERS, 1e300].map((v) => ({ label: `${e.name} rotation x=${show(v)}`, q: new Quaternion(v, 0, 0, 1), ok: null as Quaternion | null }));
-        const zero = { label: `${e.name} rotation (0, 0, 0, 0)`, q: new Quaternion(0, 0, 0, 0), ok: null as Quaternion | null };
-        const big = new Quaternion(1e30, 2e30, -1e30, 3e30);
-        const nonUnit = new Quaternion(0.3, -0.2, 0.4, 2.5);
-        const normalised = [
-          { label: `${e.name} rotation (1e30, 2e30, −1e30, 3e30)`, q: big, ok: big.normalizeToNew() },
-          { label: `${e.name} rotation non-unit (length 2.6)`, q: nonUnit, ok: nonUnit.normalizeToNew() },
-        ];
-        return [...ignored, zero, ...normalised].map((c) => ({
-          label: c.label,
-          bad: (k: FullBodyBipedIK) => {
-            const x = k.solver.effectors[i]!;
-            x.rotation.copyFrom(c.q);
-            x.rotationWeight = 1;
-          },
-          same: (k: FullBodyBipedIK) => {
-            const x = k.solver.effectors[i]!;
-            if (c.ok === null) {
-              x.rotationWeight = 0;
-            } else {
-              x.rotation.copyFrom(c.ok);
+    const r = await runSubs(
+      (ik) =>
+        ends.flatMap((i) => {
+          const e = ik.solver.effectors[i]!;
+          const ignored = [...BAD_NUMBERS, 1e300].map((v) => ({
+            label: `${e.name} rotation x=${show(v)}`,
+            q: new Quaternion(v, 0, 0, 1),
+            ok: null as Quaternion | null,
+          }));
+          const zero = {
+            label: `${e.name} rotation (0, 0, 0, 0)`,
+            q: new Quaternion(0, 0, 0, 0),
+            ok: null as Quaternion | null,
+          };
+          const big = new Quaternion(1e30, 2e30, -1e30, 3e30);
+          const nonUnit = new Quaternion(0.3, -0.2, 0.4, 2.5);
+          const normalised = [
+            { label: `${e.name} rotation (1e30, 2e30, −1e30, 3e30)`, q: big, ok: big.normalizeToNew() },
+            { label: `${e.name} rotation non-unit (length 2.6)`, q: nonUnit, ok: nonUnit.normalizeToNew() },
+          ];
+          return [...ignored, zero, ...normalised].map((c) => ({
+            label: c.label,
+            bad: (k: FullBodyBipedIK) => {
+              const x = k.solver.effectors[i]!;
+              x.rotation.copyFrom(c.q);
               x.rotationWeight = 1;
-            }
-          },
-          cause: c.ok === null ? `${e.name}:rotation` : null,
-        }));
-      }),
+            },
+            same: (k: FullBodyBipedIK) => {
+              const x = k.solver.effectors[i]!;
+              if (c.ok === null) {
+                x.rotationWeight = 0;
+              } else {
+                x.rotation.copyFrom(c.ok);
+                x.rotationWeight = 1;
+              }
+            },
+            cause: c.ok === null ? `${e.name}:rotation` : null,
+          }));
+        }),
       1e-6,
     );
     report.add({
@@ -265,7 +299,11 @@ describe("bad input every frame", () => {
         })),
       ),
     );
-    report.add({ what: "effector positionOffset NaN, ±∞, ±1e30 (each effector)", cases: r.count, outcome: `ignored for the frame (pose = no offset ${within(r.worst)}), warned once per effector and kind (${[...r.causes].sort().join(", ")}), next frame normal` });
+    report.add({
+      what: "effector positionOffset NaN, ±∞, ±1e30 (each effector)",
+      cases: r.count,
+      outcome: `ignored for the frame (pose = no offset ${within(r.worst)}), warned once per effector and kind (${[...r.causes].sort().join(", ")}), next frame normal`,
+    });
   });
 
   it("weights: NaN and ±∞ (ignored); −0.5, 1.5, 1e30 (clamped) for position, rotation and maintainRelativePosition weights", async () => {
@@ -292,7 +330,11 @@ describe("bad input every frame", () => {
         );
       }),
     );
-    report.add({ what: "effector weights NaN, ±∞, −0.5, 1.5, 1e30 (position, rotation, maintainRelativePosition; body, hand, foot)", cases: r.count, outcome: `non-finite ignored for the frame, warned once per effector and weight; others clamped to [0, 1] without warning (pose equal ${within(r.worst)}); next frame normal` });
+    report.add({
+      what: "effector weights NaN, ±∞, −0.5, 1.5, 1e30 (position, rotation, maintainRelativePosition; body, hand, foot)",
+      cases: r.count,
+      outcome: `non-finite ignored for the frame, warned once per effector and weight; others clamped to [0, 1] without warning (pose equal ${within(r.worst)}); next frame normal`,
+    });
   });
 
   it("master weight and iterations: NaN, ±∞, −1, 2, 1e30, 2.5, 11", async () => {
@@ -306,11 +348,16 @@ describe("bad input every frame", () => {
       ...[...BAD_NUMBERS, -1, 2.5, 11, 1e30].map((v) => ({
         label: `iterations ${show(v)}`,
         bad: (k: FullBodyBipedIK) => (k.solver.iterations = v),
-        same: (k: FullBodyBipedIK) => (k.solver.iterations = Number.isFinite(v) ? Math.min(10, Math.max(0, Math.floor(v))) : 4),
+        same: (k: FullBodyBipedIK) =>
+          (k.solver.iterations = Number.isFinite(v) ? Math.min(10, Math.max(0, Math.floor(v))) : 4),
         cause: Number.isFinite(v) ? null : "iterations",
       })),
     ]);
-    report.add({ what: "ikPositionWeight and iterations NaN, ±∞, out of range", cases: r.count, outcome: `NaN master weight: solver off for the frame, warned once; non-finite iterations: the last valid count is kept, warned once; others clamped (weight to [0, 1], iterations to 0…10, floored) without warning (pose equal ${within(r.worst)}); next frame normal` });
+    report.add({
+      what: "ikPositionWeight and iterations NaN, ±∞, out of range",
+      cases: r.count,
+      outcome: `NaN master weight: solver off for the frame, warned once; non-finite iterations: the last valid count is kept, warned once; others clamped (weight to [0, 1], iterations to 0…10, floored) without warning (pose equal ${within(r.worst)}); next frame normal`,
+    });
   });
 
   it("chain and bend settings: NaN, ±∞ (last valid kept), out of range (clamped); bend goal and direction not finite", async () => {
@@ -320,7 +367,13 @@ describe("bad input every frame", () => {
         const name = ["left arm", "right arm", "left leg", "right leg"][ci]!;
         for (const p of ["pull", "reach", "push", "pushParent"] as const) {
           for (const v of [...BAD_NUMBERS, 3, -3]) {
-            const clamp = Number.isFinite(v) ? Math.min(1, Math.max(p === "pushParent" ? -1 : 0, v)) : p === "pull" ? 1 : p === "reach" ? 0.1 : 0;
+            const clamp = Number.isFinite(v)
+              ? Math.min(1, Math.max(p === "pushParent" ? -1 : 0, v))
+              : p === "pull"
+                ? 1
+                : p === "reach"
+                  ? 0.1
+                  : 0;
             subs.push({
               label: `${name} ${p} ${show(v)}`,
               bad: (k) => {
@@ -366,7 +419,11 @@ describe("bad input every frame", () => {
       });
       return subs;
     });
-    report.add({ what: "chain pull, reach, push, pushParent, bend weight NaN, ±∞, ±3; bend direction and bend goal not finite (each limb)", cases: r.count, outcome: `non-finite: the last valid value is kept, warned once per limb and setting; out of range clamped without warning (pose equal ${within(r.worst)}); next frame normal` });
+    report.add({
+      what: "chain pull, reach, push, pushParent, bend weight NaN, ±∞, ±3; bend direction and bend goal not finite (each limb)",
+      cases: r.count,
+      outcome: `non-finite: the last valid value is kept, warned once per limb and setting; out of range clamped without warning (pose equal ${within(r.worst)}); next frame normal`,
+    });
   });
 
   it("spineStiffness, pullBodyVertical, pullBodyHorizontal: NaN, ±∞ (last valid kept)", async () => {
@@ -394,13 +451,20 @@ describe("bad input every frame", () => {
         })),
       ),
     );
-    report.add({ what: "spineStiffness, pullBodyVertical, pullBodyHorizontal NaN, ±∞ (body pushed down, hand out of reach)", cases: r.count, outcome: `the last valid value is kept (pose equal ${within(r.worst)}), warned once per setting (${[...r.causes].sort().join(", ")}); next frame normal` });
+    report.add({
+      what: "spineStiffness, pullBodyVertical, pullBodyHorizontal NaN, ±∞ (body pushed down, hand out of reach)",
+      cases: r.count,
+      outcome: `the last valid value is kept (pose equal ${within(r.worst)}), warned once per setting (${[...r.causes].sort().join(", ")}); next frame normal`,
+    });
   });
 });
 
 describe("hard targets", () => {
   /** Runs `frames` frames of `bad` on each subject; checks finite and the next good frame; returns notes. */
-  async function hard(bad: (ik: FullBodyBipedIK, s: Subject) => void, frames = 3): Promise<{ causes: Set<string>; count: number; reach: number[] }> {
+  async function hard(
+    bad: (ik: FullBodyBipedIK, s: Subject) => void,
+    frames = 3,
+  ): Promise<{ causes: Set<string>; count: number; reach: number[] }> {
     const causes = new Set<string>();
     const reach: number[] = [];
     let count = 0;
@@ -437,7 +501,11 @@ describe("hard targets", () => {
         e.positionWeight = 1;
       }
     });
-    report.add({ what: "all nine effectors at one point (the pelvis), weights 1", cases: r.count, outcome: `finite, no exception, ${words(r.causes)}; next frame normal` });
+    report.add({
+      what: "all nine effectors at one point (the pelvis), weights 1",
+      cases: r.count,
+      outcome: `finite, no exception, ${words(r.causes)}; next frame normal`,
+    });
   });
 
   it("a hand target exactly on its shoulder", async () => {
@@ -445,7 +513,11 @@ describe("hard targets", () => {
       ik.solver.leftHandEffector.position.copyFrom(s.worldPos(ik.references.leftUpperArm));
       ik.solver.leftHandEffector.positionWeight = 1;
     });
-    report.add({ what: "a hand target exactly on its shoulder", cases: r.count, outcome: `finite, no exception, ${words(r.causes)}; the hand stops ${bound(Math.max(...r.reach))} of the size from it (the arm folds as far as it can); next frame normal` });
+    report.add({
+      what: "a hand target exactly on its shoulder",
+      cases: r.count,
+      outcome: `finite, no exception, ${words(r.causes)}; the hand stops ${bound(Math.max(...r.reach))} of the size from it (the arm folds as far as it can); next frame normal`,
+    });
   });
 
   it("targets 10 km away (hand alone; all effectors)", async () => {
@@ -460,8 +532,16 @@ describe("hard targets", () => {
         e.positionWeight = 1;
       }
     });
-    report.add({ what: "a hand target 10 km away", cases: one.count, outcome: `finite, no exception, ${words(one.causes)}; the body is pulled toward it (FinalIK's pull); next frame normal` });
-    report.add({ what: "all effectors 10 km away", cases: all.count, outcome: `finite, no exception, ${words(all.causes)}; the character follows; next frame normal` });
+    report.add({
+      what: "a hand target 10 km away",
+      cases: one.count,
+      outcome: `finite, no exception, ${words(one.causes)}; the body is pulled toward it (FinalIK's pull); next frame normal`,
+    });
+    report.add({
+      what: "all effectors 10 km away",
+      cases: all.count,
+      outcome: `finite, no exception, ${words(all.causes)}; the character follows; next frame normal`,
+    });
   });
 });
 
@@ -492,7 +572,12 @@ describe("things disposed or removed while in use", () => {
       expect(ik.solver.leftHandEffector.target).toBe(null);
       ik.dispose();
     }
-    report.add({ what: "an effector's target TransformNode disposed while in use", cases: count, outcome: "warned once (LeftHand:target-disposed); the target is cleared and the effector keeps its last position; no exception, finite" });
+    report.add({
+      what: "an effector's target TransformNode disposed while in use",
+      cases: count,
+      outcome:
+        "warned once (LeftHand:target-disposed); the target is cleared and the effector keeps its last position; no exception, finite",
+    });
   });
 
   it("a bend goal disposed while in use", async () => {
@@ -520,7 +605,12 @@ describe("things disposed or removed while in use", () => {
       expect(bend.bendGoal).toBe(null);
       ik.dispose();
     }
-    report.add({ what: "a bend goal disposed while in use", cases: count, outcome: "warned once (left arm:bend-goal-disposed); the bend goal is cleared, the last bend direction is kept; no exception, finite" });
+    report.add({
+      what: "a bend goal disposed while in use",
+      cases: count,
+      outcome:
+        "warned once (left arm:bend-goal-disposed); the bend goal is cleared, the last bend direction is kept; no exception, finite",
+    });
   });
 
   it("the skeleton disposed, the meshes disposed, the model's container removed and added back", async () => {
@@ -532,7 +622,13 @@ describe("things disposed or removed while in use", () => {
       const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
       const causes: string[] = [];
       ik.onWarningObservable.add((w) => causes.push(w.cause));
-      const s: Subject = { kind: "Mannequin", scene: m.scene, skeleton: m.skeleton, worldPos: (b) => boneWorldPosition(b), size: 1 };
+      const s: Subject = {
+        kind: "Mannequin",
+        scene: m.scene,
+        skeleton: m.skeleton,
+        worldPos: (b) => boneWorldPosition(b),
+        size: 1,
+      };
       m.scene.render();
       s.size = characterSize(m.skeleton, s.worldPos);
       const good = captureGood(ik, s);
@@ -556,10 +652,16 @@ describe("things disposed or removed while in use", () => {
       expect(causes.length).toBe(1);
       // disposed for good: the IK disposes itself (nothing keeps it or the character in memory)
       expect(ik.isDisposed).toBe(!what.startsWith("container"));
-      outcomes.push(`${what}: warned once (${causes[0]}), ${what.startsWith("container") ? "frames skipped, solved again once back" : "the IK disposed itself"}`);
+      outcomes.push(
+        `${what}: warned once (${causes[0]}), ${what.startsWith("container") ? "frames skipped, solved again once back" : "the IK disposed itself"}`,
+      );
       expect(() => ik.dispose()).not.toThrow();
     }
-    report.add({ what: "the skeleton or the meshes disposed, or the asset container removed, while the IK is attached (Mannequin)", cases: count, outcome: `no exception; ${outcomes.join("; ")}` });
+    report.add({
+      what: "the skeleton or the meshes disposed, or the asset container removed, while the IK is attached (Mannequin)",
+      cases: count,
+      outcome: `no exception; ${outcomes.join("; ")}`,
+    });
   });
 });
 
@@ -570,7 +672,13 @@ describe("frame timing", () => {
     for (const kind of KINDS) {
       const s = await subject(kind);
       const ik = FullBodyBipedIK.create(s.scene, s.skeleton);
-      if (s.model) proceduralIdle(s.scene, ["spine", "upperarm.l", "lowerarm.l", "upperleg.l"].map((n) => s.skeleton.bones.find((b) => b.name === n)!.getTransformNode()!)).start(true);
+      if (s.model)
+        proceduralIdle(
+          s.scene,
+          ["spine", "upperarm.l", "lowerarm.l", "upperleg.l"].map(
+            (n) => s.skeleton.bones.find((b) => b.name === n)!.getTransformNode()!,
+          ),
+        ).start(true);
       const good = captureGood(ik, s);
       applyGood(ik, good);
       for (let f = 0; f < 10; f++) {
@@ -586,14 +694,21 @@ describe("frame timing", () => {
       }
       ik.dispose();
     }
-    report.add({ what: "update() called two more times in a frame, after the automatic one (Mannequin animated; plain Bones)", cases: count, outcome: `the same pose as one update (${within(worst)}); finite` });
+    report.add({
+      what: "update() called two more times in a frame, after the automatic one (Mannequin animated; plain Bones)",
+      cases: count,
+      outcome: `the same pose as one update (${within(worst)}); finite`,
+    });
   });
 
   it("update() never called (autoUpdate false): the bones are the animation's", async () => {
     const a = await loadModel("Mannequin");
     const b = await loadModel("Mannequin");
     open.push(a, b);
-    const nodes = (m: typeof a) => ["spine", "upperarm.l", "lowerarm.l", "upperleg.l"].map((n) => m.skeleton.bones.find((x) => x.name === n)!.getTransformNode()!);
+    const nodes = (m: typeof a) =>
+      ["spine", "upperarm.l", "lowerarm.l", "upperleg.l"].map(
+        (n) => m.skeleton.bones.find((x) => x.name === n)!.getTransformNode()!,
+      );
     const ik = FullBodyBipedIK.create(a.scene, a.skeleton, { autoUpdate: false });
     ik.solver.leftHandEffector.positionWeight = 1;
     ik.solver.leftHandEffector.position.y += 0.3;
@@ -611,7 +726,11 @@ describe("frame timing", () => {
       count++;
     }
     ik.dispose();
-    report.add({ what: "update() never called (autoUpdate false, effectors weighted)", cases: count, outcome: "every bone equals the animation bit for bit" });
+    report.add({
+      what: "update() never called (autoUpdate false, effectors weighted)",
+      cases: count,
+      outcome: "every bone equals the animation bit for bit",
+    });
   });
 
   it("iterations changed every frame (random 0…10) with a reachable hand target", async () => {
@@ -634,7 +753,11 @@ describe("frame timing", () => {
       expect(worst).toBeLessThan(0.01);
       ik.dispose();
     }
-    report.add({ what: "iterations changed every frame (random 0…10)", cases: count, outcome: `finite; the hand on its target within ${bound(worst)} of the size at every count` });
+    report.add({
+      what: "iterations changed every frame (random 0…10)",
+      cases: count,
+      outcome: `finite; the hand on its target within ${bound(worst)} of the size at every count`,
+    });
   });
 
   it("enabled toggled every frame", async () => {
@@ -660,7 +783,11 @@ describe("frame timing", () => {
       expect(worst).toBeLessThan(1e-9);
       ik.dispose();
     }
-    report.add({ what: "enabled toggled every frame (no animation)", cases: count, outcome: `enabled frames solve normally (pose = good pose ${within(worst)}); disabled frames neither fix nor solve, so without animation the bones keep the last pose (${stale === 0 ? "unchanged" : `moved ${bound(stale)}`}), as a disabled FinalIK component leaves them` });
+    report.add({
+      what: "enabled toggled every frame (no animation)",
+      cases: count,
+      outcome: `enabled frames solve normally (pose = good pose ${within(worst)}); disabled frames neither fix nor solve, so without animation the bones keep the last pose (${stale === 0 ? "unchanged" : `moved ${bound(stale)}`}), as a disabled FinalIK component leaves them`,
+    });
   });
 });
 
@@ -789,7 +916,10 @@ describe("bad settings of the grounder and the offset modifiers", () => {
           pelvisDamper: 0.2,
           spineBend: 3,
           weight: 0.9,
-          spine: [new GrounderSpineEffector(FullBodyBipedEffector.LeftShoulder, 1, 0.5), new GrounderSpineEffector(FullBodyBipedEffector.RightShoulder, 0.8, 0.3)],
+          spine: [
+            new GrounderSpineEffector(FullBodyBipedEffector.LeftShoulder, 1, 0.5),
+            new GrounderSpineEffector(FullBodyBipedEffector.RightShoulder, 0.8, 0.3),
+          ],
         });
         const good: Record<string, number> = {};
         for (const k of SOLVER) good[k] = grounder.solver[k];
@@ -846,8 +976,12 @@ describe("bad settings of the grounder and the offset modifiers", () => {
     type T = { tilt: BodyTilt };
     const r = await runLockstep<T>(
       (ik, s) => {
-        const poseRight = new OffsetPose([{ effector: FullBodyBipedEffector.Body, offset: { x: 0.1 * s.size, y: -0.02 * s.size, z: 0 } }]);
-        const poseLeft = new OffsetPose([{ effector: FullBodyBipedEffector.Body, offset: { x: -0.1 * s.size, y: -0.02 * s.size, z: 0 } }]);
+        const poseRight = new OffsetPose([
+          { effector: FullBodyBipedEffector.Body, offset: { x: 0.1 * s.size, y: -0.02 * s.size, z: 0 } },
+        ]);
+        const poseLeft = new OffsetPose([
+          { effector: FullBodyBipedEffector.Body, offset: { x: -0.1 * s.size, y: -0.02 * s.size, z: 0 } },
+        ]);
         return { tilt: new BodyTilt(ik, { poseLeft, poseRight, tiltSensitivity: 0.5 }) };
       },
       () =>
@@ -862,7 +996,9 @@ describe("bad settings of the grounder and the offset modifiers", () => {
       // the character turns at 90°/s, so the tilt is not zero
       (t) => {
         const root = t.tilt.ik.rig.characterRoot!;
-        root.rotationQuaternion = Quaternion.RotationAxis(Vector3.Up(), (90 * Math.PI) / 180 / 60).multiply(root.rotationQuaternion ?? Quaternion.Identity());
+        root.rotationQuaternion = Quaternion.RotationAxis(Vector3.Up(), (90 * Math.PI) / 180 / 60).multiply(
+          root.rotationQuaternion ?? Quaternion.Identity(),
+        );
       },
       (t) => expect(Math.abs(t.tilt.tiltAngle)).toBeGreaterThan(0.1),
     );

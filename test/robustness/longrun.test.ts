@@ -44,7 +44,8 @@ async function run(fixTransforms: boolean, seed: number): Promise<RunResult> {
   const world = () => bones.map((b) => boneWorldPosition(b));
   const start = world();
   const startLocal = nodes.map((n) => [n.position.clone(), n.rotationQuaternion!.clone()] as const);
-  const lengths = (p: Vector3[]) => bones.map((b, i) => (b.getParent() === null ? 0 : Vector3.Distance(p[i]!, p[bones.indexOf(b.getParent()!)]!)));
+  const lengths = (p: Vector3[]) =>
+    bones.map((b, i) => (b.getParent() === null ? 0 : Vector3.Distance(p[i]!, p[bones.indexOf(b.getParent()!)]!)));
   const startLengths = lengths(start);
   const h = characterSize(m.skeleton, (b) => boneWorldPosition(b));
   const rng = new Random(seed);
@@ -85,7 +86,14 @@ async function run(fixTransforms: boolean, seed: number): Promise<RunResult> {
   for (let i = 0; i < end.length; i++) drift = Math.max(drift, Vector3.Distance(end[i]!, start[i]!) / h);
   const endLengths = lengths(end);
   const r = ik.references;
-  const moved = new Set([r.pelvis, r.spine[r.spine.length - 1]!, r.leftUpperArm, r.rightUpperArm, r.leftThigh, r.rightThigh]);
+  const moved = new Set([
+    r.pelvis,
+    r.spine[r.spine.length - 1]!,
+    r.leftUpperArm,
+    r.rightUpperArm,
+    r.leftThigh,
+    r.rightThigh,
+  ]);
   let lengthDrift = 0;
   let linkDrift = 0;
   for (let i = 0; i < endLengths.length; i++) {
@@ -94,7 +102,9 @@ async function run(fixTransforms: boolean, seed: number): Promise<RunResult> {
     if (moved.has(bones[i]!)) linkDrift = Math.max(linkDrift, d);
     else lengthDrift = Math.max(lengthDrift, d);
   }
-  const exact = nodes.every((n, i) => n.position.equals(startLocal[i]![0]) && n.rotationQuaternion!.equals(startLocal[i]![1]));
+  const exact = nodes.every(
+    (n, i) => n.position.equals(startLocal[i]![0]) && n.rotationQuaternion!.equals(startLocal[i]![1]),
+  );
   ik.dispose();
   return { drift, exact, lengthDrift, linkDrift, seconds };
 }
@@ -102,20 +112,26 @@ async function run(fixTransforms: boolean, seed: number): Promise<RunResult> {
 describe(`${FRAMES} frames without animation, effectors wandering, then weights back to 0`, () => {
   it("with fixTransforms: the pose returns to the stored default within 1e-6 of the height", async () => {
     const r = await run(true, 11);
-    console.log(`longrun fixTransforms: ${FRAMES} frames in ${r.seconds.toFixed(1)} s (${Math.round(FRAMES / r.seconds)} frames/s); drift ${r.drift.toExponential(2)} × height, exact: ${r.exact}`);
+    console.log(
+      `longrun fixTransforms: ${FRAMES} frames in ${r.seconds.toFixed(1)} s (${Math.round(FRAMES / r.seconds)} frames/s); drift ${r.drift.toExponential(2)} × height, exact: ${r.exact}`,
+    );
     expect(r.drift).toBeLessThan(1e-6);
     if (FRAMES === DEFAULT_FRAMES) {
       report.add({
         what: "fixTransforms on (default)",
         cases: `${FRAMES} frames`,
-        outcome: r.exact ? "back to the stored default bit for bit (every local position and rotation of every bone)" : `back to the stored default within ${bound(r.drift)} of the height`,
+        outcome: r.exact
+          ? "back to the stored default bit for bit (every local position and rotation of every bone)"
+          : `back to the stored default within ${bound(r.drift)} of the height`,
       });
     }
   });
 
   it("without fixTransforms: each update still takes off the IK's own output first, so nothing accumulates", async () => {
     const r = await run(false, 11);
-    console.log(`longrun no fixTransforms: ${FRAMES} frames in ${r.seconds.toFixed(1)} s; drift ${r.drift.toExponential(2)} × height; bone length drift ${r.lengthDrift.toExponential(2)}, torso links ${r.linkDrift.toExponential(2)}, exact: ${r.exact}`);
+    console.log(
+      `longrun no fixTransforms: ${FRAMES} frames in ${r.seconds.toFixed(1)} s; drift ${r.drift.toExponential(2)} × height; bone length drift ${r.lengthDrift.toExponential(2)}, torso links ${r.linkDrift.toExponential(2)}, exact: ${r.exact}`,
+    );
     expect(r.drift).toBeLessThan(1e-6);
     expect(r.linkDrift).toBeLessThan(1e-6);
     if (FRAMES === DEFAULT_FRAMES) {
@@ -123,7 +139,9 @@ describe(`${FRAMES} frames without animation, effectors wandering, then weights 
         what: "fixTransforms off",
         cases: `${FRAMES} frames`,
         outcome:
-          (r.exact ? "back to the stored default bit for bit" : `back to the stored default within ${bound(r.drift)} of the height`) +
+          (r.exact
+            ? "back to the stored default bit for bit"
+            : `back to the stored default within ${bound(r.drift)} of the height`) +
           " (FinalIK would accumulate on its own output here: each update takes off what the IK wrote and still stands before it reads, so no frame builds on the last one's output)",
       });
     }

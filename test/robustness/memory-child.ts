@@ -45,7 +45,11 @@ const rest = s.effectors.map((e) => e.position.clone());
 const step = (f: number): void => {
   for (let i = 0; i < 9; i++) {
     const e = s.effectors[i]!;
-    e.position.set(rest[i]!.x + 0.3 * Math.sin(f * 0.01 + i), rest[i]!.y + 0.2 * Math.sin(f * 0.013 + 2 * i), rest[i]!.z + 0.2 * Math.cos(f * 0.007 + i));
+    e.position.set(
+      rest[i]!.x + 0.3 * Math.sin(f * 0.01 + i),
+      rest[i]!.y + 0.2 * Math.sin(f * 0.013 + 2 * i),
+      rest[i]!.z + 0.2 * Math.cos(f * 0.007 + i),
+    );
     e.positionWeight = 0.5 + 0.5 * Math.sin(f * 0.005 + i);
   }
   cheapFrame(m.scene, ik);
@@ -72,7 +76,11 @@ const observers = () => [
 m.scene.render();
 const before = observers();
 const nodes = m.skeleton.bones.map((b) => b.getTransformNode()!);
-const localBefore = nodes.map((n) => [...n.position.asArray(), ...n.rotationQuaternion!.asArray(), ...n.scaling.asArray()]);
+const localBefore = nodes.map((n) => [
+  ...n.position.asArray(),
+  ...n.rotationQuaternion!.asArray(),
+  ...n.scaling.asArray(),
+]);
 const refs: WeakRef<FullBodyBipedIK>[] = [];
 const WARM = Math.min(200, Math.floor(instances / 5));
 let heapCreate0 = 0;
@@ -109,7 +117,11 @@ const heapCreate1 = await heapNow();
 m.scene.render();
 const after = observers();
 const alive = refs.filter((r) => r.deref() !== undefined).length;
-const localAfter = nodes.map((n) => [...n.position.asArray(), ...n.rotationQuaternion!.asArray(), ...n.scaling.asArray()]);
+const localAfter = nodes.map((n) => [
+  ...n.position.asArray(),
+  ...n.rotationQuaternion!.asArray(),
+  ...n.scaling.asArray(),
+]);
 const bonesExact = localAfter.every((a, i) => a.every((v, k) => v === localBefore[i]![k]));
 
 // ---- 3. characters disposed without ik.dispose(): their nodes, or their skeleton, disposed

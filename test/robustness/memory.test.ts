@@ -44,11 +44,15 @@ describe("memory (child process with --expose-gc)", () => {
   let result: ChildResult;
 
   it(`runs ${FRAMES} frames and ${INSTANCES} create/dispose cycles`, () => {
-    const out = execFileSync(process.execPath, ["--expose-gc", "--import", "tsx", resolve(here, "memory-child.ts"), String(FRAMES), String(INSTANCES)], {
-      cwd: resolve(here, "../.."),
-      encoding: "utf8",
-      maxBuffer: 1 << 24,
-    });
+    const out = execFileSync(
+      process.execPath,
+      ["--expose-gc", "--import", "tsx", resolve(here, "memory-child.ts"), String(FRAMES), String(INSTANCES)],
+      {
+        cwd: resolve(here, "../.."),
+        encoding: "utf8",
+        maxBuffer: 1 << 24,
+      },
+    );
     result = JSON.parse(out.trim().split("\n").pop()!) as ChildResult;
     const s = result.samples;
     console.log(
@@ -90,7 +94,8 @@ describe("memory (child process with --expose-gc)", () => {
     report.add({
       what: "characters (Mannequin instances) given an IK, run, then disposed without ik.dispose(): root nodes disposed (half) or the skeleton disposed (half)",
       cases: `${result.dropped} characters`,
-      outcome: "each IK disposes itself at the next frame (warned once); all garbage-collected (WeakRef), the scene updater gone",
+      outcome:
+        "each IK disposes itself at the next frame (warned once); all garbage-collected (WeakRef), the scene updater gone",
     });
   });
 

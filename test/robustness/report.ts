@@ -68,7 +68,10 @@ export class ReportSection {
   private table(doc: string): string {
     const committed = this.committed(doc) ?? new Map<string, string>();
     const lines = this.entries.map((e) =>
-      "row" in e ? line(e.row) : (committed.get(cell(e.skipped)) ?? line({ what: e.skipped, cases: 0, outcome: "not measured yet (model not on this machine)" })),
+      "row" in e
+        ? line(e.row)
+        : (committed.get(cell(e.skipped)) ??
+          line({ what: e.skipped, cases: 0, outcome: "not measured yet (model not on this machine)" })),
     );
     return `${HEADER}\n${lines.join("\n")}`;
   }
@@ -85,7 +88,8 @@ export class ReportSection {
         const block = `${begin}\n${this.table(doc)}\n${end}`;
         const a = doc.indexOf(begin);
         const b = doc.indexOf(end);
-        const next = a >= 0 && b > a ? doc.slice(0, a) + block + doc.slice(b + end.length) : `${doc.trimEnd()}\n\n${block}\n`;
+        const next =
+          a >= 0 && b > a ? doc.slice(0, a) + block + doc.slice(b + end.length) : `${doc.trimEnd()}\n\n${block}\n`;
         if (next !== doc) writeFileSync(ROBUSTNESS_DOC, next);
       });
       return [];

@@ -42,14 +42,24 @@ export class RigSpec {
     for (let i = 0; i < p.count; i++) {
       const pos = p.positions[i]!;
       const rot = p.rotations[i]!;
-      joints.push({ name: p.names[i]!, parent: p.parents[i]!, position: new Vector3(pos.x, pos.y, pos.z), rotation: new Quaternion(rot.x, rot.y, rot.z, rot.w) });
+      joints.push({
+        name: p.names[i]!,
+        parent: p.parents[i]!,
+        position: new Vector3(pos.x, pos.y, pos.z),
+        rotation: new Quaternion(rot.x, rot.y, rot.z, rot.w),
+      });
     }
     return new RigSpec(joints, b.height);
   }
 
   clone(): RigSpec {
     return new RigSpec(
-      this.joints.map((j) => ({ name: j.name, parent: j.parent, position: j.position.clone(), rotation: j.rotation.clone() })),
+      this.joints.map((j) => ({
+        name: j.name,
+        parent: j.parent,
+        position: j.position.clone(),
+        rotation: j.rotation.clone(),
+      })),
       this.height,
     );
   }
@@ -81,7 +91,9 @@ export class RigSpec {
     const newIndex: number[] = [];
     let n = 0;
     for (let k = 0; k < keep.length; k++) newIndex.push(keep[k] ? n++ : -1);
-    this.joints = this.joints.filter((_, k) => keep[k]).map((j) => ({ ...j, parent: j.parent >= 0 ? newIndex[j.parent]! : -1 }));
+    this.joints = this.joints
+      .filter((_, k) => keep[k])
+      .map((j) => ({ ...j, parent: j.parent >= 0 ? newIndex[j.parent]! : -1 }));
     return this;
   }
 
@@ -90,7 +102,12 @@ export class RigSpec {
     const c = this.index(child);
     const cj = this.joints[c]!;
     const pj = this.joints[cj.parent]!;
-    const joint: JointSpec = { name, parent: cj.parent, position: Vector3.Lerp(pj.position, cj.position, t), rotation: pj.rotation.clone() };
+    const joint: JointSpec = {
+      name,
+      parent: cj.parent,
+      position: Vector3.Lerp(pj.position, cj.position, t),
+      rotation: pj.rotation.clone(),
+    };
     this.joints.splice(c, 0, joint);
     for (const j of this.joints) if (j.parent >= c) j.parent++;
     this.joints[c + 1]!.parent = c;
@@ -102,7 +119,12 @@ export class RigSpec {
     const p = this.index(parent);
     let at = p + 1;
     while (at < this.joints.length && this.isBelow(at, p)) at++;
-    const joint: JointSpec = { name, parent: p, position: position ?? this.joints[p]!.position.clone(), rotation: this.joints[p]!.rotation.clone() };
+    const joint: JointSpec = {
+      name,
+      parent: p,
+      position: position ?? this.joints[p]!.position.clone(),
+      rotation: this.joints[p]!.rotation.clone(),
+    };
     this.joints.splice(at, 0, joint);
     for (let k = at + 1; k < this.joints.length; k++) if (this.joints[k]!.parent >= at) this.joints[k]!.parent++;
     return this;
@@ -213,14 +235,26 @@ export function buildRig(
       node.position.copyFrom(local.position);
       node.rotationQuaternion = local.rotation;
       nodes.push(node);
-      const bone = new Bone(j.name, skeleton, j.parent >= 0 ? bones[j.parent]! : null, Matrix.Compose(Vector3.One(), local.rotation, local.position));
+      const bone = new Bone(
+        j.name,
+        skeleton,
+        j.parent >= 0 ? bones[j.parent]! : null,
+        Matrix.Compose(Vector3.One(), local.rotation, local.position),
+      );
       bone.linkTransformNode(node);
       bones.push(bone);
     });
   } else {
     spec.joints.forEach((j, i) => {
       const local = localOf(spec, i);
-      bones.push(new Bone(j.name, skeleton, j.parent >= 0 ? bones[j.parent]! : null, Matrix.Compose(Vector3.One(), local.rotation, local.position)));
+      bones.push(
+        new Bone(
+          j.name,
+          skeleton,
+          j.parent >= 0 ? bones[j.parent]! : null,
+          Matrix.Compose(Vector3.One(), local.rotation, local.position),
+        ),
+      );
     });
     if (options.withMesh) {
       mesh = new Mesh("body", scene);

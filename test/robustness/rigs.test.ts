@@ -67,11 +67,18 @@ function bendAlong(worldPos: (b: Bone) => Vector3, bones: [Bone, Bone, Bone], di
  * size, then says how far elbows and knees moved along the character's forward (from the heels to the
  * toes, square to the pelvis → head line), over the size.
  */
-function bendDirections(ik: FullBodyBipedIK, render: () => void, worldPos: (b: Bone) => Vector3, size: number): { elbows: number[]; knees: number[] } {
+function bendDirections(
+  ik: FullBodyBipedIK,
+  render: () => void,
+  worldPos: (b: Bone) => Vector3,
+  size: number,
+): { elbows: number[]; knees: number[] } {
   const r = ik.references;
   for (const e of ik.solver.effectors) e.positionWeight = 0;
   render();
-  const up = worldPos(r.head ?? r.spine[r.spine.length - 1]!).subtract(worldPos(r.pelvis)).normalize();
+  const up = worldPos(r.head ?? r.spine[r.spine.length - 1]!)
+    .subtract(worldPos(r.pelvis))
+    .normalize();
   const toe = r.leftFoot.children[0]!;
   const heelToe = worldPos(toe).subtract(worldPos(r.leftFoot));
   const forward = heelToe.subtract(up.scale(Vector3.Dot(heelToe, up))).normalize();
@@ -92,8 +99,14 @@ function bendDirections(ik: FullBodyBipedIK, render: () => void, worldPos: (b: B
   }
   render();
   const out = {
-    elbows: [bendAlong(worldPos, [r.leftUpperArm, r.leftForearm, r.leftHand], forward), bendAlong(worldPos, [r.rightUpperArm, r.rightForearm, r.rightHand], forward)].map((x) => x / size),
-    knees: [bendAlong(worldPos, [r.leftThigh, r.leftCalf, r.leftFoot], forward), bendAlong(worldPos, [r.rightThigh, r.rightCalf, r.rightFoot], forward)].map((x) => x / size),
+    elbows: [
+      bendAlong(worldPos, [r.leftUpperArm, r.leftForearm, r.leftHand], forward),
+      bendAlong(worldPos, [r.rightUpperArm, r.rightForearm, r.rightHand], forward),
+    ].map((x) => x / size),
+    knees: [
+      bendAlong(worldPos, [r.leftThigh, r.leftCalf, r.leftFoot], forward),
+      bendAlong(worldPos, [r.rightThigh, r.rightCalf, r.rightFoot], forward),
+    ].map((x) => x / size),
   };
   for (const e of ik.solver.effectors) e.positionWeight = 0;
   render();
@@ -131,7 +144,11 @@ const CASES: RigCase[] = [
     // the head mapping is absent: nothing to keep
   },
   { what: "no neck (head on the chest)", spec: () => biped().remove("Neck"), expect: {} },
-  { what: "no clavicles (upper arms on the chest)", spec: () => biped().remove("Clavicle.L", "Clavicle.R"), expect: {} },
+  {
+    what: "no clavicles (upper arms on the chest)",
+    spec: () => biped().remove("Clavicle.L", "Clavicle.R"),
+    expect: {},
+  },
   {
     what: "no feet (legs end at the calves)",
     spec: () => biped().removeSubtree("Foot.L").removeSubtree("Foot.R"),
@@ -172,13 +189,24 @@ const CASES: RigCase[] = [
   {
     what: "twist bones in line (upper arm → twist → forearm → twist → hand)",
     spec: () =>
-      biped().insertAbove("Forearm.L", "UpperArmTwist.L").insertAbove("Forearm.R", "UpperArmTwist.R").insertAbove("Hand.L", "ForearmTwist.L").insertAbove("Hand.R", "ForearmTwist.R"),
-    expect: { extra: (ik) => `arm ${[ik.references.leftUpperArm, ik.references.leftForearm, ik.references.leftHand].map((b) => b.name).join(" → ")}` },
+      biped()
+        .insertAbove("Forearm.L", "UpperArmTwist.L")
+        .insertAbove("Forearm.R", "UpperArmTwist.R")
+        .insertAbove("Hand.L", "ForearmTwist.L")
+        .insertAbove("Hand.R", "ForearmTwist.R"),
+    expect: {
+      extra: (ik) =>
+        `arm ${[ik.references.leftUpperArm, ik.references.leftForearm, ik.references.leftHand].map((b) => b.name).join(" → ")}`,
+    },
   },
   {
     what: "twist bones as leaves of the upper arms and thighs",
     spec: () =>
-      biped().addLeaf("UpperArm.L", "UpperArmTwist.L").addLeaf("UpperArm.R", "UpperArmTwist.R").addLeaf("Thigh.L", "ThighTwist.L").addLeaf("Thigh.R", "ThighTwist.R"),
+      biped()
+        .addLeaf("UpperArm.L", "UpperArmTwist.L")
+        .addLeaf("UpperArm.R", "UpperArmTwist.R")
+        .addLeaf("Thigh.L", "ThighTwist.L")
+        .addLeaf("Thigh.R", "ThighTwist.R"),
     expect: {},
   },
   {
@@ -191,14 +219,24 @@ const CASES: RigCase[] = [
         .insertAbove("Foot.R", "Bone.004")
         .insertAbove("Forearm.L", "Bone.005", 0.3)
         .insertAbove("Forearm.L", "Bone.006", 0.6),
-    expect: { extra: (ik) => `leg ${[ik.references.leftThigh, ik.references.leftCalf, ik.references.leftFoot].map((b) => b.name).join(" → ")}` },
+    expect: {
+      extra: (ik) =>
+        `leg ${[ik.references.leftThigh, ik.references.leftCalf, ik.references.leftFoot].map((b) => b.name).join(" → ")}`,
+    },
   },
   // --- names
-  { what: "duplicate names on unrelated bones (both fingers named Finger)", spec: () => biped().rename("Finger.L", "Finger").rename("Finger.R", "Finger"), expect: {} },
+  {
+    what: "duplicate names on unrelated bones (both fingers named Finger)",
+    spec: () => biped().rename("Finger.L", "Finger").rename("Finger.R", "Finger"),
+    expect: {},
+  },
   {
     what: "duplicate limb names (the right hand also named Hand.L)",
     spec: () => biped().rename("Hand.R", "Hand.L"),
-    expect: { warnings: [/right arm UpperArm\.R → Forearm\.R → Hand\.L was found from the hierarchy's shape/], warned: "the right hand is taken from the hierarchy" },
+    expect: {
+      warnings: [/right arm UpperArm\.R → Forearm\.R → Hand\.L was found from the hierarchy's shape/],
+      warned: "the right hand is taken from the hierarchy",
+    },
   },
   {
     what: "every bone named Bone",
@@ -237,11 +275,16 @@ const CASES: RigCase[] = [
   {
     what: "zero-length first spine bone (VRM 0.x: tummy at the pelvis)",
     spec: () => {
-      const s = biped().rename("Hips", "pelvis_Armature").rename("Spine", "tummy_Armature").rename("Chest", "chest_Armature");
+      const s = biped()
+        .rename("Hips", "pelvis_Armature")
+        .rename("Spine", "tummy_Armature")
+        .rename("Chest", "chest_Armature");
       return s.moveTo("tummy_Armature", at(s, "pelvis_Armature"));
     },
     expect: {
-      warnings: [/zero-length bone in the spine: tummy_Armature is at the same position as pelvis_Armature; it was left out of the spine/],
+      warnings: [
+        /zero-length bone in the spine: tummy_Armature is at the same position as pelvis_Armature; it was left out of the spine/,
+      ],
       warned: "the zero-length spine bone is left out of the spine",
       extra: (ik) => `spine ${ik.references.spine.map((b) => b.name).join(", ")}`,
     },
@@ -268,7 +311,12 @@ const CASES: RigCase[] = [
     spec: () => biped({ elbowBend: 0, kneeBend: 0 }),
     builds: ["linked", "plain"],
     expect: {
-      warnings: [/The left arm is completely straight/, /The right arm is completely straight/, /The left leg is completely straight/, /The right leg is completely straight/],
+      warnings: [
+        /The left arm is completely straight/,
+        /The right arm is completely straight/,
+        /The left leg is completely straight/,
+        /The right leg is completely straight/,
+      ],
       warned: "each straight limb warned",
       extra: (ik, rig, size) => {
         const d = bendDirections(ik, () => rig.scene.render(), rig.worldPos, size);
@@ -328,24 +376,52 @@ const CASES: RigCase[] = [
     placement: { rotation: rot(Vector3.Right(), -Math.PI / 2) },
     expect: {},
   },
-  { what: "Z-up export left lying face down (no armature rotation)", spec: () => biped().transform(rot(Vector3.Right(), Math.PI / 2)), expect: {} },
-  { what: "lying on its back (up −Z, facing +Y)", spec: () => biped().transform(rot(Vector3.Right(), -Math.PI / 2)), expect: {} },
+  {
+    what: "Z-up export left lying face down (no armature rotation)",
+    spec: () => biped().transform(rot(Vector3.Right(), Math.PI / 2)),
+    expect: {},
+  },
+  {
+    what: "lying on its back (up −Z, facing +Y)",
+    spec: () => biped().transform(rot(Vector3.Right(), -Math.PI / 2)),
+    expect: {},
+  },
   {
     what: "Mixamo-like: bone data in centimetres, Z-up, under an armature ×0.01 rotated −90° about X",
     spec: () => biped().transform(rot(Vector3.Right(), Math.PI / 2), 100),
     placement: { rotation: rot(Vector3.Right(), -Math.PI / 2), scaling: new Vector3(0.01, 0.01, 0.01) },
     expect: {},
   },
-  { what: "tiny: 0.01 m tall in the bone data", spec: () => biped().transform(Quaternion.Identity(), 0.01 / 1.75), expect: {} },
-  { what: "huge: 100 m tall in the bone data", spec: () => biped().transform(Quaternion.Identity(), 100 / 1.75), expect: {} },
-  { what: "tiny: 0.01 m tall by the armature / mesh scale", spec: () => biped(), placement: { scaling: new Vector3(1, 1, 1).scale(0.01 / 1.75) }, expect: {} },
-  { what: "huge: 100 m tall by the armature / mesh scale", spec: () => biped(), placement: { scaling: new Vector3(1, 1, 1).scale(100 / 1.75) }, expect: {} },
+  {
+    what: "tiny: 0.01 m tall in the bone data",
+    spec: () => biped().transform(Quaternion.Identity(), 0.01 / 1.75),
+    expect: {},
+  },
+  {
+    what: "huge: 100 m tall in the bone data",
+    spec: () => biped().transform(Quaternion.Identity(), 100 / 1.75),
+    expect: {},
+  },
+  {
+    what: "tiny: 0.01 m tall by the armature / mesh scale",
+    spec: () => biped(),
+    placement: { scaling: new Vector3(1, 1, 1).scale(0.01 / 1.75) },
+    expect: {},
+  },
+  {
+    what: "huge: 100 m tall by the armature / mesh scale",
+    spec: () => biped(),
+    placement: { scaling: new Vector3(1, 1, 1).scale(100 / 1.75) },
+    expect: {},
+  },
   {
     what: "mirrored armature / mesh (scale −1 on X)",
     spec: () => biped(),
     placement: { scaling: new Vector3(-1, 1, 1) },
     expect: {
-      warnings: [/the arm named left \(UpperArm\.L → Forearm\.L → Hand\.L\) lies on the character's right .*the character is mirrored in its frame \(left-handed: .*\); the names were kept \(give the limbs in `references` to choose otherwise\)/],
+      warnings: [
+        /the arm named left \(UpperArm\.L → Forearm\.L → Hand\.L\) lies on the character's right .*the character is mirrored in its frame \(left-handed: .*\); the names were kept \(give the limbs in `references` to choose otherwise\)/,
+      ],
       warned: "the character is mirrored; the names are kept",
     },
   },
@@ -354,7 +430,9 @@ const CASES: RigCase[] = [
     spec: () => biped(),
     leftHandedScene: true,
     expect: {
-      warnings: [/the leg named left \(Thigh\.L → Calf\.L → Foot\.L\) lies on the character's right .*the character is mirrored in its frame \(left-handed: .*\); the names were kept/],
+      warnings: [
+        /the leg named left \(Thigh\.L → Calf\.L → Foot\.L\) lies on the character's right .*the character is mirrored in its frame \(left-handed: .*\); the names were kept/,
+      ],
       warned: "the character is mirrored; the names are kept",
     },
   },
@@ -463,24 +541,38 @@ describe("synthetic bad rigs, as linked TransformNodes and as plain Bones", () =
           expect(rig.scene.onBeforeAnimationsObservable.observers.length).toBe(0);
           expect(validation.problems).toEqual([...(error as FBBIKError).problems]);
           const first = (error as FBBIKError).problems[0]!;
-          outcomes.push(`throws FBBIKError: "${first.length > 150 ? `${first.slice(0, 150)}…` : first}"${(error as FBBIKError).problems.length > 1 ? ` (+${(error as FBBIKError).problems.length - 1} more)` : ""}`);
+          outcomes.push(
+            `throws FBBIKError: "${first.length > 150 ? `${first.slice(0, 150)}…` : first}"${(error as FBBIKError).problems.length > 1 ? ` (+${(error as FBBIKError).problems.length - 1} more)` : ""}`,
+          );
           continue;
         }
         if (error !== null) throw error;
         const works = c.expect;
         const warnings = ik!.warningsRaised.map((w) => w.message);
-        for (const re of works.warnings ?? []) expect(warnings.some((w) => re.test(w)), `${BUILD_WORDS[build]}: a warning matching ${re} in:\n${warnings.join("\n")}`).toBe(true);
+        for (const re of works.warnings ?? [])
+          expect(
+            warnings.some((w) => re.test(w)),
+            `${BUILD_WORDS[build]}: a warning matching ${re} in:\n${warnings.join("\n")}`,
+          ).toBe(true);
         if (works.warnings === undefined) expect(warnings, BUILD_WORDS[build]).toEqual([]);
         expect(validation.problems).toEqual([]);
         rig.scene.render();
         const size = characterSize(rig.skeleton, rig.worldPos);
-        const { worst: w, finite } = reachHandTargets(ik!, () => rig.scene.render(), rig.worldPos, new Random(100 + index), TARGETS);
+        const { worst: w, finite } = reachHandTargets(
+          ik!,
+          () => rig.scene.render(),
+          rig.worldPos,
+          new Random(100 + index),
+          TARGETS,
+        );
         expect(finite, BUILD_WORDS[build]).toBe(true);
         expect(w / size, BUILD_WORDS[build]).toBeLessThan(0.01);
         worst = Math.max(worst, w / size);
         const extra = works.extra?.(ik!, rig, size);
         expect(bonesFinite(rig.skeleton)).toBe(true);
-        const text = [`works${works.warnings ? `, warns (${works.warned ?? "see the test"})` : ""}`, extra].filter(Boolean).join("; ");
+        const text = [`works${works.warnings ? `, warns (${works.warned ?? "see the test"})` : ""}`, extra]
+          .filter(Boolean)
+          .join("; ");
         outcomes.push(text);
         ik!.dispose();
       }
@@ -497,7 +589,10 @@ describe("synthetic bad rigs, as linked TransformNodes and as plain Bones", () =
 });
 
 /** Real models: what they are, and what the table says about them. */
-const MODELS_FILE = Object.fromEntries(Object.entries(MODELS).map(([k, v]) => [k, v.file])) as Record<ModelName, string>;
+const MODELS_FILE = Object.fromEntries(Object.entries(MODELS).map(([k, v]) => [k, v.file])) as Record<
+  ModelName,
+  string
+>;
 const MODEL_CASES: { model: ModelName; what: string; transform?: (m: LoadedModel) => void; throws?: RegExp[] }[] = [
   { model: "Mannequin", what: "Mannequin (glTF, CC0)" },
   { model: "Superhero", what: "Superhero (glTF, Unreal naming, clavicles)" },
@@ -507,7 +602,9 @@ const MODEL_CASES: { model: ModelName; what: string; transform?: (m: LoadedModel
     model: "Mannequin",
     what: "Mannequin turned to lie on its back",
     transform: (m) => {
-      m.root.rotationQuaternion = rot(Vector3.Right(), -Math.PI / 2).multiply(m.root.rotationQuaternion ?? Quaternion.Identity());
+      m.root.rotationQuaternion = rot(Vector3.Right(), -Math.PI / 2).multiply(
+        m.root.rotationQuaternion ?? Quaternion.Identity(),
+      );
     },
   },
   {
@@ -530,52 +627,63 @@ describe("real models", () => {
   MODEL_CASES.forEach((c, index) => {
     const available = modelAvailable(c.model);
     const what = `${c.what}, left- and right-handed scenes`;
-    it(available ? what : `${what} (skipped: ../shared/assets/models/${MODELS_FILE[c.model]} is not on this machine)`, async (ctx) => {
-      if (!available) {
-        report.skip(what);
-        ctx.skip();
-        return;
-      }
-      const outcomes: string[] = [];
-      let worst = 0;
-      for (const rightHanded of [false, true]) {
-        const m = await loadModel(c.model, { rightHanded });
-        open.push(m);
-        c.transform?.(m);
-        let ik: FullBodyBipedIK | null = null;
-        let error: unknown = null;
-        try {
-          ik = FullBodyBipedIK.create(m.scene, m.skeleton);
-        } catch (e) {
-          error = e;
+    it(
+      available ? what : `${what} (skipped: ../shared/assets/models/${MODELS_FILE[c.model]} is not on this machine)`,
+      async (ctx) => {
+        if (!available) {
+          report.skip(what);
+          ctx.skip();
+          return;
         }
-        if (c.throws !== undefined) {
-          expect(error).toBeInstanceOf(FBBIKError);
-          for (const re of c.throws) expect((error as Error).message).toMatch(re);
-          expect(m.scene.onBeforeRenderTargetsRenderObservable.observers.length).toBe(0);
-          outcomes.push(`throws FBBIKError: "${(error as FBBIKError).problems[0]!.slice(0, 150)}…"`);
-          continue;
+        const outcomes: string[] = [];
+        let worst = 0;
+        for (const rightHanded of [false, true]) {
+          const m = await loadModel(c.model, { rightHanded });
+          open.push(m);
+          c.transform?.(m);
+          let ik: FullBodyBipedIK | null = null;
+          let error: unknown = null;
+          try {
+            ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+          } catch (e) {
+            error = e;
+          }
+          if (c.throws !== undefined) {
+            expect(error).toBeInstanceOf(FBBIKError);
+            for (const re of c.throws) expect((error as Error).message).toMatch(re);
+            expect(m.scene.onBeforeRenderTargetsRenderObservable.observers.length).toBe(0);
+            outcomes.push(`throws FBBIKError: "${(error as FBBIKError).problems[0]!.slice(0, 150)}…"`);
+            continue;
+          }
+          if (error !== null) throw error;
+          m.scene.render();
+          const worldPos = (b: Bone) => boneWorldPosition(b);
+          const size = characterSize(m.skeleton, worldPos);
+          const { worst: w, finite } = reachHandTargets(
+            ik!,
+            () => m.scene.render(),
+            worldPos,
+            new Random(500 + index),
+            TARGETS,
+          );
+          expect(finite).toBe(true);
+          expect(w / size).toBeLessThan(0.01);
+          worst = Math.max(worst, w / size);
+          const d = bendDirections(ik!, () => m.scene.render(), worldPos, size);
+          expect(side(d.elbows, "forward", "back")).toBe("back");
+          expect(side(d.knees, "forward", "back")).toBe("forward");
+          outcomes.push(`works (${warningWords(ik!)}); elbows bend back, knees forward`);
         }
-        if (error !== null) throw error;
-        m.scene.render();
-        const worldPos = (b: Bone) => boneWorldPosition(b);
-        const size = characterSize(m.skeleton, worldPos);
-        const { worst: w, finite } = reachHandTargets(ik!, () => m.scene.render(), worldPos, new Random(500 + index), TARGETS);
-        expect(finite).toBe(true);
-        expect(w / size).toBeLessThan(0.01);
-        worst = Math.max(worst, w / size);
-        const d = bendDirections(ik!, () => m.scene.render(), worldPos, size);
-        expect(side(d.elbows, "forward", "back")).toBe("back");
-        expect(side(d.knees, "forward", "back")).toBe("forward");
-        outcomes.push(`works (${warningWords(ik!)}); elbows bend back, knees forward`);
-      }
-      expect(outcomes[0]).toBe(outcomes[1]);
-      report.add({
-        what,
-        cases: c.throws ? 2 : `2 × ${TARGETS} targets`,
-        outcome: c.throws ? outcomes[0]! : `${outcomes[0]}; hands reach within ${bound(worst)} of the size, bones finite`,
-      });
-    });
+        expect(outcomes[0]).toBe(outcomes[1]);
+        report.add({
+          what,
+          cases: c.throws ? 2 : `2 × ${TARGETS} targets`,
+          outcome: c.throws
+            ? outcomes[0]!
+            : `${outcomes[0]}; hands reach within ${bound(worst)} of the size, bones finite`,
+        });
+      },
+    );
   });
 });
 

@@ -11,7 +11,7 @@ import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import { VertexBuffer } from "@babylonjs/core/Buffers/buffer.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
-import type { FBBIKEffector } from "../../src/babylon/babylon-effector.js";
+import type { BabylonEffector } from "../../src/babylon/babylon-effector.js";
 import { Random } from "../helpers/random.js";
 import { type LoadedModel, loadModel } from "../helpers/babylon-scene.js";
 
@@ -77,22 +77,45 @@ function height(c: Copy): number {
   return Math.max(...ys) - Math.min(...ys);
 }
 
-function effectors(ik: FullBodyBipedIK): FBBIKEffector[] {
+function effectors(ik: FullBodyBipedIK): BabylonEffector[] {
   const s = ik.solver;
-  return [s.bodyEffector, s.leftShoulderEffector, s.rightShoulderEffector, s.leftThighEffector, s.rightThighEffector, s.leftHandEffector, s.rightHandEffector, s.leftFootEffector, s.rightFootEffector];
+  return [
+    s.bodyEffector,
+    s.leftShoulderEffector,
+    s.rightShoulderEffector,
+    s.leftThighEffector,
+    s.rightThighEffector,
+    s.leftHandEffector,
+    s.rightHandEffector,
+    s.leftFootEffector,
+    s.rightFootEffector,
+  ];
 }
 
 const LIMBS = [
-  { effector: (ik: FullBodyBipedIK) => ik.solver.leftHandEffector, bones: ["arm_joint_L_1", "arm_joint_L_2", "arm_joint_L_3"] },
-  { effector: (ik: FullBodyBipedIK) => ik.solver.rightHandEffector, bones: ["arm_joint_R_1", "arm_joint_R_2", "arm_joint_R_3"] },
-  { effector: (ik: FullBodyBipedIK) => ik.solver.leftFootEffector, bones: ["leg_joint_L_1", "leg_joint_L_2", "leg_joint_L_3"] },
-  { effector: (ik: FullBodyBipedIK) => ik.solver.rightFootEffector, bones: ["leg_joint_R_1", "leg_joint_R_2", "leg_joint_R_3"] },
+  {
+    effector: (ik: FullBodyBipedIK) => ik.solver.leftHandEffector,
+    bones: ["arm_joint_L_1", "arm_joint_L_2", "arm_joint_L_3"],
+  },
+  {
+    effector: (ik: FullBodyBipedIK) => ik.solver.rightHandEffector,
+    bones: ["arm_joint_R_1", "arm_joint_R_2", "arm_joint_R_3"],
+  },
+  {
+    effector: (ik: FullBodyBipedIK) => ik.solver.leftFootEffector,
+    bones: ["leg_joint_L_1", "leg_joint_L_2", "leg_joint_L_3"],
+  },
+  {
+    effector: (ik: FullBodyBipedIK) => ik.solver.rightFootEffector,
+    bones: ["leg_joint_R_1", "leg_joint_R_2", "leg_joint_R_3"],
+  },
 ];
 
 /** Worst distance between the same bones of the two copies, in the glTF frame, over every bone. */
 function poseDifference(a: Copy, b: Copy): number {
   let worst = 0;
-  for (const bone of a.m.skeleton.bones) worst = Math.max(worst, Vector3.Distance(a.pos(bone), b.pos(b.bone(bone.name))));
+  for (const bone of a.m.skeleton.bones)
+    worst = Math.max(worst, Vector3.Distance(a.pos(bone), b.pos(b.bone(bone.name))));
   return worst;
 }
 
@@ -101,7 +124,19 @@ describe("a native .babylon skeleton (needInitialSkinMatrix, mesh ×100) against
     const [gltf, native] = [await load(false), await load(true)];
     const names = (c: Copy) => {
       const r = c.ik.references;
-      return [r.pelvis, ...r.spine, r.head!, r.leftUpperArm, r.leftForearm, r.leftHand, r.rightHand, r.leftThigh, r.leftCalf, r.leftFoot, r.rightFoot].map((b) => b.name);
+      return [
+        r.pelvis,
+        ...r.spine,
+        r.head!,
+        r.leftUpperArm,
+        r.leftForearm,
+        r.leftHand,
+        r.rightHand,
+        r.leftThigh,
+        r.leftCalf,
+        r.leftFoot,
+        r.rightFoot,
+      ].map((b) => b.name);
     };
     expect(names(native)).toEqual(names(gltf));
     expect(native.ik.references.leftHand.name).toBe("arm_joint_L_3");
@@ -179,7 +214,9 @@ describe("a native .babylon skeleton (needInitialSkinMatrix, mesh ×100) against
       m.scene.render();
       const [b1, b2, b3] = limb.bones.map((n) => native.pos(native.bone(n))) as [Vector3, Vector3, Vector3];
       const d = rng.unitVector();
-      const target = b1.add(new Vector3(d.x, d.y, d.z).scale(rng.range(0.35, 0.85) * (Vector3.Distance(b1, b2) + Vector3.Distance(b2, b3))));
+      const target = b1.add(
+        new Vector3(d.x, d.y, d.z).scale(rng.range(0.35, 0.85) * (Vector3.Distance(b1, b2) + Vector3.Distance(b2, b3))),
+      );
       const e = limb.effector(ik);
       e.position.copyFrom(toGltf(target));
       e.positionWeight = 1;
@@ -204,7 +241,9 @@ describe("a native .babylon skeleton (needInitialSkinMatrix, mesh ×100) against
     const skinned = (): Vector3[] => {
       const data = mesh.getPositionData(true)!;
       const world = mesh.computeWorldMatrix(true);
-      return hand.map((v) => Vector3.TransformCoordinates(new Vector3(data[v * 3]!, data[v * 3 + 1]!, data[v * 3 + 2]!), world));
+      return hand.map((v) =>
+        Vector3.TransformCoordinates(new Vector3(data[v * 3]!, data[v * 3 + 1]!, data[v * 3 + 2]!), world),
+      );
     };
     const joint = native.ik.solver.leftHandEffector.position.clone();
     const rest = skinned().map((p) => Vector3.Distance(p, joint));

@@ -22,10 +22,21 @@ import {
 import { bipedVariants, syntheticBiped } from "../helpers/synthetic-biped.js";
 import { dist } from "../helpers/vectors.js";
 
-const LIMBS = [FullBodyBipedChain.LeftArm, FullBodyBipedChain.RightArm, FullBodyBipedChain.LeftLeg, FullBodyBipedChain.RightLeg];
+const LIMBS = [
+  FullBodyBipedChain.LeftArm,
+  FullBodyBipedChain.RightArm,
+  FullBodyBipedChain.LeftLeg,
+  FullBodyBipedChain.RightLeg,
+];
 
 /** A point at `reach` × limb length from the limb's animated first bone, in a random direction. */
-function targetAround(solver: IKSolverFullBodyBiped, limb: FullBodyBipedChain, rng: Random, minReach: number, maxReach: number): Vec3 {
+function targetAround(
+  solver: IKSolverFullBodyBiped,
+  limb: FullBodyBipedChain,
+  rng: Random,
+  minReach: number,
+  maxReach: number,
+): Vec3 {
   const chain = solver.getChain(limb);
   const start = chain.nodes[0]!.bonePosition;
   const d = rng.unitVector();
@@ -48,7 +59,14 @@ function poseSnapshot(h: ReturnType<typeof harness>): number[] {
 }
 
 describe.each(bipedVariants().map((v) => [v.name, v] as const))("biped solver on %s", (_name, variant) => {
-  const fresh = () => harness(syntheticBiped({ pose: variant.name.startsWith("A") ? "A" : "T", scale: variant.scale, mirrored: variant.mirrored }));
+  const fresh = () =>
+    harness(
+      syntheticBiped({
+        pose: variant.name.startsWith("A") ? "A" : "T",
+        scale: variant.scale,
+        mirrored: variant.mirrored,
+      }),
+    );
 
   it("sets up without warnings and picks the spine bone below mid-torso as root node", () => {
     const h = fresh();
@@ -164,7 +182,9 @@ describe.each(bipedVariants().map((v) => [v.name, v] as const))("biped solver on
       e.positionWeight = 1;
       h.solver.update();
       const toTarget = new Vec3(t.x - shoulder.x, t.y - shoulder.y, t.z - shoulder.z);
-      const move = (p: Vec3, from: Vec3) => ((p.x - from.x) * toTarget.x + (p.y - from.y) * toTarget.y + (p.z - from.z) * toTarget.z) / Math.hypot(toTarget.x, toTarget.y, toTarget.z);
+      const move = (p: Vec3, from: Vec3) =>
+        ((p.x - from.x) * toTarget.x + (p.y - from.y) * toTarget.y + (p.z - from.z) * toTarget.z) /
+        Math.hypot(toTarget.x, toTarget.y, toTarget.z);
       return {
         hand: dist(limbEnd(arm), t) / armLength,
         shoulderMove: move(arm.nodes[0]!.solverPosition, shoulder) / armLength,
@@ -202,7 +222,9 @@ describe.each(bipedVariants().map((v) => [v.name, v] as const))("biped solver on
       // hands, as in FinalIK: maintainRelativePositionWeight is what carries them along)
       for (let i = 0; i < 2; i++) {
         const n = chain.nodes[i]!;
-        expect(Math.abs(dist(n.solverPosition, chain.nodes[i + 1]!.solverPosition) - n.length) / n.length).toBeLessThan(1e-4);
+        expect(Math.abs(dist(n.solverPosition, chain.nodes[i + 1]!.solverPosition) - n.length) / n.length).toBeLessThan(
+          1e-4,
+        );
       }
       // knees bend forward (the character faces +Z)
       const knee = chain.nodes[1]!;
@@ -221,7 +243,11 @@ describe.each(bipedVariants().map((v) => [v.name, v] as const))("biped solver on
     h.solver.leftHandEffector.maintainRelativePositionWeight = 1;
     h.solver.rightHandEffector.maintainRelativePositionWeight = 0;
     h.solver.update();
-    const [root, left, right] = [h.solver.bodyChain.nodes[0]!, h.solver.leftArmChain.nodes[0]!, h.solver.rightArmChain.nodes[0]!];
+    const [root, left, right] = [
+      h.solver.bodyChain.nodes[0]!,
+      h.solver.leftArmChain.nodes[0]!,
+      h.solver.rightArmChain.nodes[0]!,
+    ];
     // the triangle's frame from animated and from solved positions (forward = to the other shoulder, up = to the root)
     const frame = (p1: Vec3, p2: Vec3, p3: Vec3) => {
       const f = new Vec3();
@@ -291,7 +317,12 @@ describe.each(bipedVariants().map((v) => [v.name, v] as const))("biped solver on
     // shoulders and thighs moved by exactly the body offset
     for (let c = 1; c < 5; c++) {
       const n = h.solver.chains[c]!.nodes[0]!;
-      expect(dist(n.solverPosition, new Vec3(n.bonePosition.x + shift.x, n.bonePosition.y + shift.y, n.bonePosition.z + shift.z)) / h.b.height).toBeLessThan(1e-12);
+      expect(
+        dist(
+          n.solverPosition,
+          new Vec3(n.bonePosition.x + shift.x, n.bonePosition.y + shift.y, n.bonePosition.z + shift.z),
+        ) / h.b.height,
+      ).toBeLessThan(1e-12);
     }
     // limbs reach from the moved shoulder/thigh
     expect(dist(limbEnd(h.solver.leftLegChain), foot.position) / h.b.height).toBeLessThan(1e-4);
@@ -299,7 +330,9 @@ describe.each(bipedVariants().map((v) => [v.name, v] as const))("biped solver on
     expect(chainBoneLengthError(h.solver.leftLegChain)).toBeLessThan(1e-4);
     expect(chainBoneLengthError(h.solver.rightArmChain)).toBeLessThan(1e-4);
     // unweighted ends are not carried by the body in this mode (as in FinalIK): the right foot stays
-    expect(dist(h.solver.rightLegChain.nodes[2]!.solverPosition, h.solver.rightLegChain.nodes[2]!.bonePosition)).toBeLessThan(1e-12 * h.b.height);
+    expect(
+      dist(h.solver.rightLegChain.nodes[2]!.solverPosition, h.solver.rightLegChain.nodes[2]!.bonePosition),
+    ).toBeLessThan(1e-12 * h.b.height);
   });
 
   it("fabrikPass = false: hands cannot pull the body", () => {
@@ -342,7 +375,11 @@ describe("biped solver symmetries", () => {
   it("a mirrored rig with mirrored targets gives the mirrored solution (1e-9 of height)", () => {
     for (let seed = 1; seed <= 20; seed++) {
       const plain = solveWith(harness(syntheticBiped({ pose: "T" })), (p) => p, seed);
-      const mirrored = solveWith(harness(syntheticBiped({ pose: "T", mirrored: true })), (p) => new Vec3(-p.x, p.y, p.z), seed);
+      const mirrored = solveWith(
+        harness(syntheticBiped({ pose: "T", mirrored: true })),
+        (p) => new Vec3(-p.x, p.y, p.z),
+        seed,
+      );
       plain.forEach((p, i) => {
         expect(dist(new Vec3(-p.x, p.y, p.z), mirrored[i]!) / 1.75).toBeLessThan(1e-9);
       });
@@ -353,7 +390,11 @@ describe("biped solver symmetries", () => {
     for (const s of [0.01, 100]) {
       for (let seed = 1; seed <= 20; seed++) {
         const plain = solveWith(harness(syntheticBiped({ pose: "T" })), (p) => p, seed);
-        const scaled = solveWith(harness(syntheticBiped({ pose: "T", scale: s })), (p) => new Vec3(p.x * s, p.y * s, p.z * s), seed);
+        const scaled = solveWith(
+          harness(syntheticBiped({ pose: "T", scale: s })),
+          (p) => new Vec3(p.x * s, p.y * s, p.z * s),
+          seed,
+        );
         plain.forEach((p, i) => {
           expect(dist(new Vec3(p.x * s, p.y * s, p.z * s), scaled[i]!) / (1.75 * s)).toBeLessThan(1e-9);
         });

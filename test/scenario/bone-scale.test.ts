@@ -117,13 +117,18 @@ describe("non-uniform bone scales", () => {
         rig.scene.render();
         expect(bonesFinite(rig.skeleton)).toBe(true);
         let worst = 0;
-        for (let id = 1; id < ik.rig.count; id++) worst = Math.max(worst, Vector3.Distance(solved[id - 1]!, rig.worldPos(ik.rig.bones[id]!)));
+        for (let id = 1; id < ik.rig.count; id++)
+          worst = Math.max(worst, Vector3.Distance(solved[id - 1]!, rig.worldPos(ik.rig.bones[id]!)));
         // what the rig wrote (rotations and the pelvis's, upper arms' and thighs' positions) lands where it composed it
         expect(worst / size).toBeLessThan(1e-6);
         // and reads back where Babylon puts every bone
         ik.rig.read();
         worst = 0;
-        for (let id = 1; id < ik.rig.count; id++) worst = Math.max(worst, Vector3.Distance(ik.rig.getWorldPosition(id, new Vector3()), rig.worldPos(ik.rig.bones[id]!)));
+        for (let id = 1; id < ik.rig.count; id++)
+          worst = Math.max(
+            worst,
+            Vector3.Distance(ik.rig.getWorldPosition(id, new Vector3()), rig.worldPos(ik.rig.bones[id]!)),
+          );
         expect(worst / size).toBeLessThan(1e-6);
         rig.scene.render();
         expect(causes).toEqual([`scale-non-uniform:${name}`]);
@@ -167,7 +172,11 @@ describe("a bone moved under another parent after create()", () => {
     });
   }
 
-  for (const [kind, under] of [["linked", "head"], ["linked", "a node under the head"], ["plain", "head"]] as const) {
+  for (const [kind, under] of [
+    ["linked", "head"],
+    ["linked", "a node under the head"],
+    ["plain", "head"],
+  ] as const) {
     it(`a hand moved under the ${under} (${kind}): skipped with one warning, the bones keep the animated pose`, () => {
       const { rig, ik, causes, size } = build(kind);
       const hand = ik.references.leftHand;

@@ -76,7 +76,9 @@ describe.each([
       for (const [e] of limbs) e.positionWeight = 0;
       scene.render();
       const start = worldPos(first, mesh);
-      const reach = Vector3.Distance(start, worldPos(last.getParent()!, mesh)) + Vector3.Distance(worldPos(last.getParent()!, mesh), worldPos(last, mesh));
+      const reach =
+        Vector3.Distance(start, worldPos(last.getParent()!, mesh)) +
+        Vector3.Distance(worldPos(last.getParent()!, mesh), worldPos(last, mesh));
       const d = rng.unitVector();
       const target = start.add(new Vector3(d.x, d.y, d.z).scale(0.7 * reach));
       effector.position.copyFrom(target);

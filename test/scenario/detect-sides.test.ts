@@ -50,7 +50,12 @@ function rename(skeleton: Skeleton, sided: boolean): Map<string, string> {
 
 const CASES = [
   { model: "RiggedFigureBabylon", rightHanded: false, mirrored: false, what: ".babylon in a left-handed scene" },
-  { model: "RiggedFigureBabylon", rightHanded: true, mirrored: true, what: ".babylon in a right-handed scene (its mirror image)" },
+  {
+    model: "RiggedFigureBabylon",
+    rightHanded: true,
+    mirrored: true,
+    what: ".babylon in a right-handed scene (its mirror image)",
+  },
   { model: "RiggedFigure", rightHanded: false, mirrored: false, what: "glTF in a left-handed scene" },
   { model: "RiggedFigure", rightHanded: true, mirrored: false, what: "glTF in a right-handed scene" },
 ] as const;
@@ -66,26 +71,32 @@ describe("RiggedFigure: sides judged in the scene's frame", () => {
     ik.dispose();
   });
 
-  it.each(CASES)("$what: names with sides are kept; only a mirrored character is reported, naming a real option", async (c) => {
-    const m = await loadModel(c.model, { rightHanded: c.rightHanded });
-    open.push(m);
-    rename(m.skeleton, true);
-    const { problems, warnings } = FullBodyBipedIK.validate(m.skeleton);
-    expect(problems).toEqual([]);
-    const sideWarnings = warnings.filter((w) => /lies on the character's right/.test(w));
-    if (c.mirrored) {
-      expect(sideWarnings.length).toBe(2);
-      for (const w of sideWarnings) expect(w).toMatch(/the character is mirrored in its frame \(right-handed: .*\); the names were kept \(give the limbs in `references` to choose otherwise\)/);
-    } else {
-      expect(warnings).toEqual([]);
-    }
-    // create() and validate() have no leftHanded option: no advice may name it
-    expect(warnings.join("\n")).not.toMatch(/leftHanded/);
-    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
-    expect(ik.references.leftHand.name).toBe("LeftHand");
-    expect(ik.references.leftThigh.name).toBe("LeftUpLeg");
-    ik.dispose();
-  });
+  it.each(CASES)(
+    "$what: names with sides are kept; only a mirrored character is reported, naming a real option",
+    async (c) => {
+      const m = await loadModel(c.model, { rightHanded: c.rightHanded });
+      open.push(m);
+      rename(m.skeleton, true);
+      const { problems, warnings } = FullBodyBipedIK.validate(m.skeleton);
+      expect(problems).toEqual([]);
+      const sideWarnings = warnings.filter((w) => /lies on the character's right/.test(w));
+      if (c.mirrored) {
+        expect(sideWarnings.length).toBe(2);
+        for (const w of sideWarnings)
+          expect(w).toMatch(
+            /the character is mirrored in its frame \(right-handed: .*\); the names were kept \(give the limbs in `references` to choose otherwise\)/,
+          );
+      } else {
+        expect(warnings).toEqual([]);
+      }
+      // create() and validate() have no leftHanded option: no advice may name it
+      expect(warnings.join("\n")).not.toMatch(/leftHanded/);
+      const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+      expect(ik.references.leftHand.name).toBe("LeftHand");
+      expect(ik.references.leftThigh.name).toBe("LeftUpLeg");
+      ik.dispose();
+    },
+  );
 
   it.each(CASES)("$what: limbs without sides in their names are sided as the scene shows them", async (c) => {
     const m = await loadModel(c.model, { rightHanded: c.rightHanded });
@@ -121,7 +132,9 @@ describe("straight limbs without toes: the default bend side in the scene's fram
     { what: "right-handed data in a right-handed scene (facing +Z)", mirror: false, rightHanded: true, forward: 1 },
   ])("$what: elbows bend back, knees forward", ({ mirror, rightHanded, forward }) => {
     for (const linked of [true, false]) {
-      const spec = mirror ? leftHandedData() : RigSpec.biped({ elbowBend: 0, kneeBend: 0 }).removeSubtree("Toe.L").removeSubtree("Toe.R");
+      const spec = mirror
+        ? leftHandedData()
+        : RigSpec.biped({ elbowBend: 0, kneeBend: 0 }).removeSubtree("Toe.L").removeSubtree("Toe.R");
       const rig = buildRig(spec, { linked, rightHanded });
       open.push({ dispose: () => rig.dispose() } as LoadedModel);
       const ik = FullBodyBipedIK.create(rig.scene, rig.skeleton);

@@ -132,14 +132,19 @@ describe("F: frame order", () => {
       m.scene.render();
       if (f >= 2) worst = Math.max(worst, Vector3.Distance(worldPos(ik.references.leftHand), points[f % 2]!));
     }
-    console.log(`F lag: hand ${worst.toExponential(3)} m from this frame's target (targets ${Vector3.Distance(points[0]!, points[1]!).toFixed(3)} m apart)`);
+    console.log(
+      `F lag: hand ${worst.toExponential(3)} m from this frame's target (targets ${Vector3.Distance(points[0]!, points[1]!).toFixed(3)} m apart)`,
+    );
     expect(worst).toBeLessThan(1e-3 * height(m));
   });
 
   it("solves once per frame, before render targets and every camera, with several active cameras and a custom render target", async () => {
     const m = await load("Mannequin");
     const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
-    const cams = [new FreeCamera("a", new Vector3(0, 1, -4), m.scene), new FreeCamera("b", new Vector3(2, 1, -4), m.scene)];
+    const cams = [
+      new FreeCamera("a", new Vector3(0, 1, -4), m.scene),
+      new FreeCamera("b", new Vector3(2, 1, -4), m.scene),
+    ];
     m.scene.activeCameras = cams;
     const rt = new RenderTargetTexture("rt", 16, m.scene);
     rt.renderList = m.scene.meshes.slice();
@@ -155,7 +160,9 @@ describe("F: frame order", () => {
     m.scene.onBeforeRenderObservable.add(() => hand.position.copyFrom(target()));
     const seen: number[] = [];
     rt.onBeforeRenderObservable.add(() => seen.push(Vector3.Distance(worldPos(ik.references.leftHand), target())));
-    m.scene.onBeforeCameraRenderObservable.add(() => seen.push(Vector3.Distance(worldPos(ik.references.leftHand), target())));
+    m.scene.onBeforeCameraRenderObservable.add(() =>
+      seen.push(Vector3.Distance(worldPos(ik.references.leftHand), target())),
+    );
     for (; f < 6; f++) m.scene.render();
     expect(solves).toBe(6);
     expect(seen.length).toBeGreaterThanOrEqual(6 * 3);
@@ -224,7 +231,13 @@ describe("G1: exceptions never escape scene.render()", () => {
 });
 
 describe("G4: ik.dispose() from inside its own hooks", () => {
-  for (const where of ["onPreUpdate", "onPreIteration", "onPostSolve", "onPostUpdate", "onWarningObservable"] as const) {
+  for (const where of [
+    "onPreUpdate",
+    "onPreIteration",
+    "onPostSolve",
+    "onPostUpdate",
+    "onWarningObservable",
+  ] as const) {
     it(`dispose in ${where}: the bones are the animation's, no IK pose written after dispose`, async () => {
       const m = await load("Mannequin");
       const reference = await load("Mannequin");
@@ -298,7 +311,17 @@ describe("G5: removing from a list while it is iterated skips nothing", () => {
     // an interaction running on the right hand: after dispose nothing of it may come back
     const node = new TransformNode("button", m.scene);
     node.position.copyFrom(worldPos(ik.references.rightHand).add(new Vector3(0, 0.05, 0.05)));
-    const object = new InteractionObject(node, { weightCurves: [{ type: InteractionCurveType.PositionWeight, curve: new Curve([{ time: 0, value: 1 }, { time: 10, value: 1 }]) }] });
+    const object = new InteractionObject(node, {
+      weightCurves: [
+        {
+          type: InteractionCurveType.PositionWeight,
+          curve: new Curve([
+            { time: 0, value: 1 },
+            { time: 10, value: 1 },
+          ]),
+        },
+      ],
+    });
     expect(system.startInteraction(FullBodyBipedEffector.RightHand, object, false)).toBe(true);
     for (let f = 0; f < 3; f++) m.scene.render();
     expect(ik.solver.rightHandEffector.positionWeight).toBeGreaterThan(0);

@@ -7,7 +7,7 @@
 import type { AnimationGroup } from "@babylonjs/core/Animations/animationGroup.js";
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import "@babylonjs/core/Materials/standardMaterial.js";
-import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { type Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { Mesh } from "@babylonjs/core/Meshes/mesh.js";
 import { CreateBox } from "@babylonjs/core/Meshes/Builders/boxBuilder.js";
 import { CreateGround } from "@babylonjs/core/Meshes/Builders/groundBuilder.js";
@@ -20,7 +20,13 @@ import { GroundingHit, GroundingQuality } from "../../src/effectors/grounding/gr
 import { MovingGroundRaycast } from "../../src/effectors/grounding/moving-ground-raycast.js";
 import { StaticGroundRaycast } from "../../src/effectors/grounding/static-ground-raycast.js";
 import { FullBodyBipedEffector } from "../../src/solver/biped-bones.js";
-import { type LoadedModel, type ModelName, loadModel, modelAvailable, proceduralIdle } from "../helpers/babylon-scene.js";
+import {
+  type LoadedModel,
+  type ModelName,
+  loadModel,
+  modelAvailable,
+  proceduralIdle,
+} from "../helpers/babylon-scene.js";
 import { report } from "../helpers/modifier-scene.js";
 import { Random } from "../helpers/random.js";
 import { height } from "../helpers/scene-probes.js";
@@ -47,8 +53,14 @@ function worldPos(bone: Bone): Vector3 {
 
 /** Bone names for the procedural idle: the spine and the arms (the legs keep their pose). */
 const IDLE_BONES: Record<string, { upper: string[]; withLeg: string[] }> = {
-  Mannequin: { upper: ["spine", "upperarm.l", "lowerarm.r"], withLeg: ["spine", "upperarm.l", "lowerarm.r", "upperleg.l"] },
-  Superhero: { upper: ["spine_01", "upperarm_l", "lowerarm_r"], withLeg: ["spine_01", "upperarm_l", "lowerarm_r", "thigh_l"] },
+  Mannequin: {
+    upper: ["spine", "upperarm.l", "lowerarm.r"],
+    withLeg: ["spine", "upperarm.l", "lowerarm.r", "upperleg.l"],
+  },
+  Superhero: {
+    upper: ["spine_01", "upperarm_l", "lowerarm_r"],
+    withLeg: ["spine_01", "upperarm_l", "lowerarm_r", "thigh_l"],
+  },
   Xbot: { upper: [], withLeg: [] },
 };
 
@@ -83,7 +95,14 @@ interface Terrain {
  * foot), `pit` (a step of `d` down under the left foot), `slope` (a 20° plane through the origin, rising
  * along a diagonal). Steps end halfway between the feet.
  */
-function buildTerrain(m: LoadedModel, kind: TerrainKind, h: number, d: number, leftFoot: Vector3, rightFoot: Vector3): Terrain {
+function buildTerrain(
+  m: LoadedModel,
+  kind: TerrainKind,
+  h: number,
+  d: number,
+  leftFoot: Vector3,
+  rightFoot: Vector3,
+): Terrain {
   const scene = m.scene;
   const size = 8 * h;
   const edge = (leftFoot.x + rightFoot.x) / 2;
@@ -93,7 +112,12 @@ function buildTerrain(m: LoadedModel, kind: TerrainKind, h: number, d: number, l
     const ground = CreateGround("ground", { width: size, height: size }, scene);
     ground.rotationQuaternion = Quaternion.RotationAxis(new Vector3(1, 0, 2).normalize(), (20 * Math.PI) / 180);
     const n = Vector3.TransformNormal(up, ground.computeWorldMatrix(true)).normalize();
-    return { meshes: [ground], surface: (p) => -(n.x * p.x + n.z * p.z) / n.y, normal: n, dispose: () => ground.dispose() };
+    return {
+      meshes: [ground],
+      surface: (p) => -(n.x * p.x + n.z * p.z) / n.y,
+      normal: n,
+      dispose: () => ground.dispose(),
+    };
   }
   const floor = CreateGround("ground", { width: size, height: size }, scene);
   const meshes: Mesh[] = [floor];
@@ -136,8 +160,17 @@ async function standing(name: ModelName, rightHanded: boolean) {
 }
 
 /** A probe from above a foot, `lift` (× h, a range) over it, tilted up to about 17° from straight down. */
-function probeRay(rng: Random, foot: Vector3, h: number, lift: [number, number]): { o: { x: number; y: number; z: number }; d: { x: number; y: number; z: number } } {
-  const o = { x: foot.x + rng.range(-0.3, 0.3) * h, y: foot.y + rng.range(lift[0], lift[1]) * h, z: foot.z + rng.range(-0.3, 0.3) * h };
+function probeRay(
+  rng: Random,
+  foot: Vector3,
+  h: number,
+  lift: [number, number],
+): { o: { x: number; y: number; z: number }; d: { x: number; y: number; z: number } } {
+  const o = {
+    x: foot.x + rng.range(-0.3, 0.3) * h,
+    y: foot.y + rng.range(lift[0], lift[1]) * h,
+    z: foot.z + rng.range(-0.3, 0.3) * h,
+  };
   const t = { x: rng.range(-0.3, 0.3), y: -1, z: rng.range(-0.3, 0.3) };
   const l = Math.hypot(t.x, t.y, t.z);
   return { o, d: { x: t.x / l, y: t.y / l, z: t.z / l } };
@@ -173,209 +206,219 @@ const CASES: { name: ModelName; rightHanded: boolean }[] = [
 for (const { name, rightHanded } of CASES) {
   const title = `GrounderFBBIK on ${name} in a ${rightHanded ? "right" : "left"}-handed scene`;
   const available = modelAvailable(name);
-  describe.skipIf(!available)(available ? title : `${title} (skipped: ../shared/assets/models/${name}.glb is not on this machine)`, () => {
-    it("keeps each foot at its animated height above a block, a pit and a 20° slope (Fastest, Simple, Best), lowers the pelvis for the lower foot and turns the feet to the slope", async () => {
-      const { m, ik, h, unit, r } = await standing(name, rightHanded);
-      const feet = [r.leftFoot, r.rightFoot];
-      const rest = feet.map(worldMatrix);
-      const restPos = rest.map((w) => w.getTranslation());
-      const pelvisRest = worldPos(r.pelvis);
-      const d = 0.2 * unit;
-      // steps end halfway between the feet: a foot radius below half that distance keeps each probe on its side
-      const footRadius = 0.05 * (h / 1.8);
-      const grounder = GrounderFBBIK.create(ik, { footRadius });
-      expect(grounder.height).toBeCloseTo(h, 6);
-      let worstHeight = 0;
-      let worstAngle = 0;
-      const drops: Record<string, number> = {};
-      for (const kind of ["block", "pit", "slope"] as const) {
-        for (const quality of [GroundingQuality.Fastest, GroundingQuality.Simple, GroundingQuality.Best]) {
-          const terrain = buildTerrain(m, kind, h, d, restPos[0]!, restPos[1]!);
-          grounder.quality = quality;
+  describe.skipIf(!available)(
+    available ? title : `${title} (skipped: ../shared/assets/models/${name}.glb is not on this machine)`,
+    () => {
+      it("keeps each foot at its animated height above a block, a pit and a 20° slope (Fastest, Simple, Best), lowers the pelvis for the lower foot and turns the feet to the slope", async () => {
+        const { m, ik, h, unit, r } = await standing(name, rightHanded);
+        const feet = [r.leftFoot, r.rightFoot];
+        const rest = feet.map(worldMatrix);
+        const restPos = rest.map((w) => w.getTranslation());
+        const pelvisRest = worldPos(r.pelvis);
+        const d = 0.2 * unit;
+        // steps end halfway between the feet: a foot radius below half that distance keeps each probe on its side
+        const footRadius = 0.05 * (h / 1.8);
+        const grounder = GrounderFBBIK.create(ik, { footRadius });
+        expect(grounder.height).toBeCloseTo(h, 6);
+        let worstHeight = 0;
+        let worstAngle = 0;
+        const drops: Record<string, number> = {};
+        for (const kind of ["block", "pit", "slope"] as const) {
+          for (const quality of [GroundingQuality.Fastest, GroundingQuality.Simple, GroundingQuality.Best]) {
+            const terrain = buildTerrain(m, kind, h, d, restPos[0]!, restPos[1]!);
+            grounder.quality = quality;
+            grounder.solver.footRadius = kind === "slope" ? 0.15 * (h / 1.8) : footRadius;
+            grounder.resetPosition();
+            for (let f = 0; f < 60; f++) m.scene.render();
+            const label = `${kind}/${GroundingQuality[quality]}`;
+            feet.forEach((foot, i) => {
+              const w = worldMatrix(foot);
+              const p = w.getTranslation();
+              // the foot bone's height above the ground under it, against its height above flat ground at rest
+              const err = Math.abs(p.y - terrain.surface(p) - restPos[i]!.y) / unit;
+              worstHeight = Math.max(worstHeight, err);
+              // measured: at most 2.2e-4 (Xbot's clip moves the feet a little), 1e-7 on the procedural idles
+              expect(err, `${label} foot ${i} height error (× h/1.75)`).toBeLessThan(1e-3);
+              // it stays where the animation put it horizontally
+              expect(Math.hypot(p.x - restPos[i]!.x, p.z - restPos[i]!.z) / unit).toBeLessThan(0.005);
+              const a = angleDeg(footUp(rest[i]!, w), terrain.normal);
+              worstAngle = Math.max(worstAngle, a);
+              // measured: 0.016° on every model
+              expect(a, `${label} foot ${i} angle to the ground normal (degrees)`).toBeLessThan(0.1);
+            });
+            const drop = pelvisRest.y - worldPos(r.pelvis).y;
+            drops[label] = drop / unit;
+            // the higher foot does not move the pelvis (measured: below 5e-6); the lower one drops it by
+            // nearly the step (measured: 0.991–0.994 of it)
+            if (kind === "block") expect(Math.abs(drop) / unit).toBeLessThan(1e-4);
+            if (kind === "pit") {
+              expect(drop).toBeGreaterThan(0.95 * d);
+              expect(drop).toBeLessThan(d);
+            }
+            if (kind === "slope") {
+              // the pelvis lowers as far as the lower foot's ground is below the root
+              const lower = Math.max(...restPos.map((p) => -terrain.surface(p)));
+              expect(lower).toBeGreaterThan(0.02 * unit);
+              expect(drop).toBeGreaterThan(0.95 * lower);
+              expect(drop).toBeLessThan(1.05 * lower);
+            }
+            terrain.dispose();
+          }
+        }
+        report(
+          `${title}: worst foot height error, worst foot angle (°), pelvis drop pit, slope, block (× h/1.75)`,
+          worstHeight,
+          worstAngle,
+          drops["pit/Best"]!,
+          drops["slope/Best"]!,
+          drops["block/Best"]!,
+        );
+      });
+
+      it("StaticGroundRaycast over the block, the pit and the slope: every probe as Babylon picking finds it, and the feet land as with picking", async () => {
+        const { m, ik, h, unit, r } = await standing(name, rightHanded);
+        const restPos = [r.leftFoot, r.rightFoot].map((b) => worldMatrix(b).getTranslation());
+        const footRadius = 0.05 * (h / 1.8);
+        // the grounder probes through whichever static raycast is current
+        let current: StaticGroundRaycast | null = null;
+        const grounder = GrounderFBBIK.create(ik, {
+          footRadius,
+          raycast: (o, d, max, out) => current!.cast(o, d, max, out),
+        });
+        const rng = new Random(0x57a7);
+        const a = new GroundingHit();
+        const b = new GroundingHit();
+        let compared = 0;
+        let worst = 0;
+        for (const kind of ["block", "pit", "slope"] as const) {
+          const terrain = buildTerrain(m, kind, h, 0.2 * unit, restPos[0]!, restPos[1]!);
+          current = StaticGroundRaycast.fromMeshes(terrain.meshes);
+          const picking = exactPicking(m.scene, (mesh) => terrain.meshes.includes(mesh));
+          for (let k = 0; k < 300; k++) {
+            const { o, d } = probeRay(rng, restPos[k & 1]!, h, [0.1, 0.8]);
+            const hitA = current.cast(o, d, 2 * h, a);
+            const hitB = picking.cast(o, d, 2 * h, b);
+            expect(hitA, `${kind} ray ${k}`).toBe(hitB);
+            if (!hitA) continue;
+            compared++;
+            worst = Math.max(worst, expectSameHit(a, b, h, `${kind} ray ${k}`));
+          }
+          grounder.quality = GroundingQuality.Best;
           grounder.solver.footRadius = kind === "slope" ? 0.15 * (h / 1.8) : footRadius;
           grounder.resetPosition();
           for (let f = 0; f < 60; f++) m.scene.render();
-          const label = `${kind}/${GroundingQuality[quality]}`;
-          feet.forEach((foot, i) => {
-            const w = worldMatrix(foot);
-            const p = w.getTranslation();
-            // the foot bone's height above the ground under it, against its height above flat ground at rest
-            const err = Math.abs(p.y - terrain.surface(p) - restPos[i]!.y) / unit;
-            worstHeight = Math.max(worstHeight, err);
-            // measured: at most 2.2e-4 (Xbot's clip moves the feet a little), 1e-7 on the procedural idles
-            expect(err, `${label} foot ${i} height error (× h/1.75)`).toBeLessThan(1e-3);
-            // it stays where the animation put it horizontally
-            expect(Math.hypot(p.x - restPos[i]!.x, p.z - restPos[i]!.z) / unit).toBeLessThan(0.005);
-            const a = angleDeg(footUp(rest[i]!, w), terrain.normal);
-            worstAngle = Math.max(worstAngle, a);
-            // measured: 0.016° on every model
-            expect(a, `${label} foot ${i} angle to the ground normal (degrees)`).toBeLessThan(0.1);
+          [r.leftFoot, r.rightFoot].forEach((foot, i) => {
+            const p = worldMatrix(foot).getTranslation();
+            expect(Math.abs(p.y - terrain.surface(p) - restPos[i]!.y) / unit, `${kind} foot ${i}`).toBeLessThan(1e-3);
           });
-          const drop = pelvisRest.y - worldPos(r.pelvis).y;
-          drops[label] = drop / unit;
-          // the higher foot does not move the pelvis (measured: below 5e-6); the lower one drops it by
-          // nearly the step (measured: 0.991–0.994 of it)
-          if (kind === "block") expect(Math.abs(drop) / unit).toBeLessThan(1e-4);
-          if (kind === "pit") {
-            expect(drop).toBeGreaterThan(0.95 * d);
-            expect(drop).toBeLessThan(d);
-          }
-          if (kind === "slope") {
-            // the pelvis lowers as far as the lower foot's ground is below the root
-            const lower = Math.max(...restPos.map((p) => -terrain.surface(p)));
-            expect(lower).toBeGreaterThan(0.02 * unit);
-            expect(drop).toBeGreaterThan(0.95 * lower);
-            expect(drop).toBeLessThan(1.05 * lower);
-          }
           terrain.dispose();
         }
-      }
-      report(
-        `${title}: worst foot height error, worst foot angle (°), pelvis drop pit, slope, block (× h/1.75)`,
-        worstHeight,
-        worstAngle,
-        drops["pit/Best"]!,
-        drops["slope/Best"]!,
-        drops["block/Best"]!,
-      );
-    });
+        expect(compared).toBeGreaterThan(600);
+        report(`${title}: StaticGroundRaycast vs picking, hits and worst distance difference (× h)`, compared, worst);
+      });
 
-    it("StaticGroundRaycast over the block, the pit and the slope: every probe as Babylon picking finds it, and the feet land as with picking", async () => {
-      const { m, ik, h, unit, r } = await standing(name, rightHanded);
-      const restPos = [r.leftFoot, r.rightFoot].map((b) => worldMatrix(b).getTranslation());
-      const footRadius = 0.05 * (h / 1.8);
-      // the grounder probes through whichever static raycast is current
-      let current: StaticGroundRaycast | null = null;
-      const grounder = GrounderFBBIK.create(ik, { footRadius, raycast: (o, d, max, out) => current!.cast(o, d, max, out) });
-      const rng = new Random(0x57a7);
-      const a = new GroundingHit();
-      const b = new GroundingHit();
-      let compared = 0;
-      let worst = 0;
-      for (const kind of ["block", "pit", "slope"] as const) {
-        const terrain = buildTerrain(m, kind, h, 0.2 * unit, restPos[0]!, restPos[1]!);
-        current = StaticGroundRaycast.fromMeshes(terrain.meshes);
-        const picking = exactPicking(m.scene, (mesh) => terrain.meshes.includes(mesh));
-        for (let k = 0; k < 300; k++) {
-          const { o, d } = probeRay(rng, restPos[k & 1]!, h, [0.1, 0.8]);
-          const hitA = current.cast(o, d, 2 * h, a);
-          const hitB = picking.cast(o, d, 2 * h, b);
-          expect(hitA, `${kind} ray ${k}`).toBe(hitB);
-          if (!hitA) continue;
-          compared++;
-          worst = Math.max(worst, expectSameHit(a, b, h, `${kind} ray ${k}`));
-        }
+      it("MovingGroundRaycast under a platform that rises, sinks, turns and tilts: every probe as Babylon picking finds it at the platform's current pose, and the feet follow its top", async () => {
+        const { m, ik, h, unit, r } = await standing(name, rightHanded);
+        const restPos = [r.leftFoot, r.rightFoot].map((b) => worldMatrix(b).getTranslation());
+        const centre = restPos[0]!.add(restPos[1]!).scale(0.5);
+        const thickness = 0.3 * h;
+        const platform = CreateBox("platform", { width: 3 * h, height: thickness, depth: 3 * h }, m.scene);
+        // a pivot at the platform's top centre, under the feet: the platform hangs below it
+        const pivot = new TransformNode("pivot", m.scene);
+        platform.parent = pivot;
+        platform.position.y = -thickness / 2;
+        const moving = MovingGroundRaycast.fromMeshes([platform]);
+        const picking = exactPicking(m.scene, (mesh) => mesh === platform);
+        const grounder = GrounderFBBIK.create(ik, { footRadius: 0.05 * (h / 1.8), raycast: moving.raycast });
         grounder.quality = GroundingQuality.Best;
-        grounder.solver.footRadius = kind === "slope" ? 0.15 * (h / 1.8) : footRadius;
-        grounder.resetPosition();
-        for (let f = 0; f < 60; f++) m.scene.render();
-        [r.leftFoot, r.rightFoot].forEach((foot, i) => {
-          const p = worldMatrix(foot).getTranslation();
-          expect(Math.abs(p.y - terrain.surface(p) - restPos[i]!.y) / unit, `${kind} foot ${i}`).toBeLessThan(1e-3);
-        });
-        terrain.dispose();
-      }
-      expect(compared).toBeGreaterThan(600);
-      report(`${title}: StaticGroundRaycast vs picking, hits and worst distance difference (× h)`, compared, worst);
-    });
-
-    it("MovingGroundRaycast under a platform that rises, sinks, turns and tilts: every probe as Babylon picking finds it at the platform's current pose, and the feet follow its top", async () => {
-      const { m, ik, h, unit, r } = await standing(name, rightHanded);
-      const restPos = [r.leftFoot, r.rightFoot].map((b) => worldMatrix(b).getTranslation());
-      const centre = restPos[0]!.add(restPos[1]!).scale(0.5);
-      const thickness = 0.3 * h;
-      const platform = CreateBox("platform", { width: 3 * h, height: thickness, depth: 3 * h }, m.scene);
-      // a pivot at the platform's top centre, under the feet: the platform hangs below it
-      const pivot = new TransformNode("pivot", m.scene);
-      platform.parent = pivot;
-      platform.position.y = -thickness / 2;
-      const moving = MovingGroundRaycast.fromMeshes([platform]);
-      const picking = exactPicking(m.scene, (mesh) => mesh === platform);
-      const grounder = GrounderFBBIK.create(ik, { footRadius: 0.05 * (h / 1.8), raycast: moving.raycast });
-      grounder.quality = GroundingQuality.Best;
-      /** Height of the platform's top at (x, z), from its world matrix now. */
-      const top = (p: Vector3): number => {
-        const w = platform.computeWorldMatrix(true);
-        const c = Vector3.TransformCoordinates(new Vector3(0, thickness / 2, 0), w);
-        const n = Vector3.TransformNormal(new Vector3(0, 1, 0), w).normalize();
-        return c.y - (n.x * (p.x - c.x) + n.z * (p.z - c.z)) / n.y;
-      };
-      const rng = new Random(0x91a7);
-      const a = new GroundingHit();
-      const b = new GroundingHit();
-      let compared = 0;
-      let worstProbe = 0;
-      let worstFoot = 0;
-      // each pose is reached over 30 frames (the platform moving every frame), then held for 45
-      const poses = [
-        { y: 0.15 * unit, yaw: 0, tilt: 0 },
-        { y: -0.12 * unit, yaw: 0.6, tilt: 0 },
-        { y: 0.05 * unit, yaw: -0.4, tilt: (6 * Math.PI) / 180 },
-      ];
-      let from = { y: 0, yaw: 0, tilt: 0 };
-      for (const to of poses) {
-        for (let f = 1; f <= 75; f++) {
-          const k = Math.min(1, f / 30);
-          pivot.position.set(centre.x, from.y + (to.y - from.y) * k, centre.z);
-          pivot.rotationQuaternion = Quaternion.RotationYawPitchRoll(from.yaw + (to.yaw - from.yaw) * k, 0, from.tilt + (to.tilt - from.tilt) * k);
-          // probes first (the raycast must see the move by itself), then picking on freshly computed matrices
-          for (let i = 0; i < 8; i++) {
-            const { o, d } = probeRay(rng, restPos[i & 1]!, h, [0.2, 0.8]);
-            const hitA = moving.cast(o, d, 2 * h, a);
-            platform.computeWorldMatrix(true);
-            const hitB = picking.cast(o, d, 2 * h, b);
-            expect(hitA, `probe ${compared}`).toBe(hitB);
-            if (!hitA) continue;
-            compared++;
-            worstProbe = Math.max(worstProbe, expectSameHit(a, b, h, `probe ${compared}`));
+        /** Height of the platform's top at (x, z), from its world matrix now. */
+        const top = (p: Vector3): number => {
+          const w = platform.computeWorldMatrix(true);
+          const c = Vector3.TransformCoordinates(new Vector3(0, thickness / 2, 0), w);
+          const n = Vector3.TransformNormal(new Vector3(0, 1, 0), w).normalize();
+          return c.y - (n.x * (p.x - c.x) + n.z * (p.z - c.z)) / n.y;
+        };
+        const rng = new Random(0x91a7);
+        const a = new GroundingHit();
+        const b = new GroundingHit();
+        let compared = 0;
+        let worstProbe = 0;
+        let worstFoot = 0;
+        // each pose is reached over 30 frames (the platform moving every frame), then held for 45
+        const poses = [
+          { y: 0.15 * unit, yaw: 0, tilt: 0 },
+          { y: -0.12 * unit, yaw: 0.6, tilt: 0 },
+          { y: 0.05 * unit, yaw: -0.4, tilt: (6 * Math.PI) / 180 },
+        ];
+        let from = { y: 0, yaw: 0, tilt: 0 };
+        for (const to of poses) {
+          for (let f = 1; f <= 75; f++) {
+            const k = Math.min(1, f / 30);
+            pivot.position.set(centre.x, from.y + (to.y - from.y) * k, centre.z);
+            pivot.rotationQuaternion = Quaternion.RotationYawPitchRoll(
+              from.yaw + (to.yaw - from.yaw) * k,
+              0,
+              from.tilt + (to.tilt - from.tilt) * k,
+            );
+            // probes first (the raycast must see the move by itself), then picking on freshly computed matrices
+            for (let i = 0; i < 8; i++) {
+              const { o, d } = probeRay(rng, restPos[i & 1]!, h, [0.2, 0.8]);
+              const hitA = moving.cast(o, d, 2 * h, a);
+              platform.computeWorldMatrix(true);
+              const hitB = picking.cast(o, d, 2 * h, b);
+              expect(hitA, `probe ${compared}`).toBe(hitB);
+              if (!hitA) continue;
+              compared++;
+              worstProbe = Math.max(worstProbe, expectSameHit(a, b, h, `probe ${compared}`));
+            }
+            m.scene.render();
           }
-          m.scene.render();
+          [r.leftFoot, r.rightFoot].forEach((foot, i) => {
+            const p = worldMatrix(foot).getTranslation();
+            const err = Math.abs(p.y - top(p) - restPos[i]!.y) / unit;
+            worstFoot = Math.max(worstFoot, err);
+            // measured: at most 1.3e-4 (Xbot), as on the still block
+            expect(err, `pose ${JSON.stringify(to)} foot ${i}`).toBeLessThan(1e-3);
+          });
+          from = to;
         }
-        [r.leftFoot, r.rightFoot].forEach((foot, i) => {
-          const p = worldMatrix(foot).getTranslation();
-          const err = Math.abs(p.y - top(p) - restPos[i]!.y) / unit;
-          worstFoot = Math.max(worstFoot, err);
-          // measured: at most 1.3e-4 (Xbot), as on the still block
-          expect(err, `pose ${JSON.stringify(to)} foot ${i}`).toBeLessThan(1e-3);
-        });
-        from = to;
-      }
-      expect(compared).toBeGreaterThan(1500);
-      report(
-        `${title}: MovingGroundRaycast vs picking, hits, worst difference (× h), worst foot height error (× h/1.75)`,
-        compared,
-        worstProbe,
-        worstFoot,
-      );
-      grounder.dispose();
-      platform.dispose();
-    });
+        expect(compared).toBeGreaterThan(1500);
+        report(
+          `${title}: MovingGroundRaycast vs picking, hits, worst difference (× h), worst foot height error (× h/1.75)`,
+          compared,
+          worstProbe,
+          worstFoot,
+        );
+        grounder.dispose();
+        platform.dispose();
+      });
 
-    it("on flat ground at the root's height the pose equals the animation (within 1e-6 h), every quality", async () => {
-      const grounded = await load(name, rightHanded);
-      const reference = await load(name, rightHanded);
-      const ik = FullBodyBipedIK.create(grounded.scene, grounded.skeleton);
-      FullBodyBipedIK.create(reference.scene, reference.skeleton);
-      const grounder = GrounderFBBIK.create(ik);
-      const h = height(grounded);
-      buildTerrain(grounded, "flat", h, 0, Vector3.Zero(), Vector3.Zero());
-      playIdle(grounded, name, true);
-      playIdle(reference, name, true);
-      let worst = 0;
-      for (let frame = 0; frame < 30; frame++) {
-        grounder.quality = [GroundingQuality.Fastest, GroundingQuality.Simple, GroundingQuality.Best][frame % 3]!;
-        grounded.scene.render();
-        reference.scene.render();
-        for (let i = 0; i < grounded.skeleton.bones.length; i++) {
-          const a = worldPos(grounded.skeleton.bones[i]!);
-          const b = worldPos(reference.skeleton.bones[i]!);
-          worst = Math.max(worst, Vector3.Distance(a, b) / h);
+      it("on flat ground at the root's height the pose equals the animation (within 1e-6 h), every quality", async () => {
+        const grounded = await load(name, rightHanded);
+        const reference = await load(name, rightHanded);
+        const ik = FullBodyBipedIK.create(grounded.scene, grounded.skeleton);
+        FullBodyBipedIK.create(reference.scene, reference.skeleton);
+        const grounder = GrounderFBBIK.create(ik);
+        const h = height(grounded);
+        buildTerrain(grounded, "flat", h, 0, Vector3.Zero(), Vector3.Zero());
+        playIdle(grounded, name, true);
+        playIdle(reference, name, true);
+        let worst = 0;
+        for (let frame = 0; frame < 30; frame++) {
+          grounder.quality = [GroundingQuality.Fastest, GroundingQuality.Simple, GroundingQuality.Best][frame % 3]!;
+          grounded.scene.render();
+          reference.scene.render();
+          for (let i = 0; i < grounded.skeleton.bones.length; i++) {
+            const a = worldPos(grounded.skeleton.bones[i]!);
+            const b = worldPos(reference.skeleton.bones[i]!);
+            worst = Math.max(worst, Vector3.Distance(a, b) / h);
+          }
         }
-      }
-      expect(worst).toBeLessThan(1e-6);
-      report(`${title}: flat ground, worst bone deviation from the animation (× h)`, worst);
-    });
-  });
+        expect(worst).toBeLessThan(1e-6);
+        report(`${title}: flat ground, worst bone deviation from the animation (× h)`, worst);
+      });
+    },
+  );
 }
 
 describe("GrounderFBBIK behaviour (Mannequin)", () => {
@@ -387,7 +430,16 @@ describe("GrounderFBBIK behaviour (Mannequin)", () => {
     m.scene.render();
     const h = height(m);
     const r = ik.references;
-    return { m, ik, h, unit: h / 1.75, r, left: worldPos(r.leftFoot), right: worldPos(r.rightFoot), pelvis: worldPos(r.pelvis) };
+    return {
+      m,
+      ik,
+      h,
+      unit: h / 1.75,
+      r,
+      left: worldPos(r.leftFoot),
+      right: worldPos(r.rightFoot),
+      pelvis: worldPos(r.pelvis),
+    };
   }
 
   it("weight 0 (and enabled = false) leaves the pose bit for bit as the IK alone, even on a block; weight back to 0 after settling restores it", async () => {
@@ -402,7 +454,8 @@ describe("GrounderFBBIK behaviour (Mannequin)", () => {
       for (let i = 0; i < s.m.skeleton.bones.length; i++) {
         const a = s.m.skeleton.bones[i]!.getTransformNode()!.computeWorldMatrix(true).m;
         const b = reference.skeleton.bones[i]!.getTransformNode()!.computeWorldMatrix(true).m;
-        for (let k = 0; k < 16; k++) if (a[k] !== b[k]) throw new Error(`${label}: bone ${s.m.skeleton.bones[i]!.name} differs`);
+        for (let k = 0; k < 16; k++)
+          if (a[k] !== b[k]) throw new Error(`${label}: bone ${s.m.skeleton.bones[i]!.name} differs`);
       }
     };
     for (let f = 0; f < 5; f++) {
@@ -443,7 +496,10 @@ describe("GrounderFBBIK behaviour (Mannequin)", () => {
       if (reset) grounder.resetPosition();
       s.m.scene.render();
       const drop = s.pelvis.y - worldPos(s.r.pelvis).y;
-      const footErr = Math.max(Math.abs(worldPos(s.r.leftFoot).y - s.left.y), Math.abs(worldPos(s.r.rightFoot).y - s.right.y));
+      const footErr = Math.max(
+        Math.abs(worldPos(s.r.leftFoot).y - s.left.y),
+        Math.abs(worldPos(s.r.rightFoot).y - s.right.y),
+      );
       return { drop: drop / d, footErr: footErr / s.unit };
     };
     const withReset = await run(true);
@@ -459,7 +515,10 @@ describe("GrounderFBBIK behaviour (Mannequin)", () => {
     const s = await setup();
     const terrain = buildTerrain(s.m, "block", s.h, 0.2 * s.unit, s.left, s.right);
     terrain.meshes[1]!.name = "prop";
-    const grounder = GrounderFBBIK.create(s.ik, { predicate: (mesh) => mesh.name === "ground", footRadius: 0.05 * (s.h / 1.8) });
+    const grounder = GrounderFBBIK.create(s.ik, {
+      predicate: (mesh) => mesh.name === "ground",
+      footRadius: 0.05 * (s.h / 1.8),
+    });
     for (let f = 0; f < 30; f++) s.m.scene.render();
     expect(Math.abs(worldPos(s.r.leftFoot).y - s.left.y) / s.unit).toBeLessThan(1e-6);
     expect(grounder.solver.legs.every((l) => l.isGrounded)).toBe(true);
@@ -480,7 +539,9 @@ describe("GrounderFBBIK behaviour (Mannequin)", () => {
       raycast: (origin, direction, maxDistance, out) => {
         calls++;
         // plane through the origin with normal n: origin + t·direction on it
-        const t = -(n.x * origin.x + n.y * origin.y + n.z * origin.z) / (n.x * direction.x + n.y * direction.y + n.z * direction.z);
+        const t =
+          -(n.x * origin.x + n.y * origin.y + n.z * origin.z) /
+          (n.x * direction.x + n.y * direction.y + n.z * direction.z);
         if (!(t >= 0 && t <= maxDistance)) return false;
         out.point.x = origin.x + direction.x * t;
         out.point.y = origin.y + direction.y * t;
@@ -495,7 +556,10 @@ describe("GrounderFBBIK behaviour (Mannequin)", () => {
     expect(grounder.groundRaycast).toBeNull();
     for (let f = 0; f < 60; f++) s.m.scene.render();
     const surface = (p: Vector3) => -(n.x * p.x) / n.y;
-    for (const [bone, rest] of [[s.r.leftFoot, s.left], [s.r.rightFoot, s.right]] as const) {
+    for (const [bone, rest] of [
+      [s.r.leftFoot, s.left],
+      [s.r.rightFoot, s.right],
+    ] as const) {
       const p = worldPos(bone);
       expect(Math.abs(p.y - surface(p) - rest.y) / s.unit).toBeLessThan(0.01);
     }
@@ -508,7 +572,12 @@ describe("GrounderFBBIK behaviour (Mannequin)", () => {
       buildTerrain(s.m, "block", s.h, 0.2 * s.unit, s.left, s.right);
       const grounder = GrounderFBBIK.create(s.ik, {
         footRadius: 0.05 * (s.h / 1.8),
-        spine: spine ? [new GrounderSpineEffector(FullBodyBipedEffector.LeftShoulder), new GrounderSpineEffector(FullBodyBipedEffector.RightShoulder)] : [],
+        spine: spine
+          ? [
+              new GrounderSpineEffector(FullBodyBipedEffector.LeftShoulder),
+              new GrounderSpineEffector(FullBodyBipedEffector.RightShoulder),
+            ]
+          : [],
       });
       for (let f = 0; f < 90; f++) s.m.scene.render();
       const chest = worldPos(s.r.spine[s.r.spine.length - 1]!);

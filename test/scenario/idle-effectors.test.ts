@@ -78,19 +78,26 @@ for (const rightHanded of [false, true]) {
       const hand = ik.solver.leftHandEffector;
       const bend = ik.solver.leftArmChain.bendConstraint;
       // a hand target that bends the elbow, then the bend direction chosen while its weight is 0
-      hand.position.copyFrom(worldPos(r.leftUpperArm).add(worldPos(r.leftHand).subtract(worldPos(r.leftUpperArm)).scale(0.6)));
+      hand.position.copyFrom(
+        worldPos(r.leftUpperArm).add(worldPos(r.leftHand).subtract(worldPos(r.leftUpperArm)).scale(0.6)),
+      );
       hand.positionWeight = 1;
       m.scene.render();
       const shoulder = worldPos(r.leftUpperArm);
       const axis = hand.position.subtract(shoulder).normalize();
       const elbowBefore = worldPos(r.leftForearm).subtract(shoulder);
       // the side the elbow does not point to now: opposite its current offset from the limb axis
-      const side = elbowBefore.subtract(axis.scale(Vector3.Dot(elbowBefore, axis))).normalize().scale(-1);
+      const side = elbowBefore
+        .subtract(axis.scale(Vector3.Dot(elbowBefore, axis)))
+        .normalize()
+        .scale(-1);
       bend.direction.copyFrom(side);
       m.scene.render();
       m.scene.render();
       const idleElbow = worldPos(r.leftForearm).subtract(shoulder);
-      expect(Vector3.Dot(idleElbow.subtract(axis.scale(Vector3.Dot(idleElbow, axis))).normalize(), side)).toBeLessThan(0);
+      expect(Vector3.Dot(idleElbow.subtract(axis.scale(Vector3.Dot(idleElbow, axis))).normalize(), side)).toBeLessThan(
+        0,
+      );
       bend.weight = 1;
       m.scene.render();
       const elbow = worldPos(r.leftForearm).subtract(shoulder);

@@ -20,7 +20,9 @@ afterEach(() => {
 
 for (const name of ["Mannequin", "Superhero", "Xbot"] as ModelName[]) {
   const available = modelAvailable(name);
-  const title = available ? `climbing on ${name}` : `climbing on ${name} (skipped: ../shared/assets/models/${name}.glb is not on this machine)`;
+  const title = available
+    ? `climbing on ${name}`
+    : `climbing on ${name} (skipped: ../shared/assets/models/${name}.glb is not on this machine)`;
   describe.skipIf(!available)(title, () => {
     it("climbs two rungs of a ladder: each limb within 1 % of h of its hold while on it, the body rises with the holds", async () => {
       const m = await loadModel(name);
@@ -36,9 +38,14 @@ for (const name of ["Mannequin", "Superhero", "Xbot"] as ModelName[]) {
       forward.normalize();
       const lShoulder = worldPos(r.leftUpperArm);
       const rShoulder = worldPos(r.rightUpperArm);
-      const armLength = Vector3.Distance(lShoulder, worldPos(r.leftForearm)) + Vector3.Distance(worldPos(r.leftForearm), worldPos(r.leftHand));
+      const armLength =
+        Vector3.Distance(lShoulder, worldPos(r.leftForearm)) +
+        Vector3.Distance(worldPos(r.leftForearm), worldPos(r.leftHand));
       const ankleY = (worldPos(r.leftFoot).y + worldPos(r.rightFoot).y) / 2;
-      const chestFront = lShoulder.add(rShoulder).scale(0.5).add(forward.scale(0.45 * armLength));
+      const chestFront = lShoulder
+        .add(rShoulder)
+        .scale(0.5)
+        .add(forward.scale(0.45 * armLength));
       const spacing = 0.1 * h;
       // the ladder: rungs every 0.1 h from the ankles up, hand holds in front of the chest, foot holds in front of the feet
       const holdNode = (side: Vector3, k: number, label: string) => {

@@ -52,7 +52,13 @@ async function setup(name: ModelName, capture = true) {
   ]);
   const interaction = new InteractionObject(object, {
     weightCurves: [
-      { type: InteractionCurveType.PositionWeight, curve: new Curve([{ time: 0, value: 1 }, { time: 1.4, value: 1 }]) },
+      {
+        type: InteractionCurveType.PositionWeight,
+        curve: new Curve([
+          { time: 0, value: 1 },
+          { time: 1.4, value: 1 },
+        ]),
+      },
       { type: InteractionCurveType.PoserWeight, curve: poserWeight },
     ],
   });
@@ -63,7 +69,9 @@ async function setup(name: ModelName, capture = true) {
 describe("hand poser", () => {
   for (const name of ["Superhero", "Xbot"] as ModelName[]) {
     const available = modelAvailable(name);
-    const title = available ? `${name}: the fingers turn toward the target pose by the PoserWeight curve and return after` : `${name} (skipped: ../shared/assets/models/${name}.glb is not on this machine)`;
+    const title = available
+      ? `${name}: the fingers turn toward the target pose by the PoserWeight curve and return after`
+      : `${name} (skipped: ../shared/assets/models/${name}.glb is not on this machine)`;
     it.skipIf(!available)(title, async () => {
       const { m, system, hand, grip, interaction, poserWeight } = await setup(name);
       const poser = system.getPoser(FullBodyBipedEffector.LeftHand)!;
@@ -72,7 +80,9 @@ describe("hand poser", () => {
       const rest = poser.bones.map((b) => b.rotationQuaternion!.clone());
       // curl every finger joint of the pose by 50° about its local X
       const poseNodes = grip.getDescendants(false) as TransformNode[];
-      for (const n of poseNodes) if (n.name !== "grip pose") n.rotationQuaternion = n.rotationQuaternion!.multiply(Quaternion.RotationAxis(Vector3.Right(), 0.87));
+      for (const n of poseNodes)
+        if (n.name !== "grip pose")
+          n.rotationQuaternion = n.rotationQuaternion!.multiply(Quaternion.RotationAxis(Vector3.Right(), 0.87));
       const targets = poser.bones.map((b) => poseNodes.find((n) => n.name === b.name)!.rotationQuaternion!.clone());
       system.startInteraction(FullBodyBipedEffector.LeftHand, interaction, false);
       expect(poser.matchedCount).toBe(poser.bones.length);
@@ -92,7 +102,9 @@ describe("hand poser", () => {
         });
         sampled++;
       }
-      console.log(`${name}: ${poser.bones.length} finger bones, worst deviation from slerp(rest, pose, weight) ${worst.toExponential(2)} rad over ${sampled} frames`);
+      console.log(
+        `${name}: ${poser.bones.length} finger bones, worst deviation from slerp(rest, pose, weight) ${worst.toExponential(2)} rad over ${sampled} frames`,
+      );
       expect(peak).toBe(1);
       expect(worst).toBeLessThan(1e-6);
       // at full weight the fingers were in the pose; after the end they return to the animation (here: rest)

@@ -16,9 +16,14 @@ import { rotationOfMatrix } from "../../src/effectors/interaction/node-pose.js";
 import { GrounderFBBIK } from "../../src/effectors/grounding/grounder-fbbik.js";
 import { EffectorOffset } from "../../src/effectors/modifiers/index.js";
 import { FullBodyBipedEffector } from "../../src/solver/biped-bones.js";
-import { type LoadedModel, type ModelName, loadModel, modelAvailable, proceduralIdle } from "../helpers/babylon-scene.js";
+import {
+  type LoadedModel,
+  type ModelName,
+  loadModel,
+  modelAvailable,
+  proceduralIdle,
+} from "../helpers/babylon-scene.js";
 import { height, nodePos, worldPos } from "../helpers/scene-probes.js";
-import { riseHoldFall } from "../helpers/weight-curves.js";
 
 const open: LoadedModel[] = [];
 afterEach(() => {
@@ -60,10 +65,17 @@ function armLength(ik: FullBodyBipedIK, left: boolean): number {
 function reachableNode(rig: Rig, left: boolean, name = "object"): TransformNode {
   const r = rig.ik.references;
   const shoulder = worldPos(left ? r.leftUpperArm : r.rightUpperArm);
-  const outward = worldPos(left ? r.leftUpperArm : r.rightUpperArm).subtract(worldPos(left ? r.rightUpperArm : r.leftUpperArm)).normalize();
+  const outward = worldPos(left ? r.leftUpperArm : r.rightUpperArm)
+    .subtract(worldPos(left ? r.rightUpperArm : r.leftUpperArm))
+    .normalize();
   const L = armLength(rig.ik, left);
   const node = new TransformNode(name, rig.m.scene);
-  node.position.copyFrom(shoulder.add(rig.forward.scale(0.5 * L)).add(new Vector3(0, -0.25 * L, 0)).add(outward.scale(0.1 * L)));
+  node.position.copyFrom(
+    shoulder
+      .add(rig.forward.scale(0.5 * L))
+      .add(new Vector3(0, -0.25 * L, 0))
+      .add(outward.scale(0.1 * L)),
+  );
   node.rotationQuaternion = Quaternion.RotationYawPitchRoll(0.4, 0.3, -0.5);
   return node;
 }
@@ -79,7 +91,9 @@ const MODELS: ModelName[] = ["Mannequin", "Superhero", "Xbot"];
 
 for (const name of MODELS) {
   const available = modelAvailable(name);
-  const title = available ? `interactions on ${name}` : `interactions on ${name} (skipped: ../shared/assets/models/${name}.glb is not on this machine)`;
+  const title = available
+    ? `interactions on ${name}`
+    : `interactions on ${name} (skipped: ../shared/assets/models/${name}.glb is not on this machine)`;
   describe.skipIf(!available)(title, () => {
     it("a hand reaches an object within reach: at full weight the hand is within 1 % of h of the target and takes its axes", async () => {
       for (const rightHanded of [false, true]) {
@@ -87,8 +101,8 @@ for (const name of MODELS) {
         const node = reachableNode(rig, true);
         const object = new InteractionObject(node, {
           weightCurves: [
-            { type: InteractionCurveType.PositionWeight, curve: riseHoldFall(0.4, 1.2, 1.6) },
-            { type: InteractionCurveType.RotationWeight, curve: riseHoldFall(0.4, 1.2, 1.6) },
+            { type: InteractionCurveType.PositionWeight, curve: Curve.riseHoldFall(0.4, 1.2, 1.6) },
+            { type: InteractionCurveType.RotationWeight, curve: Curve.riseHoldFall(0.4, 1.2, 1.6) },
           ],
         });
         expect(rig.system.startInteraction(FullBodyBipedEffector.LeftHand, object, false)).toBe(true);
@@ -103,12 +117,15 @@ for (const name of MODELS) {
           worst = Math.max(worst, Vector3.Distance(worldPos(rig.ik.references.leftHand), node.position) / rig.h);
           const hm = hand.computeWorldMatrix(true).m;
           const tm = node.computeWorldMatrix(true).m;
-          const axis = (mm: ArrayLike<number>, row: number) => new Vector3(mm[row * 4]!, mm[row * 4 + 1]!, mm[row * 4 + 2]!).normalize();
+          const axis = (mm: ArrayLike<number>, row: number) =>
+            new Vector3(mm[row * 4]!, mm[row * 4 + 1]!, mm[row * 4 + 2]!).normalize();
           // the hand's rotation is the target's in Babylon's convention: X and Z match (Y is flipped under
           // the glTF's mirror in a left-handed scene, where the target is not mirrored)
           worstAxis = Math.min(worstAxis, Vector3.Dot(axis(hm, 0), axis(tm, 0)), Vector3.Dot(axis(hm, 2), axis(tm, 2)));
         });
-        console.log(`${name} ${rightHanded ? "RH" : "LH"}: hand → target worst ${(worst * 100).toExponential(2)} % of h over ${samples} frames; axes dot ≥ ${worstAxis.toFixed(6)}`);
+        console.log(
+          `${name} ${rightHanded ? "RH" : "LH"}: hand → target worst ${(worst * 100).toExponential(2)} % of h over ${samples} frames; axes dot ≥ ${worstAxis.toFixed(6)}`,
+        );
         expect(samples).toBeGreaterThan(40);
         expect(worst).toBeLessThan(0.01);
         expect(worstAxis).toBeGreaterThan(0.999);
@@ -126,7 +143,9 @@ for (const name of MODELS) {
         { time: 1.2, value: 0.3 },
         { time: 1.5, value: 0 },
       ]);
-      const object = new InteractionObject(reachableNode(rig, false), { weightCurves: [{ type: InteractionCurveType.PositionWeight, curve }] });
+      const object = new InteractionObject(reachableNode(rig, false), {
+        weightCurves: [{ type: InteractionCurveType.PositionWeight, curve }],
+      });
       let stops = 0;
       rig.system.onInteractionStop.add(() => stops++);
       expect(rig.system.startInteraction(FullBodyBipedEffector.RightHand, object, false)).toBe(true);
@@ -159,7 +178,7 @@ for (const name of MODELS) {
       const rig = await setup(name);
       const node = reachableNode(rig, true);
       const object = new InteractionObject(node, {
-        weightCurves: [{ type: InteractionCurveType.PositionWeight, curve: riseHoldFall(0.3, 1.0, 1.3) }],
+        weightCurves: [{ type: InteractionCurveType.PositionWeight, curve: Curve.riseHoldFall(0.3, 1.0, 1.3) }],
         events: [{ time: 0.5, pause: true }],
       });
       const pauses: InteractionEventData[] = [];
@@ -175,7 +194,9 @@ for (const name of MODELS) {
       let worst = 0;
       for (let i = 0; i < 60; i++) {
         const a = (i / 60) * Math.PI * 2;
-        node.position.copyFrom(base.add(side.scale(Math.sin(a) * 0.08 * rig.h)).add(new Vector3(0, (1 - Math.cos(a)) * 0.06 * rig.h, 0)));
+        node.position.copyFrom(
+          base.add(side.scale(Math.sin(a) * 0.08 * rig.h)).add(new Vector3(0, (1 - Math.cos(a)) * 0.06 * rig.h, 0)),
+        );
         rig.m.scene.render();
         worst = Math.max(worst, Vector3.Distance(worldPos(rig.ik.references.leftHand), node.position) / rig.h);
       }
@@ -198,8 +219,8 @@ for (const name of MODELS) {
       const r = rig.ik.references;
       const object = new InteractionObject(node, {
         weightCurves: [
-          { type: InteractionCurveType.PositionWeight, curve: riseHoldFall(0.3, 0.6, 1.2) },
-          { type: InteractionCurveType.RotationWeight, curve: riseHoldFall(0.3, 0.6, 1.2) },
+          { type: InteractionCurveType.PositionWeight, curve: Curve.riseHoldFall(0.3, 0.6, 1.2) },
+          { type: InteractionCurveType.RotationWeight, curve: Curve.riseHoldFall(0.3, 0.6, 1.2) },
         ],
         events: [{ time: 0.5, pickUp: true, pause: true }],
       });
@@ -231,7 +252,9 @@ for (const name of MODELS) {
         worst = Math.max(worst, Vector3.Distance(nodePos(node), expected) / rig.h);
         moved = Math.max(moved, Vector3.Distance(worldPos(r.leftHand), handStart) / rig.h);
       });
-      console.log(`${name}: held object offset from the hand, worst ${worst.toExponential(2)} h while the hand moved up to ${moved.toFixed(3)} h`);
+      console.log(
+        `${name}: held object offset from the hand, worst ${worst.toExponential(2)} h while the hand moved up to ${moved.toFixed(3)} h`,
+      );
       expect(moved).toBeGreaterThan(0.05);
       expect(worst).toBeLessThan(1e-3);
       // the interaction ended by itself and the hand still holds the object
@@ -260,7 +283,15 @@ for (const name of MODELS) {
       const s = rig.ik.solver;
       const e = s.leftHandEffector;
       const chain = s.leftArmChain;
-      const read = () => [e.positionWeight, e.rotationWeight, chain.pull, chain.reach, chain.push, chain.pushParent, chain.bendConstraint.weight];
+      const read = () => [
+        e.positionWeight,
+        e.rotationWeight,
+        chain.pull,
+        chain.reach,
+        chain.push,
+        chain.pushParent,
+        chain.bendConstraint.weight,
+      ];
       const defaults = read();
       expect(defaults).toEqual([0, 0, 1, 0.1, 0, 0, 0]);
       const values = [1, 0.8, 0.3, 0.7, 0.6, -0.4, 0.9];
@@ -274,7 +305,13 @@ for (const name of MODELS) {
         InteractionCurveType.BendGoalWeight,
       ];
       const object = new InteractionObject(reachableNode(rig, true), {
-        weightCurves: types.map((type, i) => ({ type, curve: new Curve([{ time: 0, value: values[i]! }, { time: 3, value: values[i]! }]) })),
+        weightCurves: types.map((type, i) => ({
+          type,
+          curve: new Curve([
+            { time: 0, value: values[i]! },
+            { time: 3, value: values[i]! },
+          ]),
+        })),
       });
       rig.system.resetToDefaultsSpeed = 2;
       rig.system.startInteraction(FullBodyBipedEffector.LeftHand, object, false);
@@ -303,7 +340,7 @@ for (const name of MODELS) {
       const sys = rig.system;
       const make = (n: string, left: boolean) =>
         new InteractionObject(reachableNode(rig, left, n), {
-          weightCurves: [{ type: InteractionCurveType.PositionWeight, curve: riseHoldFall(0.2, 0.6, 1.0) }],
+          weightCurves: [{ type: InteractionCurveType.PositionWeight, curve: Curve.riseHoldFall(0.2, 0.6, 1.0) }],
           events: [
             { time: 0.4, message: "b", data: 2 },
             { time: 0.2, message: "a", data: 1 },
@@ -348,7 +385,20 @@ for (const name of MODELS) {
       expect(sys.getMinActiveProgress()).toBeCloseTo(5 * DT, 12);
       expect(sys.getProgress(RH)).toBeCloseTo(35 * DT, 12);
       frames(rig, 80);
-      expect(log).toEqual(["start a", "a:a", "start b", "b:a", "b:b", "b:c", "start c", "c:a", "c:b", "c:c", "stop b", "stop c"]);
+      expect(log).toEqual([
+        "start a",
+        "a:a",
+        "start b",
+        "b:a",
+        "b:b",
+        "b:c",
+        "start c",
+        "c:a",
+        "c:b",
+        "c:c",
+        "stop b",
+        "stop c",
+      ]);
       expect(sys.getMinActiveProgress()).toBe(0);
     });
 
@@ -357,14 +407,22 @@ for (const name of MODELS) {
         const m = await loadModel(name, { rightHanded });
         open.push(m);
         m.root.position.set(3, -1, 2);
-        m.root.rotationQuaternion = Quaternion.RotationAxis(Vector3.Up(), Math.PI / 2).multiply(m.root.rotationQuaternion ?? Quaternion.Identity());
+        m.root.rotationQuaternion = Quaternion.RotationAxis(Vector3.Up(), Math.PI / 2).multiply(
+          m.root.rotationQuaternion ?? Quaternion.Identity(),
+        );
         m.root.scaling.scaleInPlace(3);
         const nodes = m.skeleton.bones.map((b) => b.getTransformNode()).filter((n): n is TransformNode => n !== null);
         proceduralIdle(m.scene, nodes).play(true);
         const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
         m.scene.render();
         const h = height(m);
-        const rig: Rig = { m, ik, system: new InteractionSystem(ik, { handPosers: false }), h, forward: new Vector3(0, 0, 0) };
+        const rig: Rig = {
+          m,
+          ik,
+          system: new InteractionSystem(ik, { handPosers: false }),
+          h,
+          forward: new Vector3(0, 0, 0),
+        };
         // a slow fade keeps the weight between bone and target for the whole check
         rig.system.fadeInTime = 3;
         const r = ik.references;
@@ -396,7 +454,11 @@ for (const name of MODELS) {
           probing = false;
         });
         const original = TransformNode.prototype.computeWorldMatrix;
-        TransformNode.prototype.computeWorldMatrix = function (this: TransformNode, force?: boolean, ...rest: unknown[]) {
+        TransformNode.prototype.computeWorldMatrix = function (
+          this: TransformNode,
+          force?: boolean,
+          ...rest: unknown[]
+        ) {
           if (force === true && !probing) forced++;
           return (original as (...a: unknown[]) => Matrix).call(this, force, ...rest);
         };
@@ -418,12 +480,14 @@ for (const name of MODELS) {
           const nodeRot = rotationOfMatrix(node.computeWorldMatrix(), new Quaternion());
           // nlerp on the shorter arc, as the effector does
           const sign = Quaternion.Dot(boneRot, nodeRot) < 0 ? -1 : 1;
-          expectedRot.set(
-            boneRot.x + (nodeRot.x * sign - boneRot.x) * w,
-            boneRot.y + (nodeRot.y * sign - boneRot.y) * w,
-            boneRot.z + (nodeRot.z * sign - boneRot.z) * w,
-            boneRot.w + (nodeRot.w * sign - boneRot.w) * w,
-          ).normalize();
+          expectedRot
+            .set(
+              boneRot.x + (nodeRot.x * sign - boneRot.x) * w,
+              boneRot.y + (nodeRot.y * sign - boneRot.y) * w,
+              boneRot.z + (nodeRot.z * sign - boneRot.z) * w,
+              boneRot.w + (nodeRot.w * sign - boneRot.w) * w,
+            )
+            .normalize();
           worstPos = Math.max(worstPos, Vector3.Distance(e.position, expectedPos) / h);
           worstRot = Math.min(worstRot, Math.abs(Quaternion.Dot(e.rotation, expectedRot)));
         });
@@ -435,7 +499,9 @@ for (const name of MODELS) {
         } finally {
           TransformNode.prototype.computeWorldMatrix = original;
         }
-        console.log(`${name} ${rightHanded ? "RH" : "LH"}: effector vs lerp(animated hand, target) worst ${worstPos.toExponential(2)} h, rotation |dot| ≥ ${worstRot}`);
+        console.log(
+          `${name} ${rightHanded ? "RH" : "LH"}: effector vs lerp(animated hand, target) worst ${worstPos.toExponential(2)} h, rotation |dot| ≥ ${worstRot}`,
+        );
         expect(samples).toBeGreaterThan(60);
         // Babylon's matrices are float32: that is the reference's precision (the hand moves ~1e-2 h a frame)
         expect(worstPos).toBeLessThan(1e-6);
@@ -451,14 +517,14 @@ for (const name of MODELS) {
     it("dispose removes its observers and restores the default weights", async () => {
       const rig = await setup(name);
       const s = rig.ik.solver;
-      const pre = s.inner.onPreUpdate.observerCount;
+      const pre = s.onSkeletonRead.observerCount;
       const post = s.onPostUpdate.observers.length;
       const second = new InteractionSystem(rig.ik);
-      expect(s.inner.onPreUpdate.observerCount).toBe(pre + 1);
+      expect(s.onSkeletonRead.observerCount).toBe(pre + 1);
       expect(s.onPostUpdate.observers.length).toBe(post + 1);
       const object = new InteractionObject(reachableNode(rig, true), {
         weightCurves: [
-          { type: InteractionCurveType.PositionWeight, curve: riseHoldFall(0.2, 2, 3) },
+          { type: InteractionCurveType.PositionWeight, curve: Curve.riseHoldFall(0.2, 2, 3) },
           { type: InteractionCurveType.Pull, curve: Curve.constant(0.2) },
         ],
       });
@@ -467,7 +533,7 @@ for (const name of MODELS) {
       expect(s.leftHandEffector.positionWeight).toBeGreaterThan(0.5);
       second.dispose();
       await new Promise((res) => setTimeout(res, 0));
-      expect(s.inner.onPreUpdate.observerCount).toBe(pre);
+      expect(s.onSkeletonRead.observerCount).toBe(pre);
       expect(s.onPostUpdate.observers.length).toBe(post);
       expect(s.leftHandEffector.positionWeight).toBe(0);
       expect(s.leftArmChain.pull).toBe(1);
@@ -480,7 +546,7 @@ describe("interaction details on the Mannequin", () => {
   it("time: the scene's animation time (16 ms frames with the constant step, measured × animationTimeScale otherwise), explicit update(dt), clamped, once per frame", async () => {
     const rig = await setup("Mannequin");
     const object = new InteractionObject(reachableNode(rig, true), {
-      weightCurves: [{ type: InteractionCurveType.PositionWeight, curve: riseHoldFall(0.3, 5, 6) }],
+      weightCurves: [{ type: InteractionCurveType.PositionWeight, curve: Curve.riseHoldFall(0.3, 5, 6) }],
     });
     const sys = rig.system;
     sys.startInteraction(FullBodyBipedEffector.LeftHand, object, false);
@@ -550,14 +616,22 @@ describe("interaction details on the Mannequin", () => {
     const a = reachableNode(rig, true, "a");
     const b = reachableNode(rig, true, "b");
     b.position.addInPlace(new Vector3(0, 0.12 * rig.h, 0)).addInPlace(rig.forward.scale(-0.05 * rig.h));
-    const curves = () => [{ type: InteractionCurveType.PositionWeight, curve: riseHoldFall(0.3, 3, 3.3) }];
+    const curves = () => [{ type: InteractionCurveType.PositionWeight, curve: Curve.riseHoldFall(0.3, 3, 3.3) }];
     const sys = rig.system;
     sys.startInteraction(FullBodyBipedEffector.LeftHand, new InteractionObject(a, { weightCurves: curves() }), false);
     frames(rig, 30);
     const hand = () => worldPos(rig.ik.references.leftHand);
     expect(Vector3.Distance(hand(), a.position) / rig.h).toBeLessThan(0.01);
     // from grip to grip: the new object holds the weight at 1, the fade-in carries the hand over
-    const full = [{ type: InteractionCurveType.PositionWeight, curve: new Curve([{ time: 0, value: 1 }, { time: 3, value: 1 }]) }];
+    const full = [
+      {
+        type: InteractionCurveType.PositionWeight,
+        curve: new Curve([
+          { time: 0, value: 1 },
+          { time: 3, value: 1 },
+        ]),
+      },
+    ];
     sys.startInteraction(FullBodyBipedEffector.LeftHand, new InteractionObject(b, { weightCurves: full }), true);
     const ab = Vector3.Distance(a.position, b.position);
     let last = hand();
@@ -567,7 +641,9 @@ describe("interaction details on the Mannequin", () => {
       maxStep = Math.max(maxStep, Vector3.Distance(p, last));
       last = p;
     });
-    console.log(`interrupt: largest hand step ${(maxStep / ab).toFixed(4)} of the distance between the objects per 16 ms frame (fade-in 0.3 s)`);
+    console.log(
+      `interrupt: largest hand step ${(maxStep / ab).toFixed(4)} of the distance between the objects per 16 ms frame (fade-in 0.3 s)`,
+    );
     expect(maxStep).toBeLessThan((ab * 0.016) / 0.3 + 0.002 * rig.h);
     expect(Vector3.Distance(hand(), b.position) / rig.h).toBeLessThan(0.01);
   });
@@ -580,9 +656,21 @@ describe("interaction details on the Mannequin", () => {
     const off = 0.05 * rig.h;
     const object = new InteractionObject(node, {
       weightCurves: [
-        { type: InteractionCurveType.PositionWeight, curve: riseHoldFall(0.2, 3, 3.3) },
-        { type: InteractionCurveType.PositionOffsetY, curve: new Curve([{ time: 0, value: off }, { time: 3.3, value: off }]) },
-        { type: InteractionCurveType.RotateBoneWeight, curve: new Curve([{ time: 0, value: 1 }, { time: 3.3, value: 1 }]) },
+        { type: InteractionCurveType.PositionWeight, curve: Curve.riseHoldFall(0.2, 3, 3.3) },
+        {
+          type: InteractionCurveType.PositionOffsetY,
+          curve: new Curve([
+            { time: 0, value: off },
+            { time: 3.3, value: off },
+          ]),
+        },
+        {
+          type: InteractionCurveType.RotateBoneWeight,
+          curve: new Curve([
+            { time: 0, value: 1 },
+            { time: 3.3, value: 1 },
+          ]),
+        },
       ],
       positionOffsetSpace: space,
     });
@@ -599,7 +687,9 @@ describe("interaction details on the Mannequin", () => {
     const hand = rig.ik.references.leftHand.getTransformNode()!;
     hand.computeWorldMatrix(true);
     node.computeWorldMatrix(true);
-    expect(Math.abs(Quaternion.Dot(hand.absoluteRotationQuaternion, node.absoluteRotationQuaternion))).toBeGreaterThan(1 - 1e-6);
+    expect(Math.abs(Quaternion.Dot(hand.absoluteRotationQuaternion, node.absoluteRotationQuaternion))).toBeGreaterThan(
+      1 - 1e-6,
+    );
   });
 
   it("a target under the mirrored glTF root (left-handed scene) gives the hand its Y and Z axes", async () => {
@@ -609,9 +699,11 @@ describe("interaction details on the Mannequin", () => {
     node.parent = rig.m.root;
     expect(rig.m.root.computeWorldMatrix(true).determinant()).toBeLessThan(0);
     // same world position, some rotation, inside the mirror
-    node.position.copyFrom(Vector3.TransformCoordinates(world.position, rig.m.root.computeWorldMatrix(true).clone().invert()));
+    node.position.copyFrom(
+      Vector3.TransformCoordinates(world.position, rig.m.root.computeWorldMatrix(true).clone().invert()),
+    );
     node.rotationQuaternion = Quaternion.RotationYawPitchRoll(0.5, -0.6, 0.8);
-    const curve = riseHoldFall(0.2, 3, 3.3);
+    const curve = Curve.riseHoldFall(0.2, 3, 3.3);
     const object = new InteractionObject(node, {
       weightCurves: [
         { type: InteractionCurveType.PositionWeight, curve },
@@ -622,7 +714,8 @@ describe("interaction details on the Mannequin", () => {
     frames(rig, 30);
     const hm = rig.ik.references.leftHand.getTransformNode()!.computeWorldMatrix(true).m;
     const tm = node.computeWorldMatrix(true).m;
-    const axis = (mm: ArrayLike<number>, row: number) => new Vector3(mm[row * 4]!, mm[row * 4 + 1]!, mm[row * 4 + 2]!).normalize();
+    const axis = (mm: ArrayLike<number>, row: number) =>
+      new Vector3(mm[row * 4]!, mm[row * 4 + 1]!, mm[row * 4 + 2]!).normalize();
     expect(Vector3.Dot(axis(hm, 1), axis(tm, 1))).toBeGreaterThan(0.9999);
     expect(Vector3.Dot(axis(hm, 2), axis(tm, 2))).toBeGreaterThan(0.9999);
     expect(Vector3.Distance(worldPos(rig.ik.references.leftHand), nodePos(node)) / rig.h).toBeLessThan(0.01);
@@ -639,7 +732,9 @@ describe("interaction details on the Mannequin", () => {
     grip.parent = pivot;
     // on the far side of the knob
     grip.position.copyFrom(rig.forward.scale(0.04 * rig.h));
-    const object = new InteractionObject(obj, { weightCurves: [{ type: InteractionCurveType.PositionWeight, curve: riseHoldFall(0.3, 1, 1.3) }] });
+    const object = new InteractionObject(obj, {
+      weightCurves: [{ type: InteractionCurveType.PositionWeight, curve: Curve.riseHoldFall(0.3, 1, 1.3) }],
+    });
     object.createTarget(FullBodyBipedEffector.RightHand, grip, { pivot });
     rig.system.startInteraction(FullBodyBipedEffector.RightHand, object, false);
     const toHand = worldPos(rig.ik.references.rightHand).subtract(obj.position);
@@ -656,7 +751,9 @@ describe("interaction details on the Mannequin", () => {
     const body = new TransformNode("seat", rig.m.scene);
     const root = worldPos(rig.ik.rootNode);
     body.position.copyFrom(root.add(new Vector3(0, -0.1 * rig.h, 0)).add(rig.forward.scale(-0.03 * rig.h)));
-    const sit = new InteractionObject(body, { weightCurves: [{ type: InteractionCurveType.PositionWeight, curve: riseHoldFall(0.3, 1, 1.3) }] });
+    const sit = new InteractionObject(body, {
+      weightCurves: [{ type: InteractionCurveType.PositionWeight, curve: Curve.riseHoldFall(0.3, 1, 1.3) }],
+    });
     expect(rig.system.startInteraction(FullBodyBipedEffector.Body, sit, false)).toBe(true);
     frames(rig, 40);
     const bd = Vector3.Distance(worldPos(rig.ik.rootNode), body.position) / rig.h;

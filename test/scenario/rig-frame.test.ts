@@ -8,7 +8,8 @@ import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.j
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
-import { currentWorldMatrix } from "../../src/babylon/babylon-rig.js";
+import { RigDetachment } from "../../src/babylon/rig-attachment.js";
+import { currentWorldMatrix } from "../../src/babylon/world-matrix.js";
 import { Quat, multiply, rotateVector } from "../../src/math/quat.js";
 import { Vec3, add, sub } from "../../src/math/vec3.js";
 import { type LoadedModel, loadModel } from "../helpers/babylon-scene.js";
@@ -97,8 +98,13 @@ for (const rightHanded of [false, true]) {
       expect(Vector3.Distance(worldPos(hand), solved.add(delta))).toBeLessThan(1e-4);
       // turned in place: the hand keeps its place relative to the root
       const local = Vector3.TransformCoordinates(solved.add(delta), Matrix.Invert(m.root.computeWorldMatrix(true)));
-      const localTarget = Vector3.TransformCoordinates(target.add(delta), Matrix.Invert(m.root.computeWorldMatrix(true)));
-      m.root.rotationQuaternion = Quaternion.RotationAxis(Vector3.Up(), 0.5).multiply(m.root.rotationQuaternion ?? Quaternion.Identity());
+      const localTarget = Vector3.TransformCoordinates(
+        target.add(delta),
+        Matrix.Invert(m.root.computeWorldMatrix(true)),
+      );
+      m.root.rotationQuaternion = Quaternion.RotationAxis(Vector3.Up(), 0.5).multiply(
+        m.root.rotationQuaternion ?? Quaternion.Identity(),
+      );
       const turned = m.root.computeWorldMatrix(true).clone();
       m.root.computeWorldMatrix(); // cached in this render id; the next change is in place
       m.root.position.x -= 0.4;
@@ -181,8 +187,14 @@ for (const rightHanded of [false, true]) {
       const lazyHand = rig.getPosition(hand, new Vec3());
       const lazyRot = rig.getRotation(hand, new Quat());
       const size = Math.hypot(hand0.x - armPos.x, hand0.y - armPos.y, hand0.z - armPos.z);
-      expect(Math.hypot(lazyHand.x - expectedHand.x, lazyHand.y - expectedHand.y, lazyHand.z - expectedHand.z)).toBeLessThan(1e-9 * size);
-      expect(Math.abs(lazyRot.x * expectedRot.x + lazyRot.y * expectedRot.y + lazyRot.z * expectedRot.z + lazyRot.w * expectedRot.w)).toBeGreaterThan(1 - 1e-12);
+      expect(
+        Math.hypot(lazyHand.x - expectedHand.x, lazyHand.y - expectedHand.y, lazyHand.z - expectedHand.z),
+      ).toBeLessThan(1e-9 * size);
+      expect(
+        Math.abs(
+          lazyRot.x * expectedRot.x + lazyRot.y * expectedRot.y + lazyRot.z * expectedRot.z + lazyRot.w * expectedRot.w,
+        ),
+      ).toBeGreaterThan(1 - 1e-12);
       expect(Math.hypot(lazyHand.x - hand0.x, lazyHand.y - hand0.y, lazyHand.z - hand0.z)).toBeGreaterThan(1e-3 * size);
       // the views agree with the lazy reads
       const view = rig.positions[hand]!;
@@ -191,22 +203,22 @@ for (const rightHanded of [false, true]) {
       check();
     });
 
-    it("detachedState follows the skeleton out of and back into the scene, at another index", async () => {
+    it("detachment follows the skeleton out of and back into the scene, at another index", async () => {
       const m = await load(rightHanded);
       const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
-      expect(ik.rig.detachedState()).toBe(0);
+      expect(ik.rig.detachment()).toBe(RigDetachment.Attached);
       m.scene.removeSkeleton(m.skeleton);
-      expect(ik.rig.detachedState()).toBe(1);
+      expect(ik.rig.detachment()).toBe(RigDetachment.SkeletonRemoved);
       // back, behind another skeleton: found again at its new index
       const other = m.container.instantiateModelsToScene((n) => `other_${n}`, false, { doNotInstantiate: true });
       m.scene.addSkeleton(m.skeleton);
       expect(m.scene.skeletons.indexOf(m.skeleton)).toBeGreaterThan(m.scene.skeletons.indexOf(other.skeletons[0]!));
-      expect(ik.rig.detachedState()).toBe(0);
+      expect(ik.rig.detachment()).toBe(RigDetachment.Attached);
       m.scene.removeSkeleton(other.skeletons[0]!);
-      expect(ik.rig.detachedState()).toBe(0);
+      expect(ik.rig.detachment()).toBe(RigDetachment.Attached);
     });
 
-    it("detachedState sees a disposed node; dispose removes the rig's node observers", async () => {
+    it("detachment sees a disposed node; dispose removes the rig's node observers", async () => {
       const m = await load(rightHanded);
       const nodes = m.skeleton.bones.map((b) => b.getTransformNode()!);
       const before = nodes.map((n) => n.onDisposeObservable.observers.length);
@@ -216,9 +228,9 @@ for (const rightHanded of [false, true]) {
       // validate() builds a rig it throws away: it must leave nothing on the nodes
       FullBodyBipedIK.validate(m.skeleton);
       const hand = ik.references.leftHand.getTransformNode()!;
-      expect(ik.rig.detachedState()).toBe(0);
+      expect(ik.rig.detachment()).toBe(RigDetachment.Attached);
       hand.dispose();
-      expect(ik.rig.detachedState()).toBe(2);
+      expect(ik.rig.detachment()).toBe(RigDetachment.NodeDisposed);
       ik.dispose();
       // Babylon removes observers on a later tick
       await new Promise((r) => setTimeout(r, 0));

@@ -9,8 +9,8 @@ import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.j
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
-import type { FBBIKEffector } from "../../src/babylon/babylon-effector.js";
-import { rotationFromMatrix } from "../../src/babylon/babylon-rig.js";
+import type { BabylonEffector } from "../../src/babylon/babylon-effector.js";
+import { rotationFromMatrix } from "../../src/babylon/world-matrix.js";
 import { Quat } from "../../src/math/quat.js";
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Random } from "../helpers/random.js";
@@ -47,7 +47,7 @@ async function roundTrip(name: ModelName, rightHanded: boolean, feed: Feed): Pro
   m.container.animationGroups[0]?.start(true);
   for (let i = 0; i < 5; i++) m.scene.render();
   const r = ik.references;
-  const effectors: Record<(typeof END)[number], FBBIKEffector> = {
+  const effectors: Record<(typeof END)[number], BabylonEffector> = {
     leftHand: ik.solver.leftHandEffector,
     rightHand: ik.solver.rightHandEffector,
     leftFoot: ik.solver.leftFootEffector,
@@ -95,7 +95,9 @@ describe("rotations in Babylon's convention, left- and right-handed", () => {
         it(`a bone's absoluteRotationQuaternion fed back as its effector's ${feed} changes nothing (hands and feet)`, async () => {
           for (const rightHanded of [false, true]) {
             const worst = await roundTrip(name, rightHanded, feed);
-            console.log(`${name} ${rightHanded ? "RH" : "LH"} ${feed}: round-trip rotation error ${worst.toExponential(2)}°`);
+            console.log(
+              `${name} ${rightHanded ? "RH" : "LH"} ${feed}: round-trip rotation error ${worst.toExponential(2)}°`,
+            );
             expect(worst).toBeLessThan(1e-3);
           }
         });
@@ -115,10 +117,14 @@ describe("rotations in Babylon's convention, left- and right-handed", () => {
             node.computeWorldMatrix(true);
             e.pinToBone(0, 1);
             expect(angleDeg(e.rotation, node.absoluteRotationQuaternion)).toBeLessThan(1e-3);
-            expect(angleDeg(ik.rig.getWorldRotation(ik.rig.idOf(bone), out), node.absoluteRotationQuaternion)).toBeLessThan(1e-3);
+            expect(
+              angleDeg(ik.rig.getWorldRotation(ik.rig.idOf(bone), out), node.absoluteRotationQuaternion),
+            ).toBeLessThan(1e-3);
             // the Bone's own world rotation (through the skinned mesh) is in the same convention
             const mesh = m.scene.meshes.find((mm) => mm.skeleton === m.skeleton)!;
-            expect(angleDeg(bone.getRotationQuaternion(Space.WORLD, mesh), node.absoluteRotationQuaternion)).toBeLessThan(1e-3);
+            expect(
+              angleDeg(bone.getRotationQuaternion(Space.WORLD, mesh), node.absoluteRotationQuaternion),
+            ).toBeLessThan(1e-3);
           }
         }
       });
@@ -136,7 +142,11 @@ describe("rotations in Babylon's convention on rigs built in code (mirrored and 
             linked,
             withMesh: !linked,
             rightHanded,
-            placement: { position: new Vector3(0.4, 0.1, -0.3), rotation: Quaternion.RotationYawPitchRoll(0.7, 0.1, -0.2), scaling: new Vector3(mirrored ? -1.5 : 1.5, 1.5, 1.5) },
+            placement: {
+              position: new Vector3(0.4, 0.1, -0.3),
+              rotation: Quaternion.RotationYawPitchRoll(0.7, 0.1, -0.2),
+              scaling: new Vector3(mirrored ? -1.5 : 1.5, 1.5, 1.5),
+            },
           });
           try {
             const ik = FullBodyBipedIK.create(rig.scene, rig.skeleton);
@@ -151,7 +161,12 @@ describe("rotations in Babylon's convention on rigs built in code (mirrored and 
               rig.skeleton.computeAbsoluteMatrices(true);
               return bone.getRotationQuaternion(Space.WORLD, rig.mesh);
             };
-            const ends = [ik.solver.leftHandEffector, ik.solver.rightHandEffector, ik.solver.leftFootEffector, ik.solver.rightFootEffector];
+            const ends = [
+              ik.solver.leftHandEffector,
+              ik.solver.rightHandEffector,
+              ik.solver.leftFootEffector,
+              ik.solver.rightFootEffector,
+            ];
             const given = ends.map((e) => worldRotation(e.bone!));
             ends.forEach((e, i) => {
               e.pinToBone(0, 0);
@@ -166,7 +181,9 @@ describe("rotations in Babylon's convention on rigs built in code (mirrored and 
           }
         }
       }
-      console.log(`built rig (${linked ? "linked" : "plain Bones"}), LH/RH, mirrored or not: worst ${worst.toExponential(2)}°`);
+      console.log(
+        `built rig (${linked ? "linked" : "plain Bones"}), LH/RH, mirrored or not: worst ${worst.toExponential(2)}°`,
+      );
       expect(worst).toBeLessThan(1e-3);
     });
   }
@@ -178,7 +195,11 @@ describe("rotationFromMatrix", () => {
     const out = new Quat();
     const expected = new Quaternion();
     for (let i = 0; i < 1000; i++) {
-      const q = Quaternion.RotationYawPitchRoll(rnd.range(-Math.PI, Math.PI), rnd.range(-1.5, 1.5), rnd.range(-Math.PI, Math.PI));
+      const q = Quaternion.RotationYawPitchRoll(
+        rnd.range(-Math.PI, Math.PI),
+        rnd.range(-1.5, 1.5),
+        rnd.range(-Math.PI, Math.PI),
+      );
       const s = rnd.range(0.01, 100);
       const mirror = i % 4;
       // no mirror, or a mirror of one axis (the determinant negative)

@@ -61,7 +61,8 @@ function pathPoint(keys: [number, number, number][], t: number): [number, number
     const b = p1[c]!;
     const cc = p2[c]!;
     const d = p3[c]!;
-    out[c] = 0.5 * (2 * b + (-a + cc) * f + (2 * a - 5 * b + 4 * cc - d) * f * f + (-a + 3 * b - 3 * cc + d) * f * f * f);
+    out[c] =
+      0.5 * (2 * b + (-a + cc) * f + (2 * a - 5 * b + 4 * cc - d) * f * f + (-a + 3 * b - 3 * cc + d) * f * f * f);
   }
   return out;
 }
@@ -125,7 +126,15 @@ async function run(name: ModelName, clip: string | null, rightHanded: boolean): 
   const limb = (kind: LimbKind, bones: readonly [Bone, Bone, Bone], effector: Limb["effector"], side: number): Limb => {
     const start = worldPos(bones[0]);
     const mid = worldPos(bones[1]);
-    return { kind, bones, effector, keys: kind === "arm" ? HAND_PATH : FOOT_PATH, outward: left.scale(side), start, length: Vector3.Distance(start, mid) + Vector3.Distance(mid, worldPos(bones[2])) };
+    return {
+      kind,
+      bones,
+      effector,
+      keys: kind === "arm" ? HAND_PATH : FOOT_PATH,
+      outward: left.scale(side),
+      start,
+      length: Vector3.Distance(start, mid) + Vector3.Distance(mid, worldPos(bones[2])),
+    };
   };
   const limbs: Limb[] = [
     limb("arm", [r.leftUpperArm, r.leftForearm, r.leftHand], s.leftHandEffector, 1),
@@ -139,15 +148,32 @@ async function run(name: ModelName, clip: string | null, rightHanded: boolean): 
     // hands go round their path twice while the feet go round theirs, phases apart
     const t = (f / SEGMENT) * (l.kind === "arm" ? 1 : 0.8) + (l.outward.x > 0 ? 0 : 0.5);
     const [o, u, fw] = pathPoint(l.keys, t);
-    return l.start.add(l.outward.scale(o * l.length)).add(frame.up.scale(u * l.length)).add(frame.forward.scale(fw * l.length));
+    return l.start
+      .add(l.outward.scale(o * l.length))
+      .add(frame.up.scale(u * l.length))
+      .add(frame.forward.scale(fw * l.length));
   };
   for (const l of limbs) {
     l.effector.position.copyFrom(target(l, 0));
     l.effector.positionWeight = 1;
   }
   const frames = HAND_PATH.length * SEGMENT * 2;
-  const result: Run = { frames, pops: 0, middlePops: 0, analyticPops: 0, worstJumpRatio: 0, worstFlip: 0, analyticWorstFlip: 0 };
-  let previous: { joints: Vector3[]; normals: (Vector3 | null)[]; analytic: Vector3[]; analyticNormals: (Vector3 | null)[]; targets: Vector3[] } | null = null;
+  const result: Run = {
+    frames,
+    pops: 0,
+    middlePops: 0,
+    analyticPops: 0,
+    worstJumpRatio: 0,
+    worstFlip: 0,
+    analyticWorstFlip: 0,
+  };
+  let previous: {
+    joints: Vector3[];
+    normals: (Vector3 | null)[];
+    analytic: Vector3[];
+    analyticNormals: (Vector3 | null)[];
+    targets: Vector3[];
+  } | null = null;
   for (let f = 0; f <= frames; f++) {
     const targets = limbs.map((l) => target(l, f));
     limbs.forEach((l, i) => l.effector.position.copyFrom(targets[i]!));
@@ -168,7 +194,12 @@ async function run(name: ModelName, clip: string | null, rightHanded: boolean): 
       // the classic analytic limb: a fixed pole behind the elbows and in front of the knees (as a pole
       // target on Babylon's BoneIKController), singular where the target passes in line with it
       const mid = analyticTwoBone(a, l1, l2, t, l.kind === "arm" ? frame.forward.scale(-1) : frame.forward);
-      const end = a.add(t.subtract(a).normalize().scale(Math.min(Vector3.Distance(a, t), l1 + l2)));
+      const end = a.add(
+        t
+          .subtract(a)
+          .normalize()
+          .scale(Math.min(Vector3.Distance(a, t), l1 + l2)),
+      );
       analytic.push(mid);
       analyticNormals.push(normal(a, mid, end, l.length));
     }
@@ -188,7 +219,10 @@ async function run(name: ModelName, clip: string | null, rightHanded: boolean): 
         if (Vector3.Distance(j, previous!.analytic[i]!) > threshold) result.analyticPops++;
       });
       normals.forEach((n, i) => (result.worstFlip = Math.max(result.worstFlip, turn(n, previous!.normals[i]!))));
-      analyticNormals.forEach((n, i) => (result.analyticWorstFlip = Math.max(result.analyticWorstFlip, turn(n, previous!.analyticNormals[i]!))));
+      analyticNormals.forEach(
+        (n, i) =>
+          (result.analyticWorstFlip = Math.max(result.analyticWorstFlip, turn(n, previous!.analyticNormals[i]!))),
+      );
     }
     previous = { joints, normals, analytic, analyticNormals, targets };
   }
@@ -199,15 +233,18 @@ for (const { name, clip } of MODELS) {
   for (const rightHanded of [false, true]) {
     const title = `${name} (${clip ?? "setup pose"}) in a ${rightHanded ? "right" : "left"}-handed scene`;
     const available = modelAvailable(name);
-    describe.skipIf(!available)(available ? title : `${title} (skipped: ../shared/assets/models/${name}.glb is not on this machine)`, () => {
-      it("hands and feet on smooth paths: no jump above 3× the pop threshold, no bend-plane flip above 90°, fewer pops than the analytic two-bone limb", async () => {
-        const r = await run(name, clip, rightHanded);
-        const summary = JSON.stringify(r);
-        expect(r.worstJumpRatio, summary).toBeLessThan(3);
-        expect(r.worstFlip, summary).toBeLessThan(90);
-        expect(r.analyticPops, `the paths cross the analytic limb's singularities: ${summary}`).toBeGreaterThan(0);
-        expect(r.middlePops, summary).toBeLessThan(r.analyticPops);
-      });
-    });
+    describe.skipIf(!available)(
+      available ? title : `${title} (skipped: ../shared/assets/models/${name}.glb is not on this machine)`,
+      () => {
+        it("hands and feet on smooth paths: no jump above 3× the pop threshold, no bend-plane flip above 90°, fewer pops than the analytic two-bone limb", async () => {
+          const r = await run(name, clip, rightHanded);
+          const summary = JSON.stringify(r);
+          expect(r.worstJumpRatio, summary).toBeLessThan(3);
+          expect(r.worstFlip, summary).toBeLessThan(90);
+          expect(r.analyticPops, `the paths cross the analytic limb's singularities: ${summary}`).toBeGreaterThan(0);
+          expect(r.middlePops, summary).toBeLessThan(r.analyticPops);
+        });
+      },
+    );
   }
 }

@@ -54,13 +54,21 @@ for (const rightHanded of [false, true]) {
         const m = await load(rightHanded);
         const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
         const r = ik.references;
-        proceduralIdle(m.scene, [r.spine[0]!, r.leftUpperArm, r.rightForearm].map((b) => b.getTransformNode()!)).start(true);
+        proceduralIdle(
+          m.scene,
+          [r.spine[0]!, r.leftUpperArm, r.rightForearm].map((b) => b.getTransformNode()!),
+        ).start(true);
         const rnd = new Random(9);
         const h = height(m);
         const recoil = new Recoil(ik, {
           handRotationOffset: { x: -12, y: 4, z: 3 },
           random: () => rnd.next(),
-          offsets: [{ offset: new Vector3(0, 0.02, -0.05).scale(h), effectorLinks: [{ effector: FullBodyBipedEffector.RightHand }] }],
+          offsets: [
+            {
+              offset: new Vector3(0, 0.02, -0.05).scale(h),
+              effectorLinks: [{ effector: FullBodyBipedEffector.RightHand }],
+            },
+          ],
         });
         m.scene.render();
         recoil.fire(1);
@@ -86,7 +94,9 @@ for (const rightHanded of [false, true]) {
       }
       expect(bad.recoil.inProgress || bad.recoil.timer > 0).toBe(true);
       // (the zero offset's Euler → world rotation leaves rounding: not bit for bit)
-      console.log(`${rightHanded ? "RH" : "LH"} recoil NaN handRotationOffset: hand ${worstHand.toExponential(2)}° from the zero-offset scene, bone matrices ${worst.toExponential(2)}`);
+      console.log(
+        `${rightHanded ? "RH" : "LH"} recoil NaN handRotationOffset: hand ${worstHand.toExponential(2)}° from the zero-offset scene, bone matrices ${worst.toExponential(2)}`,
+      );
       expect(worstHand).toBeLessThan(1e-4);
       expect(worst).toBeLessThan(1e-6);
       expect(causes).toEqual(["recoil:handRotationOffset"]);
@@ -125,7 +135,9 @@ for (const rightHanded of [false, true]) {
           worst = Math.max(worst, angleDeg(node.absoluteRotationQuaternion, held));
           for (const b of m.skeleton.bones) expect(Number.isFinite(worldPos(b).x)).toBe(true);
         }
-        console.log(`${rightHanded ? "RH" : "LH"} target ${how}: hand turned ${worst.toExponential(2)}° from its last rotation`);
+        console.log(
+          `${rightHanded ? "RH" : "LH"} target ${how}: hand turned ${worst.toExponential(2)}° from its last rotation`,
+        );
         expect(worst).toBeLessThan(1e-4);
         if (how !== "a NaN scale") expect(Vector3.Distance(worldPos(hand), heldPosition) / h).toBeLessThan(1e-3);
         expect(causes).toEqual(["LeftHand:target-rotation"]);
@@ -175,7 +187,9 @@ for (const rightHanded of [false, true]) {
         hand.computeWorldMatrix(true);
         worst = Math.max(worst, angleDeg(hand.absoluteRotationQuaternion, held));
       }
-      console.log(`${rightHanded ? "RH" : "LH"} interaction target scaled to 0: hand turned ${worst.toExponential(2)}° from its last rotation`);
+      console.log(
+        `${rightHanded ? "RH" : "LH"} interaction target scaled to 0: hand turned ${worst.toExponential(2)}° from its last rotation`,
+      );
       expect(worst).toBeLessThan(1e-3);
       expect(causes).toEqual(["interaction:LeftHand:target-rotation"]);
     });

@@ -19,14 +19,24 @@ describe("docs/API.md", () => {
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir);
     try {
-      blocks.forEach((b, i) => writeFileSync(join(dir, `example-${i}.ts`), b.replaceAll('from "babylon-fbbik"', 'from "../src/index.js"')));
+      blocks.forEach((b, i) =>
+        writeFileSync(join(dir, `example-${i}.ts`), b.replaceAll('from "babylon-fbbik"', 'from "../src/index.js"')),
+      );
       writeFileSync(
         join(dir, "tsconfig.json"),
-        JSON.stringify({ extends: "../tsconfig.json", compilerOptions: { noEmit: true, noUnusedLocals: false }, include: ["./*.ts"] }),
+        JSON.stringify({
+          extends: "../tsconfig.json",
+          compilerOptions: { noEmit: true, noUnusedLocals: false },
+          include: ["./*.ts"],
+        }),
       );
       let output = "";
       try {
-        execFileSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", join(dir, "tsconfig.json")], { encoding: "utf8" });
+        execFileSync(
+          process.execPath,
+          [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", join(dir, "tsconfig.json")],
+          { encoding: "utf8" },
+        );
       } catch (err) {
         output = String((err as { stdout?: string }).stdout ?? err);
       }

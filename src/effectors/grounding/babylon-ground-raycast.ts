@@ -67,7 +67,8 @@ export class BabylonGroundRaycast {
       const name = info.pickedMesh.name;
       this.onWarning?.(
         `ground-no-material:${name}`,
-        `Ground mesh "${name}" has no material, so Babylon picks only its bounding box; the grounder ignores it. Give it a material (or import StandardMaterial so the scene has a default one).`,
+        `Ground mesh "${name}" has no material, so Babylon picks only its bounding box; the grounder ignores it. ` +
+          `Give it a material (or import StandardMaterial so the scene has a default one).`,
       );
       return false;
     }
@@ -117,7 +118,8 @@ function faceNormal(info: PickingInfo, out: { x: number; y: number; z: number })
   let world = mesh.getWorldMatrix();
   const instance = info.thinInstanceIndex;
   if (instance >= 0) {
-    const data = (mesh as unknown as { _thinInstanceDataStorage?: { matrixData?: Float32Array | null } })._thinInstanceDataStorage?.matrixData;
+    const data = (mesh as unknown as { _thinInstanceDataStorage?: { matrixData?: Float32Array | null } })
+      ._thinInstanceDataStorage?.matrixData;
     if (data && data.length >= (instance + 1) * 16) {
       Matrix.FromArrayToRef(data, instance * 16, thin);
       thin.multiplyToRef(world, combined);
@@ -125,9 +127,27 @@ function faceNormal(info: PickingInfo, out: { x: number; y: number; z: number })
     }
   }
   // the triangle in world space: correct under any scale or mirror
-  Vector3.TransformCoordinatesFromFloatsToRef(positions[i0 * 3]!, positions[i0 * 3 + 1]!, positions[i0 * 3 + 2]!, world, v0);
-  Vector3.TransformCoordinatesFromFloatsToRef(positions[i1 * 3]!, positions[i1 * 3 + 1]!, positions[i1 * 3 + 2]!, world, v1);
-  Vector3.TransformCoordinatesFromFloatsToRef(positions[i2 * 3]!, positions[i2 * 3 + 1]!, positions[i2 * 3 + 2]!, world, v2);
+  Vector3.TransformCoordinatesFromFloatsToRef(
+    positions[i0 * 3]!,
+    positions[i0 * 3 + 1]!,
+    positions[i0 * 3 + 2]!,
+    world,
+    v0,
+  );
+  Vector3.TransformCoordinatesFromFloatsToRef(
+    positions[i1 * 3]!,
+    positions[i1 * 3 + 1]!,
+    positions[i1 * 3 + 2]!,
+    world,
+    v1,
+  );
+  Vector3.TransformCoordinatesFromFloatsToRef(
+    positions[i2 * 3]!,
+    positions[i2 * 3 + 1]!,
+    positions[i2 * 3 + 2]!,
+    world,
+    v2,
+  );
   const ax = v1.x - v0.x;
   const ay = v1.y - v0.y;
   const az = v1.z - v0.z;

@@ -2,110 +2,21 @@ import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { FullBodyBipedIK } from "../../babylon/full-body-biped-ik.js";
-import type { FBBIKEffector } from "../../babylon/babylon-effector.js";
+import type { BabylonEffector } from "../../babylon/babylon-effector.js";
 import { Quat, conjugateMultiply, multiply, slerp } from "../../math/quat.js";
 import { Vec3, add, dot, projectOnPlane, scale, scaleAndAdd, sub } from "../../math/vec3.js";
-import { currentWorldMatrix } from "../../babylon/babylon-rig.js";
+import { currentWorldMatrix } from "../../babylon/world-matrix.js";
 import { NumberRef } from "../../math/number-ref.js";
 import { sceneDeltaSecondsToRef } from "../scene-time.js";
-import { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import { type GroundPredicate, BabylonGroundRaycast } from "./babylon-ground-raycast.js";
-import { GroundingQuality, type GroundingRaycast, clampNumber } from "./grounding-common.js";
+import { type GroundingQuality, clampNumber } from "./grounding-common.js";
 import { Grounding } from "./grounding.js";
+import type { GrounderFBBIKOptions, GrounderSpineEffector } from "./grounder-fbbik-options.js";
+
+export { type GrounderFBBIKOptions, GrounderSpineEffector } from "./grounder-fbbik-options.js";
 
 /** The height FinalIK's default lengths are meant for (world units). */
 export const GROUNDER_REFERENCE_HEIGHT = 1.8;
-
-/** A spine effector the grounder bends toward the displaced feet (FinalIK's GrounderFBBIK.SpineEffector). */
-export class GrounderSpineEffector {
-  /** The FBBIK effector that takes the offset (typically the shoulders). */
-  effectorType: FullBodyBipedEffector;
-  /** Weight of the horizontal spine offset. Default 1. */
-  horizontalWeight = 1;
-  /** Weight of the vertical part (up × the offset's length). Default 0. */
-  verticalWeight = 0;
-  /** @internal The last finite horizontalWeight (kept when it turns non-finite). */
-  _validHorizontalWeight = 1;
-  /** @internal The last finite verticalWeight. */
-  _validVerticalWeight = 0;
-
-  /** A spine effector on `effectorType`. */
-  constructor(effectorType: FullBodyBipedEffector, horizontalWeight = 1, verticalWeight = 0) {
-    this.effectorType = effectorType;
-    this.horizontalWeight = horizontalWeight;
-    this.verticalWeight = verticalWeight;
-    if (Number.isFinite(horizontalWeight)) this._validHorizontalWeight = horizontalWeight;
-    if (Number.isFinite(verticalWeight)) this._validVerticalWeight = verticalWeight;
-  }
-}
-
-/**
- * Options of {@link GrounderFBBIK}. Lengths are world units; any left out takes FinalIK's default scaled by
- * `height / 1.8` (FinalIK's defaults are for a human of about 1.8 m).
- */
-export interface GrounderFBBIKOptions {
-  /**
-   * Which meshes are ground. Default: enabled, visible, pickable meshes that are neither skinned by the
-   * character's skeleton nor under its root node.
-   */
-  predicate?: GroundPredicate;
-  /** Probe with this function instead of Babylon picking (`predicate` is then unused). */
-  raycast?: GroundingRaycast;
-  /**
-   * The character's root: it is expected to stand on the ground, and its forward orients the Simple
-   * rays. Default: the IK rig's character root (glTF's `__root__`), or the world origin when there is none.
-   */
-  root?: TransformNode | null;
-  /**
-   * The character's height, for the default lengths and the speed unit (`lengthUnit = height / 1.8`).
-   * Default: the vertical extent of the skeleton's joints when the grounder is created.
-   */
-  height?: number;
-  /** [0, 1] Master weight. Default 1. */
-  weight?: number;
-  /** Probe quality. Default Best. */
-  quality?: GroundingQuality;
-  /** The largest step the feet follow. Default 0.5 × height / 1.8. */
-  maxStep?: number;
-  /** Raises the feet above the ground. Default 0. */
-  heightOffset?: number;
-  /** Feet speed (see {@link Grounding.footSpeed}). Default 2.5. */
-  footSpeed?: number;
-  /** Foot radius for the probes. Default 0.15 × height / 1.8. */
-  footRadius?: number;
-  /** Foot centre offset along the root's forward. Default 0. */
-  footCenterOffset?: number;
-  /** Seconds of foot velocity to probe ahead. Default 0.05 (a time: not scaled). */
-  prediction?: number;
-  /** [0, 1] Foot rotation weight. Default 1. */
-  footRotationWeight?: number;
-  /** Foot rotation speed. Default 7. */
-  footRotationSpeed?: number;
-  /** [0, 90] Most the feet turn, degrees. Default 45. */
-  maxFootRotationAngle?: number;
-  /** Use the root's up instead of the world's. Default false. */
-  rotateSolver?: boolean;
-  /** Pelvis speed. Default 5. */
-  pelvisSpeed?: number;
-  /** [0, 1] Pelvis damper. Default 0. */
-  pelvisDamper?: number;
-  /** Lower pelvis weight. Default 1. */
-  lowerPelvisWeight?: number;
-  /** Lift pelvis weight. Default 0. */
-  liftPelvisWeight?: number;
-  /** Best quality root probe radius. Default 0.1 × height / 1.8. */
-  rootSphereCastRadius?: number;
-  /** A foot over nothing goes down by maxStep. Default true. */
-  overstepFallsDown?: boolean;
-  /** Rays on the Best quality probe's circle. Default 8. */
-  sphereProbeRays?: number;
-  /** Spine bend toward displaced feet. Default 2. */
-  spineBend?: number;
-  /** Spine bend speed. Default 3. */
-  spineSpeed?: number;
-  /** The effectors the spine bend moves. Default none (as FinalIK). */
-  spine?: GrounderSpineEffector[];
-}
 
 const tv = new Vec3();
 /** A bone's pose read from the rig, one bone at a time (the rig's views would bring every bone up to date). */
@@ -132,7 +43,8 @@ const sceneSeconds = new NumberRef();
  * const grounder = GrounderFBBIK.create(ik, { predicate: (m) => m.name.startsWith("ground") });
  * ```
  *
- * How it hooks in: on the inner solver's `onPreUpdate` (`ik.solver.inner.onPreUpdate`; FinalIK's OnPreUpdate, after the IK has read the
+ * How it hooks in: on the inner solver's `onPreUpdate` (`ik.solver.onSkeletonRead`; FinalIK's OnPreUpdate, after the IK
+ * has read the
  * skeleton and before it reads the bones into the solver) it moves the pelvis and turns the feet in the
  * IK's rig (so `FullBodyBipedIK` writes them, and a second update in a frame or `dispose` restores the
  * animated pose), and adds to the foot effectors' `positionOffset`. The leg mappings'
@@ -187,7 +99,7 @@ export class GrounderFBBIK {
   readonly spineOffset = new Vector3();
   private readonly footIds: [number, number];
   private readonly pelvisId: number;
-  private readonly feet: [FBBIKEffector, FBBIKEffector];
+  private readonly feet: [BabylonEffector, BabylonEffector];
   private readonly previousMaintain: [number, number];
   private readonly hook: () => void;
   private pendingDeltaTime: number | null = null;
@@ -206,8 +118,10 @@ export class GrounderFBBIK {
     this.root = options.root !== undefined ? options.root : rig.characterRoot;
     this.height = options.height !== undefined && options.height > 0 ? options.height : measureHeight(ik);
     const unit = this.height / GROUNDER_REFERENCE_HEIGHT;
-    const defaultPredicate: GroundPredicate = (mesh) => mesh.isEnabled() && mesh.isVisible && mesh.isPickable && !this.isCharacterMesh(mesh);
-    this.groundRaycast = options.raycast === undefined ? new BabylonGroundRaycast(ik.scene, options.predicate ?? defaultPredicate) : null;
+    const defaultPredicate: GroundPredicate = (mesh) =>
+      mesh.isEnabled() && mesh.isVisible && mesh.isPickable && !this.isCharacterMesh(mesh);
+    this.groundRaycast =
+      options.raycast === undefined ? new BabylonGroundRaycast(ik.scene, options.predicate ?? defaultPredicate) : null;
     const warn = (cause: string, message: string): void => ik.solver.inner.warn(cause, message);
     if (this.groundRaycast !== null) this.groundRaycast.onWarning = warn;
     const raycast = options.raycast ?? this.groundRaycast!.raycast;
@@ -253,7 +167,7 @@ export class GrounderFBBIK {
     legs[0]!.maintainRotationWeight = 1;
     legs[1]!.maintainRotationWeight = 1;
     this.hook = () => this.onPreUpdate();
-    ik.solver.inner.onPreUpdate.add(this.hook);
+    ik.solver.onSkeletonRead.add(this.hook);
   }
 
   /** Attaches a grounder to `ik` (same as the constructor). */
@@ -304,7 +218,7 @@ export class GrounderFBBIK {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    this.ik.solver.inner.onPreUpdate.remove(this.hook);
+    this.ik.solver.onSkeletonRead.remove(this.hook);
     this.ik.solver.leftLegMapping.maintainRotationWeight = this.previousMaintain[0];
     this.ik.solver.rightLegMapping.maintainRotationWeight = this.previousMaintain[1];
   }
@@ -361,7 +275,12 @@ export class GrounderFBBIK {
       if (Number.isFinite(s.verticalWeight)) s._validVerticalWeight = s.verticalWeight;
       else spineOk = false;
     }
-    if (spineOk && Number.isFinite(this.weight) && Number.isFinite(this.spineBend) && Number.isFinite(this.spineSpeed)) {
+    if (
+      spineOk &&
+      Number.isFinite(this.weight) &&
+      Number.isFinite(this.spineBend) &&
+      Number.isFinite(this.spineSpeed)
+    ) {
       this.validWeight = this.weight;
       this.validSpineBend = this.spineBend;
       this.validSpineSpeed = this.spineSpeed;
@@ -374,7 +293,10 @@ export class GrounderFBBIK {
   private replaceBadSettings(): void {
     const spine = this.spine;
     const warn = (name: string, value: number, kept: number): void =>
-      this.ik.solver.inner.warn(`grounder:${name}`, `GrounderFBBIK: ${name} is ${String(value)} (not finite); its last valid value ${kept} is kept.`);
+      this.ik.solver.inner.warn(
+        `grounder:${name}`,
+        `GrounderFBBIK: ${name} is ${String(value)} (not finite); its last valid value ${kept} is kept.`,
+      );
     if (Number.isFinite(this.weight)) this.validWeight = this.weight;
     else {
       warn("weight", this.weight, this.validWeight);
@@ -550,4 +472,3 @@ function measureHeight(ik: FullBodyBipedIK): number {
   const h = hi - lo;
   return h > 0 && Number.isFinite(h) ? h : GROUNDER_REFERENCE_HEIGHT;
 }
-

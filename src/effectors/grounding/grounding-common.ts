@@ -34,13 +34,24 @@ export class GroundingHit {
  * ground, writes the closest contact into `out` (point, normal, distance) and returns true. Must not
  * keep references to its arguments; should not allocate (it runs several times per foot per frame).
  */
-export type GroundingRaycast = (origin: ReadonlyVec3, direction: ReadonlyVec3, maxDistance: number, out: GroundingHit) => boolean;
+export type GroundingRaycast = (
+  origin: ReadonlyVec3,
+  direction: ReadonlyVec3,
+  maxDistance: number,
+  out: GroundingHit,
+) => boolean;
 
 /**
  * Steps `value` toward `target` by at most `deltaTime × increaseSpeed` (upward) or
  * `deltaTime × decreaseSpeed` (downward), never overshooting (FinalIK's Interp.LerpValue).
  */
-export function lerpValue(value: number, target: number, increaseSpeed: number, decreaseSpeed: number, deltaTime: number): number {
+export function lerpValue(
+  value: number,
+  target: number,
+  increaseSpeed: number,
+  decreaseSpeed: number,
+  deltaTime: number,
+): number {
   if (value === target) return target;
   if (value < target) {
     const v = value + deltaTime * increaseSpeed;

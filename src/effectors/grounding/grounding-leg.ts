@@ -1,5 +1,5 @@
 import { NumberRef } from "../../math/number-ref.js";
-import { type Quat as QuatType, Quat, fromToRotation, identity, slerpRef } from "../../math/quat.js";
+import { type Quat as QuatType, Quat, fromToRotation, identity, slerpByRef } from "../../math/quat.js";
 import { Vec3, copy, cross, dot, normalize, projectOnPlane, scaleAndAdd, sub } from "../../math/vec3.js";
 import type { ReadonlyVec3 } from "../../math/vec3.js";
 import { GroundingHit, GroundingQuality, clampNumber } from "./grounding-common.js";
@@ -200,12 +200,12 @@ export class GroundingLeg {
     // the interpolation parameters go through a typed array (see ARCHITECTURE.md, "Doubles across calls")
     if (angle > maxAngle) {
       fraction.value = maxAngle / angle;
-      slerpRef(q, IDENTITY, q, fraction);
+      slerpByRef(q, IDENTITY, q, fraction);
     }
     fraction.value = clampNumber(deltaTime * g.footRotationSpeed, 0, 1);
-    slerpRef(this.r, this.r, q, fraction);
+    slerpByRef(this.r, this.r, q, fraction);
     fraction.value = clampNumber(g.footRotationWeight, 0, 1);
-    slerpRef(this.rotationOffset, IDENTITY, this.r, fraction);
+    slerpByRef(this.rotationOffset, IDENTITY, this.r, fraction);
   }
 }
 

@@ -1,4 +1,14 @@
-import { Vec3, anyPerpendicular, copy, cross, dot, normalize, projectOnPlane, scaleAndAdd, sub } from "../../math/vec3.js";
+import {
+  Vec3,
+  anyPerpendicular,
+  copy,
+  cross,
+  dot,
+  normalize,
+  projectOnPlane,
+  scaleAndAdd,
+  sub,
+} from "../../math/vec3.js";
 import type { ReadonlyVec3 } from "../../math/vec3.js";
 import { GroundingHit, GroundingQuality, type GroundingRaycast, clampNumber } from "./grounding-common.js";
 import { GroundingLeg } from "./grounding-leg.js";
@@ -129,7 +139,9 @@ export class Grounding {
   readonly pelvis: GroundingPelvis;
   /** The root probe's contact. */
   readonly rootHit = new GroundingHit();
-  /** True when the ground is within maxStep below the root (otherwise the feet and pelvis ease back to the animation). */
+  /**
+   * True when the ground is within maxStep below the root (otherwise the feet and pelvis ease back to the animation).
+   */
   rootGrounded = false;
   private readonly down = new Vec3(0, -1, 0);
   // probe parameters kept in fields (see ARCHITECTURE.md, "Doubles across calls")
@@ -290,7 +302,9 @@ export class Grounding {
       this.warnedSettings.add(name);
       this.onWarning?.(
         `grounding:${name}`,
-        `${this.warningPrefix}${name} is ${String(x)}${name === "lengthUnit" ? " (it must be finite and > 0)" : " (not finite)"}; its last valid value ${v[i]} is kept.`,
+        `${this.warningPrefix}${name} is ${String(x)}` +
+          `${name === "lengthUnit" ? " (it must be finite and > 0)" : " (not finite)"}; its last valid value ` +
+          `${v[i]} is kept.`,
       );
     }
   }
@@ -302,7 +316,8 @@ export class Grounding {
       this.warnedSettings.add("worldUp");
       this.onWarning?.(
         "grounding:worldUp",
-        `${this.warningPrefix}worldUp is (${wu.x}, ${wu.y}, ${wu.z}) (not finite); its last valid value (${this.validWorldUp.x}, ${this.validWorldUp.y}, ${this.validWorldUp.z}) is kept.`,
+        `${this.warningPrefix}worldUp is (${wu.x}, ${wu.y}, ${wu.z}) (not finite); its last valid value (` +
+          `${this.validWorldUp.x}, ${this.validWorldUp.y}, ${this.validWorldUp.z}) is kept.`,
       );
     }
     copy(wu, this.validWorldUp);
@@ -403,7 +418,8 @@ export class Grounding {
   private cast(from: ReadonlyVec3, out: GroundingHit): boolean {
     if (!this.raycast(from, this.down, this.castLength[0]!, out)) return false;
     const p = out.point;
-    if (!(Number.isFinite(p.x) && Number.isFinite(p.y) && Number.isFinite(p.z) && Number.isFinite(out.distance))) return false;
+    if (!(Number.isFinite(p.x) && Number.isFinite(p.y) && Number.isFinite(p.z) && Number.isFinite(out.distance)))
+      return false;
     const up = this.up;
     const n = out.normal;
     const l = Math.sqrt(n.x * n.x + n.y * n.y + n.z * n.z);

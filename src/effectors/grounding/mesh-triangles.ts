@@ -46,7 +46,9 @@ function thinStorage(mesh: AbstractMesh): ThinInstanceStorage | undefined {
 /** How many thin instances the mesh has (0 when none). */
 export function thinInstanceCount(mesh: AbstractMesh): number {
   const storage = thinStorage(mesh);
-  return storage === undefined || storage.matrixData === null || !(storage.instancesCount > 0) ? 0 : storage.instancesCount;
+  return storage === undefined || storage.matrixData === null || !(storage.instancesCount > 0)
+    ? 0
+    : storage.instancesCount;
 }
 
 /**
@@ -58,8 +60,15 @@ export function thinInstanceMatrices(mesh: AbstractMesh): Float32Array | null {
   return thinInstanceCount(mesh) > 0 ? thinStorage(mesh)!.matrixData : null;
 }
 
-/** `a × b` for Babylon's 4×4 layout (row vectors: a point goes through `a`, then `b`), in double precision, into `out`. */
-export function multiplyMatrices(a: ArrayLike<number>, ao: number, b: ArrayLike<number>, out: Float64Array): Float64Array {
+/**
+ * `a × b` for Babylon's 4×4 layout (row vectors: a point goes through `a`, then `b`), in double precision, into `out`.
+ */
+export function multiplyMatrices(
+  a: ArrayLike<number>,
+  ao: number,
+  b: ArrayLike<number>,
+  out: Float64Array,
+): Float64Array {
   for (let r = 0; r < 4; r++) {
     for (let c = 0; c < 4; c++) {
       let v = 0;
@@ -77,10 +86,14 @@ export function multiplyMatrices(a: ArrayLike<number>, ao: number, b: ArrayLike<
 export function checkGroundMeshes(meshes: readonly AbstractMesh[], who: string): void {
   const problems: string[] = [];
   for (const mesh of meshes) {
-    if (mesh.skeleton !== null) problems.push(`mesh "${mesh.name}" is skinned (its rest shape would be probed, not the animated one)`);
-    if (mesh.morphTargetManager !== null) problems.push(`mesh "${mesh.name}" has morph targets (its base shape would be probed)`);
+    if (mesh.skeleton !== null)
+      problems.push(`mesh "${mesh.name}" is skinned (its rest shape would be probed, not the animated one)`);
+    if (mesh.morphTargetManager !== null)
+      problems.push(`mesh "${mesh.name}" has morph targets (its base shape would be probed)`);
   }
   if (problems.length === 0) return;
   const list = problems.length === 1 ? problems[0]! : `\n- ${problems.join("\n- ")}`;
-  throw new RangeError(`${who} cannot probe these meshes; use BabylonGroundRaycast (Babylon picking) for them: ${list}`);
+  throw new RangeError(
+    `${who} cannot probe these meshes; use BabylonGroundRaycast (Babylon picking) for them: ${list}`,
+  );
 }

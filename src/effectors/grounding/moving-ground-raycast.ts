@@ -1,8 +1,14 @@
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
-import { currentWorldMatrix } from "../../babylon/babylon-rig.js";
+import { currentWorldMatrix } from "../../babylon/world-matrix.js";
 import { type ReadonlyVec3, Vec3 } from "../../math/vec3.js";
 import type { GroundingHit, GroundingRaycast } from "./grounding-common.js";
-import { checkGroundMeshes, meshTriangles, multiplyMatrices, thinInstanceCount, thinInstanceMatrices } from "./mesh-triangles.js";
+import {
+  checkGroundMeshes,
+  meshTriangles,
+  multiplyMatrices,
+  thinInstanceCount,
+  thinInstanceMatrices,
+} from "./mesh-triangles.js";
 import { TriangleGrid, clipRayToBoxAxis, faceNormalToward } from "./triangle-grid.js";
 
 /** Options of {@link MovingGroundRaycast}. */
@@ -14,7 +20,10 @@ export interface MovingGroundRaycastOptions {
   cellSize?: number;
 }
 
-/** One ground mesh, or one thin instance of it: the triangles binned in the mesh's space, and the world transform as last seen. */
+/**
+ * One ground mesh, or one thin instance of it: the triangles binned in the mesh's space, and the world transform as
+ * last seen.
+ */
 class MovingMesh {
   readonly mesh: AbstractMesh;
   /** The thin instance this entry stands for, or −1 for the mesh itself. */
@@ -247,7 +256,11 @@ function updateTransform(e: MovingMesh, m: ArrayLike<number>): void {
 function crossesBounds(b: Float64Array, origin: ReadonlyVec3, direction: ReadonlyVec3): boolean {
   span[1] = 0;
   span[2] = span[0]!;
-  return clipRayToBoxAxis(b, 0, origin, direction, span, 1) && clipRayToBoxAxis(b, 1, origin, direction, span, 1) && clipRayToBoxAxis(b, 2, origin, direction, span, 1);
+  return (
+    clipRayToBoxAxis(b, 0, origin, direction, span, 1) &&
+    clipRayToBoxAxis(b, 1, origin, direction, span, 1) &&
+    clipRayToBoxAxis(b, 2, origin, direction, span, 1)
+  );
 }
 
 /** The ray in the entry's local space, into localOrigin and localDirection (row vectors: (p − t) × A⁻¹). */

@@ -1,7 +1,13 @@
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import type { ReadonlyVec3 } from "../../math/vec3.js";
 import type { GroundingHit, GroundingRaycast } from "./grounding-common.js";
-import { checkGroundMeshes, meshTriangles, multiplyMatrices, thinInstanceCount, thinInstanceMatrices } from "./mesh-triangles.js";
+import {
+  checkGroundMeshes,
+  meshTriangles,
+  multiplyMatrices,
+  thinInstanceCount,
+  thinInstanceMatrices,
+} from "./mesh-triangles.js";
 import { TriangleGrid, faceNormalToward } from "./triangle-grid.js";
 
 /** Options of {@link StaticGroundRaycast}. */
@@ -37,7 +43,11 @@ export class StaticGroundRaycast {
   private readonly cellSizeOption: number | undefined;
   private grid: TriangleGrid;
 
-  private constructor(meshes: readonly AbstractMesh[] | null, triangles: Float64Array, options: StaticGroundRaycastOptions) {
+  private constructor(
+    meshes: readonly AbstractMesh[] | null,
+    triangles: Float64Array,
+    options: StaticGroundRaycastOptions,
+  ) {
     this.meshes = meshes;
     this.cellSizeOption = options.cellSize;
     this.raycast = (origin, direction, maxDistance, out) => this.cast(origin, direction, maxDistance, out);
@@ -56,7 +66,10 @@ export class StaticGroundRaycast {
    * For ground that is not a Babylon mesh (a heightfield, a physics shape's triangles).
    */
   static fromTriangles(triangles: ArrayLike<number>, options: StaticGroundRaycastOptions = {}): StaticGroundRaycast {
-    if (triangles.length % 9 !== 0) throw new RangeError(`StaticGroundRaycast: ${triangles.length} numbers is not a whole number of triangles (9 each).`);
+    if (triangles.length % 9 !== 0)
+      throw new RangeError(
+        `StaticGroundRaycast: ${triangles.length} numbers is not a whole number of triangles (9 each).`,
+      );
     return new StaticGroundRaycast(null, Float64Array.from(triangles), options);
   }
 
@@ -84,7 +97,8 @@ export class StaticGroundRaycast {
         continue;
       }
       // each thin instance is the mesh's triangles at instance matrix × world (as Babylon draws and picks them)
-      for (let i = 0; i < thinInstanceCount(mesh); i++) parts.push(meshTriangles(mesh, multiplyMatrices(thin, i * 16, world, combined)));
+      for (let i = 0; i < thinInstanceCount(mesh); i++)
+        parts.push(meshTriangles(mesh, multiplyMatrices(thin, i * 16, world, combined)));
     }
     this.grid = new TriangleGrid(concat(parts), this.cellSizeOption);
   }

@@ -73,10 +73,14 @@ export class TriangleGrid {
     }
     const w = maxX - minX;
     const d = maxZ - minZ;
-    let cell = cellSizeOption !== undefined && cellSizeOption > 0 ? cellSizeOption : Math.sqrt((Math.max(w, 1e-9) * Math.max(d, 1e-9) * 2) / n);
+    let cell =
+      cellSizeOption !== undefined && cellSizeOption > 0
+        ? cellSizeOption
+        : Math.sqrt((Math.max(w, 1e-9) * Math.max(d, 1e-9) * 2) / n);
     const longest = Math.max(w, d);
     // floor(longest / cell) + 1 cells along the longest axis, at most MAX_CELLS_PER_AXIS
-    if (!(cell > 0) || longest / cell > MAX_CELLS_PER_AXIS - 1) cell = longest > 0 ? longest / (MAX_CELLS_PER_AXIS - 1) : 1;
+    if (!(cell > 0) || longest / cell > MAX_CELLS_PER_AXIS - 1)
+      cell = longest > 0 ? longest / (MAX_CELLS_PER_AXIS - 1) : 1;
     // cellX maps [minX, maxX] onto 0 … floor(w / cell)
     const nx = Math.floor(w / cell) + 1;
     const nz = Math.floor(d / cell) + 1;
@@ -144,7 +148,11 @@ export class TriangleGrid {
     const io = this.io;
     io[2] = 0;
     io[3] = maxDistance;
-    if (!clipRayToBoxAxis(this.bounds, 0, origin, direction, io, 2) || !clipRayToBoxAxis(this.bounds, 2, origin, direction, io, 2)) return -1;
+    if (
+      !clipRayToBoxAxis(this.bounds, 0, origin, direction, io, 2) ||
+      !clipRayToBoxAxis(this.bounds, 2, origin, direction, io, 2)
+    )
+      return -1;
     const t0 = io[2]!;
     const t1 = io[3]!;
     if (!(t0 <= t1)) return -1;
@@ -257,7 +265,14 @@ export function faceNormalToward(v: Float64Array, b: number, direction: Readonly
  * number is not finite (NaN never passes). Takes the vectors, not their numbers (see ARCHITECTURE.md,
  * "Doubles across calls").
  */
-export function clipRayToBoxAxis(box: Float64Array, axis: number, origin: ReadonlyVec3, direction: ReadonlyVec3, span: Float64Array, at: number): boolean {
+export function clipRayToBoxAxis(
+  box: Float64Array,
+  axis: number,
+  origin: ReadonlyVec3,
+  direction: ReadonlyVec3,
+  span: Float64Array,
+  at: number,
+): boolean {
   const o = axis === 0 ? origin.x : axis === 1 ? origin.y : origin.z;
   const d = axis === 0 ? direction.x : axis === 1 ? direction.y : direction.z;
   const lo = box[axis]!;

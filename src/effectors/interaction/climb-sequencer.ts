@@ -1,13 +1,13 @@
 import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { Observable, type Observer } from "@babylonjs/core/Misc/observable.js";
-import { currentWorldMatrix } from "../../babylon/babylon-rig.js";
+import { boneWorldMatrixToRef, currentWorldMatrix } from "../../babylon/world-matrix.js";
 import { Curve } from "../curve.js";
 import { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import { InteractionCurveType } from "./interaction-curves.js";
 import { InteractionObject, type InteractionWeightCurve } from "./interaction-object.js";
 import type { InteractionSystem } from "./interaction-system.js";
-import { boneWorldMatrix, positionOfMatrix } from "./node-pose.js";
+import { positionOfMatrix } from "./node-pose.js";
 
 /** One move of a climb: at `time` (seconds after start), `limb` goes to `hold`. */
 export interface ClimbStep {
@@ -45,7 +45,12 @@ export interface ClimbSequencerOptions {
   bodySpeed?: number;
 }
 
-const LIMBS = [FullBodyBipedEffector.LeftHand, FullBodyBipedEffector.RightHand, FullBodyBipedEffector.LeftFoot, FullBodyBipedEffector.RightFoot] as const;
+const LIMBS = [
+  FullBodyBipedEffector.LeftHand,
+  FullBodyBipedEffector.RightHand,
+  FullBodyBipedEffector.LeftFoot,
+  FullBodyBipedEffector.RightFoot,
+] as const;
 const tm = new Matrix();
 const tv = new Vector3();
 const tv2 = new Vector3();
@@ -144,10 +149,22 @@ export class ClimbSequencer {
     if (o === undefined) {
       const t = this.moveTime;
       const curves: InteractionWeightCurve[] = [
-        { type: InteractionCurveType.PositionWeight, curve: new Curve([{ time: 0, value: 1 }, { time: t, value: 1 }]) },
+        {
+          type: InteractionCurveType.PositionWeight,
+          curve: new Curve([
+            { time: 0, value: 1 },
+            { time: t, value: 1 },
+          ]),
+        },
       ];
       if (this.rotationWeight > 0) {
-        curves.push({ type: InteractionCurveType.RotationWeight, curve: new Curve([{ time: 0, value: this.rotationWeight }, { time: t, value: this.rotationWeight }]) });
+        curves.push({
+          type: InteractionCurveType.RotationWeight,
+          curve: new Curve([
+            { time: 0, value: this.rotationWeight },
+            { time: t, value: this.rotationWeight },
+          ]),
+        });
       }
       if (this.liftHeight !== 0) {
         curves.push({
@@ -181,7 +198,7 @@ export class ClimbSequencer {
     this.bodyActive = true;
     this.bodyCurrentWeight = body.positionWeight;
     const bone = body.bone;
-    if (bone !== null) positionOfMatrix(boneWorldMatrix(bone, this.system.mesh, tm), this.bodyPosition);
+    if (bone !== null) positionOfMatrix(boneWorldMatrixToRef(bone, this.system.mesh, tm), this.bodyPosition);
     if (this.bodyOffset === null) {
       const first: (TransformNode | null)[] = [null, null, null, null, null, null, null, null, null];
       for (const s of this.steps) if (first[s.limb] === null) first[s.limb] = s.hold;
@@ -252,7 +269,11 @@ export class ClimbSequencer {
    * Centroid of the limbs' holds; with `previous`, a limb moving between holds counts at the blend of
    * the two by its interaction's fade-in weight. False when no limb has a hold.
    */
-  private centroidOf(holds: readonly (TransformNode | null)[], previous: readonly (TransformNode | null)[] | null, out: Vector3): boolean {
+  private centroidOf(
+    holds: readonly (TransformNode | null)[],
+    previous: readonly (TransformNode | null)[] | null,
+    out: Vector3,
+  ): boolean {
     out.setAll(0);
     let n = 0;
     for (const l of LIMBS) {

@@ -56,7 +56,8 @@ export class HandPoser {
       }
       nodes = nodes.filter((n) => linked.has(n));
     }
-    for (const n of nodes) if (n.rotationQuaternion === null) n.rotationQuaternion = Quaternion.FromEulerVector(n.rotation);
+    for (const n of nodes)
+      if (n.rotationQuaternion === null) n.rotationQuaternion = Quaternion.FromEulerVector(n.rotation);
     this.bones = nodes;
     this.poseNodes = nodes.map(() => null);
     this.animatedRotations = nodes.map((n) => n.rotationQuaternion!.clone());
@@ -157,7 +158,8 @@ export class HandPoser {
     for (let i = 0; i < this.bones.length; i++) {
       if (!this.written[i]) continue;
       const node = this.bones[i]!;
-      if (node.rotationQuaternion!.equals(this.writtenRotations[i]!)) node.rotationQuaternion!.copyFrom(this.animatedRotations[i]!);
+      if (node.rotationQuaternion!.equals(this.writtenRotations[i]!))
+        node.rotationQuaternion!.copyFrom(this.animatedRotations[i]!);
       if (node.position.equals(this.writtenPositions[i]!)) node.position.copyFrom(this.animatedPositions[i]!);
       this.written[i] = false;
     }
@@ -168,7 +170,11 @@ export class HandPoser {
    * the same names (under a root named `name`, parented to `parent` when given): a pose to edit and
    * use as a poser's target (put it under an {@link InteractionTarget}'s node).
    */
-  static capturePose(hand: TransformNode, name = `${hand.name} pose`, parent: TransformNode | null = null): TransformNode {
+  static capturePose(
+    hand: TransformNode,
+    name = `${hand.name} pose`,
+    parent: TransformNode | null = null,
+  ): TransformNode {
     const scene = hand.getScene();
     const root = new TransformNode(name, scene);
     root.rotationQuaternion = Quaternion.Identity();

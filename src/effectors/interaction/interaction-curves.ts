@@ -35,5 +35,9 @@ export const INTERACTION_CURVE_TYPE_COUNT = 12;
 
 /** True for the three position-offset channels (additive, not weights). */
 export function isOffsetChannel(type: InteractionCurveType): boolean {
-  return type === InteractionCurveType.PositionOffsetX || type === InteractionCurveType.PositionOffsetY || type === InteractionCurveType.PositionOffsetZ;
+  return (
+    type === InteractionCurveType.PositionOffsetX ||
+    type === InteractionCurveType.PositionOffsetY ||
+    type === InteractionCurveType.PositionOffsetZ
+  );
 }

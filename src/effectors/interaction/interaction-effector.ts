@@ -1,11 +1,13 @@
+// Over 500 lines: FinalIK's InteractionEffector is one state machine (start, pause, resume, stop, update,
+// pick-up, release) over one set of channels; its curves, targets and poser live beside it.
 import type { Node } from "@babylonjs/core/node.js";
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
-import type { FBBIKBendConstraint } from "../../babylon/babylon-chain.js";
-import type { FBBIKEffector } from "../../babylon/babylon-effector.js";
+import type { BabylonBendConstraint } from "../../babylon/babylon-chain.js";
+import type { BabylonEffector } from "../../babylon/babylon-effector.js";
 import { Quat, slerp } from "../../math/quat.js";
 import { clamp01 } from "../../math/scalar.js";
-import { currentWorldMatrix, hasRotation } from "../../babylon/babylon-rig.js";
+import { boneWorldMatrixToRef, currentWorldMatrix, hasRotation } from "../../babylon/world-matrix.js";
 import { FullBodyBipedChain, FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import type { HandPoser } from "./hand-poser.js";
 import { CurveIO } from "../curve.js";
@@ -13,7 +15,7 @@ import { INTERACTION_CURVE_TYPE_COUNT, InteractionCurveType, isOffsetChannel } f
 import type { InteractionEvent, InteractionObject } from "./interaction-object.js";
 import type { InteractionTarget } from "./interaction-target.js";
 import type { InteractionSystem } from "./interaction-system.js";
-import { boneWorldMatrix, nlerpToRef, positionOfMatrix, rotationOfMatrix, setWorldMatrix } from "./node-pose.js";
+import { nlerpToRef, positionOfMatrix, rotationOfMatrix, setWorldMatrix } from "./node-pose.js";
 
 /** The chain weights an interaction drives (a limb chain, or the body chain). */
 export interface InteractionChainWeights {
@@ -75,11 +77,11 @@ export class InteractionEffector {
   /** The effector type. */
   readonly effectorType: FullBodyBipedEffector;
   /** The FBBIK effector driven. */
-  readonly effector: FBBIKEffector;
+  readonly effector: BabylonEffector;
   /** The chain whose weights the channels drive (the limb's, or the body chain's). */
   readonly chain: InteractionChainWeights;
   /** The limb's bend constraint (null for the body). */
-  readonly bendConstraint: FBBIKBendConstraint | null;
+  readonly bendConstraint: BabylonBendConstraint | null;
   /** The hand poser (hands of rigs with fingers), or null. */
   poser: HandPoser | null = null;
   private readonly system: InteractionSystem;
@@ -210,7 +212,10 @@ export class InteractionEffector {
    */
   storeDefaults(): void {
     for (let t = 0; t < N; t++) {
-      this.defaults[t] = isOffsetChannel(t) || t === InteractionCurveType.RotateBoneWeight || t === InteractionCurveType.PoserWeight ? 0 : this.readChannel(t);
+      this.defaults[t] =
+        isOffsetChannel(t) || t === InteractionCurveType.RotateBoneWeight || t === InteractionCurveType.PoserWeight
+          ? 0
+          : this.readChannel(t);
       this.values[t] = this.defaults[t]!;
     }
   }
@@ -275,7 +280,7 @@ export class InteractionEffector {
   private readBone(): boolean {
     const bone = this.effector.bone;
     if (bone === null) return false;
-    boneWorldMatrix(bone, this.system.mesh, boneWorld);
+    boneWorldMatrixToRef(bone, this.system.mesh, boneWorld);
     positionOfMatrix(boneWorld, bonePos);
     rotationOfMatrix(boneWorld, boneRot);
     return true;
@@ -315,7 +320,8 @@ export class InteractionEffector {
       if (this.used[InteractionCurveType.RotationWeight] || this.used[InteractionCurveType.RotateBoneWeight]) {
         this.system.ik.solver.inner.warn(
           `interaction:${this.effector.name}:target-rotation`,
-          `InteractionSystem: the ${this.effector.name} target ${node.name} has no usable world rotation (scaled to 0 or not finite); its last rotation is kept.`,
+          `InteractionSystem: the ${this.effector.name} target ${node.name} has no usable world rotation (scaled ` +
+            `to 0 or not finite); its last rotation is kept.`,
         );
       }
     }
@@ -345,7 +351,7 @@ export class InteractionEffector {
     for (let t = 0; t < N; t++) {
       this.base[t] = this.readChannel(t);
       if (this.used[t]) this.resetting[t] = 0;
-      else if (oldUsed !== null && oldUsed[t]) {
+      else if (oldUsed?.[t]) {
         // used by the interrupted interaction only: return it to its default
         this.stopValues[t] = this.readChannel(t);
         this.resetting[t] = 1;
@@ -417,7 +423,11 @@ export class InteractionEffector {
         this.resetting[t] = 1;
       }
       // offsets are not carried on after the interaction
-      for (const t of [InteractionCurveType.PositionOffsetX, InteractionCurveType.PositionOffsetY, InteractionCurveType.PositionOffsetZ]) {
+      for (const t of [
+        InteractionCurveType.PositionOffsetX,
+        InteractionCurveType.PositionOffsetY,
+        InteractionCurveType.PositionOffsetZ,
+      ]) {
         this.values[t] = 0;
         this.resetting[t] = 0;
       }

@@ -143,7 +143,11 @@ export class InteractionObject {
   }
 
   /** Creates and registers a target for `effector` at `node`. */
-  createTarget(effector: FullBodyBipedEffector, node: TransformNode, options?: InteractionTargetOptions): InteractionTarget {
+  createTarget(
+    effector: FullBodyBipedEffector,
+    node: TransformNode,
+    options?: InteractionTargetOptions,
+  ): InteractionTarget {
     return this.addTarget(new InteractionTarget(effector, node, options));
   }
 

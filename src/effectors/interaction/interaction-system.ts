@@ -43,12 +43,13 @@ export type InteractionNotification = "start" | "pause" | "pickUp" | "resume" | 
  * ```ts
  * const interactions = new InteractionSystem(ik);
  * const button = new InteractionObject(buttonNode, {
- *   weightCurves: [{ type: InteractionCurveType.PositionWeight, curve: new Curve([{ time: 0, value: 0 }, { time: 0.5, value: 1 }, { time: 1, value: 0 }]) }],
+ * weightCurves: [{ type: InteractionCurveType.PositionWeight, curve: new Curve([{ time: 0, value: 0 }, { time: 0.5,
+ * value: 1 }, { time: 1, value: 0 }]) }],
  * });
  * interactions.startInteraction(FullBodyBipedEffector.RightHand, button, true);
  * ```
  *
- * Every solve, once the IK has read the animated skeleton and before it solves (`ik.solver.inner.onPreUpdate`,
+ * Every solve, once the IK has read the animated skeleton and before it solves (`ik.solver.onSkeletonRead`,
  * where the grounder runs too; after observers of `ik.solver.onPreUpdate`), each effector's interaction
  * advances: timer += dt × speed × target.interactionSpeedMlp, the fade-in weight rises at 1/fadeInTime,
  * the effector goes to lerp(bone, target, weight) and each channel to lerp(its value at start, curve(timer),
@@ -105,7 +106,8 @@ export class InteractionSystem {
     this.ik = ik;
     this.mesh = ik.scene.meshes.find((m) => m.skeleton === ik.skeleton) ?? null;
     const list: InteractionEffector[] = [];
-    for (let e = FullBodyBipedEffector.Body; e <= FullBodyBipedEffector.RightFoot; e++) list.push(new InteractionEffector(this, e));
+    for (let e = FullBodyBipedEffector.Body; e <= FullBodyBipedEffector.RightFoot; e++)
+      list.push(new InteractionEffector(this, e));
     this.effectors = list;
     if (options.handPosers ?? true) {
       for (const e of [FullBodyBipedEffector.LeftHand, FullBodyBipedEffector.RightHand]) {
@@ -117,7 +119,7 @@ export class InteractionSystem {
     }
     // after the rig has read this frame's animated pose (as the grounder): the bones' world poses then come
     // from the rig's own forward kinematics instead of forcing Babylon's world matrices up each limb
-    this.preObserver = ik.solver.inner.onPreUpdate.add(() => this.preUpdate());
+    this.preObserver = ik.solver.onSkeletonRead.add(() => this.preUpdate());
     this.postObserver = ik.solver.onPostUpdate.add(() => this.postUpdate());
   }
 
@@ -246,7 +248,11 @@ export class InteractionSystem {
    * Lets go of the object the effector holds: back under its original parent keeping its current world
    * pose, or placed at `position` / `rotation` (world) when given. Returns the object, or null.
    */
-  release(effector: FullBodyBipedEffector, position: Vector3 | null = null, rotation: Quaternion | null = null): InteractionObject | null {
+  release(
+    effector: FullBodyBipedEffector,
+    position: Vector3 | null = null,
+    rotation: Quaternion | null = null,
+  ): InteractionObject | null {
     return this.effectors[effector]?._release(position, rotation) ?? null;
   }
 
@@ -267,7 +273,7 @@ export class InteractionSystem {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    if (this.preObserver !== null) this.ik.solver.inner.onPreUpdate.remove(this.preObserver);
+    if (this.preObserver !== null) this.ik.solver.onSkeletonRead.remove(this.preObserver);
     if (this.postObserver !== null) this.ik.solver.onPostUpdate.remove(this.postObserver);
     this.preObserver = null;
     this.postObserver = null;
@@ -276,7 +282,15 @@ export class InteractionSystem {
       e._restoreDefaults();
       e.poser?.restore();
     }
-    for (const o of [this.onInteractionStart, this.onInteractionPause, this.onInteractionPickUp, this.onInteractionResume, this.onInteractionStop, this.onInteractionEvent]) o.clear();
+    for (const o of [
+      this.onInteractionStart,
+      this.onInteractionPause,
+      this.onInteractionPickUp,
+      this.onInteractionResume,
+      this.onInteractionStop,
+      this.onInteractionEvent,
+    ])
+      o.clear();
     this.onPreInteractionUpdate.clear();
     this.onPostInteractionUpdate.clear();
   }

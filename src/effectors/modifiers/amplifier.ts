@@ -118,7 +118,6 @@ export class AmplifierBody {
     o.y = (wy - up.y * v) * hw + up.y * v * vw;
     o.z = (wz - up.z * v) * hw + up.z * v * vw;
   }
-
 }
 
 /** Options of {@link Amplifier}. */
@@ -150,7 +149,8 @@ export class Amplifier extends OffsetModifier {
     if (!this.ik.fixTransforms) {
       this.ik.solver.inner.warn(
         "amplifier:fixTransforms",
-        "Amplifier needs the IK's fixTransforms to be true; otherwise it may amplify its own output without bound when the animation stops writing the bones. It adds nothing until fixTransforms is true.",
+        "Amplifier needs the IK's fixTransforms to be true; otherwise it may amplify its own output without bound" +
+          " when the animation stops writing the bones. It adds nothing until fixTransforms is true.",
       );
       // no velocity spike when it comes back
       for (let i = 0; i < this.bodies.length; i++) this.bodies[i]!.reset();

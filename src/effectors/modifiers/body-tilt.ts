@@ -66,14 +66,19 @@ export class BodyTilt extends OffsetModifier {
   private validateSettings(): void {
     if (Number.isFinite(this.tiltSpeed)) this.validTiltSpeed = this.tiltSpeed;
     else {
-      this.ik.solver.inner.warn("BodyTilt:tiltSpeed", `BodyTilt: tiltSpeed is ${String(this.tiltSpeed)} (not finite); its last valid value ${this.validTiltSpeed} is kept.`);
+      this.ik.solver.inner.warn(
+        "BodyTilt:tiltSpeed",
+        `BodyTilt: tiltSpeed is ${String(this.tiltSpeed)} (not finite); its last valid value ` +
+          `${this.validTiltSpeed} is kept.`,
+      );
       this.tiltSpeed = this.validTiltSpeed;
     }
     if (Number.isFinite(this.tiltSensitivity)) this.validTiltSensitivity = this.tiltSensitivity;
     else {
       this.ik.solver.inner.warn(
         "BodyTilt:tiltSensitivity",
-        `BodyTilt: tiltSensitivity is ${String(this.tiltSensitivity)} (not finite); its last valid value ${this.validTiltSensitivity} is kept.`,
+        `BodyTilt: tiltSensitivity is ${String(this.tiltSensitivity)} (not finite); its last valid value ` +
+          `${this.validTiltSensitivity} is kept.`,
       );
       this.tiltSensitivity = this.validTiltSensitivity;
     }

@@ -87,7 +87,8 @@ export class EffectorOffset extends OffsetModifier {
       this.ik.solver.getEffector(FullBodyBipedEffector.LeftHand).maintainRelativePositionWeight = hw;
       this.ik.solver.getEffector(FullBodyBipedEffector.RightHand).maintainRelativePositionWeight = hw;
     }
-    const frame = this.node === null ? this.frame : this.nodeFrame.setFromNode(this.node, this.ik.scene.useRightHandedSystem);
+    const frame =
+      this.node === null ? this.frame : this.nodeFrame.setFromNode(this.node, this.ik.scene.useRightHandedSystem);
     this.scalars.s = this.weightValue;
     for (let i = 0; i < this.offsets.length; i++) {
       const o = this.offsets[i]!;

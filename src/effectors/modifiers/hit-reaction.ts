@@ -222,7 +222,12 @@ export class HitPointEffector extends HitPoint {
       const last = l._last;
       // lerp(last, target, c), exact at c = 1
       if (c >= 1) l.current.copyFrom(tTarget);
-      else l.current.set(last.x + (tTarget.x - last.x) * c, last.y + (tTarget.y - last.y) * c, last.z + (tTarget.z - last.z) * c);
+      else
+        l.current.set(
+          last.x + (tTarget.x - last.x) * c,
+          last.y + (tTarget.y - last.y) * c,
+          last.z + (tTarget.z - last.z) * c,
+        );
     }
   }
 
@@ -233,7 +238,9 @@ export class HitPointEffector extends HitPoint {
 
 /** Options of {@link HitPointBone}. */
 export interface HitPointBoneOptions extends HitPointOptions {
-  /** Angle in degrees over time about cross(force, point − collider centre) (default: up to 10° at 0.1 s, 0 at 0.5 s). */
+  /**
+   * Angle in degrees over time about cross(force, point − collider centre) (default: up to 10° at 0.1 s, 0 at 0.5 s).
+   */
   aroundCenterOfMass?: Curve;
   /** The bones turned and their weights (default weight 1). */
   boneLinks?: readonly { bone: Bone; weight?: number }[];
@@ -345,7 +352,8 @@ const tW = new Quat();
  *
  * ```ts
  * const hr = new HitReaction(ik, {
- *   effectorHitPoints: [new HitPointEffector({ collider: chestBox, effectorLinks: [{ effector: FullBodyBipedEffector.Body }] })],
+ * effectorHitPoints: [new HitPointEffector({ collider: chestBox, effectorLinks: [{ effector: FullBodyBipedEffector.Body
+ * }] })],
  * });
  * hr.hit(chestBox, ray.direction.scale(0.3), pick.pickedPoint);
  * ```
@@ -373,14 +381,19 @@ export class HitReaction extends OffsetModifier {
 
   /**
    * Hits every hit point whose collider is `collider` with `force` (world; for effector hit points its
-   * length scales the reaction, bone hit points use only its direction, as in FinalIK) at `point` (world). Returns how many hit points were started; 0 (with a warning on the IK's
+   * length scales the reaction, bone hit points use only its direction, as in FinalIK) at `point` (world). Returns how
+   * many hit points were started; 0 (with a warning on the IK's
    * warning channel) when none has this collider.
    */
   hit(collider: AbstractMesh, force: ReadonlyVec3, point: ReadonlyVec3): number {
     let n = 0;
     for (const p of this.effectorHitPoints) if (p.collider === collider && p._hit(force, point)) n++;
     for (const p of this.boneHitPoints) if (p.collider === collider && p._hit(force, point)) n++;
-    if (n === 0) this.ik.solver.inner.warn(`hitReaction:${collider.name}`, `HitReaction: no hit point with curves has the collider ${collider.name}; the hit was ignored.`);
+    if (n === 0)
+      this.ik.solver.inner.warn(
+        `hitReaction:${collider.name}`,
+        `HitReaction: no hit point with curves has the collider ${collider.name}; the hit was ignored.`,
+      );
     return n;
   }
 
@@ -421,7 +434,8 @@ export class HitReaction extends OffsetModifier {
           l._warned = true;
           this.ik.solver.inner.warn(
             `hitReaction:bone:${l.bone.name}`,
-            `HitReaction: bone ${l.bone.name} is not one the IK reads (a referenced bone or an ancestor of one); its hit rotation is skipped.`,
+            `HitReaction: bone ${l.bone.name} is not one the IK reads (a referenced bone or an ancestor of one); ` +
+              `its hit rotation is skipped.`,
           );
           continue;
         }

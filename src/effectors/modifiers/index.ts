@@ -5,14 +5,25 @@
  */
 export { CharacterFrame, readCharacterFrame, worldDeltaToComponent } from "./frame.js";
 export type { MutableQuat, MutableVec3 } from "./frame.js";
-export { OffsetModifier, OffsetLimits, MAX_MODIFIER_DELTA_TIME, REFERENCE_HEAD_HEIGHT, measureCharacterScale } from "./offset-modifier.js";
+export {
+  OffsetModifier,
+  OffsetLimits,
+  MAX_MODIFIER_DELTA_TIME,
+  REFERENCE_HEAD_HEIGHT,
+  measureCharacterScale,
+} from "./offset-modifier.js";
 export type { EffectorLink, OffsetModifierOptions } from "./offset-modifier.js";
 export { OffsetPose } from "./offset-pose.js";
 export type { OffsetPoseEffectorLink, OffsetPoseEffectorLinkInit } from "./offset-pose.js";
 export { EffectorOffset } from "./effector-offset.js";
 export type { EffectorOffsetOptions } from "./effector-offset.js";
 export { HitReaction, HitPoint, HitPointEffector, HitPointBone, HitEffectorLink, HitBoneLink } from "./hit-reaction.js";
-export type { HitReactionOptions, HitPointOptions, HitPointEffectorOptions, HitPointBoneOptions } from "./hit-reaction.js";
+export type {
+  HitReactionOptions,
+  HitPointOptions,
+  HitPointEffectorOptions,
+  HitPointBoneOptions,
+} from "./hit-reaction.js";
 export { Recoil, RecoilOffset, RecoilHandedness } from "./recoil.js";
 export type { RecoilOptions, RecoilOffsetInit } from "./recoil.js";
 export { Inertia, InertiaBody } from "./inertia.js";

@@ -9,7 +9,7 @@ import { clamp01 } from "../../math/scalar.js";
 import { Vec3, copy, sub, zero } from "../../math/vec3.js";
 import type { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import { type CharacterFrame, worldPositionOf } from "./frame.js";
-import { type EffectorLink, OffsetLimits, OffsetModifier, type OffsetModifierOptions } from "./offset-modifier.js";
+import { type EffectorLink, type OffsetLimits, OffsetModifier, type OffsetModifierOptions } from "./offset-modifier.js";
 
 /** What {@link InertiaBody}'s constructor takes. */
 export interface InertiaBodyInit {
@@ -118,7 +118,8 @@ export interface InertiaOptions extends OffsetModifierOptions {
  * offsets in the character's space.
  *
  * ```ts
- * const inertia = new Inertia(ik, { bodies: [{ transform: pelvisNode, effectorLinks: [{ effector: FullBodyBipedEffector.Body }] }] });
+ * const inertia = new Inertia(ik, { bodies: [{ transform: pelvisNode, effectorLinks: [{ effector:
+ * FullBodyBipedEffector.Body }] }] });
  * ```
  */
 export class Inertia extends OffsetModifier {

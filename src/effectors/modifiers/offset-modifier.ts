@@ -45,7 +45,7 @@ export interface OffsetModifierOptions {
   /** Start enabled (default true). */
   enabled?: boolean;
   /**
-   * Run automatically in the IK's `inner.onPreUpdate` with the scene's delta time (default true). When
+   * Run automatically in the IK's `onSkeletonRead` with the scene's delta time (default true). When
    * false, call {@link OffsetModifier.update} yourself before the IK solves (e.g. from an
    * `ik.solver.onPreUpdate` observer).
    */
@@ -79,7 +79,15 @@ export class OffsetLimits {
   readonly max: Vector3;
 
   /** Creates limits; axes not flagged are left free. */
-  constructor(init: { effector: FullBodyBipedEffector; spring?: number; x?: boolean; y?: boolean; z?: boolean; min?: ReadonlyVec3; max?: ReadonlyVec3 }) {
+  constructor(init: {
+    effector: FullBodyBipedEffector;
+    spring?: number;
+    x?: boolean;
+    y?: boolean;
+    z?: boolean;
+    min?: ReadonlyVec3;
+    max?: ReadonlyVec3;
+  }) {
     this.effector = init.effector;
     this.spring = init.spring ?? 0;
     this.x = init.x ?? false;
@@ -126,10 +134,10 @@ class ModifierClock {
 
 /**
  * Base of the offset modifiers (FinalIK's OffsetModifier). Attaches to a {@link FullBodyBipedIK}'s
- * `solver.inner.onPreUpdate`, which fires once the skeleton has been read and before the solve (as the
+ * `solver.onSkeletonRead`, which fires once the skeleton has been read and before the solve (as the
  * interaction system and the grounder), and calls {@link onModifyOffset} with its own delta time in
  * {@link deltaTime}, where subclasses add to effector `positionOffset`s (the IK resets them after each
- * solve). Bones of the IK's rig are then read from the rig's pose (`boneWorldMatrix`), so no Babylon
+ * solve). Bones of the IK's rig are then read from the rig's pose (`rigBoneWorldMatrix`), so no Babylon
  * world matrix is recomputed for them.
  *
  * Delta time: the scene's animation delta time ({@link sceneDeltaSecondsToRef}), in seconds, clamped to
@@ -147,7 +155,7 @@ export abstract class OffsetModifier {
   readonly ik: FullBodyBipedIK;
   /** When false the modifier adds nothing (and its timers stand still). */
   enabled: boolean;
-  /** Run in the IK's `inner.onPreUpdate` with the scene's delta time; otherwise call {@link update} yourself. */
+  /** Run in the IK's `onSkeletonRead` with the scene's delta time; otherwise call {@link update} yourself. */
   autoUpdate: boolean;
   /**
    * The per-frame numbers of this base class, in an object of one class of their own: code here runs for
@@ -185,7 +193,7 @@ export abstract class OffsetModifier {
       this.readSceneDeltaTime();
       this.run();
     };
-    ik.solver.inner.onPreUpdate.add(this.preHook);
+    ik.solver.onSkeletonRead.add(this.preHook);
   }
 
   /** [0, 1] Master weight of the modifier (clamped; NaN is 0). */
@@ -223,7 +231,7 @@ export abstract class OffsetModifier {
 
   /**
    * Runs the modifier once with `deltaTime` seconds: adds its offsets for the coming solve. Called from
-   * `inner.onPreUpdate` when {@link autoUpdate}; call it yourself otherwise, before the IK solves (before
+   * `ik.solver.onSkeletonRead` when {@link autoUpdate}; call it yourself otherwise, before the IK solves (before
    * its read, bones come from Babylon's world matrices; after it, from the rig).
    * Returns false when skipped (disposed, disabled, weight ≤ 0, deltaTime ≤ 0 or not finite).
    */
@@ -269,7 +277,7 @@ export abstract class OffsetModifier {
     if (this.disposed) return;
     this.disposed = true;
     const s = this.ik.solver;
-    s.inner.onPreUpdate.remove(this.preHook);
+    s.onSkeletonRead.remove(this.preHook);
     for (const o of this.observers) s.onPostUpdate.remove(o);
     this.observers.length = 0;
   }

@@ -9,7 +9,14 @@ import { Quat, copyQuat, multiply, rotateVector } from "../../math/quat.js";
 import { type ReadonlyVec3, Vec3, copy } from "../../math/vec3.js";
 import { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import { Curve } from "../curve.js";
-import { CharacterFrame, type Scalars, eulerDegreesScaled, setSum, worldDeltaToComponent, worldMatrixOf } from "./frame.js";
+import {
+  CharacterFrame,
+  type Scalars,
+  eulerDegreesScaled,
+  setSum,
+  worldDeltaToComponent,
+  worldMatrixOf,
+} from "./frame.js";
 import { type EffectorLink, OffsetModifier, type OffsetModifierOptions } from "./offset-modifier.js";
 
 const DEG = Math.PI / 180;
@@ -117,7 +124,9 @@ export class Recoil extends OffsetModifier {
   magnitudeRandom: number;
   /** Random rotation of the aim space per shot, ± these Euler angles in degrees. */
   readonly rotationRandom: Vector3;
-  /** Rotation of the primary hand at recoil weight 1, Euler degrees (x, y, z about the aim space's right, up, forward). */
+  /**
+   * Rotation of the primary hand at recoil weight 1, Euler degrees (x, y, z about the aim space's right, up, forward).
+   */
   readonly handRotationOffset: Vector3;
   /** Seconds to blend from the running recoil into a new shot. */
   blendTime: number;
@@ -160,8 +169,16 @@ export class Recoil extends OffsetModifier {
         { time: 0.35, value: 0, inTangent: 0, outTangent: 0 },
       ]);
     this.magnitudeRandom = options.magnitudeRandom ?? 0.1;
-    this.rotationRandom = new Vector3(options.rotationRandom?.x ?? 0, options.rotationRandom?.y ?? 0, options.rotationRandom?.z ?? 0);
-    this.handRotationOffset = new Vector3(options.handRotationOffset?.x ?? 0, options.handRotationOffset?.y ?? 0, options.handRotationOffset?.z ?? 0);
+    this.rotationRandom = new Vector3(
+      options.rotationRandom?.x ?? 0,
+      options.rotationRandom?.y ?? 0,
+      options.rotationRandom?.z ?? 0,
+    );
+    this.handRotationOffset = new Vector3(
+      options.handRotationOffset?.x ?? 0,
+      options.handRotationOffset?.y ?? 0,
+      options.handRotationOffset?.z ?? 0,
+    );
     this.blendTime = options.blendTime ?? 0;
     this.handedness = options.handedness ?? RecoilHandedness.Right;
     this.twoHanded = options.twoHanded ?? true;
@@ -189,7 +206,10 @@ export class Recoil extends OffsetModifier {
   fire(magnitude: number): void {
     const length = this.recoilWeight.duration;
     if (!(length > 0)) {
-      this.ik.solver.inner.warn("recoil:length", "Recoil: the recoilWeight curve has no length (its last key is at time 0); fire() is ignored.");
+      this.ik.solver.inner.warn(
+        "recoil:length",
+        "Recoil: the recoilWeight curve has no length (its last key is at time 0); fire() is ignored.",
+      );
       return;
     }
     const r = this.random;
@@ -278,9 +298,16 @@ export class Recoil extends OffsetModifier {
       // ignored for the frame: a NaN rotation would reach the hand bone (and the secondary hand's offset)
       const o = this.handRotationOffset;
       if (!(Number.isFinite(o.x) && Number.isFinite(o.y) && Number.isFinite(o.z))) {
-        this.ik.solver.inner.warn("recoil:handRotationOffset", "Recoil: handRotationOffset is not finite; the hand's rotation offset is ignored for the frame.");
+        this.ik.solver.inner.warn(
+          "recoil:handRotationOffset",
+          "Recoil: handRotationOffset is not finite; the hand's rotation offset is ignored for the frame.",
+        );
       } else {
-        this.ik.solver.inner.warn("recoil:handRotation", "Recoil: the hand's rotation offset is not finite (rotationRandom, aimDirection or the recoil weight); ignored for the frame.");
+        this.ik.solver.inner.warn(
+          "recoil:handRotation",
+          "Recoil: the hand's rotation offset is not finite (rotationRandom, aimDirection or the recoil weight); " +
+            "ignored for the frame.",
+        );
       }
       hr.set(0, 0, 0, 1);
     }
@@ -299,8 +326,12 @@ export class Recoil extends OffsetModifier {
     const right = this.handedness === RecoilHandedness.Right;
     const primaryBone = right ? r.rightHand : r.leftHand;
     const secondaryBone = right ? r.leftHand : r.rightHand;
-    const primary = this.ik.solver.getEffector(right ? FullBodyBipedEffector.RightHand : FullBodyBipedEffector.LeftHand);
-    const secondary = this.ik.solver.getEffector(right ? FullBodyBipedEffector.LeftHand : FullBodyBipedEffector.RightHand);
+    const primary = this.ik.solver.getEffector(
+      right ? FullBodyBipedEffector.RightHand : FullBodyBipedEffector.LeftHand,
+    );
+    const secondary = this.ik.solver.getEffector(
+      right ? FullBodyBipedEffector.LeftHand : FullBodyBipedEffector.RightHand,
+    );
     // animated relative rotation (secondary in the primary's frame; the parents' transforms cancel)
     worldMatrixOf(this.ik, primaryBone, tM1);
     worldMatrixOf(this.ik, secondaryBone, tM2);

@@ -55,7 +55,19 @@ export const ROLE_ALIASES: Readonly<Record<BoneRole, readonly string[]>> = {
   calf: ["calf", "leg", "lowerleg", "shin", "knee"],
   foot: ["foot", "ankle"],
   toe: ["toe", "toes", "toebase", "ball"],
-  finger: ["finger", "thumb", "index", "middle", "ring", "pinky", "little", "metacarpal", "proximal", "intermediate", "distal"],
+  finger: [
+    "finger",
+    "thumb",
+    "index",
+    "middle",
+    "ring",
+    "pinky",
+    "little",
+    "metacarpal",
+    "proximal",
+    "intermediate",
+    "distal",
+  ],
   eye: ["eye", "eyeball"],
   jaw: ["jaw"],
 };
@@ -100,8 +112,8 @@ export const SIDE_MARKERS: readonly { readonly pattern: RegExp; readonly side: B
   { pattern: /right/i, side: "right" },
   // a lone letter between separators or at an end: hand.L, thigh_l, Bip01 L Thigh, J_Bip_L_Hand,
   // L_Hand, upper_arm.L.001, foot-L
-  { pattern: /(?<=^|[\s._\-])[Ll](?=$|[\s._\-\d])/, side: "left" },
-  { pattern: /(?<=^|[\s._\-])[Rr](?=$|[\s._\-\d])/, side: "right" },
+  { pattern: /(?<=^|[\s._-])[Ll](?=$|[\s._\-\d])/, side: "left" },
+  { pattern: /(?<=^|[\s._-])[Rr](?=$|[\s._\-\d])/, side: "right" },
   // camelCase: LHand, RUpperArm, lHand, rShin (DAZ), HandL, ArmR
   { pattern: /^L(?=[A-Z][a-z])/, side: "left" },
   { pattern: /^R(?=[A-Z][a-z])/, side: "right" },
@@ -168,7 +180,10 @@ export function parseBoneName(name: string): BoneNameInfo {
       break;
     }
   }
-  const core = rest.toLowerCase().replace(/[^a-z0-9]+/g, "").replace(/\d+$/, "");
+  const core = rest
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "")
+    .replace(/\d+$/, "");
   const read = excludedBy === null ? roleOf(core) : null;
   const contradicts = read !== null && side !== null && CENTRAL_ROLES.has(read);
   return { name, side, role: contradicts ? null : read, excludedBy, ignoredRole: contradicts ? read : null };

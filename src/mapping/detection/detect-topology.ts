@@ -44,7 +44,10 @@ const LIMB_BONES = 3;
 const LEG_DOWN_COSINE = 0.5;
 /** An arm must reach this far sideways (lateral share of the branch → arm end vector). */
 const ARM_LATERAL_SHARE = 0.2;
-/** Two arms must reach this much to opposite sides (cosine between their lateral directions); legs only need opposite half-spaces. */
+/**
+ * Two arms must reach this much to opposite sides (cosine between their lateral directions); legs only need opposite
+ * half-spaces.
+ */
 const OPPOSITE_COSINE = -0.5;
 
 const mean = (points: readonly P3[]): P3 => vscale(points.reduce(vadd, v3(0, 0, 0)), 1 / Math.max(1, points.length));
@@ -129,9 +132,17 @@ export function detectTopology(rig: RigSkeleton, keep: (bone: number) => boolean
       for (let cur = s; ; ) {
         const arms = armPairAt(rig, cur, x, isLong, keep);
         if (arms !== null) {
-          const legs = legPairAt(rig, x, kids.filter((k) => k !== s), arms.up, keep);
+          const legs = legPairAt(
+            rig,
+            x,
+            kids.filter((k) => k !== s),
+            arms.up,
+            keep,
+          );
           if (legs === null) {
-            closest ||= `${rig.name(x)} has a spine toward ${rig.name(cur)} with two arms, but not two leg chains running down`;
+            closest ||=
+              `${rig.name(x)} has a spine toward ${rig.name(cur)} with two arms, ` +
+              "but not two leg chains running down";
           } else if (best === null || legs.score > best.score + 1e-9) {
             best = { pelvis: x, armBranch: cur, arms: arms.arms, legs: legs.legs, up: arms.up, score: legs.score };
           }
@@ -143,9 +154,11 @@ export function detectTopology(rig: RigSkeleton, keep: (bone: number) => boolean
       }
     }
   }
-  if (best !== null) return { pelvis: best.pelvis, armBranch: best.armBranch, legs: best.legs, arms: best.arms, up: best.up };
+  if (best !== null)
+    return { pelvis: best.pelvis, armBranch: best.armBranch, legs: best.legs, arms: best.arms, up: best.up };
   return (
-    "no bone has two leg chains of at least 3 bones running down and a spine with two arm chains of at least 3 bones reaching to opposite sides" +
+    "no bone has two leg chains of at least 3 bones running down and a spine with two arm chains of at least 3 " +
+    "bones reaching to opposite sides" +
     (closest ? ` (closest: ${closest})` : "")
   );
 }
@@ -201,7 +214,7 @@ function legPairAt(
 }
 
 /** The character's axes, as far as the rig tells them. */
-export interface CharacterFrame {
+export interface BodyAxes {
   up: P3;
   /** Unit forward, or null when neither the feet nor the knees tell it. */
   forward: P3 | null;
@@ -218,19 +231,20 @@ export interface CharacterFrame {
  * neither toes nor knees tell forward, +X (right-handed) or −X (left-handed) is taken as the left.
  * Returns null when up cannot be found or left would be along up.
  */
-export function characterFrame(
+export function bodyAxes(
   rig: RigSkeleton,
   legs: readonly LimbBones[],
   upperCenter: P3 | null,
   leftHanded: boolean,
-): CharacterFrame | null {
+): BodyAxes | null {
   if (legs.length === 0) return null;
   const hips = mean(legs.map((l) => rig.pos(l.bones[0])));
   const feet = mean(legs.map((l) => rig.pos(l.bones[2])));
   const up = vnorm(upperCenter !== null ? vsub(upperCenter, hips) : vsub(hips, feet));
   if (vlen(up) === 0) return null;
   let legLength = 0;
-  for (const l of legs) legLength += (rig.distance(l.bones[0], l.bones[1]) + rig.distance(l.bones[1], l.bones[2])) / legs.length;
+  for (const l of legs)
+    legLength += (rig.distance(l.bones[0], l.bones[1]) + rig.distance(l.bones[1], l.bones[2])) / legs.length;
 
   const agreeing = (dirs: P3[], minShare: number): P3 | null => {
     if (dirs.length === 0) return null;
@@ -246,7 +260,7 @@ export function characterFrame(
     return vreject(vreject(k, line), up);
   });
   let forward = agreeing(toes, 0.05);
-  let source: CharacterFrame["source"] = "toes";
+  let source: BodyAxes["source"] = "toes";
   if (forward === null) {
     forward = agreeing(knees, 0.005);
     source = "knees";

@@ -31,12 +31,18 @@ export function skeletonInputProblems(bones: readonly RigBoneInfo[]): string[] {
   bones.forEach((b, i) => {
     const label = `bone ${i} (${b.name})`;
     if (!Number.isInteger(b.parent) || b.parent < -1 || b.parent >= i) {
-      problems.push(`${label} has parent ${b.parent}: bones must be listed parent-first (parent index -1 or below the bone's own)`);
+      problems.push(
+        `${label} has parent ${b.parent}: bones must be listed parent-first (parent index -1 or below the bone's own)`,
+      );
     }
     const p = b.position;
-    if (!(Number.isFinite(p?.x) && Number.isFinite(p?.y) && Number.isFinite(p?.z))) problems.push(`${label} has no finite position`);
+    if (!(Number.isFinite(p?.x) && Number.isFinite(p?.y) && Number.isFinite(p?.z)))
+      problems.push(`${label} has no finite position`);
     const q = b.rotation;
-    if (q !== undefined && !(Number.isFinite(q.x) && Number.isFinite(q.y) && Number.isFinite(q.z) && Number.isFinite(q.w))) {
+    if (
+      q !== undefined &&
+      !(Number.isFinite(q.x) && Number.isFinite(q.y) && Number.isFinite(q.z) && Number.isFinite(q.w))
+    ) {
       problems.push(`${label} has no finite rotation`);
     }
   });
@@ -158,7 +164,11 @@ export class RigSkeleton {
       const pool = kids.some(keep) ? kids.filter(keep) : kids;
       let best = pool[0]!;
       for (const k of pool) {
-        if (this.height[k]! > this.height[best]! || (this.height[k] === this.height[best] && this.size[k]! > this.size[best]!)) best = k;
+        if (
+          this.height[k]! > this.height[best]! ||
+          (this.height[k] === this.height[best] && this.size[k]! > this.size[best]!)
+        )
+          best = k;
       }
       chain.push(best);
       cur = best;

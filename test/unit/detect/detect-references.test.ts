@@ -88,13 +88,17 @@ describe("real models", () => {
     });
   };
 
-  sharedTest("Xbot (Mixamo, facing +Z): Hips, Spine..Spine2, the Shoulder bones as clavicles, both eyes", "Xbot.glb", (bones) => {
-    const result = detectBipedReferences(bones);
-    expect(result.problems).toEqual([]);
-    expect(detectedNames(bones, result)).toEqual(mixamoExpected(true));
-    expect(result.method).toBe("names");
-    expect(result.warnings).toEqual(straightArmWarnings()); // exact T-pose: elbows at 0°
-  });
+  sharedTest(
+    "Xbot (Mixamo, facing +Z): Hips, Spine..Spine2, the Shoulder bones as clavicles, both eyes",
+    "Xbot.glb",
+    (bones) => {
+      const result = detectBipedReferences(bones);
+      expect(result.problems).toEqual([]);
+      expect(detectedNames(bones, result)).toEqual(mixamoExpected(true));
+      expect(result.method).toBe("names");
+      expect(result.warnings).toEqual(straightArmWarnings()); // exact T-pose: elbows at 0°
+    },
+  );
 
   sharedTest("Soldier (Mixamo, facing −Z, its Left* joints at −X): the names win", "Soldier.glb", (bones) => {
     const result = detectBipedReferences(bones);
@@ -250,7 +254,11 @@ describe("naming conventions", () => {
     ["VRM 0.x J_Bip_*", vrm0()],
     ["VRM 1.0 camelCase (leftUpperArm)", vrm1(false)],
     ["Unity/VRM PascalCase (LeftUpperArm)", vrm1(true)],
-    ["3ds Max Biped Bip01 (clavicles on the neck, thighs on the spine)", biped(), { armsFrom: "neck", thighsFrom: "spine" }],
+    [
+      "3ds Max Biped Bip01 (clavicles on the neck, thighs on the spine)",
+      biped(),
+      { armsFrom: "neck", thighsFrom: "spine" },
+    ],
     ["3ds Max Biped Bip001 (thighs on the pelvis)", biped("Bip001"), { armsFrom: "neck" }],
     ["side prefix L_/R_", sideMarked((b, s) => `${s}_${b}`)],
     ["side prefix l_/r_ lowercase", sideMarked((b, s) => `${s.toLowerCase()}_${b.toLowerCase()}`)],
@@ -378,9 +386,23 @@ describe("topology fallback (names that say nothing)", () => {
     const chain = (prefix: string, parent: string, points: [number, number, number][]): void => {
       points.forEach((p, i) => b.add(`${prefix}${i}`, i === 0 ? parent : `${prefix}${i - 1}`, p));
     };
-    chain("Tail", names.pelvis, [[0, 0.98, -0.1], [0, 0.85, -0.3], [0, 0.7, -0.45], [0, 0.55, -0.55]]);
-    chain("Cape", names.spine[2]!, [[0, 1.4, -0.12], [0, 1.1, -0.15], [0, 0.8, -0.18], [0, 0.5, -0.2]]);
-    chain("Hair", names.head!, [[0, 1.72, -0.08], [0, 1.6, -0.14], [0, 1.45, -0.16]]);
+    chain("Tail", names.pelvis, [
+      [0, 0.98, -0.1],
+      [0, 0.85, -0.3],
+      [0, 0.7, -0.45],
+      [0, 0.55, -0.55],
+    ]);
+    chain("Cape", names.spine[2]!, [
+      [0, 1.4, -0.12],
+      [0, 1.1, -0.15],
+      [0, 0.8, -0.18],
+      [0, 0.5, -0.2],
+    ]);
+    chain("Hair", names.head!, [
+      [0, 1.72, -0.08],
+      [0, 1.6, -0.14],
+      [0, 1.45, -0.16],
+    ]);
     const result = detectBipedReferences(b.bones);
     expect(result.problems).toEqual([]);
     expect(detectedNames(b.bones, result)).toEqual(meaninglessExpected(names));
@@ -439,7 +461,9 @@ describe("topology fallback (names that say nothing)", () => {
       head: id(kk.head),
       side: (s) => {
         const n = kk.side(s);
-        return Object.fromEntries(Object.entries(n).map(([k, v]) => [k, id(v as string)])) as unknown as ReturnType<HumanoidNames["side"]>;
+        return Object.fromEntries(Object.entries(n).map(([k, v]) => [k, id(v as string)])) as unknown as ReturnType<
+          HumanoidNames["side"]
+        >;
       },
     };
     const bones = humanoid(names, { transform: faceMinusZ });
@@ -452,7 +476,9 @@ describe("topology fallback (names that say nothing)", () => {
   it("a left-handed frame (Babylon scene space) with { leftHanded: true }", () => {
     const names = meaningless();
     const bones = humanoid(names, { transform: mirrorX }); // glTF +Z-facing rig after the handedness flip
-    expect(detectedNames(bones, detectBipedReferences(bones, { leftHanded: true }))).toEqual(meaninglessExpected(names));
+    expect(detectedNames(bones, detectBipedReferences(bones, { leftHanded: true }))).toEqual(
+      meaninglessExpected(names),
+    );
     // read as right-handed, the same positions are a mirror image: the sides swap
     const asRight = detectedNames(bones, detectBipedReferences(bones));
     expect(asRight.leftHand).toBe(names.side("R").hand);
@@ -514,7 +540,9 @@ describe("sides: names versus geometry", () => {
     );
     // with the handedness given (create() gives the scene's), the advice is about the character, naming create()'s option
     const given = detectBipedReferences(bones, { leftHanded: false }).warnings;
-    expect(given[0]).toMatch(/the character is mirrored in its frame \(right-handed: .*\); the names were kept \(give the limbs in `references` to choose otherwise\)\.$/);
+    expect(given[0]).toMatch(
+      /the character is mirrored in its frame \(right-handed: .*\); the names were kept \(give the limbs in `references` to choose otherwise\)\.$/,
+    );
     expect(given.join("\n")).not.toMatch(/leftHanded/);
     // the same positions declared left-handed are consistent: no warning
     expect(detectBipedReferences(bones, { leftHanded: true }).warnings).toEqual([]);
@@ -526,7 +554,15 @@ describe("sides: names versus geometry", () => {
       ...base,
       side: (s) => {
         const n = base.side(s);
-        return s === "L" ? n : { ...n, clavicle: "Shoulder.L.001", upperArm: "UpperArm.L.001", forearm: "LowerArm.L.001", hand: "Hand.L.001" };
+        return s === "L"
+          ? n
+          : {
+              ...n,
+              clavicle: "Shoulder.L.001",
+              upperArm: "UpperArm.L.001",
+              forearm: "LowerArm.L.001",
+              hand: "Hand.L.001",
+            };
       },
     };
     const bones = humanoid(names, { transform: faceMinusZ });
@@ -563,7 +599,9 @@ describe("problems", () => {
     const result = detectBipedReferences(bones);
     expect(result.references).toBeNull();
     expect(result.problems).toHaveLength(1);
-    expect(result.problems[0]).toMatch(/^no left forearm found: candidates between mixamorig:LeftArm and mixamorig:LeftHand: \(none\); /);
+    expect(result.problems[0]).toMatch(
+      /^no left forearm found: candidates between mixamorig:LeftArm and mixamorig:LeftHand: \(none\); /,
+    );
     // the hierarchy's guess (clavicle as upper arm) contradicts the names and is refused
     expect(result.problems[0]).toContain(
       "the hierarchy's shape suggests mixamorig:LeftShoulder → mixamorig:LeftArm → mixamorig:LeftHand, but mixamorig:LeftShoulder is named like a clavicle, not an upper arm",
@@ -571,7 +609,9 @@ describe("problems", () => {
   });
 
   it("a forearm replaced by a twist bone: listed as ignored, and not taken from the hierarchy either", () => {
-    const bones = humanoid(mixamo()).map((b) => (b.name === "mixamorig:LeftForeArm" ? { ...b, name: "mixamorig:LeftForeArmTwist" } : b));
+    const bones = humanoid(mixamo()).map((b) =>
+      b.name === "mixamorig:LeftForeArm" ? { ...b, name: "mixamorig:LeftForeArmTwist" } : b,
+    );
     const result = detectBipedReferences(bones);
     expect(result.references).toBeNull();
     expect(result.problems).toEqual([
@@ -624,13 +664,16 @@ describe("problems", () => {
     );
     const result = detectBipedReferences(bones);
     expect(result.references).toBeNull();
-    expect(result.problems).toEqual(["zero-length bone in the left arm: mixamorig:LeftForeArm and mixamorig:LeftHand are at the same position"]);
+    expect(result.problems).toEqual([
+      "zero-length bone in the left arm: mixamorig:LeftForeArm and mixamorig:LeftHand are at the same position",
+    ]);
   });
 
   it("a spine bone at the pelvis (VRM 0.x) is left out of the spine with a warning; alone it is a problem", () => {
     const names = vrm0();
     const first = names.spine[0]!;
-    const atPelvis = (bones: ReturnType<typeof humanoid>) => bones.map((b) => (b.name === first ? { ...b, position: { x: 0, y: 1.0, z: 0 } } : b));
+    const atPelvis = (bones: ReturnType<typeof humanoid>) =>
+      bones.map((b) => (b.name === first ? { ...b, position: { x: 0, y: 1.0, z: 0 } } : b));
     const bones = atPelvis(humanoid(names));
     const result = detectBipedReferences(bones);
     expect(result.problems).toEqual([]);
@@ -640,7 +683,9 @@ describe("problems", () => {
     );
     const single = { ...names, spine: [first] };
     const alone = detectBipedReferences(atPelvis(humanoid(single)));
-    expect(alone.problems).toEqual([`zero-length bone in the spine: ${names.pelvis} and ${first} are at the same position`]);
+    expect(alone.problems).toEqual([
+      `zero-length bone in the spine: ${names.pelvis} and ${first} are at the same position`,
+    ]);
   });
 
   it("bones not listed parent-first are refused", () => {
@@ -648,7 +693,9 @@ describe("problems", () => {
       { name: "a", parent: 1, position: { x: 0, y: 0, z: 0 } },
       { name: "b", parent: -1, position: { x: 0, y: 1, z: 0 } },
     ]);
-    expect(result.problems).toEqual(["bone 0 (a) has parent 1: bones must be listed parent-first (parent index -1 or below the bone's own)"]);
+    expect(result.problems).toEqual([
+      "bone 0 (a) has parent 1: bones must be listed parent-first (parent index -1 or below the bone's own)",
+    ]);
   });
 });
 
@@ -670,7 +717,9 @@ function robotLike(withEnds: boolean): RigBoneInfo[] {
     b.add(`UpperLeg.${s}`, "Body", [0.09 * x, 0.95, 0]).add(`LowerLeg.${s}`, `UpperLeg.${s}`, [0.09 * x, 0.52, 0.03]);
     if (withEnds) b.add(`LowerLeg.${s}_end`, `LowerLeg.${s}`, [0.09 * x, 0.08, 0]);
   }
-  b.add("PoleTarget.L", "Bone", [0.1, 0.5, 0.6]).add("Foot.R", "Bone", [-0.09, 0.08, 0.02]).add("PoleTarget.R", "Bone", [-0.1, 0.5, 0.6]);
+  b.add("PoleTarget.L", "Bone", [0.1, 0.5, 0.6])
+    .add("Foot.R", "Bone", [-0.09, 0.08, 0.02])
+    .add("PoleTarget.R", "Bone", [-0.1, 0.5, 0.6]);
   return b.bones;
 }
 
@@ -730,7 +779,11 @@ describe("validateBipedReferences", () => {
       "the right leg is not a parent chain: mixamorig:RightLeg is not below mixamorig:LeftToeBase",
       "leftClavicle mixamorig:RightShoulder is not between the last spine bone mixamorig:Neck and the upper arm mixamorig:LeftArm",
     ]);
-    const lowPelvis = { ...refs(), pelvis: at("mixamorig:Spine"), spine: [at("mixamorig:Spine1"), at("mixamorig:Spine2")] };
+    const lowPelvis = {
+      ...refs(),
+      pelvis: at("mixamorig:Spine"),
+      spine: [at("mixamorig:Spine1"), at("mixamorig:Spine2")],
+    };
     expect(validateBipedReferences(bones, lowPelvis).problems).toEqual([
       "leftThigh mixamorig:LeftUpLeg is not below the pelvis mixamorig:Spine",
       "rightThigh mixamorig:RightUpLeg is not below the pelvis mixamorig:Spine",
@@ -753,9 +806,13 @@ describe("validateBipedReferences", () => {
   });
 
   it("warns about a straight limb", () => {
-    const straight = bones.map((b) => (b.name === "mixamorig:RightLeg" ? { ...b, position: { x: -0.09, y: 0.52, z: 0 } } : b));
+    const straight = bones.map((b) =>
+      b.name === "mixamorig:RightLeg" ? { ...b, position: { x: -0.09, y: 0.52, z: 0 } } : b,
+    );
     const rf = { ...refs(), rightFoot: at("mixamorig:RightFoot") };
-    const straightFoot = straight.map((b) => (b.name === "mixamorig:RightFoot" ? { ...b, position: { x: -0.09, y: 0.08, z: 0 } } : b));
+    const straightFoot = straight.map((b) =>
+      b.name === "mixamorig:RightFoot" ? { ...b, position: { x: -0.09, y: 0.08, z: 0 } } : b,
+    );
     expect(validateBipedReferences(straightFoot, rf).warnings).toEqual([
       "the right leg mixamorig:RightUpLeg → mixamorig:RightLeg → mixamorig:RightFoot is straight in this pose (bent 0.00°): the solver cannot read which way the " +
         "knee bends and will assume it; set a bend goal if it bends the wrong way",

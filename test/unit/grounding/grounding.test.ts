@@ -5,7 +5,12 @@
  * raycast sanitising, non-finite settings.
  */
 import { describe, expect, it } from "vitest";
-import { GroundingHit, GroundingQuality, type GroundingRaycast, lerpValue } from "../../../src/effectors/grounding/grounding-common.js";
+import {
+  type GroundingHit,
+  GroundingQuality,
+  type GroundingRaycast,
+  lerpValue,
+} from "../../../src/effectors/grounding/grounding-common.js";
 import { Grounding } from "../../../src/effectors/grounding/grounding.js";
 import type { ReadonlyVec3 } from "../../../src/math/vec3.js";
 
@@ -130,29 +135,32 @@ describe("Grounding", () => {
     expect(g.legs[0]!.ikOffset).toBeCloseTo(-0.4 + (-2 + 0.4) * 0.04, 12);
   });
 
-  it.each(QUALITIES)("quality %i: follows a lower foot down within maxStep, clamps beyond, and lets the feet fall or stay when nothing is found", (quality) => {
-    // the left foot over ground 0.3 below the root, the right on the root's level
-    const g = make([flat(-0.3, -Infinity, -0.05), flat(0, -0.05, Infinity)], quality);
-    g.footRadius = 0.02;
-    run(g, 300);
-    expect(g.legs[0]!.ikOffset).toBeCloseTo(0.3, 6);
-    expect(g.legs[1]!.ikOffset).toBeCloseTo(0, 9);
-    // the pelvis lowers by the lower foot's offset
-    expect(g.pelvis.heightOffset).toBeCloseTo(-0.3, 6);
-    expect(g.pelvis.ikOffset.y).toBeCloseTo(-0.3, 6);
+  it.each(QUALITIES)(
+    "quality %i: follows a lower foot down within maxStep, clamps beyond, and lets the feet fall or stay when nothing is found",
+    (quality) => {
+      // the left foot over ground 0.3 below the root, the right on the root's level
+      const g = make([flat(-0.3, -Infinity, -0.05), flat(0, -0.05, Infinity)], quality);
+      g.footRadius = 0.02;
+      run(g, 300);
+      expect(g.legs[0]!.ikOffset).toBeCloseTo(0.3, 6);
+      expect(g.legs[1]!.ikOffset).toBeCloseTo(0, 9);
+      // the pelvis lowers by the lower foot's offset
+      expect(g.pelvis.heightOffset).toBeCloseTo(-0.3, 6);
+      expect(g.pelvis.ikOffset.y).toBeCloseTo(-0.3, 6);
 
-    // 0.7 below: the ray (2 × maxStep from maxStep above the foot) finds nothing
-    const deep = make([flat(-0.7, -Infinity, -0.05), flat(0, -0.05, Infinity)], quality);
-    deep.footRadius = 0.02;
-    run(deep, 300);
-    // overstepFallsDown: the default ground is maxStep below the foot (0.08 above the root): 0.42 below the root
-    expect(deep.legs[0]!.ikOffset).toBeCloseTo(0.42, 6);
-    const stay = make([flat(-0.7, -Infinity, -0.05), flat(0, -0.05, Infinity)], quality);
-    stay.footRadius = 0.02;
-    stay.overstepFallsDown = false;
-    run(stay, 300);
-    expect(stay.legs[0]!.ikOffset).toBeCloseTo(0, 9);
-  });
+      // 0.7 below: the ray (2 × maxStep from maxStep above the foot) finds nothing
+      const deep = make([flat(-0.7, -Infinity, -0.05), flat(0, -0.05, Infinity)], quality);
+      deep.footRadius = 0.02;
+      run(deep, 300);
+      // overstepFallsDown: the default ground is maxStep below the foot (0.08 above the root): 0.42 below the root
+      expect(deep.legs[0]!.ikOffset).toBeCloseTo(0.42, 6);
+      const stay = make([flat(-0.7, -Infinity, -0.05), flat(0, -0.05, Infinity)], quality);
+      stay.footRadius = 0.02;
+      stay.overstepFallsDown = false;
+      run(stay, 300);
+      expect(stay.legs[0]!.ikOffset).toBeCloseTo(0, 9);
+    },
+  );
 
   it("with the ground far below the root (airborne) the offsets ease back to zero", () => {
     const g = make([flat(-0.2)]);
@@ -165,21 +173,24 @@ describe("Grounding", () => {
     expect(Math.abs(g.pelvis.heightOffset)).toBeLessThan(1e-6);
   });
 
-  it.each(QUALITIES)("quality %i on a 20° slope: the ground under the foot and its normal, the foot turned to the normal", (quality) => {
-    const s = slope(20);
-    const g = make([s], quality);
-    run(g, 300);
-    const tan = Math.tan((20 * Math.PI) / 180);
-    for (const leg of g.legs) {
-      // the plane's height under the foot
-      const ground = leg.footPosition.x * tan;
-      expect(leg.heightFromGround).toBeCloseTo(-ground, 9);
-      expect(leg.ikOffset).toBeCloseTo(-ground, 6);
-      expect(leg.groundNormal.x).toBeCloseTo(s.n[0], 9);
-      expect(leg.groundNormal.y).toBeCloseTo(s.n[1], 9);
-      expect(upAngleTo(leg.rotationOffset, s.n)).toBeLessThan(1e-6);
-    }
-  });
+  it.each(QUALITIES)(
+    "quality %i on a 20° slope: the ground under the foot and its normal, the foot turned to the normal",
+    (quality) => {
+      const s = slope(20);
+      const g = make([s], quality);
+      run(g, 300);
+      const tan = Math.tan((20 * Math.PI) / 180);
+      for (const leg of g.legs) {
+        // the plane's height under the foot
+        const ground = leg.footPosition.x * tan;
+        expect(leg.heightFromGround).toBeCloseTo(-ground, 9);
+        expect(leg.ikOffset).toBeCloseTo(-ground, 6);
+        expect(leg.groundNormal.x).toBeCloseTo(s.n[0], 9);
+        expect(leg.groundNormal.y).toBeCloseTo(s.n[1], 9);
+        expect(upAngleTo(leg.rotationOffset, s.n)).toBeLessThan(1e-6);
+      }
+    },
+  );
 
   it("limits the foot rotation to maxFootRotationAngle and scales it by footRotationWeight", () => {
     const g = make([slope(60)], GroundingQuality.Fastest);
@@ -358,6 +369,12 @@ describe("Grounding", () => {
       expect(a.legs.map((l) => l.ikOffset)).toEqual(b.legs.map((l) => l.ikOffset));
     }
     expect(Math.abs(a.pelvis.heightOffset)).toBeGreaterThan(0.01);
-    expect(warnings).toEqual(["grounding:lowerPelvisWeight", "grounding:liftPelvisWeight", "grounding:footSpeed", "grounding:lengthUnit", "grounding:maxStep"]);
+    expect(warnings).toEqual([
+      "grounding:lowerPelvisWeight",
+      "grounding:liftPelvisWeight",
+      "grounding:footSpeed",
+      "grounding:lengthUnit",
+      "grounding:maxStep",
+    ]);
   });
 });

@@ -48,7 +48,10 @@ function groundSet(scene: Scene): { meshes: Mesh[]; parent: TransformNode } {
 }
 
 function randomRotation(rng: Random): Quaternion {
-  return Quaternion.RotationAxis(new Vector3(rng.range(-1, 1), rng.range(-1, 1), rng.range(-1, 1)).normalize(), rng.range(-Math.PI, Math.PI));
+  return Quaternion.RotationAxis(
+    new Vector3(rng.range(-1, 1), rng.range(-1, 1), rng.range(-1, 1)).normalize(),
+    rng.range(-Math.PI, Math.PI),
+  );
 }
 
 /** Random scale per axis in [0.5, 2], one axis negated (a mirror) in a third of the poses. */
@@ -90,7 +93,10 @@ describe("MovingGroundRaycast", () => {
       const rays = Array.from({ length: 400 }, (_, k) => ({
         o: { x: rng.range(-4, 4), y: rng.range(-1, 4), z: rng.range(-4, 4) },
         // mostly downward, some sideways and upward
-        d: k % 4 === 0 ? unitVector(rng.range(-1, 1), rng.range(-1, 1), rng.range(-1, 1)) : unitVector(rng.range(-0.4, 0.4), -1, rng.range(-0.4, 0.4)),
+        d:
+          k % 4 === 0
+            ? unitVector(rng.range(-1, 1), rng.range(-1, 1), rng.range(-1, 1))
+            : unitVector(rng.range(-0.4, 0.4), -1, rng.range(-0.4, 0.4)),
         max: rng.range(2, 9),
       }));
       const found = rays.map(({ o, d, max }) => {
@@ -118,7 +124,9 @@ describe("MovingGroundRaycast", () => {
     }
     expect(hits).toBeGreaterThan(1500);
     expect(misses).toBeGreaterThan(1000);
-    console.log(`MovingGroundRaycast vs StaticGroundRaycast re-baked: ${hits} hits, ${misses} misses over 30 poses, worst difference ${worst.toExponential(2)}`);
+    console.log(
+      `MovingGroundRaycast vs StaticGroundRaycast re-baked: ${hits} hits, ${misses} misses over 30 poses, worst difference ${worst.toExponential(2)}`,
+    );
   });
 
   it("a ray straight down onto a lifted, turned platform lands on its top at the right height, frame after frame", () => {
@@ -138,7 +146,9 @@ describe("MovingGroundRaycast", () => {
     // a ray with a NaN in it finds nothing (and the grid walk ends)
     expect(moving.cast({ x: Number.NaN, y: 5, z: 0 }, { x: 0, y: -1, z: 0 }, 10, hit)).toBe(false);
     expect(moving.cast({ x: 0, y: 5, z: 0 }, { x: Number.NaN, y: -1, z: 0 }, 10, hit)).toBe(false);
-    expect(StaticGroundRaycast.fromMeshes([deck]).cast({ x: 0.2, y: Number.NaN, z: 0 }, { x: 0, y: -1, z: 0 }, 10, hit)).toBe(false);
+    expect(
+      StaticGroundRaycast.fromMeshes([deck]).cast({ x: 0.2, y: Number.NaN, z: 0 }, { x: 0, y: -1, z: 0 }, 10, hit),
+    ).toBe(false);
   });
 
   it("disabled, disposed and collapsed meshes are not ground; edited vertices count after refresh()", () => {
@@ -178,7 +188,12 @@ describe("MovingGroundRaycast", () => {
     tiles.material = new StandardMaterial("tiles", scene);
     tiles.thinInstanceEnablePicking = true;
     const rng = new Random(0x7111);
-    const instance = (): Matrix => Matrix.Compose(randomScale(rng), randomRotation(rng), new Vector3(rng.range(-2, 2), rng.range(-1, 1), rng.range(-2, 2)));
+    const instance = (): Matrix =>
+      Matrix.Compose(
+        randomScale(rng),
+        randomRotation(rng),
+        new Vector3(rng.range(-2, 2), rng.range(-1, 1), rng.range(-2, 2)),
+      );
     tiles.thinInstanceAdd([instance(), instance(), instance(), instance()]);
     const moving = MovingGroundRaycast.fromMeshes([tiles]);
     expect(moving.triangleCount).toBe(4 * 12);
@@ -227,7 +242,10 @@ describe("MovingGroundRaycast", () => {
     skinned.skeleton = new Skeleton("s", "s", scene);
     const morphed = CreateGround("morphed", { width: 1, height: 1 }, scene);
     morphed.morphTargetManager = new MorphTargetManager(scene);
-    for (const make of [(m: Mesh[]) => MovingGroundRaycast.fromMeshes(m), (m: Mesh[]) => StaticGroundRaycast.fromMeshes(m)]) {
+    for (const make of [
+      (m: Mesh[]) => MovingGroundRaycast.fromMeshes(m),
+      (m: Mesh[]) => StaticGroundRaycast.fromMeshes(m),
+    ]) {
       expect(() => make([plain])).not.toThrow();
       expect(() => make([plain, skinned, morphed])).toThrow(/"skinned" is skinned[\s\S]*"morphed" has morph targets/);
     }

@@ -108,7 +108,8 @@ describe("StaticGroundRaycast", () => {
         const cy = rng.range(-1, 1);
         const cz = rng.range(-5, 5);
         const size = rng.range(0.2, 3);
-        for (let c = 0; c < 3; c++) tris.push(cx + rng.range(-size, size), cy + rng.range(-size, size) * 0.3, cz + rng.range(-size, size));
+        for (let c = 0; c < 3; c++)
+          tris.push(cx + rng.range(-size, size), cy + rng.range(-size, size) * 0.3, cz + rng.range(-size, size));
       }
       // a fine grid (many cells per triangle) and the default
       for (const options of [{ cellSize: rng.range(0.05, 0.5) }, {}]) {
@@ -119,7 +120,13 @@ describe("StaticGroundRaycast", () => {
           // mostly downward probes (the grounder's), some in any direction, some along the axes
           const kind = rng.int(4);
           const d =
-            kind === 0 ? DOWN : kind === 1 ? unit(v(rng.range(-1, 1), rng.range(-1, 0), rng.range(-1, 1))) : kind === 2 ? unit(v(rng.range(-1, 1), rng.range(-1, 1), rng.range(-1, 1))) : v(rng.next() < 0.5 ? 1 : -1, 0, 0);
+            kind === 0
+              ? DOWN
+              : kind === 1
+                ? unit(v(rng.range(-1, 1), rng.range(-1, 0), rng.range(-1, 1)))
+                : kind === 2
+                  ? unit(v(rng.range(-1, 1), rng.range(-1, 1), rng.range(-1, 1)))
+                  : v(rng.next() < 0.5 ? 1 : -1, 0, 0);
           const max = rng.next() < 0.1 ? rng.range(0, 1) : rng.range(1, 12);
           const all = bruteForce(tris, o, d, max);
           const got = r.cast(o, d, max, hit);

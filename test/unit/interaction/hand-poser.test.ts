@@ -76,7 +76,9 @@ describe("HandPoser", () => {
     const animated = Quaternion.RotationAxis(Vector3.Up(), 0.6);
     joints[0]!.rotationQuaternion!.copyFrom(animated);
     poser.update();
-    expect(Math.abs(Quaternion.Dot(joints[0]!.rotationQuaternion!, Quaternion.Slerp(animated, Quaternion.Identity(), 0.5)))).toBeCloseTo(1, 12);
+    expect(
+      Math.abs(Quaternion.Dot(joints[0]!.rotationQuaternion!, Quaternion.Slerp(animated, Quaternion.Identity(), 0.5))),
+    ).toBeCloseTo(1, 12);
     poser.restore();
     expect(joints[0]!.rotationQuaternion!.equals(animated)).toBe(true);
     // local positions follow only with localPositionWeight

@@ -3,7 +3,10 @@ import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { Scene } from "@babylonjs/core/scene.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Curve } from "../../../src/effectors/curve.js";
-import { INTERACTION_CURVE_TYPE_COUNT, InteractionCurveType } from "../../../src/effectors/interaction/interaction-curves.js";
+import {
+  INTERACTION_CURVE_TYPE_COUNT,
+  InteractionCurveType,
+} from "../../../src/effectors/interaction/interaction-curves.js";
 import { InteractionObject, parseEffector } from "../../../src/effectors/interaction/interaction-object.js";
 import { InteractionTarget } from "../../../src/effectors/interaction/interaction-target.js";
 import { FullBodyBipedEffector } from "../../../src/solver/biped-bones.js";
@@ -66,7 +69,15 @@ describe("InteractionObject", () => {
     pivot.parent = knob;
     const a = new TransformNode("a", scene);
     a.parent = pivot;
-    a.metadata = { interactionTarget: { effector: "RightHand", pivot: "knob pivot", twistWeight: 0.5, interactionSpeedMlp: 2, twistAxis: [0, 0, 1] } };
+    a.metadata = {
+      interactionTarget: {
+        effector: "RightHand",
+        pivot: "knob pivot",
+        twistWeight: 0.5,
+        interactionSpeedMlp: 2,
+        twistAxis: [0, 0, 1],
+      },
+    };
     const b = new TransformNode("b", scene);
     b.parent = root;
     b.metadata = { gltf: { extras: { interactionTarget: { effector: FullBodyBipedEffector.LeftFoot } } } };
@@ -78,7 +89,9 @@ describe("InteractionObject", () => {
     ignored.parent = root;
     const explicit = new TransformNode("e", scene);
     explicit.parent = root;
-    const o = new InteractionObject(root, { targets: [new InteractionTarget(FullBodyBipedEffector.RightFoot, explicit)] });
+    const o = new InteractionObject(root, {
+      targets: [new InteractionTarget(FullBodyBipedEffector.RightFoot, explicit)],
+    });
     expect(o.targets.length).toBe(5);
     const rh = o.getTarget(FullBodyBipedEffector.RightHand)!;
     expect(rh.node).toBe(a);
@@ -107,7 +120,9 @@ describe("InteractionObject", () => {
   });
 
   it("target multipliers default to 1 and can be set per channel", () => {
-    const t = new InteractionTarget(FullBodyBipedEffector.LeftHand, new TransformNode("t", scene), { multipliers: { [InteractionCurveType.Pull]: 0.5 } });
+    const t = new InteractionTarget(FullBodyBipedEffector.LeftHand, new TransformNode("t", scene), {
+      multipliers: { [InteractionCurveType.Pull]: 0.5 },
+    });
     expect(t.getMultiplier(InteractionCurveType.PositionWeight)).toBe(1);
     expect(t.getMultiplier(InteractionCurveType.Pull)).toBe(0.5);
     t.setMultiplier(InteractionCurveType.Reach, 0);

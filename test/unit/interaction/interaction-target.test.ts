@@ -112,7 +112,11 @@ describe("node-pose helpers", () => {
     parent.rotationQuaternion = Quaternion.RotationYawPitchRoll(1, 0.2, 0);
     const child = new TransformNode("c", scene);
     child.parent = parent;
-    const world = Matrix.Compose(new Vector3(1, 1, 1), Quaternion.RotationYawPitchRoll(-0.4, 0.9, 0.1), new Vector3(4, 5, 6));
+    const world = Matrix.Compose(
+      new Vector3(1, 1, 1),
+      Quaternion.RotationYawPitchRoll(-0.4, 0.9, 0.1),
+      new Vector3(4, 5, 6),
+    );
     setWorldMatrix(child, world);
     const got = child.computeWorldMatrix(true);
     for (let i = 0; i < 16; i++) expect(got.m[i]!).toBeCloseTo(world.m[i]!, 5);

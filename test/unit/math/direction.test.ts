@@ -98,7 +98,12 @@ describe("slerpVectors (hand-computed)", () => {
     // t = ⅓: 30°, length 4/3 → (4/3 · √3/2, 4/3 · ½, 0) = (2/√3, 2/3, 0)
     expectVec(slerpVectors(out, a, b, 1 / 3), 2 / Math.sqrt(3), 2 / 3, 0);
     // 120° apart: a = (0,0,1), b = (0, sin120°, cos120°)·3 = (0, 3√3/2, −3/2); t = ¼ → 30°, length 1.5
-    expectVec(slerpVectors(out, new Vec3(0, 0, 1), new Vec3(0, (3 * Math.sqrt(3)) / 2, -1.5), 0.25), 0, 0.75, 1.5 * Math.cos(30 * DEG));
+    expectVec(
+      slerpVectors(out, new Vec3(0, 0, 1), new Vec3(0, (3 * Math.sqrt(3)) / 2, -1.5), 0.25),
+      0,
+      0.75,
+      1.5 * Math.cos(30 * DEG),
+    );
     // parallel: length only
     expectVec(slerpVectors(out, a, new Vec3(3, 0, 0), 0.5), 2, 0, 0);
   });
@@ -250,7 +255,8 @@ describe("direction: out may alias an input", () => {
       const c1 = clampDirection(d1, d1, a, w, s);
       const n1 = new Vec3(a.x, a.y, a.z);
       const c2 = clampDirection(n1, b, n1, w, s);
-      if (!same(d1, ref2) || !same(n1, ref2) || c0 !== c1 || c0 !== c2) f.add(`clampDirection ${fmt(a)} ${fmt(b)} ${w} ${s}`);
+      if (!same(d1, ref2) || !same(n1, ref2) || c0 !== c1 || c0 !== c2)
+        f.add(`clampDirection ${fmt(a)} ${fmt(b)} ${w} ${s}`);
     }
     f.check();
   });

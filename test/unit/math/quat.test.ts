@@ -52,16 +52,23 @@ function fmt(v: V3 | Q4): string {
 const qlen = (q: Q4): number => Math.hypot(q.x, q.y, q.z, q.w);
 const qdist = (a: Q4, b: Q4): number => Math.hypot(a.x - b.x, a.y - b.y, a.z - b.z, a.w - b.w);
 /** Distance up to the double cover (q and −q are the same rotation). */
-const qdistSign = (a: Q4, b: Q4): number => Math.min(qdist(a, b), Math.hypot(a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w));
+const qdistSign = (a: Q4, b: Q4): number =>
+  Math.min(qdist(a, b), Math.hypot(a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w));
 const qeq = (a: Q4, b: Q4): boolean => a.x === b.x && a.y === b.y && a.z === b.z && a.w === b.w;
 
 /** Rotation matrix of a unit quaternion (textbook formula). */
 function matOf(q: Q4): M3 {
   const { x, y, z, w } = q;
   return [
-    1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w),
-    2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w),
-    2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y),
+    1 - 2 * (y * y + z * z),
+    2 * (x * y - z * w),
+    2 * (x * z + y * w),
+    2 * (x * y + z * w),
+    1 - 2 * (x * x + z * z),
+    2 * (y * z - x * w),
+    2 * (x * z - y * w),
+    2 * (y * z + x * w),
+    1 - 2 * (x * x + y * y),
   ];
 }
 const mulMV = (m: M3, v: V3): V3 => ({
@@ -76,7 +83,8 @@ const mulMtV = (m: M3, v: V3): V3 => ({
 });
 function mulMM(a: M3, b: M3): M3 {
   const o = new Array<number>(9).fill(0) as M3;
-  for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) for (let k = 0; k < 3; k++) o[i * 3 + j] += a[i * 3 + k]! * b[k * 3 + j]!;
+  for (let i = 0; i < 3; i++)
+    for (let j = 0; j < 3; j++) for (let k = 0; k < 3; k++) o[i * 3 + j] += a[i * 3 + k]! * b[k * 3 + j]!;
   return o;
 }
 const col = (m: M3, j: number): V3 => ({ x: m[j]!, y: m[3 + j]!, z: m[6 + j]! });
@@ -315,13 +323,28 @@ describe("quat: interpolation (hand-computed)", () => {
     slerp(out, id, new Quat(0, 0, -S, -S), 0.25);
     expectQuat(out, 0, 0, Math.sin(11.25 * DEG), Math.cos(11.25 * DEG));
     // 170° about X to 10° about X: 160° apart (dot cos 80° > 0, no flip), midpoint 90° about X
-    slerp(out, new Quat(Math.sin(85 * DEG), 0, 0, Math.cos(85 * DEG)), new Quat(Math.sin(5 * DEG), 0, 0, Math.cos(5 * DEG)), 0.5);
+    slerp(
+      out,
+      new Quat(Math.sin(85 * DEG), 0, 0, Math.cos(85 * DEG)),
+      new Quat(Math.sin(5 * DEG), 0, 0, Math.cos(5 * DEG)),
+      0.5,
+    );
     expectQuat(out, Math.sin(45 * DEG), 0, 0, Math.cos(45 * DEG));
     // 170° about X to −170° about X: the short way is 20° through 180°
-    slerp(out, new Quat(Math.sin(85 * DEG), 0, 0, Math.cos(85 * DEG)), new Quat(-Math.sin(85 * DEG), 0, 0, Math.cos(85 * DEG)), 0.5);
+    slerp(
+      out,
+      new Quat(Math.sin(85 * DEG), 0, 0, Math.cos(85 * DEG)),
+      new Quat(-Math.sin(85 * DEG), 0, 0, Math.cos(85 * DEG)),
+      0.5,
+    );
     expectQuatUpToSign(out, 1, 0, 0, 0);
     // nearly equal rotations (linear branch): 0.01° about Y to 0.03° about Y, midpoint 0.02°
-    slerp(out, new Quat(0, Math.sin(0.005 * DEG), 0, Math.cos(0.005 * DEG)), new Quat(0, Math.sin(0.015 * DEG), 0, Math.cos(0.015 * DEG)), 0.5);
+    slerp(
+      out,
+      new Quat(0, Math.sin(0.005 * DEG), 0, Math.cos(0.005 * DEG)),
+      new Quat(0, Math.sin(0.015 * DEG), 0, Math.cos(0.015 * DEG)),
+      0.5,
+    );
     expectQuat(out, 0, Math.sin(0.01 * DEG), 0, Math.cos(0.01 * DEG), 15);
   });
 
@@ -346,7 +369,14 @@ describe("quat: constructing rotations (hand-computed)", () => {
     expectQuat(out, 0, S, 0, S, 15);
     expectQuat(fromAxisAngle(out, Z, -Math.PI / 2), 0, 0, -S, S, 15);
     expectQuat(fromAxisAngle(out, X, Math.PI), 1, 0, 0, 0, 15);
-    expectQuat(fromAxisAngle(out, new Vec3(1 / Math.sqrt(3), 1 / Math.sqrt(3), 1 / Math.sqrt(3)), (2 * Math.PI) / 3), 0.5, 0.5, 0.5, 0.5, 15);
+    expectQuat(
+      fromAxisAngle(out, new Vec3(1 / Math.sqrt(3), 1 / Math.sqrt(3), 1 / Math.sqrt(3)), (2 * Math.PI) / 3),
+      0.5,
+      0.5,
+      0.5,
+      0.5,
+      15,
+    );
     expectQuat(fromAxisAngle(out, Y, 0), 0, 0, 0, 1, 15);
   });
 
@@ -451,7 +481,12 @@ describe("quat: predicates and angleBetween (hand-computed)", () => {
     expect(angleBetween(new Quat(), new Quat(1, 0, 0, 0))).toBeCloseTo(Math.PI, 7);
     expect(angleBetween(Y90, new Quat(0, -S, 0, -S))).toBe(0);
     expect(angleBetween(Y90, X90)).toBeCloseTo((2 * Math.PI) / 3, 7); // |dot| = 1/2
-    expect(angleBetween(new Quat(0, Math.sin(15 * DEG), 0, Math.cos(15 * DEG)), new Quat(0, -Math.sin(15 * DEG), 0, Math.cos(15 * DEG)))).toBeCloseTo(60 * DEG, 7);
+    expect(
+      angleBetween(
+        new Quat(0, Math.sin(15 * DEG), 0, Math.cos(15 * DEG)),
+        new Quat(0, -Math.sin(15 * DEG), 0, Math.cos(15 * DEG)),
+      ),
+    ).toBeCloseTo(60 * DEG, 7);
   });
 });
 
@@ -776,10 +811,9 @@ describe("quat properties", () => {
         // a composed with a half turn: 4D dot exactly 0 up to rounding, both arcs equally long
         const u = r.unitVector();
         b = multiply(new Quat(), a, new Quat(u.x, u.y, u.z, 0));
-      }
-      else {
+      } else {
         // near: 1e-9 perturbation; small: 1e-6..1e-2 rad (slerp's linear branch and its boundary)
-        const e = kind === "small" ? Math.pow(10, r.range(-6, -2)) : 1e-9;
+        const e = kind === "small" ? 10 ** r.range(-6, -2) : 1e-9;
         const p = fromAxisAngle(new Quat(), r.unitVector(), e);
         b = multiply(new Quat(), a, p);
         if (kind === "nearNegated") b = new Quat(-b.x, -b.y, -b.z, -b.w);
@@ -789,7 +823,10 @@ describe("quat properties", () => {
       const total = relAngle(a, b);
       const theta = total / 2;
 
-      for (const [name, fn] of [["nlerp", nlerp], ["slerp", slerp]] as const) {
+      for (const [name, fn] of [
+        ["nlerp", nlerp],
+        ["slerp", slerp],
+      ] as const) {
         // ends
         const t0 = r.next() < 0.5 ? 0 : -r.next();
         fn(o, a, b, t0);
@@ -840,7 +877,10 @@ describe("quat properties", () => {
     const f = new Failures();
     for (let i = 0; i < N; i++) {
       const a = randQ(r);
-      const b = r.next() < 0.2 ? multiply(new Quat(), a, fromAxisAngle(new Quat(), r.unitVector(), r.range(0, 1e-3))) : randQ(r);
+      const b =
+        r.next() < 0.2
+          ? multiply(new Quat(), a, fromAxisAngle(new Quat(), r.unitVector(), r.range(0, 1e-3)))
+          : randQ(r);
       const ang = angleBetween(a, b);
       if (!(ang >= 0 && ang <= Math.PI)) f.add(`out of range ${ang}`);
       if (Math.abs(ang - angleBetween(b, a)) > 1e-14) f.add(`not symmetric`);

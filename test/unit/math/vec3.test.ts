@@ -29,15 +29,7 @@ import {
   zero,
 } from "../../../src/math/vec3.js";
 import { Random } from "../../helpers/random.js";
-import {
-  Failures,
-  PAIR_KINDS,
-  type Pair,
-  expectVec,
-  fmt,
-  genPairs,
-  randomVec,
-} from "../../helpers/math-reference.js";
+import { Failures, PAIR_KINDS, type Pair, expectVec, fmt, genPairs, randomVec } from "../../helpers/math-reference.js";
 // aliased: the plain names are src/math's, under test here
 import { dot as dotOf, len as hyp, unit as unitOf } from "../../helpers/vectors.js";
 

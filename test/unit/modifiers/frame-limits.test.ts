@@ -43,7 +43,11 @@ describe("CharacterFrame", () => {
   it("orthonormalises a forward that is not perpendicular to up, and survives degenerate input", () => {
     const f = new CharacterFrame().setAxes(new Vector3(0, 1, 1), new Vector3(0, 2, 0), false);
     expect(V(f.up).asArray()).toEqual([0, 1, 0]);
-    expect(V(f.forward).subtract(new Vector3(0, 0, 1)).length()).toBeLessThan(1e-15);
+    expect(
+      V(f.forward)
+        .subtract(new Vector3(0, 0, 1))
+        .length(),
+    ).toBeLessThan(1e-15);
     const d = new CharacterFrame().setAxes(new Vector3(0, 1, 0), new Vector3(0, 1, 0), false);
     expect(Math.abs(Vector3.Dot(V(d.forward), V(d.up)))).toBeLessThan(1e-12);
     expect(V(d.forward).length()).toBeCloseTo(1, 12);
@@ -104,7 +108,13 @@ describe("OffsetLimits", () => {
   const frame = new CharacterFrame().setAxes(new Vector3(1, 0, 1), new Vector3(0, 1, 0), false);
 
   it("clamps the flagged axes of the offset in root space and leaves the others", () => {
-    const limits = new OffsetLimits({ effector: FullBodyBipedEffector.Body, x: true, z: true, min: { x: -0.1, y: -1, z: -0.05 }, max: { x: 0.1, y: 1, z: 0.02 } });
+    const limits = new OffsetLimits({
+      effector: FullBodyBipedEffector.Body,
+      x: true,
+      z: true,
+      min: { x: -0.1, y: -1, z: -0.05 },
+      max: { x: 0.1, y: 1, z: 0.02 },
+    });
     const local = new Vector3(0.3, 0.7, -0.2);
     const offset = frame.directionToWorld(local, new Vector3());
     limits.applyTo(offset, frame);
@@ -115,7 +125,15 @@ describe("OffsetLimits", () => {
   });
 
   it("with spring the overshoot beyond a limit is kept × spring (soft limit); inside the limits nothing changes", () => {
-    const limits = new OffsetLimits({ effector: FullBodyBipedEffector.Body, spring: 0.25, x: true, y: true, z: true, min: { x: -0.1, y: -0.1, z: -0.1 }, max: { x: 0.1, y: 0.1, z: 0.1 } });
+    const limits = new OffsetLimits({
+      effector: FullBodyBipedEffector.Body,
+      spring: 0.25,
+      x: true,
+      y: true,
+      z: true,
+      min: { x: -0.1, y: -0.1, z: -0.1 },
+      max: { x: 0.1, y: 0.1, z: 0.1 },
+    });
     const offset = frame.directionToWorld(new Vector3(0.5, -0.3, 0.05), new Vector3());
     limits.applyTo(offset, frame);
     const after = frame.directionToLocal(offset, new Vector3());
@@ -125,7 +143,11 @@ describe("OffsetLimits", () => {
   });
 
   it("no flagged axis leaves the offset bit for bit", () => {
-    const limits = new OffsetLimits({ effector: FullBodyBipedEffector.Body, min: { x: 0, y: 0, z: 0 }, max: { x: 0, y: 0, z: 0 } });
+    const limits = new OffsetLimits({
+      effector: FullBodyBipedEffector.Body,
+      min: { x: 0, y: 0, z: 0 },
+      max: { x: 0, y: 0, z: 0 },
+    });
     const offset = new Vector3(0.123, -0.456, 0.789);
     limits.applyTo(offset, frame);
     expect(offset.asArray()).toEqual([0.123, -0.456, 0.789]);

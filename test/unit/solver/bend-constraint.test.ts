@@ -78,7 +78,12 @@ describe.each(variants.map((b) => [b.name, b] as const))("bend constraint on %s"
       expect(dot(d, perp(sub(g.b1, g.b0), g.axis)), what).toBeGreaterThan(0);
       expectNear(d, g.side, 1e-12, what);
       // stored in the upper bone's frame
-      expectNear(qrot(boneRot(st.b.pose, chain.nodes[0]!.bone), clone(bc.defaultLocalDirection)), g.side, 1e-12, `${what} local`);
+      expectNear(
+        qrot(boneRot(st.b.pose, chain.nodes[0]!.bone), clone(bc.defaultLocalDirection)),
+        g.side,
+        1e-12,
+        `${what} local`,
+      );
     }
   });
 
@@ -87,10 +92,12 @@ describe.each(variants.map((b) => [b.name, b] as const))("bend constraint on %s"
     const p = st.b.pose;
     const positions = p.positions.map(clone);
     const rotations = p.rotations.map((r) => ({ x: r.x, y: r.y, z: r.z, w: r.w }));
-    for (let ci = 1; ci <= 4; ci++) st.s.chains[ci]!.bendConstraint.limitBend(p, { ikPositionWeight: 1 }, new NumberRef(0));
+    for (let ci = 1; ci <= 4; ci++)
+      st.s.chains[ci]!.bendConstraint.limitBend(p, { ikPositionWeight: 1 }, new NumberRef(0));
     expect(p.positions.map(clone)).toEqual(positions);
     expect(p.rotations.map((r) => ({ x: r.x, y: r.y, z: r.z, w: r.w }))).toEqual(rotations);
-    for (let ci = 1; ci <= 4; ci++) st.s.chains[ci]!.bendConstraint.limitBend(p, { ikPositionWeight: 1 }, new NumberRef(1));
+    for (let ci = 1; ci <= 4; ci++)
+      st.s.chains[ci]!.bendConstraint.limitBend(p, { ikPositionWeight: 1 }, new NumberRef(1));
     p.positions.forEach((q, i) => expectNear(q, positions[i]!, 1e-12 * variant.height, p.names[i]!));
     p.rotations.forEach((q, i) => expectSameRotation(q, rotations[i]!, 1e-12, p.names[i]!));
   });
@@ -142,7 +149,12 @@ describe.each(variants.map((b) => [b.name, b] as const))("bend constraint on %s"
       for (let ci = 1; ci <= 4; ci++) {
         const chain = st.s.chains[ci]!;
         const g = geometry(st, chain);
-        aimBone(st, chain.nodes[1]!.bone, chain.nodes[2]!.bone, add(mul(g.u, Math.cos(60 * DEG)), mul(g.side, Math.sin(60 * DEG))));
+        aimBone(
+          st,
+          chain.nodes[1]!.bone,
+          chain.nodes[2]!.bone,
+          add(mul(g.u, Math.cos(60 * DEG)), mul(g.side, Math.sin(60 * DEG))),
+        );
       }
       // a body rotation weight drives the frame without moving anything (body rotation has no effect)
       st.s.bodyEffector.rotationWeight = 1;
@@ -167,7 +179,12 @@ describe.each(variants.map((b) => [b.name, b] as const))("bend constraint on %s"
       for (let ci = 1; ci <= 4; ci++) {
         const chain = st.s.chains[ci]!;
         const g = geometry(st, chain);
-        aimBone(st, chain.nodes[1]!.bone, chain.nodes[2]!.bone, add(mul(g.u, Math.cos(60 * DEG)), mul(g.side, Math.sin(60 * DEG))));
+        aimBone(
+          st,
+          chain.nodes[1]!.bone,
+          chain.nodes[2]!.bone,
+          add(mul(g.u, Math.cos(60 * DEG)), mul(g.side, Math.sin(60 * DEG))),
+        );
       }
       const before = p.rotations.map((q) => ({ x: q.x, y: q.y, z: q.z, w: q.w }));
       st.s.update();
@@ -191,7 +208,10 @@ describe.each(variants.map((b) => [b.name, b] as const))("bend constraint on %s"
         const n = mul(g.side, -1);
         const m = unit(cross(g.u, n));
         // lower bone bent 30° off the upper axis, its plane twisted 60° away from the default side (75.5° from n: no clamp)
-        const bent = add(mul(g.u, Math.cos(30 * DEG)), mul(add(mul(n, Math.cos(60 * DEG)), mul(m, Math.sin(60 * DEG))), Math.sin(30 * DEG)));
+        const bent = add(
+          mul(g.u, Math.cos(30 * DEG)),
+          mul(add(mul(n, Math.cos(60 * DEG)), mul(m, Math.sin(60 * DEG))), Math.sin(30 * DEG)),
+        );
         aimBone(st, n1!.bone, n2!.bone, bent);
         const handBefore = boneRot(p, n2!.bone);
         chain.bendConstraint.limitBend(p, { ikPositionWeight: solverWeight }, new NumberRef(positionWeight));
@@ -229,7 +249,12 @@ describe.each(variants.map((b) => [b.name, b] as const))("bend constraint on %s"
           put(n0!.solverPosition, origin);
           put(n2!.solverPosition, add(origin, rotate(g.axis, swingAxis, angle)));
           const out = chain.bendConstraint.getDir(new Vec3(), { ikPositionWeight: 1 });
-          expectNear(out, rotate(sub(g.b1, g.b0), swingAxis, angle), 1e-9 * len(g.axis), `${LIMB_NAMES[ci - 1]} swing ${angle}`);
+          expectNear(
+            out,
+            rotate(sub(g.b1, g.b0), swingAxis, angle),
+            1e-9 * len(g.axis),
+            `${LIMB_NAMES[ci - 1]} swing ${angle}`,
+          );
         }
       }
     });
@@ -248,7 +273,12 @@ describe.each(variants.map((b) => [b.name, b] as const))("bend constraint on %s"
           expectNear(bc.getDir(new Vec3(), { ikPositionWeight: 1 }), unit(sub(goal, g.b0)), 1e-12, LIMB_NAMES[ci - 1]);
           expectNear(bc.direction, sub(goal, g.b0), 1e-12 * variant.height, "direction follows the goal");
           const half = bc.getDir(new Vec3(), { ikPositionWeight: 0.5 });
-          expectNear(half, mul(add(unit(sub(g.b1, g.b0)), unit(sub(goal, g.b0))), 0.5), 1e-12, `${LIMB_NAMES[ci - 1]} master 0.5`);
+          expectNear(
+            half,
+            mul(add(unit(sub(g.b1, g.b0)), unit(sub(goal, g.b0))), 0.5),
+            1e-12,
+            `${LIMB_NAMES[ci - 1]} master 0.5`,
+          );
         }
       }
     });
@@ -327,7 +357,12 @@ describe.each(variants.map((b) => [b.name, b] as const))("bend constraint on %s"
         for (const alpha of [10, -45, 120]) {
           const q = quatAxisAngle(g.axis, alpha * DEG);
           Object.assign(bc.rotationOffset, q);
-          expectNear(bc.getDir(new Vec3(), { ikPositionWeight: 1 }), rotate(animated, g.axis, alpha * DEG), 1e-12 * variant.height, `${LIMB_NAMES[ci - 1]} ${alpha}°`);
+          expectNear(
+            bc.getDir(new Vec3(), { ikPositionWeight: 1 }),
+            rotate(animated, g.axis, alpha * DEG),
+            1e-12 * variant.height,
+            `${LIMB_NAMES[ci - 1]} ${alpha}°`,
+          );
         }
         for (let k = 0; k < 50; k++) {
           const r = rng.unitQuaternion();
@@ -336,11 +371,15 @@ describe.each(variants.map((b) => [b.name, b] as const))("bend constraint on %s"
           const out = clone(bc.getDir(new Vec3(), { ikPositionWeight: 1 }));
           const what = `${LIMB_NAMES[ci - 1]} random offset ${k}`;
           expect(Math.abs(len(out) - len(animated)) / len(animated), what).toBeLessThan(1e-12);
-          expect(Math.abs(dot(out, unit(g.axis)) - dot(animated, unit(g.axis))) / len(animated), what).toBeLessThan(1e-12);
+          expect(Math.abs(dot(out, unit(g.axis)) - dot(animated, unit(g.axis))) / len(animated), what).toBeLessThan(
+            1e-12,
+          );
         }
         // within Unity's identity tolerance: ignored
         Object.assign(bc.rotationOffset, quatAxisAngle(g.axis, 1e-4));
-        expect(clone(bc.getDir(new Vec3(), { ikPositionWeight: 1 }))).toEqual(clone(bc.getDir(new Vec3(), { ikPositionWeight: 1 })));
+        expect(clone(bc.getDir(new Vec3(), { ikPositionWeight: 1 }))).toEqual(
+          clone(bc.getDir(new Vec3(), { ikPositionWeight: 1 })),
+        );
         const nearIdentity = clone(bc.getDir(new Vec3(), { ikPositionWeight: 1 }));
         Object.assign(bc.rotationOffset, { x: 0, y: 0, z: 0, w: 1 });
         expect(nearIdentity).toEqual(clone(bc.getDir(new Vec3(), { ikPositionWeight: 1 })));

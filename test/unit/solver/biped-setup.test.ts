@@ -30,7 +30,9 @@ describe("biped setup", () => {
     );
     expect(err.problems).toContain("leftFoot is missing");
     expect(err.problems).toContain("spine[1] is missing");
-    expect(err.problems.some((p) => p.includes("rightHand") && p.includes("leftHand") && p.includes("Hand.L"))).toBe(true);
+    expect(err.problems.some((p) => p.includes("rightHand") && p.includes("leftHand") && p.includes("Hand.L"))).toBe(
+      true,
+    );
     expect(err.message).toContain("FullBodyBipedIK cannot be set up");
     expect(solver.chains).toEqual([]);
     expect(solver.effectors).toEqual([]);

@@ -70,7 +70,12 @@ describe.each(variants.map((b) => [b.name, b] as const))("effectors on %s", (_na
       put(hand.positionOffset, o);
       st.s.ikPositionWeight = 0.5;
       atPostSolve(st, () => {
-        expectNear(hand.node.solverPosition, add(clone(hand.node.bonePosition), mul(o, 0.5)), 1e-12 * h, "hand during the solve");
+        expectNear(
+          hand.node.solverPosition,
+          add(clone(hand.node.bonePosition), mul(o, 0.5)),
+          1e-12 * h,
+          "hand during the solve",
+        );
       });
       expect(st.s.solvedLastUpdate).toBe(true);
       expect(clone(hand.positionOffset)).toEqual(v(0, 0, 0));
@@ -111,9 +116,19 @@ describe.each(variants.map((b) => [b.name, b] as const))("effectors on %s", (_na
         put(body.positionOffset, o);
         atPreSolve(st, () => {
           const what = `effectChildNodes ${effectChildNodes}, iterations ${iterations}`;
-          expectNear(body.node.solverPosition, add(clone(body.node.bonePosition), mul(o, 0.8)), 1e-12 * h, `${what}: root`);
+          expectNear(
+            body.node.solverPosition,
+            add(clone(body.node.bonePosition), mul(o, 0.8)),
+            1e-12 * h,
+            `${what}: root`,
+          );
           for (const t of [nodeOf(st, E.LeftThigh), nodeOf(st, E.RightThigh)]) {
-            expectNear(t.solverPosition, add(clone(t.bonePosition), carried ? mul(o, 0.8) : v(0, 0, 0)), 1e-12 * h, `${what}: thigh`);
+            expectNear(
+              t.solverPosition,
+              add(clone(t.bonePosition), carried ? mul(o, 0.8) : v(0, 0, 0)),
+              1e-12 * h,
+              `${what}: thigh`,
+            );
           }
           for (const sh of [nodeOf(st, E.LeftShoulder), nodeOf(st, E.RightShoulder)]) {
             expect(clone(sh.solverPosition), `${what}: shoulders are not carried`).toEqual(clone(sh.bonePosition));
@@ -163,7 +178,12 @@ describe.each(variants.map((b) => [b.name, b] as const))("effectors on %s", (_na
     shoulder.update(st.s);
     expectNear(shoulder.node.solverPosition, add(start, mul(sub(target, start), 0.4)), 1e-12 * h, "first update");
     shoulder.update(st.s);
-    expectNear(shoulder.node.solverPosition, add(start, mul(sub(target, start), 1 - 0.6 * 0.6)), 1e-12 * h, "second update");
+    expectNear(
+      shoulder.node.solverPosition,
+      add(start, mul(sub(target, start), 1 - 0.6 * 0.6)),
+      1e-12 * h,
+      "second update",
+    );
   });
 
   it("the body effector lerps the thighs toward the moved body + their animated offsets by the same weight", () => {
@@ -222,7 +242,10 @@ describe.each(variants.map((b) => [b.name, b] as const))("effectors on %s", (_na
       const q = quatAxisAngle(axis, angle);
       const rot = (x: V): V => {
         const k = unit(axis);
-        return add(add(mul(x, Math.cos(angle)), mul(cross(k, x), Math.sin(angle))), mul(k, dot(k, x) * (1 - Math.cos(angle))));
+        return add(
+          add(mul(x, Math.cos(angle)), mul(cross(k, x), Math.sin(angle))),
+          mul(k, dot(k, x) * (1 - Math.cos(angle))),
+        );
       };
       const t = v(0.02 * h, 0, -0.05 * h);
       moveTorso(st, rot, t);
@@ -253,7 +276,10 @@ describe.each(variants.map((b) => [b.name, b] as const))("effectors on %s", (_na
             planes.map((n) => clone(n.bonePosition)) as [V, V, V],
             planes.map((n) => clone(n.solverPosition)) as [V, V, V],
           );
-          const expected = add(clone(planes[0]!.solverPosition), carry(sub(clone(eff.node.bonePosition), clone(planes[0]!.bonePosition))));
+          const expected = add(
+            clone(planes[0]!.solverPosition),
+            carry(sub(clone(eff.node.bonePosition), clone(planes[0]!.bonePosition))),
+          );
           expectNear(eff.node.solverPosition, expected, 1e-9 * h, "hand in its plane");
         }
       });
@@ -313,36 +339,46 @@ describe("bad effector input", () => {
     ["position Infinity", (st) => (st.s.effectors[E.LeftHand]!.position.x = Number.POSITIVE_INFINITY)],
     ["rotation with Infinity", (st) => (st.s.effectors[E.LeftHand]!.rotation.z = Number.NEGATIVE_INFINITY)],
     ["rotation NaN", (st) => (st.s.effectors[E.LeftHand]!.rotation.w = Number.NaN)],
-    ["zero rotation quaternion", (st) => Object.assign(st.s.effectors[E.LeftHand]!.rotation, { x: 0, y: 0, z: 0, w: 0 })],
+    [
+      "zero rotation quaternion",
+      (st) => Object.assign(st.s.effectors[E.LeftHand]!.rotation, { x: 0, y: 0, z: 0, w: 0 }),
+    ],
     ["positionWeight NaN", (st) => (st.s.effectors[E.LeftHand]!.positionWeight = Number.NaN)],
     ["rotationWeight Infinity", (st) => (st.s.effectors[E.LeftHand]!.rotationWeight = Number.POSITIVE_INFINITY)],
-    ["maintainRelativePositionWeight NaN", (st) => (st.s.effectors[E.LeftHand]!.maintainRelativePositionWeight = Number.NaN)],
+    [
+      "maintainRelativePositionWeight NaN",
+      (st) => (st.s.effectors[E.LeftHand]!.maintainRelativePositionWeight = Number.NaN),
+    ],
     ["positionOffset NaN", (st) => (st.s.effectors[E.LeftHand]!.positionOffset.x = Number.NaN)],
     ["positionOffset Infinity", (st) => (st.s.effectors[E.Body]!.positionOffset.y = Number.NEGATIVE_INFINITY)],
   ];
 
-  it.each(cases)("%s: ignored for the frame, one warning over several frames, then the next good frame solves normally", (_label, spoil) => {
-    const st = stage(syntheticBiped());
-    const count = st.warnings.length;
-    for (let frame = 0; frame < 4; frame++) {
+  it.each(cases)(
+    "%s: ignored for the frame, one warning over several frames, then the next good frame solves normally",
+    (_label, spoil) => {
+      const st = stage(syntheticBiped());
+      const count = st.warnings.length;
+      for (let frame = 0; frame < 4; frame++) {
+        good(st);
+        spoil(st);
+        atPostSolve(st, () => {
+          for (const p of snapshot(st.s))
+            expect(Number.isFinite(p.x) && Number.isFinite(p.y) && Number.isFinite(p.z)).toBe(true);
+        });
+        for (const p of st.b.pose.positions) expect(Number.isFinite(p.x + p.y + p.z)).toBe(true);
+        for (const r of st.b.pose.rotations) expect(Number.isFinite(r.x + r.y + r.z + r.w)).toBe(true);
+      }
+      expect(st.warnings.length - count).toBe(1);
+      const w = st.warnings[st.warnings.length - 1]!;
+      expect(w.message.length).toBeGreaterThan(0);
+      // recovery: the same frame as on a fresh solver
       good(st);
-      spoil(st);
-      atPostSolve(st, () => {
-        for (const p of snapshot(st.s)) expect(Number.isFinite(p.x) && Number.isFinite(p.y) && Number.isFinite(p.z)).toBe(true);
-      });
-      for (const p of st.b.pose.positions) expect(Number.isFinite(p.x + p.y + p.z)).toBe(true);
-      for (const r of st.b.pose.rotations) expect(Number.isFinite(r.x + r.y + r.z + r.w)).toBe(true);
-    }
-    expect(st.warnings.length - count).toBe(1);
-    const w = st.warnings[st.warnings.length - 1]!;
-    expect(w.message.length).toBeGreaterThan(0);
-    // recovery: the same frame as on a fresh solver
-    good(st);
-    let got: V[] = [];
-    atPostSolve(st, () => (got = snapshot(st.s)));
-    got.forEach((p, i) => expectNear(p, expectedGood[i]!, 1e-14 * h, `node ${i}`));
-    expect(st.warnings.length - count).toBe(1);
-  });
+      let got: V[] = [];
+      atPostSolve(st, () => (got = snapshot(st.s)));
+      got.forEach((p, i) => expectNear(p, expectedGood[i]!, 1e-14 * h, `node ${i}`));
+      expect(st.warnings.length - count).toBe(1);
+    },
+  );
 
   it("each bad value is ignored for its effector only: the bad position leaves the hand at its animated place", () => {
     const st = stage(syntheticBiped());
@@ -406,5 +442,3 @@ describe("bad effector input", () => {
     expect(b.warnings).toHaveLength(0);
   });
 });
-
-

@@ -107,11 +107,17 @@ describe.each(variants.map((b) => [b.name, b] as const))("FABRIK stages on %s", 
     for (let k = 0; k < 100; k++) {
       perturbAll(st, rng, 0.3 * h);
       st.s.chains[0]!.stage1(st.s);
-      expect(Math.abs(dist(la!.nodes[0]!.solverPosition, ra!.nodes[0]!.solverPosition) - shoulderWidth) / shoulderWidth).toBeLessThan(1e-9);
-      expect(Math.abs(dist(ll!.nodes[0]!.solverPosition, rl!.nodes[0]!.solverPosition) - hipWidth) / hipWidth).toBeLessThan(1e-9);
+      expect(
+        Math.abs(dist(la!.nodes[0]!.solverPosition, ra!.nodes[0]!.solverPosition) - shoulderWidth) / shoulderWidth,
+      ).toBeLessThan(1e-9);
+      expect(
+        Math.abs(dist(ll!.nodes[0]!.solverPosition, rl!.nodes[0]!.solverPosition) - hipWidth) / hipWidth,
+      ).toBeLessThan(1e-9);
       limbs(st.s).forEach((chain, i) => {
         const { l1 } = poseLengths(st, i + 1);
-        expect(Math.abs(dist(chain.nodes[1]!.solverPosition, chain.nodes[2]!.solverPosition) - l1) / l1).toBeLessThan(1e-9);
+        expect(Math.abs(dist(chain.nodes[1]!.solverPosition, chain.nodes[2]!.solverPosition) - l1) / l1).toBeLessThan(
+          1e-9,
+        );
       });
     }
   });
@@ -127,9 +133,16 @@ describe.each(variants.map((b) => [b.name, b] as const))("FABRIK stages on %s", 
         const { l0, l1, root: rootLength } = poseLengths(st, i + 1);
         const [n0, n1, n2] = chain.nodes;
         expect(Math.abs(chain.rootLength - rootLength) / rootLength).toBeLessThan(1e-12);
-        expect(Math.abs(dist(root.solverPosition, n0!.solverPosition) - rootLength) / rootLength, `${LIMB_NAMES[i]} root length`).toBeLessThan(1e-9);
-        expect(Math.abs(dist(n0!.solverPosition, n1!.solverPosition) - l0) / l0, `${LIMB_NAMES[i]} upper`).toBeLessThan(1e-9);
-        expect(Math.abs(dist(n1!.solverPosition, n2!.solverPosition) - l1) / l1, `${LIMB_NAMES[i]} lower`).toBeLessThan(1e-9);
+        expect(
+          Math.abs(dist(root.solverPosition, n0!.solverPosition) - rootLength) / rootLength,
+          `${LIMB_NAMES[i]} root length`,
+        ).toBeLessThan(1e-9);
+        expect(Math.abs(dist(n0!.solverPosition, n1!.solverPosition) - l0) / l0, `${LIMB_NAMES[i]} upper`).toBeLessThan(
+          1e-9,
+        );
+        expect(Math.abs(dist(n1!.solverPosition, n2!.solverPosition) - l1) / l1, `${LIMB_NAMES[i]} lower`).toBeLessThan(
+          1e-9,
+        );
       });
     }
   });
@@ -186,7 +199,12 @@ describe.each(variants.map((b) => [b.name, b] as const))("FABRIK stages on %s", 
         expectNear(root.solverPosition, add(s0, mul(unit(sub(from, s0)), rootLength)), 1e-12 * h, "root gave way");
       } else {
         const mid = mul(add(from, s0), 0.5);
-        expectNear(mul(add(clone(root.solverPosition), clone(shoulder.solverPosition)), 0.5), mid, 1e-12 * h, "mid-point kept");
+        expectNear(
+          mul(add(clone(root.solverPosition), clone(shoulder.solverPosition)), 0.5),
+          mid,
+          1e-12 * h,
+          "mid-point kept",
+        );
       }
     }
   });
@@ -211,7 +229,9 @@ describe.each(variants.map((b) => [b.name, b] as const))("FABRIK stages on %s", 
         st.s.update();
       }
       a.s.chains.forEach((c, ci) =>
-        c.nodes.forEach((n, ni) => expect(n.solverPosition, `chain ${ci} node ${ni}`).toEqual(b.s.chains[ci]!.nodes[ni]!.solverPosition)),
+        c.nodes.forEach((n, ni) =>
+          expect(n.solverPosition, `chain ${ci} node ${ni}`).toEqual(b.s.chains[ci]!.nodes[ni]!.solverPosition),
+        ),
       );
     }
   });
@@ -311,7 +331,10 @@ describe.each(variants.map((b) => [b.name, b] as const))("FABRIK stages on %s", 
       const root = st.s.chains[0]!.nodes[0]!;
       const before = clone(root.solverPosition);
       st.s.chains[0]!.stage1(st.s);
-      const expected = add(add(before, mul(sub(wish(st, 1, before), before), 1 / 1.5)), mul(sub(wish(st, 2, before), before), 0.5 / 1.5));
+      const expected = add(
+        add(before, mul(sub(wish(st, 1, before), before), 1 / 1.5)),
+        mul(sub(wish(st, 2, before), before), 0.5 / 1.5),
+      );
       expectNear(root.solverPosition, expected, 1e-12 * h);
     });
 
@@ -430,11 +453,16 @@ describe("solveLinearConstraint", () => {
     const a = new Vec3(1, 2, 3);
     const b = new Vec3(1, 2, 5);
     solveLinearConstraint(a, b, 0.3, 2);
-    expect([clone(a), clone(b)]).toEqual([{ x: 1, y: 2, z: 3 }, { x: 1, y: 2, z: 5 }]);
+    expect([clone(a), clone(b)]).toEqual([
+      { x: 1, y: 2, z: 3 },
+      { x: 1, y: 2, z: 5 },
+    ]);
     const c = new Vec3(4, 4, 4);
     const d = new Vec3(4, 4, 4);
     solveLinearConstraint(c, d, 0.3, 2);
-    expect([clone(c), clone(d)]).toEqual([{ x: 4, y: 4, z: 4 }, { x: 4, y: 4, z: 4 }]);
+    expect([clone(c), clone(d)]).toEqual([
+      { x: 4, y: 4, z: 4 },
+      { x: 4, y: 4, z: 4 },
+    ]);
   });
 });
-

@@ -62,41 +62,44 @@ describe.each(bipedVariants().map((b) => [b.name, b] as const))("push on %s", (_
     }
   });
 
-  it.each(SHAPES)("a compressed limb pushes its first node away from the end node by f^k × push (smoothing %s, k = %s)", (smoothing, k) => {
-    const st = stage(variant);
-    for (const c of limbs(st.s)) {
-      c.push = 1;
-      c.pushSmoothing = smoothing;
-    }
-    st.s.update();
-    for (let ci = 1; ci <= 4; ci++) {
-      const chain = st.s.chains[ci]!;
-      const d = animatedDistance(st, ci);
-      for (const [ratio, push] of [
-        [0.9, 1],
-        [0.5, 1],
-        [0.2, 1],
-        [0.5, 0.5],
-        [0.7, 0.25],
-      ] as const) {
-        chain.push = push;
-        const dir = randomUnit(rng);
-        placeFirst(st, ci, ratio, d, dir);
-        const [n0, n1, n2] = chain.nodes;
-        const p0 = clone(n0!.solverPosition);
-        const p1 = clone(n1!.solverPosition);
-        const p2 = clone(n2!.solverPosition);
-        const result = clone(chain.pushNodes(st.s));
-        const f = 1 - ratio;
-        const magnitude = ratio * d * f ** k * push;
-        const what = `${LIMB_NAMES[ci - 1]} ratio ${ratio} push ${push}`;
-        expectNear(n0!.solverPosition, add(p0, mul(dir, magnitude)), 1e-12 * d, what);
-        expectNear(result, mul(dir, magnitude), 1e-12 * d, `${what} (returned push)`);
-        expect(clone(n1!.solverPosition)).toEqual(p1);
-        expect(clone(n2!.solverPosition)).toEqual(p2);
+  it.each(SHAPES)(
+    "a compressed limb pushes its first node away from the end node by f^k × push (smoothing %s, k = %s)",
+    (smoothing, k) => {
+      const st = stage(variant);
+      for (const c of limbs(st.s)) {
+        c.push = 1;
+        c.pushSmoothing = smoothing;
       }
-    }
-  });
+      st.s.update();
+      for (let ci = 1; ci <= 4; ci++) {
+        const chain = st.s.chains[ci]!;
+        const d = animatedDistance(st, ci);
+        for (const [ratio, push] of [
+          [0.9, 1],
+          [0.5, 1],
+          [0.2, 1],
+          [0.5, 0.5],
+          [0.7, 0.25],
+        ] as const) {
+          chain.push = push;
+          const dir = randomUnit(rng);
+          placeFirst(st, ci, ratio, d, dir);
+          const [n0, n1, n2] = chain.nodes;
+          const p0 = clone(n0!.solverPosition);
+          const p1 = clone(n1!.solverPosition);
+          const p2 = clone(n2!.solverPosition);
+          const result = clone(chain.pushNodes(st.s));
+          const f = 1 - ratio;
+          const magnitude = ratio * d * f ** k * push;
+          const what = `${LIMB_NAMES[ci - 1]} ratio ${ratio} push ${push}`;
+          expectNear(n0!.solverPosition, add(p0, mul(dir, magnitude)), 1e-12 * d, what);
+          expectNear(result, mul(dir, magnitude), 1e-12 * d, `${what} (returned push)`);
+          expect(clone(n1!.solverPosition)).toEqual(p1);
+          expect(clone(n2!.solverPosition)).toEqual(p2);
+        }
+      }
+    },
+  );
 
   it("nothing when the limb is at or beyond its animated distance (even if shorter than its length), or when push = 0", () => {
     const st = stage(variant);
@@ -148,8 +151,12 @@ describe.each(bipedVariants().map((b) => [b.name, b] as const))("push on %s", (_
     const firsts = limbs(st.s).map((c) => clone(c.nodes[0]!.solverPosition));
     const rootResult = clone(st.s.chains[0]!.pushNodes(st.s));
     // each limb's push: ratio × d × (1 − ratio) × push along dir
-    const pushes = [1, 1, 0, 0.5].map((push, i) => mul(dirs[i]!, ratios[i]! * animatedDistance(st, i + 1) * (1 - ratios[i]!) * push));
-    limbs(st.s).forEach((c, i) => expectNear(c.nodes[0]!.solverPosition, add(firsts[i]!, pushes[i]!), 1e-12 * variant.height, LIMB_NAMES[i]));
+    const pushes = [1, 1, 0, 0.5].map((push, i) =>
+      mul(dirs[i]!, ratios[i]! * animatedDistance(st, i + 1) * (1 - ratios[i]!) * push),
+    );
+    limbs(st.s).forEach((c, i) =>
+      expectNear(c.nodes[0]!.solverPosition, add(firsts[i]!, pushes[i]!), 1e-12 * variant.height, LIMB_NAMES[i]),
+    );
     const expectedRoot = add(add(rootBefore, mul(pushes[0]!, 0.5)), mul(pushes[3]!, -1));
     expectNear(root.solverPosition, expectedRoot, 1e-12 * variant.height, "root");
     expect(dist(root.solverPosition, rootBefore)).toBeGreaterThan(1e-3 * variant.height);
@@ -193,29 +200,32 @@ describe.each(bipedVariants().map((b) => [b.name, b] as const))("reach on %s", (
     [0.5, 0],
   ] as const;
 
-  it.each(SHAPES)("moves the first and the end node along the limb by length × δ^k (smoothing %s, k = %s)", (smoothing, k) => {
-    const st = frame(1, 0.1, smoothing);
-    for (let ci = 1; ci <= 4; ci++) {
-      const chain = st.s.chains[ci]!;
-      const L = limbLength(st, ci);
-      expect(Math.abs(chain.length - L) / L).toBeLessThan(1e-12);
-      const [n0, n1, n2] = chain.nodes;
-      for (const [ratio, delta] of TABLE) {
-        const u = randomUnit(rng);
-        for (const n of chain.nodes) put(n.solverPosition, n.bonePosition);
-        put(n2!.solverPosition, add(clone(n0!.solverPosition), mul(u, ratio * L)));
-        const p0 = clone(n0!.solverPosition);
-        const p1 = clone(n1!.solverPosition);
-        const p2 = clone(n2!.solverPosition);
-        chain.reachNodes(st.s);
-        const offset = mul(u, L * delta ** k);
-        const what = `${LIMB_NAMES[ci - 1]} ratio ${ratio}`;
-        expectNear(n0!.solverPosition, add(p0, offset), 1e-12 * L, `${what} first`);
-        expectNear(n2!.solverPosition, add(p2, offset), 1e-12 * L, `${what} end`);
-        expect(clone(n1!.solverPosition)).toEqual(p1);
+  it.each(SHAPES)(
+    "moves the first and the end node along the limb by length × δ^k (smoothing %s, k = %s)",
+    (smoothing, k) => {
+      const st = frame(1, 0.1, smoothing);
+      for (let ci = 1; ci <= 4; ci++) {
+        const chain = st.s.chains[ci]!;
+        const L = limbLength(st, ci);
+        expect(Math.abs(chain.length - L) / L).toBeLessThan(1e-12);
+        const [n0, n1, n2] = chain.nodes;
+        for (const [ratio, delta] of TABLE) {
+          const u = randomUnit(rng);
+          for (const n of chain.nodes) put(n.solverPosition, n.bonePosition);
+          put(n2!.solverPosition, add(clone(n0!.solverPosition), mul(u, ratio * L)));
+          const p0 = clone(n0!.solverPosition);
+          const p1 = clone(n1!.solverPosition);
+          const p2 = clone(n2!.solverPosition);
+          chain.reachNodes(st.s);
+          const offset = mul(u, L * delta ** k);
+          const what = `${LIMB_NAMES[ci - 1]} ratio ${ratio}`;
+          expectNear(n0!.solverPosition, add(p0, offset), 1e-12 * L, `${what} first`);
+          expectNear(n2!.solverPosition, add(p2, offset), 1e-12 * L, `${what} end`);
+          expect(clone(n1!.solverPosition)).toEqual(p1);
+        }
       }
-    }
-  });
+    },
+  );
 
   it("the first node's share is scaled by 1 − its own effector weight; the end node always gets the full offset", () => {
     const st = frame(1, 0.1, Smoothing.None, 0.25, 1);
@@ -266,36 +276,43 @@ describe.each(bipedVariants().map((b) => [b.name, b] as const))("reach on %s", (
   });
 });
 
-describe.each(bipedVariants().map((b) => [b.name, b] as const))("push within the full solve on %s", (_name, variant) => {
-  /**
-   * Solves once with the right foot pulled halfway up toward its thigh (compressing the leg) and the
-   * right leg's push and pushParent as given; the last limb, so a push pass gated on "some chain
-   * pushes" must look at every chain. Returns the solved thigh and root nodes and the target.
-   */
-  function solveCompressedLeg(push: number, pushParent: number): { thigh: V; root: V; target: V } {
-    const st = stage(variant);
-    const leg = st.s.chains[4]!;
-    leg.push = push;
-    leg.pushParent = pushParent;
-    const foot = st.s.rightFootEffector;
-    const thighBone = bonePos(st.b.pose, leg.nodes[0]!.bone);
-    const footBone = bonePos(st.b.pose, leg.nodes[2]!.bone);
-    const target = add(thighBone, mul(sub(footBone, thighBone), 0.5));
-    put(foot.position, target);
-    foot.positionWeight = 1;
-    st.s.update();
-    expect(st.s.solvedLastUpdate).toBe(true);
-    return { thigh: clone(leg.nodes[0]!.solverPosition), root: clone(st.s.chains[0]!.nodes[0]!.solverPosition), target };
-  }
+describe.each(bipedVariants().map((b) => [b.name, b] as const))(
+  "push within the full solve on %s",
+  (_name, variant) => {
+    /**
+     * Solves once with the right foot pulled halfway up toward its thigh (compressing the leg) and the
+     * right leg's push and pushParent as given; the last limb, so a push pass gated on "some chain
+     * pushes" must look at every chain. Returns the solved thigh and root nodes and the target.
+     */
+    function solveCompressedLeg(push: number, pushParent: number): { thigh: V; root: V; target: V } {
+      const st = stage(variant);
+      const leg = st.s.chains[4]!;
+      leg.push = push;
+      leg.pushParent = pushParent;
+      const foot = st.s.rightFootEffector;
+      const thighBone = bonePos(st.b.pose, leg.nodes[0]!.bone);
+      const footBone = bonePos(st.b.pose, leg.nodes[2]!.bone);
+      const target = add(thighBone, mul(sub(footBone, thighBone), 0.5));
+      put(foot.position, target);
+      foot.positionWeight = 1;
+      st.s.update();
+      expect(st.s.solvedLastUpdate).toBe(true);
+      return {
+        thigh: clone(leg.nodes[0]!.solverPosition),
+        root: clone(st.s.chains[0]!.nodes[0]!.solverPosition),
+        target,
+      };
+    }
 
-  it("a pushing limb drives its first node away from a compressing target, and pushParent moves the body", () => {
-    const still = solveCompressedLeg(0, 0);
-    const pushed = solveCompressedLeg(1, 0);
-    const passedOn = solveCompressedLeg(1, 1);
-    const h = variant.height;
-    // push pushes the thigh away from the foot's target (the other constraints pull it partly back)
-    expect(dist(pushed.thigh, pushed.target)).toBeGreaterThan(dist(still.thigh, still.target) + 1e-3 * h);
-    // pushParent 0 keeps the push in the leg's first node; 1 hands it to the body's node as well
-    expect(dist(passedOn.root, pushed.root)).toBeGreaterThan(1e-3 * h);
-  });
-});
+    it("a pushing limb drives its first node away from a compressing target, and pushParent moves the body", () => {
+      const still = solveCompressedLeg(0, 0);
+      const pushed = solveCompressedLeg(1, 0);
+      const passedOn = solveCompressedLeg(1, 1);
+      const h = variant.height;
+      // push pushes the thigh away from the foot's target (the other constraints pull it partly back)
+      expect(dist(pushed.thigh, pushed.target)).toBeGreaterThan(dist(still.thigh, still.target) + 1e-3 * h);
+      // pushParent 0 keeps the push in the leg's first node; 1 hands it to the body's node as well
+      expect(dist(passedOn.root, pushed.root)).toBeGreaterThan(1e-3 * h);
+    });
+  },
+);

@@ -134,12 +134,18 @@ export function expectNear(a: V, b: V, tol: number, what = ""): void {
 /** Expects the same rotation (q or −q) to `tol` per component. */
 export function expectSameRotation(a: Q, b: Q, tol: number, what = ""): void {
   const s = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w < 0 ? -1 : 1;
-  const e = Math.max(Math.abs(a.x - s * b.x), Math.abs(a.y - s * b.y), Math.abs(a.z - s * b.z), Math.abs(a.w - s * b.w));
+  const e = Math.max(
+    Math.abs(a.x - s * b.x),
+    Math.abs(a.y - s * b.y),
+    Math.abs(a.z - s * b.z),
+    Math.abs(a.w - s * b.w),
+  );
   if (!(e <= tol)) expect.unreachable(`${what}: rotations differ by ${e} > ${tol}`);
 }
 
 /** Expects |actual − expected| ≤ tol × |scale|. */
 export function expectRel(actual: number, expected: number, scale: number, tol: number, what = ""): void {
   const e = Math.abs(actual - expected);
-  if (!(e <= tol * Math.abs(scale))) expect.unreachable(`${what}: ${actual} vs ${expected} (error ${e / Math.abs(scale)} × scale > ${tol})`);
+  if (!(e <= tol * Math.abs(scale)))
+    expect.unreachable(`${what}: ${actual} vs ${expected} (error ${e / Math.abs(scale)} × scale > ${tol})`);
 }

@@ -10,17 +10,7 @@ import { MAX_LIMB_LENGTH } from "../../../src/solver/chain.js";
 import { Random } from "../../helpers/random.js";
 import { bipedVariants } from "../../helpers/synthetic-biped.js";
 import { type V, add, clone, cross, dist, dot, len, mul, perp, sub, unit } from "../../helpers/vectors.js";
-import {
-  LIMB_NAMES,
-  bonePos,
-  expectNear,
-  limbs,
-  put,
-  randomUnit,
-  randomVec,
-  rotate,
-  stage,
-} from "./stage-fixture.js";
+import { LIMB_NAMES, bonePos, expectNear, limbs, put, randomUnit, randomVec, rotate, stage } from "./stage-fixture.js";
 
 const CASES_PER_LIMB = 1000;
 
@@ -151,7 +141,10 @@ describe.each(bipedVariants().map((b) => [b.name, b] as const))("trigonometric p
     for (const chain of limbs(st.s)) {
       // pull every end a bit toward its first node, keep the animated bend
       const [n0, n1, n2] = chain.nodes;
-      put(n2!.solverPosition, add(n2!.solverPosition, mul(sub(n0!.solverPosition, n2!.solverPosition), rng.range(0.1, 0.4))));
+      put(
+        n2!.solverPosition,
+        add(n2!.solverPosition, mul(sub(n0!.solverPosition, n2!.solverPosition), rng.range(0.1, 0.4))),
+      );
       put(n1!.solverPosition, add(n1!.solverPosition, randomVec(rng, 0.01 * h)));
       ends.push(clone(n2!.solverPosition));
     }
@@ -248,7 +241,12 @@ describe.each(bipedVariants().map((b) => [b.name, b] as const))("trigonometric p
         put(n1!.solverPosition, add(b0, randomVec(rng, l0))); // scrambled: must not matter
         put(n2!.solverPosition, add(b0, rot(axis)));
         chain.solveTrigonometric(st.s, true);
-        expectNear(n1!.solverPosition, add(b0, rot(sub(b1, b0))), 1e-9 * (l0 + l1), `${LIMB_NAMES[ci - 1]} swing ${angle}`);
+        expectNear(
+          n1!.solverPosition,
+          add(b0, rot(sub(b1, b0))),
+          1e-9 * (l0 + l1),
+          `${LIMB_NAMES[ci - 1]} swing ${angle}`,
+        );
       }
     }
   });

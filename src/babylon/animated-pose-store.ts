@@ -1,0 +1,225 @@
+import type { Bone } from "@babylonjs/core/Bones/bone.js";
+import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import type { FixedBone } from "../mapping/biped-mapping.js";
+
+/** Flags of `owned`: the channel holds what the IK wrote. */
+const OWN_ROTATION = 1;
+const OWN_POSITION = 2;
+
+const bq = new Quaternion();
+const bv = new Vector3();
+const restoreMatrix = new Matrix();
+
+/**
+ * FinalIK's StoreDefaultLocalState / FixTransforms for a Babylon rig, with one difference: only what the IK
+ * wrote and still stands is undone. For the k-th stored bone (the bones the mapping writes): its id, and
+ * position (3) + rotation (4) at k * 7 of the animated pose the last read found (`animated`) and of what the
+ * IK last wrote to Babylon (`written`), Babylon's own doubles bit for bit; `owned` says which of the bone's
+ * channels hold what the IK wrote, as far as the IK knows. Allocation-free after `store`.
+ */
+export class AnimatedPoseStore {
+  /** Per rig id, the index k of its stored entry, or -1. */
+  readonly indexOf: Int32Array;
+  /** Animated local position + rotation of each stored bone at k * 7 (filled by the rig's read). */
+  animated = new Float64Array(0);
+  /**
+   * Plain Bones only: each stored bone's local matrix as the last read found it (16 at k * 16). A Bone
+   * recomposes its matrix from rotation, position and decomposed scale when either is set, which loses a
+   * sheared matrix's last bits (a .babylon file's 4-decimal matrices): the matrix itself is restored.
+   */
+  animatedMatrices = new Float64Array(0);
+  private ids = new Int32Array(0);
+  private written = new Float64Array(0);
+  private owned = new Uint8Array(0);
+  /** True when some entry of `owned` may be set. */
+  private anyOwned = false;
+
+  /**
+   * @param nodes the rig's TransformNodes by id (null where it reads a Bone)
+   * @param bones the rig's Bones by id
+   * @param localScales the rig's local scales as read (3 per id)
+   * @param boneOnly true for a skeleton without linked nodes
+   */
+  constructor(
+    private readonly nodes: readonly (TransformNode | null)[],
+    private readonly bones: readonly (Bone | null)[],
+    private readonly localScales: Float64Array,
+    private readonly boneOnly: boolean,
+  ) {
+    this.indexOf = new Int32Array(nodes.length).fill(-1);
+  }
+
+  /** True when the IK may own a channel (restore has something to do). */
+  get holdsWrites(): boolean {
+    return this.anyOwned;
+  }
+
+  /** Remembers `bones`' current local state (FinalIK's StoreDefaultLocalState). */
+  store(bones: readonly FixedBone[]): void {
+    // Babylon's own values, bit for bit: restoring them must change nothing on an untouched bone
+    const n = bones.length;
+    this.ids = new Int32Array(n);
+    const values = new Float64Array(n * 14);
+    this.animated = values.subarray(0, n * 7);
+    this.written = values.subarray(n * 7, n * 14);
+    this.owned = new Uint8Array(n);
+    this.animatedMatrices = new Float64Array(this.boneOnly ? n * 16 : 0);
+    this.anyOwned = false;
+    this.indexOf.fill(-1);
+    const rotation = new Quaternion();
+    const position = new Vector3();
+    bones.forEach((b, k) => {
+      this.readRawLocal(b.bone, position, rotation);
+      this.ids[k] = b.bone;
+      this.animated.set(
+        [position._x, position._y, position._z, rotation._x, rotation._y, rotation._z, rotation._w],
+        k * 7,
+      );
+      this.indexOf[b.bone] = k;
+    });
+  }
+
+  private readRawLocal(id: number, position: Vector3, rotation: Quaternion): void {
+    const node = this.nodes[id];
+    if (node !== null && node !== undefined) {
+      position.copyFrom(node.position);
+      if (node.rotationQuaternion !== null) rotation.copyFrom(node.rotationQuaternion);
+      else Quaternion.RotationYawPitchRollToRef(node.rotation.y, node.rotation.x, node.rotation.z, rotation);
+    } else {
+      const bone = this.bones[id]!;
+      position.copyFrom(bone.position);
+      rotation.copyFrom(bone.rotationQuaternion);
+    }
+  }
+
+  /** Records what was just written to stored bone `k` (Babylon's fields, read directly). */
+  remember(k: number, rotation: Quaternion | null, position: Vector3 | null): void {
+    const w = this.written;
+    const o = k * 7;
+    if (rotation !== null) {
+      w[o + 3] = rotation._x;
+      w[o + 4] = rotation._y;
+      w[o + 5] = rotation._z;
+      w[o + 6] = rotation._w;
+      this.owned[k]! |= OWN_ROTATION;
+    }
+    if (position !== null) {
+      w[o] = position._x;
+      w[o + 1] = position._y;
+      w[o + 2] = position._z;
+      this.owned[k]! |= OWN_POSITION;
+    }
+    this.anyOwned = true;
+  }
+
+  /**
+   * Undoes what the IK wrote, where it still stands: each channel (local rotation, local position) of the
+   * stored bones that still holds exactly what was remembered gets back the value the last read found (the
+   * animated pose, Babylon's doubles bit for bit). A channel something else set since (an animation,
+   * `goToFrame`, user code) is that code's pose and is left alone.
+   */
+  restore(): void {
+    if (!this.anyOwned) return;
+    this.anyOwned = false;
+    const ids = this.ids;
+    const owned = this.owned;
+    for (let k = 0; k < ids.length; k++) {
+      const own = owned[k]!;
+      if (own === 0) continue;
+      owned[k] = 0;
+      this.undoLocal(ids[k]!, k * 7, own);
+    }
+  }
+
+  /**
+   * Restores stored bone `id`'s channels in `own` whose Babylon value still equals what the IK wrote (at
+   * `o`) to the animated value. Babylon's fields are compared directly, and written through a scratch
+   * Babylon object and copyFrom (which marks them dirty): no double crosses a call (see ARCHITECTURE.md,
+   * "Doubles across calls").
+   */
+  private undoLocal(id: number, o: number, own: number): void {
+    const w = this.written;
+    const a = this.animated;
+    const node = this.nodes[id];
+    let q: Quaternion;
+    let p: Vector3;
+    const nq = node !== null && node !== undefined ? node.rotationQuaternion : null;
+    if (node !== null && node !== undefined) {
+      q =
+        nq !== null ? nq : Quaternion.RotationYawPitchRollToRef(node.rotation.y, node.rotation.x, node.rotation.z, bq);
+      p = node.position;
+    } else {
+      const bone = this.bones[id]!;
+      q = bone.rotationQuaternion;
+      p = bone.position;
+      if (this.undoBoneMatrix(bone, q, p, o, own)) return;
+    }
+    if (
+      (own & OWN_ROTATION) !== 0 &&
+      q._x === w[o + 3] &&
+      q._y === w[o + 4] &&
+      q._z === w[o + 5] &&
+      q._w === w[o + 6]
+    ) {
+      scratchQuaternion(a, o + 3);
+      if (node !== null && node !== undefined) {
+        if (nq !== null) nq.copyFrom(bq);
+        else {
+          bq.toEulerAnglesToRef(bv);
+          node.rotation.copyFrom(bv);
+        }
+      } else {
+        this.bones[id]!.setRotationQuaternion(bq);
+      }
+    }
+    if ((own & OWN_POSITION) !== 0 && p._x === w[o] && p._y === w[o + 1] && p._z === w[o + 2]) {
+      if (node !== null && node !== undefined) p.copyFrom(scratchVector(a, o));
+      else this.bones[id]!.position = scratchVector(a, o);
+    }
+  }
+
+  /**
+   * A plain Bone whose channels all still hold what the IK wrote or what the last read found (its scale
+   * too) gets back the local matrix that read found, bit for bit; false when something else changed it.
+   */
+  private undoBoneMatrix(bone: Bone, q: Quaternion, p: Vector3, o: number, own: number): boolean {
+    const w = this.written;
+    const a = this.animated;
+    const r = (own & OWN_ROTATION) !== 0 ? w : a;
+    const t = (own & OWN_POSITION) !== 0 ? w : a;
+    if (q._x !== r[o + 3] || q._y !== r[o + 4] || q._z !== r[o + 5] || q._w !== r[o + 6]) return false;
+    if (p._x !== t[o] || p._y !== t[o + 1] || p._z !== t[o + 2]) return false;
+    const k = o / 7;
+    const id3 = this.ids[k]! * 3;
+    const sc = bone.scaling;
+    const l = this.localScales;
+    if (sc._x !== l[id3] || sc._y !== l[id3 + 1] || sc._z !== l[id3 + 2]) return false;
+    Matrix.FromArrayToRef(this.animatedMatrices, k * 16, restoreMatrix);
+    // the setter animations use: copies the matrix, marks the bone dirty and to be decomposed
+    (bone as unknown as BoneMatrixState)._matrix = restoreMatrix;
+    return true;
+  }
+}
+
+/** The scratch Babylon quaternion `bq` holding v[o..o+3] (fields set directly: no call takes a double). */
+function scratchQuaternion(v: Float64Array, o: number): Quaternion {
+  bq._x = v[o]!;
+  bq._y = v[o + 1]!;
+  bq._z = v[o + 2]!;
+  bq._w = v[o + 3]!;
+  return bq;
+}
+
+/** The scratch Babylon vector `bv` holding v[o..o+2]. */
+function scratchVector(v: Float64Array, o: number): Vector3 {
+  bv._x = v[o]!;
+  bv._y = v[o + 1]!;
+  bv._z = v[o + 2]!;
+  return bv;
+}
+
+/** A Bone's internal local-matrix setter (the one animations of plain Bones go through; @babylonjs/core 9). */
+interface BoneMatrixState {
+  _matrix: Matrix;
+}

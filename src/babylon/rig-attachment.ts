@@ -1,0 +1,97 @@
+import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
+import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import type { Observer } from "@babylonjs/core/Misc/observable.js";
+import type { Node } from "@babylonjs/core/node.js";
+import type { Scene } from "@babylonjs/core/scene.js";
+
+/** Why a rig cannot be read or written this frame ({@link RigAttachment.state}). */
+export const RigDetachment = {
+  /** Everything the rig reads is in place. */
+  Attached: 0,
+  /** The skeleton is no longer in its scene (disposed, or removed with its asset container). */
+  SkeletonRemoved: 1,
+  /** A TransformNode the rig reads was disposed. */
+  NodeDisposed: 2,
+  /** The mesh whose space a bone-only skeleton lives in was disposed. */
+  MeshDisposed: 3,
+} as const;
+/** One of {@link RigDetachment}'s values. */
+export type RigDetachment = (typeof RigDetachment)[keyof typeof RigDetachment];
+
+/**
+ * Whether the Babylon objects a rig reads are still there, checked every frame at no cost per node: every
+ * field read each frame lives here, the scene's list aside (with many characters, each Babylon object
+ * touched once per frame is a cache miss).
+ */
+export class RigAttachment {
+  /** Index of the skeleton in its scene's `skeletons` when last found there. */
+  private skeletonIndex = 0;
+  /** True between watch and dispose. */
+  private watching = false;
+  /** Set when a node the rig reads is disposed (from the nodes' onDisposeObservable). */
+  private nodeDisposed = false;
+  private readonly observers: { node: TransformNode; observer: Observer<Node> }[] = [];
+
+  /**
+   * @param scene the skeleton's scene (a skeleton never changes scene)
+   * @param skeleton the skeleton
+   * @param nodes the rig's TransformNodes (null entries ignored)
+   * @param mesh the mesh a bone-only skeleton lives in, or null (linked skeletons)
+   */
+  constructor(
+    private readonly scene: Scene,
+    private readonly skeleton: Skeleton,
+    private readonly nodes: readonly (TransformNode | null)[],
+    private readonly mesh: AbstractMesh | null,
+  ) {}
+
+  /**
+   * Watches the nodes for disposal through their onDisposeObservable, so that {@link state} need not visit
+   * every node each frame. For a rig that lives on (the IK component's); remove with {@link dispose}.
+   * Unwatched rigs (temporary ones) check the nodes each call.
+   */
+  watch(): void {
+    if (this.watching) return;
+    this.watching = true;
+    for (const node of this.nodes) {
+      if (node === null) continue;
+      if (node.isDisposed()) this.nodeDisposed = true;
+      const observer = node.onDisposeObservable.add(() => {
+        this.nodeDisposed = true;
+      });
+      this.observers.push({ node, observer });
+    }
+  }
+
+  /** Removes the observers of {@link watch}. */
+  dispose(): void {
+    for (const { node, observer } of this.observers) node.onDisposeObservable.remove(observer);
+    this.observers.length = 0;
+    this.watching = false;
+  }
+
+  /** Why the rig cannot be used this frame, or Attached. Allocation-free. */
+  state(): RigDetachment {
+    const skeletons = this.scene.skeletons;
+    // where the skeleton was last found: O(1) every frame, a search only when the scene's list changed
+    // (a plain indexOf every frame made each character's cost grow with the number of characters)
+    let k = this.skeletonIndex;
+    if (skeletons[k] !== this.skeleton) {
+      k = skeletons.indexOf(this.skeleton);
+      if (k < 0) return RigDetachment.SkeletonRemoved;
+      this.skeletonIndex = k;
+    }
+    if (this.watching) {
+      if (this.nodeDisposed) return RigDetachment.NodeDisposed;
+    } else {
+      const nodes = this.nodes;
+      for (let i = 1; i < nodes.length; i++) {
+        const n = nodes[i];
+        if (n?.isDisposed()) return RigDetachment.NodeDisposed;
+      }
+    }
+    if (this.mesh?.isDisposed()) return RigDetachment.MeshDisposed;
+    return RigDetachment.Attached;
+  }
+}

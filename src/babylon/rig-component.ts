@@ -1,0 +1,284 @@
+import type { Bone } from "@babylonjs/core/Bones/bone.js";
+import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
+import type { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import { Logger } from "@babylonjs/core/Misc/logger.js";
+import { Observable } from "@babylonjs/core/Misc/observable.js";
+import type { Scene } from "@babylonjs/core/scene.js";
+import { Quat } from "../math/quat.js";
+import { Vec3, isFiniteVec } from "../math/vec3.js";
+import { FBBIKError } from "../solver/errors.js";
+import type { SolverWarning } from "../solver/full-body.js";
+import { BabylonRig } from "./babylon-rig.js";
+import { RigDetachment } from "./rig-attachment.js";
+import { type SceneUpdatable, SceneUpdater } from "./scene-updater.js";
+import { currentWorldMatrix, hasRotation, rotationFromMatrix } from "./world-matrix.js";
+
+const tv = new Vec3();
+const tq = new Quat();
+
+/** Options every IK component of the family takes. */
+export interface RigComponentOptions {
+  /** Solve every frame after the animations (default true); otherwise call `update()` yourself. */
+  autoUpdate?: boolean;
+  /** Take the component's own output off its bones before the animations every frame (default true). */
+  fixTransforms?: boolean;
+  /** Where it solves among the scene's IK components (default: its kind's {@link IKUpdateOrder}). */
+  updateOrder?: number;
+  /** For skeletons without linked TransformNodes: the mesh the skeleton deforms (default: the first one). */
+  mesh?: AbstractMesh;
+}
+
+/**
+ * What every Babylon IK component of the family shares: a {@link BabylonRig} over its bones, the frame
+ * (FixTransforms before the animations; read, solve, write after them, in {@link IKUpdateOrder}), and the
+ * error policy of FullBodyBipedIK: setup problems throw an {@link FBBIKError} naming the bone, a frame's
+ * bad input or failure is skipped and warned once per cause, nothing escapes into Babylon's render loop.
+ * A subclass supplies {@link solve}: read its targets, run its engine-neutral solver on the rig.
+ */
+export abstract class RigComponent implements SceneUpdatable {
+  /** The scene. */
+  readonly scene: Scene;
+  /** The skeleton. */
+  readonly skeleton: Skeleton;
+  /** The rig adapter over the component's bones and their ancestors (component space). */
+  readonly rig: BabylonRig;
+  /** Where it solves among the scene's IK components. */
+  readonly updateOrder: number;
+  /** A problem, reported once per cause (bad input, a disposed target…). */
+  readonly onWarningObservable = new Observable<SolverWarning>();
+  /** When false the component neither fixes transforms nor solves. */
+  enabled = true;
+  /** Solve after the animations and the before-render observers every frame. */
+  autoUpdate: boolean;
+  /** Take the component's own output off its bones before the animations every frame. */
+  fixTransforms: boolean;
+  private disposed = false;
+  private lastFrame = -1;
+  private readonly warned = new Set<string>();
+  private readonly warnings: SolverWarning[] = [];
+
+  /**
+   * Builds the rig over `bones` (all of `skeleton`) and registers the component with the scene's updater.
+   * Throws {@link FBBIKError} when a bone is missing or not in the skeleton.
+   */
+  protected constructor(skeleton: Skeleton, bones: readonly Bone[], options: RigComponentOptions, order: number) {
+    const problems = bones.flatMap((b, i) =>
+      b === null || b === undefined
+        ? [`bone ${i} is missing`]
+        : b.getSkeleton() !== skeleton
+          ? [`bone "${b.name}" is not in skeleton "${skeleton.name}"`]
+          : [],
+    );
+    if (bones.length === 0) problems.push("no bones given");
+    if (problems.length > 0) throw new FBBIKError(problems);
+    this.scene = skeleton.getScene();
+    this.skeleton = skeleton;
+    this.autoUpdate = options.autoUpdate ?? true;
+    this.fixTransforms = options.fixTransforms ?? true;
+    this.updateOrder = options.updateOrder ?? order;
+    this.rig = new BabylonRig(skeleton, bones, { mesh: options.mesh ?? null });
+    this.rig.watchDisposal();
+    // FixTransforms covers the bones the component turns (a subclass that also moves bones stores again)
+    this.rig.storeDefaultLocalState(bones.map((b) => ({ bone: this.rig.idOf(b), position: false })));
+  }
+
+  /** Registers the component for the scene's frame; call once at the end of the subclass's constructor. */
+  protected attach(): void {
+    SceneUpdater.for(this.scene).add(this);
+  }
+
+  /** The class name, as Babylon's own objects report it. */
+  abstract getClassName(): string;
+
+  /** Reads the targets and runs the solver on the rig (between the rig's read and write). */
+  protected abstract solve(): void;
+
+  /** Warnings raised so far (each cause once). */
+  get warningsRaised(): readonly SolverWarning[] {
+    return this.warnings;
+  }
+
+  /** True after dispose. */
+  get isDisposed(): boolean {
+    return this.disposed;
+  }
+
+  /**
+   * Solves once now: takes off what the component wrote and still stands, reads the bones' current pose,
+   * solves, writes the bones. Called after the animations every frame when `autoUpdate`.
+   */
+  update(): void {
+    if (this.disposed || !this.enabled) return;
+    try {
+      if (this.detached()) return;
+      this.lastFrame = this.scene.getFrameId();
+      this.rig.restoreAnimatedPose();
+      this.rig.read();
+      if (this.rig.collapsedBone >= 0 || this.rig.reparentedBone >= 0) {
+        const kind = this.rig.collapsedBone >= 0 ? "collapsed" : "reparented";
+        const [cause, message] = this.rig.problem(kind, Math.max(this.rig.collapsedBone, this.rig.reparentedBone));
+        this.warn(cause, message);
+        return;
+      }
+      this.solve();
+      if (this.disposed) return;
+      if (!this.rig.write()) {
+        this.warn(
+          "non-finite-pose",
+          "The solved pose had a non-finite value: nothing was written this frame, the bones keep the animated pose.",
+        );
+      }
+    } catch (e) {
+      // a frame's failure must not escape into the render loop; the bones keep the animated pose
+      if (this.disposed) return;
+      try {
+        this.rig.restoreAnimatedPose();
+      } catch {
+        // nothing more to undo
+      }
+      this.warn(`exception:${String(e)}`, `The IK update failed and was skipped for this frame: ${String(e)}`);
+    }
+  }
+
+  /**
+   * Warns once per cause: `onWarningObservable`, and Babylon's Logger when nobody observes. Nothing a
+   * warning observer throws gets out.
+   */
+  protected warn(cause: string, message: string): void {
+    if (this.warned.has(cause)) return;
+    this.warned.add(cause);
+    const w: SolverWarning = { cause, message: `${this.getClassName()}: ${message}` };
+    this.warnings.push(w);
+    try {
+      if (this.onWarningObservable.hasObservers()) this.onWarningObservable.notifyObservers(w);
+      else Logger.Warn(`babylon-fbbik: ${w.message}`);
+    } catch (e) {
+      Logger.Error(`babylon-fbbik: an onWarningObservable observer threw on "${cause}": ${String(e)}`);
+    }
+  }
+
+  /** Forgets which causes were warned, so each may warn again. */
+  resetWarnings(): void {
+    this.warned.clear();
+  }
+
+  /**
+   * A target's position in component space into `out`: the node's world position (its current world matrix,
+   * without forcing Babylon to recompute it) or `position` (world) when no node is given. False, warned
+   * once, when neither gives a finite point (the frame then keeps the last usable target).
+   */
+  protected readTargetPosition(node: TransformNode | null, position: Vector3 | null, out: Vec3, what: string): boolean {
+    if (node !== null) {
+      if (node.isDisposed()) {
+        this.warn(`${what}:disposed`, `${what} ${node.name} was disposed; it is ignored.`);
+        return false;
+      }
+      const m = currentWorldMatrix(node).m;
+      tv.x = m[12]!;
+      tv.y = m[13]!;
+      tv.z = m[14]!;
+    } else if (position !== null) {
+      tv.x = position.x;
+      tv.y = position.y;
+      tv.z = position.z;
+    } else {
+      return false;
+    }
+    if (!isFiniteVec(tv)) {
+      this.warn(`${what}:position`, `${what} is not at a finite position; the last one is kept.`);
+      return false;
+    }
+    this.rig.worldToComponentPoint(tv, out);
+    return true;
+  }
+
+  /**
+   * A target's rotation in component space into `out` (Babylon's convention: a node's
+   * `absoluteRotationQuaternion`); false, warned once, when it has none (scaled to 0, not finite).
+   */
+  protected readTargetRotation(
+    node: TransformNode | null,
+    rotation: Quaternion | null,
+    out: Quat,
+    what: string,
+  ): boolean {
+    if (node !== null) {
+      const m = currentWorldMatrix(node).m;
+      if (!hasRotation(m)) {
+        this.warn(`${what}:rotation`, `${what} ${node.name} has no usable world rotation; the last one is kept.`);
+        return false;
+      }
+      rotationFromMatrix(m, tq);
+    } else if (rotation !== null) {
+      tq.x = rotation.x;
+      tq.y = rotation.y;
+      tq.z = rotation.z;
+      tq.w = rotation.w;
+      const l = tq.x * tq.x + tq.y * tq.y + tq.z * tq.z + tq.w * tq.w;
+      if (!(l > 0 && l < Infinity)) {
+        this.warn(`${what}:rotation`, `${what} rotation is not a rotation; the last one is kept.`);
+        return false;
+      }
+    } else {
+      return false;
+    }
+    this.rig.worldToComponentRotation(tq, out);
+    return true;
+  }
+
+  /** The rig id of `bone` (it is in the rig: the constructor built it over the component's bones). */
+  protected idOf(bone: Bone): number {
+    return this.rig.idOf(bone);
+  }
+
+  private detached(): boolean {
+    const state = this.rig.detachment();
+    if (state === RigDetachment.Attached) return false;
+    if (state === RigDetachment.SkeletonRemoved && !this.skeletonDisposed()) {
+      this.warn("detached:skeleton", "The skeleton is not in the scene: the IK is skipped until it is back.");
+      return true;
+    }
+    this.warn("detached", "The skeleton, a node of it or its mesh was disposed: the IK disposed itself.");
+    this.dispose();
+    return true;
+  }
+
+  private skeletonDisposed(): boolean {
+    // Skeleton.dispose clears its asset container link; one only removed from the scene keeps it
+    return (this.skeleton as unknown as { _parentContainer: unknown })._parentContainer == null;
+  }
+
+  /** @internal */
+  _beforeAnimations(): void {
+    if (this.disposed || !this.enabled || !this.fixTransforms) return;
+    try {
+      if (this.rig.detachment() !== RigDetachment.Attached) return;
+      this.rig.fixTransforms();
+    } catch (e) {
+      this.warn(`exception:fix:${String(e)}`, `FixTransforms failed and was skipped for this frame: ${String(e)}`);
+    }
+  }
+
+  /** @internal */
+  _beforeRender(): void {
+    if (!this.autoUpdate) return;
+    if (this.scene.getFrameId() === this.lastFrame) return;
+    this.update();
+  }
+
+  /** Stops the component: removes its observers and leaves the bones as the animation left them. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    SceneUpdater.for(this.scene).remove(this);
+    try {
+      this.rig.restoreAnimatedPose();
+    } catch (e) {
+      Logger.Error(`babylon-fbbik: restoring the animated pose on dispose failed: ${String(e)}`);
+    }
+    this.rig.dispose();
+    this.onWarningObservable.clear();
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * FABRIK (forward and backward reaching) on the joint-solver frame.
+ * @module
+ */
+import { IKSolverJoints } from "../joints/ik-solver-joints.js";
+import { type ReadonlyVec3, Vec3 } from "../math/vec3.js";
+
+/**
+ * FABRIK IK (FinalIK's IKSolverFABRIK): each iteration a forward reach puts the tip on the target and pulls every
+ * joint, tip to root, to its bone's length from the next; a backward reach puts the root back and pushes every
+ * joint, root to tip, to its bone's length from the previous. Between iterations (after each backward reach, when
+ * any joint has a limit) the positions are turned into rotations, clamped by the limits root to tip, and turned
+ * back into positions, so the next forward reach starts from a pose inside the limits; the final pose always goes
+ * through that pass, so every joint ends inside its limit. Iteration stops when the tip is within `tolerance` of
+ * the target or after `maxIterations`. Per-joint weights are CCD's; FABRIK ignores them.
+ *
+ * Reachability and the rest of the frame: see {@link IKSolverJoints}. Allocation-free.
+ */
+export class IKSolverFABRIK extends IKSolverJoints {
+  private readonly rootStart = new Vec3();
+
+  /** @inheritdoc */
+  protected solveImpl(): void {
+    const limited = this.hasLimits();
+    const g = this.goal;
+    const P = this.positions;
+    const root = this.rootStart;
+    root.x = P[0]!;
+    root.y = P[1]!;
+    root.z = P[2]!;
+    for (let it = 0; it < this.maxIterations; it++) {
+      if (this.tipWithinTolerance()) break;
+      this.lastIterations = it + 1;
+      this.forwardReach(g);
+      this.backwardReach(root);
+      if (limited) this.syncFromPositions(true);
+    }
+    if (!limited || this.lastIterations === 0) this.syncFromPositions(true);
+  }
+
+  /** Forward reach: the tip onto `target`, then every joint toward the root to its bone's length from the next. */
+  forwardReach(target: ReadonlyVec3): void {
+    const P = this.positions;
+    const L = this.lengths;
+    let k = 3 * (this.count - 1);
+    P[k] = target.x;
+    P[k + 1] = target.y;
+    P[k + 2] = target.z;
+    for (let i = this.count - 2; i >= 0; i--) {
+      k = 3 * i;
+      const nx = P[k + 3]!;
+      const ny = P[k + 4]!;
+      const nz = P[k + 5]!;
+      const dx = P[k]! - nx;
+      const dy = P[k + 1]! - ny;
+      const dz = P[k + 2]! - nz;
+      const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
+      // a joint on top of the next has no direction to keep: it stays, and the rotation pass restores the length
+      if (!(d > 0)) continue;
+      const s = L[i]! / d;
+      P[k] = nx + dx * s;
+      P[k + 1] = ny + dy * s;
+      P[k + 2] = nz + dz * s;
+    }
+  }
+
+  /** Backward reach: the root onto `root`, then every joint toward the tip to its bone's length from the previous. */
+  backwardReach(root: ReadonlyVec3): void {
+    const P = this.positions;
+    const L = this.lengths;
+    P[0] = root.x;
+    P[1] = root.y;
+    P[2] = root.z;
+    for (let i = 0; i < this.count - 1; i++) {
+      const k = 3 * i;
+      const px = P[k]!;
+      const py = P[k + 1]!;
+      const pz = P[k + 2]!;
+      const dx = P[k + 3]! - px;
+      const dy = P[k + 4]! - py;
+      const dz = P[k + 5]! - pz;
+      const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
+      if (!(d > 0)) continue;
+      const s = L[i]! / d;
+      P[k + 3] = px + dx * s;
+      P[k + 4] = py + dy * s;
+      P[k + 5] = pz + dz * s;
+    }
+  }
+
+  /** The current position of joint `index` (component space), written into `out`. */
+  getJointPosition(index: number, out: { x: number; y: number; z: number }): void {
+    const k = 3 * index;
+    out.x = this.positions[k]!;
+    out.y = this.positions[k + 1]!;
+    out.z = this.positions[k + 2]!;
+  }
+
+  /** Makes the rotations follow the reached positions, limits applied (the pass run between iterations). */
+  finishRotations(): void {
+    this.syncFromPositions(true);
+  }
+
+  /** True when the tip is within `tolerance` of the goal (never for a tolerance of 0). */
+  private tipWithinTolerance(): boolean {
+    const k = 3 * (this.count - 1);
+    const g = this.goal;
+    const x = this.positions[k]! - g.x;
+    const y = this.positions[k + 1]! - g.y;
+    const z = this.positions[k + 2]! - g.z;
+    return this.tolerance > 0 && x * x + y * y + z * z <= this.tolerance * this.tolerance;
+  }
+}

@@ -1,0 +1,334 @@
+import { NumberRef } from "../math/number-ref.js";
+import {
+  Quat,
+  conjugateMultiply,
+  copyQuat,
+  inverseRotateVector,
+  isFiniteQuat,
+  multiply,
+  normalizeQuat,
+  quatFromArray,
+  quatToArray,
+  slerpByRef,
+} from "../math/quat.js";
+import { Vec3, fromArray, isFiniteVec, sub, toArray } from "../math/vec3.js";
+import { FBBIKError } from "../solver/errors.js";
+import type { IKPose } from "../solver/pose.js";
+import { JacobianEffector } from "./jacobian-effector.js";
+import type { JacobianJoint } from "./jacobian-joint.js";
+import { JacobianKinematics } from "./jacobian-kinematics.js";
+import { straightenToward } from "./straighten.js";
+
+/** Options of {@link IKSolverJacobian}. */
+export interface IKSolverJacobianOptions {
+  /**
+   * The bone whose frame the root joint's angles and limits are relative to (the root's parent bone).
+   * Default: none, component space.
+   */
+  rootParent?: number;
+}
+
+const q = new Quat();
+const q2 = new Quat();
+const v = new Vec3();
+const v2 = new Vec3();
+const blend = new NumberRef();
+
+/**
+ * Damped least squares (Levenberg–Marquardt) IK on a chain or a tree of joints with several end effectors:
+ * the accuracy yardstick of the family. Slower than CCD or FABRIK by design.
+ *
+ * Per {@link update}: reads every joint from the pose once, expresses the animated pose in the joints'
+ * angles (limits clamp it), then iterates Δθ = Jᵀ(JJᵀ + λ²I)⁻¹e over the weighted effector errors e, in
+ * preallocated Float64Arrays with a Cholesky solve of its own (allocation-free), and writes the joints back
+ * root to tip. λ = `damping`·L (L the joints' total length, so the solve is scale-equivariant); with
+ * `adaptiveDamping` λ shrinks after a step that lowers the error and grows after one that does not (the
+ * step is then undone), which converges quadratically near the answer and never diverges.
+ *
+ * Conflicting effectors of one `priority` are resolved by their weights (weighted least squares); a lower
+ * priority is solved in the null space of the higher ones (task priority), and a step is kept when it lowers
+ * the errors compared level by level from the highest priority.
+ *
+ * Reachability first: an effector's target farther from its root joint than the effector's path
+ * straightened is replaced by the reachable point on the line to it; when that effector is the only one on,
+ * its path is straightened at the target directly (free joints turned root to tip, the shortest way, within
+ * their limits) and, when that already meets the target (no hinge or limit in the way, no rotation target),
+ * no iteration runs. Otherwise the iterations go on from there. The blind zone near the root needs no
+ * special case: its targets are reachable for a tree of free joints, and the least-squares answer otherwise.
+ * A target or weight that is not finite switches its effector off for the frame; with no effector on, or
+ * `ikPositionWeight` ≤ 0, nothing is written.
+ */
+export class IKSolverJacobian {
+  /** Master weight in [0, 1]: the solved local rotations are slerped from the animated ones by it. */
+  ikPositionWeight = 1;
+  /** Most iterations per update. */
+  maxIterations = 100;
+  /** Stop when every effector is within this distance of its target (rotation: angle × L). 0: iterate on. */
+  tolerance = 0;
+  /** λ relative to the joints' total length L. */
+  damping = 0.05;
+  /** Levenberg–Marquardt adaptation of λ (true) or a fixed λ with every step taken (false). */
+  adaptiveDamping = true;
+  /** Largest change of one angle per iteration, radians (the whole step is scaled down to it). */
+  maxStep = 0.5;
+  /** Iterations the last update ran. */
+  lastIterations = 0;
+  /** Largest effector error after the last update (distance; rotation as angle × L), or NaN when skipped. */
+  lastError = Number.NaN;
+  /** The effectors, in the order added. */
+  readonly effectors: JacobianEffector[] = [];
+  private readonly pose: IKPose;
+  private readonly k: JacobianKinematics;
+  private readonly rootParent: number;
+  /** Levenberg–Marquardt factor on λ, adapted per step. */
+  private mu = 1;
+
+  /**
+   * Builds the solver on `joints` (parents listed before children) of `pose`, whose current pose becomes the
+   * rest pose the angles and limits are measured from. Throws {@link FBBIKError} naming every bad joint.
+   */
+  constructor(pose: IKPose, joints: readonly JacobianJoint[], options: IKSolverJacobianOptions = {}) {
+    this.pose = pose;
+    this.rootParent = options.rootParent ?? -1;
+    const problems = validate(joints, this.rootParent);
+    if (problems.length > 0) throw new FBBIKError(problems);
+    this.k = new JacobianKinematics(joints);
+    const restProblems = this.readRest();
+    if (restProblems.length > 0) throw new FBBIKError(restProblems);
+  }
+
+  /** Number of joints. */
+  get jointCount(): number {
+    return this.k.n;
+  }
+
+  /** The angles of the last update (radians), per joint from {@link dofOffset}: x, y, z or a hinge's one. */
+  get angles(): Float64Array {
+    return this.k.theta;
+  }
+
+  /** Where joint `joint`'s angles start in {@link angles}; its count is 3, 1 (hinge) or 0 (locked). */
+  dofOffset(joint: number): number {
+    return this.k.dofStart[joint]!;
+  }
+
+  /**
+   * Adds an end effector on `bone` (one of the joints' bones), reallocating the solve's buffers (setup
+   * time). Throws {@link FBBIKError} when the bone is not a joint.
+   */
+  addEffector(bone: number): JacobianEffector {
+    const joint = this.k.jointOf(bone);
+    if (joint < 0) throw new FBBIKError([`effector bone ${bone} is not one of the solver's joints`]);
+    const e = new JacobianEffector(bone, joint);
+    this.effectors.push(e);
+    this.k.setEffectors(this.effectors);
+    return e;
+  }
+
+  /** Solves and writes the joints back to the pose (nothing is written when there is nothing to do). */
+  update(): void {
+    this.lastIterations = 0;
+    this.lastError = Number.NaN;
+    const w = this.ikPositionWeight;
+    if (!(w > 0) || !this.read()) return;
+    const k = this.k;
+    if (!k.activate(this.effectors)) return;
+    this.iterate();
+    blend.value = w < 1 ? w : 1;
+    this.write();
+  }
+
+  /** Reads the rest local rotations at setup; problems for bones that read non-finite. */
+  private readRest(): string[] {
+    const k = this.k;
+    const problems: string[] = [];
+    if (!this.readParentFrame()) problems.push(`root parent bone ${this.rootParent} reads a non-finite rotation`);
+    for (let i = 0; i < k.n; i++) {
+      this.pose.getRotation(k.bone[i]!, q);
+      this.pose.getPosition(k.bone[i]!, v);
+      if (!isFiniteQuat(q) || !isFiniteVec(v)) problems.push(`joint bone ${k.bone[i]} reads a non-finite transform`);
+      normalizeQuat(q, q);
+      quatToArray(k.wRot, i * 4, q);
+      const p = k.parent[i]!;
+      if (p < 0) copyQuat(q2, k.parentFrame);
+      else quatFromArray(q2, k.wRot, p * 4);
+      conjugateMultiply(q, q2, q);
+      quatToArray(k.rest, i * 4, normalizeQuat(q, q));
+    }
+    return problems;
+  }
+
+  /** Reads the root parent's rotation into the kinematics' parent frame; false when not finite. */
+  private readParentFrame(): boolean {
+    const f = this.k.parentFrame;
+    if (this.rootParent < 0) {
+      f.x = 0;
+      f.y = 0;
+      f.z = 0;
+      f.w = 1;
+      return true;
+    }
+    this.pose.getRotation(this.rootParent, f);
+    if (!isFiniteQuat(f)) return false;
+    normalizeQuat(f, f);
+    return true;
+  }
+
+  /**
+   * Reads the joints once: world transforms, local offsets and the animated local rotations, expressed as
+   * angles (clamped to the limits). False when anything reads non-finite (the frame is skipped).
+   */
+  private read(): boolean {
+    const k = this.k;
+    if (!this.readParentFrame()) return false;
+    for (let i = 0; i < k.n; i++) {
+      this.pose.getRotation(k.bone[i]!, q);
+      this.pose.getPosition(k.bone[i]!, v);
+      if (!isFiniteQuat(q) || !isFiniteVec(v)) return false;
+      normalizeQuat(q, q);
+      quatToArray(k.wRot, i * 4, q);
+      toArray(k.wPos, i * 3, v);
+    }
+    let length = 0;
+    for (let i = 0; i < k.n; i++) {
+      const p = k.parent[i]!;
+      if (p < 0) {
+        copyQuat(q2, k.parentFrame);
+        fromArray(v, k.wPos, i * 3);
+      } else {
+        quatFromArray(q2, k.wRot, p * 4);
+        fromArray(v, k.wPos, i * 3);
+        fromArray(v2, k.wPos, p * 3);
+        inverseRotateVector(v, q2, sub(v, v, v2));
+        length += Math.sqrt(v.x * v.x + v.y * v.y + v.z * v.z);
+      }
+      toArray(k.localPos, i * 3, v);
+      quatFromArray(q, k.wRot, i * 4);
+      conjugateMultiply(q, q2, q);
+      normalizeQuat(q, q);
+      quatToArray(k.anim, i * 4, q);
+      k.setAnglesFrom(i, q);
+    }
+    k.length = length > 0 ? length : 1;
+    return true;
+  }
+
+  /** The Levenberg–Marquardt loop on the kinematics' angles. */
+  private iterate(): void {
+    const k = this.k;
+    k.clampTargets();
+    k.forward();
+    // reachability first: one effector beyond its reach → the path straight at it, often the whole answer
+    if (k.fx.clamped === 1 && k.fx.activeCount === 1) straightenToward(k, k.fx.lastClamped);
+    k.computeError();
+    k.saveBest();
+    // below 1e-14 of the length the error is rounding: no step can lower it
+    const floor = 1e-14 * k.length;
+    k.fx.floorSq = floor * floor;
+    this.mu = 1;
+    const maxIt = this.maxIterations > 0 ? this.maxIterations : 0;
+    let it = 0;
+    while (it < maxIt && this.lmStep()) it++;
+    if (k.fx.levels > 1 && this.adaptiveDamping) {
+      // a few steps on the top priority alone: the lower levels' null-space steps disturb it at second order
+      k.dls.levels = 1;
+      k.dls.rows = k.fx.levelStart[1]!;
+      this.mu = 1;
+      for (let polish = 0; polish < 10 && k.fx.levelErr[0]! > k.fx.floorSq && this.lmStep(); polish++) it++;
+      k.dls.levels = k.fx.levels;
+      k.dls.rows = k.fx.rows;
+    }
+    // every exit leaves the best angles current: a rejected step is undone at once
+    this.lastIterations = it;
+    this.lastError = k.maxError;
+  }
+
+  /**
+   * One Levenberg–Marquardt iteration with λ = damping·L·{@link mu}: false when the solve should stop
+   * (converged, stuck, or no step possible).
+   */
+  private lmStep(): boolean {
+    const k = this.k;
+    const tol = this.tolerance > 0 ? this.tolerance : 0;
+    if (k.maxError <= tol || k.maxError * k.maxError <= k.fx.floorSq) return false;
+    const adaptive = this.adaptiveDamping;
+    const damping = this.damping > 0 && this.damping < Infinity ? this.damping : 0.05;
+    k.buildJacobian();
+    const lambda = damping * k.length * this.mu;
+    k.dls.lambdaSq = lambda * lambda;
+    k.dls.maxStep = this.maxStep > 0 ? this.maxStep : 0.5;
+    if (!k.dls.step()) {
+      if (!adaptive || this.mu >= 1e6) return false;
+      this.mu *= 4;
+      return true;
+    }
+    k.forward();
+    k.computeError();
+    if (!adaptive || k.fx.improved()) {
+      k.saveBest();
+      if (adaptive && this.mu > 1e-6) this.mu *= 0.5;
+      return k.dls.stepSize >= 1e-13;
+    }
+    k.restoreBest();
+    if (this.mu >= 1e6) return false;
+    this.mu *= 4;
+    return true;
+  }
+
+  /** Writes the joints' rotations root to tip, slerped from the animated ones by `blend` when below 1. */
+  private write(): void {
+    const k = this.k;
+    const partial = blend.value < 1;
+    for (let i = 0; i < k.n; i++) {
+      k.solvedLocal(q, i);
+      if (partial) {
+        quatFromArray(q2, k.anim, i * 4);
+        slerpByRef(q, q2, q, blend);
+      }
+      const p = k.parent[i]!;
+      if (p < 0) copyQuat(q2, k.parentFrame);
+      else quatFromArray(q2, k.wRot, p * 4);
+      multiply(q, q2, q);
+      normalizeQuat(q, q);
+      quatToArray(k.wRot, i * 4, q);
+      this.pose.setRotation(k.bone[i]!, q);
+    }
+  }
+}
+
+/** Setup problems of a joint list, each naming the joint's bone. */
+function validate(joints: readonly JacobianJoint[], rootParent: number): string[] {
+  const problems: string[] = [];
+  if (joints.length === 0) problems.push("no joints");
+  if (!Number.isInteger(rootParent) || rootParent < -1) problems.push(`root parent ${rootParent} is not a bone id`);
+  const seen = new Set<number>();
+  joints.forEach((j, i) => {
+    const name = `joint ${i} (bone ${j.bone})`;
+    if (!Number.isInteger(j.bone) || j.bone < 0) problems.push(`${name}: not a bone id`);
+    if (seen.has(j.bone)) problems.push(`${name}: the bone is listed twice`);
+    seen.add(j.bone);
+    const p = j.parent ?? i - 1;
+    if (!Number.isInteger(p) || p < -1 || p >= i) problems.push(`${name}: parent ${p} is not a joint listed before it`);
+    const dofs = j.locked === true ? 0 : j.hingeAxis !== undefined ? 1 : 3;
+    if (j.hingeAxis !== undefined) {
+      const a = j.hingeAxis;
+      const l = Math.hypot(a.x, a.y, a.z);
+      if (!(l > 0) || l === Infinity) problems.push(`${name}: hinge axis is zero or not finite`);
+    }
+    for (const [label, arr] of [
+      ["min", j.min],
+      ["max", j.max],
+    ] as const) {
+      if (arr !== undefined && arr.length !== dofs) {
+        problems.push(`${name}: ${label} has ${arr.length} angles for ${dofs} degrees of freedom`);
+      }
+      if (arr?.some((x) => Number.isNaN(x))) problems.push(`${name}: ${label} has a NaN angle`);
+    }
+    if (j.min !== undefined && j.max !== undefined) {
+      for (let d = 0; d < Math.min(j.min.length, j.max.length); d++) {
+        if (j.min[d]! > j.max[d]!) problems.push(`${name}: min ${j.min[d]} > max ${j.max[d]} for angle ${d}`);
+      }
+    }
+  });
+  return problems;
+}

@@ -1,0 +1,513 @@
+/**
+ * The shared frame of the chain solvers (CCD, FABRIK): read the pose once, solve in flat arrays, push out of
+ * colliders in sub-steps, write the pose once.
+ * Slightly over 500 lines: the frame's seven stages share the flat arrays; each is a short method here.
+ * @module
+ */
+import {
+  Quat,
+  type ReadonlyQuat,
+  conjugateMultiply,
+  copyQuat,
+  fromToRotation,
+  identity,
+  inverseRotateVector,
+  isFiniteQuat,
+  multiply,
+  multiplyConjugate,
+  normalizeQuat,
+  quatFromArray,
+  quatToArray,
+  rotateVector,
+  slerpByRef,
+} from "../math/quat.js";
+import { NumberRef } from "../math/number-ref.js";
+import { clamp01 } from "../math/scalar.js";
+import { Vec3, isFiniteVec } from "../math/vec3.js";
+import { FBBIKError } from "../solver/errors.js";
+import type { IKPose } from "../solver/pose.js";
+import { JointBone } from "./joint-bone.js";
+import type { JointColliders } from "./joint-colliders.js";
+import type { RotationLimit } from "./limits/rotation-limit.js";
+
+/**
+ * Where the target lay at the last solve: within the chain's reach, beyond the straightened chain, or inside the
+ * blind zone near the root that the longest bone leaves (closer than `longest − (sum of the others)`).
+ */
+export type JointReach = "reachable" | "beyond" | "blind";
+
+/** Setup options of an {@link IKSolverJoints}. */
+export interface IKSolverJointsOptions {
+  /**
+   * The bone the first joint's local rotation (and so its limit) is taken relative to, normally its parent.
+   * Without it the first joint's limit works in component space.
+   */
+  rootParent?: number;
+  /** Names a bone in error messages (defaults to "bone <id>"). */
+  boneName?: (bone: number) => string;
+}
+
+const v = new Vec3();
+const dir = new Vec3();
+const cur = new Vec3();
+const want = new Vec3();
+const oldRot = new Quat();
+const rot = new Quat();
+const turn = new Quat();
+const change = new Quat();
+const parentRot = new Quat();
+const local = new Quat();
+const blend = new Quat();
+const weightRef = new NumberRef();
+
+/**
+ * Base of the chain solvers, bound to an {@link IKPose} and a chain of bones from root to tip (each bone the
+ * parent or an ancestor of the next; bones in between keep their local transforms). All numbers are in the pose's
+ * component space.
+ *
+ * `update()` runs, allocation-free:
+ * 1. InitTransform: reads every joint's position and rotation once into flat arrays, with the bone lengths and
+ *    each bone's vector in its joint's frame (so positions can be rebuilt from rotations with exact lengths).
+ * 2. ResetConstraints: `colliders.update(pose)`; limits work relative to the rest rotations stored at setup.
+ * 3. Reachability: a target at or beyond the straightened chain's length straightens the chain toward it; a target
+ *    inside the blind zone (nearer the root than `longest bone − sum of the others`) folds the chain so that the
+ *    longest bone points at it and every other bone straight back, which puts the tip on the nearest point it can
+ *    reach (along the target's ray from the root; along the current tip's when the target is on the root). Both
+ *    apply the limits root to tip and skip the solver's step, as iterating toward an unreachable point would only
+ *    creep to the same pose; `lastReach` says which happened.
+ * 4. SolveImpl: the solver's own step on the arrays, toward `goal`.
+ * 5. `subSteps` sub-steps with `alpha = k / subSteps`, each `colliders.resolveChain(...)`; if anything moved, the
+ *    rotations are re-derived root to tip, each joint turned by the shortest arc from its bone's direction before
+ *    the sub-steps to the direction toward the moved child (bone lengths kept; limits are not re-applied:
+ *    colliders win).
+ * 6. The tip's rotation blended toward `ikRotation` by `ikRotationWeight` (then clamped by the tip's limit).
+ * 7. The rotations written once, root to tip, each slerped from its animated value by `ikPositionWeight`.
+ *
+ * Error policy: bad setup throws {@link FBBIKError} naming the bone; a non-finite target or weight, or a pose that
+ * reads non-finite, skips the frame (nothing written). Weight 0 writes nothing (the pose stays bit-exact).
+ */
+export abstract class IKSolverJoints {
+  /** The pose read and written. */
+  readonly pose: IKPose;
+  /** The joints, root first. */
+  readonly bones: readonly JointBone[];
+  /** Number of joints. */
+  readonly count: number;
+  /** The target position of the tip (FinalIK's IKPosition). */
+  readonly ikPosition = new Vec3();
+  /** The target rotation of the tip (FinalIK's IKRotation), used when `ikRotationWeight` > 0. */
+  readonly ikRotation = new Quat();
+  /** How much of the solved pose is written, in [0, 1]; 0 leaves the pose untouched. */
+  ikPositionWeight = 1;
+  /** How much the tip turns to `ikRotation`, in [0, 1]. */
+  ikRotationWeight = 0;
+  /** The solver stops iterating once the tip is this close to the target (component-space units; 0: never). */
+  tolerance = 0;
+  /** Most iterations per solve. */
+  maxIterations = 4;
+  /** Collider sub-steps per solve (used only with `colliders`). */
+  subSteps = 1;
+  /** Colliders the joints and segments are pushed out of after the solver's step, or null. */
+  colliders: JointColliders | null = null;
+  /** Clearance kept between the chain and the colliders. */
+  colliderRadius = 0;
+  /** Iterations the last solve ran. */
+  lastIterations = 0;
+  /** Where the target lay at the last solve. */
+  lastReach: JointReach = "reachable";
+
+  /** Joint positions, 3 per joint. */
+  protected readonly positions: Float64Array;
+  /** Joint rotations (x, y, z, w), 4 per joint. */
+  protected readonly rotations: Float64Array;
+  /** Rotations as read, for the weight blend. */
+  protected readonly startRotations: Float64Array;
+  /** Each bone's vector (joint i to joint i+1) in joint i's frame, 3 per joint (the tip's unused). */
+  protected readonly offsets: Float64Array;
+  /** Bone lengths, one per joint but the tip. */
+  protected readonly lengths: Float64Array;
+  /** Sum of the bone lengths. */
+  protected chainLength = 0;
+  /** Longest bone. */
+  protected longestBone = 0;
+  /** Rotation the first joint's local rotation is relative to (the root parent's, or identity). */
+  protected readonly rootParentRotation = new Quat();
+  /** The point the solver's step aims the tip at (the target, or its reachable stand-in). */
+  protected readonly goal = new Vec3();
+  private readonly solvedPositions: Float64Array;
+  private readonly restLocals: Quat[];
+  private readonly rootParent: number;
+
+  /** Binds the solver to `pose` and the chain `boneIds` (root first, at least two). Throws {@link FBBIKError}. */
+  constructor(pose: IKPose, boneIds: readonly number[], options: IKSolverJointsOptions = {}) {
+    const name = options.boneName ?? ((b: number) => `bone ${b}`);
+    const problems: string[] = [];
+    if (boneIds.length < 2) problems.push(`a joint chain needs at least two bones, got ${boneIds.length}`);
+    const seen = new Set<number>();
+    for (const id of boneIds) {
+      if (!Number.isInteger(id) || id < 0) problems.push(`${String(id)} is not a bone id`);
+      else if (seen.has(id)) problems.push(`${name(id)} appears twice in the chain`);
+      seen.add(id);
+    }
+    const rp = options.rootParent ?? -1;
+    if (options.rootParent !== undefined && (!Number.isInteger(rp) || rp < 0 || seen.has(rp))) {
+      problems.push(`root parent ${String(rp)} is not a bone outside the chain`);
+    }
+    if (problems.length > 0) throw new FBBIKError(problems);
+    const n = boneIds.length;
+    this.pose = pose;
+    this.count = n;
+    this.bones = boneIds.map((id) => new JointBone(id));
+    this.rootParent = rp;
+    this.positions = new Float64Array(3 * n);
+    this.rotations = new Float64Array(4 * n);
+    this.startRotations = new Float64Array(4 * n);
+    this.offsets = new Float64Array(3 * n);
+    this.lengths = new Float64Array(n);
+    this.solvedPositions = new Float64Array(3 * n);
+    this.restLocals = boneIds.map(() => new Quat());
+    this.readRestPose();
+  }
+
+  /**
+   * Stores the pose's current local rotations (each joint relative to the previous one, the first relative to the
+   * root parent) as the rest rotations the limits work from, and hands them to the limits already set.
+   */
+  readRestPose(): void {
+    const n = this.count;
+    if (this.rootParent >= 0) this.pose.getRotation(this.rootParent, parentRot);
+    else identity(parentRot);
+    for (let i = 0; i < n; i++) {
+      this.pose.getRotation(this.bones[i]!.id, rot);
+      normalizeQuat(rot, rot);
+      conjugateMultiply(this.restLocals[i]!, parentRot, rot);
+      copyQuat(parentRot, rot);
+      this.bones[i]!.limit?.setDefaultLocalRotation(this.restLocals[i]!);
+    }
+  }
+
+  /** Sets joint `index`'s rotation limit (or removes it with null), relative to the stored rest rotation. */
+  setLimit(index: number, limit: RotationLimit | null): void {
+    const bone = this.bones[index];
+    if (bone === undefined) throw new RangeError(`joint ${index} is not in the chain (0..${this.count - 1})`);
+    bone.limit = limit;
+    limit?.setDefaultLocalRotation(this.restLocals[index]!);
+  }
+
+  /** True when any joint has a limit. */
+  hasLimits(): boolean {
+    for (let i = 0; i < this.count; i++) if (this.bones[i]!.limit !== null) return true;
+    return false;
+  }
+
+  /** The rest local rotation of joint `index` the limits work from. */
+  getRestLocalRotation(index: number, out: Quat): Quat {
+    return copyQuat(out, this.restLocals[index]!);
+  }
+
+  /** Reads, solves and writes the chain (see the class description). Never throws for per-frame input. */
+  update(): void {
+    if (!(this.ikPositionWeight > 0)) return;
+    if (!this.beginSolve(true)) return;
+    if (this.lastReach === "reachable") this.solveImpl();
+    this.endSolve();
+  }
+
+  /**
+   * Steps 1–3 of `update()`: validates the target, reads the pose, resets the constraints and, with `checkReach`,
+   * settles reachability (straightening or folding the chain when the target is out of reach: `lastReach` is then
+   * "beyond" or "blind" and the solver's step is to be skipped). False when the frame is skipped. Building block for
+   * composite solvers; `update()` is the normal entry.
+   */
+  beginSolve(checkReach: boolean): boolean {
+    this.lastIterations = 0;
+    if (!isFiniteVec(this.ikPosition)) return false;
+    if (!this.initTransform()) return false;
+    this.resetConstraints();
+    if (!checkReach) {
+      this.lastReach = "reachable";
+      this.goal.x = this.ikPosition.x;
+      this.goal.y = this.ikPosition.y;
+      this.goal.z = this.ikPosition.z;
+      return true;
+    }
+    return this.settleReach();
+  }
+
+  /** Steps 5–7 of `update()`: collider sub-steps, the tip's target rotation, the write-back. */
+  endSolve(): void {
+    if (!(this.ikPositionWeight > 0)) return;
+    this.solveSubSteps();
+    this.applyTargetRotation();
+    this.writePose();
+  }
+
+  /** The solver's own step: moves the joints in `positions`/`rotations` so the tip reaches `goal`. */
+  protected abstract solveImpl(): void;
+
+  /** Reads the joints from the pose (step 1). False when the pose reads non-finite. */
+  protected initTransform(): boolean {
+    const n = this.count;
+    const P = this.positions;
+    const R = this.rotations;
+    const pose = this.pose;
+    for (let i = 0; i < n; i++) {
+      const id = this.bones[i]!.id;
+      pose.getPosition(id, v);
+      pose.getRotation(id, rot);
+      if (!isFiniteVec(v) || !isFiniteQuat(rot)) return false;
+      normalizeQuat(rot, rot);
+      P[3 * i] = v.x;
+      P[3 * i + 1] = v.y;
+      P[3 * i + 2] = v.z;
+      quatToArray(R, 4 * i, rot);
+      quatToArray(this.startRotations, 4 * i, rot);
+    }
+    if (this.rootParent >= 0) {
+      pose.getRotation(this.rootParent, this.rootParentRotation);
+      if (!isFiniteQuat(this.rootParentRotation)) return false;
+      normalizeQuat(this.rootParentRotation, this.rootParentRotation);
+    } else {
+      identity(this.rootParentRotation);
+    }
+    let sum = 0;
+    let longest = 0;
+    for (let i = 0; i < n - 1; i++) {
+      const dx = P[3 * i + 3]! - P[3 * i]!;
+      const dy = P[3 * i + 4]! - P[3 * i + 1]!;
+      const dz = P[3 * i + 5]! - P[3 * i + 2]!;
+      const l = Math.sqrt(dx * dx + dy * dy + dz * dz);
+      this.lengths[i] = l;
+      sum += l;
+      if (l > longest) longest = l;
+      v.x = dx;
+      v.y = dy;
+      v.z = dz;
+      quatFromArray(rot, R, 4 * i);
+      inverseRotateVector(v, rot, v);
+      this.offsets[3 * i] = v.x;
+      this.offsets[3 * i + 1] = v.y;
+      this.offsets[3 * i + 2] = v.z;
+    }
+    this.lengths[n - 1] = 0;
+    this.chainLength = sum;
+    this.longestBone = longest;
+    return Number.isFinite(sum);
+  }
+
+  /** Step 2: brings the constraints up to this frame. Subclasses that cache per-frame limit data extend it. */
+  protected resetConstraints(): void {
+    if (this.colliders !== null) this.colliders.update(this.pose);
+  }
+
+  /** Sets `goal` and `lastReach`; straightens the chain when the target is beyond reach. */
+  private settleReach(): boolean {
+    const P = this.positions;
+    const t = this.ikPosition;
+    const rx = P[0]!;
+    const ry = P[1]!;
+    const rz = P[2]!;
+    let dx = t.x - rx;
+    let dy = t.y - ry;
+    let dz = t.z - rz;
+    const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
+    const total = this.chainLength;
+    if (!(d < total)) {
+      this.lastReach = "beyond";
+      this.goal.x = t.x;
+      this.goal.y = t.y;
+      this.goal.z = t.z;
+      if (d > 0) {
+        dir.x = dx / d;
+        dir.y = dy / d;
+        dir.z = dz / d;
+        this.straightenToward();
+      }
+      return true;
+    }
+    const inner = 2 * this.longestBone - total;
+    if (d < inner) {
+      this.lastReach = "blind";
+      let dl = d;
+      if (!(dl > 0)) {
+        // the target sits on the root: aim along the current tip, or any way when that is on the root too
+        const k = 3 * (this.count - 1);
+        dx = P[k]! - rx;
+        dy = P[k + 1]! - ry;
+        dz = P[k + 2]! - rz;
+        dl = Math.sqrt(dx * dx + dy * dy + dz * dz);
+        if (!(dl > 0)) {
+          dx = 1;
+          dy = 0;
+          dz = 0;
+          dl = 1;
+        }
+      }
+      const s = inner / dl;
+      this.goal.x = rx + dx * s;
+      this.goal.y = ry + dy * s;
+      this.goal.z = rz + dz * s;
+      dir.x = dx / dl;
+      dir.y = dy / dl;
+      dir.z = dz / dl;
+      this.foldToward();
+      return true;
+    }
+    this.lastReach = "reachable";
+    this.goal.x = t.x;
+    this.goal.y = t.y;
+    this.goal.z = t.z;
+    return true;
+  }
+
+  /** Points the longest bone along the unit direction `dir` and the others back, limits applied. */
+  private foldToward(): void {
+    const P = this.positions;
+    const dx = dir.x;
+    const dy = dir.y;
+    const dz = dir.z;
+    let longest = 0;
+    for (let i = 1; i < this.count - 1; i++) if (this.lengths[i]! > this.lengths[longest]!) longest = i;
+    for (let i = 1; i < this.count; i++) {
+      const l = i - 1 === longest ? this.lengths[i - 1]! : -this.lengths[i - 1]!;
+      P[3 * i] = P[3 * i - 3]! + dx * l;
+      P[3 * i + 1] = P[3 * i - 2]! + dy * l;
+      P[3 * i + 2] = P[3 * i - 1]! + dz * l;
+    }
+    this.syncFromPositions(true);
+  }
+
+  /** Points every bone along the unit direction `dir` from the root, limits applied root to tip. */
+  private straightenToward(): void {
+    const P = this.positions;
+    const dx = dir.x;
+    const dy = dir.y;
+    const dz = dir.z;
+    let along = 0;
+    for (let i = 1; i < this.count; i++) {
+      along += this.lengths[i - 1]!;
+      P[3 * i] = P[0]! + dx * along;
+      P[3 * i + 1] = P[1]! + dy * along;
+      P[3 * i + 2] = P[2]! + dz * along;
+    }
+    this.syncFromPositions(true);
+  }
+
+  /**
+   * Makes the rotations follow the positions: root to tip, each joint is turned with its parent's change, then by
+   * the shortest arc from its bone's direction to the direction from its (rebuilt) position to its child's wanted
+   * position, clamped by its limit when `applyLimits`, and its child's position rebuilt from the bone's vector
+   * (lengths exact). The tip turns with its parent (and is clamped by its own limit).
+   */
+  protected syncFromPositions(applyLimits: boolean): void {
+    const n = this.count;
+    const P = this.positions;
+    const R = this.rotations;
+    const O = this.offsets;
+    identity(change);
+    copyQuat(parentRot, this.rootParentRotation);
+    for (let i = 0; i < n - 1; i++) {
+      quatFromArray(oldRot, R, 4 * i);
+      multiply(rot, change, oldRot);
+      cur.x = O[3 * i]!;
+      cur.y = O[3 * i + 1]!;
+      cur.z = O[3 * i + 2]!;
+      rotateVector(cur, rot, cur);
+      const i3 = 3 * i;
+      want.x = P[i3 + 3]! - P[i3]!;
+      want.y = P[i3 + 4]! - P[i3 + 1]!;
+      want.z = P[i3 + 5]! - P[i3 + 2]!;
+      fromToRotation(turn, cur, want);
+      multiply(rot, turn, rot);
+      normalizeQuat(rot, rot);
+      if (applyLimits) this.clampJoint(i, parentRot, rot);
+      quatToArray(R, 4 * i, rot);
+      cur.x = O[i3]!;
+      cur.y = O[i3 + 1]!;
+      cur.z = O[i3 + 2]!;
+      rotateVector(cur, rot, cur);
+      P[i3 + 3] = P[i3]! + cur.x;
+      P[i3 + 4] = P[i3 + 1]! + cur.y;
+      P[i3 + 5] = P[i3 + 2]! + cur.z;
+      multiplyConjugate(change, rot, oldRot);
+      copyQuat(parentRot, rot);
+    }
+    const k = 4 * (n - 1);
+    quatFromArray(oldRot, R, k);
+    multiply(rot, change, oldRot);
+    normalizeQuat(rot, rot);
+    if (applyLimits) this.clampJoint(n - 1, parentRot, rot);
+    quatToArray(R, k, rot);
+  }
+
+  /**
+   * Clamps joint `index`'s component-space rotation `rotation` (in place) by its limit, its local rotation taken
+   * relative to `parent` (the previous joint's rotation, or the root parent's). True when it changed.
+   */
+  protected clampJoint(index: number, parent: ReadonlyQuat, rotation: Quat): boolean {
+    const limit = this.bones[index]!.limit;
+    if (limit === null) return false;
+    conjugateMultiply(local, parent, rotation);
+    if (!limit.apply(local)) return false;
+    multiply(rotation, parent, local);
+    normalizeQuat(rotation, rotation);
+    return true;
+  }
+
+  /** Step 5: collider sub-steps, then rotations re-derived from the moved joints. */
+  private solveSubSteps(): void {
+    const c = this.colliders;
+    const steps = this.subSteps;
+    if (c === null || !(steps >= 1)) return;
+    const P = this.positions;
+    this.solvedPositions.set(P);
+    let moved = false;
+    const s = Math.floor(steps);
+    const radius = this.colliderRadius > 0 ? this.colliderRadius : 0;
+    for (let k = 1; k <= s; k++) {
+      if (c.resolveChain(P, this.count, radius, k / s)) moved = true;
+    }
+    if (!moved) return;
+    for (let i = 0; i < P.length; i++) {
+      if (!Number.isFinite(P[i]!)) {
+        // a collider that wrote garbage is ignored for the frame
+        P.set(this.solvedPositions);
+        return;
+      }
+    }
+    // the root stays where it is: its rotation turns to reach the moved second joint
+    P[0] = this.solvedPositions[0]!;
+    P[1] = this.solvedPositions[1]!;
+    P[2] = this.solvedPositions[2]!;
+    this.syncFromPositions(false);
+  }
+
+  /** Step 6: turns the tip toward `ikRotation` by `ikRotationWeight`, then clamps it by its limit. */
+  private applyTargetRotation(): void {
+    weightRef.value = clamp01(this.ikRotationWeight);
+    if (!(weightRef.value > 0) || !isFiniteQuat(this.ikRotation)) return;
+    const n = this.count;
+    normalizeQuat(turn, this.ikRotation);
+    quatFromArray(rot, this.rotations, 4 * (n - 1));
+    slerpByRef(rot, rot, turn, weightRef);
+    quatFromArray(parentRot, this.rotations, 4 * (n - 2));
+    this.clampJoint(n - 1, parentRot, rot);
+    quatToArray(this.rotations, 4 * (n - 1), rot);
+  }
+
+  /** Step 7: writes the rotations root to tip, each slerped from its animated value by `ikPositionWeight`. */
+  private writePose(): void {
+    const n = this.count;
+    weightRef.value = this.ikPositionWeight;
+    const R = this.rotations;
+    for (let i = 0; i < 4 * n; i++) if (!Number.isFinite(R[i]!)) return;
+    for (let i = 0; i < n; i++) {
+      quatFromArray(rot, R, 4 * i);
+      if (weightRef.value < 1) {
+        quatFromArray(blend, this.startRotations, 4 * i);
+        slerpByRef(rot, blend, rot, weightRef);
+      }
+      this.pose.setRotation(this.bones[i]!.id, rot);
+    }
+  }
+}

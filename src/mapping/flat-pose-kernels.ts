@@ -1,0 +1,102 @@
+import type { Quat } from "../math/quat.js";
+import type { Vec3 } from "../math/vec3.js";
+
+// The small numeric kernels of FlatPose's FK, over flat arrays (a 3×3 linear part is 9 numbers, as rows).
+
+/**
+ * True when a scale is uniform to 1e-5 of its size: exporters' float32 decompositions leave that much
+ * (1–4e-6 seen on glTF legs); treating it as uniform moves a grandchild by less, and keeps such rigs on the
+ * quaternion FK, bit for bit.
+ */
+export function isUniform(x: number, y: number, z: number): boolean {
+  return isUniformWithin(x, y, z, 1e-5);
+}
+
+/** True when the three scale factors differ by at most `tolerance` times the largest. */
+export function isUniformWithin(x: number, y: number, z: number, tolerance: number): boolean {
+  const ax = x < 0 ? -x : x;
+  const ay = y < 0 ? -y : y;
+  const az = z < 0 ? -z : z;
+  const e = tolerance * (ax > ay ? (ax > az ? ax : az) : ay > az ? ay : az);
+  const dxy = x - y;
+  const dyz = y - z;
+  return (dxy < 0 ? -dxy : dxy) <= e && (dyz < 0 ? -dyz : dyz) <= e;
+}
+
+/** Rows of diag(sx, sy, sz) · R(q) (row vectors: row k is q applied to axis k, times s_k) into m at o. */
+export function rotationRows(
+  x: number,
+  y: number,
+  z: number,
+  w: number,
+  sx: number,
+  sy: number,
+  sz: number,
+  m: Float64Array,
+  o: number,
+): void {
+  m[o] = sx * (1 - 2 * (y * y + z * z));
+  m[o + 1] = sx * 2 * (x * y + w * z);
+  m[o + 2] = sx * 2 * (x * z - w * y);
+  m[o + 3] = sy * 2 * (x * y - w * z);
+  m[o + 4] = sy * (1 - 2 * (x * x + z * z));
+  m[o + 5] = sy * 2 * (y * z + w * x);
+  m[o + 6] = sz * 2 * (x * z + w * y);
+  m[o + 7] = sz * 2 * (y * z - w * x);
+  m[o + 8] = sz * (1 - 2 * (x * x + y * y));
+}
+
+/** Solves v = x · M for the row vector x (M: 3×3 rows at o in m) into out at k, by Cramer's rule. */
+export function solveRows(
+  m: Float64Array,
+  o: number,
+  vx: number,
+  vy: number,
+  vz: number,
+  out: Float64Array,
+  k: number,
+): void {
+  const a = m[o]!;
+  const b = m[o + 1]!;
+  const c = m[o + 2]!;
+  const d = m[o + 3]!;
+  const e = m[o + 4]!;
+  const f = m[o + 5]!;
+  const g = m[o + 6]!;
+  const h = m[o + 7]!;
+  const i = m[o + 8]!;
+  // x_k = Σ_j C_kj v_j / det(M), C_kj the cofactors of M's row k
+  const c00 = e * i - f * h;
+  const c01 = f * g - d * i;
+  const c02 = d * h - e * g;
+  const inv = 1 / (a * c00 + b * c01 + c * c02);
+  out[k] = (vx * c00 + vy * c01 + vz * c02) * inv;
+  out[k + 1] = (vx * (c * h - b * i) + vy * (a * i - c * g) + vz * (b * g - a * h)) * inv;
+  out[k + 2] = (vx * (b * f - c * e) + vy * (c * d - a * f) + vz * (a * e - b * d)) * inv;
+}
+
+/** Copies a flat pose into per-id vector and quaternion objects. */
+export function copyViews(
+  pos: Float64Array,
+  rot: Float64Array,
+  scl: Float64Array,
+  pv: Vec3[],
+  rv: Quat[],
+  sv: Vec3[],
+): void {
+  for (let i = 0; i < pv.length; i++) {
+    const p = pv[i]!;
+    const r = rv[i]!;
+    const s = sv[i]!;
+    p.x = pos[i * 3]!;
+    p.y = pos[i * 3 + 1]!;
+    p.z = pos[i * 3 + 2]!;
+    r.x = rot[i * 4]!;
+    r.y = rot[i * 4 + 1]!;
+    r.z = rot[i * 4 + 2]!;
+    r.w = rot[i * 4 + 3]!;
+    s.x = scl[i * 3]!;
+    s.y = scl[i * 3 + 1]!;
+    s.z = scl[i * 3 + 2]!;
+  }
+}
