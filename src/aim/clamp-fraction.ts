@@ -4,18 +4,19 @@
  * @module
  */
 import { NumberRef } from "../math/number-ref.js";
-import { type ReadonlyVec3, angleToRef } from "../math/vec3.js";
+import { type ReadonlyVec3, angleByRef } from "../math/vec3.js";
 
 const angle = new NumberRef();
 
 /**
  * Writes into `out.value` the fraction, in [0, 1], of the angle θ between `base` and `target` that a part
- * clamped by `clampWeight` (read from `clampWeightRef.value`, likewise the smoothing) turns (FinalIK's clampWeight with clampSmoothing rounds of x ↦ sin(xπ/2)).
- * With dot = 1 − θ/π: 1 while dot ≥ clampWeight, else (dot/clampWeight, smoothed) × (1 − clampWeight)/(1 − dot).
+ * clamped by `clampWeight` (read from `clampWeightRef.value`, likewise the smoothing) turns: FinalIK's
+ * clampWeight with clampSmoothing (0..2) rounds of x ↦ sin(xπ/2). With dot = 1 − θ/π: 1 while
+ * dot ≥ clampWeight, else (dot/clampWeight, smoothed) × (1 − clampWeight)/(1 − dot).
  * So the turn never exceeds (1 − clampWeight) × 180° from `base`: clampWeight 0 allows everything,
  * 0.5 allows 90°, 1 allows nothing; a target behind fades the turn out instead of flipping sides.
  */
-export function clampFractionToRef(
+export function clampFractionByRef(
   out: NumberRef,
   base: ReadonlyVec3,
   target: ReadonlyVec3,
@@ -32,7 +33,7 @@ export function clampFractionToRef(
     out.value = 0;
     return out;
   }
-  const dot = 1 - angleToRef(base, target, angle).value / Math.PI;
+  const dot = 1 - angleByRef(angle, base, target).value / Math.PI;
   if (dot >= clampWeight) {
     out.value = 1;
     return out;

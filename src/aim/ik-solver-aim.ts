@@ -3,13 +3,13 @@
  * @module
  */
 import { NumberRef } from "../math/number-ref.js";
-import { Quat, fromToRotation, identity, nlerpRef, rotateVector } from "../math/quat.js";
-import { slerpVectorsRef } from "../math/direction.js";
+import { Quat, fromToRotation, identity, nlerpByRef, rotateVector } from "../math/quat.js";
+import { slerpVectorsByRef } from "../math/direction.js";
 import {
   type ReadonlyVec3,
   Vec3,
   add,
-  angleToRef,
+  angleByRef,
   copy,
   distance,
   isFiniteVec,
@@ -23,7 +23,7 @@ import {
 import type { IKPose } from "../solver/pose.js";
 import { offsetWithin } from "../limb/far-target.js";
 import { checkBones, ensure } from "../limb/setup-checks.js";
-import { clampFractionToRef } from "./clamp-fraction.js";
+import { clampFractionByRef } from "./clamp-fraction.js";
 import { RigidChain } from "./rigid-chain.js";
 
 /** One bone of an aim chain and how much it takes part (0..1; FinalIK's bones[i].weight). */
@@ -151,10 +151,20 @@ export class IKSolverAim {
     this.axis = copy(new Vec3(), options.axis ?? new Vec3(0, 0, 1));
     this.aimOffset = copy(new Vec3(), options.aimOffset ?? new Vec3());
     this.poleAxis = copy(new Vec3(), options.poleAxis ?? new Vec3(0, 1, 0));
-    ensure(isFiniteVec(this.axis) && length(this.axis) > 0, pose, aimBone, "IKSolverAim", "was given a zero or non-finite axis");
+    ensure(
+      isFiniteVec(this.axis) && length(this.axis) > 0,
+      pose,
+      aimBone,
+      "IKSolverAim",
+      "was given a zero or non-finite axis",
+    );
     ensure(isFiniteVec(this.aimOffset), pose, aimBone, "IKSolverAim", "was given a non-finite aimOffset");
     ensure(isFiniteVec(this.poleAxis), pose, aimBone, "IKSolverAim", "was given a non-finite poleAxis");
-    this.chain = new RigidChain(ids, ids.map((_, i) => i - 1), n);
+    this.chain = new RigidChain(
+      ids,
+      ids.map((_, i) => i - 1),
+      n,
+    );
     this.aimEntry = ids.length - 1;
     ensure(this.chain.read(pose), pose, aimBone, "IKSolverAim", "has a non-finite pose in the chain");
     let size = length(this.aimOffset);
@@ -169,21 +179,25 @@ export class IKSolverAim {
 
   /** Solves one frame: reads the chain, aims it, writes it (nothing when ikPositionWeight is 0). */
   solve(): void {
-    this.skipReason = "";
     this.iterationsUsed = 0;
+    this.skipReason = this.solveFrame();
+  }
+
+  /** One solve; returns why it wrote nothing, or "" when it wrote. */
+  private solveFrame(): AimSkipReason {
     const wIn = this.ikPositionWeight;
-    if (!Number.isFinite(wIn)) return this.skip("input");
+    if (!Number.isFinite(wIn)) return "input";
     // weights clamped to [0, 1] inline: per-frame code passes no double through a call (see NumberRef)
     const w = wIn > 0 ? (wIn < 1 ? wIn : 1) : 0;
-    if (w <= 0) return this.skip("weight");
-    if (!this.inputUsable()) return this.skip("input");
-    if (!this.chain.read(this.pose)) return this.skip("pose");
+    if (w <= 0) return "weight";
+    if (!this.inputUsable()) return "input";
+    if (!this.chain.read(this.pose)) return "pose";
     this.aimPoint();
     // a target beyond FAR chain lengths is brought in along its ray (squares would overflow; same direction)
     farLimit.value = FAR * this.size;
-    if (!offsetWithin(dir, point, this.ikPosition, farLimit)) return this.skip("target on aim point");
+    if (!offsetWithin(dir, point, this.ikPosition, farLimit)) return "target on aim point";
     const dl = Math.sqrt(dir.x * dir.x + dir.y * dir.y + dir.z * dir.z);
-    if (!(dl > EPS * this.size)) return this.skip("target on aim point");
+    if (!(dl > EPS * this.size)) return "target on aim point";
     // the goal: clamped around the animated axis, blended from it by the weight, fixed for the frame
     base.x = axisW.x * dl;
     base.y = axisW.y * dl;
@@ -191,10 +205,10 @@ export class IKSolverAim {
     const cw = this.clampWeight;
     clampRef.value = cw > 0 ? (cw < 1 ? cw : 1) : 0;
     smoothRef.value = this.clampSmoothing;
-    clampFractionToRef(frac, axisW, dir, clampRef, smoothRef);
-    slerpVectorsRef(clamped, base, dir, frac);
+    clampFractionByRef(frac, axisW, dir, clampRef, smoothRef);
+    slerpVectorsByRef(clamped, base, dir, frac);
     weightRef.value = w;
-    slerpVectorsRef(goalDir, base, clamped, weightRef);
+    slerpVectorsByRef(goalDir, base, clamped, weightRef);
     add(this.goal, point, goalDir);
     const mi = this.maxIterations;
     const passes = mi < MAX_PASSES ? mi : MAX_PASSES;
@@ -205,10 +219,7 @@ export class IKSolverAim {
       this.iterationsUsed = it + 1;
     }
     this.chain.write(this.pose);
-  }
-
-  private skip(reason: AimSkipReason): void {
-    this.skipReason = reason;
+    return "";
   }
 
   private inputUsable(): boolean {
@@ -237,7 +248,7 @@ export class IKSolverAim {
       this.aimPoint();
       fromToRotation(q, axisW, sub(v, this.goal, point));
       turnRef.value = wi;
-      if (wi < 1) nlerpRef(q, identity(unit), q, turnRef);
+      if (wi < 1) nlerpByRef(q, identity(unit), q, turnRef);
       this.chain.rotate(i, q);
       poleRef.value = wi * pole;
       if (pole > 0) this.twistToPole(i, poleRef);
@@ -257,14 +268,14 @@ export class IKSolverAim {
     const lv = Math.sqrt(v.x * v.x + v.y * v.y + v.z * v.z);
     if (!(lu > EPS) || !(lv > EPS * this.size)) return;
     fromToRotation(q, u, v);
-    if (t.value < 1) nlerpRef(q, identity(unit), q, t);
+    if (t.value < 1) nlerpByRef(q, identity(unit), q, t);
     this.chain.rotate(i, q);
   }
 
   /** Writes into `out.value` the angle in radians between the current axis and the goal direction. */
   private angleToGoal(out: NumberRef): NumberRef {
     this.aimPoint();
-    return angleToRef(axisW, sub(v, this.goal, point), out);
+    return angleByRef(out, axisW, sub(v, this.goal, point));
   }
 
   /** The aim ray's start and unit axis in component space, from the chain's current state. */

@@ -2,9 +2,9 @@
  * IKSolverLookAt: FinalIK's LookAtIK, engine-neutral.
  * @module
  */
-import { slerpVectorsRef } from "../math/direction.js";
+import { slerpVectorsByRef } from "../math/direction.js";
 import { NumberRef } from "../math/number-ref.js";
-import { Quat, fromToRotation, inverseRotateVector, multiply, nlerpRef, rotateVector } from "../math/quat.js";
+import { Quat, fromToRotation, inverseRotateVector, multiply, nlerpByRef, rotateVector } from "../math/quat.js";
 import { clamp01 } from "../math/scalar.js";
 import {
   type ReadonlyVec3,
@@ -22,7 +22,7 @@ import {
 import type { IKPose } from "../solver/pose.js";
 import { offsetWithin } from "../limb/far-target.js";
 import { checkBones, ensure } from "../limb/setup-checks.js";
-import { clampFractionToRef } from "./clamp-fraction.js";
+import { clampFractionByRef } from "./clamp-fraction.js";
 import { RigidChain } from "./rigid-chain.js";
 
 /** Setup options of {@link IKSolverLookAt}: at least one of spine, head, eyes. */
@@ -83,7 +83,7 @@ const FAR = 1e6;
  * then writes the bones once, spine first.
  *
  * The clamp bound: a part's look direction is never more than (1 − clamp) × 180° from its base
- * (clamp 0.5 → 90°; see {@link clampFractionToRef}), and with its weight × ikPositionWeight = 1 the part's
+ * (clamp 0.5 → 90°; see {@link clampFractionByRef}), and with its weight × ikPositionWeight = 1 the part's
  * forward is exactly that direction. A target on a part's position leaves that part as it is. Bad input
  * leaves the pose untouched for the frame ({@link skipReason}); ikPositionWeight 0 writes nothing.
  * Allocation-free per solve.
@@ -143,7 +143,11 @@ export class IKSolverLookAt {
     const head = options.head ?? -1;
     const eyes = [...(options.eyes ?? [])];
     const ids = [...spine, ...(head >= 0 ? [head] : []), ...eyes];
-    const roles = [...spine.map((_, i) => `spine bone ${i}`), ...(head >= 0 ? ["the head"] : []), ...eyes.map((_, i) => `eye ${i}`)];
+    const roles = [
+      ...spine.map((_, i) => `spine bone ${i}`),
+      ...(head >= 0 ? ["the head"] : []),
+      ...eyes.map((_, i) => `eye ${i}`),
+    ];
     checkBones(pose, "IKSolverLookAt", ids.length > 0 ? ids : [-1], ids.length > 0 ? roles : ["a bone (none given)"]);
     this.pose = pose;
     this.spine = spine;
@@ -167,7 +171,8 @@ export class IKSolverLookAt {
     this.setSpineWeightCurve(defaultSpineWeightCurve);
     const top = this.headEntry >= 0 ? this.headEntry : ns > 0 ? ns - 1 : ns;
     let size = 0;
-    for (let i = 1; i < ids.length; i++) size += distance(this.chain.getPosition(i - 1, v), this.chain.getPosition(i, pos));
+    for (let i = 1; i < ids.length; i++)
+      size += distance(this.chain.getPosition(i - 1, v), this.chain.getPosition(i, pos));
     this.size = size > 0 ? size : 1;
     this.chain.getPosition(top, pos);
     scaleAndAdd(this.ikPosition, pos, forward, 3 * this.size);
@@ -175,14 +180,18 @@ export class IKSolverLookAt {
 
   /** Solves one frame: reads the bones, turns spine, head and eyes, writes them (nothing at weight 0). */
   solve(): void {
-    this.skipReason = "";
+    this.skipReason = this.solveFrame();
+  }
+
+  /** One solve; returns why it wrote nothing, or "" when it wrote. */
+  private solveFrame(): LookAtSkipReason {
     const wIn = this.ikPositionWeight;
-    if (!Number.isFinite(wIn)) return this.skip("input");
+    if (!Number.isFinite(wIn)) return "input";
     // weights clamped to [0, 1] inline and handed on by reference: no double crosses a call (see NumberRef)
     const w = wIn > 0 ? (wIn < 1 ? wIn : 1) : 0;
-    if (w <= 0) return this.skip("weight");
-    if (!this.inputUsable()) return this.skip("input");
-    if (!this.chain.read(this.pose)) return this.skip("pose");
+    if (w <= 0) return "weight";
+    if (!this.inputUsable()) return "input";
+    if (!this.chain.read(this.pose)) return "pose";
     // targets beyond FAR rig sizes are brought in along their ray: the look directions stay, squares do not overflow
     farLimit.value = FAR * this.size;
     smoothRef.value = this.clampSmoothing;
@@ -196,16 +205,13 @@ export class IKSolverLookAt {
     partWeight.value = (ew > 0 ? (ew < 1 ? ew : 1) : 0) * w;
     this.solveEyes();
     this.chain.write(this.pose);
+    return "";
   }
 
   /** Sets {@link spineWeights} from a curve over t = 0 (bottom spine bone) … 1 (top). Setup-time. */
   setSpineWeightCurve(curve: (t: number) => number): void {
     const n = this.spine.length;
     for (let i = 0; i < n; i++) this.spineWeights[i] = clamp01(n === 1 ? 1 : curve(i / (n - 1)));
-  }
-
-  private skip(reason: LookAtSkipReason): void {
-    this.skipReason = reason;
   }
 
   private inputUsable(): boolean {
@@ -233,13 +239,13 @@ export class IKSolverLookAt {
     this.forwardOf(0, baseDir);
     clampIn.value = this.clampWeight;
     this.setClamp(clampIn);
-    clampFractionToRef(frac, baseDir, toTarget, clampRef, smoothRef);
+    clampFractionByRef(frac, baseDir, toTarget, clampRef, smoothRef);
     const dirs = this.spineDirs;
     const sw = this.spineWeights;
     for (let i = 0; i < n; i++) {
       const k = sw[i]!;
       partFrac.value = (k > 0 ? (k < 1 ? k : 1) : 0) * frac.value;
-      slerpVectorsRef(look, baseDir, toTarget, partFrac);
+      slerpVectorsByRef(look, baseDir, toTarget, partFrac);
       toArray(dirs, 3 * i, look);
     }
     for (let i = 0; i < n; i++) this.lookAt(i, fromArray(look, dirs, 3 * i));
@@ -261,8 +267,8 @@ export class IKSolverLookAt {
     if (isZero(toTarget)) return;
     clampIn.value = this.clampWeightHead;
     this.setClamp(clampIn);
-    clampFractionToRef(frac, baseDir, toTarget, clampRef, smoothRef);
-    slerpVectorsRef(look, baseDir, toTarget, frac);
+    clampFractionByRef(frac, baseDir, toTarget, clampRef, smoothRef);
+    slerpVectorsByRef(look, baseDir, toTarget, frac);
     this.lookAt(h, look);
   }
 
@@ -276,8 +282,8 @@ export class IKSolverLookAt {
       this.forwardOf(this.headEntry >= 0 ? this.headEntry : e, baseDir);
       if (!offsetWithin(toTarget, this.chain.getPosition(e, pos), this.ikPosition, farLimit)) continue;
       normalize(toTarget, toTarget);
-      clampFractionToRef(frac, baseDir, toTarget, clampRef, smoothRef);
-      slerpVectorsRef(look, baseDir, toTarget, frac);
+      clampFractionByRef(frac, baseDir, toTarget, clampRef, smoothRef);
+      slerpVectorsByRef(look, baseDir, toTarget, frac);
       this.lookAt(e, look);
     }
   }
@@ -288,7 +294,7 @@ export class IKSolverLookAt {
     fromToRotation(q, fwd, dir);
     this.chain.getRotation(i, r);
     multiply(q, q, r);
-    nlerpRef(q, r, q, partWeight);
+    nlerpByRef(q, r, q, partWeight);
     this.chain.setRotation(i, q);
   }
 

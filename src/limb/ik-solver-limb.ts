@@ -14,7 +14,7 @@ import {
   multiplyConjugate,
   normalizeQuat,
   rotateVector,
-  slerpRef,
+  slerpByRef,
 } from "../math/quat.js";
 import {
   type ReadonlyVec3,
@@ -137,7 +137,7 @@ export class IKSolverLimb {
   bendModifierWeight = 1;
   /** A point the middle joint bends toward (FinalIK's bendGoal / SetBendGoalPosition), component space. */
   readonly bendGoal = new Vec3();
-  /** Blend of the goal's plane over the modified normal, 0..1 (0: the goal is not used unless the modifier is `goal`). */
+  /** Blend of the goal's plane over the modified normal, 0..1 (0: the goal only serves the `goal` modifier). */
   bendGoalWeight = 0;
   /** How much the end bone keeps its animated component-space rotation, 0..1 (applied last, × ikPositionWeight). */
   maintainRotationWeight = 0;
@@ -153,7 +153,8 @@ export class IKSolverLimb {
   /**
    * Binds the solver to three bones of `pose` (each a descendant of the one before) and reads their
    * setup pose: the target starts on the end bone, the bend normal on the setup plane.
-   * @throws FBBIKError naming the bone when an id is bad or repeated, a bone has zero length, or the pose is not finite.
+   * @throws FBBIKError naming the bone when an id is bad or repeated, a bone has zero length, or the pose
+   * is not finite.
    */
   constructor(pose: IKPose, bone1: number, bone2: number, bone3: number, options: IKSolverLimbOptions = {}) {
     const parent = options.parent ?? -1;
@@ -170,7 +171,13 @@ export class IKSolverLimb {
     pose.getRotation(bone1, r1);
     pose.getRotation(bone3, this.endRest);
     for (const b of ids) {
-      ensure(isFiniteVec(pose.getPosition(b, va)) && isFiniteQuat(pose.getRotation(b, q)), pose, b, "IKSolverLimb", "has a non-finite pose");
+      ensure(
+        isFiniteVec(pose.getPosition(b, va)) && isFiniteQuat(pose.getRotation(b, q)),
+        pose,
+        b,
+        "IKSolverLimb",
+        "has a non-finite pose",
+      );
     }
     if (parent >= 0) pose.getRotation(parent, this.parentRest);
     const l1 = length(sub(va, p2, p1));
@@ -194,21 +201,25 @@ export class IKSolverLimb {
 
   /** Solves one frame: reads the pose, solves, writes the three bones (nothing when the weights are 0). */
   solve(): void {
-    this.skipReason = "";
+    this.skipReason = this.solveFrame();
+  }
+
+  /** One solve; returns why it wrote nothing, or "" when it wrote. */
+  private solveFrame(): LimbSkipReason {
     const wIn = this.ikPositionWeight;
     const wrIn = this.ikRotationWeight;
     const wmIn = this.maintainRotationWeight;
     const wbIn = this.bendModifierWeight;
     const wgIn = this.bendGoalWeight;
-    if (!Number.isFinite(wIn) || !Number.isFinite(wrIn) || !Number.isFinite(wmIn)) return this.skip("input");
-    if (!Number.isFinite(wbIn) || !Number.isFinite(wgIn)) return this.skip("input");
+    if (!Number.isFinite(wIn) || !Number.isFinite(wrIn) || !Number.isFinite(wmIn)) return "input";
+    if (!Number.isFinite(wbIn) || !Number.isFinite(wgIn)) return "input";
     // weights clamped to [0, 1] inline: per-frame code passes no double through a call (see NumberRef)
     const w = wIn > 0 ? (wIn < 1 ? wIn : 1) : 0;
     const wr = wrIn > 0 ? (wrIn < 1 ? wrIn : 1) : 0;
-    if (w <= 0 && wr <= 0) return this.skip("weight");
-    if (w > 0 && !isFiniteVec(this.ikPosition)) return this.skip("input");
-    if (wr > 0 && !isFiniteQuat(this.ikRotation)) return this.skip("input");
-    if (w > 0 && (wgIn > 0 || this.bendModifier === "goal") && !isFiniteVec(this.bendGoal)) return this.skip("input");
+    if (w <= 0 && wr <= 0) return "weight";
+    if (w > 0 && !isFiniteVec(this.ikPosition)) return "input";
+    if (wr > 0 && !isFiniteQuat(this.ikRotation)) return "input";
+    if (w > 0 && (wgIn > 0 || this.bendModifier === "goal") && !isFiniteVec(this.bendGoal)) return "input";
     const pose = this.pose;
     pose.getPosition(this.bone1, p1);
     pose.getPosition(this.bone2, p2);
@@ -216,8 +227,8 @@ export class IKSolverLimb {
     pose.getRotation(this.bone1, r1);
     pose.getRotation(this.bone2, r2);
     pose.getRotation(this.bone3, r3);
-    if (!isFiniteVec(p1) || !isFiniteVec(p2) || !isFiniteVec(p3)) return this.skip("pose");
-    if (!isFiniteQuat(r1) || !isFiniteQuat(r2) || !isFiniteQuat(r3)) return this.skip("pose");
+    if (!isFiniteVec(p1) || !isFiniteVec(p2) || !isFiniteVec(p3)) return "pose";
+    if (!isFiniteQuat(r1) || !isFiniteQuat(r2) || !isFiniteQuat(r3)) return "pose";
     copyQuat(anim3, r3);
     weight.value = w;
     if (w > 0) {
@@ -225,25 +236,25 @@ export class IKSolverLimb {
       sub(vb, p3, p2);
       const l1 = Math.sqrt(va.x * va.x + va.y * va.y + va.z * va.z);
       const l2 = Math.sqrt(vb.x * vb.x + vb.y * vb.y + vb.z * vb.z);
-      if (!(l1 > EPS * (l1 + l2)) || !(l2 > EPS * (l1 + l2))) return this.skip("pose");
+      if (!(l1 > EPS * (l1 + l2)) || !(l2 > EPS * (l1 + l2))) return "pose";
       // a target beyond FAR limb lengths is brought in along its ray: the straight limb points the same way
       farLimit.value = FAR * (l1 + l2);
-      if (!offsetWithin(dir, p1, this.ikPosition, farLimit)) return this.skip("target unusable");
+      if (!offsetWithin(dir, p1, this.ikPosition, farLimit)) return "target unusable";
       const d = Math.sqrt(dir.x * dir.x + dir.y * dir.y + dir.z * dir.z);
-      if (!(d > EPS * (l1 + l2))) return this.skip("target unusable");
+      if (!(d > EPS * (l1 + l2))) return "target unusable";
       add(target, p1, dir);
       lengths.upper = l1;
       lengths.lower = l2;
       const bw = wbIn > 0 ? (wbIn < w ? wbIn : w) : 0;
       bendT.value = bw;
       goalT.value = wgIn > 0 ? (wgIn < 1 ? wgIn : 1) : 0;
-      if (!this.bendNormalToRef(normal)) return this.skip("input");
+      if (!this.bendNormalToRef(normal)) return "input";
       this.bendSide(side, normal);
       limbMiddle(mid, p1, target, side, lengths);
       // upper bone onto the middle joint, blended by weight; the rest of the limb follows rigidly
       fromToRotation(q, va, sub(term, mid, p1));
       multiply(solved, q, r1);
-      slerpRef(solved, r1, solved, weight);
+      slerpByRef(solved, r1, solved, weight);
       multiplyConjugate(delta, solved, r1);
       copyQuat(r1, solved);
       add(p2, p1, rotateVector(va, delta, va));
@@ -253,7 +264,7 @@ export class IKSolverLimb {
       // middle bone onto the target
       fromToRotation(q, sub(va, p3, p2), sub(vb, target, p2));
       multiply(solved, q, r2);
-      slerpRef(solved, r2, solved, weight);
+      slerpByRef(solved, r2, solved, weight);
       multiplyConjugate(delta, solved, r2);
       copyQuat(r2, solved);
       multiply(r3, delta, r3);
@@ -261,13 +272,13 @@ export class IKSolverLimb {
     let endChanged = false;
     if (wr > 0) {
       rotT.value = wr;
-      slerpRef(r3, r3, normalizeQuat(goalRot, this.ikRotation), rotT);
+      slerpByRef(r3, r3, normalizeQuat(goalRot, this.ikRotation), rotT);
       endChanged = true;
     }
     const wm = (wmIn > 0 ? (wmIn < 1 ? wmIn : 1) : 0) * w;
     if (wm > 0) {
       rotT.value = wm;
-      slerpRef(r3, r3, anim3, rotT);
+      slerpByRef(r3, r3, anim3, rotT);
       endChanged = true;
     }
     if (w > 0) {
@@ -275,10 +286,7 @@ export class IKSolverLimb {
       pose.setRotation(this.bone2, r2);
     }
     if (endChanged) pose.setRotation(this.bone3, r3);
-  }
-
-  private skip(reason: LimbSkipReason): void {
-    this.skipReason = reason;
+    return "";
   }
 
   /**
@@ -298,7 +306,7 @@ export class IKSolverLimb {
         case "target":
           normalizeQuat(goalRot, this.ikRotation);
           multiplyConjugate(q, goalRot, this.endRest);
-          slerpRef(qs, identity(qs), q, bendT);
+          slerpByRef(qs, identity(qs), q, bendT);
           rotateVector(out, qs, out);
           break;
         case "parent":
@@ -306,7 +314,7 @@ export class IKSolverLimb {
             this.pose.getRotation(this.parent, rParent);
             if (!isFiniteQuat(rParent)) return false;
             multiplyConjugate(q, rParent, this.parentRest);
-            slerpRef(qs, identity(qs), q, bendT);
+            slerpByRef(qs, identity(qs), q, bendT);
             rotateVector(out, qs, out);
           }
           break;

@@ -110,7 +110,8 @@ describe("limb, aim and look-at fuzz", () => {
         } else if (d > L) {
           straight++;
           const a = angleDeg(sub(end, root), sub(t, root));
-          if (a > 1e-6 || Math.abs(dist(end, root) - L) > 1e-9 * L) bad.add(`case ${k}: beyond reach, not straight (${a}°)`);
+          if (a > 1e-6 || Math.abs(dist(end, root) - L) > 1e-9 * L)
+            bad.add(`case ${k}: beyond reach, not straight (${a}°)`);
         }
       }
     }
@@ -124,7 +125,11 @@ describe("limb, aim and look-at fuzz", () => {
     const bad = new Failures();
     const pose = buildPose(GUN);
     const chain = ["spine", "spine1", "chest", "shoulder", "hand"];
-    const ik = new IKSolverAim(pose, chain.map((n) => id(pose, n)), { aimBone: id(pose, "gun"), aimOffset: { x: 0, y: 0.05, z: 0.3 } });
+    const ik = new IKSolverAim(
+      pose,
+      chain.map((n) => id(pose, n)),
+      { aimBone: id(pose, "gun"), aimOffset: { x: 0, y: 0.05, z: 0.3 } },
+    );
     for (let k = 0; k < CASES; k++) {
       animate(r, pose, chain, 20);
       const gun = pos(pose, id(pose, "gun"));
@@ -149,7 +154,11 @@ describe("limb, aim and look-at fuzz", () => {
     const bad = new Failures();
     const pose = buildPose(HEAD);
     const spine = ["spine0", "spine1", "spine2", "neck"];
-    const ik = new IKSolverLookAt(pose, { spine: spine.map((n) => id(pose, n)), head: id(pose, "head"), eyes: [id(pose, "eyeL"), id(pose, "eyeR")] });
+    const ik = new IKSolverLookAt(pose, {
+      spine: spine.map((n) => id(pose, n)),
+      head: id(pose, "head"),
+      eyes: [id(pose, "eyeL"), id(pose, "eyeR")],
+    });
     for (let k = 0; k < CASES; k++) {
       animate(r, pose, [...spine, "head"], 30);
       const head = pos(pose, id(pose, "head"));

@@ -52,14 +52,22 @@ function ray(pose: HierarchyPose, variant: Variant = BASE, withOffset = true): {
   const g = id(pose, "gun");
   const q = rot(pose, g);
   const o = withOffset ? mapPoint(OFFSET, variant) : { x: 0, y: 0, z: 0 };
-  return { start: add(pos(pose, g), qrot(q, o)), dir: qrot(q, mapDir(AXIS, variant)), pole: qrot(q, mapDir(POLE_AXIS, variant)) };
+  return {
+    start: add(pos(pose, g), qrot(q, o)),
+    dir: qrot(q, mapDir(AXIS, variant)),
+    pole: qrot(q, mapDir(POLE_AXIS, variant)),
+  };
 }
 
 /** Aiming along AXIS from the hand's own origin (the last chain bone's pivot): one pass is exact. */
 function handAim(chain = CHAIN): { pose: HierarchyPose; ik: IKSolverAim; ray: () => { start: V; dir: V } } {
   const pose = buildPose(GUN, BASE);
   const hand = id(pose, "hand");
-  const ik = new IKSolverAim(pose, chain.map((n) => id(pose, n)), { axis: new Vec3(AXIS.x, AXIS.y, AXIS.z) });
+  const ik = new IKSolverAim(
+    pose,
+    chain.map((n) => id(pose, n)),
+    { axis: new Vec3(AXIS.x, AXIS.y, AXIS.z) },
+  );
   return { pose, ik, ray: () => ({ start: pos(pose, hand), dir: qrot(rot(pose, hand), AXIS) }) };
 }
 
@@ -111,7 +119,7 @@ describe("IKSolverAim", () => {
     }
   });
 
-  it("never aims beyond (1 − clampWeight) × 180° from the animated axis (one bone: exact; five: far targets)", () => {
+  it("never aims beyond (1 − clampWeight) × 180° from the animated axis (1 bone exact, 5: far targets)", () => {
     const rng = new Random(1813);
     for (const c of [0.1, 0.5, 0.8]) {
       for (let k = 0; k < 600; k++) {
@@ -186,7 +194,7 @@ describe("IKSolverAim", () => {
         ik.poleWeight = 1;
         ik.polePosition.y = -Infinity;
       },
-      (ik) => ik.axis.x = NaN,
+      (ik) => (ik.axis.x = NaN),
       (ik) => {
         ik.axis.x = 0;
         ik.axis.y = 0;
@@ -227,7 +235,9 @@ describe("IKSolverAim", () => {
         ik.ikPositionWeight = 0.8;
         ik.bones[1]!.weight = 0.5;
         ik.solve();
-        return [...CHAIN, "gun"].map((n) => unmapPoint(pos(pose, id(pose, n)), variant)).concat([unmapPoint(ray(pose, variant).start, variant)]);
+        return [...CHAIN, "gun"]
+          .map((n) => unmapPoint(pos(pose, id(pose, n)), variant))
+          .concat([unmapPoint(ray(pose, variant).start, variant)]);
       });
       for (const r of results.slice(1)) {
         for (let i = 0; i < r.length; i++) expect(dist(r[i]!, results[0]![i]!)).toBeLessThan(1e-9);

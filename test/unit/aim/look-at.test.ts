@@ -10,7 +10,21 @@ import { FBBIKError } from "../../../src/solver/errors.js";
 import type { HierarchyPose } from "../../../src/mapping/hierarchy-pose.js";
 import { Random } from "../../helpers/random.js";
 import { type V, add, angleDeg, dist, mul, sub } from "../../helpers/vectors.js";
-import { BASE, HEAD, VARIANTS, type Variant, buildPose, id, mapDir, mapPoint, pos, qrot, rot, snapshot, unmapPoint } from "../limb/rigs.js";
+import {
+  BASE,
+  HEAD,
+  VARIANTS,
+  type Variant,
+  buildPose,
+  id,
+  mapDir,
+  mapPoint,
+  pos,
+  qrot,
+  rot,
+  snapshot,
+  unmapPoint,
+} from "../limb/rigs.js";
 
 const SPINE = ["spine0", "spine1", "spine2", "neck"];
 
@@ -62,7 +76,8 @@ describe("IKSolverLookAt", () => {
       setV(ik.ikPosition, target);
       ik.solve();
       worstHead = Math.max(worstHead, angleDeg(forward("head"), sub(target, pos(pose, id(pose, "head")))));
-      for (const e of ["eyeL", "eyeR"]) worstEye = Math.max(worstEye, angleDeg(forward(e), sub(target, pos(pose, id(pose, e)))));
+      for (const e of ["eyeL", "eyeR"])
+        worstEye = Math.max(worstEye, angleDeg(forward(e), sub(target, pos(pose, id(pose, e)))));
     }
     expect(worstHead).toBeLessThan(0.01);
     expect(worstEye).toBeLessThan(0.01);

@@ -27,10 +27,19 @@ interface Case {
 function limbCase(): Case {
   const pose = buildPose(ARM);
   const fresh = pose.clone();
-  const ik = new IKSolverLimb(pose, id(pose, "upperArm"), id(pose, "forearm"), id(pose, "hand"), { parent: id(pose, "clavicle") });
+  const ik = new IKSolverLimb(pose, id(pose, "upperArm"), id(pose, "forearm"), id(pose, "hand"), {
+    parent: id(pose, "clavicle"),
+  });
   ik.bendModifier = "parent";
   ik.maintainRotationWeight = 0.5;
-  return { name: "limb", target: ik.ikPosition, centre: { ...pose.positions[id(pose, "upperArm")]! }, radius: 0.8, solve: () => ik.solve(), reset: () => pose.copyLocalsFrom(fresh) };
+  return {
+    name: "limb",
+    target: ik.ikPosition,
+    centre: { ...pose.positions[id(pose, "upperArm")]! },
+    radius: 0.8,
+    solve: () => ik.solve(),
+    reset: () => pose.copyLocalsFrom(fresh),
+  };
 }
 
 function aimCase(): Case {
@@ -39,7 +48,14 @@ function aimCase(): Case {
   const chain = ["spine", "spine1", "chest", "shoulder", "hand"].map((n) => id(pose, n));
   const ik = new IKSolverAim(pose, chain, { aimBone: id(pose, "gun"), aimOffset: { x: 0, y: 0.05, z: 0.3 } });
   ik.poleWeight = 0.5;
-  return { name: "aim (5 bones, 4 passes)", target: ik.ikPosition, centre: { ...pose.positions[id(pose, "gun")]! }, radius: 10, solve: () => ik.solve(), reset: () => pose.copyLocalsFrom(fresh) };
+  return {
+    name: "aim (5 bones, 4 passes)",
+    target: ik.ikPosition,
+    centre: { ...pose.positions[id(pose, "gun")]! },
+    radius: 10,
+    solve: () => ik.solve(),
+    reset: () => pose.copyLocalsFrom(fresh),
+  };
 }
 
 function lookAtCase(): Case {
@@ -50,7 +66,14 @@ function lookAtCase(): Case {
     head: id(pose, "head"),
     eyes: [id(pose, "eyeL"), id(pose, "eyeR")],
   });
-  return { name: "lookAt (4 spine, head, 2 eyes)", target: ik.ikPosition, centre: { ...pose.positions[id(pose, "head")]! }, radius: 5, solve: () => ik.solve(), reset: () => pose.copyLocalsFrom(fresh) };
+  return {
+    name: "lookAt (4 spine, head, 2 eyes)",
+    target: ik.ikPosition,
+    centre: { ...pose.positions[id(pose, "head")]! },
+    radius: 5,
+    solve: () => ik.solve(),
+    reset: () => pose.copyLocalsFrom(fresh),
+  };
 }
 
 /** `count` solves of `c`, targets taken in turn, the pose reset every 1,000 (one function for every case). */
