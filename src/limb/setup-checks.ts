@@ -1,5 +1,5 @@
 /**
- * Setup-time checks shared by the limb and aim solvers: bone ids that are usable and distinct, bones
+ * Setup-time checks of the limb solver: bone ids that are usable and distinct, bones
  * named in messages as the pose names them. Setup code, so it may allocate.
  * @module
  */
