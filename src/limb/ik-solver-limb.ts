@@ -41,7 +41,8 @@ import { checkBones, ensure } from "./setup-checks.js";
  * - `parent`: the bend normal turned by the parent bone's change from its rest rotation;
  * - `goal`: the plane through the root, the target and {@link IKSolverLimb.bendGoal}.
  *
- * FinalIK's `arm` heuristic is not ported (see the module's documentation in docs/API.md).
+ * FinalIK's `arm` heuristic (hand directions in the character's frame mapped to bend normals by a tuned table)
+ * is not ported.
  */
 export type LimbBendModifier = "animation" | "target" | "parent" | "goal";
 
@@ -101,10 +102,12 @@ const FAR = 1e6;
  * Analytic two-bone IK (FinalIK's LimbIK): an upper, a middle and an end bone (shoulder, elbow, hand or
  * hip, knee, foot) bound to an {@link IKPose} in component space.
  *
- * Each {@link solve} reads the three bones once, places the middle joint by the law of cosines in the
- * bend plane ({@link LimbBendModifier}, then {@link bendGoal}), turns the upper bone onto it and the
- * middle bone onto the target, blends both by {@link ikPositionWeight}, sets the end bone's rotation
- * ({@link ikRotationWeight}, then {@link maintainRotationWeight}), and writes the bones once, root first.
+ * Each {@link solve} reads the three bones once (and the parent, for the `parent` modifier), places the
+ * middle joint by the law of cosines in the bend plane (its normal is cross(middle − upper, end − middle);
+ * {@link LimbBendModifier}, then {@link bendGoal}), turns the upper bone onto it and the middle bone onto
+ * the target, blends each turn by {@link ikPositionWeight} (a slerp of the bone's rotation, as FinalIK
+ * does: the end is on the target at weight 1), sets the end bone's rotation ({@link ikRotationWeight},
+ * then {@link maintainRotationWeight}, which therefore wins), and writes the bones once, root first.
  *
  * Reachability: a reachable target is met exactly (to rounding); a target beyond l1 + l2 gets the limb
  * straight, pointing at it; a target inside the blind zone (nearer the root than |l1 − l2|) gets the
