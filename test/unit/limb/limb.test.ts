@@ -59,6 +59,18 @@ function bisectMiddle(root: V, target: V, sidePoint: V, l1: number, l2: number):
   return at((lo + hi) / 2);
 }
 
+function setTarget(ik: IKSolverLimb, p: V): void {
+  ik.ikPosition.x = p.x;
+  ik.ikPosition.y = p.y;
+  ik.ikPosition.z = p.z;
+}
+
+function setGoal(ik: IKSolverLimb, p: V): void {
+  ik.bendGoal.x = p.x;
+  ik.bendGoal.y = p.y;
+  ik.bendGoal.z = p.z;
+}
+
 describe("IKSolverLimb", () => {
   it("meets reachable targets to 1e-9 of the limb length, goal side (2,000 targets × 2 limbs, bisection)", () => {
     const rng = new Random(1801);
@@ -227,6 +239,23 @@ describe("IKSolverLimb", () => {
     ik2.solve();
     expect(rotAngle(rot(p2, b[2]), animated)).toBeLessThan(1e-7);
     expect(dist(pos(p2, b[2]), { x: ik2.ikPosition.x, y: ik2.ikPosition.y, z: ik2.ikPosition.z })).toBeLessThan(1e-12);
+  });
+
+  it("blends continuously from the animated pose: a tiny weight moves the limb a tiny bit", () => {
+    for (const w of [1e-9, 1e-6, 1e-3]) {
+      const { pose, ik, b } = arm();
+      const before = b.map((bone) => pos(pose, bone));
+      const root = pos(pose, b[0]);
+      setTarget(ik, add(root, { x: -0.1, y: -0.3, z: 0.35 }));
+      ik.bendModifier = "goal";
+      setGoal(ik, add(root, { x: 0, y: 1, z: -1 }));
+      ik.ikPositionWeight = w;
+      ik.ikRotationWeight = 0;
+      ik.solve();
+      const moved = Math.max(...b.map((bone, i) => dist(pos(pose, bone), before[i]!)));
+      expect(moved).toBeGreaterThan(0);
+      expect(moved).toBeLessThan(10 * w);
+    }
   });
 
   it("with ikPositionWeight and ikRotationWeight 0 leaves the pose bit-exact, whatever the other inputs", () => {
