@@ -21,8 +21,8 @@ import {
   sub,
 } from "../math/vec3.js";
 import type { IKPose } from "../solver/pose.js";
-import { offsetWithin } from "./far-target.js";
-import { checkBones, ensure } from "./setup-checks.js";
+import { offsetWithin } from "../joints/far-target.js";
+import { checkBones, ensure } from "../joints/pose-checks.js";
 import { clampFractionByRef } from "./clamp-fraction.js";
 import { RigidChain } from "./rigid-chain.js";
 

@@ -29,9 +29,9 @@ import {
   sub,
 } from "../math/vec3.js";
 import type { IKPose } from "../solver/pose.js";
-import { offsetWithin } from "./far-target.js";
+import { offsetWithin } from "../joints/far-target.js";
 import { LimbLengths, limbMiddle } from "./limb-geometry.js";
-import { checkBones, ensure } from "./setup-checks.js";
+import { checkBones, ensure } from "../joints/pose-checks.js";
 
 /**
  * Where the bend normal comes from each frame (FinalIK's LimbIK.bendModifier), blended over

@@ -1,14 +1,15 @@
 /**
  * Where the answer is unique, the family's solvers agree with each other and with the law of cosines: a
  * planar two-bone arm whose shoulder and elbow are hinges about Z, the elbow limited to one side of straight,
- * reaching 500 seeded targets in its plane (between the blind zone and full reach). CCD (with hinge limits)
- * and the Jacobian reference (hinge joints with the same limits) put the elbow where the analytic solution
- * does, to 1e-6 of the arm's length.
+ * reaching 500 seeded targets in its plane (between the blind zone and full reach). CCD (with hinge limits),
+ * the Jacobian reference (hinge joints with the same limits) and LimbIK (its bend normal +Z, the plane's) put
+ * the elbow where the analytic solution does, to 1e-6 of the arm's length.
  */
 import { describe, expect, it } from "vitest";
 import { IKSolverCCD } from "../../src/ccd/ik-solver-ccd.js";
 import { IKSolverJacobian } from "../../src/jacobian/ik-solver-jacobian.js";
 import { RotationLimitHinge } from "../../src/joints/limits/rotation-limit-hinge.js";
+import { IKSolverLimb } from "../../src/limb/ik-solver-limb.js";
 import { HierarchyPose } from "../../src/mapping/hierarchy-pose.js";
 import { Quat, fromAxisAngle } from "../../src/math/quat.js";
 import { Vec3 } from "../../src/math/vec3.js";
@@ -38,13 +39,14 @@ function analyticElbow(tx: number, ty: number): [number, number] {
 }
 
 describe("CCD, Jacobian and the law of cosines agree where the answer is unique", () => {
-  it("500 planar targets: the elbow within 1e-6 of the arm's length of the analytic elbow", () => {
+  it("500 planar targets: CCD, Jacobian and LimbIK put the elbow within 1e-6 of the arm's length of the analytic one", () => {
     const random = new Random(21);
     // elbow angle relative to rest: total bend in [0.02, 3.1] rad, one side of straight
     const lo = 0.02 - REST_ELBOW;
     const hi = 3.1 - REST_ELBOW;
     let worstCCD = 0;
     let worstJacobian = 0;
+    let worstLimb = 0;
     for (let k = 0; k < 500; k++) {
       const d = random.range(Math.abs(L1 - L2) + 0.05, L1 + L2 - 0.05);
       const ang = random.range(-Math.PI, Math.PI);
@@ -76,8 +78,19 @@ describe("CCD, Jacobian and the law of cosines agree where the answer is unique"
       jac.update();
       const e2 = p2.getPosition(1, new Vec3());
       worstJacobian = Math.max(worstJacobian, Math.hypot(e2.x - ex, e2.y - ey, e2.z) / (L1 + L2));
+
+      const p3 = arm();
+      const limb = new IKSolverLimb(p3, 0, 1, 2, { bendNormal: Z });
+      limb.ikRotationWeight = 0;
+      limb.ikPosition.x = tx;
+      limb.ikPosition.y = ty;
+      limb.ikPosition.z = 0;
+      limb.solve();
+      const e3 = p3.getPosition(1, new Vec3());
+      worstLimb = Math.max(worstLimb, Math.hypot(e3.x - ex, e3.y - ey, e3.z) / (L1 + L2));
     }
     expect(worstCCD).toBeLessThan(1e-6);
     expect(worstJacobian).toBeLessThan(1e-6);
+    expect(worstLimb).toBeLessThan(1e-6);
   });
 });

@@ -1,7 +1,6 @@
 /**
- * Setup-time checks of the aim and look-at solvers: bone ids that are usable and distinct, bones
+ * Setup-time checks of the solvers on an IKPose (limb, aim, look-at): bone ids that are usable and distinct, bones
  * named in messages as the pose names them. Setup code, so it may allocate.
- * Same as src/limb/setup-checks.ts: rooms of one rank do not import each other (docs/ARCHITECTURE.md, Layers).
  * @module
  */
 import { FBBIKError } from "../solver/errors.js";
