@@ -303,6 +303,11 @@ export class FullBodyBipedIK implements SceneUpdatable {
   }
 
   /** @internal */
+  _takeOff(): void {
+    this.rig.restoreAnimatedPose();
+  }
+
+  /** @internal */
   _beforeRender(): void {
     if (!this.autoUpdate) return;
     if (this.scene.getFrameId() === this.lastFrame) return;
@@ -321,7 +326,10 @@ export class FullBodyBipedIK implements SceneUpdatable {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    SceneUpdater.for(this.scene).remove(this);
+    const updater = SceneUpdater.for(this.scene);
+    // the other IK components on this skeleton take their output off too (each before the one below it)
+    updater.takeOff(this.skeleton);
+    updater.remove(this);
     if (attached.get(this.skeleton) === this) attached.delete(this.skeleton);
     try {
       this.rig.restoreAnimatedPose();

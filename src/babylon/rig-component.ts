@@ -268,11 +268,21 @@ export abstract class RigComponent implements SceneUpdatable {
     this.update();
   }
 
-  /** Stops the component: removes its observers and leaves the bones as the animation left them. */
+  /** @internal */
+  _takeOff(): void {
+    this.rig.restoreAnimatedPose();
+  }
+
+  /**
+   * Stops the component: removes its observers and leaves the bones as the animation left them (the other
+   * components on the skeleton take their output off too, and solve again in the next frame).
+   */
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    SceneUpdater.for(this.scene).remove(this);
+    const updater = SceneUpdater.for(this.scene);
+    updater.takeOff(this.skeleton);
+    updater.remove(this);
     try {
       this.rig.restoreAnimatedPose();
     } catch (e) {

@@ -1,5 +1,6 @@
 import { Logger } from "@babylonjs/core/Misc/logger.js";
 import type { Observer } from "@babylonjs/core/Misc/observable.js";
+import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import type { Scene } from "@babylonjs/core/scene.js";
 
 /** What the scene updater drives. */
@@ -17,6 +18,10 @@ export interface SceneUpdatable {
    * takes its output off before the component it solved on top of does.
    */
   readonly updateOrder?: number;
+  /** The skeleton the component writes, for {@link SceneUpdater.takeOff}. */
+  readonly skeleton?: Skeleton;
+  /** Takes the component's own output off its bones now (what its FixTransforms does). */
+  _takeOff?(): void;
 }
 
 /**
@@ -122,6 +127,23 @@ export class SceneUpdater {
       this.current += step;
     }
     this.current = -1;
+  }
+
+  /**
+   * Takes the output of every component on `skeleton` off its bones, in reverse update order (each before
+   * the one it solved on top of), so a component disposed in any order leaves the animated pose: the others
+   * solve again in the next frame.
+   */
+  takeOff(skeleton: Skeleton): void {
+    for (let i = this.items.length - 1; i >= 0; i--) {
+      const item = this.items[i]!;
+      if (item.skeleton !== skeleton || item._takeOff === undefined) continue;
+      try {
+        item._takeOff();
+      } catch (e) {
+        Logger.Error(`babylon-fbbik: taking an IK component's output off failed: ${String(e)}`);
+      }
+    }
   }
 
   /** Removes a component; removes the observers with the last one. */
