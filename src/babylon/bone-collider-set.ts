@@ -107,6 +107,8 @@ export class BoneColliderSet implements JointColliders {
     this.list = list;
     this.shapes = list.map((c) => new CapsuleCollider(this.rig.idOf(c.bone), zero, zero, 0));
     this.set = new ColliderSet(this.shapes);
+    // the joint frame rebuilds joints from bone lengths: push out keeping them
+    this.set.keepLengths = true;
   }
 }
 

@@ -175,13 +175,13 @@ export class JacobianIK extends RigComponent {
     this.solver.update();
   }
 
-  /** @internal {@link RigComponent.targetPosition} for the effectors. */
+  /** @internal {@link RigComponent.readTargetPosition} for the effectors. */
   _position(node: TransformNode | null, position: Vector3 | null, out: Vec3, what: string): boolean {
-    return this.targetPosition(node, position, out, what);
+    return this.readTargetPosition(node, position, out, what);
   }
 
-  /** @internal {@link RigComponent.targetRotation} for the effectors. */
+  /** @internal {@link RigComponent.readTargetRotation} for the effectors. */
   _rotation(node: TransformNode | null, rotation: Quaternion | null, out: Quat, what: string): boolean {
-    return this.targetRotation(node, rotation, out, what);
+    return this.readTargetRotation(node, rotation, out, what);
   }
 }
