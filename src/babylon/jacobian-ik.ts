@@ -60,10 +60,13 @@ export class JacobianIKEffector {
   /** True when the last frame had a usable position (the last one is kept otherwise). */
   private hasPosition = false;
   private readonly componentRotation = new Quat();
+  /** How warnings name the effector's target (built once). */
+  private readonly label: string;
 
   /** @internal Made by {@link JacobianIK.addEffector}. */
-  constructor(bone: Bone, solverEffector: JacobianEffector, options: JacobianIKEffectorOptions) {
+  constructor(bone: Bone, solverEffector: JacobianEffector, options: JacobianIKEffectorOptions, index: number) {
     this.bone = bone;
+    this.label = `effector ${index} (${bone.name}) target`;
     this.solverEffector = solverEffector;
     this.target = options.target ?? null;
     this.weight = options.weight ?? 1;
@@ -88,9 +91,9 @@ export class JacobianIKEffector {
   }
 
   /** @internal Reads the target into the solver effector (component space). */
-  _sync(ik: JacobianIK, index: number): void {
+  _sync(ik: JacobianIK): void {
     const e = this.solverEffector;
-    const what = `effector ${index} (${this.bone.name}) target`;
+    const what = this.label;
     if (ik._position(this.target, this.position, e.position, what)) this.hasPosition = true;
     e.weight = this.hasPosition ? this.weight : 0;
     const rw = e.rotationWeight;
@@ -157,7 +160,7 @@ export class JacobianIK extends RigComponent {
     if (bone === null || bone === undefined || !this.bones.includes(bone)) {
       throw new FBBIKError([`effector bone "${bone?.name ?? "(none)"}" is not one of the JacobianIK's bones`]);
     }
-    const e = new JacobianIKEffector(bone, this.solver.addEffector(this.idOf(bone)), options);
+    const e = new JacobianIKEffector(bone, this.solver.addEffector(this.idOf(bone)), options, this.effectors.length);
     this.effectors.push(e);
     return e;
   }
@@ -169,7 +172,7 @@ export class JacobianIK extends RigComponent {
 
   /** @inheritdoc */
   protected solve(): void {
-    for (let i = 0; i < this.effectors.length; i++) this.effectors[i]!._sync(this, i);
+    for (let i = 0; i < this.effectors.length; i++) this.effectors[i]!._sync(this);
     const t = this.tolerance;
     this.solver.tolerance = t > 0 && t < Infinity ? t / this.rig.componentScale : 0;
     this.solver.update();

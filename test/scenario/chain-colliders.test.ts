@@ -17,6 +17,7 @@ import { Scene } from "@babylonjs/core/scene.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { BoneCollider } from "../../src/babylon/bone-collider.js";
 import { CCDIK, FABRIK } from "../../src/babylon/chain-ik.js";
+import { Vec3 } from "../../src/math/vec3.js";
 import { FBBIKError } from "../../src/solver/errors.js";
 
 const COUNT = 30;
@@ -186,6 +187,27 @@ for (const [name, Kind] of [
         }
       }
       expect(worst).toBeLessThan(RADIUS);
+    });
+
+    it("a collider follows its bone's position, rotation and scale; a disabled one sits out", () => {
+      const b = buildBody();
+      const capsule = BoneCollider.capsule(b.spine, new Vector3(0, 0, 0), new Vector3(0, 1, 0), 0.1);
+      const ik = Kind.create(b.scene, b.tail, { colliders: [capsule] });
+      b.hips.scaling = new Vector3(2, 2, 2);
+      b.spine.position = new Vector3(0.5, 0, 0);
+      b.spine.setRotationQuaternion(Quaternion.RotationAxis(Vector3.Forward(), Math.PI / 2));
+      b.scene.render();
+      ik.colliderSet.update(ik.rig);
+      const start = new Vec3();
+      const end = new Vec3();
+      const r = ik.colliderSet.inner.getPlaced(0, 1, start, end);
+      // hips ×2: the spine at (1, 0, 0), its +y turned to −x, the capsule 2 long with radius 0.2
+      expect(r).toBeCloseTo(0.2, 12);
+      expect([start.x, start.y, start.z].map((x) => +x.toFixed(9))).toEqual([1, 0, 0]);
+      expect([end.x, end.y, end.z].map((x) => +x.toFixed(9))).toEqual([-1, 0, 0]);
+      capsule.enabled = false;
+      ik.colliderSet.update(ik.rig);
+      expect(ik.colliderSet.inner.getPlaced(0, 1, start, end)).toBeNaN();
     });
 
     it("addCollider takes a bone of the rig and refuses one outside it, naming it", () => {
