@@ -70,6 +70,37 @@ describe(`JacobianIK on ${MODEL}`, () => {
     expect(worst).toBeLessThan(1e-4);
   });
 
+  it.skipIf(MODEL !== "Xbot")("a tree (chest, both arms) brings both hands to their targets", async () => {
+    const m = await load();
+    const names = ["Spine2", "LeftShoulder", "LeftArm", "LeftForeArm", "LeftHand"];
+    const bones = [...names, ...names.slice(1).map((n) => n.replace("Left", "Right"))].map((n) =>
+      bone(m, `mixamorig:${n}`),
+    );
+    const hands = [bones[4]!, bones[8]!];
+    // the hands' animated places, before the IK pulls them anywhere: targets near them are reachable
+    m.scene.render();
+    const start = hands.map((h) => worldPos(h));
+    const shoulders = [bones[2]!, bones[6]!].map((b) => worldPos(b));
+    const targets = hands.map((_, i) => new TransformNode(`target${i}`, m.scene));
+    const ik = JacobianIK.create(m.skeleton, bones, {
+      effectors: hands.map((b, i) => ({ bone: b, target: targets[i]! })),
+    });
+    const length = Vector3.Distance(worldPos(bones[2]!), worldPos(bones[3]!)) * 2;
+    const rnd = new Random(3);
+    for (let k = 0; k < 10; k++) {
+      targets.forEach((t, i) => {
+        // toward the shoulder and a little aside: within the arm's reach
+        const toward = Vector3.Lerp(start[i]!, shoulders[i]!, rnd.range(0.1, 0.5));
+        t.position.copyFrom(toward.add(new Vector3(rnd.range(-1, 1), rnd.range(-1, 1), rnd.range(-1, 1)).scale(0.03)));
+      });
+      m.scene.render();
+      hands.forEach((h, i) => {
+        expect(Vector3.Distance(worldPos(h), targets[i]!.position) / length).toBeLessThan(1e-4);
+      });
+    }
+    expect(ik.warningsRaised).toEqual([]);
+  });
+
   it("weight 0 leaves the animated pose bit-exact, frame after frame", async () => {
     const withIk = await load();
     const reference = await load();
