@@ -8,8 +8,8 @@ import { pushPointOut, pushSegmentEndOut } from "./push-out.js";
 
 /** Numbers per placed shape: axis start (3), axis end (3), radius. */
 const SHAPE = 7;
-/** Bisection steps on the turn angle: the angle to 2⁻⁴⁰ of the bracket. */
-const BISECTIONS = 40;
+/** Bisection steps on the turn angle: the angle to 2⁻³² of the bracket (below 1e-9 rad for a bracket ≤ π). */
+const BISECTIONS = 32;
 
 /** A segment's start (3) and end (3), pushed on a copy to test whether it is clear. */
 const probe = new Float64Array(6);
@@ -22,7 +22,7 @@ const arc = new Float64Array(2);
  * Root to tip, each joint is put back at its segment's length from the settled previous joint (the first
  * joint never moves), along the way to where it was; when the joint or its segment is inside a collider,
  * the segment is turned about its start, in the plane of its direction and the way one push-out step
- * moves it, by the smallest angle (bisection to 2⁻⁴⁰ of the bracket) that clears every collider. So joints
+ * moves it, by the smallest angle (bisection to 2⁻³² of the bracket) that clears every collider. So joints
  * and segments end outside, and every segment keeps its length. `lengths` (n − 1 used) receives the lengths;
  * `shapes` holds the placed shapes with radius + clearance; `valid[c]` is 1 for the colliders to use. True
  * when a joint moved.
