@@ -3,7 +3,7 @@
  * its length, weight 0 leaves the animated pose bit-exact, and left- and right-handed scenes agree.
  */
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
-import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { JacobianIK } from "../../src/babylon/jacobian-ik.js";
@@ -98,6 +98,30 @@ describe(`JacobianIK on ${MODEL}`, () => {
         expect(Vector3.Distance(worldPos(h), targets[i]!.position) / length).toBeLessThan(1e-4);
       });
     }
+    expect(ik.warningsRaised).toEqual([]);
+  });
+
+  it("with a rotation weight the hand also takes the target's rotation", async () => {
+    const m = await load();
+    const [upper, fore, hand] = arm(m);
+    m.scene.render();
+    const shoulder = worldPos(upper!);
+    const target = new TransformNode("target", m.scene);
+    target.position.copyFrom(Vector3.Lerp(worldPos(hand!), shoulder, 0.3));
+    hand!.getTransformNode()!.computeWorldMatrix(true);
+    // the hand's own world rotation, turned 30° about world y
+    const handRotation = hand!.getTransformNode()!.absoluteRotationQuaternion.clone();
+    target.rotationQuaternion = Quaternion.RotationAxis(Vector3.Up(), Math.PI / 6).multiply(handRotation);
+    const ik = JacobianIK.create(m.skeleton, [upper!, fore!, hand!], {
+      effectors: [{ bone: hand!, target, rotationWeight: 1 }],
+    });
+    m.scene.render();
+    const node = hand!.getTransformNode()!;
+    node.computeWorldMatrix(true);
+    const q = node.absoluteRotationQuaternion;
+    const angle = 2 * Math.acos(Math.min(1, Math.abs(Quaternion.Dot(q, target.rotationQuaternion))));
+    expect(angle).toBeLessThan(1e-3);
+    expect(Vector3.Distance(worldPos(hand!), target.position)).toBeLessThan(1e-5);
     expect(ik.warningsRaised).toEqual([]);
   });
 
