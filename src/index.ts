@@ -177,4 +177,4 @@ export { JacobianEffector } from "./jacobian/jacobian-effector.js";
 export type { JacobianJoint } from "./jacobian/jacobian-joint.js";
 export { RigComponent, type RigComponentOptions } from "./babylon/rig-component.js";
 export { IKUpdateOrder } from "./babylon/scene-updater.js";
-export { ChainIK, CCDIK, FABRIK, type ChainIKOptions } from "./babylon/chain-ik.js";
+export { ChainIK, CCDIK, FABRIK, FABRIKRoot, type ChainIKOptions, type FABRIKRootOptions } from "./babylon/chain-ik.js";

@@ -4,6 +4,7 @@ import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { Scene } from "@babylonjs/core/scene.js";
 import { IKSolverCCD } from "../ccd/ik-solver-ccd.js";
 import { IKSolverFABRIK } from "../fabrik/ik-solver-fabrik.js";
+import { IKSolverFABRIKRoot } from "../fabrik/ik-solver-fabrik-root.js";
 import type { IKSolverJoints, IKSolverJointsOptions } from "../joints/ik-solver-joints.js";
 import type { IKPose } from "../solver/pose.js";
 import { FBBIKError } from "../solver/errors.js";
@@ -170,6 +171,95 @@ export class FABRIK extends ChainIK<IKSolverFABRIK> {
   /** "FABRIK". */
   getClassName(): string {
     return "FABRIK";
+  }
+}
+
+/** Options of {@link FABRIKRoot.create}. */
+export interface FABRIKRootOptions extends RigComponentOptions {
+  /** Per chain, the node its tip follows (null: its `targetPositions` entry). */
+  targets?: readonly (TransformNode | null)[];
+  /** Iterations per frame (default 4). */
+  maxIterations?: number;
+}
+
+/**
+ * FinalIK's FABRIKRoot on a Babylon skeleton: several FABRIK chains hanging from one root bone (the fingers
+ * of a hand, the tails of a multi-tail). Each chain's tip follows its target; the root moves (never turns)
+ * toward the `pull`-weighted centroid of where the chains want it, held back by `solver.rootPin`.
+ *
+ * ```ts
+ * const hand = FABRIKRoot.create(scene, palm, [thumbBones, indexBones, middleBones], { targets: [a, b, c] });
+ * hand.solver.rootPin = 0.5;
+ * ```
+ */
+export class FABRIKRoot extends RigComponent {
+  /** The engine-neutral solver: `rootPin`, `maxIterations`, and per chain `chains[i].pull` and `.solver`. */
+  readonly solver: IKSolverFABRIKRoot;
+  /** The shared root bone. */
+  readonly root: Bone;
+  /** The chains' bones, each root first (the root bone itself not included). */
+  readonly chainBones: readonly (readonly Bone[])[];
+  /** Per chain, the node its tip follows, or null to use {@link targetPositions}. */
+  readonly targets: (TransformNode | null)[];
+  /** Per chain, the world position its tip follows when it has no target node (default: the tip at creation). */
+  readonly targetPositions: Vector3[];
+
+  private constructor(root: Bone, chains: readonly (readonly Bone[])[], options: FABRIKRootOptions) {
+    const skeleton = root.getSkeleton();
+    const problems: string[] = [];
+    if (chains.length === 0) problems.push("a FABRIK root needs at least one chain");
+    for (const c of chains) {
+      if (c.length === 0) continue;
+      let p = c[0]!.getParent();
+      while (p !== null && p !== root) p = p.getParent();
+      if (p === null) problems.push(`bone "${c[0]!.name}" does not hang from the root bone "${root.name}"`);
+    }
+    if (problems.length > 0) throw new FBBIKError(problems);
+    for (const c of chains) checkChain(c);
+    super(skeleton, [root, ...chains.flat()], options, IKUpdateOrder.Chain);
+    this.root = root;
+    this.chainBones = chains.map((c) => [...c]);
+    const rig = this.rig;
+    const rootId = rig.idOf(root);
+    // the root bone moves: FixTransforms restores its position too
+    rig.storeDefaultLocalState([
+      { bone: rootId, position: true },
+      ...chains.flat().map((b) => ({ bone: rig.idOf(b), position: false })),
+    ]);
+    const solvers = chains.map(
+      (c) =>
+        new IKSolverFABRIK(
+          rig,
+          c.map((b) => rig.idOf(b)),
+          { boneName: (id) => rig.getName(id), rootParent: rig.parents[rig.idOf(c[0]!)]! },
+        ),
+    );
+    this.solver = new IKSolverFABRIKRoot(rig, rootId, solvers);
+    if (options.maxIterations !== undefined) this.solver.maxIterations = options.maxIterations;
+    this.targets = chains.map((_, i) => options.targets?.[i] ?? null);
+    this.targetPositions = chains.map((c) => rig.getWorldPosition(rig.idOf(c[c.length - 1]!), new Vector3()));
+    this.attach();
+  }
+
+  /** Attaches FABRIKRoot to `root` and its `chains` (each root first, hanging from `root`, one skeleton). */
+  static create(_scene: Scene, root: Bone, chains: readonly (readonly Bone[])[], options: FABRIKRootOptions = {}) {
+    return new FABRIKRoot(root, chains, options);
+  }
+
+  /** "FABRIKRoot". */
+  getClassName(): string {
+    return "FABRIKRoot";
+  }
+
+  /** @internal */
+  protected solve(): void {
+    const chains = this.solver.chains;
+    for (let i = 0; i < chains.length; i++) {
+      const node = this.targets[i]!;
+      const position = node === null ? this.targetPositions[i]! : null;
+      this.readTargetPosition(node, position, chains[i]!.solver.ikPosition, `target ${i}`);
+    }
+    this.solver.update();
   }
 }
 
