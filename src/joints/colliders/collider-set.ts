@@ -51,7 +51,8 @@ export class ColliderSet {
    * joint (never moved) to the tip, turning each segment about its start just far enough out of the colliders,
    * the rest of the chain following ({@link resolveKeepingLengths}). A solver that rebuilds its joints from
    * bone directions and lengths (the joint frame's sub-steps) then ends exactly where the colliders left it.
-   * Otherwise joints and segments are pushed out each the shortest way, which stretches segments.
+   * Otherwise joints and segments are pushed out each the shortest way, which stretches segments. A single
+   * point ({@link resolvePoint}) is always pushed the shortest way.
    */
   keepLengths = false;
   /** Segment lengths of the chain being resolved with {@link keepLengths} (grown on first need). */
@@ -148,7 +149,7 @@ export class ColliderSet {
     const cleared = this.cleared;
     cleared.set(this.shapes);
     for (let c = 0; c < this.colliders.length; c++) cleared[c * SHAPE + 6] += radius;
-    if (this.keepLengths) {
+    if (this.keepLengths && n > 1) {
       if (this.lengths.length < n) this.lengths = new Float64Array(n);
       return resolveKeepingLengths(positions, n, this.lengths, cleared, this.valid);
     }

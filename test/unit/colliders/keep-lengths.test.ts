@@ -87,3 +87,15 @@ describe("ColliderSet keepLengths", () => {
     expect(chain).toEqual(copy);
   });
 });
+
+describe("ColliderSet keepLengths and single points", () => {
+  it("resolvePoint still pushes a point out", () => {
+    const pose = new HierarchyPose([{ name: "body", parent: -1, position: v(0, 0, 0), rotation: new Quat() }]);
+    const set = new ColliderSet([new CapsuleCollider(0, v(0, -0.5, 0), v(0, 0.5, 0), 0.3)]);
+    set.keepLengths = true;
+    set.update(pose);
+    const out = new Vec3();
+    expect(set.resolvePoint(out, v(0.1, 0, 0), 0, 1)).toBe(true);
+    expect(out.x).toBeCloseTo(0.3, 12);
+  });
+});
