@@ -9,6 +9,8 @@ import type { IKSolverJoints, IKSolverJointsOptions } from "../joints/ik-solver-
 import type { IKPose } from "../solver/pose.js";
 import { FBBIKError } from "../solver/errors.js";
 import type { BabylonRig } from "./babylon-rig.js";
+import type { BoneCollider } from "./bone-collider.js";
+import { BoneColliderSet, colliderBones } from "./bone-collider-set.js";
 import { RigComponent, type RigComponentOptions } from "./rig-component.js";
 import { IKUpdateOrder } from "./scene-updater.js";
 
@@ -20,6 +22,12 @@ export interface ChainIKOptions extends RigComponentOptions {
   maxIterations?: number;
   /** Stop once the tip is within this distance of the target, world units (default 0: all iterations). */
   tolerance?: number;
+  /**
+   * Colliders the chain's joints and segments are kept outside of (`solver.subSteps` sub-steps per frame,
+   * `solver.colliderRadius` clearance). Their bones join the component's rig, so they may hang on any bone of
+   * the skeleton (the body a tail swings around).
+   */
+  colliders?: readonly BoneCollider[];
 }
 
 /**
@@ -39,6 +47,8 @@ export abstract class ChainIK<S extends IKSolverJoints> extends RigComponent {
   readonly targetPosition = new Vector3();
   /** World rotation the tip takes (by `solver.ikRotationWeight`) when there is no {@link target}. */
   readonly targetRotation = new Quaternion();
+  /** The colliders on the rig (see {@link addCollider}); the solver's `colliders` while it holds any. */
+  readonly colliderSet: BoneColliderSet;
   private toleranceWorld: number;
 
   protected constructor(
@@ -49,7 +59,7 @@ export abstract class ChainIK<S extends IKSolverJoints> extends RigComponent {
     const skeleton = bones[0]?.getSkeleton();
     if (skeleton === undefined) throw new FBBIKError(["no bones given"]);
     checkChain(bones);
-    super(skeleton, bones, options, IKUpdateOrder.Chain);
+    super(skeleton, colliderBones(bones, options.colliders), options, IKUpdateOrder.Chain);
     this.bones = [...bones];
     const rig: BabylonRig = this.rig;
     const ids = bones.map((b) => rig.idOf(b));
@@ -59,12 +69,30 @@ export abstract class ChainIK<S extends IKSolverJoints> extends RigComponent {
       rootParent: parent > 0 ? parent : undefined,
     });
     if (options.maxIterations !== undefined) this.solver.maxIterations = options.maxIterations;
+    this.colliderSet = new BoneColliderSet(rig, options.colliders ?? []);
+    this.solver.colliders = this.colliderSet.colliders.length > 0 ? this.colliderSet : null;
     this.toleranceWorld = options.tolerance ?? 0;
     this.target = options.target ?? null;
     const tip = bones[bones.length - 1]!;
     rig.getWorldPosition(ids[ids.length - 1]!, this.targetPosition);
     rig.getWorldRotation(rig.idOf(tip), this.targetRotation);
     this.attach();
+  }
+
+  /**
+   * Adds a collider (setup time). Its bone must be in the rig: one of the chain's bones, an ancestor of them,
+   * or a bone of a collider given at creation; throws {@link FBBIKError} naming it otherwise.
+   */
+  addCollider(collider: BoneCollider): void {
+    this.colliderSet.add(collider);
+    this.solver.colliders = this.colliderSet;
+  }
+
+  /** Removes a collider; false when it was not there. */
+  removeCollider(collider: BoneCollider): boolean {
+    const removed = this.colliderSet.remove(collider);
+    if (this.colliderSet.colliders.length === 0) this.solver.colliders = null;
+    return removed;
   }
 
   /** Stop once the tip is within this distance of the target, world units. */

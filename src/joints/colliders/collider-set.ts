@@ -12,6 +12,7 @@ import { type ReadonlyVec3, Vec3, add, fromArray, isFiniteVec, lerpByRef, toArra
 import { FBBIKError } from "../../solver/errors.js";
 import type { IKPose } from "../../solver/pose.js";
 import type { Collider } from "./collider.js";
+import { resolveKeepingLengths } from "./keep-lengths.js";
 import { pushPointOut, pushSegmentOut } from "./push-out.js";
 
 /** Numbers per collider in the transform store: start position (3), start rotation (4), end (3 + 4). */
@@ -45,6 +46,17 @@ export class ColliderSet {
   readonly colliders: readonly Collider[];
   /** Passes over all colliders per resolve call, stopping early once a pass moves nothing. */
   maxPasses = 16;
+  /**
+   * Keep the chain's segment lengths (default false): {@link resolveChain} then walks the chain from its first
+   * joint (never moved) to the tip, turning each segment about its start just far enough out of the colliders,
+   * the rest of the chain following ({@link resolveKeepingLengths}). A solver that rebuilds its joints from
+   * bone directions and lengths (the joint frame's sub-steps) then ends exactly where the colliders left it.
+   * Otherwise joints and segments are pushed out each the shortest way, which stretches segments. A single
+   * point ({@link resolvePoint}) is always pushed the shortest way.
+   */
+  keepLengths = false;
+  /** Segment lengths of the chain being resolved with {@link keepLengths} (grown on first need). */
+  private lengths = new Float64Array(0);
   private readonly xf: Float64Array;
   /** Local axis ends (6) and radius (1) per collider, read at update. */
   private readonly locals: Float64Array;
@@ -137,6 +149,10 @@ export class ColliderSet {
     const cleared = this.cleared;
     cleared.set(this.shapes);
     for (let c = 0; c < this.colliders.length; c++) cleared[c * SHAPE + 6] += radius;
+    if (this.keepLengths && n > 1) {
+      if (this.lengths.length < n) this.lengths = new Float64Array(n);
+      return resolveKeepingLengths(positions, n, this.lengths, cleared, this.valid);
+    }
     let moved = false;
     for (let pass = 0; pass < this.maxPasses; pass++) {
       let movedThisPass = false;

@@ -203,3 +203,39 @@ export function pushSegmentOut(pos: Float64Array, i: number, j: number, shapes: 
   pos[j + 2] += nz * mq;
   return true;
 }
+
+/**
+ * Pushes the segment from the fixed point at `i` to the point at `j` of `pos` out of the capsule at `o` of
+ * `shapes` (radius slot = radius + clearance) by moving `j` only: the segment's point closest to the axis,
+ * at s along it, travels s times as far as `j`, so `j` moves the missing distance over s. True when it moved;
+ * a segment already outside, or one whose closest point is the fixed end, is untouched.
+ */
+export function pushSegmentEndOut(pos: Float64Array, i: number, j: number, shapes: Float64Array, o: number): boolean {
+  loadSegments(pos, i, j, shapes, o);
+  closestParams();
+  const s = seg[12]!;
+  const t = seg[13]!;
+  if (!(s > 0)) return false;
+  let nx = seg[0]! + seg[3]! * s - (seg[6]! + seg[9]! * t);
+  let ny = seg[1]! + seg[4]! * s - (seg[7]! + seg[10]! * t);
+  let nz = seg[2]! + seg[5]! * s - (seg[8]! + seg[11]! * t);
+  const r = shapes[o + 6]!;
+  const dd = nx * nx + ny * ny + nz * nz;
+  if (!(dd < r * r)) return false;
+  const d = Math.sqrt(dd);
+  if (d > 0) {
+    nx /= d;
+    ny /= d;
+    nz /= d;
+  } else {
+    pushDirectionOnAxis();
+    nx = perp.x;
+    ny = perp.y;
+    nz = perp.z;
+  }
+  const m = (r - d) / s;
+  pos[j] += nx * m;
+  pos[j + 1] += ny * m;
+  pos[j + 2] += nz * m;
+  return true;
+}

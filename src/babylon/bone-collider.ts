@@ -1,0 +1,126 @@
+import type { Bone } from "@babylonjs/core/Bones/bone.js";
+import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
+import { FBBIKError } from "../solver/errors.js";
+import { currentWorldMatrix } from "./world-matrix.js";
+
+/** A point given as three numbers (a Babylon Vector3 or any `{ x, y, z }`). */
+export interface XYZ {
+  /** X. */
+  readonly x: number;
+  /** Y. */
+  readonly y: number;
+  /** Z. */
+  readonly z: number;
+}
+
+const world = new Matrix();
+const inverse = new Matrix();
+
+/**
+ * A sphere or capsule hanging on a Babylon bone, like a child node of it: its axis ends (`start`, `end`;
+ * equal for a sphere) and `radius` are in the bone's local space, so the collider follows the bone's
+ * position, rotation and scale (a character scaled ×100 has colliders ×100). Chain components keep their
+ * joints and segments outside it (`solver.subSteps` interpolate it between frames);
+ * {@link FBBIKColliders} keeps FullBodyBipedIK's hands outside it.
+ *
+ * The fields may be edited at any time; they are read every frame.
+ *
+ * ```ts
+ * // a capsule through the chest, measured in the world as the character stands now
+ * const chest = skeleton.bones[skeleton.getBoneIndexByName("mixamorig:Spine2")]!;
+ * const body = BoneCollider.fromWorld(chest, hips.absolutePosition, neck.absolutePosition, 0.15);
+ * ```
+ */
+export class BoneCollider {
+  /** The bone it hangs on. */
+  readonly bone: Bone;
+  /** First end of the axis (a sphere's centre), in the bone's local space. */
+  readonly start: Vector3;
+  /** Second end of the axis (equal to `start` for a sphere), in the bone's local space. */
+  readonly end: Vector3;
+  /** Radius in the bone's local units (≥ 0). */
+  radius: number;
+  /** When false the collider is ignored. */
+  enabled = true;
+
+  /** A capsule of `radius` around the segment `start`–`end` (the bone's local space). Throws on bad numbers. */
+  constructor(bone: Bone, start: XYZ, end: XYZ, radius: number) {
+    const problems: string[] = [];
+    if (bone === null || bone === undefined) problems.push("a BoneCollider needs a bone");
+    const name = bone?.name ?? "(none)";
+    if (!(radius >= 0) || radius === Infinity) {
+      problems.push(`collider on bone "${name}": radius ${radius} is not a finite non-negative number`);
+    }
+    for (const [label, p] of [
+      ["start", start],
+      ["end", end],
+    ] as const) {
+      if (!(Number.isFinite(p.x) && Number.isFinite(p.y) && Number.isFinite(p.z))) {
+        problems.push(`collider on bone "${name}": ${label} is not a finite point`);
+      }
+    }
+    if (problems.length > 0) throw new FBBIKError(problems);
+    this.bone = bone;
+    this.start = new Vector3(start.x, start.y, start.z);
+    this.end = new Vector3(end.x, end.y, end.z);
+    this.radius = radius;
+  }
+
+  /** A sphere of `radius` centred at `offset` (the bone's local space; its origin by default). */
+  static sphere(bone: Bone, radius: number, offset: XYZ = Vector3.ZeroReadOnly): BoneCollider {
+    return new BoneCollider(bone, offset, offset, radius);
+  }
+
+  /** A capsule of `radius` around the local segment `start`–`end`. */
+  static capsule(bone: Bone, start: XYZ, end: XYZ, radius: number): BoneCollider {
+    return new BoneCollider(bone, start, end, radius);
+  }
+
+  /**
+   * A capsule (a sphere when the ends are equal) measured in the world as the bone stands now: the ends and
+   * the radius are brought into the bone's local space (the radius divided by the bone's mean world scale),
+   * after which the collider follows the bone. `mesh`: for a skeleton without linked TransformNodes, the
+   * mesh it deforms (default: the first mesh using the skeleton).
+   */
+  static fromWorld(bone: Bone, worldStart: XYZ, worldEnd: XYZ, worldRadius: number, mesh?: AbstractMesh): BoneCollider {
+    boneWorldMatrix(bone, mesh ?? null, world);
+    const m = world.m;
+    const sx = Math.hypot(m[0]!, m[1]!, m[2]!);
+    const sy = Math.hypot(m[4]!, m[5]!, m[6]!);
+    const sz = Math.hypot(m[8]!, m[9]!, m[10]!);
+    const scale = (sx + sy + sz) / 3;
+    if (!(scale > 0) || scale === Infinity) {
+      throw new FBBIKError([`collider on bone "${bone.name}": the bone has no usable world scale`]);
+    }
+    world.invertToRef(inverse);
+    const a = Vector3.TransformCoordinates(new Vector3(worldStart.x, worldStart.y, worldStart.z), inverse);
+    const b = Vector3.TransformCoordinates(new Vector3(worldEnd.x, worldEnd.y, worldEnd.z), inverse);
+    return new BoneCollider(bone, a, b, worldRadius / scale);
+  }
+
+  /** True when the axis ends are equal (a sphere). */
+  get isSphere(): boolean {
+    return this.start.equals(this.end);
+  }
+}
+
+/**
+ * The bone's world matrix as Babylon skins it: its linked TransformNode's, or for a plain Bone its absolute
+ * matrix in the mesh's frame (preceded by the mesh's pose matrix when the skeleton has
+ * `needInitialSkinMatrix`).
+ */
+function boneWorldMatrix(bone: Bone, mesh: AbstractMesh | null, out: Matrix): Matrix {
+  const node = bone.getTransformNode();
+  if (node !== null) return out.copyFrom(currentWorldMatrix(node));
+  const skeleton = bone.getSkeleton();
+  const m = mesh ?? skeleton.getScene().meshes.find((x) => x.skeleton === skeleton) ?? null;
+  skeleton.computeAbsoluteMatrices(true);
+  if (m === null) return out.copyFrom(bone.getAbsoluteMatrix());
+  const w = m.computeWorldMatrix(true);
+  if (skeleton.needInitialSkinMatrix) {
+    const skin = m.getPoseMatrix().multiply(w);
+    return bone.getAbsoluteMatrix().multiplyToRef(skin, out);
+  }
+  return bone.getAbsoluteMatrix().multiplyToRef(w, out);
+}

@@ -1,0 +1,196 @@
+import type { Observer } from "@babylonjs/core/Misc/observable.js";
+import { Quat, fromToRotation, multiply, normalizeQuat } from "../math/quat.js";
+import { Vec3, anyPerpendicular, sub } from "../math/vec3.js";
+import { FBBIKError } from "../solver/errors.js";
+import type { IKPose } from "../solver/pose.js";
+import { FullBodyBipedChain } from "../solver/biped-bones.js";
+import type { BoneCollider } from "./bone-collider.js";
+import { BoneColliderSet } from "./bone-collider-set.js";
+import type { FullBodyBipedIK } from "./full-body-biped-ik.js";
+
+/** Options of {@link FBBIKColliders.create}. */
+export interface FBBIKCollidersOptions {
+  /** The colliders (each on a bone of the FullBodyBipedIK's rig: the spine, chest, neck, head, pelvis…). */
+  colliders?: readonly BoneCollider[];
+  /** The limbs whose hand or foot is kept outside the colliders (default: both arms). */
+  limbs?: readonly FullBodyBipedChain[];
+  /** Clearance between the hand (or foot) bone's origin and the colliders, in world units (default 0). */
+  clearance?: number;
+}
+
+const s = new Vec3();
+const e = new Vec3();
+const h = new Vec3();
+const goal = new Vec3();
+const pushed = new Vec3();
+const d = new Vec3();
+const u = new Vec3();
+const a = new Vec3();
+const b = new Vec3();
+const handRot = new Quat();
+const rot = new Quat();
+const turn = new Quat();
+/** Scalars of {@link reachTwoBone}, in a typed array so no double crosses a call. */
+const k = new Float64Array(4);
+
+/**
+ * FullBodyBipedIK's after-solve collider pass: once the body is solved (FinalIK's OnPostUpdate, before the
+ * bones are written), the hands (or feet, see `limbs`) are pushed out of the {@link BoneCollider}s placed
+ * at the solved pose, and each pushed limb's upper and middle bones are turned (law of cosines, keeping the
+ * limb's bend plane as near as it can) so that the hand's origin lands on the collider's surface; the hand
+ * keeps its solved rotation. A hand target inside the torso so leaves the hand on the torso's surface, not
+ * through it. Only the limb end is kept out, not the forearm.
+ *
+ * The pass runs only on frames the FullBodyBipedIK solves (nothing runs at weight 0 or with every effector
+ * off, so the animated pose stays bit-exact), and with no collider it changes nothing.
+ *
+ * ```ts
+ * const ik = FullBodyBipedIK.create(scene, skeleton);
+ * const chest = ik.references.spine[ik.references.spine.length - 1]!;
+ * const torso = BoneCollider.capsule(chest, new Vector3(0, -25, 0), new Vector3(0, 10, 0), 14);
+ * const colliders = FBBIKColliders.create(ik, { colliders: [torso] });
+ * ```
+ */
+export class FBBIKColliders {
+  /** The FullBodyBipedIK it serves. */
+  readonly ik: FullBodyBipedIK;
+  /** The colliders on the IK's rig. */
+  readonly colliders: BoneColliderSet;
+  /** The limbs whose end is kept outside. */
+  readonly limbs: readonly FullBodyBipedChain[];
+  /** Clearance between a limb end's origin and the colliders, in world units. */
+  clearance: number;
+  /** When false the pass does nothing. */
+  enabled = true;
+  private observer: Observer<void> | null;
+
+  private constructor(ik: FullBodyBipedIK, options: FBBIKCollidersOptions) {
+    this.ik = ik;
+    this.colliders = new BoneColliderSet(ik.rig, options.colliders ?? []);
+    const limbs = options.limbs ?? [FullBodyBipedChain.LeftArm, FullBodyBipedChain.RightArm];
+    const bad = limbs.filter((l) => ik.solver.limbMappings[l] === undefined);
+    if (bad.length > 0) throw new FBBIKError(bad.map((l) => `limb ${l} is not a FullBodyBipedChain limb`));
+    this.limbs = [...limbs];
+    this.clearance = options.clearance ?? 0;
+    this.observer = ik.solver.onPostUpdate.add(() => this.apply());
+  }
+
+  /**
+   * Adds the pass to `ik`. Throws {@link FBBIKError} when a collider's bone is not in the IK's rig (the
+   * mapped bones and their ancestors).
+   */
+  static create(ik: FullBodyBipedIK, options: FBBIKCollidersOptions = {}): FBBIKColliders {
+    return new FBBIKColliders(ik, options);
+  }
+
+  /** Adds a collider. Throws {@link FBBIKError} when its bone is not in the IK's rig. */
+  addCollider(collider: BoneCollider): void {
+    this.colliders.add(collider);
+  }
+
+  /** Removes a collider; false when it was not there. */
+  removeCollider(collider: BoneCollider): boolean {
+    return this.colliders.remove(collider);
+  }
+
+  /** Removes the pass from the IK. */
+  dispose(): void {
+    if (this.observer !== null) this.ik.solver.onPostUpdate.remove(this.observer);
+    this.observer = null;
+  }
+
+  /** The pass (on the IK's onPostUpdate): the solved pose is in the rig, not yet written. */
+  private apply(): void {
+    const ik = this.ik;
+    if (!this.enabled || this.colliders.colliders.length === 0 || !ik.solver.inner.solvedLastUpdate) return;
+    const rig = ik.rig;
+    this.colliders.update(rig);
+    const c = this.clearance;
+    const radius = c > 0 && c < Infinity ? c / rig.componentScale : 0;
+    for (let i = 0; i < this.limbs.length; i++) {
+      const m = ik.solver.limbMappings[this.limbs[i]!]!;
+      rig.getPosition(m.bone3.bone, h);
+      if (!this.colliders.resolvePoint(pushed, h, radius, 1)) continue;
+      reachTwoBone(rig, m.bone1.bone, m.bone2.bone, m.bone3.bone, pushed);
+    }
+  }
+}
+
+/**
+ * Turns `upper` and `middle` so that `end`'s origin reaches `target` (as near as the bone lengths allow),
+ * the bend plane kept as near the current one as it can be; `end` keeps its component rotation. The law of
+ * cosines on the three joints' positions; allocation-free.
+ */
+export function reachTwoBone(pose: IKPose, upper: number, middle: number, end: number, target: Vec3): void {
+  pose.getPosition(upper, s);
+  pose.getPosition(middle, e);
+  pose.getPosition(end, h);
+  pose.getRotation(end, handRot);
+  distance(0, e, s);
+  distance(1, h, e);
+  distance(2, target, s);
+  sub(d, target, s);
+  if (!(k[0]! > 0 && k[1]! > 0 && k[2]! > 0)) return;
+  d.x /= k[2]!;
+  d.y /= k[2]!;
+  d.z /= k[2]!;
+  // the bend direction: the middle joint's offset across the upper→end line, then across the new line
+  sub(a, h, s);
+  sub(u, e, s);
+  bendAcross(u, a);
+  bendAcross(u, d);
+  const ul = Math.sqrt(u.x * u.x + u.y * u.y + u.z * u.z);
+  if (ul > 1e-12 * k[0]!) {
+    u.x /= ul;
+    u.y /= ul;
+    u.z /= ul;
+  } else {
+    anyPerpendicular(u, d);
+  }
+  const lo = Math.abs(k[0]! - k[1]!);
+  const hi = k[0]! + k[1]!;
+  const c = k[2]! < lo ? lo : k[2]! > hi ? hi : k[2]!;
+  let cos = (k[0]! * k[0]! + c * c - k[1]! * k[1]!) / (2 * k[0]! * c);
+  cos = cos > 1 ? 1 : cos < -1 ? -1 : cos;
+  const sin = Math.sqrt(1 - cos * cos);
+  // the middle joint's new place, and the end's: c along d
+  goal.x = s.x + k[0]! * (cos * d.x + sin * u.x);
+  goal.y = s.y + k[0]! * (cos * d.y + sin * u.y);
+  goal.z = s.z + k[0]! * (cos * d.z + sin * u.z);
+  turnToward(pose, upper, s, e, goal);
+  pose.getPosition(middle, e);
+  pose.getPosition(end, h);
+  goal.x = s.x + c * d.x;
+  goal.y = s.y + c * d.y;
+  goal.z = s.z + c * d.z;
+  turnToward(pose, middle, e, h, goal);
+  pose.setRotation(end, handRot);
+}
+
+/** Removes from `v` its part along `axis` (nothing when the axis is zero). */
+function bendAcross(v: Vec3, axis: Vec3): void {
+  const l = axis.x * axis.x + axis.y * axis.y + axis.z * axis.z;
+  if (!(l > 0)) return;
+  const t = (v.x * axis.x + v.y * axis.y + v.z * axis.z) / l;
+  v.x -= axis.x * t;
+  v.y -= axis.y * t;
+  v.z -= axis.z * t;
+}
+
+/** Turns `bone` (at `from`) by the shortest arc taking the direction to `child` onto the direction to `to`. */
+function turnToward(pose: IKPose, bone: number, from: Vec3, child: Vec3, to: Vec3): void {
+  sub(a, child, from);
+  sub(b, to, from);
+  fromToRotation(turn, a, b);
+  pose.getRotation(bone, rot);
+  multiply(rot, turn, rot);
+  pose.setRotation(bone, normalizeQuat(rot, rot));
+}
+
+/** `k[slot]` = |p − q| (through the array: no double crosses a call). */
+function distance(slot: number, p: Vec3, q: Vec3): void {
+  const x = p.x - q.x;
+  const y = p.y - q.y;
+  const z = p.z - q.z;
+  k[slot] = Math.sqrt(x * x + y * y + z * z);
+}

@@ -1,0 +1,190 @@
+import type { Bone } from "@babylonjs/core/Bones/bone.js";
+import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
+import type { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import { IKSolverJacobian } from "../jacobian/ik-solver-jacobian.js";
+import type { JacobianEffector } from "../jacobian/jacobian-effector.js";
+import type { JacobianJoint } from "../jacobian/jacobian-joint.js";
+import { Quat } from "../math/quat.js";
+import type { Vec3 } from "../math/vec3.js";
+import { FBBIKError } from "../solver/errors.js";
+import { RigComponent, type RigComponentOptions } from "./rig-component.js";
+import { IKUpdateOrder } from "./scene-updater.js";
+
+/** A joint's degrees of freedom and limits (see {@link JacobianJoint}; the bone and parent come from the rig). */
+export type JacobianIKJoint = Omit<JacobianJoint, "bone" | "parent">;
+
+/** An end effector of {@link JacobianIK.create}. */
+export interface JacobianIKEffectorOptions {
+  /** The bone pulled (one of the component's bones). */
+  bone: Bone;
+  /** The node it follows every frame (position; rotation too when `rotationWeight` > 0). */
+  target?: TransformNode | null;
+  /** Least-squares weight (default 1; 0 switches it off). */
+  weight?: number;
+  /** Higher priorities are met first, lower ones in what freedom is left (default 0). */
+  priority?: number;
+  /** Weight of the target's rotation relative to its position (default 0: the bone's rotation is free). */
+  rotationWeight?: number;
+}
+
+/** Options of {@link JacobianIK.create}. */
+export interface JacobianIKOptions extends RigComponentOptions {
+  /** The end effectors (more can be added with {@link JacobianIK.addEffector}). */
+  effectors?: readonly JacobianIKEffectorOptions[];
+  /** Per bone (same order as the bones): hinge axis, locked, angle limits. */
+  joints?: readonly (JacobianIKJoint | undefined)[];
+  /** Most iterations per frame (default 100). */
+  maxIterations?: number;
+  /** Stop when every effector is this close to its target, in world units (default 0: iterate to the end). */
+  tolerance?: number;
+}
+
+/**
+ * One end effector of a {@link JacobianIK}: a bone pulled to a world target (a node followed every frame, or
+ * `position`/`rotation` when no node is set).
+ */
+export class JacobianIKEffector {
+  /** The bone pulled. */
+  readonly bone: Bone;
+  /** The engine-neutral effector (component space; weight, priority and rotation weight live here). */
+  readonly solverEffector: JacobianEffector;
+  /** The node followed every frame, or null. */
+  target: TransformNode | null;
+  /** World position used when `target` is null (null: no target, the effector is off). */
+  position: Vector3 | null = null;
+  /** World rotation used when `target` is null and `rotationWeight` > 0. */
+  rotation: Quaternion | null = null;
+  /** Least-squares weight (0 switches it off). */
+  weight: number;
+  /** True when the last frame had a usable position (the last one is kept otherwise). */
+  private hasPosition = false;
+  private readonly componentRotation = new Quat();
+  /** How warnings name the effector's target (built once). */
+  private readonly label: string;
+
+  /** @internal Made by {@link JacobianIK.addEffector}. */
+  constructor(bone: Bone, solverEffector: JacobianEffector, options: JacobianIKEffectorOptions, index: number) {
+    this.bone = bone;
+    this.label = `effector ${index} (${bone.name}) target`;
+    this.solverEffector = solverEffector;
+    this.target = options.target ?? null;
+    this.weight = options.weight ?? 1;
+    solverEffector.priority = options.priority ?? 0;
+    solverEffector.rotationWeight = options.rotationWeight ?? 0;
+  }
+
+  /** Priority (higher first). */
+  get priority(): number {
+    return this.solverEffector.priority;
+  }
+  set priority(v: number) {
+    this.solverEffector.priority = v;
+  }
+
+  /** Weight of the rotation target relative to the position (0: rotation free). */
+  get rotationWeight(): number {
+    return this.solverEffector.rotationWeight;
+  }
+  set rotationWeight(v: number) {
+    this.solverEffector.rotationWeight = v;
+  }
+
+  /** @internal Reads the target into the solver effector (component space). */
+  _sync(ik: JacobianIK): void {
+    const e = this.solverEffector;
+    const what = this.label;
+    if (ik._position(this.target, this.position, e.position, what)) this.hasPosition = true;
+    e.weight = this.hasPosition ? this.weight : 0;
+    const rw = e.rotationWeight;
+    e.rotation =
+      rw > 0 && ik._rotation(this.target, this.rotation, this.componentRotation, what) ? this.componentRotation : null;
+  }
+}
+
+/**
+ * Damped least squares IK ({@link IKSolverJacobian}) on a Babylon skeleton: a chain or a tree of bones with
+ * several end effectors, each pulled to a target with a weight and a priority. The reference solver of the
+ * family: exact and robust, slower than CCD or FABRIK. It solves with the chains ({@link IKUpdateOrder.Chain}),
+ * after FullBodyBipedIK, aim and look-at.
+ *
+ * ```ts
+ * const ik = JacobianIK.create(skeleton, [upperArm, foreArm, hand], {
+ *   effectors: [{ bone: hand, target: cup }],
+ * });
+ * ik.solver.ikPositionWeight = 0.8;
+ * ```
+ */
+export class JacobianIK extends RigComponent {
+  /** The engine-neutral solver (weights, iterations, damping, last error). */
+  readonly solver: IKSolverJacobian;
+  /** The bones, parents before children. */
+  readonly bones: readonly Bone[];
+  /** The end effectors. */
+  readonly effectors: JacobianIKEffector[] = [];
+  /** Stop when every effector is this close to its target, in world units (0: iterate to the end). */
+  tolerance: number;
+
+  private constructor(skeleton: Skeleton, bones: readonly Bone[], options: JacobianIKOptions) {
+    super(skeleton, bones, options, IKUpdateOrder.Chain);
+    this.bones = bones;
+    const ids = bones.map((b) => this.idOf(b));
+    const joints: JacobianJoint[] = ids.map((id, i) => {
+      let p = this.rig.parents[id]!;
+      while (p >= 0 && !ids.includes(p)) p = this.rig.parents[p]!;
+      const parent = p >= 0 ? ids.indexOf(p) : -1;
+      if (parent > i) {
+        throw new FBBIKError([`bone "${bones[i]!.name}" is listed before its ancestor "${bones[parent]!.name}"`]);
+      }
+      return { ...(options.joints?.[i] ?? {}), bone: id, parent };
+    });
+    const rootParent = this.rig.parents[ids[0]!]!;
+    this.solver = new IKSolverJacobian(this.rig, joints, rootParent > 0 ? { rootParent } : {});
+    if (options.maxIterations !== undefined) this.solver.maxIterations = options.maxIterations;
+    this.tolerance = options.tolerance ?? 0;
+    for (const e of options.effectors ?? []) this.addEffector(e);
+    this.attach();
+  }
+
+  /**
+   * A JacobianIK on `bones` of `skeleton` (parents listed before children; a bone's parent joint is its
+   * nearest ancestor among them). Throws {@link FBBIKError} naming the bad bone.
+   */
+  static create(skeleton: Skeleton, bones: readonly Bone[], options: JacobianIKOptions = {}): JacobianIK {
+    return new JacobianIK(skeleton, bones, options);
+  }
+
+  /** Adds an end effector (setup time). Throws {@link FBBIKError} when its bone is not one of the bones. */
+  addEffector(options: JacobianIKEffectorOptions): JacobianIKEffector {
+    const bone = options.bone;
+    if (bone === null || bone === undefined || !this.bones.includes(bone)) {
+      throw new FBBIKError([`effector bone "${bone?.name ?? "(none)"}" is not one of the JacobianIK's bones`]);
+    }
+    const e = new JacobianIKEffector(bone, this.solver.addEffector(this.idOf(bone)), options, this.effectors.length);
+    this.effectors.push(e);
+    return e;
+  }
+
+  /** @inheritdoc */
+  getClassName(): string {
+    return "JacobianIK";
+  }
+
+  /** @inheritdoc */
+  protected solve(): void {
+    for (let i = 0; i < this.effectors.length; i++) this.effectors[i]!._sync(this);
+    const t = this.tolerance;
+    this.solver.tolerance = t > 0 && t < Infinity ? t / this.rig.componentScale : 0;
+    this.solver.update();
+  }
+
+  /** @internal {@link RigComponent.readTargetPosition} for the effectors. */
+  _position(node: TransformNode | null, position: Vector3 | null, out: Vec3, what: string): boolean {
+    return this.readTargetPosition(node, position, out, what);
+  }
+
+  /** @internal {@link RigComponent.readTargetRotation} for the effectors. */
+  _rotation(node: TransformNode | null, rotation: Quaternion | null, out: Quat, what: string): boolean {
+    return this.readTargetRotation(node, rotation, out, what);
+  }
+}
