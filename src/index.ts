@@ -194,3 +194,13 @@ export {
 export { LimbIK, type LimbIKOptions } from "./babylon/limb-ik.js";
 export { AimIK, type AimIKOptions } from "./babylon/aim-ik.js";
 export { LookAtIK, type LookAtBones, type LookAtIKOptions } from "./babylon/look-at-ik.js";
+export { BoneCollider, type XYZ } from "./babylon/bone-collider.js";
+export { BoneColliderSet } from "./babylon/bone-collider-set.js";
+export {
+  JacobianIK,
+  JacobianIKEffector,
+  type JacobianIKOptions,
+  type JacobianIKEffectorOptions,
+  type JacobianIKJoint,
+} from "./babylon/jacobian-ik.js";
+export { FBBIKColliders, type FBBIKCollidersOptions } from "./babylon/fbbik-colliders.js";

@@ -9,6 +9,7 @@ import { Quat } from "../math/quat.js";
 import type { Vec3 } from "../math/vec3.js";
 import { FBBIKError } from "../solver/errors.js";
 import { RigComponent, type RigComponentOptions } from "./rig-component.js";
+import type { Scene } from "@babylonjs/core/scene.js";
 import { IKUpdateOrder } from "./scene-updater.js";
 
 /** A joint's degrees of freedom and limits (see {@link JacobianJoint}; the bone and parent come from the rig). */
@@ -147,10 +148,12 @@ export class JacobianIK extends RigComponent {
   }
 
   /**
-   * A JacobianIK on `bones` of `skeleton` (parents listed before children; a bone's parent joint is its
+   * A JacobianIK on `bones` of one skeleton (parents listed before children; a bone's parent joint is its
    * nearest ancestor among them). Throws {@link FBBIKError} naming the bad bone.
    */
-  static create(skeleton: Skeleton, bones: readonly Bone[], options: JacobianIKOptions = {}): JacobianIK {
+  static create(_scene: Scene, bones: readonly Bone[], options: JacobianIKOptions = {}): JacobianIK {
+    const skeleton = bones[0]?.getSkeleton();
+    if (skeleton === undefined) throw new FBBIKError(["JacobianIK needs at least one bone"]);
     return new JacobianIK(skeleton, bones, options);
   }
 

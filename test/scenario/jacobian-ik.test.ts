@@ -55,7 +55,7 @@ describe(`JacobianIK on ${MODEL}`, () => {
     const m = await load();
     const [upper, fore, hand] = arm(m);
     const target = new TransformNode("target", m.scene);
-    const ik = JacobianIK.create(m.skeleton, [upper!, fore!, hand!], { effectors: [{ bone: hand!, target }] });
+    const ik = JacobianIK.create(m.scene, [upper!, fore!, hand!], { effectors: [{ bone: hand!, target }] });
     m.scene.render();
     const shoulder = worldPos(upper!);
     const length = Vector3.Distance(shoulder, worldPos(fore!)) + Vector3.Distance(worldPos(fore!), worldPos(hand!));
@@ -82,7 +82,7 @@ describe(`JacobianIK on ${MODEL}`, () => {
     const start = hands.map((h) => worldPos(h));
     const shoulders = [bones[2]!, bones[6]!].map((b) => worldPos(b));
     const targets = hands.map((_, i) => new TransformNode(`target${i}`, m.scene));
-    const ik = JacobianIK.create(m.skeleton, bones, {
+    const ik = JacobianIK.create(m.scene, bones, {
       effectors: hands.map((b, i) => ({ bone: b, target: targets[i]! })),
     });
     const length = Vector3.Distance(worldPos(bones[2]!), worldPos(bones[3]!)) * 2;
@@ -112,7 +112,7 @@ describe(`JacobianIK on ${MODEL}`, () => {
     // the hand's own world rotation, turned 30° about world y
     const handRotation = hand!.getTransformNode()!.absoluteRotationQuaternion.clone();
     target.rotationQuaternion = Quaternion.RotationAxis(Vector3.Up(), Math.PI / 6).multiply(handRotation);
-    const ik = JacobianIK.create(m.skeleton, [upper!, fore!, hand!], {
+    const ik = JacobianIK.create(m.scene, [upper!, fore!, hand!], {
       effectors: [{ bone: hand!, target, rotationWeight: 1 }],
     });
     m.scene.render();
@@ -131,7 +131,7 @@ describe(`JacobianIK on ${MODEL}`, () => {
     const [upper, fore, hand] = arm(withIk);
     const target = new TransformNode("target", withIk.scene);
     target.position.set(0.3, 1.2, 0.2);
-    const ik = JacobianIK.create(withIk.skeleton, [upper!, fore!, hand!], { effectors: [{ bone: hand!, target }] });
+    const ik = JacobianIK.create(withIk.scene, [upper!, fore!, hand!], { effectors: [{ bone: hand!, target }] });
     ik.solver.ikPositionWeight = 0;
     playClip(withIk);
     playClip(reference);
@@ -152,7 +152,7 @@ describe(`JacobianIK on ${MODEL}`, () => {
     const [upper, fore, hand] = arm(m);
     m.scene.render();
     const before = m.skeleton.bones.map((b) => b.getTransformNode()!.rotationQuaternion!.asArray());
-    const ik = JacobianIK.create(m.skeleton, [upper!, fore!, hand!], { effectors: [{ bone: hand! }] });
+    const ik = JacobianIK.create(m.scene, [upper!, fore!, hand!], { effectors: [{ bone: hand! }] });
     m.scene.render();
     const target = new TransformNode("target", m.scene);
     ik.effectors[0]!.target = target;
@@ -168,7 +168,7 @@ describe(`JacobianIK on ${MODEL}`, () => {
     const setups = [lh, rh].map((m) => {
       const [upper, fore, hand] = arm(m);
       const target = new TransformNode("target", m.scene);
-      JacobianIK.create(m.skeleton, [upper!, fore!, hand!], { effectors: [{ bone: hand!, target }] });
+      JacobianIK.create(m.scene, [upper!, fore!, hand!], { effectors: [{ bone: hand!, target }] });
       m.scene.render();
       return { m, upper: upper!, fore: fore!, hand: hand!, target };
     });
@@ -195,9 +195,9 @@ describe(`JacobianIK on ${MODEL}`, () => {
     const m = await load();
     const [upper, fore, hand] = arm(m);
     const head = m.skeleton.bones.find((b) => /head/i.test(b.name))!;
-    expect(() => JacobianIK.create(m.skeleton, [upper!, fore!, hand!], { effectors: [{ bone: head }] })).toThrow(
+    expect(() => JacobianIK.create(m.scene, [upper!, fore!, hand!], { effectors: [{ bone: head }] })).toThrow(
       FBBIKError,
     );
-    expect(() => JacobianIK.create(m.skeleton, [hand!, fore!], {})).toThrow(/listed before its ancestor/);
+    expect(() => JacobianIK.create(m.scene, [hand!, fore!], {})).toThrow(/listed before its ancestor/);
   });
 });
