@@ -269,6 +269,76 @@ describe.each(MODELS)("FBBIKHeadEffector on %s", (name) => {
     expect(before.head).toBeLessThan(0.01);
   });
 
+  it("an out-of-reach controller pulls the head off the headset unless handsPullBody is false; fixHead keeps it", async () => {
+    const results: { head: number; hand: number }[] = [];
+    for (const options of [{}, { handsPullBody: false }, { fixHead: true }]) {
+      const m = await load(name);
+      const rig = await vrRig(m, () => options);
+      pose(rig, [0, -0.05, 0.05], Quaternion.Identity());
+      // the left controller 20 % of the height further out than the arm reaches
+      const r = rig.ik.references;
+      const s = worldPos(r.leftUpperArm);
+      const out = rig.controllers[0].position.subtract(s).normalize();
+      rig.controllers[0].position.copyFrom(s.add(out.scale(0.35 * rig.h + 0.2 * rig.h)));
+      for (let f = 0; f < 3; f++) m.scene.render();
+      const e = measure(rig);
+      results.push({
+        head: e.head,
+        hand: Vector3.Distance(worldPos(r.leftHand), rig.controllers[0].position) / rig.h,
+      });
+    }
+    const [pull, noPull, fixHead] = results as [
+      { head: number; hand: number },
+      { head: number; hand: number },
+      { head: number; hand: number },
+    ];
+    report(`head effector ${name} pull: head/h, hand/h`, pull.head, pull.hand, noPull.head, noPull.hand);
+    // pulled: the hand gets closer, the head leaves the headset
+    expect(pull.head).toBeGreaterThan(0.02);
+    expect(pull.hand).toBeLessThan(noPull.hand - 0.02);
+    // not pulled: the head stays on the headset, the hand stops short
+    expect(noPull.head).toBeLessThan(1e-5);
+    expect(noPull.hand).toBeGreaterThan(0.1);
+    // fixHead: pulled, and the head is put back on the headset after the solve
+    expect(fixHead.head).toBeLessThan(1e-5);
+  });
+
+  it("allocates nothing per update (1,000 updates, heap growth loose)", async () => {
+    const m = await load(name);
+    const rig = await vrRig(m, (ik) => ({
+      CCDBones: ik.references.spine,
+      stretchBones: [ik.references.head!.getParent()!],
+      fixHead: true,
+    }));
+    pose(rig, [0.05, -0.1, 0.1], Quaternion.RotationAxis(rig.up, 0.5));
+    const p0 = rig.headset.position.clone();
+    const run = (frames: number): void => {
+      for (let f = 0; f < frames; f++) {
+        rig.headset.position.set(p0.x + 0.002 * rig.h * (f % 7), p0.y, p0.z);
+        rig.ik.update();
+      }
+    };
+    // the least growth of three rounds (JIT work elsewhere can add to one round), with the effector off and on:
+    // the scene's own work (moving the headset, the IK) is the same in both
+    const growth = (weight: number): number => {
+      rig.head.weight = weight;
+      run(2000);
+      let grown = Infinity;
+      for (let round = 0; round < 5; round++) {
+        const before = process.memoryUsage().heapUsed;
+        run(1000);
+        grown = Math.min(grown, process.memoryUsage().heapUsed - before);
+      }
+      return grown;
+    };
+    const off = growth(0);
+    const on = growth(1);
+    report(`head effector ${name} heap growth per 1,000 updates, off/on (B)`, off, on);
+    // measured 0 B per update; one 16-byte number boxed per update would be 16 kB
+    expect(on - off).toBeLessThan(8_000);
+    expect(measure(rig).head).toBeLessThan(1e-5);
+  });
+
   it("dispose removes its hooks; the IK then runs alone", async () => {
     const m = await load(name);
     const ik = FullBodyBipedIK.create(m.scene, m.skeleton);

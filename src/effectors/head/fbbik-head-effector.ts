@@ -139,6 +139,7 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
   private readonly rootRotation = new Quat();
   private readonly targetPosition = new Vec3();
   private readonly targetRotation = new Quat();
+  private readonly warnFn = (cause: string, message: string): void => this.warn(cause, message);
   private readonly preHook: () => void;
   private readonly iterationHook: () => void;
   private readonly bendHook: () => void;
@@ -271,16 +272,37 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
     this.ik.solver.inner.warn(cause, message);
   }
 
+  /** True when every numeric setting is finite (the per-frame check; the slow path replaces and warns). */
+  private settingsFinite(): boolean {
+    return (
+      Number.isFinite(this.weight) &&
+      Number.isFinite(this.positionWeight) &&
+      Number.isFinite(this.rotationWeight) &&
+      Number.isFinite(this.bodyWeight) &&
+      Number.isFinite(this.thighWeight) &&
+      Number.isFinite(this.bodyClampWeight) &&
+      Number.isFinite(this.headClampWeight) &&
+      Number.isFinite(this.bendWeight) &&
+      Number.isFinite(this.CCDWeight) &&
+      Number.isFinite(this.roll) &&
+      Number.isFinite(this.damper) &&
+      Number.isFinite(this.postStretchWeight) &&
+      Number.isFinite(this.maxStretch)
+    );
+  }
+
   private beforeSolve(): void {
     this.active = false;
     const ik = this.ik;
     if (this.disposed || !this.enabled || ik.isDisposed) return;
-    this.settings.validate(this, (cause, message) => this.warn(cause, message));
+    if (!this.settingsFinite()) this.settings.validate(this, this.warnFn);
     const inner = ik.solver.inner;
     let ikw = inner.ikPositionWeight;
     if (!(ikw > 0)) return;
     if (ikw > 1) ikw = 1;
-    const master = clamp01(this.weight) * ikw;
+    // clamped in place of a helper call: no computed double crosses a call (ARCHITECTURE.md)
+    let v = this.weight;
+    const master = (v > 0 ? (v < 1 ? v : 1) : 0) * ikw;
     if (!(master > 0)) return;
     if (!(inner.iterations >= 1)) {
       this.warn(
@@ -290,34 +312,46 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
       return;
     }
     const f = this.frame;
-    f.position = clamp01(this.positionWeight) * master;
-    f.rotation = clamp01(this.rotationWeight) * master;
-    f.bend = clamp01(this.bendWeight) * master;
-    f.ccd = clamp01(this.CCDWeight) * f.position;
-    f.stretch = clamp01(this.postStretchWeight) * f.position;
+    v = this.positionWeight;
+    f.position = (v > 0 ? (v < 1 ? v : 1) : 0) * master;
+    v = this.rotationWeight;
+    f.rotation = (v > 0 ? (v < 1 ? v : 1) : 0) * master;
+    v = this.bendWeight;
+    f.bend = (v > 0 ? (v < 1 ? v : 1) : 0) * master;
+    v = this.CCDWeight;
+    f.ccd = (v > 0 ? (v < 1 ? v : 1) : 0) * f.position;
+    v = this.postStretchWeight;
+    f.stretch = (v > 0 ? (v < 1 ? v : 1) : 0) * f.position;
     if (!(f.position > 0) && !(f.rotation > 0) && !(f.bend > 0)) return;
     if (!this.readTarget()) return;
     const rig = ik.rig;
     const input = this.input;
     if (f.bend > 0 && this.bendIds.length > 0) {
       input.weight = f.bend;
-      input.clampWeight = clamp01(this.bodyClampWeight);
+      v = this.bodyClampWeight;
+      input.clampWeight = v > 0 ? (v < 1 ? v : 1) : 0;
       const bones = this.bendBones;
-      for (let i = 0; i < bones.length; i++) this.bendWeights[i] = clamp01(bones[i]!.weight);
+      for (let i = 0; i < bones.length; i++) {
+        const b = bones[i]!.weight;
+        this.bendWeights[i] = b > 0 ? (b < 1 ? b : 1) : 0;
+      }
       rig.getRotation(0, this.rootRotation);
       bendSpine(rig, this.bendIds, this.bendWeights, this.restHead, this.rootRotation, this.targetRotation, input);
     }
     if (f.ccd > 0 && this.ccdIds.length > 0) {
       input.weight = f.ccd;
-      input.roll = clamp01(this.roll);
+      v = this.roll;
+      input.roll = v > 0 ? (v < 1 ? v : 1) : 0;
       input.damper = this.damper;
       ccdPass(rig, this.ccdIds, this.headId, this.targetPosition, input);
     }
     if (f.position > 0) {
       const t = this.torso;
       t.weight = f.position;
-      t.bodyWeight = clamp01(this.bodyWeight);
-      t.thighWeight = clamp01(this.thighWeight);
+      v = this.bodyWeight;
+      t.bodyWeight = v > 0 ? (v < 1 ? v : 1) : 0;
+      v = this.thighWeight;
+      t.thighWeight = v > 0 ? (v < 1 ? v : 1) : 0;
       if (!t.place(this.headId, this.targetPosition)) {
         this.warn("headEffector:degenerate", "FBBIKHeadEffector: the head sits on the root node; it is not moved.");
         return;
@@ -383,7 +417,7 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
       tv.y = target.y - headPosition.y;
       tv.z = target.z - headPosition.z;
       const l = Math.sqrt(tv.x * tv.x + tv.y * tv.y + tv.z * tv.z);
-      const max = this.maxStretch / rig.componentScale;
+      const max = this.maxStretch / rig.space.scale;
       const k = (l > max ? (max > 0 ? max / l : 0) : 1) * f.stretch;
       tv.x *= k;
       tv.y *= k;
@@ -401,7 +435,8 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
     if (f.rotation > 0) {
       rig.getRotation(head, headRotation);
       multiplyConjugate(tq, this.targetRotation, headRotation);
-      io.t = clamp01(this.headClampWeight);
+      const c = this.headClampWeight;
+      io.t = c > 0 ? (c < 1 ? c : 1) : 0;
       clampRotation(tq, tq, io, 2);
       io.t = f.rotation;
       partialRotation(tq2, tq, io);
@@ -409,9 +444,4 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
       rig.setRotation(head, headRotation);
     }
   }
-}
-
-/** [0, 1] clamp; NaN is 0. */
-function clamp01(v: number): number {
-  return v > 0 ? (v < 1 ? v : 1) : 0;
 }

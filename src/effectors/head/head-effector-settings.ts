@@ -97,6 +97,7 @@ export class HeadSettingValues {
   /**
    * Keeps each finite setting as the last valid one; a non-finite one gets its last valid value back
    * (written into the holder), reported through `warn` once per setting by the caller's warning channel.
+   * The holder calls it when one of its settings is not finite (a keyed read of a double field boxes it).
    */
   validate(holder: HeadSettingHolder, warn: (cause: string, message: string) => void): void {
     const valid = this.valid;
