@@ -55,9 +55,9 @@ export function partialRotation(out: Quat, q: ReadonlyQuat, io: RotationIO): Qua
 
 /**
  * FinalIK's rotation clamp: `out` = `q` with its angle limited by `io.t` (the clamp weight) as
- * `clampDirection` (src/math/direction.ts) limits a direction: 0 leaves the rotation free, 1 clamps it to the identity, 0.5
- * lets 90° through; an angle beyond is slerped toward the identity, smoothed by `smoothing` rounds of
- * x ↦ sin(x·π/2). `out` may alias `q`.
+ * `clampDirection` (src/math/direction.ts) limits a direction: 0 leaves the rotation free, 1 clamps it to
+ * the identity, 0.5 lets 90° through; an angle beyond is slerped toward the identity, smoothed by
+ * `smoothing` rounds of x ↦ sin(x·π/2). `out` may alias `q`.
  */
 export function clampRotation(out: Quat, q: ReadonlyQuat, io: RotationIO, smoothing: number): Quat {
   const clampWeight = io.t;
