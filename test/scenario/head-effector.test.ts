@@ -207,6 +207,40 @@ describe.each(MODELS)("FBBIKHeadEffector on %s", (name) => {
     }
   }
 
+  it("follows a moving, turning headset while the idle clip plays (60 frames, LH and RH)", async () => {
+    for (const rightHanded of [false, true]) {
+      const m = await load(name, rightHanded);
+      const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+      const idle = m.container.animationGroups.find((g) => /idle/i.test(g.name)) ?? m.container.animationGroups[0]!;
+      idle.start(true);
+      m.scene.render();
+      const h = height(m);
+      const headNode = nodeOf(ik.references.head!);
+      headNode.computeWorldMatrix(true);
+      const base = headNode.getAbsolutePosition().clone();
+      const rest = headNode.absoluteRotationQuaternion.clone();
+      const headset = new TransformNode("headset", m.scene);
+      FBBIKHeadEffector.create(ik, { target: headset });
+      let worst = 0;
+      let worstAngle = 0;
+      for (let f = 0; f < 60; f++) {
+        headset.position.copyFrom(base.add(new Vector3(0.05 * h * Math.sin(f / 10), -0.1 * h, 0.05 * h)));
+        headset.rotationQuaternion = Quaternion.RotationAxis(Vector3.Up(), 0.5 * Math.sin(f / 7)).multiply(rest);
+        m.scene.render();
+        headNode.computeWorldMatrix(true);
+        worst = Math.max(worst, Vector3.Distance(headNode.getAbsolutePosition(), headset.position) / h);
+        const d = Math.min(
+          1,
+          Math.abs(Quaternion.Dot(headNode.absoluteRotationQuaternion, headset.rotationQuaternion)),
+        );
+        worstAngle = Math.max(worstAngle, (2 * Math.acos(d) * 180) / Math.PI);
+      }
+      report(`head effector ${name} ${rightHanded ? "RH" : "LH"} idle playing: head/h, °`, worst, worstAngle);
+      expect(worst).toBeLessThan(0.01);
+      expect(worstAngle).toBeLessThan(2);
+    }
+  });
+
   it("with weight 0 the IK's output is bit for bit the IK's alone (hands driven, idle playing)", async () => {
     const bones: number[][] = [];
     for (const withHead of [false, true]) {
