@@ -175,3 +175,22 @@ export { IKSolverFABRIKRoot, FABRIKChain } from "./fabrik/ik-solver-fabrik-root.
 export { IKSolverJacobian, type IKSolverJacobianOptions } from "./jacobian/ik-solver-jacobian.js";
 export { JacobianEffector } from "./jacobian/jacobian-effector.js";
 export type { JacobianJoint } from "./jacobian/jacobian-joint.js";
+export { RigComponent, type RigComponentOptions } from "./babylon/rig-component.js";
+export { IKUpdateOrder } from "./babylon/scene-updater.js";
+export { ChainIK, CCDIK, FABRIK, FABRIKRoot, type ChainIKOptions, type FABRIKRootOptions } from "./babylon/chain-ik.js";
+export {
+  IKSolverLimb,
+  type IKSolverLimbOptions,
+  type LimbBendModifier,
+  type LimbSkipReason,
+} from "./limb/ik-solver-limb.js";
+export { IKSolverAim, type AimBone, type IKSolverAimOptions, type AimSkipReason } from "./aim/ik-solver-aim.js";
+export {
+  IKSolverLookAt,
+  type IKSolverLookAtOptions,
+  type LookAtSkipReason,
+  defaultSpineWeightCurve,
+} from "./aim/ik-solver-look-at.js";
+export { LimbIK, type LimbIKOptions } from "./babylon/limb-ik.js";
+export { AimIK, type AimIKOptions } from "./babylon/aim-ik.js";
+export { LookAtIK, type LookAtBones, type LookAtIKOptions } from "./babylon/look-at-ik.js";

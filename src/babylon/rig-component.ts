@@ -169,7 +169,7 @@ export abstract class RigComponent implements SceneUpdatable {
    * without forcing Babylon to recompute it) or `position` (world) when no node is given. False, warned
    * once, when neither gives a finite point (the frame then keeps the last usable target).
    */
-  protected targetPosition(node: TransformNode | null, position: Vector3 | null, out: Vec3, what: string): boolean {
+  protected readTargetPosition(node: TransformNode | null, position: Vector3 | null, out: Vec3, what: string): boolean {
     if (node !== null) {
       if (node.isDisposed()) {
         this.warn(`${what}:disposed`, `${what} ${node.name} was disposed; it is ignored.`);
@@ -198,7 +198,12 @@ export abstract class RigComponent implements SceneUpdatable {
    * A target's rotation in component space into `out` (Babylon's convention: a node's
    * `absoluteRotationQuaternion`); false, warned once, when it has none (scaled to 0, not finite).
    */
-  protected targetRotation(node: TransformNode | null, rotation: Quaternion | null, out: Quat, what: string): boolean {
+  protected readTargetRotation(
+    node: TransformNode | null,
+    rotation: Quaternion | null,
+    out: Quat,
+    what: string,
+  ): boolean {
     if (node !== null) {
       const m = currentWorldMatrix(node).m;
       if (!hasRotation(m)) {

@@ -1,3 +1,4 @@
+import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import type { Matrix } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { type Quat, lookRotation } from "../math/quat.js";
@@ -119,4 +120,17 @@ export function transformVector(m: ArrayLike<number>, v: ReadonlyVec3, out: Vec3
 export function mirrorY(q: Quat): void {
   q.x = -q.x;
   q.z = -q.z;
+}
+
+/**
+ * A bone's world matrix from Babylon now: its linked TransformNode's ({@link currentWorldMatrix}), or for a
+ * bone-only skeleton the bone's absolute matrix (recomputed) times the world matrix of `space`, the node its
+ * skeleton lives in (the skinned mesh), into `out`.
+ */
+export function boneWorldMatrixToRef(bone: Bone, space: TransformNode | null, out: Matrix): Matrix {
+  const node = bone.getTransformNode();
+  if (node !== null) return out.copyFrom(currentWorldMatrix(node));
+  bone.getSkeleton().computeAbsoluteMatrices(true);
+  if (space === null) return out.copyFrom(bone.getAbsoluteMatrix());
+  return bone.getAbsoluteMatrix().multiplyToRef(currentWorldMatrix(space), out);
 }

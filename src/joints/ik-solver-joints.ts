@@ -1,6 +1,7 @@
 /**
  * The shared frame of the chain solvers (CCD, FABRIK): read the pose once, solve in flat arrays, push out of
  * colliders in sub-steps, write the pose once.
+ * Slightly over 500 lines: the frame's seven stages share the flat arrays; each is a short method here.
  * @module
  */
 import {

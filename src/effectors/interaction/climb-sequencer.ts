@@ -1,13 +1,13 @@
 import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { Observable, type Observer } from "@babylonjs/core/Misc/observable.js";
-import { currentWorldMatrix } from "../../babylon/world-matrix.js";
+import { boneWorldMatrixToRef, currentWorldMatrix } from "../../babylon/world-matrix.js";
 import { Curve } from "../curve.js";
 import { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import { InteractionCurveType } from "./interaction-curves.js";
 import { InteractionObject, type InteractionWeightCurve } from "./interaction-object.js";
 import type { InteractionSystem } from "./interaction-system.js";
-import { boneWorldMatrix, positionOfMatrix } from "./node-pose.js";
+import { positionOfMatrix } from "./node-pose.js";
 
 /** One move of a climb: at `time` (seconds after start), `limb` goes to `hold`. */
 export interface ClimbStep {
@@ -198,7 +198,7 @@ export class ClimbSequencer {
     this.bodyActive = true;
     this.bodyCurrentWeight = body.positionWeight;
     const bone = body.bone;
-    if (bone !== null) positionOfMatrix(boneWorldMatrix(bone, this.system.mesh, tm), this.bodyPosition);
+    if (bone !== null) positionOfMatrix(boneWorldMatrixToRef(bone, this.system.mesh, tm), this.bodyPosition);
     if (this.bodyOffset === null) {
       const first: (TransformNode | null)[] = [null, null, null, null, null, null, null, null, null];
       for (const s of this.steps) if (first[s.limb] === null) first[s.limb] = s.hold;

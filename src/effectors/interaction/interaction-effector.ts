@@ -7,7 +7,7 @@ import type { BabylonBendConstraint } from "../../babylon/babylon-chain.js";
 import type { BabylonEffector } from "../../babylon/babylon-effector.js";
 import { Quat, slerp } from "../../math/quat.js";
 import { clamp01 } from "../../math/scalar.js";
-import { currentWorldMatrix, hasRotation } from "../../babylon/world-matrix.js";
+import { boneWorldMatrixToRef, currentWorldMatrix, hasRotation } from "../../babylon/world-matrix.js";
 import { FullBodyBipedChain, FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import type { HandPoser } from "./hand-poser.js";
 import { CurveIO } from "../curve.js";
@@ -15,7 +15,7 @@ import { INTERACTION_CURVE_TYPE_COUNT, InteractionCurveType, isOffsetChannel } f
 import type { InteractionEvent, InteractionObject } from "./interaction-object.js";
 import type { InteractionTarget } from "./interaction-target.js";
 import type { InteractionSystem } from "./interaction-system.js";
-import { boneWorldMatrix, nlerpToRef, positionOfMatrix, rotationOfMatrix, setWorldMatrix } from "./node-pose.js";
+import { nlerpToRef, positionOfMatrix, rotationOfMatrix, setWorldMatrix } from "./node-pose.js";
 
 /** The chain weights an interaction drives (a limb chain, or the body chain). */
 export interface InteractionChainWeights {
@@ -280,7 +280,7 @@ export class InteractionEffector {
   private readBone(): boolean {
     const bone = this.effector.bone;
     if (bone === null) return false;
-    boneWorldMatrix(bone, this.system.mesh, boneWorld);
+    boneWorldMatrixToRef(bone, this.system.mesh, boneWorld);
     positionOfMatrix(boneWorld, bonePos);
     rotationOfMatrix(boneWorld, boneRot);
     return true;

@@ -1,11 +1,4 @@
-/**
- * World-pose helpers for the interaction system: reading a node's or bone's world pose in the
- * convention the effectors use, and writing a node's world matrix through its parent. Allocation-free
- * (module scratch), except `setWorldMatrix` giving a node a rotation quaternion the first time.
- */
-import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
-import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { rotationFromMatrix } from "../../babylon/world-matrix.js";
 import { Quat } from "../../math/quat.js";
@@ -33,21 +26,6 @@ export function rotationOfMatrix(m: Matrix, out: Quaternion): Quaternion {
 export function positionOfMatrix(m: Matrix, out: Vector3): Vector3 {
   const a = m.m;
   return out.set(a[12]!, a[13]!, a[14]!);
-}
-
-/**
- * The world matrix of a bone: its linked TransformNode's (recomputed now), or for bone-only skeletons
- * the bone's skeleton-space matrix times the world matrix of the mesh it deforms. Not modifiers/frame.ts's
- * boneWorldMatrix: interactions start between frames, where that one could answer from the rig's pose.
- */
-export function boneWorldMatrix(bone: Bone, mesh: AbstractMesh | null, out: Matrix): Matrix {
-  const node = bone.getTransformNode();
-  if (node !== null) return out.copyFrom(node.computeWorldMatrix(true));
-  bone.getSkeleton().computeAbsoluteMatrices();
-  const abs = bone.getAbsoluteMatrix();
-  if (mesh !== null) abs.multiplyToRef(mesh.computeWorldMatrix(true), out);
-  else out.copyFrom(abs);
-  return out;
 }
 
 /**

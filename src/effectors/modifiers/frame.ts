@@ -9,7 +9,7 @@ import { Matrix, type Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { FullBodyBipedIK } from "../../babylon/full-body-biped-ik.js";
 import type { BabylonRig } from "../../babylon/babylon-rig.js";
-import { currentWorldMatrix } from "../../babylon/world-matrix.js";
+import { boneWorldMatrixToRef, currentWorldMatrix } from "../../babylon/world-matrix.js";
 import {
   Quat,
   type ReadonlyQuat,
@@ -261,26 +261,18 @@ export function readCharacterFrame(ik: FullBodyBipedIK, out: CharacterFrame): Ch
  * TransformNodes directly, bone-only skeletons through the skeleton's absolute matrices and the mesh the
  * rig reads them in (slower: the skeleton's matrices are recomputed).
  */
-export function boneWorldMatrix(ik: FullBodyBipedIK, bone: Bone, out: Matrix): Matrix {
+export function rigBoneWorldMatrix(ik: FullBodyBipedIK, bone: Bone, out: Matrix): Matrix {
   const rig = ik.rig;
   if (rig.poseIsCurrent) {
     const id = rig.idOf(bone);
     if (id > 0) return rig.worldMatrixToRef(id, out);
   }
-  const node = bone.getTransformNode();
-  // Babylon's cached matrix when neither the node nor an ancestor changed since it was computed (exact;
-  // forcing would recompute the whole chain above the bone every frame)
-  if (node !== null) return out.copyFrom(currentWorldMatrix(node));
-  bone.getSkeleton().computeAbsoluteMatrices(true);
-  const root = ik.rig.componentRoot;
-  if (root === null) return out.copyFrom(bone.getAbsoluteMatrix());
-  bone.getAbsoluteMatrix().multiplyToRef(currentWorldMatrix(root), out);
-  return out;
+  return boneWorldMatrixToRef(bone, rig.componentRoot, out);
 }
 
 /** A bone's (or a node's) world position as Babylon holds it now. */
 export function worldPositionOf<T extends MutableVec3>(ik: FullBodyBipedIK, target: TransformNode | Bone, out: T): T {
-  const m = isBone(target) ? boneWorldMatrix(ik, target, tm).m : currentWorldMatrix(target).m;
+  const m = isBone(target) ? rigBoneWorldMatrix(ik, target, tm).m : currentWorldMatrix(target).m;
   out.x = m[12]!;
   out.y = m[13]!;
   out.z = m[14]!;
@@ -289,7 +281,7 @@ export function worldPositionOf<T extends MutableVec3>(ik: FullBodyBipedIK, targ
 
 /** The world matrix of a bone or a node as Babylon holds it now. */
 export function worldMatrixOf(ik: FullBodyBipedIK, target: TransformNode | Bone, out: Matrix): Matrix {
-  if (isBone(target)) return boneWorldMatrix(ik, target, out);
+  if (isBone(target)) return rigBoneWorldMatrix(ik, target, out);
   return out.copyFrom(currentWorldMatrix(target));
 }
 

@@ -137,7 +137,7 @@ class ModifierClock {
  * `solver.onSkeletonRead`, which fires once the skeleton has been read and before the solve (as the
  * interaction system and the grounder), and calls {@link onModifyOffset} with its own delta time in
  * {@link deltaTime}, where subclasses add to effector `positionOffset`s (the IK resets them after each
- * solve). Bones of the IK's rig are then read from the rig's pose (`boneWorldMatrix`), so no Babylon
+ * solve). Bones of the IK's rig are then read from the rig's pose (`rigBoneWorldMatrix`), so no Babylon
  * world matrix is recomputed for them.
  *
  * Delta time: the scene's animation delta time ({@link sceneDeltaSecondsToRef}), in seconds, clamped to

@@ -1,0 +1,132 @@
+import type { Bone } from "@babylonjs/core/Bones/bone.js";
+import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import type { Scene } from "@babylonjs/core/scene.js";
+import { IKSolverAim } from "../aim/ik-solver-aim.js";
+import { Quat, conjugate, rotateVector } from "../math/quat.js";
+import { Vec3, normalize } from "../math/vec3.js";
+import { FBBIKError } from "../solver/errors.js";
+import { RigComponent, type RigComponentOptions } from "./rig-component.js";
+import { IKUpdateOrder } from "./scene-updater.js";
+import { currentWorldMatrix } from "./world-matrix.js";
+
+/** Options of {@link AimIK.create}. */
+export interface AimIKOptions extends RigComponentOptions {
+  /** The node the aim points at. */
+  target?: TransformNode | null;
+  /** The bone that carries the aim (default: the chain's last bone); it must follow the last bone rigidly. */
+  aimBone?: Bone;
+  /**
+   * A node under the aim bone that aims (a gun's barrel): the aim axis and its origin are taken from it at
+   * creation (its `axis`, default +Z, and its position, relative to the aim bone).
+   */
+  aimTransform?: TransformNode;
+  /** The aim axis: in `aimTransform`'s own frame when given, else in the aim bone's (default +Z). */
+  axis?: Vector3;
+  /** The node the pole axis (the aim bone's +Y unless `poleAxis`) turns toward, by `solver.poleWeight`. */
+  poleTarget?: TransformNode | null;
+  /** The axis turned toward the pole target, in the aim bone's frame (default +Y). */
+  poleAxis?: Vector3;
+}
+
+const tq = new Quat();
+const tv = new Vec3();
+const tw = new Vec3();
+const bone3 = new Vec3();
+
+/**
+ * FinalIK's AimIK on a Babylon skeleton: turns a chain of bones (a spine and an arm, a neck, a turret) so
+ * that an axis of its last bone, or of a node under it (a gun's barrel), points at {@link target}. Each bone
+ * turns by its weight (`solver.bones[i].weight`), iterated from the tip to the root; `solver.clampWeight`
+ * keeps the aim within reach of the animated direction, `solver.poleWeight` twists it about the axis.
+ *
+ * ```ts
+ * const aim = AimIK.create(scene, [spine, chest, upperArm, forearm, hand], { target: enemy, aimTransform: barrel });
+ * aim.solver.clampWeight = 0.2;
+ * ```
+ */
+export class AimIK extends RigComponent {
+  /** The engine-neutral solver: weights, iterations, tolerance, clamp, pole. */
+  readonly solver: IKSolverAim;
+  /** The chain's bones, root first. */
+  readonly bones: readonly Bone[];
+  /** The node the aim points at, or null to use {@link targetPosition}. */
+  target: TransformNode | null;
+  /** The node the pole axis turns toward, or null to use {@link polePosition}. */
+  poleTarget: TransformNode | null;
+  /** World point the aim points at when there is no {@link target} (default: along the axis as created). */
+  readonly targetPosition = new Vector3();
+  /** World point the pole axis turns toward when there is no {@link poleTarget}. */
+  readonly polePosition = new Vector3();
+
+  private constructor(bones: readonly Bone[], options: AimIKOptions) {
+    const skeleton = bones[0]?.getSkeleton();
+    if (skeleton === undefined) throw new FBBIKError(["AimIK needs at least one bone"]);
+    const aimBone = options.aimBone ?? bones[bones.length - 1]!;
+    super(skeleton, aimBone === bones[bones.length - 1] ? bones : [...bones, aimBone], options, IKUpdateOrder.Aim);
+    const rig = this.rig;
+    this.bones = [...bones];
+    const aimId = rig.idOf(aimBone);
+    const axis = new Vec3(0, 0, 1);
+    const offset = new Vec3();
+    rig.getRotation(aimId, tq);
+    conjugate(tq, tq);
+    if (options.aimTransform !== undefined) {
+      // the barrel's axis and origin, from the world into the aim bone's frame (component space, unscaled)
+      const m = currentWorldMatrix(options.aimTransform);
+      const a = options.axis ?? new Vector3(0, 0, 1);
+      const world = Vector3.TransformNormal(a, m);
+      tv.x = world.x;
+      tv.y = world.y;
+      tv.z = world.z;
+      rotateVector(axis, tq, normalize(tv, rig.worldToComponentVector(tv, tv)));
+      tv.x = m.m[12]!;
+      tv.y = m.m[13]!;
+      tv.z = m.m[14]!;
+      rig.worldToComponentPoint(tv, tw);
+      rig.getPosition(aimId, bone3);
+      tw.x -= bone3.x;
+      tw.y -= bone3.y;
+      tw.z -= bone3.z;
+      rotateVector(offset, tq, tw);
+    } else if (options.axis !== undefined) {
+      axis.x = options.axis.x;
+      axis.y = options.axis.y;
+      axis.z = options.axis.z;
+    }
+    const poleAxis =
+      options.poleAxis !== undefined ? new Vec3(options.poleAxis.x, options.poleAxis.y, options.poleAxis.z) : undefined;
+    this.solver = new IKSolverAim(
+      rig,
+      bones.map((b) => rig.idOf(b)),
+      { aimBone: aimId, axis, aimOffset: offset, poleAxis },
+    );
+    this.target = options.target ?? null;
+    this.poleTarget = options.poleTarget ?? null;
+    rig.componentToWorldPoint(this.solver.ikPosition, this.targetPosition);
+    rig.componentToWorldPoint(this.solver.polePosition, this.polePosition);
+    this.attach();
+  }
+
+  /** Attaches AimIK to `bones` (root first, each an ancestor of the next, one skeleton). */
+  static create(_scene: Scene, bones: readonly Bone[], options: AimIKOptions = {}): AimIK {
+    return new AimIK(bones, options);
+  }
+
+  /** "AimIK". */
+  getClassName(): string {
+    return "AimIK";
+  }
+
+  /** @internal */
+  protected solve(): void {
+    const s = this.solver;
+    const node = this.target;
+    if (!this.readTargetPosition(node, node === null ? this.targetPosition : null, s.ikPosition, "target")) return;
+    if (s.poleWeight > 0) {
+      const pole = this.poleTarget;
+      this.readTargetPosition(pole, pole === null ? this.polePosition : null, s.polePosition, "poleTarget");
+    }
+    s.solve();
+  }
+}

@@ -1,0 +1,254 @@
+import type { Bone } from "@babylonjs/core/Bones/bone.js";
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import type { Scene } from "@babylonjs/core/scene.js";
+import { IKSolverCCD } from "../ccd/ik-solver-ccd.js";
+import { IKSolverFABRIK } from "../fabrik/ik-solver-fabrik.js";
+import { IKSolverFABRIKRoot } from "../fabrik/ik-solver-fabrik-root.js";
+import type { IKSolverJoints, IKSolverJointsOptions } from "../joints/ik-solver-joints.js";
+import type { IKPose } from "../solver/pose.js";
+import { FBBIKError } from "../solver/errors.js";
+import type { BabylonRig } from "./babylon-rig.js";
+import { RigComponent, type RigComponentOptions } from "./rig-component.js";
+import { IKUpdateOrder } from "./scene-updater.js";
+
+/** Options of {@link CCDIK.create} and {@link FABRIK.create}. */
+export interface ChainIKOptions extends RigComponentOptions {
+  /** The node the chain's tip follows every frame (position; rotation too when `solver.ikRotationWeight` > 0). */
+  target?: TransformNode | null;
+  /** Most iterations per frame (default 4 for FABRIK, 10 for CCD). */
+  maxIterations?: number;
+  /** Stop once the tip is within this distance of the target, world units (default 0: all iterations). */
+  tolerance?: number;
+}
+
+/**
+ * A chain of bones solved by one of the joint-frame solvers ({@link IKSolverJoints}) on a Babylon skeleton:
+ * the tip follows {@link target} (or {@link targetPosition}, world space), on top of the animation. Limits,
+ * per-bone weights, iterations and colliders are set on {@link solver}, in component space, which for a
+ * character is its own space (its root's scale and handedness taken out).
+ */
+export abstract class ChainIK<S extends IKSolverJoints> extends RigComponent {
+  /** The engine-neutral solver: weights, iterations, tolerance, limits (`solver.setLimit`), colliders. */
+  readonly solver: S;
+  /** The chain's bones, root first. */
+  readonly bones: readonly Bone[];
+  /** The node the tip follows, or null to use {@link targetPosition}/{@link targetRotation}. */
+  target: TransformNode | null;
+  /** World position the tip follows when there is no {@link target} (default: the tip where it was created). */
+  readonly targetPosition = new Vector3();
+  /** World rotation the tip takes (by `solver.ikRotationWeight`) when there is no {@link target}. */
+  readonly targetRotation = new Quaternion();
+  private toleranceWorld: number;
+
+  protected constructor(
+    bones: readonly Bone[],
+    options: ChainIKOptions,
+    makeSolver: (pose: IKPose, ids: number[], options: IKSolverJointsOptions) => S,
+  ) {
+    const skeleton = bones[0]?.getSkeleton();
+    if (skeleton === undefined) throw new FBBIKError(["no bones given"]);
+    checkChain(bones);
+    super(skeleton, bones, options, IKUpdateOrder.Chain);
+    this.bones = [...bones];
+    const rig: BabylonRig = this.rig;
+    const ids = bones.map((b) => rig.idOf(b));
+    const parent = rig.parents[ids[0]!]!;
+    this.solver = makeSolver(rig, ids, {
+      boneName: (id) => rig.getName(id),
+      rootParent: parent > 0 ? parent : undefined,
+    });
+    if (options.maxIterations !== undefined) this.solver.maxIterations = options.maxIterations;
+    this.toleranceWorld = options.tolerance ?? 0;
+    this.target = options.target ?? null;
+    const tip = bones[bones.length - 1]!;
+    rig.getWorldPosition(ids[ids.length - 1]!, this.targetPosition);
+    rig.getWorldRotation(rig.idOf(tip), this.targetRotation);
+    this.attach();
+  }
+
+  /** Stop once the tip is within this distance of the target, world units. */
+  get tolerance(): number {
+    return this.toleranceWorld;
+  }
+
+  set tolerance(value: number) {
+    this.toleranceWorld = value;
+  }
+
+  /** @internal */
+  protected solve(): void {
+    const s = this.solver;
+    const node = this.target;
+    if (!this.readTargetPosition(node, node === null ? this.targetPosition : null, s.ikPosition, "target")) return;
+    if (s.ikRotationWeight > 0) {
+      this.readTargetRotation(node, node === null ? this.targetRotation : null, s.ikRotation, "target");
+    }
+    // the tolerance is given in world units; the solver works in component space
+    const t = this.toleranceWorld;
+    s.tolerance = t > 0 && Number.isFinite(t) ? t / this.rig.componentScale : 0;
+    s.update();
+  }
+}
+
+/**
+ * FinalIK's CCDIK on a Babylon bone chain (tails, tentacles, spines, robot arms): cyclic coordinate descent
+ * from the link nearest the tip back to the root, per-link weights, rotation limits, MMD's per-iteration
+ * angle cap and link order (`solver.maxAngle`, `solver.linkOrder`), and the optimized variant
+ * (`solver.optimized`) that keeps long chains from folding at the tip.
+ *
+ * ```ts
+ * const tail = CCDIK.create(scene, tailBones, { target: ball });
+ * tail.solver.setLimit(3, new RotationLimitHinge(new Vec3(1, 0, 0), -45, 45));
+ * ```
+ */
+export class CCDIK extends ChainIK<IKSolverCCD> {
+  private constructor(bones: readonly Bone[], options: ChainIKOptions) {
+    super(bones, options, (pose, ids, o) => new IKSolverCCD(pose, ids, o));
+    if (options.maxIterations === undefined) this.solver.maxIterations = 10;
+  }
+
+  /**
+   * Attaches CCD IK to `bones` (root first, each the parent or an ancestor of the next, one skeleton).
+   * Throws {@link FBBIKError} naming the bone when the chain is not one.
+   */
+  static create(_scene: Scene, bones: readonly Bone[], options: ChainIKOptions = {}): CCDIK {
+    return new CCDIK(bones, options);
+  }
+
+  /** "CCDIK". */
+  getClassName(): string {
+    return "CCDIK";
+  }
+}
+
+/**
+ * FinalIK's FABRIK on a Babylon bone chain: forward and backward reaching on the joint positions, rotation
+ * limits applied between the passes, bone lengths kept exactly.
+ *
+ * ```ts
+ * const arm = FABRIK.create(scene, [shoulder, elbow, wrist, hand], { target: handle });
+ * ```
+ */
+export class FABRIK extends ChainIK<IKSolverFABRIK> {
+  private constructor(bones: readonly Bone[], options: ChainIKOptions) {
+    super(bones, options, (pose, ids, o) => new IKSolverFABRIK(pose, ids, o));
+  }
+
+  /** Attaches FABRIK to `bones` (as {@link CCDIK.create}). */
+  static create(_scene: Scene, bones: readonly Bone[], options: ChainIKOptions = {}): FABRIK {
+    return new FABRIK(bones, options);
+  }
+
+  /** "FABRIK". */
+  getClassName(): string {
+    return "FABRIK";
+  }
+}
+
+/** Options of {@link FABRIKRoot.create}. */
+export interface FABRIKRootOptions extends RigComponentOptions {
+  /** Per chain, the node its tip follows (null: its `targetPositions` entry). */
+  targets?: readonly (TransformNode | null)[];
+  /** Iterations per frame (default 4). */
+  maxIterations?: number;
+}
+
+/**
+ * FinalIK's FABRIKRoot on a Babylon skeleton: several FABRIK chains hanging from one root bone (the fingers
+ * of a hand, the tails of a multi-tail). Each chain's tip follows its target; the root moves (never turns)
+ * toward the `pull`-weighted centroid of where the chains want it, held back by `solver.rootPin`.
+ *
+ * ```ts
+ * const hand = FABRIKRoot.create(scene, palm, [thumbBones, indexBones, middleBones], { targets: [a, b, c] });
+ * hand.solver.rootPin = 0.5;
+ * ```
+ */
+export class FABRIKRoot extends RigComponent {
+  /** The engine-neutral solver: `rootPin`, `maxIterations`, and per chain `chains[i].pull` and `.solver`. */
+  readonly solver: IKSolverFABRIKRoot;
+  /** The shared root bone. */
+  readonly root: Bone;
+  /** The chains' bones, each root first (the root bone itself not included). */
+  readonly chainBones: readonly (readonly Bone[])[];
+  /** Per chain, the node its tip follows, or null to use {@link targetPositions}. */
+  readonly targets: (TransformNode | null)[];
+  /** Per chain, the world position its tip follows when it has no target node (default: the tip at creation). */
+  readonly targetPositions: Vector3[];
+
+  private constructor(root: Bone, chains: readonly (readonly Bone[])[], options: FABRIKRootOptions) {
+    const skeleton = root.getSkeleton();
+    const problems: string[] = [];
+    if (chains.length === 0) problems.push("a FABRIK root needs at least one chain");
+    for (const c of chains) {
+      if (c.length === 0) continue;
+      let p = c[0]!.getParent();
+      while (p !== null && p !== root) p = p.getParent();
+      if (p === null) problems.push(`bone "${c[0]!.name}" does not hang from the root bone "${root.name}"`);
+    }
+    if (problems.length > 0) throw new FBBIKError(problems);
+    for (const c of chains) checkChain(c);
+    super(skeleton, [root, ...chains.flat()], options, IKUpdateOrder.Chain);
+    this.root = root;
+    this.chainBones = chains.map((c) => [...c]);
+    const rig = this.rig;
+    const rootId = rig.idOf(root);
+    // the root bone moves: FixTransforms restores its position too
+    rig.storeDefaultLocalState([
+      { bone: rootId, position: true },
+      ...chains.flat().map((b) => ({ bone: rig.idOf(b), position: false })),
+    ]);
+    const solvers = chains.map(
+      (c) =>
+        new IKSolverFABRIK(
+          rig,
+          c.map((b) => rig.idOf(b)),
+          { boneName: (id) => rig.getName(id), rootParent: rig.parents[rig.idOf(c[0]!)]! },
+        ),
+    );
+    this.solver = new IKSolverFABRIKRoot(rig, rootId, solvers);
+    if (options.maxIterations !== undefined) this.solver.maxIterations = options.maxIterations;
+    this.targets = chains.map((_, i) => options.targets?.[i] ?? null);
+    this.targetPositions = chains.map((c) => rig.getWorldPosition(rig.idOf(c[c.length - 1]!), new Vector3()));
+    this.attach();
+  }
+
+  /** Attaches FABRIKRoot to `root` and its `chains` (each root first, hanging from `root`, one skeleton). */
+  static create(_scene: Scene, root: Bone, chains: readonly (readonly Bone[])[], options: FABRIKRootOptions = {}) {
+    return new FABRIKRoot(root, chains, options);
+  }
+
+  /** "FABRIKRoot". */
+  getClassName(): string {
+    return "FABRIKRoot";
+  }
+
+  /** @internal */
+  protected solve(): void {
+    const chains = this.solver.chains;
+    for (let i = 0; i < chains.length; i++) {
+      const node = this.targets[i]!;
+      const position = node === null ? this.targetPositions[i]! : null;
+      this.readTargetPosition(node, position, chains[i]!.solver.ikPosition, `target ${i}`);
+    }
+    this.solver.update();
+  }
+}
+
+/** Throws when `bones` is not a chain of one skeleton, root first, each an ancestor of the next. */
+function checkChain(bones: readonly Bone[]): void {
+  const problems: string[] = [];
+  if (bones.length < 2) problems.push(`a chain needs at least two bones, got ${bones.length}`);
+  const skeleton = bones[0]?.getSkeleton();
+  for (let i = 1; i < bones.length; i++) {
+    const b = bones[i]!;
+    if (b.getSkeleton() !== skeleton) {
+      problems.push(`bone "${b.name}" is not in skeleton "${skeleton?.name}"`);
+      continue;
+    }
+    let p = b.getParent();
+    while (p !== null && p !== bones[i - 1]) p = p.getParent();
+    if (p === null) problems.push(`bone "${bones[i - 1]!.name}" is not an ancestor of the next bone "${b.name}"`);
+  }
+  if (problems.length > 0) throw new FBBIKError(problems);
+}

@@ -1,0 +1,125 @@
+import type { Bone } from "@babylonjs/core/Bones/bone.js";
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import type { Scene } from "@babylonjs/core/scene.js";
+import { IKSolverLimb, type LimbBendModifier } from "../limb/ik-solver-limb.js";
+import { Vec3 } from "../math/vec3.js";
+import { FBBIKError } from "../solver/errors.js";
+import { RigComponent, type RigComponentOptions } from "./rig-component.js";
+import { IKUpdateOrder } from "./scene-updater.js";
+
+const tv = new Vec3();
+
+/** Options of {@link LimbIK.create}. */
+export interface LimbIKOptions extends RigComponentOptions {
+  /** The node the end bone (hand or foot) follows: position, and rotation by `solver.ikRotationWeight`. */
+  target?: TransformNode | null;
+  /** The node the middle joint (elbow or knee) bends toward, by `solver.bendGoalWeight` (FinalIK's bendGoal). */
+  bendGoal?: TransformNode | null;
+  /** How the bend plane follows the animation when there is no bend goal (default `"animation"`). */
+  bendModifier?: LimbBendModifier;
+  /** The bend plane's normal in world space at creation (default: the plane of the limb as created). */
+  bendNormal?: Vector3;
+}
+
+/**
+ * FinalIK's LimbIK on a Babylon skeleton: an arm or a leg (upper, middle and end bone) solved exactly by the
+ * law of cosines. The end bone reaches {@link target} (and takes its rotation by `solver.ikRotationWeight`);
+ * the middle joint bends in a plane chosen by the bend goal or the bend modifier (keep the animated bend,
+ * follow the target's rotation, follow the parent bone). A target beyond reach straightens the limb toward
+ * it; one closer than the bones allow folds it.
+ *
+ * ```ts
+ * const arm = LimbIK.create(scene, upperArm, forearm, hand, { target: grip, bendGoal: elbowHint });
+ * arm.solver.bendGoalWeight = 1;
+ * ```
+ */
+export class LimbIK extends RigComponent {
+  /** The engine-neutral solver: weights, bend modifier, bend goal weight, maintainRotationWeight. */
+  readonly solver: IKSolverLimb;
+  /** Upper, middle and end bone. */
+  readonly bones: readonly [Bone, Bone, Bone];
+  /** The node the end bone follows, or null to use {@link targetPosition}/{@link targetRotation}. */
+  target: TransformNode | null;
+  /** The node the middle joint bends toward, or null to use {@link bendGoalPosition}. */
+  bendGoal: TransformNode | null;
+  /** World position the end bone follows when there is no {@link target} (default: where it was created). */
+  readonly targetPosition = new Vector3();
+  /** World rotation the end bone takes when there is no {@link target} (default: as created). */
+  readonly targetRotation = new Quaternion();
+  /** World position the middle joint bends toward when there is no {@link bendGoal}. */
+  readonly bendGoalPosition = new Vector3();
+
+  private constructor(upper: Bone, middle: Bone, end: Bone, options: LimbIKOptions) {
+    const skeleton = upper.getSkeleton();
+    checkLimb(upper, middle, end);
+    const parent = upper.getParent();
+    super(skeleton, parent !== null ? [upper, middle, end, parent] : [upper, middle, end], options, IKUpdateOrder.Limb);
+    const rig = this.rig;
+    this.bones = [upper, middle, end];
+    let bendNormal: Vec3 | undefined;
+    if (options.bendNormal !== undefined) {
+      tv.x = options.bendNormal.x;
+      tv.y = options.bendNormal.y;
+      tv.z = options.bendNormal.z;
+      bendNormal = rig.worldToComponentVector(tv, new Vec3());
+    }
+    this.solver = new IKSolverLimb(rig, rig.idOf(upper), rig.idOf(middle), rig.idOf(end), {
+      parent: parent !== null ? rig.idOf(parent) : undefined,
+      bendNormal,
+    });
+    if (options.bendModifier !== undefined) this.solver.bendModifier = options.bendModifier;
+    this.target = options.target ?? null;
+    this.bendGoal = options.bendGoal ?? null;
+    rig.getWorldPosition(rig.idOf(end), this.targetPosition);
+    rig.getWorldRotation(rig.idOf(end), this.targetRotation);
+    rig.getWorldPosition(rig.idOf(middle), this.bendGoalPosition);
+    this.attach();
+  }
+
+  /**
+   * Attaches LimbIK to three bones of one skeleton: `upper` an ancestor of `middle`, `middle` of `end`.
+   * Throws {@link FBBIKError} naming the bones when they are not a limb.
+   */
+  static create(_scene: Scene, upper: Bone, middle: Bone, end: Bone, options: LimbIKOptions = {}): LimbIK {
+    return new LimbIK(upper, middle, end, options);
+  }
+
+  /** "LimbIK". */
+  getClassName(): string {
+    return "LimbIK";
+  }
+
+  /** @internal */
+  protected solve(): void {
+    const s = this.solver;
+    const node = this.target;
+    if (!this.readTargetPosition(node, node === null ? this.targetPosition : null, s.ikPosition, "target")) return;
+    if (s.ikRotationWeight > 0) {
+      this.readTargetRotation(node, node === null ? this.targetRotation : null, s.ikRotation, "target");
+    }
+    if (s.bendGoalWeight > 0 || s.bendModifier === "goal") {
+      const goal = this.bendGoal;
+      this.readTargetPosition(goal, goal === null ? this.bendGoalPosition : null, s.bendGoal, "bendGoal");
+    }
+    s.solve();
+  }
+}
+
+/** Throws when the three bones are not a limb of one skeleton (each an ancestor of the next). */
+function checkLimb(upper: Bone, middle: Bone, end: Bone): void {
+  const problems: string[] = [];
+  const skeleton = upper.getSkeleton();
+  for (const b of [middle, end]) {
+    if (b.getSkeleton() !== skeleton) problems.push(`bone "${b.name}" is not in skeleton "${skeleton.name}"`);
+  }
+  const isAncestor = (a: Bone, b: Bone): boolean => {
+    for (let p = b.getParent(); p !== null; p = p.getParent()) if (p === a) return true;
+    return false;
+  };
+  if (problems.length === 0) {
+    if (!isAncestor(upper, middle)) problems.push(`bone "${upper.name}" is not an ancestor of "${middle.name}"`);
+    if (!isAncestor(middle, end)) problems.push(`bone "${middle.name}" is not an ancestor of "${end.name}"`);
+  }
+  if (problems.length > 0) throw new FBBIKError(problems);
+}

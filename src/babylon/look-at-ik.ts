@@ -1,0 +1,94 @@
+import type { Bone } from "@babylonjs/core/Bones/bone.js";
+import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import type { Scene } from "@babylonjs/core/scene.js";
+import { IKSolverLookAt } from "../aim/ik-solver-look-at.js";
+import { Vec3, normalize } from "../math/vec3.js";
+import { FBBIKError } from "../solver/errors.js";
+import { RigComponent, type RigComponentOptions } from "./rig-component.js";
+import { IKUpdateOrder } from "./scene-updater.js";
+
+/** The bones a {@link LookAtIK} turns. */
+export interface LookAtBones {
+  /** Spine bones, bottom to top, each an ancestor of the next (may be empty). */
+  spine?: readonly Bone[];
+  /** The head, below the last spine bone. */
+  head?: Bone | null;
+  /** The eyes, below the head. */
+  eyes?: readonly Bone[];
+}
+
+/** Options of {@link LookAtIK.create}. */
+export interface LookAtIKOptions extends RigComponentOptions {
+  /** The node the character looks at (the camera, a point of interest). */
+  target?: TransformNode | null;
+  /**
+   * The direction the character faces as created, in world space (default: +Z of the skeleton's own space,
+   * glTF's front).
+   */
+  forward?: Vector3;
+}
+
+const tv = new Vec3();
+
+/**
+ * FinalIK's LookAtIK on a Babylon skeleton: the spine, the head and the eyes turn toward {@link target}, each
+ * by its weight (`solver.bodyWeight`, `headWeight`, `eyesWeight`), the spine's share spread over its bones,
+ * each part clamped so it never turns beyond what its clamp weight allows from the animated direction
+ * (`clampWeight`, `clampWeightHead`, `clampWeightEyes`).
+ *
+ * ```ts
+ * const look = LookAtIK.create(scene, { spine: [spine, chest], head, eyes: [leftEye, rightEye] }, { target: camera });
+ * look.solver.headWeight = 0.8;
+ * ```
+ */
+export class LookAtIK extends RigComponent {
+  /** The engine-neutral solver: weights and clamps. */
+  readonly solver: IKSolverLookAt;
+  /** The node looked at, or null to use {@link targetPosition}. */
+  target: TransformNode | null;
+  /** World point looked at when there is no {@link target} (default: ahead of the head as created). */
+  readonly targetPosition = new Vector3();
+
+  private constructor(bones: LookAtBones, options: LookAtIKOptions) {
+    const all = [...(bones.spine ?? []), ...(bones.head ? [bones.head] : []), ...(bones.eyes ?? [])];
+    const skeleton = all[0]?.getSkeleton();
+    if (skeleton === undefined) throw new FBBIKError(["LookAtIK needs a spine, a head or eyes"]);
+    super(skeleton, all, options, IKUpdateOrder.LookAt);
+    const rig = this.rig;
+    let forward: Vec3 | undefined;
+    if (options.forward !== undefined) {
+      tv.x = options.forward.x;
+      tv.y = options.forward.y;
+      tv.z = options.forward.z;
+      forward = normalize(new Vec3(), rig.worldToComponentVector(tv, tv));
+    }
+    this.solver = new IKSolverLookAt(rig, {
+      spine: (bones.spine ?? []).map((b) => rig.idOf(b)),
+      head: bones.head ? rig.idOf(bones.head) : undefined,
+      eyes: (bones.eyes ?? []).map((b) => rig.idOf(b)),
+      forward,
+    });
+    this.target = options.target ?? null;
+    rig.componentToWorldPoint(this.solver.ikPosition, this.targetPosition);
+    this.attach();
+  }
+
+  /** Attaches LookAtIK to a spine, a head and eyes (any of them may be left out; one skeleton). */
+  static create(_scene: Scene, bones: LookAtBones, options: LookAtIKOptions = {}): LookAtIK {
+    return new LookAtIK(bones, options);
+  }
+
+  /** "LookAtIK". */
+  getClassName(): string {
+    return "LookAtIK";
+  }
+
+  /** @internal */
+  protected solve(): void {
+    const s = this.solver;
+    const node = this.target;
+    if (!this.readTargetPosition(node, node === null ? this.targetPosition : null, s.ikPosition, "target")) return;
+    s.solve();
+  }
+}

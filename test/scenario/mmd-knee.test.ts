@@ -1,0 +1,62 @@
+/**
+ * MMD-style legs on a real model: CCDIK on Xbot's leg (thigh, shin, foot) with an X-only Euler limit on the
+ * knee (MikuMikuDance's knee: X in a range on one side of straight, Y and Z fixed at 0). Over 200 random foot
+ * targets, the knee turns only about its X axis and only within its range: it never bends sideways or the
+ * other way.
+ */
+import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { describe, expect, it } from "vitest";
+import { CCDIK } from "../../src/babylon/chain-ik.js";
+import { RotationLimitEuler } from "../../src/joints/limits/rotation-limit-euler.js";
+import { Quat, conjugateMultiply } from "../../src/math/quat.js";
+import { Vec3 } from "../../src/math/vec3.js";
+import { loadModel } from "../helpers/babylon-scene.js";
+import { eulerXYZ } from "../helpers/limit-reference.js";
+import { Random } from "../helpers/random.js";
+
+describe("MMD-style knee on Xbot (CCDIK, Euler X-only limit)", () => {
+  for (const rightHanded of [false, true]) {
+    it(`the knee turns only about X, within its range (${rightHanded ? "right" : "left"}-handed scene)`, async () => {
+      const model = await loadModel("Xbot", { rightHanded });
+      const { scene, skeleton } = model;
+      const bone = (n: string) => skeleton.bones.find((b) => b.name === `mixamorig:${n}`)!;
+      const leg = [bone("LeftUpLeg"), bone("LeftLeg"), bone("LeftFoot")];
+      scene.render();
+      const ik = CCDIK.create(scene, leg, { maxIterations: 30 });
+      const lo = -2.6;
+      const hi = -0.01;
+      // X from −2.6 rad to −0.01 rad relative to the rest pose; Y and Z fixed (MMD's knee)
+      const knee = new RotationLimitEuler(new Vec3(lo, 0, 0), new Vec3(hi, 0, 0));
+      ik.solver.setLimit(1, knee);
+      const rest = ik.solver.getRestLocalRotation(1, new Quat());
+      const hip = leg[0]!.getTransformNode()!.absolutePosition.clone();
+      const random = new Random(5);
+      const local = new Quat();
+      const delta = new Quat();
+      let bentMost = 0;
+      for (let k = 0; k < 200; k++) {
+        ik.targetPosition.copyFrom(
+          hip.add(new Vector3(random.range(-0.4, 0.4), random.range(-0.9, -0.2), random.range(-0.4, 0.4))),
+        );
+        scene.render();
+        // the shin's node is the thigh's child: its local rotation is the knee's (read from Babylon, not the rig)
+        const r = leg[1]!.getTransformNode()!.rotationQuaternion!;
+        local.x = r.x;
+        local.y = r.y;
+        local.z = r.z;
+        local.w = r.w;
+        conjugateMultiply(delta, rest, local);
+        const e = eulerXYZ(delta);
+        expect(Math.abs(e.y)).toBeLessThan(1e-6);
+        expect(Math.abs(e.z)).toBeLessThan(1e-6);
+        expect(e.x).toBeGreaterThanOrEqual(lo - 1e-6);
+        expect(e.x).toBeLessThanOrEqual(hi + 1e-6);
+        bentMost = Math.min(bentMost, e.x);
+      }
+      // the knee did bend (the test is not satisfied by a knee that never moves)
+      expect(bentMost).toBeLessThan(-0.5);
+      ik.dispose();
+      model.dispose();
+    });
+  }
+});
