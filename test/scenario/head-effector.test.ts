@@ -1,0 +1,417 @@
+/**
+ * FBBIKHeadEffector on the real models (UAL always, Xbot when ../shared/assets/models has it), in left- and
+ * right-handed scenes: the head reaches a headset moved down, forward and sideways by up to 20 % of the
+ * height and turned up to 45°, within 1 % of the height and 2°, while both hands hold their targets within
+ * 1 % of the height; weight 0 leaves the IK's output bit for bit; non-finite targets are ignored and warned
+ * once; dispose removes the hooks.
+ */
+import type { Bone } from "@babylonjs/core/Bones/bone.js";
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
+import { FBBIKHeadEffector, type FBBIKHeadEffectorOptions } from "../../src/effectors/head/fbbik-head-effector.js";
+import { type LoadedModel, type ModelName, modelAvailable } from "../helpers/babylon-scene.js";
+import { disposeOpen, height, load, report, worldPos } from "../helpers/modifier-scene.js";
+
+afterEach(disposeOpen);
+
+const MODELS: ModelName[] = (["UAL", "Xbot"] as const).filter((m) => modelAvailable(m));
+
+/** A VR rig on a model: the IK, the head effector on a headset node, and two controllers on the hands. */
+interface VRRig {
+  m: LoadedModel;
+  ik: FullBodyBipedIK;
+  head: FBBIKHeadEffector;
+  headset: TransformNode;
+  controllers: [TransformNode, TransformNode];
+  h: number;
+  up: Vector3;
+  forward: Vector3;
+  right: Vector3;
+  /** +1 when the left hand is on the `right` side of the head (a mirrored scene), −1 otherwise. */
+  leftSide: number;
+  headRest: Vector3;
+  headRestRotation: Quaternion;
+}
+
+function nodeOf(b: Bone): TransformNode {
+  return b.getTransformNode()!;
+}
+
+/** The character's forward on the ground plane: from the heels to the toes. */
+function characterForward(ik: FullBodyBipedIK): Vector3 {
+  const r = ik.references;
+  const feet = [r.leftFoot, r.rightFoot];
+  const f = new Vector3();
+  for (const foot of feet) {
+    const toe = foot.children[0];
+    if (toe !== undefined) f.addInPlace(worldPos(toe).subtract(worldPos(foot)));
+  }
+  f.y = 0;
+  return f.normalize();
+}
+
+async function vrRig(m: LoadedModel, options: (ik: FullBodyBipedIK) => FBBIKHeadEffectorOptions): Promise<VRRig> {
+  const rightHanded = m.scene.useRightHandedSystem;
+  const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+  m.scene.render();
+  const h = height(m);
+  const headNode = nodeOf(ik.references.head!);
+  headNode.computeWorldMatrix(true);
+  const headset = new TransformNode("headset", m.scene);
+  headset.position.copyFrom(headNode.getAbsolutePosition());
+  headset.rotationQuaternion = headNode.absoluteRotationQuaternion.clone();
+  const controllers: [TransformNode, TransformNode] = [
+    new TransformNode("left", m.scene),
+    new TransformNode("right", m.scene),
+  ];
+  const head = FBBIKHeadEffector.create(ik, { target: headset, ...options(ik) });
+  ik.solver.leftHandEffector.target = controllers[0];
+  ik.solver.rightHandEffector.target = controllers[1];
+  ik.solver.leftHandEffector.positionWeight = 1;
+  ik.solver.rightHandEffector.positionWeight = 1;
+  const up = new Vector3(0, 1, 0);
+  const forward = characterForward(ik);
+  const right = rightHanded ? Vector3.Cross(forward, up) : Vector3.Cross(up, forward);
+  // which side is the left hand on: the controllers go to the hands' own sides
+  const side = Vector3.Dot(worldPos(ik.references.leftHand).subtract(headset.position), right) < 0 ? -1 : 1;
+  const rig: VRRig = {
+    m,
+    ik,
+    head,
+    headset,
+    controllers,
+    h,
+    up,
+    forward,
+    right,
+    leftSide: side,
+    headRest: headset.position.clone(),
+    headRestRotation: headset.rotationQuaternion.clone(),
+  };
+  return rig;
+}
+
+/**
+ * Moves the headset by `offset` (in units of h along right, up, forward) and turns it by `turn`, then puts
+ * the controllers within reach: solved once with the hands free (the torso does not depend on them unless
+ * they pull it), each controller goes 60 % of the arm's length from its upper arm, forward and down.
+ */
+function pose(rig: VRRig, offset: [number, number, number], turn: Quaternion): void {
+  const { h, right, up, forward, ik } = rig;
+  const p = rig.headRest
+    .add(right.scale(offset[0] * h))
+    .add(up.scale(offset[1] * h))
+    .add(forward.scale(offset[2] * h));
+  rig.headset.position.copyFrom(p);
+  rig.headset.rotationQuaternion = turn.multiply(rig.headRestRotation);
+  const hands = [ik.solver.leftHandEffector, ik.solver.rightHandEffector];
+  for (const e of hands) e.positionWeight = 0;
+  rig.m.scene.render();
+  const r = ik.references;
+  const arms = [
+    [r.leftUpperArm, r.leftForearm, r.leftHand],
+    [r.rightUpperArm, r.rightForearm, r.rightHand],
+  ] as const;
+  for (let i = 0; i < 2; i++) {
+    const [upper, fore, hand] = arms[i]!;
+    const s = worldPos(upper);
+    const length = Vector3.Distance(s, worldPos(fore)) + Vector3.Distance(worldPos(fore), worldPos(hand));
+    const dir = forward.subtract(up).normalize();
+    rig.controllers[i]!.position.copyFrom(s.add(dir.scale(0.6 * length)));
+    hands[i]!.positionWeight = 1;
+  }
+}
+
+interface Errors {
+  head: number;
+  angle: number;
+  hands: number;
+}
+
+function measure(rig: VRRig): Errors {
+  const r = rig.ik.references;
+  const headNode = nodeOf(r.head!);
+  headNode.computeWorldMatrix(true);
+  const head = Vector3.Distance(headNode.getAbsolutePosition(), rig.headset.position) / rig.h;
+  const q = headNode.absoluteRotationQuaternion;
+  const t = rig.headset.rotationQuaternion!;
+  const angle = (2 * Math.acos(Math.min(1, Math.abs(Quaternion.Dot(q, t)))) * 180) / Math.PI;
+  const hands = Math.max(
+    Vector3.Distance(worldPos(r.leftHand), rig.controllers[0].position),
+    Vector3.Distance(worldPos(r.rightHand), rig.controllers[1].position),
+  );
+  return { head, angle, hands: hands / rig.h };
+}
+
+const CASES: { name: string; offset: [number, number, number]; axis: Vector3; angle: number }[] = [
+  { name: "down 20 %", offset: [0, -0.2, 0], axis: new Vector3(1, 0, 0), angle: 0 },
+  { name: "forward 20 %", offset: [0, 0, 0.2], axis: new Vector3(1, 0, 0), angle: 30 },
+  { name: "sideways 20 %", offset: [0.2, 0, 0], axis: new Vector3(0, 0, 1), angle: 20 },
+  { name: "down+forward, yaw 45°", offset: [0, -0.15, 0.15], axis: new Vector3(0, 1, 0), angle: 45 },
+  { name: "sideways+down, pitch 45°", offset: [-0.12, -0.12, 0.05], axis: new Vector3(1, 0, 0), angle: 45 },
+  { name: "all three, roll 45°", offset: [0.1, -0.1, 0.1], axis: new Vector3(0, 0, 1), angle: 45 },
+  { name: "turned only, yaw −45°", offset: [0, 0, 0], axis: new Vector3(0, 1, 0), angle: -45 },
+];
+
+/** Variants of the settings the accuracy test runs with. */
+const VARIANTS: { label: string; options: (ik: FullBodyBipedIK) => FBBIKHeadEffectorOptions }[] = [
+  { label: "defaults", options: () => ({}) },
+  {
+    label: "CCD over spine and neck, rigid body, no clamps",
+    options: (ik) => {
+      const r = ik.references;
+      return {
+        CCDBones: [...r.spine, r.head!.getParent()!],
+        roll: 0.5,
+        bodyWeight: 1,
+        thighWeight: 1,
+        bodyClampWeight: 0,
+        headClampWeight: 0,
+      };
+    },
+  },
+  { label: "no bend, body half", options: () => ({ bendWeight: 0, bodyWeight: 0.5, thighWeight: 0.3 }) },
+];
+
+describe.each(MODELS)("FBBIKHeadEffector on %s", (name) => {
+  for (const rightHanded of [false, true]) {
+    for (const variant of VARIANTS) {
+      it(`reaches the headset, hands on the controllers (${rightHanded ? "RH" : "LH"}, ${variant.label})`, async () => {
+        const m = await load(name, rightHanded);
+        const rig = await vrRig(m, variant.options);
+        let worst: Errors = { head: 0, angle: 0, hands: 0 };
+        for (const c of CASES) {
+          const axis = c.axis.x !== 0 ? rig.right : c.axis.y !== 0 ? rig.up : rig.forward;
+          pose(rig, c.offset, Quaternion.RotationAxis(axis, (c.angle * Math.PI) / 180));
+          for (let f = 0; f < 2; f++) rig.m.scene.render();
+          const e = measure(rig);
+          worst = {
+            head: Math.max(worst.head, e.head),
+            angle: Math.max(worst.angle, e.angle),
+            hands: Math.max(worst.hands, e.hands),
+          };
+        }
+        report(
+          `head effector ${name} ${rightHanded ? "RH" : "LH"} ${variant.label}: head/h, °, hands/h`,
+          worst.head,
+          worst.angle,
+          worst.hands,
+        );
+        expect(worst.head).toBeLessThan(0.01);
+        expect(worst.angle).toBeLessThan(2);
+        expect(worst.hands).toBeLessThan(0.01);
+        expect(rig.ik.warningsRaised.filter((w) => w.cause.startsWith("headEffector"))).toEqual([]);
+      });
+    }
+  }
+
+  it("follows a moving, turning headset while the idle clip plays (60 frames, LH and RH)", async () => {
+    for (const rightHanded of [false, true]) {
+      const m = await load(name, rightHanded);
+      const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+      const idle = m.container.animationGroups.find((g) => /idle/i.test(g.name)) ?? m.container.animationGroups[0]!;
+      idle.start(true);
+      m.scene.render();
+      const h = height(m);
+      const headNode = nodeOf(ik.references.head!);
+      headNode.computeWorldMatrix(true);
+      const base = headNode.getAbsolutePosition().clone();
+      const rest = headNode.absoluteRotationQuaternion.clone();
+      const headset = new TransformNode("headset", m.scene);
+      FBBIKHeadEffector.create(ik, { target: headset });
+      let worst = 0;
+      let worstAngle = 0;
+      for (let f = 0; f < 60; f++) {
+        headset.position.copyFrom(base.add(new Vector3(0.05 * h * Math.sin(f / 10), -0.1 * h, 0.05 * h)));
+        headset.rotationQuaternion = Quaternion.RotationAxis(Vector3.Up(), 0.5 * Math.sin(f / 7)).multiply(rest);
+        m.scene.render();
+        headNode.computeWorldMatrix(true);
+        worst = Math.max(worst, Vector3.Distance(headNode.getAbsolutePosition(), headset.position) / h);
+        const d = Math.min(
+          1,
+          Math.abs(Quaternion.Dot(headNode.absoluteRotationQuaternion, headset.rotationQuaternion)),
+        );
+        worstAngle = Math.max(worstAngle, (2 * Math.acos(d) * 180) / Math.PI);
+      }
+      report(`head effector ${name} ${rightHanded ? "RH" : "LH"} idle playing: head/h, °`, worst, worstAngle);
+      expect(worst).toBeLessThan(0.01);
+      expect(worstAngle).toBeLessThan(2);
+    }
+  });
+
+  it("with weight 0 the IK's output is bit for bit the IK's alone (hands driven, idle playing)", async () => {
+    const bones: number[][] = [];
+    for (const withHead of [false, true]) {
+      const m = await load(name);
+      const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+      const r = ik.references;
+      const idle = m.container.animationGroups.find((g) => /idle/i.test(g.name)) ?? m.container.animationGroups[0];
+      idle?.start(true);
+      ik.solver.leftHandEffector.position.copyFrom(worldPos(r.leftHand).add(new Vector3(0.05, 0.1, 0.05)));
+      ik.solver.leftHandEffector.positionWeight = 1;
+      if (withHead) {
+        const headset = new TransformNode("headset", m.scene);
+        headset.position.copyFrom(worldPos(r.head!).add(new Vector3(0.1, -0.2, 0.1)));
+        const head = FBBIKHeadEffector.create(ik, { target: headset, weight: 0, CCDBones: r.spine });
+        for (let f = 0; f < 5; f++) m.scene.render();
+        head.weight = 1;
+        m.scene.render();
+        head.weight = 0;
+      } else {
+        for (let f = 0; f < 6; f++) m.scene.render();
+      }
+      for (let f = 0; f < 3; f++) m.scene.render();
+      bones.push(
+        m.skeleton.bones.flatMap((b) => {
+          const n = b.getTransformNode()!;
+          return [...n.position.asArray(), ...n.rotationQuaternion!.asArray()];
+        }),
+      );
+    }
+    expect(bones[1]).toEqual(bones[0]);
+  });
+
+  it("ignores a NaN or infinite headset for the frame, warned once, and never writes NaN", async () => {
+    const m = await load(name);
+    const rig = await vrRig(m, () => ({}));
+    pose(rig, [0.05, -0.1, 0.05], Quaternion.Identity());
+    m.scene.render();
+    const before = measure(rig);
+    const bad = [NaN, Infinity, -Infinity];
+    for (const v of bad) {
+      rig.headset.position.set(v, 0, 0);
+      for (let f = 0; f < 2; f++) m.scene.render();
+      rig.headset.position.set(0, v, 1);
+      rig.headset.rotationQuaternion = new Quaternion(v, 0, 0, 1);
+      for (let f = 0; f < 2; f++) m.scene.render();
+      for (const b of m.skeleton.bones) {
+        const n = b.getTransformNode()!;
+        expect([...n.position.asArray(), ...n.rotationQuaternion!.asArray()].every(Number.isFinite)).toBe(true);
+      }
+    }
+    rig.head.position.set(NaN, 0, 0);
+    rig.head.target = null;
+    m.scene.render();
+    const causes = rig.ik.warningsRaised.map((w) => w.cause).filter((c) => c.startsWith("headEffector"));
+    expect(causes.sort()).toEqual(["headEffector:position"]);
+    // a bad setting keeps its last valid value
+    rig.head.bodyWeight = NaN;
+    m.scene.render();
+    expect(rig.head.bodyWeight).toBe(0.8);
+    expect(before.head).toBeLessThan(0.01);
+  });
+
+  it("an out-of-reach controller pulls the head off the headset unless handsPullBody is false; fixHead keeps it, stretch narrows it", async () => {
+    const results: { head: number; hand: number }[] = [];
+    const variants: ((ik: FullBodyBipedIK, h: number) => FBBIKHeadEffectorOptions)[] = [
+      () => ({}),
+      () => ({ handsPullBody: false }),
+      () => ({ fixHead: true }),
+      // the neck and the chest take up to 3 % of the height of the head's error after the solve
+      (ik, h) => ({
+        stretchBones: [ik.references.spine.at(-1)!, ik.references.head!.getParent()!],
+        maxStretch: 0.03 * h,
+      }),
+    ];
+    for (const options of variants) {
+      const m = await load(name);
+      const h = height(m);
+      const rig = await vrRig(m, (ik) => options(ik, h));
+      pose(rig, [0, -0.05, 0.05], Quaternion.Identity());
+      // the left controller 20 % of the height further out than the arm reaches
+      const r = rig.ik.references;
+      const s = worldPos(r.leftUpperArm);
+      const out = rig.controllers[0].position.subtract(s).normalize();
+      rig.controllers[0].position.copyFrom(s.add(out.scale(0.35 * rig.h + 0.2 * rig.h)));
+      for (let f = 0; f < 3; f++) m.scene.render();
+      const e = measure(rig);
+      results.push({
+        head: e.head,
+        hand: Vector3.Distance(worldPos(r.leftHand), rig.controllers[0].position) / rig.h,
+      });
+    }
+    const [pull, noPull, fixHead, stretch] = results as [
+      { head: number; hand: number },
+      { head: number; hand: number },
+      { head: number; hand: number },
+      { head: number; hand: number },
+    ];
+    report(`head effector ${name} pull: head/h, hand/h`, pull.head, pull.hand, noPull.head, noPull.hand);
+    // pulled: the hand gets closer, the head leaves the headset
+    expect(pull.head).toBeGreaterThan(0.02);
+    expect(pull.hand).toBeLessThan(noPull.hand - 0.02);
+    // not pulled: the head stays on the headset, the hand stops short
+    expect(noPull.head).toBeLessThan(1e-5);
+    expect(noPull.hand).toBeGreaterThan(0.1);
+    // fixHead: pulled, and the head is put back on the headset after the solve
+    expect(fixHead.head).toBeLessThan(1e-5);
+    // stretched: 3 % of the height closer (the stretch moves the head toward the headset)
+    expect(stretch.head).toBeCloseTo(pull.head - 0.03, 3);
+  });
+
+  it("allocates nothing per update (1,000 updates, heap growth loose)", async () => {
+    const m = await load(name);
+    const rig = await vrRig(m, (ik) => ({
+      CCDBones: ik.references.spine,
+      stretchBones: [ik.references.head!.getParent()!],
+      fixHead: true,
+    }));
+    pose(rig, [0.05, -0.1, 0.1], Quaternion.RotationAxis(rig.up, 0.5));
+    const p0 = rig.headset.position.clone();
+    const run = (frames: number): void => {
+      for (let f = 0; f < frames; f++) {
+        rig.headset.position.set(p0.x + 0.002 * rig.h * (f % 7), p0.y, p0.z);
+        rig.ik.update();
+      }
+    };
+    // the least growth of five rounds (JIT work elsewhere can add to one round; a round with a garbage
+    // collection shrinks and is left out), with the effector off and on: the scene's own work is the same
+    const growth = (weight: number): number => {
+      rig.head.weight = weight;
+      run(2000);
+      let grown = Infinity;
+      for (let round = 0; round < 5; round++) {
+        const before = process.memoryUsage().heapUsed;
+        run(1000);
+        const g = process.memoryUsage().heapUsed - before;
+        if (g >= 0) grown = Math.min(grown, g);
+      }
+      return grown === Infinity ? 0 : grown;
+    };
+    const off = growth(0);
+    const on = growth(1);
+    report(`head effector ${name} heap growth per 1,000 updates, off/on (B)`, off, on);
+    // measured 0 B per update; one 16-byte number boxed per update would be 16 kB
+    expect(on - off).toBeLessThan(8_000);
+    expect(measure(rig).head).toBeLessThan(1e-5);
+  });
+
+  it("dispose removes its hooks; the IK then runs alone", async () => {
+    const m = await load(name);
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+    const inner = ik.solver.inner;
+    const counts = () => [
+      inner.onPreUpdate.observerCount,
+      inner.onPreIteration.observerCount,
+      inner.onPreBend.observerCount,
+      ik.solver.onPostUpdate.observers.length,
+    ];
+    const alone = counts();
+    const headset = new TransformNode("headset", m.scene);
+    headset.position.copyFrom(worldPos(ik.references.head!).add(new Vector3(0, -0.2, 0)));
+    const head = FBBIKHeadEffector.create(ik, { target: headset });
+    expect(counts()).not.toEqual(alone);
+    m.scene.render();
+    head.dispose();
+    expect(head.isDisposed).toBe(true);
+    // Babylon removes an observer on the next microtask
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(counts()).toEqual(alone);
+    m.scene.render();
+    m.scene.render();
+    // the head is back where the animation has it
+    expect(Vector3.Distance(worldPos(ik.references.head!), headset.position)).toBeGreaterThan(0.1 * height(m));
+  });
+});
