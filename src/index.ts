@@ -204,3 +204,8 @@ export {
   type JacobianIKJoint,
 } from "./babylon/jacobian-ik.js";
 export { FBBIKColliders, type FBBIKCollidersOptions } from "./babylon/fbbik-colliders.js";
+export {
+  FBBIKHeadEffector,
+  HeadBendBone,
+  type FBBIKHeadEffectorOptions,
+} from "./effectors/head/fbbik-head-effector.js";
