@@ -7,6 +7,7 @@ import * as os from "node:os";
 import { relative } from "node:path";
 import { type Benchmark, printChecks, printRows, writeResult } from "./common.js";
 import { componentsBenchmark } from "./components.js";
+import { familyBenchmark } from "./family.js";
 import { frameBenchmark } from "./frame.js";
 import { machineProbe } from "./machine-probe.js";
 import { solverBenchmark } from "./solver.js";
@@ -16,6 +17,7 @@ const BENCHMARKS: Benchmark[] = [
   solverBenchmark as Benchmark,
   frameBenchmark as Benchmark,
   componentsBenchmark as Benchmark,
+  familyBenchmark as Benchmark,
 ];
 
 async function main(): Promise<void> {
