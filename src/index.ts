@@ -175,7 +175,7 @@ export { IKSolverFABRIKRoot, FABRIKChain } from "./fabrik/ik-solver-fabrik-root.
 export { IKSolverJacobian, type IKSolverJacobianOptions } from "./jacobian/ik-solver-jacobian.js";
 export { JacobianEffector } from "./jacobian/jacobian-effector.js";
 export type { JacobianJoint } from "./jacobian/jacobian-joint.js";
-export { RigComponent, type RigComponentOptions } from "./babylon/rig-component.js";
+export { RigComponent, type RigComponentOptions, type IKTarget } from "./babylon/rig-component.js";
 export { IKUpdateOrder } from "./babylon/scene-updater.js";
 export { ChainIK, CCDIK, FABRIK, FABRIKRoot, type ChainIKOptions, type FABRIKRootOptions } from "./babylon/chain-ik.js";
 export {

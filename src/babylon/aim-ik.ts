@@ -6,14 +6,14 @@ import { IKSolverAim } from "../aim/ik-solver-aim.js";
 import { Quat, conjugate, rotateVector } from "../math/quat.js";
 import { Vec3, normalize } from "../math/vec3.js";
 import { FBBIKError } from "../solver/errors.js";
-import { RigComponent, type RigComponentOptions } from "./rig-component.js";
+import { RigComponent, type RigComponentOptions, type IKTarget } from "./rig-component.js";
 import { IKUpdateOrder } from "./scene-updater.js";
 import { currentWorldMatrix } from "./world-matrix.js";
 
 /** Options of {@link AimIK.create}. */
 export interface AimIKOptions extends RigComponentOptions {
   /** The node the aim points at. */
-  target?: TransformNode | null;
+  target?: IKTarget | null;
   /** The bone that carries the aim (default: the chain's last bone); it must follow the last bone rigidly. */
   aimBone?: Bone;
   /**
@@ -24,7 +24,7 @@ export interface AimIKOptions extends RigComponentOptions {
   /** The aim axis: in `aimTransform`'s own frame when given, else in the aim bone's (default +Z). */
   axis?: Vector3;
   /** The node the pole axis (the aim bone's +Y unless `poleAxis`) turns toward, by `solver.poleWeight`. */
-  poleTarget?: TransformNode | null;
+  poleTarget?: IKTarget | null;
   /** The axis turned toward the pole target, in the aim bone's frame (default +Y). */
   poleAxis?: Vector3;
 }
@@ -51,9 +51,9 @@ export class AimIK extends RigComponent {
   /** The chain's bones, root first. */
   readonly bones: readonly Bone[];
   /** The node the aim points at, or null to use {@link targetPosition}. */
-  target: TransformNode | null;
+  target: IKTarget | null;
   /** The node the pole axis turns toward, or null to use {@link polePosition}. */
-  poleTarget: TransformNode | null;
+  poleTarget: IKTarget | null;
   /** World point the aim points at when there is no {@link target} (default: along the axis as created). */
   readonly targetPosition = new Vector3();
   /** World point the pole axis turns toward when there is no {@link poleTarget}. */

@@ -1,6 +1,5 @@
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
-import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { Scene } from "@babylonjs/core/scene.js";
 import { IKSolverCCD } from "../ccd/ik-solver-ccd.js";
 import { IKSolverFABRIK } from "../fabrik/ik-solver-fabrik.js";
@@ -11,13 +10,13 @@ import { FBBIKError } from "../solver/errors.js";
 import type { BabylonRig } from "./babylon-rig.js";
 import type { BoneCollider } from "./bone-collider.js";
 import { BoneColliderSet, colliderBones } from "./bone-collider-set.js";
-import { RigComponent, type RigComponentOptions } from "./rig-component.js";
+import { RigComponent, type RigComponentOptions, type IKTarget } from "./rig-component.js";
 import { IKUpdateOrder } from "./scene-updater.js";
 
 /** Options of {@link CCDIK.create} and {@link FABRIK.create}. */
 export interface ChainIKOptions extends RigComponentOptions {
   /** The node the chain's tip follows every frame (position; rotation too when `solver.ikRotationWeight` > 0). */
-  target?: TransformNode | null;
+  target?: IKTarget | null;
   /** Most iterations per frame (default 4 for FABRIK, 10 for CCD). */
   maxIterations?: number;
   /** Stop once the tip is within this distance of the target, world units (default 0: all iterations). */
@@ -42,7 +41,7 @@ export abstract class ChainIK<S extends IKSolverJoints> extends RigComponent {
   /** The chain's bones, root first. */
   readonly bones: readonly Bone[];
   /** The node the tip follows, or null to use {@link targetPosition}/{@link targetRotation}. */
-  target: TransformNode | null;
+  target: IKTarget | null;
   /** World position the tip follows when there is no {@link target} (default: the tip where it was created). */
   readonly targetPosition = new Vector3();
   /** World rotation the tip takes (by `solver.ikRotationWeight`) when there is no {@link target}. */
@@ -177,7 +176,7 @@ export class FABRIK extends ChainIK<IKSolverFABRIK> {
 /** Options of {@link FABRIKRoot.create}. */
 export interface FABRIKRootOptions extends RigComponentOptions {
   /** Per chain, the node its tip follows (null: its `targetPositions` entry). */
-  targets?: readonly (TransformNode | null)[];
+  targets?: readonly (IKTarget | null)[];
   /** Iterations per frame (default 4). */
   maxIterations?: number;
 }
@@ -200,7 +199,7 @@ export class FABRIKRoot extends RigComponent {
   /** The chains' bones, each root first (the root bone itself not included). */
   readonly chainBones: readonly (readonly Bone[])[];
   /** Per chain, the node its tip follows, or null to use {@link targetPositions}. */
-  readonly targets: (TransformNode | null)[];
+  readonly targets: (IKTarget | null)[];
   /** Per chain, the world position its tip follows when it has no target node (default: the tip at creation). */
   readonly targetPositions: Vector3[];
 

@@ -1,14 +1,13 @@
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import type { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
-import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { IKSolverJacobian } from "../jacobian/ik-solver-jacobian.js";
 import type { JacobianEffector } from "../jacobian/jacobian-effector.js";
 import type { JacobianJoint } from "../jacobian/jacobian-joint.js";
 import { Quat } from "../math/quat.js";
 import type { Vec3 } from "../math/vec3.js";
 import { FBBIKError } from "../solver/errors.js";
-import { RigComponent, type RigComponentOptions } from "./rig-component.js";
+import { RigComponent, type RigComponentOptions, type IKTarget } from "./rig-component.js";
 import type { Scene } from "@babylonjs/core/scene.js";
 import { IKUpdateOrder } from "./scene-updater.js";
 
@@ -20,7 +19,7 @@ export interface JacobianIKEffectorOptions {
   /** The bone pulled (one of the component's bones). */
   bone: Bone;
   /** The node it follows every frame (position; rotation too when `rotationWeight` > 0). */
-  target?: TransformNode | null;
+  target?: IKTarget | null;
   /** Least-squares weight (default 1; 0 switches it off). */
   weight?: number;
   /** Higher priorities are met first, lower ones in what freedom is left (default 0). */
@@ -51,7 +50,7 @@ export class JacobianIKEffector {
   /** The engine-neutral effector (component space; weight, priority and rotation weight live here). */
   readonly solverEffector: JacobianEffector;
   /** The node followed every frame, or null. */
-  target: TransformNode | null;
+  target: IKTarget | null;
   /** World position used when `target` is null (null: no target, the effector is off). */
   position: Vector3 | null = null;
   /** World rotation used when `target` is null and `rotationWeight` > 0. */
@@ -182,12 +181,12 @@ export class JacobianIK extends RigComponent {
   }
 
   /** @internal {@link RigComponent.readTargetPosition} for the effectors. */
-  _position(node: TransformNode | null, position: Vector3 | null, out: Vec3, what: string): boolean {
+  _position(node: IKTarget | null, position: Vector3 | null, out: Vec3, what: string): boolean {
     return this.readTargetPosition(node, position, out, what);
   }
 
   /** @internal {@link RigComponent.readTargetRotation} for the effectors. */
-  _rotation(node: TransformNode | null, rotation: Quaternion | null, out: Quat, what: string): boolean {
+  _rotation(node: IKTarget | null, rotation: Quaternion | null, out: Quat, what: string): boolean {
     return this.readTargetRotation(node, rotation, out, what);
   }
 }

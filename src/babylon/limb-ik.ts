@@ -1,11 +1,10 @@
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
-import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { Scene } from "@babylonjs/core/scene.js";
 import { IKSolverLimb, type LimbBendModifier } from "../limb/ik-solver-limb.js";
 import { Vec3 } from "../math/vec3.js";
 import { FBBIKError } from "../solver/errors.js";
-import { RigComponent, type RigComponentOptions } from "./rig-component.js";
+import { RigComponent, type RigComponentOptions, type IKTarget } from "./rig-component.js";
 import { IKUpdateOrder } from "./scene-updater.js";
 
 const tv = new Vec3();
@@ -13,9 +12,9 @@ const tv = new Vec3();
 /** Options of {@link LimbIK.create}. */
 export interface LimbIKOptions extends RigComponentOptions {
   /** The node the end bone (hand or foot) follows: position, and rotation by `solver.ikRotationWeight`. */
-  target?: TransformNode | null;
+  target?: IKTarget | null;
   /** The node the middle joint (elbow or knee) bends toward, by `solver.bendGoalWeight` (FinalIK's bendGoal). */
-  bendGoal?: TransformNode | null;
+  bendGoal?: IKTarget | null;
   /** How the bend plane follows the animation when there is no bend goal (default `"animation"`). */
   bendModifier?: LimbBendModifier;
   /** The bend plane's normal in world space at creation (default: the plane of the limb as created). */
@@ -40,9 +39,9 @@ export class LimbIK extends RigComponent {
   /** Upper, middle and end bone. */
   readonly bones: readonly [Bone, Bone, Bone];
   /** The node the end bone follows, or null to use {@link targetPosition}/{@link targetRotation}. */
-  target: TransformNode | null;
+  target: IKTarget | null;
   /** The node the middle joint bends toward, or null to use {@link bendGoalPosition}. */
-  bendGoal: TransformNode | null;
+  bendGoal: IKTarget | null;
   /** World position the end bone follows when there is no {@link target} (default: where it was created). */
   readonly targetPosition = new Vector3();
   /** World rotation the end bone takes when there is no {@link target} (default: as created). */

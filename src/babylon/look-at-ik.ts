@@ -1,11 +1,10 @@
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
-import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { Scene } from "@babylonjs/core/scene.js";
 import { IKSolverLookAt } from "../aim/ik-solver-look-at.js";
 import { Vec3, normalize } from "../math/vec3.js";
 import { FBBIKError } from "../solver/errors.js";
-import { RigComponent, type RigComponentOptions } from "./rig-component.js";
+import { RigComponent, type RigComponentOptions, type IKTarget } from "./rig-component.js";
 import { IKUpdateOrder } from "./scene-updater.js";
 
 /** The bones a {@link LookAtIK} turns. */
@@ -21,7 +20,7 @@ export interface LookAtBones {
 /** Options of {@link LookAtIK.create}. */
 export interface LookAtIKOptions extends RigComponentOptions {
   /** The node the character looks at (the camera, a point of interest). */
-  target?: TransformNode | null;
+  target?: IKTarget | null;
   /**
    * The direction the character faces as created, in world space (default: +Z of the skeleton's own space,
    * glTF's front).
@@ -46,7 +45,7 @@ export class LookAtIK extends RigComponent {
   /** The engine-neutral solver: weights and clamps. */
   readonly solver: IKSolverLookAt;
   /** The node looked at, or null to use {@link targetPosition}. */
-  target: TransformNode | null;
+  target: IKTarget | null;
   /** World point looked at when there is no {@link target} (default: ahead of the head as created). */
   readonly targetPosition = new Vector3();
 

@@ -1,4 +1,5 @@
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
+import type { Camera } from "@babylonjs/core/Cameras/camera.js";
 import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import type { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
@@ -16,6 +17,15 @@ import { type SceneUpdatable, SceneUpdater } from "./scene-updater.js";
 import { currentWorldMatrix, hasRotation, rotationFromMatrix } from "./world-matrix.js";
 
 const tv = new Vec3();
+
+/** What a component's target may be: a node (a mesh, a TransformNode) or a camera (eyes on the viewer). */
+export type IKTarget = TransformNode | Camera;
+
+/** The target's current world matrix (a node's without forcing Babylon to recompute it; a camera's own). */
+function targetWorldMatrix(target: IKTarget): { readonly m: ArrayLike<number> } {
+  // a Camera has no isWorldMatrixFrozen: it is not a TransformNode
+  return "isWorldMatrixFrozen" in target ? currentWorldMatrix(target) : target.getWorldMatrix();
+}
 const tq = new Quat();
 
 /** Options every IK component of the family takes. */
@@ -169,13 +179,13 @@ export abstract class RigComponent implements SceneUpdatable {
    * without forcing Babylon to recompute it) or `position` (world) when no node is given. False, warned
    * once, when neither gives a finite point (the frame then keeps the last usable target).
    */
-  protected readTargetPosition(node: TransformNode | null, position: Vector3 | null, out: Vec3, what: string): boolean {
+  protected readTargetPosition(node: IKTarget | null, position: Vector3 | null, out: Vec3, what: string): boolean {
     if (node !== null) {
       if (node.isDisposed()) {
         this.warn(`${what}:disposed`, `${what} ${node.name} was disposed; it is ignored.`);
         return false;
       }
-      const m = currentWorldMatrix(node).m;
+      const m = targetWorldMatrix(node).m;
       tv.x = m[12]!;
       tv.y = m[13]!;
       tv.z = m[14]!;
@@ -198,14 +208,9 @@ export abstract class RigComponent implements SceneUpdatable {
    * A target's rotation in component space into `out` (Babylon's convention: a node's
    * `absoluteRotationQuaternion`); false, warned once, when it has none (scaled to 0, not finite).
    */
-  protected readTargetRotation(
-    node: TransformNode | null,
-    rotation: Quaternion | null,
-    out: Quat,
-    what: string,
-  ): boolean {
+  protected readTargetRotation(node: IKTarget | null, rotation: Quaternion | null, out: Quat, what: string): boolean {
     if (node !== null) {
-      const m = currentWorldMatrix(node).m;
+      const m = targetWorldMatrix(node).m;
       if (!hasRotation(m)) {
         this.warn(`${what}:rotation`, `${what} ${node.name} has no usable world rotation; the last one is kept.`);
         return false;

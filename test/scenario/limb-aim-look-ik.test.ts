@@ -118,6 +118,25 @@ describe("AimIK on Xbot's arm", () => {
 });
 
 describe("LookAtIK on Xbot", () => {
+  it("a camera as the target: the head looks at the viewer, following the camera as it moves", async () => {
+    const { model, bone, node } = await xbot(false);
+    const camera = model.scene.activeCamera!;
+    const headNode = node("Head");
+    const forwardWorld = new Vector3(0, 0, 1);
+    const ik = LookAtIK.create(model.scene, { head: bone("Head") }, { target: camera, forward: forwardWorld });
+    ik.solver.clampWeightHead = 0;
+    ik.solver.headWeight = 1;
+    const local = Vector3.TransformNormal(forwardWorld, headNode.getWorldMatrix().clone().invert());
+    for (const x of [-1, 0, 1.5]) {
+      camera.position.set(x, 1.6, 3);
+      model.scene.render();
+      const face = Vector3.TransformNormal(local, headNode.computeWorldMatrix(true));
+      expect(angleDeg(face, camera.globalPosition.subtract(pos(headNode)))).toBeLessThan(0.01);
+    }
+    ik.dispose();
+    model.dispose();
+  });
+
   it("clamps 0, weights 1: the head looks at the target within 0.01°; a clamp bounds the turn", async () => {
     const { model, bone, node } = await xbot(false);
     const spine = [bone("Spine"), bone("Spine1"), bone("Spine2")];
