@@ -1,6 +1,7 @@
 /**
  * CCDIK and FABRIK on Babylon skeletons: a 20-bone tail built in code (bone-only skeleton, skinned to a
- * cylinder) at three scales, and Xbot's arm (glTF, linked nodes) in left- and right-handed scenes. The tip
+ * cylinder) at three scales, and the UAL character's arm (and Xbot's; glTF, linked nodes) in left- and
+ * right-handed scenes. The tip
  * reaches reachable targets within 0.01 % of the chain's length, weight 0 leaves the bones bit-exact, the
  * two handednesses give mirrored answers (the elbow too), and a bad chain is refused naming its bones.
  */
@@ -10,7 +11,8 @@ import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import { describe, expect, it } from "vitest";
 import { CCDIK, FABRIK } from "../../src/babylon/chain-ik.js";
 import { FBBIKError } from "../../src/solver/errors.js";
-import { loadModel } from "../helpers/babylon-scene.js";
+import { resolveBipedReferences } from "../../src/babylon/biped-references.js";
+import { type ModelName, loadModel, modelAvailable } from "../helpers/babylon-scene.js";
 import { Random } from "../helpers/random.js";
 import { buildTail } from "../helpers/tail-rig.js";
 
@@ -114,15 +116,18 @@ describe("CCDIK and FABRIK on a tail built in code", () => {
   });
 });
 
-describe("CCDIK and FABRIK on Xbot's arm (glTF), left- and right-handed", () => {
+/** The committed UAL character, and Xbot when ../shared is beside the repository. */
+const MODELS: ModelName[] = (["UAL", "Xbot"] as const).filter((m) => modelAvailable(m));
+
+describe.each(MODELS)("CCDIK and FABRIK on %s's arm (glTF), left- and right-handed", (modelName) => {
   for (const [name, Kind, iterations] of KINDS) {
     it(`${name}: the hand reaches targets within 0.01 % of the arm's length; the elbows mirror`, async () => {
       const tips: Vector3[][] = [];
       for (const rightHanded of [false, true]) {
-        const model = await loadModel("Xbot", { rightHanded });
+        const model = await loadModel(modelName, { rightHanded });
         const { scene, skeleton } = model;
-        const bone = (n: string) => skeleton.bones.find((b) => b.name === `mixamorig:${n}`)!;
-        const arm = [bone("LeftArm"), bone("LeftForeArm"), bone("LeftHand")];
+        const refs = resolveBipedReferences(skeleton).references;
+        const arm = [refs.leftUpperArm, refs.leftForearm, refs.leftHand];
         scene.render();
         const p = arm.map((b) => worldPos(b, null));
         const length = Vector3.Distance(p[0]!, p[1]!) + Vector3.Distance(p[1]!, p[2]!);

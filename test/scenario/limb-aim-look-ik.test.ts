@@ -1,5 +1,6 @@
 /**
- * LimbIK, AimIK and LookAtIK on Xbot (glTF) in left- and right-handed scenes: the hand reaches reachable
+ * LimbIK, AimIK and LookAtIK on the UAL character (and Xbot when ../shared is there), glTF, in left- and
+ * right-handed scenes, bones found by the reference detection: the hand reaches reachable
  * targets exactly (0.01 % of the arm's length) and the two scenes mirror; an arm's aim axis points at the
  * target within 0.01°; with clamps 0 and weights 1 the head looks straight at the target within 0.01°, and
  * with a clamp the head never turns past its bound; weight 0 leaves the bones bit-exact.
@@ -10,7 +11,8 @@ import { describe, expect, it } from "vitest";
 import { AimIK } from "../../src/babylon/aim-ik.js";
 import { LimbIK } from "../../src/babylon/limb-ik.js";
 import { LookAtIK } from "../../src/babylon/look-at-ik.js";
-import { loadModel } from "../helpers/babylon-scene.js";
+import { resolveBipedReferences } from "../../src/babylon/biped-references.js";
+import { type ModelName, loadModel, modelAvailable } from "../helpers/babylon-scene.js";
 import { Random } from "../helpers/random.js";
 
 const pos = (n: TransformNode) => {
@@ -20,32 +22,42 @@ const pos = (n: TransformNode) => {
 const angleDeg = (a: Vector3, b: Vector3) =>
   (Math.acos(Math.min(1, Math.max(-1, Vector3.Dot(a.normalizeToNew(), b.normalizeToNew())))) * 180) / Math.PI;
 
-async function xbot(rightHanded: boolean) {
-  const model = await loadModel("Xbot", { rightHanded });
-  const bone = (n: string) => model.skeleton.bones.find((b) => b.name === `mixamorig:${n}`)!;
-  const node = (n: string) => bone(n).getTransformNode()!;
+/** The committed UAL character, and Xbot when ../shared is beside the repository. */
+const MODELS: ModelName[] = (["UAL", "Xbot"] as const).filter((m) => modelAvailable(m));
+
+/** A model with its bones found by the library's reference detection (any naming convention). */
+async function character(name: ModelName, rightHanded: boolean) {
+  const model = await loadModel(name, { rightHanded });
+  const refs = resolveBipedReferences(model.skeleton).references;
+  const named = {
+    LeftArm: refs.leftUpperArm,
+    LeftForeArm: refs.leftForearm,
+    LeftHand: refs.leftHand,
+    Head: refs.head!,
+  };
+  const bone = (n: keyof typeof named) => named[n];
+  const node = (n: keyof typeof named) => named[n].getTransformNode()!;
   model.scene.render();
-  return { model, bone, node };
+  return { model, refs, bone, node };
 }
 
-describe("LimbIK on Xbot's arm", () => {
+describe.each(MODELS)("LimbIK on %s's arm", (name) => {
   it("the hand reaches 30 targets within 0.01 % of the arm's length; LH and RH mirror; weight 0 is bit-exact", async () => {
     const results: Vector3[][] = [];
     for (const rightHanded of [false, true]) {
-      const { model, bone, node } = await xbot(rightHanded);
+      const { model, bone, node } = await character(name, rightHanded);
       const shoulder = pos(node("LeftArm"));
       const length =
         Vector3.Distance(shoulder, pos(node("LeftForeArm"))) +
         Vector3.Distance(pos(node("LeftForeArm")), pos(node("LeftHand")));
       const ik = LimbIK.create(model.scene, bone("LeftArm"), bone("LeftForeArm"), bone("LeftHand"));
       ik.solver.ikRotationWeight = 0;
-      const before = ["LeftArm", "LeftForeArm", "LeftHand"].map((n) => node(n).rotationQuaternion!.clone());
+      const ARM = ["LeftArm", "LeftForeArm", "LeftHand"] as const;
+      const before = ARM.map((n) => node(n).rotationQuaternion!.clone());
       ik.solver.ikPositionWeight = 0;
       ik.targetPosition.copyFrom(shoulder.add(new Vector3(0.2, -0.2, 0.2)));
       model.scene.render();
-      ["LeftArm", "LeftForeArm", "LeftHand"].forEach((n, i) =>
-        expect(node(n).rotationQuaternion!.equals(before[i] as Quaternion)).toBe(true),
-      );
+      ARM.forEach((n, i) => expect(node(n).rotationQuaternion!.equals(before[i] as Quaternion)).toBe(true));
       ik.solver.ikPositionWeight = 1;
       const random = new Random(13);
       const reached: Vector3[] = [];
@@ -72,7 +84,7 @@ describe("LimbIK on Xbot's arm", () => {
   });
 
   it("a bend goal turns the elbow toward it", async () => {
-    const { model, bone, node } = await xbot(false);
+    const { model, bone, node } = await character(name, false);
     const ik = LimbIK.create(model.scene, bone("LeftArm"), bone("LeftForeArm"), bone("LeftHand"));
     const shoulder = pos(node("LeftArm"));
     ik.targetPosition.copyFrom(shoulder.add(new Vector3(0.1, -0.3, 0.2)));
@@ -88,10 +100,10 @@ describe("LimbIK on Xbot's arm", () => {
   });
 });
 
-describe("AimIK on Xbot's arm", () => {
+describe.each(MODELS)("AimIK on %s's arm", (name) => {
   for (const rightHanded of [false, true]) {
     it(`the forearm's axis points at 30 targets within 0.01° (${rightHanded ? "RH" : "LH"})`, async () => {
-      const { model, bone, node } = await xbot(rightHanded);
+      const { model, bone, node } = await character(name, rightHanded);
       // aim along the forearm: the hand's offset in the forearm's frame
       const axis = node("LeftHand").position.normalizeToNew();
       const ik = AimIK.create(model.scene, [bone("LeftArm"), bone("LeftForeArm")], { axis });
@@ -117,9 +129,9 @@ describe("AimIK on Xbot's arm", () => {
   }
 });
 
-describe("LookAtIK on Xbot", () => {
+describe.each(MODELS)("LookAtIK on %s", (name) => {
   it("a camera as the target: the head looks at the viewer, following the camera as it moves", async () => {
-    const { model, bone, node } = await xbot(false);
+    const { model, bone, node } = await character(name, false);
     const camera = model.scene.activeCamera!;
     const headNode = node("Head");
     const forwardWorld = new Vector3(0, 0, 1);
@@ -138,8 +150,8 @@ describe("LookAtIK on Xbot", () => {
   });
 
   it("clamps 0, weights 1: the head looks at the target within 0.01°; a clamp bounds the turn", async () => {
-    const { model, bone, node } = await xbot(false);
-    const spine = [bone("Spine"), bone("Spine1"), bone("Spine2")];
+    const { model, refs, bone, node } = await character(name, false);
+    const spine = refs.spine;
     const head = bone("Head");
     // the look direction given in the world at creation, carried by the head's frame (its world matrix: the
     // left-handed scene's glTF root is a mirror, which a rotation quaternion cannot carry)
