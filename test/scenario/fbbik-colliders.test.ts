@@ -17,7 +17,7 @@ const MODEL = modelAvailable("Xbot") ? ("Xbot" as const) : ("UAL" as const);
 const NAMES =
   MODEL === "Xbot"
     ? { low: "mixamorig:Spine", chest: "mixamorig:Spine2", neck: "mixamorig:Neck", clip: "idle" }
-    : { low: "spine", chest: "spine.003", neck: "spine.004", clip: null };
+    : { low: "DEF-spine.001", chest: "DEF-spine.003", neck: "DEF-neck", clip: null };
 
 const open: LoadedModel[] = [];
 afterEach(() => {

@@ -16,7 +16,7 @@ const MODEL = modelAvailable("Xbot") ? ("Xbot" as const) : ("UAL" as const);
 const ARM =
   MODEL === "Xbot"
     ? { bones: ["mixamorig:LeftArm", "mixamorig:LeftForeArm", "mixamorig:LeftHand"], clip: "idle" }
-    : { bones: ["upper_arm.L", "forearm.L", "hand.L"], clip: null };
+    : { bones: ["DEF-upper_arm.L", "DEF-forearm.L", "DEF-hand.L"], clip: null };
 
 const open: LoadedModel[] = [];
 afterEach(() => {
