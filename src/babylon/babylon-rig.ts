@@ -209,6 +209,21 @@ export class BabylonRig extends FlatPose implements RestorablePose {
     return text;
   }
 
+  /**
+   * The warning (cause, message) when the pose just read cannot be solved (a bone scaled to 0 above others,
+   * or moved under another bone of the skeleton), or null: every IK on this rig skips such a frame.
+   */
+  blockingProblem(): readonly [string, string] | null {
+    if (this.collapsedBone >= 0) return this.problem("collapsed", this.collapsedBone);
+    if (this.reparentedBone >= 0) return this.problem("reparented", this.reparentedBone);
+    return null;
+  }
+
+  /** The warning when a non-uniform scale shears bones the IK turns (solved anyway), or null. */
+  shearProblem(): readonly [string, string] | null {
+    return this.shearedBone >= 0 ? this.problem("sheared", this.shearedBone) : null;
+  }
+
   /** Bone name for messages. */
   getName(id: number): string {
     if (id === 0) return this.characterRoot?.name ?? "(character root)";

@@ -272,21 +272,13 @@ export class FullBodyBipedIK implements SceneUpdatable {
    * when a non-uniform bone scale shears bones the IK turns (solved anyway).
    */
   private rigSolvable(): boolean {
-    const rig = this.rig;
-    const blocked =
-      rig.collapsedBone >= 0
-        ? rig.problem("collapsed", rig.collapsedBone)
-        : rig.reparentedBone >= 0
-          ? rig.problem("reparented", rig.reparentedBone)
-          : null;
+    const blocked = this.rig.blockingProblem();
     if (blocked !== null) {
       this.report(blocked[0], blocked[1]);
       return false;
     }
-    if (rig.shearedBone >= 0) {
-      const sheared = rig.problem("sheared", rig.shearedBone);
-      this.report(sheared[0], sheared[1]);
-    }
+    const sheared = this.rig.shearProblem();
+    if (sheared !== null) this.report(sheared[0], sheared[1]);
     return true;
   }
 

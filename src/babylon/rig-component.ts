@@ -126,12 +126,14 @@ export abstract class RigComponent implements SceneUpdatable {
       this.lastFrame = this.scene.getFrameId();
       this.rig.restoreAnimatedPose();
       this.rig.read();
-      if (this.rig.collapsedBone >= 0 || this.rig.reparentedBone >= 0) {
-        const kind = this.rig.collapsedBone >= 0 ? "collapsed" : "reparented";
-        const [cause, message] = this.rig.problem(kind, Math.max(this.rig.collapsedBone, this.rig.reparentedBone));
-        this.warn(cause, message);
+      // the same rule as FullBodyBipedIK's: a blocked read is skipped, a sheared one solved and warned
+      const blocked = this.rig.blockingProblem();
+      if (blocked !== null) {
+        this.warn(blocked[0], blocked[1]);
         return;
       }
+      const sheared = this.rig.shearProblem();
+      if (sheared !== null) this.warn(sheared[0], sheared[1]);
       this.solve();
       if (this.disposed) return;
       if (!this.rig.write()) {
