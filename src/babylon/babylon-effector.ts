@@ -55,7 +55,10 @@ export class BabylonEffector {
   set positionWeight(v: number) {
     this.inner.positionWeight = v;
   }
-  /** [0, 1] How much the bone takes `rotation` (hands and feet). Default 0. */
+  /**
+   * [0, 1] How much the bone takes `rotation` (hands and feet; the body effector turns the whole body toward
+   * it, see `solver.bodyEffector`). Default 0.
+   */
   get rotationWeight(): number {
     return this.inner.rotationWeight;
   }

@@ -181,7 +181,17 @@ export class FBBIKSolver {
     return chain;
   }
 
-  /** Body effector (root node; carries the thighs). */
+  /**
+   * Body effector (root node; carries the thighs). Unlike FinalIK's, its rotation is used: at
+   * `rotationWeight` > 0 the whole animated body turns about the root node's bone toward `rotation` (that
+   * bone's world rotation) before the solve, so a pelvis tracker or a mocap clip can turn the character.
+   *
+   * ```ts
+   * ik.solver.bodyEffector.target = pelvisTracker; // position and rotation followed every frame
+   * ik.solver.bodyEffector.positionWeight = 1;
+   * ik.solver.bodyEffector.rotationWeight = 1;
+   * ```
+   */
   get bodyEffector(): BabylonEffector {
     return this.effectors[FullBodyBipedEffector.Body]!;
   }
@@ -267,6 +277,43 @@ export class FBBIKSolver {
   }
   set iterations(v: number) {
     this.inner.iterations = v;
+  }
+  /**
+   * [0, 30] Iterations a hard frame may use beyond {@link iterations} while the body is still moving
+   * (targets that pull against each other). Default 10. Not in FinalIK.
+   */
+  get maxIterations(): number {
+    return this.inner.maxIterations;
+  }
+  set maxIterations(v: number) {
+    this.inner.maxIterations = v;
+  }
+  /**
+   * Relative to the rig's size: the iterations stop once every full-weight effector will be met or no chain
+   * end moved farther in the last iteration (easy frames stop early). 0 runs exactly {@link iterations}, as
+   * FinalIK does. Default 1e-5.
+   */
+  get iterationTolerance(): number {
+    return this.inner.iterationTolerance;
+  }
+  set iterationTolerance(v: number) {
+    this.inner.iterationTolerance = v;
+  }
+  /** Iterations the last solve ran (see {@link maxIterations}, {@link iterationTolerance}). */
+  get iterationsUsed(): number {
+    return this.inner.iterationsUsed;
+  }
+  /**
+   * Keep every bone's distance to its parent exactly as animated (default true): the upper arms and thighs
+   * stay on their parents instead of moving onto their solved nodes (FinalIK's FixToNode, which stretches
+   * the links above them), the limbs bend from there and a clavicle turns a little further when a hand would
+   * otherwise fall short. False: FinalIK's mapping.
+   */
+  get preserveBoneLengths(): boolean {
+    return this.inner.preserveBoneLengths;
+  }
+  set preserveBoneLengths(v: boolean) {
+    this.inner.preserveBoneLengths = v;
   }
   /** [0, 1] How much the torso resists being bent by the limbs. Default 0.5. */
   get spineStiffness(): number {

@@ -135,7 +135,7 @@ export class BipedMapping implements IKSolverMapping {
       const pelvis = solver.bones!.pelvis;
       this.pose.setPosition(pelvis, add(v1, this.pose.getPosition(pelvis, v1), solver.bodyOffset));
     } else {
-      this.spineMapping.writePose();
+      this.spineMapping.writePose(solver.preserveBoneLengths);
       this.headMapping?.writePose(solver);
     }
     for (const m of this.limbMappings) m.writePose(solver, fullBody);

@@ -23,13 +23,13 @@ const q1 = new Quat();
 const q2 = new Quat();
 const q3 = new Quat();
 const effectorWeight = new NumberRef();
-/** The largest turn (radians) {@link BoneMap.bendToReach} makes: it corrects lengths off by a shear, not poses. */
-const MAX_BEND_CORRECTION = 2e-3;
 
 /** What the mappings read from the solver while writing. */
 export interface MappingSolver {
   /** The solver's master weight. */
   readonly ikPositionWeight: number;
+  /** Keep every parent–child distance of the mapped bones (see IKSolverFullBodyBiped.preserveBoneLengths). */
+  readonly preserveBoneLengths?: boolean;
 }
 
 /** Weight 1, for the mapping steps that always apply fully. */
@@ -294,10 +294,10 @@ export class BoneMap {
 
   /**
    * Turns the bone (a limb's middle bone) about its bend axis so that `end` lies as far from `root` as
-   * `target` does (law of cosines on the bones' current lengths), by at most {@link MAX_BEND_CORRECTION};
-   * nothing when the limb is straight.
+   * `target` does (law of cosines on the bones' current lengths), by at most `maxTurn` radians; nothing
+   * when the limb is straight.
    */
-  bendToReach(root: BoneMap, end: BoneMap, target: ReadonlyVec3): void {
+  bendToReach(root: BoneMap, end: BoneMap, target: ReadonlyVec3, maxTurn: Readonly<NumberRef>): void {
     // written out: no double crosses a call (see ARCHITECTURE.md, "Doubles across calls")
     const p = this.position(v3);
     const u = sub(v1, root.position(v1), p);
@@ -312,13 +312,19 @@ export class BoneMap {
     const current = Math.atan2(nl, u.x * v.x + u.y * v.y + u.z * v.z);
     const r = sub(v1, target, root.position(v1));
     let c = Math.sqrt(r.x * r.x + r.y * r.y + r.z * r.z);
+    // a distance already right to rounding: near full extension acos would magnify the rounding into a turn
+    const ex = u.x - v.x;
+    const ey = u.y - v.y;
+    const ez = u.z - v.z;
+    const now = Math.sqrt(ex * ex + ey * ey + ez * ez);
+    if (Math.abs(c - now) <= 1e-9 * (a + b)) return;
     const min = a > b ? a - b : b - a;
     c = c < min ? min : c > a + b ? a + b : c;
     let cos = (a * a + b * b - c * c) / (2 * a * b);
     cos = cos < -1 ? -1 : cos > 1 ? 1 : cos;
-    // near full extension the angle needed is ill-conditioned: a small cap keeps the elbow or knee still
+    const cap = maxTurn.value;
     let turn = Math.acos(cos) - current;
-    turn = turn < -MAX_BEND_CORRECTION ? -MAX_BEND_CORRECTION : turn > MAX_BEND_CORRECTION ? MAX_BEND_CORRECTION : turn;
+    turn = turn < -cap ? -cap : turn > cap ? cap : turn;
     // the turn about the unit bend axis n, as a quaternion
     const sh = Math.sin(turn / 2) / nl;
     q2.x = nx * sh;

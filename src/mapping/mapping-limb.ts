@@ -1,11 +1,24 @@
 import type { IKNode } from "../solver/node.js";
 import type { IKPose } from "../solver/pose.js";
 import { NumberRef } from "../math/number-ref.js";
+import { Quat, multiply } from "../math/quat.js";
+import { Vec3 } from "../math/vec3.js";
 import { BoneMap, BoneMapStore, type MappingSolver } from "./bone-map.js";
 
 // weights handed to BoneMap by reference (see NumberRef)
 const weight = new NumberRef();
 const maintainWeight = new NumberRef();
+/** A shear only stretches a limb a little: a small cap keeps a nearly straight elbow or knee from flicking. */
+const SHEAR_TURN = new NumberRef(2e-3);
+/** Keeping the bone lengths may need any bend. */
+const ANY_TURN = new NumberRef(Math.PI);
+/** The most a clavicle turns beyond its swing (radians) to bring a hand's end node within reach. */
+const MAX_CLAVICLE_REACH = 0.35;
+const reach = new Vec3();
+const clavicle = new Vec3();
+const shoulder = new Vec3();
+const turn = new Quat();
+const rotation = new Quat();
 
 /**
  * Maps a solved three-node limb back onto its bones (FinalIK's IKMappingLimb): the clavicle swings toward
@@ -72,28 +85,90 @@ export class IKMappingLimb {
     this.bone3.maintainRotation();
   }
 
-  /** Writes the solved limb; `fullBody` is false in the limbs-only mode (iterations = 0). */
+  /**
+   * Writes the solved limb; `fullBody` is false in the limbs-only mode (iterations = 0). With
+   * `preserveBoneLengths` the upper bone stays where its parent puts it instead of moving to its node
+   * (FinalIK's FixToNode), and a limb whose end effector has weight bends and turns from there to put its
+   * end on the end node.
+   */
   writePose(solver: MappingSolver, fullBody: boolean): void {
     const w = this.weight;
     if (!(w > 0)) return;
     // the weights travel by reference: see NumberRef
     weight.value = w;
+    const preserve = fullBody && solver.preserveBoneLengths === true;
+    // a hand or foot no effector drives hangs from where its parents put it, as the animation would
+    const reaching = preserve && this.bone3.node!.effectorPositionWeight > 0;
     if (fullBody) {
       this.parentBone?.swing(this.bone1.node!.solverPosition, weight);
-      this.bone1.fixToNode(weight);
+      if (!preserve) this.bone1.fixToNode(weight);
+      else if (reaching && this.parentBone !== null) this.clavicleReach(w);
     }
     this.bone1.rotateToPlane(weight);
     this.bone2.rotateToPlane(weight);
+    const end = this.bone3.node!.solverPosition;
+    if (reaching) {
+      // the end goes by the weight from where the unmoved upper bone left it toward the end node
+      const from = this.bone3.position(reach);
+      reach.x = from.x + (end.x - from.x) * w;
+      reach.y = from.y + (end.y - from.y) * w;
+      reach.z = from.z + (end.z - from.z) * w;
+      this.bone2.bendToReach(this.bone1, this.bone3, reach, ANY_TURN);
+      this.bone1.aimChildAt(this.bone3, reach);
+    }
     // under a non-uniform scale the plane's rotation stretches what hangs below: aim the bones at their nodes
     if (w >= 1 && this.pose.isSheared?.(this.bone3.bone) === true) {
-      const end = this.bone3.node!.solverPosition;
       for (let pass = 0; pass < 3; pass++) {
-        this.bone2.bendToReach(this.bone1, this.bone3, end);
+        this.bone2.bendToReach(this.bone1, this.bone3, end, SHEAR_TURN);
         this.bone1.aimChildAt(this.bone3, end);
       }
     }
     maintainWeight.value = this.maintainRotationWeight * w * solver.ikPositionWeight;
     this.bone3.rotateToMaintain(maintainWeight);
     this.bone3.rotateToEffector(weight);
+  }
+
+  /**
+   * With the upper bone left where the clavicle puts it, the end node may be out of the arm's reach from there
+   * (what FixToNode bridged by stretching): turns the clavicle on toward the end node, up to
+   * {@link MAX_CLAVICLE_REACH} × `w`, until the arm can reach it.
+   */
+  private clavicleReach(w: number): void {
+    const parent = this.parentBone!;
+    const end = this.bone3.node!.solverPosition;
+    const c = parent.position(clavicle);
+    const p = this.bone1.position(shoulder);
+    const reachLength = this.bone1.node!.length + this.bone2.node!.length;
+    const ux = p.x - c.x;
+    const uy = p.y - c.y;
+    const uz = p.z - c.z;
+    const vx = end.x - c.x;
+    const vy = end.y - c.y;
+    const vz = end.z - c.z;
+    const ex = end.x - p.x;
+    const ey = end.y - p.y;
+    const ez = end.z - p.z;
+    if (!(ex * ex + ey * ey + ez * ez > reachLength * reachLength)) return;
+    const lu = Math.sqrt(ux * ux + uy * uy + uz * uz);
+    const lv = Math.sqrt(vx * vx + vy * vy + vz * vz);
+    const nx = uy * vz - uz * vy;
+    const ny = uz * vx - ux * vz;
+    const nz = ux * vy - uy * vx;
+    const nl = Math.sqrt(nx * nx + ny * ny + nz * nz);
+    if (!(nl > 1e-9 * lu * lv)) return;
+    // the clavicle angle at which the upper bone is reachLength from the end node (law of cosines), or 0
+    let cos = (lu * lu + lv * lv - reachLength * reachLength) / (2 * lu * lv);
+    cos = cos > 1 ? 1 : cos < -1 ? -1 : cos;
+    const current = Math.atan2(nl, ux * vx + uy * vy + uz * vz);
+    let angle = current - Math.acos(cos);
+    const cap = MAX_CLAVICLE_REACH * w;
+    angle = angle > cap ? cap : angle;
+    if (!(angle > 0)) return;
+    const sh = Math.sin(angle / 2) / nl;
+    turn.x = nx * sh;
+    turn.y = ny * sh;
+    turn.z = nz * sh;
+    turn.w = Math.cos(angle / 2);
+    this.pose.setRotation(parent.bone, multiply(rotation, turn, parent.rotation(rotation)));
   }
 }

@@ -111,8 +111,11 @@ export class IKMappingSpine {
     if (spine.length > 1) last.setLocalSwingAxisBetween(this.leftArm, this.rightArm);
   }
 
-  /** Places and rotates the pelvis and spine bones on the solved torso. */
-  writePose(): void {
+  /**
+   * Places and rotates the pelvis and spine bones on the solved torso. With `preserveBoneLengths` the last
+   * spine bone stays where its parent's swing (toward the shoulders' plane) puts it instead of moving there.
+   */
+  writePose(preserveBoneLengths = false): void {
     const spine = this.spine;
     const last = spine.length - 1;
     const first = spine[0]!;
@@ -146,7 +149,7 @@ export class IKMappingSpine {
       spine[this.rootNodeIndex]!.setIKPosition(root.solverPosition);
     }
     end.setIKPosition(end.getPlanePositionIn(lastPlane, v1));
-    this.mapToSolverPositions();
+    this.mapToSolverPositions(preserveBoneLengths);
   }
 
   private forwardReach(position: Vec3): void {
@@ -161,7 +164,7 @@ export class IKMappingSpine {
     for (let i = 1; i < spine.length; i++) reachJoint(spine[i]!, spine[i - 1]!, spine[i - 1]!);
   }
 
-  private mapToSolverPositions(): void {
+  private mapToSolverPositions(preserveBoneLengths: boolean): void {
     const spine = this.spine;
     const n = spine.length;
     spine[0]!.setToIKPosition();
@@ -176,7 +179,7 @@ export class IKMappingSpine {
         b.twist(twistDir, v1, twistWeight);
       }
     }
-    spine[n - 1]!.setToIKPosition();
+    if (!preserveBoneLengths) spine[n - 1]!.setToIKPosition();
     spine[n - 1]!.rotateToPlaneIn(this.lastPlane, FULL_WEIGHT);
   }
 }

@@ -459,6 +459,12 @@ export function isFiniteQuat(q: ReadonlyQuat): boolean {
   return Number.isFinite(q.x) && Number.isFinite(q.y) && Number.isFinite(q.z) && Number.isFinite(q.w);
 }
 
+/** True when `q` can stand for a rotation once normalised: finite, its squared length in (1e-12, ∞). */
+export function isUsableRotation(q: ReadonlyQuat): boolean {
+  const n = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
+  return isFiniteQuat(q) && n > 1e-12 && n !== Infinity;
+}
+
 /**
  * Angle in radians, in [0, π], of the rotation taking unit `a` to unit `b`. Computed with atan2 on the
  * relative rotation, which stays accurate near 0 where acos of the dot product loses half the digits.

@@ -2,7 +2,7 @@ import {
   Quat,
   copyQuat,
   identity,
-  isFiniteQuat,
+  isUsableRotation,
   multiplyConjugate,
   nlerpByRef,
   normalizeQuat,
@@ -227,11 +227,10 @@ export class IKEffector {
     }
     if (rw > 0) {
       const r = this.rotation;
-      const n = r.x * r.x + r.y * r.y + r.z * r.z + r.w * r.w;
-      if (!isFiniteQuat(r) || !(n > 1e-12) || n === Infinity) {
+      if (!isUsableRotation(r)) {
         solver.warn(`${this.name}:rotation`, `${this.name} effector: rotation is not a usable quaternion; ignored.`);
         rw = 0;
-      } else if (Math.abs(n - 1) > 1e-9) {
+      } else if (Math.abs(r.x * r.x + r.y * r.y + r.z * r.z + r.w * r.w - 1) > 1e-9) {
         normalizeQuat(r, r);
       }
     }

@@ -26,6 +26,7 @@ import { IKSolverFullBody } from "./full-body.js";
 import { IKNode } from "./node.js";
 import type { IKPose } from "./pose.js";
 import { detectRootNodeBone } from "./root-node.js";
+import { turnBody } from "./body-turn.js";
 
 const EFFECTOR_NAMES = [
   "Body",
@@ -71,6 +72,13 @@ export class IKSolverFullBodyBiped extends IKSolverFullBody {
   private validSpineStiffness = 0.5;
   private validPullBodyVertical = 0.5;
   private validPullBodyHorizontal = 0;
+  /**
+   * Keep every parent–child distance of the biped's bones as the animation has it (a departure from
+   * FinalIK, whose mapping moves each upper arm and thigh onto its node and the last spine bone onto the
+   * shoulders' plane, stretching the links above them). The limbs then bend and turn from where their parents
+   * put them to bring hands and feet onto the solved end nodes. Default true.
+   */
+  preserveBoneLengths = true;
   /** The offset the hands' pull added to the body effector this frame. */
   readonly pullBodyOffset = new Vec3();
   /** With iterations = 0: the rigid translation of the body this frame (the mapping moves the pelvis by it). */
@@ -96,7 +104,11 @@ export class IKSolverFullBodyBiped extends IKSolverFullBody {
     super(pose);
   }
 
-  /** The body effector (root node; carries the thighs). */
+  /**
+   * The body effector (root node; carries the thighs). Unlike FinalIK's, its `rotation` and
+   * `rotationWeight` are used: the whole animated body turns about the root node's bone toward `rotation`
+   * (that bone's target rotation) before the solve, then the limbs and spine solve from the turned pose.
+   */
   get bodyEffector(): IKEffector {
     return this.getEffector(FullBodyBipedEffector.Body);
   }
@@ -419,6 +431,8 @@ export class IKSolverFullBodyBiped extends IKSolverFullBody {
   }
 
   protected override beforeReadPose(): void {
+    // the body effector's rotation turns the animated body; everything after reads the turned pose
+    if (this.bones !== null && turnBody(this.pose, this.bodyEffector, this.bones.pelvis, this)) this.readBones();
     this.readTargets();
     this.validateBodySettings();
     zero(this.pullBodyOffset);

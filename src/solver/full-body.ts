@@ -46,6 +46,20 @@ export class IKSolverFullBody implements ChainSolver {
   ikPositionWeight = 1;
   /** [0, 10] Solver iterations; 0 solves the limbs only (a cheap mode for distant characters). */
   iterations = 4;
+  /**
+   * [0, 30] Iterations a frame may use beyond {@link iterations} while the nodes still move by more than
+   * {@link iterationTolerance} (hard frames: targets that pull against each other). Values at or below
+   * `iterations` add none. Default 10. Not in FinalIK, whose count is fixed.
+   */
+  maxIterations = 10;
+  /**
+   * Relative to the rig's size ({@link rigSize}): an iteration in which no node moved farther ends the
+   * iterations (easy frames stop early); also what "still moving" means for {@link maxIterations}. 0
+   * runs exactly {@link iterations} iterations, as FinalIK does. Default 1e-5.
+   */
+  iterationTolerance = 1e-5;
+  /** Iterations the last update ran. */
+  iterationsUsed = 0;
   /** When false no FABRIK pass runs and the limbs cannot pull the body. */
   fabrikPass = true;
   /** Writes the solved pose back onto the skeleton, or null to leave the output in the nodes. */
@@ -84,6 +98,10 @@ export class IKSolverFullBody implements ChainSolver {
 
   private readonly warned = new Set<string>();
   private validIterations = 4;
+  /** Every node's solver position at the start of an iteration, to measure how far the iteration moved it. */
+  private iterationStart = new Float64Array(0);
+  private toleranceSquared = 0;
+  private iterationBound = 0;
   private frameActive = false;
   /** Some chain pushes this frame (push > 0); without one the push pass would only add zeros. */
   private anyPush = false;
@@ -127,6 +145,9 @@ export class IKSolverFullBody implements ChainSolver {
     this.chainEndEffectors = this.chains.map(
       (c) => this.effectors.find((e) => e.node === c.nodes[c.nodes.length - 1]) ?? null,
     );
+    let nodeCount = 0;
+    for (let i = 0; i < this.chains.length; i++) nodeCount += this.chains[i]!.nodes.length;
+    this.iterationStart = new Float64Array(3 * nodeCount);
     if (this.mapping !== null) {
       this.mapping.initiate(this);
       this.mapping.storeDefaultLocalState();
@@ -316,9 +337,14 @@ export class IKSolverFullBody implements ChainSolver {
     const root = this.chains[0]!;
     let iterations = this.iterations;
     iterations = !(iterations > 0) ? 0 : iterations > 10 ? 10 : Math.floor(iterations);
+    this.iterationsUsed = 0;
     if (iterations > 0) {
       const passes = this.fabrikPass ? iterations : 1;
-      for (let i = 0; i < passes; i++) {
+      this.prepareIterationBounds(passes);
+      const adaptive = this.toleranceSquared > 0;
+      const most = this.iterationBound;
+      for (let i = 0; i < most; i++) {
+        if (adaptive) this.markIterationStart();
         this.onPreIteration.notify(i);
         for (let e = 0; e < ends.length; e++) ends[e]!.update(this);
         if (this.fabrikPass) {
@@ -333,11 +359,110 @@ export class IKSolverFullBody implements ChainSolver {
           root.stage2(this, root.nodes[0]!.solverPosition);
         }
         this.onPostIteration.notify(i);
+        this.iterationsUsed = i + 1;
+        // converged: what more iterations would add is below the tolerance; past `passes` only while moving
+        if (adaptive && this.converged()) break;
       }
     }
     this.onPreBend.notify();
     for (let e = 0; e < ends.length; e++) ends[e]!.update(this);
     this.applyBendConstraints();
+  }
+
+  /**
+   * Sets this frame's squared tolerance (component units; 0 when off or not finite, warned once) and
+   * iteration bound (maxIterations floored, clamped to [passes, 30], with the tolerance and the FABRIK pass
+   * only). Fields, not return values: no double crosses a call (see NumberRef).
+   */
+  private prepareIterationBounds(passes: number): void {
+    let t = this.iterationTolerance;
+    if (!Number.isFinite(t)) {
+      this.warn("iterationTolerance", "iterationTolerance is not finite; the iterations run without it.");
+      t = 0;
+    }
+    t = (t < 0 ? 0 : t > 1 ? 1 : t) * this.rigSize;
+    this.toleranceSquared = t * t;
+    let m = this.maxIterations;
+    if (!Number.isFinite(m)) {
+      this.warn("maxIterations", "maxIterations is not finite; no iterations are added.");
+      m = passes;
+    }
+    m = Math.floor(m);
+    this.iterationBound = !(t > 0) || !this.fabrikPass || m < passes ? passes : m > 30 ? 30 : m;
+  }
+
+  /** Remembers every node's solver position (see converged). */
+  private markIterationStart(): void {
+    const start = this.iterationStart;
+    let k = 0;
+    for (let c = 0; c < this.chains.length; c++) {
+      const nodes = this.chains[c]!.nodes;
+      for (let i = 0; i < nodes.length; i++, k += 3) {
+        const p = nodes[i]!.solverPosition;
+        start[k] = p.x;
+        start[k + 1] = p.y;
+        start[k + 2] = p.z;
+      }
+    }
+  }
+
+  /**
+   * True when more iterations would not change what the user sees: every effector at full weight will be met
+   * (a hand or foot within its limb's reach of the limb's first node, where the final pass puts it on the
+   * target; a body, shoulder or thigh node on its target), or no chain's first or last node moved farther
+   * than the tolerance in this iteration. Middle nodes (elbows, knees) are left out: the bend constraints
+   * place them after the iterations, and they wander while the ends have settled.
+   */
+  private converged(): boolean {
+    return this.effectorsMet() || this.endsSettled();
+  }
+
+  /** See converged; an effector between weights 0 and 1 cannot be judged (false). */
+  private effectorsMet(): boolean {
+    const limit = this.toleranceSquared;
+    const effectors = this.effectors;
+    for (let i = 0; i < effectors.length; i++) {
+      const e = effectors[i]!;
+      const w = e.node.effectorPositionWeight;
+      if (!(w > 0)) continue;
+      if (w < 1) return false;
+      const t = e.position;
+      if (e.isEndEffector) {
+        const chain = this.chains[e.chainIndex]!;
+        const p = chain.nodes[0]!.solverPosition;
+        const dx = t.x - p.x;
+        const dy = t.y - p.y;
+        const dz = t.z - p.z;
+        if (!(dx * dx + dy * dy + dz * dz <= chain.length * chain.length)) return false;
+      } else {
+        const p = e.node.solverPosition;
+        const dx = p.x - t.x;
+        const dy = p.y - t.y;
+        const dz = p.z - t.z;
+        if (!(dx * dx + dy * dy + dz * dz <= limit)) return false;
+      }
+    }
+    return true;
+  }
+
+  /** No chain's first or last node moved farther than the tolerance since markIterationStart. */
+  private endsSettled(): boolean {
+    const limit = this.toleranceSquared;
+    const start = this.iterationStart;
+    let k = 0;
+    for (let c = 0; c < this.chains.length; c++) {
+      const nodes = this.chains[c]!.nodes;
+      const last = nodes.length - 1;
+      for (let i = 0; i <= last; i++, k += 3) {
+        if (i !== 0 && i !== last) continue;
+        const p = nodes[i]!.solverPosition;
+        const dx = p.x - start[k]!;
+        const dy = p.y - start[k + 1]!;
+        const dz = p.z - start[k + 2]!;
+        if (!(dx * dx + dy * dy + dz * dz <= limit)) return false;
+      }
+    }
+    return true;
   }
 
   /** Final trigonometric pass with the bend constraints deciding the bend planes. */

@@ -342,8 +342,9 @@ describe.each(MODELS)("FBBIKHeadEffector on %s", (name) => {
     // pulled: the hand gets closer, the head leaves the headset
     expect(pull.head).toBeGreaterThan(0.02);
     expect(pull.hand).toBeLessThan(noPull.hand - 0.02);
-    // not pulled: the head stays on the headset, the hand stops short
-    expect(noPull.head).toBeLessThan(1e-5);
+    // not pulled: the head stays on the headset (to 1e-4 h: with preserveBoneLengths the chest keeps the
+    // spine's lengths instead of being set onto the shoulders' plane), the hand stops short
+    expect(noPull.head).toBeLessThan(1e-4);
     expect(noPull.hand).toBeGreaterThan(0.1);
     // fixHead: pulled, and the head is put back on the headset after the solve
     expect(fixHead.head).toBeLessThan(1e-5);

@@ -1,0 +1,73 @@
+/**
+ * The body effector's rotation (not in FinalIK, whose body effector ignores it): the animated body turned
+ * before the solver reads it.
+ * @module
+ */
+import { NumberRef } from "../math/number-ref.js";
+import {
+  Quat,
+  identity,
+  isUsableRotation,
+  multiply,
+  multiplyConjugate,
+  normalizeQuat,
+  rotateVector,
+  slerpByRef,
+} from "../math/quat.js";
+import { Vec3, add, sub } from "../math/vec3.js";
+import type { IKEffector } from "./effector.js";
+import type { IKPose } from "./pose.js";
+
+/** What the turn reads from the solver. */
+export interface BodyTurnSolver {
+  /** The master weight. */
+  readonly ikPositionWeight: number;
+  /** Reports a problem once per cause. */
+  warn(cause: string, message: string): void;
+}
+
+const target = new Quat();
+const turn = new Quat();
+const unit = new Quat();
+const rotation = new Quat();
+const pivot = new Vec3();
+const position = new Vec3();
+const weight = new NumberRef();
+
+/**
+ * Turns the whole animated body (the pelvis and everything under it) about the body effector's bone so that
+ * bone takes `effector.rotation` by `effector.rotationWeight` × the master weight. The solver then reads the
+ * turned pose: the limbs hang from the turned body, the effectors pull hands and feet, and the spine bends
+ * by the spine stiffness as it does for any pose. Returns true when it turned the body (false at weight 0
+ * or with an unusable rotation, warned once under the effector's own causes).
+ */
+export function turnBody(pose: IKPose, effector: IKEffector, pelvis: number, solver: BodyTurnSolver): boolean {
+  const rw = effector.rotationWeight;
+  // the effector validates and clamps its own weight later in the frame; this only has to be safe
+  if (!(rw > 0) || !Number.isFinite(rw)) return false;
+  const ikw = solver.ikPositionWeight;
+  const w = (rw > 1 ? 1 : rw) * (ikw > 1 ? 1 : ikw);
+  if (!(w > 0)) return false;
+  const r = effector.rotation;
+  if (!isUsableRotation(r)) {
+    solver.warn(
+      `${effector.name}:rotation`,
+      `${effector.name} effector: rotation is not a usable quaternion; ignored.`,
+    );
+    return false;
+  }
+  normalizeQuat(target, r);
+  const bone = effector.node.bone;
+  pose.getRotation(bone, rotation);
+  pose.getPosition(bone, pivot);
+  // the turn that brings the bone's animated rotation onto the target, by the weight
+  multiplyConjugate(turn, target, rotation);
+  weight.value = w;
+  slerpByRef(turn, identity(unit), turn, weight);
+  pose.getRotation(pelvis, rotation);
+  pose.getPosition(pelvis, position);
+  add(position, pivot, rotateVector(position, turn, sub(position, position, pivot)));
+  pose.setPosition(pelvis, position);
+  pose.setRotation(pelvis, multiply(rotation, turn, rotation));
+  return true;
+}
