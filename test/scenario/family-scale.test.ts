@@ -1,9 +1,9 @@
 /**
  * The IK family's scale equivariance and long chains (issue 18). A model (Mannequin) and a tail built in code,
  * scaled ×0.01 and ×100 with their targets: CCDIK, FABRIK, LimbIK and AimIK put every bone where the ×1 copy
- * puts it, times the scale, to 1e-9 of the chain's length. Tails of 10 and 60 bones: CCDIK with a limit on every
- * joint keeps each joint inside it after every solve and reaches targets posed inside the limits; FABRIK
- * reaches posed targets within 0.01 % of the tail's length.
+ * puts it, times the scale, to 1e-9 of the chain's length. Tails of 10 and 60 bones: CCDIK and FABRIK with a
+ * limit on every joint keep each joint inside it after every solve (CCDIK also reaches targets posed inside the
+ * limits); FABRIK without limits reaches posed targets within 0.01 % of the tail's length.
  */
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
@@ -231,6 +231,16 @@ function localRotation(bone: Bone): Quat {
   return new Quat(q.x, q.y, q.z, q.w);
 }
 
+/**
+ * The chain solvers run with limits, and whether they reach targets posed inside the limits: FABRIK clamps
+ * between its passes and stalls short of them under limits this tight (10 bones: 11 % of the length, 60 bones:
+ * 0.15 %), as its unit test allows; CCD gets there.
+ */
+const LIMITED: [string, typeof CCDIK | typeof FABRIK, boolean][] = [
+  ["CCDIK", CCDIK, true],
+  ["FABRIK", FABRIK, false],
+];
+
 describe.each([10, 60])("a %i-bone tail built in code", (count) => {
   const CURL = 0.05;
   /** Tip positions of the tail posed inside the limits (on a copy), reachable by construction. */
@@ -250,45 +260,48 @@ describe.each([10, 60])("a %i-bone tail built in code", (count) => {
     return out;
   }
 
-  it("CCDIK with a limit on every joint: each inside it (1e-9 rad) after every solve; posed targets reached", () => {
-    const rig = buildTail({ count, curl: CURL, highPrecision: true });
-    onTestFinished(() => rig.dispose());
-    const length = 0.1 * (count - 1);
-    // targets posed near the limits converge slowly on a short chain (1e-3 after 200 iterations, 1e-5 after 2000)
-    const ik = CCDIK.create(rig.scene, rig.bones, { maxIterations: 2000, tolerance: 1e-6 * length });
-    const limits = rig.bones.map((_, i) => limitOf(i));
-    limits.forEach((l, i) => ik.solver.setLimit(i, l));
-    // the same limits at 95 %: joints outside them show that the limits were pressed on, not idle
-    const tighter = rig.bones.map((_, i) => limitOf(i, 0.95));
-    rig.bones.forEach((b, i) => tighter[i]!.setDefaultLocalRotation(localRotation(b)));
-    const clamped = new Quat();
-    let outside = 0;
-    let pressed = 0;
-    let worstReach = 0;
-    const targets = insideTargets(12, count);
-    // far targets too: the limits must hold wherever the target is
-    const rnd = new Random(5);
-    for (let k = 0; k < 6; k++)
-      targets.push(new Vector3(rnd.range(-2, 2), rnd.range(-2, 2), rnd.range(-2, 2)).scale(length));
-    targets.forEach((t, k) => {
-      ik.targetPosition.copyFrom(t);
-      rig.scene.render();
-      rig.bones.forEach((b, i) => {
-        const q = localRotation(b);
-        if (limits[i]!.apply(copyQuat(clamped, q))) outside = Math.max(outside, angleBetween(q, clamped));
-        if (tighter[i]!.apply(copyQuat(clamped, q))) pressed++;
+  for (const [name, Kind, reaches] of LIMITED) {
+    it(`${name} with a limit on every joint: each inside it (1e-9 rad) after every solve`, () => {
+      const rig = buildTail({ count, curl: CURL, highPrecision: true });
+      onTestFinished(() => rig.dispose());
+      const length = 0.1 * (count - 1);
+      // targets posed near the limits converge slowly on a short chain (CCD: 1e-3 after 200 iterations, 1e-5 after 2000)
+      const ik = Kind.create(rig.scene, rig.bones, { maxIterations: 2000, tolerance: 1e-6 * length });
+      const limits = rig.bones.map((_, i) => limitOf(i));
+      limits.forEach((l, i) => ik.solver.setLimit(i, l));
+      // the same limits at 95 %: joints outside them show that the limits were pressed on, not idle
+      const tighter = rig.bones.map((_, i) => limitOf(i, 0.95));
+      rig.bones.forEach((b, i) => tighter[i]!.setDefaultLocalRotation(localRotation(b)));
+      const clamped = new Quat();
+      let outside = 0;
+      let pressed = 0;
+      let worstReach = 0;
+      const targets = insideTargets(12, count);
+      // far targets too: the limits must hold wherever the target is
+      const rnd = new Random(5);
+      for (let k = 0; k < 6; k++)
+        targets.push(new Vector3(rnd.range(-2, 2), rnd.range(-2, 2), rnd.range(-2, 2)).scale(length));
+      targets.forEach((t, k) => {
+        ik.targetPosition.copyFrom(t);
+        rig.scene.render();
+        rig.bones.forEach((b, i) => {
+          const q = localRotation(b);
+          if (limits[i]!.apply(copyQuat(clamped, q))) outside = Math.max(outside, angleBetween(q, clamped));
+          if (tighter[i]!.apply(copyQuat(clamped, q))) pressed++;
+        });
+        if (k < 12)
+          worstReach = Math.max(worstReach, Vector3.Distance(tailPos(rig, rig.bones[count - 1]!), t) / length);
       });
-      if (k < 12) worstReach = Math.max(worstReach, Vector3.Distance(tailPos(rig, rig.bones[count - 1]!), t) / length);
+      if (process.env.FBBIK_REPORT) {
+        const out = `outside ${outside.toExponential(2)} rad, pressed ${pressed}, reach ${worstReach.toExponential(2)}`;
+        console.log(`${count}-bone ${name} with limits: ${out}`);
+      }
+      expect(outside).toBeLessThan(1e-9);
+      expect(pressed).toBeGreaterThan(count);
+      if (reaches) expect(worstReach).toBeLessThan(1e-4);
+      expect(ik.warningsRaised).toEqual([]);
     });
-    if (process.env.FBBIK_REPORT) {
-      const out = `outside ${outside.toExponential(2)} rad, pressed ${pressed}, reach ${worstReach.toExponential(2)}`;
-      console.log(`${count}-bone CCD with limits: ${out}`);
-    }
-    expect(outside).toBeLessThan(1e-9);
-    expect(pressed).toBeGreaterThan(count);
-    expect(worstReach).toBeLessThan(1e-4);
-    expect(ik.warningsRaised).toEqual([]);
-  });
+  }
 
   it("FABRIK reaches 20 posed targets within 0.01 % of the tail's length", () => {
     const rig = buildTail({ count, curl: CURL, highPrecision: true });
