@@ -10,7 +10,7 @@ import { Animation } from "@babylonjs/core/Animations/animation.js";
 import { AnimationGroup } from "@babylonjs/core/Animations/animationGroup.js";
 import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import { FreeCamera } from "@babylonjs/core/Cameras/freeCamera.js";
-import { NullEngine } from "@babylonjs/core/Engines/nullEngine.js";
+import { NullEngine, NullEngineOptions } from "@babylonjs/core/Engines/nullEngine.js";
 import { LoadAssetContainerAsync } from "@babylonjs/core/Loading/sceneLoader.js";
 import type { AssetContainer } from "@babylonjs/core/assetContainer.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
@@ -61,10 +61,19 @@ export interface LoadedModel {
   dispose(): void;
 }
 
-/** Loads a model into a fresh NullEngine scene (left-handed unless `rightHanded`), with a camera. */
-export async function loadModel(name: ModelName, options: { rightHanded?: boolean } = {}): Promise<LoadedModel> {
+/**
+ * Loads a model into a fresh NullEngine scene (left-handed unless `rightHanded`), with a camera. `highPrecision`:
+ * Babylon's matrices in doubles (they are Float32Array otherwise; note that every engine created sets the precision
+ * of the matrices made after it).
+ */
+export async function loadModel(
+  name: ModelName,
+  options: { rightHanded?: boolean; highPrecision?: boolean } = {},
+): Promise<LoadedModel> {
   const m = MODELS[name];
-  const engine = new NullEngine();
+  const engine = new NullEngine(
+    Object.assign(new NullEngineOptions(), { useHighPrecisionMatrix: !!options.highPrecision }),
+  );
   const scene = new Scene(engine);
   scene.useRightHandedSystem = options.rightHanded ?? false;
   scene.useConstantAnimationDeltaTime = true;

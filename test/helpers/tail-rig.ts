@@ -6,7 +6,7 @@
 import { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import { FreeCamera } from "@babylonjs/core/Cameras/freeCamera.js";
-import { NullEngine } from "@babylonjs/core/Engines/nullEngine.js";
+import { NullEngine, NullEngineOptions } from "@babylonjs/core/Engines/nullEngine.js";
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { VertexBuffer } from "@babylonjs/core/Buffers/buffer.js";
 import type { Mesh } from "@babylonjs/core/Meshes/mesh.js";
@@ -34,11 +34,13 @@ export interface TailOptions {
   scale?: number;
   /** A slight curl per bone about Z (radians), so the rest pose is not straight. */
   curl?: number;
+  /** Babylon's matrices in doubles (Float32Array otherwise), for tests exact beyond 7 digits. */
+  highPrecision?: boolean;
 }
 
 /** Builds the tail, pointing up (+Y) from the mesh's origin. */
 export function buildTail(o: TailOptions): TailRig {
-  const engine = new NullEngine();
+  const engine = new NullEngine(Object.assign(new NullEngineOptions(), { useHighPrecisionMatrix: !!o.highPrecision }));
   const scene = new Scene(engine);
   scene.useRightHandedSystem = o.rightHanded ?? false;
   new FreeCamera("camera", new Vector3(0, 1, -5), scene);
