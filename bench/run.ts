@@ -5,6 +5,7 @@
  */
 import * as os from "node:os";
 import { relative } from "node:path";
+import { bipedBenchmark } from "./biped-accuracy.js";
 import { type Benchmark, printChecks, printRows, writeResult } from "./common.js";
 import { componentsBenchmark } from "./components.js";
 import { familyBenchmark } from "./family.js";
@@ -18,6 +19,7 @@ const BENCHMARKS: Benchmark[] = [
   frameBenchmark as Benchmark,
   componentsBenchmark as Benchmark,
   familyBenchmark as Benchmark,
+  bipedBenchmark as Benchmark,
 ];
 
 async function main(): Promise<void> {
