@@ -11,6 +11,7 @@ import { componentsBenchmark } from "./components.js";
 import { familyBenchmark } from "./family.js";
 import { frameBenchmark } from "./frame.js";
 import { machineProbe } from "./machine-probe.js";
+import { mocapBenchmark } from "./mocap-rebuild.js";
 import { solverBenchmark } from "./solver.js";
 
 /** Every benchmark, in the order they run. Add new ones here. */
@@ -20,6 +21,7 @@ const BENCHMARKS: Benchmark[] = [
   componentsBenchmark as Benchmark,
   familyBenchmark as Benchmark,
   bipedBenchmark as Benchmark,
+  mocapBenchmark as Benchmark,
 ];
 
 async function main(): Promise<void> {

@@ -380,6 +380,8 @@ export class SetMeasurement {
   boneLengthChangeMm = 0;
   /** The child bone of that link (index in the rest pose), −1 when no length changed. */
   boneLengthChangeBone = -1;
+  /** Change of each link's length (in {@link BipedRest.links}' order), mm; sized on first use. */
+  linkChangesMm = new Float64Array(0);
   /** False when any bone's position came out NaN or infinite. */
   finite = true;
 }
@@ -436,9 +438,11 @@ export class SetProbe {
     });
     out.boneLengthChangeMm = 0;
     out.boneLengthChangeBone = -1;
+    if (out.linkChangesMm.length !== rest.links.length) out.linkChangesMm = new Float64Array(rest.links.length);
     for (let k = 0; k < rest.links.length; k++) {
       const c = rest.links[k]!;
       const change = 1000 * Math.abs(distanceBetween(w, c, rest.parents[c]!) - rest.linkLengths[k]!);
+      out.linkChangesMm[k] = change;
       if (!(change <= out.boneLengthChangeMm)) {
         out.boneLengthChangeMm = change;
         out.boneLengthChangeBone = c;
@@ -481,6 +485,8 @@ export interface BipedAccuracy {
   boneLengthChangePercentOfHeight: number;
   /** The link it happened on, "parent→child". */
   boneLengthChangeLink: string;
+  /** Largest change per link over all sets, mm, for links that changed by more than 1e-3 mm ("parent→child"). */
+  boneLengthChangeByLinkMm: Record<string, number>;
   /** Sets whose solved pose had a NaN or infinite position. */
   nonFiniteSets: number;
 }
@@ -508,11 +514,14 @@ export function measureAccuracy(
   const farEffector = new Float64Array(EFFECTOR_BONES.length);
   let lengthMax = 0;
   let lengthBone = -1;
+  const perLink = new Float64Array(probe.rest.links.length);
   let nonFinite = 0;
   for (let s = 0; s < count; s++) {
     solve(s);
     probe.measure(sets, s, m);
     if (!m.finite) nonFinite++;
+    for (let k = 0; k < perLink.length; k++)
+      if (!(m.linkChangesMm[k]! <= perLink[k]!)) perLink[k] = m.linkChangesMm[k]!;
     if (!(m.boneLengthChangeMm <= lengthMax)) {
       lengthMax = m.boneLengthChangeMm;
       lengthBone = m.boneLengthChangeBone;
@@ -534,6 +543,11 @@ export function measureAccuracy(
     }
   }
   const rest = probe.rest;
+  const linkName = (c: number) => `${rest.names[rest.parents[c]!]}→${rest.names[c]}`;
+  const byLink: Record<string, number> = {};
+  perLink.forEach((v, k) => {
+    if (!(v <= 1e-3)) byLink[linkName(rest.links[k]!)] = v;
+  });
   return {
     sets: count,
     reachableSets: reach,
@@ -548,7 +562,8 @@ export function measureAccuracy(
     farEffectorMeanMm: Array.from(farEffector, (v) => (far > 0 ? v / far : Number.NaN)),
     boneLengthChangeMaxMm: lengthMax,
     boneLengthChangePercentOfHeight: (100 * lengthMax) / (1000 * BIPED_HEIGHT_M),
-    boneLengthChangeLink: lengthBone < 0 ? "" : `${rest.names[rest.parents[lengthBone]!]}→${rest.names[lengthBone]}`,
+    boneLengthChangeLink: lengthBone < 0 ? "" : linkName(lengthBone),
+    boneLengthChangeByLinkMm: byLink,
     nonFiniteSets: nonFinite,
   };
 }

@@ -46,7 +46,8 @@ export interface FbbikBipedOptions {
 
 /**
  * Ours: FullBodyBipedIK with its defaults, `iterations` 4, the pelvis on the body effector and both hands and feet
- * at position weight 1 (rotation weights 0).
+ * at position weight 1 (rotation weights 0). The root node is the pelvis: the detected one (as FinalIK detects it)
+ * is the spine bone above it, and the body effector drives the root node, so a pelvis target would land 10 cm low.
  */
 export class FbbikBipedSolver implements BipedSolver {
   readonly label: string;
@@ -68,7 +69,8 @@ export class FbbikBipedSolver implements BipedSolver {
     const it = s.iterations;
     this.label = `ours FBBIK, iterations ${it}${this.worldMatrices ? " + matrices" : ""}`;
     this.name =
-      `ours: FullBodyBipedIK (defaults, iterations ${it}, body + hands + feet position weight 1), whole Babylon ` +
+      `ours: FullBodyBipedIK (defaults but rootNode = the pelvis, so the body effector is the pelvis; iterations ` +
+      `${it}; body, hands and feet position weight 1), whole Babylon ` +
       `frame (FixTransforms, read, solve, write)${this.worldMatrices ? " + skeleton.computeAbsoluteMatrices()" : ""}`;
   }
 
