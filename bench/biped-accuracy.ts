@@ -152,7 +152,7 @@ function runBiped(): BipedBenchResult {
         "the synthetic biped (test/helpers/synthetic-biped.ts, T-pose, 1.75 m, 25 plain Babylon bones: 19 joints + " +
         "root, toes, fingers, head top) in a right-handed NullEngine scene; each set the pelvis, hand and foot " +
         "positions of a random pose (pelvis ±5 cm; in 45 % of sets pelvis, spine, chest, clavicles turned up to " +
-        "1.0/0.8/0.8/0.4 rad; limbs turned up to 1.5/1.0 rad arms, 0.9/0.8 rad legs), so a perfect solver reaches " +
+        "1.25/1.0/1.0/0.5 rad; limbs turned up to 1.5/1.0 rad arms, 0.9/0.8 rad legs), so a perfect solver reaches " +
         "every set exactly; far = the limbs alone (pelvis placed, body at rest) cannot reach it within 1 mm. " +
         "Errors from the bones' float64 local transforms composed in float64.",
       heightM: BIPED_HEIGHT_M,

@@ -17,8 +17,10 @@ export const MOCAP_FRAMES_PER_CLIP = 32;
 
 /** What `npm run bench -- mocap` writes to bench/results/mocap.json. */
 export interface MocapBenchResult {
-  /** One entry per model measured. */
+  /** One entry per model measured (root node = pelvis). */
   models: MocapRebuildResult[];
+  /** The same with FullBodyBipedIK's detected root node (a spine bone) driven to that bone's clip position. */
+  detectedRootNode: MocapRebuildResult[];
   /** Models left out (not on this machine). */
   missing: string[];
   framesPerClip: number;
@@ -54,6 +56,7 @@ async function runMocap(): Promise<MocapBenchResult> {
   Logger.LogLevels = Logger.ErrorLogLevel;
   const t0 = performance.now();
   const models: MocapRebuildResult[] = [];
+  const detectedRootNode: MocapRebuildResult[] = [];
   const missing: string[] = [];
   for (const name of ["Xbot", "UAL"] as const) {
     if (!modelAvailable(name)) {
@@ -61,9 +64,12 @@ async function runMocap(): Promise<MocapBenchResult> {
       continue;
     }
     models.push(roundResult(await mocapRebuild(name, { framesPerClip: MOCAP_FRAMES_PER_CLIP })));
+    const detected = await mocapRebuild(name, { framesPerClip: MOCAP_FRAMES_PER_CLIP, rootNode: "detected" });
+    detectedRootNode.push(roundResult(detected));
   }
   return {
     models,
+    detectedRootNode,
     missing,
     framesPerClip: MOCAP_FRAMES_PER_CLIP,
     seconds: round((performance.now() - t0) / 1000, 1),
@@ -93,6 +99,13 @@ export const mocapBenchmark: Benchmark<MocapBenchResult> = {
         ],
         [`${m.model}: FullBodyBipedIK, worst frame`, m.fbbikWorstFramePercent, "% of height"],
       );
+    }
+    for (const m of r.detectedRootNode) {
+      out.push([
+        `${m.model}: FullBodyBipedIK, detected root node (${m.rootNode}), mean joint error`,
+        m.fbbikPercent,
+        "% of height",
+      ]);
     }
     for (const name of r.missing) out.push([`${name}`, "not on this machine", ""]);
     out.push(["run time", r.seconds, "s"]);

@@ -29,6 +29,12 @@ export interface MocapRebuildOptions {
   clips?: readonly string[];
   /** FullBodyBipedIK iterations (default 4). */
   iterations?: number;
+  /**
+   * FullBodyBipedIK's root node, the bone the body effector drives: "pelvis" (default; the body effector takes the
+   * pelvis's position) or "detected" (FinalIK's choice, a spine bone on these rigs; the body effector then takes
+   * that bone's position from the clip).
+   */
+  rootNode?: "pelvis" | "detected";
 }
 
 /** One clip's figures. */
@@ -53,7 +59,7 @@ export interface MocapRebuildResult {
   height: number;
   /** The bones measured. */
   bones: string[];
-  /** Root node FullBodyBipedIK was built with (the pelvis). */
+  /** Root node FullBodyBipedIK was built with (see {@link MocapRebuildOptions.rootNode}). */
   rootNode: string;
   /** Warnings FullBodyBipedIK raised while attaching. */
   warnings: string[];
@@ -163,7 +169,11 @@ export async function mocapRebuild(name: ModelName, options: MocapRebuildOptions
 function rebuild(name: ModelName, a: Character, b: Character, options: MocapRebuildOptions): MocapRebuildResult {
   const h = height(a.model);
   const ra = a.refs;
-  const ik = FullBodyBipedIK.create(a.model.scene, a.model.skeleton, { autoUpdate: false, rootNode: ra.pelvis });
+  const detected = options.rootNode === "detected";
+  const ik = FullBodyBipedIK.create(a.model.scene, a.model.skeleton, {
+    autoUpdate: false,
+    ...(detected ? {} : { rootNode: ra.pelvis }),
+  });
   ik.solver.iterations = options.iterations ?? 4;
   const s = ik.solver;
   s.bodyEffector.positionWeight = 1;
@@ -187,6 +197,7 @@ function rebuild(name: ModelName, a: Character, b: Character, options: MocapRebu
   const endNodes = [ra.leftHand, ra.rightHand, ra.leftFoot, ra.rightFoot].map(a.node);
   const endNodesB = [rb.leftHand, rb.rightHand, rb.leftFoot, rb.rightFoot].map(b.node);
   const pelvisA = a.node(ra.pelvis);
+  const bodyA = a.node(ik.rootNode);
   const pelvisB = b.node(rb.pelvis);
   const n = a.measured.length;
   const truth = new Float64Array(3 * n);
@@ -217,7 +228,7 @@ function rebuild(name: ModelName, a: Character, b: Character, options: MocapRebu
       worldPositions(a.measured, truth);
       worldPositions(endNodes, endTruth);
       pelvis.copyFrom(pelvisA.computeWorldMatrix(true).getTranslation());
-      s.bodyEffector.position.copyFrom(pelvis);
+      s.bodyEffector.position.copyFrom(bodyA.computeWorldMatrix(true).getTranslation());
       ends.forEach((e, i) => {
         e.position.copyFrom(endNodes[i]!.absolutePosition);
         e.rotation.copyFrom(endNodes[i]!.absoluteRotationQuaternion);
