@@ -16,18 +16,9 @@
  */
 import * as os from "node:os";
 import { Logger } from "@babylonjs/core/Misc/logger.js";
-import {
-  BIPED_HEIGHT_M,
-  BIPED_SEED,
-  BIPED_SET_COUNT,
-  type BipedAccuracy,
-  type BipedTargetSets,
-  ISSUE19_TARGETS,
-  NEAR_EXTENSION,
-  SetProbe,
-  bipedTargetSets,
-  measureAccuracy,
-} from "../test/helpers/biped-problem.js";
+import { type BipedAccuracy, NEAR_EXTENSION, SetProbe, measureAccuracy } from "../test/helpers/biped-measure.js";
+import { BIPED_HEIGHT_M, BIPED_SEED, BIPED_SET_COUNT, ISSUE19_TARGETS } from "../test/helpers/biped-problem.js";
+import { type BipedTargetSets, bipedTargetSets } from "../test/helpers/biped-target-sets.js";
 import {
   BoneIKBipedSolver,
   type BipedSolver,

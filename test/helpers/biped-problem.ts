@@ -5,7 +5,8 @@
  * solver reaches all five targets exactly with every bone length kept; a set is "far" when the limbs alone, with
  * the pelvis placed on its target and the rest of the body as at rest, cannot reach it. Errors are in mm, read
  * from the bones' float64 local transforms (what the IK wrote) composed in float64. Used by
- * test/scenario/biped-accuracy.test.ts and bench/biped-accuracy.ts (solvers in test/helpers/biped-solvers.ts).
+ * test/scenario/biped-accuracy.test.ts and bench/biped-accuracy.ts. This file: the biped, its rest pose and scene;
+ * the sets: biped-target-sets.ts; measuring: biped-measure.ts; the solvers: biped-solvers.ts.
  */
 import { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
@@ -14,9 +15,8 @@ import { NullEngine } from "@babylonjs/core/Engines/nullEngine.js";
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { Mesh } from "@babylonjs/core/Meshes/mesh.js";
 import { Scene } from "@babylonjs/core/scene.js";
-import { Quat, fromAxisAngle, multiply, rotateVector } from "../../src/math/quat.js";
+import { Quat, multiply, rotateVector } from "../../src/math/quat.js";
 import { Vec3 } from "../../src/math/vec3.js";
-import { Random } from "./random.js";
 import { syntheticBiped } from "./synthetic-biped.js";
 
 /** The biped's height, m (feet to head top). */
@@ -64,29 +64,6 @@ export const BIPED_JOINTS = [
 
 /** Floats per set: five targets × xyz. */
 export const SET_STRIDE = 15;
-/** A reach within this of the target counts as reached (1 mm), m. */
-const REACH_SLACK = 1e-3;
-/** Largest pelvis offset from rest per axis, m ("the pelvis near rest"). */
-const PELVIS_OFFSET = 0.05;
-/** Share of sets whose body (pelvis, spine, chest, clavicles) turns before the limbs do. */
-const BODY_MOVES = 0.45;
-/** Largest random turn per bone, radians: body bones (when the body moves) and limb bones (always). */
-const MAX_TURN: Record<string, number> = {
-  Hips: 1.25,
-  Spine: 1.0,
-  Chest: 1.0,
-  "Clavicle.L": 0.5,
-  "Clavicle.R": 0.5,
-  "UpperArm.L": 1.5,
-  "UpperArm.R": 1.5,
-  "Forearm.L": 1.0,
-  "Forearm.R": 1.0,
-  "Thigh.L": 0.9,
-  "Thigh.R": 0.9,
-  "Calf.L": 0.8,
-  "Calf.R": 0.8,
-};
-const BODY_BONES = ["Hips", "Spine", "Chest", "Clavicle.L", "Clavicle.R"];
 
 /** The biped's rest pose as flat arrays (parents before children). */
 export interface BipedRest {
@@ -187,150 +164,9 @@ export function forwardKinematics(
   }
 }
 
-function distanceBetween(p: Float64Array, a: number, b: number): number {
+/** Distance between points `a` and `b` of a flat position array (3 per point). */
+export function distanceBetween(p: Float64Array, a: number, b: number): number {
   return Math.hypot(p[3 * a]! - p[3 * b]!, p[3 * a + 1]! - p[3 * b + 1]!, p[3 * a + 2]! - p[3 * b + 2]!);
-}
-
-/** Variations of the table (the benchmark and the test use the defaults). */
-export interface BipedSetOptions {
-  /** Share of sets whose body turns (default 0.45). */
-  bodyShare?: number;
-  /** Scale of the body bones' largest turns (default 1: pelvis 1.25, spine and chest 1.0, clavicles 0.5 rad). */
-  bodyTurnScale?: number;
-}
-
-/** The seeded target sets. */
-export interface BipedTargetSets {
-  /** Number of sets. */
-  count: number;
-  /** Targets, {@link SET_STRIDE} per set: pelvis, left hand, right hand, left foot, right foot (world, m). */
-  targets: Float64Array;
-  /** 1 where the limbs alone (pelvis placed, body at rest) cannot reach the set. */
-  far: Uint8Array;
-  /** Per set, the largest limb extension with the pelvis placed and the body at rest: distance / (upper + lower). */
-  extension: Float64Array;
-  /** 1 where the set was generated with the body turned (it may still be reachable by the limbs alone). */
-  bodyMoved: Uint8Array;
-  /** Sets the limbs alone reach. */
-  reachableCount: number;
-  /** Sets that need the body to move. */
-  farCount: number;
-  /** Sets generated with the body turned (some of them still reachable by the limbs alone). */
-  bodyMovedCount: number;
-}
-
-/**
- * `count` target sets from `seed`: each the effector bones' world positions in a random pose of the biped: the
- * pelvis moved up to 5 cm per axis from rest; in 45 % of the sets the pelvis, spine, chest and clavicles turned
- * about random axes (up to 1.25, 1.0, 1.0, 0.5 rad); always each limb's upper bone (arms up to 1.5 rad, legs 0.9)
- * and middle bone (1.0, 0.8) turned about random axes. Then classified by {@link limbsReach}. The body's ranges
- * were chosen so that FullBodyBipedIK at 4 iterations gets about the share of far sets within 1 cm that issue 19
- * measured on its own problem (33 %): with them 0.8× as large it gets 42 %, 1.2× 26 %.
- */
-export function bipedTargetSets(
-  count = BIPED_SET_COUNT,
-  seed = BIPED_SEED,
-  rest = bipedRest(),
-  options: BipedSetOptions = {},
-): BipedTargetSets {
-  const bodyShare = options.bodyShare ?? BODY_MOVES;
-  const bodyScale = options.bodyTurnScale ?? 1;
-  const rng = new Random(seed);
-  const n = rest.names.length;
-  const local = new Float64Array(4 * n);
-  const world = new Float64Array(3 * n);
-  const localPos = Float64Array.from(rest.localPositions);
-  const turn = new Quat();
-  const q = new Quat();
-  const axis = new Vec3();
-  const hips = rest.index("Hips");
-  const effectors = EFFECTOR_BONES.map((b) => rest.index(b));
-  const targets = new Float64Array(count * SET_STRIDE);
-  const far = new Uint8Array(count);
-  const bodyMoved = new Uint8Array(count);
-  const extension = new Float64Array(count);
-  let bodyMovedCount = 0;
-  let farCount = 0;
-  for (let s = 0; s < count; s++) {
-    local.set(rest.localRotations);
-    const bodyMoves = rng.next() < bodyShare;
-    if (bodyMoves) {
-      bodyMoved[s] = 1;
-      bodyMovedCount++;
-    }
-    for (const [name, max] of Object.entries(MAX_TURN)) {
-      const body = BODY_BONES.includes(name);
-      if (body && !bodyMoves) continue;
-      const u = rng.unitVector();
-      axis.x = u.x;
-      axis.y = u.y;
-      axis.z = u.z;
-      fromAxisAngle(turn, axis, rng.range(0, body ? max * bodyScale : max));
-      const i = rest.index(name);
-      q.x = local[4 * i]!;
-      q.y = local[4 * i + 1]!;
-      q.z = local[4 * i + 2]!;
-      q.w = local[4 * i + 3]!;
-      // turned in the parent's frame: the bone swings about an axis fixed to its parent
-      multiply(q, turn, q);
-      local.set([q.x, q.y, q.z, q.w], 4 * i);
-    }
-    for (let k = 0; k < 3; k++)
-      localPos[3 * hips + k] = rest.localPositions[3 * hips + k]! + rng.range(-1, 1) * PELVIS_OFFSET;
-    forwardKinematics(rest.parents, localPos, local, world);
-    effectors.forEach((b, e) => targets.set(world.subarray(3 * b, 3 * b + 3), s * SET_STRIDE + 3 * e));
-    extension[s] = limbExtension(rest, targets, s);
-    if (!limbsReach(rest, targets, s)) {
-      far[s] = 1;
-      farCount++;
-    }
-  }
-  return { count, targets, far, extension, bodyMoved, reachableCount: count - farCount, farCount, bodyMovedCount };
-}
-
-/**
- * True when the four limbs alone reach set `s` within 1 mm: the body at rest moved so that the pelvis is on its
- * target, each hand or foot target between |upper − lower| and upper + lower from its limb's first joint.
- */
-export function limbsReach(rest: BipedRest, targets: Float64Array, s: number): boolean {
-  let ok = true;
-  forEachLimb(rest, targets, s, (d, upper, lower) => {
-    if (d > upper + lower + REACH_SLACK || d < Math.abs(upper - lower) - REACH_SLACK) ok = false;
-  });
-  return ok;
-}
-
-/** The largest of the four limbs' target distance / (upper + lower), the pelvis placed and the body at rest. */
-export function limbExtension(rest: BipedRest, targets: Float64Array, s: number): number {
-  let most = 0;
-  forEachLimb(rest, targets, s, (d, upper, lower) => {
-    most = Math.max(most, d / (upper + lower));
-  });
-  return most;
-}
-
-/** Calls `visit` per limb with its target's distance from the limb's first joint (body at rest, pelvis placed). */
-function forEachLimb(
-  rest: BipedRest,
-  targets: Float64Array,
-  s: number,
-  visit: (distance: number, upper: number, lower: number) => void,
-): void {
-  const o = s * SET_STRIDE;
-  const hips = rest.index("Hips");
-  const dx = targets[o]! - rest.positions[3 * hips]!;
-  const dy = targets[o + 1]! - rest.positions[3 * hips + 1]!;
-  const dz = targets[o + 2]! - rest.positions[3 * hips + 2]!;
-  for (let l = 0; l < LIMBS.length; l++) {
-    const [a, b, c] = LIMBS[l]!.map((name) => rest.index(name)) as [number, number, number];
-    const t = o + 3 * (l + 1);
-    const d = Math.hypot(
-      targets[t]! - rest.positions[3 * a]! - dx,
-      targets[t + 1]! - rest.positions[3 * a + 1]! - dy,
-      targets[t + 2]! - rest.positions[3 * a + 2]! - dz,
-    );
-    visit(d, distanceBetween(rest.positions, a, b), distanceBetween(rest.positions, b, c));
-  }
 }
 
 /** The biped in a Babylon scene. */
@@ -384,203 +220,5 @@ export function bipedScene(rest = bipedRest()): BipedScene {
       scene.dispose();
       engine.dispose();
     },
-  };
-}
-
-/** What one solved set measured. */
-export class SetMeasurement {
-  /** Distance of each effector bone from its target (pelvis, hands, feet), mm. */
-  readonly errorsMm = new Float64Array(EFFECTOR_BONES.length);
-  /** The largest of {@link errorsMm}. */
-  worstMm = 0;
-  /** Largest change of a parent–child distance from rest (the pelvis's own link excepted), mm. */
-  boneLengthChangeMm = 0;
-  /** The child bone of that link (index in the rest pose), −1 when no length changed. */
-  boneLengthChangeBone = -1;
-  /** Change of each link's length (in {@link BipedRest.links}' order), mm; sized on first use. */
-  linkChangesMm = new Float64Array(0);
-  /** False when any bone's position came out NaN or infinite. */
-  finite = true;
-}
-
-/** Scratch for {@link measureSet}: float64 copies of the bones' local transforms and their world positions. */
-export class SetProbe {
-  private readonly localPositions: Float64Array;
-  private readonly localRotations: Float64Array;
-  private readonly worldRotations: Float64Array;
-  /** World positions of every bone after the last {@link measure}, 3 per bone. */
-  readonly positions: Float64Array;
-  private readonly effectors: number[];
-
-  /** The biped's rest pose. */
-  readonly rest: BipedRest;
-
-  constructor(private readonly biped: BipedScene) {
-    this.rest = biped.rest;
-    const n = biped.bones.length;
-    this.localPositions = new Float64Array(3 * n);
-    this.localRotations = new Float64Array(4 * n);
-    this.worldRotations = new Float64Array(4 * n);
-    this.positions = new Float64Array(3 * n);
-    this.effectors = EFFECTOR_BONES.map((b) => biped.rest.index(b));
-  }
-
-  /**
-   * Measures the skeleton against set `s`: reads each Bone's local position and rotation (float64, as the IK or
-   * controller left them), composes them in float64 and compares with the targets and the rest lengths.
-   */
-  measure(sets: BipedTargetSets, s: number, out: SetMeasurement): SetMeasurement {
-    const { bones, rest } = this.biped;
-    for (let i = 0; i < bones.length; i++) {
-      const p = bones[i]!.position;
-      const q = bones[i]!.rotationQuaternion;
-      this.localPositions.set([p.x, p.y, p.z], 3 * i);
-      this.localRotations.set([q.x, q.y, q.z, q.w], 4 * i);
-    }
-    const w = this.positions;
-    forwardKinematics(rest.parents, this.localPositions, this.localRotations, w, this.worldRotations);
-    out.finite = w.every(Number.isFinite);
-    out.worstMm = 0;
-    const o = s * SET_STRIDE;
-    const t = sets.targets;
-    this.effectors.forEach((b, e) => {
-      const d = Math.hypot(
-        w[3 * b]! - t[o + 3 * e]!,
-        w[3 * b + 1]! - t[o + 3 * e + 1]!,
-        w[3 * b + 2]! - t[o + 3 * e + 2]!,
-      );
-      out.errorsMm[e] = 1000 * d;
-      // NaN compares false: a non-finite error becomes the worst
-      if (!(d * 1000 <= out.worstMm)) out.worstMm = 1000 * d;
-    });
-    out.boneLengthChangeMm = 0;
-    out.boneLengthChangeBone = -1;
-    if (out.linkChangesMm.length !== rest.links.length) out.linkChangesMm = new Float64Array(rest.links.length);
-    for (let k = 0; k < rest.links.length; k++) {
-      const c = rest.links[k]!;
-      const change = 1000 * Math.abs(distanceBetween(w, c, rest.parents[c]!) - rest.linkLengths[k]!);
-      out.linkChangesMm[k] = change;
-      if (!(change <= out.boneLengthChangeMm)) {
-        out.boneLengthChangeMm = change;
-        out.boneLengthChangeBone = c;
-      }
-    }
-    return out;
-  }
-}
-
-/** Limbs stretched beyond this share of their reach count as near full extension (see {@link BipedAccuracy}). */
-export const NEAR_EXTENSION = 0.98;
-
-/** Figures of a solver over a table of sets (issue 19's table row). */
-export interface BipedAccuracy {
-  /** Sets measured. */
-  sets: number;
-  /** Reachable sets measured. */
-  reachableSets: number;
-  /** Far sets measured. */
-  farSets: number;
-  /** Share of reachable sets with every effector within 1 mm. */
-  reachableWithin1mmShare: number;
-  /** Reachable sets with no limb beyond {@link NEAR_EXTENSION} of its reach. */
-  innerSets: number;
-  /** Share of those with every effector within 1 mm. */
-  innerWithin1mmShare: number;
-  /** Mean over reachable sets of the worst effector's error, mm. */
-  reachableWorstMeanMm: number;
-  /** Largest worst-effector error over reachable sets, mm. */
-  reachableWorstMaxMm: number;
-  /** Mean over far sets of the worst effector's error, mm. */
-  farWorstMeanMm: number;
-  /** Share of far sets with every effector within 1 cm. */
-  farWithin1cmShare: number;
-  /** Mean over far sets of each effector's error (pelvis, left hand, right hand, left foot, right foot), mm. */
-  farEffectorMeanMm: number[];
-  /** Largest change of any parent–child distance over all sets, mm. */
-  boneLengthChangeMaxMm: number;
-  /** The same, % of the biped's height. */
-  boneLengthChangePercentOfHeight: number;
-  /** The link it happened on, "parent→child". */
-  boneLengthChangeLink: string;
-  /** Largest change per link over all sets, mm, for links that changed by more than 1e-3 mm ("parent→child"). */
-  boneLengthChangeByLinkMm: Record<string, number>;
-  /** Sets whose solved pose had a NaN or infinite position. */
-  nonFiniteSets: number;
-}
-
-/**
- * Runs `solve(s)` for sets `0…count−1` (all by default) and measures each with `probe` right after: the issue-19
- * figures of one solver.
- */
-export function measureAccuracy(
-  sets: BipedTargetSets,
-  probe: SetProbe,
-  solve: (s: number) => void,
-  count = sets.count,
-): BipedAccuracy {
-  const m = new SetMeasurement();
-  let reach = 0;
-  let reachOk = 0;
-  let reachSum = 0;
-  let reachMax = 0;
-  let inner = 0;
-  let innerOk = 0;
-  let far = 0;
-  let farOk = 0;
-  let farSum = 0;
-  const farEffector = new Float64Array(EFFECTOR_BONES.length);
-  let lengthMax = 0;
-  let lengthBone = -1;
-  const perLink = new Float64Array(probe.rest.links.length);
-  let nonFinite = 0;
-  for (let s = 0; s < count; s++) {
-    solve(s);
-    probe.measure(sets, s, m);
-    if (!m.finite) nonFinite++;
-    for (let k = 0; k < perLink.length; k++)
-      if (!(m.linkChangesMm[k]! <= perLink[k]!)) perLink[k] = m.linkChangesMm[k]!;
-    if (!(m.boneLengthChangeMm <= lengthMax)) {
-      lengthMax = m.boneLengthChangeMm;
-      lengthBone = m.boneLengthChangeBone;
-    }
-    if (sets.far[s] === 1) {
-      far++;
-      farSum += m.worstMm;
-      if (m.worstMm <= 10) farOk++;
-      for (let e = 0; e < farEffector.length; e++) farEffector[e]! += m.errorsMm[e]!;
-    } else {
-      reach++;
-      reachSum += m.worstMm;
-      if (!(m.worstMm <= reachMax)) reachMax = m.worstMm;
-      if (m.worstMm <= 1) reachOk++;
-      if (sets.extension[s]! <= NEAR_EXTENSION) {
-        inner++;
-        if (m.worstMm <= 1) innerOk++;
-      }
-    }
-  }
-  const rest = probe.rest;
-  const linkName = (c: number) => `${rest.names[rest.parents[c]!]}→${rest.names[c]}`;
-  const byLink: Record<string, number> = {};
-  perLink.forEach((v, k) => {
-    if (!(v <= 1e-3)) byLink[linkName(rest.links[k]!)] = v;
-  });
-  return {
-    sets: count,
-    reachableSets: reach,
-    farSets: far,
-    reachableWithin1mmShare: reach > 0 ? reachOk / reach : Number.NaN,
-    innerSets: inner,
-    innerWithin1mmShare: inner > 0 ? innerOk / inner : Number.NaN,
-    reachableWorstMeanMm: reach > 0 ? reachSum / reach : Number.NaN,
-    reachableWorstMaxMm: reachMax,
-    farWorstMeanMm: far > 0 ? farSum / far : Number.NaN,
-    farWithin1cmShare: far > 0 ? farOk / far : Number.NaN,
-    farEffectorMeanMm: Array.from(farEffector, (v) => (far > 0 ? v / far : Number.NaN)),
-    boneLengthChangeMaxMm: lengthMax,
-    boneLengthChangePercentOfHeight: (100 * lengthMax) / (1000 * BIPED_HEIGHT_M),
-    boneLengthChangeLink: lengthBone < 0 ? "" : linkName(lengthBone),
-    boneLengthChangeByLinkMm: byLink,
-    nonFiniteSets: nonFinite,
   };
 }

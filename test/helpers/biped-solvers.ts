@@ -9,7 +9,8 @@ import type { Scene } from "@babylonjs/core/scene.js";
 import type { BabylonEffector } from "../../src/babylon/babylon-effector.js";
 import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import { JacobianIK, type JacobianIKEffector, type JacobianIKJoint } from "../../src/babylon/jacobian-ik.js";
-import { type BipedScene, type BipedTargetSets, LIMBS, SET_STRIDE, bipedScene } from "./biped-problem.js";
+import { type BipedScene, LIMBS, SET_STRIDE, bipedScene } from "./biped-problem.js";
+import type { BipedTargetSets } from "./biped-target-sets.js";
 
 /** One solver on its own biped. */
 export interface BipedSolver {
