@@ -5,11 +5,13 @@
  */
 import * as os from "node:os";
 import { relative } from "node:path";
+import { bipedBenchmark } from "./biped-accuracy.js";
 import { type Benchmark, printChecks, printRows, writeResult } from "./common.js";
 import { componentsBenchmark } from "./components.js";
 import { familyBenchmark } from "./family.js";
 import { frameBenchmark } from "./frame.js";
 import { machineProbe } from "./machine-probe.js";
+import { mocapBenchmark } from "./mocap-rebuild.js";
 import { solverBenchmark } from "./solver.js";
 
 /** Every benchmark, in the order they run. Add new ones here. */
@@ -18,6 +20,8 @@ const BENCHMARKS: Benchmark[] = [
   frameBenchmark as Benchmark,
   componentsBenchmark as Benchmark,
   familyBenchmark as Benchmark,
+  bipedBenchmark as Benchmark,
+  mocapBenchmark as Benchmark,
 ];
 
 async function main(): Promise<void> {
