@@ -8,7 +8,9 @@
  *   `skeleton.computeAbsoluteMatrices()` (what the render does next, and what BoneIKController pays inside);
  * - the reference: JacobianIK over the whole body, the pelvis placed (test/helpers/biped-solvers.ts);
  * - Babylon's BoneIKController ×4 (limbs only, pelvis placed);
- * - ours at 1, 2, 4, 8 and 16 iterations (the solver clamps to 10 today): far-set error against time.
+ * - FinalIK's behaviour (fixed count, FixToNode) and each of issue 19's parts alone (adaptive iterations,
+ *   preserveBoneLengths), to tell what each gives;
+ * - ours at 1, 2, 4, 8 and 16 fixed iterations (the solver clamps to 10): far-set error against time.
  *
  * Timing: every op in alternating rounds (`timeInRounds`, bench/family-harness.ts), one op = one frame on the next
  * set (cycling through the table). Accuracy: one untimed pass over the 1,000 sets, each solved from the rest pose.
@@ -40,7 +42,7 @@ export interface BipedBenchRow {
   /** Bytes allocated per frame (smallest of 3 loops; below 1: none), or null when not measured. */
   bytesPerFrame: number | null;
   /** Issue 19's accuracy figures over the whole table. */
-  accuracy: BipedAccuracy;
+  accuracy: OursAccuracy;
 }
 
 /** One iteration count of ours. */
@@ -97,8 +99,23 @@ function roundAccuracy(a: BipedAccuracy): BipedAccuracy {
   };
 }
 
-function accuracyOf(solver: BipedSolver, sets: BipedTargetSets): BipedAccuracy {
-  return roundAccuracy(measureAccuracy(sets, new SetProbe(solver.biped), (s) => solver.solve(sets, s)));
+/** The accuracy figures; for ours also the mean iterations the solves used, reachable and far sets. */
+export type OursAccuracy = BipedAccuracy & { iterationsUsed?: [number, number] };
+
+/** FinalIK's behaviour: a fixed iteration count, FixToNode mapping. */
+const FINALIK = { iterationTolerance: 0, preserveBoneLengths: false };
+
+/** The accuracy figures, and for ours the mean iterations used on reachable and far sets. */
+function accuracyOf(solver: BipedSolver, sets: BipedTargetSets): OursAccuracy {
+  const ik = solver instanceof FbbikBipedSolver ? solver.ik : null;
+  const used = [0, 0];
+  const a = measureAccuracy(sets, new SetProbe(solver.biped), (s) => {
+    solver.solve(sets, s);
+    if (ik !== null) used[sets.far[s]!]! += ik.solver.iterationsUsed;
+  });
+  const r = roundAccuracy(a);
+  if (ik === null) return r;
+  return { ...r, iterationsUsed: [round(used[0]! / sets.reachableCount, 2), round(used[1]! / sets.farCount, 2)] };
 }
 
 function runBiped(): BipedBenchResult {
@@ -110,13 +127,22 @@ function runBiped(): BipedBenchResult {
   const oursMatrices = new FbbikBipedSolver({ worldMatrices: true });
   const jacobian = new JacobianBipedSolver();
   const boneIk = new BoneIKBipedSolver();
-  const main: BipedSolver[] = [ours, oursMatrices, jacobian, boneIk];
-  const byIt = BIPED_ITERATIONS.map((n) => (n === 4 ? ours : new FbbikBipedSolver({ iterations: n })));
-  const extra = byIt.filter((s) => s !== ours);
+  // FinalIK's behaviour, then each of issue 19's parts alone (what each gives)
+  const finalIK = new FbbikBipedSolver({ settings: FINALIK, tag: "FinalIK's fixed count and FixToNode" });
+  const adaptiveOnly = new FbbikBipedSolver({
+    settings: { preserveBoneLengths: false },
+    tag: "adaptive iterations only",
+  });
+  const preserveOnly = new FbbikBipedSolver({ settings: { iterationTolerance: 0 }, tag: "preserveBoneLengths only" });
+  const main: BipedSolver[] = [ours, oursMatrices, finalIK, adaptiveOnly, preserveOnly, jacobian, boneIk];
+  const byIt = BIPED_ITERATIONS.map(
+    (n) => new FbbikBipedSolver({ iterations: n, settings: { iterationTolerance: 0 } }),
+  );
+  const extra = byIt;
   const all = [...main, ...extra];
   const ops = all.map((solver) => (f: number) => solver.solve(sets, f % sets.count));
   const medians = timeInRounds(ops);
-  const accuracy = new Map<BipedSolver, BipedAccuracy>();
+  const accuracy = new Map<BipedSolver, OursAccuracy>();
   for (const s of all) if (s !== oursMatrices) accuracy.set(s, accuracyOf(s, sets));
   accuracy.set(oursMatrices, accuracy.get(ours)!);
   const rows: BipedBenchRow[] = main.map((s, i) => {
@@ -197,6 +223,15 @@ export const bipedBenchmark: Benchmark<BipedBenchResult> = {
         ],
         [`  far: worst effector, mean`, round(a.farWorstMeanMm, 3), "mm"],
         [`  far within 1 cm`, pct(a.farWithin1cmShare), "%"],
+        ...(a.iterationsUsed !== undefined
+          ? [
+              [`  iterations used, reachable / far`, `${a.iterationsUsed[0]} / ${a.iterationsUsed[1]}`, ""] as [
+                string,
+                string,
+                string,
+              ],
+            ]
+          : []),
         [`  largest change of a bone's length (${a.boneLengthChangeLink})`, round(a.boneLengthChangeMaxMm, 5), "mm"],
       );
     }

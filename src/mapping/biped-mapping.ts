@@ -121,7 +121,7 @@ export class BipedMapping implements IKSolverMapping {
   /** @inheritdoc */
   readPose(_solver: IKSolverFullBody, fullBody: boolean): void {
     if (fullBody) {
-      this.spineMapping.readPose();
+      this.spineMapping.readPose(this.solver.preserveBoneLengths);
       this.headMapping?.readPose();
     }
     for (const m of this.limbMappings) m.readPose();

@@ -13,7 +13,7 @@ import { orthoNormalize } from "../math/direction.js";
 import { NumberRef } from "../math/number-ref.js";
 import { type ReadonlyVec3, Vec3, add, copy, fromArray, lerpByRef, sub, toArray } from "../math/vec3.js";
 import type { IKNode } from "../solver/node.js";
-import { planeRotation } from "../solver/plane.js";
+import { planeRotation, symmetricPlaneRotation } from "../solver/plane.js";
 import type { IKPose } from "../solver/pose.js";
 
 const v1 = new Vec3();
@@ -81,6 +81,8 @@ export class BoneMapStore {
 export class BoneMap {
   /** Pose id of the bone. */
   readonly bone: number;
+  /** The plane's frame splits the difference between its second and third node (see symmetricPlaneRotation). */
+  symmetricPlane = false;
   /** The solver node of this bone, or null when it is not a node (spine bones other than the root node). */
   node: IKNode | null = null;
   private plane1: IKNode | null = null;
@@ -350,7 +352,8 @@ export class BoneMap {
 
   /** The plane's frame from the animated positions of its nodes (identity when nodes 1 and 3 coincide). */
   private animatedPlaneRotation(out: Quat): Quat {
-    return planeRotation(out, this.plane1!.bonePosition, this.plane2!.bonePosition, this.plane3!.bonePosition);
+    const frame = this.symmetricPlane ? symmetricPlaneRotation : planeRotation;
+    return frame(out, this.plane1!.bonePosition, this.plane2!.bonePosition, this.plane3!.bonePosition);
   }
 
   /**
@@ -358,6 +361,7 @@ export class BoneMap {
    * mapping never moves solver nodes): compute it once and pass it to the `…In` methods.
    */
   solverPlaneRotation(out: Quat): Quat {
-    return planeRotation(out, this.plane1!.solverPosition, this.plane2!.solverPosition, this.plane3!.solverPosition);
+    const frame = this.symmetricPlane ? symmetricPlaneRotation : planeRotation;
+    return frame(out, this.plane1!.solverPosition, this.plane2!.solverPosition, this.plane3!.solverPosition);
   }
 }

@@ -88,9 +88,15 @@ export class IKMappingSpine {
     this.useFABRIK = spine.length > 3 || this.rootNodeIndex !== 1;
   }
 
-  /** Re-reads the planes, lengths and axes from this frame's animated pose. */
-  readPose(): void {
+  /**
+   * Re-reads the planes, lengths and axes from this frame's animated pose. With `preserveBoneLengths` the
+   * pelvis and the last spine bone take symmetric plane frames: they carry both thighs (both upper arms)
+   * alike, where FinalIK's frame puts the left one on its node and the right one beside it.
+   */
+  readPose(preserveBoneLengths = false): void {
     const spine = this.spine;
+    spine[0]!.symmetricPlane = preserveBoneLengths;
+    spine[spine.length - 1]!.symmetricPlane = preserveBoneLengths;
     spine[0]!.updatePlane(true, true);
     this.readAxes();
     spine[spine.length - 1]!.updatePlane(true, true);

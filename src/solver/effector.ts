@@ -294,6 +294,13 @@ export class IKEffector {
     return this.active;
   }
 
+  /**
+   * The turn the child nodes' animated offsets take when `effectChildNodes` carries them (identity: FinalIK;
+   * the biped solver sets the pelvis's solved turn here with preserveBoneLengths, so the thighs keep turning
+   * with it from one iteration to the next).
+   */
+  readonly childTurn = new Quat();
+
   /** Moves the node (and child nodes) toward the target by the weighted position weight. */
   update(solver: EffectorSolver): void {
     const node = this.node;
@@ -310,7 +317,7 @@ export class IKEffector {
     if (this.childrenActive) {
       for (let i = 0; i < this.childNodes.length; i++) {
         const c = this.childNodes[i]!.solverPosition;
-        add(v2, p, this.localPositions[i]!);
+        add(v2, p, rotateVector(v2, this.childTurn, this.localPositions[i]!));
         weight.value = this.posW;
         lerpByRef(c, c, v2, weight);
       }

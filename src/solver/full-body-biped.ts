@@ -2,7 +2,7 @@
 // sides); validation lives in biped-validation.ts, the generic solver in full-body.ts.
 import { validateBipedBones, validateRootNode } from "./biped-validation.js";
 import { FAR_LIMIT, IKEffector } from "./effector.js";
-import { Quat, copyQuat, inverseRotateVector, rotateVector } from "../math/quat.js";
+import { Quat, copyQuat, identity, inverseRotateVector, rotateVector } from "../math/quat.js";
 import {
   Vec3,
   add,
@@ -27,6 +27,8 @@ import { IKNode } from "./node.js";
 import type { IKPose } from "./pose.js";
 import { detectRootNodeBone } from "./root-node.js";
 import { turnBody } from "./body-turn.js";
+import { type ReachingLeg, keepPelvisRigid, turnPelvisToReach } from "./rigid-pelvis.js";
+import { NumberRef } from "../math/number-ref.js";
 
 const EFFECTOR_NAMES = [
   "Body",
@@ -48,6 +50,9 @@ const v3 = new Vec3();
 const up = new Vec3();
 const rootRotation = new Quat();
 const unitY = new Vec3(0, 1, 0);
+
+/** The largest turn (radians) of one step of turnPelvisToReach. */
+const MAX_PELVIS_STEP = new NumberRef(0.5);
 
 /** Above this alignment the root node is too close to the shoulder or thigh line (FinalIK's 0.95). */
 const ROOT_NODE_ALIGNMENT_LIMIT = 0.95;
@@ -93,6 +98,8 @@ export class IKSolverFullBodyBiped extends IKSolverFullBody {
    */
   forward: Vec3 | null = null;
   private readonly straightBend = new Vec3();
+  /** The legs as turnPelvisToReach sees them (built on first use). */
+  private reachingLegs: [ReachingLeg, ReachingLeg] | null = null;
   /** The character's forward in the character root's frame (for the limbs' natural sides). */
   private readonly localForward = new Vec3();
   private readonly localUp = new Vec3();
@@ -430,9 +437,36 @@ export class IKSolverFullBodyBiped extends IKSolverFullBody {
     return out;
   }
 
+  /** With preserveBoneLengths the thighs stay on a rigid pelvis in every iteration, as the mapping will. */
+  protected override afterIteration(): void {
+    if (!this.preserveBoneLengths || !this.fabrikPass) return;
+    const c = this.chains;
+    keepPelvisRigid(c[0]!.nodes[0]!, c[3]!.nodes[0]!, c[4]!.nodes[0]!, this.bodyEffector.childTurn);
+  }
+
+  /** With preserveBoneLengths the pelvis turns toward feet still beyond their legs' reach (see rigid-pelvis). */
+  protected override afterIterations(): void {
+    if (!this.preserveBoneLengths || !this.fabrikPass) return;
+    const c = this.chains;
+    if (this.reachingLegs === null) {
+      const leg = (chain: FBIKChain, e: IKEffector): ReachingLeg => ({
+        thigh: chain.nodes[0]!,
+        foot: chain.nodes[2]!,
+        length: 0,
+        target: e.position,
+      });
+      this.reachingLegs = [leg(c[3]!, this.leftFootEffector), leg(c[4]!, this.rightFootEffector)];
+    }
+    const legs = this.reachingLegs;
+    legs[0].length = c[3]!.length;
+    legs[1].length = c[4]!.length;
+    turnPelvisToReach(c[0]!.nodes[0]!, legs[0], legs[1], this.bodyEffector.childTurn, MAX_PELVIS_STEP);
+  }
+
   protected override beforeReadPose(): void {
     // the body effector's rotation turns the animated body; everything after reads the turned pose
     if (this.bones !== null && turnBody(this.pose, this.bodyEffector, this.bones.pelvis, this)) this.readBones();
+    identity(this.bodyEffector.childTurn);
     this.readTargets();
     this.validateBodySettings();
     zero(this.pullBodyOffset);

@@ -267,6 +267,12 @@ export class IKSolverFullBody implements ChainSolver {
     }
   }
 
+  /** Hook for subclasses: runs at the end of each iteration, before `onPostIteration`. */
+  protected afterIteration(): void {}
+
+  /** Hook for subclasses: runs after the iterations (when there were any), before `onPreBend`. */
+  protected afterIterations(): void {}
+
   /** Hook for subclasses: runs after the bones are read and before the base ReadPose (targets, pull body…). */
   protected beforeReadPose(): void {}
 
@@ -358,12 +364,14 @@ export class IKSolverFullBody implements ChainSolver {
           for (let e = 0; e < others.length; e++) others[e]!.update(this);
           root.stage2(this, root.nodes[0]!.solverPosition);
         }
+        this.afterIteration();
         this.onPostIteration.notify(i);
         this.iterationsUsed = i + 1;
         // converged: what more iterations would add is below the tolerance; past `passes` only while moving
         if (adaptive && this.converged()) break;
       }
     }
+    if (iterations > 0) this.afterIterations();
     this.onPreBend.notify();
     for (let e = 0; e < ends.length; e++) ends[e]!.update(this);
     this.applyBendConstraints();

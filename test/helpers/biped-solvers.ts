@@ -43,6 +43,9 @@ export interface FbbikBipedOptions {
   iterations?: number;
   /** Also compute the skeleton's absolute matrices after the solve (what the render does next). */
   worldMatrices?: boolean;
+  /** Solver settings beyond the defaults, and a tag naming them in the label. */
+  settings?: { iterationTolerance?: number; maxIterations?: number; preserveBoneLengths?: boolean };
+  tag?: string;
 }
 
 /**
@@ -64,14 +67,16 @@ export class FbbikBipedSolver implements BipedSolver {
     this.ik = FullBodyBipedIK.create(this.biped.scene, this.biped.skeleton, { rootNode: "Hips" });
     const s = this.ik.solver;
     s.iterations = options.iterations ?? 4;
+    Object.assign(s, options.settings ?? {});
     this.worldMatrices = options.worldMatrices ?? false;
     this.effectors = [s.bodyEffector, s.leftHandEffector, s.rightHandEffector, s.leftFootEffector, s.rightFootEffector];
     for (const e of this.effectors) e.positionWeight = 1;
     const it = s.iterations;
-    this.label = `ours FBBIK, iterations ${it}${this.worldMatrices ? " + matrices" : ""}`;
+    const tag = options.tag !== undefined ? `, ${options.tag}` : "";
+    this.label = `ours FBBIK, iterations ${it}${tag}${this.worldMatrices ? " + matrices" : ""}`;
     this.name =
       `ours: FullBodyBipedIK (defaults but rootNode = the pelvis, so the body effector is the pelvis; iterations ` +
-      `${it}; body, hands and feet position weight 1), whole Babylon ` +
+      `${it}${tag}; body, hands and feet position weight 1), whole Babylon ` +
       `frame (FixTransforms, read, solve, write)${this.worldMatrices ? " + skeleton.computeAbsoluteMatrices()" : ""}`;
   }
 

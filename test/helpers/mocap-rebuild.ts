@@ -35,6 +35,8 @@ export interface MocapRebuildOptions {
    * that bone's position from the clip).
    */
   rootNode?: "pelvis" | "detected";
+  /** The body effector also takes the root node's rotation from the clip (rotationWeight 1; default false). */
+  bodyRotation?: boolean;
 }
 
 /** One clip's figures. */
@@ -177,6 +179,7 @@ function rebuild(name: ModelName, a: Character, b: Character, options: MocapRebu
   ik.solver.iterations = options.iterations ?? 4;
   const s = ik.solver;
   s.bodyEffector.positionWeight = 1;
+  s.bodyEffector.rotationWeight = options.bodyRotation === true ? 1 : 0;
   const ends: BabylonEffector[] = [s.leftHandEffector, s.rightHandEffector, s.leftFootEffector, s.rightFootEffector];
   for (const e of ends) {
     e.positionWeight = 1;
@@ -229,6 +232,7 @@ function rebuild(name: ModelName, a: Character, b: Character, options: MocapRebu
       worldPositions(endNodes, endTruth);
       pelvis.copyFrom(pelvisA.computeWorldMatrix(true).getTranslation());
       s.bodyEffector.position.copyFrom(bodyA.computeWorldMatrix(true).getTranslation());
+      s.bodyEffector.rotation.copyFrom(bodyA.absoluteRotationQuaternion);
       ends.forEach((e, i) => {
         e.position.copyFrom(endNodes[i]!.absolutePosition);
         e.rotation.copyFrom(endNodes[i]!.absoluteRotationQuaternion);

@@ -1,7 +1,7 @@
 /**
- * Issue 19's accuracy problem (test/helpers/biped-problem.ts, biped-target-sets.ts, biped-measure.ts) on its 1,000 target sets (under a second each): what
- * holds today and must keep holding while the solver changes. The issue's targets for the new solver (ISSUE19_TARGETS) are checked
- * by `npm run bench -- biped`, not here. FBBIK_REPORT=1 prints the figures.
+ * Issue 19's accuracy problem (test/helpers/biped-problem.ts, biped-target-sets.ts, biped-measure.ts) on its 1,000
+ * target sets (under a second each): the issue's accuracy targets (ISSUE19_TARGETS) with the defaults, and FinalIK's
+ * behaviour missing them. Speed is `npm run bench -- biped`'s. FBBIK_REPORT=1 prints the figures.
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { type BipedAccuracy, SetMeasurement, SetProbe, measureAccuracy } from "../helpers/biped-measure.js";
@@ -11,6 +11,7 @@ import {
   FbbikBipedSolver,
   JacobianBipedSolver,
 } from "../helpers/biped-solvers.js";
+import { ISSUE19_TARGETS } from "../helpers/biped-problem.js";
 import { bipedTargetSets } from "../helpers/biped-target-sets.js";
 
 const sets = bipedTargetSets();
@@ -77,7 +78,7 @@ describe("the biped problem", () => {
   });
 });
 
-describe("FullBodyBipedIK on the biped problem (today's floor)", () => {
+describe("FullBodyBipedIK on the biped problem: issue 19's targets", () => {
   const { accuracy: a } = run(new FbbikBipedSolver());
 
   it("stays finite and puts the pelvis on its target", () => {
@@ -85,17 +86,32 @@ describe("FullBodyBipedIK on the biped problem (today's floor)", () => {
     expect(a.farEffectorMeanMm[0]).toBeLessThan(1e-3);
   });
 
-  it("reaches every reachable set whose limbs stay within 98 % of their reach within 1 mm, the rest within 15 mm", () => {
+  it("reaches every reachable set within 1 mm", () => {
     expect(a.innerSets).toBeGreaterThan(0);
-    expect(a.innerWithin1mmShare).toBe(1);
-    expect(a.reachableWithin1mmShare).toBeGreaterThanOrEqual(0.9);
-    expect(a.reachableWorstMaxMm).toBeLessThan(15);
+    expect(a.reachableWithin1mmShare).toBe(1);
   });
 
-  it("gets far sets no worse than today (worst effector's mean ≤ 32 mm, ≥ 28 % within 1 cm)", () => {
+  it("far sets: worst effector's mean ≤ 20 mm, ≥ 60 % within 1 cm", () => {
     expect(a.farSets).toBeGreaterThan(0.2 * SETS);
-    // today (2026-11-28): 25.9 mm and 33.1 %
-    expect(a.farWorstMeanMm).toBeLessThan(32);
-    expect(a.farWithin1cmShare).toBeGreaterThanOrEqual(0.28);
+    expect(a.farWorstMeanMm).toBeLessThanOrEqual(ISSUE19_TARGETS.farWorstMeanMm);
+    expect(a.farWithin1cmShare).toBeGreaterThanOrEqual(ISSUE19_TARGETS.farWithin1cmShare);
+  });
+
+  it("keeps every parent–child distance within 1e-4 % of the height", () => {
+    expect(a.boneLengthChangePercentOfHeight).toBeLessThanOrEqual(ISSUE19_TARGETS.boneLengthChangePercentOfHeight);
+  });
+});
+
+describe("FinalIK's behaviour on the same problem (iterationTolerance 0, preserveBoneLengths false)", () => {
+  const { accuracy: a } = run(
+    new FbbikBipedSolver({ settings: { iterationTolerance: 0, preserveBoneLengths: false } }),
+  );
+
+  it("misses the targets the defaults meet: the checks above can fail", () => {
+    // measured 2026-11-28: reachable 95.0 % within 1 mm, far 25.9 mm and 33.1 %, a link stretched 58.6 mm
+    expect(a.reachableWithin1mmShare).toBeLessThan(1);
+    expect(a.farWorstMeanMm).toBeGreaterThan(ISSUE19_TARGETS.farWorstMeanMm);
+    expect(a.farWithin1cmShare).toBeLessThan(ISSUE19_TARGETS.farWithin1cmShare);
+    expect(a.boneLengthChangePercentOfHeight).toBeGreaterThan(1);
   });
 });

@@ -192,6 +192,8 @@ describe.each(variants.map((b) => [b.name, b] as const))("effectors on %s", (_na
     const target = add(clone(body.node.bonePosition), v(0.05 * h, -0.1 * h, 0.02 * h));
     put(body.position, target);
     body.positionWeight = 0.5;
+    // FinalIK's lerp: the thighs keep their animated offsets (preserveBoneLengths would carry the pelvis's turn)
+    st.s.preserveBoneLengths = false;
     st.s.update();
     const thighs = [nodeOf(st, E.LeftThigh), nodeOf(st, E.RightThigh)];
     const starts = thighs.map((t) => add(clone(t.bonePosition), v(0.01 * h, 0.02 * h, -0.03 * h)));

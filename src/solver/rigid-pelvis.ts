@@ -1,0 +1,160 @@
+/**
+ * The pelvis as the bones will have it: thigh nodes put back where a rigid pelvis carries them (with
+ * preserveBoneLengths the mapping leaves the thighs on the pelvis, so the legs must solve from there).
+ * @module
+ */
+import type { NumberRef } from "../math/number-ref.js";
+import { Quat, copyQuat, multiply, multiplyConjugate, rotateVector } from "../math/quat.js";
+import { Vec3, add, sub } from "../math/vec3.js";
+import type { IKNode } from "./node.js";
+import { symmetricPlaneRotation } from "./plane.js";
+
+const solved = new Quat();
+const animated = new Quat();
+const turn = new Quat();
+const offset = new Vec3();
+
+/**
+ * Moves both thigh nodes to where the animated pelvis triangle (root node, left thigh, right thigh), turned
+ * onto the solved triangle's symmetric frame (the one the spine mapping gives the pelvis then), puts them.
+ */
+export function keepPelvisRigid(root: IKNode, leftThigh: IKNode, rightThigh: IKNode, out: Quat): void {
+  symmetricPlaneRotation(solved, root.solverPosition, leftThigh.solverPosition, rightThigh.solverPosition);
+  symmetricPlaneRotation(animated, root.bonePosition, leftThigh.bonePosition, rightThigh.bonePosition);
+  multiplyConjugate(turn, solved, animated);
+  placeThigh(root, leftThigh);
+  placeThigh(root, rightThigh);
+  copyQuat(out, turn);
+}
+
+function placeThigh(root: IKNode, thigh: IKNode): void {
+  sub(offset, thigh.bonePosition, root.bonePosition);
+  add(thigh.solverPosition, root.solverPosition, rotateVector(offset, turn, offset));
+}
+
+const axis = new Vec3();
+const step = new Quat();
+const lever = new Vec3();
+const goal = new Vec3();
+/** The normal equations of the pelvis turn (3 × 3, row-major) and their right side. */
+const normal = new Float64Array(9);
+const rhs = new Float64Array(3);
+/** How far inside its reach (× the leg's length) a leg's step aims. */
+const REACH_MARGIN = 1e-3;
+/** The summed squared gradients of the legs in the equations. */
+const leverSize = new Float64Array(1);
+
+/** A leg for {@link turnPelvisToReach}: its first node, its length and its end effector's target and weight. */
+export interface ReachingLeg {
+  thigh: IKNode;
+  foot: IKNode;
+  length: number;
+  target: Vec3;
+}
+
+/**
+ * Turns the rigid pelvis about the root node so that feet out of their legs' reach come within it: a few
+ * damped Gauss–Newton steps on the turn ω for the legs' excesses (how far, × the foot effector's weight, each
+ * thigh stands beyond its leg's reach of its target). Directions no excess depends on stay 0 (damping),
+ * so the smallest turn that brings the feet within reach is taken. The thighs are turned about the root and
+ * `turn` (the pelvis's turn since the animation) with them.
+ */
+export function turnPelvisToReach(
+  root: IKNode,
+  left: ReachingLeg,
+  right: ReachingLeg,
+  turn: Quat,
+  maxStep: Readonly<NumberRef>,
+): void {
+  for (let k = 0; k < 6; k++) {
+    normal.fill(0);
+    rhs.fill(0);
+    leverSize[0] = 0;
+    const reaching = addLeg(root, left);
+    if (!addLeg(root, right) && !reaching) return;
+    // damping relative to the gradients' size: keeps the unconstrained directions at 0
+    const damping = 1e-3 * leverSize[0]!;
+    normal[0]! += damping;
+    normal[4]! += damping;
+    normal[8]! += damping;
+    if (!solve3(normal, rhs, axis)) return;
+    let angle = Math.sqrt(axis.x * axis.x + axis.y * axis.y + axis.z * axis.z);
+    if (!(angle > 1e-12)) return;
+    const cap = maxStep.value;
+    const s = Math.sin((angle > cap ? cap : angle) / 2) / angle;
+    angle = angle > cap ? cap : angle;
+    step.x = axis.x * s;
+    step.y = axis.y * s;
+    step.z = axis.z * s;
+    step.w = Math.cos(angle / 2);
+    turnAbout(root, left.thigh);
+    turnAbout(root, right.thigh);
+    multiply(turn, step, turn);
+  }
+}
+
+/**
+ * Adds a leg's equation when its foot is beyond reach (and its gradient's squared length to `leverSize`); false
+ * when it is reached. The excess e (× the foot effector's weight, plus a margin) shrinks by ω · (r × u) for a
+ * small turn ω, r the lever from the root to the thigh and u the unit direction from the thigh to the target.
+ * Nothing but a boolean is returned: no double crosses a call (see NumberRef).
+ */
+function addLeg(root: IKNode, leg: ReachingLeg): boolean {
+  const w = leg.foot.effectorPositionWeight;
+  if (!(w > 0)) return false;
+  const t = leg.thigh.solverPosition;
+  sub(goal, leg.target, t);
+  const d = Math.sqrt(goal.x * goal.x + goal.y * goal.y + goal.z * goal.z);
+  const excess = d - leg.length;
+  if (!(excess > 0)) return false;
+  // aim a little inside the reach: the steps then end within it instead of creeping up to its edge
+  const e = (excess + REACH_MARGIN * leg.length) * (w > 1 ? 1 : w);
+  sub(lever, t, root.solverPosition);
+  const gx = (lever.y * goal.z - lever.z * goal.y) / d;
+  const gy = (lever.z * goal.x - lever.x * goal.z) / d;
+  const gz = (lever.x * goal.y - lever.y * goal.x) / d;
+  normal[0]! += gx * gx;
+  normal[1]! += gx * gy;
+  normal[2]! += gx * gz;
+  normal[3]! += gy * gx;
+  normal[4]! += gy * gy;
+  normal[5]! += gy * gz;
+  normal[6]! += gz * gx;
+  normal[7]! += gz * gy;
+  normal[8]! += gz * gz;
+  rhs[0]! += e * gx;
+  rhs[1]! += e * gy;
+  rhs[2]! += e * gz;
+  leverSize[0]! += gx * gx + gy * gy + gz * gz;
+  return true;
+}
+
+function turnAbout(root: IKNode, node: IKNode): void {
+  sub(offset, node.solverPosition, root.solverPosition);
+  add(node.solverPosition, root.solverPosition, rotateVector(offset, step, offset));
+}
+
+/** Solves the 3 × 3 system m x = b (Cramer); false when it is singular. */
+function solve3(m: Float64Array, b: Float64Array, out: Vec3): boolean {
+  const a0 = m[0]!;
+  const a1 = m[1]!;
+  const a2 = m[2]!;
+  const a3 = m[3]!;
+  const a4 = m[4]!;
+  const a5 = m[5]!;
+  const a6 = m[6]!;
+  const a7 = m[7]!;
+  const a8 = m[8]!;
+  const c0 = a4 * a8 - a5 * a7;
+  const c1 = a5 * a6 - a3 * a8;
+  const c2 = a3 * a7 - a4 * a6;
+  const det = a0 * c0 + a1 * c1 + a2 * c2;
+  if (!(Math.abs(det) > 0) || !Number.isFinite(det)) return false;
+  const b0 = b[0]!;
+  const b1 = b[1]!;
+  const b2 = b[2]!;
+  out.x = (b0 * c0 + b1 * (a2 * a7 - a1 * a8) + b2 * (a1 * a5 - a2 * a4)) / det;
+  out.y = (b0 * c1 + b1 * (a0 * a8 - a2 * a6) + b2 * (a2 * a3 - a0 * a5)) / det;
+  out.z = (b0 * c2 + b1 * (a1 * a6 - a0 * a7) + b2 * (a0 * a4 - a1 * a3)) / det;
+  return true;
+}
