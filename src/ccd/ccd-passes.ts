@@ -89,7 +89,8 @@ export function turnFreeLinks(
         ty = cy * inv;
         tz = cz * inv;
         tw = w0 * inv;
-        const k = na / nb;
+        // |a| / |b| as a product: the reciprocal does not wait for the tip, the division would
+        const k = na * (1 / nb);
         ex = px + bx * k;
         ey = py + by * k;
         ez = pz + bz * k;
@@ -208,7 +209,8 @@ export function composeTurns(
     let ry = cw * oy - cx * oz + cy * ow + cz * ox;
     let rz = cw * oz + cx * oy - cy * ox + cz * ow;
     let rw = cw * ow - cx * ox - cy * oy - cz * oz;
-    const l = 1 / Math.sqrt(rx * rx + ry * ry + rz * rz + rw * rw);
+    // a product of unit quaternions is unit to rounding: one Newton step for 1/√(norm²) renormalises it exactly
+    const l = 1.5 - 0.5 * (rx * rx + ry * ry + rz * rz + rw * rw);
     rx *= l;
     ry *= l;
     rz *= l;
