@@ -152,8 +152,8 @@ export function fabrikGroup(): FamilyGroupResult {
   const rooted: Impl = {
     label: "ours FABRIKRoot, frame",
     name:
-      `ours: FABRIKRoot component, the first bone its root, one chain of the other ${CCD_BONES - 1}, ` +
-      `rootPin ${ROOT_PIN}; whole Babylon frame`,
+      "ours: FABRIKRoot component, whole Babylon frame " +
+      `(its root the first bone, one chain of the other ${CCD_BONES - 1}, rootPin ${ROOT_PIN})`,
     op: (f) => {
       advanceFrame(rootScene);
       setRootTarget(f);
