@@ -30,14 +30,16 @@ import {
   tailTipWorld,
 } from "./family-harness.js";
 
-const CCD_BONES = 20;
-const CCD_SEGMENT = 0.1;
-const CCD_CURL = 0.05;
-const CCD_ITERATIONS = 10;
+/** The tail every chain group solves (the FABRIK group too): bones, bone length, rest curl per bone. */
+export const CCD_BONES = 20;
+export const CCD_SEGMENT = 0.1;
+export const CCD_CURL = 0.05;
+/** Iterations per solve of the chain groups. */
+export const CCD_ITERATIONS = 10;
 const CCD_ACCURACY_ITERATIONS = [1, 4, 10, 40];
 
 /** `TARGET_COUNT` reachable world targets around `root`: 30–90 % of `reach`, upper half-space (as the tests). */
-function chainTargets(root: Vector3, reach: number, seed: number): Float64Array {
+export function chainTargets(root: Vector3, reach: number, seed: number): Float64Array {
   const rnd = new Random(seed);
   const out = new Float64Array(3 * TARGET_COUNT);
   for (let i = 0; i < TARGET_COUNT; i++) {

@@ -5,6 +5,9 @@
  * - CCD (bench/family-ccd.ts): our `CCDIK` (the whole Babylon frame) and `IKSolverCCD` on a `BabylonRig`
  *   (the solver alone, plain and optimized) against three.js's `CCDIKSolver` on a `SkinnedMesh`, on a
  *   20-bone tail (`test/helpers/tail-rig.ts`, rebuilt bone for bone in three.js), 600 reachable targets.
+ * - FABRIK (bench/family-fabrik.ts): our `FABRIK` (the whole Babylon frame), `IKSolverFABRIK` and
+ *   `IKSolverFABRIKRoot` alone, and `IKSolverJacobian` as the accuracy yardstick, on the same tail and
+ *   targets; no peer (neither Babylon nor three.js has FABRIK).
  * - Two-bone limb and look-at (bench/family-controllers.ts): `IKSolverLimb` and `IKSolverLookAt` on a
  *   `BabylonRig` (a component's frame, and the solver alone) against Babylon's `BoneIKController` and
  *   `BoneLookController` on the same bones built in code.
@@ -23,6 +26,7 @@ import { Logger } from "@babylonjs/core/Misc/logger.js";
 import { repoRoot } from "../test/helpers/repo-root.js";
 import { type Benchmark, type TargetCheck, round } from "./common.js";
 import { ccdGroup } from "./family-ccd.js";
+import { fabrikGroup } from "./family-fabrik.js";
 import { limbGroup, lookAtGroup, xbotLimbGroup } from "./family-controllers.js";
 import {
   BATCH,
@@ -72,6 +76,7 @@ export async function benchFamily(): Promise<FamilyBenchResult> {
   const groups: FamilyGroupResult[] = [];
   try {
     groups.push(ccdGroup());
+    groups.push(fabrikGroup());
     groups.push(limbGroup());
     const xbot = await xbotLimbGroup();
     if (xbot !== null) groups.push(xbot);
@@ -114,6 +119,44 @@ function implRow(r: FamilyImplResult): [string, string, string] {
   return [`  ${r.label}`, `${r.microsPerSolve} µs${frame}${perIt}; error ${error}; ${r.bytesPerFrame} B/frame`, ""];
 }
 
+/** A group's comparisons with its peer: speed (solver alone and whole frame) and accuracy. */
+function peerChecks(
+  g: FamilyGroupResult,
+  peer: FamilyImplResult,
+  oursFrame: FamilyImplResult,
+  oursSolver: FamilyImplResult,
+): TargetCheck[] {
+  const checks: TargetCheck[] = [];
+  if (g.ours.length > 1) {
+    checks.push({
+      label: `${g.group}: ours (solver alone) faster than the peer's solve`,
+      value: round(peer.microsPerSolve / oursSolver.microsPerSolve, 2),
+      unit: "× faster",
+      target: "> 1",
+      pass: oursSolver.microsPerSolve < peer.microsPerSolve,
+    });
+  }
+  checks.push({
+    label: `${g.group}: ours (whole frame) faster than the peer's frame`,
+    value: round(peer.microsPerFrame / oursFrame.microsPerFrame, 2),
+    unit: "× faster",
+    target: "> 1",
+    pass: oursFrame.microsPerFrame < peer.microsPerFrame,
+  });
+  // the best of our rows at the same iterations; a difference within 0.1 % of the peer's figure, or below
+  // ACCURACY_FLOOR (Babylon's float32 matrices), is a tie, not "more accurate"
+  const best = g.ours.reduce((a, b) => (b.meanError < a.meanError ? b : a));
+  const margin = Math.max(0.001 * peer.meanError, FAMILY_TARGETS.accuracyFloor);
+  checks.push({
+    label: `${g.group}: ours more accurate (best mean error: ${best.name.split("(")[0]!.trim()})`,
+    value: best.meanError,
+    unit: `${best.errorUnit} (peer ${formatError(peer.meanError)})`,
+    target: `< peer − ${formatError(margin)}`,
+    pass: best.meanError < peer.meanError - margin,
+  });
+  return checks;
+}
+
 /** The family benchmark as run by bench/run.ts. */
 export const familyBenchmark: Benchmark<FamilyBenchResult> = {
   name: "family",
@@ -143,37 +186,11 @@ export const familyBenchmark: Benchmark<FamilyBenchResult> = {
   checks: (r) => {
     const checks: TargetCheck[] = [];
     for (const g of r.groups) {
-      const peer = g.peer[0]!;
+      const peer = g.peer[0];
       // ours[0] is the whole Babylon frame, ours[1] the solver alone (see each group)
       const oursFrame = g.ours[0]!;
       const oursSolver = g.ours[1] ?? oursFrame;
-      if (g.ours.length > 1) {
-        checks.push({
-          label: `${g.group}: ours (solver alone) faster than the peer's solve`,
-          value: round(peer.microsPerSolve / oursSolver.microsPerSolve, 2),
-          unit: "× faster",
-          target: "> 1",
-          pass: oursSolver.microsPerSolve < peer.microsPerSolve,
-        });
-      }
-      checks.push({
-        label: `${g.group}: ours (whole frame) faster than the peer's frame`,
-        value: round(peer.microsPerFrame / oursFrame.microsPerFrame, 2),
-        unit: "× faster",
-        target: "> 1",
-        pass: oursFrame.microsPerFrame < peer.microsPerFrame,
-      });
-      // the best of our rows at the same iterations; a difference within 0.1 % of the peer's figure, or below
-      // ACCURACY_FLOOR (Babylon's float32 matrices), is a tie, not "more accurate"
-      const best = g.ours.reduce((a, b) => (b.meanError < a.meanError ? b : a));
-      const margin = Math.max(0.001 * peer.meanError, FAMILY_TARGETS.accuracyFloor);
-      checks.push({
-        label: `${g.group}: ours more accurate (best mean error: ${best.name.split("(")[0]!.trim()})`,
-        value: best.meanError,
-        unit: `${best.errorUnit} (peer ${formatError(peer.meanError)})`,
-        target: `< peer − ${formatError(margin)}`,
-        pass: best.meanError < peer.meanError - margin,
-      });
+      if (peer !== undefined) checks.push(...peerChecks(g, peer, oursFrame, oursSolver));
       for (const o of g.ours) {
         checks.push({
           label: `${g.group}: ${o.name.split("(")[0]!.trim()}: bytes per frame`,
@@ -183,13 +200,15 @@ export const familyBenchmark: Benchmark<FamilyBenchResult> = {
           pass: o.bytesPerFrame < FAMILY_TARGETS.bytesBelow,
         });
       }
-      if (g.group.startsWith("CCD") && oursSolver.microsPerIteration !== null) {
+      // every solver-alone row of the CCD group: plain and optimized
+      for (const o of g.group.startsWith("CCD") ? g.ours.slice(1) : []) {
+        if (o.microsPerIteration === null) continue;
         checks.push({
-          label: `${g.group}: ours µs per iteration (solver alone)`,
-          value: oursSolver.microsPerIteration,
+          label: `${g.group}: ${o.label} µs per iteration`,
+          value: o.microsPerIteration,
           unit: "µs",
           target: `<= ${FAMILY_TARGETS.ccdMicrosPerIteration} µs`,
-          pass: oursSolver.microsPerIteration <= FAMILY_TARGETS.ccdMicrosPerIteration,
+          pass: o.microsPerIteration <= FAMILY_TARGETS.ccdMicrosPerIteration,
         });
       }
     }

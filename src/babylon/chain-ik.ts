@@ -202,6 +202,8 @@ export class FABRIKRoot extends RigComponent {
   readonly targets: (IKTarget | null)[];
   /** Per chain, the world position its tip follows when it has no target node (default: the tip at creation). */
   readonly targetPositions: Vector3[];
+  /** Per chain, how warnings name its target (built once: a string built every frame is an allocation). */
+  private readonly targetLabels: readonly string[];
 
   private constructor(root: Bone, chains: readonly (readonly Bone[])[], options: FABRIKRootOptions) {
     const skeleton = root.getSkeleton();
@@ -236,6 +238,7 @@ export class FABRIKRoot extends RigComponent {
     this.solver = new IKSolverFABRIKRoot(rig, rootId, solvers);
     if (options.maxIterations !== undefined) this.solver.maxIterations = options.maxIterations;
     this.targets = chains.map((_, i) => options.targets?.[i] ?? null);
+    this.targetLabels = chains.map((_, i) => `target ${i}`);
     this.targetPositions = chains.map((c) => rig.getWorldPosition(rig.idOf(c[c.length - 1]!), new Vector3()));
     this.attach();
   }
@@ -256,7 +259,7 @@ export class FABRIKRoot extends RigComponent {
     for (let i = 0; i < chains.length; i++) {
       const node = this.targets[i]!;
       const position = node === null ? this.targetPositions[i]! : null;
-      this.readTargetPosition(node, position, chains[i]!.solver.ikPosition, `target ${i}`);
+      this.readTargetPosition(node, position, chains[i]!.solver.ikPosition, this.targetLabels[i]!);
     }
     this.solver.update();
   }

@@ -17,6 +17,7 @@ import {
 } from "../math/quat.js";
 import { Vec3, anyPerpendicular } from "../math/vec3.js";
 import type { IKPose } from "../solver/pose.js";
+import { FreePassSettings, composeOwnTurns, composeTurns, turnFreeLinks } from "./ccd-passes.js";
 
 /** The order CCD turns the links in within an iteration. */
 export type CCDLinkOrder = "tipToRoot" | "rootToTip";
@@ -76,6 +77,10 @@ export class IKSolverCCD extends IKSolverJoints {
   private readonly axes: Float64Array;
   /** 1 where the link turns about its single axis. */
   private readonly hinged: Uint8Array;
+  /** Each link's share of its full turn this solve (weight, and optimized CCD's damping), for the free pass. */
+  private readonly scales: Float64Array;
+  /** The free pass's region, cap and tolerance. */
+  private readonly passSettings = new FreePassSettings();
   /** This iteration's tolerance-region radius (optimized CCD), a field so no double crosses a call. */
   private region = 0;
   /** A single-axis link's turn angle, handed back through a field. */
@@ -89,6 +94,7 @@ export class IKSolverCCD extends IKSolverJoints {
     this.deltas = new Float64Array(4 * this.count);
     this.axes = new Float64Array(3 * this.count);
     this.hinged = new Uint8Array(this.count);
+    this.scales = new Float64Array(this.count);
   }
 
   /** @inheritdoc */
@@ -112,7 +118,11 @@ export class IKSolverCCD extends IKSolverJoints {
     const n = this.count;
     const P = this.positions;
     // the animated pose may start outside the limits, and a link that never turns would keep it there
-    if (this.hasLimits()) this.syncFromPositions(true);
+    const limited = this.hasLimits();
+    if (limited) this.syncFromPositions(true);
+    // no limit anywhere, tip to root: the lean pass (ccd-passes.ts) does the same turns
+    const free = !limited && this.linkOrder !== "rootToTip";
+    if (free) this.prepareFreePass();
     const k = 3 * (n - 1);
     tip.x = P[k]!;
     tip.y = P[k + 1]!;
@@ -125,7 +135,11 @@ export class IKSolverCCD extends IKSolverJoints {
       this.lastIterations = it + 1;
       // the region halves every iteration: wide while the chain is far from the target, gone once it is close
       this.region = this.optimized ? this.toleranceRegion * this.chainLength * 0.5 ** it : 0;
-      if (fromTip) {
+      if (free) {
+        this.passSettings.region = this.region;
+        done = turnFreeLinks(P, this.deltas, this.scales, n, this.goal, tip, this.passSettings);
+        composeTurns(P, this.rotations, this.offsets, this.deltas, n, tip);
+      } else if (fromTip) {
         for (let i = 0; i < 4 * n; i += 4) {
           this.deltas[i] = 0;
           this.deltas[i + 1] = 0;
@@ -141,7 +155,7 @@ export class IKSolverCCD extends IKSolverJoints {
             break;
           }
         }
-        this.composePass();
+        composeOwnTurns(P, this.rotations, this.offsets, this.deltas, n, tip);
       } else {
         identity(accum);
         for (let i = 0; i < n - 1; i++) {
@@ -162,6 +176,21 @@ export class IKSolverCCD extends IKSolverJoints {
         if (!done) this.followPass(n - 1);
       }
     }
+  }
+
+  /** Sets up the free pass for this solve: each link's share of its turn, the cap and the tolerance. */
+  private prepareFreePass(): void {
+    const n = this.count;
+    const d = this.damping > 0 ? (this.damping < 1 ? this.damping : 1) : 0;
+    const damped = this.optimized && n > 2;
+    for (let i = 0; i < n; i++) {
+      const w = this.bones[i]!.weight;
+      let scale = w > 0 ? (w < 1 ? w : 1) : 0;
+      if (damped) scale *= (1 - d) * (0.5 + (0.5 * (i + 1)) / (n - 1));
+      this.scales[i] = scale;
+    }
+    this.passSettings.maxAngle = this.maxAngle;
+    this.passSettings.tolerance = this.tolerance;
   }
 
   /** True when the tracked tip is within `tolerance` of the goal (never for a tolerance of 0). */
@@ -427,67 +456,6 @@ export class IKSolverCCD extends IKSolverJoints {
     const d = Math.abs(rot.x * parent2.x + rot.y * parent2.y + rot.z * parent2.z + rot.w * parent2.w);
     this.miss = 1 - (d < 1 ? d : 1);
     return true;
-  }
-
-  /** After a tip-to-root pass: every joint turns with the links above it, positions rebuilt root to tip. */
-  private composePass(): void {
-    const n = this.count;
-    const P = this.positions;
-    const R = this.rotations;
-    const O = this.offsets;
-    const D = this.deltas;
-    let cx = 0;
-    let cy = 0;
-    let cz = 0;
-    let cw = 1;
-    for (let j = 0; j < n; j++) {
-      const j4 = 4 * j;
-      const ox = R[j4]!;
-      const oy = R[j4 + 1]!;
-      const oz = R[j4 + 2]!;
-      const ow = R[j4 + 3]!;
-      // rotation = accumulated · own, renormalised so rounding does not build up over iterations
-      let rx = cw * ox + cx * ow + cy * oz - cz * oy;
-      let ry = cw * oy - cx * oz + cy * ow + cz * ox;
-      let rz = cw * oz + cx * oy - cy * ox + cz * ow;
-      let rw = cw * ow - cx * ox - cy * oy - cz * oz;
-      const l = 1 / Math.sqrt(rx * rx + ry * ry + rz * rz + rw * rw);
-      rx *= l;
-      ry *= l;
-      rz *= l;
-      rw *= l;
-      R[j4] = rx;
-      R[j4 + 1] = ry;
-      R[j4 + 2] = rz;
-      R[j4 + 3] = rw;
-      if (j === n - 1) break;
-      const dx = D[j4]!;
-      const dy = D[j4 + 1]!;
-      const dz = D[j4 + 2]!;
-      const dw = D[j4 + 3]!;
-      const nx = cw * dx + cx * dw + cy * dz - cz * dy;
-      const ny = cw * dy - cx * dz + cy * dw + cz * dx;
-      const nz = cw * dz + cx * dy - cy * dx + cz * dw;
-      const nw = cw * dw - cx * dx - cy * dy - cz * dz;
-      cx = nx;
-      cy = ny;
-      cz = nz;
-      cw = nw;
-      const j3 = 3 * j;
-      const vx = O[j3]!;
-      const vy = O[j3 + 1]!;
-      const vz = O[j3 + 2]!;
-      const qx = 2 * (ry * vz - rz * vy);
-      const qy = 2 * (rz * vx - rx * vz);
-      const qz = 2 * (rx * vy - ry * vx);
-      P[j3 + 3] = P[j3]! + vx + rw * qx + (ry * qz - rz * qy);
-      P[j3 + 4] = P[j3 + 1]! + vy + rw * qy + (rz * qx - rx * qz);
-      P[j3 + 5] = P[j3 + 2]! + vz + rw * qz + (rx * qy - ry * qx);
-    }
-    const k = 3 * (n - 1);
-    tip.x = P[k]!;
-    tip.y = P[k + 1]!;
-    tip.z = P[k + 2]!;
   }
 
   /** Root-to-tip order: brings joint `j` up to date with the turns of the links before it (`accum`). */

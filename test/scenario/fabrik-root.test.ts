@@ -10,6 +10,7 @@ import { NullEngine } from "@babylonjs/core/Engines/nullEngine.js";
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { Mesh } from "@babylonjs/core/Meshes/mesh.js";
 import { Scene } from "@babylonjs/core/scene.js";
+import { GCProfiler } from "node:v8";
 import { describe, expect, it } from "vitest";
 import { FABRIKRoot } from "../../src/babylon/chain-ik.js";
 import { FBBIKError } from "../../src/solver/errors.js";
@@ -90,6 +91,43 @@ describe("FABRIKRoot", () => {
     const h = buildHand();
     expect(() => FABRIKRoot.create(h.scene, h.fingers[0]![2]!, [h.fingers[1]!])).toThrow(FBBIKError);
     expect(() => FABRIKRoot.create(h.scene, h.fingers[0]![2]!, [h.fingers[1]!])).toThrow(/finger1_0.*does not hang/);
+    h.scene.dispose();
+    h.engine.dispose();
+  });
+  it("a frame (FixTransforms, read, solve, write) allocates nothing once warm", () => {
+    const h = buildHand();
+    const ik = FABRIKRoot.create(h.scene, h.palm, h.fingers, { maxIterations: 4 });
+    h.scene.render();
+    const random = new Random(5);
+    const targets = ik.targetPositions.map((t) =>
+      Array.from({ length: 16 }, () => t.add(new Vector3(random.range(-1, 1), random.range(-1, 1), 0).scale(0.02))),
+    );
+    const scene = h.scene;
+    const frame = (f: number): void => {
+      (scene as unknown as { _frameId: number })._frameId++;
+      for (let i = 0; i < targets.length; i++) ik.targetPositions[i]!.copyFrom(targets[i]![f % 16]!);
+      scene.onBeforeAnimationsObservable.notifyObservers(scene);
+      scene.onBeforeRenderObservable.notifyObservers(scene);
+      scene.onBeforeRenderTargetsRenderObservable.notifyObservers(scene);
+    };
+    for (let f = 0; f < 5_000; f++) frame(f);
+    // bytes per frame: heap growth plus what the collections in the loop freed; the least of three rounds
+    let least = Infinity;
+    for (let round = 0; round < 3; round++) {
+      const profiler = new GCProfiler();
+      profiler.start();
+      const before = process.memoryUsage().heapUsed;
+      for (let f = 0; f < 10_000; f++) frame(f);
+      const grown = process.memoryUsage().heapUsed - before;
+      let freed = 0;
+      for (const s of profiler.stop().statistics) {
+        freed += s.beforeGC.heapStatistics.usedHeapSize - s.afterGC.heapStatistics.usedHeapSize;
+      }
+      least = Math.min(least, (grown + freed) / 10_000);
+    }
+    // a target label built per frame cost 24 B a chain (72 B here)
+    expect(least).toBeLessThan(8);
+    ik.dispose();
     h.scene.dispose();
     h.engine.dispose();
   });
