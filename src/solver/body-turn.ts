@@ -6,6 +6,7 @@
 import { NumberRef } from "../math/number-ref.js";
 import {
   Quat,
+  conjugateMultiply,
   identity,
   isUsableRotation,
   multiply,
@@ -22,12 +23,15 @@ import type { IKPose } from "./pose.js";
 export interface BodyTurnSolver {
   /** The master weight. */
   readonly ikPositionWeight: number;
+  /** [0, 1] How much of the turn the spine above the root node takes (NaN: none). */
+  readonly spineStiffness: number;
   /** Reports a problem once per cause. */
   warn(cause: string, message: string): void;
 }
 
 const target = new Quat();
 const turn = new Quat();
+const back = new Quat();
 const unit = new Quat();
 const rotation = new Quat();
 const pivot = new Vec3();
@@ -35,13 +39,20 @@ const position = new Vec3();
 const weight = new NumberRef();
 
 /**
- * Turns the whole animated body (the pelvis and everything under it) about the body effector's bone so that
- * bone takes `effector.rotation` by `effector.rotationWeight` × the master weight. The solver then reads the
- * turned pose: the limbs hang from the turned body, the effectors pull hands and feet, and the spine bends
- * by the spine stiffness as it does for any pose. Returns true when it turned the body (false at weight 0
- * or with an unusable rotation, warned once under the effector's own causes).
+ * Turns the animated body about the body effector's bone so that bone takes `effector.rotation` by
+ * `effector.rotationWeight` × the master weight: the pelvis and everything under it turn, and the spine
+ * above the root node (`upperSpine`, −1 for none) takes back all but `spineStiffness` of the turn, so a
+ * stiff spine turns with the hips and a supple one keeps facing where it faced. The solver then reads the
+ * turned pose: the limbs hang from it, the effectors pull hands and feet. Returns true when it turned the
+ * body (false at weight 0 or with an unusable rotation, warned once under the effector's own causes).
  */
-export function turnBody(pose: IKPose, effector: IKEffector, pelvis: number, solver: BodyTurnSolver): boolean {
+export function turnBody(
+  pose: IKPose,
+  effector: IKEffector,
+  pelvis: number,
+  upperSpine: number,
+  solver: BodyTurnSolver,
+): boolean {
   const rw = effector.rotationWeight;
   // the effector validates and clamps its own weight later in the frame; this only has to be safe
   if (!(rw > 0) || !Number.isFinite(rw)) return false;
@@ -69,5 +80,14 @@ export function turnBody(pose: IKPose, effector: IKEffector, pelvis: number, sol
   add(position, pivot, rotateVector(position, turn, sub(position, position, pivot)));
   pose.setPosition(pelvis, position);
   pose.setRotation(pelvis, multiply(rotation, turn, rotation));
+  // the spine above the root node follows by the spine stiffness (the rest of the turn is taken back there)
+  const stiffness = solver.spineStiffness;
+  const follow = stiffness > 0 ? (stiffness < 1 ? stiffness : 1) : 0;
+  if (follow < 1 && upperSpine >= 0) {
+    weight.value = 1 - follow;
+    slerpByRef(back, identity(unit), turn, weight);
+    pose.getRotation(upperSpine, rotation);
+    pose.setRotation(upperSpine, conjugateMultiply(rotation, back, rotation));
+  }
   return true;
 }

@@ -463,11 +463,20 @@ export class IKSolverFullBodyBiped extends IKSolverFullBody {
     turnPelvisToReach(c[0]!.nodes[0]!, legs[0], legs[1], this.bodyEffector.childTurn, MAX_PELVIS_STEP);
   }
 
+  /** The spine bone right above the root node (the first spine bone when the root node is the pelvis), or −1. */
+  private upperSpine(): number {
+    const spine = this.bones!.spine;
+    const root = this.chains[0]!.nodes[0]!.bone;
+    const k = root === this.bones!.pelvis ? 0 : spine.indexOf(root) + 1;
+    return k > 0 || root === this.bones!.pelvis ? (spine[k] ?? -1) : -1;
+  }
+
   protected override beforeReadPose(): void {
-    // the body effector's rotation turns the animated body; everything after reads the turned pose
-    if (this.bones !== null && turnBody(this.pose, this.bodyEffector, this.bones.pelvis, this)) this.readBones();
     identity(this.bodyEffector.childTurn);
     this.readTargets();
+    // the body effector's rotation (just read) turns the animated body; everything after reads the turned pose
+    if (this.bones !== null && turnBody(this.pose, this.bodyEffector, this.bones.pelvis, this.upperSpine(), this))
+      this.readBones();
     this.validateBodySettings();
     zero(this.pullBodyOffset);
     if (this.iterations > 0 && (this.pullBodyVertical !== 0 || this.pullBodyHorizontal !== 0)) this.pullBody();

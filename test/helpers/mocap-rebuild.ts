@@ -61,6 +61,8 @@ export interface MocapRebuildResult {
   height: number;
   /** The bones measured. */
   bones: string[];
+  /** FullBodyBipedIK: each measured bone's mean error over every sampled frame, % of height. */
+  fbbikBonePercent: number[];
   /** Root node FullBodyBipedIK was built with (see {@link MocapRebuildOptions.rootNode}). */
   rootNode: string;
   /** Warnings FullBodyBipedIK raised while attaching. */
@@ -211,6 +213,8 @@ function rebuild(name: ModelName, a: Character, b: Character, options: MocapRebu
   const inv = new Matrix();
   const local = new Vector3();
   const perFrame = options.framesPerClip ?? 16;
+  const boneSums = new Float64Array(n);
+  let sampled = 0;
   const names = options.clips ?? a.model.container.animationGroups.map((g) => g.name);
   const clips: ClipRebuild[] = [];
   let worstFrame = 0;
@@ -242,6 +246,14 @@ function rebuild(name: ModelName, a: Character, b: Character, options: MocapRebu
       ik.update();
       worldPositions(a.measured, solved);
       const err = meanDistance(truth, solved) / h;
+      for (let i = 0; i < n; i++) {
+        const o = 3 * i;
+        const dx = truth[o]! - solved[o]!;
+        const dy = truth[o + 1]! - solved[o + 1]!;
+        const dz = truth[o + 2]! - solved[o + 2]!;
+        boneSums[i]! += Math.sqrt(dx * dx + dy * dy + dz * dz) / h;
+      }
+      sampled++;
       fb += err;
       worstFrame = Math.max(worstFrame, err);
       worldPositions(endNodes, endSolved);
@@ -277,6 +289,7 @@ function rebuild(name: ModelName, a: Character, b: Character, options: MocapRebu
     model: name,
     height: h,
     bones: a.measured.map((x) => x.name),
+    fbbikBonePercent: Array.from(boneSums, (v) => (100 * v) / sampled),
     rootNode: ik.rootNode.name,
     warnings: ik.warningsRaised.map((w) => w.message),
     clips,

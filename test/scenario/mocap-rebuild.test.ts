@@ -25,4 +25,14 @@ describe("mocap rebuild from five effectors (UAL)", () => {
       expect(c.limbEffectorPercent).toBeLessThan(0.1);
     }
   });
+
+  it("the body effector's rotation brings clips that turn the whole body closer (rolls, a death, standing up)", async () => {
+    const clips = ["Roll", "Death01", "Sitting_Exit"];
+    const plain = await mocapRebuild("UAL", { clips, framesPerClip: 4 });
+    const turned = await mocapRebuild("UAL", { clips, framesPerClip: 4, bodyRotation: true });
+    if (process.env.FBBIK_REPORT === "1") console.log(plain.fbbikPercent, turned.fbbikPercent);
+    expect(turned.fbbikPercent).toBeLessThan(0.9 * plain.fbbikPercent);
+    // the pelvis takes the clip's rotation exactly (it is the body effector's bone here)
+    expect(turned.fbbikBonePercent[0]!).toBeLessThan(1e-3);
+  });
 });

@@ -16,8 +16,9 @@ function angleBetween(a: Quat, b: Quat): number {
 }
 
 describe("the body effector's rotation (not in FinalIK)", () => {
-  it("rotationWeight 1 alone turns the whole body rigidly about the root node's bone onto the rotation", () => {
+  it("rotationWeight 1 alone, spineStiffness 1: the whole body turns rigidly about the root node's bone", () => {
     const m = mappedBiped();
+    m.solver.spineStiffness = 1;
     const body = m.effectors[0]!;
     const pivot = m.rest.getPosition(body.bone, new Vec3());
     const turn = fromAxisAngle(new Quat(), unitAxis(0.2, 1, 0.1), 0.6);
@@ -39,6 +40,29 @@ describe("the body effector's rotation (not in FinalIK)", () => {
       const d = Math.hypot(p.x - pivot.x - expected.x, p.y - pivot.y - expected.y, p.z - pivot.z - expected.z);
       expect(d / m.b.height, m.b.pose.names[i]).toBeLessThan(1e-9);
     }
+  });
+
+  it("spineStiffness 0: the hips turn, the spine above the root node keeps facing where it faced", () => {
+    const m = mappedBiped();
+    m.solver.spineStiffness = 0;
+    const body = m.effectors[0]!;
+    const chest = m.b.bones.spine[1]!;
+    multiply(
+      body.effector.rotation,
+      fromAxisAngle(new Quat(), new Vec3(0, 1, 0), 0.6),
+      m.rest.getRotation(body.bone, new Quat()),
+    );
+    body.effector.rotationWeight = 1;
+    m.solver.update();
+    expect(angleBetween(m.b.pose.getRotation(body.bone, new Quat()), body.effector.rotation)).toBeLessThan(1e-6);
+    expect(angleBetween(m.b.pose.getRotation(chest, new Quat()), m.rest.getRotation(chest, new Quat()))).toBeLessThan(
+      1e-6,
+    );
+    const pelvis = m.b.bones.pelvis;
+    expect(angleBetween(m.b.pose.getRotation(pelvis, new Quat()), m.rest.getRotation(pelvis, new Quat()))).toBeCloseTo(
+      0.6,
+      6,
+    );
   });
 
   it("rotationWeight 0.5 turns half way; 0 leaves the pose bit-exact", () => {
