@@ -332,7 +332,8 @@ export class FullBodyBipedIK implements SceneUpdatable {
 
   /** @internal */
   _beforeRender(): void {
-    if (!this.autoUpdate) return;
+    // off by level of detail: not even a look (IKLevelOfDetail resets the offsets when it comes back on)
+    if (!this.autoUpdate || this._lodOff) return;
     if (this.scene.getFrameId() === this.lastFrame) return;
     this.update();
   }

@@ -205,7 +205,8 @@ describe("IK level of detail", () => {
     m.scene.render();
     expect(locals(m.skeleton)).not.toEqual(animated);
     m.scene.activeCamera!.position.z = -30;
-    for (let i = 0; i < 40; i++) m.scene.render();
+    // the fade (1 s at 16 ms a frame) and a frame more
+    for (let i = 0; i < 70; i++) m.scene.render();
     expect(lod.levelOf(ik)).toBe(IKLevel.Off);
     const fix = vi.spyOn(ik.rig, "fixTransforms");
     const read = vi.spyOn(ik.rig, "read");
@@ -249,12 +250,12 @@ describe("IK level of detail", () => {
     const lod = IKLevelOfDetail.for(m.scene);
     Object.assign(lod, { fullScreenSize: 0, offScreenSize: 0, budgetMs: 0.3 });
     m.scene.activeCamera!.position.set(0, 1, -4);
-    // a clock the solves cost 0.5 ms a frame on (the controller reads it before and after them)
+    // a clock the solves cost 0.5 ms a frame on (the controller reads it before and after them, on timed frames)
     let clock = 0;
     const now = vi.spyOn(performance, "now").mockImplementation(() => (clock += 0.5));
     const seen = new Set<string>();
     try {
-      for (let f = 0; f < 300; f++) {
+      for (let f = 0; f < 500; f++) {
         m.scene.render();
         const levels = iks.map((ik) => lod.levelOf(ik));
         // nearest first in the array: the levels never rise with distance
@@ -286,10 +287,10 @@ describe("IK level of detail", () => {
     for (let i = 0; i < 40; i++) m.scene.render();
     expect(lod.levelOf(ik)).toBe(IKLevel.Off);
     lod.setManaged(ik, false);
-    for (let i = 0; i < 40; i++) m.scene.render();
+    for (let i = 0; i < 70; i++) m.scene.render();
     expect([lod.levelOf(ik), lod.weightOf(ik)]).toEqual([IKLevel.Full, 1]);
     lod.setManaged(ik, true);
-    for (let i = 0; i < 40; i++) m.scene.render();
+    for (let i = 0; i < 70; i++) m.scene.render();
     expect(ik._lodOff).toBe(true);
     const updater = SceneUpdater.for(m.scene);
     expect(updater.items.length).toBe(3);

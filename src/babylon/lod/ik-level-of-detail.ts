@@ -9,8 +9,13 @@ import { IKLevel, LodCharacter } from "./lod-character.js";
 
 const controllers = new WeakMap<Scene, IKLevelOfDetail>();
 
-/** Smoothing of the measured cost per frame (an exponential average over about 1 / this frames). */
-const COST_SMOOTHING = 0.1;
+/** Smoothing of the measured cost (an exponential average over about 1 / this samples). */
+const COST_SMOOTHING = 0.5;
+/**
+ * Frames between two timed frames. A clock read allocates a 16-byte number in V8 (performance.now and
+ * Date.now alike): two reads every 48 frames are 0.67 B a frame.
+ */
+const SAMPLE_EVERY = 48;
 /** Under budget means below this fraction of it: the band keeps the budget from flickering. */
 const PROMOTE_BELOW = 0.8;
 /** A single frame's measured cost counts for at most this many budgets (a hitch, a first compile). */
@@ -62,13 +67,14 @@ export class IKLevelOfDetail {
    */
   hysteresis = 0.1;
   /**
-   * Seconds of the cross-fade at a change of level; default 0.6 (at 60 frames a second, a bone the IK moves
-   * by 15 % of the height moves at most 0.42 % of it a frame while its character changes level).
+   * Seconds of the cross-fade at a change of level; default 1 (at 60 frames a second, a bone the IK moves by
+   * 25 % of the character's height moves at most 0.42 % of it a frame while the character changes level).
    */
-  fadeSeconds = 0.6;
+  fadeSeconds = 1;
   /**
-   * The IK's share of a frame in ms (its solves, measured with `performance.now()`, smoothed); over it the
-   * characters smallest on screen are lowered one level at a time. Default 3; Infinity: no budget.
+   * The IK's share of a frame in ms (its solves and this controller, timed with `performance.now()` on one
+   * frame in 48, smoothed); over it the characters smallest on screen are lowered first, one level at a time.
+   * Default 3; Infinity: no budget (and no clock reads).
    */
   budgetMs = 3;
 
@@ -83,6 +89,10 @@ export class IKLevelOfDetail {
   private readonly viewProjection = new Matrix();
   /** [start of the solve pass, smoothed cost ms, levels lowered by the budget] (no double crosses a call). */
   private readonly state = new Float64Array(3);
+  /** [this frame's step in seconds, the fade's seconds] for the characters' {@link LodCharacter.advance}. */
+  private readonly clock = new Float64Array(2);
+  /** True on a frame whose solves are timed. */
+  private timed = false;
   private version = -1;
   private frames = 0;
   /** Seconds before the budget may change the levels again (its last change fading in and settling). */
@@ -184,7 +194,8 @@ export class IKLevelOfDetail {
 
   /** The solve pass's first step: levels, budget and fades for every character. */
   private frame(): void {
-    this.state[0] = performance.now();
+    this.timed = this.budgetMs < Number.POSITIVE_INFINITY && this.frames % SAMPLE_EVERY === 0;
+    if (this.timed) this.state[0] = performance.now();
     this.sync();
     const camera = this.camera ?? this.scene.activeCamera;
     const seen = camera !== null && this.enabled && this.view(camera);
@@ -200,13 +211,18 @@ export class IKLevelOfDetail {
       this.scene.animationsEnabled && Number.isFinite(this.scene.deltaTime)
         ? this.scene.deltaTime
         : engine.getDeltaTime();
-    const dt = ms > 0 ? ms / 1000 : 0;
-    this.applyBudget(dt);
-    for (let i = 0; i < chars.length; i++) chars[i]!.advance(dt, this.fadeSeconds);
+    // the step and the fade travel in an array: a double handed to a call V8 does not inline is boxed
+    const clock = this.clock;
+    clock[0] = ms > 0 ? ms / 1000 : 0;
+    clock[1] = this.fadeSeconds;
+    this.applyBudget();
+    for (let i = 0; i < chars.length; i++) chars[i]!.advance(clock);
   }
 
-  /** The span of the solve pass, smoothed into the cost. */
+  /** The span of the solve pass on a timed frame, smoothed into the cost. */
   private measure(): void {
+    if (!this.timed) return;
+    this.timed = false;
     const s = this.state;
     let raw = performance.now() - s[0]!;
     const cap = COST_CLAMP * this.budgetMs;
@@ -284,7 +300,8 @@ export class IKLevelOfDetail {
    * under most of it, half of what the margin pays for comes back, nearest first. Each change waits for
    * its fades and the smoothed cost to settle before the next.
    */
-  private applyBudget(dt: number): void {
+  private applyBudget(): void {
+    const dt = this.clock[0]!;
     const s = this.state;
     const o = this.order;
     let available = 0;

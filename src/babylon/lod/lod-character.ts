@@ -99,15 +99,21 @@ export class LodCharacter {
 
   /**
    * One frame of the cross-fade: a new target level starts a fade of `fadeSeconds` from what is shown now;
-   * the frame's step takes the output `dt` seconds of the way; once faded out the IK is off.
+   * the frame's step takes the output `dt` seconds of the way; once faded out the IK is off. `clock`:
+   * [dt, fadeSeconds].
    */
-  advance(dt: number, fadeSeconds: number): void {
+  advance(clock: Float64Array): void {
+    const dt = clock[0]!;
+    const fadeSeconds = clock[1]!;
     const ik = this.ik;
     const fade = this.fade;
     if (this.target !== this.level) {
       this.fromOff = this.level === IKLevel.Off && ik._lodOff;
-      // from off, the last output is the animated pose
-      if (this.fromOff) fade.clear();
+      if (this.fromOff) {
+        // the last output was the animated pose; offsets added while off (no update reset them) are dropped
+        fade.clear();
+        ik.solver._afterUpdate();
+      }
       this.level = this.target;
       this.remaining = fadeSeconds > 0 ? fadeSeconds : 0;
       ik._lodOff = false;
@@ -126,11 +132,14 @@ export class LodCharacter {
     ik._lodFade = fade;
   }
 
-  /** Places {@link centre} by the node's world matrix as Babylon last computed it (no forced update). */
+  /**
+   * Places {@link centre} by the node's world matrix as Babylon last computed it (its render evaluates the
+   * node with the meshes under it): at most a frame late, and nothing recomputed here.
+   */
   place(): void {
     const node = this.node;
     if (node === null) return;
-    Vector3.TransformCoordinatesFromFloatsToRef(this.cx, this.cy, this.cz, node.getWorldMatrix(), this.centre);
+    Vector3.TransformCoordinatesFromFloatsToRef(this.cx, this.cy, this.cz, node.worldMatrixFromCache, this.centre);
   }
 
   /** Gives the IK back to the user's settings. */
