@@ -9,6 +9,7 @@ import { type Benchmark, printChecks, printRows, writeResult } from "./common.js
 import { componentsBenchmark } from "./components.js";
 import { familyBenchmark } from "./family.js";
 import { frameBenchmark } from "./frame.js";
+import { lodBenchmark } from "./lod.js";
 import { machineProbe } from "./machine-probe.js";
 import { solverBenchmark } from "./solver.js";
 
@@ -18,6 +19,7 @@ const BENCHMARKS: Benchmark[] = [
   frameBenchmark as Benchmark,
   componentsBenchmark as Benchmark,
   familyBenchmark as Benchmark,
+  lodBenchmark as Benchmark,
 ];
 
 async function main(): Promise<void> {

@@ -32,8 +32,10 @@ const DEMOTE_MARGIN = 1.1;
  * mode (`iterations` 0: hands and feet reach, the body is not pulled) further away, and off beyond a
  * distance, below a screen size or outside the camera's view. Every change of level cross-fades the output
  * from what was shown to what the new level gives over {@link fadeSeconds} (from or to the animated pose
- * for Off), and every threshold has a {@link hysteresis} band, so nothing pops or flickers. A budget in ms per frame ({@link budgetMs}), measured around the solves, lowers the
- * characters smallest on screen (the farthest) first when it is exceeded and gives them back when under it.
+ * for Off), and every threshold has a {@link hysteresis} band, so nothing pops or flickers. A budget in ms
+ * per frame ({@link budgetMs}), measured around the solves, lowers the characters smallest on screen (the
+ * farthest) first when it is exceeded and gives them back when under it. An Off character costs nothing
+ * but this controller's look at its place (no FixTransforms, read, solve or write, no hooks).
  *
  * Off by default: `IKLevelOfDetail.for(scene)` switches it on for every FullBodyBipedIK of the scene, those
  * created later included; {@link setManaged} excludes one. The user's settings are never changed: the cheap
