@@ -13,9 +13,9 @@ const controllers = new WeakMap<Scene, IKLevelOfDetail>();
 const COST_SMOOTHING = 0.5;
 /**
  * Frames between two timed frames. A clock read allocates a 16-byte number in V8 (performance.now and
- * Date.now alike): two reads every 48 frames are 0.67 B a frame.
+ * Date.now alike): two reads every 64 frames are 0.5 B a frame.
  */
-const SAMPLE_EVERY = 48;
+const SAMPLE_EVERY = 64;
 /** Under budget means below this fraction of it: the band keeps the budget from flickering. */
 const PROMOTE_BELOW = 0.8;
 /** A single frame's measured cost counts for at most this many budgets (a hitch, a first compile). */
@@ -75,7 +75,7 @@ export class IKLevelOfDetail {
   fadeSeconds = 1;
   /**
    * The IK's share of a frame in ms (its solves and this controller, timed with `performance.now()` on one
-   * frame in 48, smoothed); over it the characters smallest on screen are lowered first, one level at a time.
+   * frame in 64, smoothed); over it the characters smallest on screen are lowered first, one level at a time.
    * Default 3; Infinity: no budget (and no clock reads).
    */
   budgetMs = 3;
