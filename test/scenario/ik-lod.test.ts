@@ -265,7 +265,7 @@ describe("IK level of detail", () => {
     } finally {
       now.mockRestore();
     }
-    expect(lod.costMs).toBeCloseTo(0.5, 3);
+    expect(lod.costMs).toBeCloseTo(0.5, 1);
     // the farthest went first, the nearest last
     expect(seen.has("2222")).toBe(true);
     expect([...seen].some((l) => l.startsWith("2") && l.endsWith("0"))).toBe(true);
