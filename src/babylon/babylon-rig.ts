@@ -493,6 +493,11 @@ export class BabylonRig extends FlatPose implements RestorablePose {
     for (let i = 1; i < indexOf.length; i++) if (indexOf[i]! >= 0 && this.stale[i] === 0) this.markStale(i);
   }
 
+  /** @internal Level of detail: the offsets of the last settled output, before a fade starts from it. */
+  _captureFade(fade: OutputFade): void {
+    fade.capture(this.store.indexOf, this.store.animated);
+  }
+
   /** True when the last {@link write} refused a non-finite pose (until the next read). */
   get writeRejected(): boolean {
     return this.rejected;

@@ -113,7 +113,7 @@ export class LodCharacter {
         // the last output was the animated pose; offsets added while off (no update reset them) are dropped
         fade.clear();
         ik.solver._afterUpdate();
-      }
+      } else ik.rig._captureFade(fade);
       this.level = this.target;
       this.remaining = fadeSeconds > 0 ? fadeSeconds : 0;
       ik._lodOff = false;
