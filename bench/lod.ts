@@ -54,7 +54,7 @@ const FRAME_MS = 1000 / 60;
 const UPDATES_PER_BATCH = 100;
 const TIMED_UPDATES = 60_000;
 const MIN_TIMED_FRAMES = 60;
-/** Frames for a change of level to settle (fades of 1 s, the budget's warm-up and steps). */
+/** Frames for a change of level to settle (fades of 1.2 s, the budget's warm-up and steps). */
 const SETTLE_FRAMES = 500;
 const ALLOCATION_FRAMES = { 1: 50_000, 10: 10_000, 100: 2_000, 1000: 600 } as const;
 const FLY_FRAMES = 1_200;
@@ -303,7 +303,7 @@ function run(model: LoadedModel, memory: LodBenchResult["memoryProbe"]): LodBenc
         },
         ALLOCATION_FRAMES[count],
         frame,
-        2,
+        3,
       );
       frame = flyAlloc.nextFrame;
       // Babylon's own share: a moving camera's view matrix is recomputed with allocations (render does it too)
@@ -314,7 +314,7 @@ function run(model: LoadedModel, memory: LodBenchResult["memoryProbe"]): LodBenc
         },
         ALLOCATION_FRAMES[count],
         frame,
-        2,
+        3,
       );
       frame = cameraAlloc.nextFrame;
       result = {

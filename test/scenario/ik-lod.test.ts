@@ -168,14 +168,14 @@ describe("IK level of detail", () => {
     let level = lod.levelOf(ik);
     // Full → Cheap → Off → Full → Off → Cheap → Full, and a change of mind halfway through a fade
     for (const [d, frames] of [
-      [15, 50],
-      [25, 50],
-      [5, 50],
-      [25, 50],
-      [15, 50],
+      [15, 90],
+      [25, 90],
+      [5, 90],
+      [25, 90],
+      [15, 90],
       [5, 10],
       [15, 10],
-      [5, 50],
+      [5, 90],
     ] as const) {
       camera.position.z = -d;
       for (let i = 0; i < frames; i++) {
@@ -205,8 +205,8 @@ describe("IK level of detail", () => {
     m.scene.render();
     expect(locals(m.skeleton)).not.toEqual(animated);
     m.scene.activeCamera!.position.z = -30;
-    // the fade (1 s at 16 ms a frame) and a frame more
-    for (let i = 0; i < 70; i++) m.scene.render();
+    // the fade (1.2 s at 16 ms a frame) and a frame more
+    for (let i = 0; i < 90; i++) m.scene.render();
     expect(lod.levelOf(ik)).toBe(IKLevel.Off);
     const fix = vi.spyOn(ik.rig, "fixTransforms");
     const read = vi.spyOn(ik.rig, "read");
@@ -287,10 +287,10 @@ describe("IK level of detail", () => {
     for (let i = 0; i < 40; i++) m.scene.render();
     expect(lod.levelOf(ik)).toBe(IKLevel.Off);
     lod.setManaged(ik, false);
-    for (let i = 0; i < 70; i++) m.scene.render();
+    for (let i = 0; i < 90; i++) m.scene.render();
     expect([lod.levelOf(ik), lod.weightOf(ik)]).toEqual([IKLevel.Full, 1]);
     lod.setManaged(ik, true);
-    for (let i = 0; i < 70; i++) m.scene.render();
+    for (let i = 0; i < 90; i++) m.scene.render();
     expect(ik._lodOff).toBe(true);
     const updater = SceneUpdater.for(m.scene);
     expect(updater.items.length).toBe(3);

@@ -69,10 +69,11 @@ export class IKLevelOfDetail {
    */
   hysteresis = 0.1;
   /**
-   * Seconds of the cross-fade at a change of level; default 1 (at 60 frames a second, a bone the IK moves by
-   * 25 % of the character's height moves at most 0.42 % of it a frame while the character changes level).
+   * Seconds of the cross-fade at a change of level; default 1.2. A bone moves by at most what the change moves
+   * it × the frame's time ÷ this: at 60 frames a second, a bone the IK moves by 30 % of the character's height
+   * moves at most 0.42 % of it a frame while the character changes level.
    */
-  fadeSeconds = 1;
+  fadeSeconds = 1.2;
   /**
    * The IK's share of a frame in ms (its solves and this controller, timed with `performance.now()` on one
    * frame in 64, smoothed); over it the characters smallest on screen are lowered first, one level at a time.
