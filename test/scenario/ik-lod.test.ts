@@ -195,6 +195,29 @@ describe("IK level of detail", () => {
     expect(worst).toBeLessThanOrEqual(0.005);
   });
 
+  it("a controller created while a character solves fades it from what it shows, without a pop", async () => {
+    const m = await mannequin();
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+    const h = height(m);
+    reach(ik, h);
+    m.scene.activeCamera!.position.z = -30;
+    for (let i = 0; i < 5; i++) m.scene.render();
+    const solved = positions(m.skeleton);
+    const lod = IKLevelOfDetail.for(m.scene);
+    Object.assign(lod, { offDistance: 20, budgetMs: Infinity });
+    let last = solved;
+    let worst = 0;
+    for (let i = 0; i < 90; i++) {
+      m.scene.render();
+      const now = positions(m.skeleton);
+      worst = Math.max(worst, largestJump(last, now) / h);
+      last = now;
+    }
+    expect(lod.levelOf(ik)).toBe(IKLevel.Off);
+    expect(largestJump(solved, last) / h).toBeGreaterThan(0.05);
+    expect(worst).toBeLessThanOrEqual(0.005);
+  });
+
   it("Off does no work: no FixTransforms, read, solve or write, and the bones keep the animated pose", async () => {
     const m = await mannequin();
     const animated = locals(m.skeleton);

@@ -45,6 +45,8 @@ export class LodCharacter {
   fromOff = false;
   /** The output's cross-fade, shared with the IK. */
   readonly fade: OutputFade;
+  /** True until the first frame under the controller: that frame stays Full, so a fade knows its output. */
+  private fresh = true;
   /** Projected height as a fraction of the viewport's height (this frame). */
   size = 0;
   /** Distance from the camera to the bounds' centre (this frame). */
@@ -105,6 +107,11 @@ export class LodCharacter {
   advance(clock: Float64Array): void {
     const dt = clock[0]!;
     const fadeSeconds = clock[1]!;
+    // the IK may have been writing before the controller came: one settled frame records what it shows
+    if (this.fresh) {
+      this.fresh = false;
+      this.target = this.level;
+    }
     const ik = this.ik;
     const fade = this.fade;
     if (this.target !== this.level) {
