@@ -10,6 +10,7 @@ import { type Benchmark, printChecks, printRows, writeResult } from "./common.js
 import { componentsBenchmark } from "./components.js";
 import { familyBenchmark } from "./family.js";
 import { frameBenchmark } from "./frame.js";
+import { lodBenchmark } from "./lod.js";
 import { machineProbe } from "./machine-probe.js";
 import { mocapBenchmark } from "./mocap-rebuild.js";
 import { solverBenchmark } from "./solver.js";
@@ -22,6 +23,7 @@ const BENCHMARKS: Benchmark[] = [
   familyBenchmark as Benchmark,
   bipedBenchmark as Benchmark,
   mocapBenchmark as Benchmark,
+  lodBenchmark as Benchmark,
 ];
 
 async function main(): Promise<void> {

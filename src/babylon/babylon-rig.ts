@@ -11,6 +11,7 @@ import { type ReadonlyVec3, Vec3 } from "../math/vec3.js";
 import type { FixedBone, RestorablePose } from "../mapping/biped-mapping.js";
 import { FlatPose } from "../mapping/flat-pose.js";
 import { isUniform, isUniformWithin } from "../mapping/flat-pose-kernels.js";
+import type { OutputFade } from "./lod/output-fade.js";
 import { AnimatedPoseStore } from "./animated-pose-store.js";
 import { ComponentSpace } from "./component-space.js";
 import { RigAttachment, type RigDetachment } from "./rig-attachment.js";
@@ -479,6 +480,22 @@ export class BabylonRig extends FlatPose implements RestorablePose {
       this.positionDirty[i] = 0;
     }
     return true;
+  }
+
+  /**
+   * @internal Level of detail: cross-fades the local pose about to be written ({@link OutputFade.apply}) and
+   * marks what it changed stale for FK. Allocation-free.
+   */
+  _fadeOutput(fade: OutputFade): void {
+    const indexOf = this.store.indexOf;
+    fade.apply(this.lrot, this.lpos, this.rotationDirty, this.positionDirty, indexOf, this.store.animated);
+    if (!fade.active) return;
+    for (let i = 1; i < indexOf.length; i++) if (indexOf[i]! >= 0 && this.stale[i] === 0) this.markStale(i);
+  }
+
+  /** @internal Level of detail: the offsets of the last settled output, before a fade starts from it. */
+  _captureFade(fade: OutputFade): void {
+    fade.capture(this.store.indexOf, this.store.animated);
   }
 
   /** True when the last {@link write} refused a non-finite pose (until the next read). */

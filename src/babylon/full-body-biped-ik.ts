@@ -16,6 +16,7 @@ import { FBBIKError } from "../solver/errors.js";
 import type { SolverWarning } from "../solver/full-body.js";
 import { buildBipedSolver, resolveRootNode } from "./build-solver.js";
 import { FBBIKSolver } from "./fbbik-solver.js";
+import type { OutputFade } from "./lod/output-fade.js";
 import { RigDetachment } from "./rig-attachment.js";
 import { type SceneUpdatable, SceneUpdater } from "./scene-updater.js";
 
@@ -112,6 +113,12 @@ export class FullBodyBipedIK implements SceneUpdatable {
   autoUpdate: boolean;
   /** Take the IK's own output off the mapped bones before the animations every frame. */
   fixTransforms: boolean;
+  /** @internal Level of detail: the cross-fade of the output at a change of level (null: none; IKLevelOfDetail). */
+  _lodFade: OutputFade | null = null;
+  /** @internal Level of detail: solve with `iterations` 0 (FinalIK's limbs-only mode) during an update. */
+  _lodCheap = false;
+  /** @internal Level of detail: off, no FixTransforms, read, solve or write (set once the weight faded to 0). */
+  _lodOff = false;
   private disposed = false;
   private lastFrame = -1;
   private readonly warnings: SolverWarning[] = [];
@@ -222,6 +229,8 @@ export class FullBodyBipedIK implements SceneUpdatable {
     // off: offsets added for this frame are reset by update; the bones are left as they are
     if (!this.enabled) return;
     if (this.detached()) return;
+    // off by level of detail: its output was taken off when it went off, and nothing more is written
+    if (this._lodOff) return;
     this.lastFrame = this.scene.getFrameId();
     // what the IK wrote comes off before OnPreUpdate: its observers see the pose the solve will read
     this.rig.restoreAnimatedPose();
@@ -230,8 +239,14 @@ export class FullBodyBipedIK implements SceneUpdatable {
     // (any hook may dispose the IK: dispose restored the animated pose, nothing more is written)
     if (this.disposed) return;
     this.rig.read();
-    if (this.rigSolvable()) this.solver.inner.update();
+    const fade = this._lodFade;
+    // fading out by level of detail: the solution is the animated pose, nothing to solve
+    if ((fade === null || !fade.toAnimated) && this.rigSolvable()) {
+      if (this._lodCheap) this.solveCheap();
+      else this.solver.inner.update();
+    }
     if (this.disposed) return;
+    if (fade !== null) this.rig._fadeOutput(fade);
     this.rig.write();
     if (this.rig.writeRejected) {
       this.solver.inner.warn(
@@ -239,6 +254,21 @@ export class FullBodyBipedIK implements SceneUpdatable {
         "The solved pose had a non-finite value (NaN or ±∞, e.g. set into the solver by a hook): nothing was " +
           "written this frame, the bones keep the animated pose.",
       );
+    }
+  }
+
+  /**
+   * The solve in the level of detail's cheap mode (FinalIK's `iterations` 0) for its duration only: the
+   * user's `iterations` comes back after it, unless a hook set it during the solve.
+   */
+  private solveCheap(): void {
+    const inner = this.solver.inner;
+    const iterations = inner.iterations;
+    inner.iterations = 0;
+    try {
+      inner.update();
+    } finally {
+      if (inner.iterations === 0) inner.iterations = iterations;
     }
   }
 
@@ -286,7 +316,8 @@ export class FullBodyBipedIK implements SceneUpdatable {
   _beforeAnimations(): void {
     if (this.disposed) return;
     try {
-      if (this.detached() || !this.enabled || !this.fixTransforms) return;
+      // off by level of detail: nothing written since the switch (IKLevelOfDetail took the output off then)
+      if (this._lodOff || this.detached() || !this.enabled || !this.fixTransforms) return;
       this.rig.fixTransforms();
     } catch (e) {
       // like update(): a failure is reported once and never escapes into Babylon's frame
@@ -301,7 +332,8 @@ export class FullBodyBipedIK implements SceneUpdatable {
 
   /** @internal */
   _beforeRender(): void {
-    if (!this.autoUpdate) return;
+    // off by level of detail: not even a look (IKLevelOfDetail resets the offsets when it comes back on)
+    if (!this.autoUpdate || this._lodOff) return;
     if (this.scene.getFrameId() === this.lastFrame) return;
     this.update();
   }

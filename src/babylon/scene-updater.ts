@@ -57,6 +57,8 @@ const updaters = new WeakMap<Scene, SceneUpdater>();
 export class SceneUpdater {
   /** The components, in update order. */
   readonly items: SceneUpdatable[] = [];
+  /** Bumped by every add and remove (a watcher of the list rebuilds only then). */
+  version = 0;
   private readonly scene: Scene;
   private beforeAnimations: Observer<Scene> | null = null;
   private beforeRender: Observer<Scene> | null = null;
@@ -94,6 +96,7 @@ export class SceneUpdater {
     let at = this.items.length;
     while (at > 0 && (this.items[at - 1]!.updateOrder ?? 0) > order) at--;
     this.items.splice(at, 0, item);
+    this.version++;
     // an insertion at or before the item being called shifts it: keep pointing at it
     if (this.current >= 0 && at <= this.current) this.current++;
     if (this.beforeRender === null) {
@@ -151,6 +154,7 @@ export class SceneUpdater {
     const i = this.items.indexOf(item);
     if (i >= 0) {
       this.items.splice(i, 1);
+      this.version++;
       if (this.current >= 0) {
         // forwards: an item at or before the current one shifts the rest down; backwards: one before it
         if (this.backwards ? i < this.current : i <= this.current) this.current--;

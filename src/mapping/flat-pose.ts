@@ -325,7 +325,7 @@ export class FlatPose implements IKPose {
   }
 
   /** Marks `bone` and its descendants stale. */
-  private markStale(bone: number): void {
+  protected markStale(bone: number): void {
     const stale = this.stale;
     const end = this.subtreeEnd[bone]!;
     for (let i = bone; i < end; i++) stale[i] = 1;

@@ -1,0 +1,347 @@
+import type { Camera } from "@babylonjs/core/Cameras/camera.js";
+import { Frustum } from "@babylonjs/core/Maths/math.frustum.js";
+import { Plane } from "@babylonjs/core/Maths/math.plane.js";
+import { Matrix } from "@babylonjs/core/Maths/math.vector.js";
+import type { Scene } from "@babylonjs/core/scene.js";
+import { FullBodyBipedIK } from "../full-body-biped-ik.js";
+import { type SceneUpdatable, SceneUpdater } from "../scene-updater.js";
+import { IKLevel, LodCharacter } from "./lod-character.js";
+
+const controllers = new WeakMap<Scene, IKLevelOfDetail>();
+
+/** Smoothing of the measured cost (an exponential average over about 1 / this samples). */
+const COST_SMOOTHING = 0.5;
+/**
+ * Frames between two timed frames. A clock read allocates a 16-byte number in V8 (performance.now and
+ * Date.now alike): two reads every 64 frames are 0.5 B a frame.
+ */
+const SAMPLE_EVERY = 64;
+/** Under budget means below this fraction of it: the band keeps the budget from flickering. */
+const PROMOTE_BELOW = 0.8;
+/** A single frame's measured cost counts for at most this many budgets (a hitch, a first compile). */
+const COST_CLAMP = 3;
+/** Frames after the controller starts in which the budget only measures (the first frames compile code). */
+const WARMUP_FRAMES = 60;
+/** Frames a budget change waits after its fades before the next (the smoothed cost catching up). */
+const SETTLE_FRAMES = 15;
+/** A demotion asks for this much more than the measured excess, so one step usually suffices. */
+const DEMOTE_MARGIN = 1.1;
+
+/**
+ * IK level of detail for crowds: per character and automatic, full quality near the camera, FinalIK's cheap
+ * mode (`iterations` 0: hands and feet reach, the body is not pulled) further away, and off beyond a
+ * distance, below a screen size or outside the camera's view. Every change of level cross-fades the output
+ * from what was shown to what the new level gives over {@link fadeSeconds} (from or to the animated pose
+ * for Off), and every threshold has a {@link hysteresis} band, so nothing pops or flickers. A budget in ms
+ * per frame ({@link budgetMs}), measured around the solves, lowers the characters smallest on screen (the
+ * farthest) first when it is exceeded and gives them back when under it. An Off character costs nothing
+ * but this controller's look at its place (no FixTransforms, read, solve or write, no hooks).
+ *
+ * Off by default: `IKLevelOfDetail.for(scene)` switches it on for every FullBodyBipedIK of the scene, those
+ * created later included; {@link setManaged} excludes one. The user's settings are never changed: the cheap
+ * mode sets `iterations` to 0 during the solve only (the solve's own hooks see 0), and the fades blend the
+ * output. A settled Full character is solved and written exactly as without the controller. The defaults
+ * need no tuning: the thresholds are fractions of the viewport's height, whatever the units and the size.
+ *
+ * ```ts
+ * const lod = IKLevelOfDetail.for(scene); // every FullBodyBipedIK of the scene, now and later
+ * lod.budgetMs = 2; // optional: the IK's share of a frame
+ * ```
+ */
+export class IKLevelOfDetail {
+  /** The scene. */
+  readonly scene: Scene;
+  /** When false every character fades back to Full (the controller stays attached). */
+  enabled = true;
+  /** The camera the levels are seen from; null: the scene's active camera. */
+  camera: Camera | null = null;
+  /** Full at or above this projected height (fraction of the viewport's height); default 0.15. */
+  fullScreenSize = 0.15;
+  /** Off below this projected height (fraction of the viewport's height); default 0.03. */
+  offScreenSize = 0.03;
+  /** Cheap beyond this distance from the camera (world units); default Infinity (screen size decides). */
+  cheapDistance = Number.POSITIVE_INFINITY;
+  /** Off beyond this distance from the camera (world units); default Infinity. */
+  offDistance = Number.POSITIVE_INFINITY;
+  /**
+   * Relative width of the band around each threshold (and of the frustum test's margin): a level is left
+   * only this fraction past its threshold; default 0.1.
+   */
+  hysteresis = 0.1;
+  /**
+   * Seconds of the cross-fade at a change of level; default 1.2. A bone moves by at most what the change moves
+   * it × the frame's time ÷ this: at 60 frames a second, a bone the IK moves by 30 % of the character's height
+   * moves at most 0.42 % of it a frame while the character changes level.
+   */
+  fadeSeconds = 1.2;
+  /**
+   * The IK's share of a frame in ms (its solves and this controller, timed with `performance.now()` on one
+   * frame in 64, smoothed); over it the characters smallest on screen are lowered first, one level at a time.
+   * Default 3; Infinity: no budget (and no clock reads).
+   */
+  budgetMs = 3;
+
+  private readonly updater: SceneUpdater;
+  private readonly start: SceneUpdatable;
+  private readonly end: SceneUpdatable;
+  private readonly characters: LodCharacter[] = [];
+  /** The characters by projected size, largest first (sorted in place each frame; nearly sorted already). */
+  private readonly order: LodCharacter[] = [];
+  private readonly byIK = new WeakMap<FullBodyBipedIK, LodCharacter>();
+  private readonly planes = [0, 1, 2, 3, 4, 5].map(() => new Plane(0, 0, 0, 0));
+  private readonly viewProjection = new Matrix();
+  /** [start of the solve pass, smoothed cost ms, levels lowered by the budget] (no double crosses a call). */
+  private readonly state = new Float64Array(3);
+  /** [this frame's step in seconds, the fade's seconds] for the characters' {@link LodCharacter.advance}. */
+  private readonly clock = new Float64Array(2);
+  /** True on a frame whose solves are timed. */
+  private timed = false;
+  private version = -1;
+  private frames = 0;
+  /** Seconds before the budget may change the levels again (its last change fading in and settling). */
+  private hold = 0;
+  private disposed = false;
+
+  private constructor(scene: Scene) {
+    this.scene = scene;
+    this.updater = SceneUpdater.for(scene);
+    // first of the solve pass, and right after the full-body solves: the span between is what is measured
+    this.start = { updateOrder: -1, _beforeAnimations: () => {}, _beforeRender: () => this.frame() };
+    this.end = { updateOrder: 1, _beforeAnimations: () => {}, _beforeRender: () => this.measure() };
+    this.updater.add(this.start);
+    this.updater.add(this.end);
+  }
+
+  /** The scene's level of detail, created (and switched on for every FullBodyBipedIK of it) on first use. */
+  static for(scene: Scene): IKLevelOfDetail {
+    let c = controllers.get(scene);
+    if (c === undefined) {
+      c = new IKLevelOfDetail(scene);
+      controllers.set(scene, c);
+    }
+    return c;
+  }
+
+  /** The scene's level of detail, or null when there is none. */
+  static get(scene: Scene): IKLevelOfDetail | null {
+    return controllers.get(scene) ?? null;
+  }
+
+  /** The level `ik` runs at now (Full for an IK not under this controller). */
+  levelOf(ik: FullBodyBipedIK): IKLevel {
+    return this.byIK.get(ik)?.level ?? IKLevel.Full;
+  }
+
+  /** The fade weight of `ik` now, in [0, 1] (1 for an IK not under this controller). */
+  weightOf(ik: FullBodyBipedIK): number {
+    const c = this.byIK.get(ik);
+    return c === undefined ? 1 : c.weight(this.fadeSeconds);
+  }
+
+  /**
+   * Includes `ik` in the level of detail (the default) or excludes it: an excluded IK fades back to Full and
+   * stays there whatever its distance and the budget.
+   */
+  setManaged(ik: FullBodyBipedIK, managed: boolean): void {
+    this.sync();
+    const c = this.byIK.get(ik);
+    if (c !== undefined) c.managed = managed;
+  }
+
+  /** True when `ik` is under this controller and not excluded. */
+  isManaged(ik: FullBodyBipedIK): boolean {
+    this.sync();
+    return this.byIK.get(ik)?.managed ?? false;
+  }
+
+  /** The measured cost of the IK's solves, ms per frame, smoothed. */
+  get costMs(): number {
+    return this.state[1]!;
+  }
+
+  /** How many levels the budget takes off the farthest characters now. */
+  get budgetDemotion(): number {
+    return this.state[2]!;
+  }
+
+  /** Detaches: every IK gets its own settings back at once, and the scene's controller is gone. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    for (const c of this.characters) c.release();
+    this.characters.length = 0;
+    this.order.length = 0;
+    this.updater.remove(this.start);
+    this.updater.remove(this.end);
+    if (controllers.get(this.scene) === this) controllers.delete(this.scene);
+  }
+
+  /** Follows the updater's list: new FullBodyBipedIKs join, disposed ones leave (only when the list changed). */
+  private sync(): void {
+    if (this.version === this.updater.version) return;
+    this.version = this.updater.version;
+    const items = this.updater.items;
+    this.characters.length = 0;
+    for (const item of items) {
+      if (!(item instanceof FullBodyBipedIK)) continue;
+      let c = this.byIK.get(item);
+      if (c === undefined) {
+        c = new LodCharacter(item);
+        this.byIK.set(item, c);
+      }
+      this.characters.push(c);
+    }
+    this.order.length = 0;
+    for (const c of this.characters) this.order.push(c);
+  }
+
+  /** The solve pass's first step: levels, budget and fades for every character. */
+  private frame(): void {
+    this.timed = this.budgetMs < Number.POSITIVE_INFINITY && this.frames % SAMPLE_EVERY === 0;
+    if (this.timed) this.state[0] = performance.now();
+    this.sync();
+    const camera = this.camera ?? this.scene.activeCamera;
+    const seen = camera !== null && this.enabled && this.view(camera);
+    const chars = this.characters;
+    for (let i = 0; i < chars.length; i++) {
+      const c = chars[i]!;
+      if (!seen || !c.managed || c.node === null) c.natural = IKLevel.Full;
+      else this.classify(c);
+    }
+    this.sortBySize();
+    const engine = this.scene.getEngine();
+    const ms =
+      this.scene.animationsEnabled && Number.isFinite(this.scene.deltaTime)
+        ? this.scene.deltaTime
+        : engine.getDeltaTime();
+    // the step and the fade travel in an array: a double handed to a call V8 does not inline is boxed
+    const clock = this.clock;
+    clock[0] = ms > 0 ? ms / 1000 : 0;
+    clock[1] = this.fadeSeconds;
+    this.applyBudget();
+    for (let i = 0; i < chars.length; i++) chars[i]!.advance(clock);
+  }
+
+  /** The span of the solve pass on a timed frame, smoothed into the cost. */
+  private measure(): void {
+    if (!this.timed) return;
+    this.timed = false;
+    const s = this.state;
+    let raw = performance.now() - s[0]!;
+    const cap = COST_CLAMP * this.budgetMs;
+    if (raw > cap) raw = cap;
+    s[1] = s[1]! + (raw - s[1]!) * COST_SMOOTHING;
+  }
+
+  /** The camera's frustum planes and projection; false when it cannot be read. */
+  private view(camera: Camera): boolean {
+    camera.getViewMatrix().multiplyToRef(camera.getProjectionMatrix(), this.viewProjection);
+    Frustum.GetPlanesToRef(this.viewProjection, this.planes);
+    return Number.isFinite(this.viewProjection.m[5]!);
+  }
+
+  /** The level the view asks for, with hysteresis on each threshold. */
+  private classify(c: LodCharacter): void {
+    c.place();
+    const p = c.centre;
+    const m = this.viewProjection.m;
+    const current = c.natural;
+    const up = 1 + this.hysteresis;
+    const down = 1 - this.hysteresis;
+    // inside the frustum: the bounding sphere (grown by the band once visible) meets every plane
+    const margin = -c.radius * (c.visible ? up : 1);
+    let visible = true;
+    for (let k = 0; k < 6; k++) {
+      const pl = this.planes[k]!;
+      const n = pl.normal;
+      if (n._x * p._x + n._y * p._y + n._z * p._z + pl.d < margin) visible = false;
+    }
+    c.visible = visible;
+    // clip w: the depth for a perspective projection, 1 for an orthographic one
+    const w = p._x * m[3]! + p._y * m[7]! + p._z * m[11]! + m[15]!;
+    const scale = m[5]! < 0 ? -m[5]! : m[5]!;
+    c.size = w > 1e-9 ? (c.height * scale) / (2 * w) : Number.POSITIVE_INFINITY;
+    const cam = this.camera ?? this.scene.activeCamera!;
+    const e = cam.globalPosition;
+    const dx = p._x - e._x;
+    const dy = p._y - e._y;
+    const dz = p._z - e._z;
+    c.distance = Math.sqrt(dx * dx + dy * dy + dz * dz);
+    if (!visible) {
+      c.natural = IKLevel.Off;
+      return;
+    }
+    // a level is left only past its threshold by the band, so a character on a threshold keeps its level
+    const fullAt = this.fullScreenSize * (current === IKLevel.Full ? down : up);
+    const onAt = this.offScreenSize * (current === IKLevel.Off ? up : down);
+    let level: IKLevel = c.size >= fullAt ? IKLevel.Full : c.size >= onAt ? IKLevel.Cheap : IKLevel.Off;
+    const cheapBeyond = this.cheapDistance * (current === IKLevel.Full ? up : down);
+    const offBeyond = this.offDistance * (current === IKLevel.Off ? down : up);
+    if (c.distance > offBeyond) level = IKLevel.Off;
+    else if (c.distance > cheapBeyond && level === IKLevel.Full) level = IKLevel.Cheap;
+    c.natural = level;
+  }
+
+  /** Insertion sort of {@link order} by size, largest first: the order changes little between frames. */
+  private sortBySize(): void {
+    const o = this.order;
+    for (let i = 1; i < o.length; i++) {
+      const c = o[i]!;
+      const s = c.size;
+      let j = i - 1;
+      while (j >= 0 && o[j]!.size < s) {
+        o[j + 1] = o[j]!;
+        j--;
+      }
+      o[j + 1] = c;
+    }
+  }
+
+  /**
+   * Targets after the budget. Over it, the levels the excess costs (the smoothed cost per running level
+   * times the excess) come off the characters smallest on screen, the farthest first (Full → Cheap → Off);
+   * under most of it, half of what the margin pays for comes back, nearest first. Each change waits for
+   * its fades and the smoothed cost to settle before the next.
+   */
+  private applyBudget(): void {
+    const dt = this.clock[0]!;
+    const s = this.state;
+    const o = this.order;
+    let available = 0;
+    let running = 0;
+    for (let i = 0; i < o.length; i++) {
+      const c = o[i]!;
+      if (c.managed) available += c.natural;
+      running += c.level;
+    }
+    let demotion = s[2]!;
+    this.frames++;
+    this.hold -= dt;
+    const cost = s[1]!;
+    const budget = this.budgetMs;
+    if (!(budget < Number.POSITIVE_INFINITY) || !this.enabled) demotion = 0;
+    else if (this.frames > WARMUP_FRAMES && this.hold <= 0 && running > 0) {
+      const perLevel = cost / running;
+      let change = 0;
+      if (cost > budget) change = Math.ceil(((cost - budget) / perLevel) * DEMOTE_MARGIN);
+      else if (cost < budget * PROMOTE_BELOW && demotion > 0)
+        change = -Math.max(1, Math.floor(((budget * PROMOTE_BELOW - cost) / perLevel) * 0.5));
+      if (change !== 0) {
+        demotion += change;
+        this.hold = this.fadeSeconds + SETTLE_FRAMES * dt;
+      }
+    }
+    demotion = demotion > available ? available : demotion < 0 ? 0 : demotion;
+    s[2] = demotion;
+    for (let i = o.length - 1; i >= 0; i--) {
+      const c = o[i]!;
+      let t: number = c.natural;
+      if (c.managed && demotion > 0 && t > 0) {
+        const take = demotion < t ? demotion : t;
+        t -= take;
+        demotion -= take;
+      }
+      c.target = t as IKLevel;
+    }
+  }
+}

@@ -1,0 +1,159 @@
+import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import type { FullBodyBipedIK } from "../full-body-biped-ik.js";
+import { OutputFade } from "./output-fade.js";
+
+/** A character's level of IK detail: what its FullBodyBipedIK does each frame. */
+export const IKLevel = {
+  /** Nothing: no FixTransforms, read, solve or write (after the weight faded to 0). */
+  Off: 0,
+  /** `iterations` 0, FinalIK's limbs-only mode: hands and feet reach, the body is not pulled. */
+  Cheap: 1,
+  /** The IK as the user set it. */
+  Full: 2,
+} as const;
+/** A level of {@link IKLevel}. */
+export type IKLevel = (typeof IKLevel)[keyof typeof IKLevel];
+
+const corner = new Vector3();
+const inverse = new Matrix();
+
+/**
+ * One character under an IKLevelOfDetail: where it is (its bones' bounds in its root node's space, so it
+ * follows the node without reading bones), its levels and its fade weight.
+ */
+export class LodCharacter {
+  /** The node whose world matrix places the character (its root), or null: always Full. */
+  readonly node: TransformNode | null;
+  /** The bones' bounding-box centre in the node's local space. */
+  private readonly cx: number;
+  private readonly cy: number;
+  private readonly cz: number;
+  /** Largest extent of the bones' bounding box in world units when added (the character's height). */
+  readonly height: number;
+  /** Half the bounding box's diagonal, world units (the sphere tested against the frustum). */
+  readonly radius: number;
+  /** The level the view asks for (distance, screen size, frustum), with hysteresis. */
+  natural: IKLevel = IKLevel.Full;
+  /** The level after the budget. */
+  target: IKLevel = IKLevel.Full;
+  /** The level the IK runs at, or fades out toward (Off). */
+  level: IKLevel = IKLevel.Full;
+  /** Seconds left of the cross-fade toward {@link level} (0: settled). */
+  remaining = 0;
+  /** True while the cross-fade started from the animated pose (the IK was off). */
+  fromOff = false;
+  /** The output's cross-fade, shared with the IK. */
+  readonly fade: OutputFade;
+  /** True until the first frame under the controller: that frame stays Full, so a fade knows its output. */
+  private fresh = true;
+  /** Projected height as a fraction of the viewport's height (this frame). */
+  size = 0;
+  /** Distance from the camera to the bounds' centre (this frame). */
+  distance = 0;
+  /** Inside the camera's frustum (with hysteresis). */
+  visible = true;
+  /** False when the user excluded the character: it stays Full. */
+  managed = true;
+  /** World-space bounds centre this frame. */
+  readonly centre = new Vector3();
+
+  constructor(readonly ik: FullBodyBipedIK) {
+    const rig = ik.rig;
+    this.node = rig.characterRoot ?? rig.componentRoot;
+    let lx = Infinity;
+    let ly = Infinity;
+    let lz = Infinity;
+    let hx = -Infinity;
+    let hy = -Infinity;
+    let hz = -Infinity;
+    for (let id = 1; id < rig.count; id++) {
+      rig.getWorldPosition(id, corner);
+      lx = Math.min(lx, corner.x);
+      ly = Math.min(ly, corner.y);
+      lz = Math.min(lz, corner.z);
+      hx = Math.max(hx, corner.x);
+      hy = Math.max(hy, corner.y);
+      hz = Math.max(hz, corner.z);
+    }
+    const ok = Number.isFinite(lx + ly + lz + hx + hy + hz);
+    this.height = ok ? Math.max(hx - lx, hy - ly, hz - lz) : 0;
+    this.radius = ok ? 0.5 * Math.hypot(hx - lx, hy - ly, hz - lz) : 0;
+    corner.set(ok ? (lx + hx) / 2 : 0, ok ? (ly + hy) / 2 : 0, ok ? (lz + hz) / 2 : 0);
+    if (this.node !== null) {
+      this.node.computeWorldMatrix(true).invertToRef(inverse);
+      Vector3.TransformCoordinatesToRef(corner, inverse, corner);
+    }
+    this.cx = corner.x;
+    this.cy = corner.y;
+    this.cz = corner.z;
+    this.centre.copyFrom(corner);
+    this.fade = new OutputFade(rig.count);
+  }
+
+  /** How much of the IK shows, in [0, 1]: 0 off, 1 settled on, in between while fading in or out. */
+  weight(fadeSeconds: number): number {
+    const left = fadeSeconds > 0 ? this.remaining / fadeSeconds : 0;
+    const f = left > 1 ? 1 : left;
+    if (this.level === IKLevel.Off) return f;
+    return this.fromOff ? 1 - f : 1;
+  }
+
+  /**
+   * One frame of the cross-fade: a new target level starts a fade of `fadeSeconds` from what is shown now;
+   * the frame's step takes the output `dt` seconds of the way; once faded out the IK is off. `clock`:
+   * [dt, fadeSeconds].
+   */
+  advance(clock: Float64Array): void {
+    const dt = clock[0]!;
+    const fadeSeconds = clock[1]!;
+    // the IK may have been writing before the controller came: one settled frame records what it shows
+    if (this.fresh) {
+      this.fresh = false;
+      this.target = this.level;
+    }
+    const ik = this.ik;
+    const fade = this.fade;
+    if (this.target !== this.level) {
+      this.fromOff = this.level === IKLevel.Off && ik._lodOff;
+      if (this.fromOff) {
+        // the last output was the animated pose; offsets added while off (no update reset them) are dropped
+        fade.clear();
+        ik.solver._afterUpdate();
+      } else ik.rig._captureFade(fade);
+      this.level = this.target;
+      this.remaining = fadeSeconds > 0 ? fadeSeconds : 0;
+      ik._lodOff = false;
+    }
+    const off = this.level === IKLevel.Off;
+    if (off && this.remaining <= 0) {
+      // faded out: the output comes off now, in case the IK wrote after this frame's FixTransforms
+      if (!ik._lodOff) ik._takeOff();
+      ik._lodOff = true;
+      return;
+    }
+    fade.step = this.remaining > dt ? dt / this.remaining : 1;
+    fade.toAnimated = off;
+    this.remaining = this.remaining > dt ? this.remaining - dt : 0;
+    ik._lodCheap = this.level === IKLevel.Cheap;
+    ik._lodFade = fade;
+  }
+
+  /**
+   * Places {@link centre} by the node's world matrix as Babylon last computed it (its render evaluates the
+   * node with the meshes under it): at most a frame late, and nothing recomputed here.
+   */
+  place(): void {
+    const node = this.node;
+    if (node === null) return;
+    Vector3.TransformCoordinatesFromFloatsToRef(this.cx, this.cy, this.cz, node.worldMatrixFromCache, this.centre);
+  }
+
+  /** Gives the IK back to the user's settings. */
+  release(): void {
+    const ik = this.ik;
+    ik._lodFade = null;
+    ik._lodCheap = false;
+    ik._lodOff = false;
+  }
+}

@@ -1,0 +1,185 @@
+/**
+ * The cross-fade of a character's IK output at a change of level of detail. The output is kept as an
+ * offset from the animated pose per written bone (local rotation animated⁻¹ · solved, local position
+ * solved − animated); each frame of a fade the offset moves a fraction {@link OutputFade.step} of the way
+ * from the last frame's offset to this frame's (0 when fading out), so every change of level, Full ↔ Cheap
+ * included, is a straight blend from what was on screen to what the new level solves: no dip through the
+ * animated pose, and none of the solver's own jumps near weight 0 (LimitBend and the bend plane switch on at
+ * any weight above 0). Allocation-free after construction.
+ */
+export class OutputFade {
+  /** Per rig id: the offset last written, position (3) + rotation (4) at id * 7; identity when none. */
+  readonly offsets: Float64Array;
+  /**
+   * The fraction of the way from the last offset to this frame's solution (1: the fade is over, the solution
+   * is written as solved).
+   */
+  step = 1;
+  /** True while fading out: this frame's solution is the animated pose (nothing is solved). */
+  toAnimated = false;
+  /** The local pose last written while settled (rotation 4, position 3 per id): offsets are derived at need. */
+  private readonly lastRotation: Float64Array;
+  private readonly lastPosition: Float64Array;
+  /** True when {@link offsets} hold the last output; false while settled (only the last pose is kept). */
+  private current = true;
+
+  constructor(count: number) {
+    this.offsets = new Float64Array(count * 7);
+    for (let i = 0; i < count; i++) this.offsets[i * 7 + 6] = 1;
+    this.lastRotation = new Float64Array(count * 4);
+    this.lastPosition = new Float64Array(count * 3);
+  }
+
+  /** True when this frame blends (a fade in progress). */
+  get active(): boolean {
+    return this.step < 1 || this.toAnimated;
+  }
+
+  /**
+   * Before a fade starts from a settled output: its offsets from the last pose written and the animated pose
+   * it was written over (`animated`, 7 per stored bone, still the last read's before this frame's read).
+   */
+  capture(indexOf: Int32Array, animated: Float64Array): void {
+    if (this.current) return;
+    this.current = true;
+    const off = this.offsets;
+    const lrot = this.lastRotation;
+    const lpos = this.lastPosition;
+    for (let i = 1; i < indexOf.length; i++) {
+      const k = indexOf[i]!;
+      if (k < 0) continue;
+      const a = k * 7;
+      const o = i * 7;
+      const o4 = i * 4;
+      const o3 = i * 3;
+      off[o] = lpos[o3]! - animated[a]!;
+      off[o + 1] = lpos[o3 + 1]! - animated[a + 1]!;
+      off[o + 2] = lpos[o3 + 2]! - animated[a + 2]!;
+      const ax = animated[a + 3]!;
+      const ay = animated[a + 4]!;
+      const az = animated[a + 5]!;
+      const aw = animated[a + 6]!;
+      const bx = lrot[o4]!;
+      const by = lrot[o4 + 1]!;
+      const bz = lrot[o4 + 2]!;
+      const bw = lrot[o4 + 3]!;
+      off[o + 3] = aw * bx - ax * bw - ay * bz + az * by;
+      off[o + 4] = aw * by + ax * bz - ay * bw - az * bx;
+      off[o + 5] = aw * bz - ax * by + ay * bx - az * bw;
+      off[o + 6] = aw * bw + ax * bx + ay * by + az * bz;
+    }
+  }
+
+  /** Forgets the last output: the next fade starts from the animated pose (the IK was off). */
+  clear(): void {
+    this.current = true;
+    const o = this.offsets;
+    for (let i = 0; i < o.length; i += 7) {
+      o[i] = 0;
+      o[i + 1] = 0;
+      o[i + 2] = 0;
+      o[i + 3] = 0;
+      o[i + 4] = 0;
+      o[i + 5] = 0;
+      o[i + 6] = 1;
+    }
+  }
+
+  /**
+   * Blends the local pose about to be written (`lrot` 4 and `lpos` 3 per id, `*Dirty` where the solve changed
+   * it) toward this frame's solution from the last offset, for the bones with an animated pose (`indexOf`,
+   * `animated`: 7 per stored bone); marks the blended channels dirty. Settled (step 1, not fading out) it
+   * only keeps a copy of the pose (written as solved, bit for bit).
+   */
+  apply(
+    lrot: Float64Array,
+    lpos: Float64Array,
+    rotationDirty: Uint8Array,
+    positionDirty: Uint8Array,
+    indexOf: Int32Array,
+    animated: Float64Array,
+  ): void {
+    if (!this.active) {
+      // settled: the pose written is kept as it is (a copy), its offsets are derived only if a fade starts
+      this.lastRotation.set(lrot);
+      this.lastPosition.set(lpos);
+      this.current = false;
+      return;
+    }
+    this.current = true;
+    const off = this.offsets;
+    const t = this.step < 1 ? this.step : 1;
+    for (let i = 1; i < indexOf.length; i++) {
+      const k = indexOf[i]!;
+      if (k < 0) continue;
+      const a = k * 7;
+      const o = i * 7;
+      const o3 = i * 3;
+      const o4 = i * 4;
+      // this frame's offset: the solve's change, or none
+      let px = 0;
+      let py = 0;
+      let pz = 0;
+      if (!this.toAnimated && positionDirty[i] !== 0) {
+        px = lpos[o3]! - animated[a]!;
+        py = lpos[o3 + 1]! - animated[a + 1]!;
+        pz = lpos[o3 + 2]! - animated[a + 2]!;
+      }
+      // animated⁻¹ · solved (Hamilton product with the conjugate)
+      const ax = animated[a + 3]!;
+      const ay = animated[a + 4]!;
+      const az = animated[a + 5]!;
+      const aw = animated[a + 6]!;
+      let qx = 0;
+      let qy = 0;
+      let qz = 0;
+      let qw = 1;
+      if (!this.toAnimated && rotationDirty[i] !== 0) {
+        const bx = lrot[o4]!;
+        const by = lrot[o4 + 1]!;
+        const bz = lrot[o4 + 2]!;
+        const bw = lrot[o4 + 3]!;
+        qx = aw * bx - ax * bw - ay * bz + az * by;
+        qy = aw * by + ax * bz - ay * bw - az * bx;
+        qz = aw * bz - ax * by + ay * bx - az * bw;
+        qw = aw * bw + ax * bx + ay * by + az * bz;
+      }
+      px = off[o]! + (px - off[o]!) * t;
+      py = off[o + 1]! + (py - off[o + 1]!) * t;
+      pz = off[o + 2]! + (pz - off[o + 2]!) * t;
+      // nlerp on the near hemisphere (the offsets are small turns; a fade's steps are smaller still)
+      const sx = off[o + 3]!;
+      const sy = off[o + 4]!;
+      const sz = off[o + 5]!;
+      const sw = off[o + 6]!;
+      const sign = sx * qx + sy * qy + sz * qz + sw * qw < 0 ? -1 : 1;
+      qx = sx + (sign * qx - sx) * t;
+      qy = sy + (sign * qy - sy) * t;
+      qz = sz + (sign * qz - sz) * t;
+      qw = sw + (sign * qw - sw) * t;
+      const l = Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
+      const inv = l > 0 ? 1 / l : 0;
+      qx *= inv;
+      qy *= inv;
+      qz *= inv;
+      qw = l > 0 ? qw * inv : 1;
+      // the output: animated + offset, animated · offset
+      lpos[o3] = animated[a]! + px;
+      lpos[o3 + 1] = animated[a + 1]! + py;
+      lpos[o3 + 2] = animated[a + 2]! + pz;
+      lrot[o4] = aw * qx + ax * qw + ay * qz - az * qy;
+      lrot[o4 + 1] = aw * qy - ax * qz + ay * qw + az * qx;
+      lrot[o4 + 2] = aw * qz + ax * qy - ay * qx + az * qw;
+      lrot[o4 + 3] = aw * qw - ax * qx - ay * qy - az * qz;
+      rotationDirty[i] = 1;
+      positionDirty[i] = 1;
+      off[o] = px;
+      off[o + 1] = py;
+      off[o + 2] = pz;
+      off[o + 3] = qx;
+      off[o + 4] = qy;
+      off[o + 5] = qz;
+      off[o + 6] = qw;
+    }
+  }
+}

@@ -1,0 +1,327 @@
+/**
+ * IK level of detail (IKLevelOfDetail): levels by distance and screen size with hysteresis, the weight fade
+ * at a change of level (no frame-to-frame jump above 0.5 % of the height), Off doing no work, the budget
+ * lowering the farthest first, the user's settings untouched, bit-exact output at Full and without a
+ * controller, and dispose.
+ */
+import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
+import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
+import { IKLevelOfDetail } from "../../src/babylon/lod/ik-level-of-detail.js";
+import { IKLevel } from "../../src/babylon/lod/lod-character.js";
+import { SceneUpdater } from "../../src/babylon/scene-updater.js";
+import { type LoadedModel, loadModel } from "../helpers/babylon-scene.js";
+import { height, worldPos } from "../helpers/scene-probes.js";
+
+const open: LoadedModel[] = [];
+afterEach(() => {
+  while (open.length > 0) open.pop()!.dispose();
+});
+
+async function mannequin(): Promise<LoadedModel> {
+  const m = await loadModel("Mannequin");
+  open.push(m);
+  return m;
+}
+
+/** Both hands on targets a tenth of the height from where the animation holds them (frozen). */
+function reach(ik: FullBodyBipedIK, h: number): void {
+  const s = ik.solver;
+  for (const [e, d] of [
+    [s.leftHandEffector, new Vector3(0.06, 0.08, 0.03)],
+    [s.rightHandEffector, new Vector3(-0.05, 0.07, 0.06)],
+  ] as const) {
+    e.position.copyFrom(worldPos(e.bone!).add(d.scale(h)));
+    e.positionWeight = 1;
+  }
+}
+
+/** Every bone's local rotation and position, as numbers. */
+function locals(skeleton: Skeleton): number[] {
+  const out: number[] = [];
+  for (const b of skeleton.bones) {
+    const n = b.getTransformNode()!;
+    const q = n.rotationQuaternion!;
+    out.push(q.x, q.y, q.z, q.w, n.position.x, n.position.y, n.position.z);
+  }
+  return out;
+}
+
+/** Every bone's world position. */
+function positions(skeleton: Skeleton): Vector3[] {
+  return skeleton.bones.map((b) => worldPos(b));
+}
+
+function largestJump(a: Vector3[], b: Vector3[]): number {
+  let worst = 0;
+  for (let i = 0; i < a.length; i++) worst = Math.max(worst, Vector3.Distance(a[i]!, b[i]!));
+  return worst;
+}
+
+/** Clones of the model's character (its own skeleton each) at the given world positions. */
+function clones(m: LoadedModel, at: Vector3[]): { root: TransformNode; skeleton: Skeleton }[] {
+  return at.map((p, i) => {
+    const e = m.container.instantiateModelsToScene((name) => `c${i}_${name}`, false, { doNotInstantiate: true });
+    const root = e.rootNodes[0] as TransformNode;
+    root.position.copyFrom(p);
+    root.computeWorldMatrix(true);
+    return { root, skeleton: e.skeletons[0]! };
+  });
+}
+
+describe("IK level of detail", () => {
+  it("is off by default, and at Full with weight 1 the output is bit-exact as without it", async () => {
+    const runs: number[][][] = [];
+    for (const withLod of [false, true]) {
+      const m = await mannequin();
+      const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+      expect(IKLevelOfDetail.get(m.scene)).toBeNull();
+      const lod = withLod ? IKLevelOfDetail.for(m.scene) : null;
+      reach(ik, height(m));
+      const frames: number[][] = [];
+      for (let f = 0; f < 20; f++) {
+        ik.solver.leftHandEffector.position.x += 0.002 * Math.sin(f);
+        m.scene.render();
+        frames.push(locals(m.skeleton));
+      }
+      if (lod !== null) expect(lod.levelOf(ik)).toBe(IKLevel.Full);
+      runs.push(frames);
+    }
+    expect(runs[1]).toEqual(runs[0]);
+  });
+
+  it("levels by distance, with hysteresis: no flicker at a threshold", async () => {
+    const m = await mannequin();
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+    const lod = IKLevelOfDetail.for(m.scene);
+    Object.assign(lod, { fullScreenSize: 0, offScreenSize: 0, cheapDistance: 10, offDistance: 20, budgetMs: Infinity });
+    const camera = m.scene.activeCamera!;
+    camera.position.set(0, 1, -5);
+    const at = (d: number): void => {
+      // the character's bounds centre is about a metre up: the camera moves back along -z
+      camera.position.z = -d;
+    };
+    const levels: number[] = [];
+    const settle = (d: number, frames = 40): void => {
+      at(d);
+      for (let i = 0; i < frames; i++) m.scene.render();
+    };
+    settle(5);
+    expect(lod.levelOf(ik)).toBe(IKLevel.Full);
+    // wobbling ±4 % around the cheap threshold never changes the level (the band is 10 %)
+    for (let i = 0; i < 60; i++) {
+      at(10 + 0.4 * Math.sin(i));
+      m.scene.render();
+      levels.push(lod.levelOf(ik));
+    }
+    expect(new Set(levels)).toEqual(new Set([IKLevel.Full]));
+    settle(11.5);
+    expect(lod.levelOf(ik)).toBe(IKLevel.Cheap);
+    levels.length = 0;
+    for (let i = 0; i < 60; i++) {
+      at(10 + 0.4 * Math.sin(i));
+      m.scene.render();
+      levels.push(lod.levelOf(ik));
+    }
+    expect(new Set(levels)).toEqual(new Set([IKLevel.Cheap]));
+    settle(23);
+    expect(lod.levelOf(ik)).toBe(IKLevel.Off);
+    settle(5);
+    expect(lod.levelOf(ik)).toBe(IKLevel.Full);
+    expect(lod.weightOf(ik)).toBe(1);
+  });
+
+  it("levels by screen size and frustum with the defaults", async () => {
+    const m = await mannequin();
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+    const lod = IKLevelOfDetail.for(m.scene);
+    lod.budgetMs = Infinity;
+    const camera = m.scene.activeCamera!;
+    const seen: number[] = [];
+    for (const z of [-4, -20, -200]) {
+      camera.position.set(0, 1, z);
+      for (let i = 0; i < 60; i++) m.scene.render();
+      seen.push(lod.levelOf(ik));
+    }
+    expect(seen).toEqual([IKLevel.Full, IKLevel.Cheap, IKLevel.Off]);
+    // near but looking away: out of the frustum counts as far
+    camera.position.set(0, 1, 4);
+    for (let i = 0; i < 60; i++) m.scene.render();
+    expect(lod.levelOf(ik)).toBe(IKLevel.Off);
+  });
+
+  it("fades at every change of level: no bone jumps more than 0.5 % of the height between frames", async () => {
+    const m = await mannequin();
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+    const h = height(m);
+    reach(ik, h);
+    ik.solver.leftArmChain.pull = 1;
+    const lod = IKLevelOfDetail.for(m.scene);
+    Object.assign(lod, { fullScreenSize: 0, offScreenSize: 0, cheapDistance: 10, offDistance: 20, budgetMs: Infinity });
+    const camera = m.scene.activeCamera!;
+    for (let i = 0; i < 5; i++) m.scene.render();
+    let last = positions(m.skeleton);
+    let worst = 0;
+    const changes = new Set<string>();
+    let level = lod.levelOf(ik);
+    // Full → Cheap → Off → Full → Off → Cheap → Full, and a change of mind halfway through a fade
+    for (const [d, frames] of [
+      [15, 90],
+      [25, 90],
+      [5, 90],
+      [25, 90],
+      [15, 90],
+      [5, 10],
+      [15, 10],
+      [5, 90],
+    ] as const) {
+      camera.position.z = -d;
+      for (let i = 0; i < frames; i++) {
+        m.scene.render();
+        const now = positions(m.skeleton);
+        worst = Math.max(worst, largestJump(last, now) / h);
+        last = now;
+        const l = lod.levelOf(ik);
+        if (l !== level) changes.add(`${level}→${l}`);
+        level = l;
+      }
+    }
+    expect(changes).toEqual(new Set(["2→1", "1→0", "0→2", "2→0", "0→1", "1→2"]));
+    expect(worst).toBeGreaterThan(0);
+    if (process.env.FBBIK_REPORT)
+      console.log(`largest jump at a level change: ${(worst * 100).toFixed(3)} % of height`);
+    expect(worst).toBeLessThanOrEqual(0.005);
+  });
+
+  it("a controller created while a character solves fades it from what it shows, without a pop", async () => {
+    const m = await mannequin();
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+    const h = height(m);
+    reach(ik, h);
+    m.scene.activeCamera!.position.z = -30;
+    for (let i = 0; i < 5; i++) m.scene.render();
+    const solved = positions(m.skeleton);
+    const lod = IKLevelOfDetail.for(m.scene);
+    Object.assign(lod, { offDistance: 20, budgetMs: Infinity });
+    let last = solved;
+    let worst = 0;
+    for (let i = 0; i < 90; i++) {
+      m.scene.render();
+      const now = positions(m.skeleton);
+      worst = Math.max(worst, largestJump(last, now) / h);
+      last = now;
+    }
+    expect(lod.levelOf(ik)).toBe(IKLevel.Off);
+    expect(largestJump(solved, last) / h).toBeGreaterThan(0.05);
+    expect(worst).toBeLessThanOrEqual(0.005);
+  });
+
+  it("Off does no work: no FixTransforms, read, solve or write, and the bones keep the animated pose", async () => {
+    const m = await mannequin();
+    const animated = locals(m.skeleton);
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+    reach(ik, height(m));
+    const lod = IKLevelOfDetail.for(m.scene);
+    Object.assign(lod, { offDistance: 20, budgetMs: Infinity });
+    m.scene.render();
+    expect(locals(m.skeleton)).not.toEqual(animated);
+    m.scene.activeCamera!.position.z = -30;
+    // the fade (1.2 s at 16 ms a frame) and a frame more
+    for (let i = 0; i < 90; i++) m.scene.render();
+    expect(lod.levelOf(ik)).toBe(IKLevel.Off);
+    const fix = vi.spyOn(ik.rig, "fixTransforms");
+    const read = vi.spyOn(ik.rig, "read");
+    const write = vi.spyOn(ik.rig, "write");
+    const solve = vi.spyOn(ik.solver.inner, "update");
+    for (let i = 0; i < 10; i++) m.scene.render();
+    expect([fix.mock.calls.length, read.mock.calls.length, write.mock.calls.length, solve.mock.calls.length]).toEqual([
+      0, 0, 0, 0,
+    ]);
+    expect(locals(m.skeleton)).toEqual(animated);
+  });
+
+  it("never changes the user's ikPositionWeight or iterations", async () => {
+    const m = await mannequin();
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+    reach(ik, height(m));
+    ik.solver.ikPositionWeight = 0.8;
+    ik.solver.iterations = 3;
+    const lod = IKLevelOfDetail.for(m.scene);
+    Object.assign(lod, { cheapDistance: 10, budgetMs: Infinity });
+    m.scene.activeCamera!.position.z = -15;
+    const seen: number[][] = [];
+    ik.solver.onPostUpdate.add(() => seen.push([ik.solver.ikPositionWeight, ik.solver.iterations]));
+    for (let i = 0; i < 40; i++) {
+      m.scene.render();
+      expect([ik.solver.ikPositionWeight, ik.solver.iterations]).toEqual([0.8, 3]);
+    }
+    expect(lod.levelOf(ik)).toBe(IKLevel.Cheap);
+    // inside the solve, the iterations in effect: 0 at Cheap
+    expect(seen[seen.length - 1]).toEqual([0.8, 0]);
+  });
+
+  it("the budget lowers the farthest characters first and gives the levels back under it", async () => {
+    const m = await mannequin();
+    m.root.position.set(1000, 0, 0);
+    const crowd = clones(
+      m,
+      [0, 1, 2, 3].map((i) => new Vector3(0, 0, 2 * i)),
+    );
+    const iks = crowd.map((c) => FullBodyBipedIK.create(m.scene, c.skeleton));
+    const lod = IKLevelOfDetail.for(m.scene);
+    Object.assign(lod, { fullScreenSize: 0, offScreenSize: 0, budgetMs: 0.3 });
+    m.scene.activeCamera!.position.set(0, 1, -4);
+    // a clock the solves cost 0.5 ms a frame on (the controller reads it before and after them, on timed frames)
+    let clock = 0;
+    const now = vi.spyOn(performance, "now").mockImplementation(() => (clock += 0.5));
+    const seen = new Set<string>();
+    try {
+      for (let f = 0; f < 500; f++) {
+        m.scene.render();
+        const levels = iks.map((ik) => lod.levelOf(ik));
+        // nearest first in the array: the levels never rise with distance
+        for (let i = 1; i < levels.length; i++) expect(levels[i]).toBeLessThanOrEqual(levels[i - 1]!);
+        seen.add(levels.join(""));
+      }
+    } finally {
+      now.mockRestore();
+    }
+    expect(lod.costMs).toBeCloseTo(0.5, 1);
+    // the farthest went first, the nearest last
+    expect(seen.has("2222")).toBe(true);
+    expect([...seen].some((l) => l.startsWith("2") && l.endsWith("0"))).toBe(true);
+    expect(seen.has("0000")).toBe(true);
+    lod.budgetMs = Infinity;
+    for (let f = 0; f < 60; f++) m.scene.render();
+    expect(iks.map((ik) => lod.levelOf(ik))).toEqual([IKLevel.Full, IKLevel.Full, IKLevel.Full, IKLevel.Full]);
+    expect(lod.budgetDemotion).toBe(0);
+  });
+
+  it("follows IKs created and disposed later, excludes one on request, and detaches on dispose", async () => {
+    const m = await mannequin();
+    const lod = IKLevelOfDetail.for(m.scene);
+    Object.assign(lod, { offDistance: 20, budgetMs: Infinity });
+    expect(IKLevelOfDetail.for(m.scene)).toBe(lod);
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+    expect(lod.isManaged(ik)).toBe(true);
+    m.scene.activeCamera!.position.z = -30;
+    for (let i = 0; i < 40; i++) m.scene.render();
+    expect(lod.levelOf(ik)).toBe(IKLevel.Off);
+    lod.setManaged(ik, false);
+    for (let i = 0; i < 90; i++) m.scene.render();
+    expect([lod.levelOf(ik), lod.weightOf(ik)]).toEqual([IKLevel.Full, 1]);
+    lod.setManaged(ik, true);
+    for (let i = 0; i < 90; i++) m.scene.render();
+    expect(ik._lodOff).toBe(true);
+    const updater = SceneUpdater.for(m.scene);
+    expect(updater.items.length).toBe(3);
+    lod.dispose();
+    expect([ik._lodOff, ik._lodCheap, ik._lodFade]).toEqual([false, false, null]);
+    expect(IKLevelOfDetail.get(m.scene)).toBeNull();
+    expect(updater.items).toEqual([ik]);
+    ik.dispose();
+    expect(SceneUpdater.isActive(m.scene)).toBe(false);
+  });
+});
