@@ -43,6 +43,8 @@ export interface FbbikBipedOptions {
   iterations?: number;
   /** Also compute the skeleton's absolute matrices after the solve (what the render does next). */
   worldMatrices?: boolean;
+  /** The solver's `iterationTolerance` (default: the solver's, 1e-5; 0 runs exactly `iterations`, as FinalIK). */
+  iterationTolerance?: number;
 }
 
 /**
@@ -64,14 +66,16 @@ export class FbbikBipedSolver implements BipedSolver {
     this.ik = FullBodyBipedIK.create(this.biped.scene, this.biped.skeleton, { rootNode: "Hips" });
     const s = this.ik.solver;
     s.iterations = options.iterations ?? 4;
+    if (options.iterationTolerance !== undefined) s.iterationTolerance = options.iterationTolerance;
     this.worldMatrices = options.worldMatrices ?? false;
     this.effectors = [s.bodyEffector, s.leftHandEffector, s.rightHandEffector, s.leftFootEffector, s.rightFootEffector];
     for (const e of this.effectors) e.positionWeight = 1;
     const it = s.iterations;
-    this.label = `ours FBBIK, iterations ${it}${this.worldMatrices ? " + matrices" : ""}`;
+    const tolerance = options.iterationTolerance !== undefined ? `, tolerance ${options.iterationTolerance}` : "";
+    this.label = `ours FBBIK, iterations ${it}${tolerance}${this.worldMatrices ? " + matrices" : ""}`;
     this.name =
       `ours: FullBodyBipedIK (defaults but rootNode = the pelvis, so the body effector is the pelvis; iterations ` +
-      `${it}; body, hands and feet position weight 1), whole Babylon ` +
+      `${it}${tolerance ? `, iterationTolerance ${options.iterationTolerance}` : ""}; body, hands and feet position weight 1), whole Babylon ` +
       `frame (FixTransforms, read, solve, write)${this.worldMatrices ? " + skeleton.computeAbsoluteMatrices()" : ""}`;
   }
 
