@@ -4,7 +4,7 @@ import type { IKSolverFullBodyBiped } from "../solver/full-body-biped.js";
 import type { IKPose } from "../solver/pose.js";
 import { BoneMapStore } from "./bone-map.js";
 import { IKMappingBone } from "./mapping-bone.js";
-import { IKMappingLimb } from "./mapping-limb.js";
+import { IKMappingLimb, writeLimbs } from "./mapping-limb.js";
 import { IKMappingSpine } from "./mapping-spine.js";
 
 /** A bone FixTransforms restores: always its local rotation, its local position when `position`. */
@@ -138,6 +138,6 @@ export class BipedMapping implements IKSolverMapping {
       this.spineMapping.writePose(solver.preserveBoneLengths);
       this.headMapping?.writePose(solver);
     }
-    for (const m of this.limbMappings) m.writePose(solver, fullBody);
+    writeLimbs(this.limbMappings, solver, fullBody);
   }
 }
