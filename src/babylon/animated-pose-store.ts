@@ -9,7 +9,6 @@ const OWN_POSITION = 2;
 
 const bq = new Quaternion();
 const bv = new Vector3();
-const restoreMatrix = new Matrix();
 
 /**
  * FinalIK's StoreDefaultLocalState / FixTransforms for a Babylon rig, with one difference: only what the IK
@@ -110,9 +109,10 @@ export class AnimatedPoseStore {
    * Plain Bones, called by the rig's read of stored bone `k` after its local getters ran: `decomposing` says the
    * getters just decomposed the bone's matrix (it was marked so before them). Notes whether the bone's local
    * values are that decomposition: just made, or put back by the last restore and untouched since (same matrix
-   * update, same values, nothing waiting to be composed).
+   * update, same values, nothing waiting to be composed). True when the stored matrix is the bone's matrix still
+   * (it need not be copied again).
    */
-  noteBoneRead(k: number, bone: Bone, decomposing: boolean): void {
+  noteBoneRead(k: number, bone: Bone, decomposing: boolean): boolean {
     const b = bone as unknown as BoneLocalState;
     const p = b._localPosition;
     const q = b._localRotation;
@@ -131,7 +131,7 @@ export class AnimatedPoseStore {
       d[o + 8] = s._y;
       d[o + 9] = s._z;
       this.exact[k] = 1;
-      return;
+      return false;
     }
     this.exact[k] =
       this.exact[k] !== 0 &&
@@ -149,6 +149,7 @@ export class AnimatedPoseStore {
       s._z === d[o + 9]
         ? 1
         : 0;
+    return this.exact[k] !== 0;
   }
 
   /** Records what was just written to stored bone `k` (Babylon's fields, read directly). */
@@ -253,10 +254,13 @@ export class AnimatedPoseStore {
     const sc = bone.scaling;
     const l = this.localScales;
     if (sc._x !== l[id3] || sc._y !== l[id3 + 1] || sc._z !== l[id3 + 2]) return false;
-    Matrix.FromArrayToRef(this.animatedMatrices, k * 16, restoreMatrix);
-    // the setter animations use: copies the matrix, marks the bone dirty and to be decomposed
+    // what the `_matrix` setter animations use does (the matrix copied, the bone marked dirty and to be
+    // decomposed), without the copy through a scratch matrix
     const b = bone as unknown as BoneLocalState;
-    b._matrix = restoreMatrix;
+    b._needToCompose = false;
+    Matrix.FromArrayToRef(this.animatedMatrices, k * 16, b._localMatrix);
+    bone.markAsDirty();
+    b._needToDecompose = true;
     if (this.exact[k] !== 0) this.putDecomposition(b, k);
     return true;
   }
