@@ -46,6 +46,9 @@ export class IKMappingLimb {
   private reaching = false;
   /** Where the end goes this frame (preserveBoneLengths). */
   private readonly reach = new Vec3();
+  /** This frame's solved frames of the upper and middle bones' planes. */
+  private readonly plane1 = new Quat();
+  private readonly plane2 = new Quat();
   /** This limb as a list of one, for {@link writePose}. */
   private readonly alone: readonly IKMappingLimb[] = [this];
 
@@ -84,8 +87,7 @@ export class IKMappingLimb {
 
   /** Reads the plane-relative pose of the limb bones and the hand/foot's rotation from this frame. */
   readPose(): void {
-    this.bone1.updatePlane(this.updatePlaneRotations, true);
-    this.bone2.updatePlane(this.updatePlaneRotations, false);
+    BoneMap.updatePlanes(this.bone1, this.updatePlaneRotations, true, this.bone2, this.updatePlaneRotations, false);
     const w = this.weight;
     this.weight = Number.isFinite(w) ? (w < 0 ? 0 : w > 1 ? 1 : w) : 1;
     this.bone3.maintainRotation();
@@ -159,13 +161,18 @@ export class IKMappingLimb {
     let any = false;
     for (let i = 0; i < n; i++) if (limbs[i]!.beginWrite(solver, fullBody)) any = true;
     if (!any) return;
+    // the planes' solved frames (the solver's nodes do not move while the mapping writes), both at once
     for (let i = 0; i < n; i++) {
       const l = limbs[i]!;
-      if (l.writing) l.bone1.rotateToPlane(l.writeWeight);
+      if (l.writing) BoneMap.solverPlaneRotations(l.bone1, l.plane1, l.bone2, l.plane2);
     }
     for (let i = 0; i < n; i++) {
       const l = limbs[i]!;
-      if (l.writing) l.bone2.rotateToPlane(l.writeWeight);
+      if (l.writing) l.bone1.rotateToPlaneIn(l.plane1, l.writeWeight);
+    }
+    for (let i = 0; i < n; i++) {
+      const l = limbs[i]!;
+      if (l.writing) l.bone2.rotateToPlaneIn(l.plane2, l.writeWeight);
     }
     for (let i = 0; i < n; i++) if (limbs[i]!.writing) limbs[i]!.bendToEnd();
     for (let i = 0; i < n; i++) if (limbs[i]!.writing) limbs[i]!.aimAtEnd();
