@@ -3,16 +3,16 @@
  * synthetic biped as plain Babylon bones): one full-body frame of ours against Babylon's four BoneIKControllers
  * (limbs only), in one process, in alternating rounds (`timeInRounds`), each with and without the skeleton's world
  * matrices (`skeleton.computeAbsoluteMatrices()`, what the render computes next), ours with the defaults and with
- * `iterationTolerance` 0 (FinalIK's fixed 4 iterations). Then where ours spends its frame: the same loop cut short
- * at each stage (cumulative), timed in the same rounds. The solvers are those of `npm run bench -- biped`
- * (test/helpers/biped-solvers.ts); this benchmark leaves accuracy to that one.
+ * `iterationTolerance` 0 (FinalIK's fixed 4 iterations). Then where ours spends its frame: per-frame timestamps
+ * at each stage boundary (bench/biped-frame-stages.ts), medians per stage. The solvers are those of
+ * `npm run bench -- biped` (test/helpers/biped-solvers.ts); this benchmark leaves accuracy to that one.
  */
 import * as os from "node:os";
 import { Logger } from "@babylonjs/core/Misc/logger.js";
-import { SET_STRIDE } from "../test/helpers/biped-problem.js";
-import { BoneIKBipedSolver, type BipedSolver, FbbikBipedSolver, advanceFrame } from "../test/helpers/biped-solvers.js";
+import { BoneIKBipedSolver, type BipedSolver, FbbikBipedSolver } from "../test/helpers/biped-solvers.js";
 import { type BipedTargetSets, bipedTargetSets } from "../test/helpers/biped-target-sets.js";
 import { type Benchmark, type TargetCheck, atMost, measureAllocation, round } from "./common.js";
+import { BIPED_FRAME_STAGES, timeBipedStages } from "./biped-frame-stages.js";
 import { timeInRounds } from "./family-harness.js";
 
 /** One timed row. */
@@ -24,30 +24,14 @@ export interface BipedFrameRow {
   bytesPerFrame: number;
 }
 
-/** Cumulative stages of ours (defaults), µs per frame; each includes the ones before it. */
-export interface BipedFrameStages {
-  /** Frame id + the five targets written into the effectors. */
-  targets: number;
-  /** + FixTransforms (`_beforeAnimations()`: what the IK wrote last frame taken off). */
-  fixTransforms: number;
-  /** + `rig.read()` (Babylon's bones read, FK into component space). */
-  read: number;
-  /** + `solver.inner.update()` with the mapping detached: the solver's pose read, iterations, bend pass. */
-  solverOnly: number;
-  /** + `solver.inner.update()` with the mapping (its pose read and write into the rig's arrays). */
-  solve: number;
-  /** FixTransforms + `ik.update()` (adds `rig.write()` and the update's checks). */
-  write: number;
-  /** + `skeleton.computeAbsoluteMatrices()`. */
-  matrices: number;
-}
-
 /** What the benchmark writes to bench/results/biped-frame.json. */
 export interface BipedFrameResult {
   rows: BipedFrameRow[];
-  stages: BipedFrameStages;
-  /** Each stage's own share (differences of the cumulative medians), µs. */
-  stageMicros: Record<keyof BipedFrameStages, number>;
+  /**
+   * Ours + matrices, each stage's median µs from per-frame timestamps (bench/biped-frame-stages.ts; ~50 ns per stamp
+   * included), with the defaults and with iterationTolerance 0.
+   */
+  stages: { name: string; defaultsMicros: number; tolerance0Micros: number }[];
   loadAverage: [number, number];
   node: string;
   date: string;
@@ -55,6 +39,8 @@ export interface BipedFrameResult {
 }
 
 const ALLOCATION_FRAMES = 20_000;
+/** Stamped frames per stage table. */
+const STAGE_FRAMES = 100_000;
 
 /** A solver's frame followed by the skeleton's absolute matrices. */
 function withMatrices(solver: BipedSolver, sets: BipedTargetSets): (f: number) => void {
@@ -64,51 +50,16 @@ function withMatrices(solver: BipedSolver, sets: BipedTargetSets): (f: number) =
   };
 }
 
-/** The cumulative stage ops on `ours` (and on `bare`, the same setup with its mapping detached). */
-function stageOps(ours: FbbikBipedSolver, bare: FbbikBipedSolver, sets: BipedTargetSets) {
-  const targets = (solver: FbbikBipedSolver, f: number): void => {
-    const s = solver.ik.solver;
-    advanceFrame(solver.biped.scene);
-    const t = sets.targets;
-    const o = (f % sets.count) * SET_STRIDE;
-    s.bodyEffector.position.set(t[o]!, t[o + 1]!, t[o + 2]!);
-    s.leftHandEffector.position.set(t[o + 3]!, t[o + 4]!, t[o + 5]!);
-    s.rightHandEffector.position.set(t[o + 6]!, t[o + 7]!, t[o + 8]!);
-    s.leftFootEffector.position.set(t[o + 9]!, t[o + 10]!, t[o + 11]!);
-    s.rightFootEffector.position.set(t[o + 12]!, t[o + 13]!, t[o + 14]!);
-  };
-  const upToSolve = (solver: FbbikBipedSolver, f: number): void => {
-    targets(solver, f);
-    solver.ik._beforeAnimations();
-    solver.ik.rig.read();
-    solver.ik.solver.inner.update();
-  };
-  const ik = ours.ik;
-  return {
-    targets: (f: number) => targets(ours, f),
-    fixTransforms: (f: number) => {
-      targets(ours, f);
-      ik._beforeAnimations();
-    },
-    read: (f: number) => {
-      targets(ours, f);
-      ik._beforeAnimations();
-      ik.rig.read();
-    },
-    solverOnly: (f: number) => upToSolve(bare, f),
-    solve: (f: number) => upToSolve(ours, f),
-    write: (f: number) => {
-      targets(ours, f);
-      ik._beforeAnimations();
-      ik.update();
-    },
-    matrices: (f: number) => {
-      targets(ours, f);
-      ik._beforeAnimations();
-      ik.update();
-      ours.biped.skeleton.computeAbsoluteMatrices();
-    },
-  };
+/** Stage medians of ours + matrices, defaults and iterationTolerance 0 (each its own solver, alternating). */
+function stageTable(sets: BipedTargetSets): BipedFrameResult["stages"] {
+  const solvers = [undefined, 0].map((t) => new FbbikBipedSolver({ worldMatrices: true, iterationTolerance: t }));
+  const medians = timeBipedStages(solvers, sets, STAGE_FRAMES);
+  for (const s of solvers) s.dispose();
+  return BIPED_FRAME_STAGES.map((name, i) => ({
+    name,
+    defaultsMicros: round(medians[0]![i]!),
+    tolerance0Micros: round(medians[1]![i]!),
+  }));
 }
 
 function runBipedFrame(): BipedFrameResult {
@@ -118,9 +69,6 @@ function runBipedFrame(): BipedFrameResult {
   const ours = new FbbikBipedSolver();
   const oursFixed = new FbbikBipedSolver({ iterationTolerance: 0 });
   const boneIk = new BoneIKBipedSolver();
-  const staged = new FbbikBipedSolver();
-  const bare = new FbbikBipedSolver();
-  bare.ik.solver.inner.mapping = null;
   const frame = (s: BipedSolver) => (f: number) => s.solve(sets, f % sets.count);
   const rowOps: Array<[string, (f: number) => void]> = [
     [ours.label, frame(ours)],
@@ -130,41 +78,23 @@ function runBipedFrame(): BipedFrameResult {
     [boneIk.label, frame(boneIk)],
     [`${boneIk.label} + matrices`, withMatrices(boneIk, sets)],
   ];
-  const stages = stageOps(staged, bare, sets);
-  const stageNames = Object.keys(stages) as (keyof BipedFrameStages)[];
-  const medians = timeInRounds([...rowOps.map((r) => r[1]), ...stageNames.map((n) => stages[n])]);
+  const medians = timeInRounds(rowOps.map((r) => r[1]));
   const rows = rowOps.map(([label, op], i) => ({
     label,
     microsPerFrame: round(medians[i]!),
     bytesPerFrame: round(measureAllocation(op, ALLOCATION_FRAMES, 0, 3).bytesPerOp, 2),
   }));
-  const cumulative = {} as BipedFrameStages;
-  const own = {} as Record<keyof BipedFrameStages, number>;
-  stageNames.forEach((n, k) => {
-    cumulative[n] = round(medians[rowOps.length + k]!);
-    own[n] = round(medians[rowOps.length + k]! - (k > 0 ? medians[rowOps.length + k - 1]! : 0));
-  });
-  for (const s of [ours, oursFixed, boneIk, staged, bare]) s.dispose();
+  const stages = stageTable(sets);
+  for (const s of [ours, oursFixed, boneIk]) s.dispose();
   return {
     rows,
-    stages: cumulative,
-    stageMicros: own,
+    stages,
     loadAverage: [round(load0, 2), round(os.loadavg()[0]!, 2)],
     node: process.version,
     date: new Date().toISOString(),
     cpu: os.cpus()[0]?.model.trim() ?? "unknown",
   };
 }
-
-const STAGE_LABELS: Record<keyof BipedFrameStages, string> = {
-  targets: "frame id + targets",
-  fixTransforms: "FixTransforms",
-  read: "rig.read() (bones, FK)",
-  solverOnly: "solver without mapping (read, iterations, bend)",
-  solve: "mapping (readPose + writePose)",
-  write: "rig.write() + update()'s checks",
-  matrices: "skeleton.computeAbsoluteMatrices()",
-};
 
 /** The benchmark (`npm run bench -- biped-frame`). */
 export const bipedFrameBenchmark: Benchmark<BipedFrameResult> = {
@@ -175,9 +105,8 @@ export const bipedFrameBenchmark: Benchmark<BipedFrameResult> = {
     const out: Array<[string, number | string, string]> = [];
     for (const row of r.rows)
       out.push([`${row.label}: µs per frame / bytes`, `${row.microsPerFrame} / ${row.bytesPerFrame}`, ""]);
-    out.push(["ours (defaults), stages (differences of medians, ± noise):", "", ""]);
-    for (const n of Object.keys(STAGE_LABELS) as (keyof BipedFrameStages)[])
-      out.push([`  ${STAGE_LABELS[n]}`, r.stageMicros[n], "µs"]);
+    out.push(["ours + matrices, stages (medians of stamped frames), defaults / tolerance 0:", "", ""]);
+    for (const st of r.stages) out.push([`  ${st.name}`, `${st.defaultsMicros} / ${st.tolerance0Micros}`, "µs"]);
     out.push(["load average start / end", `${r.loadAverage[0]} / ${r.loadAverage[1]}`, ""]);
     return out;
   },
