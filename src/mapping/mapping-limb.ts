@@ -116,7 +116,7 @@ export class IKMappingLimb {
     if (fullBody) {
       this.parentBone?.swing(this.bone1.node!.solverPosition, this.writeWeight);
       if (!preserve) this.bone1.fixToNode(this.writeWeight);
-      else if (this.reaching && this.parentBone !== null) this.clavicleReach(w);
+      else if (this.reaching && this.parentBone !== null) this.clavicleReach();
     }
     return true;
   }
@@ -182,9 +182,11 @@ export class IKMappingLimb {
   /**
    * With the upper bone left where the clavicle puts it, the end node may be out of the arm's reach from there
    * (what FixToNode bridged by stretching): turns the clavicle on toward the end node, up to
-   * {@link MAX_CLAVICLE_REACH} × `w`, until the arm can reach it.
+   * {@link MAX_CLAVICLE_REACH} × the limb's weight, until the arm can reach it. The weight is read here, not passed:
+   * a fractional double handed to a call V8 does not inline is boxed (ARCHITECTURE.md, "Doubles across calls").
    */
-  private clavicleReach(w: number): void {
+  private clavicleReach(): void {
+    const w = this.writeWeight.value;
     const parent = this.parentBone!;
     const end = this.bone3.node!.solverPosition;
     const c = parent.position(clavicle);
