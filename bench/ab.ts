@@ -1,5 +1,7 @@
 /**
- * `npm run bench:ab -- <git-ref> [solver|frame]`: the working tree against another revision, in one process.
+ * `npm run bench:ab -- <git-ref> [solver|frame|biped|biped-fixed]`: the working tree against another revision, in one
+ * process. biped: one frame of issue 19's problem + the skeleton's matrices (as `npm run bench -- biped-frame`);
+ * biped-fixed: the same with `iterationTolerance` 0.
  *
  * This machine switches between two speeds every few seconds to minutes (bench/README.md), so two
  * benchmark runs minutes apart compare the machine, not the code. Here both builds are loaded into the
@@ -36,7 +38,23 @@ const LOADERS: Record<string, (buildDir: string) => Promise<Op>> = {
     const m = (await import(pathToFileURL(join(dir, "bench/frame.js")).href)) as typeof import("./frame.js");
     return (await m.createFrameScene()).frame;
   },
+  biped: (dir) => bipedFrame(dir, null),
+  "biped-fixed": (dir) => bipedFrame(dir, 0),
 };
+
+/** One FullBodyBipedIK frame on issue 19's biped problem, then the skeleton's absolute matrices. */
+async function bipedFrame(dir: string, tolerance: number | null): Promise<Op> {
+  const url = (f: string) => pathToFileURL(join(dir, f)).href;
+  const solvers = (await import(
+    url("test/helpers/biped-solvers.js")
+  )) as typeof import("../test/helpers/biped-solvers.js");
+  const sets = (
+    (await import(url("test/helpers/biped-target-sets.js"))) as typeof import("../test/helpers/biped-target-sets.js")
+  ).bipedTargetSets();
+  const ours = new solvers.FbbikBipedSolver({ worldMatrices: true });
+  if (tolerance !== null) ours.ik.solver.iterationTolerance = tolerance;
+  return (f) => ours.solve(sets, f % sets.count);
+}
 
 /** Median µs per operation of one segment (median of its batches). */
 function segment(op: Op, firstFrame: number): number {

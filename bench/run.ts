@@ -6,6 +6,7 @@
 import * as os from "node:os";
 import { relative } from "node:path";
 import { bipedBenchmark } from "./biped-accuracy.js";
+import { bipedFrameBenchmark } from "./biped-frame.js";
 import { type Benchmark, printChecks, printRows, writeResult } from "./common.js";
 import { componentsBenchmark } from "./components.js";
 import { familyBenchmark } from "./family.js";
@@ -22,6 +23,7 @@ const BENCHMARKS: Benchmark[] = [
   componentsBenchmark as Benchmark,
   familyBenchmark as Benchmark,
   bipedBenchmark as Benchmark,
+  bipedFrameBenchmark as Benchmark,
   mocapBenchmark as Benchmark,
   lodBenchmark as Benchmark,
 ];

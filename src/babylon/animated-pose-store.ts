@@ -9,7 +9,6 @@ const OWN_POSITION = 2;
 
 const bq = new Quaternion();
 const bv = new Vector3();
-const restoreMatrix = new Matrix();
 
 /**
  * FinalIK's StoreDefaultLocalState / FixTransforms for a Babylon rig, with one difference: only what the IK
@@ -29,6 +28,16 @@ export class AnimatedPoseStore {
    * sheared matrix's last bits (a .babylon file's 4-decimal matrices): the matrix itself is restored.
    */
   animatedMatrices = new Float64Array(0);
+  /**
+   * Plain Bones: each stored bone's local position (3), rotation (4) and scale (3) at k * 10 when they are Babylon's
+   * own decomposition of its stored matrix (`exact`): restoring puts them back with the matrix, and the next read
+   * does not decompose the matrix again (Matrix.decompose, one of the frame's larger costs on such rigs).
+   */
+  private decomposed = new Float64Array(0);
+  /** 1 where `decomposed` holds the decomposition of `animatedMatrices`' entry. */
+  private exact = new Uint8Array(0);
+  /** The bone's local matrix `updateFlag` right after a restore that put the decomposition back, or -1. */
+  private restoredFlag = new Float64Array(0);
   private ids = new Int32Array(0);
   private written = new Float64Array(0);
   private owned = new Uint8Array(0);
@@ -65,6 +74,9 @@ export class AnimatedPoseStore {
     this.written = values.subarray(n * 7, n * 14);
     this.owned = new Uint8Array(n);
     this.animatedMatrices = new Float64Array(this.boneOnly ? n * 16 : 0);
+    this.decomposed = new Float64Array(this.boneOnly ? n * 10 : 0);
+    this.exact = new Uint8Array(this.boneOnly ? n : 0);
+    this.restoredFlag = new Float64Array(this.boneOnly ? n : 0).fill(-1);
     this.anyOwned = false;
     this.indexOf.fill(-1);
     const rotation = new Quaternion();
@@ -91,6 +103,53 @@ export class AnimatedPoseStore {
       position.copyFrom(bone.position);
       rotation.copyFrom(bone.rotationQuaternion);
     }
+  }
+
+  /**
+   * Plain Bones, called by the rig's read of stored bone `k` after its local getters ran: `decomposing` says the
+   * getters just decomposed the bone's matrix (it was marked so before them). Notes whether the bone's local
+   * values are that decomposition: just made, or put back by the last restore and untouched since (same matrix
+   * update, same values, nothing waiting to be composed). True when the stored matrix is the bone's matrix still
+   * (it need not be copied again).
+   */
+  noteBoneRead(k: number, bone: Bone, decomposing: boolean): boolean {
+    const b = bone as unknown as BoneLocalState;
+    const p = b._localPosition;
+    const q = b._localRotation;
+    const s = b._localScaling;
+    const d = this.decomposed;
+    const o = k * 10;
+    if (decomposing) {
+      d[o] = p._x;
+      d[o + 1] = p._y;
+      d[o + 2] = p._z;
+      d[o + 3] = q._x;
+      d[o + 4] = q._y;
+      d[o + 5] = q._z;
+      d[o + 6] = q._w;
+      d[o + 7] = s._x;
+      d[o + 8] = s._y;
+      d[o + 9] = s._z;
+      this.exact[k] = 1;
+      return false;
+    }
+    this.exact[k] =
+      this.exact[k] !== 0 &&
+      !b._needToCompose &&
+      b._localMatrix.updateFlag === this.restoredFlag[k] &&
+      p._x === d[o] &&
+      p._y === d[o + 1] &&
+      p._z === d[o + 2] &&
+      q._x === d[o + 3] &&
+      q._y === d[o + 4] &&
+      q._z === d[o + 5] &&
+      q._w === d[o + 6] &&
+      s._x === d[o + 7] &&
+      s._y === d[o + 8] &&
+      s._z === d[o + 9]
+        ? 1
+        : 0;
+    return this.exact[k] !== 0;
   }
 
   /** Records what was just written to stored bone `k` (Babylon's fields, read directly). */
@@ -195,10 +254,42 @@ export class AnimatedPoseStore {
     const sc = bone.scaling;
     const l = this.localScales;
     if (sc._x !== l[id3] || sc._y !== l[id3 + 1] || sc._z !== l[id3 + 2]) return false;
-    Matrix.FromArrayToRef(this.animatedMatrices, k * 16, restoreMatrix);
-    // the setter animations use: copies the matrix, marks the bone dirty and to be decomposed
-    (bone as unknown as BoneMatrixState)._matrix = restoreMatrix;
+    // what the `_matrix` setter animations use does (the matrix copied, the bone marked dirty and to be
+    // decomposed), without the copy through a scratch matrix
+    const b = bone as unknown as BoneLocalState;
+    b._needToCompose = false;
+    Matrix.FromArrayToRef(this.animatedMatrices, k * 16, b._localMatrix);
+    bone.markAsDirty();
+    b._needToDecompose = true;
+    if (this.exact[k] !== 0) this.putDecomposition(b, k);
     return true;
+  }
+
+  /**
+   * Gives a bone whose matrix was just restored the local values Babylon's decomposition of that matrix gave at the
+   * read (bit for bit, as `_decompose` would set them), so it need not decompose it again.
+   */
+  private putDecomposition(b: BoneLocalState, k: number): void {
+    const d = this.decomposed;
+    const o = k * 10;
+    const p = b._localPosition;
+    const q = b._localRotation;
+    const s = b._localScaling;
+    p._x = d[o]!;
+    p._y = d[o + 1]!;
+    p._z = d[o + 2]!;
+    p._isDirty = true;
+    q._x = d[o + 3]!;
+    q._y = d[o + 4]!;
+    q._z = d[o + 5]!;
+    q._w = d[o + 6]!;
+    q._isDirty = true;
+    s._x = d[o + 7]!;
+    s._y = d[o + 8]!;
+    s._z = d[o + 9]!;
+    s._isDirty = true;
+    b._needToDecompose = false;
+    this.restoredFlag[k] = b._localMatrix.updateFlag;
   }
 }
 
@@ -219,7 +310,13 @@ function scratchVector(v: Float64Array, o: number): Vector3 {
   return bv;
 }
 
-/** A Bone's internal local-matrix setter (the one animations of plain Bones go through; @babylonjs/core 9). */
-interface BoneMatrixState {
+/** A Bone's internal local state (@babylonjs/core 9): the matrix setter animations of plain Bones go through. */
+interface BoneLocalState {
   _matrix: Matrix;
+  _localMatrix: Matrix;
+  _localPosition: Vector3 & { _isDirty: boolean };
+  _localRotation: Quaternion & { _isDirty: boolean };
+  _localScaling: Vector3 & { _isDirty: boolean };
+  _needToDecompose: boolean;
+  _needToCompose: boolean;
 }

@@ -252,6 +252,7 @@ export class BabylonRig extends FlatPose implements RestorablePose {
       let p: Vector3;
       let q: Quaternion;
       let sc: Vector3;
+      let decomposing = false;
       if (node !== null && node !== undefined) {
         const parent = node.parent;
         if (parent !== this.builtParents[i] || this.hasExternal[i] !== 0) this.readExternalParent(i, parent);
@@ -265,6 +266,8 @@ export class BabylonRig extends FlatPose implements RestorablePose {
       } else {
         const bone = this.bones[i]!;
         if (bone.getParent() !== this.builtParents[i] && reparented < 0) reparented = i;
+        // whether the getters below decompose the bone's matrix (the store keeps that decomposition)
+        decomposing = (bone as unknown as { _needToDecompose: boolean })._needToDecompose;
         p = bone.position;
         q = bone.rotationQuaternion;
         sc = bone.scaling;
@@ -311,7 +314,7 @@ export class BabylonRig extends FlatPose implements RestorablePose {
         a[o + 4] = q._y;
         a[o + 5] = q._z;
         a[o + 6] = q._w;
-        if (node === null || node === undefined) {
+        if ((node === null || node === undefined) && !this.store.noteBoneRead(k, this.bones[i]!, decomposing)) {
           const lm = this.bones[i]!.getLocalMatrix().m;
           const am = this.store.animatedMatrices;
           const om = k * 16;

@@ -4,7 +4,7 @@ import type { IKSolverFullBodyBiped } from "../solver/full-body-biped.js";
 import type { IKPose } from "../solver/pose.js";
 import { BoneMapStore } from "./bone-map.js";
 import { IKMappingBone } from "./mapping-bone.js";
-import { IKMappingLimb } from "./mapping-limb.js";
+import { IKMappingLimb, writeLimbs } from "./mapping-limb.js";
 import { IKMappingSpine } from "./mapping-spine.js";
 
 /** A bone FixTransforms restores: always its local rotation, its local position when `position`. */
@@ -48,6 +48,12 @@ export class BipedMapping implements IKSolverMapping {
   readonly fixedBones: readonly FixedBone[];
   private readonly solver: IKSolverFullBodyBiped;
   private readonly pose: IKPose;
+  /**
+   * True when no limb writes an ancestor of another limb's bones (what the references' validation allows for
+   * detected rigs; a clavicle given by hand could hang both arms): the limbs may then be written step by step
+   * across limbs ({@link writeLimbs}) with the same result. Unknown hierarchy: limb after limb.
+   */
+  private readonly limbsIndependent: boolean;
 
   /** Builds the mapping for a set-up biped solver. */
   constructor(solver: IKSolverFullBodyBiped, options: BipedMappingOptions = {}) {
@@ -98,6 +104,7 @@ export class BipedMapping implements IKSolverMapping {
     }
     if (this.headMapping !== null) fixed.push({ bone: this.headMapping.bone.bone, position: false });
     this.fixedBones = fixed;
+    this.limbsIndependent = limbsIndependent(this.pose, this.limbMappings);
   }
 
   /** @inheritdoc */
@@ -138,6 +145,27 @@ export class BipedMapping implements IKSolverMapping {
       this.spineMapping.writePose(solver.preserveBoneLengths);
       this.headMapping?.writePose(solver);
     }
-    for (const m of this.limbMappings) m.writePose(solver, fullBody);
+    if (this.limbsIndependent) writeLimbs(this.limbMappings, solver, fullBody);
+    else for (const m of this.limbMappings) m.writePose(solver, fullBody);
   }
+}
+
+/**
+ * True when the pose's hierarchy is known and no bone a limb mapping writes (clavicle, upper, middle, end) is an
+ * ancestor of, or the same as, a bone of another limb.
+ */
+function limbsIndependent(pose: IKPose, limbs: readonly IKMappingLimb[]): boolean {
+  const parents = (pose as Partial<{ readonly parents: readonly number[] }>).parents;
+  if (parents === undefined) return false;
+  const written = limbs.map((m) => [m.parentBone?.bone ?? -1, m.bone1.bone, m.bone2.bone, m.bone3.bone]);
+  for (let i = 0; i < limbs.length; i++) {
+    for (let j = 0; j < limbs.length; j++) {
+      if (i === j) continue;
+      for (const b of written[j]!) {
+        // b and its ancestors: none may be written by limb i
+        for (let a = b; a >= 0; a = parents[a] ?? -1) if (written[i]!.includes(a)) return false;
+      }
+    }
+  }
+  return true;
 }

@@ -14,6 +14,7 @@ import { NumberRef } from "../math/number-ref.js";
 import { type ReadonlyVec3, Vec3, add, copy, fromArray, lerpByRef, sub, toArray } from "../math/vec3.js";
 import type { IKNode } from "../solver/node.js";
 import { planeRotation, symmetricPlaneRotation } from "../solver/plane.js";
+import { planeRotationPair } from "../solver/plane-pair.js";
 import type { IKPose } from "../solver/pose.js";
 
 const v1 = new Vec3();
@@ -22,6 +23,8 @@ const v3 = new Vec3();
 const q1 = new Quat();
 const q2 = new Quat();
 const q3 = new Quat();
+const planeA = new Quat();
+const planeB = new Quat();
 const effectorWeight = new NumberRef();
 
 /** What the mappings read from the solver while writing. */
@@ -167,7 +170,65 @@ export class BoneMap {
 
   /** Re-reads the bone's rotation and/or position relative to its plane's animated frame. */
   updatePlane(rotation: boolean, position: boolean): void {
-    const t = this.animatedPlaneRotation(q1);
+    this.updatePlaneIn(this.animatedPlaneRotation(q1), rotation, position);
+  }
+
+  /**
+   * {@link updatePlane} of two BoneMaps, their planes' animated frames computed side by side
+   * ({@link planeRotationPair}: the same bits, in less time).
+   */
+  static updatePlanes(
+    a: BoneMap,
+    aRotation: boolean,
+    aPosition: boolean,
+    b: BoneMap,
+    bRotation: boolean,
+    bPosition: boolean,
+  ): void {
+    // the pair computes FinalIK's frames only
+    if (a.symmetricPlane || b.symmetricPlane) {
+      a.updatePlane(aRotation, aPosition);
+      b.updatePlane(bRotation, bPosition);
+      return;
+    }
+    planeRotationPair(
+      planeA,
+      a.plane1!.bonePosition,
+      a.plane2!.bonePosition,
+      a.plane3!.bonePosition,
+      planeB,
+      b.plane1!.bonePosition,
+      b.plane2!.bonePosition,
+      b.plane3!.bonePosition,
+    );
+    a.updatePlaneIn(planeA, aRotation, aPosition);
+    b.updatePlaneIn(planeB, bRotation, bPosition);
+  }
+
+  /**
+   * The solved frames of two BoneMaps' planes ({@link solverPlaneRotation} of each) into `outA` and `outB`,
+   * computed side by side ({@link planeRotationPair}).
+   */
+  static solverPlaneRotations(a: BoneMap, outA: Quat, b: BoneMap, outB: Quat): void {
+    if (a.symmetricPlane || b.symmetricPlane) {
+      a.solverPlaneRotation(outA);
+      b.solverPlaneRotation(outB);
+      return;
+    }
+    planeRotationPair(
+      outA,
+      a.plane1!.solverPosition,
+      a.plane2!.solverPosition,
+      a.plane3!.solverPosition,
+      outB,
+      b.plane1!.solverPosition,
+      b.plane2!.solverPosition,
+      b.plane3!.solverPosition,
+    );
+  }
+
+  /** {@link updatePlane} with the plane's animated frame `t` already computed (not q2 or v1 of this file). */
+  private updatePlaneIn(t: Quat, rotation: boolean, position: boolean): void {
     if (rotation) quatToArray(this.d, this.o + DEFAULT_ROTATION, conjugateMultiply(q2, t, this.rotation(q2)));
     if (position)
       toArray(

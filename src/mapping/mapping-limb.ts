@@ -6,7 +6,6 @@ import { Vec3 } from "../math/vec3.js";
 import { BoneMap, BoneMapStore, type MappingSolver } from "./bone-map.js";
 
 // weights handed to BoneMap by reference (see NumberRef)
-const weight = new NumberRef();
 const maintainWeight = new NumberRef();
 /** A shear only stretches a limb a little: a small cap keeps a nearly straight elbow or knee from flicking. */
 const SHEAR_TURN = new NumberRef(2e-3);
@@ -14,7 +13,6 @@ const SHEAR_TURN = new NumberRef(2e-3);
 const ANY_TURN = new NumberRef(Math.PI);
 /** The most a clavicle turns beyond its swing (radians) to bring a hand's end node within reach. */
 const MAX_CLAVICLE_REACH = 0.35;
-const reach = new Vec3();
 const clavicle = new Vec3();
 const shoulder = new Vec3();
 const turn = new Quat();
@@ -42,6 +40,17 @@ export class IKMappingLimb {
   /** Hand or foot. */
   readonly bone3: BoneMap;
   private readonly pose: IKPose;
+  /** This frame's write: the weight (by reference, see NumberRef), whether it runs and whether the end reaches. */
+  private readonly writeWeight = new NumberRef();
+  private writing = false;
+  private reaching = false;
+  /** Where the end goes this frame (preserveBoneLengths). */
+  private readonly reach = new Vec3();
+  /** This frame's solved frames of the upper and middle bones' planes. */
+  private readonly plane1 = new Quat();
+  private readonly plane2 = new Quat();
+  /** This limb as a list of one, for {@link writePose}. */
+  private readonly alone: readonly IKMappingLimb[] = [this];
 
   /**
    * Creates the mapping of a limb's three nodes, with an optional parent bone (clavicle) by pose id; the
@@ -78,8 +87,7 @@ export class IKMappingLimb {
 
   /** Reads the plane-relative pose of the limb bones and the hand/foot's rotation from this frame. */
   readPose(): void {
-    this.bone1.updatePlane(this.updatePlaneRotations, true);
-    this.bone2.updatePlane(this.updatePlaneRotations, false);
+    BoneMap.updatePlanes(this.bone1, this.updatePlaneRotations, true, this.bone2, this.updatePlaneRotations, false);
     const w = this.weight;
     this.weight = Number.isFinite(w) ? (w < 0 ? 0 : w > 1 ? 1 : w) : 1;
     this.bone3.maintainRotation();
@@ -89,51 +97,96 @@ export class IKMappingLimb {
    * Writes the solved limb; `fullBody` is false in the limbs-only mode (iterations = 0). With
    * `preserveBoneLengths` the upper bone stays where its parent puts it instead of moving to its node
    * (FinalIK's FixToNode), and a limb whose end effector has weight bends and turns from there to put its
-   * end on the end node.
+   * end on the end node. The same as {@link writeLimbs} on this limb alone.
    */
   writePose(solver: MappingSolver, fullBody: boolean): void {
+    writeLimbs(this.alone, solver, fullBody);
+  }
+
+  /** Step 1 of the write: the weight, the clavicle's swing and reach (or FixToNode). False: nothing to write. */
+  private beginWrite(solver: MappingSolver, fullBody: boolean): boolean {
     const w = this.weight;
-    if (!(w > 0)) return;
+    this.writing = w > 0;
+    if (!this.writing) return false;
     // the weights travel by reference: see NumberRef
-    weight.value = w;
+    this.writeWeight.value = w;
     const preserve = fullBody && solver.preserveBoneLengths === true;
     // a hand or foot no effector drives hangs from where its parents put it, as the animation would
-    const reaching = preserve && this.bone3.node!.effectorPositionWeight > 0;
+    this.reaching = preserve && this.bone3.node!.effectorPositionWeight > 0;
     if (fullBody) {
-      this.parentBone?.swing(this.bone1.node!.solverPosition, weight);
-      if (!preserve) this.bone1.fixToNode(weight);
-      else if (reaching && this.parentBone !== null) this.clavicleReach(w);
+      this.parentBone?.swing(this.bone1.node!.solverPosition, this.writeWeight);
+      if (!preserve) this.bone1.fixToNode(this.writeWeight);
+      else if (this.reaching && this.parentBone !== null) this.clavicleReach();
     }
-    this.bone1.rotateToPlane(weight);
-    this.bone2.rotateToPlane(weight);
+    return true;
+  }
+
+  /** Step 4: with the lengths kept, the middle bone bends so the end can reach toward its node. */
+  private bendToEnd(): void {
+    if (!this.reaching) return;
+    const w = this.writeWeight.value;
     const end = this.bone3.node!.solverPosition;
-    if (reaching) {
-      // the end goes by the weight from where the unmoved upper bone left it toward the end node
-      const from = this.bone3.position(reach);
-      reach.x = from.x + (end.x - from.x) * w;
-      reach.y = from.y + (end.y - from.y) * w;
-      reach.z = from.z + (end.z - from.z) * w;
-      this.bone2.bendToReach(this.bone1, this.bone3, reach, ANY_TURN);
-      this.bone1.aimChildAt(this.bone3, reach);
-    }
+    // the end goes by the weight from where the unmoved upper bone left it toward the end node
+    const reach = this.reach;
+    const from = this.bone3.position(reach);
+    reach.x = from.x + (end.x - from.x) * w;
+    reach.y = from.y + (end.y - from.y) * w;
+    reach.z = from.z + (end.z - from.z) * w;
+    this.bone2.bendToReach(this.bone1, this.bone3, reach, ANY_TURN);
+  }
+
+  /** Step 5: the upper bone turns the end onto its reach; under a shearing scale, bones aimed at their nodes. */
+  private aimAtEnd(): void {
+    if (this.reaching) this.bone1.aimChildAt(this.bone3, this.reach);
     // under a non-uniform scale the plane's rotation stretches what hangs below: aim the bones at their nodes
-    if (w >= 1 && this.pose.isSheared?.(this.bone3.bone) === true) {
+    if (this.writeWeight.value >= 1 && this.pose.isSheared?.(this.bone3.bone) === true) {
+      const end = this.bone3.node!.solverPosition;
       for (let pass = 0; pass < 3; pass++) {
         this.bone2.bendToReach(this.bone1, this.bone3, end, SHEAR_TURN);
         this.bone1.aimChildAt(this.bone3, end);
       }
     }
-    maintainWeight.value = this.maintainRotationWeight * w * solver.ikPositionWeight;
+  }
+
+  /** Step 6: the hand or foot keeps its rotation, then takes the effector's. */
+  private endRotation(solver: MappingSolver): void {
+    maintainWeight.value = this.maintainRotationWeight * this.writeWeight.value * solver.ikPositionWeight;
     this.bone3.rotateToMaintain(maintainWeight);
-    this.bone3.rotateToEffector(weight);
+    this.bone3.rotateToEffector(this.writeWeight);
+  }
+
+  /** @internal {@link writeLimbs}' steps, each run for every limb before the next. */
+  static _writeSteps(limbs: readonly IKMappingLimb[], solver: MappingSolver, fullBody: boolean): void {
+    const n = limbs.length;
+    let any = false;
+    for (let i = 0; i < n; i++) if (limbs[i]!.beginWrite(solver, fullBody)) any = true;
+    if (!any) return;
+    // the planes' solved frames (the solver's nodes do not move while the mapping writes), both at once
+    for (let i = 0; i < n; i++) {
+      const l = limbs[i]!;
+      if (l.writing) BoneMap.solverPlaneRotations(l.bone1, l.plane1, l.bone2, l.plane2);
+    }
+    for (let i = 0; i < n; i++) {
+      const l = limbs[i]!;
+      if (l.writing) l.bone1.rotateToPlaneIn(l.plane1, l.writeWeight);
+    }
+    for (let i = 0; i < n; i++) {
+      const l = limbs[i]!;
+      if (l.writing) l.bone2.rotateToPlaneIn(l.plane2, l.writeWeight);
+    }
+    for (let i = 0; i < n; i++) if (limbs[i]!.writing) limbs[i]!.bendToEnd();
+    for (let i = 0; i < n; i++) if (limbs[i]!.writing) limbs[i]!.aimAtEnd();
+    for (let i = 0; i < n; i++) if (limbs[i]!.writing) limbs[i]!.endRotation(solver);
   }
 
   /**
    * With the upper bone left where the clavicle puts it, the end node may be out of the arm's reach from there
    * (what FixToNode bridged by stretching): turns the clavicle on toward the end node, up to
-   * {@link MAX_CLAVICLE_REACH} × `w`, until the arm can reach it.
+   * {@link MAX_CLAVICLE_REACH} × the limb's weight, until the arm can reach it. The weight is read here, not passed:
+   * a fractional double handed to a call V8 does not inline is boxed (ARCHITECTURE.md, "Doubles across calls").
    */
-  private clavicleReach(w: number): void {
+  private clavicleReach(): void {
+    const w = this.writeWeight.value;
     const parent = this.parentBone!;
     const end = this.bone3.node!.solverPosition;
     const c = parent.position(clavicle);
@@ -171,4 +224,13 @@ export class IKMappingLimb {
     turn.w = Math.cos(angle / 2);
     this.pose.setRotation(parent.bone, multiply(rotation, turn, parent.rotation(rotation)));
   }
+}
+
+/**
+ * Writes solved limbs (each as {@link IKMappingLimb.writePose}), step by step across the limbs rather than limb
+ * after limb: the limbs share no bone, so the arithmetic is the same, but each step's work for the four limbs is
+ * independent and adjacent, which the CPU overlaps (as the solver's limbs, bench/README.md).
+ */
+export function writeLimbs(limbs: readonly IKMappingLimb[], solver: MappingSolver, fullBody: boolean): void {
+  IKMappingLimb._writeSteps(limbs, solver, fullBody);
 }

@@ -97,9 +97,9 @@ export class IKMappingSpine {
     const spine = this.spine;
     spine[0]!.symmetricPlane = preserveBoneLengths;
     spine[spine.length - 1]!.symmetricPlane = preserveBoneLengths;
-    spine[0]!.updatePlane(true, true);
+    // both planes at once (readAxes reads the pose and writes other numbers: the order does not matter)
+    BoneMap.updatePlanes(spine[0]!, true, true, spine[spine.length - 1]!, true, true);
     this.readAxes();
-    spine[spine.length - 1]!.updatePlane(true, true);
   }
 
   private readAxes(): void {
@@ -128,8 +128,9 @@ export class IKMappingSpine {
     const end = spine[last]!;
     const root = this.nodes.rootNode;
     // each plane's solved frame once: the solver nodes do not move while the mapping writes
-    const firstPlane = first.solverPlaneRotation(this.firstPlane);
-    const lastPlane = end.solverPlaneRotation(this.lastPlane);
+    const firstPlane = this.firstPlane;
+    const lastPlane = this.lastPlane;
+    BoneMap.solverPlaneRotations(first, firstPlane, end, lastPlane);
     first.setIKPosition(first.getPlanePositionIn(firstPlane, v1));
     if (this.useFABRIK) {
       // start from the animated spine shifted with the root node

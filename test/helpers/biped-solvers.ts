@@ -46,6 +46,8 @@ export interface FbbikBipedOptions {
   /** Solver settings beyond the defaults, and a tag naming them in the label. */
   settings?: { iterationTolerance?: number; maxIterations?: number; preserveBoneLengths?: boolean };
   tag?: string;
+  /** The solver's `iterationTolerance` (default: the solver's, 1e-5; 0 runs exactly `iterations`, as FinalIK). */
+  iterationTolerance?: number;
 }
 
 /**
@@ -68,11 +70,13 @@ export class FbbikBipedSolver implements BipedSolver {
     const s = this.ik.solver;
     s.iterations = options.iterations ?? 4;
     Object.assign(s, options.settings ?? {});
+    if (options.iterationTolerance !== undefined) s.iterationTolerance = options.iterationTolerance;
     this.worldMatrices = options.worldMatrices ?? false;
     this.effectors = [s.bodyEffector, s.leftHandEffector, s.rightHandEffector, s.leftFootEffector, s.rightFootEffector];
     for (const e of this.effectors) e.positionWeight = 1;
     const it = s.iterations;
-    const tag = options.tag !== undefined ? `, ${options.tag}` : "";
+    const tolerance = options.iterationTolerance !== undefined ? `, tolerance ${options.iterationTolerance}` : "";
+    const tag = `${options.tag !== undefined ? `, ${options.tag}` : ""}${tolerance}`;
     this.label = `ours FBBIK, iterations ${it}${tag}${this.worldMatrices ? " + matrices" : ""}`;
     this.name =
       `ours: FullBodyBipedIK (defaults but rootNode = the pelvis, so the body effector is the pelvis; iterations ` +
