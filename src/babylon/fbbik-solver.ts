@@ -280,7 +280,7 @@ export class FBBIKSolver {
   }
   /**
    * [0, 30] Iterations a hard frame may use beyond {@link iterations} while the body is still moving
-   * (targets that pull against each other). Default 10. Not in FinalIK.
+   * (targets that pull against each other). Default 0 (none). Not in FinalIK.
    */
   get maxIterations(): number {
     return this.inner.maxIterations;

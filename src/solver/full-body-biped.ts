@@ -27,7 +27,7 @@ import { IKNode } from "./node.js";
 import type { IKPose } from "./pose.js";
 import { detectRootNodeBone } from "./root-node.js";
 import { turnBody } from "./body-turn.js";
-import { type ReachingLeg, keepPelvisRigid, turnPelvisToReach } from "./rigid-pelvis.js";
+import { type ReachingLeg, animatedPelvisFrame, keepPelvisRigid, turnPelvisToReach } from "./rigid-pelvis.js";
 import { NumberRef } from "../math/number-ref.js";
 
 const EFFECTOR_NAMES = [
@@ -98,6 +98,9 @@ export class IKSolverFullBodyBiped extends IKSolverFullBody {
    */
   forward: Vec3 | null = null;
   private readonly straightBend = new Vec3();
+  /** The animated pelvis triangle's frame this frame (see keepPelvisRigid), and whether it was read. */
+  private readonly pelvisFrame = new Quat();
+  private pelvisFrameRead = false;
   /** The legs as turnPelvisToReach sees them (built on first use). */
   private reachingLegs: [ReachingLeg, ReachingLeg] | null = null;
   /** The character's forward in the character root's frame (for the limbs' natural sides). */
@@ -441,7 +444,12 @@ export class IKSolverFullBodyBiped extends IKSolverFullBody {
   protected override afterIteration(): void {
     if (!this.preserveBoneLengths || !this.fabrikPass) return;
     const c = this.chains;
-    keepPelvisRigid(c[0]!.nodes[0]!, c[3]!.nodes[0]!, c[4]!.nodes[0]!, this.bodyEffector.childTurn);
+    // the animated frame is the same in every iteration of a frame: once per frame
+    if (!this.pelvisFrameRead) {
+      animatedPelvisFrame(c[0]!.nodes[0]!, c[3]!.nodes[0]!, c[4]!.nodes[0]!, this.pelvisFrame);
+      this.pelvisFrameRead = true;
+    }
+    keepPelvisRigid(c[0]!.nodes[0]!, c[3]!.nodes[0]!, c[4]!.nodes[0]!, this.pelvisFrame, this.bodyEffector.childTurn);
   }
 
   /** With preserveBoneLengths the pelvis turns toward feet still beyond their legs' reach (see rigid-pelvis). */
@@ -473,6 +481,7 @@ export class IKSolverFullBodyBiped extends IKSolverFullBody {
 
   protected override beforeReadPose(): void {
     identity(this.bodyEffector.childTurn);
+    this.pelvisFrameRead = false;
     this.readTargets();
     // the body effector's rotation (just read) turns the animated body; everything after reads the turned pose
     if (this.bones !== null && turnBody(this.pose, this.bodyEffector, this.bones.pelvis, this.upperSpine(), this))

@@ -49,9 +49,10 @@ export class IKSolverFullBody implements ChainSolver {
   /**
    * [0, 30] Iterations a frame may use beyond {@link iterations} while the nodes still move by more than
    * {@link iterationTolerance} (hard frames: targets that pull against each other). Values at or below
-   * `iterations` add none. Default 10. Not in FinalIK, whose count is fixed.
+   * `iterations` add none. Default 0: a crowd pays no more than with FinalIK; 10 buys accuracy on hard frames
+   * (bench biped). Not in FinalIK.
    */
-  maxIterations = 10;
+  maxIterations = 0;
   /**
    * Relative to the rig's size ({@link rigSize}): an iteration in which no node moved farther ends the
    * iterations (easy frames stop early); also what "still moving" means for {@link maxIterations}. 0

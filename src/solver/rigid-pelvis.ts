@@ -10,17 +10,26 @@ import type { IKNode } from "./node.js";
 import { symmetricPlaneRotation } from "./plane.js";
 
 const solved = new Quat();
-const animated = new Quat();
 const turn = new Quat();
 const offset = new Vec3();
 
+/** The animated pelvis triangle's frame (root node, left thigh, right thigh), for {@link keepPelvisRigid}. */
+export function animatedPelvisFrame(root: IKNode, leftThigh: IKNode, rightThigh: IKNode, out: Quat): Quat {
+  return symmetricPlaneRotation(out, root.bonePosition, leftThigh.bonePosition, rightThigh.bonePosition);
+}
+
 /**
- * Moves both thigh nodes to where the animated pelvis triangle (root node, left thigh, right thigh), turned
+ * Moves both thigh nodes to where the animated pelvis triangle (its frame `animated`: animatedPelvisFrame), turned
  * onto the solved triangle's symmetric frame (the one the spine mapping gives the pelvis then), puts them.
  */
-export function keepPelvisRigid(root: IKNode, leftThigh: IKNode, rightThigh: IKNode, out: Quat): void {
+export function keepPelvisRigid(
+  root: IKNode,
+  leftThigh: IKNode,
+  rightThigh: IKNode,
+  animated: Readonly<Quat>,
+  out: Quat,
+): void {
   symmetricPlaneRotation(solved, root.solverPosition, leftThigh.solverPosition, rightThigh.solverPosition);
-  symmetricPlaneRotation(animated, root.bonePosition, leftThigh.bonePosition, rightThigh.bonePosition);
   multiplyConjugate(turn, solved, animated);
   placeThigh(root, leftThigh);
   placeThigh(root, rightThigh);
