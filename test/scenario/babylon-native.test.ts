@@ -294,8 +294,10 @@ describe("a native .babylon skeleton (needInitialSkinMatrix, mesh ×100) against
     const [g2, n2] = [await pull(false), await pull(true)];
     expect(Vector3.Distance(n2.pos(n2.ik.references.pelvis), pelvisRest) / h).toBeGreaterThan(0.002);
     // the arm is straight toward the unreachable target: the .babylon's sheared lengths (1 ± 5e-5) let the
-    // mapping straighten it a little further (BoneMap.bendToReach) to put the hand on its solved node
-    expect(poseDifference(g2, n2) / h).toBeLessThan(1e-3);
+    // mapping straighten it a little further (BoneMap.bendToReach) to put the hand on its solved node; with
+    // preserveBoneLengths the arm also bends from where its clavicle puts it, and near full extension that bend
+    // magnifies the two files' float32 differences (measured 1.8e-3; 0.9e-3 with FinalIK's mapping)
+    expect(poseDifference(g2, n2) / h).toBeLessThan(2.5e-3);
   });
 
   it("holds a hand on a target while the skeleton's own clip plays (scene.beginAnimation(skeleton))", async () => {
