@@ -484,7 +484,9 @@ export class IKSolverFullBodyBiped extends IKSolverFullBody {
     this.pelvisFrameRead = false;
     this.readTargets();
     // the body effector's rotation (just read) turns the animated body; everything after reads the turned pose
-    if (this.bones !== null && turnBody(this.pose, this.bodyEffector, this.bones.pelvis, this.upperSpine(), this))
+    // (a weight that is not > 0, NaN included, turns nothing: the spine search is skipped)
+    const turning = this.bones !== null && this.bodyEffector.rotationWeight > 0;
+    if (turning && turnBody(this.pose, this.bodyEffector, this.bones!.pelvis, this.upperSpine(), this))
       this.readBones();
     this.validateBodySettings();
     zero(this.pullBodyOffset);

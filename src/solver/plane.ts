@@ -15,7 +15,7 @@ export function planeRotation(out: Quat, p1: ReadonlyVec3, p2: ReadonlyVec3, p3:
 }
 
 /**
- * The frame of the triangle (p1, p2, p3) with p2 and p3 alike: LookRotation(midpoint(p2, p3) − p1, p2 − p1).
+ * The frame of the triangle (p1, p2, p3) with p2 and p3 alike: planeRotation(p1, midpoint(p2, p3), p2).
  * {@link planeRotation} aligns its forward with p2 exactly and p3 only roughly, so a bone carried by it lands
  * on p2's side and misses p3's; this one splits the difference between them. planeRotation's frame when
  * p1 is the midpoint.
@@ -25,5 +25,5 @@ export function symmetricPlaneRotation(out: Quat, p1: ReadonlyVec3, p2: Readonly
   middle.y = (p2.y + p3.y) * 0.5;
   middle.z = (p2.z + p3.z) * 0.5;
   if (p1.x === middle.x && p1.y === middle.y && p1.z === middle.z) return planeRotation(out, p1, p2, p3);
-  return lookRotation(out, sub(forward, middle, p1), sub(up, p2, p1));
+  return planeRotation(out, p1, middle, p2);
 }
