@@ -19,23 +19,12 @@ import { CreateGround } from "@babylonjs/core/Meshes/Builders/groundBuilder";
 import { Scene } from "@babylonjs/core/scene";
 import type { AssetContainer } from "@babylonjs/core/assetContainer";
 import type { AnimationGroup } from "@babylonjs/core/Animations/animationGroup";
-import {
-  CHARACTER_SCENARIOS,
-  type Character,
-  type Ctx,
-  type ScenarioName,
-  type ScenarioRun,
-  SCENARIOS,
-  bonePos,
-  captureAnimated,
-  spawnCharacter,
-} from "./scenarios";
+import { type Character, type Ctx, type ScenarioRun, bonePos, captureAnimated } from "./kit";
+import { spawnCharacter } from "./character";
+import { SCENARIOS, type ScenarioName, scenarioNamed } from "./scenarios/index";
 import { buildPanel, snapshotParameters } from "./panel";
 import { DebugViews } from "./views";
 import { Matrix } from "@babylonjs/core/Maths/math.vector";
-import { hit } from "./hit";
-
-const BUILDERS: Record<ScenarioName, (ctx: Ctx) => Promise<ScenarioRun>> = { ...CHARACTER_SCENARIOS, hit };
 
 /** Background colour (the e2e test checks the screenshot is not all this colour). */
 const CLEAR = new Color4(0.55, 0.62, 0.7, 1);
@@ -57,8 +46,11 @@ const views = { skeleton: false, nodes: false };
 let modelSource: string | Uint8Array = "models/Mannequin.glb";
 let modelName = "Mannequin.glb";
 let paused = false;
-/** The clip the characters play (−1: procedural idle); kept across scenarios, reset with the model. */
-let clipIndex = -1;
+/**
+ * The clip the user chose for the characters (−1: procedural idle; null: each scenario's own); kept across
+ * scenarios, reset with the model.
+ */
+let clipIndex: number | null = null;
 const hooks: Record<string, unknown> = { ready: false, scenario: null, errors: [] as string[] };
 window.__fbbik = hooks;
 
@@ -122,10 +114,11 @@ async function build(name: ScenarioName): Promise<void> {
     characters: [],
     paused: () => paused,
     spawn: (position) => spawnCharacter(ctx, position, ikTimes),
+    components: [],
   };
   let run: ScenarioRun;
   try {
-    run = await BUILDERS[name](ctx);
+    run = await scenarioNamed(name)!.build(ctx);
   } catch (e) {
     scene.dispose();
     throw e;
@@ -134,7 +127,7 @@ async function build(name: ScenarioName): Promise<void> {
   debugViews.setSkeleton(views.skeleton);
   debugViews.setNodes(views.nodes);
   current = { scene, run, ctx, views: debugViews };
-  setClip(clipIndex);
+  if (clipIndex !== null) setClip(clipIndex);
   setPaused(paused);
   // the parameters as the scenario set them: the panel's reset goes back to these
   const defaults = snapshotParameters(ctx.iks);
@@ -147,7 +140,7 @@ async function build(name: ScenarioName): Promise<void> {
   hooks.characters = ctx.characters.length;
   hooks.setPaused = (p: boolean) => setPaused(p);
   hooks.clips = () => clipNames(container);
-  hooks.clip = () => clipIndex;
+  hooks.clip = () => clipIndex ?? ctx.characters[0]?.clip ?? -1;
   hooks.setClip = (i: number) => setClip(i);
   hooks.clearColor = [CLEAR.r, CLEAR.g, CLEAR.b];
   hooks.frames = 0;
@@ -176,7 +169,7 @@ async function build(name: ScenarioName): Promise<void> {
     setPaused,
     modelName,
     clipNames: clipNames(container),
-    clip: () => clipIndex,
+    clip: () => clipIndex ?? current?.ctx.characters[0]?.clip ?? -1,
     setClip,
     loadFile: (file: File) => loadFile(file),
     views,
@@ -379,7 +372,7 @@ async function loadUserModel(bytes: Uint8Array, name: string): Promise<void> {
   const previous = { modelSource, modelName, clipIndex };
   modelSource = bytes;
   modelName = name;
-  clipIndex = -1;
+  clipIndex = null;
   try {
     await build(scenarioFromUrl());
   } catch (err) {

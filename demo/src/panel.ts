@@ -4,7 +4,8 @@
  * scenario's own settings. Values are read from the first IK and written to every IK (the crowd).
  */
 import type { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik";
-import { type Ctx, type ScenarioName, type ScenarioRun, SCENARIOS } from "./scenarios";
+import type { Ctx, ScenarioRun } from "./kit";
+import { SCENARIOS, type ScenarioName } from "./scenarios/index";
 
 export interface PanelOptions {
   scenario: ScenarioName;

@@ -15,7 +15,7 @@ import type { LinesMesh } from "@babylonjs/core/Meshes/linesMesh";
 import type { Mesh } from "@babylonjs/core/Meshes/mesh";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode";
 import type { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik";
-import { type Ctx, type Pos, arr, worldPos } from "./scenarios";
+import { type Ctx, type Pos, arr, worldPos } from "./kit";
 
 /** World positions of an IK's solver nodes (chain by chain), read from the solver after its solve. */
 function solverNodePositions(ik: FullBodyBipedIK): Vector3[][] {

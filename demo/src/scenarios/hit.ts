@@ -14,11 +14,11 @@ import { Vector3 } from "@babylonjs/core/Maths/math.vector";
 import type { Mesh } from "@babylonjs/core/Meshes/mesh";
 import { CreateBox } from "@babylonjs/core/Meshes/Builders/boxBuilder";
 import { CreateSphere } from "@babylonjs/core/Meshes/Builders/sphereBuilder";
-import { HitPointBone, HitPointEffector, HitReaction } from "../../src/effectors/modifiers/index";
-import { FullBodyBipedEffector } from "../../src/solver/biped-bones";
-import { type Ctx, type Json, type ScenarioRun, arr, bonePos, frameCamera } from "./scenarios";
+import { HitPointBone, HitPointEffector, HitReaction } from "../../../src/effectors/modifiers/index";
+import { FullBodyBipedEffector } from "../../../src/solver/biped-bones";
+import { type Ctx, type Json, type ScenarioRun, arr, bonePos, frameCamera, type Scenario } from "../kit";
 
-export async function hit(ctx: Ctx): Promise<ScenarioRun> {
+async function build(ctx: Ctx): Promise<ScenarioRun> {
   const c = ctx.spawn(Vector3.Zero());
   const { ik, h, forward, right } = c;
   const r = ik.references;
@@ -211,3 +211,10 @@ export async function hit(ctx: Ctx): Promise<ScenarioRun> {
   frameCamera(ctx, c, new Vector3(0, 0.7 * h, 0), 3.6 * h, 0.8, 1);
   return run;
 }
+
+export const hit: Scenario = {
+  name: "hit",
+  title: "Hit",
+  help: "HitReaction: click the chest or the head to throw a ball; the body recoils, the feet stay planted.",
+  build,
+};

@@ -1,0 +1,153 @@
+/** Spawning a character: an instance of the loaded model, arms lowered, the IK attached, an idle. */
+import { Animation } from "@babylonjs/core/Animations/animation";
+import { AnimationGroup } from "@babylonjs/core/Animations/animationGroup";
+import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode";
+import type { Scene } from "@babylonjs/core/scene";
+import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik";
+import { resolveBipedReferences } from "../../src/babylon/biped-references";
+import { type Character, type Ctx, bonePos } from "./kit";
+
+/** A gentle procedural idle: the spine sways, both arms swing (keys on the bones' linked nodes). */
+function proceduralIdle(scene: Scene, nodes: TransformNode[], name: string): AnimationGroup {
+  const group = new AnimationGroup(name, scene);
+  nodes.forEach((node, i) => {
+    const base = node.rotationQuaternion?.clone() ?? Quaternion.FromEulerVector(node.rotation);
+    const anim = new Animation(
+      `${name}-${node.name}`,
+      "rotationQuaternion",
+      30,
+      Animation.ANIMATIONTYPE_QUATERNION,
+      Animation.ANIMATIONLOOPMODE_CYCLE,
+    );
+    const keys = [];
+    for (let f = 0; f <= 90; f += 10) {
+      const a = 0.12 * Math.sin((f / 90) * Math.PI * 2 + i);
+      const axis = new Vector3(i % 3 === 0 ? 1 : 0, i % 3 === 1 ? 1 : 0, i % 3 === 2 ? 1 : 0);
+      keys.push({ frame: f, value: Quaternion.RotationAxis(axis, a).multiply(base) });
+    }
+    anim.setKeys(keys);
+    group.addTargetedAnimation(anim, node);
+  });
+  return group;
+}
+
+let spawned = 0;
+
+/** Instantiates the loaded model at `position`, attaches the IK and starts a procedural idle. */
+export function spawnCharacter(ctx: Ctx, position: Vector3, ikTimes: { acc: number }): Character {
+  const k = spawned++;
+  const entries = ctx.container.instantiateModelsToScene((n) => `${n}#${k}`, false, { doNotInstantiate: true });
+  for (const g of entries.animationGroups) g.stop();
+  const root = entries.rootNodes[0] as TransformNode;
+  root.position.addInPlace(position);
+  const skeleton = entries.skeletons[0];
+  if (skeleton === undefined) throw new Error("The model has no skeleton.");
+  const meshes = root.getChildMeshes(false);
+  for (const m of meshes) {
+    ctx.shadows.addShadowCaster(m, false);
+    m.receiveShadows = true;
+    m.isPickable = false;
+  }
+  const update = (n: TransformNode) => {
+    n.computeWorldMatrix(true);
+    for (const ch of n.getChildTransformNodes(true)) update(ch);
+  };
+  update(root);
+  {
+    // the IK stores the bones' default pose when it is created: lower the arms first (the references
+    // detected without an IK)
+    const r = resolveBipedReferences(skeleton).references;
+    // arms down from the T-pose (a relaxed stance), checked numerically: a mirrored glTF root can flip the turn
+    for (const [upper, lower] of [
+      [r.leftUpperArm, r.leftForearm],
+      [r.rightUpperArm, r.rightForearm],
+    ] as const) {
+      const n = upper.getTransformNode();
+      if (n === null) continue;
+      const dirNow = () => bonePos(lower).subtract(bonePos(upper)).normalize();
+      const d0 = dirNow();
+      const down = new Vector3(0, -1, 0);
+      const axis = Vector3.Cross(d0, down);
+      if (axis.lengthSquared() < 1e-6) continue;
+      axis.normalize();
+      const angle = Math.acos(Math.max(-1, Math.min(1, Vector3.Dot(d0, down)))) - 0.35;
+      if (angle <= 0) continue;
+      const before = n.rotationQuaternion?.clone() ?? Quaternion.FromEulerVector(n.rotation);
+      // the turn in the parent's coordinates (a mirrored parent is just other coordinates there)
+      const parentInv =
+        n.parent !== null ? (n.parent as TransformNode).computeWorldMatrix(true).clone().invert() : Matrix.Identity();
+      const dp = Vector3.TransformNormal(d0, parentInv).normalize();
+      const target = Vector3.TransformNormal(
+        d0.scale(Math.cos(angle)).add(Vector3.Cross(axis, d0).scale(Math.sin(angle))),
+        parentInv,
+      ).normalize();
+      const ax = Vector3.Cross(dp, target);
+      if (ax.lengthSquared() < 1e-9) continue;
+      const turn = Quaternion.RotationAxis(
+        ax.normalize(),
+        Math.acos(Math.max(-1, Math.min(1, Vector3.Dot(dp, target)))),
+      );
+      let best = before;
+      let bestDot = Vector3.Dot(d0, down);
+      for (const q of [turn.multiply(before), before.multiply(turn)]) {
+        n.rotationQuaternion = q;
+        update(root);
+        const dot = Vector3.Dot(dirNow(), down);
+        if (dot > bestDot + 1e-3) {
+          best = q;
+          bestDot = dot;
+        }
+      }
+      n.rotationQuaternion = best;
+      update(root);
+    }
+  }
+  const ik = FullBodyBipedIK.create(ctx.scene, skeleton);
+  let t0 = 0;
+  ik.solver.onPreUpdate.add(() => (t0 = performance.now()));
+  ik.solver.onPostUpdate.add(() => (ikTimes.acc += performance.now() - t0));
+  // world matrices, parents first (no render: a crowd spawns a hundred of these)
+  update(root);
+  const r = ik.references;
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const b of skeleton.bones) {
+    if (b.getTransformNode() === null) continue;
+    const y = bonePos(b).y;
+    lo = Math.min(lo, y);
+    hi = Math.max(hi, y);
+  }
+  const foot = bonePos(r.leftFoot);
+  const toe = r.leftFoot.children[0];
+  const forward = toe !== undefined ? bonePos(toe).subtract(foot) : new Vector3(0, 0, 1);
+  forward.y = 0;
+  forward.normalize();
+  const right = bonePos(r.rightUpperArm).subtract(bonePos(r.leftUpperArm));
+  right.y = 0;
+  right.normalize();
+  const nodes = [r.spine[0], r.leftUpperArm, r.rightForearm]
+    .filter((b) => b !== undefined)
+    .map((b) => b!.getTransformNode()!);
+  const idle = proceduralIdle(ctx.scene, nodes, `idle#${k}`);
+  idle.start(true, 1);
+  if (ctx.paused()) idle.pause();
+  const c: Character = {
+    root,
+    skeleton,
+    ik,
+    idle,
+    clips: entries.animationGroups,
+    clip: -1,
+    extra: [],
+    h: hi - lo,
+    forward,
+    right,
+    meshes,
+    animated: {},
+  };
+  ctx.iks.push(ik);
+  ctx.components.push(ik);
+  ctx.characters.push(c);
+  return c;
+}

@@ -1,0 +1,20 @@
+/** The demo's scenarios, in the panel's order; `?scenario=<name>` picks one. */
+import type { Scenario } from "../kit";
+import { climb } from "./climb";
+import { crowd } from "./crowd";
+import { deck } from "./deck";
+import { free } from "./free";
+import { grab } from "./grab";
+import { ground } from "./ground";
+import { hit } from "./hit";
+
+/** Every scenario, in the panel's order. */
+export const SCENARIO_LIST: readonly Scenario[] = [free, grab, climb, ground, deck, hit, crowd];
+
+export const SCENARIOS = SCENARIO_LIST.map((s) => s.name);
+export type ScenarioName = string;
+
+/** The scenario called `name`, or undefined. */
+export function scenarioNamed(name: string): Scenario | undefined {
+  return SCENARIO_LIST.find((s) => s.name === name);
+}

@@ -1,0 +1,86 @@
+import { expect } from "vitest";
+import { type CheckContext, type V, dist, pct } from "../harness";
+
+/** The free scenario's checks: the handles, the panel, the gizmos, the solver nodes view. */
+export async function checkFree({ checks, hook, waitFor, page, lines }: CheckContext): Promise<void> {
+  const lh = checks.leftHand as { bone: V; handle: V; height: number };
+  const h = lh.height;
+  const d = dist(lh.bone, lh.handle);
+  lines.push(`left hand to its handle (moved up in front at start): ${pct(d, h)} (tolerance 1 %)`);
+  expect(d / h).toBeLessThan(0.01);
+  // the panel: every item is there
+  for (const id of [
+    "effector",
+    "chain",
+    "p-ikPositionWeight",
+    "p-iterations",
+    "p-spineStiffness",
+    "p-pullBodyVertical",
+    "p-pullBodyHorizontal",
+    "p-twistWeight",
+    "m-leftArm",
+    "m-rightArm",
+    "m-leftLeg",
+    "m-rightLeg",
+    "e-positionWeight",
+    "e-rotationWeight",
+    "e-maintainRelativePositionWeight",
+    "c-pull",
+    "c-reach",
+    "c-push",
+    "c-pushParent",
+    "c-bendWeight",
+    "reset",
+    "view-skeleton",
+    "view-nodes",
+  ]) {
+    expect(await page.locator(`#${id}`).count(), `panel item #${id}`).toBe(1);
+  }
+  const setRange = (id: string, v: number) =>
+    page.evaluate(
+      ([id, v]) => {
+        const el = document.getElementById(id as string) as HTMLInputElement;
+        el.value = String(v);
+        el.dispatchEvent(new Event("input"));
+      },
+      [id, v] as const,
+    );
+  // every effector and chain reachable from the lists
+  await page.selectOption("#effector", "7");
+  await setRange("e-maintainRelativePositionWeight", 0.7);
+  await page.selectOption("#chain", "2");
+  await setRange("c-pushParent", -0.4);
+  await setRange("m-rightLeg", 0.25);
+  await setRange("p-twistWeight", 0.3);
+  const read = () =>
+    hook<number[]>(
+      "(() => { const s = h.iks[0].solver; return [s.effectors[7].maintainRelativePositionWeight, s.limbChains[2].pushParent, s.limbMappings[3].maintainRotationWeight, s.spineMapping.twistWeight, s.effectors[7].positionWeight]; })()",
+    );
+  expect(await read()).toEqual([0.7, -0.4, 0.25, 0.3, 1]);
+  // clicking a handle selects it: the lists follow
+  const foot = await hook<V>("h.world().handles['right foot']");
+  const [x, y] = await hook<[number, number]>(`h.project(${JSON.stringify(foot)})`);
+  await page.mouse.click(x, y);
+  await waitFor("document.getElementById('effector').value === '8'", 10_000);
+  expect(await page.locator("#chain").inputValue()).toBe("3");
+  // reset: parameters and handles back
+  await hook("(h.scene.getMeshByName('handle left hand').position.y += 0.2, 0)");
+  const beforeReset = await hook<number>("h.frames");
+  await page.click("#reset");
+  await waitFor(`h.frames > ${beforeReset}`, 20_000);
+  expect(await read()).toEqual([0, 0, 1, 1, 1]);
+  const back = await hook<V>("h.world().handles['left hand']");
+  expect(dist(back, lh.handle)).toBeLessThan(1e-6);
+  // the views: skeleton lines, and a sphere at each solver node, where the solved bones are
+  await page.click("#view-skeleton");
+  await page.click("#view-nodes");
+  const f0 = await hook<number>("h.frames");
+  await waitFor(`h.frames > ${f0 + 3}`, 20_000);
+  expect(await hook<boolean>("h.scene.getMeshByName('skeleton view')?.isEnabled() === true")).toBe(true);
+  expect(await hook<boolean>("h.scene.getMeshByName('solver nodes view')?.isEnabled() === true")).toBe(true);
+  const nodes = await hook<{ bone: string; node: V; boneWorld: V }[]>("h.solverNodes(0)");
+  const worst = Math.max(...nodes.map((n) => dist(n.node, n.boneWorld)));
+  lines.push(`solver nodes view: ${nodes.length} nodes, worst node-to-bone distance ${pct(worst, h)} (tolerance 1 %)`);
+  expect(nodes.length).toBeGreaterThanOrEqual(13);
+  expect(worst / h).toBeLessThan(0.01);
+}

@@ -1,0 +1,22 @@
+/** Each demo scenario's end-to-end check, and how long its key moments may take (ms; SwiftShader runs at a few FPS). */
+import type { Capture, CheckContext } from "../harness";
+import { checkClimb } from "./climb";
+import { checkCrowd } from "./crowd";
+import { checkDeck } from "./deck";
+import { checkFree } from "./free";
+import { checkGrab } from "./grab";
+import { checkGround } from "./ground";
+import { checkHit } from "./hit";
+
+/** A scenario's check; one that returns a capture made it at its own moment (the hit's recoil). */
+export type ScenarioCheck = (t: CheckContext) => Promise<Capture | undefined> | Promise<void>;
+
+export const SCENARIO_CHECKS: { name: string; wait: number; check: ScenarioCheck }[] = [
+  { name: "free", wait: 30_000, check: checkFree },
+  { name: "grab", wait: 60_000, check: checkGrab },
+  { name: "climb", wait: 90_000, check: checkClimb },
+  { name: "ground", wait: 90_000, check: checkGround },
+  { name: "deck", wait: 90_000, check: checkDeck },
+  { name: "crowd", wait: 150_000, check: checkCrowd },
+  { name: "hit", wait: 60_000, check: checkHit },
+];
