@@ -7,7 +7,8 @@ const root = fileURLToPath(new URL(".", import.meta.url));
 export default defineConfig({
   root,
   base: "./",
-  publicDir: "public",
+  // the committed models (test/assets/models, with their licences) are served as models/…
+  publicDir: "../test/assets",
   server: { host: "127.0.0.1", port: 5173, open: false },
   build: { outDir: "dist", emptyOutDir: true, chunkSizeWarningLimit: 8000, sourcemap: false },
   logLevel: "info",

@@ -43,8 +43,8 @@ let current: { scene: Scene; run: ScenarioRun; ctx: Ctx; views: DebugViews } | n
 /** Scripted motion and measurements stop while the test hook captures its two images. */
 let frozen = false;
 const views = { skeleton: false, nodes: false };
-let modelSource: string | Uint8Array = "models/Mannequin.glb";
-let modelName = "Mannequin.glb";
+let modelSource: string | Uint8Array = "models/AnimationLibrary_Godot_Standard.gltf";
+let modelName = "AnimationLibrary_Godot_Standard.gltf";
 let paused = false;
 /**
  * The clip the user chose for the characters (−1: procedural idle; null: each scenario's own); kept across
@@ -96,7 +96,9 @@ async function build(name: ScenarioName): Promise<void> {
   let container: AssetContainer;
   try {
     if (typeof modelSource === "string")
-      container = await LoadAssetContainerAsync(modelSource, scene, { pluginExtension: ".glb" });
+      container = await LoadAssetContainerAsync(modelSource, scene, {
+        pluginExtension: modelSource.endsWith(".gltf") ? ".gltf" : ".glb",
+      });
     else container = await LoadAssetContainerAsync(modelSource, scene, { pluginExtension: ".glb", name: modelName });
   } catch (e) {
     scene.dispose();
