@@ -204,6 +204,8 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
 export const free: Scenario = {
   name: "free",
   title: "Free",
-  help: "Drag the handles: hands and feet (orange) move and turn, body, shoulders and thighs (blue) pull the body; the rest follows.",
+  help:
+    "Drag the handles: hands and feet (orange) move and turn, body, shoulders and thighs (blue) pull " +
+    "the body; the rest follows.",
   build,
 };

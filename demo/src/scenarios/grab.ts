@@ -185,6 +185,8 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
 export const grab: Scenario = {
   name: "grab",
   title: "Grab",
-  help: "InteractionSystem: the right hand reaches for the cup, grasps it, lifts it and puts it back; the body leans in.",
+  help:
+    "InteractionSystem: the right hand reaches for the cup, grasps it, lifts it and puts it back; " +
+    "the body leans in.",
   build,
 };
