@@ -1,4 +1,21 @@
-/** The panel's form controls (sliders, checkboxes, selects, sections), for the panel and scenarios' own controls. */
+/**
+ * The panel's form controls (sliders, checkboxes, selects, sections), for the panel and scenarios' own controls.
+ * Sliders and checkboxes follow their value while a script drives it: `refreshControls()` (the shell calls it
+ * every 250 ms) re-reads every control on the page that the user is not dragging.
+ */
+
+/** Re-readers of the controls on the page; one returns false once its control left the page. */
+const live = new Set<() => boolean>();
+/** The element under a pressed pointer (a slider being dragged is not refreshed). */
+let pressed: EventTarget | null = null;
+addEventListener("pointerdown", (e) => (pressed = e.target), true);
+addEventListener("pointerup", () => (pressed = null), true);
+
+/** Re-reads every live control's value (skipping one being dragged or typed in). */
+export function refreshControls(): void {
+  for (const f of live) if (!f()) live.delete(f);
+}
+
 /** A labelled range input (`id` for the test hook and the page's CSS). */
 export function slider(
   label: string,
@@ -27,6 +44,17 @@ export function slider(
     out.textContent = Number(input.value).toFixed(2);
   });
   l.append(span, input, out);
+  let shown = get();
+  live.add(() => {
+    if (!l.isConnected) return false;
+    const v = get();
+    if (pressed !== input && v !== shown) {
+      shown = v;
+      input.value = String(v);
+      out.textContent = v.toFixed(2);
+    }
+    return true;
+  });
   return l;
 }
 
@@ -40,6 +68,11 @@ export function checkbox(label: string, id: string, get: () => boolean, set: (v:
   input.checked = get();
   input.addEventListener("change", () => set(input.checked));
   l.append(input);
+  live.add(() => {
+    if (!l.isConnected) return false;
+    input.checked = get();
+    return true;
+  });
   return l;
 }
 
@@ -77,5 +110,24 @@ export function section(title?: string): HTMLElement {
     t.textContent = title;
     d.append(t);
   }
+  return d;
+}
+
+/** Whether each collapsible section is open, by title (kept across scenarios once the user toggled it). */
+const opened = new Map<string, boolean>();
+
+/**
+ * A collapsible section (`<details>`): `open` by default or as the user last left it; its content goes in
+ * the returned element. `id` names it for the tests (`#sec-<id>`).
+ */
+export function collapsible(title: string, id: string, open: boolean): HTMLDetailsElement {
+  const d = document.createElement("details");
+  d.className = "section";
+  d.id = `sec-${id}`;
+  d.open = opened.get(id) ?? open;
+  const s = document.createElement("summary");
+  s.textContent = title;
+  d.append(s);
+  d.addEventListener("toggle", () => opened.set(id, d.open));
   return d;
 }

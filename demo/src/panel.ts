@@ -1,12 +1,15 @@
 /**
- * The DOM panel: scenario, pause, the solver's parameters (with the mappings'), one effector and one chain
- * chosen in a list (synced with the handle selected in the free scenario), reset, the debug views, and the
- * scenario's own settings. Values are read from the first IK and written to every IK (the crowd).
+ * The DOM panel. On top, always visible: the scenario list, its title and help, IK on/off, the ghost, pause,
+ * reset view and reset, the scenario's own controls. Below, collapsible: the model (menu, file picker, clip),
+ * the solver's parameters (with the mappings'), one effector and one chain chosen in a list (synced with the
+ * handle selected in the free scenario) and the debug views. Values are read from the first IK and written to
+ * every IK (the crowd).
  */
 import type { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik";
-import { checkbox, choice, section, slider } from "./controls";
+import { checkbox, choice, collapsible, section, slider } from "./controls";
 import type { Ctx, ScenarioRun } from "./kit";
-import { SCENARIOS, type ScenarioName } from "./scenarios/index";
+import type { ModelEntry } from "./models";
+import { SCENARIOS, type ScenarioName, scenarioNamed } from "./scenarios/index";
 
 export interface PanelOptions {
   scenario: ScenarioName;
@@ -25,8 +28,18 @@ export interface PanelOptions {
   /** The clip playing (−1: the procedural idle). */
   clip(): number;
   setClip(i: number): void;
-  /** Loads a user's GLB (the file picker; dropping a file on the page does the same). */
-  loadFile(file: File): void;
+  /** Loads a user's model from its files (the file picker; dropping files on the page does the same). */
+  loadFiles(files: File[]): void;
+  /** The model menu, and the entry loaded (null: a user's file). */
+  models: ModelEntry[];
+  model: ModelEntry | null;
+  chooseModel(m: ModelEntry): void;
+  ik(): boolean;
+  setIK(on: boolean): void;
+  ghost(): boolean;
+  setGhost(on: boolean): void;
+  /** Back to the scenario's framing. */
+  resetView(): void;
 }
 
 type Solver = FullBodyBipedIK["solver"];
@@ -106,59 +119,83 @@ const chosen = { effector: 6, chain: 1 };
 export function buildPanel(o: PanelOptions): void {
   const panel = document.getElementById("panel")!;
   panel.innerHTML = "";
+  const top = document.createElement("div");
+  top.id = "panel-top";
+  const head = document.createElement("div");
+  head.className = "head";
   const title = document.createElement("h1");
   title.textContent = "babylon-fbbik";
-  panel.append(title);
+  const scenario = scenarioNamed(o.scenario)!;
+  const pick = choice("", "scenario", [...SCENARIOS], SCENARIOS.indexOf(o.scenario), (i) => o.switchTo(SCENARIOS[i]!));
+  head.append(title, pick.select);
+  const h2 = document.createElement("h2");
+  h2.id = "scenario-title";
+  h2.textContent = scenario.title;
+  const help = document.createElement("p");
+  help.id = "scenario-help";
+  help.className = "help";
+  help.textContent = scenario.help;
+  top.append(head, h2, help);
 
-  panel.append(
-    choice("scenario", "scenario", [...SCENARIOS], SCENARIOS.indexOf(o.scenario), (i) => o.switchTo(SCENARIOS[i]!)).el,
+  const toggles = document.createElement("div");
+  toggles.className = "row";
+  toggles.append(
+    checkbox("IK", "ik", o.ik, o.setIK),
+    checkbox("ghost", "ghost", o.ghost, o.setGhost),
+    checkbox("pause", "pause", o.paused, o.setPaused),
   );
-  panel.append(checkbox("pause animation", "pause", o.paused, o.setPaused));
-  panel.append(
-    checkbox(
-      "skeleton view",
-      "view-skeleton",
-      () => o.views.skeleton,
-      (v) => o.setView("skeleton", v),
-    ),
-  );
-  panel.append(
-    checkbox(
-      "solver nodes view",
-      "view-nodes",
-      () => o.views.nodes,
-      (v) => o.setView("nodes", v),
-    ),
-  );
+  toggles.title = "IK: every IK component on/off. Ghost: the animation-only pose. Pause: animation and script.";
+  const buttons = document.createElement("div");
+  buttons.className = "row";
+  const resetView = document.createElement("button");
+  resetView.id = "reset-view";
+  resetView.textContent = "reset view";
+  resetView.addEventListener("click", () => o.resetView());
   const reset = document.createElement("button");
   reset.id = "reset";
-  reset.textContent = "reset parameters and handles";
+  reset.textContent = "reset all";
+  reset.title = "Every parameter below, and the free scenario's handles, back to where the scenario set them.";
   reset.addEventListener("click", () => o.reset());
-  panel.append(reset);
+  buttons.append(resetView, reset);
+  top.append(toggles, buttons);
+  if (o.run.panel !== undefined) {
+    const own = section();
+    own.id = "scenario-controls";
+    top.append(own);
+    o.run.panel(own);
+  }
+  panel.append(top);
 
-  const model = section("model");
+  const free = o.scenario === "free";
+  const model = collapsible("model", "model", false);
+  const models = choice(
+    "model",
+    "model",
+    [...o.models.map((m) => m.label), ...(o.model === null ? [o.modelName] : [])],
+    o.model === null ? o.models.length : o.models.indexOf(o.model),
+    (i) => {
+      if (i < o.models.length) o.chooseModel(o.models[i]!);
+    },
+  );
   const file = document.createElement("label");
-  const name = document.createElement("span");
-  name.textContent = o.modelName;
-  name.title = o.modelName;
-  const pick = document.createElement("input");
-  pick.type = "file";
-  pick.id = "model-file";
-  pick.accept = ".glb,model/gltf-binary";
-  pick.style.width = "88px";
-  pick.style.overflow = "hidden";
-  pick.addEventListener("change", () => {
-    const f = pick.files?.[0];
-    if (f !== undefined) o.loadFile(f);
+  file.append("your model");
+  const input = document.createElement("input");
+  input.type = "file";
+  input.id = "model-file";
+  input.multiple = true;
+  input.accept = ".glb,.gltf,.bin,.vrm,.babylon,.png,.jpg,.jpeg,.webp,.ktx2";
+  input.addEventListener("change", () => {
+    const files = Array.from(input.files ?? []);
+    if (files.length > 0) o.loadFiles(files);
   });
-  file.append(name, pick);
-  model.append(file);
+  file.append(input);
+  model.append(models.el, file);
   model.append(
     choice("animation", "clip", ["procedural idle", ...o.clipNames], o.clip() + 1, (i) => o.setClip(i - 1)).el,
   );
   const dropHint = document.createElement("div");
   dropHint.className = "hint";
-  dropHint.textContent = "or drop a humanoid .glb on the page";
+  dropHint.textContent = "Or drop a humanoid .glb / .vrm / .babylon, or a .gltf with its .bin and textures.";
   model.append(dropHint);
   panel.append(model);
 
@@ -167,7 +204,8 @@ export function buildPanel(o: PanelOptions): void {
   const all = (f: (s: Solver) => void) => {
     for (const ik of iks) f(ik.solver);
   };
-  const solver = section("solver");
+  const solverSec = collapsible("solver parameters", "solver", false);
+  const solver = document.createElement("div");
   solver.append(
     slider(
       "ikPositionWeight",
@@ -224,7 +262,7 @@ export function buildPanel(o: PanelOptions): void {
       "p-twistWeight",
     ),
   );
-  panel.append(solver);
+  solverSec.append(solver);
 
   const mappings = section("maintainRotationWeight (mappings)");
   CHAINS.forEach((name, i) => {
@@ -240,10 +278,12 @@ export function buildPanel(o: PanelOptions): void {
       ),
     );
   });
-  panel.append(mappings);
+  solverSec.append(mappings);
+  panel.append(solverSec);
 
   // one effector, one chain: chosen in the lists or by clicking a handle (free scenario)
-  const eff = section();
+  const effSec = collapsible("effector & chain", "effector", free);
+  const eff = document.createElement("div");
   const effBody = document.createElement("div");
   const effChoice = choice("effector", "effector", EFFECTORS, chosen.effector, (i) => {
     chosen.effector = i;
@@ -293,7 +333,7 @@ export function buildPanel(o: PanelOptions): void {
     }
   };
   fillEffector();
-  panel.append(eff);
+  effSec.append(eff);
 
   const ch = section();
   const chBody = document.createElement("div");
@@ -358,7 +398,8 @@ export function buildPanel(o: PanelOptions): void {
     );
   };
   fillChain();
-  panel.append(ch);
+  effSec.append(ch);
+  panel.append(effSec);
 
   // a handle clicked in the scene: the lists follow (its effector, and its limb's chain)
   o.run.onSelect = (sel) => {
@@ -372,13 +413,24 @@ export function buildPanel(o: PanelOptions): void {
     }
   };
 
-  if (o.run.panel !== undefined) {
-    const own = section();
-    panel.append(own);
-    o.run.panel(own);
-  }
+  const viewSec = collapsible("views", "views", free);
+  viewSec.append(
+    checkbox(
+      "skeleton",
+      "view-skeleton",
+      () => o.views.skeleton,
+      (v) => o.setView("skeleton", v),
+    ),
+    checkbox(
+      "solver nodes",
+      "view-nodes",
+      () => o.views.nodes,
+      (v) => o.setView("nodes", v),
+    ),
+  );
+  panel.append(viewSec);
   const hint = document.createElement("div");
-  hint.className = "section hint";
-  hint.textContent = "Drag the view to orbit, wheel to zoom. Drop a humanoid .glb on the page to load it.";
+  hint.className = "hint foot";
+  hint.textContent = "Drag to orbit, wheel to zoom, right-drag to pan.";
   panel.append(hint);
 }
