@@ -1,24 +1,29 @@
 /**
  * End-to-end test of the demo: builds demo/ with Vite's JS API (reusing demo/dist when it is newer than the
- * sources), serves it on 127.0.0.1 with a tiny static server, opens each scenario in headless Chromium
- * (SwiftShader) and checks that the page becomes ready without console errors, that the scenario's hands
- * and feet are on the scene objects they are scripted to reach (cup, rungs, raycast ground, target spheres;
- * never the solver's own targets), recorded by the page at the scripted moments, and that the characters
- * are visible where they stand: the canvas with and without them differs inside their projected box and
- * hardly outside it. Images go to test-results/e2e/. No check depends on the frame rate. Skipped (with a
- * message) only when /usr/bin/chromium is missing and CI is not set.
+ * sources), serves it on 127.0.0.1 with a tiny static server (and ../shared/assets/models at shared-models/,
+ * as the dev server does), opens each scenario in headless Chromium (SwiftShader) and checks that the page
+ * becomes ready without console errors, that the scenario's hands and feet are on the scene objects they are
+ * scripted to reach (cup, rungs, raycast ground, target spheres; never the solver's own targets), recorded by
+ * the page at the scripted moments, that the characters are visible where they stand (the canvas with and
+ * without them differs inside their projected box and hardly outside it) and that the panel's top part fits
+ * 1280×720 and 1366×768. Each scenario then runs a lighter pass with a second model (Xbot when ../shared is
+ * there, else the committed Superhero). A last test drives the shell: camera limits after a drag, reset view,
+ * IK off, the ghost, the model menu, a user's files (readable errors, a .gltf with its .bin, a rig the IK
+ * cannot use). Images go to test-results/e2e/. No check depends on the frame rate. Skipped (with a message)
+ * only when /usr/bin/chromium is missing and CI is not set.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { type BrowserContext, chromium } from "playwright-core";
+import { join } from "node:path";
+import { type BrowserContext, type Page, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type Capture,
   DIST,
   ROOT,
+  SHARED,
   buildDemo,
   decode,
   dist,
@@ -28,17 +33,46 @@ import {
   serve,
   type V,
 } from "./harness";
-import { SCENARIO_CHECKS } from "./checks/index";
+import { SCENARIO_CHECKS, type ScenarioCheck } from "./checks/index";
 
 const OUT = join(ROOT, "test-results", "e2e");
+const MODELS = join(ROOT, "test", "assets", "models");
 const CHROMIUM = "/usr/bin/chromium";
 const haveChromium = existsSync(CHROMIUM);
 const inCI = process.env.CI !== undefined && process.env.CI !== "" && process.env.CI !== "false";
+const DEFAULT_MODEL = "AnimationLibrary_Godot_Standard.gltf";
+/** The second model every scenario opens with: Mixamo's Xbot when ../shared is there, else a committed one. */
+const SECOND = SHARED.models.includes("Xbot.glb") ? "Xbot.glb" : "Superhero_Male_FullBody.gltf";
+/** Scenarios whose own check also runs with the second model (quick ones; the rest get the lighter pass). */
+const SECOND_OWN_CHECK = new Set(["free", "grab", "climb"]);
 
 const skip = !haveChromium && !inCI;
 const title = skip
   ? `demo end-to-end (skipped: ${CHROMIUM} is missing and CI is not set; install Debian's chromium to run it)`
   : "demo end-to-end in headless Chromium";
+
+/** The panel's top part (title, help, toggles, the scenario's controls) inside the window at each size. */
+async function panelFits(page: Page, lines: string[]): Promise<void> {
+  for (const [w, hgt] of [
+    [1280, 720],
+    [1366, 768],
+  ] as const) {
+    await page.setViewportSize({ width: w, height: hgt });
+    const box = await page.evaluate(() => {
+      const r = (id: string) => document.getElementById(id)!.getBoundingClientRect();
+      return { top: r("panel-top"), panel: r("panel"), help: r("scenario-help") };
+    });
+    lines.push(
+      `panel at ${w}×${hgt}: top part ${box.top.top.toFixed(0)}–${box.top.bottom.toFixed(0)} px, help ends at ${box.help.bottom.toFixed(0)} px, panel ends at ${box.panel.bottom.toFixed(0)} px`,
+    );
+    expect(box.top.bottom, "the panel's top part inside the window").toBeLessThanOrEqual(hgt);
+    expect(box.top.bottom, "the panel's top part inside the panel (no scrolling to reach it)").toBeLessThanOrEqual(
+      box.panel.bottom + 0.5,
+    );
+    expect(box.panel.bottom, "the panel inside the window").toBeLessThanOrEqual(hgt);
+  }
+  await page.setViewportSize({ width: 960, height: 600 });
+}
 
 describe.skipIf(skip)(title, () => {
   let browser: BrowserContext;
@@ -66,7 +100,7 @@ describe.skipIf(skip)(title, () => {
         "--disable-background-networking",
       ],
     });
-  }, 120_000);
+  }, 240_000);
 
   afterAll(async () => {
     await browser?.close();
@@ -76,73 +110,183 @@ describe.skipIf(skip)(title, () => {
     console.log(`demo e2e measurements:\n  ${measured.join("\n  ")}`);
   });
 
-  for (const { name, wait, check } of SCENARIO_CHECKS) {
-    it(`scenario ${name}: ready without console errors, limbs on the scene's objects, the character visible in its region`, async () => {
-      const page = await browser.newPage();
-      const errors: string[] = [];
-      page.on("console", (m) => {
-        if (m.type() === "error") errors.push(m.text());
-      });
-      page.on("pageerror", (e) => errors.push(String(e)));
-      const { hook, waitFor } = pageHooks(page);
-      const lines: string[] = [];
+  /**
+   * Opens a scenario with a model: ready without console errors, its own check (when `check` is given), the
+   * character visible in its region; with the default model also the panel's fit.
+   */
+  async function scenario(name: string, wait: number, check: ScenarioCheck | null, model: string | null) {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on("console", (m) => {
+      if (m.type() === "error") errors.push(m.text());
+    });
+    page.on("pageerror", (e) => errors.push(String(e)));
+    const { hook, waitFor } = pageHooks(page);
+    const lines: string[] = [];
+    const tag = model === null ? name : `${name}-${model.replace(/\..*$/, "")}`;
+    try {
+      await page.goto(`${base}?scenario=${name}${model === null ? "" : `&model=${model}`}`);
+      await waitFor("h?.ready === true || (h?.errors?.length ?? 0) > 0", 90_000);
+      expect(await hook<string[]>("h.errors")).toEqual([]);
+      expect(await hook<string>("h.scenario")).toBe(name);
+      expect(await hook<string>("h.model")).toBe(model ?? DEFAULT_MODEL);
       let captured: Capture | null = null;
-      try {
-        await page.goto(`${base}?scenario=${name}`);
-        await waitFor("h?.ready === true || (h?.errors?.length ?? 0) > 0", 45_000);
-        expect(await hook<string[]>("h.errors")).toEqual([]);
-        expect(await hook<string>("h.scenario")).toBe(name);
+      if (check !== null) {
         // the hit waits for its own moment (a click); the others for their recorded key moments
         if (name !== "hit") await waitFor("h.done()", wait);
         const checks = name !== "hit" ? await hook<Record<string, unknown>>("h.checks()") : {};
         captured = ((await check({ checks, hook, waitFor, page, lines, wait })) as Capture | undefined) ?? null;
-        // the character in its screen region: changes when hidden inside it, almost none outside
-        const cap = captured ?? (await hook<Capture>("h.capture()"));
-        const bg = await hook<[number, number, number]>("h.clearColor");
-        writeFileSync(join(OUT, `${name}.png`), decode(cap.shown).bytes);
-        writeFileSync(join(OUT, `${name}-hidden.png`), decode(cap.hidden).bytes);
-        await page.screenshot({ path: join(OUT, `${name}-page.png`) });
-        const region = regionCheck(cap, bg);
-        lines.push(
-          `screenshot ${name}.png (${cap.width}×${cap.height}): character box [${cap.rect.map((v) => v.toFixed(0)).join(", ")}]: ${(region.inside * 100).toFixed(1)} % of its pixels change when the characters are hidden, ${(region.outside * 100).toFixed(2)} % outside it; ground ${(region.ground * 100).toFixed(1)} % of the lower third`,
-        );
-        expect(region.inside, "character pixels inside its box").toBeGreaterThan(0.08);
-        expect(region.outsidePixels, "enough of the frame outside the character's box to check").toBeGreaterThan(5000);
-        expect(region.outside, "changes outside the character's box").toBeLessThan(0.01);
-        expect(region.ground, "the ground fills the lower third").toBeGreaterThan(0.9);
-        expect(errors).toEqual([]);
-      } finally {
-        measured.push(...lines.map((l) => `${name}: ${l}`));
-        await page.close();
       }
+      // the character in its screen region: changes when hidden inside it, almost none outside
+      const cap = captured ?? (await hook<Capture>("h.capture()"));
+      const bg = await hook<[number, number, number]>("h.clearColor");
+      writeFileSync(join(OUT, `${tag}.png`), decode(cap.shown).bytes);
+      writeFileSync(join(OUT, `${tag}-hidden.png`), decode(cap.hidden).bytes);
+      await page.screenshot({ path: join(OUT, `${tag}-page.png`) });
+      const region = regionCheck(cap, bg);
+      const box = cap.rect.map((v) => v.toFixed(0)).join(", ");
+      lines.push(
+        `screenshot ${tag}.png (${cap.width}×${cap.height}): character box [${box}]: ${(region.inside * 100).toFixed(1)} % of its pixels change when the characters are hidden, ${(region.outside * 100).toFixed(2)} % outside it; ground ${(region.ground * 100).toFixed(1)} % of the lower third`,
+      );
+      expect(region.inside, "character pixels inside its box").toBeGreaterThan(0.08);
+      expect(region.outsidePixels, "enough of the frame outside the character's box to check").toBeGreaterThan(5000);
+      expect(region.outside, "changes outside the character's box").toBeLessThan(0.01);
+      expect(region.ground, "the ground (not the sky colour) fills the lower third").toBeGreaterThan(0.9);
+      if (model === null) await panelFits(page, lines);
+      expect(errors).toEqual([]);
+    } finally {
+      measured.push(...lines.map((l) => `${tag}: ${l}`));
+      await page.close();
+    }
+  }
+
+  for (const { name, wait, check } of SCENARIO_CHECKS) {
+    it(`scenario ${name}: ready without console errors, limbs on the scene's objects, the character visible in its region, the panel fits`, async () => {
+      await scenario(name, wait, check, null);
+    }, 240_000);
+  }
+  for (const { name, wait, check } of SCENARIO_CHECKS) {
+    const own = SECOND_OWN_CHECK.has(name);
+    it(`scenario ${name} with ${SECOND}: ready without console errors, the character visible in its region${own ? ", its own check" : ""}`, async () => {
+      await scenario(name, wait, own ? check : null, SECOND);
     }, 240_000);
   }
 
-  it("a user's model from the file picker: a rig that cannot work shows its FBBIKError and the demo keeps its model; a biped's clips are listed and play under the IK", async () => {
+  it("the shell: camera limits and reset view, IK off and the ghost, the model menu, a user's files (readable errors, a .gltf with its .bin, a rig the IK cannot use, a Mixamo biped's clips)", async () => {
     const page = await browser.newPage();
     const { hook, waitFor } = pageHooks(page);
     const lines: string[] = [];
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(String(e)));
+    const tmp = mkdtempSync(join(tmpdir(), "fbbik-e2e-files-"));
+    const nextError = async (n: number) => {
+      await waitFor(`h.errors.length > ${n}`, 60_000);
+      return (await hook<string[]>("h.errors"))[n]!;
+    };
+    const readyWith = (model: string) => waitFor(`h.ready === true && h.model === '${model}'`, 90_000);
     try {
       await page.goto(`${base}?scenario=free`);
-      await waitFor("h?.ready === true || (h?.errors?.length ?? 0) > 0", 45_000);
+      await waitFor("h?.ready === true || (h?.errors?.length ?? 0) > 0", 90_000);
       expect(await hook<string[]>("h.errors")).toEqual([]);
-      expect(await page.locator("#clip option").count()).toBe(1); // the Mannequin has no clips: the procedural idle only
+      // the UAL character's 46 clips, after the procedural idle
+      expect(await page.locator("#clip option").count()).toBe(47);
 
-      // RobotExpressive's feet hang off the root: no biped, and the page says why
-      await page.setInputFiles("#model-file", join(ROOT, "test", "assets", "models", "RobotExpressive.glb"));
-      await waitFor("h.errors.length > 0", 60_000);
-      const message = (await hook<string[]>("h.errors")).join("\n");
+      // camera: dragging down hard never takes it under the floor; reset view puts the scenario's framing back
+      const framed = await hook<number[]>("[h.camera.alpha, h.camera.beta, h.camera.radius]");
+      const [x, y] = [760, 150];
+      await page.mouse.move(x, y);
+      await page.mouse.down();
+      for (let k = 1; k <= 10; k++) await page.mouse.move(x - 20 * k, y - 60 * k);
+      await page.mouse.up();
+      await waitFor(`h.camera.beta !== ${framed[1]}`, 20_000);
+      const dragged = await hook<number[]>("[h.camera.alpha, h.camera.beta, h.camera.radius, h.camera.position.y]");
+      lines.push(
+        `camera after a hard drag: beta ${dragged[1]!.toFixed(3)} (limit < π/2), height ${dragged[3]!.toFixed(2)}`,
+      );
+      expect(dragged[1]).toBeLessThan(Math.PI / 2);
+      expect(dragged[3]).toBeGreaterThan(0);
+      await page.click("#reset-view");
+      const back = await hook<number[]>("[h.camera.alpha, h.camera.beta, h.camera.radius]");
+      back.forEach((v, i) => expect(v).toBeCloseTo(framed[i]!, 6));
+
+      // IK off: the left hand leaves its handle (the animation only); the ghost shows that pose with IK on
+      const gap = async () => {
+        const f = await hook<number>("h.frames");
+        await waitFor(`h.frames > ${f + 3}`, 30_000);
+        return hook<number>(
+          "(() => { const p = h.iks[0].references.leftHand.getTransformNode().getAbsolutePosition(); const q = h.world().handles['left hand']; return Math.hypot(p.x - q[0], p.y - q[1], p.z - q[2]) / h.checks().leftHand.height; })()",
+        );
+      };
+      await waitFor("h.done()", 60_000);
+      const on = await gap();
+      await page.click("#ik");
+      expect(await hook<boolean>("h.ik()")).toBe(false);
+      const off = await gap();
+      await page.click("#ik");
+      await page.click("#ghost");
+      await gap();
+      expect(await hook<boolean>("h.ghost() !== null && h.scene.getMeshByName('ghost') === null")).toBe(true);
+      const ghostMeshes = await hook<number>("h.scene.meshes.filter((m) => m.material?.name === 'ghost').length");
+      lines.push(
+        `IK on: left hand ${(on * 100).toFixed(2)} % of h from its handle; IK off: ${(off * 100).toFixed(1)} %; ghost: ${ghostMeshes} mesh(es)`,
+      );
+      expect(on).toBeLessThan(0.01);
+      expect(off).toBeGreaterThan(0.05);
+      expect(ghostMeshes).toBeGreaterThan(0);
+      await page.click("#ghost");
+
+      // the model menu: another committed model
+      await page.click("#sec-model > summary");
+      await page.selectOption("#model", { label: "KayKit Mannequin (CC0)" });
+      await readyWith("Mannequin.glb");
+      expect(await hook<string[]>("h.errors")).toEqual([]);
+      expect(page.url()).toContain("model=Mannequin.glb");
+      lines.push("model menu: Mannequin.glb loaded, no errors");
+
+      // a user's files: anything but a model, a .gltf without its .bin: readable errors, the model stays
+      const pick = async (files: string[]) => {
+        await page.click("#sec-model > summary").catch(() => undefined);
+        if (!(await page.locator("#sec-model").getAttribute("open"))) await page.click("#sec-model > summary");
+        await page.setInputFiles("#model-file", files);
+      };
+      await pick([join(MODELS, "README.md")]);
+      expect(await nextError(0)).toMatch(/Cannot load README\.md: .*\.glb.*\.gltf.*\.vrm.*\.babylon/);
+      await expect.poll(() => page.locator("#error").textContent(), { timeout: 10_000 }).toMatch(/README\.md/);
+      await readyWith("Mannequin.glb");
+      await pick([join(MODELS, "Superhero_Male_FullBody.gltf")]);
+      const needs = await nextError(1);
+      expect(needs).toMatch(/Superhero_Male_FullBody\.gltf needs Superhero_Male_FullBody\.bin/);
+      await readyWith("Mannequin.glb");
+      lines.push(`readable errors: "${(await hook<string[]>("h.errors")).join('" / "').slice(0, 240)}…"`);
+
+      // a .gltf with its .bin picked together (the Superhero without its uncommitted textures)
+      const gltf = JSON.parse(readFileSync(join(MODELS, "Superhero_Male_FullBody.gltf"), "utf8"));
+      for (const k of ["images", "textures", "samplers", "materials"]) delete gltf[k];
+      for (const m of gltf.meshes) for (const p of m.primitives) delete p.material;
+      writeFileSync(join(tmp, "hero.gltf"), JSON.stringify(gltf));
+      writeFileSync(
+        join(tmp, "Superhero_Male_FullBody.bin"),
+        readFileSync(join(MODELS, "Superhero_Male_FullBody.bin")),
+      );
+      await pick([join(tmp, "hero.gltf"), join(tmp, "Superhero_Male_FullBody.bin")]);
+      await readyWith("hero.gltf");
+      expect(await hook<number>("h.iks.length")).toBe(1);
+      expect(await hook<string[]>("h.errors")).toHaveLength(2);
+      lines.push("hero.gltf + Superhero_Male_FullBody.bin picked together: loaded, the IK attached");
+
+      // RobotExpressive's feet hang off the root: no biped, the page says why, the previous model comes back
+      await pick([join(MODELS, "RobotExpressive.glb")]);
+      const message = await nextError(2);
       expect(message).toMatch(/left foot/i);
       expect(message).toMatch(/Foot\.L/);
       await expect.poll(() => page.locator("#error").textContent(), { timeout: 10_000 }).toMatch(/left foot/i);
-      await waitFor("h.ready === true && h.model === 'Mannequin.glb'", 60_000);
-      lines.push(`RobotExpressive.glb: error shown (${message.split("\n")[0]!.slice(0, 120)}…), the Mannequin is back`);
+      await readyWith("hero.gltf");
+      lines.push(`RobotExpressive.glb: error shown (${message.split("\n")[0]!.slice(0, 120)}…), hero.gltf is back`);
 
       // a Mixamo biped with clips (read from ../shared, not committed)
-      const xbot = resolve(ROOT, "..", "shared", "assets", "models", "Xbot.glb");
-      if (existsSync(xbot)) {
-        await page.setInputFiles("#model-file", xbot);
-        await waitFor("h.ready === true && h.model === 'Xbot.glb'", 90_000);
+      if (SHARED.models.includes("Xbot.glb")) {
+        await pick([join(SHARED.dir, "Xbot.glb")]);
+        await readyWith("Xbot.glb");
         expect(await hook<number>("h.iks.length")).toBe(1);
         const clips = await hook<string[]>("h.clips()");
         expect(clips.length).toBeGreaterThan(0);
@@ -165,9 +309,11 @@ describe.skipIf(skip)(title, () => {
       } else {
         lines.push("Xbot.glb: ../shared/assets/models is absent, the clip part is skipped");
       }
+      expect(errors).toEqual([]);
     } finally {
-      measured.push(...lines.map((l) => `user model: ${l}`));
+      measured.push(...lines.map((l) => `shell: ${l}`));
+      rmSync(tmp, { recursive: true, force: true });
       await page.close();
     }
-  }, 300_000);
+  }, 400_000);
 });

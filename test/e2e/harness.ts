@@ -4,6 +4,7 @@ import { type Server, createServer } from "node:http";
 import { extname, join, resolve, sep } from "node:path";
 import type { Page } from "playwright-core";
 import { PNG } from "pngjs";
+import { SHARED_DIR, sharedModels } from "../../demo/shared-models.js";
 import { repoRoot } from "../helpers/repo-root.js";
 
 export const ROOT = repoRoot(import.meta.url);
@@ -39,17 +40,29 @@ const TYPES: Record<string, string> = {
   ".js": "text/javascript",
   ".css": "text/css",
   ".glb": "model/gltf-binary",
+  ".gltf": "model/gltf+json",
+  ".bin": "application/octet-stream",
   ".wasm": "application/wasm",
   ".json": "application/json",
   ".png": "image/png",
   ".md": "text/markdown",
 };
 
+/** The shared models' folder and list, also served (as the dev server does) at `shared-models/`. */
+export const SHARED = { dir: SHARED_DIR, models: sharedModels() };
+
+/** A static server for `dir`, with ../shared/assets/models at `shared-models/` (never copied into dist). */
 export function serve(dir: string): Promise<Server> {
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://x");
-    let p = resolve(dir, `.${decodeURIComponent(url.pathname)}`);
-    if (!p.startsWith(dir + sep) && p !== dir) {
+    const path = decodeURIComponent(url.pathname);
+    if (path === "/shared-models/index.json") {
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(SHARED.models));
+      return;
+    }
+    const base = path.startsWith("/shared-models/") ? SHARED.dir : dir;
+    let p = resolve(base, `.${path.replace(/^\/shared-models\//, "/")}`);
+    if (!p.startsWith(base + sep) && p !== base) {
       res.writeHead(403).end();
       return;
     }
