@@ -133,6 +133,7 @@ async function build(name: ScenarioName): Promise<void> {
     scenario: name,
     model: modelName,
     characters: ctx.characters.length,
+    height: ctx.characters[0]?.h ?? 0,
     clips: () => clipNames(container),
     clip: () => clipIndex ?? ctx.characters[0]?.clip ?? -1,
     clearColor: [SKY.r, SKY.g, SKY.b],

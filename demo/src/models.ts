@@ -18,11 +18,12 @@ export interface ModelEntry {
   stripTextures?: boolean;
 }
 
-/** The committed models (CC0), the default first. RobotExpressive has no legs: not listed. */
+/** The committed models (CC0, CC-BY), the default first. RobotExpressive has no legs: not listed. */
 export const COMMITTED: ModelEntry[] = [
   { file: "AnimationLibrary_Godot_Standard.gltf", label: "UAL character (CC0)", url: "models/" },
   { file: "Mannequin.glb", label: "KayKit Mannequin (CC0)", url: "models/" },
   { file: "Superhero_Male_FullBody.gltf", label: "Quaternius Superhero (CC0)", url: "models/", stripTextures: true },
+  { file: "RiggedFigure.gltf", label: "Cesium RiggedFigure (CC-BY 4.0)", url: "models/" },
 ].map((m) => ({ ...m, url: m.url + m.file }));
 
 /**

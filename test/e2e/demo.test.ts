@@ -212,12 +212,11 @@ describe.skipIf(skip)(title, () => {
       // IK off: the left hand leaves its handle (the animation only); the ghost shows that pose with IK on
       const gap = async () => {
         const f = await hook<number>("h.frames");
-        await waitFor(`h.frames > ${f + 3}`, 30_000);
+        await waitFor(`h.frames > ${f + 3}`, 60_000);
         return hook<number>(
-          "(() => { const p = h.iks[0].references.leftHand.getTransformNode().getAbsolutePosition(); const q = h.world().handles['left hand']; return Math.hypot(p.x - q[0], p.y - q[1], p.z - q[2]) / h.checks().leftHand.height; })()",
+          "(() => { const p = h.iks[0].references.leftHand.getTransformNode().getAbsolutePosition(); const q = h.world().handles['left hand']; return Math.hypot(p.x - q[0], p.y - q[1], p.z - q[2]) / h.height; })()",
         );
       };
-      await waitFor("h.done()", 60_000);
       const on = await gap();
       await page.click("#ik");
       expect(await hook<boolean>("h.ik()")).toBe(false);
@@ -225,7 +224,7 @@ describe.skipIf(skip)(title, () => {
       await page.click("#ik");
       await page.click("#ghost");
       await gap();
-      expect(await hook<boolean>("h.ghost() !== null && h.scene.getMeshByName('ghost') === null")).toBe(true);
+      expect(await hook<boolean>("h.ghost() !== null")).toBe(true);
       const ghostMeshes = await hook<number>("h.scene.meshes.filter((m) => m.material?.name === 'ghost').length");
       lines.push(
         `IK on: left hand ${(on * 100).toFixed(2)} % of h from its handle; IK off: ${(off * 100).toFixed(1)} %; ghost: ${ghostMeshes} mesh(es)`,
@@ -298,7 +297,7 @@ describe.skipIf(skip)(title, () => {
         expect(playing.some((n) => n.startsWith(clips[0]!))).toBe(true);
         expect(playing.some((n) => n.startsWith("idle"))).toBe(false);
         // and the free scenario's IK still holds the left hand on its handle on top of it
-        await waitFor("h.done()", 60_000);
+        await waitFor("h.done()", 180_000);
         const checks = await hook<{ leftHand: { bone: V; handle: V; height: number } }>("h.checks()");
         const d = dist(checks.leftHand.bone, checks.leftHand.handle);
         expect(d).toBeLessThan(0.01 * checks.leftHand.height);
