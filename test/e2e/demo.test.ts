@@ -314,5 +314,5 @@ describe.skipIf(skip)(title, () => {
       rmSync(tmp, { recursive: true, force: true });
       await page.close();
     }
-  }, 400_000);
+  }, 600_000);
 });
