@@ -15,7 +15,7 @@ import { Vector3 } from "@babylonjs/core/Maths/math.vector";
 import { CreateGround } from "@babylonjs/core/Meshes/Builders/groundBuilder";
 import type { Mesh } from "@babylonjs/core/Meshes/mesh";
 import { Scene } from "@babylonjs/core/scene";
-import type { AbstractEngine } from "@babylonjs/core/Engines/abstractEngine";
+import type { Engine } from "@babylonjs/core/Engines/engine";
 
 /** Sky colour: the clear colour and the fog's (the e2e test checks the ground differs from it). */
 export const SKY = new Color4(0.7, 0.78, 0.88, 1);
@@ -62,7 +62,7 @@ function gridTexture(scene: Scene): DynamicTexture {
 }
 
 /** A new scene with the stage's lights, floor and camera. */
-export function createStage(engine: AbstractEngine): Stage {
+export function createStage(engine: Engine): Stage {
   const scene = new Scene(engine);
   scene.clearColor = SKY.clone();
   scene.ambientColor = new Color3(0.3, 0.3, 0.3);
