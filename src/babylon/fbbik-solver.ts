@@ -315,6 +315,17 @@ export class FBBIKSolver {
   set preserveBoneLengths(v: boolean) {
     this.inner.preserveBoneLengths = v;
   }
+  /**
+   * A hand's or foot's rotation (its effector's rotationWeight) turns the elbow's or knee's bend plane as this
+   * frame's animation carries it, instead of as the setup pose did (FinalIK): given its animated rotation, a hand
+   * keeps the animated elbow. Default true. False: FinalIK's bend. Not in FinalIK.
+   */
+  get animatedBendNormal(): boolean {
+    return this.inner.animatedBendNormal;
+  }
+  set animatedBendNormal(v: boolean) {
+    this.inner.animatedBendNormal = v;
+  }
   /** [0, 1] How much the torso resists being bent by the limbs. Default 0.5. */
   get spineStiffness(): number {
     return this.inner.spineStiffness;

@@ -25,6 +25,7 @@ import {
   sub,
 } from "../math/vec3.js";
 import { NumberRef } from "../math/number-ref.js";
+import { animatedBendNormal } from "./animated-bend.js";
 import type { IKNode } from "./node.js";
 import type { IKPose } from "./pose.js";
 
@@ -60,6 +61,11 @@ const FORWARD_POLE_HIGH = 0.3;
 export interface BendSolver {
   /** The solver's master weight. */
   readonly ikPositionWeight: number;
+  /**
+   * The end effector's rotation turns this frame's animated bend plane ({@link BendConstraint.readAnimatedBend})
+   * instead of the setup pose's (FinalIK). Absent: false.
+   */
+  readonly animatedBendNormal?: boolean;
 }
 
 /**
@@ -90,6 +96,8 @@ export class BendConstraint {
   readonly defaultLocalDirection = new Vec3();
   /** Bend-plane normal in the last bone's space, captured at initiate. */
   readonly defaultChildDirection = new Vec3();
+  /** This frame's animated bend-plane normal in the last bone's space ({@link readAnimatedBend}). */
+  readonly animatedChildDirection = new Vec3();
   /** LimitBend allows the lower bone to deviate this weight from the default bend (0.505 ≈ 89°). */
   clampF = 0.505;
   /** True once initiate succeeded. */
@@ -152,6 +160,7 @@ export class BendConstraint {
       cross(v1, v1, dir);
       inverseRotateVector(this.defaultChildDirection, b3.boneRotation, v1);
     }
+    copy(this.animatedChildDirection, this.defaultChildDirection);
     return true;
   }
 
@@ -164,6 +173,24 @@ export class BendConstraint {
     normalize(this.defaultLocalDirection, upper);
     normalize(this.defaultChildDirection, last);
     this.limbOrientationsSet = true;
+  }
+
+  /**
+   * Reads this frame's animated bend-plane normal in the last bone's space (before LimitBend changes the
+   * animated bend), for {@link getDir} when the solver's `animatedBendNormal` is on; the setup pose's normal
+   * where the animated limb is straight.
+   */
+  readAnimatedBend(): void {
+    if (!this.initiated) return;
+    const b3 = this.bone3!;
+    animatedBendNormal(
+      this.animatedChildDirection,
+      this.bone1!.bonePosition,
+      this.bone2!.bonePosition,
+      b3.bonePosition,
+      b3.boneRotation,
+      this.defaultChildDirection,
+    );
   }
 
   /**
@@ -252,8 +279,9 @@ export class BendConstraint {
     if (this.naturalSide !== 0) this.carryAroundPole(out, v1, v3, s);
     const erw = b3.effectorRotationWeight;
     if (erw > 0) {
-      // the effector's rotation defines the bend plane through the default plane normal
-      rotateVector(v1, b3.solverRotation, this.defaultChildDirection);
+      // the effector's rotation defines the bend plane through the default (or this frame's animated) normal
+      const child = solver.animatedBendNormal === true ? this.animatedChildDirection : this.defaultChildDirection;
+      rotateVector(v1, b3.solverRotation, child);
       cross(v1, s, v1);
       negate(v1, v1);
       weight.value = erw;

@@ -61,6 +61,13 @@ export class IKSolverFullBody implements ChainSolver {
   iterationTolerance = 1e-5;
   /** Iterations the last update ran. */
   iterationsUsed = 0;
+  /**
+   * An end effector's rotation turns the elbow's or knee's bend plane as this frame's animation carries it: the
+   * plane's normal is read in the hand's or foot's frame from the animated pose (FinalIK reads it once, from the
+   * setup pose). A hand or foot given its animated rotation then keeps the animated bend; mocap and trackers keep
+   * the animation's relation between wrist and elbow instead of the setup pose's. Default true. Not in FinalIK.
+   */
+  animatedBendNormal = true;
   /** When false no FABRIK pass runs and the limbs cannot pull the body. */
   fabrikPass = true;
   /** Writes the solved pose back onto the skeleton, or null to leave the output in the nodes. */
@@ -292,6 +299,8 @@ export class IKSolverFullBody implements ChainSolver {
     for (let i = 0; i < chains.length; i++) {
       const c = chains[i]!;
       if (c.bendConstraint.initiated) {
+        // the animated bend plane before LimitBend turns it (read only: the pose is untouched)
+        if (driven && this.animatedBendNormal) c.bendConstraint.readAnimatedBend();
         if (driven) c.bendConstraint.limitBend(this.pose, this, this.endEffectorPositionWeightToRef(i, positionWeight));
         if (c.bendConstraint.weight * ikw > 0) active = true;
       }

@@ -1,0 +1,74 @@
+/**
+ * The animated bend plane of a three-bone limb as its end bone carries it (not in FinalIK): what the end
+ * effector's rotation turns when `IKSolverFullBody.animatedBendNormal` is on.
+ * @module
+ */
+import { type ReadonlyQuat, inverseRotateVector } from "../math/quat.js";
+import type { ReadonlyVec3, Vec3 } from "../math/vec3.js";
+
+/**
+ * sin of the angle between the limb's axis and its upper bone below which the animated bend plane is not trusted
+ * (about 1°: a straight limb has none), and above which it is trusted fully (about 4.6°); the setup pose's normal
+ * fills in between.
+ */
+const STRAIGHT_SIN_LOW = 0.02;
+const STRAIGHT_SIN_HIGH = 0.08;
+
+/**
+ * The normal of the animated bend plane (limb axis × upper bone, FinalIK's defaultChildDirection convention) in
+ * the end bone's frame, into `out` (unit): `first`, `middle`, `end` are the animated positions of the upper,
+ * middle and end bones, `endRotation` the end bone's animated rotation. Where the animated limb is (nearly)
+ * straight, its bend plane is undefined and `fallback` (the setup pose's normal, end bone's frame, unit) takes
+ * over. Hand or foot rotation then carries the plane the animation bends in this frame instead of the setup pose's,
+ * so the effector's rotation reproduces the animated elbow or knee exactly when it equals the animated rotation.
+ */
+export function animatedBendNormal(
+  out: Vec3,
+  first: ReadonlyVec3,
+  middle: ReadonlyVec3,
+  end: ReadonlyVec3,
+  endRotation: ReadonlyQuat,
+  fallback: ReadonlyVec3,
+): Vec3 {
+  const lx = end.x - first.x;
+  const ly = end.y - first.y;
+  const lz = end.z - first.z;
+  const ux = middle.x - first.x;
+  const uy = middle.y - first.y;
+  const uz = middle.z - first.z;
+  let nx = ly * uz - lz * uy;
+  let ny = lz * ux - lx * uz;
+  let nz = lx * uy - ly * ux;
+  const nl = Math.sqrt(nx * nx + ny * ny + nz * nz);
+  const scale = Math.sqrt((lx * lx + ly * ly + lz * lz) * (ux * ux + uy * uy + uz * uz));
+  // sin of the angle between the axis and the upper bone: how well the plane is defined
+  const sin = scale > 0 ? nl / scale : 0;
+  let g = (sin - STRAIGHT_SIN_LOW) / (STRAIGHT_SIN_HIGH - STRAIGHT_SIN_LOW);
+  g = g > 1 ? 1 : g;
+  if (!(g > 0)) {
+    out.x = fallback.x;
+    out.y = fallback.y;
+    out.z = fallback.z;
+    return out;
+  }
+  out.x = nx / nl;
+  out.y = ny / nl;
+  out.z = nz / nl;
+  inverseRotateVector(out, endRotation, out);
+  if (g >= 1) return out;
+  nx = out.x * g + fallback.x * (1 - g);
+  ny = out.y * g + fallback.y * (1 - g);
+  nz = out.z * g + fallback.z * (1 - g);
+  const l = Math.sqrt(nx * nx + ny * ny + nz * nz);
+  // opposite normals half-way cancel: the setup pose's then
+  if (!(l > 1e-6)) {
+    out.x = fallback.x;
+    out.y = fallback.y;
+    out.z = fallback.z;
+    return out;
+  }
+  out.x = nx / l;
+  out.y = ny / l;
+  out.z = nz / l;
+  return out;
+}
