@@ -13,6 +13,7 @@ import { CreateCylinder } from "@babylonjs/core/Meshes/Builders/cylinderBuilder"
 import { CreateSphere } from "@babylonjs/core/Meshes/Builders/sphereBuilder";
 import { LookAtIK } from "../../../src/babylon/look-at-ik";
 import { slider, section } from "../controls";
+import { visibleHeight } from "../framing";
 import {
   arr,
   bonePos,
@@ -71,9 +72,9 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   const at = (x: number, y: number) => centre.add(right.scale(x * h)).add(new Vector3(0, y * h, 0));
   const stops = [
     { name: "right", p: at(0.45, 0.05) },
-    { name: "low left", p: at(-0.4, -0.25) },
-    { name: "up", p: at(0.1, 0.35) },
     { name: "left", p: at(-0.5, 0.1) },
+    { name: "up", p: at(0.1, 0.35) },
+    { name: "low left", p: at(-0.4, -0.25) },
   ];
   const MOVE = 0.9;
   const HOLD = 0.8;
@@ -105,7 +106,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   const run: ScenarioRun = {
     checks: {},
     done: false,
-    world: () => ({ ...(record(idle < IDLE ? "pointer" : (stops[stop]?.name ?? "")) as object), idle }),
+    world: () => ({ ...(record(idle < IDLE ? "pointer" : stops[stop]!.name) as object), centre: arr(centre), idle }),
     control: (cmd, arg) => {
       // the test hook: `follow` on/off (the cursor drives the target)
       if (cmd === "follow") follow = arg === true;
@@ -134,11 +135,11 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       gaze.scaling.y = len;
       a.addToRef(target.position, gaze.position).scaleInPlace(0.5);
       Quaternion.FromUnitVectorsToRef(Vector3.UpReadOnly, toTarget.scaleInPlace(1 / len), gaze.rotationQuaternion!);
-      // the key moments: the first round of holds, once the target has rested a few frames
+      // the key moments: the first two holds (right, then left), once the target has rested a few frames
       const st = stops[stop]!;
-      if (idle >= IDLE && t > MOVE + 0.3 && run.checks[st.name] === undefined) {
+      if (idle >= IDLE && stop < 2 && t > MOVE + 0.3 && run.checks[st.name] === undefined) {
         run.checks[st.name] = record(st.name);
-        run.done = stops.every((x) => run.checks[x.name] !== undefined);
+        run.done = run.checks.right !== undefined && run.checks.left !== undefined;
       }
     },
     reset: () => {
@@ -218,7 +219,8 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     },
   };
   // in front, a little to the side: the face, the turn of the head and the target in view
-  frameCamera(ctx, c, new Vector3(0, 0.66 * h, 0).add(forward.scale(0.3 * h)), 1.8 * h, 0.35, 1);
+  const H = visibleHeight(c);
+  frameCamera(ctx, c, new Vector3(0, 0.62 * H, 0).add(forward.scale(0.3 * h)), 1.9 * H, 0.35, 1);
   ctx.camera.beta = 1.3;
   return run;
 }

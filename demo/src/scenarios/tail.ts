@@ -16,6 +16,7 @@ import { LookAtIK } from "../../../src/babylon/look-at-ik";
 import { RotationLimitAngle } from "../../../src/joints/limits/rotation-limit-angle";
 import { Vec3 } from "../../../src/math/vec3";
 import { slider, section } from "../controls";
+import { visibleHeight, visibleReach } from "../framing";
 import {
   arr,
   type Ctx,
@@ -43,7 +44,8 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   const sun = new Vector3(0.5, 0, -0.6);
   const out = right.scale(Vector3.Dot(right, sun) >= 0 ? 1 : -1);
   const up = Vector3.Up();
-  const base = out.scale(0.65 * h).add(forward.scale(0.1 * h));
+  // clear of the character's meshes on that side (a helmet or wide shoulders reach further than the bones)
+  const base = out.scale(Math.max(0.65 * h, visibleReach(c, out) + 0.35 * h)).add(forward.scale(0.1 * h));
   const ballAt = base.add(out.scale(0.24 * h)).add(up.scale(0.5 * h));
   const ballRadius = 0.12 * h;
   const radius = 0.035 * h;
@@ -126,7 +128,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       seg[0]!.copyFrom(seg[1]!);
     }
     maxOverLimit = Math.max(maxOverLimit, frameOver);
-    if (held > 1.2) settledOver = Math.max(settledOver, frameOver);
+    if (held > 1.1) settledOver = Math.max(settledOver, frameOver);
   };
   const record = (name: string): Json => ({
     hold: name,
@@ -158,11 +160,11 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       idle += dt;
       if (ctx.paused() || idle < IDLE) return;
       if (hold < holds.length) {
-        // ease to the hold's point in 1 s, stay 1.5 s
+        // ease to the hold's point in 0.8 s, stay 1 s
         held += dt;
-        const k = Math.min(1, held);
+        const k = Math.min(1, held / 0.8);
         Vector3.LerpToRef(from, holds[hold]!.p, 0.5 - 0.5 * Math.cos(Math.PI * k), target.position);
-        if (held > 2.5) {
+        if (held > 1.8) {
           from.copyFrom(holds[hold]!.p);
           hold++;
           held = 0;
@@ -174,7 +176,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     },
     after: () => {
       measure();
-      if (hold < holds.length && run.checks[holds[hold]!.name] === undefined && held > 2.2) {
+      if (hold < holds.length && run.checks[holds[hold]!.name] === undefined && held > 1.6) {
         run.checks[holds[hold]!.name] = record(holds[hold]!.name);
         settledOver = -Infinity;
       }
@@ -223,8 +225,10 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       look.dispose();
     },
   };
-  // from the front: the character on one side, the tentacle and the ball on the other
-  frameCamera(ctx, c, base.scale(0.75).add(up.scale(0.55 * h)), 2.7 * h, 0, 1);
+  // from the front, a little on the character's side: the character, the tentacle and the ball side by side
+  const side = Vector3.Dot(out, right) > 0 ? -0.35 : 0.35;
+  const H = visibleHeight(c);
+  frameCamera(ctx, c, base.scale(0.6).add(up.scale(0.55 * H)), 2.4 * H, side, 1);
   return run;
 }
 
