@@ -220,7 +220,14 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   };
   // in front, a little to the side: the face, the turn of the head and the target in view
   const H = visibleHeight(c);
-  frameCamera(ctx, c, new Vector3(0, 0.62 * H, 0).add(forward.scale(0.3 * h)), 1.9 * H, 0.35, 1);
+  frameCamera(
+    ctx,
+    c,
+    new Vector3(0, Math.max(0.66 * h, 0.55 * H), 0).add(forward.scale(0.3 * h)),
+    Math.max(1.7 * h, 1.5 * H),
+    0.35,
+    1,
+  );
   ctx.camera.beta = 1.3;
   return run;
 }

@@ -228,7 +228,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   // from the front, a little on the character's side: the character, the tentacle and the ball side by side
   const side = Vector3.Dot(out, right) > 0 ? -0.35 : 0.35;
   const H = visibleHeight(c);
-  frameCamera(ctx, c, base.scale(0.6).add(up.scale(0.55 * H)), 2.4 * H, side, 1);
+  frameCamera(ctx, c, base.scale(0.9).add(up.scale(0.55 * H)), Math.max(2.3 * h, 2 * H), side, 1);
   return run;
 }
 
