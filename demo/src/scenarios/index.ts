@@ -7,9 +7,11 @@ import { free } from "./free";
 import { grab } from "./grab";
 import { ground } from "./ground";
 import { hit } from "./hit";
+import { look } from "./look";
+import { tail } from "./tail";
 
 /** Every scenario, in the panel's order. */
-export const SCENARIO_LIST: readonly Scenario[] = [free, grab, climb, ground, deck, hit, crowd];
+export const SCENARIO_LIST: readonly Scenario[] = [free, grab, climb, ground, deck, hit, crowd, look, tail];
 
 export const SCENARIOS = SCENARIO_LIST.map((s) => s.name);
 export type ScenarioName = string;

@@ -1,0 +1,242 @@
+/**
+ * look: LookAtIK on the character's spine, head and eyes (when the model has eye bones), on its Idle_Loop.
+ * The target follows the cursor over a vertical plane in front of the character; when the pointer rests, a
+ * scripted target wanders between points around the face. The checks record, at each scripted hold, the head
+ * bone's world rotation, its forward axis found from the rest pose, and the target mesh's position.
+ */
+import type { PointerInfo } from "@babylonjs/core/Events/pointerEvents";
+import { PointerEventTypes } from "@babylonjs/core/Events/pointerEvents";
+import { Color3 } from "@babylonjs/core/Maths/math.color";
+import { Plane } from "@babylonjs/core/Maths/math.plane";
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector";
+import { CreateCylinder } from "@babylonjs/core/Meshes/Builders/cylinderBuilder";
+import { CreateSphere } from "@babylonjs/core/Meshes/Builders/sphereBuilder";
+import { LookAtIK } from "../../../src/babylon/look-at-ik";
+import { slider, section } from "../controls";
+import { visibleHeight } from "../framing";
+import {
+  arr,
+  bonePos,
+  boneRotation,
+  type Ctx,
+  frameCamera,
+  type Json,
+  mat,
+  playClip,
+  type Scenario,
+  type ScenarioRun,
+} from "../kit";
+
+/** Seconds without pointer motion before the scripted target takes over again. */
+const IDLE = 2;
+
+async function build(ctx: Ctx): Promise<ScenarioRun> {
+  const c = ctx.spawn(Vector3.Zero());
+  const { ik, h, forward, right } = c;
+  const r = ik.references;
+  const scene = ctx.scene;
+  const head = r.head ?? r.spine[r.spine.length - 1]!;
+  // the head's forward in its own frame, from the rest pose (the character faces `forward` at spawn)
+  const headAxis = forward.applyRotationQuaternion(Quaternion.Inverse(boneRotation(head)));
+  // created in the rest pose, so each bone's forward is read from it
+  const look = LookAtIK.create(scene, { spine: r.spine, head: r.head, eyes: r.eyes }, { forward, target: null });
+  const s = look.solver;
+  s.bodyWeight = 0.4;
+  s.headWeight = 1;
+  s.eyesWeight = 1;
+  s.clampWeight = 0.5;
+  s.clampWeightHead = 0.3;
+  s.clampWeightEyes = 0.5;
+  const defaults = [s.bodyWeight, s.headWeight, s.eyesWeight, s.clampWeight, s.clampWeightHead, s.clampWeightEyes];
+  ctx.components.push(look);
+  playClip(c, "Idle_Loop");
+
+  // the target: a glowing ball on a vertical plane in front of the face, and a faint gaze line to it
+  const face = bonePos(head);
+  const centre = face.add(forward.scale(0.8 * h));
+  const plane = Plane.FromPositionAndNormal(centre, forward);
+  const target = CreateSphere("look target", { diameter: 0.06 * h, segments: 16 }, scene);
+  const tm = mat(scene, "look target", new Color3(1, 0.55, 0.1));
+  tm.emissiveColor = new Color3(0.8, 0.35, 0.05);
+  target.material = tm;
+  target.isPickable = false;
+  target.position.copyFrom(centre);
+  ctx.shadows.addShadowCaster(target, false);
+  look.target = target;
+  const gaze = CreateCylinder("gaze", { height: 1, diameter: 0.006 * h, tessellation: 6 }, scene);
+  gaze.material = mat(scene, "gaze", new Color3(1, 0.7, 0.3), 0.45);
+  gaze.isPickable = false;
+  gaze.rotationQuaternion = new Quaternion();
+
+  // the scripted wander: points around the face, each reached in `MOVE` s and held `HOLD` s
+  const at = (x: number, y: number) => centre.add(right.scale(x * h)).add(new Vector3(0, y * h, 0));
+  const stops = [
+    { name: "right", p: at(0.45, 0.05) },
+    { name: "left", p: at(-0.5, 0.1) },
+    { name: "up", p: at(0.1, 0.35) },
+    { name: "low left", p: at(-0.4, -0.25) },
+  ];
+  const MOVE = 0.9;
+  const HOLD = 0.8;
+  const from = centre.clone();
+  let stop = 0;
+  let t = 0;
+  let idle = IDLE;
+  let follow = true;
+
+  const pointer = scene.onPointerObservable.add((pi: PointerInfo) => {
+    if (!follow || pi.type !== PointerEventTypes.POINTERMOVE) return;
+    const ray = scene.createPickingRay(scene.pointerX, scene.pointerY, null, ctx.camera);
+    const d = ray.intersectsPlane(plane);
+    if (d === null) return;
+    ray.origin.addToRef(ray.direction.scaleInPlace(d), target.position);
+    idle = 0;
+  });
+
+  // a record: the head bone's world rotation and rest-pose forward axis, the head and the target positions
+  const record = (name: string): Json => ({
+    stop: name,
+    headRotation: boneRotation(head).asArray(),
+    headAxis: arr(headAxis),
+    head: arr(bonePos(head)),
+    target: arr(target.position),
+    height: h,
+  });
+  const toTarget = new Vector3();
+  const run: ScenarioRun = {
+    checks: {},
+    done: false,
+    world: () => ({ ...(record(idle < IDLE ? "pointer" : stops[stop]!.name) as object), centre: arr(centre), idle }),
+    control: (cmd, arg) => {
+      // the test hook: `follow` on/off (the cursor drives the target)
+      if (cmd === "follow") follow = arg === true;
+      return follow;
+    },
+    update: (dt) => {
+      if (ctx.paused()) return;
+      idle += dt;
+      if (idle < IDLE) return;
+      // ease from the last stop to the next one, then hold
+      t += dt;
+      const st = stops[stop]!;
+      const k = Math.min(1, t / MOVE);
+      Vector3.LerpToRef(from, st.p, 0.5 - 0.5 * Math.cos(Math.PI * k), target.position);
+      if (t > MOVE + HOLD) {
+        from.copyFrom(st.p);
+        stop = (stop + 1) % stops.length;
+        t = 0;
+      }
+    },
+    after: () => {
+      // the gaze line from the head to the target
+      const a = bonePos(head);
+      target.position.subtractToRef(a, toTarget);
+      const len = toTarget.length();
+      gaze.scaling.y = len;
+      a.addToRef(target.position, gaze.position).scaleInPlace(0.5);
+      Quaternion.FromUnitVectorsToRef(Vector3.UpReadOnly, toTarget.scaleInPlace(1 / len), gaze.rotationQuaternion!);
+      // the key moments: the first two holds (right, then left), once the target has rested a few frames
+      const st = stops[stop]!;
+      if (idle >= IDLE && stop < 2 && t > MOVE + 0.3 && run.checks[st.name] === undefined) {
+        run.checks[st.name] = record(st.name);
+        run.done = run.checks.right !== undefined && run.checks.left !== undefined;
+      }
+    },
+    reset: () => {
+      [s.bodyWeight, s.headWeight, s.eyesWeight, s.clampWeight, s.clampWeightHead, s.clampWeightEyes] = defaults;
+    },
+    panel: (el) => {
+      const sec = section("LookAtIK");
+      sec.append(
+        slider(
+          "body weight",
+          0,
+          1,
+          0.05,
+          () => s.bodyWeight,
+          (v) => (s.bodyWeight = v),
+          "look-body",
+        ),
+        slider(
+          "head weight",
+          0,
+          1,
+          0.05,
+          () => s.headWeight,
+          (v) => (s.headWeight = v),
+          "look-head",
+        ),
+      );
+      if (r.eyes.length > 0)
+        sec.append(
+          slider(
+            "eyes weight",
+            0,
+            1,
+            0.05,
+            () => s.eyesWeight,
+            (v) => (s.eyesWeight = v),
+            "look-eyes",
+          ),
+        );
+      sec.append(
+        slider(
+          "body clamp",
+          0,
+          1,
+          0.05,
+          () => s.clampWeight,
+          (v) => (s.clampWeight = v),
+          "look-clamp",
+        ),
+        slider(
+          "head clamp",
+          0,
+          1,
+          0.05,
+          () => s.clampWeightHead,
+          (v) => (s.clampWeightHead = v),
+          "look-clamp-head",
+        ),
+      );
+      if (r.eyes.length > 0)
+        sec.append(
+          slider(
+            "eyes clamp",
+            0,
+            1,
+            0.05,
+            () => s.clampWeightEyes,
+            (v) => (s.clampWeightEyes = v),
+            "look-clamp-eyes",
+          ),
+        );
+      el.append(sec);
+    },
+    dispose: () => {
+      scene.onPointerObservable.remove(pointer);
+      look.dispose();
+    },
+  };
+  // in front, a little to the side: the face, the turn of the head and the target in view
+  const H = visibleHeight(c);
+  frameCamera(
+    ctx,
+    c,
+    new Vector3(0, Math.max(0.66 * h, 0.55 * H), 0).add(forward.scale(0.3 * h)),
+    Math.max(1.7 * h, 1.5 * H),
+    0.35,
+    1,
+  );
+  ctx.camera.beta = 1.3;
+  return run;
+}
+
+export const look: Scenario = {
+  name: "look",
+  title: "Look at",
+  help:
+    "LookAtIK: the spine, head and eyes turn toward the orange ball. " +
+    "Move the cursor to lead it; the clamps limit the turn.",
+  build,
+};

@@ -1,0 +1,242 @@
+/**
+ * tail: CCDIK on a tentacle built in code (demo/src/props/tentacle.ts: a Skeleton of linked nodes skinning a
+ * tapered tube) beside the character. Every link has a RotationLimitAngle; a BoneCollider sphere on the ball's
+ * bone keeps the links outside the ball. The tip follows the green target: first held clear of the ball, then
+ * behind it (the tentacle wraps around), then orbiting it; both balls can be dragged. The checks record the
+ * tip and the target mesh at the holds, and over every frame the smallest clearance of the joints to the
+ * ball and the largest bend beyond a limit, measured from the links' nodes.
+ */
+import { PointerDragBehavior } from "@babylonjs/core/Behaviors/Meshes/pointerDragBehavior";
+import { Color3 } from "@babylonjs/core/Maths/math.color";
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector";
+import { CreateSphere } from "@babylonjs/core/Meshes/Builders/sphereBuilder";
+import { BoneCollider } from "../../../src/babylon/bone-collider";
+import { CCDIK } from "../../../src/babylon/chain-ik";
+import { LookAtIK } from "../../../src/babylon/look-at-ik";
+import { RotationLimitAngle } from "../../../src/joints/limits/rotation-limit-angle";
+import { Vec3 } from "../../../src/math/vec3";
+import { slider, section } from "../controls";
+import { visibleHeight, visibleReach } from "../framing";
+import {
+  arr,
+  type Ctx,
+  worldPos,
+  frameCamera,
+  type Json,
+  mat,
+  playClip,
+  type Scenario,
+  type ScenarioRun,
+} from "../kit";
+import { buildTentacle } from "../props/tentacle";
+
+/** Links of the tentacle. */
+const LINKS = 16;
+/** Seconds after a drag before the script moves the target again. */
+const IDLE = 2;
+
+async function build(ctx: Ctx): Promise<ScenarioRun> {
+  const c = ctx.spawn(Vector3.Zero());
+  playClip(c, "Idle_Loop");
+  const { h, forward, right } = c;
+  const scene = ctx.scene;
+  // the tentacle on the character's side away from the sun's shadow, the ball further out and up
+  const sun = new Vector3(0.5, 0, -0.6);
+  const out = right.scale(Vector3.Dot(right, sun) >= 0 ? 1 : -1);
+  const up = Vector3.Up();
+  // clear of the character's meshes on that side (a helmet or wide shoulders reach further than the bones)
+  const base = out.scale(Math.max(0.65 * h, visibleReach(c, out) + 0.35 * h)).add(forward.scale(0.1 * h));
+  const ballAt = base.add(out.scale(0.24 * h)).add(up.scale(0.5 * h));
+  const ballRadius = 0.12 * h;
+  const radius = 0.035 * h;
+  const t = buildTentacle(scene, base, 1.05 * h, LINKS, radius, ballAt, ballRadius);
+  for (const m of [t.tube, t.ball]) {
+    ctx.shadows.addShadowCaster(m, false);
+    m.receiveShadows = true;
+  }
+
+  // CCD from the tip back to the root, the ball as a collider, a swing cone and a twist limit on every link
+  const collider = BoneCollider.sphere(t.ballBone, ballRadius);
+  const ccd = CCDIK.create(scene, t.chain, { maxIterations: 20, tolerance: 0.001 * h, colliders: [collider] });
+  const s = ccd.solver;
+  s.subSteps = 2;
+  s.colliderRadius = 0.8 * radius;
+  const limits = t.chain.map((_, i) => new RotationLimitAngle(new Vec3(0, 1, 0), i === 0 ? 45 : 28, 20));
+  for (let i = 0; i < LINKS; i++) s.setLimit(i, limits[i]!);
+  ctx.components.push(ccd);
+  // the character watches the tip (LookAtIK on its spine and head)
+  const r = c.ik.references;
+  const look = LookAtIK.create(scene, { spine: r.spine, head: r.head, eyes: r.eyes }, { forward });
+  look.solver.bodyWeight = 0.25;
+  look.solver.headWeight = 0.8;
+  ctx.components.push(look);
+
+  // the target: a glowing green ball, draggable; the obstacle ball is draggable too
+  const target = CreateSphere("tail target", { diameter: 0.05 * h, segments: 16 }, scene);
+  const tm = mat(scene, "tail target", new Color3(0.2, 0.85, 0.3));
+  tm.emissiveColor = new Color3(0.1, 0.45, 0.12);
+  target.material = tm;
+  ccd.target = target;
+  look.target = target;
+  let idle = IDLE;
+  for (const m of [target, t.ball]) {
+    m.isPickable = true;
+    const drag = new PointerDragBehavior({ dragPlaneNormal: forward });
+    drag.onDragObservable.add(() => (idle = 0));
+    m.addBehavior(drag);
+  }
+
+  // the script: clear of the ball, behind it (a wrap), then an orbit around it
+  const orbit = (a: number, r: number, p: Vector3) =>
+    t.ball.position
+      .addToRef(base, p)
+      .addInPlace(out.scale(r * Math.cos(a)))
+      .addInPlace(up.scale(r * Math.sin(a)));
+  const clear = base.add(out.scale(-0.3 * h)).add(up.scale(0.6 * h));
+  const behind = orbit(Math.PI / 4, 0.3 * h, new Vector3());
+  const holds = [
+    { name: "reach", p: clear },
+    { name: "wrap", p: behind },
+  ];
+  const from = worldPos(t.nodes[LINKS]!);
+  target.position.copyFrom(from);
+  let hold = 0;
+  let held = 0;
+  let time = 0;
+  let angle = Math.PI / 4;
+  let speed = 0.6;
+
+  // joint positions from the links' nodes (parents first), and what the checks accumulate over the frames
+  const joints = t.nodes.map(() => new Vector3());
+  const seg = [new Vector3(), new Vector3()];
+  let minClearance = Infinity;
+  let maxOverLimit = -Infinity;
+  // the largest bend beyond a limit this frame, and while the target rests at the current hold
+  let frameOver = 0;
+  let settledOver = -Infinity;
+  const measure = () => {
+    frameOver = -Infinity;
+    t.holder.computeWorldMatrix(true);
+    for (let i = 0; i < t.nodes.length; i++) joints[i]!.copyFrom(t.nodes[i]!.computeWorldMatrix(true).getTranslation());
+    const ball = t.ball.computeWorldMatrix(true).getTranslation();
+    for (let i = 0; i < LINKS; i++) {
+      minClearance = Math.min(minClearance, Vector3.Distance(joints[i + 1]!, ball) - ballRadius);
+      // the bend at link i: between the previous segment (the base's up for the root) and this one
+      joints[i + 1]!.subtractToRef(joints[i]!, seg[1]!).normalize();
+      const bend = Math.acos(Math.min(1, Vector3.Dot(i === 0 ? up : seg[0]!, seg[1]!)));
+      frameOver = Math.max(frameOver, (bend * 180) / Math.PI - limits[i]!.limit);
+      seg[0]!.copyFrom(seg[1]!);
+    }
+    maxOverLimit = Math.max(maxOverLimit, frameOver);
+    if (held > 1.1) settledOver = Math.max(settledOver, frameOver);
+  };
+  const record = (name: string): Json => ({
+    hold: name,
+    tip: arr(joints[LINKS]!),
+    target: arr(target.position),
+    ball: arr(t.ball.getAbsolutePosition()),
+    base: arr(base),
+    ballRadius,
+    minClearance,
+    maxOverLimit,
+    settledOver,
+    length: 1.05 * h,
+    height: h,
+  });
+  const run: ScenarioRun = {
+    checks: {},
+    done: false,
+    world: () => record(hold < holds.length ? holds[hold]!.name : "orbit"),
+    update: (dt) => {
+      // an idle sway of the links: the "animation" the IK works on (and what shows with the IK off)
+      time += dt;
+      for (let i = 0; i < LINKS; i++)
+        Quaternion.RotationYawPitchRollToRef(
+          0,
+          0.05 * Math.sin(1.3 * time - 0.5 * i),
+          0,
+          t.nodes[i]!.rotationQuaternion!,
+        );
+      idle += dt;
+      if (ctx.paused() || idle < IDLE) return;
+      if (hold < holds.length) {
+        // ease to the hold's point in 0.8 s, stay 1 s
+        held += dt;
+        const k = Math.min(1, held / 0.8);
+        Vector3.LerpToRef(from, holds[hold]!.p, 0.5 - 0.5 * Math.cos(Math.PI * k), target.position);
+        if (held > 1.8) {
+          from.copyFrom(holds[hold]!.p);
+          hold++;
+          held = 0;
+        }
+        return;
+      }
+      angle += speed * dt;
+      orbit(angle, (0.3 + 0.05 * Math.sin(1.7 * angle)) * h, target.position);
+    },
+    after: () => {
+      measure();
+      if (hold < holds.length && run.checks[holds[hold]!.name] === undefined && held > 1.6) {
+        run.checks[holds[hold]!.name] = record(holds[hold]!.name);
+        settledOver = -Infinity;
+      }
+      if (hold >= holds.length && !run.done) {
+        run.checks.frames = record("frames");
+        run.done = true;
+      }
+    },
+    panel: (el) => {
+      const sec = section("CCDIK");
+      sec.append(
+        slider(
+          "iterations",
+          1,
+          40,
+          1,
+          () => s.maxIterations,
+          (v) => (s.maxIterations = v),
+          "tail-iterations",
+        ),
+        slider(
+          "orbit speed",
+          0,
+          2,
+          0.05,
+          () => speed,
+          (v) => (speed = v),
+          "tail-speed",
+        ),
+        slider(
+          "bend limit (°)",
+          5,
+          60,
+          1,
+          () => limits[1]!.limit,
+          (v) => {
+            for (let i = 1; i < LINKS; i++) limits[i]!.limit = v;
+          },
+          "tail-limit",
+        ),
+      );
+      el.append(sec);
+    },
+    dispose: () => {
+      ccd.dispose();
+      look.dispose();
+    },
+  };
+  // from the front, a little on the character's side: the character, the tentacle and the ball side by side
+  const side = Vector3.Dot(out, right) > 0 ? -0.35 : 0.35;
+  const H = visibleHeight(c);
+  frameCamera(ctx, c, base.scale(0.9).add(up.scale(0.55 * H)), Math.max(2.3 * h, 2 * H), side, 1);
+  return run;
+}
+
+export const tail: Scenario = {
+  name: "tail",
+  title: "Tentacle",
+  help:
+    "CCDIK with rotation limits and a collider: the tentacle's tip chases the green ball and wraps around " +
+    "the grey one. Drag either ball.",
+  build,
+};
