@@ -1,5 +1,6 @@
 /** The demo's scenarios, in the panel's order; `?scenario=<name>` picks one. */
 import type { Scenario } from "../kit";
+import { aim } from "./aim";
 import { climb } from "./climb";
 import { crowd } from "./crowd";
 import { deck } from "./deck";
@@ -9,7 +10,7 @@ import { ground } from "./ground";
 import { hit } from "./hit";
 
 /** Every scenario, in the panel's order. */
-export const SCENARIO_LIST: readonly Scenario[] = [free, grab, climb, ground, deck, hit, crowd];
+export const SCENARIO_LIST: readonly Scenario[] = [free, grab, climb, ground, deck, hit, aim, crowd];
 
 export const SCENARIOS = SCENARIO_LIST.map((s) => s.name);
 export type ScenarioName = string;
