@@ -43,13 +43,13 @@ export function makePistol(
   root.rotationQuaternion = Quaternion.RotationQuaternionFromAxis(Vector3.Cross(y, z), y, z);
   // the slide above the fist, the grip in it (local: +Z barrel, +Y top)
   const metal = mat(scene, "pistol", new Color3(0.12, 0.12, 0.14));
-  const slide = CreateBox("pistol slide", { width: 0.022 * h, height: 0.028 * h, depth: 0.11 * h }, scene);
-  slide.position.set(0, 0.03 * h, 0.025 * h);
+  const slide = CreateBox("pistol slide", { width: 0.022 * h, height: 0.028 * h, depth: 0.13 * h }, scene);
+  slide.position.set(0, 0.03 * h, 0.035 * h);
   const grip = CreateBox("pistol grip", { width: 0.02 * h, height: 0.065 * h, depth: 0.03 * h }, scene);
   grip.position.set(0, -0.002 * h, -0.012 * h);
   grip.rotation.x = -0.25;
   const muzzle = new TransformNode("pistol muzzle", scene);
-  muzzle.position.set(0, 0.03 * h, 0.08 * h);
+  muzzle.position.set(0, 0.03 * h, 0.1 * h);
   for (const part of [slide, grip, muzzle]) part.parent = root;
   for (const m of [slide, grip]) {
     m.material = metal;

@@ -43,7 +43,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   const pistol = makePistol(scene, ctx.shadows, r.rightHand, h, barrel, up);
   const twoHanded = clip !== null && Vector3.Distance(bonePos(r.leftHand), hand) < 0.2 * h;
 
-  // the target: a sphere in front of the chest, dragged on the plane facing the character
+  // the target: a sphere in front of the chest, dragged by the user
   const chest = bonePos(r.spine[r.spine.length - 1]!);
   const home = chest.add(forward.scale(1.8 * h));
   const target = CreateSphere("aim target", { diameter: 0.08 * h, segments: 16 }, scene);
@@ -52,7 +52,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   target.material = targetMat;
   target.position.copyFrom(home);
   ctx.shadows.addShadowCaster(target, false);
-  const drag = new PointerDragBehavior({ dragPlaneNormal: forward });
+  const drag = new PointerDragBehavior(); // on the plane facing the camera
   target.addBehavior(drag);
   let wander = true;
   drag.onDragStartObservable.add(() => (wander = false));
@@ -118,6 +118,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   laser.isPickable = false;
 
   let flashT = 1;
+  let frames = 0;
   let autoFire = true;
   let nextShot = 1.5;
   let time = 0;
@@ -163,6 +164,10 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     },
     update: (dt) => {
       time += dt;
+      // the target stays in front of the character, above the floor
+      const ahead = Vector3.Dot(target.position.subtract(chest), forward);
+      if (ahead < 0.8 * h) target.position.addInPlace(forward.scale(0.8 * h - ahead));
+      target.position.y = Math.max(target.position.y, 0.1 * h);
       if (wander) {
         // a slow figure in front of the character: across, up and down
         target.position.copyFrom(home);
@@ -191,14 +196,17 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       const d = Vector3.Distance(worldPos(pistol.muzzle), target.position);
       laser.scaling.y = d;
       laser.position.z = d / 2;
+      // the first key moment: on target after a few frames
+      if (++frames === 5) {
+        run.checks = { aimed: { angle: angle(), height: h }, shots };
+        run.done = true;
+      }
       const s = shot;
       if (s === null) return;
       const moved = Vector3.Distance(bonePos(r.rightHand), s.base);
       s.peak = Math.max(s.peak, moved);
       if (!recoil.inProgress && ++s.after >= 5) {
         shots.push({ peak: s.peak, residual: moved, angle: angle(), height: h });
-        run.checks = { shots };
-        run.done = true;
         shot = null;
       }
     },
@@ -224,7 +232,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       aim.dispose();
     },
   };
-  frameCamera(ctx, c, chest.add(forward.scale(0.6 * h)).scaleInPlace(1), 2.6 * h, 1.3, 0.5);
+  frameCamera(ctx, c, chest.add(forward.scale(0.5 * h)), 3.2 * h, 1.3, 0.5);
   return run;
 }
 

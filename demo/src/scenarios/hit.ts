@@ -274,7 +274,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       hr.dispose();
     },
   };
-  frameCamera(ctx, c, new Vector3(0, 0.6 * h, 0), 3.4 * h, 0.9, 1);
+  frameCamera(ctx, c, new Vector3(0, 0.65 * h, 0), 3.6 * h, 0.9, 1);
   return run;
 }
 
