@@ -43,7 +43,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   };
   follow();
   const E = FullBodyBipedEffector;
-  // a strong push (0 → 1 at 0.12 s → 0 at 0.7 s) and a spine bend of up to 15°
+  // a strong push (0 → 1 at 0.12 s → 0 at 0.7 s) and a spine bend of up to 12°
   const push = new Curve([
     { time: 0, value: 0 },
     { time: 0.12, value: 1, inTangent: 0, outTangent: 0 },
@@ -51,7 +51,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   ]);
   const bend = new Curve([
     { time: 0, value: 0 },
-    { time: 0.12, value: 15, inTangent: 0, outTangent: 0 },
+    { time: 0.12, value: 12, inTangent: 0, outTangent: 0 },
     { time: 0.7, value: 0, inTangent: 0, outTangent: 0 },
   ]);
   const hr = new HitReaction(ik, {
@@ -158,7 +158,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       .scaleInPlace(-0.8 * h)
       .addInPlaceFromFloats(0, 1.2 * h, 0);
     oneShot.play(target === head ? "Hit_Head" : "Hit_Chest");
-    hr.hit(target, force.scale(0.15 * h), to);
+    hr.hit(target, force.scale(0.12 * h), to);
     flash.position.copyFrom(to);
     flash.setEnabled(true);
     flashT = 0;
