@@ -7,20 +7,16 @@
  * from the pose before the impact, the IK's share of it over the animation, what is left after).
  */
 import { PointerEventTypes, type PointerInfo } from "@babylonjs/core/Events/pointerEvents";
-import { Color3 } from "@babylonjs/core/Maths/math.color";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector";
 import type { Mesh } from "@babylonjs/core/Meshes/mesh";
 import { CreateBox } from "@babylonjs/core/Meshes/Builders/boxBuilder";
-import { CreateSphere } from "@babylonjs/core/Meshes/Builders/sphereBuilder";
-import { TrailMesh } from "@babylonjs/core/Meshes/trailMesh";
 import { Curve } from "../../../src/effectors/curve";
 import { HitPointBone, HitPointEffector, HitReaction } from "../../../src/effectors/modifiers/index";
 import { FullBodyBipedEffector } from "../../../src/solver/biped-bones";
 import { type Ctx, type Json, type KeyBone, type Scenario, type ScenarioRun, arr, bonePos, keyBone } from "../kit";
-import { frameCamera, mat, playClip } from "../kit";
+import { frameCamera, playClip } from "../kit";
 import { OneShot } from "../one-shot";
-
-const FLIGHT = 0.7;
+import { ThrownBall } from "../props/ball";
 
 async function build(ctx: Ctx): Promise<ScenarioRun> {
   const c = ctx.spawn(Vector3.Zero());
@@ -87,47 +83,12 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   const footBones = [r.leftFoot, r.rightFoot];
   let footRest: Vector3[] | null = null;
 
-  // the ball, its trail, and the flash at the impact
-  const ball = CreateSphere("ball", { diameter: 0.09 * h, segments: 16 }, scene);
-  ball.material = mat(scene, "ball", new Color3(0.95, 0.8, 0.1));
-  ball.isPickable = false;
-  ctx.shadows.addShadowCaster(ball, false);
-  const trail = new TrailMesh("ball trail", ball, scene, { diameter: 0.035 * h, length: 12, autoStart: true });
-  const trailMat = mat(scene, "trail", new Color3(1, 0.9, 0.4), 0.45);
-  trailMat.emissiveColor = new Color3(1, 0.7, 0.2);
-  trail.material = trailMat;
-  trail.isPickable = false;
-  const flash = CreateSphere("flash", { diameter: 1, segments: 12 }, scene);
-  const flashMat = mat(scene, "flash", new Color3(1, 1, 0.8));
-  flashMat.emissiveColor = new Color3(1, 0.9, 0.5);
-  flashMat.disableLighting = true;
-  flash.material = flashMat;
-  flash.isPickable = false;
-  for (const m of [ball, trail, flash]) m.setEnabled(false);
-  let flashT = 1;
-  // a throw: from `from` to `to` on an arc; after the impact the ball bounces off and falls
-  const from = new Vector3();
-  const to = new Vector3();
-  const velocity = new Vector3();
-  let phase: "none" | "flight" | "bounce" = "none";
-  let t = 0;
+  // the ball: thrown at the chest or the head; at the impact the clip, HitReaction along the ball's path
+  const ball = new ThrownBall(scene, ctx.shadows, h);
   let target: Mesh = chest;
-  const arc = 0.35 * h;
   const throwAt = (at: Mesh, point: Vector3, dir: Vector3) => {
-    const d = new Vector3(dir.x, 0, dir.z).normalize();
-    const side = Vector3.Cross(Vector3.Up(), d);
-    from
-      .copyFrom(point)
-      .subtractInPlace(d.scale(2.4 * h))
-      .addInPlace(side.scale(0.8 * h));
-    to.copyFrom(point);
     target = at;
-    t = 0;
-    phase = "flight";
-    ball.position.copyFrom(from);
-    ball.setEnabled(true);
-    trail.setEnabled(true);
-    trail.reset();
+    ball.throwAt(point, dir);
   };
   let k = 0;
   const autoThrow = () => {
@@ -147,22 +108,6 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     clicked = true;
     throwAt(pick.pickedMesh === chest ? chest : head, pick.pickedPoint, pick.ray.direction);
   });
-  // at the impact: the force along the ball's path (its arc's tangent), the clip, HitReaction, the flash
-  const impact = () => {
-    const force = to
-      .subtract(from)
-      .addInPlaceFromFloats(0, -4 * arc, 0)
-      .normalize();
-    velocity
-      .copyFrom(force)
-      .scaleInPlace(-0.8 * h)
-      .addInPlaceFromFloats(0, 1.2 * h, 0);
-    oneShot.play(target === head ? "Hit_Head" : "Hit_Chest");
-    hr.hit(target, force.scale(0.12 * h), to);
-    flash.position.copyFrom(to);
-    flash.setEnabled(true);
-    flashT = 0;
-  };
 
   let wait = 0.8;
   let auto = true;
@@ -182,7 +127,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       chest: arr(bonePos(keyBone(c, "chest"))),
       chestCollider: arr(chest.position),
       inProgress: hr.inProgress,
-      flying: phase === "flight",
+      flying: ball.phase === "flight",
       clip: oneShot.playing,
       displacement,
       clicks: clicks.length,
@@ -201,45 +146,26 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
           e.positionWeight = 1;
         });
       }
-      if (phase === "flight") {
-        t = Math.min(1, t + dt / FLIGHT);
-        Vector3.LerpToRef(from, to, t, ball.position);
-        ball.position.y += arc * 4 * t * (1 - t);
-        if (t >= 1) {
-          if (clicked) {
-            measure = {
-              base: last.map((v) => v.clone()),
-              feet: footBones.map(bonePos),
-              peak: 0,
-              peakIK: 0,
-              feetDrift: 0,
-            };
-            frames = 0;
-            after = 0;
-          }
-          clicked = false;
-          impact();
-          phase = "bounce";
-          t = 0;
+      const flying = ball.phase !== "none";
+      if (ball.update(dt)) {
+        if (clicked) {
+          measure = {
+            base: last.map((v) => v.clone()),
+            feet: footBones.map(bonePos),
+            peak: 0,
+            peakIK: 0,
+            feetDrift: 0,
+          };
+          frames = 0;
+          after = 0;
         }
-      } else if (phase === "bounce") {
-        t += dt;
-        velocity.y -= 9.8 * (h / 1.75) * dt;
-        ball.position.addInPlace(velocity.scale(dt));
-        if (t > 1) {
-          phase = "none";
-          ball.setEnabled(false);
-          trail.setEnabled(false);
-          wait = 1.8;
-        }
-      } else if (auto) {
-        wait -= dt;
-        if (wait <= 0) autoThrow();
+        clicked = false;
+        oneShot.play(target === head ? "Hit_Head" : "Hit_Chest");
+        hr.hit(target, ball.direction.scale(0.12 * h), ball.to);
       }
-      flashT = Math.min(1, flashT + dt / 0.3);
-      flash.scaling.setAll(0.05 * h + 0.35 * h * flashT);
-      flashMat.alpha = 0.8 * (1 - flashT);
-      if (flashT >= 1) flash.setEnabled(false);
+      // the next automatic throw 1.8 s after the ball is gone
+      if (flying && ball.phase === "none") wait = 1.8;
+      if (ball.phase === "none" && auto && (wait -= dt) <= 0) autoThrow();
     },
     after: () => {
       // after this frame's solve

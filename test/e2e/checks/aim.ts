@@ -34,7 +34,7 @@ export async function checkAim({ hook, waitFor, page, lines, wait }: CheckContex
   const [x, y] = await hook<[number, number]>(`h.project(${JSON.stringify(w0.target)})`);
   await page.mouse.move(x, y);
   await page.mouse.down();
-  await page.mouse.move(x - 90, y - 60, { steps: 5 });
+  await page.mouse.move(x - 150, y - 90, { steps: 5 });
   await page.mouse.up();
   await frames(3);
   const w1 = await hook<AimWorld>("h.world()");
