@@ -102,6 +102,12 @@ export class ThrownBall {
       this.t += dt;
       this.velocity.y -= 9.8 * (h / 1.75) * dt;
       pos.addInPlaceFromFloats(this.velocity.x * dt, this.velocity.y * dt, this.velocity.z * dt);
+      if (pos.y < 0.045 * h) {
+        // a bounce on the floor (y = 0), losing most of its speed
+        pos.y = 0.045 * h;
+        this.velocity.scaleInPlace(0.5);
+        this.velocity.y = Math.abs(this.velocity.y);
+      }
       if (this.t > 1) {
         this.phase = "none";
         this.ball.setEnabled(false);
