@@ -1,145 +1,134 @@
 /**
- * hit: HitReaction (an OffsetModifier) on the Mannequin. A ball is thrown 1.6 s after the last impact and
- * flies 0.35 s (a hit about every 1.95 s), or one is thrown at a click on the character's chest or head:
- * the body, shoulders and head recoil along the hit while the feet stay planted (their effectors pinned).
- * The test hook's `control("auto", false)` stops the automatic throws; a click's hit is measured (peak
- * displacement of pelvis, chest, head and shoulders from the pose before the impact, then what is left
- * after the reaction).
+ * hit: a click on the chest or the head throws a ball there. It flies in on an arc (with a trail) for 0.7 s;
+ * at the impact a flash, the model's Hit_Chest / Hit_Head clip when it has one, and HitReaction on top: the
+ * body, shoulders and head are pushed along the ball's path while the feet stay planted (their effectors
+ * pinned). Without clicks a ball comes every few seconds. The test hook's `control("auto", false)` stops
+ * the automatic throws; a click's hit is measured (peak displacement of pelvis, chest, head and shoulders
+ * from the pose before the impact, the IK's share of it over the animation, what is left after).
  */
-import type { PointerInfo } from "@babylonjs/core/Events/pointerEvents";
-import { PointerEventTypes } from "@babylonjs/core/Events/pointerEvents";
-import { StandardMaterial } from "@babylonjs/core/Materials/standardMaterial";
-import { Color3 } from "@babylonjs/core/Maths/math.color";
+import { PointerEventTypes, type PointerInfo } from "@babylonjs/core/Events/pointerEvents";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector";
 import type { Mesh } from "@babylonjs/core/Meshes/mesh";
 import { CreateBox } from "@babylonjs/core/Meshes/Builders/boxBuilder";
-import { CreateSphere } from "@babylonjs/core/Meshes/Builders/sphereBuilder";
+import { Curve } from "../../../src/effectors/curve";
 import { HitPointBone, HitPointEffector, HitReaction } from "../../../src/effectors/modifiers/index";
 import { FullBodyBipedEffector } from "../../../src/solver/biped-bones";
-import { type Ctx, type Json, type ScenarioRun, arr, bonePos, frameCamera, type Scenario } from "../kit";
+import { type Ctx, type Json, type KeyBone, type Scenario, type ScenarioRun, arr, bonePos, keyBone } from "../kit";
+import { frameCamera, playClip } from "../kit";
+import { OneShot } from "../one-shot";
+import { ThrownBall } from "../props/ball";
 
 async function build(ctx: Ctx): Promise<ScenarioRun> {
   const c = ctx.spawn(Vector3.Zero());
   const { ik, h, forward, right } = c;
   const r = ik.references;
   const scene = ctx.scene;
-  const chestBone = r.spine[r.spine.length - 1]!;
-  const headBone = r.head ?? null;
-  // colliders: invisible boxes that follow the chest and the head (picking targets)
+  playClip(c, "Idle_Loop");
+  const oneShot = new OneShot(c, ctx.paused);
+  // invisible boxes on the chest and the head: what a click picks, and the hit points' colliders
   const collider = (name: string, size: number): Mesh => {
     const box = CreateBox(name, { size }, scene);
     box.visibility = 0;
-    box.isPickable = true;
     return box;
   };
   const chest = collider("chest collider", 0.3 * h);
-  const head = collider("head collider", 0.4 * h);
+  const head = collider("head collider", 0.25 * h);
   const follow = () => {
-    chest.position.copyFrom(bonePos(chestBone));
-    if (headBone !== null) head.position.copyFrom(bonePos(headBone).add(new Vector3(0, 0.15 * h, 0)));
+    chest.position.copyFrom(bonePos(keyBone(c, "chest")));
+    head.position.copyFrom(bonePos(keyBone(c, "head"))).addInPlaceFromFloats(0, 0.08 * h, 0);
   };
   follow();
   const E = FullBodyBipedEffector;
+  // a strong push (0 → 1 at 0.12 s → 0 at 0.7 s) and a spine bend of up to 12°
+  const push = new Curve([
+    { time: 0, value: 0 },
+    { time: 0.12, value: 1, inTangent: 0, outTangent: 0 },
+    { time: 0.7, value: 0, inTangent: 0, outTangent: 0 },
+  ]);
+  const bend = new Curve([
+    { time: 0, value: 0 },
+    { time: 0.12, value: 12, inTangent: 0, outTangent: 0 },
+    { time: 0.7, value: 0, inTangent: 0, outTangent: 0 },
+  ]);
   const hr = new HitReaction(ik, {
     effectorHitPoints: [
       new HitPointEffector({
         collider: chest,
+        offsetInForceDirection: push,
         effectorLinks: [
           { effector: E.Body },
           { effector: E.LeftShoulder },
           { effector: E.RightShoulder },
-          { effector: E.LeftHand, weight: 0.4 },
-          { effector: E.RightHand, weight: 0.4 },
+          { effector: E.LeftHand, weight: 0.5 },
+          { effector: E.RightHand, weight: 0.5 },
         ],
       }),
       new HitPointEffector({
         collider: head,
-        effectorLinks: [{ effector: E.Body, weight: 0.4 }, { effector: E.LeftShoulder }, { effector: E.RightShoulder }],
+        offsetInForceDirection: push,
+        effectorLinks: [{ effector: E.Body, weight: 0.3 }, { effector: E.LeftShoulder }, { effector: E.RightShoulder }],
       }),
     ],
     boneHitPoints: [
-      new HitPointBone({ collider: chest, boneLinks: [{ bone: r.spine[0]! }, { bone: chestBone, weight: 0.5 }] }),
+      new HitPointBone({
+        collider: chest,
+        aroundCenterOfMass: bend,
+        boneLinks: [{ bone: r.spine[0]! }, { bone: keyBone(c, "chest"), weight: 0.5 }],
+      }),
+      new HitPointBone({ collider: head, aroundCenterOfMass: bend, boneLinks: [{ bone: keyBone(c, "head") }] }),
     ],
   });
-  // the feet stay where they stand
+  // the feet stay where the animation first put them (effectors pinned there)
   const feet = [ik.solver.leftFootEffector, ik.solver.rightFootEffector];
   const footBones = [r.leftFoot, r.rightFoot];
-  const footRest = footBones.map(bonePos);
-  feet.forEach((e, i) => {
-    e.position.copyFrom(footRest[i]!);
-    e.positionWeight = 1;
-  });
-  // the ball: flies in along the hit direction
-  const ballMat = new StandardMaterial("ball", scene);
-  ballMat.diffuseColor = new Color3(0.95, 0.85, 0.2);
-  ballMat.emissiveColor = new Color3(0.3, 0.25, 0);
-  const ball = CreateSphere("ball", { diameter: 0.06 * h, segments: 10 }, scene);
-  ball.material = ballMat;
-  ball.isPickable = false;
-  ball.setEnabled(false);
-  ctx.shadows.addShadowCaster(ball, false);
-  let flight: { from: Vector3; to: Vector3; t: number; target: Mesh; force: Vector3 } | null = null;
-  const strength = 0.12 * h;
-  const throwAt = (target: Mesh, point: Vector3, dir: Vector3) => {
-    const d = dir.normalizeToNew();
-    flight = { from: point.subtract(d.scale(1.5 * h)), to: point, t: 0, target, force: d.scale(strength) };
-    ball.setEnabled(true);
+  let footRest: Vector3[] | null = null;
+
+  // the ball: thrown at the chest or the head; at the impact the clip, HitReaction along the ball's path
+  const ball = new ThrownBall(scene, ctx.shadows, h);
+  let target: Mesh = chest;
+  const throwAt = (at: Mesh, point: Vector3, dir: Vector3) => {
+    target = at;
+    ball.throwAt(point, dir);
   };
   let k = 0;
   const autoThrow = () => {
-    // alternate: from the front, from the right, from the left, at the head
-    const dirs = [
-      forward.scale(-1),
-      right.scale(-1).add(forward.scale(-0.3)),
-      right.add(forward.scale(-0.3)),
-      forward.scale(-1),
-    ];
-    const target = k % 4 === 3 ? head : chest;
-    const dir = dirs[k % 4]!;
-    const p = target.position.add(dir.normalizeToNew().scale(-0.12 * h));
-    throwAt(target, p, dir);
+    // from the front, the right, the left, then at the head
+    const dirs = [forward.scale(-1), right.scale(-1).add(forward.scale(-0.5)), right.add(forward.scale(-0.5))];
+    const at = k % 4 === 3 ? head : chest;
+    const dir = dirs[k % 4] ?? forward.scale(-1);
+    throwAt(at, at.position.subtract(dir.normalizeToNew().scale(0.1 * h)), dir);
     k++;
   };
+  let clicked = false;
   const pointer = scene.onPointerObservable.add((pi: PointerInfo) => {
     if (pi.type !== PointerEventTypes.POINTERPICK) return;
     const pick = pi.pickInfo;
-    if (
-      pick?.hit !== true ||
-      pick.pickedPoint === null ||
-      (pick.pickedMesh !== chest && pick.pickedMesh !== head) ||
-      pick.ray === null
-    )
-      return;
+    if (pick?.hit !== true || pick.pickedPoint === null || pick.ray === null) return;
+    if (pick.pickedMesh !== chest && pick.pickedMesh !== head) return;
     clicked = true;
-    throwAt(pick.pickedMesh as Mesh, pick.pickedPoint, pick.ray.direction);
+    throwAt(pick.pickedMesh === chest ? chest : head, pick.pickedPoint, pick.ray.direction);
   });
-  let wait = 0.6;
+
+  let wait = 0.8;
   let auto = true;
-  // bones whose displacement shows the hit, and the feet (which should stay planted)
-  const watched = [r.pelvis, chestBone, ...(headBone !== null ? [headBone] : []), r.leftUpperArm, r.rightUpperArm];
-  let last: Vector3[] = watched.map(bonePos);
-  // a click's hit: displacement from the pose just before the impact, its peak, then the recovery
-  let clickHit: {
-    base: Vector3[];
-    feet: Vector3[];
-    peak: number;
-    peakFeet: number;
-    frames: number;
-    after: number;
-    point: Vector3;
-  } | null = null;
+  // bones whose displacement shows the hit; a click's hit: peak displacement from the pose before the impact,
+  // the IK's share (solved − animation-only), then the recovery
+  const watched: KeyBone[] = ["pelvis", "chest", "head", "leftShoulder", "rightShoulder"];
+  let last = watched.map((b) => bonePos(keyBone(c, b)));
+  let measure: { base: Vector3[]; feet: Vector3[]; peak: number; peakIK: number; feetDrift: number } | null = null;
+  let frames = 0;
+  let after = 0;
   const clicks: Json[] = [];
   let displacement = 0;
-  let clicked = false;
   const run: ScenarioRun = {
     checks: {},
     done: false,
     world: () => ({
-      chest: arr(bonePos(chestBone)),
-      head: headBone !== null ? arr(bonePos(headBone)) : null,
+      chest: arr(bonePos(keyBone(c, "chest"))),
       chestCollider: arr(chest.position),
       inProgress: hr.inProgress,
-      flying: flight !== null,
+      flying: ball.phase === "flight",
+      clip: oneShot.playing,
       displacement,
       clicks: clicks.length,
       height: h,
@@ -150,71 +139,76 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     },
     update: (dt) => {
       follow();
-      const f = flight;
-      if (f !== null) {
-        f.t += dt / 0.35;
-        Vector3.LerpToRef(f.from, f.to, Math.min(1, f.t), ball.position);
-        if (f.t >= 1) {
-          if (clicked)
-            clickHit = {
-              base: last.map((v) => v.clone()),
-              feet: footBones.map(bonePos),
-              peak: 0,
-              peakFeet: 0,
-              frames: 0,
-              after: 0,
-              point: f.to.clone(),
-            };
-          clicked = false;
-          hr.hit(f.target, f.force, f.to);
-          flight = null;
-          ball.setEnabled(false);
-          wait = 1.6;
-        }
-      } else if (auto) {
-        wait -= dt;
-        if (wait <= 0) autoThrow();
+      if (footRest === null) {
+        footRest = footBones.map(bonePos);
+        feet.forEach((e, i) => {
+          e.position.copyFrom(footRest![i]!);
+          e.positionWeight = 1;
+        });
       }
+      const flying = ball.phase !== "none";
+      if (ball.update(dt)) {
+        if (clicked) {
+          measure = {
+            base: last.map((v) => v.clone()),
+            feet: footBones.map(bonePos),
+            peak: 0,
+            peakIK: 0,
+            feetDrift: 0,
+          };
+          frames = 0;
+          after = 0;
+        }
+        clicked = false;
+        oneShot.play(target === head ? "Hit_Head" : "Hit_Chest");
+        hr.hit(target, ball.direction.scale(0.12 * h), ball.to);
+      }
+      // the next automatic throw 1.8 s after the ball is gone
+      if (flying && ball.phase === "none") wait = 1.8;
+      if (ball.phase === "none" && auto && (wait -= dt) <= 0) autoThrow();
     },
     after: () => {
       // after this frame's solve
-      const now = watched.map(bonePos);
-      const hc = clickHit;
-      if (hc !== null) {
-        displacement = Math.max(...now.map((p, i) => Vector3.Distance(p, hc.base[i]!)));
-        hc.peak = Math.max(hc.peak, displacement);
-        hc.peakFeet = Math.max(hc.peakFeet, ...footBones.map((b, i) => Vector3.Distance(bonePos(b), hc.feet[i]!)));
-        hc.frames++;
-        if (!hr.inProgress) hc.after++;
-        // recovered: a few frames after the reaction's curves ended
-        if (hc.after >= 5) {
-          clicks.push({
-            peak: hc.peak,
-            residual: displacement,
-            feetDrift: hc.peakFeet,
-            frames: hc.frames,
-            point: arr(hc.point),
-            height: h,
-          });
+      const now = watched.map((b) => bonePos(keyBone(c, b)));
+      const m = measure;
+      if (m !== null && footRest !== null) {
+        displacement = Math.max(...now.map((p, i) => Vector3.Distance(p, m.base[i]!)));
+        m.peak = Math.max(m.peak, displacement);
+        const ikShare = watched.map((b, i) => {
+          const a = c.animated[b];
+          return a === undefined ? 0 : Vector3.Distance(now[i]!, a);
+        });
+        m.peakIK = Math.max(m.peakIK, ...ikShare);
+        m.feetDrift = Math.max(m.feetDrift, ...footBones.map((b, i) => Vector3.Distance(bonePos(b), m.feet[i]!)));
+        frames++;
+        if (!hr.inProgress && !oneShot.playing) after++;
+        // recovered: a few frames after the reaction's curves and the clip ended
+        if (after >= 5) {
+          const residualIK = Math.max(...ikShare);
+          const { peak, peakIK, feetDrift } = m;
+          clicks.push({ peak, peakIK, feetDrift, residual: displacement, residualIK, frames, height: h });
           run.checks = { clicks };
           run.done = true;
-          clickHit = null;
+          measure = null;
         }
       }
       last = now;
     },
     dispose: () => {
       scene.onPointerObservable.remove(pointer);
+      oneShot.dispose();
       hr.dispose();
     },
   };
-  frameCamera(ctx, c, new Vector3(0, 0.7 * h, 0), 3.6 * h, 0.8, 1);
+  frameCamera(ctx, c, new Vector3(0, 0.65 * h, 0), 3.6 * h, 0.9, 1);
   return run;
 }
 
 export const hit: Scenario = {
   name: "hit",
-  title: "Hit",
-  help: "HitReaction: click the chest or the head to throw a ball; the body recoils, the feet stay planted.",
+  title: "Hit reaction",
+  help:
+    "Click the chest or the head to throw a ball there: HitReaction pushes the body along its path on top of " +
+    "the hit clip, while the feet stay planted.",
   build,
 };

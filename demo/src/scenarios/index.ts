@@ -1,5 +1,6 @@
 /** The demo's scenarios, in the panel's order; `?scenario=<name>` picks one. */
 import type { Scenario } from "../kit";
+import { aim } from "./aim";
 import { climb } from "./climb";
 import { crowd } from "./crowd";
 import { deck } from "./deck";
@@ -11,7 +12,7 @@ import { look } from "./look";
 import { tail } from "./tail";
 
 /** Every scenario, in the panel's order. */
-export const SCENARIO_LIST: readonly Scenario[] = [free, grab, climb, ground, deck, hit, crowd, look, tail];
+export const SCENARIO_LIST: readonly Scenario[] = [free, grab, climb, ground, deck, hit, aim, look, tail, crowd];
 
 export const SCENARIOS = SCENARIO_LIST.map((s) => s.name);
 export type ScenarioName = string;

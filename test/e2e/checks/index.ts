@@ -1,5 +1,6 @@
 /** Each demo scenario's end-to-end check, and how long its key moments may take (ms; SwiftShader runs at a few FPS). */
 import type { Capture, CheckContext } from "../harness";
+import { checkAim } from "./aim";
 import { checkClimb } from "./climb";
 import { checkCrowd } from "./crowd";
 import { checkDeck } from "./deck";
@@ -21,6 +22,7 @@ export const SCENARIO_CHECKS: { name: string; wait: number; check: ScenarioCheck
   { name: "deck", wait: 90_000, check: checkDeck },
   { name: "crowd", wait: 150_000, check: checkCrowd },
   { name: "hit", wait: 60_000, check: checkHit },
+  { name: "aim", wait: 60_000, check: checkAim },
   { name: "look", wait: 90_000, check: checkLook },
   { name: "tail", wait: 90_000, check: checkTail },
 ];
