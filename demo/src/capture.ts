@@ -1,11 +1,10 @@
 /** The e2e test's capture: the frame with and without the characters, and where they are on screen. */
 import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector";
-import { type Ctx, bonePos } from "./kit";
+import { type Character, type Ctx, bonePos } from "./kit";
 
 /**
  * The test hook's images: the canvas with the characters, then without them (same frame, scripted motion
- * frozen), and the characters' screen rectangle (bones' box, padded for the mesh, with its shadow on the
- * floor). Render-size pixels; PNG data URLs.
+ * frozen), and the characters' screen rectangle (their skinned meshes' box, with its shadow on the floor). Render-size pixels; PNG data URLs.
  */
 export function capture(
   ctx: Ctx,
@@ -37,13 +36,7 @@ export function capture(
     const dir = light.normalizeToNew();
     const floor = ctx.ground.position.y;
     for (const c of ctx.characters) {
-      const pts = c.skeleton.bones.filter((b) => b.getTransformNode() !== null).map(bonePos);
-      const lo = pts.reduce((a, p) => Vector3.Minimize(a, p), pts[0]!.clone());
-      const hi = pts.reduce((a, p) => Vector3.Maximize(a, p), pts[0]!.clone());
-      // the Mannequin's head (over half its height) and hands reach well past their bones
-      const pad = 0.3 * c.h;
-      lo.subtractInPlace(new Vector3(pad, 0.06 * c.h, pad));
-      hi.addInPlace(new Vector3(pad, 0.8 * c.h, pad));
+      const { lo, hi } = characterBox(c);
       lo.y = Math.max(lo.y, floor);
       for (let k = 0; k < 8; k++) {
         const p = new Vector3(k & 1 ? hi.x : lo.x, k & 2 ? hi.y : lo.y, k & 4 ? hi.z : lo.z);
@@ -62,4 +55,31 @@ export function capture(
     freeze(false);
     engine.runRenderLoop(() => scene.render());
   }
+}
+
+/**
+ * The character's world box as drawn: its meshes' bounds with the skeleton applied (the loaded bounds are the
+ * bind pose's), 2 % of the height around them; the bones' box padded by a third of the height if no mesh has
+ * finite bounds.
+ */
+function characterBox(c: Character): { lo: Vector3; hi: Vector3 } {
+  const lo = new Vector3(Infinity, Infinity, Infinity);
+  const hi = new Vector3(-Infinity, -Infinity, -Infinity);
+  for (const m of c.meshes) {
+    if (!m.isEnabled() || m.getTotalVertices() === 0) continue;
+    m.computeWorldMatrix(true);
+    m.refreshBoundingInfo({ applySkeleton: true });
+    const box = m.getBoundingInfo().boundingBox;
+    lo.minimizeInPlace(box.minimumWorld);
+    hi.maximizeInPlace(box.maximumWorld);
+  }
+  const pad = new Vector3(0.02, 0.02, 0.02).scaleInPlace(c.h);
+  if (Number.isFinite(lo.x + hi.x + lo.y + hi.y + lo.z + hi.z)) {
+    return { lo: lo.subtractInPlace(pad), hi: hi.addInPlace(pad) };
+  }
+  const pts = c.skeleton.bones.filter((b) => b.getTransformNode() !== null).map(bonePos);
+  const blo = pts.reduce((a, p) => Vector3.Minimize(a, p), pts[0]!.clone());
+  const bhi = pts.reduce((a, p) => Vector3.Maximize(a, p), pts[0]!.clone());
+  pad.scaleInPlace(16);
+  return { lo: blo.subtractInPlace(pad), hi: bhi.addInPlace(pad) };
 }
