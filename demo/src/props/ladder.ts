@@ -8,6 +8,7 @@ import { Color3 } from "@babylonjs/core/Maths/math.color";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector";
 import type { Mesh } from "@babylonjs/core/Meshes/mesh";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode";
+import { meshExtent } from "./bounds";
 import { type Character, type Ctx, armLength, bonePos, cylinderBetween, mat } from "../kit";
 
 /** The ladder: holds per rung (index 0: the feet's place on the ground), spacing and rung positions. */
@@ -45,9 +46,7 @@ export function makeLadder(ctx: Ctx, c: Character, climb: number): Ladder {
   const footLength = toe !== undefined ? Vector3.Distance(bonePos(toe), bonePos(r.leftFoot)) : 0.1 * h;
   // the rungs' plane: a foot's length ahead of the toes, leaning away as far as the meshes need (a chibi's
   // helmet): rung k is `lean` × its height further ahead
-  const front = Math.max(
-    ...c.meshes.flatMap((m) => m.getBoundingInfo().boundingBox.vectorsWorld.map((v) => Vector3.Dot(v, forward))),
-  );
+  const front = meshExtent(c, forward);
   const ahead = Vector3.Dot(bonePos(r.leftFoot), forward) + 1.6 * footLength;
   const headY = bonePos(r.head ?? r.spine[r.spine.length - 1]!).y;
   const lean = Math.max(0, Math.min(0.4, (front + 0.02 * h - ahead) / (0.8 * headY)));

@@ -9,6 +9,7 @@ import type { TransformNode } from "@babylonjs/core/Meshes/transformNode";
 import { ClimbSequencer, type ClimbStep } from "../../../src/effectors/interaction/climb-sequencer";
 import { InteractionSystem } from "../../../src/effectors/interaction/interaction-system";
 import { FullBodyBipedEffector } from "../../../src/solver/biped-bones";
+import { frameHeight } from "../props/bounds";
 import { makeLadder } from "../props/ladder";
 import {
   type Ctx,
@@ -53,7 +54,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       steps.push({ time: (time += STEP), limb: l.limb, hold: l.holds[l.first + k]! });
   const system = new InteractionSystem(ik);
   // the body effector follows the holds lightly: the root's rise carries the body
-  const seq = new ClimbSequencer(system, { steps, moveTime: MOVE, liftHeight: 0.04 * h, bodyWeight: 0.2 });
+  const seq = new ClimbSequencer(system, { steps, moveTime: MOVE, liftHeight: 0.04 * h, bodyWeight: 0.1 });
   // per limb: the rung it leaves and the one it goes to (since when), for the root's rise
   const moves = new Map(limbs.map((l) => [l.limb, { from: 0, to: 0, at: 0 }]));
   seq.onStep.add(({ step }) => {
@@ -72,7 +73,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   seq.start();
 
   // from the side, a little in front: the profile on the ladder, hands and feet on the rungs
-  const tall = Math.max(h, ...c.meshes.map((m) => m.getBoundingInfo().boundingBox.maximumWorld.y));
+  const tall = frameHeight(c);
   frameCamera(ctx, c, new Vector3(0, 0.6 * tall, 0).add(forward.scale(0.1 * h)), 2.3 * tall, 1, 0.35);
   ctx.camera.beta = 1.3;
   const rootStart = c.root.position.clone();
@@ -116,7 +117,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       if (ctx.paused()) return;
       if (restart > 0 && (restart -= dt) <= 0) seq.start();
       // the body climbs: the root rises with the holds, and the camera with it
-      const rise = climbed() * ladder.spacing - (seq.isRunning ? 0.03 * h : 0);
+      const rise = climbed() * ladder.spacing - (seq.isRunning ? 0.05 * h : 0);
       c.root.position.y = rootStart.y + rise;
       c.root.position.x = rootStart.x + forward.x * ladder.lean * rise;
       c.root.position.z = rootStart.z + forward.z * ladder.lean * rise;
