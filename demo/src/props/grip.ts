@@ -21,6 +21,8 @@ export interface Grip {
   pose: TransformNode | null;
   /** The hand's finger chains (base to tip), thumb first when found; empty without fingers. */
   fingers: TransformNode[][];
+  /** True when the first chain is the thumb. */
+  thumb: boolean;
 }
 
 /** Linked skeleton nodes under `node`: its finger chains, base to last joint (first linked child each step). */
@@ -91,6 +93,7 @@ export function makeGrip(
       lowest: -0.03 * height,
       pose: null,
       fingers: [],
+      thumb: false,
     };
   }
   // the hand's axes now: wrist to the knuckles' middle, and across the knuckles from the thumb's side
@@ -157,6 +160,7 @@ export function makeGrip(
     lowest: lowest - axis.y - 0.012 * height,
     pose,
     fingers: thumb !== null ? [thumb, ...fingers] : fingers,
+    thumb: thumb !== null,
   };
 }
 

@@ -72,9 +72,9 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   });
   seq.start();
 
-  // from the side, a little in front: the profile on the ladder, hands and feet on the rungs
+  // from the side, a little behind: the profile on the ladder, hands and feet on the rungs beyond
   const tall = frameHeight(c);
-  frameCamera(ctx, c, new Vector3(0, 0.6 * tall, 0).add(forward.scale(0.1 * h)), 2.3 * tall, 1, 0.35);
+  frameCamera(ctx, c, new Vector3(0, 0.6 * tall, 0).add(forward.scale(0.1 * h)), 2.3 * tall, 1, -0.45);
   ctx.camera.beta = 1.3;
   const rootStart = c.root.position.clone();
   const pelvisStart = bonePos(r.pelvis);

@@ -154,6 +154,12 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   const hand = r.leftHand.getTransformNode()!;
   const open = grip.fingers.map((ch) => curl(hand, ch));
   const joints = () => grip.fingers.flat().map(worldPos);
+  // the fingers that wrap the cup's wall (the thumb may lie over its rim)
+  const wrapping = () =>
+    grip.fingers
+      .slice(grip.thumb ? 1 : 0)
+      .flat()
+      .map(worldPos);
   // the nearest finger joint's distance from the cup's wall (its axis is vertical)
   const gap = (p: Vector3, a: Vector3) => Math.hypot(p.x - a.x, p.z - a.z) - cupRadius;
   const record = (phase: string): Json => ({
@@ -166,7 +172,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     cupHeight,
     top,
     lowestFinger: grip.fingers.length > 0 ? Math.min(...joints().map((p) => p.y)) : null,
-    fingerGap: grip.fingers.length > 0 ? Math.min(...joints().map((p) => gap(p, worldPos(cup)))) : null,
+    fingerGap: grip.fingers.length > 0 ? Math.min(...wrapping().map((p) => gap(p, worldPos(cup)))) : null,
     curl: grip.fingers.map((ch) => curl(hand, ch)),
     open,
     held: system.getHeldObject(LH) !== null,

@@ -38,7 +38,7 @@ function checkGrasp(label: string, rec: GraspRecord, lines: string[]): void {
   const above = rec.lowestFinger - rec.top;
   const c = closed(rec);
   lines.push(
-    `${label}: lowest finger joint ${pct(above, h)} above the tabletop; nearest finger joint ${pct(rec.fingerGap, h)} ` +
+    `${label}: lowest finger joint ${pct(above, h)} above the tabletop; nearest finger joint (thumb aside) ${pct(rec.fingerGap, h)} ` +
       `from the cup's wall; fingers curled ${((c * 180) / Math.PI).toFixed(0)}° more than open`,
   );
   expect(above / h, `${label}: the fist stays above the tabletop`).toBeGreaterThan(0.005);
