@@ -1,214 +1,176 @@
+/**
+ * climb: a ClimbSequencer on a ladder sized from the character. Hands and feet go rung to rung (one limb at
+ * a time, three rungs up, then down again), the body effector follows the holds lightly, and the character's
+ * root rises with the lower foot's rung, so the whole body climbs rung by rung. Camera from the side.
+ */
 import type { Bone } from "@babylonjs/core/Bones/bone";
-import { Color3 } from "@babylonjs/core/Maths/math.color";
-import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector";
-import { TransformNode } from "@babylonjs/core/Meshes/transformNode";
+import { Vector3 } from "@babylonjs/core/Maths/math.vector";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode";
 import { ClimbSequencer, type ClimbStep } from "../../../src/effectors/interaction/climb-sequencer";
 import { InteractionSystem } from "../../../src/effectors/interaction/interaction-system";
 import { FullBodyBipedEffector } from "../../../src/solver/biped-bones";
+import { frameHeight } from "../props/bounds";
+import { makeLadder } from "../props/ladder";
 import {
-  armLength,
+  type Ctx,
+  type Json,
+  type Scenario,
+  type ScenarioRun,
   arr,
   bonePos,
-  type Ctx,
-  cylinderBetween,
   frameCamera,
-  type Json,
-  mat,
-  type ScenarioRun,
+  playClip,
   worldPos,
-  type Scenario,
 } from "../kit";
+
+/** Rungs climbed before coming down; seconds between two moves; seconds per move. */
+const CLIMB = 3;
+const STEP = 0.55;
+const MOVE = 0.45;
 
 async function build(ctx: Ctx): Promise<ScenarioRun> {
   const c = ctx.spawn(Vector3.Zero());
   const { ik, h, forward } = c;
   const r = ik.references;
-  const scene = ctx.scene;
-  const lShoulder = bonePos(r.leftUpperArm);
-  const rShoulder = bonePos(r.rightUpperArm);
-  const L = armLength(c, true);
-  const ankleY = (bonePos(r.leftFoot).y + bonePos(r.rightFoot).y) / 2;
-  const chestFront = lShoulder
-    .add(rShoulder)
-    .scale(0.5)
-    .add(forward.scale(0.45 * L));
-  const spacing = 0.1 * h;
-  const holdNode = (side: Vector3, k: number, label: string) => {
-    const n = new TransformNode(`rung ${k} ${label}`, scene);
-    n.position.set(side.x, ankleY + k * spacing, side.z);
-    n.rotationQuaternion = Quaternion.Identity();
-    return n;
-  };
-  const lateral = (p: Vector3, scale: number) => {
-    const cc = lShoulder.add(rShoulder).scale(0.5);
-    const d = p.subtract(cc);
-    const along = forward.scale(Vector3.Dot(d, forward));
-    const across = d.subtract(along);
-    across.y = 0;
-    return chestFront.add(across.scale(scale));
-  };
-  const lHandX = lateral(lShoulder, 0.8);
-  const rHandX = lateral(rShoulder, 0.8);
-  const lFootX = bonePos(r.leftFoot).add(forward.scale(0.04 * h));
-  const rFootX = bonePos(r.rightFoot).add(forward.scale(0.04 * h));
-  const k0 = Math.round((lShoulder.y - 0.12 * h - ankleY) / spacing);
-  const RUNGS = 3;
-  const holds = (x: Vector3, label: string, from: number) =>
-    Array.from({ length: RUNGS + 1 }, (_, i) => holdNode(x, from + i, label));
-  const lh = holds(lHandX, "L hand", k0);
-  const rh = holds(rHandX, "R hand", k0);
-  const lf = holds(lFootX, "L foot", 1);
-  const rf = holds(rFootX, "R foot", 1);
-  // the ladder: rungs at the holds' heights, two rails through the left and right holds (plus a bit)
-  const wood = mat(scene, "ladder", new Color3(0.6, 0.45, 0.25));
-  const beam = (name: string, from: Vector3, to: Vector3, diameter: number, extra: number) => {
-    const cyl = cylinderBetween(scene, name, from, to, diameter, extra);
-    cyl.material = wood;
-    ctx.shadows.addShadowCaster(cyl, false);
-  };
-  // rungs through each pair of holds, a bit longer than the span
-  for (let i = 0; i <= RUNGS; i++) {
-    for (const [a, b] of [
-      [lh[i]!, rh[i]!],
-      [lf[i]!, rf[i]!],
-    ] as const)
-      beam("rung", worldPos(a), worldPos(b), 0.03 * h, 0.1 * h);
-  }
-  // rails: from below the lowest foot rung to above the top hand rung, along each side
-  const side = (lst: TransformNode[], lst2: TransformNode[], out: number) => {
-    const a = worldPos(lst[0]!).add(c.right.scale(out * 0.05 * h));
-    const b = worldPos(lst2[RUNGS]!).add(c.right.scale(out * 0.05 * h));
-    const dir = b.subtract(a).normalize();
-    const from = a.subtract(dir.scale(a.y / Math.max(0.2, dir.y)));
-    const to = b.add(dir.scale(0.1 * h));
-    beam("rail", from, to, 0.04 * h, 0);
-  };
-  side(lf, lh, -1);
-  side(rf, rh, 1);
-
+  playClip(c, "Idle_Loop");
+  const ladder = makeLadder(ctx, c, CLIMB);
   const { LeftHand: LH, RightHand: RH, LeftFoot: LF, RightFoot: RF } = FullBodyBipedEffector;
-  const T = 0.7;
-  const steps: ClimbStep[] = [
-    { time: 0, limb: LH, hold: lh[0]! },
-    { time: 0, limb: RH, hold: rh[0]! },
-    { time: 0, limb: LF, hold: lf[0]! },
-    { time: 0, limb: RF, hold: rf[0]! },
+  const k0 = ladder.handStart;
+  // the limbs in climbing order: each its holds per rung and its first rung
+  const limbs: { limb: FullBodyBipedEffector; holds: TransformNode[]; first: number; bone: Bone; name: string }[] = [
+    { limb: RH, holds: ladder.hands.map((p) => p[1]!), first: k0, bone: r.rightHand, name: "rightHand" },
+    { limb: LF, holds: ladder.feet.map((p) => p[0]!), first: 0, bone: r.leftFoot, name: "leftFoot" },
+    { limb: LH, holds: ladder.hands.map((p) => p[0]!), first: k0, bone: r.leftHand, name: "leftHand" },
+    { limb: RF, holds: ladder.feet.map((p) => p[1]!), first: 0, bone: r.rightFoot, name: "rightFoot" },
   ];
-  const order: [FullBodyBipedEffector, TransformNode[]][] = [
-    [RH, rh],
-    [LF, lf],
-    [LH, lh],
-    [RF, rf],
-  ];
-  for (let rung = 1; rung <= RUNGS; rung++)
-    order.forEach(([limb, list], i) =>
-      steps.push({ time: 0.8 + T * (4 * (rung - 1) + i + 1), limb, hold: list[rung]! }),
-    );
-  const bones: Record<number, Bone> = { [LH]: r.leftHand, [RH]: r.rightHand, [LF]: r.leftFoot, [RF]: r.rightFoot };
-  const limbName: Record<number, string> = { [LH]: "leftHand", [RH]: "rightHand", [LF]: "leftFoot", [RF]: "rightFoot" };
-  let system: InteractionSystem | null = null;
-  let seq: ClimbSequencer | null = null;
+  // the script: every limb to its first hold, up CLIMB rungs one limb at a time, a pause, and down again
+  const steps: ClimbStep[] = limbs.map((l) => ({ time: 0, limb: l.limb, hold: l.holds[l.first]! }));
+  let time = 0.6;
+  for (let k = 1; k <= CLIMB; k++)
+    for (const l of limbs) steps.push({ time: (time += STEP), limb: l.limb, hold: l.holds[l.first + k]! });
+  time += 1.2;
+  for (let k = CLIMB - 1; k >= 0; k--)
+    for (const l of [...limbs].reverse())
+      steps.push({ time: (time += STEP), limb: l.limb, hold: l.holds[l.first + k]! });
+  const system = new InteractionSystem(ik);
+  // the body effector follows the holds lightly: the root's rise carries the body
+  const seq = new ClimbSequencer(system, { steps, moveTime: MOVE, liftHeight: 0.04 * h, bodyWeight: 0.1 });
+  // per limb: the rung it leaves and the one it goes to (since when), for the root's rise
+  const moves = new Map(limbs.map((l) => [l.limb, { from: 0, to: 0, at: 0 }]));
+  seq.onStep.add(({ step }) => {
+    const l = limbs.find((x) => x.limb === step.limb)!;
+    const m = moves.get(step.limb)!;
+    m.from = m.to;
+    m.to = l.holds.indexOf(step.hold) - l.first;
+    m.at = seq.time;
+  });
   let restart = 0;
-  let loops = 0;
-  let finished = false;
-  // frames measured (after the solve), to order the recorded moments
-  let frame = 0;
-  // per limb: the worst bone-to-hold distance while it holds (paused at full weight)
-  const worst: Record<string, { hold: number; frames: number; holds: string[] }> = {};
-  for (const l of [LH, RH, LF, RF]) worst[limbName[l]!] = { hold: 0, frames: 0, holds: [] };
-  // per limb: its hold on the last rung (where the climb ends)
-  const top: { [k: string]: Json } = {};
-  for (const [limb, list] of order) top[limbName[limb]!] = list[RUNGS]!.name;
+  let loop = 0;
+  seq.onFinished.add(() => {
+    loop++;
+    restart = 1.2;
+  });
+  seq.start();
+
+  // from the side, a little behind: the profile on the ladder, hands and feet on the rungs beyond
+  const tall = frameHeight(c);
+  frameCamera(ctx, c, new Vector3(0, 0.6 * tall, 0).add(forward.scale(0.1 * h)), 2.3 * tall, 1, -0.45);
+  ctx.camera.beta = 1.3;
+  const rootStart = c.root.position.clone();
   const pelvisStart = bonePos(r.pelvis);
-  const holdState = () => {
+  const cameraY = ctx.camera.target.y;
+  /** Rungs climbed: the lower foot's rung (blended over its move), so the legs always reach their holds. */
+  const climbed = () => {
+    let low = Infinity;
+    for (const l of [LF, RF]) {
+      const m = moves.get(l)!;
+      low = Math.min(low, m.from + (m.to - m.from) * Math.min(1, (seq.time - m.at) / MOVE));
+    }
+    return low;
+  };
+  const holding = (limb: FullBodyBipedEffector) =>
+    system.isPaused(limb) && system.getInteractionEffector(limb).weight >= 1 && seq.getHold(limb) !== null;
+  const state = (): Json => {
     const out: { [k: string]: Json } = {};
-    for (const limb of [LH, RH, LF, RF]) {
-      const hold = seq?.getHold(limb) ?? null;
-      const holding =
-        hold !== null && system?.isPaused(limb) === true && system.getInteractionEffector(limb).weight >= 1;
-      out[limbName[limb]!] = {
-        bone: arr(bonePos(bones[limb]!)),
+    for (const l of limbs) {
+      const hold = seq.getHold(l.limb);
+      out[l.name] = {
+        bone: arr(bonePos(l.bone)),
         hold: hold === null ? null : arr(worldPos(hold)),
         holdName: hold?.name ?? null,
-        holding,
+        rung: hold === null ? null : l.holds.indexOf(hold),
+        holding: holding(l.limb),
       };
     }
     return out;
   };
-  const startClimb = () => {
-    seq?.dispose();
-    system?.dispose();
-    system = new InteractionSystem(ik);
-    seq = new ClimbSequencer(system, { steps, moveTime: 0.45, liftHeight: 0.03 * h });
-    seq.onFinished.add(() => {
-      if (loops++ === 0) finished = true;
-      restart = 1.5;
-    });
-    seq.start();
-  };
-  startClimb();
+  // per limb: the worst bone-to-hold distance while holding, and the holds it held
+  const worst: Record<string, { hold: number; frames: number; holds: string[] }> = {};
+  for (const l of limbs) worst[l.name] = { hold: 0, frames: 0, holds: [] };
+  let frame = 0;
   const run: ScenarioRun = {
     checks: {},
     done: false,
-    world: () => ({ limbs: holdState(), height: h }),
+    world: () => ({ limbs: state(), climbed: climbed(), height: h }),
+    update: (dt) => {
+      system.speed = ctx.paused() ? 0 : 1;
+      if (ctx.paused()) return;
+      if (restart > 0 && (restart -= dt) <= 0) seq.start();
+      // the body climbs: the root rises with the holds, and the camera with it
+      const rise = climbed() * ladder.spacing - (seq.isRunning ? 0.05 * h : 0);
+      c.root.position.y = rootStart.y + rise;
+      c.root.position.x = rootStart.x + forward.x * ladder.lean * rise;
+      c.root.position.z = rootStart.z + forward.z * ladder.lean * rise;
+      ctx.camera.target.y += (cameraY + 0.8 * rise - ctx.camera.target.y) * Math.min(1, 4 * dt);
+    },
     after: () => {
-      // after this frame's solve: every limb paused on its hold at full weight (until the checks are recorded)
-      const sys = system;
-      if (run.done || seq === null || sys === null) return;
+      if (run.done) return;
       frame++;
       let all = true;
-      for (const limb of [LH, RH, LF, RF]) {
-        const hold = seq.getHold(limb);
-        if (hold === null || !sys.isPaused(limb) || sys.getInteractionEffector(limb).weight < 1) {
+      for (const l of limbs) {
+        const hold = seq.getHold(l.limb);
+        if (hold === null || !holding(l.limb)) {
           all = false;
           continue;
         }
-        const p = bonePos(bones[limb]!);
-        const w = worst[limbName[limb]!]!;
-        w.hold = Math.max(w.hold, Vector3.Distance(p, worldPos(hold)));
+        const w = worst[l.name]!;
+        w.hold = Math.max(w.hold, Vector3.Distance(bonePos(l.bone), worldPos(hold)));
         w.frames++;
         if (!w.holds.includes(hold.name)) w.holds.push(hold.name);
       }
-      // a moment with all four on holds, above the first rung
-      if (all && loops === 0 && run.checks.allHolding === undefined && (seq.getHold(RH)?.name ?? "") !== rh[0]!.name)
-        run.checks.allHolding = { frame, limbs: holdState() };
-      if (finished && all) {
-        // the top, after this frame's solve: every limb on the last rung's holds, the body carried up
-        finished = false;
-        run.checks.finish = {
+      if (!all || loop > 0) return;
+      const rungs = limbs.map((l) => l.holds.indexOf(seq.getHold(l.limb)!) - l.first);
+      // all four holding on the way up, then all four on the top rungs
+      if (run.checks.allHolding === undefined && rungs.some((k) => k > 0) && rungs.some((k) => k < CLIMB))
+        run.checks.allHolding = { frame, limbs: state() };
+      if (run.checks.top === undefined && rungs.every((k) => k === CLIMB)) {
+        run.checks.top = {
           frame,
-          limbs: holdState(),
-          top,
+          limbs: state(),
           pelvisStart: arr(pelvisStart),
           pelvis: arr(bonePos(r.pelvis)),
-          spacing,
-          rungsClimbed: RUNGS,
+          rungs,
+          spacing: ladder.spacing,
+          rungsClimbed: CLIMB,
           height: h,
         };
         run.checks.worst = worst as unknown as Json;
         run.done = run.checks.allHolding !== undefined;
       }
     },
-    update: (dt) => {
-      if (restart > 0) {
-        restart -= dt;
-        if (restart <= 0) startClimb();
-      }
-    },
     dispose: () => {
-      seq?.dispose();
-      system?.dispose();
+      seq.dispose();
+      system.dispose();
     },
   };
-  // from behind and to the side: the back of the climber, hands and feet on the rungs beyond
-  frameCamera(ctx, c, new Vector3(0, 0.85 * h, 0).add(forward.scale(0.25 * h)), 4.6 * h, 1, -0.8);
-  ctx.camera.beta = 1.25;
   return run;
 }
 
 export const climb: Scenario = {
   name: "climb",
   title: "Climb",
-  help: "ClimbSequencer: hands and feet go from rung to rung up a ladder; the body follows.",
+  help:
+    "ClimbSequencer: hands and feet go rung to rung, one at a time; the body effector follows the holds and the " +
+    "character climbs three rungs and back down.",
   build,
 };

@@ -1,184 +1,225 @@
-import { Color3 } from "@babylonjs/core/Maths/math.color";
+/**
+ * grab: the InteractionSystem on the character's PickUp_Table clip. The left hand reaches for the cup
+ * wherever the user drags it on the table (a pivot turns the grip toward the hand), the HandPoser closes the
+ * fingers around it, the pick-up event parents the cup to the hand, the hand lifts it and puts it back.
+ * The clip's frame follows the interaction's timer, so the body's reach, lean and lift match the hand's.
+ * On a model without the clip the procedural idle plays and the lift is the interaction's Y offset.
+ */
+import type { Bone } from "@babylonjs/core/Bones/bone";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector";
-import type { Mesh } from "@babylonjs/core/Meshes/mesh";
-import { CreateBox } from "@babylonjs/core/Meshes/Builders/boxBuilder";
-import { CreateCylinder } from "@babylonjs/core/Meshes/Builders/cylinderBuilder";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode";
 import { Curve } from "../../../src/effectors/curve";
-import { InteractionCurveType } from "../../../src/effectors/interaction/interaction-curves";
+import { InteractionCurveType as Ch } from "../../../src/effectors/interaction/interaction-curves";
 import { InteractionObject } from "../../../src/effectors/interaction/interaction-object";
 import { InteractionSystem } from "../../../src/effectors/interaction/interaction-system";
 import { FullBodyBipedEffector } from "../../../src/solver/biped-bones";
+import { curl, makeGrip } from "../props/grip";
+import { frameHeight } from "../props/bounds";
+import { makeTable } from "../props/table";
 import {
-  armLength,
+  type Ctx,
+  type Json,
+  type Scenario,
+  type ScenarioRun,
   arr,
   bonePos,
-  boneRotation,
-  type Ctx,
   frameCamera,
-  type Json,
-  keyBone,
-  mat,
-  type ScenarioRun,
+  playClip,
   worldPos,
-  type Scenario,
 } from "../kit";
+
+/** A curve through `[time, value]` keys, flat at each key (eases between them). */
+const keys = (ks: [number, number][]) =>
+  new Curve(ks.map(([time, value]) => ({ time, value, inTangent: 0, outTangent: 0 })));
+
+// the script (interaction seconds): reach, grasp and pick up, lift, hold, put down, let go, back
+const GRASP = 1.1;
+const LIFTED = 2.1;
+const DOWN = 3.6;
+const LET_GO = 4.0;
+const END = 4.8;
+/** PickUp_Table's frame (fraction of the clip) at the script's keys: reach low at 0.28, lifted at 0.6. */
+const CLIP: [number, number][] = [
+  [0, 0],
+  [GRASP, 0.28],
+  [GRASP + 0.3, 0.28],
+  [LIFTED, 0.6],
+  [2.8, 0.6],
+  [DOWN, 0.28],
+  [LET_GO, 0.28],
+  [END, 1],
+];
 
 async function build(ctx: Ctx): Promise<ScenarioRun> {
   const c = ctx.spawn(Vector3.Zero());
   const { ik, h, forward, right } = c;
   const r = ik.references;
-  const scene = ctx.scene;
-  const L = armLength(c, false);
-  const shoulder = bonePos(r.rightUpperArm);
-  // the cup beyond arm's reach: the body has to lean in (pull)
-  const cupHome = shoulder.add(forward.scale(1.2 * L)).add(right.scale(-0.15 * L));
-  const tableTop = shoulder.y - 0.75 * L;
-  cupHome.y = tableTop + 0.05 * h;
-  const table = CreateBox("table", { width: 0.9 * h, height: 0.04 * h, depth: 0.5 * h }, scene);
-  table.rotationQuaternion = Quaternion.FromLookDirectionLH(forward, Vector3.Up());
-  table.position.copyFrom(cupHome.add(forward.scale(0.12 * h)));
-  table.position.y = tableTop - 0.02 * h;
-  table.material = mat(scene, "table", new Color3(0.55, 0.38, 0.22));
-  const legs: Mesh[] = [];
-  for (const [a, b] of [
-    [-1, -1],
-    [-1, 1],
-    [1, -1],
-    [1, 1],
-  ] as const) {
-    const leg = CreateBox("leg", { width: 0.03 * h, height: tableTop, depth: 0.03 * h }, scene);
-    leg.position.copyFrom(table.position.add(right.scale(a * 0.42 * h)).add(forward.scale(b * 0.22 * h)));
-    leg.position.y = tableTop / 2 - 0.02 * h;
-    leg.material = table.material;
-    legs.push(leg);
-  }
-  const cupRadius = 0.035 * h;
-  const cup = CreateCylinder("cup", { height: 0.1 * h, diameter: 2 * cupRadius }, scene);
-  cup.material = mat(scene, "cup", new Color3(0.85, 0.15, 0.15));
-  cup.position.copyFrom(cupHome);
-  for (const m of [table, cup, ...legs]) {
-    ctx.shadows.addShadowCaster(m, false);
-    m.receiveShadows = true;
-  }
-  // the grip: the hand's target, beside the cup toward the character, turned like the hand at rest
-  const grip = new TransformNode("grip", scene);
-  grip.parent = cup;
-  grip.position.copyFrom(forward.scale(-(cupRadius + 0.015 * h)));
-  const handRot = boneRotation(r.rightHand);
-  grip.rotationQuaternion = handRot;
+  const LH = FullBodyBipedEffector.LeftHand;
+  const table = makeTable(ctx, c);
+  const { cup, top, cupRadius, cupHeight } = table;
+  table.place(-0.45, -0.2);
+  // the grip beside the cup: wrist place and turn, and the closed fingers for the hand poser
+  const nodes = new Set(c.skeleton.bones.map((b: Bone) => b.getTransformNode()!).filter((n) => n !== null));
+  const grip = makeGrip(r.leftHand, nodes, cupRadius, forward, right, h);
+  const axisY = Math.min(top + 0.8 * cupHeight, Math.max(top + 0.5 * cupHeight, top - grip.lowest));
+  const pivot = new TransformNode("grip pivot", ctx.scene);
+  pivot.position.set(cup.position.x, axisY, cup.position.z);
+  pivot.setParent(cup);
+  const target = new TransformNode("grip", ctx.scene);
+  target.position.copyFrom(worldPos(pivot).add(grip.wristOffset));
+  target.rotationQuaternion = grip.rotation.clone();
+  target.setParent(pivot);
+  if (grip.pose !== null) grip.pose.parent = target;
 
+  const clip = playClip(c, "PickUp_Table");
+  clip?.pause();
+  const lift = clip === null ? 0.14 * h : 0;
+  const weight =
+    clip === null
+      ? keys([
+          [0, 0],
+          [GRASP, 1],
+          [LET_GO, 1],
+          [END, 0],
+        ])
+      : keys([
+          [0, 0],
+          [GRASP, 1],
+          [GRASP + 0.3, 1],
+          [LIFTED, 0.15],
+          [2.8, 0.15],
+          [DOWN, 1],
+          [LET_GO, 1],
+          [END, 0],
+        ]);
   const system = new InteractionSystem(ik);
-  const object = new InteractionObject(grip, {
+  const object = new InteractionObject(cup, {
+    findTargets: false,
     weightCurves: [
-      { type: InteractionCurveType.PositionWeight, curve: Curve.riseHoldFall(0.9, 1.1, 1.9) },
-      { type: InteractionCurveType.RotationWeight, curve: Curve.riseHoldFall(0.9, 1.1, 1.9) },
+      { type: Ch.PositionWeight, curve: weight },
+      {
+        type: Ch.RotationWeight,
+        curve: keys([
+          [0, 0],
+          [GRASP, 1],
+          [LET_GO, 1],
+          [END, 0],
+        ]),
+      },
+      {
+        type: Ch.PoserWeight,
+        curve: keys([
+          [0, 0],
+          [0.5, 0],
+          [GRASP, 1],
+          [LET_GO, 1],
+          [LET_GO + 0.4, 0],
+        ]),
+      },
+      {
+        type: Ch.PositionOffsetY,
+        curve: keys([
+          [0, 0],
+          [GRASP + 0.3, 0],
+          [LIFTED, lift],
+          [2.8, lift],
+          [DOWN, 0],
+        ]),
+      },
     ],
-    events: [{ time: 1.0, pause: true }],
+    events: [
+      { time: GRASP, pickUp: true },
+      { time: LET_GO, message: "put down" },
+    ],
   });
-  const RH = FullBodyBipedEffector.RightHand;
-  let phase: "reach" | "lift" | "hold" | "down" | "release" | "rest" = "rest";
-  let t = 0.5;
-  let graspFrames = 0;
-  // a pose record: solved bones, their animation-only positions this frame, the cup and the grip
-  const record = (): Json => {
-    const solved: { [k: string]: Json } = {};
-    const animated: { [k: string]: Json } = {};
-    for (const k of ["pelvis", "chest", "leftShoulder", "rightShoulder", "leftHand", "rightHand"] as const) {
-      solved[k] = arr(bonePos(keyBone(c, k)));
-      const a = c.animated[k];
-      if (a !== undefined) animated[k] = arr(a);
-    }
-    return { phase, solved, animated, cup: arr(worldPos(cup)), grip: arr(worldPos(grip)), cupRadius, height: h };
-  };
-  // the cup lifted a fraction `e` (0: on the table, 1: up and toward the character)
-  const liftCup = (e: number) => {
-    cup.position.copyFrom(cupHome);
-    cup.position.y += 0.15 * h * e;
-    cup.position.addInPlace(forward.scale(-0.1 * h * e));
-  };
+  object.createTarget(LH, target, { pivot, twistWeight: 0.5 });
+  // where the cup stood, to set it down there exactly
+  const home = { position: new Vector3(), rotation: new Quaternion() };
+  system.onInteractionPickUp.add(() => {
+    home.position.copyFrom(cup.position);
+    home.rotation.copyFrom(cup.rotationQuaternion!);
+    table.drag.enabled = false;
+  });
+  system.onInteractionEvent.add((e) => {
+    if (e.event?.message !== "put down") return;
+    system.release(LH, home.position, home.rotation);
+    table.drag.enabled = true;
+  });
+
+  // the script's clock: rest, then the interaction; the clip's frame follows the interaction's timer
+  const clipFrame = new Curve(CLIP.map(([time, value]) => ({ time, value, inTangent: 0, outTangent: 0 })));
+  let rest = 0.6;
+  let loop = 0;
+  const time = () => system.getProgress(LH) * object.length;
+  const hand = r.leftHand.getTransformNode()!;
+  const open = grip.fingers.map((ch) => curl(hand, ch));
+  const joints = () => grip.fingers.flat().map(worldPos);
+  // the fingers that wrap the cup's wall (the thumb may lie over its rim)
+  const wrapping = () =>
+    grip.fingers
+      .slice(grip.thumb ? 1 : 0)
+      .flat()
+      .map(worldPos);
+  // the nearest finger joint's distance from the cup's wall (its axis is vertical)
+  const gap = (p: Vector3, a: Vector3) => Math.hypot(p.x - a.x, p.z - a.z) - cupRadius;
+  const record = (phase: string): Json => ({
+    phase,
+    loop,
+    hand: arr(bonePos(r.leftHand)),
+    grip: arr(worldPos(target)),
+    cup: arr(worldPos(cup)),
+    cupRadius,
+    cupHeight,
+    top,
+    lowestFinger: grip.fingers.length > 0 ? Math.min(...joints().map((p) => p.y)) : null,
+    fingerGap: grip.fingers.length > 0 ? Math.min(...wrapping().map((p) => gap(p, worldPos(cup)))) : null,
+    curl: grip.fingers.map((ch) => curl(hand, ch)),
+    open,
+    held: system.getHeldObject(LH) !== null,
+    height: h,
+  });
+  let moved: Vector3 | null = null;
   const run: ScenarioRun = {
     checks: {},
     done: false,
-    world: () => ({
-      cup: arr(worldPos(cup)),
-      grip: arr(worldPos(grip)),
-      rightHand: arr(bonePos(r.rightHand)),
-      leftHand: arr(bonePos(r.leftHand)),
-      phase,
-      height: h,
-    }),
-    after: () => {
-      // the key moments of the first loop, after this frame's solve
-      if (phase === "rest" && t > 0.6 && run.checks.rest === undefined) run.checks.rest = record();
-      if (phase === "reach" && system.isPaused(RH) && graspFrames >= 2 && run.checks.grasp === undefined)
-        run.checks.grasp = record();
-      if (phase === "hold" && t > 0.4 && run.checks.hold === undefined) {
-        run.checks.hold = record();
-        run.done = run.checks.rest !== undefined && run.checks.grasp !== undefined;
-      }
-    },
+    world: () => ({ cup: arr(worldPos(cup)), grip: arr(worldPos(target)), hand: arr(bonePos(r.leftHand)), t: time() }),
     update: (dt) => {
-      t += dt;
-      switch (phase) {
-        case "rest":
-          if (t > 0.8) {
-            cup.position.copyFrom(cupHome);
-            system.startInteraction(RH, object, true);
-            phase = "reach";
-            t = 0;
-          }
-          break;
-        case "reach":
-          if (system.isPaused(RH)) {
-            // a few frames holding the cup at the grasp (measured in `after`), then lift
-            if (++graspFrames >= 4) {
-              phase = "lift";
-              t = 0;
-            }
-          }
-          break;
-        case "lift": {
-          const k = Math.min(1, t / 0.8);
-          liftCup(0.5 - 0.5 * Math.cos(Math.PI * k));
-          if (k >= 1) {
-            phase = "hold";
-            t = 0;
-          }
-          break;
+      // the panel's pause holds the script too: the interaction's timer drives the clip
+      system.speed = ctx.paused() ? 0 : 1;
+      if (ctx.paused()) return;
+      if (!system.isInInteraction(LH)) {
+        rest -= dt;
+        if (rest <= 0) {
+          system.startInteraction(LH, object, false);
+          rest = 0.6;
+          loop++;
         }
-        case "hold":
-          if (t > 0.8) {
-            phase = "down";
-            t = 0;
-          }
-          break;
-        case "down": {
-          const k = Math.min(1, t / 0.8);
-          liftCup(0.5 + 0.5 * Math.cos(Math.PI * k));
-          if (k >= 1) {
-            system.resumeInteraction(RH);
-            phase = "release";
-            t = 0;
-          }
-          break;
-        }
-        case "release":
-          if (!system.isInInteraction(RH)) {
-            phase = "rest";
-            t = 0;
-            graspFrames = 0;
-          }
-          break;
       }
+      if (clip !== null) clip.goToFrame(clip.from + (clip.to - clip.from) * clipFrame.evaluate(time()));
+    },
+    after: () => {
+      // key moments after this frame's solve: grasped (fingers closed), lifted, and a grasp after a move
+      const t = time();
+      const key = moved === null ? "" : "moved ";
+      if (t > GRASP + 0.15 && t < GRASP + 0.3 && run.checks[`${key}grasp`] === undefined)
+        run.checks[`${key}grasp`] = record("grasp");
+      if (t > LIFTED + 0.2 && t < 2.8 && run.checks.lifted === undefined) run.checks.lifted = record("lifted");
+      run.done = run.checks.grasp !== undefined && run.checks.lifted !== undefined;
+    },
+    control: (cmd, arg) => {
+      // "cup" [u, v]: move the cup on the table (as a drag would), once it is back on it
+      if (cmd !== "cup" || !Array.isArray(arg) || system.getHeldObject(LH) !== null) return null;
+      table.place(Number(arg[0]), Number(arg[1]));
+      moved = cup.position.clone();
+      return arr(moved);
     },
     dispose: () => system.dispose(),
   };
-  // from the side, a little in front: the reach, the lean and the cup all in view
-  const mid = cupHome.add(bonePos(r.pelvis)).scale(0.5);
-  mid.y = 0.5 * h;
-  frameCamera(ctx, c, mid, 3.6 * h, 1, 0.6);
-  ctx.camera.beta = 1.1;
+  // from the front, on the side of the reaching hand: the hand, the cup and the lean all in view
+  // (framed from the meshes' top too: a chibi's head is far above its head bone)
+  const tall = frameHeight(c);
+  frameCamera(ctx, c, new Vector3(0, 0.5 * tall, 0).add(forward.scale(0.2 * h)), 2.7 * tall, -0.8, 1);
+  ctx.camera.beta = 1.2;
   return run;
 }
 
@@ -186,7 +227,7 @@ export const grab: Scenario = {
   name: "grab",
   title: "Grab",
   help:
-    "InteractionSystem: the right hand reaches for the cup, grasps it, lifts it and puts it back; " +
-    "the body leans in.",
+    "InteractionSystem + HandPoser on PickUp_Table: the hand meets the cup, the fingers close, the cup is picked " +
+    "up and put back. Drag the cup on the table.",
   build,
 };

@@ -1,65 +1,69 @@
 import { expect } from "vitest";
-import { type CheckContext, type V, dist, pct, sub } from "../harness";
+import { type CheckContext, type V, dist, pct } from "../harness";
 
-interface PoseRecord {
+interface GraspRecord {
   phase: string;
-  solved: Record<string, V>;
-  animated: Record<string, V>;
-  cup: V;
+  hand: V;
   grip: V;
+  cup: V;
   cupRadius: number;
+  cupHeight: number;
+  top: number;
+  lowestFinger: number | null;
+  fingerGap: number | null;
+  curl: number[];
+  open: number[];
+  held: boolean;
   height: number;
 }
 
-/** Horizontal lean of a bone toward a point: its IK displacement from the animation-only pose, along the way to the point. */
-function lean(rec: PoseRecord, bone: string): number {
-  const d = sub(rec.solved[bone]!, rec.animated[bone]!);
-  const to = sub(rec.cup, rec.animated[bone]!);
-  const n = Math.hypot(to[0], to[2]);
-  return (d[0] * to[0] + d[2] * to[2]) / n;
+/** Mean curl gained by the fingers (thumb, the first chain, left out) from the open hand, in radians. */
+function closed(rec: GraspRecord): number {
+  const n = rec.curl.length - 1;
+  let sum = 0;
+  for (let i = 1; i < rec.curl.length; i++) sum += rec.curl[i]! - rec.open[i]!;
+  return n > 0 ? sum / n : 0;
 }
 
-/** The grab scenario's checks. */
-export async function checkGrab({ checks, lines }: CheckContext): Promise<void> {
-  const rest = checks.rest as PoseRecord;
-  const grasp = checks.grasp as PoseRecord;
-  const hold = checks.hold as PoseRecord;
-  const h = grasp.height;
-  // the grip sits beside the cup, the cup's radius plus 1.5 % of h (the palm) from its axis, half-way up: a
-  // wrist within 0.5 % of h of the grip is where it was sent, and so within the radius + 2 % of h of the
-  // cup's centre (on the cup)
-  for (const [label, rec] of [
-    ["grasp", grasp],
-    ["hold", hold],
-  ] as const) {
-    const toCup = dist(rec.solved.rightHand!, rec.cup);
-    const toGrip = dist(rec.solved.rightHand!, rec.grip);
-    lines.push(
-      `${label}: right hand to the grip beside the cup ${pct(toGrip, h)} (tolerance 0.5 %), to the cup's centre ${pct(toCup, h)} (cup radius ${pct(rec.cupRadius, h)})`,
-    );
-    expect(toGrip / h, `${label}: right hand at the grip`).toBeLessThan(0.005);
+/** The hand at the grasp: on the grip beside the cup, fingers closed around it and above the tabletop. */
+function checkGrasp(label: string, rec: GraspRecord, lines: string[]): void {
+  const h = rec.height;
+  const toGrip = dist(rec.hand, rec.grip);
+  lines.push(`${label}: left hand to its grip on the cup ${pct(toGrip, h)} (tolerance 1 %)`);
+  expect(toGrip / h, `${label}: hand on the cup`).toBeLessThan(0.01);
+  if (rec.lowestFinger === null || rec.fingerGap === null) {
+    lines.push(`${label}: the model has no finger bones (no hand pose to check)`);
+    return;
   }
-  // the body leans in when the cup is far: chest and pelvis moved toward the cup from the animation-only pose
-  const lg = lean(grasp, "chest");
-  const lp = lean(grasp, "pelvis");
-  const lr = lean(rest, "chest");
-  const lh = lean(hold, "chest");
+  const above = rec.lowestFinger - rec.top;
+  const c = closed(rec);
   lines.push(
-    `lean toward the cup (IK − animation, horizontal): chest ${pct(lg, h)} at the grasp (cup far), ${pct(lh, h)} at the hold (cup lifted, nearer), ${pct(lr, h)} at rest; pelvis ${pct(lp, h)} at the grasp`,
+    `${label}: lowest finger joint ${pct(above, h)} above the tabletop; nearest finger joint (thumb aside) ${pct(rec.fingerGap, h)} ` +
+      `from the cup's wall; fingers curled ${((c * 180) / Math.PI).toFixed(0)}° more than open`,
   );
-  expect(lg / h, "chest leans toward the far cup").toBeGreaterThan(0.02);
-  expect(lg, "leans more for the far cup than for the lifted one").toBeGreaterThan(lh);
-  // the other hand stays relaxed: it stays where the animation puts it (its effector has no weight and
-  // maintainRelativePositionWeight 0, so the lean does not carry it)
-  for (const [label, rec] of [
-    ["grasp", grasp],
-    ["hold", hold],
-  ] as const) {
-    const moved = dist(rec.solved.leftHand!, rec.animated.leftHand!);
-    const rel = (k: "solved" | "animated") => sub(rec[k].leftHand!, rec[k].leftShoulder!);
-    lines.push(
-      `${label}: left hand ${pct(moved, h)} from its animated position (tolerance 2 %); relative to its shoulder ${pct(dist(rel("solved"), rel("animated")), h)}`,
-    );
-    expect(moved / h, `${label}: left hand relaxed`).toBeLessThan(0.02);
-  }
+  expect(above / h, `${label}: the fist stays above the tabletop`).toBeGreaterThan(0.005);
+  expect(Math.abs(rec.fingerGap) / h, `${label}: fingers on the cup`).toBeLessThan(0.015);
+  expect(c, `${label}: fingers closed`).toBeGreaterThan(0.6);
+}
+
+/** The grab scenario's checks; it also drags the cup elsewhere and checks the next grasp there. */
+export async function checkGrab({ checks, hook, waitFor, lines, wait }: CheckContext): Promise<void> {
+  const grasp = checks.grasp as GraspRecord;
+  const lifted = checks.lifted as GraspRecord;
+  const h = grasp.height;
+  checkGrasp("grasp", grasp, lines);
+  // lifted: the cup went up with the hand (picked up), its grip still in the hand
+  const rise = lifted.cup[1] - grasp.cup[1];
+  const follow = dist(lifted.hand, lifted.grip);
+  lines.push(`lifted: cup ${pct(rise, h)} above the table, its grip ${pct(follow, h)} from the hand (tolerance 1 %)`);
+  expect(lifted.held, "the cup is in the hand").toBe(true);
+  expect(rise / h, "the cup is lifted").toBeGreaterThan(0.05);
+  expect(follow / h, "the cup follows the hand").toBeLessThan(0.01);
+  // the cup moved on the table (as a drag does, once it is back on it): the next grasp is there
+  await waitFor("h.control('cup', [0.6, 0.7]) !== null", wait);
+  await waitFor("h.checks()['moved grasp'] !== undefined", wait);
+  const moved = (await hook<Record<string, unknown>>("h.checks()"))["moved grasp"] as GraspRecord;
+  lines.push(`the cup moved ${pct(dist(moved.cup, grasp.cup), h)} on the table`);
+  expect(dist(moved.cup, grasp.cup) / h).toBeGreaterThan(0.1);
+  checkGrasp("moved grasp", moved, lines);
 }

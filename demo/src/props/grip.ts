@@ -1,0 +1,174 @@
+/**
+ * A hand's grip around a cylinder (a cup), worked out once from the rig: the wrist's place and turn beside
+ * the cylinder, and a closed finger pose for the library's HandPoser, each finger wrapped joint by joint
+ * until it touches the cylinder. Rig-independent: directions come from the finger bones' positions.
+ */
+import type { Bone } from "@babylonjs/core/Bones/bone";
+import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode";
+import { HandPoser } from "../../../src/effectors/interaction/hand-poser";
+import { worldPos } from "../kit";
+
+/** The grip, relative to a point on the cylinder's axis (world directions of the character at spawn). */
+export interface Grip {
+  /** Wrist (hand bone) minus the axis point. */
+  wristOffset: Vector3;
+  /** The hand bone's world rotation at the grip (Babylon's decomposition, as an effector's rotation). */
+  rotation: Quaternion;
+  /** Lowest finger joint minus the axis point's height, skin included (negative: below it). */
+  lowest: number;
+  /** Closed finger pose (local rotations named like the fingers), to put under the hand's target; or null. */
+  pose: TransformNode | null;
+  /** The hand's finger chains (base to tip), thumb first when found; empty without fingers. */
+  fingers: TransformNode[][];
+  /** True when the first chain is the thumb. */
+  thumb: boolean;
+}
+
+/** Linked skeleton nodes under `node`: its finger chains, base to last joint (first linked child each step). */
+function chains(hand: TransformNode, bones: Set<TransformNode>): TransformNode[][] {
+  const kids = (n: TransformNode) => n.getChildTransformNodes(true).filter((k) => bones.has(k));
+  return kids(hand).map((base) => {
+    const chain = [base];
+    for (let k = kids(base); k.length > 0; k = kids(k[0]!)) chain.push(k[0]!);
+    return chain;
+  });
+}
+
+/** Turns `node` about the world axis through its origin by `q` (the turn composed in world space). */
+function turnWorld(node: TransformNode, q: Quaternion): void {
+  const w = node.computeWorldMatrix(true).clone();
+  const p = w.getTranslation();
+  const turn = Matrix.Translation(-p.x, -p.y, -p.z)
+    .multiply(Matrix.FromQuaternionToRef(q, new Matrix()))
+    .multiply(Matrix.Translation(p.x, p.y, p.z));
+  const parent = node.parent as TransformNode | null;
+  const inv = parent !== null ? parent.computeWorldMatrix(true).clone().invert() : Matrix.Identity();
+  const local = w.multiply(turn).multiply(inv);
+  const s = new Vector3();
+  const r = new Quaternion();
+  local.decompose(s, r, new Vector3());
+  node.rotationQuaternion = r;
+}
+
+/** Distance from `p` to the vertical line through `a`. */
+const toAxis = (p: Vector3, a: Vector3) => Math.hypot(p.x - a.x, p.z - a.z);
+
+/** Points of a finger chain: its joints and an estimated tip past the last one. */
+function points(chain: TransformNode[]): Vector3[] {
+  const ps = chain.map(worldPos);
+  const n = ps.length;
+  const last = n >= 2 ? ps[n - 1]!.subtract(ps[n - 2]!).scale(0.8) : new Vector3(0, 0, 0);
+  ps.push(ps[n - 1]!.add(last));
+  return ps;
+}
+
+/**
+ * The grip of `handBone` around a vertical cylinder of `radius`: fingers along `along` (horizontal),
+ * thumb up, palm toward the cylinder on the `palmSide` (horizontal, ⟂ `along`). Poses the hand's nodes
+ * while it measures and puts them back. `height`: the character's, for the skin's margins.
+ */
+export function makeGrip(
+  handBone: Bone,
+  skeletonNodes: Set<TransformNode>,
+  radius: number,
+  along: Vector3,
+  palmSide: Vector3,
+  height: number,
+): Grip {
+  const hand = handBone.getTransformNode()!;
+  const all = chains(hand, skeletonNodes);
+  const saved = [hand, ...all.flat()].map((n) => [n, n.rotationQuaternion?.clone() ?? null] as const);
+  const wrist = worldPos(hand);
+  // the thumb: the chain whose name says so, else none (its wrap then only looks for contact)
+  const thumbIndex = all.findIndex((ch) => /thumb/i.test(ch[0]!.name));
+  const thumb = thumbIndex >= 0 ? all[thumbIndex]! : null;
+  const fingers = all.filter((ch) => ch !== thumb);
+  const skin = 0.008 * height;
+  if (fingers.length < 2) {
+    // no fingers to read the hand's axes from: the wrist beside the cylinder, the animated turn
+    return {
+      wristOffset: palmSide.scale(-(radius + 0.03 * height)),
+      rotation: Quaternion.Identity(),
+      lowest: -0.03 * height,
+      pose: null,
+      fingers: [],
+      thumb: false,
+    };
+  }
+  // the hand's axes now: wrist to the knuckles' middle, and across the knuckles from the thumb's side
+  const bases = fingers.map((ch) => worldPos(ch[0]!));
+  const knuckles = bases.reduce((a, b) => a.add(b), Vector3.Zero()).scale(1 / bases.length);
+  const thumbBase = thumb !== null ? worldPos(thumb[0]!) : bases[0]!;
+  const byThumb = [...bases].sort((a, b) => Vector3.Distance(a, thumbBase) - Vector3.Distance(b, thumbBase));
+  const f0 = knuckles.subtract(wrist).normalize();
+  const s0 = byThumb[byThumb.length - 1]!.subtract(byThumb[0]!);
+  s0.subtractInPlace(f0.scale(Vector3.Dot(s0, f0))).normalize();
+  // turn them onto the grip's axes: fingers along `along`, index above pinky (thumb up)
+  const down = new Vector3(0, -1, 0);
+  const q1 = Quaternion.FromUnitVectorsToRef(f0, along, new Quaternion());
+  const s1 = s0.applyRotationQuaternion(q1);
+  const angle = Math.atan2(Vector3.Dot(Vector3.Cross(s1, down), along), Vector3.Dot(s1, down));
+  const q = Quaternion.RotationAxis(along, angle).multiply(q1);
+  turnWorld(hand, q);
+  hand.computeWorldMatrix(true);
+  const rotation = hand.absoluteRotationQuaternion.clone();
+  // the axis point: the palm's middle, pushed toward the palm side by the cylinder's radius and the palm
+  const palmLength = Vector3.Distance(wrist, knuckles);
+  const axis = wrist
+    .add(along.scale(0.5 * palmLength))
+    .add(palmSide.scale(radius + 0.22 * palmLength))
+    .subtract(new Vector3(0, 0.1 * palmLength, 0));
+  // wrap: each joint turns toward the cylinder until its finger beyond touches it (or its limit)
+  const contact = radius + skin;
+  for (const ch of all) {
+    const isThumb = ch === thumb;
+    for (let j = 0; j < ch.length; j++) {
+      const node = ch[j]!;
+      const beyond = () => points(ch).slice(j + 1);
+      const near = () => Math.min(...beyond().map((p) => toAxis(p, axis)));
+      const turnAxis = (): Vector3 => {
+        const p = worldPos(node);
+        const to = new Vector3(axis.x - p.x, 0, axis.z - p.z);
+        const seg = beyond()[0]!.subtract(p);
+        return isThumb ? Vector3.Cross(seg, to).normalize() : s0.applyRotationQuaternion(q);
+      };
+      const step = (3 * Math.PI) / 180;
+      const ax = turnAxis();
+      if (ax.lengthSquared() < 1e-9) continue;
+      // the sign that brings the finger toward the cylinder
+      const before = near();
+      turnWorld(node, Quaternion.RotationAxis(ax, step));
+      const sign = near() < before ? 1 : -1;
+      turnWorld(node, Quaternion.RotationAxis(ax, -step));
+      const limit = isThumb ? 50 : j === 0 ? 75 : 95;
+      for (let deg = 0; deg < limit && near() > contact; deg += 3)
+        turnWorld(node, Quaternion.RotationAxis(ax, sign * step));
+    }
+  }
+  let lowest = Infinity;
+  for (const ch of all) for (const p of points(ch)) lowest = Math.min(lowest, p.y);
+  const pose = HandPoser.capturePose(hand, `${hand.name} grip pose`);
+  const wristOffset = wrist.subtract(axis);
+  for (const [n, r] of saved) {
+    if (r !== null) n.rotationQuaternion = r;
+  }
+  hand.computeWorldMatrix(true);
+  return {
+    wristOffset,
+    rotation,
+    lowest: lowest - axis.y - 0.012 * height,
+    pose,
+    fingers: thumb !== null ? [thumb, ...fingers] : fingers,
+    thumb: thumb !== null,
+  };
+}
+
+/** Curl of a finger chain: the angle (rad) between the hand's direction (wrist to base) and its last segment. */
+export function curl(hand: TransformNode, chain: TransformNode[]): number {
+  const ps = chain.map(worldPos);
+  if (ps.length < 2) return 0;
+  const a = ps[0]!.subtract(worldPos(hand)).normalize();
+  const b = ps[ps.length - 1]!.subtract(ps[ps.length - 2]!).normalize();
+  return Math.acos(Math.max(-1, Math.min(1, Vector3.Dot(a, b))));
+}
