@@ -52,6 +52,9 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   for (let k = CLIMB - 1; k >= 0; k--)
     for (const l of [...limbs].reverse())
       steps.push({ time: (time += STEP), limb: l.limb, hold: l.holds[l.first + k]! });
+  // the feet carry the body: a hand a rung ahead pulls less, so it does not lift a foot off its rung
+  ik.solver.leftArmChain.pull = 0.5;
+  ik.solver.rightArmChain.pull = 0.5;
   const system = new InteractionSystem(ik);
   // the body effector follows the holds lightly: the root's rise carries the body
   const seq = new ClimbSequencer(system, { steps, moveTime: MOVE, liftHeight: 0.04 * h, bodyWeight: 0.1 });
