@@ -7,9 +7,10 @@ import { free } from "./free";
 import { grab } from "./grab";
 import { ground } from "./ground";
 import { hit } from "./hit";
+import { vr } from "./vr";
 
 /** Every scenario, in the panel's order. */
-export const SCENARIO_LIST: readonly Scenario[] = [free, grab, climb, ground, deck, hit, crowd];
+export const SCENARIO_LIST: readonly Scenario[] = [free, grab, climb, ground, deck, hit, crowd, vr];
 
 export const SCENARIOS = SCENARIO_LIST.map((s) => s.name);
 export type ScenarioName = string;

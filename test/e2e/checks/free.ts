@@ -63,6 +63,15 @@ export async function checkFree({ checks, hook, waitFor, page, lines }: CheckCon
   await page.mouse.click(x, y);
   await waitFor("document.getElementById('effector').value === '8'", 10_000);
   expect(await page.locator("#chain").inputValue()).toBe("3");
+  // the gizmo shows world axes by default, the handle's own once switched; the legend names each colour
+  expect(await hook<boolean>("h.world().gizmoWorld"), "world axes by default").toBe(true);
+  await page.selectOption("#gizmo-axes", "1");
+  expect(await hook<boolean>("h.world().gizmoWorld"), "local axes once switched").toBe(false);
+  await page.selectOption("#gizmo-axes", "0");
+  const swatches = await page.locator("#legend .swatch").evaluateAll((els) => els.map((e) => e.dataset.color));
+  const colors = await hook<Record<string, string>>("h.world().colors");
+  expect(swatches.length, "legend: hands, feet, body, shoulders, thighs, bend goals").toBe(6);
+  expect(new Set(Object.values(colors))).toEqual(new Set(swatches));
   // reset: parameters and handles back
   await hook("(h.scene.getMeshByName('handle left hand').position.y += 0.2, 0)");
   const beforeReset = await hook<number>("h.frames");
@@ -71,6 +80,10 @@ export async function checkFree({ checks, hook, waitFor, page, lines }: CheckCon
   expect(await read()).toEqual([0, 0, 1, 1, 1]);
   const back = await hook<V>("h.world().handles['left hand']");
   expect(dist(back, lh.handle)).toBeLessThan(1e-6);
+  // the body handle, without weight, rides on the pelvis (where the user grabs it)
+  const w = await hook<{ handles: Record<string, V>; body: V }>("h.world()");
+  lines.push(`body handle (weight 0) to the pelvis: ${pct(dist(w.handles.body!, w.body), h)} (tolerance 1 %)`);
+  expect(dist(w.handles.body!, w.body) / h).toBeLessThan(0.01);
   // the views: skeleton lines, and a sphere at each solver node, where the solved bones are
   await page.click("#view-skeleton");
   await page.click("#view-nodes");

@@ -7,6 +7,7 @@ import { checkFree } from "./free";
 import { checkGrab } from "./grab";
 import { checkGround } from "./ground";
 import { checkHit } from "./hit";
+import { checkVR } from "./vr";
 
 /** A scenario's check; one that returns a capture made it at its own moment (the hit's recoil). */
 export type ScenarioCheck = (t: CheckContext) => Promise<Capture | undefined> | Promise<void>;
@@ -19,4 +20,5 @@ export const SCENARIO_CHECKS: { name: string; wait: number; check: ScenarioCheck
   { name: "deck", wait: 90_000, check: checkDeck },
   { name: "crowd", wait: 150_000, check: checkCrowd },
   { name: "hit", wait: 60_000, check: checkHit },
+  { name: "vr", wait: 90_000, check: checkVR },
 ];
