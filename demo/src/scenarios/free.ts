@@ -214,7 +214,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     dispose: () => gizmos.manager.dispose(),
   };
   // the whole body and the raised hand in view, a little from the character's right
-  frameWhole(ctx, c, 1.6, 0.45);
+  frameWhole(ctx, c, 1.35, 0.45);
   return run;
 }
 

@@ -251,7 +251,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       head.dispose();
     },
   };
-  frameWhole(ctx, c, 1.6, 0.6);
+  frameWhole(ctx, c, 1.35, 0.6);
   return run;
 }
 

@@ -48,4 +48,8 @@ export async function checkVR({ checks, hook, waitFor, page, lines }: CheckConte
   const f0 = await hook<number>("h.frames");
   await waitFor(`h.frames > ${f0 + 3}`, 20_000);
   onTrackers("moved through the hook", await hook<Sample>("h.world()"), lines);
+  // standing again for the screenshot
+  await hook("h.control('pose', 0)");
+  const f1 = await hook<number>("h.frames");
+  await waitFor(`h.frames > ${f1 + 2}`, 20_000);
 }
