@@ -104,7 +104,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     chain.bendConstraint.weight = 0.5;
   }
   const byLabel = (label: string) => handles.find((x) => x.label === label)!.mesh;
-  // a pose to start with: the left hand up in front, the right hand out to the side, the left foot raised
+  // a pose to start with: the left hand up in front, the right hand out to the side, the left foot raised, out
   const L = armLength(c, true);
   const lh = byLabel("left hand");
   lh.position.copyFrom(
@@ -117,7 +117,8 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     .addInPlace(f.scale(0.2 * L));
   byLabel("left foot")
     .position.addInPlace(f.scale(0.12 * h))
-    .addInPlace(new Vector3(0, 0.1 * h, 0));
+    .addInPlace(new Vector3(0, 0.1 * h, 0))
+    .addInPlace(rt.scale(-0.05 * h));
 
   // where every handle starts (the panel's reset puts them back)
   const home = handles.map((x) => ({ p: x.mesh.position.clone(), q: x.mesh.rotationQuaternion?.clone() ?? null }));

@@ -57,7 +57,10 @@ export async function checkFree({ checks, hook, waitFor, page, lines }: CheckCon
       "(() => { const s = h.iks[0].solver; return [s.effectors[7].maintainRelativePositionWeight, s.limbChains[2].pushParent, s.limbMappings[3].maintainRotationWeight, s.spineMapping.twistWeight, s.effectors[7].positionWeight]; })()",
     );
   expect(await read()).toEqual([0.7, -0.4, 0.25, 0.3, 1]);
-  // clicking a handle selects it: the lists follow
+  // clicking a handle selects it: the lists follow (the gizmo first moved to the body, clear of the feet)
+  await page.selectOption("#effector", "0");
+  const fg = await hook<number>("h.frames");
+  await waitFor(`h.frames > ${fg + 2}`, 20_000);
   const foot = await hook<V>("h.world().handles['right foot']");
   const [x, y] = await hook<[number, number]>(`h.project(${JSON.stringify(foot)})`);
   await page.mouse.click(x, y);
