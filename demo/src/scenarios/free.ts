@@ -1,12 +1,16 @@
+/**
+ * free: all nine effectors and the four bend goals as draggable handles over the character's idle clip.
+ * Hands and feet are pinned (position and rotation); the body, shoulders and thighs ride on their bones until
+ * dragged, which gives them full weight; the bend goals pull elbows and knees by half.
+ */
 import type { Bone } from "@babylonjs/core/Bones/bone";
-import { GizmoManager } from "@babylonjs/core/Gizmos/gizmoManager";
 import type { StandardMaterial } from "@babylonjs/core/Materials/standardMaterial";
 import { Color3 } from "@babylonjs/core/Maths/math.color";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector";
 import type { Mesh } from "@babylonjs/core/Meshes/mesh";
 import { CreateBox } from "@babylonjs/core/Meshes/Builders/boxBuilder";
 import { CreateSphere } from "@babylonjs/core/Meshes/Builders/sphereBuilder";
-import type { BabylonChain, BabylonBendConstraint } from "../../../src/babylon/babylon-chain";
+import type { BabylonBendConstraint, BabylonChain } from "../../../src/babylon/babylon-chain";
 import type { BabylonEffector } from "../../../src/babylon/babylon-effector";
 import { FullBodyBipedEffector } from "../../../src/solver/biped-bones";
 import {
@@ -15,131 +19,130 @@ import {
   bonePos,
   boneRotation,
   type Ctx,
-  frameCamera,
-  mat,
+  playClip,
+  type Scenario,
   type ScenarioRun,
   worldPos,
-  type Scenario,
 } from "../kit";
+import { frameWhole } from "../props/framing";
+import { type LegendItem, handleGizmos, handleMaterial, legend, onTop } from "../props/handles";
+
+/** The handles' kinds: colour, shape and size (fraction of the height) in the scene and the legend. */
+const KINDS = {
+  hand: { label: "hands", color: new Color3(1, 0.55, 0.1), size: 0.075 },
+  foot: { label: "feet", color: new Color3(1, 0.2, 0.45), size: 0.075 },
+  body: { label: "body", color: new Color3(1, 0.88, 0.1), size: 0.1 },
+  shoulder: { label: "shoulders", color: new Color3(0.1, 0.75, 1), size: 0.07 },
+  thigh: { label: "thighs", color: new Color3(0.7, 0.4, 1), size: 0.07 },
+  bend: { label: "bend goals", color: new Color3(0.35, 1, 0.3), size: 0.06 },
+} as const;
+type Kind = keyof typeof KINDS;
 
 interface Handle {
   mesh: Mesh;
   label: string;
+  kind: Kind;
+  bone: Bone;
   effector: BabylonEffector | null;
   chain: BabylonChain | null;
   bend: BabylonBendConstraint | null;
-  rotation: boolean;
   material: StandardMaterial;
-  baseColor: Color3;
 }
 
 async function build(ctx: Ctx): Promise<ScenarioRun> {
   const c = ctx.spawn(Vector3.Zero());
+  playClip(c, "Idle_Loop");
   const { ik, h } = c;
   const s = ik.solver;
   const r = ik.references;
   const scene = ctx.scene;
-  const handles: Handle[] = [];
   const E = FullBodyBipedEffector;
-  const specs: [string, FullBodyBipedEffector, Bone, number][] = [
-    ["body", E.Body, r.pelvis, 0.09],
-    ["left shoulder", E.LeftShoulder, r.leftUpperArm, 0.065],
-    ["right shoulder", E.RightShoulder, r.rightUpperArm, 0.065],
-    ["left thigh", E.LeftThigh, r.leftThigh, 0.065],
-    ["right thigh", E.RightThigh, r.rightThigh, 0.065],
-    ["left hand", E.LeftHand, r.leftHand, 0.075],
-    ["right hand", E.RightHand, r.rightHand, 0.075],
-    ["left foot", E.LeftFoot, r.leftFoot, 0.075],
-    ["right foot", E.RightFoot, r.rightFoot, 0.075],
-  ];
-  const chainOf: Partial<Record<FullBodyBipedEffector, BabylonChain>> = {
-    [E.LeftHand]: s.leftArmChain,
-    [E.RightHand]: s.rightArmChain,
-    [E.LeftFoot]: s.leftLegChain,
-    [E.RightFoot]: s.rightLegChain,
-  };
-  for (const [label, type, bone, size] of specs) {
-    const mesh = CreateSphere(`handle ${label}`, { diameter: size * h, segments: 12 }, scene);
+  const handles: Handle[] = [];
+  const add = (label: string, kind: Kind, bone: Bone, mesh: Mesh, x: Partial<Handle>): Handle => {
     mesh.position.copyFrom(bonePos(bone));
-    const end = type >= E.LeftHand;
-    mesh.rotationQuaternion = end ? boneRotation(bone) : Quaternion.Identity();
-    const baseColor = end ? new Color3(1, 0.55, 0.1) : new Color3(0.2, 0.7, 1);
-    const material = mat(scene, `handle ${label}`, baseColor);
+    const material = handleMaterial(scene, `handle ${label}`, KINDS[kind].color);
     mesh.material = material;
-    mesh.renderingGroupId = 1;
+    onTop(mesh);
+    const handle = { mesh, label, kind, bone, effector: null, chain: null, bend: null, material, ...x };
+    handles.push(handle);
+    return handle;
+  };
+  const effectors: [string, Kind, FullBodyBipedEffector, Bone, BabylonChain | null][] = [
+    ["body", "body", E.Body, r.pelvis, null],
+    ["left shoulder", "shoulder", E.LeftShoulder, r.leftUpperArm, null],
+    ["right shoulder", "shoulder", E.RightShoulder, r.rightUpperArm, null],
+    ["left thigh", "thigh", E.LeftThigh, r.leftThigh, null],
+    ["right thigh", "thigh", E.RightThigh, r.rightThigh, null],
+    ["left hand", "hand", E.LeftHand, r.leftHand, s.leftArmChain],
+    ["right hand", "hand", E.RightHand, r.rightHand, s.rightArmChain],
+    ["left foot", "foot", E.LeftFoot, r.leftFoot, s.leftLegChain],
+    ["right foot", "foot", E.RightFoot, r.rightFoot, s.rightLegChain],
+  ];
+  for (const [label, kind, type, bone, chain] of effectors) {
+    const mesh = CreateSphere(`handle ${label}`, { diameter: KINDS[kind].size * h, segments: 16 }, scene);
     const effector = s.getEffector(type);
+    const end = chain !== null;
+    mesh.rotationQuaternion = end ? boneRotation(bone) : Quaternion.Identity();
+    add(label, kind, bone, mesh, { effector, chain });
     effector.target = mesh;
-    // hands and feet pinned where they are (with rotation); the body effectors free until given weight
+    // hands and feet pinned where they are (with rotation); the body effectors free until dragged
     effector.positionWeight = end ? 1 : 0;
     effector.rotationWeight = end ? 1 : 0;
-    handles.push({
-      mesh,
-      label,
-      effector,
-      chain: chainOf[type] ?? null,
-      bend: null,
-      rotation: end,
-      material,
-      baseColor,
-    });
   }
   // bend goals: in front of the knees, behind and outside the elbows
+  const { forward: f, right: rt } = c;
   const bends: [string, BabylonChain, Bone, Vector3][] = [
-    ["left elbow goal", s.leftArmChain, r.leftForearm, c.forward.scale(-0.25 * h).add(c.right.scale(-0.1 * h))],
-    ["right elbow goal", s.rightArmChain, r.rightForearm, c.forward.scale(-0.25 * h).add(c.right.scale(0.1 * h))],
-    ["left knee goal", s.leftLegChain, r.leftCalf, c.forward.scale(0.3 * h)],
-    ["right knee goal", s.rightLegChain, r.rightCalf, c.forward.scale(0.3 * h)],
+    ["left elbow goal", s.leftArmChain, r.leftForearm, f.scale(-0.25 * h).add(rt.scale(-0.1 * h))],
+    ["right elbow goal", s.rightArmChain, r.rightForearm, f.scale(-0.25 * h).add(rt.scale(0.1 * h))],
+    ["left knee goal", s.leftLegChain, r.leftCalf, f.scale(0.3 * h)],
+    ["right knee goal", s.rightLegChain, r.rightCalf, f.scale(0.3 * h)],
   ];
   for (const [label, chain, bone, offset] of bends) {
-    const mesh = CreateBox(`handle ${label}`, { size: 0.055 * h }, scene);
-    mesh.position.copyFrom(bonePos(bone).add(offset));
-    const baseColor = new Color3(0.55, 1, 0.35);
-    const material = mat(scene, `handle ${label}`, baseColor);
-    mesh.material = material;
-    mesh.renderingGroupId = 1;
+    const mesh = CreateBox(`handle ${label}`, { size: KINDS.bend.size * h }, scene);
+    add(label, "bend", bone, mesh, { chain, bend: chain.bendConstraint }).mesh.position.addInPlace(offset);
     chain.bendConstraint.bendGoal = mesh;
     chain.bendConstraint.weight = 0.5;
-    handles.push({
-      mesh,
-      label,
-      effector: null,
-      chain,
-      bend: chain.bendConstraint,
-      rotation: false,
-      material,
-      baseColor,
-    });
   }
-  // a pose to start with: the left hand up in front, the right hand out to the side, a knee forward
+  const byLabel = (label: string) => handles.find((x) => x.label === label)!.mesh;
+  // a pose to start with: the left hand up in front, the right hand out to the side, the left foot raised, out
   const L = armLength(c, true);
-  const lh = handles[5]!.mesh;
-  const leftShoulder = bonePos(r.leftUpperArm);
-  lh.position.copyFrom(leftShoulder.add(c.forward.scale(0.55 * L)).add(new Vector3(0, 0.3 * L, 0)));
-  const rh = handles[6]!.mesh;
-  rh.position.addInPlace(c.right.scale(0.25 * L)).addInPlace(c.forward.scale(0.2 * L));
-  const lf = handles[7]!.mesh;
-  lf.position.addInPlace(c.forward.scale(0.12 * h)).addInPlace(new Vector3(0, 0.1 * h, 0));
+  const lh = byLabel("left hand");
+  lh.position.copyFrom(
+    bonePos(r.leftUpperArm)
+      .add(f.scale(0.55 * L))
+      .add(new Vector3(0, 0.3 * L, 0)),
+  );
+  byLabel("right hand")
+    .position.addInPlace(rt.scale(0.25 * L))
+    .addInPlace(f.scale(0.2 * L));
+  byLabel("left foot")
+    .position.addInPlace(f.scale(0.12 * h))
+    .addInPlace(new Vector3(0, 0.1 * h, 0))
+    .addInPlace(rt.scale(-0.05 * h));
 
-  const gizmos = new GizmoManager(scene);
-  gizmos.positionGizmoEnabled = true;
-  gizmos.rotationGizmoEnabled = false;
-  gizmos.usePointerToAttachGizmos = true;
-  gizmos.attachableMeshes = handles.map((x) => x.mesh);
-  gizmos.scaleRatio = 0.8;
-  let selected: Handle | null = null;
   // where every handle starts (the panel's reset puts them back)
   const home = handles.map((x) => ({ p: x.mesh.position.clone(), q: x.mesh.rotationQuaternion?.clone() ?? null }));
   const chainIndex = (ch: BabylonChain | null) => (ch === null ? null : s.limbChains.indexOf(ch));
-  gizmos.onAttachedToMeshObservable.add((mesh) => {
+  const effectorIndex = (x: Handle) => (x.effector === null ? null : s.effectors.indexOf(x.effector));
+  let selected: Handle | null = null;
+  const gizmos = handleGizmos(
+    scene,
+    handles.map((x) => x.mesh),
+    (m) => handles.some((x) => x.mesh === m && x.chain !== null && x.effector !== null),
+    (m) => {
+      // a body, shoulder or thigh handle dragged for the first time takes full weight (the panel follows)
+      const x = handles.find((y) => y.mesh === m);
+      if (x === undefined || x.effector === null || x.effector.positionWeight > 0) return;
+      x.effector.positionWeight = 1;
+      run.onSelect?.({ effector: effectorIndex(x), chain: chainIndex(x.chain) });
+    },
+  );
+  gizmos.manager.onAttachedToMeshObservable.add((mesh) => {
     selected = handles.find((x) => x.mesh === mesh) ?? null;
-    gizmos.rotationGizmoEnabled = selected?.rotation ?? false;
-    if (selected !== null)
-      run.onSelect?.({
-        effector: selected.effector === null ? null : s.effectors.indexOf(selected.effector),
-        chain: chainIndex(selected.chain),
-      });
+    if (selected !== null) run.onSelect?.({ effector: effectorIndex(selected), chain: chainIndex(selected.chain) });
   });
 
+  const white = new Color3(1, 1, 1);
   let frames = 0;
   const run: ScenarioRun = {
     checks: {},
@@ -147,45 +150,59 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     onSelect: null,
     world: () => ({
       handles: Object.fromEntries(handles.map((x) => [x.label, arr(worldPos(x.mesh))])),
+      colors: Object.fromEntries(handles.map((x) => [x.label, x.material.diffuseColor.toHexString()])),
       leftHand: arr(bonePos(r.leftHand)),
       rightHand: arr(bonePos(r.rightHand)),
+      body: arr(bonePos(r.pelvis)),
+      gizmoWorld: gizmos.manager.gizmos.positionGizmo?.xGizmo.updateGizmoRotationToMatchAttachedMesh === false,
       height: h,
     }),
     select: (sel) => {
       // the panel chose an effector or a chain: attach the gizmo to its handle (the chain's end effector)
       const x =
         sel.effector !== null
-          ? handles.find((y) => y.effector !== null && s.effectors.indexOf(y.effector) === sel.effector)
+          ? handles.find((y) => y.effector !== null && effectorIndex(y) === sel.effector)
           : sel.chain !== null
             ? handles.find((y) => y.effector !== null && y.chain === s.limbChains[sel.chain!])
             : undefined;
       if (x === undefined || x === selected) return;
       selected = x;
-      gizmos.attachToMesh(x.mesh);
-      gizmos.rotationGizmoEnabled = x.rotation;
+      gizmos.manager.attachToMesh(x.mesh);
     },
     update: () => {
-      // a handle's look shows its weight
+      // a handle's look shows its weight: fainter and smaller when it pulls less, white-hot when selected
       for (const x of handles) {
         const w = x.effector !== null ? x.effector.positionWeight : (x.bend?.weight ?? 0);
-        x.material.alpha = 0.5 + 0.5 * w;
-        x.material.diffuseColor = Color3.Lerp(new Color3(0.45, 0.45, 0.45), x.baseColor, w);
-        x.material.emissiveColor = x === selected ? new Color3(0.5, 0.5, 0.5) : x.baseColor.scale(0.25 * w);
-        const sc = 0.7 + 0.3 * w;
-        x.mesh.scaling.setAll(sc);
+        const color = KINDS[x.kind].color;
+        x.material.alpha = 0.8 + 0.2 * w;
+        color.scaleToRef(0.5 + 0.3 * w, x.material.emissiveColor);
+        if (x === selected) Color3.LerpToRef(x.material.emissiveColor, white, 0.5, x.material.emissiveColor);
+        x.mesh.scaling.setAll(0.8 + 0.2 * w);
       }
     },
     after: () => {
+      // a body, shoulder or thigh handle without weight rides on its bone (ready to be grabbed there)
+      for (const x of handles) {
+        if (x.effector === null || x.effector.positionWeight > 0 || gizmos.manager.isDragging) continue;
+        x.mesh.position.copyFrom(bonePos(x.bone));
+      }
       if (++frames === 40) {
         run.checks.leftHand = { bone: arr(bonePos(r.leftHand)), handle: arr(worldPos(lh)), height: h };
         run.done = true;
       }
     },
     panel: (el) => {
-      el.innerHTML =
-        `<div class="hint">Click a handle to select it (the effector and chain sections follow); drag its gizmo. ` +
-        "Orange: hands/feet (position + rotation), blue: body/shoulders/thighs, green: bend goals. " +
-        "Brighter and bigger = more weight.</div>";
+      const items: LegendItem[] = (Object.keys(KINDS) as Kind[]).map((k) => ({
+        label: KINDS[k].label,
+        color: KINDS[k].color,
+        shape: k === "bend" ? "square" : "round",
+      }));
+      const hint = document.createElement("div");
+      hint.className = "hint";
+      hint.textContent =
+        "Click a handle, drag its gizmo. Hands and feet also turn; a body, shoulder or thigh handle " +
+        "pulls once dragged. Fainter = less weight.";
+      el.append(legend(items), gizmos.axesControl(), hint);
     },
     reset: () => {
       handles.forEach((x, i) => {
@@ -193,19 +210,20 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
         if (home[i]!.q !== null) x.mesh.rotationQuaternion = home[i]!.q!.clone();
       });
       selected = null;
-      gizmos.attachToMesh(null);
+      gizmos.manager.attachToMesh(null);
     },
-    dispose: () => gizmos.dispose(),
+    dispose: () => gizmos.manager.dispose(),
   };
-  frameCamera(ctx, c, new Vector3(0, 0.7 * h, 0), 3.6 * h);
+  // the whole body and the raised hand in view, a little from the character's right
+  frameWhole(ctx, c, 1.35, 0.45);
   return run;
 }
 
 export const free: Scenario = {
   name: "free",
-  title: "Free",
+  title: "Free: all nine effectors",
   help:
-    "Drag the handles: hands and feet (orange) move and turn, body, shoulders and thighs (blue) pull " +
-    "the body; the rest follows.",
+    "Click a handle and drag its gizmo: hands and feet move and turn, the body, shoulders and thighs pull " +
+    "the torso, green boxes bend elbows and knees; the rest of the body follows.",
   build,
 };

@@ -10,9 +10,8 @@ import { ground } from "./ground";
 import { hit } from "./hit";
 import { look } from "./look";
 import { tail } from "./tail";
-
-/** Every scenario, in the panel's order. */
-export const SCENARIO_LIST: readonly Scenario[] = [free, grab, climb, ground, deck, hit, aim, look, tail, crowd];
+import { vr } from "./vr";
+export const SCENARIO_LIST: readonly Scenario[] = [free, grab, climb, ground, deck, hit, aim, look, tail, vr, crowd];
 
 export const SCENARIOS = SCENARIO_LIST.map((s) => s.name);
 export type ScenarioName = string;

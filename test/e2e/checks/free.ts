@@ -57,12 +57,24 @@ export async function checkFree({ checks, hook, waitFor, page, lines }: CheckCon
       "(() => { const s = h.iks[0].solver; return [s.effectors[7].maintainRelativePositionWeight, s.limbChains[2].pushParent, s.limbMappings[3].maintainRotationWeight, s.spineMapping.twistWeight, s.effectors[7].positionWeight]; })()",
     );
   expect(await read()).toEqual([0.7, -0.4, 0.25, 0.3, 1]);
-  // clicking a handle selects it: the lists follow
+  // clicking a handle selects it: the lists follow (the gizmo first moved to the body, clear of the feet)
+  await page.selectOption("#effector", "0");
+  const fg = await hook<number>("h.frames");
+  await waitFor(`h.frames > ${fg + 2}`, 20_000);
   const foot = await hook<V>("h.world().handles['right foot']");
   const [x, y] = await hook<[number, number]>(`h.project(${JSON.stringify(foot)})`);
   await page.mouse.click(x, y);
   await waitFor("document.getElementById('effector').value === '8'", 10_000);
   expect(await page.locator("#chain").inputValue()).toBe("3");
+  // the gizmo shows world axes by default, the handle's own once switched; the legend names each colour
+  expect(await hook<boolean>("h.world().gizmoWorld"), "world axes by default").toBe(true);
+  await page.selectOption("#gizmo-axes", "1");
+  expect(await hook<boolean>("h.world().gizmoWorld"), "local axes once switched").toBe(false);
+  await page.selectOption("#gizmo-axes", "0");
+  const swatches = await page.locator("#legend .swatch").evaluateAll((els) => els.map((e) => e.dataset.color));
+  const colors = await hook<Record<string, string>>("h.world().colors");
+  expect(swatches.length, "legend: hands, feet, body, shoulders, thighs, bend goals").toBe(6);
+  expect(new Set(Object.values(colors))).toEqual(new Set(swatches));
   // reset: parameters and handles back
   await hook("(h.scene.getMeshByName('handle left hand').position.y += 0.2, 0)");
   const beforeReset = await hook<number>("h.frames");
@@ -77,6 +89,10 @@ export async function checkFree({ checks, hook, waitFor, page, lines }: CheckCon
   const f0 = await hook<number>("h.frames");
   await waitFor(`h.frames > ${f0 + 3}`, 20_000);
   expect(await hook<boolean>("h.scene.getMeshByName('skeleton view')?.isEnabled() === true")).toBe(true);
+  // the body handle, without weight after the reset, rides on the pelvis (where the user grabs it)
+  const w = await hook<{ handles: Record<string, V>; body: V }>("h.world()");
+  lines.push(`body handle (weight 0) to the pelvis: ${pct(dist(w.handles.body!, w.body), h)} (tolerance 1 %)`);
+  expect(dist(w.handles.body!, w.body) / h).toBeLessThan(0.01);
   expect(await hook<boolean>("h.scene.getMeshByName('solver nodes view')?.isEnabled() === true")).toBe(true);
   const nodes = await hook<{ bone: string; node: V; boneWorld: V }[]>("h.solverNodes(0)");
   const worst = Math.max(...nodes.map((n) => dist(n.node, n.boneWorld)));

@@ -10,6 +10,7 @@ import { checkGround } from "./ground";
 import { checkHit } from "./hit";
 import { checkLook } from "./look";
 import { checkTail } from "./tail";
+import { checkVR } from "./vr";
 
 /** A scenario's check; one that returns a capture made it at its own moment (the hit's recoil). */
 export type ScenarioCheck = (t: CheckContext) => Promise<Capture | undefined> | Promise<void>;
@@ -25,4 +26,5 @@ export const SCENARIO_CHECKS: { name: string; wait: number; check: ScenarioCheck
   { name: "aim", wait: 60_000, check: checkAim },
   { name: "look", wait: 90_000, check: checkLook },
   { name: "tail", wait: 90_000, check: checkTail },
+  { name: "vr", wait: 90_000, check: checkVR },
 ];

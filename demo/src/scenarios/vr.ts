@@ -1,0 +1,265 @@
+/**
+ * vr: a VR-style body from three trackers. FBBIKHeadEffector puts the head on the headset (the body crouches,
+ * leans and turns under it) and the hand effectors put the hands on the controllers; the feet stay planted.
+ * A scripted motion plays until a tracker is dragged.
+ */
+import { Color3 } from "@babylonjs/core/Maths/math.color";
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector";
+import type { Mesh } from "@babylonjs/core/Meshes/mesh";
+import { CreateBox } from "@babylonjs/core/Meshes/Builders/boxBuilder";
+import { CreateCylinder } from "@babylonjs/core/Meshes/Builders/cylinderBuilder";
+import { CreateTorus } from "@babylonjs/core/Meshes/Builders/torusBuilder";
+import { TransformNode } from "@babylonjs/core/Meshes/transformNode";
+import type { Bone } from "@babylonjs/core/Bones/bone";
+import { FBBIKHeadEffector } from "../../../src/effectors/head/fbbik-head-effector";
+import { checkbox, slider } from "../controls";
+import {
+  armLength,
+  arr,
+  bonePos,
+  boneRotation,
+  type Ctx,
+  type Json,
+  playClip,
+  type Scenario,
+  type ScenarioRun,
+  worldPos,
+} from "../kit";
+import { frameWhole, meshTop } from "../props/framing";
+import { handleGizmos, handleMaterial, legend, onTop } from "../props/handles";
+
+const HEADSET = new Color3(0.25, 0.9, 1);
+const LEFT = new Color3(1, 0.55, 0.1);
+const RIGHT = new Color3(1, 0.2, 0.45);
+
+/** A node at `bone`'s world position and rotation, hung under `parent` (it follows the tracker rigidly). */
+function targetUnder(parent: Mesh, bone: Bone, name: string): TransformNode {
+  const t = new TransformNode(name, parent.getScene());
+  t.position.copyFrom(bonePos(bone));
+  t.rotationQuaternion = boneRotation(bone);
+  parent.computeWorldMatrix(true);
+  t.setParent(parent);
+  return t;
+}
+
+/** Gives `node` (under a parent) the world rotation `q`, keeping its place. */
+function setWorldRotation(node: TransformNode, q: Quaternion): void {
+  const parent = node.parent as TransformNode;
+  node.setParent(null);
+  node.rotationQuaternion = q;
+  node.setParent(parent);
+}
+
+async function build(ctx: Ctx): Promise<ScenarioRun> {
+  const c = ctx.spawn(Vector3.Zero());
+  playClip(c, "Idle_Loop");
+  const { ik, h, forward, right } = c;
+  const s = ik.solver;
+  const r = ik.references;
+  const scene = ctx.scene;
+  const up = Vector3.Up();
+  // the character's frame: local x to its side, y up, z forward
+  const facing = Quaternion.RotationQuaternionFromAxis(Vector3.Cross(up, forward), up, forward);
+
+  // the headset: a visor box in front of the eyes, sized from the head (bone to the top of the meshes); the
+  // head bone's target hangs under it
+  const headBone = bonePos(r.head!);
+  const hs = Math.max(0.1 * h, meshTop(c) - headBone.y);
+  const headset = CreateBox("headset", { width: 0.8 * hs, height: 0.4 * hs, depth: 0.45 * hs }, scene);
+  headset.material = handleMaterial(scene, "headset", new Color3(0.16, 0.17, 0.2));
+  const visor = CreateBox("visor", { width: 0.7 * hs, height: 0.3 * hs, depth: 0.06 * hs }, scene);
+  visor.material = handleMaterial(scene, "visor", HEADSET);
+  visor.parent = headset;
+  visor.position.z = 0.225 * hs;
+  headset.position.copyFrom(headBone.add(up.scale(0.45 * hs)).add(forward.scale(0.45 * hs)));
+  headset.rotationQuaternion = facing.clone();
+  const headTarget = targetUnder(headset, r.head!, "head target");
+  const head = FBBIKHeadEffector.create(ik, { target: headTarget, headClampWeight: 0 });
+  ctx.components.push(head);
+
+  // the controllers: a grip with a tracking ring, held in front of the chest; the hands' targets hang under them
+  const L = armLength(c, true);
+  const controllers: [Mesh, TransformNode][] = [];
+  for (const [side, hand, upper, color] of [
+    [-1, r.leftHand, r.leftUpperArm, LEFT],
+    [1, r.rightHand, r.rightUpperArm, RIGHT],
+  ] as const) {
+    const name = side < 0 ? "left controller" : "right controller";
+    const grip = CreateCylinder(name, { height: 0.075 * h, diameter: 0.024 * h, tessellation: 12 }, scene);
+    const ring = CreateTorus(`${name} ring`, { diameter: 0.055 * h, thickness: 0.01 * h, tessellation: 20 }, scene);
+    ring.parent = grip;
+    ring.position.y = 0.045 * h;
+    ring.rotation.x = 0.6;
+    grip.material = handleMaterial(scene, name, color);
+    ring.material = grip.material;
+    grip.rotationQuaternion = facing.multiply(Quaternion.RotationAxis(Vector3.Right(), 0.5));
+    // the grip in the palm: past the wrist toward the fingers, then the whole controller moved to the front
+    const wrist = bonePos(hand);
+    const fingers = hand.children.map(bonePos).reduce((a, p) => a.addInPlace(p), Vector3.Zero());
+    const palm = hand.children.length > 0 ? fingers.scale(1 / hand.children.length) : wrist;
+    grip.position.copyFrom(Vector3.Lerp(wrist, palm, 0.6));
+    const target = targetUnder(grip, hand, `${name} target`);
+    const front = bonePos(upper)
+      .add(forward.scale(0.4 * L))
+      .add(up.scale(-0.35 * L))
+      .add(right.scale(side * 0.1 * L));
+    grip.position.addInPlace(front.subtract(wrist));
+    const effector = side < 0 ? s.leftHandEffector : s.rightHandEffector;
+    effector.target = target;
+    effector.positionWeight = 1;
+    // the hands take the controllers' rotation once the arms have settled on them (see `after`)
+    effector.rotationWeight = 0;
+    controllers.push([grip, target]);
+  }
+  // the feet stay where they stand (a VR user's real feet)
+  for (const [e, foot] of [
+    [s.leftFootEffector, r.leftFoot],
+    [s.rightFootEffector, r.rightFoot],
+  ] as const) {
+    const pin = new TransformNode(`pin ${foot.name}`, scene);
+    pin.position.copyFrom(bonePos(foot));
+    pin.rotationQuaternion = boneRotation(foot);
+    e.target = pin;
+    e.positionWeight = 1;
+    e.rotationWeight = 1;
+  }
+  const trackers = [headset, controllers[0]![0], controllers[1]![0]];
+  for (const m of trackers) onTop(m);
+  const home = trackers.map((m) => ({ p: m.position.clone(), q: m.rotationQuaternion!.clone() }));
+
+  // the script: crouch, lean and turn under the headset; the left hand waves, the right one reaches
+  let script = true;
+  let t = 0;
+  const yaw = new Quaternion();
+  const offset = new Vector3();
+  const tmp = new Vector3();
+  const pose = (time: number) => {
+    const crouch = 0.5 - 0.5 * Math.cos((2 * Math.PI * time) / 6);
+    Quaternion.RotationAxisToRef(up, 0.55 * Math.sin((2 * Math.PI * time) / 9), yaw);
+    offset.set(0, -0.2 * h * crouch, 0);
+    offset.addInPlace(right.scale(0.08 * h * Math.sin((2 * Math.PI * time) / 7)));
+    offset.addInPlace(forward.scale(0.06 * h * crouch));
+    trackers.forEach((m, i) => {
+      // each tracker keeps its place relative to the headset, turned with it
+      home[i]!.p.subtractToRef(home[0]!.p, tmp);
+      tmp.rotateByQuaternionToRef(yaw, tmp);
+      m.position.copyFrom(home[0]!.p).addInPlace(offset).addInPlace(tmp);
+      yaw.multiplyToRef(home[i]!.q, m.rotationQuaternion!);
+    });
+    const wave = Math.sin((2 * Math.PI * time) / 2.5);
+    trackers[1]!.position.addInPlace(up.scale(0.35 * L * wave)).addInPlace(right.scale(-0.15 * L * wave));
+    const reach = 0.5 - 0.5 * Math.cos((2 * Math.PI * time) / 4);
+    trackers[2]!.position.addInPlace(forward.scale(0.3 * L * reach).rotateByQuaternionToRef(yaw, tmp));
+  };
+  const gizmos = handleGizmos(
+    scene,
+    trackers,
+    () => true,
+    () => setScript(false),
+  );
+  const setScript = (on: boolean) => {
+    script = on;
+    const box = document.getElementById("vr-script") as HTMLInputElement | null;
+    if (box !== null) box.checked = on;
+  };
+
+  // the key moments for the e2e test: the trackers and the bones they drive, after the solve
+  const sample = (): Json => ({
+    head: arr(bonePos(r.head!)),
+    headTarget: arr(worldPos(headTarget)),
+    hands: [arr(bonePos(r.leftHand)), arr(bonePos(r.rightHand))],
+    handTargets: controllers.map(([, x]) => arr(worldPos(x))),
+    pelvis: arr(bonePos(r.pelvis)),
+    pelvisAnimated: c.animated.pelvis !== undefined ? arr(c.animated.pelvis) : null,
+    headsetMoved: Vector3.Distance(headset.position, home[0]!.p),
+    height: h,
+  });
+  const moments = [1, 2, 3];
+  let frames = 0;
+  const run: ScenarioRun = {
+    checks: {},
+    done: false,
+    world: sample,
+    update: (dt) => {
+      if (frames < 3 || !script || ctx.paused()) return;
+      t += dt;
+      pose(t);
+    },
+    after: () => {
+      if (++frames === 3) {
+        // the arms have settled on the controllers: their hands' rotation becomes the controllers' own
+        controllers.forEach(([, target], i) => {
+          setWorldRotation(target, boneRotation(i === 0 ? r.leftHand : r.rightHand));
+          (i === 0 ? s.leftHandEffector : s.rightHandEffector).rotationWeight = 1;
+        });
+      }
+      const k = Object.keys(run.checks).length;
+      if (script && k < moments.length && t >= moments[k]!) {
+        run.checks[`t${moments[k]}`] = sample();
+        run.done = k + 1 === moments.length;
+      }
+    },
+    control: (cmd, arg) => {
+      // `script` on/off; `pose` t: the script's pose at time t; `move` [tracker, right, up, forward] (× height)
+      if (cmd === "script") setScript(arg === true);
+      if (cmd === "pose" && typeof arg === "number") pose(arg);
+      if (cmd === "move" && Array.isArray(arg)) {
+        const [i, x, y, z] = arg as number[];
+        trackers[i!]!.position.addInPlace(
+          right
+            .scale(x! * h)
+            .add(up.scale(y! * h))
+            .add(forward.scale(z! * h)),
+        );
+      }
+      return sample();
+    },
+    panel: (el) => {
+      el.append(
+        legend([
+          { label: "headset", color: HEADSET, shape: "square" },
+          { label: "left controller", color: LEFT, shape: "round" },
+          { label: "right controller", color: RIGHT, shape: "round" },
+        ]),
+        checkbox("scripted motion", "vr-script", () => script, setScript),
+        slider(
+          "head bodyWeight",
+          0,
+          1,
+          0.01,
+          () => head.bodyWeight,
+          (v) => (head.bodyWeight = v),
+          "vr-bodyWeight",
+        ),
+        gizmos.axesControl(),
+      );
+    },
+    reset: () => {
+      trackers.forEach((m, i) => {
+        m.position.copyFrom(home[i]!.p);
+        m.rotationQuaternion!.copyFrom(home[i]!.q);
+      });
+      head.bodyWeight = 0.8;
+      // the panel's reset restored the parameters as built: the hands had no rotation weight yet
+      s.leftHandEffector.rotationWeight = s.rightHandEffector.rotationWeight = frames >= 3 ? 1 : 0;
+      t = 0;
+      setScript(true);
+      gizmos.manager.attachToMesh(null);
+    },
+    dispose: () => {
+      gizmos.manager.dispose();
+      head.dispose();
+    },
+  };
+  frameWhole(ctx, c, 1.35, 0.6);
+  return run;
+}
+
+export const vr: Scenario = {
+  name: "vr",
+  title: "VR body: headset and two controllers",
+  help:
+    "The head follows the headset (FBBIKHeadEffector) and the hands the controllers; the body crouches, " +
+    "leans and turns under them. Click a tracker and drag it to take over.",
+  build,
+};
