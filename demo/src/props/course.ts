@@ -1,6 +1,6 @@
 /**
  * The ground scenario's course, sized from the character's height h: lane A has steps up and down (their
- * height adjustable), lane B a moving deck and a ramped hump; the walker goes out on A and back on B.
+ * height adjustable) and a moving deck, lane B a ramped hump; the walker goes out on A and back on B.
  */
 import type { ShadowGenerator } from "@babylonjs/core/Lights/Shadows/shadowGenerator";
 import { Color3 } from "@babylonjs/core/Maths/math.color";
@@ -37,17 +37,19 @@ export interface Course {
 
 /** Lane A's steps: start and end along the lane (× h) and height in step units. */
 const STEPS: [number, number, number][] = [
-  [0.6, 1.15, 1],
-  [1.15, 1.7, 2],
-  [1.7, 2.5, 3],
-  [2.5, 3.05, 2],
-  [3.05, 3.6, 1],
+  [0.5, 1.0, 1],
+  [1.0, 1.5, 2],
+  [1.5, 2.2, 3],
+  [2.2, 2.7, 2],
+  [2.7, 3.2, 1],
 ];
+/** Lane A's deck, after the steps: start and end along the lane (× h). */
+const DECK: [number, number] = [3.45, 4.65];
 
 /** Builds the course (see {@link CourseFrame}) with steps of `stepHeight`. */
 export function createCourse(scene: Scene, shadows: ShadowGenerator, f: CourseFrame, stepHeight: number): Course {
   const { h, forward, right } = f;
-  const length = 4.0 * h;
+  const length = 5.0 * h;
   const radius = 0.4 * h;
   const laneWidth = 0.55 * h;
   const laneB = -2 * radius;
@@ -79,7 +81,7 @@ export function createCourse(scene: Scene, shadows: ShadowGenerator, f: CourseFr
     });
   };
   setStepHeight(stepHeight);
-  // lane B, walked from s = length back to 0: the deck, then a hump (a ramp up, a plateau, a ramp down)
+  // lane B, walked from s = length back to 0: a hump (a ramp up, a plateau, a ramp down)
   const rise = 0.1 * h;
   const ramp = (name: string, sLow: number, sHigh: number): void => {
     // a thick slab whose top runs from the floor at sLow to the plateau's height at sHigh
@@ -100,12 +102,12 @@ export function createCourse(scene: Scene, shadows: ShadowGenerator, f: CourseFr
     b.computeWorldMatrix(true);
     statics.push(b);
   };
-  ramp("ramp up", 2.05, 1.4);
-  const plateau = block("plateau", 0.85, 1.4, laneB, moss);
+  ramp("ramp up", 3.9, 3.1);
+  const plateau = block("plateau", 2.2, 3.1, laneB, moss);
   plateau.scaling.y = rise;
   plateau.position.y = f.origin.y + rise / 2;
-  ramp("ramp down", 0.2, 0.85);
-  const deckS: [number, number] = [2.35, 3.65];
+  ramp("ramp down", 1.4, 2.2);
+  const deckS = DECK;
   const deck = createDeck(scene, shadows, "deck", {
     width: laneWidth,
     length: (deckS[1] - deckS[0]) * h,
@@ -114,16 +116,16 @@ export function createCourse(scene: Scene, shadows: ShadowGenerator, f: CourseFr
     forward,
     right,
     // the inside rail only: the camera, outside the loop, looks across the deck
-    rails: ["right"],
+    rails: ["left"],
     railHeight: 0.42 * h,
     crate: 0,
   });
   // the deck rides in a dark well in the floor
   const well = CreateBox("deck well", { width: 1.15 * laneWidth, height: 0.004 * h, depth: 1.4 * h }, scene);
   well.rotationQuaternion = turn.clone();
-  well.position.copyFrom(at(((deckS[0] + deckS[1]) / 2) * h, laneB, 0));
+  well.position.copyFrom(at(((deckS[0] + deckS[1]) / 2) * h, 0, 0));
   well.material = mat(scene, "well", new Color3(0.12, 0.13, 0.15));
-  const centre = at(((deckS[0] + deckS[1]) / 2) * h, laneB, 0);
+  const centre = at(((deckS[0] + deckS[1]) / 2) * h, 0, 0);
   const tilt = new Quaternion();
   const moveDeck = (t: number): void => {
     const p = deck.pivot;

@@ -11,6 +11,7 @@ import { Vec3 } from "../../../src/math/vec3";
 import { slider } from "../controls";
 import {
   bonePos,
+  captureAnimated,
   type Ctx,
   feetOnSurfaces,
   frameCamera,
@@ -48,7 +49,6 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   }
   const gait = measureGait(c, walk);
   const pace = natural && gait.speed > 0.1 * h ? gait.speed : 0.3 * h;
-  if (ctx.paused()) walk.pause();
 
   const size = visualHeight(c);
   const lookAt = 0.45 * size;
@@ -71,7 +71,8 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   const down = new Vec3(0, -1, 0);
   const hit = new GroundingHit();
   let u = 0;
-  let lastFrame = walk.from;
+  const duration = (walk.to - walk.from) / fps;
+  let clipTime = 0;
   let deckTime = 0;
   let heading = Math.atan2(forward.z, forward.x);
   let cameraTurn = 0;
@@ -111,17 +112,19 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     done: false,
     world: () => ({ feet: feetOnSurfaces(scene, surfaces, feet), walked: u, pace, height: h }),
     update: (dt) => {
-      rootY = walker.position.y;
       lastDt = dt;
-      if (ctx.paused()) return;
+      if (ctx.paused() || !walk.isStarted) return;
       deckTime += dt;
       course.moveDeck(deckTime);
-      // as far as the clip walked since the last frame (it may be slower than the frame, or stopped)
-      const frame = walk.animatables[0]?.masterFrame ?? lastFrame;
-      const frames = walk.to - walk.from;
-      // (at most half a second: the first frames after loading can be long)
-      u += Math.min(0.5, ((((frame - lastFrame) % frames) + frames) % frames) / fps) * pace;
-      lastFrame = frame;
+      // the walk clip on the scenario's clock, as the walker, the deck and the grounder: in step at any frame
+      // rate (the clip paused, posed by hand; it stops when another clip is chosen in the panel)
+      walk.pause();
+      clipTime = (clipTime + dt) % duration;
+      walk.goToFrame(walk.from + clipTime * fps);
+      // the animation-only pose for the checks, taken before the walker moves (its height is rootY)
+      captureAnimated(c);
+      rootY = walker.position.y;
+      u += dt * pace;
       place(dt, false);
       // the camera follows from the side-front: it turns with the walker's heading, eased
       const now = Math.atan2(dir.z, dir.x);

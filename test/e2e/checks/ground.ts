@@ -11,8 +11,8 @@ export async function checkGround({ checks, lines }: CheckContext): Promise<void
   lines.push(
     `walked ${(walked / h).toFixed(1)} h (the loop is ${((checks.loop as number) / h).toFixed(1)} h) at ${pct(checks.pace as number, h)}/s`,
   );
-  // it really walks the course: at least out along the steps and back onto the deck
-  expect(walked / h, "distance walked (× h)").toBeGreaterThan(5);
+  // it really walks the course: up and down the steps, onto the deck beyond them
+  expect(walked / h, "distance walked (× h)").toBeGreaterThan(3.5);
   // a planted foot's ankle stands as high above the surface under it (a ray down) as the clip has it above
   // the character root's level
   per.forEach((m, i) => {
