@@ -8,7 +8,7 @@ import { Color3 } from "@babylonjs/core/Maths/math.color";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector";
 import type { Mesh } from "@babylonjs/core/Meshes/mesh";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode";
-import { meshExtent } from "./bounds";
+import { meshExtent } from "../framing";
 import { type Character, type Ctx, armLength, bonePos, cylinderBetween, mat } from "../kit";
 
 /** The ladder: holds per rung (index 0: the feet's place on the ground), spacing and rung positions. */

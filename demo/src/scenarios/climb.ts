@@ -9,7 +9,7 @@ import type { TransformNode } from "@babylonjs/core/Meshes/transformNode";
 import { ClimbSequencer, type ClimbStep } from "../../../src/effectors/interaction/climb-sequencer";
 import { InteractionSystem } from "../../../src/effectors/interaction/interaction-system";
 import { FullBodyBipedEffector } from "../../../src/solver/biped-bones";
-import { frameHeight } from "../props/bounds";
+import { visibleHeight } from "../framing";
 import { makeLadder } from "../props/ladder";
 import {
   type Ctx,
@@ -76,7 +76,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   seq.start();
 
   // from the side, a little behind: the profile on the ladder, hands and feet on the rungs beyond
-  const tall = frameHeight(c);
+  const tall = visibleHeight(c);
   frameCamera(ctx, c, new Vector3(0, 0.6 * tall, 0).add(forward.scale(0.1 * h)), 2.3 * tall, 1, -0.45);
   ctx.camera.beta = 1.3;
   const rootStart = c.root.position.clone();

@@ -24,7 +24,7 @@ import {
   type ScenarioRun,
   worldPos,
 } from "../kit";
-import { frameWhole } from "../props/framing";
+import { frameWhole } from "../framing";
 import { type LegendItem, handleGizmos, handleMaterial, legend, onTop } from "../props/handles";
 
 /** The handles' kinds: colour, shape and size (fraction of the height) in the scene and the legend. */

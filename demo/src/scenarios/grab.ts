@@ -14,7 +14,7 @@ import { InteractionObject } from "../../../src/effectors/interaction/interactio
 import { InteractionSystem } from "../../../src/effectors/interaction/interaction-system";
 import { FullBodyBipedEffector } from "../../../src/solver/biped-bones";
 import { curl, makeGrip } from "../props/grip";
-import { frameHeight } from "../props/bounds";
+import { visibleHeight } from "../framing";
 import { makeTable } from "../props/table";
 import {
   type Ctx,
@@ -217,7 +217,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   };
   // from the front, on the side of the reaching hand: the hand, the cup and the lean all in view
   // (framed from the meshes' top too: a chibi's head is far above its head bone)
-  const tall = frameHeight(c);
+  const tall = visibleHeight(c);
   frameCamera(ctx, c, new Vector3(0, 0.5 * tall, 0).add(forward.scale(0.2 * h)), 2.7 * tall, -0.8, 1);
   ctx.camera.beta = 1.2;
   return run;

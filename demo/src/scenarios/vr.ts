@@ -25,7 +25,7 @@ import {
   type ScenarioRun,
   worldPos,
 } from "../kit";
-import { frameWhole, meshTop } from "../props/framing";
+import { frameWhole, meshTop } from "../framing";
 import { handleGizmos, handleMaterial, legend, onTop } from "../props/handles";
 
 const HEADSET = new Color3(0.25, 0.9, 1);

@@ -19,7 +19,7 @@ export const SCENARIO_CHECKS: { name: string; wait: number; check: ScenarioCheck
   { name: "free", wait: 30_000, check: checkFree },
   { name: "grab", wait: 60_000, check: checkGrab },
   { name: "climb", wait: 90_000, check: checkClimb },
-  { name: "ground", wait: 90_000, check: checkGround },
+  { name: "ground", wait: 120_000, check: checkGround },
   { name: "deck", wait: 90_000, check: checkDeck },
   { name: "crowd", wait: 150_000, check: checkCrowd },
   { name: "hit", wait: 60_000, check: checkHit },
