@@ -76,12 +76,16 @@ export class CrowdMarkers {
     for (const m of [this.rings, this.balls, this.sticks]) m.thinInstanceCount = n;
   }
 
-  /** Places ring `i` at a character's feet. */
+  /** Places ring `i` at a character's feet (call {@link ringsMoved} once after placing them). */
   placeRing(i: number, x: number, y: number, z: number): void {
     const o = i * 16;
     this.ringMatrices[o + 12] = x;
     this.ringMatrices[o + 13] = y;
     this.ringMatrices[o + 14] = z;
+  }
+
+  /** Uploads the rings' new places. */
+  ringsMoved(): void {
     this.rings.thinInstanceBufferUpdated("matrix");
   }
 
