@@ -8,14 +8,22 @@ import type { Material } from "@babylonjs/core/Materials/material";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector";
 import type { BabylonEffector } from "../../../src/babylon/babylon-effector";
 import { IKLevelOfDetail } from "../../../src/babylon/lod/ik-level-of-detail";
-import { IKLevel } from "../../../src/babylon/lod/lod-character";
-import { checkbox, section, slider } from "../controls";
+import { crowdPanel, setBudget } from "../crowd-panel";
 import { disposeCharacter } from "../dispose-character";
-import { type Character, type Ctx, type Json, type Scenario, type ScenarioRun, armLength, arr, bonePos } from "../kit";
-import { playClip } from "../kit";
+import {
+  type Character,
+  type Ctx,
+  type Json,
+  type Scenario,
+  type ScenarioRun,
+  armLength,
+  arr,
+  bonePos,
+  playClip,
+} from "../kit";
 import { frameBox } from "../frame-box";
 import { useCheapMaterials } from "../props/crowd-material";
-import { CrowdMarkers, LEVEL_COLOURS } from "../props/crowd-markers";
+import { CrowdMarkers } from "../props/crowd-markers";
 
 const MAX = 1000;
 const START = 100;
@@ -28,17 +36,19 @@ const TAU = 2 * Math.PI;
 async function build(ctx: Ctx): Promise<ScenarioRun> {
   const { scene, camera } = ctx;
   const lod = IKLevelOfDetail.for(scene); // every FullBodyBipedIK of the scene, those spawned later included
-  lod.fullScreenSize = 0.1; // full quality for the front rows of a framed crowd (default 0.15 of the view)
+  lod.fullScreenSize = 0.07; // full quality for the front rows of a framed crowd (default 0.15 of the view)
   const first = ctx.spawn(Vector3.Zero());
   const { h, forward, right } = first;
   const base = first.root.position.clone();
   const L = armLength(first, false);
   // the balls' circle, from a character's place: in front of the right shoulder, within the arm's reach
   const centre = bonePos(first.ik.references.rightUpperArm).subtract(base);
-  centre.addInPlace(forward.scale(0.62 * L)).addInPlace(right.scale(0.1 * L));
+  centre.addInPlace(forward.scale(0.75 * L)).addInPlace(right.scale(0.1 * L));
   centre.y -= 0.12 * L;
-  const radius = 0.38 * L;
+  const radius = 0.35 * L;
   const [sx, sz] = [0.75 * h, 1.05 * h]; // side by side, and rows apart (the arms reach forward)
+  // the rings under the pelvis (a model's root need not be between its feet)
+  const pelvis = bonePos(first.ik.references.pelvis).subtract(base);
   const markers = new CrowdMarkers(scene, h, MAX);
   const cheap = new Map<Material, Material>();
   scene.skipPointerMovePicking = true; // nothing to hover: no picking through a thousand meshes
@@ -64,7 +74,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   };
   const place = (c: Character, i: number) => {
     c.root.position.set(base.x + slots[i * 2]!, base.y, base.z + slots[i * 2 + 1]!);
-    markers.placeRing(i, base.x + slots[i * 2]!, base.y + 0.01 * h, base.z + slots[i * 2 + 1]!);
+    markers.placeRing(i, base.x + pelvis.x + slots[i * 2]!, base.y + 0.01 * h, base.z + pelvis.z + slots[i * 2 + 1]!);
   };
   const add = (c: Character) => {
     const i = chars.length;
@@ -155,8 +165,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     }));
 
   const counts = [0, 0, 0];
-  const legend = document.createElement("div");
-  legend.className = "hint";
+  let showLegend = (_: readonly number[]) => {};
   let frames = 0;
   const run: ScenarioRun = {
     checks: {},
@@ -187,7 +196,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
         if (markers.setLevel(i, level)) changed = true;
       }
       if (changed) markers.ringsRecoloured();
-      if (++frames % 15 === 0) showLegend();
+      if (++frames % 15 === 0) showLegend(counts);
       if (!sampleNow) return;
       sampleNow = false;
       samples.push({ time, characters: sample() });
@@ -197,47 +206,13 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       }
     },
     panel: (el) => {
-      const s = section("Crowd");
-      const count = slider(
-        "characters",
-        0,
-        3,
-        0.01,
-        () => Math.log10(wanted),
-        (v) => setCount(10 ** v),
-        "crowd-count",
-      );
-      const out = count.querySelector("output")!;
-      const showCount = () => (out.textContent = String(wanted));
-      count.querySelector("input")!.addEventListener("input", showCount);
-      showCount();
-      s.append(count, legend);
-      s.append(
-        checkbox(
-          "IK level of detail",
-          "crowd-lod",
-          () => lod.enabled,
-          (v) => (lod.enabled = v),
-        ),
-      );
-      s.append(
-        slider(
-          "full above (screen)",
-          0.02,
-          0.5,
-          0.01,
-          () => lod.fullScreenSize,
-          (v) => (lod.fullScreenSize = v),
-        ),
-      );
-      s.append(slider("budget ms (20: none)", 0.5, 20, 0.5, () => Math.min(20, lod.budgetMs), setBudget));
-      el.append(s);
-      showLegend();
+      showLegend = crowdPanel(el, lod, () => wanted, setCount);
+      showLegend(counts);
     },
     reset: () => frame(),
     control: (cmd, arg) => {
       if (cmd === "count" && typeof arg === "number") setCount(arg);
-      if (cmd === "budget") setBudget(typeof arg === "number" ? arg : 20);
+      if (cmd === "budget") setBudget(lod, typeof arg === "number" ? arg : Number.POSITIVE_INFINITY);
       if (cmd === "resample") {
         // new key moments from now (the test's, with the budget off)
         samples.length = 0;
@@ -251,13 +226,6 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       lod.dispose();
       markers.dispose();
     },
-  };
-  const setBudget = (v: number) => (lod.budgetMs = v >= 20 ? Number.POSITIVE_INFINITY : v);
-  const showLegend = () => {
-    const dot = (k: number) => `<span style="color:rgb(${LEVEL_COLOURS[k]!.map((c) => c * 255).join(",")})">●</span>`;
-    legend.innerHTML =
-      `${dot(IKLevel.Full)} full ${counts[IKLevel.Full]} · ${dot(IKLevel.Cheap)} cheap ${counts[IKLevel.Cheap]}` +
-      ` · ${dot(IKLevel.Off)} off ${counts[IKLevel.Off]}`;
   };
   add(first);
   layout(wanted);
