@@ -36,7 +36,8 @@ const TAU = 2 * Math.PI;
 async function build(ctx: Ctx): Promise<ScenarioRun> {
   const { scene, camera } = ctx;
   const lod = IKLevelOfDetail.for(scene); // every FullBodyBipedIK of the scene, those spawned later included
-  lod.fullScreenSize = 0.07; // full quality for the front rows of a framed crowd (default 0.15 of the view)
+  /** Projected heights of the front and back rows (fractions of the view's height), set with the framing. */
+  let sizes = [0, 0];
   const first = ctx.spawn(Vector3.Zero());
   const { h, forward, right } = first;
   const base = first.root.position.clone();
@@ -127,6 +128,16 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     camera.alpha = Math.atan2(dir.z, dir.x);
     camera.beta = rows > 2 ? 1.05 : 1.25;
     frameBox(camera, ctx.engine, lo, hi);
+    // full quality for the nearer half of the crowd: the threshold between the front and back rows' sizes
+    const m = camera.getViewMatrix(true).multiply(camera.getProjectionMatrix(true)).m;
+    let [near, far] = [Infinity, 0];
+    for (let i = 0; i < wanted; i++) {
+      const [x, z] = [base.x + slots[i * 2]!, base.z + slots[i * 2 + 1]!];
+      const w = x * m[3]! + (base.y + 0.5 * h) * m[7]! + z * m[11]! + m[15]!;
+      [near, far] = [Math.min(near, w), Math.max(far, w)];
+    }
+    sizes = [(h * m[5]!) / (2 * near), (h * m[5]!) / (2 * far)];
+    lod.fullScreenSize = Math.min(0.5, Math.max(0.03, Math.sqrt(sizes[0]! * sizes[1]!)));
   };
 
   let time = 0;
@@ -170,7 +181,15 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   const run: ScenarioRun = {
     checks: {},
     done: false,
-    world: () => ({ count: chars.length, wanted, height: h, levels: [...counts], demoted: lod.budgetDemotion }),
+    world: () => ({
+      count: chars.length,
+      wanted,
+      height: h,
+      levels: [...counts],
+      demoted: lod.budgetDemotion,
+      sizes,
+      fullAt: lod.fullScreenSize,
+    }),
     update: (dt) => {
       time += dt;
       grow();
