@@ -6,6 +6,7 @@
  */
 import type { Material } from "@babylonjs/core/Materials/material";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector";
+import { TransformNode } from "@babylonjs/core/Meshes/transformNode";
 import type { BabylonEffector } from "../../../src/babylon/babylon-effector";
 import { IKLevelOfDetail } from "../../../src/babylon/lod/ik-level-of-detail";
 import { crowdPanel, setBudget } from "../crowd-panel";
@@ -75,6 +76,9 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   };
   const place = (c: Character, i: number) => {
     c.root.position.set(base.x + slots[i * 2]!, base.y, base.z + slots[i * 2 + 1]!);
+    // the whole hierarchy's world matrices now: the LOD takes a new character's bounds from its bones
+    c.root.computeWorldMatrix(true);
+    for (const n of c.root.getDescendants(false)) if (n instanceof TransformNode) n.computeWorldMatrix(true);
     markers.placeRing(i, base.x + pelvis.x + slots[i * 2]!, base.y + 0.01 * h, base.z + pelvis.z + slots[i * 2 + 1]!);
   };
   const add = (c: Character) => {
