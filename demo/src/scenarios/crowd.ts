@@ -74,6 +74,8 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     chars.forEach(place);
     markers.ringsMoved();
   };
+  // spawned in place: the LOD takes a new character's bounds when it first sees it
+  const slotAt = (i: number) => new Vector3(slots[i * 2]!, 0, slots[i * 2 + 1]!);
   const place = (c: Character, i: number) => {
     c.root.position.set(base.x + slots[i * 2]!, base.y, base.z + slots[i * 2 + 1]!);
     // the whole hierarchy's world matrices now: the LOD takes a new character's bounds from its bones
@@ -102,7 +104,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     const t0 = performance.now();
     const budget = Math.max(SPAWN_MS, Math.min(1000, ctx.engine.getDeltaTime()));
     const had = chars.length;
-    while (chars.length < wanted && performance.now() - t0 < budget) add(ctx.spawn(Vector3.Zero()));
+    while (chars.length < wanted && performance.now() - t0 < budget) add(ctx.spawn(slotAt(chars.length)));
     if (chars.length > had) markers.ringsMoved();
     while (chars.length > wanted) {
       disposeCharacter(ctx, chars.pop()!);
@@ -180,6 +182,13 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     }));
 
   const counts = [0, 0, 0];
+  // what the LOD sees of the first and the last character (its internals, for the test's report)
+  type Seen = { size: number; centre: Vector3; node: { name: string } | null };
+  const seen = (): Json =>
+    [chars[0]!, chars[chars.length - 1]!].map((c) => {
+      const l = (lod as unknown as { byIK: WeakMap<object, Seen> }).byIK.get(c.ik);
+      return l === undefined ? null : { size: l.size, centre: arr(l.centre), node: l.node?.name ?? null };
+    });
   let showLegend = (_: readonly number[]) => {};
   let frames = 0;
   const run: ScenarioRun = {
@@ -193,6 +202,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       demoted: lod.budgetDemotion,
       sizes,
       fullAt: lod.fullScreenSize,
+      seen: seen(),
     }),
     update: (dt) => {
       time += dt;
