@@ -3,7 +3,7 @@ import type { ServerResponse } from "node:http";
 import { join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Plugin, defineConfig } from "vite";
-import { SHARED_DIR, sharedModels } from "./shared-models";
+import { SHARED_DIR, sharedModels } from "./shared-models.js";
 
 const root = fileURLToPath(new URL(".", import.meta.url));
 const SHARED = SHARED_DIR;

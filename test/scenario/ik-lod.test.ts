@@ -133,6 +133,26 @@ describe("IK level of detail", () => {
     expect(lod.weightOf(ik)).toBe(1);
   });
 
+  it("levels a character where it stands now, after its root moved (no mesh renders its armature node)", async () => {
+    const m = await loadModel("UAL");
+    open.push(m);
+    const [a] = clones(m, [new Vector3(0, 0, 0)]);
+    m.root.setEnabled(false);
+    const ik = FullBodyBipedIK.create(m.scene, a!.skeleton);
+    const lod = IKLevelOfDetail.for(m.scene);
+    Object.assign(lod, { fullScreenSize: 0, offScreenSize: 0, cheapDistance: 10, offDistance: 20, budgetMs: Infinity });
+    m.scene.activeCamera!.position.set(0, 1, -5);
+    for (let i = 0; i < 10; i++) m.scene.render();
+    expect(lod.levelOf(ik)).toBe(IKLevel.Full);
+    // moved 30 m away along the view (beyond offDistance) by its root only, as a crowd's grid re-layout does
+    a!.root.position.z = 30;
+    for (let i = 0; i < 40; i++) m.scene.render();
+    expect(lod.levelOf(ik)).toBe(IKLevel.Off);
+    a!.root.position.z = 0;
+    for (let i = 0; i < 40; i++) m.scene.render();
+    expect(lod.levelOf(ik)).toBe(IKLevel.Full);
+  });
+
   it("levels by screen size and frustum with the defaults", async () => {
     const m = await mannequin();
     const ik = FullBodyBipedIK.create(m.scene, m.skeleton);

@@ -140,13 +140,14 @@ export class LodCharacter {
   }
 
   /**
-   * Places {@link centre} by the node's world matrix as Babylon last computed it (its render evaluates the
-   * node with the meshes under it): at most a frame late, and nothing recomputed here.
+   * Places {@link centre} by the node's world matrix this frame. getWorldMatrix, not the cache: a glTF
+   * armature node has no mesh under it, so no render computes its matrix and the cache keeps where the
+   * character stood when it was added (computed at most once per frame, and only when it moved).
    */
   place(): void {
     const node = this.node;
     if (node === null) return;
-    Vector3.TransformCoordinatesFromFloatsToRef(this.cx, this.cy, this.cz, node.worldMatrixFromCache, this.centre);
+    Vector3.TransformCoordinatesFromFloatsToRef(this.cx, this.cy, this.cz, node.getWorldMatrix(), this.centre);
   }
 
   /** Gives the IK back to the user's settings. */
