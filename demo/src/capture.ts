@@ -4,7 +4,8 @@ import { type Character, type Ctx, bonePos } from "./kit";
 
 /**
  * The test hook's images: the canvas with the characters, then without them (same frame, scripted motion
- * frozen), and the characters' screen rectangle (their skinned meshes' box, with its shadow on the floor). Render-size pixels; PNG data URLs.
+ * frozen), and the characters' screen rectangle (their skinned meshes' box, with its shadow on the floor).
+ * Render-size pixels; PNG data URLs.
  */
 export function capture(
   ctx: Ctx,
