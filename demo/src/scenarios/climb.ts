@@ -56,8 +56,9 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   ik.solver.leftArmChain.pull = 0.5;
   ik.solver.rightArmChain.pull = 0.5;
   const system = new InteractionSystem(ik);
-  // the body effector follows the holds lightly: the root's rise carries the body
-  const seq = new ClimbSequencer(system, { steps, moveTime: MOVE, liftHeight: 0.04 * h, bodyWeight: 0.1 });
+  // the root's rise carries the body, not the body effector: pulled toward the holds' centre, it lifts
+  // a long-legged character's lower foot off its rung (Xbot)
+  const seq = new ClimbSequencer(system, { steps, moveTime: MOVE, liftHeight: 0.04 * h, bodyWeight: 0 });
   // per limb: the rung it leaves and the one it goes to (since when), for the root's rise
   const moves = new Map(limbs.map((l) => [l.limb, { from: 0, to: 0, at: 0 }]));
   seq.onStep.add(({ step }) => {
@@ -111,6 +112,20 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   const worst: Record<string, { hold: number; frames: number; holds: string[] }> = {};
   for (const l of limbs) worst[l.name] = { hold: 0, frames: 0, holds: [] };
   let frame = 0;
+  const legs = [
+    [LF, r.leftThigh],
+    [RF, r.rightThigh],
+  ] as const;
+  const legLength =
+    Vector3.Distance(bonePos(r.leftThigh), bonePos(r.leftCalf)) +
+    Vector3.Distance(bonePos(r.leftCalf), bonePos(r.leftFoot));
+  // the first frames already low enough for the first rungs (the feedback below keeps it so)
+  let drop = 0.05 * h;
+  for (const l of limbs.filter((x) => x.limb === LF || x.limb === RF)) {
+    const thigh = l.limb === LF ? r.leftThigh : r.rightThigh;
+    const lack = Vector3.Distance(bonePos(thigh), worldPos(l.holds[0]!)) - 0.95 * legLength;
+    drop = Math.max(drop, 0.05 * h + 1.3 * lack);
+  }
   const run: ScenarioRun = {
     checks: {},
     done: false,
@@ -119,8 +134,15 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       system.speed = ctx.paused() ? 0 : 1;
       if (ctx.paused()) return;
       if (restart > 0 && (restart -= dt) <= 0) seq.start();
-      // the body climbs: the root rises with the holds, and the camera with it
-      const rise = climbed() * ladder.spacing - (seq.isRunning ? 0.05 * h : 0);
+      // the body climbs: the root rises with the holds, and the camera with it; it sits lower by what a foot's
+      // leg lacks to reach its rung (last frame's thigh), so a character with a shorter leg still stands on it
+      let lack = 0;
+      for (const [limb, thigh] of legs) {
+        const hold = seq.getHold(limb);
+        if (hold !== null) lack = Math.max(lack, Vector3.Distance(bonePos(thigh), worldPos(hold)) - 0.95 * legLength);
+      }
+      drop = Math.max(0.05 * h, drop + (lack > 0 ? 1.2 * lack : -0.02 * h * dt));
+      const rise = climbed() * ladder.spacing - (seq.isRunning ? drop : 0);
       c.root.position.y = rootStart.y + rise;
       c.root.position.x = rootStart.x + forward.x * ladder.lean * rise;
       c.root.position.z = rootStart.z + forward.z * ladder.lean * rise;

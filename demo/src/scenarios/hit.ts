@@ -24,7 +24,9 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   const r = ik.references;
   const scene = ctx.scene;
   playClip(c, "Idle_Loop");
-  const oneShot = new OneShot(c, ctx.paused);
+  // "still" (a test hook command) holds the looping animation while the script and the hits go on
+  let still = false;
+  const oneShot = new OneShot(c, () => ctx.paused() || still);
   // invisible boxes on the chest and the head: what a click picks, and the hit points' colliders
   const collider = (name: string, size: number): Mesh => {
     const box = CreateBox(name, { size }, scene);
@@ -134,6 +136,15 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       height: h,
     }),
     control: (cmd, arg) => {
+      if (cmd === "still") {
+        still = arg === true;
+        const loop = c.clip >= 0 ? c.clips[c.clip] : c.idle;
+        if (!oneShot.playing && loop !== null && loop !== undefined) {
+          if (still) loop.pause();
+          else if (!ctx.paused()) loop.play(true);
+        }
+        return still;
+      }
       if (cmd === "auto") auto = arg === true;
       return auto;
     },

@@ -16,8 +16,9 @@ interface Click {
  * visible too, both recover, and the feet stay planted.
  */
 export async function checkHit({ hook, waitFor, page, lines, wait }: CheckContext): Promise<Capture> {
-  // the looping animation paused, no automatic throws: any motion is the hit's (its clip and the reaction)
-  await hook("(h.setPaused(true), h.control('auto', false))");
+  // the looping animation held (the demo's pause would stop the ball too), no automatic throws: any motion
+  // is the hit's (its clip and the reaction)
+  await hook("(h.control('still', true), h.control('auto', false))");
   await waitFor("!h.world().inProgress && !h.world().flying && !h.world().clip", wait);
   const f0 = await hook<number>("h.frames");
   await waitFor(`h.frames > ${f0 + 5}`, wait);
