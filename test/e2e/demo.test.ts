@@ -142,7 +142,8 @@ describe.skipIf(skip)(title, () => {
       const bg = await hook<[number, number, number]>("h.clearColor");
       writeFileSync(join(OUT, `${tag}.png`), decode(cap.shown).bytes);
       writeFileSync(join(OUT, `${tag}-hidden.png`), decode(cap.hidden).bytes);
-      await page.screenshot({ path: join(OUT, `${tag}-page.png`) });
+      // a crowd of a hundred Mixamo characters renders a frame in seconds on SwiftShader
+      await page.screenshot({ path: join(OUT, `${tag}-page.png`), timeout: 120_000 });
       const region = regionCheck(cap, bg);
       const box = cap.rect.map((v) => v.toFixed(0)).join(", ");
       lines.push(
