@@ -48,6 +48,8 @@ export function spawnCharacter(ctx: Ctx, position: Vector3, ikTimes: { acc: numb
     ctx.shadows.addShadowCaster(m, false);
     m.receiveShadows = true;
     m.isPickable = false;
+    // the IK moves skinned vertices past the bind pose's bounds, by which Babylon would cull a visible character
+    m.alwaysSelectAsActiveMesh = true;
   }
   const update = (n: TransformNode) => {
     n.computeWorldMatrix(true);

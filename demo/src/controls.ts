@@ -16,7 +16,7 @@ export function refreshControls(): void {
   for (const f of live) if (!f()) live.delete(f);
 }
 
-/** A labelled range input (`id` for the test hook and the page's CSS). */
+/** A labelled range input (`id` for the test hook and the page's CSS; `format` writes its output). */
 export function slider(
   label: string,
   min: number,
@@ -25,6 +25,7 @@ export function slider(
   get: () => number,
   set: (v: number) => void,
   id?: string,
+  format: (v: number) => string = (v) => v.toFixed(2),
 ): HTMLElement {
   const l = document.createElement("label");
   const span = document.createElement("span");
@@ -36,12 +37,12 @@ export function slider(
   input.value = String(get());
   if (id !== undefined) input.id = id;
   const out = document.createElement("output");
-  out.textContent = get().toFixed(2);
+  out.textContent = format(get());
   span.textContent = label;
   span.title = label;
   input.addEventListener("input", () => {
     set(Number(input.value));
-    out.textContent = Number(input.value).toFixed(2);
+    out.textContent = format(Number(input.value));
   });
   l.append(span, input, out);
   let shown = get();
@@ -51,7 +52,7 @@ export function slider(
     if (pressed !== input && v !== shown) {
       shown = v;
       input.value = String(v);
-      out.textContent = v.toFixed(2);
+      out.textContent = format(v);
     }
     return true;
   });

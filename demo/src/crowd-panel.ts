@@ -32,11 +32,8 @@ export function crowdPanel(
     () => Math.log10(count()),
     (v) => setCount(10 ** v),
     "crowd-count",
+    () => String(count()),
   );
-  const out = countSlider.querySelector("output")!;
-  const showCount = () => (out.textContent = String(count()));
-  countSlider.querySelector("input")!.addEventListener("input", showCount);
-  showCount();
   const legend = document.createElement("div");
   legend.className = "hint";
   const lodOn = checkbox(

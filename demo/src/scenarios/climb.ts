@@ -81,7 +81,8 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   frameCamera(ctx, c, new Vector3(0, 0.6 * tall, 0).add(forward.scale(0.1 * h)), 2.3 * tall, 1, -0.45);
   ctx.camera.beta = 1.3;
   const rootStart = c.root.position.clone();
-  const pelvisStart = bonePos(r.pelvis);
+  // where the pelvis is once all four hold, the feet on the first rung (the root already lower for the legs)
+  let pelvisStart: Vector3 | null = null;
   const cameraY = ctx.camera.target.y;
   /** Rungs climbed: the lower foot's rung (blended over its move), so the legs always reach their holds. */
   const climbed = () => {
@@ -165,10 +166,12 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       }
       if (!all || loop > 0) return;
       const rungs = limbs.map((l) => l.holds.indexOf(seq.getHold(l.limb)!) - l.first);
+      const feetDown = limbs.every((l, i) => (l.limb !== LF && l.limb !== RF) || rungs[i] === 0);
+      if (pelvisStart === null && feetDown) pelvisStart = bonePos(r.pelvis);
       // all four holding on the way up, then all four on the top rungs
       if (run.checks.allHolding === undefined && rungs.some((k) => k > 0) && rungs.some((k) => k < CLIMB))
         run.checks.allHolding = { frame, limbs: state() };
-      if (run.checks.top === undefined && rungs.every((k) => k === CLIMB)) {
+      if (run.checks.top === undefined && pelvisStart !== null && rungs.every((k) => k === CLIMB)) {
         run.checks.top = {
           frame,
           limbs: state(),
