@@ -4,7 +4,7 @@
  * @module
  */
 import { type ReadonlyQuat, inverseRotateVector } from "../math/quat.js";
-import type { ReadonlyVec3, Vec3 } from "../math/vec3.js";
+import { type ReadonlyVec3, type Vec3, copy, set } from "../math/vec3.js";
 
 /**
  * sin of the angle between the limb's axis and its upper bone below which the animated bend plane is not trusted
@@ -46,14 +46,9 @@ export function animatedBendNormal(
   let g = (sin - STRAIGHT_SIN_LOW) / (STRAIGHT_SIN_HIGH - STRAIGHT_SIN_LOW);
   g = g > 1 ? 1 : g;
   if (!(g > 0)) {
-    out.x = fallback.x;
-    out.y = fallback.y;
-    out.z = fallback.z;
-    return out;
+    return copy(out, fallback);
   }
-  out.x = nx / nl;
-  out.y = ny / nl;
-  out.z = nz / nl;
+  set(out, nx / nl, ny / nl, nz / nl);
   inverseRotateVector(out, endRotation, out);
   if (g >= 1) return out;
   nx = out.x * g + fallback.x * (1 - g);
@@ -62,13 +57,7 @@ export function animatedBendNormal(
   const l = Math.sqrt(nx * nx + ny * ny + nz * nz);
   // opposite normals half-way cancel: the setup pose's then
   if (!(l > 1e-6)) {
-    out.x = fallback.x;
-    out.y = fallback.y;
-    out.z = fallback.z;
-    return out;
+    return copy(out, fallback);
   }
-  out.x = nx / l;
-  out.y = ny / l;
-  out.z = nz / l;
-  return out;
+  return set(out, nx / l, ny / l, nz / l);
 }
