@@ -1,13 +1,43 @@
 import { defineConfig } from "vitest/config";
 
+/** Soaks: long runs behind `npm run test:soak` (vitest.soak.config.ts), kept out of `npm test`. */
+export const SOAKS = [
+  "test/robustness/fuzz.test.ts",
+  "test/robustness/longrun.test.ts",
+  "test/robustness/memory.test.ts",
+];
+/**
+ * Files that read the process's heap around a loop: they run in a fresh module graph, since garbage left by
+ * earlier files in a shared worker is collected during their loops and counted as theirs.
+ */
+const HEAP = [
+  "test/scenario/fabrik-root.test.ts",
+  "test/scenario/head-effector.test.ts",
+  "test/unit/ccd/ccd.test.ts",
+  "test/unit/colliders/collider-set.test.ts",
+  "test/unit/fabrik/fabrik.test.ts",
+  "test/unit/jacobian/ik-solver-jacobian.test.ts",
+];
+const E2E = ["test/e2e/**/*.test.ts"];
+
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     setupFiles: ["test/setup/quiet-babylon.ts"],
     testTimeout: 120_000,
     pool: "forks",
+    // measurements print only for failing tests (FBBIK_REPORT=1 prints them all; see README)
+    silent: process.env.FBBIK_REPORT ? false : "passed-only",
     // the JSON report lets .ci/run print a plain "N passed, N failed" closing line
     reporters: ["default", "json"],
     outputFile: { json: "test-results/vitest.json" },
+    projects: [
+      // one module graph per worker: Babylon is imported twice, not once per file
+      {
+        extends: true,
+        test: { name: "unit", include: ["test/**/*.test.ts"], exclude: [...SOAKS, ...HEAP, ...E2E], isolate: false },
+      },
+      { extends: true, test: { name: "heap", include: HEAP } },
+      { extends: true, test: { name: "e2e", include: E2E } },
+    ],
   },
 });
