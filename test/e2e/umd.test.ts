@@ -187,16 +187,17 @@ describe("UMD build (dist/umd/babylon-fbbik.min.js, global BABYLONFBBIK)", () =>
                   ok();
                 });
               });
-            // the page has rendered already: the hand without the IK's pull, then with it again
+            // as the snippet left it, then without the IK's pull (weight 0): the hand is where the IK puts it
+            await frames(4);
+            const after = dist(world(hand), target);
+            const weight = effector.positionWeight;
             effector.positionWeight = 0;
             await frames(4);
             const before = dist(world(hand), target);
             // the skeleton's height (its bones' span) in the animated pose, the tolerance's scale
             const ys = ik.skeleton.bones.map((b: unknown) => world(b).y);
             const height = Math.max(...ys) - Math.min(...ys);
-            effector.positionWeight = 1;
-            await frames(4);
-            const after = dist(world(hand), target);
+            effector.positionWeight = weight;
             // BabylonGroundRaycast goes through BABYLON.PickWithRay and BABYLON.Ray
             const ground = B.MeshBuilder.CreateGround("umd-ground", { width: 4, height: 4 }, scene);
             ground.material = new B.StandardMaterial("umd-ground", scene);
@@ -205,13 +206,14 @@ describe("UMD build (dist/umd/babylon-fbbik.min.js, global BABYLONFBBIK)", () =>
             const hit = new F.GroundingHit();
             const probe = new F.BabylonGroundRaycast(scene, (m: unknown) => m === ground);
             const picked = probe.cast({ x: 0.3, y: 2, z: 0.2 }, { x: 0, y: -1, z: 0 }, 10, hit);
-            return { missing, found: ik !== undefined, height, before, after, picked, distance: hit.distance };
+            return { missing, found: ik !== undefined, weight, height, before, after, picked, distance: hit.distance };
           }, babylonNames());
           expect(r.missing, "names the bundle reads that BABYLON lacks").toEqual([]);
           expect(r.found, "the snippet's FullBodyBipedIK found through SceneUpdater").toBe(true);
+          expect(r.weight, "the snippet's hand weight").toBe(1);
           expect(r.height).toBeGreaterThan(0.5);
           expect(r.before / r.height, "the target away from the hand at weight 0").toBeGreaterThan(0.15);
-          expect(r.after / r.height, "the hand's bone on the target at weight 1").toBeLessThan(0.01);
+          expect(r.after / r.height, "the hand's bone on the snippet's target").toBeLessThan(0.01);
           expect(r.picked).toBe(true);
           expect(r.distance).toBeCloseTo(2.5, 6);
           expect(errors).toEqual([]);
