@@ -94,6 +94,43 @@ function babylonNames(): string[] {
   return [...new Set([...readFileSync(FULL, "utf8").matchAll(/\bbabylonjs\.([A-Za-z_$][\w$]*)/g)].map((m) => m[1]!))];
 }
 
+/** Every name src/ imports from @babylonjs/core, types included (the bundle keeps only the values). */
+function sourceNames(): string[] {
+  const names = new Set<string>();
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(dir, e.name));
+      else if (e.name.endsWith(".ts")) {
+        const text = readFileSync(join(dir, e.name), "utf8");
+        for (const m of text.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+"@babylonjs\/core[^"]*"/g)) {
+          for (const part of m[1]!.split(",")) {
+            const name = part
+              .trim()
+              .replace(/^type\s+/, "")
+              .split(/\s+as\s+/)[0]!;
+            if (name !== "") names.add(name);
+          }
+        }
+      }
+    }
+  };
+  walk(join(ROOT, "src"));
+  return [...names].sort();
+}
+
+/** The names babylonjs's babylon.d.ts declares directly in `namespace BABYLON` (not its sub-namespaces). */
+function babylonDeclared(): Set<string> {
+  const declared = new Set<string>();
+  let inBabylon = false;
+  const kinds = /^ {4}export (?:declare )?(?:abstract )?(?:class|interface|type|function|enum|const|var|let) ([\w$]+)/;
+  for (const line of readFileSync(join(ROOT, "node_modules", "babylonjs", "babylon.d.ts"), "utf8").split("\n")) {
+    if (line.startsWith("declare namespace ")) inBabylon = line.startsWith("declare namespace BABYLON {");
+    const m = inBabylon ? kinds.exec(line) : null;
+    if (m) declared.add(m[1]!);
+  }
+  return declared;
+}
+
 describe("UMD build (dist/umd/babylon-fbbik.min.js, global BABYLONFBBIK)", () => {
   let browser: Browser | undefined;
   let server: Server | undefined;
@@ -138,6 +175,15 @@ describe("UMD build (dist/umd/babylon-fbbik.min.js, global BABYLONFBBIK)", () =>
     // Babylon's own code would bring its classes' bodies along
     expect(full).not.toMatch(/\bclass (Vector3|Quaternion|Matrix|Observable|TransformNode|Scene)\b/);
     expect(babylonNames()).toEqual(expect.arrayContaining(["Vector3", "Quaternion", "Matrix", "Observable"]));
+  });
+
+  it("every name src/ imports from @babylonjs/core, types included, is declared in babylonjs's namespace BABYLON", () => {
+    const names = sourceNames();
+    expect(names).toEqual(expect.arrayContaining(["Bone", "Skeleton", "Scene", "Vector3", "PickWithRay"]));
+    expect(names).toEqual(expect.arrayContaining(babylonNames()));
+    const declared = babylonDeclared();
+    expect(declared.size).toBeGreaterThan(1000);
+    expect(names.filter((n) => !declared.has(n))).toEqual([]);
   });
 
   describe.skipIf(skipPage)(
