@@ -137,21 +137,26 @@ describe("UMD build (dist/umd/babylon-fbbik.min.js, global BABYLONFBBIK)", () =>
   let base = "";
 
   beforeAll(async () => {
-    await buildUmd();
+    // Chromium starts while Vite builds (when it must)
+    const launched = skipPage
+      ? Promise.resolve(undefined)
+      : chromium.launch({
+          executablePath: CHROMIUM,
+          headless: true,
+          args: [
+            "--headless",
+            "--no-sandbox",
+            "--use-angle=swiftshader",
+            "--enable-unsafe-swiftshader",
+            "--disable-background-networking",
+          ],
+        });
+    const built = buildUmd();
+    browser = await launched;
+    await built;
     if (skipPage) return;
     server = await serve(playgroundSnippet());
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--use-angle=swiftshader",
-        "--enable-unsafe-swiftshader",
-        "--disable-background-networking",
-      ],
-    });
   }, 120_000);
 
   afterAll(async () => {
