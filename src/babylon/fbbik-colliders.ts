@@ -72,7 +72,7 @@ export class FBBIKColliders {
     if (bad.length > 0) throw new FBBIKError(bad.map((l) => `limb ${l} is not a FullBodyBipedChain limb`));
     this.limbs = [...limbs];
     this.clearance = options.clearance ?? 0;
-    this.observer = ik.solver.onPostUpdate.add(() => this.apply());
+    this.observer = ik.solver.onPostUpdateObservable.add(() => this.apply());
   }
 
   /**
@@ -95,11 +95,11 @@ export class FBBIKColliders {
 
   /** Removes the pass from the IK. */
   dispose(): void {
-    if (this.observer !== null) this.ik.solver.onPostUpdate.remove(this.observer);
+    if (this.observer !== null) this.ik.solver.onPostUpdateObservable.remove(this.observer);
     this.observer = null;
   }
 
-  /** The pass (on the IK's onPostUpdate): the solved pose is in the rig, not yet written. */
+  /** The pass (on the IK's onPostUpdateObservable): the solved pose is in the rig, not yet written. */
   private apply(): void {
     const ik = this.ik;
     if (!this.enabled || this.colliders.colliders.length === 0 || !ik.solver.inner.solvedLastUpdate) return;

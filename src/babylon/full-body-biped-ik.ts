@@ -17,6 +17,7 @@ import type { SolverWarning } from "../solver/full-body.js";
 import { buildBipedSolver, resolveRootNode } from "./build-solver.js";
 import { FBBIKSolver } from "./fbbik-solver.js";
 import type { OutputFade } from "./lod/output-fade.js";
+import { notifyDisposed } from "./dispose-notice.js";
 import { RigDetachment } from "./rig-attachment.js";
 import { type SceneUpdatable, SceneUpdater } from "./scene-updater.js";
 
@@ -107,6 +108,8 @@ export class FullBodyBipedIK implements SceneUpdatable {
    * {@link warningsRaised}.
    */
   readonly onWarningObservable = new Observable<SolverWarning>();
+  /** Notified once by {@link dispose}, before the IK lets go of its bones (Babylon's convention). */
+  readonly onDisposeObservable = new Observable<FullBodyBipedIK>();
   /** When false the IK neither fixes transforms nor solves. */
   enabled = true;
   /** Solve after the animations and the before-render observers every frame. */
@@ -197,6 +200,11 @@ export class FullBodyBipedIK implements SceneUpdatable {
     }
   }
 
+  /** The class name, as Babylon's own objects report it. */
+  getClassName(): string {
+    return "FullBodyBipedIK";
+  }
+
   /** Warnings raised so far (each cause once). */
   get warningsRaised(): readonly SolverWarning[] {
     return this.warnings;
@@ -235,7 +243,7 @@ export class FullBodyBipedIK implements SceneUpdatable {
     // what the IK wrote comes off before OnPreUpdate: its observers see the pose the solve will read
     this.rig.restoreAnimatedPose();
     // FinalIK's OnPreUpdate comes before anything is read: what it changes on the bones is seen
-    this.solver.onPreUpdate.notifyObservers();
+    this.solver.onPreUpdateObservable.notifyObservers();
     // (any hook may dispose the IK: dispose restored the animated pose, nothing more is written)
     if (this.disposed) return;
     this.rig.read();
@@ -350,6 +358,8 @@ export class FullBodyBipedIK implements SceneUpdatable {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    notifyDisposed(this.onDisposeObservable, this);
+    this.solver._notifyDisposed();
     const updater = SceneUpdater.for(this.scene);
     // the other IK components on this skeleton take their output off too (each before the one below it)
     updater.takeOff(this.skeleton);

@@ -12,6 +12,7 @@ import { Vec3, isFiniteVec } from "../math/vec3.js";
 import { FBBIKError } from "../solver/errors.js";
 import type { SolverWarning } from "../solver/full-body.js";
 import { BabylonRig } from "./babylon-rig.js";
+import { notifyDisposed } from "./dispose-notice.js";
 import { RigDetachment } from "./rig-attachment.js";
 import { type SceneUpdatable, SceneUpdater } from "./scene-updater.js";
 import { currentWorldMatrix, hasRotation, rotationFromMatrix } from "./world-matrix.js";
@@ -58,6 +59,8 @@ export abstract class RigComponent implements SceneUpdatable {
   readonly updateOrder: number;
   /** A problem, reported once per cause (bad input, a disposed target…). */
   readonly onWarningObservable = new Observable<SolverWarning>();
+  /** Notified once by {@link dispose}, before the component lets go of its bones (Babylon's convention). */
+  readonly onDisposeObservable = new Observable<RigComponent>();
   /** When false the component neither fixes transforms nor solves. */
   enabled = true;
   /** Solve after the animations and the before-render observers every frame. */
@@ -287,6 +290,7 @@ export abstract class RigComponent implements SceneUpdatable {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    notifyDisposed(this.onDisposeObservable, this);
     const updater = SceneUpdater.for(this.scene);
     updater.takeOff(this.skeleton);
     updater.remove(this);

@@ -65,7 +65,7 @@ class HeadFrame {
  *    the head land where the head target is, up to the solver's rounding.
  * 2. `handsPullBody`: a hand target beyond its arm's reach drags the torso (and the head) toward it, by the
  *    hand's weight and the arm chain's `pull`; when false the hands stop short and the head stays.
- * 3. after the solve (`ik.solver.onPostUpdate`, through the rig): the **stretch** moves `stretchBones` by
+ * 3. after the solve (`ik.solver.onPostUpdateObservable`, through the rig): the **stretch** moves `stretchBones` by
  *    what is left of the head's error (at most `maxStretch`, × `postStretchWeight`), `fixHead` puts the head
  *    on the target, and the head turns to the target's rotation by `rotationWeight` (clamped by
  *    `headClampWeight`).
@@ -218,7 +218,7 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
     inner.onPreUpdate.add(this.preHook);
     inner.onPreIteration.add(this.iterationHook);
     inner.onPreBend.add(this.bendHook);
-    this.postObserver = ik.solver.onPostUpdate.add(() => this.afterSolve())!;
+    this.postObserver = ik.solver.onPostUpdateObservable.add(() => this.afterSolve())!;
   }
 
   /** Attaches a head effector to `ik` (same as the constructor). */
@@ -245,7 +245,7 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
     inner.onPreUpdate.remove(this.preHook);
     inner.onPreIteration.remove(this.iterationHook);
     inner.onPreBend.remove(this.bendHook);
-    this.ik.solver.onPostUpdate.remove(this.postObserver);
+    this.ik.solver.onPostUpdateObservable.remove(this.postObserver);
   }
 
   /**

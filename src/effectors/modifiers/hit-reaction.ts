@@ -450,7 +450,7 @@ export class HitReaction extends OffsetModifier {
         changed = true;
       }
     }
-    // written now so the result does not depend on whether the IK writes before or after onPostUpdate
+    // written now so the result does not depend on whether the IK writes before or after onPostUpdateObservable
     if (changed) rig.write();
   }
 }

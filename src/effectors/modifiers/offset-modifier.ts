@@ -47,7 +47,7 @@ export interface OffsetModifierOptions {
   /**
    * Run automatically in the IK's `onSkeletonRead` with the scene's delta time (default true). When
    * false, call {@link OffsetModifier.update} yourself before the IK solves (e.g. from an
-   * `ik.solver.onPreUpdate` observer).
+   * `ik.solver.onPreUpdateObservable` observer).
    */
   autoUpdate?: boolean;
   /** The character's size relative to a 1.8 m human (default: measured; see {@link OffsetModifier.characterScale}). */
@@ -170,7 +170,7 @@ export abstract class OffsetModifier {
   protected readonly scalars = new Scalars();
   /** The weight as a plain field (read on the per-frame paths instead of the getter). */
   protected weightValue = 1;
-  /** True between a run (before the solve) and the IK's next `onPostUpdate`, which consumes it. */
+  /** True between a run (before the solve) and the IK's next `onPostUpdateObservable`, which consumes it. */
   protected ranThisUpdate = false;
   private _characterScale: number;
   private readonly observers: Observer<void>[] = [];
@@ -278,7 +278,7 @@ export abstract class OffsetModifier {
     this.disposed = true;
     const s = this.ik.solver;
     s.onSkeletonRead.remove(this.preHook);
-    for (const o of this.observers) s.onPostUpdate.remove(o);
+    for (const o of this.observers) s.onPostUpdateObservable.remove(o);
     this.observers.length = 0;
   }
 
@@ -286,12 +286,12 @@ export abstract class OffsetModifier {
   protected abstract onModifyOffset(): void;
 
   /**
-   * Registers `fn` on the IK's `onPostUpdate` (after the solve), removed on dispose. It runs only after an
+   * Registers `fn` on the IK's `onPostUpdateObservable` (after the solve), removed on dispose. It runs only after an
    * update in which the modifier ran.
    */
   protected addPostUpdate(fn: () => void): void {
     this.observers.push(
-      this.ik.solver.onPostUpdate.add(() => {
+      this.ik.solver.onPostUpdateObservable.add(() => {
         if (!this.ranThisUpdate || this.disposed) return;
         this.ranThisUpdate = false;
         fn();

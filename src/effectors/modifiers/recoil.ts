@@ -380,7 +380,7 @@ export class Recoil extends OffsetModifier {
       rig.setRotation(s, tRot);
       changed = true;
     }
-    // written now so the result does not depend on whether the IK writes before or after onPostUpdate
+    // written now so the result does not depend on whether the IK writes before or after onPostUpdateObservable
     if (changed) rig.write();
   }
 }
