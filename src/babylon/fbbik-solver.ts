@@ -143,11 +143,17 @@ export class FBBIKSolver {
       for (const c of this.limbChains) c.bendConstraint._syncToSolver();
     };
     inner.externalSolveHooks = () =>
-      this.onPreIterationObservable.hasObservers() || this.onPostIterationObservable.hasObservers() || this.onPreBendObservable.hasObservers();
+      this.onPreIterationObservable.hasObservers() ||
+      this.onPostIterationObservable.hasObservers() ||
+      this.onPreBendObservable.hasObservers();
     inner.onPreRead.add(() => this.onPreReadObservable.hasObservers() && this.onPreReadObservable.notifyObservers());
     inner.onPreSolve.add(() => this.onPreSolveObservable.hasObservers() && this.onPreSolveObservable.notifyObservers());
-    inner.onPostSolve.add(() => this.onPostSolveObservable.hasObservers() && this.onPostSolveObservable.notifyObservers());
-    inner.onPostUpdate.add(() => this.onPostUpdateObservable.hasObservers() && this.onPostUpdateObservable.notifyObservers());
+    inner.onPostSolve.add(
+      () => this.onPostSolveObservable.hasObservers() && this.onPostSolveObservable.notifyObservers(),
+    );
+    inner.onPostUpdate.add(
+      () => this.onPostUpdateObservable.hasObservers() && this.onPostUpdateObservable.notifyObservers(),
+    );
     // the inner solver ignores these bridges when deciding on its idle shortcut: it asks
     // externalSolveHooks whether a Babylon observer is listening
     inner.onPreIteration.add((i) => this.onPreIterationObservable.notifyObservers(i));

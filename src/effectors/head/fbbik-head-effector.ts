@@ -6,7 +6,7 @@
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
-import type { Observer } from "@babylonjs/core/Misc/observable.js";
+import { Observable, type Observer } from "@babylonjs/core/Misc/observable.js";
 import type { FullBodyBipedIK } from "../../babylon/full-body-biped-ik.js";
 import { currentWorldMatrix, hasRotation, rotationFromMatrix } from "../../babylon/world-matrix.js";
 import type { BipedMapping } from "../../mapping/biped-mapping.js";
@@ -22,6 +22,7 @@ import {
 import { HeadPassInput, bendSpine, ccdPass, stretchBones } from "./head-passes.js";
 import { RotationIO, clampRotation, partialRotation } from "./head-rotation.js";
 import { HeadTorso } from "./head-torso.js";
+import { notifyDisposed } from "../../babylon/dispose-notice.js";
 
 export { type FBBIKHeadEffectorOptions, HeadBendBone } from "./head-effector-settings.js";
 
@@ -88,6 +89,8 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
   readonly rotation = new Quaternion();
   /** When false the effector does nothing. */
   enabled: boolean;
+  /** Notified once by {@link dispose}, before it lets go of its state (Babylon's convention). */
+  readonly onDisposeObservable = new Observable<FBBIKHeadEffector>();
   /** [0, 1] Master weight of everything the effector does. Default 1. */
   weight = 1;
   /** [0, 1] How much the head goes to the target's position. Default 1. */
@@ -240,6 +243,7 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    notifyDisposed(this.onDisposeObservable, this);
     this.active = false;
     const inner = this.ik.solver.inner;
     inner.onPreUpdate.remove(this.preHook);

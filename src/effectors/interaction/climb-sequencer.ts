@@ -8,6 +8,7 @@ import { InteractionCurveType } from "./interaction-curves.js";
 import { InteractionObject, type InteractionWeightCurve } from "./interaction-object.js";
 import type { InteractionSystem } from "./interaction-system.js";
 import { positionOfMatrix } from "./node-pose.js";
+import { notifyDisposed } from "../../babylon/dispose-notice.js";
 
 /** One move of a climb: at `time` (seconds after start), `limb` goes to `hold`. */
 export interface ClimbStep {
@@ -86,6 +87,8 @@ export class ClimbSequencer {
   bodyWeight: number;
   /** Rate (1/s) of the body following the centroid. */
   bodySpeed: number;
+  /** Notified once by {@link dispose}, before it lets go of its state (Babylon's convention). */
+  readonly onDisposeObservable = new Observable<ClimbSequencer>();
   /** A step started. */
   readonly onStepObservable = new Observable<ClimbStepEvent>();
   /** Every step has started and every limb with a hold has reached it. */
@@ -108,6 +111,7 @@ export class ClimbSequencer {
   private next = 0;
   private running = false;
   private finishedFired = false;
+  private disposed = false;
   private readonly bodyPosition = new Vector3();
   private bodyCurrentWeight = 0;
   private bodyDefaultWeight = 0;
@@ -227,8 +231,16 @@ export class ClimbSequencer {
     }
   }
 
+  /** The class name, as Babylon's own objects report it. */
+  getClassName(): string {
+    return "ClimbSequencer";
+  }
+
   /** Removes the sequencer's observers (stopping it if running) and gives the body its weight back. */
   dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    notifyDisposed(this.onDisposeObservable, this);
     if (this.running) this.stop();
     if (this.bodyActive) this.system.ik.solver.bodyEffector.positionWeight = this.bodyDefaultWeight;
     this.bodyActive = false;

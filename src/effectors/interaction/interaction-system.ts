@@ -9,6 +9,7 @@ import { HandPoser } from "./hand-poser.js";
 import { InteractionEffector } from "./interaction-effector.js";
 import type { InteractionEvent, InteractionObject } from "./interaction-object.js";
 import type { InteractionTarget } from "./interaction-target.js";
+import { notifyDisposed } from "../../babylon/dispose-notice.js";
 
 const sceneSeconds = new NumberRef();
 
@@ -74,6 +75,8 @@ export class InteractionSystem {
   readonly effectors: readonly InteractionEffector[];
   /** The delta time (seconds) of the last update. */
   lastDeltaTime = 0;
+  /** Notified once by {@link dispose}, before it lets go of its state (Babylon's convention). */
+  readonly onDisposeObservable = new Observable<InteractionSystem>();
   /** @internal For bone-only skeletons: the mesh the skeleton deforms. */
   readonly mesh: AbstractMesh | null;
 
@@ -300,6 +303,11 @@ export class InteractionSystem {
     return this.disposed;
   }
 
+  /** The class name, as Babylon's own objects report it. */
+  getClassName(): string {
+    return "InteractionSystem";
+  }
+
   /**
    * Detaches: removes the observers, stops interactions, writes the default weights back, puts pivots
    * back, lets go of held objects (keeping their world pose) and restores the fingers.
@@ -307,6 +315,7 @@ export class InteractionSystem {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    notifyDisposed(this.onDisposeObservable, this);
     if (this.preObserver !== null) this.ik.solver.onSkeletonRead.remove(this.preObserver);
     if (this.postObserver !== null) this.ik.solver.onPostUpdateObservable.remove(this.postObserver);
     this.preObserver = null;
@@ -353,10 +362,12 @@ export class InteractionSystem {
     // the step goes to the effectors through lastDeltaTime, not as an argument or a return value
     // (see ARCHITECTURE.md, "Doubles across calls")
     this.stepDeltaTime();
-    if (this.onPreInteractionUpdateObservable.hasObservers()) this.onPreInteractionUpdateObservable.notifyObservers(this.lastDeltaTime);
+    if (this.onPreInteractionUpdateObservable.hasObservers())
+      this.onPreInteractionUpdateObservable.notifyObservers(this.lastDeltaTime);
     const list = this.effectors;
     for (let i = 0; i < list.length; i++) list[i]!._update();
-    if (this.onPostInteractionUpdateObservable.hasObservers()) this.onPostInteractionUpdateObservable.notifyObservers(this.lastDeltaTime);
+    if (this.onPostInteractionUpdateObservable.hasObservers())
+      this.onPostInteractionUpdateObservable.notifyObservers(this.lastDeltaTime);
   }
 
   private postUpdate(): void {

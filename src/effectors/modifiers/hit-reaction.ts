@@ -372,6 +372,11 @@ export class HitReaction extends OffsetModifier {
     this.addPostUpdate(() => this.afterSolve());
   }
 
+  /** The class name, as Babylon's own objects report it. */
+  override getClassName(): string {
+    return "HitReaction";
+  }
+
   /** True while any hit point is playing. */
   get inProgress(): boolean {
     for (const p of this.effectorHitPoints) if (p.inProgress) return true;

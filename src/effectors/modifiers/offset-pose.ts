@@ -49,7 +49,8 @@ const applyIo = new Scalars();
  *    `root position + pin` (root space → world) replaces the effector's offset on each root axis by
  *    `pinWeight` × |w| (a linear blend per axis).
  *
- * Call it before the IK solves: in `ik.solver.onPreUpdateObservable`, or in `ik.solver.onSkeletonRead` as the modifiers do.
+ * Call it before the IK solves: in `ik.solver.onPreUpdateObservable`, or in `ik.solver.onSkeletonRead` as the
+ * modifiers do.
  */
 export class OffsetPose {
   /** The effectors this pose moves. */

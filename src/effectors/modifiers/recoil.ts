@@ -188,6 +188,11 @@ export class Recoil extends OffsetModifier {
     this.addPostUpdate(() => this.afterSolve());
   }
 
+  /** The class name, as Babylon's own objects report it. */
+  override getClassName(): string {
+    return "Recoil";
+  }
+
   /** True while a shot is playing. */
   get inProgress(): boolean {
     return this.active;
