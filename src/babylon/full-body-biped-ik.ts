@@ -15,7 +15,9 @@ import {
 import { FBBIKError } from "../solver/errors.js";
 import type { SolverWarning } from "../solver/full-body.js";
 import { buildBipedSolver, resolveRootNode } from "./build-solver.js";
+import { fullBodyInspectorSettings } from "./fbbik-inspector.js";
 import { FBBIKSolver } from "./fbbik-solver.js";
+import { InspectorSettings } from "./inspector-settings.js";
 import type { OutputFade } from "./lod/output-fade.js";
 import { notifyDisposed } from "./dispose-notice.js";
 import { RigDetachment } from "./rig-attachment.js";
@@ -77,6 +79,11 @@ export interface FullBodyBipedIKOptions {
    * else estimated from the rig.
    */
   forward?: Vector3;
+  /**
+   * Show the IK's main settings in Babylon's Inspector on the character's root node and on the meshes the
+   * skeleton deforms (default true): see {@link FullBodyBipedIK.inspector}.
+   */
+  inspector?: boolean;
 }
 
 /**
@@ -110,6 +117,13 @@ export class FullBodyBipedIK implements SceneUpdatable {
   readonly onWarningObservable = new Observable<SolverWarning>();
   /** Notified once by {@link dispose}, before the IK lets go of its bones (Babylon's convention). */
   readonly onDisposeObservable = new Observable<FullBodyBipedIK>();
+  /**
+   * The IK's main settings in Babylon's Inspector (`inspectableCustomProperties`): enabled, weight,
+   * iterations, each effector's position and rotation weight, each limb's pull and reach, as sliders under
+   * the character's root node and its skinned meshes (property names `fbbik_…`, e.g. `fbbik_ikPositionWeight`).
+   * `ik.inspector.attach(node)` shows them on another node too; dispose takes them off.
+   */
+  readonly inspector: InspectorSettings;
   /** When false the IK neither fixes transforms nor solves. */
   enabled = true;
   /** Solve after the animations and the before-render observers every frame. */
@@ -154,6 +168,11 @@ export class FullBodyBipedIK implements SceneUpdatable {
     this.rootNode = built.rootNode;
     this.solver = new FBBIKSolver(built.inner, built.rig, built.mapping);
     this.rig.watchDisposal();
+    this.inspector = new InspectorSettings("fbbik_", fullBodyInspectorSettings(this));
+    if (options.inspector ?? true) {
+      if (references.root !== null) this.inspector.attach(references.root);
+      for (const mesh of scene.meshes) if (mesh.skeleton === skeleton) this.inspector.attach(mesh);
+    }
     attached.set(skeleton, this);
     SceneUpdater.for(scene).add(this);
   }
@@ -360,6 +379,7 @@ export class FullBodyBipedIK implements SceneUpdatable {
     this.disposed = true;
     notifyDisposed(this.onDisposeObservable, this);
     this.solver._notifyDisposed();
+    this.inspector.dispose();
     const updater = SceneUpdater.for(this.scene);
     // the other IK components on this skeleton take their output off too (each before the one below it)
     updater.takeOff(this.skeleton);
