@@ -80,8 +80,8 @@ export interface FullBodyBipedIKOptions {
    */
   forward?: Vector3;
   /**
-   * Show the IK's main settings in Babylon's Inspector on the character's root node and on the meshes the
-   * skeleton deforms (default true): see {@link FullBodyBipedIK.inspector}.
+   * Show the IK's main settings in Babylon's Inspector on the character's root node, its skeleton and the
+   * meshes the skeleton deforms (default true): see {@link FullBodyBipedIK.inspector}.
    */
   inspector?: boolean;
 }
@@ -120,7 +120,8 @@ export class FullBodyBipedIK implements SceneUpdatable {
   /**
    * The IK's main settings in Babylon's Inspector (`inspectableCustomProperties`): enabled, weight,
    * iterations, each effector's position and rotation weight, each limb's pull and reach, as sliders under
-   * the character's root node and its skinned meshes (property names `fbbik_…`, e.g. `fbbik_ikPositionWeight`).
+   * the character's root node, skeleton and skinned meshes (property names `fbbik_…`, e.g.
+   * `fbbik_ikPositionWeight`).
    * `ik.inspector.attach(node)` shows them on another node too; dispose takes them off.
    */
   readonly inspector: InspectorSettings;
@@ -171,6 +172,7 @@ export class FullBodyBipedIK implements SceneUpdatable {
     this.inspector = new InspectorSettings("fbbik_", fullBodyInspectorSettings(this));
     if (options.inspector ?? true) {
       if (references.root !== null) this.inspector.attach(references.root);
+      this.inspector.attach(skeleton);
       for (const mesh of scene.meshes) if (mesh.skeleton === skeleton) this.inspector.attach(mesh);
     }
     attached.set(skeleton, this);

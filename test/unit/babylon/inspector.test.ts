@@ -1,7 +1,7 @@
 /**
  * FullBodyBipedIK's settings in Babylon's Inspector: the Inspector shows a node's (or mesh's)
  * `inspectableCustomProperties` and reads and writes `node[propertyName]`; every entry must resolve on the
- * character's root node and skinned mesh, read the solver's value, and write through to the solver.
+ * character's root node, skeleton and skinned mesh, read the solver's value, and write through to the solver.
  */
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { InspectableType } from "@babylonjs/core/Misc/iInspectable.js";
@@ -57,7 +57,7 @@ function expected(ik: FullBodyBipedIK): Map<string, { get(): number | boolean; s
 }
 
 describe("FullBodyBipedIK in Babylon's Inspector", () => {
-  it("every inspectable resolves on the root node and the skinned mesh, reads the solver, writes through", async () => {
+  it("every inspectable resolves on the root node, skeleton and skinned mesh, reads the solver, writes through", async () => {
     const m = await loadModel("Mannequin");
     open.push(m);
     const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
@@ -66,7 +66,8 @@ describe("FullBodyBipedIK in Babylon's Inspector", () => {
     expect(ik.inspector.inspectables.map((e) => e.propertyName).sort()).toEqual([...want.keys()].sort());
     expect(ik.inspector.attachedTo).toContain(m.root);
     expect(ik.inspector.attachedTo).toContain(mesh);
-    for (const host of [m.root, mesh]) {
+    expect(ik.inspector.attachedTo).toContain(m.skeleton);
+    for (const host of [m.root, mesh, m.skeleton]) {
       const target = host as unknown as Record<string, number | boolean>;
       for (const entry of ik.inspector.inspectables) expect(host.inspectableCustomProperties).toContain(entry);
       for (const entry of host.inspectableCustomProperties) {
@@ -130,6 +131,7 @@ describe("FullBodyBipedIK in Babylon's Inspector", () => {
     expect("fbbik_ikPositionWeight" in other).toBe(false);
     expect(m.root.inspectableCustomProperties).toEqual([]);
     expect("fbbik_ikPositionWeight" in m.root).toBe(false);
+    expect(m.skeleton.inspectableCustomProperties).toEqual([]);
     const quiet = FullBodyBipedIK.create(m.scene, m.skeleton, { inspector: false });
     expect(quiet.inspector.attachedTo).toEqual([]);
     expect(m.root.inspectableCustomProperties).toEqual([]);
