@@ -85,6 +85,9 @@ describe("Babylon conventions on every component", () => {
     const { m, ik, all } = await everyComponent();
     m.scene.render();
     for (const [name, c] of all) expect(c.getClassName(), name).toBe(name);
+    const colliders = all.find(([n]) => n === "FBBIKColliders")![1] as FBBIKColliders;
+    expect(colliders.colliders.getClassName()).toBe("BoneColliderSet");
+    expect(BoneCollider.sphere(ik.references.head!, 0.1).getClassName()).toBe("BoneCollider");
     const seen: string[] = [];
     for (const [name, c] of all) {
       c.onDisposeObservable.add((arg) => {
