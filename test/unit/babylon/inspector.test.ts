@@ -8,7 +8,12 @@ import { InspectableType } from "@babylonjs/core/Misc/iInspectable.js";
 import { afterEach, describe, expect, it } from "vitest";
 import type { BabylonChain } from "../../../src/babylon/babylon-chain.js";
 import type { BabylonEffector } from "../../../src/babylon/babylon-effector.js";
+import { AimIK } from "../../../src/babylon/aim-ik.js";
+import { CCDIK, FABRIK, FABRIKRoot } from "../../../src/babylon/chain-ik.js";
 import { FullBodyBipedIK } from "../../../src/babylon/full-body-biped-ik.js";
+import { JacobianIK } from "../../../src/babylon/jacobian-ik.js";
+import { LimbIK } from "../../../src/babylon/limb-ik.js";
+import { LookAtIK } from "../../../src/babylon/look-at-ik.js";
 import { type LoadedModel, loadModel } from "../../helpers/babylon-scene.js";
 import { worldPos } from "../../helpers/scene-probes.js";
 
@@ -135,5 +140,41 @@ describe("FullBodyBipedIK in Babylon's Inspector", () => {
     const quiet = FullBodyBipedIK.create(m.scene, m.skeleton, { inspector: false });
     expect(quiet.inspector.attachedTo).toEqual([]);
     expect(m.root.inspectableCustomProperties).toEqual([]);
+  });
+
+  it("the IK family: enabled and weight on the skeleton, one pair per component, written through", async () => {
+    const m = await loadModel("Mannequin");
+    open.push(m);
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton, { inspector: false });
+    const r = ik.references;
+    ik.dispose();
+    const family = [
+      CCDIK.create(m.scene, [r.leftUpperArm, r.leftForearm, r.leftHand]),
+      FABRIK.create(m.scene, [r.rightUpperArm, r.rightForearm, r.rightHand]),
+      FABRIKRoot.create(m.scene, r.leftUpperArm, [[r.leftForearm, r.leftHand]]),
+      LimbIK.create(m.scene, r.leftThigh, r.leftCalf, r.leftFoot),
+      AimIK.create(m.scene, [...r.spine, r.head!]),
+      LookAtIK.create(m.scene, { spine: r.spine, head: r.head }),
+      JacobianIK.create(m.scene, [r.rightThigh, r.rightCalf, r.rightFoot]),
+    ];
+    const skeleton = m.skeleton as unknown as Record<string, number | boolean>;
+    const names = m.skeleton.inspectableCustomProperties.map((e) => e.propertyName);
+    // two settings each, no name twice (two chains on one skeleton do not collide)
+    expect(names.length).toBe(2 * family.length);
+    expect(new Set(names).size).toBe(names.length);
+    expect(names).toContain(`ccdik_${r.leftUpperArm.name.replace(/[^A-Za-z0-9_]/g, "_")}_weight`);
+    for (const c of family) {
+      const [enabled, weight] = c.inspector.inspectables;
+      expect(skeleton[enabled!.propertyName]).toBe(true);
+      skeleton[enabled!.propertyName] = false;
+      expect(c.enabled).toBe(false);
+      const solver = (c as unknown as { solver: { ikPositionWeight: number } }).solver;
+      expect(skeleton[weight!.propertyName]).toBe(solver.ikPositionWeight);
+      skeleton[weight!.propertyName] = 0.3;
+      expect(solver.ikPositionWeight).toBe(0.3);
+    }
+    for (const c of family) c.dispose();
+    expect(m.skeleton.inspectableCustomProperties).toEqual([]);
+    expect(names.some((n) => n in skeleton)).toBe(false);
   });
 });
