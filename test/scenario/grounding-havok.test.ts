@@ -6,7 +6,6 @@
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import HavokPhysics from "@babylonjs/havok";
 import "@babylonjs/core/Materials/standardMaterial.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { Mesh } from "@babylonjs/core/Meshes/mesh.js";
@@ -36,6 +35,8 @@ async function loadHavok(): Promise<{ engine: unknown; reason: string }> {
     const wasm = createRequire(import.meta.url).resolve("@babylonjs/havok/lib/esm/HavokPhysics.wasm");
     const bytes = readFileSync(wasm);
     const wasmBinary = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+    // imported here: a missing package skips too
+    const { default: HavokPhysics } = await import("@babylonjs/havok");
     const engine = await HavokPhysics({ wasmBinary });
     return { engine, reason: "" };
   } catch (e) {
