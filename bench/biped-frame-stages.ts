@@ -50,7 +50,7 @@ export class BipedStageTimer {
     const stamp = (k: number) => () => {
       this.stamps[k] = performance.now();
     };
-    ik.solver.onPreUpdate.add(stamp(1));
+    ik.solver.onPreUpdateObservable.add(stamp(1));
     inner.onPreUpdate.add(stamp(2));
     inner.onPreSolve.add(stamp(3));
     inner.onPreBend.add(stamp(5));

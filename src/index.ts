@@ -110,6 +110,8 @@ export { MovingGroundRaycast } from "./effectors/grounding/moving-ground-raycast
 export type { MovingGroundRaycastOptions } from "./effectors/grounding/moving-ground-raycast.js";
 export { nearestGroundRaycast } from "./effectors/grounding/nearest-ground-raycast.js";
 export type { GroundPredicate } from "./effectors/grounding/babylon-ground-raycast.js";
+export { HavokGroundRaycast } from "./effectors/grounding/havok-ground-raycast.js";
+export type { HavokGroundRaycastOptions, PhysicsRaycaster } from "./effectors/grounding/havok-ground-raycast.js";
 
 // offset modifiers
 export {
@@ -179,6 +181,8 @@ export { JacobianEffector } from "./jacobian/jacobian-effector.js";
 export type { JacobianJoint } from "./jacobian/jacobian-joint.js";
 export { RigComponent, type RigComponentOptions, type IKTarget } from "./babylon/rig-component.js";
 export { IKUpdateOrder } from "./babylon/scene-updater.js";
+export { InspectorSettings } from "./babylon/inspector-settings.js";
+export type { InspectorSetting, InspectorHost } from "./babylon/inspector-settings.js";
 export { ChainIK, CCDIK, FABRIK, FABRIKRoot, type ChainIKOptions, type FABRIKRootOptions } from "./babylon/chain-ik.js";
 export {
   IKSolverLimb,

@@ -107,8 +107,8 @@ export function spawnCharacter(ctx: Ctx, position: Vector3, ikTimes: { acc: numb
   }
   const ik = FullBodyBipedIK.create(ctx.scene, skeleton);
   let t0 = 0;
-  ik.solver.onPreUpdate.add(() => (t0 = performance.now()));
-  ik.solver.onPostUpdate.add(() => (ikTimes.acc += performance.now() - t0));
+  ik.solver.onPreUpdateObservable.add(() => (t0 = performance.now()));
+  ik.solver.onPostUpdateObservable.add(() => (ikTimes.acc += performance.now() - t0));
   // world matrices, parents first (no render: a crowd spawns a hundred of these)
   update(root);
   const r = ik.references;

@@ -32,6 +32,11 @@ export class BoneColliderSet implements JointColliders {
     this.rebuild([...colliders]);
   }
 
+  /** The class name, as Babylon's own objects report it. */
+  getClassName(): string {
+    return "BoneColliderSet";
+  }
+
   /** The colliders, in the order they are resolved. */
   get colliders(): readonly BoneCollider[] {
     return this.list;

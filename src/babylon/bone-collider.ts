@@ -67,6 +67,11 @@ export class BoneCollider {
     this.radius = radius;
   }
 
+  /** The class name, as Babylon's own objects report it. */
+  getClassName(): string {
+    return "BoneCollider";
+  }
+
   /** A sphere of `radius` centred at `offset` (the bone's local space; its origin by default). */
   static sphere(bone: Bone, radius: number, offset: XYZ = Vector3.ZeroReadOnly): BoneCollider {
     return new BoneCollider(bone, offset, offset, radius);

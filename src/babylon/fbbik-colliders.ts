@@ -1,4 +1,4 @@
-import type { Observer } from "@babylonjs/core/Misc/observable.js";
+import { Observable, type Observer } from "@babylonjs/core/Misc/observable.js";
 import { Quat, fromToRotation, multiply, normalizeQuat } from "../math/quat.js";
 import { Vec3, anyPerpendicular, sub } from "../math/vec3.js";
 import { FBBIKError } from "../solver/errors.js";
@@ -7,6 +7,7 @@ import { FullBodyBipedChain } from "../solver/biped-bones.js";
 import type { BoneCollider } from "./bone-collider.js";
 import { BoneColliderSet } from "./bone-collider-set.js";
 import type { FullBodyBipedIK } from "./full-body-biped-ik.js";
+import { notifyDisposed } from "./dispose-notice.js";
 
 /** Options of {@link FBBIKColliders.create}. */
 export interface FBBIKCollidersOptions {
@@ -62,7 +63,10 @@ export class FBBIKColliders {
   clearance: number;
   /** When false the pass does nothing. */
   enabled = true;
+  /** Notified once by {@link dispose}, before it lets go of its state (Babylon's convention). */
+  readonly onDisposeObservable = new Observable<FBBIKColliders>();
   private observer: Observer<void> | null;
+  private disposed = false;
 
   private constructor(ik: FullBodyBipedIK, options: FBBIKCollidersOptions) {
     this.ik = ik;
@@ -72,7 +76,7 @@ export class FBBIKColliders {
     if (bad.length > 0) throw new FBBIKError(bad.map((l) => `limb ${l} is not a FullBodyBipedChain limb`));
     this.limbs = [...limbs];
     this.clearance = options.clearance ?? 0;
-    this.observer = ik.solver.onPostUpdate.add(() => this.apply());
+    this.observer = ik.solver.onPostUpdateObservable.add(() => this.apply());
   }
 
   /**
@@ -93,13 +97,21 @@ export class FBBIKColliders {
     return this.colliders.remove(collider);
   }
 
+  /** The class name, as Babylon's own objects report it. */
+  getClassName(): string {
+    return "FBBIKColliders";
+  }
+
   /** Removes the pass from the IK. */
   dispose(): void {
-    if (this.observer !== null) this.ik.solver.onPostUpdate.remove(this.observer);
+    if (this.disposed) return;
+    this.disposed = true;
+    notifyDisposed(this.onDisposeObservable, this);
+    if (this.observer !== null) this.ik.solver.onPostUpdateObservable.remove(this.observer);
     this.observer = null;
   }
 
-  /** The pass (on the IK's onPostUpdate): the solved pose is in the rig, not yet written. */
+  /** The pass (on the IK's onPostUpdateObservable): the solved pose is in the rig, not yet written. */
   private apply(): void {
     const ik = this.ik;
     if (!this.enabled || this.colliders.colliders.length === 0 || !ik.solver.inner.solvedLastUpdate) return;

@@ -2,6 +2,7 @@ import type { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { Observable } from "@babylonjs/core/Misc/observable.js";
 import { BabylonChain } from "./babylon-chain.js";
 import { BabylonEffector } from "./babylon-effector.js";
+import { notifyDisposed } from "./dispose-notice.js";
 import type { BabylonRig } from "./babylon-rig.js";
 import type { BipedMapping } from "../mapping/biped-mapping.js";
 import type { IKMappingBone } from "../mapping/mapping-bone.js";
@@ -58,25 +59,61 @@ export class FBBIKSolver {
    * OnPreUpdate): apply this frame's offsets here. The interaction system, the grounder and the offset
    * modifiers run later, on {@link onSkeletonRead}.
    */
-  readonly onPreUpdate = new Observable<void>();
+  readonly onPreUpdateObservable = new Observable<void>();
   /** Before the solver reads the bones from the rig (after {@link onSkeletonRead}). */
-  readonly onPreRead = new Observable<void>();
+  readonly onPreReadObservable = new Observable<void>();
   /** After the pose is read, before solving. */
-  readonly onPreSolve = new Observable<void>();
+  readonly onPreSolveObservable = new Observable<void>();
   /** At the start of each iteration (the iteration's index). */
-  readonly onPreIteration = new Observable<number>();
+  readonly onPreIterationObservable = new Observable<number>();
   /** At the end of each iteration. */
-  readonly onPostIteration = new Observable<number>();
+  readonly onPostIterationObservable = new Observable<number>();
   /** After the iterations, before the final end-effector pass and the bend constraints. */
-  readonly onPreBend = new Observable<void>();
+  readonly onPreBendObservable = new Observable<void>();
   /** After solving, before writing the bones. */
-  readonly onPostSolve = new Observable<void>();
+  readonly onPostSolveObservable = new Observable<void>();
   /**
    * After the solve (fires even at weight 0): the solved pose is in the rig (`ik.rig`, component space)
    * and is written to the Babylon nodes right after this hook, so post-solve changes go through the rig
    * (`ik.rig.setRotation`) and are written with it. FinalIK's OnPostUpdate comes after its WritePose.
    */
-  readonly onPostUpdate = new Observable<void>();
+  readonly onPostUpdateObservable = new Observable<void>();
+  /** Notified once when the IK is disposed, before it lets go of its bones (Babylon's convention). */
+  readonly onDisposeObservable = new Observable<FBBIKSolver>();
+
+  // FinalIK's delegate names before the on…Observable rule (docs/API.md, "Observables"): kept as aliases
+  /** @deprecated Use {@link onPreUpdateObservable} (the same object). */
+  get onPreUpdate(): Observable<void> {
+    return this.onPreUpdateObservable;
+  }
+  /** @deprecated Use {@link onPreReadObservable} (the same object). */
+  get onPreRead(): Observable<void> {
+    return this.onPreReadObservable;
+  }
+  /** @deprecated Use {@link onPreSolveObservable} (the same object). */
+  get onPreSolve(): Observable<void> {
+    return this.onPreSolveObservable;
+  }
+  /** @deprecated Use {@link onPreIterationObservable} (the same object). */
+  get onPreIteration(): Observable<number> {
+    return this.onPreIterationObservable;
+  }
+  /** @deprecated Use {@link onPostIterationObservable} (the same object). */
+  get onPostIteration(): Observable<number> {
+    return this.onPostIterationObservable;
+  }
+  /** @deprecated Use {@link onPreBendObservable} (the same object). */
+  get onPreBend(): Observable<void> {
+    return this.onPreBendObservable;
+  }
+  /** @deprecated Use {@link onPostSolveObservable} (the same object). */
+  get onPostSolve(): Observable<void> {
+    return this.onPostSolveObservable;
+  }
+  /** @deprecated Use {@link onPostUpdateObservable} (the same object). */
+  get onPostUpdate(): Observable<void> {
+    return this.onPostUpdateObservable;
+  }
 
   /**
    * Once the skeleton has been read into the rig this frame, before the solver's own stages, even at weight
@@ -106,16 +143,22 @@ export class FBBIKSolver {
       for (const c of this.limbChains) c.bendConstraint._syncToSolver();
     };
     inner.externalSolveHooks = () =>
-      this.onPreIteration.hasObservers() || this.onPostIteration.hasObservers() || this.onPreBend.hasObservers();
-    inner.onPreRead.add(() => this.onPreRead.hasObservers() && this.onPreRead.notifyObservers());
-    inner.onPreSolve.add(() => this.onPreSolve.hasObservers() && this.onPreSolve.notifyObservers());
-    inner.onPostSolve.add(() => this.onPostSolve.hasObservers() && this.onPostSolve.notifyObservers());
-    inner.onPostUpdate.add(() => this.onPostUpdate.hasObservers() && this.onPostUpdate.notifyObservers());
+      this.onPreIterationObservable.hasObservers() ||
+      this.onPostIterationObservable.hasObservers() ||
+      this.onPreBendObservable.hasObservers();
+    inner.onPreRead.add(() => this.onPreReadObservable.hasObservers() && this.onPreReadObservable.notifyObservers());
+    inner.onPreSolve.add(() => this.onPreSolveObservable.hasObservers() && this.onPreSolveObservable.notifyObservers());
+    inner.onPostSolve.add(
+      () => this.onPostSolveObservable.hasObservers() && this.onPostSolveObservable.notifyObservers(),
+    );
+    inner.onPostUpdate.add(
+      () => this.onPostUpdateObservable.hasObservers() && this.onPostUpdateObservable.notifyObservers(),
+    );
     // the inner solver ignores these bridges when deciding on its idle shortcut: it asks
     // externalSolveHooks whether a Babylon observer is listening
-    inner.onPreIteration.add((i) => this.onPreIteration.notifyObservers(i));
-    inner.onPostIteration.add((i) => this.onPostIteration.notifyObservers(i));
-    inner.onPreBend.add(() => this.onPreBend.notifyObservers());
+    inner.onPreIteration.add((i) => this.onPreIterationObservable.notifyObservers(i));
+    inner.onPostIteration.add((i) => this.onPostIterationObservable.notifyObservers(i));
+    inner.onPreBend.add(() => this.onPreBendObservable.notifyObservers());
   }
 
   /** The effector of the given type. */
@@ -361,16 +404,26 @@ export class FBBIKSolver {
     for (const e of this.effectors) e._resetOffset();
   }
 
+  /** The class name, as Babylon's own objects report it. */
+  getClassName(): string {
+    return "FBBIKSolver";
+  }
+
+  /** @internal Notifies {@link onDisposeObservable} (the IK calls it first thing in its dispose). */
+  _notifyDisposed(): void {
+    notifyDisposed(this.onDisposeObservable, this);
+  }
+
   /** @internal Removes every observer. */
   _dispose(): void {
-    this.onPreUpdate.clear();
-    this.onPreRead.clear();
-    this.onPreSolve.clear();
-    this.onPreIteration.clear();
-    this.onPostIteration.clear();
-    this.onPreBend.clear();
-    this.onPostSolve.clear();
-    this.onPostUpdate.clear();
+    this.onPreUpdateObservable.clear();
+    this.onPreReadObservable.clear();
+    this.onPreSolveObservable.clear();
+    this.onPreIterationObservable.clear();
+    this.onPostIterationObservable.clear();
+    this.onPreBendObservable.clear();
+    this.onPostSolveObservable.clear();
+    this.onPostUpdateObservable.clear();
     this.inner.syncTargets = null;
     this.inner.externalSolveHooks = null;
   }

@@ -15,8 +15,11 @@ import {
 import { FBBIKError } from "../solver/errors.js";
 import type { SolverWarning } from "../solver/full-body.js";
 import { buildBipedSolver, resolveRootNode } from "./build-solver.js";
+import { fullBodyInspectorSettings } from "./fbbik-inspector.js";
 import { FBBIKSolver } from "./fbbik-solver.js";
+import { InspectorSettings } from "./inspector-settings.js";
 import type { OutputFade } from "./lod/output-fade.js";
+import { notifyDisposed } from "./dispose-notice.js";
 import { RigDetachment } from "./rig-attachment.js";
 import { type SceneUpdatable, SceneUpdater } from "./scene-updater.js";
 
@@ -76,6 +79,11 @@ export interface FullBodyBipedIKOptions {
    * else estimated from the rig.
    */
   forward?: Vector3;
+  /**
+   * Show the IK's main settings in Babylon's Inspector on the character's root node, its skeleton and the
+   * meshes the skeleton deforms (default true): see {@link FullBodyBipedIK.inspector}.
+   */
+  inspector?: boolean;
 }
 
 /**
@@ -107,6 +115,16 @@ export class FullBodyBipedIK implements SceneUpdatable {
    * {@link warningsRaised}.
    */
   readonly onWarningObservable = new Observable<SolverWarning>();
+  /** Notified once by {@link dispose}, before the IK lets go of its bones (Babylon's convention). */
+  readonly onDisposeObservable = new Observable<FullBodyBipedIK>();
+  /**
+   * The IK's main settings in Babylon's Inspector (`inspectableCustomProperties`): enabled, weight,
+   * iterations, each effector's position and rotation weight, each limb's pull and reach, as sliders under
+   * the character's root node, skeleton and skinned meshes (property names `fbbik_…`, e.g.
+   * `fbbik_ikPositionWeight`).
+   * `ik.inspector.attach(node)` shows them on another node too; dispose takes them off.
+   */
+  readonly inspector: InspectorSettings;
   /** When false the IK neither fixes transforms nor solves. */
   enabled = true;
   /** Solve after the animations and the before-render observers every frame. */
@@ -151,6 +169,12 @@ export class FullBodyBipedIK implements SceneUpdatable {
     this.rootNode = built.rootNode;
     this.solver = new FBBIKSolver(built.inner, built.rig, built.mapping);
     this.rig.watchDisposal();
+    this.inspector = new InspectorSettings("fbbik_", fullBodyInspectorSettings(this));
+    if (options.inspector ?? true) {
+      if (references.root !== null) this.inspector.attach(references.root);
+      this.inspector.attach(skeleton);
+      for (const mesh of scene.meshes) if (mesh.skeleton === skeleton) this.inspector.attach(mesh);
+    }
     attached.set(skeleton, this);
     SceneUpdater.for(scene).add(this);
   }
@@ -197,6 +221,11 @@ export class FullBodyBipedIK implements SceneUpdatable {
     }
   }
 
+  /** The class name, as Babylon's own objects report it. */
+  getClassName(): string {
+    return "FullBodyBipedIK";
+  }
+
   /** Warnings raised so far (each cause once). */
   get warningsRaised(): readonly SolverWarning[] {
     return this.warnings;
@@ -235,7 +264,7 @@ export class FullBodyBipedIK implements SceneUpdatable {
     // what the IK wrote comes off before OnPreUpdate: its observers see the pose the solve will read
     this.rig.restoreAnimatedPose();
     // FinalIK's OnPreUpdate comes before anything is read: what it changes on the bones is seen
-    this.solver.onPreUpdate.notifyObservers();
+    this.solver.onPreUpdateObservable.notifyObservers();
     // (any hook may dispose the IK: dispose restored the animated pose, nothing more is written)
     if (this.disposed) return;
     this.rig.read();
@@ -350,6 +379,9 @@ export class FullBodyBipedIK implements SceneUpdatable {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    notifyDisposed(this.onDisposeObservable, this);
+    this.solver._notifyDisposed();
+    this.inspector.dispose();
     const updater = SceneUpdater.for(this.scene);
     // the other IK components on this skeleton take their output off too (each before the one below it)
     updater.takeOff(this.skeleton);

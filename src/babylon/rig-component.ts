@@ -4,6 +4,7 @@ import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import type { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import { InspectableType } from "@babylonjs/core/Misc/iInspectable.js";
 import { Logger } from "@babylonjs/core/Misc/logger.js";
 import { Observable } from "@babylonjs/core/Misc/observable.js";
 import type { Scene } from "@babylonjs/core/scene.js";
@@ -12,6 +13,8 @@ import { Vec3, isFiniteVec } from "../math/vec3.js";
 import { FBBIKError } from "../solver/errors.js";
 import type { SolverWarning } from "../solver/full-body.js";
 import { BabylonRig } from "./babylon-rig.js";
+import { notifyDisposed } from "./dispose-notice.js";
+import { type InspectorSetting, InspectorSettings, weightSetting } from "./inspector-settings.js";
 import { RigDetachment } from "./rig-attachment.js";
 import { type SceneUpdatable, SceneUpdater } from "./scene-updater.js";
 import { currentWorldMatrix, hasRotation, rotationFromMatrix } from "./world-matrix.js";
@@ -38,6 +41,8 @@ export interface RigComponentOptions {
   updateOrder?: number;
   /** For skeletons without linked TransformNodes: the mesh the skeleton deforms (default: the first one). */
   mesh?: AbstractMesh;
+  /** Show `enabled` and the solver's weight in Babylon's Inspector, on the skeleton (default true). */
+  inspector?: boolean;
 }
 
 /**
@@ -58,6 +63,8 @@ export abstract class RigComponent implements SceneUpdatable {
   readonly updateOrder: number;
   /** A problem, reported once per cause (bad input, a disposed target…). */
   readonly onWarningObservable = new Observable<SolverWarning>();
+  /** Notified once by {@link dispose}, before the component lets go of its bones (Babylon's convention). */
+  readonly onDisposeObservable = new Observable<RigComponent>();
   /** When false the component neither fixes transforms nor solves. */
   enabled = true;
   /** Solve after the animations and the before-render observers every frame. */
@@ -65,6 +72,9 @@ export abstract class RigComponent implements SceneUpdatable {
   /** Take the component's own output off its bones before the animations every frame. */
   fixTransforms: boolean;
   private disposed = false;
+  private readonly showInInspector: boolean;
+  private readonly firstBoneName: string;
+  private inspectorSettings: InspectorSettings | null = null;
   private lastFrame = -1;
   private readonly warned = new Set<string>();
   private readonly warnings: SolverWarning[] = [];
@@ -88,6 +98,8 @@ export abstract class RigComponent implements SceneUpdatable {
     this.autoUpdate = options.autoUpdate ?? true;
     this.fixTransforms = options.fixTransforms ?? true;
     this.updateOrder = options.updateOrder ?? order;
+    this.showInInspector = options.inspector ?? true;
+    this.firstBoneName = bones[0]!.name;
     this.rig = new BabylonRig(skeleton, bones, { mesh: options.mesh ?? null });
     this.rig.watchDisposal();
     // FixTransforms covers the bones the component turns (a subclass that also moves bones stores again)
@@ -97,6 +109,41 @@ export abstract class RigComponent implements SceneUpdatable {
   /** Registers the component for the scene's frame; call once at the end of the subclass's constructor. */
   protected attach(): void {
     SceneUpdater.for(this.scene).add(this);
+    // (the subclass's solver exists only now)
+    const key = this.firstBoneName.replace(/[^A-Za-z0-9_]/g, "_");
+    const label = `${this.getClassName()} ${key}`;
+    const settings: InspectorSetting[] = [
+      {
+        name: "enabled",
+        label: `${label} enabled`,
+        type: InspectableType.Checkbox,
+        get: () => this.enabled,
+        set: (v) => {
+          this.enabled = Boolean(v);
+        },
+      },
+    ];
+    // every solver of the family has a master weight
+    const solver = (this as { solver?: { ikPositionWeight?: unknown } }).solver;
+    if (solver !== undefined && typeof solver.ikPositionWeight === "number") {
+      const holder = solver as { ikPositionWeight: number };
+      const get = () => holder.ikPositionWeight;
+      settings.push(
+        weightSetting("weight", `${label} weight`, get, (v) => {
+          holder.ikPositionWeight = v;
+        }),
+      );
+    }
+    this.inspectorSettings = new InspectorSettings(`${this.getClassName().toLowerCase()}_${key}_`, settings);
+    if (this.showInInspector) this.inspectorSettings.attach(this.skeleton);
+  }
+
+  /**
+   * The component in Babylon's Inspector: `enabled` and the solver's `ikPositionWeight`, shown on the
+   * skeleton as `<class>_<first bone>_enabled` and `…_weight` (e.g. `ccdik_upperarm_l_weight`).
+   */
+  get inspector(): InspectorSettings {
+    return this.inspectorSettings!;
   }
 
   /** The class name, as Babylon's own objects report it. */
@@ -287,6 +334,8 @@ export abstract class RigComponent implements SceneUpdatable {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    notifyDisposed(this.onDisposeObservable, this);
+    this.inspectorSettings?.dispose();
     const updater = SceneUpdater.for(this.scene);
     updater.takeOff(this.skeleton);
     updater.remove(this);

@@ -73,6 +73,6 @@ export function poseArmsForward(m: LoadedModel): void {
 export function sampleOffsets(ik: FullBodyBipedIK, effector: FullBodyBipedEffector): Vector3[] {
   const out: Vector3[] = [];
   // onPreRead: after the modifiers (on onSkeletonRead) and before the solve resets the offsets
-  ik.solver.onPreRead.add(() => out.push(ik.solver.getEffector(effector).positionOffset.clone()));
+  ik.solver.onPreReadObservable.add(() => out.push(ik.solver.getEffector(effector).positionOffset.clone()));
   return out;
 }

@@ -89,7 +89,7 @@ const t1 = performance.now();
 function lifetime(k: number): WeakRef<FullBodyBipedIK> {
   const x = FullBodyBipedIK.create(m.scene, m.skeleton);
   x.onWarningObservable.add(() => {});
-  x.solver.onPostUpdate.add(() => {});
+  x.solver.onPostUpdateObservable.add(() => {});
   x.solver.leftHandEffector.position.y += 0.2;
   x.solver.leftHandEffector.positionWeight = 1;
   // every tenth instance through the scene's own frame (its observers), the others with cheap frames

@@ -356,7 +356,7 @@ for (const name of Object.keys(EXPECTED) as (keyof typeof EXPECTED)[]) {
             m.scene.onBeforeRenderTargetsRenderObservable.observers.length,
             m.scene.onBeforeAnimationsObservable.observers.length,
           ]).toEqual(before);
-          expect(ik.solver.onPostUpdate.hasObservers()).toBe(false);
+          expect(ik.solver.onPostUpdateObservable.hasObservers()).toBe(false);
           // bones back to the animated (here: rest) pose
           const reference = await load(name, rightHanded);
           reference.scene.render();

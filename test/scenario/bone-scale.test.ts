@@ -110,7 +110,7 @@ describe("non-uniform bone scales", () => {
         ik.solver.bodyEffector.positionOffset.set(0.02 * size, -0.05 * size, 0);
         // the solved pose as the rig composes it, just before it is written
         const solved: Vector3[] = [];
-        ik.solver.onPostUpdate.add(() => {
+        ik.solver.onPostUpdateObservable.add(() => {
           solved.length = 0;
           for (let id = 1; id < ik.rig.count; id++) solved.push(ik.rig.getWorldPosition(id, new Vector3()));
         });

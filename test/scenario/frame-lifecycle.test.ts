@@ -154,7 +154,7 @@ describe("F: frame order", () => {
     const hand = ik.solver.leftHandEffector;
     hand.positionWeight = 1;
     let solves = 0;
-    ik.solver.onPostUpdate.add(() => solves++);
+    ik.solver.onPostUpdateObservable.add(() => solves++);
     let f = 0;
     const target = () => rest.add(f % 2 === 0 ? new Vector3(0, 0.05, 0.05) : new Vector3(0.05, -0.05, 0.12));
     m.scene.onBeforeRenderObservable.add(() => hand.position.copyFrom(target()));
@@ -186,11 +186,11 @@ describe("G1: exceptions never escape scene.render()", () => {
     expect(() => m.scene.render()).not.toThrow();
     ik.solver.leftHandEffector.position.copyFrom(worldPos(ik.references.leftHand));
     // a warning raised in update()'s catch block (a throwing hook)
-    const pre = ik.solver.onPreUpdate.add(() => {
+    const pre = ik.solver.onPreUpdateObservable.add(() => {
       throw new Error("hook failure");
     });
     expect(() => m.scene.render()).not.toThrow();
-    ik.solver.onPreUpdate.remove(pre);
+    ik.solver.onPreUpdateObservable.remove(pre);
     // the detached branch
     m.scene.removeSkeleton(m.skeleton);
     expect(() => m.scene.render()).not.toThrow();
@@ -232,10 +232,10 @@ describe("G1: exceptions never escape scene.render()", () => {
 
 describe("G4: ik.dispose() from inside its own hooks", () => {
   for (const where of [
-    "onPreUpdate",
-    "onPreIteration",
-    "onPostSolve",
-    "onPostUpdate",
+    "onPreUpdateObservable",
+    "onPreIterationObservable",
+    "onPostSolveObservable",
+    "onPostUpdateObservable",
     "onWarningObservable",
   ] as const) {
     it(`dispose in ${where}: the bones are the animation's, no IK pose written after dispose`, async () => {
@@ -252,7 +252,7 @@ describe("G4: ik.dispose() from inside its own hooks", () => {
       if (where === "onWarningObservable") {
         ik.onWarningObservable.add(dispose);
         ik.solver.rightHandEffector.positionWeight = Number.NaN;
-      } else if (where === "onPreIteration") ik.solver.onPreIteration.add(dispose);
+      } else if (where === "onPreIterationObservable") ik.solver.onPreIterationObservable.add(dispose);
       else ik.solver[where].add(dispose);
       m.scene.render();
       expect(ik.isDisposed).toBe(true);
@@ -290,8 +290,8 @@ describe("G5: removing from a list while it is iterated skips nothing", () => {
     const ik2 = FullBodyBipedIK.create(m.scene, twin.skeletons[0]!);
     m.scene.render();
     let solves2 = 0;
-    ik2.solver.onPostUpdate.add(() => solves2++);
-    ik1.solver.onPreUpdate.add(() => ik1.dispose());
+    ik2.solver.onPostUpdateObservable.add(() => solves2++);
+    ik1.solver.onPreUpdateObservable.add(() => ik1.dispose());
     m.scene.render();
     expect(ik1.isDisposed).toBe(true);
     expect(solves2).toBe(1);
@@ -325,7 +325,7 @@ describe("G5: removing from a list while it is iterated skips nothing", () => {
     expect(system.startInteraction(FullBodyBipedEffector.RightHand, object, false)).toBe(true);
     for (let f = 0; f < 3; f++) m.scene.render();
     expect(ik.solver.rightHandEffector.positionWeight).toBeGreaterThan(0);
-    system.onPreInteractionUpdate.add(() => system.dispose());
+    system.onPreInteractionUpdateObservable.add(() => system.dispose());
     m.scene.render();
     expect(system.isDisposed).toBe(true);
     expect((grounder as unknown as { lastFrame: number }).lastFrame).toBe(m.scene.getFrameId());
@@ -396,7 +396,7 @@ describe("G10: non-finite values written into the solver from a hook", () => {
     ik.solver.leftHandEffector.position.y += 0.1;
     // the body node, then the left upper arm's (each reached the hips, chest, upper arms and thighs)
     let node = ik.solver.inner.chains[0]!.nodes[0]!;
-    ik.solver.onPreIteration.add(() => {
+    ik.solver.onPreIterationObservable.add(() => {
       node.solverPosition.x = Number.NaN;
     });
     for (let f = 0; f < 4; f++) {

@@ -397,7 +397,7 @@ describe.each(MODELS)("FBBIKHeadEffector on %s", (name) => {
       inner.onPreUpdate.observerCount,
       inner.onPreIteration.observerCount,
       inner.onPreBend.observerCount,
-      ik.solver.onPostUpdate.observers.length,
+      ik.solver.onPostUpdateObservable.observers.length,
     ];
     const alone = counts();
     const headset = new TransformNode("headset", m.scene);

@@ -272,7 +272,7 @@ describe("IK level of detail", () => {
     Object.assign(lod, { cheapDistance: 10, budgetMs: Infinity });
     m.scene.activeCamera!.position.z = -15;
     const seen: number[][] = [];
-    ik.solver.onPostUpdate.add(() => seen.push([ik.solver.ikPositionWeight, ik.solver.iterations]));
+    ik.solver.onPostUpdateObservable.add(() => seen.push([ik.solver.ikPositionWeight, ik.solver.iterations]));
     for (let i = 0; i < 40; i++) {
       m.scene.render();
       expect([ik.solver.ikPositionWeight, ik.solver.iterations]).toEqual([0.8, 3]);

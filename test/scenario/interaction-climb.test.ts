@@ -94,8 +94,8 @@ for (const name of ["Mannequin", "Superhero", "Xbot"] as ModelName[]) {
       const climb = new ClimbSequencer(system, { steps, moveTime: 0.4, liftHeight: 0.03 * h });
       let stepped = 0;
       let finished = 0;
-      climb.onStep.add(() => stepped++);
-      climb.onFinished.add(() => finished++);
+      climb.onStepObservable.add(() => stepped++);
+      climb.onFinishedObservable.add(() => finished++);
       const pelvisStart = worldPos(r.pelvis);
       climb.start();
       const bones: Record<number, Bone> = { [LH]: r.leftHand, [RH]: r.rightHand, [LF]: r.leftFoot, [RF]: r.rightFoot };

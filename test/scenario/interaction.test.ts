@@ -147,7 +147,7 @@ for (const name of MODELS) {
         weightCurves: [{ type: InteractionCurveType.PositionWeight, curve }],
       });
       let stops = 0;
-      rig.system.onInteractionStop.add(() => stops++);
+      rig.system.onInteractionStopObservable.add(() => stops++);
       expect(rig.system.startInteraction(FullBodyBipedEffector.RightHand, object, false)).toBe(true);
       const ie = rig.system.getInteractionEffector(FullBodyBipedEffector.RightHand);
       const e = rig.ik.solver.rightHandEffector;
@@ -182,7 +182,7 @@ for (const name of MODELS) {
         events: [{ time: 0.5, pause: true }],
       });
       const pauses: InteractionEventData[] = [];
-      rig.system.onInteractionPause.add((d) => pauses.push(d));
+      rig.system.onInteractionPauseObservable.add((d) => pauses.push(d));
       rig.system.startInteraction(FullBodyBipedEffector.LeftHand, object, false);
       frames(rig, 40);
       expect(rig.system.isPaused(FullBodyBipedEffector.LeftHand)).toBe(true);
@@ -204,7 +204,7 @@ for (const name of MODELS) {
       expect(worst).toBeLessThan(0.01);
       expect(rig.system.getInteractionEffector(FullBodyBipedEffector.LeftHand).timer).toBe(0.5);
       let resumed = 0;
-      rig.system.onInteractionResume.add(() => resumed++);
+      rig.system.onInteractionResumeObservable.add(() => resumed++);
       expect(rig.system.resumeInteraction(FullBodyBipedEffector.LeftHand)).toBe(true);
       expect(rig.system.resumeInteraction(FullBodyBipedEffector.LeftHand)).toBe(false);
       frames(rig, 60);
@@ -225,7 +225,7 @@ for (const name of MODELS) {
         events: [{ time: 0.5, pickUp: true, pause: true }],
       });
       const picks: InteractionEventData[] = [];
-      rig.system.onInteractionPickUp.add((d) => picks.push(d));
+      rig.system.onInteractionPickUpObservable.add((d) => picks.push(d));
       rig.system.startInteraction(FullBodyBipedEffector.LeftHand, object, false);
       const before = node.position.clone();
       frames(rig, 40);
@@ -318,7 +318,7 @@ for (const name of MODELS) {
       frames(rig, 40);
       read().forEach((v, i) => expect(v).toBeCloseTo(values[i]!, 12));
       let stops = 0;
-      rig.system.onInteractionStop.add(() => stops++);
+      rig.system.onInteractionStopObservable.add(() => stops++);
       rig.system.stopInteraction(FullBodyBipedEffector.LeftHand);
       expect(stops).toBe(1);
       expect(rig.system.isInInteraction(FullBodyBipedEffector.LeftHand)).toBe(false);
@@ -351,9 +351,9 @@ for (const name of MODELS) {
       const b = make("b", false);
       const log: string[] = [];
       const payloads: InteractionEventData[] = [];
-      sys.onInteractionStart.add((d) => log.push(`start ${d.object.node.name}`));
-      sys.onInteractionStop.add((d) => log.push(`stop ${d.object.node.name}`));
-      sys.onInteractionEvent.add((d) => {
+      sys.onInteractionStartObservable.add((d) => log.push(`start ${d.object.node.name}`));
+      sys.onInteractionStopObservable.add((d) => log.push(`stop ${d.object.node.name}`));
+      sys.onInteractionEventObservable.add((d) => {
         log.push(`${d.object.node.name}:${d.event!.message}`);
         payloads.push(d);
       });
@@ -448,7 +448,7 @@ for (const name of MODELS) {
         let probing = false;
         let forced = 0;
         const animated = new Matrix();
-        ik.solver.onPreUpdate.add(() => {
+        ik.solver.onPreUpdateObservable.add(() => {
           probing = true;
           animated.copyFrom(hand.computeWorldMatrix(true));
           probing = false;
@@ -470,7 +470,7 @@ for (const name of MODELS) {
         const boneRot = new Quaternion();
         const expectedPos = new Vector3();
         const expectedRot = new Quaternion();
-        rig.system.onPostInteractionUpdate.add(() => {
+        rig.system.onPostInteractionUpdateObservable.add(() => {
           const w = ie.weight;
           if (!(w > 0.05 && w < 0.95)) return;
           samples++;
@@ -518,10 +518,10 @@ for (const name of MODELS) {
       const rig = await setup(name);
       const s = rig.ik.solver;
       const pre = s.onSkeletonRead.observerCount;
-      const post = s.onPostUpdate.observers.length;
+      const post = s.onPostUpdateObservable.observers.length;
       const second = new InteractionSystem(rig.ik);
       expect(s.onSkeletonRead.observerCount).toBe(pre + 1);
-      expect(s.onPostUpdate.observers.length).toBe(post + 1);
+      expect(s.onPostUpdateObservable.observers.length).toBe(post + 1);
       const object = new InteractionObject(reachableNode(rig, true), {
         weightCurves: [
           { type: InteractionCurveType.PositionWeight, curve: Curve.riseHoldFall(0.2, 2, 3) },
@@ -534,7 +534,7 @@ for (const name of MODELS) {
       second.dispose();
       await new Promise((res) => setTimeout(res, 0));
       expect(s.onSkeletonRead.observerCount).toBe(pre);
-      expect(s.onPostUpdate.observers.length).toBe(post);
+      expect(s.onPostUpdateObservable.observers.length).toBe(post);
       expect(s.leftHandEffector.positionWeight).toBe(0);
       expect(s.leftArmChain.pull).toBe(1);
       expect(second.startInteraction(FullBodyBipedEffector.LeftHand, object, false)).toBe(false);

@@ -164,7 +164,7 @@ async function twoHandedCase(name: ModelName, rightHanded: boolean): Promise<voi
     const animated = { l: new Vector3(), r: new Vector3(), rel: new Quaternion() };
     const wl = new Matrix();
     const wr = new Matrix();
-    ik.solver.onPreUpdate.add(() => {
+    ik.solver.onPreUpdateObservable.add(() => {
       animated.l.copyFrom(worldPos(r.leftHand));
       animated.r.copyFrom(worldPos(r.rightHand));
       r.leftHand

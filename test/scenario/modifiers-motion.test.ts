@@ -362,7 +362,7 @@ for (const name of MODELS) {
           { effector: FullBodyBipedEffector.RightHand, offset: { x: 0, y: 0.04 * h, z: 0 } },
         ]);
         let weight = 0;
-        ik.solver.onPreUpdate.add(() => pose.apply(ik, weight));
+        ik.solver.onPreUpdateObservable.add(() => pose.apply(ik, weight));
         const left = sampleOffsets(ik, FullBodyBipedEffector.LeftHand);
         const right = sampleOffsets(ik, FullBodyBipedEffector.RightHand);
         m.scene.render();
@@ -421,7 +421,7 @@ for (const name of MODELS) {
         eo.autoUpdate = false;
         m.scene.render();
         expect(last(body).length()).toBe(0);
-        ik.solver.onPreUpdate.add(() => eo.update(0.02));
+        ik.solver.onPreUpdateObservable.add(() => eo.update(0.02));
         m.scene.render();
         expect(eo.deltaTime).toBe(0.02);
         eo.dispose();

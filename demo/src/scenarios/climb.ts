@@ -61,7 +61,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   const seq = new ClimbSequencer(system, { steps, moveTime: MOVE, liftHeight: 0.04 * h, bodyWeight: 0 });
   // per limb: the rung it leaves and the one it goes to (since when), for the root's rise
   const moves = new Map(limbs.map((l) => [l.limb, { from: 0, to: 0, at: 0 }]));
-  seq.onStep.add(({ step }) => {
+  seq.onStepObservable.add(({ step }) => {
     const l = limbs.find((x) => x.limb === step.limb)!;
     const m = moves.get(step.limb)!;
     m.from = m.to;
@@ -70,7 +70,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   });
   let restart = 0;
   let loop = 0;
-  seq.onFinished.add(() => {
+  seq.onFinishedObservable.add(() => {
     loop++;
     restart = 1.2;
   });

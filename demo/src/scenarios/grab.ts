@@ -135,12 +135,12 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   object.createTarget(LH, target, { pivot, twistWeight: 0.5 });
   // where the cup stood, to set it down there exactly
   const home = { position: new Vector3(), rotation: new Quaternion() };
-  system.onInteractionPickUp.add(() => {
+  system.onInteractionPickUpObservable.add(() => {
     home.position.copyFrom(cup.position);
     home.rotation.copyFrom(cup.rotationQuaternion!);
     table.drag.enabled = false;
   });
-  system.onInteractionEvent.add((e) => {
+  system.onInteractionEventObservable.add((e) => {
     if (e.event?.message !== "put down") return;
     system.release(LH, home.position, home.rotation);
     table.drag.enabled = true;

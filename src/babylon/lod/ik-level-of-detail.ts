@@ -6,6 +6,8 @@ import type { Scene } from "@babylonjs/core/scene.js";
 import { FullBodyBipedIK } from "../full-body-biped-ik.js";
 import { type SceneUpdatable, SceneUpdater } from "../scene-updater.js";
 import { IKLevel, LodCharacter } from "./lod-character.js";
+import { Observable } from "@babylonjs/core/Misc/observable.js";
+import { notifyDisposed } from "../dispose-notice.js";
 
 const controllers = new WeakMap<Scene, IKLevelOfDetail>();
 
@@ -53,6 +55,8 @@ export class IKLevelOfDetail {
   readonly scene: Scene;
   /** When false every character fades back to Full (the controller stays attached). */
   enabled = true;
+  /** Notified once by {@link dispose}, before it lets go of its state (Babylon's convention). */
+  readonly onDisposeObservable = new Observable<IKLevelOfDetail>();
   /** The camera the levels are seen from; null: the scene's active camera. */
   camera: Camera | null = null;
   /** Full at or above this projected height (fraction of the viewport's height); default 0.15. */
@@ -164,10 +168,16 @@ export class IKLevelOfDetail {
     return this.state[2]!;
   }
 
+  /** The class name, as Babylon's own objects report it. */
+  getClassName(): string {
+    return "IKLevelOfDetail";
+  }
+
   /** Detaches: every IK gets its own settings back at once, and the scene's controller is gone. */
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    notifyDisposed(this.onDisposeObservable, this);
     for (const c of this.characters) c.release();
     this.characters.length = 0;
     this.order.length = 0;

@@ -12,6 +12,8 @@ import { type GroundPredicate, BabylonGroundRaycast } from "./babylon-ground-ray
 import { type GroundingQuality, clampNumber } from "./grounding-common.js";
 import { Grounding } from "./grounding.js";
 import type { GrounderFBBIKOptions, GrounderSpineEffector } from "./grounder-fbbik-options.js";
+import { Observable } from "@babylonjs/core/Misc/observable.js";
+import { notifyDisposed } from "../../babylon/dispose-notice.js";
 
 export { type GrounderFBBIKOptions, GrounderSpineEffector } from "./grounder-fbbik-options.js";
 
@@ -84,6 +86,8 @@ export class GrounderFBBIK {
   weight = 1;
   /** When false the grounder does nothing. */
   enabled = true;
+  /** Notified once by {@link dispose}, before it lets go of its state (Babylon's convention). */
+  readonly onDisposeObservable = new Observable<GrounderFBBIK>();
   /**
    * How much the spine effectors lean toward the feet that the grounder moves relative to the pelvis (a
    * foot raised onto a step; with the pelvis lowered for a pit, the foot on the higher side), more for
@@ -214,10 +218,16 @@ export class GrounderFBBIK {
     return this.disposed;
   }
 
+  /** The class name, as Babylon's own objects report it. */
+  getClassName(): string {
+    return "GrounderFBBIK";
+  }
+
   /** Detaches from the IK and gives the leg mappings back their maintainRotationWeight. */
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    notifyDisposed(this.onDisposeObservable, this);
     this.ik.solver.onSkeletonRead.remove(this.hook);
     this.ik.solver.leftLegMapping.maintainRotationWeight = this.previousMaintain[0];
     this.ik.solver.rightLegMapping.maintainRotationWeight = this.previousMaintain[1];

@@ -6,7 +6,7 @@
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
-import type { Observer } from "@babylonjs/core/Misc/observable.js";
+import { Observable, type Observer } from "@babylonjs/core/Misc/observable.js";
 import type { FullBodyBipedIK } from "../../babylon/full-body-biped-ik.js";
 import { currentWorldMatrix, hasRotation, rotationFromMatrix } from "../../babylon/world-matrix.js";
 import type { BipedMapping } from "../../mapping/biped-mapping.js";
@@ -22,6 +22,7 @@ import {
 import { HeadPassInput, bendSpine, ccdPass, stretchBones } from "./head-passes.js";
 import { RotationIO, clampRotation, partialRotation } from "./head-rotation.js";
 import { HeadTorso } from "./head-torso.js";
+import { notifyDisposed } from "../../babylon/dispose-notice.js";
 
 export { type FBBIKHeadEffectorOptions, HeadBendBone } from "./head-effector-settings.js";
 
@@ -65,7 +66,7 @@ class HeadFrame {
  *    the head land where the head target is, up to the solver's rounding.
  * 2. `handsPullBody`: a hand target beyond its arm's reach drags the torso (and the head) toward it, by the
  *    hand's weight and the arm chain's `pull`; when false the hands stop short and the head stays.
- * 3. after the solve (`ik.solver.onPostUpdate`, through the rig): the **stretch** moves `stretchBones` by
+ * 3. after the solve (`ik.solver.onPostUpdateObservable`, through the rig): the **stretch** moves `stretchBones` by
  *    what is left of the head's error (at most `maxStretch`, × `postStretchWeight`), `fixHead` puts the head
  *    on the target, and the head turns to the target's rotation by `rotationWeight` (clamped by
  *    `headClampWeight`).
@@ -88,6 +89,8 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
   readonly rotation = new Quaternion();
   /** When false the effector does nothing. */
   enabled: boolean;
+  /** Notified once by {@link dispose}, before it lets go of its state (Babylon's convention). */
+  readonly onDisposeObservable = new Observable<FBBIKHeadEffector>();
   /** [0, 1] Master weight of everything the effector does. Default 1. */
   weight = 1;
   /** [0, 1] How much the head goes to the target's position. Default 1. */
@@ -218,7 +221,7 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
     inner.onPreUpdate.add(this.preHook);
     inner.onPreIteration.add(this.iterationHook);
     inner.onPreBend.add(this.bendHook);
-    this.postObserver = ik.solver.onPostUpdate.add(() => this.afterSolve())!;
+    this.postObserver = ik.solver.onPostUpdateObservable.add(() => this.afterSolve())!;
   }
 
   /** Attaches a head effector to `ik` (same as the constructor). */
@@ -240,12 +243,13 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    notifyDisposed(this.onDisposeObservable, this);
     this.active = false;
     const inner = this.ik.solver.inner;
     inner.onPreUpdate.remove(this.preHook);
     inner.onPreIteration.remove(this.iterationHook);
     inner.onPreBend.remove(this.bendHook);
-    this.ik.solver.onPostUpdate.remove(this.postObserver);
+    this.ik.solver.onPostUpdateObservable.remove(this.postObserver);
   }
 
   /**

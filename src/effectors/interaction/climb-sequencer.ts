@@ -8,6 +8,7 @@ import { InteractionCurveType } from "./interaction-curves.js";
 import { InteractionObject, type InteractionWeightCurve } from "./interaction-object.js";
 import type { InteractionSystem } from "./interaction-system.js";
 import { positionOfMatrix } from "./node-pose.js";
+import { notifyDisposed } from "../../babylon/dispose-notice.js";
 
 /** One move of a climb: at `time` (seconds after start), `limb` goes to `hold`. */
 export interface ClimbStep {
@@ -19,7 +20,7 @@ export interface ClimbStep {
   hold: TransformNode;
 }
 
-/** Delivered by {@link ClimbSequencer.onStep}. */
+/** Delivered by {@link ClimbSequencer.onStepObservable}. */
 export interface ClimbStepEvent {
   /** Index of the step in the script. */
   index: number;
@@ -86,10 +87,22 @@ export class ClimbSequencer {
   bodyWeight: number;
   /** Rate (1/s) of the body following the centroid. */
   bodySpeed: number;
+  /** Notified once by {@link dispose}, before it lets go of its state (Babylon's convention). */
+  readonly onDisposeObservable = new Observable<ClimbSequencer>();
   /** A step started. */
-  readonly onStep = new Observable<ClimbStepEvent>();
+  readonly onStepObservable = new Observable<ClimbStepEvent>();
   /** Every step has started and every limb with a hold has reached it. */
-  readonly onFinished = new Observable<ClimbSequencer>();
+  readonly onFinishedObservable = new Observable<ClimbSequencer>();
+
+  // FinalIK's delegate names before the on…Observable rule (docs/API.md, "Observables"): kept as aliases
+  /** @deprecated Use {@link onStepObservable} (the same object). */
+  get onStep(): Observable<ClimbStepEvent> {
+    return this.onStepObservable;
+  }
+  /** @deprecated Use {@link onFinishedObservable} (the same object). */
+  get onFinished(): Observable<ClimbSequencer> {
+    return this.onFinishedObservable;
+  }
 
   private readonly objects = new Map<TransformNode, InteractionObject>();
   private readonly holds: (TransformNode | null)[] = [null, null, null, null, null, null, null, null, null];
@@ -98,6 +111,7 @@ export class ClimbSequencer {
   private next = 0;
   private running = false;
   private finishedFired = false;
+  private disposed = false;
   private readonly bodyPosition = new Vector3();
   private bodyCurrentWeight = 0;
   private bodyDefaultWeight = 0;
@@ -115,8 +129,8 @@ export class ClimbSequencer {
     this.bodyOffset = options.bodyOffset?.clone() ?? null;
     this.bodyWeight = options.bodyWeight ?? 1;
     this.bodySpeed = options.bodySpeed ?? 6;
-    this.preObserver = system.onPreInteractionUpdate.add((dt) => this.beforeInteractions(dt));
-    this.postObserver = system.onPostInteractionUpdate.add((dt) => this.afterInteractions(dt));
+    this.preObserver = system.onPreInteractionUpdateObservable.add((dt) => this.beforeInteractions(dt));
+    this.postObserver = system.onPostInteractionUpdateObservable.add((dt) => this.afterInteractions(dt));
   }
 
   /** True between start and stop. */
@@ -217,17 +231,25 @@ export class ClimbSequencer {
     }
   }
 
+  /** The class name, as Babylon's own objects report it. */
+  getClassName(): string {
+    return "ClimbSequencer";
+  }
+
   /** Removes the sequencer's observers (stopping it if running) and gives the body its weight back. */
   dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    notifyDisposed(this.onDisposeObservable, this);
     if (this.running) this.stop();
     if (this.bodyActive) this.system.ik.solver.bodyEffector.positionWeight = this.bodyDefaultWeight;
     this.bodyActive = false;
-    if (this.preObserver !== null) this.system.onPreInteractionUpdate.remove(this.preObserver);
-    if (this.postObserver !== null) this.system.onPostInteractionUpdate.remove(this.postObserver);
+    if (this.preObserver !== null) this.system.onPreInteractionUpdateObservable.remove(this.preObserver);
+    if (this.postObserver !== null) this.system.onPostInteractionUpdateObservable.remove(this.postObserver);
     this.preObserver = null;
     this.postObserver = null;
-    this.onStep.clear();
-    this.onFinished.clear();
+    this.onStepObservable.clear();
+    this.onFinishedObservable.clear();
   }
 
   private beforeInteractions(dt: number): void {
@@ -240,7 +262,7 @@ export class ClimbSequencer {
       if (!started) continue;
       this.previousHolds[step.limb] = this.holds[step.limb] ?? null;
       this.holds[step.limb] = step.hold;
-      if (this.onStep.hasObservers()) this.onStep.notifyObservers({ index, step });
+      if (this.onStepObservable.hasObservers()) this.onStepObservable.notifyObservers({ index, step });
     }
   }
 
@@ -261,7 +283,7 @@ export class ClimbSequencer {
     if (!this.running && this.bodyCurrentWeight === this.bodyDefaultWeight) this.bodyActive = false;
     if (this.running && !this.finishedFired && this.isFinished) {
       this.finishedFired = true;
-      this.onFinished.notifyObservers(this);
+      this.onFinishedObservable.notifyObservers(this);
     }
   }
 

@@ -1,7 +1,9 @@
 import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import { Quaternion, type Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import { Observable } from "@babylonjs/core/Misc/observable.js";
 import { clamp01 } from "../../math/scalar.js";
+import { notifyDisposed } from "../../babylon/dispose-notice.js";
 
 const tq = new Quaternion();
 
@@ -40,6 +42,9 @@ export class HandPoser {
   private readonly animatedPositions: Vector3[];
   private readonly writtenPositions: Vector3[];
   private readonly written: boolean[];
+  private disposed = false;
+  /** Notified once by {@link dispose}, before it lets go of its state (Babylon's convention). */
+  readonly onDisposeObservable = new Observable<HandPoser>();
 
   /**
    * A poser for the fingers under `hand`. With `skeleton`, only nodes linked to its bones are posed
@@ -119,6 +124,7 @@ export class HandPoser {
    * when using the poser alone (after the animations, e.g. in `scene.onBeforeRenderObservable`).
    */
   update(): void {
+    if (this.disposed) return;
     const bones = this.bones;
     const wr = clamp01(this.weight) * clamp01(this.localRotationWeight);
     const wp = clamp01(this.weight) * clamp01(this.localPositionWeight);
@@ -163,6 +169,25 @@ export class HandPoser {
       if (node.position.equals(this.writtenPositions[i]!)) node.position.copyFrom(this.animatedPositions[i]!);
       this.written[i] = false;
     }
+  }
+
+  /** The class name, as Babylon's own objects report it. */
+  getClassName(): string {
+    return "HandPoser";
+  }
+
+  /** True after dispose. */
+  get isDisposed(): boolean {
+    return this.disposed;
+  }
+
+  /** Puts the fingers back to what the animation left; {@link update} does nothing afterwards. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    notifyDisposed(this.onDisposeObservable, this);
+    this.restore();
+    this.poseNodes.fill(null);
   }
 
   /**

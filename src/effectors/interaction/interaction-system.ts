@@ -9,6 +9,7 @@ import { HandPoser } from "./hand-poser.js";
 import { InteractionEffector } from "./interaction-effector.js";
 import type { InteractionEvent, InteractionObject } from "./interaction-object.js";
 import type { InteractionTarget } from "./interaction-target.js";
+import { notifyDisposed } from "../../babylon/dispose-notice.js";
 
 const sceneSeconds = new NumberRef();
 
@@ -50,10 +51,10 @@ export type InteractionNotification = "start" | "pause" | "pickUp" | "resume" | 
  * ```
  *
  * Every solve, once the IK has read the animated skeleton and before it solves (`ik.solver.onSkeletonRead`,
- * where the grounder runs too; after observers of `ik.solver.onPreUpdate`), each effector's interaction
+ * where the grounder runs too; after observers of `ik.solver.onPreUpdateObservable`), each effector's interaction
  * advances: timer += dt × speed × target.interactionSpeedMlp, the fade-in weight rises at 1/fadeInTime,
  * the effector goes to lerp(bone, target, weight) and each channel to lerp(its value at start, curve(timer),
- * weight × target multiplier). After the solve (`onPostUpdate`) bones are rotated (RotateBoneWeight),
+ * weight × target multiplier). After the solve (`onPostUpdateObservable`) bones are rotated (RotateBoneWeight),
  * picked-up objects parented to the hand, and hand posers applied.
  *
  * Time is the scene's animation time ({@link sceneDeltaSecondsToRef}), once per scene frame, clamped to
@@ -74,25 +75,61 @@ export class InteractionSystem {
   readonly effectors: readonly InteractionEffector[];
   /** The delta time (seconds) of the last update. */
   lastDeltaTime = 0;
+  /** Notified once by {@link dispose}, before it lets go of its state (Babylon's convention). */
+  readonly onDisposeObservable = new Observable<InteractionSystem>();
   /** @internal For bone-only skeletons: the mesh the skeleton deforms. */
   readonly mesh: AbstractMesh | null;
 
   /** An interaction started. */
-  readonly onInteractionStart = new Observable<InteractionEventData>();
+  readonly onInteractionStartObservable = new Observable<InteractionEventData>();
   /** An interaction paused (by a pause event or pauseInteraction). */
-  readonly onInteractionPause = new Observable<InteractionEventData>();
+  readonly onInteractionPauseObservable = new Observable<InteractionEventData>();
   /** An object was picked up (after the solve, once it is parented to the hand). */
-  readonly onInteractionPickUp = new Observable<InteractionEventData>();
+  readonly onInteractionPickUpObservable = new Observable<InteractionEventData>();
   /** A paused interaction resumed. */
-  readonly onInteractionResume = new Observable<InteractionEventData>();
+  readonly onInteractionResumeObservable = new Observable<InteractionEventData>();
   /** An interaction stopped: it reached its end or was stopped (an interrupt is not a stop). */
-  readonly onInteractionStop = new Observable<InteractionEventData>();
+  readonly onInteractionStopObservable = new Observable<InteractionEventData>();
   /** An event of an interaction object was reached (every event, in time order). */
-  readonly onInteractionEvent = new Observable<InteractionEventData>();
+  readonly onInteractionEventObservable = new Observable<InteractionEventData>();
   /** Every update, before the effectors' interactions advance (the delta time, seconds). */
-  readonly onPreInteractionUpdate = new Observable<number>();
+  readonly onPreInteractionUpdateObservable = new Observable<number>();
   /** Every update, after the effectors' interactions advanced, still before the solve. */
-  readonly onPostInteractionUpdate = new Observable<number>();
+  readonly onPostInteractionUpdateObservable = new Observable<number>();
+
+  // FinalIK's delegate names before the on…Observable rule (docs/API.md, "Observables"): kept as aliases
+  /** @deprecated Use {@link onInteractionStartObservable} (the same object). */
+  get onInteractionStart(): Observable<InteractionEventData> {
+    return this.onInteractionStartObservable;
+  }
+  /** @deprecated Use {@link onInteractionPauseObservable} (the same object). */
+  get onInteractionPause(): Observable<InteractionEventData> {
+    return this.onInteractionPauseObservable;
+  }
+  /** @deprecated Use {@link onInteractionPickUpObservable} (the same object). */
+  get onInteractionPickUp(): Observable<InteractionEventData> {
+    return this.onInteractionPickUpObservable;
+  }
+  /** @deprecated Use {@link onInteractionResumeObservable} (the same object). */
+  get onInteractionResume(): Observable<InteractionEventData> {
+    return this.onInteractionResumeObservable;
+  }
+  /** @deprecated Use {@link onInteractionStopObservable} (the same object). */
+  get onInteractionStop(): Observable<InteractionEventData> {
+    return this.onInteractionStopObservable;
+  }
+  /** @deprecated Use {@link onInteractionEventObservable} (the same object). */
+  get onInteractionEvent(): Observable<InteractionEventData> {
+    return this.onInteractionEventObservable;
+  }
+  /** @deprecated Use {@link onPreInteractionUpdateObservable} (the same object). */
+  get onPreInteractionUpdate(): Observable<number> {
+    return this.onPreInteractionUpdateObservable;
+  }
+  /** @deprecated Use {@link onPostInteractionUpdateObservable} (the same object). */
+  get onPostInteractionUpdate(): Observable<number> {
+    return this.onPostInteractionUpdateObservable;
+  }
 
   private preObserver: (() => void) | null;
   private postObserver: Observer<void> | null;
@@ -120,7 +157,7 @@ export class InteractionSystem {
     // after the rig has read this frame's animated pose (as the grounder): the bones' world poses then come
     // from the rig's own forward kinematics instead of forcing Babylon's world matrices up each limb
     this.preObserver = ik.solver.onSkeletonRead.add(() => this.preUpdate());
-    this.postObserver = ik.solver.onPostUpdate.add(() => this.postUpdate());
+    this.postObserver = ik.solver.onPostUpdateObservable.add(() => this.postUpdate());
   }
 
   /** Same as `new InteractionSystem(ik, options)`. */
@@ -266,6 +303,11 @@ export class InteractionSystem {
     return this.disposed;
   }
 
+  /** The class name, as Babylon's own objects report it. */
+  getClassName(): string {
+    return "InteractionSystem";
+  }
+
   /**
    * Detaches: removes the observers, stops interactions, writes the default weights back, puts pivots
    * back, lets go of held objects (keeping their world pose) and restores the fingers.
@@ -273,8 +315,9 @@ export class InteractionSystem {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    notifyDisposed(this.onDisposeObservable, this);
     if (this.preObserver !== null) this.ik.solver.onSkeletonRead.remove(this.preObserver);
-    if (this.postObserver !== null) this.ik.solver.onPostUpdate.remove(this.postObserver);
+    if (this.postObserver !== null) this.ik.solver.onPostUpdateObservable.remove(this.postObserver);
     this.preObserver = null;
     this.postObserver = null;
     for (const e of this.effectors) {
@@ -283,16 +326,16 @@ export class InteractionSystem {
       e.poser?.restore();
     }
     for (const o of [
-      this.onInteractionStart,
-      this.onInteractionPause,
-      this.onInteractionPickUp,
-      this.onInteractionResume,
-      this.onInteractionStop,
-      this.onInteractionEvent,
+      this.onInteractionStartObservable,
+      this.onInteractionPauseObservable,
+      this.onInteractionPickUpObservable,
+      this.onInteractionResumeObservable,
+      this.onInteractionStopObservable,
+      this.onInteractionEventObservable,
     ])
       o.clear();
-    this.onPreInteractionUpdate.clear();
-    this.onPostInteractionUpdate.clear();
+    this.onPreInteractionUpdateObservable.clear();
+    this.onPostInteractionUpdateObservable.clear();
   }
 
   /** The frame's delta time in seconds (see the class notes), into lastDeltaTime. */
@@ -319,10 +362,12 @@ export class InteractionSystem {
     // the step goes to the effectors through lastDeltaTime, not as an argument or a return value
     // (see ARCHITECTURE.md, "Doubles across calls")
     this.stepDeltaTime();
-    if (this.onPreInteractionUpdate.hasObservers()) this.onPreInteractionUpdate.notifyObservers(this.lastDeltaTime);
+    if (this.onPreInteractionUpdateObservable.hasObservers())
+      this.onPreInteractionUpdateObservable.notifyObservers(this.lastDeltaTime);
     const list = this.effectors;
     for (let i = 0; i < list.length; i++) list[i]!._update();
-    if (this.onPostInteractionUpdate.hasObservers()) this.onPostInteractionUpdate.notifyObservers(this.lastDeltaTime);
+    if (this.onPostInteractionUpdateObservable.hasObservers())
+      this.onPostInteractionUpdateObservable.notifyObservers(this.lastDeltaTime);
   }
 
   private postUpdate(): void {
@@ -340,17 +385,17 @@ export class InteractionSystem {
   private observableOf(kind: InteractionNotification): Observable<InteractionEventData> {
     switch (kind) {
       case "start":
-        return this.onInteractionStart;
+        return this.onInteractionStartObservable;
       case "pause":
-        return this.onInteractionPause;
+        return this.onInteractionPauseObservable;
       case "pickUp":
-        return this.onInteractionPickUp;
+        return this.onInteractionPickUpObservable;
       case "resume":
-        return this.onInteractionResume;
+        return this.onInteractionResumeObservable;
       case "stop":
-        return this.onInteractionStop;
+        return this.onInteractionStopObservable;
       default:
-        return this.onInteractionEvent;
+        return this.onInteractionEventObservable;
     }
   }
 }

@@ -145,6 +145,11 @@ export class Amplifier extends OffsetModifier {
     this.bodies = (options.bodies ?? []).map((b) => (b instanceof AmplifierBody ? b : new AmplifierBody(b)));
   }
 
+  /** The class name, as Babylon's own objects report it. */
+  override getClassName(): string {
+    return "Amplifier";
+  }
+
   protected override onModifyOffset(): void {
     if (!this.ik.fixTransforms) {
       this.ik.solver.inner.warn(

@@ -62,6 +62,11 @@ export class BodyTilt extends OffsetModifier {
     if (Number.isFinite(this.tiltSensitivity)) this.validTiltSensitivity = this.tiltSensitivity;
   }
 
+  /** The class name, as Babylon's own objects report it. */
+  override getClassName(): string {
+    return "BodyTilt";
+  }
+
   /** A non-finite tiltSpeed or tiltSensitivity keeps its last finite value (written back, warned once). */
   private validateSettings(): void {
     if (Number.isFinite(this.tiltSpeed)) this.validTiltSpeed = this.tiltSpeed;

@@ -76,6 +76,11 @@ export class EffectorOffset extends OffsetModifier {
     ];
   }
 
+  /** The class name, as Babylon's own objects report it. */
+  override getClassName(): string {
+    return "EffectorOffset";
+  }
+
   /** The offset vector of an effector (the same object as the named field). */
   getOffset(effector: FullBodyBipedEffector): Vector3 {
     return this.offsets[effector]!;

@@ -372,6 +372,11 @@ export class HitReaction extends OffsetModifier {
     this.addPostUpdate(() => this.afterSolve());
   }
 
+  /** The class name, as Babylon's own objects report it. */
+  override getClassName(): string {
+    return "HitReaction";
+  }
+
   /** True while any hit point is playing. */
   get inProgress(): boolean {
     for (const p of this.effectorHitPoints) if (p.inProgress) return true;
@@ -450,7 +455,7 @@ export class HitReaction extends OffsetModifier {
         changed = true;
       }
     }
-    // written now so the result does not depend on whether the IK writes before or after onPostUpdate
+    // written now so the result does not depend on whether the IK writes before or after onPostUpdateObservable
     if (changed) rig.write();
   }
 }

@@ -135,6 +135,11 @@ export class Inertia extends OffsetModifier {
     this.limits = [...(options.limits ?? [])];
   }
 
+  /** The class name, as Babylon's own objects report it. */
+  override getClassName(): string {
+    return "Inertia";
+  }
+
   /** Puts every lazy point back on its node. */
   resetBodies(): void {
     for (const b of this.bodies) b.reset();

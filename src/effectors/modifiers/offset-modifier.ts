@@ -5,7 +5,7 @@
  * @module
  */
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
-import type { Observer } from "@babylonjs/core/Misc/observable.js";
+import { Observable, type Observer } from "@babylonjs/core/Misc/observable.js";
 import type { FullBodyBipedIK } from "../../babylon/full-body-biped-ik.js";
 import { type ReadonlyVec3, Vec3, dot } from "../../math/vec3.js";
 import { NumberRef } from "../../math/number-ref.js";
@@ -13,6 +13,7 @@ import { clamp01 } from "../../math/scalar.js";
 import { sceneDeltaSecondsToRef } from "../scene-time.js";
 import type { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import { CharacterFrame, Scalars, addScaled, readCharacterFrame, worldPositionOf } from "./frame.js";
+import { notifyDisposed } from "../../babylon/dispose-notice.js";
 
 /** Longest delta time a modifier takes from the scene, in seconds (a hitch does not fling offsets). */
 export const MAX_MODIFIER_DELTA_TIME = 0.1;
@@ -47,7 +48,7 @@ export interface OffsetModifierOptions {
   /**
    * Run automatically in the IK's `onSkeletonRead` with the scene's delta time (default true). When
    * false, call {@link OffsetModifier.update} yourself before the IK solves (e.g. from an
-   * `ik.solver.onPreUpdate` observer).
+   * `ik.solver.onPreUpdateObservable` observer).
    */
   autoUpdate?: boolean;
   /** The character's size relative to a 1.8 m human (default: measured; see {@link OffsetModifier.characterScale}). */
@@ -157,6 +158,8 @@ export abstract class OffsetModifier {
   enabled: boolean;
   /** Run in the IK's `onSkeletonRead` with the scene's delta time; otherwise call {@link update} yourself. */
   autoUpdate: boolean;
+  /** Notified once by {@link dispose}, before it lets go of its state (Babylon's convention). */
+  readonly onDisposeObservable = new Observable<OffsetModifier>();
   /**
    * The per-frame numbers of this base class, in an object of one class of their own: code here runs for
    * every kind of modifier, and a double stored into a field of `this` from a site that has seen more than
@@ -170,7 +173,7 @@ export abstract class OffsetModifier {
   protected readonly scalars = new Scalars();
   /** The weight as a plain field (read on the per-frame paths instead of the getter). */
   protected weightValue = 1;
-  /** True between a run (before the solve) and the IK's next `onPostUpdate`, which consumes it. */
+  /** True between a run (before the solve) and the IK's next `onPostUpdateObservable`, which consumes it. */
   protected ranThisUpdate = false;
   private _characterScale: number;
   private readonly observers: Observer<void>[] = [];
@@ -272,13 +275,19 @@ export abstract class OffsetModifier {
     return true;
   }
 
+  /** The class name, as Babylon's own objects report it. */
+  getClassName(): string {
+    return "OffsetModifier";
+  }
+
   /** Removes the modifier's observers; it does nothing afterwards. */
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    notifyDisposed(this.onDisposeObservable, this);
     const s = this.ik.solver;
     s.onSkeletonRead.remove(this.preHook);
-    for (const o of this.observers) s.onPostUpdate.remove(o);
+    for (const o of this.observers) s.onPostUpdateObservable.remove(o);
     this.observers.length = 0;
   }
 
@@ -286,12 +295,12 @@ export abstract class OffsetModifier {
   protected abstract onModifyOffset(): void;
 
   /**
-   * Registers `fn` on the IK's `onPostUpdate` (after the solve), removed on dispose. It runs only after an
+   * Registers `fn` on the IK's `onPostUpdateObservable` (after the solve), removed on dispose. It runs only after an
    * update in which the modifier ran.
    */
   protected addPostUpdate(fn: () => void): void {
     this.observers.push(
-      this.ik.solver.onPostUpdate.add(() => {
+      this.ik.solver.onPostUpdateObservable.add(() => {
         if (!this.ranThisUpdate || this.disposed) return;
         this.ranThisUpdate = false;
         fn();

@@ -1,6 +1,6 @@
 /**
  * FinalIK's OffsetPose: a set of effector offsets (and pins) in the character root's space, applied with a
- * weight. BodyTilt blends two of them; apply one yourself from an `ik.solver.onPreUpdate` observer.
+ * weight. BodyTilt blends two of them; apply one yourself from an `ik.solver.onPreUpdateObservable` observer.
  * @module
  */
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
@@ -49,7 +49,8 @@ const applyIo = new Scalars();
  *    `root position + pin` (root space → world) replaces the effector's offset on each root axis by
  *    `pinWeight` × |w| (a linear blend per axis).
  *
- * Call it before the IK solves: in `ik.solver.onPreUpdate`, or in `ik.solver.onSkeletonRead` as the modifiers do.
+ * Call it before the IK solves: in `ik.solver.onPreUpdateObservable`, or in `ik.solver.onSkeletonRead` as the
+ * modifiers do.
  */
 export class OffsetPose {
   /** The effectors this pose moves. */

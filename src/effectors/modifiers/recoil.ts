@@ -188,6 +188,11 @@ export class Recoil extends OffsetModifier {
     this.addPostUpdate(() => this.afterSolve());
   }
 
+  /** The class name, as Babylon's own objects report it. */
+  override getClassName(): string {
+    return "Recoil";
+  }
+
   /** True while a shot is playing. */
   get inProgress(): boolean {
     return this.active;
@@ -380,7 +385,7 @@ export class Recoil extends OffsetModifier {
       rig.setRotation(s, tRot);
       changed = true;
     }
-    // written now so the result does not depend on whether the IK writes before or after onPostUpdate
+    // written now so the result does not depend on whether the IK writes before or after onPostUpdateObservable
     if (changed) rig.write();
   }
 }

@@ -1,0 +1,105 @@
+import { InspectableType } from "@babylonjs/core/Misc/iInspectable.js";
+import type { FBBIKSolver } from "./fbbik-solver.js";
+import { type InspectorSetting, weightSetting } from "./inspector-settings.js";
+
+/** The effectors in FinalIK's order, as property-name keys and labels. */
+const EFFECTORS = [
+  ["body", "body"],
+  ["leftShoulder", "left shoulder"],
+  ["rightShoulder", "right shoulder"],
+  ["leftThigh", "left thigh"],
+  ["rightThigh", "right thigh"],
+  ["leftHand", "left hand"],
+  ["rightHand", "right hand"],
+  ["leftFoot", "left foot"],
+  ["rightFoot", "right foot"],
+] as const;
+/** The limb chains (left arm, right arm, left leg, right leg), as keys and labels. */
+const CHAINS = [
+  ["leftArm", "left arm"],
+  ["rightArm", "right arm"],
+  ["leftLeg", "left leg"],
+  ["rightLeg", "right leg"],
+] as const;
+
+/**
+ * FullBodyBipedIK's main settings for Babylon's Inspector: enabled, the master weight, the iterations, each
+ * effector's position and rotation weight, each limb chain's pull and reach.
+ */
+export function fullBodyInspectorSettings(ik: { enabled: boolean; readonly solver: FBBIKSolver }): InspectorSetting[] {
+  const s = ik.solver;
+  const list: InspectorSetting[] = [
+    {
+      name: "enabled",
+      label: "IK enabled",
+      type: InspectableType.Checkbox,
+      get: () => ik.enabled,
+      set: (v) => {
+        ik.enabled = Boolean(v);
+      },
+    },
+    weightSetting(
+      "ikPositionWeight",
+      "IK weight",
+      () => s.ikPositionWeight,
+      (v) => {
+        s.ikPositionWeight = v;
+      },
+    ),
+    {
+      name: "iterations",
+      label: "IK iterations",
+      type: InspectableType.Slider,
+      min: 0,
+      max: 10,
+      step: 1,
+      get: () => s.iterations,
+      set: (v) => {
+        s.iterations = Math.round(Number(v));
+      },
+    },
+  ];
+  EFFECTORS.forEach(([key, label], i) => {
+    const e = s.effectors[i]!;
+    list.push(
+      weightSetting(
+        `${key}PositionWeight`,
+        `IK ${label} position`,
+        () => e.positionWeight,
+        (v) => {
+          e.positionWeight = v;
+        },
+      ),
+      weightSetting(
+        `${key}RotationWeight`,
+        `IK ${label} rotation`,
+        () => e.rotationWeight,
+        (v) => {
+          e.rotationWeight = v;
+        },
+      ),
+    );
+  });
+  CHAINS.forEach(([key, label], i) => {
+    const c = s.limbChains[i]!;
+    list.push(
+      weightSetting(
+        `${key}Pull`,
+        `IK ${label} pull`,
+        () => c.pull,
+        (v) => {
+          c.pull = v;
+        },
+      ),
+      weightSetting(
+        `${key}Reach`,
+        `IK ${label} reach`,
+        () => c.reach,
+        (v) => {
+          c.reach = v;
+        },
+      ),
+    );
+  });
+  return list;
+}

@@ -1,0 +1,180 @@
+/**
+ * FullBodyBipedIK's settings in Babylon's Inspector: the Inspector shows a node's (or mesh's)
+ * `inspectableCustomProperties` and reads and writes `node[propertyName]`; every entry must resolve on the
+ * character's root node, skeleton and skinned mesh, read the solver's value, and write through to the solver.
+ */
+import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { InspectableType } from "@babylonjs/core/Misc/iInspectable.js";
+import { afterEach, describe, expect, it } from "vitest";
+import type { BabylonChain } from "../../../src/babylon/babylon-chain.js";
+import type { BabylonEffector } from "../../../src/babylon/babylon-effector.js";
+import { AimIK } from "../../../src/babylon/aim-ik.js";
+import { CCDIK, FABRIK, FABRIKRoot } from "../../../src/babylon/chain-ik.js";
+import { FullBodyBipedIK } from "../../../src/babylon/full-body-biped-ik.js";
+import { JacobianIK } from "../../../src/babylon/jacobian-ik.js";
+import { LimbIK } from "../../../src/babylon/limb-ik.js";
+import { LookAtIK } from "../../../src/babylon/look-at-ik.js";
+import { type LoadedModel, loadModel } from "../../helpers/babylon-scene.js";
+import { worldPos } from "../../helpers/scene-probes.js";
+
+const open: LoadedModel[] = [];
+afterEach(() => {
+  while (open.length > 0) open.pop()!.dispose();
+});
+
+const EFFECTORS = [
+  "body",
+  "leftShoulder",
+  "rightShoulder",
+  "leftThigh",
+  "rightThigh",
+  "leftHand",
+  "rightHand",
+  "leftFoot",
+  "rightFoot",
+];
+const CHAINS = ["leftArm", "rightArm", "leftLeg", "rightLeg"];
+
+/** The expected settings, each read and written straight on the solver (by its public names). */
+function expected(ik: FullBodyBipedIK): Map<string, { get(): number | boolean; set(v: number | boolean): void }> {
+  const s = ik.solver as unknown as Record<string, unknown>;
+  const map = new Map<string, { get(): number | boolean; set(v: number | boolean): void }>();
+  const on = <T>(o: T, key: keyof T) => ({
+    get: () => o[key] as number | boolean,
+    set: (v: number | boolean) => {
+      (o as Record<keyof T, unknown>)[key] = v;
+    },
+  });
+  map.set("fbbik_enabled", on(ik, "enabled"));
+  map.set("fbbik_ikPositionWeight", on(ik.solver, "ikPositionWeight"));
+  map.set("fbbik_iterations", on(ik.solver, "iterations"));
+  for (const e of EFFECTORS) {
+    const effector = s[`${e}Effector`] as BabylonEffector;
+    map.set(`fbbik_${e}PositionWeight`, on(effector, "positionWeight"));
+    map.set(`fbbik_${e}RotationWeight`, on(effector, "rotationWeight"));
+  }
+  for (const c of CHAINS) {
+    const chain = s[`${c}Chain`] as BabylonChain;
+    map.set(`fbbik_${c}Pull`, on(chain, "pull"));
+    map.set(`fbbik_${c}Reach`, on(chain, "reach"));
+  }
+  return map;
+}
+
+describe("FullBodyBipedIK in Babylon's Inspector", () => {
+  it("every inspectable resolves on the root node, skeleton and skinned mesh, reads the solver, writes through", async () => {
+    const m = await loadModel("Mannequin");
+    open.push(m);
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+    const mesh = m.scene.meshes.find((x) => x.skeleton === m.skeleton)!;
+    const want = expected(ik);
+    expect(ik.inspector.inspectables.map((e) => e.propertyName).sort()).toEqual([...want.keys()].sort());
+    expect(ik.inspector.attachedTo).toContain(m.root);
+    expect(ik.inspector.attachedTo).toContain(mesh);
+    expect(ik.inspector.attachedTo).toContain(m.skeleton);
+    for (const host of [m.root, mesh, m.skeleton]) {
+      const target = host as unknown as Record<string, number | boolean>;
+      for (const entry of ik.inspector.inspectables) expect(host.inspectableCustomProperties).toContain(entry);
+      for (const entry of host.inspectableCustomProperties) {
+        const name = entry.propertyName;
+        const direct = want.get(name)!;
+        expect(direct, name).toBeDefined();
+        expect(name in target, name).toBe(true);
+        expect(target[name], name).toBe(direct.get());
+        if (entry.type === InspectableType.Checkbox) {
+          const before = direct.get() as boolean;
+          target[name] = !before;
+          expect(direct.get(), name).toBe(!before);
+          target[name] = before;
+          continue;
+        }
+        expect(entry.type, name).toBe(InspectableType.Slider);
+        expect(entry.min, name).toBe(0);
+        // a value inside the slider's range other than the current one, written as the Inspector does
+        const next = name === "fbbik_iterations" ? (direct.get() === 3 ? 5 : 3) : direct.get() === 0.25 ? 0.75 : 0.25;
+        target[name] = next;
+        expect(direct.get(), name).toBe(next);
+        expect(target[name], name).toBe(next);
+        direct.set(0.5);
+        expect(target[name], name).toBe(direct.get());
+      }
+    }
+  });
+
+  it("a weight written through the Inspector's property changes the solve", async () => {
+    const m = await loadModel("Mannequin");
+    open.push(m);
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+    m.scene.render();
+    const hand = ik.references.leftHand;
+    const rest = worldPos(hand);
+    const goal = rest.add(new Vector3(0, 0.1, 0.15));
+    ik.solver.leftHandEffector.position.copyFrom(goal);
+    const target = m.root as unknown as Record<string, number | boolean>;
+    target.fbbik_leftHandPositionWeight = 1;
+    m.scene.render();
+    // most of the way (the goal may be a little beyond the arm's reach): measured 5 % of the offset left
+    expect(Vector3.Distance(worldPos(hand), goal)).toBeLessThan(0.1 * Vector3.Distance(rest, goal));
+    target.fbbik_ikPositionWeight = 0;
+    m.scene.render();
+    expect(Vector3.Distance(worldPos(hand), rest)).toBeLessThan(1e-4);
+    target.fbbik_ikPositionWeight = 1;
+    target.fbbik_enabled = false;
+    m.scene.render();
+    expect(Vector3.Distance(worldPos(hand), rest)).toBeLessThan(1e-4);
+  });
+
+  it("dispose takes the entries and properties off; inspector: false shows nothing", async () => {
+    const m = await loadModel("Mannequin");
+    open.push(m);
+    const other = { inspectableCustomProperties: [{ label: "mine", propertyName: "mine", type: 1 }] };
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+    ik.inspector.attach(other);
+    expect(other.inspectableCustomProperties.length).toBe(1 + ik.inspector.inspectables.length);
+    ik.dispose();
+    expect(other.inspectableCustomProperties.map((e) => e.propertyName)).toEqual(["mine"]);
+    expect("fbbik_ikPositionWeight" in other).toBe(false);
+    expect(m.root.inspectableCustomProperties).toEqual([]);
+    expect("fbbik_ikPositionWeight" in m.root).toBe(false);
+    expect(m.skeleton.inspectableCustomProperties).toEqual([]);
+    const quiet = FullBodyBipedIK.create(m.scene, m.skeleton, { inspector: false });
+    expect(quiet.inspector.attachedTo).toEqual([]);
+    expect(m.root.inspectableCustomProperties).toEqual([]);
+  });
+
+  it("the IK family: enabled and weight on the skeleton, one pair per component, written through", async () => {
+    const m = await loadModel("Mannequin");
+    open.push(m);
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton, { inspector: false });
+    const r = ik.references;
+    ik.dispose();
+    const family = [
+      CCDIK.create(m.scene, [r.leftUpperArm, r.leftForearm, r.leftHand]),
+      FABRIK.create(m.scene, [r.rightUpperArm, r.rightForearm, r.rightHand]),
+      FABRIKRoot.create(m.scene, r.leftUpperArm, [[r.leftForearm, r.leftHand]]),
+      LimbIK.create(m.scene, r.leftThigh, r.leftCalf, r.leftFoot),
+      AimIK.create(m.scene, [...r.spine, r.head!]),
+      LookAtIK.create(m.scene, { spine: r.spine, head: r.head }),
+      JacobianIK.create(m.scene, [r.rightThigh, r.rightCalf, r.rightFoot]),
+    ];
+    const skeleton = m.skeleton as unknown as Record<string, number | boolean>;
+    const names = m.skeleton.inspectableCustomProperties.map((e) => e.propertyName);
+    // two settings each, no name twice (two chains on one skeleton do not collide)
+    expect(names.length).toBe(2 * family.length);
+    expect(new Set(names).size).toBe(names.length);
+    expect(names).toContain(`ccdik_${r.leftUpperArm.name.replace(/[^A-Za-z0-9_]/g, "_")}_weight`);
+    for (const c of family) {
+      const [enabled, weight] = c.inspector.inspectables;
+      expect(skeleton[enabled!.propertyName]).toBe(true);
+      skeleton[enabled!.propertyName] = false;
+      expect(c.enabled).toBe(false);
+      const solver = (c as unknown as { solver: { ikPositionWeight: number } }).solver;
+      expect(skeleton[weight!.propertyName]).toBe(solver.ikPositionWeight);
+      skeleton[weight!.propertyName] = 0.3;
+      expect(solver.ikPositionWeight).toBe(0.3);
+    }
+    for (const c of family) c.dispose();
+    expect(m.skeleton.inspectableCustomProperties).toEqual([]);
+    expect(names.some((n) => n in skeleton)).toBe(false);
+  });
+});
