@@ -23,6 +23,7 @@ import { statsOverlay } from "./overlay";
 import { buildPanel, snapshotParameters } from "./panel";
 import { SCENARIOS, type ScenarioName, scenarioNamed } from "./scenarios/index";
 import { SKY, type View, createStage, limitCamera, restoreView, saveView } from "./stage";
+import { urlOptions } from "./url-options";
 import { DebugViews } from "./views";
 
 declare global {
@@ -35,6 +36,8 @@ declare global {
 registerBuiltInGLTFExtensions();
 const canvas = document.getElementById("canvas") as HTMLCanvasElement;
 const engine = new Engine(canvas, true, { preserveDrawingBuffer: true, stencil: true });
+const speed = urlOptions(location.search);
+engine.setHardwareScalingLevel(speed.renderScale);
 window.addEventListener("resize", () => engine.resize());
 
 interface Current {
@@ -88,6 +91,7 @@ async function build(name: ScenarioName): Promise<void> {
   hooks.ready = false;
   teardown();
   const { scene, camera, sun, shadows, ground } = createStage(engine);
+  scene.animationTimeScale = speed.timeScale;
   let container: AssetContainer;
   let run: ScenarioRun;
   const ikTimes = { acc: 0, last: 0 };
@@ -144,12 +148,13 @@ async function build(name: ScenarioName): Promise<void> {
     control: (cmd: string, arg?: unknown) => run.control?.(cmd, arg as never) ?? null,
     views,
     solverNodes: (i = 0) => debugViews.nodeRecords(ctx.iks[i]!),
+    // in the page's CSS pixels (where a test clicks), whatever the render scale
     project: (p: [number, number, number]) => {
       const v = Vector3.Project(
         Vector3.FromArray(p),
         Matrix.IdentityReadOnly,
         scene.getTransformMatrix(),
-        camera.viewport.toGlobal(engine.getRenderWidth(), engine.getRenderHeight()),
+        camera.viewport.toGlobal(canvas.clientWidth, canvas.clientHeight),
       );
       return [v.x, v.y];
     },
@@ -205,8 +210,9 @@ async function build(name: ScenarioName): Promise<void> {
     if (frozen) return;
     if (ghostOn) current?.ghost?.copy();
     if (ctx.characters.length <= 4) for (const c of ctx.characters) captureAnimated(c);
-    // paused: the scenario's script holds still too
-    run.update?.(paused ? 0 : Math.min(engine.getDeltaTime() / 1000, 0.1));
+    // the animations' clock (×timeScale), as the IK's components read it; paused: the script holds still too
+    const dt = Number.isFinite(scene.deltaTime) ? scene.deltaTime : engine.getDeltaTime();
+    run.update?.(paused ? 0 : Math.min(dt / 1000, 0.1 * speed.timeScale));
   });
   // after this frame's solve (the IKs solve at the frame's first onBeforeRenderTargetsRenderObservable,
   // after every onBeforeRenderObservable observer); this one fires after it, once per camera too
@@ -336,6 +342,18 @@ Object.assign(hooks, {
     return m === undefined ? Promise.reject(new Error(`no model ${file}`)) : switchModel({ entry: m });
   },
   loadModel: (bytes: Uint8Array, name: string) => switchModel({ files: [new File([bytes as BlobPart], name)] }),
+  /** Opens a scenario as a fresh page would (not paused, IK on, no ghost or views, its own clip), same model. */
+  open: (s: string) => {
+    if (!(SCENARIOS as readonly string[]).includes(s)) return Promise.reject(new Error(`no scenario ${s}`));
+    paused = false;
+    ikOn = true;
+    ghostOn = false;
+    views.skeleton = false;
+    views.nodes = false;
+    clipIndex = null;
+    setUrl("scenario", s);
+    return build(s as ScenarioName);
+  },
 });
 
 setInterval(refreshControls, 250);

@@ -55,7 +55,9 @@ export async function checkAim({ hook, waitFor, page, lines, wait }: CheckContex
   expect(w1.angle, "on target after the drag").toBeLessThan(1);
   expect(w2.angle, "on target after the move").toBeLessThan(1);
   // a shot: a click on the floor, away from the target
-  const [cw, ch] = await hook<[number, number]>("[h.engine.getRenderWidth(), h.engine.getRenderHeight()]");
+  const [cw, ch] = await hook<[number, number]>(
+    "[h.engine.getRenderingCanvas().clientWidth, h.engine.getRenderingCanvas().clientHeight]",
+  );
   const before = await hook<number>("h.world().shots");
   await page.mouse.click(cw - 40, ch - 40);
   await waitFor(`h.world().shots > ${before}`, wait);

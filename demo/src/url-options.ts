@@ -1,0 +1,21 @@
+/**
+ * The demo's speed knobs, read once from the page's URL (the e2e test uses them; a user may too):
+ * `?timeScale=k` plays the clips, the IK's clock and the scenarios' scripts k times faster;
+ * `?renderScale=s` renders at 1/s of the canvas's resolution (Babylon's hardware scaling level).
+ */
+export interface UrlOptions {
+  /** Multiplies scene time (animations, scripts, the IK's modifiers); 1 by default. */
+  timeScale: number;
+  /** Babylon's hardware scaling level; 1 by default. */
+  renderScale: number;
+}
+
+function positive(value: string | null, fallback: number): number {
+  const v = Number(value);
+  return value !== null && Number.isFinite(v) && v > 0 ? v : fallback;
+}
+
+export function urlOptions(search: string): UrlOptions {
+  const p = new URLSearchParams(search);
+  return { timeScale: positive(p.get("timeScale"), 1), renderScale: positive(p.get("renderScale"), 1) };
+}
