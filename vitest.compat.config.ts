@@ -26,6 +26,8 @@ export default defineConfig({
   test: {
     ...base.test,
     include: ["test/scenario/**/*.test.ts"],
+    // model loads in beforeAll hooks took over vitest's 10 s default on a busy two-core machine
+    hookTimeout: 120_000,
     setupFiles: [...(base.test?.setupFiles ?? []), "test/setup/compat-babylon8.ts"],
     // test/scenario/babylon-version.test.ts checks that the alias took effect
     env: { FBBIK_EXPECT_BABYLON: pinned["@babylonjs/core"] },

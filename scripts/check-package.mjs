@@ -14,7 +14,7 @@ const sh = (cmd, args, opts = {}) => execFileSync(cmd, args, { cwd: root, encodi
 const out = mkdtempSync(join(tmpdir(), "fbbik-pack-"));
 // npm's own output goes to stderr; --json prints the tarball's summary on stdout
 const [info] = JSON.parse(
-  sh("npm", ["pack", "--json", "--pack-destination", out], { stdio: ["ignore", "pipe", "inherit"] }),
+  sh("npm", ["pack", "--json", "--loglevel=warn", "--pack-destination", out], { stdio: ["ignore", "pipe", "inherit"] }),
 );
 const tarball = join(out, info.filename);
 sh("tar", ["-xzf", tarball, "-C", out]);
