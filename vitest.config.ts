@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 /** Soaks: long runs behind `npm run test:soak` (vitest.soak.config.ts), kept out of `npm test`. */
@@ -10,7 +11,7 @@ export const SOAKS = [
  * Files that read the process's heap around a loop: they run in a fresh module graph, since garbage left by
  * earlier files in a shared worker is collected during their loops and counted as theirs.
  */
-const HEAP = [
+export const HEAP = [
   "test/scenario/fabrik-root.test.ts",
   "test/scenario/head-effector.test.ts",
   "test/unit/ccd/ccd.test.ts",
@@ -25,6 +26,8 @@ export default defineConfig({
     setupFiles: ["test/setup/quiet-babylon.ts"],
     testTimeout: 120_000,
     pool: "forks",
+    // vitest's default leaves a core idle (cores − 1): on two cores the browser test would hold the only worker
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     // measurements print only for failing tests (FBBIK_REPORT=1 prints them all; see README)
     silent: process.env.FBBIK_REPORT ? false : "passed-only",
     // the JSON report lets .ci/run print a plain "N passed, N failed" closing line

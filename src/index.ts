@@ -14,6 +14,7 @@ export { FBBIKSolver, BabylonBipedSolver } from "./babylon/fbbik-solver.js";
 export { SceneUpdater } from "./babylon/scene-updater.js";
 export { IKLevelOfDetail } from "./babylon/lod/ik-level-of-detail.js";
 export { IKLevel } from "./babylon/lod/lod-character.js";
+export type { IKLodView } from "./babylon/lod/lod-view.js";
 export { BabylonEffector } from "./babylon/babylon-effector.js";
 export { BabylonChain, BabylonBendConstraint } from "./babylon/babylon-chain.js";
 export { BabylonRig } from "./babylon/babylon-rig.js";
@@ -215,3 +216,15 @@ export {
   HeadBendBone,
   type FBBIKHeadEffectorOptions,
 } from "./effectors/head/fbbik-head-effector.js";
+
+// types that appear in the signatures above (so they can be named, and the reference docs can link them)
+export type { P3 } from "./math/value.js";
+export type { BendSolver } from "./solver/bend-constraint.js";
+export { BoneMapStore, BONE_MAP_STRIDE } from "./mapping/bone-map.js";
+export type { SceneUpdatable } from "./babylon/scene-updater.js";
+export type { InteractionNotification } from "./effectors/interaction/interaction-system.js";
+export type { OffsetBody } from "./effectors/modifiers/offset-modifier.js";
+export { ModifierClock } from "./effectors/modifiers/offset-modifier.js";
+export { Scalars } from "./effectors/modifiers/frame.js";
+export { HEAD_SETTINGS } from "./effectors/head/head-effector-settings.js";
+export type { HeadSettingHolder, HeadSettingName } from "./effectors/head/head-effector-settings.js";

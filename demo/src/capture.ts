@@ -4,7 +4,7 @@ import { type Character, type Ctx, bonePos } from "./kit";
 
 /**
  * The test hook's images: the canvas with the characters, then without them (same frame, scripted motion
- * frozen), and the characters' screen rectangle (their skinned meshes' box, with its shadow on the floor).
+ * frozen), and the characters' screen rectangle (their skinned meshes' box, and their bones' shadows on the floor).
  * Render-size pixels; PNG data URLs.
  */
 export function capture(
@@ -36,19 +36,26 @@ export function capture(
     let y1 = -Infinity;
     const dir = light.normalizeToNew();
     const floor = ctx.ground.position.y;
+    const add = (q: Vector3) => {
+      const s = Vector3.Project(q, Matrix.IdentityReadOnly, vp, viewport);
+      x0 = Math.min(x0, s.x);
+      y0 = Math.min(y0, s.y);
+      x1 = Math.max(x1, s.x);
+      y1 = Math.max(y1, s.y);
+    };
     for (const c of ctx.characters) {
       const { lo, hi } = characterBox(c);
       lo.y = Math.max(lo.y, floor);
-      for (let k = 0; k < 8; k++) {
-        const p = new Vector3(k & 1 ? hi.x : lo.x, k & 2 ? hi.y : lo.y, k & 4 ? hi.z : lo.z);
-        const shadow = dir.y < 0 ? p.add(dir.scale((floor - p.y) / dir.y)) : p;
-        for (const q of [p, shadow]) {
-          const s = Vector3.Project(q, Matrix.IdentityReadOnly, vp, viewport);
-          x0 = Math.min(x0, s.x);
-          y0 = Math.min(y0, s.y);
-          x1 = Math.max(x1, s.x);
-          y1 = Math.max(y1, s.y);
-        }
+      for (let k = 0; k < 8; k++) add(new Vector3(k & 1 ? hi.x : lo.x, k & 2 ? hi.y : lo.y, k & 4 ? hi.z : lo.z));
+      // the shadow: each bone's on the floor, padded for the limbs' thickness (the shadow of the box's corners
+      // is a parallelogram far wider than a body's shadow, which thinned the box's fill)
+      if (dir.y >= 0) continue;
+      const pad = 0.06 * c.h;
+      for (const b of c.skeleton.bones) {
+        if (b.getTransformNode() === null) continue;
+        const p = bonePos(b);
+        const q = p.add(dir.scale((floor - Math.max(p.y, floor)) / dir.y));
+        for (let k = 0; k < 4; k++) add(q.add(new Vector3(k & 1 ? pad : -pad, 0, k & 2 ? pad : -pad)));
       }
     }
     return { shown, hidden, rect: [x0, y0, x1, y1], width: w, height: hgt };

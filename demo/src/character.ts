@@ -1,36 +1,10 @@
 /** Spawning a character: an instance of the loaded model, arms lowered, the IK attached, an idle. */
-import { Animation } from "@babylonjs/core/Animations/animation";
-import { AnimationGroup } from "@babylonjs/core/Animations/animationGroup";
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode";
-import type { Scene } from "@babylonjs/core/scene";
 import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik";
 import { resolveBipedReferences } from "../../src/babylon/biped-references";
 import { type Character, type Ctx, bonePos } from "./kit";
-
-/** A gentle procedural idle: the spine sways, both arms swing (keys on the bones' linked nodes). */
-function proceduralIdle(scene: Scene, nodes: TransformNode[], name: string): AnimationGroup {
-  const group = new AnimationGroup(name, scene);
-  nodes.forEach((node, i) => {
-    const base = node.rotationQuaternion?.clone() ?? Quaternion.FromEulerVector(node.rotation);
-    const anim = new Animation(
-      `${name}-${node.name}`,
-      "rotationQuaternion",
-      30,
-      Animation.ANIMATIONTYPE_QUATERNION,
-      Animation.ANIMATIONLOOPMODE_CYCLE,
-    );
-    const keys = [];
-    for (let f = 0; f <= 90; f += 10) {
-      const a = 0.12 * Math.sin((f / 90) * Math.PI * 2 + i);
-      const axis = new Vector3(i % 3 === 0 ? 1 : 0, i % 3 === 1 ? 1 : 0, i % 3 === 2 ? 1 : 0);
-      keys.push({ frame: f, value: Quaternion.RotationAxis(axis, a).multiply(base) });
-    }
-    anim.setKeys(keys);
-    group.addTargetedAnimation(anim, node);
-  });
-  return group;
-}
+import { proceduralIdle } from "./procedural-idle";
 
 let spawned = 0;
 
@@ -131,7 +105,7 @@ export function spawnCharacter(ctx: Ctx, position: Vector3, ikTimes: { acc: numb
   const nodes = [r.spine[0], r.leftUpperArm, r.rightForearm]
     .filter((b) => b !== undefined)
     .map((b) => b!.getTransformNode()!);
-  const idle = proceduralIdle(ctx.scene, nodes, `idle#${k}`);
+  const idle = proceduralIdle(ctx.scene, nodes, `idle#${k}`, { amplitude: 0.12, frames: 90 });
   idle.start(true, 1);
   if (ctx.paused()) idle.pause();
   const c: Character = {

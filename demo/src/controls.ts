@@ -60,6 +60,25 @@ export function slider(
 }
 
 /** A labelled checkbox. */
+/** A slider bound to the number `obj[key]` (e.g. a solver's weight), `id` for the e2e test. */
+export function propSlider<K extends string>(
+  obj: Record<K, number>,
+  key: K,
+  label: string,
+  [min, max, step]: readonly [number, number, number],
+  id?: string,
+): HTMLElement {
+  return slider(
+    label,
+    min,
+    max,
+    step,
+    () => obj[key],
+    (v) => (obj[key] = v),
+    id,
+  );
+}
+
 export function checkbox(label: string, id: string, get: () => boolean, set: (v: boolean) => void): HTMLElement {
   const l = document.createElement("label");
   l.append(label);

@@ -202,7 +202,10 @@ async function build(name: ScenarioName): Promise<void> {
   let frames = 0;
   scene.onAfterRenderObservable.add(() => {
     hooks.frames = ++frames;
-    if (frames === 5) hooks.ready = true;
+    // ready once the characters' shaders are compiled too: until then Babylon skips them (their shadows,
+    // from a simpler shader, already show), and a slow GPU (SwiftShader) takes more than five frames for that
+    if (frames >= 5 && hooks.ready !== true && ctx.characters.every((c) => c.meshes.every((m) => m.isReady(true))))
+      hooks.ready = true;
   });
   // scripted motion after the animations and before the IK solves (the IK then reaches for where the
   // objects are this frame); the animation-only pose of the first characters is kept for the checks

@@ -135,7 +135,11 @@ export function buildPanel(o: PanelOptions): void {
   help.id = "scenario-help";
   help.className = "help";
   help.textContent = scenario.help;
-  top.append(head, h2, help);
+  // title, help, toggles and buttons stay at the panel's top while the rest scrolls under them
+  const sticky = document.createElement("div");
+  sticky.id = "panel-sticky";
+  sticky.append(head, h2, help);
+  top.append(sticky);
 
   const toggles = document.createElement("div");
   toggles.className = "row";
@@ -157,7 +161,7 @@ export function buildPanel(o: PanelOptions): void {
   reset.title = "Every parameter below, and the free scenario's handles, back to where the scenario set them.";
   reset.addEventListener("click", () => o.reset());
   buttons.append(resetView, reset);
-  top.append(toggles, buttons);
+  sticky.append(toggles, buttons);
   if (o.run.panel !== undefined) {
     const own = section();
     own.id = "scenario-controls";

@@ -116,7 +116,7 @@ export class IKSolverAim {
   poleWeight = 0;
   /** Degrees: a pass after the first is skipped when the axis is this close to the goal (0: all passes). */
   tolerance = 0;
-  /** Passes over the chain per solve (at most {@link MAX_PASSES}). */
+  /** Passes over the chain per solve (at most `MAX_PASSES`). */
   maxIterations = 4;
   /** Limits the aim to (1 − clampWeight) × 180° from the animated axis, 0..1 (0: no limit). */
   clampWeight = 0.1;

@@ -83,7 +83,7 @@ const FAR = 1e6;
  * then writes the bones once, spine first.
  *
  * The clamp bound: a part's look direction is never more than (1 − clamp) × 180° from its base
- * (clamp 0.5 → 90°; see {@link clampFractionByRef}), and with its weight × ikPositionWeight = 1 the part's
+ * (clamp 0.5 → 90°; see `clampFractionByRef`), and with its weight × ikPositionWeight = 1 the part's
  * forward is exactly that direction. A target on a part's position leaves that part as it is. Bad input
  * leaves the pose untouched for the frame ({@link skipReason}); ikPositionWeight 0 writes nothing.
  * Allocation-free per solve.

@@ -536,7 +536,7 @@ export class BabylonRig extends FlatPose implements RestorablePose {
   }
 
   /**
-   * Undoes what the IK wrote, where it still stands ({@link AnimatedPoseStore.restore}): with every weight
+   * Undoes what the IK wrote, where it still stands (`AnimatedPoseStore.restore`): with every weight
    * 0 the bones are exactly as without the IK. Allocation-free; nothing to do in a frame whose
    * FixTransforms already ran.
    */
@@ -555,7 +555,7 @@ export class BabylonRig extends FlatPose implements RestorablePose {
     this.restoreAnimatedPose();
   }
 
-  /** Watches the nodes for disposal ({@link RigAttachment.watch}); for a rig that lives on. */
+  /** Watches the nodes for disposal (`RigAttachment.watch`); for a rig that lives on. */
   watchDisposal(): void {
     this.attachment.watch();
   }

@@ -5,7 +5,7 @@ import type { Observer } from "@babylonjs/core/Misc/observable.js";
 import type { Node } from "@babylonjs/core/node.js";
 import type { Scene } from "@babylonjs/core/scene.js";
 
-/** Why a rig cannot be read or written this frame ({@link RigAttachment.state}). */
+/** Why a rig cannot be read or written this frame (`RigAttachment.state`). */
 export const RigDetachment = {
   /** Everything the rig reads is in place. */
   Attached: 0,

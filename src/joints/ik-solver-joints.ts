@@ -78,8 +78,8 @@ const weightRef = new NumberRef();
  * 4. SolveImpl: the solver's own step on the arrays, toward `goal`.
  * 5. `subSteps` sub-steps with `alpha = k / subSteps`, each `colliders.resolveChain(...)`; if anything moved, the
  *    rotations are re-derived root to tip, each joint turned by the shortest arc from its bone's direction before
- *    the sub-steps to the direction toward the moved child (bone lengths kept; limits are not re-applied:
- *    colliders win).
+ *    the sub-steps to the direction toward the moved child (bone lengths kept), and clamped by its limit again
+ *    when `limitsAfterColliders` (the default; false: colliders win).
  * 6. The tip's rotation blended toward `ikRotation` by `ikRotationWeight` (then clamped by the tip's limit).
  * 7. The rotations written once, root to tip, each slerped from its animated value by `ikPositionWeight`.
  *
@@ -111,6 +111,13 @@ export abstract class IKSolverJoints {
   colliders: JointColliders | null = null;
   /** Clearance kept between the chain and the colliders. */
   colliderRadius = 0;
+  /**
+   * After the collider sub-steps, clamp every joint by its limit again (root to tip, lengths kept): the limits
+   * win over the colliders' push-out, which can otherwise bend a joint past its limit while the chain sweeps
+   * across a collider. Default true; false: colliders win (a joint may leave its limit, never the collider's
+   * surface). No effect without colliders or limits.
+   */
+  limitsAfterColliders = true;
   /** Iterations the last solve ran. */
   lastIterations = 0;
   /** Where the target lay at the last solve. */
@@ -454,32 +461,47 @@ export abstract class IKSolverJoints {
     return true;
   }
 
-  /** Step 5: collider sub-steps, then rotations re-derived from the moved joints. */
+  /**
+   * Step 5: collider sub-steps, then rotations re-derived from the moved joints; with `limitsAfterColliders` (and
+   * limits) each sub-step's push-out is clamped by the limits before the next, so the last word is the limits'.
+   */
   private solveSubSteps(): void {
     const c = this.colliders;
     const steps = this.subSteps;
     if (c === null || !(steps >= 1)) return;
     const P = this.positions;
     this.solvedPositions.set(P);
+    const each = this.limitsAfterColliders && this.hasLimits();
     let moved = false;
     const s = Math.floor(steps);
     const radius = this.colliderRadius > 0 ? this.colliderRadius : 0;
     for (let k = 1; k <= s; k++) {
-      if (c.resolveChain(P, this.count, radius, k / s)) moved = true;
+      if (!c.resolveChain(P, this.count, radius, k / s)) continue;
+      moved = true;
+      if (!each) continue;
+      if (!this.syncMoved(true)) return;
+      moved = false;
+      this.solvedPositions.set(P);
     }
-    if (!moved) return;
+    if (moved) this.syncMoved(false);
+  }
+
+  /** Rotations re-derived from the pushed joints, the root kept; false (joints put back) if a collider wrote NaN. */
+  private syncMoved(applyLimits: boolean): boolean {
+    const P = this.positions;
     for (let i = 0; i < P.length; i++) {
       if (!Number.isFinite(P[i]!)) {
         // a collider that wrote garbage is ignored for the frame
         P.set(this.solvedPositions);
-        return;
+        return false;
       }
     }
     // the root stays where it is: its rotation turns to reach the moved second joint
     P[0] = this.solvedPositions[0]!;
     P[1] = this.solvedPositions[1]!;
     P[2] = this.solvedPositions[2]!;
-    this.syncFromPositions(false);
+    this.syncFromPositions(applyLimits);
+    return true;
   }
 
   /** Step 6: turns the tip toward `ikRotation` by `ikRotationWeight`, then clamps it by its limit. */

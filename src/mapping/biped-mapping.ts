@@ -51,7 +51,7 @@ export class BipedMapping implements IKSolverMapping {
   /**
    * True when no limb writes an ancestor of another limb's bones (what the references' validation allows for
    * detected rigs; a clavicle given by hand could hang both arms): the limbs may then be written step by step
-   * across limbs ({@link writeLimbs}) with the same result. Unknown hierarchy: limb after limb.
+   * across limbs (`writeLimbs`) with the same result. Unknown hierarchy: limb after limb.
    */
   private readonly limbsIndependent: boolean;
 

@@ -175,7 +175,7 @@ export class BoneMap {
 
   /**
    * {@link updatePlane} of two BoneMaps, their planes' animated frames computed side by side
-   * ({@link planeRotationPair}: the same bits, in less time).
+   * (`planeRotationPair`: the same bits, in less time).
    */
   static updatePlanes(
     a: BoneMap,
@@ -207,7 +207,7 @@ export class BoneMap {
 
   /**
    * The solved frames of two BoneMaps' planes ({@link solverPlaneRotation} of each) into `outA` and `outB`,
-   * computed side by side ({@link planeRotationPair}).
+   * computed side by side (`planeRotationPair`).
    */
   static solverPlaneRotations(a: BoneMap, outA: Quat, b: BoneMap, outB: Quat): void {
     if (a.symmetricPlane || b.symmetricPlane) {

@@ -97,7 +97,7 @@ export class IKMappingLimb {
    * Writes the solved limb; `fullBody` is false in the limbs-only mode (iterations = 0). With
    * `preserveBoneLengths` the upper bone stays where its parent puts it instead of moving to its node
    * (FinalIK's FixToNode), and a limb whose end effector has weight bends and turns from there to put its
-   * end on the end node. The same as {@link writeLimbs} on this limb alone.
+   * end on the end node. The same as `writeLimbs` on this limb alone.
    */
   writePose(solver: MappingSolver, fullBody: boolean): void {
     writeLimbs(this.alone, solver, fullBody);
@@ -155,7 +155,7 @@ export class IKMappingLimb {
     this.bone3.rotateToEffector(this.writeWeight);
   }
 
-  /** @internal {@link writeLimbs}' steps, each run for every limb before the next. */
+  /** @internal `writeLimbs`' steps, each run for every limb before the next. */
   static _writeSteps(limbs: readonly IKMappingLimb[], solver: MappingSolver, fullBody: boolean): void {
     const n = limbs.length;
     let any = false;

@@ -144,7 +144,7 @@ export class IKEffector {
 
   /**
    * The position weight clamped to [0, 1], or 0 when the weight or the position is unusable this frame
-   * (non-finite, or beyond {@link FAR_LIMIT}); what onPreSolve will use, without warning.
+   * (non-finite, or beyond `FAR_LIMIT`); what onPreSolve will use, without warning.
    */
   usablePositionWeight(solver: EffectorSolver): number {
     return this.usablePositionWeightToRef(solver, weight).value;

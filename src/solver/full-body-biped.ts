@@ -417,7 +417,10 @@ export class IKSolverFullBodyBiped extends IKSolverFullBody {
     }
   }
 
-  /** @inheritdoc Elbows bend toward the character's back, knees toward its front. */
+  /**
+   * The side a limb that is straight at initiate should bend toward (component space; {@link ChainSolver}):
+   * elbows toward the character's back, knees toward its front. Null for the body chain.
+   */
   straightLimbBendDirection(chain: FBIKChain): Vec3 | null {
     const index = this.chains.indexOf(chain);
     if (index < 1) return null;

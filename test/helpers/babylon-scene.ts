@@ -6,18 +6,18 @@
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import "@babylonjs/core/Animations/animatable.js";
-import { Animation } from "@babylonjs/core/Animations/animation.js";
-import { AnimationGroup } from "@babylonjs/core/Animations/animationGroup.js";
+import type { AnimationGroup } from "@babylonjs/core/Animations/animationGroup.js";
 import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import { FreeCamera } from "@babylonjs/core/Cameras/freeCamera.js";
 import { NullEngine, NullEngineOptions } from "@babylonjs/core/Engines/nullEngine.js";
 import { LoadAssetContainerAsync } from "@babylonjs/core/Loading/sceneLoader.js";
 import type { AssetContainer } from "@babylonjs/core/assetContainer.js";
-import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { Scene } from "@babylonjs/core/scene.js";
 import "@babylonjs/core/Loading/Plugins/babylonFileLoader.js";
 import "@babylonjs/loaders/glTF/2.0/index.js";
+import { proceduralIdle as sharedIdle } from "../../demo/src/procedural-idle.js";
 import { repoRoot } from "./repo-root.js";
 
 const root = repoRoot(import.meta.url);
@@ -132,28 +132,9 @@ function stripTextures(o: Record<string, unknown>): void {
 }
 
 /**
- * A gentle procedural idle for models without clips: the spine sways and both arms swing, as keys on
- * the linked TransformNodes' rotationQuaternion (so it drives the skeleton like a glTF clip).
+ * A gentle procedural idle for models without clips (the demo's, shared: demo/src/procedural-idle.ts): the
+ * spine sways and both arms swing, 0.15 rad over 60 frames.
  */
 export function proceduralIdle(scene: Scene, nodes: TransformNode[], name = "idle"): AnimationGroup {
-  const group = new AnimationGroup(name, scene);
-  nodes.forEach((node, i) => {
-    const base = node.rotationQuaternion?.clone() ?? Quaternion.Identity();
-    const anim = new Animation(
-      `${name}-${node.name}`,
-      "rotationQuaternion",
-      30,
-      Animation.ANIMATIONTYPE_QUATERNION,
-      Animation.ANIMATIONLOOPMODE_CYCLE,
-    );
-    const keys = [];
-    for (let f = 0; f <= 60; f += 10) {
-      const a = 0.15 * Math.sin((f / 60) * Math.PI * 2 + i);
-      const axis = new Vector3(i % 3 === 0 ? 1 : 0, i % 3 === 1 ? 1 : 0, i % 3 === 2 ? 1 : 0);
-      keys.push({ frame: f, value: Quaternion.RotationAxis(axis, a).multiply(base) });
-    }
-    anim.setKeys(keys);
-    group.addTargetedAnimation(anim, node);
-  });
-  return group;
+  return sharedIdle(scene, nodes, name, { amplitude: 0.15, frames: 60 });
 }

@@ -1,7 +1,8 @@
 /**
  * Long bone chains built in code on a HierarchyPose, for the joint solvers' tests (CCD, FABRIK).
  */
-import { Quat, conjugateMultiply, normalizeQuat } from "../../src/math/quat.js";
+import type { IKSolverJoints } from "../../src/joints/ik-solver-joints.js";
+import { Quat, angleBetween, conjugateMultiply, normalizeQuat } from "../../src/math/quat.js";
 import { Vec3 } from "../../src/math/vec3.js";
 import { type HierarchyBone, HierarchyPose } from "../../src/mapping/hierarchy-pose.js";
 import { Random } from "./random.js";
@@ -91,4 +92,17 @@ export function snapshot(pose: HierarchyPose): number[] {
     out.push(wp.x, wp.y, wp.z, wq.x, wq.y, wq.z, wq.w);
   }
   return out;
+}
+
+/** Largest angle (rad) by which any joint's local rotation lies outside its limit. */
+export function worstLimitViolation(s: IKSolverJoints, c: TestChain): number {
+  let worst = 0;
+  const q = new Quat();
+  s.bones.forEach((b, i) => {
+    if (b.limit === null) return;
+    localRotation(c.pose, c.ids, i, q);
+    const clamped = new Quat(q.x, q.y, q.z, q.w);
+    if (b.limit.apply(clamped)) worst = Math.max(worst, angleBetween(q, clamped));
+  });
+  return worst;
 }

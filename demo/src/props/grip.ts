@@ -23,6 +23,8 @@ export interface Grip {
   fingers: TransformNode[][];
   /** True when the first chain is the thumb. */
   thumb: boolean;
+  /** The open hand's local rotations of `fingers`' joints (before the wrap), chain by chain. */
+  open: Quaternion[][];
 }
 
 /** Linked skeleton nodes under `node`: its finger chains, base to last joint (first linked child each step). */
@@ -80,6 +82,10 @@ export function makeGrip(
   const all = chains(hand, skeletonNodes);
   const saved = [hand, ...all.flat()].map((n) => [n, n.rotationQuaternion?.clone() ?? null] as const);
   const wrist = worldPos(hand);
+  // the open hand, before the wrap
+  const open = new Map(
+    all.map((ch) => [ch, ch.map((n) => n.rotationQuaternion?.clone() ?? n.rotation.toQuaternion())]),
+  );
   // the thumb: the chain whose name says so, else none (its wrap then only looks for contact)
   const thumbIndex = all.findIndex((ch) => /thumb/i.test(ch[0]!.name));
   const thumb = thumbIndex >= 0 ? all[thumbIndex]! : null;
@@ -94,6 +100,7 @@ export function makeGrip(
       pose: null,
       fingers: [],
       thumb: false,
+      open: [],
     };
   }
   // the hand's axes now: wrist to the knuckles' middle, and across the knuckles from the thumb's side
@@ -161,6 +168,7 @@ export function makeGrip(
     pose,
     fingers: thumb !== null ? [thumb, ...fingers] : fingers,
     thumb: thumb !== null,
+    open: (thumb !== null ? [thumb, ...fingers] : fingers).map((ch) => open.get(ch)!),
   };
 }
 

@@ -11,17 +11,8 @@ import { InteractionSystem } from "../../../src/effectors/interaction/interactio
 import { FullBodyBipedEffector } from "../../../src/solver/biped-bones";
 import { visibleHeight } from "../framing";
 import { makeLadder } from "../props/ladder";
-import {
-  type Ctx,
-  type Json,
-  type Scenario,
-  type ScenarioRun,
-  arr,
-  bonePos,
-  frameCamera,
-  playClip,
-  worldPos,
-} from "../kit";
+import type { Ctx, Json, Scenario, ScenarioRun } from "../kit";
+import { arr, bonePos, frameCamera, playClip, worldPos } from "../kit";
 
 /** Rungs climbed before coming down; seconds between two moves; seconds per move. */
 const CLIMB = 3;

@@ -182,12 +182,11 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     }));
 
   const counts = [0, 0, 0];
-  // what the LOD sees of the first and the last character (its internals, for the test's report)
-  type Seen = { size: number; centre: Vector3; node: { name: string } | null };
+  // what the LOD sees of the first and the last character (for the test's report)
   const seen = (): Json =>
     [chars[0]!, chars[chars.length - 1]!].map((c) => {
-      const l = (lod as unknown as { byIK: WeakMap<object, Seen> }).byIK.get(c.ik);
-      return l === undefined ? null : { size: l.size, centre: arr(l.centre), node: l.node?.name ?? null };
+      const l = lod.viewOf(c.ik);
+      return l === null ? null : { size: l.size, centre: arr(l.centre), node: l.node?.name ?? null };
     });
   let showLegend = (_: readonly number[]) => {};
   let frames = 0;

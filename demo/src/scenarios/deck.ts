@@ -5,18 +5,8 @@ import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh";
 import { CreateGround } from "@babylonjs/core/Meshes/Builders/groundBuilder";
 import { GrounderFBBIK } from "../../../src/effectors/grounding/grounder-fbbik";
 import { MovingGroundRaycast } from "../../../src/effectors/grounding/moving-ground-raycast";
-import {
-  bonePos,
-  type Ctx,
-  feetOnSurfaces,
-  frameCamera,
-  type Json,
-  mat,
-  playClip,
-  type ScenarioRun,
-  surfaceAt,
-  type Scenario,
-} from "../kit";
+import type { Ctx, Json, Scenario, ScenarioRun } from "../kit";
+import { bonePos, feetOnSurfaces, frameCamera, mat, playClip, surfaceAt } from "../kit";
 import { visibleHeight } from "../framing";
 import { createDeck } from "../props/deck";
 

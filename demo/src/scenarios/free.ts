@@ -31,8 +31,8 @@ import { type LegendItem, handleGizmos, handleMaterial, legend, onTop } from "..
 const KINDS = {
   hand: { label: "hands", color: new Color3(1, 0.55, 0.1), size: 0.075 },
   foot: { label: "feet", color: new Color3(1, 0.2, 0.45), size: 0.075 },
-  body: { label: "body", color: new Color3(1, 0.88, 0.1), size: 0.1 },
-  shoulder: { label: "shoulders", color: new Color3(0.1, 0.75, 1), size: 0.07 },
+  body: { label: "body", color: new Color3(0.15, 0.3, 1), size: 0.1 },
+  shoulder: { label: "shoulders", color: new Color3(0, 0.85, 0.8), size: 0.07 },
   thigh: { label: "thighs", color: new Color3(0.7, 0.4, 1), size: 0.07 },
   bend: { label: "bend goals", color: new Color3(0.35, 1, 0.3), size: 0.06 },
 } as const;

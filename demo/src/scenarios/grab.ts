@@ -6,7 +6,7 @@
  * On a model without the clip the procedural idle plays and the lift is the interaction's Y offset.
  */
 import type { Bone } from "@babylonjs/core/Bones/bone";
-import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector";
+import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode";
 import { Curve } from "../../../src/effectors/curve";
 import { InteractionCurveType as Ch } from "../../../src/effectors/interaction/interaction-curves";
@@ -14,19 +14,11 @@ import { InteractionObject } from "../../../src/effectors/interaction/interactio
 import { InteractionSystem } from "../../../src/effectors/interaction/interaction-system";
 import { FullBodyBipedEffector } from "../../../src/solver/biped-bones";
 import { curl, makeGrip } from "../props/grip";
+import { stopGripAtWall } from "../props/grip-stop";
 import { visibleHeight } from "../framing";
 import { makeTable } from "../props/table";
-import {
-  type Ctx,
-  type Json,
-  type Scenario,
-  type ScenarioRun,
-  arr,
-  bonePos,
-  frameCamera,
-  playClip,
-  worldPos,
-} from "../kit";
+import type { Ctx, Json, Scenario, ScenarioRun } from "../kit";
+import { arr, bonePos, frameCamera, playClip, worldPos } from "../kit";
 
 /** A curve through `[time, value]` keys, flat at each key (eases between them). */
 const keys = (ks: [number, number][]) =>
@@ -133,6 +125,9 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     ],
   });
   object.createTarget(LH, target, { pivot, twistWeight: 0.5 });
+  // each frame, the fingers' curl stops at the cup's wall (the pose was wrapped for the cup's first place)
+  const held = () => system.getHeldObject(LH) !== null;
+  const unstop = stopGripAtWall(ik, r.leftHand, grip, cup, cupRadius, cupHeight, 0.008 * h, held);
   // where the cup stood, to set it down there exactly
   const home = { position: new Vector3(), rotation: new Quaternion() };
   system.onInteractionPickUpObservable.add(() => {
@@ -160,8 +155,13 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       .slice(grip.thumb ? 1 : 0)
       .flat()
       .map(worldPos);
-  // the nearest finger joint's distance from the cup's wall (its axis is vertical)
-  const gap = (p: Vector3, a: Vector3) => Math.hypot(p.x - a.x, p.z - a.z) - cupRadius;
+  // the nearest finger joint's distance from the cup's wall, in the cup's frame (it tilts in the hand)
+  const toCup = new Matrix();
+  const fingerGap = () => {
+    cup.computeWorldMatrix(true).invertToRef(toCup);
+    const gaps = wrapping().map((p) => Vector3.TransformCoordinates(p, toCup));
+    return Math.min(...gaps.map((q) => Math.hypot(q.x, q.z) - cupRadius));
+  };
   const record = (phase: string): Json => ({
     phase,
     loop,
@@ -172,7 +172,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     cupHeight,
     top,
     lowestFinger: grip.fingers.length > 0 ? Math.min(...joints().map((p) => p.y)) : null,
-    fingerGap: grip.fingers.length > 0 ? Math.min(...wrapping().map((p) => gap(p, worldPos(cup)))) : null,
+    fingerGap: grip.fingers.length > 0 ? fingerGap() : null,
     curl: grip.fingers.map((ch) => curl(hand, ch)),
     open,
     held: system.getHeldObject(LH) !== null,
@@ -213,7 +213,10 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       moved = cup.position.clone();
       return arr(moved);
     },
-    dispose: () => system.dispose(),
+    dispose: () => {
+      unstop();
+      system.dispose();
+    },
   };
   // from the front, on the side of the reaching hand: the hand, the cup and the lean all in view
   // (framed from the meshes' top too: a chibi's head is far above its head bone)

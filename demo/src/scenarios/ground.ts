@@ -9,18 +9,8 @@ import { nearestGroundRaycast } from "../../../src/effectors/grounding/nearest-g
 import { StaticGroundRaycast } from "../../../src/effectors/grounding/static-ground-raycast";
 import { Vec3 } from "../../../src/math/vec3";
 import { slider } from "../controls";
-import {
-  bonePos,
-  captureAnimated,
-  type Ctx,
-  feetOnSurfaces,
-  frameCamera,
-  type Json,
-  playClip,
-  type ScenarioRun,
-  surfaceAt,
-  type Scenario,
-} from "../kit";
+import type { Ctx, Json, Scenario, ScenarioRun } from "../kit";
+import { bonePos, captureAnimated, feetOnSurfaces, frameCamera, playClip, surfaceAt } from "../kit";
 import { visibleHeight } from "../framing";
 import { LoopPath, measureGait, walkInPlace } from "../locomotion";
 import { createCourse } from "../props/course";

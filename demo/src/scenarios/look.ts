@@ -12,20 +12,11 @@ import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector";
 import { CreateCylinder } from "@babylonjs/core/Meshes/Builders/cylinderBuilder";
 import { CreateSphere } from "@babylonjs/core/Meshes/Builders/sphereBuilder";
 import { LookAtIK } from "../../../src/babylon/look-at-ik";
-import { slider, section } from "../controls";
+import { propSlider, section } from "../controls";
 import { visibleHeight } from "../framing";
-import {
-  arr,
-  bonePos,
-  boneRotation,
-  type Ctx,
-  frameCamera,
-  type Json,
-  mat,
-  playClip,
-  type Scenario,
-  type ScenarioRun,
-} from "../kit";
+import { Wander } from "../wander";
+import type { Ctx, Json, Scenario, ScenarioRun } from "../kit";
+import { arr, bonePos, boneRotation, frameCamera, mat, playClip } from "../kit";
 
 /** Seconds without pointer motion before the scripted target takes over again. */
 const IDLE = 2;
@@ -77,11 +68,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     { name: "low left", p: at(-0.4, -0.25) },
   ];
   const MOVE = 0.9;
-  const HOLD = 0.8;
-  const from = centre.clone();
-  let stop = 0;
-  let t = 0;
-  let idle = IDLE;
+  const wander = new Wander(target.position, stops, { move: MOVE, hold: 0.8, idle: IDLE, loop: true });
   let follow = true;
 
   const pointer = scene.onPointerObservable.add((pi: PointerInfo) => {
@@ -90,7 +77,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     const d = ray.intersectsPlane(plane);
     if (d === null) return;
     ray.origin.addToRef(ray.direction.scaleInPlace(d), target.position);
-    idle = 0;
+    wander.touch();
   });
 
   // a record: the head bone's world rotation and rest-pose forward axis, the head and the target positions
@@ -106,7 +93,11 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   const run: ScenarioRun = {
     checks: {},
     done: false,
-    world: () => ({ ...(record(idle < IDLE ? "pointer" : stops[stop]!.name) as object), centre: arr(centre), idle }),
+    world: () => ({
+      ...(record(wander.scripted ? wander.stop!.name : "pointer") as object),
+      centre: arr(centre),
+      idle: wander.idle,
+    }),
     control: (cmd, arg) => {
       // the test hook: `follow` on/off (the cursor drives the target)
       if (cmd === "follow") follow = arg === true;
@@ -114,18 +105,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     },
     update: (dt) => {
       if (ctx.paused()) return;
-      idle += dt;
-      if (idle < IDLE) return;
-      // ease from the last stop to the next one, then hold
-      t += dt;
-      const st = stops[stop]!;
-      const k = Math.min(1, t / MOVE);
-      Vector3.LerpToRef(from, st.p, 0.5 - 0.5 * Math.cos(Math.PI * k), target.position);
-      if (t > MOVE + HOLD) {
-        from.copyFrom(st.p);
-        stop = (stop + 1) % stops.length;
-        t = 0;
-      }
+      wander.update(dt);
     },
     after: () => {
       // the gaze line from the head to the target
@@ -136,8 +116,8 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       a.addToRef(target.position, gaze.position).scaleInPlace(0.5);
       Quaternion.FromUnitVectorsToRef(Vector3.UpReadOnly, toTarget.scaleInPlace(1 / len), gaze.rotationQuaternion!);
       // the key moments: the first two holds (right, then left), once the target has rested a few frames
-      const st = stops[stop]!;
-      if (idle >= IDLE && stop < 2 && t > MOVE + 0.3 && run.checks[st.name] === undefined) {
+      const st = wander.stop!;
+      if (wander.scripted && wander.index < 2 && wander.t > MOVE + 0.3 && run.checks[st.name] === undefined) {
         run.checks[st.name] = record(st.name);
         run.done = run.checks.right !== undefined && run.checks.left !== undefined;
       }
@@ -148,69 +128,16 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     panel: (el) => {
       const sec = section("LookAtIK");
       sec.append(
-        slider(
-          "body weight",
-          0,
-          1,
-          0.05,
-          () => s.bodyWeight,
-          (v) => (s.bodyWeight = v),
-          "look-body",
-        ),
-        slider(
-          "head weight",
-          0,
-          1,
-          0.05,
-          () => s.headWeight,
-          (v) => (s.headWeight = v),
-          "look-head",
-        ),
+        propSlider(s, "bodyWeight", "body weight", [0, 1, 0.05], "look-body"),
+        propSlider(s, "headWeight", "head weight", [0, 1, 0.05], "look-head"),
       );
-      if (r.eyes.length > 0)
-        sec.append(
-          slider(
-            "eyes weight",
-            0,
-            1,
-            0.05,
-            () => s.eyesWeight,
-            (v) => (s.eyesWeight = v),
-            "look-eyes",
-          ),
-        );
+      if (r.eyes.length > 0) sec.append(propSlider(s, "eyesWeight", "eyes weight", [0, 1, 0.05], "look-eyes"));
       sec.append(
-        slider(
-          "body clamp",
-          0,
-          1,
-          0.05,
-          () => s.clampWeight,
-          (v) => (s.clampWeight = v),
-          "look-clamp",
-        ),
-        slider(
-          "head clamp",
-          0,
-          1,
-          0.05,
-          () => s.clampWeightHead,
-          (v) => (s.clampWeightHead = v),
-          "look-clamp-head",
-        ),
+        propSlider(s, "clampWeight", "body clamp", [0, 1, 0.05], "look-clamp"),
+        propSlider(s, "clampWeightHead", "head clamp", [0, 1, 0.05], "look-clamp-head"),
       );
       if (r.eyes.length > 0)
-        sec.append(
-          slider(
-            "eyes clamp",
-            0,
-            1,
-            0.05,
-            () => s.clampWeightEyes,
-            (v) => (s.clampWeightEyes = v),
-            "look-clamp-eyes",
-          ),
-        );
+        sec.append(propSlider(s, "clampWeightEyes", "eyes clamp", [0, 1, 0.05], "look-clamp-eyes"));
       el.append(sec);
     },
     dispose: () => {

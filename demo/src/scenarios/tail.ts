@@ -15,19 +15,11 @@ import { CCDIK } from "../../../src/babylon/chain-ik";
 import { LookAtIK } from "../../../src/babylon/look-at-ik";
 import { RotationLimitAngle } from "../../../src/joints/limits/rotation-limit-angle";
 import { Vec3 } from "../../../src/math/vec3";
-import { slider, section } from "../controls";
+import { checkbox, propSlider, section, slider } from "../controls";
 import { visibleHeight, visibleReach } from "../framing";
-import {
-  arr,
-  type Ctx,
-  worldPos,
-  frameCamera,
-  type Json,
-  mat,
-  playClip,
-  type Scenario,
-  type ScenarioRun,
-} from "../kit";
+import { Wander } from "../wander";
+import type { Ctx, Json, Scenario, ScenarioRun } from "../kit";
+import { arr, frameCamera, mat, playClip, worldPos } from "../kit";
 import { buildTentacle } from "../props/tentacle";
 
 /** Links of the tentacle. */
@@ -78,11 +70,10 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   target.material = tm;
   ccd.target = target;
   look.target = target;
-  let idle = IDLE;
   for (const m of [target, t.ball]) {
     m.isPickable = true;
     const drag = new PointerDragBehavior({ dragPlaneNormal: forward });
-    drag.onDragObservable.add(() => (idle = 0));
+    drag.onDragObservable.add(() => wander.touch());
     m.addBehavior(drag);
   }
 
@@ -98,10 +89,9 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     { name: "reach", p: clear },
     { name: "wrap", p: behind },
   ];
-  const from = worldPos(t.nodes[LINKS]!);
-  target.position.copyFrom(from);
-  let hold = 0;
-  let held = 0;
+  target.position.copyFrom(worldPos(t.nodes[LINKS]!));
+  // ease to each hold's point in 0.8 s, stay 1 s, then the orbit
+  const wander = new Wander(target.position, holds, { move: 0.8, hold: 1, idle: IDLE, loop: false });
   let time = 0;
   let angle = Math.PI / 4;
   let speed = 0.6;
@@ -128,7 +118,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       seg[0]!.copyFrom(seg[1]!);
     }
     maxOverLimit = Math.max(maxOverLimit, frameOver);
-    if (held > 1.1) settledOver = Math.max(settledOver, frameOver);
+    if (wander.t > 1.1) settledOver = Math.max(settledOver, frameOver);
   };
   const record = (name: string): Json => ({
     hold: name,
@@ -146,7 +136,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   const run: ScenarioRun = {
     checks: {},
     done: false,
-    world: () => record(hold < holds.length ? holds[hold]!.name : "orbit"),
+    world: () => record(wander.stop?.name ?? "orbit"),
     update: (dt) => {
       // an idle sway of the links: the "animation" the IK works on (and what shows with the IK off)
       time += dt;
@@ -157,30 +147,18 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
           0,
           t.nodes[i]!.rotationQuaternion!,
         );
-      idle += dt;
-      if (ctx.paused() || idle < IDLE) return;
-      if (hold < holds.length) {
-        // ease to the hold's point in 0.8 s, stay 1 s
-        held += dt;
-        const k = Math.min(1, held / 0.8);
-        Vector3.LerpToRef(from, holds[hold]!.p, 0.5 - 0.5 * Math.cos(Math.PI * k), target.position);
-        if (held > 1.8) {
-          from.copyFrom(holds[hold]!.p);
-          hold++;
-          held = 0;
-        }
-        return;
-      }
+      if (ctx.paused() || wander.update(dt) || !wander.scripted) return;
       angle += speed * dt;
       orbit(angle, (0.3 + 0.05 * Math.sin(1.7 * angle)) * h, target.position);
     },
     after: () => {
       measure();
-      if (hold < holds.length && run.checks[holds[hold]!.name] === undefined && held > 1.6) {
-        run.checks[holds[hold]!.name] = record(holds[hold]!.name);
+      const stop = wander.stop;
+      if (stop !== null && run.checks[stop.name] === undefined && wander.t > 1.6) {
+        run.checks[stop.name] = record(stop.name);
         settledOver = -Infinity;
       }
-      if (hold >= holds.length && !run.done) {
+      if (wander.done && !run.done) {
         run.checks.frames = record("frames");
         run.done = true;
       }
@@ -188,15 +166,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     panel: (el) => {
       const sec = section("CCDIK");
       sec.append(
-        slider(
-          "iterations",
-          1,
-          40,
-          1,
-          () => s.maxIterations,
-          (v) => (s.maxIterations = v),
-          "tail-iterations",
-        ),
+        propSlider(s, "maxIterations", "iterations", [1, 40, 1], "tail-iterations"),
         slider(
           "orbit speed",
           0,
@@ -216,6 +186,13 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
             for (let i = 1; i < LINKS; i++) limits[i]!.limit = v;
           },
           "tail-limit",
+        ),
+        // the library's choice when a collider pushes a link past its limit: the limit wins (default)
+        checkbox(
+          "limits after colliders",
+          "tail-limits-after",
+          () => s.limitsAfterColliders,
+          (v) => (s.limitsAfterColliders = v),
         ),
       );
       el.append(sec);

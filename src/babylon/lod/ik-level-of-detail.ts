@@ -8,6 +8,7 @@ import { type SceneUpdatable, SceneUpdater } from "../scene-updater.js";
 import { IKLevel, LodCharacter } from "./lod-character.js";
 import { Observable } from "@babylonjs/core/Misc/observable.js";
 import { notifyDisposed } from "../dispose-notice.js";
+import type { IKLodView } from "./lod-view.js";
 
 const controllers = new WeakMap<Scene, IKLevelOfDetail>();
 
@@ -134,6 +135,15 @@ export class IKLevelOfDetail {
   /** The level `ik` runs at now (Full for an IK not under this controller). */
   levelOf(ik: FullBodyBipedIK): IKLevel {
     return this.byIK.get(ik)?.level ?? IKLevel.Full;
+  }
+
+  /**
+   * What the controller sees of `ik` (its levels, projected size, distance, frustum test, bounds centre),
+   * read-only and live (updated each frame, no copy made), or null for an IK not under this controller.
+   */
+  viewOf(ik: FullBodyBipedIK): IKLodView | null {
+    this.sync();
+    return this.byIK.get(ik) ?? null;
   }
 
   /** The fade weight of `ik` now, in [0, 1] (1 for an IK not under this controller). */

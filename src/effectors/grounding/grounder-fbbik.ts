@@ -68,7 +68,7 @@ const sceneSeconds = new NumberRef();
  * their bounds only, and the grounder ignores such hits with a warning.
  *
  * Time: each scene frame advances the grounder once, by the scene's animation time
- * ({@link sceneDeltaSecondsToRef}), clamped to [0, 0.1] s. A second IK update in the
+ * (`sceneDeltaSecondsToRef`), clamped to [0, 0.1] s. A second IK update in the
  * same frame re-applies the same result without stepping.
  */
 export class GrounderFBBIK {

@@ -59,7 +59,7 @@ export interface FBBIKHeadEffectorOptions {
   fixHead?: boolean;
 }
 
-/** The numeric settings, in the order {@link HeadSettingValues} keeps their last valid values. */
+/** The numeric settings, in the order `HeadSettingValues` keeps their last valid values. */
 export const HEAD_SETTINGS = [
   "weight",
   "positionWeight",

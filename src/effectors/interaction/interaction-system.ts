@@ -57,7 +57,7 @@ export type InteractionNotification = "start" | "pause" | "pickUp" | "resume" | 
  * weight × target multiplier). After the solve (`onPostUpdateObservable`) bones are rotated (RotateBoneWeight),
  * picked-up objects parented to the hand, and hand posers applied.
  *
- * Time is the scene's animation time ({@link sceneDeltaSecondsToRef}), once per scene frame, clamped to
+ * Time is the scene's animation time (`sceneDeltaSecondsToRef`), once per scene frame, clamped to
  * [0, maxDeltaTime]. Call {@link update} with your own delta time to drive it yourself.
  */
 export class InteractionSystem {

@@ -308,8 +308,8 @@ export function worldDeltaToComponent(rig: BabylonRig, world: ReadonlyQuat, out:
 }
 
 /**
- * @internal Numbers handed to and from the small helpers below through fields (see ARCHITECTURE.md,
- * "Doubles across calls").
+ * Numbers handed to and from the modifiers' small helpers through fields (an offset modifier's protected
+ * `scalars`; see ARCHITECTURE.md, "Doubles across calls").
  */
 export class Scalars {
   /** Input. */

@@ -126,7 +126,7 @@ const scaleTmp2 = new Vec3();
 const sceneSeconds = new NumberRef();
 
 /** The per-frame numbers of an {@link OffsetModifier} (see its `clock`). */
-class ModifierClock {
+export class ModifierClock {
   /** The delta time of the last run, seconds (0 when it was skipped). */
   deltaTime = 0;
   /** The delta time the next run uses. */
@@ -141,7 +141,7 @@ class ModifierClock {
  * solve). Bones of the IK's rig are then read from the rig's pose (`rigBoneWorldMatrix`), so no Babylon
  * world matrix is recomputed for them.
  *
- * Delta time: the scene's animation delta time ({@link sceneDeltaSecondsToRef}), in seconds, clamped to
+ * Delta time: the scene's animation delta time (`sceneDeltaSecondsToRef`), in seconds, clamped to
  * [0, {@link MAX_MODIFIER_DELTA_TIME}]. A second IK
  * update in the same frame gets 0, so a modifier adds its offsets once per frame (FinalIK: Time.time −
  * lastTime). Skipped when disabled, when the weight is ≤ 0 or when the delta time is ≤ 0. When you drive

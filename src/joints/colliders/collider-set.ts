@@ -49,7 +49,7 @@ export class ColliderSet {
   /**
    * Keep the chain's segment lengths (default false): {@link resolveChain} then walks the chain from its first
    * joint (never moved) to the tip, turning each segment about its start just far enough out of the colliders,
-   * the rest of the chain following ({@link resolveKeepingLengths}). A solver that rebuilds its joints from
+   * the rest of the chain following (`resolveKeepingLengths`). A solver that rebuilds its joints from
    * bone directions and lengths (the joint frame's sub-steps) then ends exactly where the colliders left it.
    * Otherwise joints and segments are pushed out each the shortest way, which stretches segments. A single
    * point ({@link resolvePoint}) is always pushed the shortest way.

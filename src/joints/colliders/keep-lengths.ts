@@ -70,7 +70,7 @@ function clear(pos: Float64Array, a: number, b: number, shapes: Float64Array, va
 }
 
 /**
- * Turns the segment from `a` to `b` about `a` out of the colliders (see {@link resolveKeepingLengths}); left
+ * Turns the segment from `a` to `b` about `a` out of the colliders (see `resolveKeepingLengths`); left
  * where one push-out step took it when no turn up to π clears it (squeezed between colliders).
  */
 function turnClear(

@@ -9,7 +9,13 @@ import { RotationLimitEuler } from "../../../src/joints/limits/rotation-limit-eu
 import { Quat, angleBetween } from "../../../src/math/quat.js";
 import { Vec3 } from "../../../src/math/vec3.js";
 import { HierarchyPose } from "../../../src/mapping/hierarchy-pose.js";
-import { type TestChain, buildChain, chainPositions, localRotation } from "../../helpers/joint-chains.js";
+import {
+  type TestChain,
+  buildChain,
+  chainPositions,
+  localRotation,
+  worstLimitViolation,
+} from "../../helpers/joint-chains.js";
 import { eulerXYZ, relative } from "../../helpers/limit-reference.js";
 import { Random } from "../../helpers/random.js";
 
@@ -25,19 +31,6 @@ function aim(s: IKSolverCCD, c: TestChain, rng: Random, lo: number, hi: number):
 function tipError(s: IKSolverCCD, c: TestChain): number {
   const t = c.pose.positions[c.ids[c.ids.length - 1]!]!;
   return Math.hypot(t.x - s.ikPosition.x, t.y - s.ikPosition.y, t.z - s.ikPosition.z);
-}
-
-/** Largest amount (rad) by which any joint's local rotation lies outside its limit. */
-function worstViolation(s: IKSolverCCD, c: TestChain): number {
-  let worst = 0;
-  const q = new Quat();
-  s.bones.forEach((b, i) => {
-    if (b.limit === null) return;
-    localRotation(c.pose, c.ids, i, q);
-    const clamped = new Quat(q.x, q.y, q.z, q.w);
-    if (b.limit.apply(clamped)) worst = Math.max(worst, angleBetween(q, clamped));
-  });
-  return worst;
 }
 
 describe("IKSolverCCD accuracy", () => {
@@ -138,7 +131,7 @@ describe("IKSolverCCD options", () => {
       s.maxIterations = 200;
       aim(s, c, rng, 0.2, 0.8);
       s.update();
-      expect(worstViolation(s, c)).toBeLessThan(1e-9);
+      expect(worstLimitViolation(s, c)).toBeLessThan(1e-9);
     }
   });
 });

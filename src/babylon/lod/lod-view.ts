@@ -1,0 +1,30 @@
+import type { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import type { IKLevel } from "./lod-character.js";
+
+/**
+ * What an {@link IKLevelOfDetail} sees of one character this frame, read-only (from
+ * `IKLevelOfDetail.viewOf(ik)`). Live: the controller updates it every frame; copy what you keep.
+ */
+export interface IKLodView {
+  /** The level the IK runs at, or fades out toward (Off). */
+  readonly level: IKLevel;
+  /** The level the view asks for (distance, screen size, frustum), before the budget. */
+  readonly natural: IKLevel;
+  /** The level after the budget. */
+  readonly target: IKLevel;
+  /** Projected height as a fraction of the viewport's height. */
+  readonly size: number;
+  /** Distance from the camera to the bounds' centre, world units. */
+  readonly distance: number;
+  /** Inside the camera's frustum (with hysteresis). */
+  readonly visible: boolean;
+  /** False when the user excluded the character (`setManaged(ik, false)`): it stays Full. */
+  readonly managed: boolean;
+  /** The bones' bounds centre in world space. */
+  readonly centre: Readonly<Vector3>;
+  /** The node whose world matrix places the character, or null (always Full). */
+  readonly node: TransformNode | null;
+  /** The bones' largest extent when the character joined, world units (its height). */
+  readonly height: number;
+}
