@@ -345,8 +345,11 @@ Object.assign(hooks, {
     return m === undefined ? Promise.reject(new Error(`no model ${file}`)) : switchModel({ entry: m });
   },
   loadModel: (bytes: Uint8Array, name: string) => switchModel({ files: [new File([bytes as BlobPart], name)] }),
-  /** Opens a scenario as a fresh page would (not paused, IK on, no ghost or views, its own clip), same model. */
-  open: (s: string) => {
+  /**
+   * Opens a scenario as a fresh page would (not paused, IK on, no ghost or views, its own clip), same model;
+   * `params` are set in the URL first (e.g. the crowd's `count`).
+   */
+  open: (s: string, params: Record<string, string> = {}) => {
     if (!(SCENARIOS as readonly string[]).includes(s)) return Promise.reject(new Error(`no scenario ${s}`));
     paused = false;
     ikOn = true;
@@ -355,6 +358,7 @@ Object.assign(hooks, {
     views.nodes = false;
     clipIndex = null;
     setUrl("scenario", s);
+    for (const [k, v] of Object.entries(params)) setUrl(k, v);
     return build(s as ScenarioName);
   },
 });

@@ -45,6 +45,13 @@ const DEFAULT_MODEL = "AnimationLibrary_Godot_Standard.gltf";
 const SECOND = SHARED.models.includes("Xbot.glb") ? "Xbot.glb" : "Superhero_Male_FullBody.gltf";
 /** Scenarios whose own check also runs with the second model (quick ones; the rest get the lighter pass). */
 const SECOND_OWN_CHECK = new Set(["free", "grab", "climb"]);
+/**
+ * A scenario's own URL options in the test: the crowd with 40 characters (both LOD levels on screen; 100 took a
+ * minute a pass on SwiftShader), and 10 for the second model, whose pass checks only that it renders.
+ */
+function urlParams(name: string, model: string): Record<string, string> {
+  return name === "crowd" ? { count: model === DEFAULT_MODEL ? "40" : "10" } : {};
+}
 /** Scene time runs faster and the canvas renders at half resolution: the checks measure the same things. */
 const SPEED = "timeScale=2&renderScale=2";
 
@@ -100,6 +107,8 @@ describe.skipIf(skip)(title, () => {
         "--use-angle=swiftshader",
         "--enable-unsafe-swiftshader",
         "--disable-background-networking",
+        // the page is composited in software: SwiftShader then draws only the WebGL canvas (measured 1.2–1.5× faster)
+        "--disable-gpu-compositing",
       ],
     });
   }, 240_000);
@@ -142,7 +151,8 @@ describe.skipIf(skip)(title, () => {
     page.on("pageerror", (e) => errors.push(String(e)));
     const s = { page, errors, ...pageHooks(page) };
     sessions.set(model, s);
-    await page.goto(`${base}?scenario=${first}&model=${model}&${SPEED}`);
+    const extra = new URLSearchParams(urlParams(first, model)).toString();
+    await page.goto(`${base}?scenario=${first}&model=${model}&${SPEED}${extra === "" ? "" : `&${extra}`}`);
     return { s, opened: true };
   }
 
@@ -158,7 +168,7 @@ describe.skipIf(skip)(title, () => {
     const errorsBefore = s.errors.length;
     const t0 = Date.now();
     try {
-      if (!opened) await hook(`h.open('${name}')`);
+      if (!opened) await hook(`h.open('${name}', ${JSON.stringify(urlParams(name, model))})`);
       await waitFor(`(h?.ready === true && h.scenario === '${name}') || (h?.errors?.length ?? 0) > 0`, 90_000);
       expect(await hook<string[]>("h.errors")).toEqual([]);
       expect(await hook<string>("h.scenario")).toBe(name);

@@ -27,7 +27,8 @@ import { useCheapMaterials } from "../props/crowd-material";
 import { CrowdMarkers } from "../props/crowd-markers";
 
 const MAX = 1000;
-const START = 100;
+/** The crowd the page opens with: `?count=N` (1 to MAX), else 100. */
+const START = Math.min(MAX, Math.max(1, Math.round(Number(new URLSearchParams(location.search).get("count"))) || 100));
 /** Characters casting shadows (the front rows): a thousand shadow casters are slow on software GL. */
 const SHADOW_CASTERS = 24;
 /** Spawning goes on for at least this many ms a frame: a thousand arrive without freezing the page. */
