@@ -27,8 +27,9 @@ import { useCheapMaterials } from "../props/crowd-material";
 import { CrowdMarkers } from "../props/crowd-markers";
 
 const MAX = 1000;
-/** The crowd the page opens with: `?count=N` (1 to MAX), else 100. */
-const START = Math.min(MAX, Math.max(1, Math.round(Number(new URLSearchParams(location.search).get("count"))) || 100));
+/** The crowd the scenario opens with: the URL's `?count=N` (1 to MAX), else 100. */
+const startCount = () =>
+  Math.min(MAX, Math.max(1, Math.round(Number(new URLSearchParams(location.search).get("count"))) || 100));
 /** Characters casting shadows (the front rows): a thousand shadow casters are slow on software GL. */
 const SHADOW_CASTERS = 24;
 /** Spawning goes on for at least this many ms a frame: a thousand arrive without freezing the page. */
@@ -60,7 +61,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   const slots = new Float32Array(MAX * 2);
   let cols = 1;
   let rows = 1;
-  let wanted = START;
+  let wanted = startCount();
 
   /** The grid for `n`: about as wide as deep, row 0 nearest the camera. */
   const layout = (n: number) => {
