@@ -12,10 +12,12 @@ const bin = (name) => join(root, "node_modules", ".bin", name);
 const sh = (cmd, args, opts = {}) => execFileSync(cmd, args, { cwd: root, encoding: "utf8", ...opts });
 
 const out = mkdtempSync(join(tmpdir(), "fbbik-pack-"));
-// npm's own output goes to stderr; --json prints the tarball's summary on stdout
-const [info] = JSON.parse(
-  sh("npm", ["pack", "--json", "--loglevel=warn", "--pack-destination", out], { stdio: ["ignore", "pipe", "inherit"] }),
-);
+// npm's own output goes to stderr; --json prints the tarball's summary on stdout, after what prepack's
+// build scripts print there
+const packed = sh("npm", ["pack", "--json", "--loglevel=warn", "--pack-destination", out], {
+  stdio: ["ignore", "pipe", "inherit"],
+});
+const [info] = JSON.parse(packed.slice(packed.search(/^\[/m)));
 const tarball = join(out, info.filename);
 sh("tar", ["-xzf", tarball, "-C", out]);
 const pkgDir = join(out, "package");
