@@ -34,6 +34,7 @@ import {
   type V,
 } from "./harness";
 import { SCENARIO_CHECKS, type ScenarioCheck } from "./checks/index";
+import { MANNEQUIN_HUMANOID, vrmFromGlb } from "../helpers/vrm-from-glb";
 
 const OUT = join(ROOT, "test-results", "e2e");
 const MODELS = join(ROOT, "test", "assets", "models");
@@ -336,6 +337,23 @@ describe.skipIf(skip)(title, () => {
       await expect.poll(() => page.locator("#error").textContent(), { timeout: 10_000 }).toMatch(/left foot/i);
       await readyWith("hero.gltf");
       lines.push(`RobotExpressive.glb: error shown (${message.split("\n")[0]!.slice(0, 120)}…), hero.gltf is back`);
+
+      // a .vrm (VRM 0.x: a glTF binary with the VRM extension, bones named as VRoid names them), made from the
+      // committed Mannequin: loads, and the IK finds its bones by their VRM names
+      const vrm = vrmFromGlb(readFileSync(join(MODELS, "Mannequin.glb")), MANNEQUIN_HUMANOID, {
+        "hand.l": "J_Adj_L_HandTip",
+        "hand.r": "J_Adj_R_HandTip",
+      });
+      writeFileSync(join(tmp, "avatar.vrm"), vrm);
+      await pick([join(tmp, "avatar.vrm")]);
+      await readyWith("avatar.vrm");
+      expect(await hook<number>("h.iks.length")).toBe(1);
+      const vrmBones = await hook<string[]>(
+        "['leftHand', 'rightFoot', 'pelvis'].map((k) => h.iks[0].references[k].name)",
+      );
+      expect(vrmBones).toEqual(["J_Bip_L_Hand", "J_Bip_R_Foot", "J_Bip_C_Hips"]);
+      expect(await hook<string[]>("h.errors")).toHaveLength(3);
+      lines.push(`avatar.vrm (Mannequin as VRM 0.x): loaded, the IK's hand, foot and pelvis: ${vrmBones.join(", ")}`);
 
       // a Mixamo biped with clips (read from ../shared, not committed)
       if (SHARED.models.includes("Xbot.glb")) {

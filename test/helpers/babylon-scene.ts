@@ -64,11 +64,11 @@ export interface LoadedModel {
 /**
  * Loads a model into a fresh NullEngine scene (left-handed unless `rightHanded`), with a camera. `highPrecision`:
  * Babylon's matrices in doubles (they are Float32Array otherwise; note that every engine created sets the precision
- * of the matrices made after it).
+ * of the matrices made after it). `glb`: rewrites a glTF binary's bytes before loading (e.g. into a VRM).
  */
 export async function loadModel(
   name: ModelName,
-  options: { rightHanded?: boolean; highPrecision?: boolean } = {},
+  options: { rightHanded?: boolean; highPrecision?: boolean; glb?: (bytes: Uint8Array) => Uint8Array } = {},
 ): Promise<LoadedModel> {
   const m = MODELS[name];
   const engine = new NullEngine(
@@ -101,7 +101,8 @@ export async function loadModel(
     const dataUrl = `data:application/json;base64,${readFileSync(path).toString("base64")}`;
     container = await LoadAssetContainerAsync(dataUrl, scene, { pluginExtension: ".babylon" });
   } else {
-    container = await LoadAssetContainerAsync(new Uint8Array(readFileSync(path)), scene, { pluginExtension: ".glb" });
+    const bytes = new Uint8Array(readFileSync(path));
+    container = await LoadAssetContainerAsync(options.glb?.(bytes) ?? bytes, scene, { pluginExtension: ".glb" });
   }
   container.addAllToScene();
   // the glTF loader starts the first clip; tests start the clips they want themselves

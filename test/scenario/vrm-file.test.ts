@@ -1,0 +1,54 @@
+/**
+ * A VRM 0.x avatar (a glTF binary with the VRM extension and VRoid's bone names, made from the committed
+ * Mannequin: test/helpers/vrm-from-glb.ts) loads through Babylon's glTF loader as a `.vrm` does, the IK finds
+ * its bones by their VRM names, and a hand reaches its target.
+ */
+import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
+import { type LoadedModel, loadModel } from "../helpers/babylon-scene.js";
+import { height, worldPos } from "../helpers/scene-probes.js";
+import { MANNEQUIN_HUMANOID, vrmFromGlb } from "../helpers/vrm-from-glb.js";
+
+const open: LoadedModel[] = [];
+afterEach(() => {
+  while (open.length > 0) open.pop()!.dispose();
+});
+
+const toVrm = (bytes: Uint8Array) =>
+  vrmFromGlb(bytes, MANNEQUIN_HUMANOID, { "hand.l": "J_Adj_L_HandTip", "hand.r": "J_Adj_R_HandTip" });
+
+describe("a VRM 0.x avatar", () => {
+  for (const rightHanded of [false, true]) {
+    it(`loads, the IK finds its bones by their VRM names, a hand reaches (${rightHanded ? "right" : "left"}-handed)`, async () => {
+      const m = await loadModel("Mannequin", { rightHanded, glb: toVrm });
+      open.push(m);
+      expect(m.scene.getTransformNodeByName("J_Bip_L_UpperArm")).not.toBeNull();
+      const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+      const r = ik.references;
+      const names = [r.pelvis, r.leftThigh, r.leftFoot, r.leftUpperArm, r.leftHand, r.rightHand, r.head].map(
+        (b) => b?.name,
+      );
+      expect(names).toEqual([
+        "J_Bip_C_Hips",
+        "J_Bip_L_UpperLeg",
+        "J_Bip_L_Foot",
+        "J_Bip_L_UpperArm",
+        "J_Bip_L_Hand",
+        "J_Bip_R_Hand",
+        "J_Bip_C_Head",
+      ]);
+      m.scene.render();
+      const h = height(m);
+      const target = new TransformNode("target", m.scene);
+      // raised toward the shoulder: reachable whichever way the scene's handedness turns the character
+      const hand = worldPos(r.leftHand);
+      target.position.copyFrom(Vector3.Lerp(hand, worldPos(r.leftUpperArm), 0.3).add(new Vector3(0, 0.05 * h, 0)));
+      ik.solver.leftHandEffector.target = target;
+      ik.solver.leftHandEffector.positionWeight = 1;
+      for (let i = 0; i < 3; i++) m.scene.render();
+      expect(Vector3.Distance(worldPos(r.leftHand), target.position) / h).toBeLessThan(1e-4);
+    });
+  }
+});
