@@ -5,6 +5,11 @@ import type { PhysicsBody } from "@babylonjs/core/Physics/v2/physicsBody.js";
 import type { ReadonlyVec3 } from "../../math/vec3.js";
 import type { GroundingHit } from "./grounding-common.js";
 
+/** Hits on the ignored body stepped past, at most, when the plugin does not skip them itself. */
+const IGNORED_PASSES = 4;
+/** How far past such a hit the next pass starts, as a fraction of the ray's length. */
+const IGNORED_STEP = 1e-5;
+
 /**
  * What the probe needs of the physics plugin: Physics v2's `raycast` (a `HavokPlugin`, or any plugin with
  * the same method). A type only: the library does not load Havok, you pass the plugin you made.
@@ -70,7 +75,6 @@ export class HavokGroundRaycast {
   /** Casts one ray; writes the nearest contact into `out`. */
   cast(origin: ReadonlyVec3, direction: ReadonlyVec3, maxDistance: number, out: GroundingHit): boolean {
     if (!(maxDistance > 0) || maxDistance === Number.POSITIVE_INFINITY) return false;
-    this.from.set(origin.x, origin.y, origin.z);
     this.to.set(
       origin.x + direction.x * maxDistance,
       origin.y + direction.y * maxDistance,
@@ -82,11 +86,21 @@ export class HavokGroundRaycast {
     q.shouldHitTriggers = this.queryTriggers;
     q.ignoreBody = this.ignoreBody ?? undefined;
     const r = this.result;
-    this.plugin.raycast(this.from, this.to, r, q);
-    if (!r.hasHit) return false;
     const p = r.hitPointWorld;
-    // along the unit direction: the grounder measures heights with it
-    const d = (p.x - origin.x) * direction.x + (p.y - origin.y) * direction.y + (p.z - origin.z) * direction.z;
+    // how far along the ray this pass starts; d: the hit's distance along the unit direction (the grounder
+    // measures heights with it)
+    let start = 0;
+    let d = 0;
+    for (let pass = 0; ; pass++) {
+      this.from.set(origin.x + direction.x * start, origin.y + direction.y * start, origin.z + direction.z * start);
+      this.plugin.raycast(this.from, this.to, r, q);
+      if (!r.hasHit) return false;
+      d = (p.x - origin.x) * direction.x + (p.y - origin.y) * direction.y + (p.z - origin.z) * direction.z;
+      // Babylon 8.27's plugin does not hand `ignoreBody` to Havok: past its hits, cast again
+      if (this.ignoreBody === null || r.body !== this.ignoreBody) break;
+      start = d + IGNORED_STEP * maxDistance;
+      if (pass === IGNORED_PASSES || !(start < maxDistance)) return false;
+    }
     if (!(d >= 0 && d <= maxDistance)) return false;
     out.distance = d;
     out.point.x = p.x;
