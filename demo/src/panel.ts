@@ -135,11 +135,11 @@ export function buildPanel(o: PanelOptions): void {
   help.id = "scenario-help";
   help.className = "help";
   help.textContent = scenario.help;
-  // title, help, toggles and buttons stay at the panel's top while the rest scrolls under them
+  // title, help, toggles and buttons stay at the panel's top while the rest scrolls under them: a child of the
+  // scrolling panel itself (a sticky box stays only within its parent's box)
   const sticky = document.createElement("div");
   sticky.id = "panel-sticky";
   sticky.append(head, h2, help);
-  top.append(sticky);
 
   const toggles = document.createElement("div");
   toggles.className = "row";
@@ -168,7 +168,7 @@ export function buildPanel(o: PanelOptions): void {
     top.append(own);
     o.run.panel(own);
   }
-  panel.append(top);
+  panel.append(sticky, top);
 
   const free = o.scenario === "free";
   const model = collapsible("model", "model", false);
@@ -437,4 +437,7 @@ export function buildPanel(o: PanelOptions): void {
   hint.className = "hint foot";
   hint.textContent = "Drag to orbit, wheel to zoom, right-drag to pan.";
   panel.append(hint);
+  // another scenario opens at the panel's top, as on a fresh page; a reset keeps the place
+  if (panel.dataset.scenario !== o.scenario) panel.scrollTop = 0;
+  panel.dataset.scenario = o.scenario;
 }

@@ -70,7 +70,10 @@ async function panelFits(page: Page, lines: string[]): Promise<void> {
     await page.setViewportSize({ width: w, height: hgt });
     const box = await page.evaluate(() => {
       const r = (id: string) => document.getElementById(id)!.getBoundingClientRect();
-      return { top: r("panel-top"), panel: r("panel"), help: r("scenario-help") };
+      // the top part: the sticky header (title, help, toggles, buttons) and the scenario's own controls
+      const [head, own] = [r("panel-sticky"), r("panel-top")];
+      const top = { top: head.top, bottom: Math.max(head.bottom, own.bottom) };
+      return { top, panel: r("panel"), help: r("scenario-help") };
     });
     lines.push(
       `panel at ${w}×${hgt}: top part ${box.top.top.toFixed(0)}–${box.top.bottom.toFixed(0)} px, help ends at ${box.help.bottom.toFixed(0)} px, panel ends at ${box.panel.bottom.toFixed(0)} px`,

@@ -78,7 +78,11 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     if (d === null) return;
     ray.origin.addToRef(ray.direction.scaleInPlace(d), target.position);
     wander.touch();
+    sinceTouch = 0;
+    delete run.checks.pointer;
   });
+  /** Frames since the pointer last moved the target: the test's record is taken on the third. */
+  let sinceTouch = -1;
 
   // a record: the head bone's world rotation and rest-pose forward axis, the head and the target positions
   const record = (name: string): Json => ({
@@ -116,6 +120,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       a.addToRef(target.position, gaze.position).scaleInPlace(0.5);
       Quaternion.FromUnitVectorsToRef(Vector3.UpReadOnly, toTarget.scaleInPlace(1 / len), gaze.rotationQuaternion!);
       // the key moments: the first two holds (right, then left), once the target has rested a few frames
+      if (sinceTouch >= 0 && ++sinceTouch === 3 && !wander.scripted) run.checks.pointer = record("pointer");
       const st = wander.stop!;
       if (wander.scripted && wander.index < 2 && wander.t > MOVE + 0.3 && run.checks[st.name] === undefined) {
         run.checks[st.name] = record(st.name);

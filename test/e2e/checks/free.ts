@@ -107,20 +107,25 @@ export async function checkFree({ checks, hook, waitFor, page, lines }: CheckCon
       nearest = Math.min(nearest, Math.hypot(...rgb[i]!.map((v, k) => v - rgb[j]![k]!)));
   lines.push(`legend: the two nearest handle colours ${nearest.toFixed(0)} apart in RGB (needs > 100)`);
   expect(nearest, "handle colours distinct").toBeGreaterThan(100);
-  // at 1280×720 with the effector and views sections open, the panel scrolled to its end: the title, help
-  // and IK toggles still in view at its top
-  await page.setViewportSize({ width: 1280, height: 720 });
-  const box = await page.evaluate(() => {
-    const panel = document.getElementById("panel")!;
-    panel.scrollTop = panel.scrollHeight;
-    const r = (id: string) => document.getElementById(id)!.getBoundingClientRect();
-    return { scrolled: panel.scrollTop, panel: r("panel"), title: r("scenario-title"), ik: r("ik") };
-  });
-  lines.push(
-    `panel at 1280×720 scrolled ${box.scrolled.toFixed(0)} px: title at ${box.title.top.toFixed(0)} px, IK toggle at ${box.ik.top.toFixed(0)} px (panel ${box.panel.top.toFixed(0)}–${box.panel.bottom.toFixed(0)})`,
-  );
-  expect(box.scrolled, "the open sections make the panel scroll").toBeGreaterThan(0);
-  expect(box.title.top, "title in view").toBeGreaterThanOrEqual(box.panel.top);
-  expect(box.ik.bottom, "IK toggle in view").toBeLessThanOrEqual(box.panel.bottom);
-  await page.setViewportSize({ width: 960, height: 600 });
+  // at 1280×720 and 960×600 with the effector and views sections open, the panel scrolled to its end: the
+  // title, help and IK toggles still in view at its top
+  for (const [width, height] of [
+    [1280, 720],
+    [960, 600],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    const box = await page.evaluate(() => {
+      const panel = document.getElementById("panel")!;
+      panel.scrollTop = panel.scrollHeight;
+      const r = (id: string) => document.getElementById(id)!.getBoundingClientRect();
+      return { scrolled: panel.scrollTop, panel: r("panel"), title: r("scenario-title"), ik: r("ik") };
+    });
+    lines.push(
+      `panel at ${width}×${height} scrolled ${box.scrolled.toFixed(0)} px: title at ${box.title.top.toFixed(0)} px, IK toggle at ${box.ik.top.toFixed(0)} px (panel ${box.panel.top.toFixed(0)}–${box.panel.bottom.toFixed(0)})`,
+    );
+    expect(box.scrolled, "the open sections make the panel scroll").toBeGreaterThan(0);
+    expect(box.title.top, "title in view").toBeGreaterThanOrEqual(box.panel.top);
+    expect(box.ik.bottom, "IK toggle in view").toBeLessThanOrEqual(box.panel.bottom);
+    await page.evaluate(() => (document.getElementById("panel")!.scrollTop = 0));
+  }
 }

@@ -49,10 +49,9 @@ export async function checkLook({ checks, hook, waitFor, page, lines, wait }: Ch
   const [x, y] = await hook<[number, number]>(`h.project(${JSON.stringify(goal)})`);
   await page.mouse.move(x, y - 5);
   await page.mouse.move(x, y);
-  await waitFor("h.world().stop === 'pointer'", wait);
-  const f0 = await hook<number>("h.frames");
-  await waitFor(`h.frames > ${f0 + 3}`, wait);
-  const r = await hook<LookRecord>("h.world()");
+  // recorded by the scenario on the third frame after the move, before its script may take the target back
+  await waitFor("h.checks().pointer !== undefined", wait);
+  const r = await hook<LookRecord>("h.checks().pointer");
   lines.push(
     `cursor at (${x.toFixed(0)}, ${y.toFixed(0)}): target ${pct(dist(r.target, goal), h)} from the point under it (tolerance 1 %), the head ${offTarget(r).toFixed(2)}° from it`,
   );
