@@ -12,7 +12,7 @@
  * cannot use). Images go to test-results/e2e/. No check depends on the frame rate. Skipped (with a message)
  * only when /usr/bin/chromium is missing and CI is not set.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -34,13 +34,11 @@ import {
   type V,
 } from "./harness";
 import { SCENARIO_CHECKS, type ScenarioCheck } from "./checks/index";
+import { CHROMIUM, CHROMIUM_ARGS, skipBrowser } from "./chromium";
 import { MANNEQUIN_HUMANOID, vrmFromGlb } from "../helpers/vrm-from-glb";
 
 const OUT = join(ROOT, "test-results", "e2e");
 const MODELS = join(ROOT, "test", "assets", "models");
-const CHROMIUM = "/usr/bin/chromium";
-const haveChromium = existsSync(CHROMIUM);
-const inCI = process.env.CI !== undefined && process.env.CI !== "" && process.env.CI !== "false";
 const DEFAULT_MODEL = "AnimationLibrary_Godot_Standard.gltf";
 /** The second model every scenario opens with: Mixamo's Xbot when ../shared is there, else a committed one. */
 const SECOND = SHARED.models.includes("Xbot.glb") ? "Xbot.glb" : "Superhero_Male_FullBody.gltf";
@@ -56,7 +54,7 @@ function urlParams(name: string, model: string): Record<string, string> {
 /** Scene time runs faster and the canvas renders at half resolution: the checks measure the same things. */
 const SPEED = "timeScale=2&renderScale=2";
 
-const skip = !haveChromium && !inCI;
+const skip = skipBrowser;
 const title = skip
   ? `demo end-to-end (skipped: ${CHROMIUM} is missing and CI is not set; install Debian's chromium to run it)`
   : "demo end-to-end in headless Chromium";
@@ -105,15 +103,7 @@ describe.skipIf(skip)(title, () => {
       executablePath: CHROMIUM,
       headless: true,
       viewport: { width: 960, height: 600 },
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--use-angle=swiftshader",
-        "--enable-unsafe-swiftshader",
-        "--disable-background-networking",
-        // the page is composited in software: SwiftShader then draws only the WebGL canvas (measured 1.2–1.5× faster)
-        "--disable-gpu-compositing",
-      ],
+      args: CHROMIUM_ARGS,
     });
   }, 240_000);
 

@@ -15,15 +15,14 @@ import { extname, join, resolve, sep } from "node:path";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../helpers/repo-root.js";
+import { CHROMIUM, CHROMIUM_ARGS, skipBrowser } from "./chromium";
 
 const ROOT = repoRoot(import.meta.url);
 const UMD = join(ROOT, "dist", "umd");
 const MIN = join(UMD, "babylon-fbbik.min.js");
 const FULL = join(UMD, "babylon-fbbik.js");
 const CONFIG = join(ROOT, "vite.umd.config.ts");
-const CHROMIUM = "/usr/bin/chromium";
-const inCI = process.env.CI !== undefined && process.env.CI !== "" && process.env.CI !== "false";
-const skipPage = !existsSync(CHROMIUM) && !inCI;
+const skipPage = skipBrowser;
 /** The README's URLs and what the page serves instead. */
 const CDN = /https:\/\/cdn\.jsdelivr\.net\/npm\/babylon-fbbik@([^/"]+)\/dist\/umd\/babylon-fbbik\.min\.js/g;
 const PLAYGROUND_MODEL = "https://assets.babylonjs.com/meshes/Xbot.glb";
@@ -143,13 +142,7 @@ describe("UMD build (dist/umd/babylon-fbbik.min.js, global BABYLONFBBIK)", () =>
       : chromium.launch({
           executablePath: CHROMIUM,
           headless: true,
-          args: [
-            "--headless",
-            "--no-sandbox",
-            "--use-angle=swiftshader",
-            "--enable-unsafe-swiftshader",
-            "--disable-background-networking",
-          ],
+          args: CHROMIUM_ARGS,
         });
     const built = buildUmd();
     browser = await launched;
