@@ -1,19 +1,24 @@
 /** The e2e test's capture: the frame with and without the characters, and where they are on screen. */
 import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector";
+import type { Scene } from "@babylonjs/core/scene";
 import { type Character, type Ctx, bonePos } from "./kit";
 
 /**
  * The test hook's images: the canvas with the characters, then without them (same frame, scripted motion
- * frozen), and the characters' screen rectangle (their skinned meshes' box, and their bones' shadows on the floor).
- * Render-size pixels; PNG data URLs.
+ * frozen, once the scene is ready), and the characters' screen rectangle (their skinned meshes' box, and
+ * their bones' shadows on the floor). Render-size pixels; PNG data URLs.
  */
-export function capture(
+export async function capture(
   ctx: Ctx,
   light: Vector3,
   freeze: (on: boolean) => void,
-): { shown: string; hidden: string; rect: number[]; width: number; height: number } {
+  renderFrame: (scene: Scene) => void,
+): Promise<{ shown: string; hidden: string; rect: number[]; width: number; height: number }> {
   const { scene, engine } = ctx;
   const canvas = engine.getRenderingCanvas()!;
+  // every mesh's shaders compiled first (steps that do not draw compile nothing; Babylon skips a mesh that is
+  // not ready), then the images in one go: nothing else runs between them
+  if (!scene.isReady()) await scene.whenReadyAsync();
   freeze(true);
   engine.stopRenderLoop();
   try {
@@ -61,7 +66,7 @@ export function capture(
     return { shown, hidden, rect: [x0, y0, x1, y1], width: w, height: hgt };
   } finally {
     freeze(false);
-    engine.runRenderLoop(() => scene.render());
+    engine.runRenderLoop(() => renderFrame(scene));
   }
 }
 

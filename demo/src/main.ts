@@ -25,6 +25,7 @@ import { SCENARIOS, type ScenarioName, scenarioNamed } from "./scenarios/index";
 import { SKY, type View, createStage, limitCamera, restoreView, saveView } from "./stage";
 import { urlOptions } from "./url-options";
 import { DebugViews } from "./views";
+import { FixedClock } from "./fixed-clock";
 
 declare global {
   interface Window {
@@ -38,6 +39,9 @@ const canvas = document.getElementById("canvas") as HTMLCanvasElement;
 const engine = new Engine(canvas, true, { preserveDrawingBuffer: true, stencil: true });
 const speed = urlOptions(location.search);
 engine.setHardwareScalingLevel(speed.renderScale);
+const clock = speed.step > 0 ? new FixedClock(speed.step, speed.drawEvery) : null;
+/** A frame of the render loop: one drawn `scene.render()`, or the fixed clock's steps. */
+const renderFrame = (scene: Scene) => (clock === null ? scene.render() : clock.frame(scene, hooks.ready === true));
 window.addEventListener("resize", () => engine.resize());
 
 interface Current {
@@ -158,7 +162,9 @@ async function build(name: ScenarioName): Promise<void> {
       );
       return [v.x, v.y];
     },
-    capture: () => capture(ctx, sun.direction, (on) => (frozen = on)),
+    capture: () => capture(ctx, sun.direction, (on) => (frozen = on), renderFrame),
+    // `?step` only: hold scene time while `when()` is true (null: never)
+    hold: (when: (() => boolean) | null) => clock?.hold(when),
   });
 
   const panelOptions = {
@@ -203,8 +209,8 @@ async function build(name: ScenarioName): Promise<void> {
   scene.onAfterRenderObservable.add(() => {
     hooks.frames = ++frames;
     // ready once the characters' shaders are compiled too: until then Babylon skips them (their shadows,
-    // from a simpler shader, already show), and a slow GPU (SwiftShader) takes more than five frames for that
-    if (frames >= 5 && hooks.ready !== true && ctx.characters.every((c) => c.meshes.every((m) => m.isReady(true))))
+    // from a simpler shader, already show), and a slow GPU (SwiftShader) takes several frames for that
+    if (frames >= 2 && hooks.ready !== true && ctx.characters.every((c) => c.meshes.every((m) => m.isReady(true))))
       hooks.ready = true;
   });
   // scripted motion after the animations and before the IK solves (the IK then reaches for where the
@@ -226,7 +232,7 @@ async function build(name: ScenarioName): Promise<void> {
     run.after?.();
     debugViews.update();
   });
-  engine.runRenderLoop(() => scene.render());
+  engine.runRenderLoop(() => renderFrame(scene));
 }
 
 /** The animation a character plays under the IK: one of its model's clips, or the procedural idle. */

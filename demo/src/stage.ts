@@ -123,6 +123,12 @@ export function saveView(c: ArcRotateCamera): View {
 }
 
 export function restoreView(c: ArcRotateCamera, v: View): void {
+  // a drag's glide stops too: its inertia would carry the camera off the view again
+  c.inertialAlphaOffset = 0;
+  c.inertialBetaOffset = 0;
+  c.inertialRadiusOffset = 0;
+  c.inertialPanningX = 0;
+  c.inertialPanningY = 0;
   c.target = v.target.clone();
   c.alpha = v.alpha;
   c.beta = v.beta;

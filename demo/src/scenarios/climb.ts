@@ -111,17 +111,29 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   const legLength =
     Vector3.Distance(bonePos(r.leftThigh), bonePos(r.leftCalf)) +
     Vector3.Distance(bonePos(r.leftCalf), bonePos(r.leftFoot));
+  /**
+   * What a leg lacks to reach its rung (0 if nothing). Only a rung below the thigh counts: lowering the body
+   * brings the thigh nearer to it, while for one above (a foot on its way up) it would move away and the
+   * feedback below would run away.
+   */
+  const lackOf = (thigh: Bone, hold: TransformNode): number => {
+    const t = bonePos(thigh);
+    const p = worldPos(hold);
+    return p.y < t.y ? Math.max(0, Vector3.Distance(t, p) - 0.95 * legLength) : 0;
+  };
+  const [minDrop, maxDrop] = [0.05 * h, 0.05 * h + 0.5 * legLength];
   // the first frames already low enough for the first rungs (the feedback below keeps it so)
-  let drop = 0.05 * h;
+  let drop = minDrop;
   for (const l of limbs.filter((x) => x.limb === LF || x.limb === RF)) {
     const thigh = l.limb === LF ? r.leftThigh : r.rightThigh;
-    const lack = Vector3.Distance(bonePos(thigh), worldPos(l.holds[0]!)) - 0.95 * legLength;
-    drop = Math.max(drop, 0.05 * h + 1.3 * lack);
+    drop = Math.min(maxDrop, Math.max(drop, minDrop + 1.3 * lackOf(thigh, l.holds[0]!)));
   }
+  /** The pelvis' lowest and highest point since all four first held (NaN, once there, stays). */
+  const pelvisRange = [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY];
   const run: ScenarioRun = {
     checks: {},
     done: false,
-    world: () => ({ limbs: state(), climbed: climbed(), height: h }),
+    world: () => ({ limbs: state(), climbed: climbed(), height: h, loops: loop, pelvisRange: [...pelvisRange] }),
     update: (dt) => {
       system.speed = ctx.paused() ? 0 : 1;
       if (ctx.paused()) return;
@@ -131,9 +143,9 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       let lack = 0;
       for (const [limb, thigh] of legs) {
         const hold = seq.getHold(limb);
-        if (hold !== null) lack = Math.max(lack, Vector3.Distance(bonePos(thigh), worldPos(hold)) - 0.95 * legLength);
+        if (hold !== null) lack = Math.max(lack, lackOf(thigh, hold));
       }
-      drop = Math.max(0.05 * h, drop + (lack > 0 ? 1.2 * lack : -0.02 * h * dt));
+      drop = Math.min(maxDrop, Math.max(minDrop, drop + (lack > 0 ? 1.2 * lack : -0.02 * h * dt)));
       const rise = climbed() * ladder.spacing - (seq.isRunning ? drop : 0);
       c.root.position.y = rootStart.y + rise;
       c.root.position.x = rootStart.x + forward.x * ladder.lean * rise;
@@ -141,6 +153,11 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       ctx.camera.target.y += (cameraY + 0.8 * rise - ctx.camera.target.y) * Math.min(1, 4 * dt);
     },
     after: () => {
+      if (pelvisStart !== null) {
+        const y = bonePos(r.pelvis).y;
+        pelvisRange[0] = Math.min(pelvisRange[0]!, y);
+        pelvisRange[1] = Math.max(pelvisRange[1]!, y);
+      }
       if (run.done) return;
       frame++;
       let all = true;

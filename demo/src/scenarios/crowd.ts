@@ -149,7 +149,8 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   };
 
   let time = 0;
-  let since = performance.now();
+  /** Scene seconds and frames since the crowd was complete. */
+  let settled = 0;
   let settledFrames = 0;
   const moveTargets = () => {
     for (let i = 0; i < chars.length; i++) {
@@ -209,15 +210,16 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       time += dt;
       grow();
       moveTargets();
-      // wall-clock seconds and frames since the crowd was complete (the LOD fades by the frames' real time)
-      if (chars.length === wanted) settledFrames++;
-      else {
-        since = performance.now();
+      // the LOD fades in scene time (scene.deltaTime), as this counts
+      if (chars.length === wanted) {
+        settled += dt;
+        settledFrames++;
+      } else {
+        settled = 0;
         settledFrames = 0;
       }
-      const wall = (performance.now() - since) / 1000;
       const k = samples.length;
-      sampleNow = !run.done && chars.length === wanted && wall >= 2.5 + 0.7 * k && settledFrames >= 4 + 3 * k;
+      sampleNow = !run.done && chars.length === wanted && settled >= 2.5 + 0.7 * k && settledFrames >= 4 + 3 * k;
       // the hands as the animation put them (before the solve), for the Off characters' check
       if (sampleNow) animated = chars.map((c) => bonePos(c.ik.references.rightHand));
     },
@@ -251,7 +253,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
         // new key moments from now (the test's, with the budget off)
         samples.length = 0;
         run.done = false;
-        since = performance.now();
+        settled = 0;
         settledFrames = 0;
       }
       return wanted;

@@ -128,11 +128,18 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   // each frame, the fingers' curl stops at the cup's wall (the pose was wrapped for the cup's first place)
   const held = () => system.getHeldObject(LH) !== null;
   const unstop = stopGripAtWall(ik, r.leftHand, grip, cup, cupRadius, cupHeight, 0.008 * h, held);
-  // where the cup stood, to set it down there exactly
+  // where the cup stood (world), to set it down there exactly: kept while it stands, since at the pick-up
+  // event it already hangs under the hand
   const home = { position: new Vector3(), rotation: new Quaternion() };
+  const keepHome = () => {
+    if (held()) return;
+    cup.computeWorldMatrix(true).decompose(undefined, home.rotation, home.position);
+  };
+  keepHome();
+  /** Where the cup stood when the hand picked it up (the test's check of the put-down). */
+  const stood = new Vector3();
   system.onInteractionPickUpObservable.add(() => {
-    home.position.copyFrom(cup.position);
-    home.rotation.copyFrom(cup.rotationQuaternion!);
+    stood.copyFrom(home.position);
     table.drag.enabled = false;
   });
   system.onInteractionEventObservable.add((e) => {
@@ -198,13 +205,19 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       if (clip !== null) clip.goToFrame(clip.from + (clip.to - clip.from) * clipFrame.evaluate(time()));
     },
     after: () => {
-      // key moments after this frame's solve: grasped (fingers closed), lifted, and a grasp after a move
+      keepHome();
+      // key moments after this frame's solve: grasped (fingers closed), lifted, put down, and a grasp after a move
       const t = time();
       const key = moved === null ? "" : "moved ";
       if (t > GRASP + 0.15 && t < GRASP + 0.3 && run.checks[`${key}grasp`] === undefined)
         run.checks[`${key}grasp`] = record("grasp");
       if (t > LIFTED + 0.2 && t < 2.8 && run.checks.lifted === undefined) run.checks.lifted = record("lifted");
-      run.done = run.checks.grasp !== undefined && run.checks.lifted !== undefined;
+      if (t > LET_GO + 0.1 && !held() && run.checks.lifted !== undefined && run.checks["put down"] === undefined) {
+        const rec = record("put down") as { [k: string]: Json };
+        rec.stood = arr(stood);
+        run.checks["put down"] = rec;
+      }
+      run.done = ["grasp", "lifted", "put down"].every((k) => run.checks[k] !== undefined);
     },
     control: (cmd, arg) => {
       // "cup" [u, v]: move the cup on the table (as a drag would), once it is back on it

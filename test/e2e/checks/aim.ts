@@ -19,6 +19,7 @@ const degrees = (a: V, b: V) =>
  * right hand kicks back visibly and comes back to where it was, on the target again.
  */
 export async function checkAim({ hook, waitFor, page, lines, wait }: CheckContext): Promise<void> {
+  await hook("h.hold(null)");
   // the clip paused, the target still and no automatic shots: any motion is the aim's or the recoil's
   await hook("(h.setPaused(true), h.control('auto', false))");
   const frames = async (n: number) => {

@@ -59,7 +59,15 @@ export async function checkGrab({ checks, hook, waitFor, lines, wait }: CheckCon
   expect(lifted.held, "the cup is in the hand").toBe(true);
   expect(rise / h, "the cup is lifted").toBeGreaterThan(0.05);
   expect(follow / h, "the cup follows the hand").toBeLessThan(0.01);
+  // put down: back where it stood on the table (the release takes a world pose)
+  const down = checks["put down"] as GraspRecord & { stood: V };
+  const off = dist(down.cup, down.stood);
+  lines.push(`put down: the cup ${pct(off, h)} from where it stood (tolerance 0.1 %), held ${down.held}`);
+  expect(down.held, "the cup let go").toBe(false);
+  expect(off / h, "the cup back where it stood").toBeLessThan(0.001);
+  expect(Math.abs(down.stood[1] - grasp.cup[1]) / h, "where it stood: on the table").toBeLessThan(0.01);
   // the cup moved on the table (as a drag does, once it is back on it): the next grasp is there
+  await hook("h.hold(null)");
   await waitFor("h.control('cup', [0.6, 0.7]) !== null", wait);
   await waitFor("h.checks()['moved grasp'] !== undefined", wait);
   const moved = (await hook<Record<string, unknown>>("h.checks()"))["moved grasp"] as GraspRecord;

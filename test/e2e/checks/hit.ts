@@ -25,10 +25,13 @@ export async function checkHit({ hook, waitFor, page, lines, wait }: CheckContex
   const w = await hook<{ chestCollider: V; height: number }>("h.world()");
   const h = w.height;
   const [x, y] = await hook<[number, number]>(`h.project(${JSON.stringify(w.chestCollider)})`);
+  // the ball flies in (0.7 s), then the body recoils: scene time held there for the capture
+  const recoiled = `h.world().displacement > ${0.03 * h}`;
+  await hook(`h.hold(() => ${recoiled})`);
   await page.mouse.click(x, y);
-  // the ball flies in (0.7 s), then the body recoils: capture near the peak
-  await waitFor(`h.world().displacement > ${0.03 * h}`, wait);
+  await waitFor(recoiled, wait);
   const cap = await hook<Capture>("h.capture()");
+  await hook("h.hold(null)");
   await waitFor("h.done()", wait);
   const click = (await hook<{ clicks: Click[] }>("h.checks()")).clicks[0]!;
   lines.push(

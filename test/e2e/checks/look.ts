@@ -43,6 +43,7 @@ export async function checkLook({ checks, hook, waitFor, page, lines, wait }: Ch
   lines.push(`the head's forward turns ${swing.toFixed(1)}° between the right and the left stops (needs > 20°)`);
   expect(swing).toBeGreaterThan(20);
   // the cursor leads the target: a point of the target's vertical plane, a little above its centre
+  await hook("h.hold(null)");
   const now = await hook<LookRecord & { centre: V }>("h.world()");
   const h = now.height;
   const goal: V = [now.centre[0], now.centre[1] + 0.15 * h, now.centre[2]];
