@@ -8,6 +8,7 @@ import "@babylonjs/core/Culling/ray";
 import "@babylonjs/core/Lights/Shadows/shadowGeneratorSceneComponent";
 import "@babylonjs/loaders/glTF/2.0/glTFLoader";
 import { Engine } from "@babylonjs/core/Engines/engine";
+import { Effect } from "@babylonjs/core/Materials/effect";
 import { registerBuiltInGLTFExtensions } from "@babylonjs/loaders/glTF/2.0/Extensions/dynamic";
 import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector";
 import type { AnimationGroup } from "@babylonjs/core/Animations/animationGroup";
@@ -35,11 +36,15 @@ declare global {
 
 // the glTF extensions load on demand (the whole set would add ~200 KB gzipped to the first download)
 registerBuiltInGLTFExtensions();
+// every scenario and model switch builds a new scene with the same materials: their compiled shaders stay
+// (a software GPU compiles each for a tenth of a second or more)
+Effect.PersistentMode = true;
 const canvas = document.getElementById("canvas") as HTMLCanvasElement;
 const engine = new Engine(canvas, true, { preserveDrawingBuffer: true, stencil: true });
 const speed = urlOptions(location.search);
 engine.setHardwareScalingLevel(speed.renderScale);
-const clock = speed.step > 0 ? new FixedClock(speed.step, speed.drawEvery) : null;
+const clock =
+  speed.step > 0 ? new FixedClock({ step: speed.step, timeScale: speed.timeScale, drawEvery: speed.drawEvery }) : null;
 /** A frame of the render loop: one drawn `scene.render()`, or the fixed clock's steps. */
 const renderFrame = (scene: Scene) => (clock === null ? scene.render() : clock.frame(scene, hooks.ready === true));
 window.addEventListener("resize", () => engine.resize());
@@ -95,7 +100,8 @@ async function build(name: ScenarioName): Promise<void> {
   hooks.ready = false;
   teardown();
   const { scene, camera, sun, shadows, ground } = createStage(engine);
-  scene.animationTimeScale = speed.timeScale;
+  // on the fixed clock, timeScale is its pace: each step is one step of scene time
+  scene.animationTimeScale = clock === null ? speed.timeScale : 1;
   let container: AssetContainer;
   let run: ScenarioRun;
   const ikTimes = { acc: 0, last: 0 };
@@ -221,7 +227,7 @@ async function build(name: ScenarioName): Promise<void> {
     if (ctx.characters.length <= 4) for (const c of ctx.characters) captureAnimated(c);
     // the animations' clock (×timeScale), as the IK's components read it; paused: the script holds still too
     const dt = Number.isFinite(scene.deltaTime) ? scene.deltaTime : engine.getDeltaTime();
-    run.update?.(paused ? 0 : Math.min(dt / 1000, 0.1 * speed.timeScale));
+    run.update?.(paused ? 0 : Math.min(dt / 1000, 0.1 * scene.animationTimeScale));
   });
   // after this frame's solve (the IKs solve at the frame's first onBeforeRenderTargetsRenderObservable,
   // after every onBeforeRenderObservable observer); this one fires after it, once per camera too

@@ -2,8 +2,8 @@
  * The demo's speed knobs, read once from the page's URL (the e2e test uses them; a user may too):
  * `?timeScale=k` plays the clips, the IK's clock and the scenarios' scripts k times faster;
  * `?renderScale=s` renders at 1/s of the canvas's resolution (Babylon's hardware scaling level);
- * `?step=ms` runs scene time in fixed steps of `ms`, as fast as the machine can, drawing a step every
- * `?drawEvery=ms` of wall time at most (200 by default; fixed-clock.ts).
+ * `?step=ms` runs scene time in fixed steps of `ms` (timeScale then caps its pace: the machine may be slower),
+ * drawing a step every `?drawEvery=ms` of wall time at most (200 by default; fixed-clock.ts).
  */
 export interface UrlOptions {
   /** Multiplies scene time (animations, scripts, the IK's modifiers); 1 by default. */

@@ -52,10 +52,11 @@ function urlParams(name: string, model: string): Record<string, string> {
   return name === "crowd" ? { count: model === DEFAULT_MODEL ? "40" : "10" } : {};
 }
 /**
- * Scene time in fixed 60 FPS steps as fast as the page runs them, drawing some (demo/src/fixed-clock.ts), and the
- * canvas at half resolution: the checks measure the same things, the wait is not SwiftShader's frame rate.
+ * Scene time in fixed 60 FPS steps at up to 20 times the wall clock, drawing one every 5 s (captures draw their
+ * own; demo/src/fixed-clock.ts), and the canvas at half resolution: the checks measure the same things, and the
+ * wait is not SwiftShader's frame rate.
  */
-const SPEED = "step=16.667&drawEvery=1000&renderScale=2";
+const SPEED = "step=16.667&timeScale=20&drawEvery=5000&renderScale=2";
 /** The lighter pass's scene time before its images, in steps of SPEED. */
 const LIGHT_FRAMES = 60;
 

@@ -145,7 +145,8 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
         const hold = seq.getHold(limb);
         if (hold !== null) lack = Math.max(lack, lackOf(thigh, hold));
       }
-      drop = Math.min(maxDrop, Math.max(minDrop, drop + (lack > 0 ? 1.2 * lack : -0.02 * h * dt)));
+      // a rate, not a share per frame: the same motion at any frame rate, and none while time stands still
+      drop = Math.min(maxDrop, Math.max(minDrop, drop + (lack > 0 ? Math.min(1.2, 40 * dt) * lack : -0.02 * h * dt)));
       const rise = climbed() * ladder.spacing - (seq.isRunning ? drop : 0);
       c.root.position.y = rootStart.y + rise;
       c.root.position.x = rootStart.x + forward.x * ladder.lean * rise;
