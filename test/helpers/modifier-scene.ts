@@ -27,8 +27,12 @@ export function disposeOpen(): void {
   while (open.length > 0) open.pop()!.dispose();
 }
 
-export async function load(name: ModelName, rightHanded = false): Promise<LoadedModel> {
-  const m = await loadModel(name, { rightHanded });
+export async function load(
+  name: ModelName,
+  rightHanded = false,
+  clips?: (name: string, index: number) => boolean,
+): Promise<LoadedModel> {
+  const m = await loadModel(name, { rightHanded, clips });
   open.push(m);
   return m;
 }
