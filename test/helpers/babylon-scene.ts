@@ -73,8 +73,9 @@ export async function loadModel(
     highPrecision?: boolean;
     glb?: (bytes: Uint8Array) => Uint8Array;
     /**
-     * The glTF clips to load, by name and index (all by default): the loader spends most of a model's load on
-     * its clips (UAL's 46: 310 ms of 410; Xbot's 7: 60 of 95), and a test that plays one needs only that one.
+     * The glTF clips to load, by name and index; none by default ({@link ALL_CLIPS}: every one). The loader
+     * spends most of a model's load on its clips (UAL's 46: 310 ms of 410; Xbot's 7: 60 of 95), and most tests
+     * play none, or one.
      */
     clips?: (name: string, index: number) => boolean;
   } = {},
@@ -112,7 +113,7 @@ export async function loadModel(
     container = await LoadAssetContainerAsync(dataUrl, scene, { pluginExtension: ".babylon" });
   } else {
     const read = new Uint8Array(readFileSync(path));
-    const bytes = options.clips === undefined ? read : rewriteGlbJson(read, (j) => keepClips(j, options.clips));
+    const bytes = options.clips === ALL_CLIPS ? read : rewriteGlbJson(read, (j) => keepClips(j, options.clips));
     container = await LoadAssetContainerAsync(options.glb?.(bytes) ?? bytes, scene, { pluginExtension: ".glb" });
   }
   container.addAllToScene();
@@ -136,15 +137,21 @@ export async function loadModel(
   };
 }
 
+/** Every clip of the model (`loadModel`'s `clips`). */
+export const ALL_CLIPS = (): boolean => true;
+
 /** The part of a glTF's JSON the helpers edit. */
 interface GltfJson {
   animations?: { name?: string }[];
 }
 
-/** Drops the clips `keep` rejects (none without a filter). */
+/** Keeps the clips `keep` accepts (none without a filter). */
 function keepClips(gltf: GltfJson, keep: ((name: string, index: number) => boolean) | undefined): void {
-  if (keep === undefined || gltf.animations === undefined) return;
-  gltf.animations = gltf.animations.filter((a, i) => keep(a.name ?? "", i));
+  if (gltf.animations === undefined) return;
+  const kept = keep === undefined ? [] : gltf.animations.filter((a, i) => keep(a.name ?? "", i));
+  // glTF forbids an empty array
+  if (kept.length > 0) gltf.animations = kept;
+  else delete gltf.animations;
 }
 
 /** A glTF binary with its JSON chunk edited by `edit` (the binary chunk as it was). */

@@ -18,7 +18,7 @@ import type { BabylonEffector } from "../../src/babylon/babylon-effector.js";
 import { type BipedReferences, resolveBipedReferences } from "../../src/babylon/biped-references.js";
 import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import { LimbIK } from "../../src/babylon/limb-ik.js";
-import { type LoadedModel, type ModelName, loadModel } from "./babylon-scene.js";
+import { ALL_CLIPS, type LoadedModel, type ModelName, loadModel } from "./babylon-scene.js";
 import { height } from "./scene-probes.js";
 
 /** Options of {@link mocapRebuild}. */
@@ -136,7 +136,7 @@ interface Character {
 }
 
 async function character(name: ModelName): Promise<Character> {
-  const model = await loadModel(name);
+  const model = await loadModel(name, { clips: ALL_CLIPS });
   model.scene.render();
   const refs = resolveBipedReferences(model.skeleton).references;
   const node = (b: Bone): TransformNode => {

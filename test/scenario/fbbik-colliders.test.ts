@@ -25,7 +25,7 @@ afterEach(() => {
 });
 
 async function load(rightHanded = false): Promise<LoadedModel> {
-  const m = await loadModel(MODEL, { rightHanded });
+  const m = await loadModel(MODEL, { rightHanded, clips: (clip) => clip === NAMES.clip });
   open.push(m);
   return m;
 }

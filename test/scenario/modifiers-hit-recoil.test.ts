@@ -31,6 +31,9 @@ import {
   worldPos,
 } from "../helpers/modifier-scene.js";
 
+/** The clip the tests play (the others are not loaded). */
+const IDLE = (clip: string) => clip === "idle";
+
 import { Random } from "../helpers/random.js";
 
 afterEach(disposeOpen);
@@ -42,8 +45,8 @@ afterEach(disposeOpen);
 async function idlingPair(
   name: ModelName,
 ): Promise<{ m: LoadedModel; ref: LoadedModel; ik: FullBodyBipedIK; h: number }> {
-  const m = await load(name);
-  const ref = await load(name);
+  const m = await load(name, false, IDLE);
+  const ref = await load(name, false, IDLE);
   const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
   playIdle(m, ik, name);
   playIdle(ref, FullBodyBipedIK.create(ref.scene, ref.skeleton), name);
@@ -86,8 +89,8 @@ function colliderAt(m: LoadedModel, bone: Bone, size: number) {
 
 /** A bone hit point turns its bone in the world by the curve's angle about cross(force, lever). */
 async function boneHitCase(name: ModelName, rightHanded: boolean): Promise<void> {
-  const m = await load(name, rightHanded);
-  const ref = await load(name, rightHanded);
+  const m = await load(name, rightHanded, IDLE);
+  const ref = await load(name, rightHanded, IDLE);
   const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
   FullBodyBipedIK.create(ref.scene, ref.skeleton);
   m.scene.render();
@@ -141,7 +144,7 @@ async function boneHitCase(name: ModelName, rightHanded: boolean): Promise<void>
 /** Two-handed recoil keeps the left hand where it was relative to the right (and one-handed does not). */
 async function twoHandedCase(name: ModelName, rightHanded: boolean): Promise<void> {
   const run = async (twoHanded: boolean) => {
-    const m = await load(name, rightHanded);
+    const m = await load(name, rightHanded, IDLE);
     if (name !== "Xbot") poseArmsForward(m);
     const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
     playIdle(m, ik, name);
@@ -219,7 +222,7 @@ for (const name of MODELS) {
     available ? name : `${name} (skipped: ../shared/assets/models/${name}.glb is not on this machine)`,
     () => {
       it("HitReaction: an effector hit rises and decays along its curves (× link weight × weight, to 1e-9), then adds nothing", async () => {
-        const m = await load(name);
+        const m = await load(name, false, IDLE);
         const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
         m.scene.render();
         const h = height(m);
@@ -282,7 +285,7 @@ for (const name of MODELS) {
 
       it("HitReaction: a repeated hit cross-fades from the previous offset (no jump beyond dt / crossFadeTime of the gap)", async () => {
         const run = async (crossFadeTime: number) => {
-          const m = await load(name);
+          const m = await load(name, false, IDLE);
           const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
           m.scene.render();
           const h = height(m);
@@ -381,7 +384,7 @@ for (const name of MODELS) {
       });
 
       it("Recoil: offsets rise and decay along recoilWeight × a random magnitude that is bounded and reproducible", async () => {
-        const m = await load(name);
+        const m = await load(name, false, IDLE);
         const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
         m.scene.render();
         const h = height(m);
@@ -458,7 +461,7 @@ for (const name of MODELS) {
       });
 
       it("Recoil: a shot fired while one runs carries its offset over, at most maxAdditiveOffsetMag (0.2 × character scale)", async () => {
-        const m = await load(name);
+        const m = await load(name, false, IDLE);
         const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
         m.scene.render();
         const h = height(m);

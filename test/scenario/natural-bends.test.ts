@@ -58,7 +58,7 @@ interface Setup {
 
 /** The model playing its idle, the IK created, the character frame from the setup pose, one frame rendered. */
 async function setUp(name: ModelName, clip: string | null, rightHanded: boolean): Promise<Setup> {
-  const m = await loadModel(name, { rightHanded });
+  const m = await loadModel(name, { rightHanded, clips: (c) => c === clip });
   open.push(m);
   if (clip !== null) m.container.animationGroups.find((g) => g.name === clip)!.start(true);
   const ik = FullBodyBipedIK.create(m.scene, m.skeleton);

@@ -113,7 +113,7 @@ function turn(a: Vector3 | null, b: Vector3 | null): number {
 }
 
 async function run(name: ModelName, clip: string | null, rightHanded: boolean): Promise<Run> {
-  const m = await loadModel(name, { rightHanded });
+  const m = await loadModel(name, { rightHanded, clips: (c) => c === clip });
   open.push(m);
   if (clip !== null) m.container.animationGroups.find((g) => g.name === clip)!.start(true);
   const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
