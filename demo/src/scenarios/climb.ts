@@ -119,7 +119,10 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   const lackOf = (thigh: Bone, hold: TransformNode): number => {
     const t = bonePos(thigh);
     const p = worldPos(hold);
-    return p.y < t.y ? Math.max(0, Vector3.Distance(t, p) - 0.95 * legLength) : 0;
+    // more than a leg is no reading (the frame a climb restarts, the holds are let go for a frame and the
+    // thigh reads metres off): it would drop the body to its bound
+    const lack = p.y < t.y ? Math.max(0, Vector3.Distance(t, p) - 0.95 * legLength) : 0;
+    return lack < legLength ? lack : 0;
   };
   const [minDrop, maxDrop] = [0.05 * h, 0.05 * h + 0.5 * legLength];
   // the first frames already low enough for the first rungs (the feedback below keeps it so)
