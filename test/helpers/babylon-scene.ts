@@ -18,6 +18,7 @@ import { Scene } from "@babylonjs/core/scene.js";
 import "@babylonjs/core/Loading/Plugins/babylonFileLoader.js";
 import "@babylonjs/loaders/glTF/2.0/index.js";
 import { proceduralIdle as sharedIdle } from "../../demo/src/procedural-idle.js";
+import { rewriteGlbJson } from "./glb-json.js";
 import { repoRoot } from "./repo-root.js";
 
 const root = repoRoot(import.meta.url);
@@ -113,7 +114,8 @@ export async function loadModel(
     container = await LoadAssetContainerAsync(dataUrl, scene, { pluginExtension: ".babylon" });
   } else {
     const read = new Uint8Array(readFileSync(path));
-    const bytes = options.clips === ALL_CLIPS ? read : rewriteGlbJson(read, (j) => keepClips(j, options.clips));
+    const bytes =
+      options.clips === ALL_CLIPS ? read : rewriteGlbJson<GltfJson>(read, (j) => keepClips(j, options.clips));
     container = await LoadAssetContainerAsync(options.glb?.(bytes) ?? bytes, scene, { pluginExtension: ".glb" });
   }
   container.addAllToScene();
@@ -152,27 +154,6 @@ function keepClips(gltf: GltfJson, keep: ((name: string, index: number) => boole
   // glTF forbids an empty array
   if (kept.length > 0) gltf.animations = kept;
   else delete gltf.animations;
-}
-
-/** A glTF binary with its JSON chunk edited by `edit` (the binary chunk as it was). */
-function rewriteGlbJson(glb: Uint8Array, edit: (json: GltfJson) => void): Uint8Array {
-  const view = new DataView(glb.buffer, glb.byteOffset, glb.byteLength);
-  const jsonLength = view.getUint32(12, true);
-  const json = JSON.parse(Buffer.from(glb.subarray(20, 20 + jsonLength)).toString("utf8")) as GltfJson;
-  edit(json);
-  // chunks are 4-byte aligned; JSON pads with spaces
-  let text = JSON.stringify(json);
-  text += " ".repeat((4 - (Buffer.byteLength(text) % 4)) % 4);
-  const chunk = Buffer.from(text, "utf8");
-  const rest = glb.subarray(20 + jsonLength);
-  const out = new Uint8Array(20 + chunk.length + rest.length);
-  out.set(glb.subarray(0, 20));
-  out.set(chunk, 20);
-  out.set(rest, 20 + chunk.length);
-  const head = new DataView(out.buffer);
-  head.setUint32(8, out.length, true);
-  head.setUint32(12, chunk.length, true);
-  return out;
 }
 
 function stripTextures(o: Record<string, unknown>): void {

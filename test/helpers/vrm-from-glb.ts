@@ -5,6 +5,8 @@
  * their VRM names.
  */
 
+import { rewriteGlbJson } from "./glb-json.js";
+
 /** VRM humanoid bone → the VRoid node name. */
 const VRM_NAMES: Record<string, string> = {
   hips: "J_Bip_C_Hips",
@@ -32,41 +34,33 @@ const VRM_NAMES: Record<string, string> = {
  * `rename` for other nodes (e.g. a hand tip the IK should not take for the hand), and the `VRM` extension.
  */
 export function vrmFromGlb(glb: Uint8Array, humanoid: Record<string, string>, rename: Record<string, string> = {}) {
-  const view = new DataView(glb.buffer, glb.byteOffset, glb.byteLength);
-  const jsonLength = view.getUint32(12, true);
-  const json = JSON.parse(new TextDecoder().decode(glb.subarray(20, 20 + jsonLength)));
-  const rest = glb.subarray(20 + jsonLength);
-  const nodes = json.nodes as { name?: string }[];
-  const humanBones = Object.entries(humanoid).map(([bone, source]) => {
-    const node = nodes.findIndex((n) => n.name === source);
-    if (node < 0) throw new Error(`no node ${source} for the VRM bone ${bone}`);
-    nodes[node]!.name = VRM_NAMES[bone] ?? bone;
-    return { bone, node, useDefaultValues: true };
+  return rewriteGlbJson<VrmJson>(glb, (json) => {
+    const nodes = json.nodes;
+    const humanBones = Object.entries(humanoid).map(([bone, source]) => {
+      const node = nodes.findIndex((n) => n.name === source);
+      if (node < 0) throw new Error(`no node ${source} for the VRM bone ${bone}`);
+      nodes[node]!.name = VRM_NAMES[bone] ?? bone;
+      return { bone, node, useDefaultValues: true };
+    });
+    for (const n of nodes) if (n.name !== undefined && rename[n.name] !== undefined) n.name = rename[n.name];
+    json.extensionsUsed = [...(json.extensionsUsed ?? []), "VRM"];
+    json.extensions = {
+      ...json.extensions,
+      VRM: {
+        exporterVersion: "babylon-fbbik test",
+        specVersion: "0.0",
+        meta: { title: "test" },
+        humanoid: { humanBones },
+      },
+    };
   });
-  for (const n of nodes) if (n.name !== undefined && rename[n.name] !== undefined) n.name = rename[n.name];
-  json.extensionsUsed = [...(json.extensionsUsed ?? []), "VRM"];
-  json.extensions = {
-    ...json.extensions,
-    VRM: {
-      exporterVersion: "babylon-fbbik test",
-      specVersion: "0.0",
-      meta: { title: "test" },
-      humanoid: { humanBones },
-    },
-  };
-  // the JSON chunk is padded with spaces to 4 bytes
-  let text = JSON.stringify(json);
-  while (text.length % 4 !== 0) text += " ";
-  const bytes = new TextEncoder().encode(text);
-  const out = new Uint8Array(20 + bytes.length + rest.length);
-  const o = new DataView(out.buffer);
-  out.set(glb.subarray(0, 12));
-  o.setUint32(8, out.length, true);
-  o.setUint32(12, bytes.length, true);
-  o.setUint32(16, 0x4e4f534a, true);
-  out.set(bytes, 20);
-  out.set(rest, 20 + bytes.length);
-  return out;
+}
+
+/** The part of a glTF's JSON a VRM adds to. */
+interface VrmJson {
+  nodes: { name?: string }[];
+  extensionsUsed?: string[];
+  extensions?: Record<string, unknown>;
 }
 
 /** Mannequin.glb's humanoid (KayKit names; its `wrist` joints are the hands, `hand` their tips). */

@@ -80,7 +80,9 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     let low = Infinity;
     for (const l of [LF, RF]) {
       const m = moves.get(l)!;
-      low = Math.min(low, m.from + (m.to - m.from) * Math.min(1, (seq.time - m.at) / MOVE));
+      // clamped below too: the frame a climb restarts, the sequencer's time is back at 0 before the new steps
+      // arrive, and the old moves extrapolated the body thirty rungs up
+      low = Math.min(low, m.from + (m.to - m.from) * Math.min(1, Math.max(0, (seq.time - m.at) / MOVE)));
     }
     return low;
   };
@@ -119,10 +121,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   const lackOf = (thigh: Bone, hold: TransformNode): number => {
     const t = bonePos(thigh);
     const p = worldPos(hold);
-    // more than a leg is no reading (the frame a climb restarts, the holds are let go for a frame and the
-    // thigh reads metres off): it would drop the body to its bound
-    const lack = p.y < t.y ? Math.max(0, Vector3.Distance(t, p) - 0.95 * legLength) : 0;
-    return lack < legLength ? lack : 0;
+    return p.y < t.y ? Math.max(0, Vector3.Distance(t, p) - 0.95 * legLength) : 0;
   };
   const [minDrop, maxDrop] = [0.05 * h, 0.05 * h + 0.5 * legLength];
   // the first frames already low enough for the first rungs (the feedback below keeps it so)
