@@ -18,6 +18,82 @@ afterEach(() => {
   while (open.length > 0) open.pop()!.dispose();
 });
 
+/** A ladder in front of the loaded model: rungs every 0.1 h, three holds per limb, and a two-rung script. */
+async function ladderOn(name: ModelName) {
+  const m = await loadModel(name);
+  open.push(m);
+  const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+  m.scene.render();
+  const r = ik.references;
+  const h = height(m);
+  const foot = worldPos(r.leftFoot);
+  const toe = r.leftFoot.children[0];
+  const forward = toe !== undefined ? worldPos(toe).subtract(foot) : new Vector3(0, 0, 1);
+  forward.y = 0;
+  forward.normalize();
+  const lShoulder = worldPos(r.leftUpperArm);
+  const rShoulder = worldPos(r.rightUpperArm);
+  const armLength =
+    Vector3.Distance(lShoulder, worldPos(r.leftForearm)) +
+    Vector3.Distance(worldPos(r.leftForearm), worldPos(r.leftHand));
+  const ankleY = (worldPos(r.leftFoot).y + worldPos(r.rightFoot).y) / 2;
+  const chestFront = lShoulder
+    .add(rShoulder)
+    .scale(0.5)
+    .add(forward.scale(0.45 * armLength));
+  const spacing = 0.1 * h;
+  // the ladder: rungs every 0.1 h from the ankles up, hand holds in front of the chest, foot holds in front of the feet
+  const holdNode = (side: Vector3, k: number, label: string) => {
+    const n = new TransformNode(`rung ${k} ${label}`, m.scene);
+    n.position.set(side.x, ankleY + k * spacing, side.z);
+    n.rotationQuaternion = Quaternion.Identity();
+    return n;
+  };
+  const lateral = (p: Vector3, scale: number) => {
+    const c = lShoulder.add(rShoulder).scale(0.5);
+    const d = p.subtract(c);
+    const along = forward.scale(Vector3.Dot(d, forward));
+    const across = d.subtract(along);
+    across.y = 0;
+    return chestFront.add(across.scale(scale));
+  };
+  const lHandX = lateral(lShoulder, 0.8);
+  const rHandX = lateral(rShoulder, 0.8);
+  // a leaning ladder: the feet's rungs are just in front of the feet
+  const lFootX = worldPos(r.leftFoot).add(forward.scale(0.04 * h));
+  const rFootX = worldPos(r.rightFoot).add(forward.scale(0.04 * h));
+  const k0 = Math.round((lShoulder.y - 0.12 * h - ankleY) / spacing);
+  const holds = (x: Vector3, label: string, from: number) => [0, 1, 2].map((i) => holdNode(x, from + i, label));
+  const lh = holds(lHandX, "L hand", k0);
+  const rh = holds(rHandX, "R hand", k0);
+  const lf = holds(lFootX, "L foot", 1);
+  const rf = holds(rFootX, "R foot", 1);
+  const { LeftHand: LH, RightHand: RH, LeftFoot: LF, RightFoot: RF } = FullBodyBipedEffector;
+  const T = 0.6;
+  const steps: ClimbStep[] = [
+    { time: 0, limb: LH, hold: lh[0]! },
+    { time: 0, limb: RH, hold: rh[0]! },
+    { time: 0, limb: LF, hold: lf[0]! },
+    { time: 0, limb: RF, hold: rf[0]! },
+  ];
+  const order: [FullBodyBipedEffector, TransformNode[]][] = [
+    [RH, rh],
+    [LF, lf],
+    [LH, lh],
+    [RF, rf],
+  ];
+  for (let rung = 1; rung <= 2; rung++) {
+    order.forEach(([limb, list], i) => steps.push({ time: T * (4 * (rung - 1) + i + 1), limb, hold: list[rung]! }));
+  }
+  return { m, ik, r, h, steps, lh, rf };
+}
+
+/**
+ * The body effector's largest move between two frames after a restart, a share of h. Measured on Mannequin: 0.72 %
+ * keeping the holds, 1.75 % when start() let go of them (the centroid went to the first holds at once).
+ */
+const JUMP_AT_RESTART = 0.01;
+
 for (const name of ["Mannequin", "Superhero", "Xbot"] as ModelName[]) {
   const available = modelAvailable(name);
   const title = available
@@ -25,71 +101,8 @@ for (const name of ["Mannequin", "Superhero", "Xbot"] as ModelName[]) {
     : `climbing on ${name} (skipped: ../shared/assets/models/${name}.glb is not on this machine)`;
   describe.skipIf(!available)(title, () => {
     it("climbs two rungs of a ladder: each limb within 1 % of h of its hold while on it, the body rises with the holds", async () => {
-      const m = await loadModel(name);
-      open.push(m);
-      const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
-      m.scene.render();
-      const r = ik.references;
-      const h = height(m);
-      const foot = worldPos(r.leftFoot);
-      const toe = r.leftFoot.children[0];
-      const forward = toe !== undefined ? worldPos(toe).subtract(foot) : new Vector3(0, 0, 1);
-      forward.y = 0;
-      forward.normalize();
-      const lShoulder = worldPos(r.leftUpperArm);
-      const rShoulder = worldPos(r.rightUpperArm);
-      const armLength =
-        Vector3.Distance(lShoulder, worldPos(r.leftForearm)) +
-        Vector3.Distance(worldPos(r.leftForearm), worldPos(r.leftHand));
-      const ankleY = (worldPos(r.leftFoot).y + worldPos(r.rightFoot).y) / 2;
-      const chestFront = lShoulder
-        .add(rShoulder)
-        .scale(0.5)
-        .add(forward.scale(0.45 * armLength));
-      const spacing = 0.1 * h;
-      // the ladder: rungs every 0.1 h from the ankles up, hand holds in front of the chest, foot holds in front of the feet
-      const holdNode = (side: Vector3, k: number, label: string) => {
-        const n = new TransformNode(`rung ${k} ${label}`, m.scene);
-        n.position.set(side.x, ankleY + k * spacing, side.z);
-        n.rotationQuaternion = Quaternion.Identity();
-        return n;
-      };
-      const lateral = (p: Vector3, scale: number) => {
-        const c = lShoulder.add(rShoulder).scale(0.5);
-        const d = p.subtract(c);
-        const along = forward.scale(Vector3.Dot(d, forward));
-        const across = d.subtract(along);
-        across.y = 0;
-        return chestFront.add(across.scale(scale));
-      };
-      const lHandX = lateral(lShoulder, 0.8);
-      const rHandX = lateral(rShoulder, 0.8);
-      // a leaning ladder: the feet's rungs are just in front of the feet
-      const lFootX = worldPos(r.leftFoot).add(forward.scale(0.04 * h));
-      const rFootX = worldPos(r.rightFoot).add(forward.scale(0.04 * h));
-      const k0 = Math.round((lShoulder.y - 0.12 * h - ankleY) / spacing);
-      const holds = (x: Vector3, label: string, from: number) => [0, 1, 2].map((i) => holdNode(x, from + i, label));
-      const lh = holds(lHandX, "L hand", k0);
-      const rh = holds(rHandX, "R hand", k0);
-      const lf = holds(lFootX, "L foot", 1);
-      const rf = holds(rFootX, "R foot", 1);
+      const { m, ik, r, h, steps, lh, rf } = await ladderOn(name);
       const { LeftHand: LH, RightHand: RH, LeftFoot: LF, RightFoot: RF } = FullBodyBipedEffector;
-      const T = 0.6;
-      const steps: ClimbStep[] = [
-        { time: 0, limb: LH, hold: lh[0]! },
-        { time: 0, limb: RH, hold: rh[0]! },
-        { time: 0, limb: LF, hold: lf[0]! },
-        { time: 0, limb: RF, hold: rf[0]! },
-      ];
-      const order: [FullBodyBipedEffector, TransformNode[]][] = [
-        [RH, rh],
-        [LF, lf],
-        [LH, lh],
-        [RF, rf],
-      ];
-      for (let rung = 1; rung <= 2; rung++) {
-        order.forEach(([limb, list], i) => steps.push({ time: T * (4 * (rung - 1) + i + 1), limb, hold: list[rung]! }));
-      }
       const system = new InteractionSystem(ik);
       const climb = new ClimbSequencer(system, { steps, moveTime: 0.4, liftHeight: 0.03 * h });
       let stepped = 0;
@@ -137,5 +150,40 @@ for (const name of ["Mannequin", "Superhero", "Xbot"] as ModelName[]) {
       climb.dispose();
       system.dispose();
     });
+
+    it.runIf(name === "Mannequin")(
+      "restarts without letting go: every limb keeps its hold until its next move, and the body eases down",
+      async () => {
+        const { m, ik, h, steps, lh, rf } = await ladderOn(name);
+        const limbs = [FullBodyBipedEffector.LeftHand, FullBodyBipedEffector.RightHand] as const;
+        const system = new InteractionSystem(ik);
+        const climb = new ClimbSequencer(system, { steps, moveTime: 0.4 });
+        let finished = 0;
+        climb.onFinishedObservable.add(() => finished++);
+        climb.start();
+        for (let frame = 0; frame < 400 && finished === 0; frame++) m.scene.render();
+        expect(finished).toBe(1);
+        const held = limbs.map((l) => climb.getHold(l));
+        expect(climb.getHold(FullBodyBipedEffector.RightFoot)).toBe(rf[2]);
+        climb.start();
+        // between start() and the script's first moves, the limbs are still on the top rungs
+        expect(limbs.map((l) => climb.getHold(l))).toEqual(held);
+        expect(climb.getHold(FullBodyBipedEffector.RightFoot)).toBe(rf[2]);
+        // the body follows the centroid blended from the holds being left: no step toward the bottom rungs at once
+        const body = ik.solver.bodyEffector.position;
+        let last = body.clone();
+        let jump = 0;
+        for (let frame = 0; frame < 60; frame++) {
+          m.scene.render();
+          jump = Math.max(jump, Vector3.Distance(body, last) / h);
+          last = body.clone();
+        }
+        console.log(`restart: the body effector's largest move between two frames ${(jump * 100).toFixed(3)} % of h`);
+        expect(climb.getHold(FullBodyBipedEffector.LeftHand)).toBe(lh[0]);
+        expect(jump).toBeLessThan(JUMP_AT_RESTART);
+        climb.dispose();
+        system.dispose();
+      },
+    );
   });
 }

@@ -18,6 +18,8 @@ import { arr, bonePos, frameCamera, playClip, worldPos } from "../kit";
 const CLIMB = 3;
 const STEP = 0.55;
 const MOVE = 0.45;
+/** Top speed (heights per second) at which the body sinks for a leg that lacks reach. */
+const DROP_SPEED = 0.5;
 
 async function build(ctx: Ctx): Promise<ScenarioRun> {
   const c = ctx.spawn(Vector3.Zero());
@@ -132,23 +134,43 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   }
   /** The pelvis' lowest and highest point since all four first held (NaN, once there, stays). */
   const pelvisRange = [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY];
+  /** The pelvis' largest move between two frames since then (a restart or a rung out of reach once popped). */
+  let pelvisJump = 0;
+  let pelvisLast: Vector3 | null = null;
+  /** The worst hand or foot to hold distance while holding, over every climb (the checks cover the first). */
+  let holdWorst = 0;
   const run: ScenarioRun = {
     checks: {},
     done: false,
-    world: () => ({ limbs: state(), climbed: climbed(), height: h, loops: loop, pelvisRange: [...pelvisRange] }),
+    world: () => ({
+      limbs: state(),
+      climbed: climbed(),
+      height: h,
+      loops: loop,
+      pelvisRange: [...pelvisRange],
+      pelvisJump,
+      holdWorst,
+    }),
     update: (dt) => {
       system.speed = ctx.paused() ? 0 : 1;
       if (ctx.paused()) return;
-      if (restart > 0 && (restart -= dt) <= 0) seq.start();
+      if (restart > 0 && (restart -= dt) <= 0) {
+        // every foot is where its last move took it: the new script's clock must not replay the old moves
+        for (const m of moves.values()) m.from = m.to;
+        seq.start();
+      }
       // the body climbs: the root rises with the holds, and the camera with it; it sits lower by what a foot's
       // leg lacks to reach its rung (last frame's thigh), so a character with a shorter leg still stands on it
+      // only a foot on its rung counts: one just leaving for the rung below lacks it until the root follows
       let lack = 0;
       for (const [limb, thigh] of legs) {
         const hold = seq.getHold(limb);
-        if (hold !== null) lack = Math.max(lack, lackOf(thigh, hold));
+        if (hold !== null && holding(limb)) lack = Math.max(lack, lackOf(thigh, hold));
       }
-      // a rate, not a share per frame: the same motion at any frame rate, and none while time stands still
-      drop = Math.min(maxDrop, Math.max(minDrop, drop + (lack > 0 ? Math.min(1.2, 40 * dt) * lack : -0.02 * h * dt)));
+      // a rate with a top speed, not a share per frame: the same motion at any frame rate, none while time
+      // stands still, and no jump when a rung is suddenly out of reach
+      const sink = lack > 0 ? Math.min(Math.min(1.2, 40 * dt) * lack, DROP_SPEED * h * dt) : -0.02 * h * dt;
+      drop = Math.min(maxDrop, Math.max(minDrop, drop + sink));
       const rise = climbed() * ladder.spacing - (seq.isRunning ? drop : 0);
       c.root.position.y = rootStart.y + rise;
       c.root.position.x = rootStart.x + forward.x * ladder.lean * rise;
@@ -157,12 +179,13 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     },
     after: () => {
       if (pelvisStart !== null) {
-        const y = bonePos(r.pelvis).y;
-        pelvisRange[0] = Math.min(pelvisRange[0]!, y);
-        pelvisRange[1] = Math.max(pelvisRange[1]!, y);
+        const p = bonePos(r.pelvis);
+        pelvisRange[0] = Math.min(pelvisRange[0]!, p.y);
+        pelvisRange[1] = Math.max(pelvisRange[1]!, p.y);
+        if (pelvisLast !== null) pelvisJump = Math.max(pelvisJump, Vector3.Distance(p, pelvisLast));
+        pelvisLast = p;
       }
-      if (run.done) return;
-      frame++;
+      if (!run.done) frame++;
       let all = true;
       for (const l of limbs) {
         const hold = seq.getHold(l.limb);
@@ -170,12 +193,15 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
           all = false;
           continue;
         }
+        const d = Vector3.Distance(bonePos(l.bone), worldPos(hold));
+        holdWorst = Math.max(holdWorst, d);
+        if (run.done) continue;
         const w = worst[l.name]!;
-        w.hold = Math.max(w.hold, Vector3.Distance(bonePos(l.bone), worldPos(hold)));
+        w.hold = Math.max(w.hold, d);
         w.frames++;
         if (!w.holds.includes(hold.name)) w.holds.push(hold.name);
       }
-      if (!all || loop > 0) return;
+      if (run.done || !all || loop > 0) return;
       const rungs = limbs.map((l) => l.holds.indexOf(seq.getHold(l.limb)!) - l.first);
       const feetDown = limbs.every((l, i) => (l.limb !== LF && l.limb !== RF) || rungs[i] === 0);
       if (pelvisStart === null && feetDown) pelvisStart = bonePos(r.pelvis);

@@ -198,15 +198,14 @@ export class ClimbSequencer {
 
   /**
    * Starts the script from time 0. Without a `bodyOffset`, the body's offset from the centroid of each
-   * limb's first hold is measured now, from the current pose.
+   * limb's first hold is measured now, from the current pose. A restart keeps every limb on the hold it has
+   * until the script moves it, as its interaction does, so the body eases from those holds to the new ones.
    */
   start(): void {
     this.clock = 0;
     this.next = 0;
     this.running = true;
     this.finishedFired = false;
-    this.holds.fill(null);
-    this.previousHolds.fill(null);
     const body = this.system.ik.solver.bodyEffector;
     if (!this.bodyActive) this.bodyDefaultWeight = body.positionWeight;
     this.bodyActive = true;
