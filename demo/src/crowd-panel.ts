@@ -50,13 +50,16 @@ export function crowdPanel(
     () => lod.fullScreenSize,
     (v) => (lod.fullScreenSize = v),
   );
+  // the slider's top is "none": its output says so, the label stays short enough to fit
   const budget = slider(
-    `budget ms (${NO_BUDGET}: none)`,
+    "budget (ms)",
     0.5,
     NO_BUDGET,
     0.5,
     () => Math.min(NO_BUDGET, lod.budgetMs),
     (v) => setBudget(lod, v),
+    "crowd-budget",
+    (v) => (v >= NO_BUDGET ? "none" : v.toFixed(1)),
   );
   s.append(countSlider, legend, lodOn, full, budget);
   el.append(s);
