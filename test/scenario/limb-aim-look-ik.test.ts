@@ -1,7 +1,9 @@
 /**
  * LimbIK's bend goal and LookAtIK on the UAL character (and Xbot when ../shared is there), glTF, bones found
- * by the reference detection: a bend goal turns the elbow toward it; with clamps 0 and weights 1 the head
- * looks straight at the target within 0.01°, and with a clamp the head never turns past its bound. Reach,
+ * by the reference detection: a bend goal turns the elbow toward it; a limb straight at creation bends its elbow
+ * back and its knee forward; with clamps 0 and weights 1 the head looks straight at the target within 0.01°, and
+ * with a clamp the head never turns past its bound; without `forward`, a Z-up skeleton (RiggedFigure.babylon)
+ * looks the way its toes point. Reach,
  * mirroring and weight 0 of LimbIK and AimIK on every model: test/scenario/family-models.test.ts.
  */
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
