@@ -112,8 +112,9 @@ export class BoneCollider {
 
 /**
  * The bone's world matrix as Babylon skins it: its linked TransformNode's, or for a plain Bone its absolute
- * matrix in the mesh's frame (preceded by the mesh's pose matrix when the skeleton has
- * `needInitialSkinMatrix`).
+ * matrix in the mesh's frame. With `needInitialSkinMatrix` the absolute matrix already starts from the mesh's
+ * pose matrix (Babylon's `Bone.computeAbsoluteMatrices` applies it at the root bone), as the rig's component
+ * space does.
  */
 function boneWorldMatrix(bone: Bone, mesh: AbstractMesh | null, out: Matrix): Matrix {
   const node = bone.getTransformNode();
@@ -122,10 +123,5 @@ function boneWorldMatrix(bone: Bone, mesh: AbstractMesh | null, out: Matrix): Ma
   const m = mesh ?? skeleton.getScene().meshes.find((x) => x.skeleton === skeleton) ?? null;
   skeleton.computeAbsoluteMatrices(true);
   if (m === null) return out.copyFrom(bone.getAbsoluteMatrix());
-  const w = m.computeWorldMatrix(true);
-  if (skeleton.needInitialSkinMatrix) {
-    const skin = m.getPoseMatrix().multiply(w);
-    return bone.getAbsoluteMatrix().multiplyToRef(skin, out);
-  }
-  return bone.getAbsoluteMatrix().multiplyToRef(w, out);
+  return bone.getAbsoluteMatrix().multiplyToRef(m.computeWorldMatrix(true), out);
 }

@@ -1,14 +1,12 @@
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
-import type { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { BabylonRig } from "./babylon-rig.js";
 import { BipedMapping } from "../mapping/biped-mapping.js";
 import { type BipedReferences, type BoneReference, referencedBones } from "./biped-references.js";
-import { rotateVector } from "../math/quat.js";
-import { Vec3, add, cross, length, normalize, projectOnPlane, sub } from "../math/vec3.js";
 import type { BipedBones } from "../solver/biped-bones.js";
 import { FBBIKError } from "../solver/errors.js";
 import type { SolverWarning } from "../solver/full-body.js";
+import { estimateForward, toeBones } from "./character-forward.js";
 import { BabylonBipedSolver } from "./fbbik-solver.js";
 import type { FullBodyBipedIKOptions } from "./full-body-biped-ik.js";
 
@@ -64,7 +62,7 @@ export function buildBipedSolver(
   setupWarnings: readonly string[],
   onWarning: (w: SolverWarning) => void,
 ): BuiltBipedSolver {
-  const toes = [references.leftFoot, references.rightFoot].map((f) => f.children[0] ?? null);
+  const toes = toeBones(references);
   const rig = new BabylonRig(skeleton, [...referencedBones(references), ...toes.filter((t): t is Bone => t !== null)], {
     characterRoot: references.root ?? undefined,
     mesh: options.mesh ?? null,
@@ -102,36 +100,4 @@ export function buildBipedSolver(
   });
   inner.setMapping(mapping);
   return { rig, inner, mapping, rootNode: rig.bones[inner.rootNode]! };
-}
-
-/** The character's forward in component space: the given world forward, else from the toes, else null. */
-function estimateForward(
-  rig: BabylonRig,
-  world: Vector3 | null,
-  toes: (Bone | null)[],
-  bones: BipedBones,
-): Vec3 | null {
-  if (world !== null) return normalize(new Vec3(), rig.worldToComponentVector(world, new Vec3()));
-  const up = rotateVector(new Vec3(), rig.rotations[0]!, new Vec3(0, 1, 0));
-  const sum = new Vec3();
-  let found = 0;
-  [bones.leftFoot, bones.rightFoot].forEach((foot, i) => {
-    const toe = toes[i];
-    if (toe === null || toe === undefined) return;
-    const d = sub(new Vec3(), rig.positions[rig.idOf(toe)]!, rig.positions[foot]!);
-    projectOnPlane(d, d, up);
-    if (length(d) > 0) {
-      add(sum, sum, normalize(d, d));
-      found++;
-    }
-  });
-  if (found > 0 && length(sum) > 0) return normalize(sum, sum);
-  // no toes: the solver takes left × up, which is forward only in a right-handed frame; in a left-handed
-  // one (a .babylon file in a left-handed scene) forward is up × left
-  const scene = rig.skeleton.getScene();
-  if (scene.useRightHandedSystem !== rig.mirrored) return null;
-  const left = sub(new Vec3(), rig.positions[bones.leftThigh]!, rig.positions[bones.rightThigh]!);
-  const upward = sub(new Vec3(), rig.positions[bones.spine[bones.spine.length - 1]!]!, rig.positions[bones.pelvis]!);
-  const forward = cross(new Vec3(), upward, left);
-  return length(forward) > 0 ? normalize(forward, forward) : null;
 }

@@ -2,8 +2,9 @@ import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { Scene } from "@babylonjs/core/scene.js";
 import { IKSolverLimb, type LimbBendModifier } from "../limb/ik-solver-limb.js";
-import { Vec3 } from "../math/vec3.js";
+import { Vec3, cross, lengthSq, normalize, scale, sub } from "../math/vec3.js";
 import { FBBIKError } from "../solver/errors.js";
+import { detectBipedFacing } from "./character-forward.js";
 import { RigComponent, type RigComponentOptions, type IKTarget } from "./rig-component.js";
 import { IKUpdateOrder } from "./scene-updater.js";
 
@@ -17,7 +18,11 @@ export interface LimbIKOptions extends RigComponentOptions {
   bendGoal?: IKTarget | null;
   /** How the bend plane follows the animation when there is no bend goal (default `"animation"`). */
   bendModifier?: LimbBendModifier;
-  /** The bend plane's normal in world space at creation (default: the plane of the limb as created). */
+  /**
+   * The bend plane's normal in world space at creation. Default: the plane of the limb as created; for a limb
+   * straight as created (a T-posed arm), the plane that bends an elbow toward the character's back and a knee
+   * toward its front when the limb is an arm or leg of a skeleton the biped detection recognises.
+   */
   bendNormal?: Vector3;
 }
 
@@ -62,6 +67,8 @@ export class LimbIK extends RigComponent {
       tv.y = options.bendNormal.y;
       tv.z = options.bendNormal.z;
       bendNormal = rig.worldToComponentVector(tv, new Vec3());
+    } else {
+      bendNormal = this.straightLimbNormal(upper, middle, end, options) ?? undefined;
     }
     this.solver = new IKSolverLimb(rig, rig.idOf(upper), rig.idOf(middle), rig.idOf(end), {
       parent: parent !== null ? rig.idOf(parent) : undefined,
@@ -87,6 +94,47 @@ export class LimbIK extends RigComponent {
   /** "LimbIK". */
   getClassName(): string {
     return "LimbIK";
+  }
+
+  /**
+   * For a limb straight as created, which has no bend plane of its own: the normal that bends it the way a
+   * biped's elbow (back) or knee (front) bends, or null (warned) when the limb is not one a detection finds.
+   */
+  private straightLimbNormal(upper: Bone, middle: Bone, end: Bone, options: LimbIKOptions): Vec3 | null {
+    const rig = this.rig;
+    const p1 = rig.positions[rig.idOf(upper)]!;
+    const p2 = rig.positions[rig.idOf(middle)]!;
+    const p3 = rig.positions[rig.idOf(end)]!;
+    const u = sub(new Vec3(), p2, p1);
+    const v = sub(new Vec3(), p3, p2);
+    const n = cross(new Vec3(), u, v);
+    // FullBodyBipedIK's threshold: bones within about 0.06° of a line
+    if (lengthSq(n) > 1e-6 * lengthSq(u) * lengthSq(v)) return null;
+    const facing = detectBipedFacing(this.skeleton, options.mesh ?? null);
+    const r = facing?.references;
+    const arm =
+      r !== undefined &&
+      ((upper === r.leftUpperArm && middle === r.leftForearm) ||
+        (upper === r.rightUpperArm && middle === r.rightForearm));
+    const leg =
+      r !== undefined &&
+      ((upper === r.leftThigh && middle === r.leftCalf) || (upper === r.rightThigh && middle === r.rightCalf));
+    if (facing !== null && (arm || leg)) {
+      tv.x = facing.forward.x;
+      tv.y = facing.forward.y;
+      tv.z = facing.forward.z;
+      const side = rig.worldToComponentVector(tv, new Vec3());
+      if (arm) scale(side, side, -1);
+      // the normal whose bend side, cross(limb, normal), is `side`
+      cross(n, side, sub(u, p3, p1));
+      if (lengthSq(n) > 1e-12 * lengthSq(side) * lengthSq(u)) return normalize(n, n);
+    }
+    this.warn(
+      "straight-limb",
+      `${upper.name} → ${middle.name} → ${end.name} is straight in this pose, so its bend plane is a guess: ` +
+        "give bendNormal or a bend goal.",
+    );
+    return null;
   }
 
   /** @internal */

@@ -4,6 +4,7 @@ import type { Scene } from "@babylonjs/core/scene.js";
 import { IKSolverLookAt } from "../aim/ik-solver-look-at.js";
 import { Vec3, normalize } from "../math/vec3.js";
 import { FBBIKError } from "../solver/errors.js";
+import { detectBipedFacing } from "./character-forward.js";
 import { RigComponent, type RigComponentOptions, type IKTarget } from "./rig-component.js";
 import { IKUpdateOrder } from "./scene-updater.js";
 
@@ -22,8 +23,9 @@ export interface LookAtIKOptions extends RigComponentOptions {
   /** The node the character looks at (the camera, a point of interest). */
   target?: IKTarget | null;
   /**
-   * The direction the character faces as created, in world space (default: +Z of the skeleton's own space,
-   * glTF's front).
+   * The direction the character faces as created, in world space. Default: for a skeleton the biped detection
+   * recognises, the way its toes point (as FullBodyBipedIK estimates it); otherwise +Z of the skeleton's own
+   * space, glTF's front.
    */
   forward?: Vector3;
 }
@@ -56,10 +58,12 @@ export class LookAtIK extends RigComponent {
     super(skeleton, all, options, IKUpdateOrder.LookAt);
     const rig = this.rig;
     let forward: Vec3 | undefined;
-    if (options.forward !== undefined) {
-      tv.x = options.forward.x;
-      tv.y = options.forward.y;
-      tv.z = options.forward.z;
+    // a Z-up armature (Mixamo exports, .babylon files) or a character facing −Z makes +Z a poor guess
+    const world = options.forward ?? detectBipedFacing(skeleton, options.mesh ?? null)?.forward;
+    if (world !== undefined) {
+      tv.x = world.x;
+      tv.y = world.y;
+      tv.z = world.z;
       forward = normalize(new Vec3(), rig.worldToComponentVector(tv, tv));
     }
     this.solver = new IKSolverLookAt(rig, {

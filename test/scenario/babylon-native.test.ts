@@ -3,13 +3,15 @@
  * `skeleton.needInitialSkinMatrix`, skinned mesh scaled ×100) against the glTF copy of the same character
  * (Khronos's RiggedFigure): the IK must read the bones where Babylon renders them (the mesh's pose matrix,
  * then its world matrix) and give the same reach, crouch and pull as on the glTF copy, and hold a hand while
- * the skeleton's own clip plays.
+ * the skeleton's own clip plays; a BoneCollider measured in the world (`fromWorld`) sits where it was measured.
  */
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import { VertexBuffer } from "@babylonjs/core/Buffers/buffer.js";
 import { afterEach, describe, expect, it } from "vitest";
+import { BoneCollider } from "../../src/babylon/bone-collider.js";
+import { CCDIK } from "../../src/babylon/chain-ik.js";
 import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import type { BabylonEffector } from "../../src/babylon/babylon-effector.js";
 import { Random } from "../helpers/random.js";
@@ -343,5 +345,36 @@ describe("a native .babylon skeleton (needInitialSkinMatrix, mesh ×100) against
     hand.positionWeight = 0;
     m.scene.render();
     expect(locals()).toEqual(before);
+  });
+
+  it("a BoneCollider.fromWorld torso keeps a CCDIK arm out, as measured in the world (pose matrix once)", async () => {
+    const native = await load(true);
+    const { m, ik } = native;
+    const h = height(native);
+    const r = ik.references;
+    // the copy's own world points: pelvis and head as Babylon renders them
+    const hips = native.toOwn(native.pos(r.pelvis));
+    const head = native.toOwn(native.pos(r.head!));
+    const radius = 0.06 * h;
+    const chest = r.spine[r.spine.length - 1]!;
+    const torso = BoneCollider.fromWorld(chest, hips, head, radius);
+    const arm = [r.rightUpperArm, r.rightForearm, r.rightHand];
+    const ccd = CCDIK.create(m.scene, arm, { colliders: [torso], maxIterations: 20 });
+    // a target on the torso's axis: the arm can only end on the capsule's surface
+    ccd.targetPosition.copyFrom(Vector3.Lerp(hips, head, 0.7));
+    m.scene.render();
+    let deepest = Number.NEGATIVE_INFINITY;
+    for (const b of arm) {
+      const p = native.toOwn(native.pos(b));
+      const t = Math.min(
+        1,
+        Math.max(0, Vector3.Dot(p.subtract(hips), head.subtract(hips)) / hips.subtract(head).lengthSquared()),
+      );
+      deepest = Math.max(deepest, radius - Vector3.Distance(p, Vector3.Lerp(hips, head, t)));
+    }
+    if (process.env.FBBIK_REPORT)
+      console.log(`deepest joint inside the torso: ${(deepest / h).toExponential(2)} of the height`);
+    expect(deepest / h).toBeLessThan(1e-4);
+    ccd.dispose();
   });
 });

@@ -1,15 +1,19 @@
 /**
  * LimbIK's bend goal and LookAtIK on the UAL character (and Xbot when ../shared is there), glTF, bones found
- * by the reference detection: a bend goal turns the elbow toward it; with clamps 0 and weights 1 the head
- * looks straight at the target within 0.01°, and with a clamp the head never turns past its bound. Reach,
+ * by the reference detection: a bend goal turns the elbow toward it; a limb straight at creation bends its elbow
+ * back and its knee forward; with clamps 0 and weights 1 the head looks straight at the target within 0.01°, and
+ * with a clamp the head never turns past its bound; without `forward`, a Z-up skeleton (RiggedFigure.babylon)
+ * looks the way its toes point. Reach,
  * mirroring and weight 0 of LimbIK and AimIK on every model: test/scenario/family-models.test.ts.
  */
-import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import type { Bone } from "@babylonjs/core/Bones/bone.js";
+import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { describe, expect, it } from "vitest";
 import { LimbIK } from "../../src/babylon/limb-ik.js";
 import { LookAtIK } from "../../src/babylon/look-at-ik.js";
-import { resolveBipedReferences } from "../../src/babylon/biped-references.js";
+import { type BipedReferences, resolveBipedReferences } from "../../src/babylon/biped-references.js";
 import { type ModelName, loadModel, modelAvailable } from "../helpers/babylon-scene.js";
 import { Random } from "../helpers/random.js";
 
@@ -56,7 +60,75 @@ describe.each(MODELS)("LimbIK on %s's arm", (name) => {
     ik.dispose();
     model.dispose();
   });
+
+  it("a limb straight at creation (a T-posed arm) bends its elbow back and its knee forward", async () => {
+    for (const rightHanded of [false, true]) {
+      const { model, refs } = await character(name, rightHanded);
+      const forward = toesForward(model.skeleton, refs);
+      const limbs = [
+        { bones: [refs.leftUpperArm, refs.leftForearm, refs.leftHand], side: -1 },
+        { bones: [refs.rightThigh, refs.rightCalf, refs.rightFoot], side: 1 },
+      ] as const;
+      for (const { bones, side } of limbs) {
+        const [upper, middle, end] = bones.map((b) => b.getTransformNode()!);
+        straighten(middle!, end!);
+        model.scene.render();
+        const ik = LimbIK.create(model.scene, bones[0], bones[1], bones[2]);
+        const root = pos(upper!);
+        const tip = pos(end!);
+        const length = Vector3.Distance(root, pos(middle!)) + Vector3.Distance(pos(middle!), tip);
+        // the end pulled a third of the limb toward the root: the middle joint has to bend out of the line
+        ik.targetPosition.copyFrom(
+          tip.add(
+            root
+              .subtract(tip)
+              .normalize()
+              .scale(length / 3),
+          ),
+        );
+        model.scene.render();
+        const bend = pos(middle!).subtract(root.add(ik.targetPosition).scale(0.5)).normalize();
+        if (process.env.FBBIK_REPORT)
+          console.log(`${name} ${bones[1].name}: bend · forward ${Vector3.Dot(bend, forward)}`);
+        expect(Vector3.Dot(bend, forward) * side).toBeGreaterThan(0.95);
+        expect(ik.warningsRaised).toEqual([]);
+        ik.dispose();
+      }
+      model.dispose();
+    }
+  });
 });
+
+/** The character's horizontal forward: from the feet to the toes, both feet averaged. */
+function toesForward(skeleton: Skeleton, refs: BipedReferences): Vector3 {
+  const sum = new Vector3();
+  for (const foot of [refs.leftFoot, refs.rightFoot]) {
+    const toe = foot.children[0]!;
+    const d = boneWorld(skeleton, toe).subtract(boneWorld(skeleton, foot));
+    d.y = 0;
+    sum.addInPlace(d.normalize());
+  }
+  return sum.normalize();
+}
+
+/** A bone's world position where Babylon renders it (its linked node's, else on its skinned mesh). */
+function boneWorld(skeleton: Skeleton, bone: Bone): Vector3 {
+  const node = bone.getTransformNode();
+  if (node !== null) return pos(node);
+  skeleton.computeAbsoluteMatrices(true);
+  return bone.getAbsolutePosition(skeleton.getScene().meshes.find((m) => m.skeleton === skeleton)!);
+}
+
+/** Turns `middle` (in its parent's frame) so that `end` lies on the line of the bone above: a straight limb. */
+function straighten(middle: TransformNode, end: TransformNode): void {
+  const q = middle.rotationQuaternion!;
+  // the lower bone in the parent's frame, and the upper bone (the middle node's offset in that frame)
+  const lower = end.position.multiply(middle.scaling).applyRotationQuaternion(q).normalize();
+  const upper = middle.position.normalizeToNew();
+  const turn = new Quaternion();
+  Quaternion.FromUnitVectorsToRef(lower, upper, turn);
+  middle.rotationQuaternion = turn.multiply(q);
+}
 
 // AimIK on every model's forearm and shin, both handednesses: test/scenario/family-models.test.ts
 
@@ -121,3 +193,52 @@ describe.each(MODELS)("LookAtIK on %s", (name) => {
     model.dispose();
   });
 });
+
+describe("LookAtIK's default forward", () => {
+  it("on a Z-up skeleton (RiggedFigure.babylon) it is the way the toes point, not the skeleton's +Z", async () => {
+    const model = await loadModel("RiggedFigureBabylon");
+    const mesh = model.scene.meshes.find((m) => m.skeleton === model.skeleton)!;
+    // the file starts its clip by itself (autoAnimate): the test wants the bind pose, still
+    model.scene.stopAnimation(mesh);
+    model.scene.render();
+    const refs = resolveBipedReferences(model.skeleton).references;
+    const head = refs.head!;
+    const forward = toesForward(model.skeleton, refs);
+    const ik = LookAtIK.create(model.scene, { head });
+    ik.solver.headWeight = 1;
+    ik.solver.clampWeightHead = 0;
+    const rotation = () => {
+      model.skeleton.computeAbsoluteMatrices(true);
+      return Quaternion.FromRotationMatrix(head.getAbsoluteMatrix().getRotationMatrix());
+    };
+    const rest = rotation();
+    const headPos = boneWorld(model.skeleton, head);
+    const turnDeg = () => (Quaternion.AreClose(rest, rotation()) ? 0 : angleOf(rest, rotation()));
+    // straight ahead the head has nothing to turn; 40° to the side it turns 40°
+    const side = Vector3.Cross(Vector3.Up(), forward);
+    const worst: number[] = [];
+    for (const deg of [0, 40]) {
+      const a = (deg * Math.PI) / 180;
+      ik.targetPosition.copyFrom(
+        headPos.add(
+          forward
+            .scale(Math.cos(a))
+            .add(side.scale(Math.sin(a)))
+            .scale(3),
+        ),
+      );
+      model.scene.render();
+      worst.push(Math.abs(turnDeg() - deg));
+    }
+    if (process.env.FBBIK_REPORT) console.log(`RiggedFigure.babylon default forward: turn errors ${worst} °`);
+    expect(Math.max(...worst)).toBeLessThan(1);
+    ik.dispose();
+    model.dispose();
+  });
+});
+
+/** The angle between two rotations, degrees. */
+function angleOf(a: Quaternion, b: Quaternion): number {
+  const d = Math.abs(Quaternion.Dot(a.normalizeToNew(), b.normalizeToNew()));
+  return (2 * Math.acos(Math.min(1, d)) * 180) / Math.PI;
+}

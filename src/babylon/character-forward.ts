@@ -1,0 +1,81 @@
+import type { Bone } from "@babylonjs/core/Bones/bone.js";
+import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
+import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
+import { rotateVector } from "../math/quat.js";
+import { Vec3, add, cross, length, normalize, projectOnPlane, sub } from "../math/vec3.js";
+import type { BipedBones } from "../solver/biped-bones.js";
+import { BabylonRig } from "./babylon-rig.js";
+import { type BipedReferences, referencedBones, resolveBipedReferences } from "./biped-references.js";
+
+/** The character's forward in component space: the given world forward, else from the toes, else null. */
+export function estimateForward(
+  rig: BabylonRig,
+  world: Vector3 | null,
+  toes: (Bone | null)[],
+  bones: Pick<BipedBones, "leftFoot" | "rightFoot" | "leftThigh" | "rightThigh" | "pelvis" | "spine">,
+): Vec3 | null {
+  if (world !== null) return normalize(new Vec3(), rig.worldToComponentVector(world, new Vec3()));
+  const up = rotateVector(new Vec3(), rig.rotations[0]!, new Vec3(0, 1, 0));
+  const sum = new Vec3();
+  let found = 0;
+  [bones.leftFoot, bones.rightFoot].forEach((foot, i) => {
+    const toe = toes[i];
+    if (toe === null || toe === undefined) return;
+    const d = sub(new Vec3(), rig.positions[rig.idOf(toe)]!, rig.positions[foot]!);
+    projectOnPlane(d, d, up);
+    if (length(d) > 0) {
+      add(sum, sum, normalize(d, d));
+      found++;
+    }
+  });
+  if (found > 0 && length(sum) > 0) return normalize(sum, sum);
+  // no toes: the solver takes left × up, which is forward only in a right-handed frame; in a left-handed
+  // one (a .babylon file in a left-handed scene) forward is up × left
+  const scene = rig.skeleton.getScene();
+  if (scene.useRightHandedSystem !== rig.mirrored) return null;
+  const left = sub(new Vec3(), rig.positions[bones.leftThigh]!, rig.positions[bones.rightThigh]!);
+  const upward = sub(new Vec3(), rig.positions[bones.spine[bones.spine.length - 1]!]!, rig.positions[bones.pelvis]!);
+  const forward = cross(new Vec3(), upward, left);
+  return length(forward) > 0 ? normalize(forward, forward) : null;
+}
+
+/** The first child of each foot, taken as its toe (null when a foot has none). */
+export function toeBones(references: BipedReferences): (Bone | null)[] {
+  return [references.leftFoot, references.rightFoot].map((f) => f.children[0] ?? null);
+}
+
+/**
+ * A skeleton the biped detection recognises: its references and the way the character faces in the world,
+ * estimated as FullBodyBipedIK does (from the toes, else from the hips and spine). Null when the skeleton is
+ * no detectable biped or the estimate fails. Setup-time: it builds a throwaway rig.
+ */
+export function detectBipedFacing(
+  skeleton: Skeleton,
+  mesh: AbstractMesh | null,
+): { references: BipedReferences; forward: Vector3 } | null {
+  let references: BipedReferences;
+  try {
+    references = resolveBipedReferences(skeleton).references;
+  } catch {
+    return null;
+  }
+  const toes = toeBones(references);
+  const rig = new BabylonRig(skeleton, [...referencedBones(references), ...toes.filter((t): t is Bone => t !== null)], {
+    characterRoot: references.root ?? undefined,
+    mesh,
+  });
+  const id = (b: Bone): number => rig.idOf(b);
+  const forward = estimateForward(rig, null, toes, {
+    leftFoot: id(references.leftFoot),
+    rightFoot: id(references.rightFoot),
+    leftThigh: id(references.leftThigh),
+    rightThigh: id(references.rightThigh),
+    pelvis: id(references.pelvis),
+    spine: references.spine.map(id),
+  });
+  const world = forward !== null ? rig.componentToWorldVector(forward, new Vector3()) : null;
+  rig.dispose();
+  if (world === null || !(world.length() > 0)) return null;
+  return { references, forward: world.normalize() };
+}
