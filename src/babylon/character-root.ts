@@ -8,9 +8,8 @@ const GLTF_ROOT = "__root__";
 /**
  * The node that places the character: the nearest node above both the skeleton (`componentRoot`, the root
  * bone's parent or the skinned mesh) and every mesh the skeleton skins, raised to the glTF loader's
- * `__root__` when that sits above it, else through the parents that hold nothing else (a renamed model root,
- * an exporter's wrapper nodes). Nodes the application puts the model under (a level, a group of characters,
- * a ship) are not the character: it may walk and turn under them. Null without `componentRoot`.
+ * `__root__` when that sits above it. Nodes the application puts the model under (a level, a group of
+ * characters, a ship) are not the character: it may walk and turn under them. Null without `componentRoot`.
  */
 export function defaultCharacterRoot(skeleton: Skeleton, componentRoot: TransformNode | null): TransformNode | null {
   if (componentRoot === null) return null;
@@ -24,6 +23,5 @@ export function defaultCharacterRoot(skeleton: Skeleton, componentRoot: Transfor
     if (i > top) top = i;
   }
   for (let i = top; i < chain.length; i++) if (chain[i]!.name.endsWith(GLTF_ROOT)) return chain[i] as TransformNode;
-  while (top + 1 < chain.length && chain[top + 1]!.getChildren().length === 1) top++;
   return chain[top] as TransformNode;
 }
