@@ -13,6 +13,7 @@ import { FlatPose } from "../mapping/flat-pose.js";
 import { isUniform, isUniformWithin } from "../mapping/flat-pose-kernels.js";
 import type { OutputFade } from "./lod/output-fade.js";
 import { AnimatedPoseStore } from "./animated-pose-store.js";
+import { defaultCharacterRoot } from "./character-root.js";
 import { ComponentSpace } from "./component-space.js";
 import { RigAttachment, type RigDetachment } from "./rig-attachment.js";
 import { rigProblemText } from "./rig-problems.js";
@@ -23,8 +24,8 @@ import { currentWorldMatrix, matrixEquals, rotationFromMatrix } from "./world-ma
 export interface BabylonRigOptions {
   /**
    * The character's root: its up and forward define the character's orientation (FinalIK's
-   * `references.root`). Default: the top-most ancestor of the skeleton's root bone node (glTF's
-   * `__root__`), or the skinned mesh.
+   * `references.root`). Default: the model's own top node ({@link defaultCharacterRoot}: glTF's `__root__`,
+   * or the skinned mesh), not the nodes the application parents it to.
    */
   characterRoot?: TransformNode | null;
   /** For skeletons without linked TransformNodes: the mesh the skeleton deforms (default: the first mesh using it). */
@@ -111,9 +112,8 @@ export class BabylonRig extends FlatPose implements RestorablePose {
     this.bones.forEach((b, i) => {
       if (b !== null) this.boneIds.set(b, i);
     });
-    let top: TransformNode | null = this.componentRoot;
-    while (top !== null && top.parent !== null) top = top.parent as TransformNode;
-    this.characterRoot = options.characterRoot !== undefined ? options.characterRoot : top;
+    this.characterRoot =
+      options.characterRoot !== undefined ? options.characterRoot : defaultCharacterRoot(skeleton, this.componentRoot);
     this.builtParents = this.bones.map((b, i) => {
       if (i === 0) return null;
       const node = this.nodes[i];

@@ -8,6 +8,7 @@
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
+import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { VertexBuffer } from "@babylonjs/core/Buffers/buffer.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { BoneCollider } from "../../src/babylon/bone-collider.js";
@@ -143,6 +144,16 @@ describe("a native .babylon skeleton (needInitialSkinMatrix, mesh ×100) against
     expect(names(native)).toEqual(names(gltf));
     expect(native.ik.references.leftHand.name).toBe("arm_joint_L_3");
     expect(native.ik.references.leftClavicle).toBeNull();
+  });
+
+  it("a .babylon character put under a node is rooted at its skinned mesh, not at that node", async () => {
+    const m = await loadModel("RiggedFigureBabylon");
+    open.push(m);
+    const mesh = m.scene.meshes.find((x) => x.skeleton === m.skeleton)!;
+    mesh.parent = new TransformNode("player", m.scene);
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+    // the player node turns and carries more than the character (the grounder's ground, a camera target)
+    expect(ik.references.root?.name).toBe(mesh.name);
   });
 
   it("reads every effector where Babylon renders its bone (bone.getAbsolutePosition(mesh)), as on the glTF copy", async () => {

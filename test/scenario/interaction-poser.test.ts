@@ -115,6 +115,32 @@ describe("hand poser", () => {
     });
   }
 
+  it("Superhero cloned with instantiateModelsToScene (nodes renamed): a pose named like its finger bones still curls every finger", async () => {
+    const { m, grip } = await setup("Superhero");
+    const clone = m.container.instantiateModelsToScene();
+    const twin = FullBodyBipedIK.create(m.scene, clone.skeletons[0]!);
+    const system = new InteractionSystem(twin);
+    const poser = system.getPoser(FullBodyBipedEffector.LeftHand)!;
+    expect(poser.bones[0]!.name.startsWith("Clone of ")).toBe(true);
+    const poseNodes = grip.getDescendants(false) as TransformNode[];
+    for (const n of poseNodes)
+      if (n.name !== "grip pose")
+        n.rotationQuaternion = n.rotationQuaternion!.multiply(Quaternion.RotationAxis(Vector3.Right(), 0.87));
+    const rest = poser.bones.map((b) => b.rotationQuaternion!.clone());
+    const object = new InteractionObject(grip.parent as TransformNode, {
+      weightCurves: [{ type: InteractionCurveType.PoserWeight, curve: Curve.constant(1) }],
+      events: [{ time: 0.6, pause: true }],
+    });
+    object.createTarget(FullBodyBipedEffector.LeftHand, grip);
+    system.startInteraction(FullBodyBipedEffector.LeftHand, object, false);
+    // measured: 20 of 20 (0 when matched by node names only)
+    expect(poser.matchedCount).toBe(poser.bones.length);
+    for (let f = 0; f < 40; f++) m.scene.render();
+    // the fade-in (0.3 s) is over, the pause holds: every finger is in the pose, 0.87 rad from where it was
+    expect(poser.weight).toBe(1);
+    poser.bones.forEach((b, i) => expect(angle(b.rotationQuaternion!, rest[i]!)).toBeGreaterThan(0.8));
+  });
+
   it("Mannequin has no finger bones: a finger pose changes nothing under the hand", async () => {
     const { m, ik, system, hand, grip, interaction } = await setup("Mannequin", false);
     const poser = system.getPoser(FullBodyBipedEffector.LeftHand);

@@ -73,6 +73,29 @@ for (const rightHanded of [false, true]) {
       expect([root._childUpdateId, component._childUpdateId]).toEqual(ids);
     });
 
+    it("a character under a level node is rooted at its own __root__: turned 180° there, a raised foot's knee still bends forward", async () => {
+      const m = await load(rightHanded);
+      const level = new TransformNode("level", m.scene);
+      m.root.parent = level;
+      const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+      // the level is not the character: the grounder's ground, the modifiers' root space and the LOD's centre hang on it
+      expect(ik.references.root === m.root).toBe(true);
+      const r = ik.references;
+      m.root.rotate(Vector3.Up(), Math.PI);
+      m.scene.render();
+      const foot = worldPos(r.leftFoot);
+      const forward = worldPos(r.leftFoot.children[0]!).subtract(foot);
+      forward.y = 0;
+      forward.normalize();
+      ik.solver.leftFootEffector.position.copyFrom(foot).addInPlaceFromFloats(0, 0.15, 0);
+      ik.solver.leftFootEffector.positionWeight = 1;
+      m.scene.render();
+      const hip = worldPos(r.leftThigh);
+      const knee = worldPos(r.leftCalf).subtract(hip.add(worldPos(r.leftFoot)).scale(0.5));
+      // measured: 0.136 m in front of the hip–ankle line (0.147 m behind it when rooted at the level)
+      expect(Vector3.Dot(knee, forward)).toBeGreaterThan(0.05);
+    });
+
     it("follows a character moved in place between two updates without a render", async () => {
       const m = await load(rightHanded);
       const ik = FullBodyBipedIK.create(m.scene, m.skeleton);

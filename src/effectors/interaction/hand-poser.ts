@@ -37,6 +37,8 @@ export class HandPoser {
   localPositionWeight = 0;
   private _poseRoot: TransformNode | null = null;
   private poseNodes: (TransformNode | null)[];
+  /** The linked bone's name per node: a clone's nodes are renamed ("Clone of …"), its bones are not. */
+  private readonly boneNames: (string | null)[];
   private readonly animatedRotations: Quaternion[];
   private readonly writtenRotations: Quaternion[];
   private readonly animatedPositions: Vector3[];
@@ -53,17 +55,18 @@ export class HandPoser {
   constructor(hand: TransformNode, skeleton: Skeleton | null = null) {
     this.hand = hand;
     let nodes = hand.getDescendants(false, (n) => n instanceof TransformNode) as TransformNode[];
+    const boneNames = new Map<TransformNode, string>();
     if (skeleton !== null) {
-      const linked = new Set<TransformNode>();
       for (const b of skeleton.bones) {
         const t = b.getTransformNode();
-        if (t !== null) linked.add(t);
+        if (t !== null) boneNames.set(t, b.name);
       }
-      nodes = nodes.filter((n) => linked.has(n));
+      nodes = nodes.filter((n) => boneNames.has(n));
     }
     for (const n of nodes)
       if (n.rotationQuaternion === null) n.rotationQuaternion = Quaternion.FromEulerVector(n.rotation);
     this.bones = nodes;
+    this.boneNames = nodes.map((n) => boneNames.get(n) ?? null);
     this.poseNodes = nodes.map(() => null);
     this.animatedRotations = nodes.map((n) => n.rotationQuaternion!.clone());
     this.writtenRotations = nodes.map((n) => n.rotationQuaternion!.clone());
@@ -94,7 +97,8 @@ export class HandPoser {
 
   /**
    * Points the poser at a pose hierarchy and matches its nodes to the finger bones by name (exactly,
-   * then without namespace and case). Returns the number matched.
+   * then without namespace and case), the node's name first, then its bone's (with a skeleton: a clone
+   * from `instantiateModelsToScene` renames the nodes, not the bones). Returns the number matched.
    */
   setPoseRoot(root: TransformNode | null): number {
     this._poseRoot = root;
@@ -111,8 +115,9 @@ export class HandPoser {
       if (!loose.has(k)) loose.set(k, c);
     }
     let matched = 0;
-    this.poseNodes = this.bones.map((b) => {
-      const p = exact.get(b.name) ?? loose.get(nameKey(b.name)) ?? null;
+    this.poseNodes = this.bones.map((b, i) => {
+      const bone = this.boneNames[i] ?? b.name;
+      const p = exact.get(b.name) ?? exact.get(bone) ?? loose.get(nameKey(b.name)) ?? loose.get(nameKey(bone)) ?? null;
       if (p !== null) matched++;
       return p;
     });
