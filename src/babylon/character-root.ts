@@ -2,7 +2,7 @@ import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { Node } from "@babylonjs/core/node.js";
 
-/** The glTF loader's name for a model's top node (clones keep it inside their new names). */
+/** The glTF loader's name for a model's top node (a clone's name keeps it, before or after what it adds). */
 const GLTF_ROOT = "__root__";
 
 /**
@@ -22,6 +22,6 @@ export function defaultCharacterRoot(skeleton: Skeleton, componentRoot: Transfor
     // a skinned mesh outside the model's hierarchy says nothing about where the model ends
     if (i > top) top = i;
   }
-  for (let i = top; i < chain.length; i++) if (chain[i]!.name.endsWith(GLTF_ROOT)) return chain[i] as TransformNode;
+  for (let i = top; i < chain.length; i++) if (chain[i]!.name.includes(GLTF_ROOT)) return chain[i] as TransformNode;
   return chain[top] as TransformNode;
 }

@@ -96,6 +96,18 @@ for (const rightHanded of [false, true]) {
       expect(Vector3.Dot(knee, forward)).toBeGreaterThan(0.05);
     });
 
+    it("a clone renamed either way is rooted at its __root__, not at the rotated armature node under it", async () => {
+      const m = await load(rightHanded);
+      for (const rename of [(n: string) => `clone_${n}`, (n: string) => `${n}#1`]) {
+        const twin = m.container.instantiateModelsToScene(rename, false, { doNotInstantiate: true });
+        const ik = FullBodyBipedIK.create(m.scene, twin.skeletons[0]!);
+        // measured: "Rig_Medium#1" (the glTF's armature node, without __root__'s handedness turn) before
+        expect(ik.references.root?.name).toBe(rename("__root__"));
+        ik.dispose();
+        twin.dispose();
+      }
+    });
+
     it("follows a character moved in place between two updates without a render", async () => {
       const m = await load(rightHanded);
       const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
