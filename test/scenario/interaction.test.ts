@@ -760,4 +760,104 @@ describe("interaction details on the Mannequin", () => {
     console.log(`body: root node → seat ${(bd * 100).toExponential(2)} % of h`);
     expect(bd).toBeLessThan(0.01);
   });
+
+  it("a box picked up with both hands: the second pick-up takes it over without a jump, the hands stay on its sides while the character turns and walks, and a release mid-frame keeps the pose shown", async () => {
+    const { LeftHand, RightHand } = FullBodyBipedEffector;
+    for (const rightHanded of [false, true]) {
+      const rig = await setup("Mannequin", rightHanded);
+      const { h, forward } = rig;
+      const r = rig.ik.references;
+      const scene = rig.m.scene;
+      const shoulderL = worldPos(r.leftUpperArm);
+      const across = worldPos(r.rightUpperArm).subtract(shoulderL);
+      const half = 0.4 * across.length();
+      across.normalize();
+      const shelf = new TransformNode("shelf", scene);
+      shelf.position.set(0.01 * h, 0.02 * h, 0.03 * h);
+      const box = new TransformNode("box", scene);
+      box.parent = shelf;
+      const mid = shoulderL.add(across.scale(half / 0.4 / 2));
+      box.position.copyFrom(
+        mid
+          .add(forward.scale(0.22 * h))
+          .add(new Vector3(0, -0.12 * h, 0))
+          .subtract(shelf.position),
+      );
+      const sides: TransformNode[] = [];
+      for (const [effector, side] of [
+        ["LeftHand", -1],
+        ["RightHand", 1],
+      ] as const) {
+        const t = new TransformNode(`InteractionTarget.${effector}`, scene);
+        t.parent = box;
+        t.position.copyFrom(across.scale(side * half));
+        t.rotationQuaternion = Quaternion.RotationAxis(forward, side * 0.3);
+        sides.push(t);
+      }
+      const reach = Curve.riseHoldFall(0.5, 0.8, 1.5);
+      const object = new InteractionObject(box, {
+        weightCurves: [
+          { type: InteractionCurveType.PositionWeight, curve: reach },
+          { type: InteractionCurveType.RotationWeight, curve: reach },
+        ],
+        events: [{ time: 0.5, pickUp: true, pause: true }],
+      });
+      rig.system.startInteraction(LeftHand, object, false);
+      rig.system.startInteraction(RightHand, object, false);
+      const offSides = () =>
+        Math.max(
+          Vector3.Distance(worldPos(r.leftHand), nodePos(sides[0]!)),
+          Vector3.Distance(worldPos(r.rightHand), nodePos(sides[1]!)),
+        ) / h;
+      let before = 0;
+      frames(rig, 40, (i) => {
+        if (i === 30) before = offSides();
+      });
+      // both picked it up in the same frame: the right hand (the later) holds it, where both hands had it
+      const rightNode = r.rightHand.getTransformNode()!;
+      expect(box.parent).toBe(rightNode);
+      expect(rig.system.getHeldObject(LeftHand)).toBe(null);
+      expect(rig.system.getHeldObject(RightHand)).toBe(object);
+      const picked = offSides();
+      // paused on the pick-up: the hands keep their pose relative to the character, which turns and walks
+      const root = rig.m.root;
+      const q0 = root.rotationQuaternion?.clone() ?? Quaternion.Identity();
+      const p0 = root.position.clone();
+      const inCharacter = () =>
+        Vector3.TransformCoordinates(nodePos(box), root.computeWorldMatrix(true).invertToRef(new Matrix()));
+      const start = inCharacter();
+      let carried = 0;
+      let drift = 0;
+      frames(rig, 60, (i) => {
+        root.rotationQuaternion = Quaternion.RotationAxis(Vector3.Up(), 0.02 * (i + 1)).multiply(q0);
+        root.position.copyFrom(p0.add(forward.scale(0.005 * h * (i + 1))));
+        carried = Math.max(carried, offSides());
+        drift = Math.max(drift, Vector3.Distance(inCharacter(), start) / h);
+      });
+      // the hand that gave it up stopping does not take it from the other
+      rig.system.stopInteraction(LeftHand);
+      expect(box.parent).toBe(rightNode);
+      frames(rig, 2);
+      // let go from game code between the animations and the IK (the hand there is the animated one)
+      const shown = box.computeWorldMatrix(true).clone();
+      let released: InteractionObject | null = null;
+      scene.onBeforeRenderObservable.addOnce(() => {
+        released = rig.system.release(RightHand);
+      });
+      scene.render();
+      const dropped = box.computeWorldMatrix(true);
+      let jump = 0;
+      for (let k = 0; k < 16; k++) jump = Math.max(jump, Math.abs(dropped.m[k]! - shown.m[k]!) / (k >= 12 ? h : 1));
+      console.log(
+        `${rightHanded ? "RH" : "LH"}: hands off the box's sides ${before.toExponential(2)} h before the pick-up, ${picked.toExponential(2)} h after, ${carried.toExponential(2)} h carried, the box ${drift.toExponential(2)} h off its place in the character; release mid-frame moved it by ${jump.toExponential(2)}`,
+      );
+      expect(released).toBe(object);
+      expect(box.parent).toBe(shelf);
+      expect(before).toBeLessThan(1e-3);
+      expect(picked).toBeLessThan(1e-3);
+      expect(carried).toBeLessThan(1e-3);
+      expect(drift).toBeLessThan(1e-3);
+      expect(jump).toBeLessThan(1e-5);
+    }
+  });
 });
