@@ -860,4 +860,45 @@ describe("interaction details on the Mannequin", () => {
       expect(jump).toBeLessThan(1e-5);
     }
   });
+
+  it("an object disposed mid-interaction stops it once and the weights return; a disposed held object is let go of, not put back", async () => {
+    const rig = await setup("Mannequin");
+    const RH = FullBodyBipedEffector.RightHand;
+    const stops: string[] = [];
+    rig.system.onInteractionStopObservable.add((d) => stops.push(d.object.node.name));
+    const shelf = new TransformNode("shelf", rig.m.scene);
+    const make = (name: string) => {
+      const node = reachableNode(rig, false, name);
+      node.parent = shelf;
+      const grip = new TransformNode("InteractionTarget.RightHand", rig.m.scene);
+      grip.parent = node;
+      return new InteractionObject(node, {
+        weightCurves: [{ type: InteractionCurveType.PositionWeight, curve: Curve.riseHoldFall(0.4, 0.8, 1.2) }],
+        events: [{ time: 0.4, pickUp: true }],
+      });
+    };
+    // its target disposed while the hand reaches for it
+    const a = make("a");
+    rig.system.startInteraction(RH, a, false);
+    frames(rig, 10);
+    a.targets[0]!.node.dispose();
+    rig.m.scene.render();
+    expect(rig.system.isInInteraction(RH)).toBe(false);
+    expect(stops).toEqual(["a"]);
+    frames(rig, 70);
+    expect(rig.ik.solver.rightHandEffector.positionWeight).toBe(0);
+    expect(stops).toEqual(["a"]);
+    // picked up, then disposed (eaten, broken): the hand holds nothing and the interaction stops
+    const b = make("b");
+    rig.system.startInteraction(RH, b, false);
+    frames(rig, 30);
+    expect(rig.system.getHeldObject(RH)).toBe(b);
+    b.node.dispose();
+    rig.m.scene.render();
+    expect(rig.system.getHeldObject(RH)).toBe(null);
+    expect(rig.system.isInInteraction(RH)).toBe(false);
+    expect(rig.system.release(RH)).toBe(null);
+    expect(shelf.getChildren()).not.toContain(b.node);
+    expect(stops).toEqual(["a", "b"]);
+  });
 });

@@ -466,6 +466,11 @@ export class InteractionEffector {
     if (!this._inInteraction) return;
     if (!this.readAnimatedBone()) return;
     const object = this._object!;
+    // gone from the scene (FinalIK stops when the object is destroyed): no reaching for where it was
+    if (object.node.isDisposed() || this.targetNode!.isDisposed()) {
+      this._stop(false);
+      return;
+    }
     if (this._isPaused) {
       this.readTarget();
       const e = this.effector;
@@ -610,6 +615,7 @@ export class InteractionEffector {
       slerp(cq2, rig.getRotation(id, cq2), cq, rb * rb);
       rig.setRotation(id, cq2);
     }
+    if (this._held?.pickUpNode.isDisposed()) this._forgetHeld();
     if (this.pickUpPending) {
       this.pickUpPending = false;
       this.pickUp(id);
@@ -674,6 +680,11 @@ export class InteractionEffector {
     const held = this._held;
     if (held === null) return null;
     const root = held.pickUpNode;
+    if (root.isDisposed()) {
+      // not put back under a parent: a disposed node there would come back among its children
+      this._forgetHeld();
+      return null;
+    }
     this.heldWorldToRef(scratchMatrix);
     if (position !== null || rotation !== null) {
       scratchMatrix.decompose(ts, tq, tv2);
