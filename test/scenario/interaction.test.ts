@@ -901,4 +901,31 @@ describe("interaction details on the Mannequin", () => {
     expect(shelf.getChildren()).not.toContain(b.node);
     expect(stops).toEqual(["a", "b"]);
   });
+
+  it("a pause does not hold back the events of its own time: a message listed after it fires at the touch, once", async () => {
+    const rig = await setup("Mannequin");
+    const RH = FullBodyBipedEffector.RightHand;
+    const object = new InteractionObject(reachableNode(rig, false, "button"), {
+      weightCurves: [{ type: InteractionCurveType.PositionWeight, curve: Curve.riseHoldFall(0.4, 0.6, 1.2) }],
+      events: [
+        { time: 0.4, pause: true },
+        { time: 0.4, message: "press" },
+        { time: 0.4, pickUp: true },
+        { time: 0.5, message: "later" },
+      ],
+    });
+    const log: string[] = [];
+    const sys = rig.system;
+    sys.onInteractionEventObservable.add((d) => log.push(d.event!.message ?? (d.event!.pause ? "pause" : "pick-up")));
+    sys.onInteractionPauseObservable.add(() => log.push("paused"));
+    sys.onInteractionPickUpObservable.add(() => log.push("picked up"));
+    sys.startInteraction(RH, object, false);
+    frames(rig, 40);
+    expect(sys.isPaused(RH)).toBe(true);
+    expect(log).toEqual(["pause", "press", "pick-up", "paused", "picked up"]);
+    expect(sys.getInteractionEffector(RH).timer).toBe(0.4);
+    sys.resumeInteraction(RH);
+    frames(rig, 60);
+    expect(log).toEqual(["pause", "press", "pick-up", "paused", "picked up", "later"]);
+  });
 });

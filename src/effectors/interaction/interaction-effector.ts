@@ -493,7 +493,8 @@ export class InteractionEffector {
     this._weight = weight < 0 ? 0 : weight > 1 ? 1 : weight;
     if (this._target !== null && !this._target.rotateOnce) this._target.rotateTo(bonePos);
     this.readTarget();
-    // events due, in time order; pause and pick-up hold the timer at their time
+    // events due, in time order; pause and pick-up hold the timer at their time, so after a pause only the
+    // events of its time still fire this frame (a button's message at the touch, not at the resume)
     let pauseEvent: InteractionEvent | null = null;
     const events = object.events;
     for (let k = 0; k < this.eventOrder.length; k++) {
@@ -514,10 +515,7 @@ export class InteractionEffector {
         rig.worldToComponentRotation(targetRot, this.pickUpComponentRotation);
       }
       this.system._notify("event", this, ev);
-      if (ev.pause === true) {
-        pauseEvent = ev;
-        break;
-      }
+      if (ev.pause === true && pauseEvent === null) pauseEvent = ev;
     }
     const e = this.effector;
     const w = this._weight;
