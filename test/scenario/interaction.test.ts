@@ -928,4 +928,32 @@ describe("interaction details on the Mannequin", () => {
     frames(rig, 60);
     expect(log).toEqual(["pause", "press", "pick-up", "paused", "picked up", "later"]);
   });
+
+  it("a pick-up at the interaction's last moment still happens: the hand carries the object back to the animation", async () => {
+    const rig = await setup("Mannequin");
+    const RH = FullBodyBipedEffector.RightHand;
+    const node = reachableNode(rig, false, "apple");
+    const reach = Curve.linear(0, 0, 0.5, 1);
+    const object = new InteractionObject(node, {
+      weightCurves: [
+        { type: InteractionCurveType.PositionWeight, curve: reach },
+        { type: InteractionCurveType.RotationWeight, curve: reach },
+      ],
+      events: [{ time: 0.5, pickUp: true }],
+    });
+    const log: string[] = [];
+    rig.system.onInteractionPickUpObservable.add(() => log.push("picked up"));
+    rig.system.onInteractionStopObservable.add(() => log.push("stop"));
+    rig.system.startInteraction(RH, object, false);
+    frames(rig, 40);
+    expect(log).toEqual(["stop", "picked up"]);
+    expect(rig.system.getHeldObject(RH)).toBe(object);
+    expect(node.parent).toBe(rig.ik.references.rightHand.getTransformNode());
+    const hand = rig.ik.references.rightHand.getTransformNode()!;
+    const offset = Vector3.TransformCoordinates(nodePos(node), hand.computeWorldMatrix(true).invertToRef(new Matrix()));
+    frames(rig, 70);
+    expect(rig.ik.solver.rightHandEffector.positionWeight).toBe(0);
+    const now = Vector3.TransformCoordinates(nodePos(node), hand.computeWorldMatrix(true).invertToRef(new Matrix()));
+    expect(Vector3.Distance(now, offset) / rig.h).toBeLessThan(1e-5);
+  });
 });

@@ -425,16 +425,17 @@ export class InteractionEffector {
 
   /**
    * @internal Stops the interaction: the weights return to their defaults at resetToDefaultsSpeed.
-   * `release` also lets go of a held object. Returns true when something was stopped or released.
+   * `release` also lets go of a held object. `ended`: the end was reached, and a pick-up of that last frame
+   * still happens after the solve. Returns true when something was stopped or released.
    */
-  _stop(release: boolean): boolean {
+  _stop(release: boolean, ended = false): boolean {
     let did = false;
     if (this._inInteraction) {
       did = true;
       this._target?.resetRotation();
       this._inInteraction = false;
       this._isPaused = false;
-      this.pickUpPending = false;
+      if (!ended) this.pickUpPending = false;
       for (let t = 0; t < N; t++) {
         if (!this.used[t]) continue;
         this.stopValues[t] = this.readChannel(t);
@@ -529,7 +530,7 @@ export class InteractionEffector {
     this.positionNoOffset.copyFrom(e.position);
     this.applyChannels(object);
     if (pauseEvent !== null) this._pause(pauseEvent);
-    if (!this._isPaused && this._timer >= this._length) this._stop(false);
+    if (!this._isPaused && this._timer >= this._length) this._stop(false, true);
   }
 
   /** Evaluates the curves at the timer and sets every used channel, then adds the position offset. */
