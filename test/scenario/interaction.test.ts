@@ -760,4 +760,200 @@ describe("interaction details on the Mannequin", () => {
     console.log(`body: root node → seat ${(bd * 100).toExponential(2)} % of h`);
     expect(bd).toBeLessThan(0.01);
   });
+
+  it("a box picked up with both hands: the second pick-up takes it over without a jump, the hands stay on its sides while the character turns and walks, and a release mid-frame keeps the pose shown", async () => {
+    const { LeftHand, RightHand } = FullBodyBipedEffector;
+    for (const rightHanded of [false, true]) {
+      const rig = await setup("Mannequin", rightHanded);
+      const { h, forward } = rig;
+      const r = rig.ik.references;
+      const scene = rig.m.scene;
+      const shoulderL = worldPos(r.leftUpperArm);
+      const across = worldPos(r.rightUpperArm).subtract(shoulderL);
+      const half = 0.4 * across.length();
+      across.normalize();
+      const shelf = new TransformNode("shelf", scene);
+      shelf.position.set(0.01 * h, 0.02 * h, 0.03 * h);
+      const box = new TransformNode("box", scene);
+      box.parent = shelf;
+      const mid = shoulderL.add(across.scale(half / 0.4 / 2));
+      box.position.copyFrom(
+        mid
+          .add(forward.scale(0.22 * h))
+          .add(new Vector3(0, -0.12 * h, 0))
+          .subtract(shelf.position),
+      );
+      const sides: TransformNode[] = [];
+      for (const [effector, side] of [
+        ["LeftHand", -1],
+        ["RightHand", 1],
+      ] as const) {
+        const t = new TransformNode(`InteractionTarget.${effector}`, scene);
+        t.parent = box;
+        t.position.copyFrom(across.scale(side * half));
+        t.rotationQuaternion = Quaternion.RotationAxis(forward, side * 0.3);
+        sides.push(t);
+      }
+      const reach = Curve.riseHoldFall(0.5, 0.8, 1.5);
+      const object = new InteractionObject(box, {
+        weightCurves: [
+          { type: InteractionCurveType.PositionWeight, curve: reach },
+          { type: InteractionCurveType.RotationWeight, curve: reach },
+        ],
+        events: [{ time: 0.5, pickUp: true, pause: true }],
+      });
+      rig.system.startInteraction(LeftHand, object, false);
+      rig.system.startInteraction(RightHand, object, false);
+      const offSides = () =>
+        Math.max(
+          Vector3.Distance(worldPos(r.leftHand), nodePos(sides[0]!)),
+          Vector3.Distance(worldPos(r.rightHand), nodePos(sides[1]!)),
+        ) / h;
+      let before = 0;
+      frames(rig, 40, (i) => {
+        if (i === 30) before = offSides();
+      });
+      // both picked it up in the same frame: the right hand (the later) holds it, where both hands had it
+      const rightNode = r.rightHand.getTransformNode()!;
+      expect(box.parent).toBe(rightNode);
+      expect(rig.system.getHeldObject(LeftHand)).toBe(null);
+      expect(rig.system.getHeldObject(RightHand)).toBe(object);
+      const picked = offSides();
+      // paused on the pick-up: the hands keep their pose relative to the character, which turns and walks
+      const root = rig.m.root;
+      const q0 = root.rotationQuaternion?.clone() ?? Quaternion.Identity();
+      const p0 = root.position.clone();
+      const inCharacter = () =>
+        Vector3.TransformCoordinates(nodePos(box), root.computeWorldMatrix(true).invertToRef(new Matrix()));
+      const start = inCharacter();
+      let carried = 0;
+      let drift = 0;
+      frames(rig, 60, (i) => {
+        root.rotationQuaternion = Quaternion.RotationAxis(Vector3.Up(), 0.02 * (i + 1)).multiply(q0);
+        root.position.copyFrom(p0.add(forward.scale(0.005 * h * (i + 1))));
+        carried = Math.max(carried, offSides());
+        drift = Math.max(drift, Vector3.Distance(inCharacter(), start) / h);
+      });
+      // the hand that gave it up stopping does not take it from the other
+      rig.system.stopInteraction(LeftHand);
+      expect(box.parent).toBe(rightNode);
+      frames(rig, 2);
+      // let go from game code between the animations and the IK (the hand there is the animated one)
+      const shown = box.computeWorldMatrix(true).clone();
+      let released: InteractionObject | null = null;
+      scene.onBeforeRenderObservable.addOnce(() => {
+        released = rig.system.release(RightHand);
+      });
+      scene.render();
+      const dropped = box.computeWorldMatrix(true);
+      let jump = 0;
+      for (let k = 0; k < 16; k++) jump = Math.max(jump, Math.abs(dropped.m[k]! - shown.m[k]!) / (k >= 12 ? h : 1));
+      console.log(
+        `${rightHanded ? "RH" : "LH"}: hands off the box's sides ${before.toExponential(2)} h before the pick-up, ${picked.toExponential(2)} h after, ${carried.toExponential(2)} h carried, the box ${drift.toExponential(2)} h off its place in the character; release mid-frame moved it by ${jump.toExponential(2)}`,
+      );
+      expect(released).toBe(object);
+      expect(box.parent).toBe(shelf);
+      expect(before).toBeLessThan(1e-3);
+      expect(picked).toBeLessThan(1e-3);
+      expect(carried).toBeLessThan(1e-3);
+      expect(drift).toBeLessThan(1e-3);
+      expect(jump).toBeLessThan(1e-5);
+    }
+  });
+
+  it("an object disposed mid-interaction stops it once and the weights return; a disposed held object is let go of, not put back", async () => {
+    const rig = await setup("Mannequin");
+    const RH = FullBodyBipedEffector.RightHand;
+    const stops: string[] = [];
+    rig.system.onInteractionStopObservable.add((d) => stops.push(d.object.node.name));
+    const shelf = new TransformNode("shelf", rig.m.scene);
+    const make = (name: string) => {
+      const node = reachableNode(rig, false, name);
+      node.parent = shelf;
+      const grip = new TransformNode("InteractionTarget.RightHand", rig.m.scene);
+      grip.parent = node;
+      return new InteractionObject(node, {
+        weightCurves: [{ type: InteractionCurveType.PositionWeight, curve: Curve.riseHoldFall(0.4, 0.8, 1.2) }],
+        events: [{ time: 0.4, pickUp: true }],
+      });
+    };
+    // its target disposed while the hand reaches for it
+    const a = make("a");
+    rig.system.startInteraction(RH, a, false);
+    frames(rig, 10);
+    a.targets[0]!.node.dispose();
+    rig.m.scene.render();
+    expect(rig.system.isInInteraction(RH)).toBe(false);
+    expect(stops).toEqual(["a"]);
+    frames(rig, 70);
+    expect(rig.ik.solver.rightHandEffector.positionWeight).toBe(0);
+    expect(stops).toEqual(["a"]);
+    // picked up, then disposed (eaten, broken): the hand holds nothing and the interaction stops
+    const b = make("b");
+    rig.system.startInteraction(RH, b, false);
+    frames(rig, 30);
+    expect(rig.system.getHeldObject(RH)).toBe(b);
+    b.node.dispose();
+    rig.m.scene.render();
+    expect(rig.system.getHeldObject(RH)).toBe(null);
+    expect(rig.system.isInInteraction(RH)).toBe(false);
+    expect(rig.system.release(RH)).toBe(null);
+    expect(shelf.getChildren()).not.toContain(b.node);
+    expect(stops).toEqual(["a", "b"]);
+  });
+
+  it("a pause does not hold back the events of its own time: a message listed after it fires at the touch, once", async () => {
+    const rig = await setup("Mannequin");
+    const RH = FullBodyBipedEffector.RightHand;
+    const object = new InteractionObject(reachableNode(rig, false, "button"), {
+      weightCurves: [{ type: InteractionCurveType.PositionWeight, curve: Curve.riseHoldFall(0.4, 0.6, 1.2) }],
+      events: [
+        { time: 0.4, pause: true },
+        { time: 0.4, message: "press" },
+        { time: 0.4, pickUp: true },
+        { time: 0.5, message: "later" },
+      ],
+    });
+    const log: string[] = [];
+    const sys = rig.system;
+    sys.onInteractionEventObservable.add((d) => log.push(d.event!.message ?? (d.event!.pause ? "pause" : "pick-up")));
+    sys.onInteractionPauseObservable.add(() => log.push("paused"));
+    sys.onInteractionPickUpObservable.add(() => log.push("picked up"));
+    sys.startInteraction(RH, object, false);
+    frames(rig, 40);
+    expect(sys.isPaused(RH)).toBe(true);
+    expect(log).toEqual(["pause", "press", "pick-up", "paused", "picked up"]);
+    expect(sys.getInteractionEffector(RH).timer).toBe(0.4);
+    sys.resumeInteraction(RH);
+    frames(rig, 60);
+    expect(log).toEqual(["pause", "press", "pick-up", "paused", "picked up", "later"]);
+  });
+
+  it("a pick-up at the interaction's last moment still happens: the hand carries the object back to the animation", async () => {
+    const rig = await setup("Mannequin");
+    const RH = FullBodyBipedEffector.RightHand;
+    const node = reachableNode(rig, false, "apple");
+    const reach = Curve.linear(0, 0, 0.5, 1);
+    const object = new InteractionObject(node, {
+      weightCurves: [
+        { type: InteractionCurveType.PositionWeight, curve: reach },
+        { type: InteractionCurveType.RotationWeight, curve: reach },
+      ],
+      events: [{ time: 0.5, pickUp: true }],
+    });
+    const log: string[] = [];
+    rig.system.onInteractionPickUpObservable.add(() => log.push("picked up"));
+    rig.system.onInteractionStopObservable.add(() => log.push("stop"));
+    rig.system.startInteraction(RH, object, false);
+    frames(rig, 40);
+    expect(log).toEqual(["stop", "picked up"]);
+    expect(rig.system.getHeldObject(RH)).toBe(object);
+    expect(node.parent).toBe(rig.ik.references.rightHand.getTransformNode());
+    const hand = rig.ik.references.rightHand.getTransformNode()!;
+    const offset = Vector3.TransformCoordinates(nodePos(node), hand.computeWorldMatrix(true).invertToRef(new Matrix()));
+    frames(rig, 70);
+    expect(rig.ik.solver.rightHandEffector.positionWeight).toBe(0);
+    const now = Vector3.TransformCoordinates(nodePos(node), hand.computeWorldMatrix(true).invertToRef(new Matrix()));
+    expect(Vector3.Distance(now, offset) / rig.h).toBeLessThan(1e-5);
+  });
 });

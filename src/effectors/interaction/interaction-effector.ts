@@ -34,6 +34,7 @@ const boneWorld = new Matrix();
 const targetWorld = new Matrix();
 const scratchMatrix = new Matrix();
 const scratchMatrix2 = new Matrix();
+const scratchMatrix3 = new Matrix();
 const bonePos = new Vector3();
 const boneRot = new Quaternion();
 const targetPos = new Vector3();
@@ -46,6 +47,12 @@ const axisY = new Vector3();
 const axisZ = new Vector3();
 const cq = new Quat();
 const cq2 = new Quat();
+
+/**
+ * Who holds each picked-up node: an object has one holder, so a hand that picks up what another hand holds
+ * (this character's other hand, another character's) takes it over.
+ */
+const holders = new WeakMap<TransformNode, InteractionEffector>();
 
 /** The limb chain an effector belongs to, or null for the body. */
 function chainOf(effector: FullBodyBipedEffector): FullBodyBipedChain | null {
@@ -123,14 +130,22 @@ export class InteractionEffector {
   private _pickedUp = false;
   private pickUpPending = false;
   private pickUpEvent: InteractionEvent | null = null;
-  /** World position the hand was going to when the object was picked up. */
+  /**
+   * World position the hand was going to when the object was picked up, this frame: it moves with the
+   * character (kept in component space, as FinalIK keeps it relative to the character's root).
+   */
   readonly pickUpPosition = new Vector3();
-  /** World rotation (effector convention) the hand was going to when the object was picked up. */
+  /** World rotation (effector convention) the hand was going to when the object was picked up, this frame. */
   readonly pickUpRotation = new Quaternion();
+  private readonly pickUpComponentPosition = new Vector3();
+  private readonly pickUpComponentRotation = new Quat();
   private _held: InteractionObject | null = null;
   private heldParent: Node | null = null;
   private heldFollowManually = false;
   private readonly heldRelative = new Matrix();
+  /** The held node's world matrix in component space at the last solve, and that solve's scene frame. */
+  private readonly heldComponent = new Matrix();
+  private heldFrame = -1;
 
   /** @internal Created by the system. */
   constructor(system: InteractionSystem, effectorType: FullBodyBipedEffector) {
@@ -303,6 +318,9 @@ export class InteractionEffector {
   /** Target world pose into targetPos/targetRot (and targetWorld); the pick-up pose once picked up. */
   private readTarget(): void {
     if (this._pickedUp) {
+      const rig = this.system.ik.rig;
+      Vector3.TransformCoordinatesToRef(this.pickUpComponentPosition, rig.componentToWorld, this.pickUpPosition);
+      rig.componentToWorldRotation(this.pickUpComponentRotation, this.pickUpRotation);
       targetPos.copyFrom(this.pickUpPosition);
       targetRot.copyFrom(this.pickUpRotation);
       return;
@@ -407,16 +425,17 @@ export class InteractionEffector {
 
   /**
    * @internal Stops the interaction: the weights return to their defaults at resetToDefaultsSpeed.
-   * `release` also lets go of a held object. Returns true when something was stopped or released.
+   * `release` also lets go of a held object. `ended`: the end was reached, and a pick-up of that last frame
+   * still happens after the solve. Returns true when something was stopped or released.
    */
-  _stop(release: boolean): boolean {
+  _stop(release: boolean, ended = false): boolean {
     let did = false;
     if (this._inInteraction) {
       did = true;
       this._target?.resetRotation();
       this._inInteraction = false;
       this._isPaused = false;
-      this.pickUpPending = false;
+      if (!ended) this.pickUpPending = false;
       for (let t = 0; t < N; t++) {
         if (!this.used[t]) continue;
         this.stopValues[t] = this.readChannel(t);
@@ -448,6 +467,11 @@ export class InteractionEffector {
     if (!this._inInteraction) return;
     if (!this.readAnimatedBone()) return;
     const object = this._object!;
+    // gone from the scene (FinalIK stops when the object is destroyed): no reaching for where it was
+    if (object.node.isDisposed() || this.targetNode!.isDisposed()) {
+      this._stop(false);
+      return;
+    }
     if (this._isPaused) {
       this.readTarget();
       const e = this.effector;
@@ -470,7 +494,8 @@ export class InteractionEffector {
     this._weight = weight < 0 ? 0 : weight > 1 ? 1 : weight;
     if (this._target !== null && !this._target.rotateOnce) this._target.rotateTo(bonePos);
     this.readTarget();
-    // events due, in time order; pause and pick-up hold the timer at their time
+    // events due, in time order; pause and pick-up hold the timer at their time, so after a pause only the
+    // events of its time still fire this frame (a button's message at the touch, not at the resume)
     let pauseEvent: InteractionEvent | null = null;
     const events = object.events;
     for (let k = 0; k < this.eventOrder.length; k++) {
@@ -486,12 +511,12 @@ export class InteractionEffector {
         this.pickUpEvent = ev;
         this.pickUpPosition.copyFrom(targetPos);
         this.pickUpRotation.copyFrom(targetRot);
+        const rig = this.system.ik.rig;
+        Vector3.TransformCoordinatesToRef(targetPos, rig.worldToComponent, this.pickUpComponentPosition);
+        rig.worldToComponentRotation(targetRot, this.pickUpComponentRotation);
       }
       this.system._notify("event", this, ev);
-      if (ev.pause === true) {
-        pauseEvent = ev;
-        break;
-      }
+      if (ev.pause === true && pauseEvent === null) pauseEvent = ev;
     }
     const e = this.effector;
     const w = this._weight;
@@ -505,7 +530,7 @@ export class InteractionEffector {
     this.positionNoOffset.copyFrom(e.position);
     this.applyChannels(object);
     if (pauseEvent !== null) this._pause(pauseEvent);
-    if (!this._isPaused && this._timer >= this._length) this._stop(false);
+    if (!this._isPaused && this._timer >= this._length) this._stop(false, true);
   }
 
   /** Evaluates the curves at the timer and sets every used channel, then adds the position offset. */
@@ -589,6 +614,7 @@ export class InteractionEffector {
       slerp(cq2, rig.getRotation(id, cq2), cq, rb * rb);
       rig.setRotation(id, cq2);
     }
+    if (this._held?.pickUpNode.isDisposed()) this._forgetHeld();
     if (this.pickUpPending) {
       this.pickUpPending = false;
       this.pickUp(id);
@@ -596,6 +622,8 @@ export class InteractionEffector {
       this.system.ik.rig.worldMatrixToRef(id, scratchMatrix);
       this.heldRelative.multiplyToRef(scratchMatrix, scratchMatrix2);
       setWorldMatrix(this._held.pickUpNode, scratchMatrix2);
+    } else if (this._held !== null) {
+      this.storeHeldPose(id);
     }
     if (this.poser !== null) this.poser.update();
   }
@@ -605,19 +633,33 @@ export class InteractionEffector {
     const object = this._object!;
     if (this._held !== null && this._held !== object) this._release(null, null);
     const root = object.pickUpNode;
+    // held by another hand: where that hand shows it, not where Babylon would put it with this frame's
+    // animated (not yet solved) hand
+    const holder = holders.get(root) ?? null;
+    if (holder !== null) holder.heldWorldToRef(scratchMatrix3);
+    else scratchMatrix3.copyFrom(root.computeWorldMatrix(true));
+    const other = holder !== this ? holder : null;
     const hand = this.system.ik.rig.worldMatrixToRef(id, scratchMatrix);
     // the virtual hand: the solved hand moved to where it was going
     hand.setTranslationFromFloats(this.pickUpPosition.x, this.pickUpPosition.y, this.pickUpPosition.z);
     hand.invertToRef(scratchMatrix2);
-    root.computeWorldMatrix(true).multiplyToRef(scratchMatrix2, this.heldRelative);
-    if (this._held !== object) this.heldParent = root.parent;
+    scratchMatrix3.multiplyToRef(scratchMatrix2, this.heldRelative);
+    if (other !== null) {
+      // taken over: the release puts it back where it was before the first pick-up
+      this.heldParent = other.heldParent;
+      other._forgetHeld();
+    } else if (this._held !== object) {
+      this.heldParent = root.parent;
+    }
     this._held = object;
+    holders.set(root, this);
     const handNode = this.effector.bone!.getTransformNode();
     if (handNode !== null) {
       this.heldFollowManually = false;
       root.parent = handNode;
       if (root.rotationQuaternion === null) root.rotationQuaternion = new Quaternion();
       this.heldRelative.decompose(root.scaling, root.rotationQuaternion, root.position);
+      this.storeHeldPose(id);
     } else {
       // bone-only skeletons: follow the solved bone every frame
       this.heldFollowManually = true;
@@ -637,7 +679,12 @@ export class InteractionEffector {
     const held = this._held;
     if (held === null) return null;
     const root = held.pickUpNode;
-    scratchMatrix.copyFrom(root.computeWorldMatrix(true));
+    if (root.isDisposed()) {
+      // not put back under a parent: a disposed node there would come back among its children
+      this._forgetHeld();
+      return null;
+    }
+    this.heldWorldToRef(scratchMatrix);
     if (position !== null || rotation !== null) {
       scratchMatrix.decompose(ts, tq, tv2);
       if (position !== null) tv2.copyFrom(position);
@@ -646,10 +693,50 @@ export class InteractionEffector {
     }
     root.parent = this.heldParent;
     setWorldMatrix(root, scratchMatrix);
+    this._forgetHeld();
+    if (this._object === held) this._pickedUp = false;
+    return held;
+  }
+
+  /** @internal Stops holding without moving the object (another hand took it over, or it was released). */
+  _forgetHeld(): void {
+    const held = this._held;
+    if (held !== null && holders.get(held.pickUpNode) === this) holders.delete(held.pickUpNode);
     this._held = null;
     this.heldParent = null;
     this.heldFollowManually = false;
-    if (this._object === held) this._pickedUp = false;
-    return held;
+    this.heldFrame = -1;
+  }
+
+  /** Keeps the held node's world pose of this solve, in component space (see heldWorldToRef). */
+  private storeHeldPose(id: number): void {
+    const root = this._held!.pickUpNode;
+    if (root.parent !== this.effector.bone!.getTransformNode()) {
+      // moved elsewhere by the user: Babylon's own matrix is the truth
+      this.heldFrame = -1;
+      return;
+    }
+    const rig = this.system.ik.rig;
+    const q = root.rotationQuaternion ?? Quaternion.FromEulerVectorToRef(root.rotation, tq);
+    Matrix.ComposeToRef(root.scaling, q, root.position, scratchMatrix);
+    rig.worldMatrixToRef(id, scratchMatrix2);
+    scratchMatrix.multiplyToRef(scratchMatrix2, scratchMatrix3);
+    scratchMatrix3.multiplyToRef(rig.worldToComponent, this.heldComponent);
+    this.heldFrame = this.system.ik.scene.getFrameId();
+  }
+
+  /**
+   * @internal The held node's world matrix as shown: the last solve's pose, moved with the character since.
+   * Babylon would recompute it from the hand's local transforms, which between the animations and the IK's
+   * write (event observers, `onBeforeRenderObservable`) are the animated ones, not the solved ones. Older
+   * than the last frame (the IK stopped solving), Babylon's matrix is the one shown.
+   */
+  heldWorldToRef(out: Matrix): Matrix {
+    const root = this._held!.pickUpNode;
+    const frame = this.system.ik.scene.getFrameId();
+    if (this.heldFrame < 0 || frame - this.heldFrame > 1) return out.copyFrom(root.computeWorldMatrix(true));
+    const space = this.system.ik.rig.componentRoot;
+    if (space === null) return out.copyFrom(this.heldComponent);
+    return this.heldComponent.multiplyToRef(currentWorldMatrix(space), out);
   }
 }

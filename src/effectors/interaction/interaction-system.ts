@@ -282,8 +282,9 @@ export class InteractionSystem {
   }
 
   /**
-   * Lets go of the object the effector holds: back under its original parent keeping its current world
-   * pose, or placed at `position` / `rotation` (world) when given. Returns the object, or null.
+   * Lets go of the object the effector holds: back under its original parent keeping the world pose it was
+   * shown at (the last solve's, also when called mid-frame), or placed at `position` / `rotation` (world)
+   * when given. Returns the object, or null (also when another hand took the object over).
    */
   release(
     effector: FullBodyBipedEffector,
