@@ -929,6 +929,28 @@ describe("interaction details on the Mannequin", () => {
     expect(log).toEqual(["pause", "press", "pick-up", "paused", "picked up", "later"]);
   });
 
+  it("a negative or NaN speed holds the interactions (they do not play backward, which would never end)", async () => {
+    const rig = await setup("Mannequin");
+    const RH = FullBodyBipedEffector.RightHand;
+    const object = new InteractionObject(reachableNode(rig, false, "bell"), {
+      weightCurves: [{ type: InteractionCurveType.PositionWeight, curve: Curve.riseHoldFall(0.3, 0.5, 0.8) }],
+    });
+    const sys = rig.system;
+    sys.startInteraction(RH, object, false);
+    frames(rig, 10);
+    const ie = sys.getInteractionEffector(RH);
+    const held = [ie.timer, ie.weight];
+    for (const speed of [-1, Number.NaN]) {
+      sys.speed = speed;
+      frames(rig, 10);
+      // before: at speed -1 the timer and the weight ran back to 0, and the interaction would never end
+      expect([ie.timer, ie.weight]).toEqual(held);
+    }
+    sys.speed = 1;
+    frames(rig, 60);
+    expect(sys.isInInteraction(RH)).toBe(false);
+  });
+
   it("a pick-up at the interaction's last moment still happens: the hand carries the object back to the animation", async () => {
     const rig = await setup("Mannequin");
     const RH = FullBodyBipedEffector.RightHand;

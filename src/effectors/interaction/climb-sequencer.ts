@@ -253,7 +253,7 @@ export class ClimbSequencer {
 
   private beforeInteractions(dt: number): void {
     if (!this.running) return;
-    this.clock += dt * this.system.speed;
+    this.clock += dt * (this.system.speed > 0 ? this.system.speed : 0);
     while (this.next < this.steps.length && this.steps[this.next]!.time <= this.clock) {
       const index = this.next++;
       const step = this.steps[index]!;

@@ -486,7 +486,8 @@ export class InteractionEffector {
       this.applyChannels(object);
       return;
     }
-    const speed = this.system.speed;
+    // interactions do not play backward: a negative speed would never reach the end (NaN holds too)
+    const speed = this.system.speed > 0 ? this.system.speed : 0;
     this._timer += dt * speed * this.speedMlp;
     // clamped here, not by clamp01: V8 does not always inline a call in this long function, and a double
     // handed to a call it does not inline is boxed (16 B a frame, found with the sampling heap profiler)

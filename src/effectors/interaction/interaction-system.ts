@@ -65,7 +65,7 @@ export class InteractionSystem {
   readonly ik: FullBodyBipedIK;
   /** Seconds for an interaction's weight to fade in (FinalIK default 0.3). Objects may override it. */
   fadeInTime = 0.3;
-  /** Speed of all interactions (default 1). */
+  /** Speed of all interactions (default 1; 0 holds them; a negative or NaN speed counts as 0). */
   speed = 1;
   /** Speed of the weights' return to their defaults after an interaction (1: one second). */
   resetToDefaultsSpeed = 1;
