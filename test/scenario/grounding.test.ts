@@ -512,6 +512,32 @@ describe("GrounderFBBIK behaviour (Mannequin)", () => {
     report("resetPosition: pelvis drop after teleporting (× pit depth), reset, not", withReset.drop, without.drop);
   });
 
+  it("Babylon picking probes a lift where it is this frame: the feet of a character riding it stay on its top", async () => {
+    const s = await setup();
+    const lift = new TransformNode("lift", s.m.scene);
+    const deck = CreateBox("deck", { width: 2 * s.h, height: 0.1 * s.h, depth: 2 * s.h }, s.m.scene);
+    deck.parent = lift;
+    deck.position.y = -0.05 * s.h;
+    s.m.root.parent = lift;
+    GrounderFBBIK.create(s.ik, { quality: GroundingQuality.Fastest });
+    const speed = 0.6 * s.unit; // per second; 0.01 × h/1.75 a frame
+    let worst = 0;
+    for (let f = 1; f <= 30; f++) {
+      // moved before the frame, as a game loop or an animation moves it
+      lift.position.y = speed * (f / 60);
+      s.m.scene.render();
+      const top = lift.position.y;
+      for (const [bone, rest] of [
+        [s.r.leftFoot, s.left],
+        [s.r.rightFoot, s.right],
+      ] as const)
+        worst = Math.max(worst, Math.abs(worldPos(bone).y - top - rest.y) / s.unit);
+    }
+    // measured: 1.1e-7; probed where the lift was a frame before, 0.01
+    expect(worst).toBeLessThan(1e-4);
+    report("lift: worst foot height error above its top (× h/1.75)", worst);
+  });
+
   it("the predicate decides what is ground: an excluded prop under a foot is ignored; the character's own meshes never count by default", async () => {
     const s = await setup();
     const terrain = buildTerrain(s.m, "block", s.h, 0.2 * s.unit, s.left, s.right);

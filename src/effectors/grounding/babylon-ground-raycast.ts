@@ -3,6 +3,7 @@ import { PickWithRay, Ray } from "@babylonjs/core/Culling/ray.core.js";
 import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import type { Scene } from "@babylonjs/core/scene.js";
+import { currentWorldMatrix } from "../../babylon/world-matrix.js";
 import type { ReadonlyVec3 } from "../../math/vec3.js";
 import type { GroundingHit } from "./grounding-common.js";
 
@@ -29,6 +30,10 @@ const combined = new Matrix();
  *
  * The normal is the picked triangle's face normal, computed from the mesh's index and position buffers
  * (not skinned or morphed: ground meshes are expected to be static), turned toward the ray's origin.
+ *
+ * Each ground mesh is probed at its current world matrix (recomputed when it or a parent moved since it was
+ * computed), not at the one Babylon cached in the previous frame, so a lift moved before the frame carries
+ * the feet with it. Thin instances are probed only with the mesh's `thinInstanceEnablePicking` set.
  */
 export class BabylonGroundRaycast {
   /** The scene whose meshes are probed. */
@@ -50,7 +55,13 @@ export class BabylonGroundRaycast {
   constructor(scene: Scene, predicate: GroundPredicate) {
     this.scene = scene;
     this.predicate = predicate;
-    this.pickPredicate = (mesh: AbstractMesh) => this.predicate(mesh);
+    this.pickPredicate = (mesh: AbstractMesh) => {
+      if (!this.predicate(mesh)) return false;
+      // picking trusts a world matrix computed in the same render id, and at the IK's hook that is still the
+      // previous frame's: a ground mesh moved since (a lift, a platform) would be probed where it was
+      currentWorldMatrix(mesh);
+      return true;
+    };
     this.raycast = (origin, direction, maxDistance, out) => this.cast(origin, direction, maxDistance, out);
   }
 

@@ -1,6 +1,6 @@
 import { NumberRef } from "../../math/number-ref.js";
 import { type Quat as QuatType, Quat, fromToRotation, identity, slerpByRef } from "../../math/quat.js";
-import { Vec3, copy, cross, dot, normalize, projectOnPlane, scaleAndAdd, sub } from "../../math/vec3.js";
+import { Vec3, copy, cross, dot, isFiniteVec, normalize, projectOnPlane, scaleAndAdd, sub } from "../../math/vec3.js";
 import type { ReadonlyVec3 } from "../../math/vec3.js";
 import { GroundingHit, GroundingQuality, clampNumber } from "./grounding-common.js";
 import type { Grounding } from "./grounding.js";
@@ -69,7 +69,8 @@ export class GroundingLeg {
 
   /**
    * Probes and eases the leg by the grounding's `deltaTime` (called by {@link Grounding.update}). With a
-   * time step ≤ 0 nothing is probed or eased: only `ikPosition` follows the current `footPosition`.
+   * time step ≤ 0 or a non-finite `footPosition` nothing is probed or eased: only `ikPosition` follows the
+   * current `footPosition`.
    */
   process(): void {
     const g = this.grounding;
@@ -80,7 +81,8 @@ export class GroundingLeg {
       copy(this.lastPosition, foot);
       this.initiated = true;
     }
-    if (deltaTime > 0) {
+    // a non-finite foot eases nothing (and is not remembered as the last position)
+    if (deltaTime > 0 && isFiniteVec(foot)) {
       // horizontal velocity of the animated foot, for predicting where it lands
       projectOnPlane(tv, sub(tv, foot, this.lastPosition), up);
       this.velocity.x = tv.x / deltaTime;

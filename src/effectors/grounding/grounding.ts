@@ -4,6 +4,7 @@ import {
   copy,
   cross,
   dot,
+  isFiniteVec,
   normalize,
   projectOnPlane,
   scaleAndAdd,
@@ -190,8 +191,9 @@ export class Grounding {
   }
 
   /**
-   * Probes and eases everything by `deltaTime` seconds. With `deltaTime` ≤ 0 nothing is probed or eased;
-   * the legs' `ikPosition` follows the current feet with the current offsets.
+   * Probes and eases everything by `deltaTime` seconds. With `deltaTime` ≤ 0, or a non-finite `rootPosition`
+   * (a frame a controller got wrong), nothing is probed or eased; the legs' `ikPosition` follows the current feet
+   * with the current offsets. A leg whose foot is not finite eases nothing either.
    */
   update(deltaTime: number): void {
     this.deltaTime = deltaTime;
@@ -209,7 +211,8 @@ export class Grounding {
     this.footRadius = clampNumber(this.footRadius, 0.0001, Math.max(0.0001, this.maxStep));
     if (!(this.prediction >= 0)) this.prediction = 0;
     if (!(this.rootSphereCastRadius >= 0)) this.rootSphereCastRadius = 0;
-    const dt = deltaTime > 0 && deltaTime < Infinity ? deltaTime : 0;
+    // a frame with a non-finite root position (a controller's bad frame) passes no time: the eased state stays
+    const dt = deltaTime > 0 && deltaTime < Infinity && isFiniteVec(this.rootPosition) ? deltaTime : 0;
     this.deltaTime = dt;
 
     const up = this.up;

@@ -339,6 +339,36 @@ describe("Grounding", () => {
     expect(Number.isFinite(nan.legs[0]!.ikPosition.y)).toBe(true);
   });
 
+  it("a frame with a non-finite root position or foot eases nothing: restored, the state is as if the frame had not been", () => {
+    // a foot on higher and one on lower ground, still easing
+    const a = make([flat(0.2, -Infinity, 0), flat(-0.1, 0, Infinity)], GroundingQuality.Best);
+    const b = make([flat(0.2, -Infinity, 0), flat(-0.1, 0, Infinity)], GroundingQuality.Best);
+    run(a, 20);
+    run(b, 20);
+    const bad: [string, () => void, () => void][] = [
+      ["root position", () => (a.rootPosition.x = Number.NaN), () => (a.rootPosition.x = 0)],
+      ["left foot", () => (a.legs[0]!.footPosition.y = Number.NaN), () => (a.legs[0]!.footPosition.y = 0.08)],
+    ];
+    for (const [label, spoil, restore] of bad) {
+      spoil();
+      a.update(1 / 60);
+      a.update(1 / 60);
+      restore();
+      run(a, 3);
+      run(b, 3);
+      expect(a.pelvis.heightOffset, label).toBe(b.pelvis.heightOffset);
+      expect(
+        a.legs.map((l) => l.ikOffset),
+        label,
+      ).toEqual(b.legs.map((l) => l.ikOffset));
+      expect(
+        a.legs.map((l) => ({ ...l.rotationOffset })),
+        label,
+      ).toEqual(b.legs.map((l) => ({ ...l.rotationOffset })));
+    }
+    expect(a.legs[0]!.ikOffset).toBeLessThan(-0.1);
+  });
+
   it("a non-finite setting keeps its last valid value for the frame, warned once through onWarning; restored, the state is as if nothing happened", () => {
     // a foot on higher and one on lower ground, still easing: pelvis and feet move every frame
     const a = make([flat(0.2, -Infinity, 0), flat(-0.1, 0, Infinity)], GroundingQuality.Fastest);
