@@ -135,7 +135,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     const dir = forward.add(right.scale(0.2));
     camera.alpha = Math.atan2(dir.z, dir.x);
     camera.beta = rows > 2 ? 1.05 : 1.25;
-    frameBox(camera, ctx.engine, lo, hi);
+    frameBox(camera, lo, hi);
     // full quality for the nearer half of the crowd: the threshold between the front and back rows' sizes
     const m = camera.getViewMatrix(true).multiply(camera.getProjectionMatrix(true)).m;
     let [near, far] = [Infinity, 0];
