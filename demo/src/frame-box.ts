@@ -35,24 +35,29 @@ export function framePoints(
   const x0 = -1 + 2 * left;
   const width = (1 - x0) * (1 - margin);
   const height = 2 * (1 - margin);
-  // the shift is a view-space one, at the target's depth: nearer points move more, so it is found with the radius
+  // the shift is a view-space one, at the target's depth: a point at depth w moves radius / w times as much on
+  // screen (a prop near the camera a lot more), so each step solves for the extreme points' depths
   let [sx, sy] = [(x0 + 1) / 2, 0];
-  for (let k = 0; k < 10; k++) {
+  for (let k = 0; k < 16; k++) {
     applyShift(camera, sx, sy);
     camera.getViewMatrix(true);
     const vp = camera.getViewMatrix().multiply(camera.getProjectionMatrix(true));
-    let [ax, ay, bx, by] = [Infinity, Infinity, -Infinity, -Infinity];
+    const m = vp.m;
+    // [min x, its depth, max x, its depth, min y, its depth, max y, its depth]
+    const e = [Infinity, 1, -Infinity, 1, Infinity, 1, -Infinity, 1];
     for (const p of points) {
       const s = Vector3.TransformCoordinates(p, vp);
-      ax = Math.min(ax, s.x);
-      ay = Math.min(ay, s.y);
-      bx = Math.max(bx, s.x);
-      by = Math.max(by, s.y);
+      const w = p.x * m[3]! + p.y * m[7]! + p.z * m[11]! + m[15]!;
+      if (s.x < e[0]!) [e[0], e[1]] = [s.x, w];
+      if (s.x > e[2]!) [e[2], e[3]] = [s.x, w];
+      if (s.y < e[4]!) [e[4], e[5]] = [s.y, w];
+      if (s.y > e[6]!) [e[6], e[7]] = [s.y, w];
     }
-    sx += (x0 + 1) / 2 - (ax + bx) / 2;
-    sy -= (ay + by) / 2;
-    // the projection shrinks about as 1 / radius: scale the radius by how much too big or small it is
-    camera.radius *= Math.max((bx - ax) / width, (by - ay) / height);
+    const r = camera.radius;
+    sx += (((x0 + 1) / 2 - (e[0]! + e[2]!) / 2) * 2) / (r * (1 / e[1]! + 1 / e[3]!));
+    sy -= (((e[4]! + e[6]!) / 2) * 2) / (r * (1 / e[5]! + 1 / e[7]!));
+    // the projection shrinks about as 1 / radius (less for points nearer than the target): damped
+    camera.radius *= Math.max((e[2]! - e[0]!) / width, (e[6]! - e[4]!) / height) ** 0.7;
   }
   pinShift(camera, sx, sy);
   applyShift(camera, sx, sy);
