@@ -148,6 +148,8 @@ export function collapsible(title: string, id: string, open: boolean): HTMLDetai
   const s = document.createElement("summary");
   s.textContent = title;
   d.append(s);
-  d.addEventListener("toggle", () => opened.set(id, d.open));
+  // the user's click (or Enter/Space) on the summary, not `toggle`: that one also fires for the default set
+  // above, and the free scenario's open sections would then stay open in every other scenario
+  s.addEventListener("click", () => opened.set(id, !d.open));
   return d;
 }

@@ -47,3 +47,17 @@ export function frameWhole(ctx: Ctx, c: Character, room = 1.6, side = 0.5): void
   const target = new Vector3(c.root.position.x, base + 0.5 * height, c.root.position.z);
   frameCamera(ctx, c, target, (room * height) / (2 * Math.tan(ctx.camera.fov / 2)), side);
 }
+
+/** The corners of the box around the character's meshes, feet to top, side to side and heel to toe: to frame it. */
+export function outline(c: Character): Vector3[] {
+  const reach = (d: Vector3) => d.scale(visibleReach(c, d));
+  const [r, l, f, b] = [c.right, c.right.negate(), c.forward, c.forward.negate()].map(reach) as [
+    Vector3,
+    Vector3,
+    Vector3,
+    Vector3,
+  ];
+  const base = c.root.position;
+  const top = base.add(new Vector3(0, visibleHeight(c), 0));
+  return [base, top].flatMap((y) => [r, l].flatMap((x) => [f, b].map((z) => y.add(x).add(z))));
+}

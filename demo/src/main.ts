@@ -27,6 +27,7 @@ import { SKY, type View, createStage, limitCamera, restoreView, saveView } from 
 import { urlOptions } from "./url-options";
 import { DebugViews } from "./views";
 import { FixedClock } from "./fixed-clock";
+import { keepClearOfPanel } from "./view-shift";
 
 declare global {
   interface Window {
@@ -100,6 +101,7 @@ async function build(name: ScenarioName): Promise<void> {
   hooks.ready = false;
   teardown();
   const { scene, camera, sun, shadows, ground } = createStage(engine);
+  keepClearOfPanel(scene, camera);
   // on the fixed clock, timeScale is its pace: each step is one step of scene time
   scene.animationTimeScale = clock === null ? speed.timeScale : 1;
   let container: AssetContainer;

@@ -65,8 +65,18 @@ const title = skip
   ? `demo end-to-end (skipped: ${CHROMIUM} is missing and CI is not set; install Debian's chromium to run it)`
   : "demo end-to-end in headless Chromium";
 
-/** The panel's top part (title, help, toggles, the scenario's controls) inside the window at each size. */
-async function panelFits(page: Page, lines: string[]): Promise<void> {
+/**
+ * The panel's top part (title, help, toggles, the scenario's controls) inside the window at each size; its
+ * sections open as on a fresh page of the scenario (the free scenario's open ones do not stay open after it).
+ */
+async function panelFits(page: Page, name: string, lines: string[]): Promise<void> {
+  const open = await page.evaluate(() =>
+    ["sec-effector", "sec-views"].map((id) => (document.getElementById(id) as HTMLDetailsElement).open),
+  );
+  expect(open, "the effector and views sections open in the free scenario only").toEqual([
+    name === "free",
+    name === "free",
+  ]);
   for (const [w, hgt] of [
     [1280, 720],
     [1366, 768],
@@ -209,7 +219,7 @@ describe.skipIf(skip)(title, () => {
       expect(region.outsidePixels, "enough of the frame outside the character's box to check").toBeGreaterThan(5000);
       expect(region.outside, "changes outside the character's box").toBeLessThan(0.01);
       expect(region.ground, "the ground (not the sky colour) fills the lower third").toBeGreaterThan(0.9);
-      if (model === DEFAULT_MODEL) await panelFits(page, lines);
+      if (model === DEFAULT_MODEL) await panelFits(page, name, lines);
       expect(s.errors.slice(errorsBefore)).toEqual([]);
       lines.push(
         `time: ready ${((ready - t0) / 1000).toFixed(1)} s, checked ${((checked - ready) / 1000).toFixed(1)} s (${frames} frames), images ${((Date.now() - checked) / 1000).toFixed(1)} s`,

@@ -17,6 +17,8 @@ import { IKUpdateOrder } from "../../../src/babylon/scene-updater";
 import { Recoil } from "../../../src/effectors/modifiers/index";
 import { FullBodyBipedEffector } from "../../../src/solver/biped-bones";
 import { checkbox } from "../controls";
+import { framePoints } from "../frame-box";
+import { outline } from "../framing";
 import { type Ctx, type Json, type Scenario, type ScenarioRun, arr, bonePos, frameCamera, mat } from "../kit";
 import { playClip, worldPos } from "../kit";
 import { makePistol } from "../props/pistol";
@@ -233,6 +235,11 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     },
   };
   frameCamera(ctx, c, chest.add(forward.scale(0.5 * h)), 3.2 * h, 1.3, 0.5);
+  // the character and the target's whole wander (0.9 h to each side, 0.4 h up and down), clear of the panel
+  const sway = [right.scale(0.95 * h), right.scale(-0.95 * h)].flatMap((x) =>
+    [0.45, -0.45].map((y) => home.add(x).addInPlaceFromFloats(0, y * h, 0)),
+  );
+  framePoints(ctx.camera, [...outline(c), ...sway]);
   return run;
 }
 

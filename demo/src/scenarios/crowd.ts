@@ -23,6 +23,7 @@ import {
   playClip,
 } from "../kit";
 import { frameBox } from "../frame-box";
+import { visibleHeight, visibleReach } from "../framing";
 import { useCheapMaterials } from "../props/crowd-material";
 import { CrowdMarkers } from "../props/crowd-markers";
 
@@ -50,7 +51,12 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   centre.addInPlace(forward.scale(0.75 * L)).addInPlace(right.scale(0.1 * L));
   centre.y -= 0.12 * L;
   const radius = 0.35 * L;
-  const [sx, sz] = [0.75 * h, 1.05 * h]; // side by side, and rows apart (the arms reach forward)
+  // how far the meshes reach around a character (a chibi's head is wider than its shoulders); front and back
+  // only: a skinned mesh's box is its bind pose's, arms out sideways in a T-pose
+  const reach = Math.max(visibleReach(first, forward), visibleReach(first, forward.negate()));
+  const tall = visibleHeight(first);
+  // side by side, and rows apart (the arms reach forward)
+  const [sx, sz] = [Math.max(0.75 * h, 2.2 * reach), Math.max(1.05 * h, 2.2 * reach)];
   // the rings under the pelvis (a model's root need not be between its feet)
   const pelvis = bonePos(first.ik.references.pelvis).subtract(base);
   const markers = new CrowdMarkers(scene, h, MAX);
@@ -124,18 +130,19 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   /** The camera on the whole crowd, from the front and above, in the right three quarters of the view. */
   const frame = () => {
     const lo = new Vector3(Infinity, 0, Infinity);
-    const hi = new Vector3(-Infinity, 1.1 * h, -Infinity);
+    const hi = new Vector3(-Infinity, 1.05 * tall, -Infinity);
+    const pad = Math.max(0.3 * h, reach);
     for (let i = 0; i < wanted; i++) {
-      lo.x = Math.min(lo.x, base.x + slots[i * 2]! - 0.3 * h);
-      lo.z = Math.min(lo.z, base.z + slots[i * 2 + 1]! - 0.3 * h);
-      hi.x = Math.max(hi.x, base.x + slots[i * 2]! + 0.3 * h);
-      hi.z = Math.max(hi.z, base.z + slots[i * 2 + 1]! + 0.3 * h);
+      lo.x = Math.min(lo.x, base.x + slots[i * 2]! - pad);
+      lo.z = Math.min(lo.z, base.z + slots[i * 2 + 1]! - pad);
+      hi.x = Math.max(hi.x, base.x + slots[i * 2]! + pad);
+      hi.z = Math.max(hi.z, base.z + slots[i * 2 + 1]! + pad);
     }
     camera.target = lo.add(hi).scale(0.5);
     const dir = forward.add(right.scale(0.2));
     camera.alpha = Math.atan2(dir.z, dir.x);
     camera.beta = rows > 2 ? 1.05 : 1.25;
-    frameBox(camera, ctx.engine, lo, hi);
+    frameBox(camera, lo, hi);
     // full quality for the nearer half of the crowd: the threshold between the front and back rows' sizes
     const m = camera.getViewMatrix(true).multiply(camera.getProjectionMatrix(true)).m;
     let [near, far] = [Infinity, 0];

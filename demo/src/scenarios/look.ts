@@ -13,7 +13,8 @@ import { CreateCylinder } from "@babylonjs/core/Meshes/Builders/cylinderBuilder"
 import { CreateSphere } from "@babylonjs/core/Meshes/Builders/sphereBuilder";
 import { LookAtIK } from "../../../src/babylon/look-at-ik";
 import { propSlider, section } from "../controls";
-import { visibleHeight } from "../framing";
+import { framePoints } from "../frame-box";
+import { outline, visibleHeight } from "../framing";
 import { Wander } from "../wander";
 import type { Ctx, Json, Scenario, ScenarioRun } from "../kit";
 import { arr, bonePos, boneRotation, frameCamera, mat, playClip } from "../kit";
@@ -161,6 +162,9 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     1,
   );
   ctx.camera.beta = 1.3;
+  // every stop of the ball in view too, clear of the panel (the stop above the face left the top of the view)
+  const ball = new Vector3(0, 0.05 * h, 0);
+  framePoints(ctx.camera, [...outline(c), ...stops.flatMap((st) => [st.p.add(ball), st.p.subtract(ball)])]);
   return run;
 }
 

@@ -16,7 +16,8 @@ import { LookAtIK } from "../../../src/babylon/look-at-ik";
 import { RotationLimitAngle } from "../../../src/joints/limits/rotation-limit-angle";
 import { Vec3 } from "../../../src/math/vec3";
 import { checkbox, propSlider, section, slider } from "../controls";
-import { visibleHeight, visibleReach } from "../framing";
+import { framePoints } from "../frame-box";
+import { outline, visibleHeight, visibleReach } from "../framing";
 import { Wander } from "../wander";
 import type { Ctx, Json, Scenario, ScenarioRun } from "../kit";
 import { arr, frameCamera, mat, playClip, worldPos } from "../kit";
@@ -206,6 +207,9 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   const side = Vector3.Dot(out, right) > 0 ? -0.35 : 0.35;
   const H = visibleHeight(c);
   frameCamera(ctx, c, base.scale(0.9).add(up.scale(0.55 * H)), Math.max(2.3 * h, 2 * H), side, 1);
+  // the character, the tentacle stretched up and the target's orbit around the ball, all clear of the panel
+  const around = [out, up, out.negate(), up.negate()].map((d) => ballAt.add(d.scale(0.37 * h)));
+  framePoints(ctx.camera, [...outline(c), ...around, clear, base, base.add(up.scale(1.05 * h))]);
   return run;
 }
 

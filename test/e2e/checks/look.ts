@@ -34,6 +34,23 @@ const offTarget = (r: LookRecord) => angle(headForward(r), sub(r.target, r.head)
 /** The look scenario: the head points at the target at every scripted stop, and at the cursor's point. */
 export async function checkLook({ checks, hook, waitFor, page, lines, wait }: CheckContext): Promise<void> {
   const stops = ["right", "left"].map((k) => checks[k] as LookRecord);
+  // the ball on screen at each stop, a diameter clear of the panel and the window's edges (the framing takes
+  // in the stops and leaves out the panel's side)
+  const [panel, width, height] = await hook<[number, number, number]>(
+    "[document.getElementById('panel').getBoundingClientRect().right, innerWidth, innerHeight]",
+  );
+  for (const r of stops) {
+    const top: V = [r.target[0], r.target[1] + 0.03 * r.height, r.target[2]];
+    const [x, y] = await hook<[number, number]>(`h.project(${JSON.stringify(r.target)})`);
+    const d = 2 * Math.abs((await hook<[number, number]>(`h.project(${JSON.stringify(top)})`))[1] - y);
+    lines.push(
+      `stop "${r.stop}": the ball (${d.toFixed(0)} px wide) at (${x.toFixed(0)}, ${y.toFixed(0)}), the panel's edge at ${panel} px, the window ${width}×${height}`,
+    );
+    expect(x - d, `the ball at "${r.stop}" clear of the panel`).toBeGreaterThan(panel);
+    expect(x + d, `the ball at "${r.stop}" inside the window`).toBeLessThan(width);
+    expect(y - d, `the ball at "${r.stop}" inside the window`).toBeGreaterThan(0);
+    expect(y + d, `the ball at "${r.stop}" inside the window`).toBeLessThan(height);
+  }
   for (const r of stops) {
     lines.push(`stop "${r.stop}": the head's forward ${offTarget(r).toFixed(2)}° from the target (tolerance 3°)`);
     expect(offTarget(r), `head toward the target at "${r.stop}"`).toBeLessThan(3);
