@@ -127,6 +127,8 @@ export class FBBIKSolver {
 
   /** The rig the solver reads and writes (the same as `ik.rig`): converts component space to world. */
   private readonly rig: BabylonRig;
+  /** True when this update's onPostUpdate already reflected bend directions and reset offsets. */
+  private settled = false;
 
   /** Builds the facade over a set-up solver, its rig and its mapping. */
   constructor(inner: BabylonBipedSolver, rig: BabylonRig, mapping: BipedMapping) {
@@ -151,9 +153,12 @@ export class FBBIKSolver {
     inner.onPostSolve.add(
       () => this.onPostSolveObservable.hasObservers() && this.onPostSolveObservable.notifyObservers(),
     );
-    inner.onPostUpdate.add(
-      () => this.onPostUpdateObservable.hasObservers() && this.onPostUpdateObservable.notifyObservers(),
-    );
+    inner.onPostUpdate.add(() => {
+      // FinalIK resets the offsets (OnPostWrite) before OnPostUpdate: one added there counts in the next solve
+      this.settle();
+      this.settled = true;
+      if (this.onPostUpdateObservable.hasObservers()) this.onPostUpdateObservable.notifyObservers();
+    });
     // the inner solver ignores these bridges when deciding on its idle shortcut: it asks
     // externalSolveHooks whether a Babylon observer is listening
     inner.onPreIteration.add((i) => this.onPreIterationObservable.notifyObservers(i));
@@ -398,8 +403,16 @@ export class FBBIKSolver {
     this.inner.fabrikPass = v;
   }
 
-  /** @internal After a solve: reflect bend directions, reset world offsets. */
+  /**
+   * @internal After a solve: reflect bend directions, reset world offsets. Runs before onPostUpdateObservable;
+   * FullBodyBipedIK calls it again at the end of each update, where it only acts when no solve ran.
+   */
   _afterUpdate(): void {
+    if (this.settled) this.settled = false;
+    else this.settle();
+  }
+
+  private settle(): void {
     for (const c of this.limbChains) c.bendConstraint._syncFromSolver();
     for (const e of this.effectors) e._resetOffset();
   }

@@ -139,6 +139,38 @@ describe("F: frame order", () => {
     expect(worst).toBeLessThan(1e-3 * height(m));
   });
 
+  it("offsets are reset before onPostUpdateObservable (FinalIK's OnPostWrite): one added there counts in the next solve", async () => {
+    const m = await load("Mannequin");
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+    m.scene.render();
+    const h = height(m);
+    const rest = worldPos(ik.references.pelvis).y;
+    const body = ik.solver.bodyEffector;
+    const seen: number[] = [];
+    let add = true;
+    ik.solver.onPostUpdateObservable.add(() => {
+      seen.push(body.positionOffset.length());
+      if (add) body.positionOffset.y -= 0.1 * h;
+      add = false;
+    });
+    body.positionOffset.set(0, -0.05 * h, 0);
+    m.scene.render();
+    const first = worldPos(ik.references.pelvis).y - rest;
+    m.scene.render();
+    const next = worldPos(ik.references.pelvis).y - rest;
+    m.scene.render();
+    const after = worldPos(ik.references.pelvis).y - rest;
+    console.log(
+      `offset seen in onPostUpdate ${seen.map((s) => s.toExponential(1)).join(", ")}; pelvis dy/h: ` +
+        `${(first / h).toFixed(4)}, ${(next / h).toFixed(4)}, ${(after / h).toFixed(4)}`,
+    );
+    expect(seen).toEqual([0, 0, 0]);
+    expect(first).toBeLessThan(-0.01 * h);
+    // the offset added after the first solve lowers the body in the second, then is gone
+    expect(next).toBeLessThan(1.5 * first);
+    expect(Math.abs(after)).toBeLessThan(1e-6 * h);
+  });
+
   it("solves once per frame, before render targets and every camera, with several active cameras and a custom render target", async () => {
     const m = await load("Mannequin");
     const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
