@@ -1,6 +1,7 @@
 import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { FullBodyBipedIK } from "../full-body-biped-ik.js";
+import { RigDetachment } from "../rig-attachment.js";
 import { OutputFade } from "./output-fade.js";
 
 /** A character's level of IK detail: what its FullBodyBipedIK does each frame. */
@@ -18,6 +19,16 @@ export type IKLevel = (typeof IKLevel)[keyof typeof IKLevel];
 const corner = new Vector3();
 const inverse = new Matrix();
 
+/** A world matrix's largest axis scale (the bounds are a sphere: the largest axis covers them). */
+function scaleOf(world: Matrix): number {
+  const m = world.m;
+  const x = m[0]! * m[0]! + m[1]! * m[1]! + m[2]! * m[2]!;
+  const y = m[4]! * m[4]! + m[5]! * m[5]! + m[6]! * m[6]!;
+  const z = m[8]! * m[8]! + m[9]! * m[9]! + m[10]! * m[10]!;
+  const s = Math.sqrt(x > y ? (x > z ? x : z) : y > z ? y : z);
+  return Number.isFinite(s) ? s : 0;
+}
+
 /**
  * One character under an IKLevelOfDetail: where it is (its bones' bounds in its root node's space, so it
  * follows the node without reading bones), its levels and its fade weight.
@@ -29,10 +40,13 @@ export class LodCharacter {
   private readonly cx: number;
   private readonly cy: number;
   private readonly cz: number;
-  /** Largest extent of the bones' bounding box in world units when added (the character's height). */
-  readonly height: number;
+  /** Largest extent of the bones' bounding box in world units (the character's height), at the node's scale now. */
+  height: number;
   /** Half the bounding box's diagonal, world units (the sphere tested against the frustum). */
-  readonly radius: number;
+  radius: number;
+  /** {@link height} and {@link radius} in the node's local units: they follow the node's scale. */
+  private readonly localHeight: number;
+  private readonly localRadius: number;
   /** The level the view asks for (distance, screen size, frustum), with hysteresis. */
   natural: IKLevel = IKLevel.Full;
   /** The level after the budget. */
@@ -55,6 +69,12 @@ export class LodCharacter {
   visible = true;
   /** False when the user excluded the character: it stays Full. */
   managed = true;
+  /** This frame: the character is levelled by the view (managed, placed, its rig attached). */
+  looked = false;
+  /** This frame: the highest level a camera asked for so far (-1: none yet). */
+  best = -1;
+  /** This frame: inside some camera's frustum so far. */
+  seen = false;
   /** World-space bounds centre this frame. */
   readonly centre = new Vector3();
 
@@ -80,10 +100,15 @@ export class LodCharacter {
     this.height = ok ? Math.max(hx - lx, hy - ly, hz - lz) : 0;
     this.radius = ok ? 0.5 * Math.hypot(hx - lx, hy - ly, hz - lz) : 0;
     corner.set(ok ? (lx + hx) / 2 : 0, ok ? (ly + hy) / 2 : 0, ok ? (lz + hz) / 2 : 0);
+    let scale = 1;
     if (this.node !== null) {
-      this.node.computeWorldMatrix(true).invertToRef(inverse);
+      const world = this.node.computeWorldMatrix(true);
+      world.invertToRef(inverse);
       Vector3.TransformCoordinatesToRef(corner, inverse, corner);
+      scale = scaleOf(world);
     }
+    this.localHeight = scale > 0 ? this.height / scale : this.height;
+    this.localRadius = scale > 0 ? this.radius / scale : this.radius;
     this.cx = corner.x;
     this.cy = corner.y;
     this.cz = corner.z;
@@ -147,7 +172,19 @@ export class LodCharacter {
   place(): void {
     const node = this.node;
     if (node === null) return;
-    Vector3.TransformCoordinatesFromFloatsToRef(this.cx, this.cy, this.cz, node.getWorldMatrix(), this.centre);
+    const world = node.getWorldMatrix();
+    Vector3.TransformCoordinatesFromFloatsToRef(this.cx, this.cy, this.cz, world, this.centre);
+    // a crowd scaled after its IKs joined: the size on screen follows
+    const scale = scaleOf(world);
+    if (scale > 0) {
+      this.height = this.localHeight * scale;
+      this.radius = this.localRadius * scale;
+    }
+  }
+
+  /** True when the IK's skeleton, nodes or mesh are gone (its own next update disposes it or warns). */
+  detached(): boolean {
+    return this.ik.rig.detachment() !== RigDetachment.Attached;
   }
 
   /** Gives the IK back to the user's settings. */
