@@ -58,7 +58,10 @@ export class IKLevelOfDetail {
   enabled = true;
   /** Notified once by {@link dispose}, before it lets go of its state (Babylon's convention). */
   readonly onDisposeObservable = new Observable<IKLevelOfDetail>();
-  /** The camera the levels are seen from; null: the scene's active camera. */
+  /**
+   * The camera the levels are seen from; null: the scene's active cameras (with several viewports, the
+   * highest level any of them asks for).
+   */
   camera: Camera | null = null;
   /** Full at or above this projected height (fraction of the viewport's height); default 0.15. */
   fullScreenSize = 0.15;
@@ -74,9 +77,10 @@ export class IKLevelOfDetail {
    */
   hysteresis = 0.1;
   /**
-   * Seconds of the cross-fade at a change of level; default 1.2. A bone moves by at most what the change moves
-   * it × the frame's time ÷ this: at 60 frames a second, a bone the IK moves by 30 % of the character's height
-   * moves at most 0.42 % of it a frame while the character changes level.
+   * Seconds of the cross-fade at a change of level; default 1.2. Each bone turns at an even pace, so a bone
+   * moves by about the arc the change turns it through × the frame's time ÷ this: at 60 frames a second, a
+   * bone the IK moves by 30 % of the character's height moves about 0.45 % of it a frame while the
+   * character changes level.
    */
   fadeSeconds = 1.2;
   /**

@@ -190,6 +190,8 @@ export class LodCharacter {
   /** Gives the IK back to the user's settings. */
   release(): void {
     const ik = this.ik;
+    // as when it wakes: offsets added while off (no update reset them) would all land on its next solve
+    if (ik._lodOff && !ik.isDisposed) ik.solver._afterUpdate();
     ik._lodFade = null;
     ik._lodCheap = false;
     ik._lodOff = false;
