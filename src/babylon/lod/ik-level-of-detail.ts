@@ -99,7 +99,7 @@ export class IKLevelOfDetail {
   private readonly byIK = new WeakMap<FullBodyBipedIK, LodCharacter>();
   private readonly planes = [0, 1, 2, 3, 4, 5].map(() => new Plane(0, 0, 0, 0));
   private readonly viewProjection = new Matrix();
-  private readonly cameraList: Camera[] = [];
+  private readonly cameraList: (Camera | null)[] = [];
   /**
    * [start of the solve pass, smoothed cost ms, levels lowered by the budget, last cost per running level]
    * (no double crosses a call).
@@ -246,8 +246,8 @@ export class IKLevelOfDetail {
     }
     // with several cameras (viewports) a character gets the highest level any of them asks for
     if (this.enabled) {
-      for (let k = 0; k < cameras.length; k++) {
-        const camera = cameras[k]!;
+      for (let k = 0; k < cameras; k++) {
+        const camera = this.cameraList[k]!;
         if (!this.view(camera)) continue;
         for (let i = 0; i < chars.length; i++) if (chars[i]!.looked) this.classify(chars[i]!, camera);
       }
@@ -289,17 +289,22 @@ export class IKLevelOfDetail {
     return Number.isFinite(this.viewProjection.m[5]!);
   }
 
-  /** The cameras the levels are seen from: {@link camera}, else the scene's active cameras (reused array). */
-  private cameras(): Camera[] {
+  /**
+   * The cameras the levels are seen from into {@link cameraList}, how many: {@link camera}, else the scene's
+   * active cameras (overwritten in place: `length = 0` would drop the array's store, a new one every frame).
+   */
+  private cameras(): number {
     const out = this.cameraList;
-    out.length = 0;
     const scene = this.scene;
-    if (this.camera !== null) out.push(this.camera);
+    let n = 0;
+    if (this.camera !== null) out[n++] = this.camera;
     else if (scene.activeCameras !== null && scene.activeCameras.length > 0) {
       // Babylon leaves activeCamera on the last viewport rendered: every one of them counts
-      for (const camera of scene.activeCameras) out.push(camera);
-    } else if (scene.activeCamera !== null) out.push(scene.activeCamera);
-    return out;
+      for (let i = 0; i < scene.activeCameras.length; i++) out[n++] = scene.activeCameras[i]!;
+    } else if (scene.activeCamera !== null) out[n++] = scene.activeCamera;
+    // a camera no longer in use is not kept alive here
+    for (let i = n; i < out.length; i++) out[i] = null;
+    return n;
   }
 
   /**

@@ -19,15 +19,19 @@ export type IKLevel = (typeof IKLevel)[keyof typeof IKLevel];
 const corner = new Vector3();
 const inverse = new Matrix();
 
-/** A world matrix's largest axis scale (the bounds are a sphere: the largest axis covers them). */
-function scaleOf(world: Matrix): number {
+/**
+ * A world matrix's largest axis scale (the bounds are a sphere: the largest axis covers them), 0 when not
+ * finite, in `out[0]` (a double returned by a call V8 does not inline is boxed: 16 bytes a character a frame).
+ */
+function scaleOf(world: Matrix, out: Float64Array): void {
   const m = world.m;
   const x = m[0]! * m[0]! + m[1]! * m[1]! + m[2]! * m[2]!;
   const y = m[4]! * m[4]! + m[5]! * m[5]! + m[6]! * m[6]!;
   const z = m[8]! * m[8]! + m[9]! * m[9]! + m[10]! * m[10]!;
   const s = Math.sqrt(x > y ? (x > z ? x : z) : y > z ? y : z);
-  return Number.isFinite(s) ? s : 0;
+  out[0] = Number.isFinite(s) ? s : 0;
 }
+const scale = new Float64Array(1);
 
 /**
  * One character under an IKLevelOfDetail: where it is (its bones' bounds in its root node's space, so it
@@ -100,15 +104,16 @@ export class LodCharacter {
     this.height = ok ? Math.max(hx - lx, hy - ly, hz - lz) : 0;
     this.radius = ok ? 0.5 * Math.hypot(hx - lx, hy - ly, hz - lz) : 0;
     corner.set(ok ? (lx + hx) / 2 : 0, ok ? (ly + hy) / 2 : 0, ok ? (lz + hz) / 2 : 0);
-    let scale = 1;
+    scale[0] = 1;
     if (this.node !== null) {
       const world = this.node.computeWorldMatrix(true);
       world.invertToRef(inverse);
       Vector3.TransformCoordinatesToRef(corner, inverse, corner);
-      scale = scaleOf(world);
+      scaleOf(world, scale);
     }
-    this.localHeight = scale > 0 ? this.height / scale : this.height;
-    this.localRadius = scale > 0 ? this.radius / scale : this.radius;
+    const s = scale[0]!;
+    this.localHeight = s > 0 ? this.height / s : this.height;
+    this.localRadius = s > 0 ? this.radius / s : this.radius;
     this.cx = corner.x;
     this.cy = corner.y;
     this.cz = corner.z;
@@ -175,10 +180,10 @@ export class LodCharacter {
     const world = node.getWorldMatrix();
     Vector3.TransformCoordinatesFromFloatsToRef(this.cx, this.cy, this.cz, world, this.centre);
     // a crowd scaled after its IKs joined: the size on screen follows
-    const scale = scaleOf(world);
-    if (scale > 0) {
-      this.height = this.localHeight * scale;
-      this.radius = this.localRadius * scale;
+    scaleOf(world, scale);
+    if (scale[0]! > 0) {
+      this.height = this.localHeight * scale[0]!;
+      this.radius = this.localRadius * scale[0]!;
     }
   }
 
