@@ -180,6 +180,8 @@ export abstract class OffsetModifier {
   private readonly preHook: () => void;
   private lastFrameId = -1;
   private disposed = false;
+  /** A run was skipped (disabled or weight 0): the next run calls {@link onResume} first. */
+  private paused = false;
 
   /** Attaches to `ik`. */
   protected constructor(ik: FullBodyBipedIK, options: OffsetModifierOptions = {}) {
@@ -265,11 +267,17 @@ export abstract class OffsetModifier {
     const clock = this.clock;
     const dt = clock.pending;
     if (this.disposed || !this.enabled || !(this.weightValue > 0) || !(dt > 0) || !Number.isFinite(dt)) {
+      // the character may move while switched off (not over a mere second update in a frame, dt 0)
+      if (!this.enabled || !(this.weightValue > 0)) this.paused = true;
       clock.deltaTime = 0;
       return false;
     }
     clock.deltaTime = dt;
     readCharacterFrame(this.ik, this.frame);
+    if (this.paused) {
+      this.paused = false;
+      this.onResume();
+    }
     this.onModifyOffset();
     this.ranThisUpdate = true;
     return true;
@@ -293,6 +301,12 @@ export abstract class OffsetModifier {
 
   /** Adds the offsets of this frame; {@link deltaTime} > 0 and {@link frame} are current. */
   protected abstract onModifyOffset(): void;
+
+  /**
+   * Called before the first run after runs were skipped by `enabled` false or weight 0: modifiers that
+   * follow motion forget it here, or what moved meanwhile would come back as one frame's jump.
+   */
+  protected onResume(): void {}
 
   /**
    * Registers `fn` on the IK's `onPostUpdateObservable` (after the solve), removed on dispose. It runs only after an
