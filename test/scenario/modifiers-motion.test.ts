@@ -488,6 +488,11 @@ describe("motion modifiers over time (Mannequin)", () => {
     expect(worstAmplifier).toBeLessThan(1e-6);
     expect(worstTilt).toBeLessThan(1e-6);
     expect(worst).toBeLessThan(1e-6);
+    // a NaN smoothing speed eases nothing (the smoothed velocity stays finite)
+    amplifier.bodies[0]!.speed = Number.NaN;
+    m.root.position.addInPlace(right.scale(0.01 * h));
+    m.scene.render();
+    expect(Number.isFinite(V(amplifier.bodies[0]!.smoothVelocity).length())).toBe(true);
   });
 
   it("Inertia and BodyTilt move alike at 30 and 144 FPS (within 5 % and 2.5 % of the peak)", async () => {

@@ -7,6 +7,7 @@ import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Matrix } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { FullBodyBipedIK } from "../../babylon/full-body-biped-ik.js";
+import { clamp01 } from "../../math/scalar.js";
 import { Vec3, copy, zero } from "../../math/vec3.js";
 import type { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import { type CharacterFrame, worldMatrixOf, worldPositionOf } from "./frame.js";
@@ -100,8 +101,8 @@ export class AmplifierBody {
     const vz = (tRel.z - last.z) / dt;
     copy(last, tRel);
     const sv = this.smoothVelocity;
-    // exponential easing: the same smoothing at any frame rate
-    const a = this.speed <= 0 ? 1 : 1 - Math.exp(-dt * this.speed);
+    // exponential easing: the same smoothing at any frame rate (clamp01: a NaN speed eases nothing)
+    const a = this.speed <= 0 ? 1 : clamp01(1 - Math.exp(-dt * this.speed));
     sv.x += (vx - sv.x) * a;
     sv.y += (vy - sv.y) * a;
     sv.z += (vz - sv.z) * a;
