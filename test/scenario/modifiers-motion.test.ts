@@ -434,7 +434,7 @@ for (const name of MODELS) {
 }
 
 describe("motion modifiers over time (Mannequin)", () => {
-  it("switched off while the character walks and turns away, Inertia, Amplifier and BodyTilt resume from where it is (no jump)", async () => {
+  it("switched off while the character walks and turns away, Inertia, Amplifier and BodyTilt resume from where it is (no jump); a NaN speed does not stay", async () => {
     const m = await load("Mannequin");
     const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
     m.scene.render();
@@ -493,6 +493,12 @@ describe("motion modifiers over time (Mannequin)", () => {
     m.root.position.addInPlace(right.scale(0.01 * h));
     m.scene.render();
     expect(Number.isFinite(V(amplifier.bodies[0]!.smoothVelocity).length())).toBe(true);
+    // a NaN inertia speed for a frame does not stay in the lazy point once the speed is valid again
+    inertia.bodies[0]!.speed = Number.NaN;
+    m.scene.render();
+    inertia.bodies[0]!.speed = 10;
+    m.scene.render();
+    expect(Number.isFinite(V(inertia.bodies[0]!.lazyPoint).length())).toBe(true);
   });
 
   it("Inertia and BodyTilt move alike at 30 and 144 FPS (within 5 % and 2.5 % of the peak)", async () => {

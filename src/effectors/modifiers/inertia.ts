@@ -112,6 +112,11 @@ export class InertiaBody {
       lp.y += v.y * h + dy * m + up.y * g;
       lp.z += v.z * h + dz * m + up.z * g;
     }
+    // a non-finite setting (speed, gravity…) must not stay in the lazy point: it restarts on the node
+    if (!Number.isFinite(lp.x + lp.y + lp.z + v.x + v.y + v.z)) {
+      copy(lp, p);
+      zero(v);
+    }
     copy(this.lastPosition, p);
     sub(this.offset, lp, p);
   }
