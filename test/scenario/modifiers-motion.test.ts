@@ -501,6 +501,39 @@ describe("motion modifiers over time (Mannequin)", () => {
     expect(Number.isFinite(V(inertia.bodies[0]!.lazyPoint).length())).toBe(true);
   });
 
+  it("a 0.5 s hitch while walking and turning leaves Inertia, Amplifier and BodyTilt as they were (within 10 %); after 5 s they restart", async () => {
+    const m = await load("Mannequin");
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+    // animations off: the modifiers take the engine's delta time, set here per frame
+    m.scene.animationsEnabled = false;
+    let ms = 1000 / 60;
+    m.engine.getDeltaTime = () => ms;
+    m.scene.render();
+    const h = height(m);
+    const pelvis = ik.references.pelvis;
+    const inertia = new Inertia(ik, { bodies: [{ transform: pelvis, effectorLinks: [] }] });
+    const amplifier = new Amplifier(ik, {
+      bodies: [{ transform: pelvis, relativeTo: new TransformNode("still", m.scene), effectorLinks: [] }],
+    });
+    const tilt = new BodyTilt(ik);
+    const right = V(readCharacterFrame(ik, new CharacterFrame()).right);
+    const step = (seconds: number) => {
+      ms = seconds * 1000;
+      m.root.position.addInPlace(right.scale(1.5 * h * seconds));
+      const turn = Quaternion.RotationAxis(Vector3.Up(), (Math.PI / 2) * seconds);
+      m.root.rotationQuaternion = turn.multiply(m.root.rotationQuaternion!);
+      m.scene.render();
+      return [V(inertia.bodies[0]!.offset).length(), V(amplifier.bodies[0]!.offset).length(), tilt.tiltAngle];
+    };
+    let steady: number[] = [];
+    for (let k = 0; k < 240; k++) steady = step(1 / 60);
+    const hitch = step(0.5);
+    const ratios = hitch.map((v, i) => v / steady[i]!);
+    report("after a 0.5 s hitch / steady: inertia, amplifier, tilt", ...ratios);
+    for (const r of ratios) expect(Math.abs(r - 1)).toBeLessThan(0.1);
+    expect(step(5)).toEqual([0, 0, 0]);
+  });
+
   it("Inertia and BodyTilt move alike at 30 and 144 FPS (within 5 % and 2.5 % of the peak)", async () => {
     const m = await load("Mannequin");
     const ik = FullBodyBipedIK.create(m.scene, m.skeleton);

@@ -143,6 +143,7 @@ export class Amplifier extends OffsetModifier {
   /** Attaches to `ik`. */
   constructor(ik: FullBodyBipedIK, options: AmplifierOptions = {}) {
     super(ik, options);
+    this.followsMotion = true;
     this.bodies = (options.bodies ?? []).map((b) => (b instanceof AmplifierBody ? b : new AmplifierBody(b)));
   }
 

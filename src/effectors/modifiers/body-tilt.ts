@@ -54,6 +54,7 @@ export class BodyTilt extends OffsetModifier {
   /** Attaches to `ik`. */
   constructor(ik: FullBodyBipedIK, options: BodyTiltOptions = {}) {
     super(ik, options);
+    this.followsMotion = true;
     this.tiltSpeed = options.tiltSpeed ?? 6;
     this.tiltSensitivity = options.tiltSensitivity ?? 0.07;
     this.poseLeft = options.poseLeft ?? new OffsetPose();

@@ -90,8 +90,8 @@ export class InertiaBody {
     const v = this.velocity;
     const last = this.lastPosition;
     // substeps, the node moving linearly: one Euler step a frame lagged a third less at 30 FPS than at 144
-    // (at most 120, so a manual update with a long dt stays cheap)
-    const n = Math.min(120, Math.max(1, Math.ceil(dt / INERTIA_STEP - 1e-9)));
+    // (at most 240, so a manual update with a long dt stays cheap)
+    const n = Math.min(240, Math.max(1, Math.ceil(dt / INERTIA_STEP - 1e-9)));
     const h = dt / n;
     const a = clamp01(h * this.acceleration);
     const s = this.speed;
@@ -154,6 +154,7 @@ export class Inertia extends OffsetModifier {
   /** Attaches to `ik`. */
   constructor(ik: FullBodyBipedIK, options: InertiaOptions = {}) {
     super(ik, options);
+    this.followsMotion = true;
     this.bodies = (options.bodies ?? []).map((b) => (b instanceof InertiaBody ? b : new InertiaBody(b)));
     this.limits = [...(options.limits ?? [])];
   }
