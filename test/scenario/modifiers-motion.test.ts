@@ -216,7 +216,7 @@ for (const name of MODELS) {
               .length() /
               (v.length() * 0.1),
           );
-          smooth = Vector3.Lerp(smooth, v, DT * 3);
+          smooth = Vector3.Lerp(smooth, v, 1 - Math.exp(-DT * 3));
           worstSmooth = Math.max(
             worstSmooth,
             last(body)
@@ -432,3 +432,163 @@ for (const name of MODELS) {
     },
   );
 }
+
+describe("motion modifiers over time (Mannequin)", () => {
+  it("switched off while the character walks and turns away, Inertia, Amplifier and BodyTilt resume from where it is (no jump); a NaN speed does not stay", async () => {
+    const m = await load("Mannequin");
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+    m.scene.render();
+    const h = height(m);
+    const { Body } = FullBodyBipedEffector;
+    const inertia = new Inertia(ik, {
+      bodies: [{ transform: ik.references.pelvis, effectorLinks: [{ effector: Body }] }],
+    });
+    const amplifier = new Amplifier(ik, {
+      bodies: [
+        {
+          transform: ik.references.pelvis,
+          relativeTo: new TransformNode("still", m.scene),
+          effectorLinks: [{ effector: Body }],
+        },
+      ],
+    });
+    const lean = (x: number) => new OffsetPose([{ effector: Body, offset: { x, y: 0, z: 0 } }]);
+    const tilt = new BodyTilt(ik, { poseRight: lean(0.1 * h), poseLeft: lean(-0.1 * h) });
+    const body = sampleOffsets(ik, Body);
+    for (let k = 0; k < 10; k++) m.scene.render();
+    // off (weight 0, or disabled) for a second while the root walks 1.5 h/s and turns 90°/s
+    inertia.weight = 0;
+    amplifier.enabled = false;
+    tilt.weight = 0;
+    const right = V(readCharacterFrame(ik, new CharacterFrame()).right);
+    for (let k = 0; k < 60; k++) {
+      m.root.position.addInPlace(right.scale(1.5 * h * DT));
+      m.root.rotationQuaternion = Quaternion.RotationAxis(Vector3.Up(), (Math.PI / 2) * DT).multiply(
+        m.root.rotationQuaternion!,
+      );
+      m.scene.render();
+    }
+    inertia.weight = 1;
+    amplifier.enabled = true;
+    tilt.weight = 1;
+    // standing at its new place: nothing moved since the modifiers came back, so nothing to add
+    let worst = 0;
+    let worstInertia = 0;
+    let worstAmplifier = 0;
+    let worstTilt = 0;
+    for (let k = 0; k < 10; k++) {
+      m.scene.render();
+      worst = Math.max(worst, last(body).length() / h);
+      worstInertia = Math.max(worstInertia, V(inertia.bodies[0]!.offset).length() / h);
+      worstAmplifier = Math.max(worstAmplifier, V(amplifier.bodies[0]!.offset).length() / h);
+      worstTilt = Math.max(worstTilt, Math.abs(tilt.tiltAngle));
+    }
+    report("resumed: body offset/h, inertia/h, amplifier/h, tilt", worst, worstInertia, worstAmplifier, worstTilt);
+    expect(worstInertia).toBeLessThan(1e-6);
+    expect(worstAmplifier).toBeLessThan(1e-6);
+    expect(worstTilt).toBeLessThan(1e-6);
+    expect(worst).toBeLessThan(1e-6);
+    // a NaN smoothing speed eases nothing (the smoothed velocity stays finite)
+    amplifier.bodies[0]!.speed = Number.NaN;
+    m.root.position.addInPlace(right.scale(0.01 * h));
+    m.scene.render();
+    expect(Number.isFinite(V(amplifier.bodies[0]!.smoothVelocity).length())).toBe(true);
+    // a NaN inertia speed for a frame does not stay in the lazy point once the speed is valid again
+    inertia.bodies[0]!.speed = Number.NaN;
+    m.scene.render();
+    inertia.bodies[0]!.speed = 10;
+    m.scene.render();
+    expect(Number.isFinite(V(inertia.bodies[0]!.lazyPoint).length())).toBe(true);
+  });
+
+  it("a 0.5 s hitch while walking and turning leaves Inertia, Amplifier and BodyTilt as they were (within 10 %); after 5 s they restart", async () => {
+    const m = await load("Mannequin");
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+    // animations off: the modifiers take the engine's delta time, set here per frame
+    m.scene.animationsEnabled = false;
+    let ms = 1000 / 60;
+    m.engine.getDeltaTime = () => ms;
+    m.scene.render();
+    const h = height(m);
+    const pelvis = ik.references.pelvis;
+    const inertia = new Inertia(ik, { bodies: [{ transform: pelvis, effectorLinks: [] }] });
+    const amplifier = new Amplifier(ik, {
+      bodies: [{ transform: pelvis, relativeTo: new TransformNode("still", m.scene), effectorLinks: [] }],
+    });
+    const tilt = new BodyTilt(ik);
+    const right = V(readCharacterFrame(ik, new CharacterFrame()).right);
+    const step = (seconds: number) => {
+      ms = seconds * 1000;
+      m.root.position.addInPlace(right.scale(1.5 * h * seconds));
+      const turn = Quaternion.RotationAxis(Vector3.Up(), (Math.PI / 2) * seconds);
+      m.root.rotationQuaternion = turn.multiply(m.root.rotationQuaternion!);
+      m.scene.render();
+      return [V(inertia.bodies[0]!.offset).length(), V(amplifier.bodies[0]!.offset).length(), tilt.tiltAngle];
+    };
+    let steady: number[] = [];
+    for (let k = 0; k < 240; k++) steady = step(1 / 60);
+    const hitch = step(0.5);
+    const ratios = hitch.map((v, i) => v / steady[i]!);
+    report("after a 0.5 s hitch / steady: inertia, amplifier, tilt", ...ratios);
+    for (const r of ratios) expect(Math.abs(r - 1)).toBeLessThan(0.1);
+    expect(step(5)).toEqual([0, 0, 0]);
+  });
+
+  it("Inertia and BodyTilt move alike at 30 and 144 FPS (within 5 % and 2.5 % of the peak)", async () => {
+    const m = await load("Mannequin");
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+    m.scene.render();
+    const h = height(m);
+    const start = m.root.rotationQuaternion!.clone();
+    const right = V(readCharacterFrame(ik, new CharacterFrame()).right);
+    /** The inertia body's lag and the tilt at 0.1 s … 1.2 s: a node moves 0.8 h/s, the root turns 90°/s, for 0.6 s. */
+    const run = (fps: number): { lag: number[]; tilt: number[] } => {
+      const dt = 1 / fps;
+      const probe = new TransformNode("probe", m.scene);
+      m.root.rotationQuaternion = start.clone();
+      const inertia = new Inertia(ik, { autoUpdate: false, bodies: [{ transform: probe, effectorLinks: [] }] });
+      const tilt = new BodyTilt(ik, { autoUpdate: false, tiltSensitivity: 1 });
+      const drive = ik.solver.onSkeletonRead.add(() => {
+        inertia.update(dt);
+        tilt.update(dt);
+      });
+      m.scene.render(); // the lazy point and the heading start standing still
+      const lag: number[] = [];
+      const tilts: number[] = [];
+      const frames = Math.round(1.2 * fps);
+      for (let k = 1; k <= frames; k++) {
+        if (k <= 0.6 * fps) {
+          probe.position.addInPlace(right.scale(0.8 * h * dt));
+          m.root.rotationQuaternion = Quaternion.RotationAxis(Vector3.Up(), (Math.PI / 2) * dt).multiply(
+            m.root.rotationQuaternion!,
+          );
+        }
+        m.scene.render();
+        lag.push(Vector3.Dot(V(inertia.bodies[0]!.offset), right) / h);
+        tilts.push(tilt.tiltAngle);
+      }
+      ik.solver.onSkeletonRead.remove(drive);
+      inertia.dispose();
+      tilt.dispose();
+      probe.dispose();
+      // at 0.1 s, 0.2 s … 1.2 s, between the frames around it (sample k − 1 is at k / fps)
+      const at = (a: number[]) =>
+        Array.from({ length: 12 }, (_, j) => {
+          const f = ((j + 1) / 10) * fps - 1;
+          const i = Math.min(Math.floor(f), a.length - 2);
+          return a[i]! + (a[i + 1]! - a[i]!) * (f - i);
+        });
+      return { lag: at(lag), tilt: at(tilts) };
+    };
+    const slow = run(30);
+    const fast = run(144);
+    const gap = (a: number[], b: number[]) => {
+      const peak = Math.max(...b.map(Math.abs));
+      return Math.max(...a.map((v, i) => Math.abs(v - b[i]!))) / peak;
+    };
+    report("30 vs 144 FPS: inertia, tilt (share of the peak)", gap(slow.lag, fast.lag), gap(slow.tilt, fast.tilt));
+    expect(slow.lag.length).toBe(12);
+    expect(gap(slow.lag, fast.lag)).toBeLessThan(0.05);
+    expect(gap(slow.tilt, fast.tilt)).toBeLessThan(0.025);
+  });
+});

@@ -37,7 +37,7 @@ const tInv = new Matrix();
 /**
  * One amplified body part. Each frame (dt seconds):
  * 1. relative position = `transform`'s position in `relativeTo`'s frame (its inverse world matrix);
- * 2. relative velocity = its change / dt, smoothed: lerp(smoothed, velocity, clamp01(dt × speed));
+ * 2. relative velocity = its change / dt, smoothed: lerp(smoothed, velocity, 1 − e^(−dt × speed));
  * 3. world velocity = smoothed velocity through `relativeTo`'s world matrix, split along the character's
  *    up (× verticalWeight) and across it (× horizontalWeight);
  * 4. each linked effector's offset += world velocity × link weight × the modifier's weight.
@@ -101,7 +101,8 @@ export class AmplifierBody {
     const vz = (tRel.z - last.z) / dt;
     copy(last, tRel);
     const sv = this.smoothVelocity;
-    const a = this.speed <= 0 ? 1 : clamp01(dt * this.speed);
+    // exponential easing: the same smoothing at any frame rate (clamp01: a NaN speed eases nothing)
+    const a = this.speed <= 0 ? 1 : clamp01(1 - Math.exp(-dt * this.speed));
     sv.x += (vx - sv.x) * a;
     sv.y += (vy - sv.y) * a;
     sv.z += (vz - sv.z) * a;
@@ -142,12 +143,18 @@ export class Amplifier extends OffsetModifier {
   /** Attaches to `ik`. */
   constructor(ik: FullBodyBipedIK, options: AmplifierOptions = {}) {
     super(ik, options);
+    this.followsMotion = true;
     this.bodies = (options.bodies ?? []).map((b) => (b instanceof AmplifierBody ? b : new AmplifierBody(b)));
   }
 
   /** The class name, as Babylon's own objects report it. */
   override getClassName(): string {
     return "Amplifier";
+  }
+
+  /** No velocity spike from what moved while it was off. */
+  protected override onResume(): void {
+    for (let i = 0; i < this.bodies.length; i++) this.bodies[i]!.reset();
   }
 
   protected override onModifyOffset(): void {

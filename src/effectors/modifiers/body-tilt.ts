@@ -25,9 +25,9 @@ const tCross = new Vec3();
 /**
  * Leans the body into turns (FinalIK's BodyTilt). Each frame the character root's yaw rate r (degrees per
  * second about its up; positive turning toward its right, in either handedness) gives a target tilt
- * clamp(r × tiltSensitivity × 0.01, −1, 1); the tilt follows it by lerp(tilt, target, clamp01(dt ×
- * tiltSpeed)); a positive tilt applies {@link poseRight} × tilt × weight, a negative one {@link poseLeft} ×
- * |tilt| × weight.
+ * clamp(r × tiltSensitivity × 0.01, −1, 1); the tilt follows it by lerp(tilt, target, 1 − e^(−dt ×
+ * tiltSpeed)), alike at any frame rate; a positive tilt applies {@link poseRight} × tilt × weight, a negative
+ * one {@link poseLeft} × |tilt| × weight.
  *
  * With the default sensitivity 0.07 a character turning at 90°/s tilts 0.063 of the pose; design the poses
  * for that range, or raise the sensitivity.
@@ -54,6 +54,7 @@ export class BodyTilt extends OffsetModifier {
   /** Attaches to `ik`. */
   constructor(ik: FullBodyBipedIK, options: BodyTiltOptions = {}) {
     super(ik, options);
+    this.followsMotion = true;
     this.tiltSpeed = options.tiltSpeed ?? 6;
     this.tiltSensitivity = options.tiltSensitivity ?? 0.07;
     this.poseLeft = options.poseLeft ?? new OffsetPose();
@@ -96,6 +97,11 @@ export class BodyTilt extends OffsetModifier {
     this.yawRate = 0;
   }
 
+  /** The heading restarts: a turn made while it was off is no yaw rate (and no stale tilt comes back). */
+  protected override onResume(): void {
+    this.reset();
+  }
+
   protected override onModifyOffset(): void {
     if (!Number.isFinite(this.tiltSpeed) || !Number.isFinite(this.tiltSensitivity)) this.validateSettings();
     else {
@@ -124,7 +130,8 @@ export class BodyTilt extends OffsetModifier {
     this.yawRate = angle / deltaTime;
     let target = this.yawRate * this.tiltSensitivity * 0.01;
     target = target > 1 ? 1 : target < -1 ? -1 : target;
-    const tilt = this.tiltAngle + (target - this.tiltAngle) * clamp01(deltaTime * this.tiltSpeed);
+    // exponential easing: a rate-independent share of the gap each second (dt × speed was not at 30 FPS)
+    const tilt = this.tiltAngle + (target - this.tiltAngle) * clamp01(1 - Math.exp(-deltaTime * this.tiltSpeed));
     // a non-finite step (a non-finite root turn) must not stay in the eased tilt
     if (Number.isFinite(tilt)) this.tiltAngle = tilt;
     const t = this.tiltAngle;

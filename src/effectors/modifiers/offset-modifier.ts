@@ -19,6 +19,13 @@ import { notifyDisposed } from "../../babylon/dispose-notice.js";
 export const MAX_MODIFIER_DELTA_TIME = 0.1;
 
 /**
+ * Longest delta time, in seconds, that the modifiers following motion (Inertia, Amplifier, BodyTilt) take from
+ * the scene: the character moved for the whole delta time, and a shorter one reads as faster motion. After a
+ * longer gap (a tab in the background) they restart from the current pose.
+ */
+const MAX_MOTION_DELTA_TIME = 1;
+
+/**
  * The ankle-to-head-joint height, in metres, of the ~1.8 m human that FinalIK's metre-valued defaults are
  * tuned for. {@link OffsetModifier.characterScale} is a character's own height divided by this.
  */
@@ -175,11 +182,18 @@ export abstract class OffsetModifier {
   protected weightValue = 1;
   /** True between a run (before the solve) and the IK's next `onPostUpdateObservable`, which consumes it. */
   protected ranThisUpdate = false;
+  /**
+   * Follows the character's motion (velocities, lags): takes scene delta times up to 1 s, and restarts
+   * ({@link onResume}) after a longer gap. Set by Inertia, Amplifier and BodyTilt.
+   */
+  protected followsMotion = false;
   private _characterScale: number;
   private readonly observers: Observer<void>[] = [];
   private readonly preHook: () => void;
   private lastFrameId = -1;
   private disposed = false;
+  /** A run was skipped (disabled or weight 0), or a gap was too long: the next run calls {@link onResume} first. */
+  private paused = false;
 
   /** Attaches to `ik`. */
   protected constructor(ik: FullBodyBipedIK, options: OffsetModifierOptions = {}) {
@@ -257,19 +271,27 @@ export abstract class OffsetModifier {
     }
     this.lastFrameId = frameId;
     const dt = sceneDeltaSecondsToRef(scene, sceneSeconds).value;
+    const motion = this.followsMotion;
+    if (motion && dt > MAX_MOTION_DELTA_TIME) this.paused = true;
     // Math.min: nested conditionals here boxed dt every frame; the store goes into the clock (see `clock`)
-    this.clock.pending = dt > 0 ? Math.min(dt, MAX_MODIFIER_DELTA_TIME) : 0;
+    this.clock.pending = dt > 0 ? Math.min(dt, motion ? MAX_MOTION_DELTA_TIME : MAX_MODIFIER_DELTA_TIME) : 0;
   }
 
   private run(): boolean {
     const clock = this.clock;
     const dt = clock.pending;
     if (this.disposed || !this.enabled || !(this.weightValue > 0) || !(dt > 0) || !Number.isFinite(dt)) {
+      // the character may move while switched off (not over a mere second update in a frame, dt 0)
+      if (!this.enabled || !(this.weightValue > 0)) this.paused = true;
       clock.deltaTime = 0;
       return false;
     }
     clock.deltaTime = dt;
     readCharacterFrame(this.ik, this.frame);
+    if (this.paused) {
+      this.paused = false;
+      this.onResume();
+    }
     this.onModifyOffset();
     this.ranThisUpdate = true;
     return true;
@@ -293,6 +315,13 @@ export abstract class OffsetModifier {
 
   /** Adds the offsets of this frame; {@link deltaTime} > 0 and {@link frame} are current. */
   protected abstract onModifyOffset(): void;
+
+  /**
+   * Called before the first run after runs were skipped by `enabled` false or weight 0 (or, with
+   * {@link followsMotion}, after a scene delta time over 1 s): modifiers that follow motion forget it here,
+   * or what moved meanwhile would come back as one frame's jump.
+   */
+  protected onResume(): void {}
 
   /**
    * Registers `fn` on the IK's `onPostUpdateObservable` (after the solve), removed on dispose. It runs only after an
