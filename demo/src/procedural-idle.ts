@@ -3,11 +3,12 @@
  * linked TransformNodes' rotationQuaternion (so it drives the skeleton like a glTF clip). Shared by the demo's
  * characters and the tests' scenes (test/helpers/babylon-scene.ts).
  */
-import { Animation } from "@babylonjs/core/Animations/animation";
-import { AnimationGroup } from "@babylonjs/core/Animations/animationGroup";
-import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector";
-import type { TransformNode } from "@babylonjs/core/Meshes/transformNode";
-import type { Scene } from "@babylonjs/core/scene";
+// `.js` on the deep imports: the benchmarks run this file in Node (bench/ → test/helpers → here)
+import { Animation } from "@babylonjs/core/Animations/animation.js";
+import { AnimationGroup } from "@babylonjs/core/Animations/animationGroup.js";
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import type { Scene } from "@babylonjs/core/scene.js";
 
 /** The idle's swing: its amplitude (rad) and its period (frames at 30 fps). */
 export interface IdleShape {
