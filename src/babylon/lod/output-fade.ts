@@ -1,6 +1,3 @@
-/** Above this cosine of the turn left (under about 3.6°) a fade's step is an nlerp: as exact, and no acos. */
-const SLERP_BELOW = 0.998;
-
 /**
  * The cross-fade of a character's IK output at a change of level of detail. The output is kept as an
  * offset from the animated pose per written bone (local rotation animated⁻¹ · solved, local position
@@ -150,27 +147,16 @@ export class OutputFade {
       px = off[o]! + (px - off[o]!) * t;
       py = off[o + 1]! + (py - off[o + 1]!) * t;
       pz = off[o + 2]! + (pz - off[o + 2]!) * t;
-      // slerp on the near hemisphere: each step turns the fraction t of the angle left. A step of nlerp turns
-      // less early on and catches up at the end (a hand 0.56 h off its animated place moved 1.4 % h a frame).
+      // nlerp on the near hemisphere (the offsets are small turns; a fade's steps are smaller still)
       const sx = off[o + 3]!;
       const sy = off[o + 4]!;
       const sz = off[o + 5]!;
       const sw = off[o + 6]!;
-      let cos = sx * qx + sy * qy + sz * qz + sw * qw;
-      const sign = cos < 0 ? -1 : 1;
-      cos *= sign;
-      let ws = 1 - t;
-      let wq = sign * t;
-      if (cos < SLERP_BELOW && t < 1) {
-        const angle = Math.acos(cos);
-        const sin = Math.sin(angle);
-        ws = Math.sin((1 - t) * angle) / sin;
-        wq = (sign * Math.sin(t * angle)) / sin;
-      }
-      qx = sx * ws + qx * wq;
-      qy = sy * ws + qy * wq;
-      qz = sz * ws + qz * wq;
-      qw = sw * ws + qw * wq;
+      const sign = sx * qx + sy * qy + sz * qz + sw * qw < 0 ? -1 : 1;
+      qx = sx + (sign * qx - sx) * t;
+      qy = sy + (sign * qy - sy) * t;
+      qz = sz + (sign * qz - sz) * t;
+      qw = sw + (sign * qw - sw) * t;
       const l = Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
       const inv = l > 0 ? 1 / l : 0;
       qx *= inv;
