@@ -1,3 +1,17 @@
+/** Above this cosine of the turn left (under about 3.6°) a fade's step is an nlerp: as exact, and no acos. */
+const SLERP_BELOW = 0.998;
+/** [cos, t] in, [weight of the start, weight of the end] out: no double crosses the call (it would be boxed). */
+const weights = new Float64Array(2);
+
+/** Slerp's two weights for the turn whose cosine is `w[0]`, at the fraction `w[1]` (see {@link weights}). */
+function slerpWeights(w: Float64Array): void {
+  const t = w[1]!;
+  const angle = Math.acos(w[0]!);
+  const sin = Math.sin(angle);
+  w[0] = Math.sin((1 - t) * angle) / sin;
+  w[1] = Math.sin(t * angle) / sin;
+}
+
 /**
  * The cross-fade of a character's IK output at a change of level of detail. The output is kept as an
  * offset from the animated pose per written bone (local rotation animated⁻¹ · solved, local position
@@ -147,16 +161,28 @@ export class OutputFade {
       px = off[o]! + (px - off[o]!) * t;
       py = off[o + 1]! + (py - off[o + 1]!) * t;
       pz = off[o + 2]! + (pz - off[o + 2]!) * t;
-      // nlerp on the near hemisphere (the offsets are small turns; a fade's steps are smaller still)
+      // slerp on the near hemisphere: each step turns the fraction t of the angle left. A step of nlerp turns
+      // less early on and catches up at the end (a hand 0.56 h off its animated place moved 1.4 % h a frame).
       const sx = off[o + 3]!;
       const sy = off[o + 4]!;
       const sz = off[o + 5]!;
       const sw = off[o + 6]!;
-      const sign = sx * qx + sy * qy + sz * qz + sw * qw < 0 ? -1 : 1;
-      qx = sx + (sign * qx - sx) * t;
-      qy = sy + (sign * qy - sy) * t;
-      qz = sz + (sign * qz - sz) * t;
-      qw = sw + (sign * qw - sw) * t;
+      let cos = sx * qx + sy * qy + sz * qz + sw * qw;
+      const sign = cos < 0 ? -1 : 1;
+      cos *= sign;
+      let ws = 1 - t;
+      let wq = sign * t;
+      if (cos < SLERP_BELOW && t < 1) {
+        weights[0] = cos;
+        weights[1] = t;
+        slerpWeights(weights);
+        ws = weights[0]!;
+        wq = sign * weights[1]!;
+      }
+      qx = sx * ws + qx * wq;
+      qy = sy * ws + qy * wq;
+      qz = sz * ws + qz * wq;
+      qw = sw * ws + qw * wq;
       const l = Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
       const inv = l > 0 ? 1 / l : 0;
       qx *= inv;
