@@ -24,7 +24,7 @@ import { currentWorldMatrix, matrixEquals, rotationFromMatrix } from "./world-ma
 export interface BabylonRigOptions {
   /**
    * The character's root: its up and forward define the character's orientation (FinalIK's
-   * `references.root`). Default: the model's own top node ({@link defaultCharacterRoot}: glTF's `__root__`,
+   * `references.root`). Default: the model's own top node (glTF's `__root__`, also inside a clone's name,
    * or the skinned mesh), not the nodes the application parents it to.
    */
   characterRoot?: TransformNode | null;
