@@ -6,6 +6,7 @@ export const SOAKS = [
   "test/robustness/fuzz.test.ts",
   "test/robustness/longrun.test.ts",
   "test/robustness/memory.test.ts",
+  "test/scenario/grounding-bumps.test.ts",
 ];
 /**
  * Files that read the process's heap around a loop: they run in a fresh module graph, since garbage left by

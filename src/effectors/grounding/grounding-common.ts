@@ -13,8 +13,9 @@ export enum GroundingQuality {
   /** Three rays per foot (heel, toe, side): the ground plane through the three hits. */
   Simple = 1,
   /**
-   * A heel ray plus a sphere probe of `footRadius` around the foot centre. FinalIK casts a capsule; this
-   * port approximates it with vertical rays (see {@link Grounding.probeSphere}).
+   * A heel ray plus a sphere probe of `footRadius` around the foot centre. FinalIK casts a capsule (a
+   * sphere with `footCenterOffset` 0); here a sphere cast where the raycast has one, else a sphere sampled
+   * by vertical rays (see {@link Grounding.probeSphere}).
    */
   Best = 2,
 }
@@ -33,10 +34,30 @@ export class GroundingHit {
  * Casts a ray from `origin` along the unit `direction` up to `maxDistance` and, when it hits the
  * ground, writes the closest contact into `out` (point, normal, distance) and returns true. Must not
  * keep references to its arguments; should not allocate (it runs several times per foot per frame).
+ *
+ * A raycast may also carry a {@link GroundingSphereCast} as its `sphereCast` property: the `Best` quality's
+ * sphere probes then use it instead of sampling the sphere with rays. The triangle raycasts
+ * (`StaticGroundRaycast`, `MovingGroundRaycast`, `BabylonGroundRaycast`, and `nearestGroundRaycast` of
+ * raycasts that all have one) carry one.
  */
-export type GroundingRaycast = (
+export interface GroundingRaycast {
+  (origin: ReadonlyVec3, direction: ReadonlyVec3, maxDistance: number, out: GroundingHit): boolean;
+  /** The sphere cast over the same ground, when there is one. */
+  sphereCast?: GroundingSphereCast | undefined;
+}
+
+/**
+ * Sweeps a sphere of `radius` from `origin` (its centre) along the unit `direction` up to `maxDistance`
+ * and, when it touches the ground, writes the first contact into `out` and returns true: `distance` is how
+ * far the centre travelled, `point` the contact on the ground, `normal` the touched surface's unit normal
+ * turned toward the cast's origin (where it touches several surfaces at once, an edge they share, the one
+ * whose plane the centre's line meets first). Ground the sphere already overlaps at `origin` is ignored.
+ * The same rules as {@link GroundingRaycast}: no references kept, no allocation.
+ */
+export type GroundingSphereCast = (
   origin: ReadonlyVec3,
   direction: ReadonlyVec3,
+  radius: number,
   maxDistance: number,
   out: GroundingHit,
 ) => boolean;

@@ -100,7 +100,10 @@ export class Grounding {
   rootSphereCastRadius = 0.1;
   /** A foot whose ray finds nothing goes down by maxStep (true) or stays at the root's height (false). Default true. */
   overstepFallsDown = true;
-  /** Rays on the circle of the Best quality sphere probe (besides the centre ray), 3–32. Default 8. */
+  /**
+   * Rays on the circle of the Best quality sphere probe (besides the centre ray), 3–32, for a raycast without
+   * a sphere cast (see {@link probeSphere}). Default 8.
+   */
   sphereProbeRays = 8;
   /**
    * The character's length unit: 1 for a human of 1.8 world units, `height / 1.8` otherwise. Scales the
@@ -149,13 +152,17 @@ export class Grounding {
   private sphereRadius = 0;
   // The length of the next ray, handed to the raycast already boxed: the raycast is a call V8 usually does
   // not inline (a user's function, or one too large), and a double passed to one is boxed on every call,
-  // 16 B a ray, 29 rays a frame. Arrays of tagged elements (the undefined they start with makes them so)
+  // 16 B a ray, up to 29 rays a frame. Arrays of tagged elements (the undefined they start with makes them so)
   // hold it boxed; a length is stored again only when it changes. One for the feet's rays, one for the root's.
   private readonly castLengths: (number | undefined)[][] = [[undefined], [undefined]];
   private castLength = this.castLengths[FEET_RAYS]!;
   // The lengths those boxes hold, as plain doubles for the comparison: comparing a box's element (which
   // started undefined) with a double made V8 box the double on every call, 16 B a ray.
   private readonly castValues = new Float64Array([Number.NaN, Number.NaN]);
+  // The same for the radius handed to a sphere cast: [0] the feet's, [1] the root's.
+  private readonly sphereRadii: (number | undefined)[][] = [[undefined], [undefined]];
+  private sphereRadiusBox = this.sphereRadii[FEET_RAYS]!;
+  private readonly sphereRadiusValues = new Float64Array([Number.NaN, Number.NaN]);
   /** The last valid value of each of SETTINGS (the defaults until a first update). */
   private readonly validSettings = new Float64Array(SETTINGS.length);
   private readonly warnedSettings = new Set<Setting | "worldUp">();
@@ -357,16 +364,25 @@ export class Grounding {
 
   /**
    * A sphere of `footRadius` swept down from `maxStep` above `centre`, `2 × maxStep` long (FinalIK's
-   * capsule cast, approximated). Babylon.js (and this solver) has no sphere cast: the sphere is
-   * approximated by one ray at the centre and `sphereProbeRays` rays on the circle of `footRadius` around
-   * it (in the plane perpendicular to up). Each hit stands for its surface's plane; the sphere rests on the
-   * plane that holds it highest (its height capped at the radius above the hit). On flat ground and slopes
-   * this is what a sphere cast gives; at an edge the sphere rests on the higher surface within its circle
-   * instead of rolling over the edge. `out.point` and `out.normal` are that contact's. On a miss `out`
-   * gets the default of {@link probeRay}. Returns true on a hit.
+   * capsule cast, which with `footCenterOffset` 0 is this sphere). Its lowest point starts where a ray would.
+   *
+   * With a raycast that carries a sphere cast (`raycast.sphereCast`: the triangle raycasts do), the sphere
+   * is swept over the ground's triangles: `out.point` is where it first touches and `out.normal` the touched
+   * triangle's own normal, not the direction to the sphere's centre, so a foot resting on an edge keeps the
+   * surface's slope (at a step's edge the top's, flat; on a rounded bump the slope under the sphere).
+   *
+   * Otherwise the sphere is sampled: one ray at the centre and `sphereProbeRays` rays on the circle of
+   * `footRadius` around it (in the plane perpendicular to up). Each hit stands for its surface's plane; the
+   * sphere rests on the plane that holds it highest (its height capped at the radius above the hit). On
+   * flat ground, slopes and edges this is what a sphere cast gives; over a rounded bump the highest tangent
+   * plane in the circle is above the ground under the foot, and the foot floats.
+   *
+   * `out.distance` is how far the sphere's lowest point travelled. On a miss `out` gets the default of
+   * {@link probeRay}. Returns true on a hit.
    */
   probeSphere(centre: ReadonlyVec3, out: GroundingHit): boolean {
     this.sphereRadius = this.footRadius;
+    this.useSphereRadius(FEET_RAYS);
     this.useCastLength(FEET_RAYS, 2);
     if (this.sphereCast(centre, out)) return true;
     this.missDefault(centre, out);
@@ -381,6 +397,16 @@ export class Grounding {
       this.castLengths[rays]![0] = length;
     }
     this.castLength = this.castLengths[rays]!;
+  }
+
+  /** Sphere casts of `sphereRadius` from here on, through the feet's or the root's box (see sphereRadii). */
+  private useSphereRadius(rays: typeof FEET_RAYS | typeof ROOT_RAY): void {
+    const radius = this.sphereRadius;
+    if (!(this.sphereRadiusValues[rays] === radius)) {
+      this.sphereRadiusValues[rays] = radius;
+      this.sphereRadii[rays]![0] = radius;
+    }
+    this.sphereRadiusBox = this.sphereRadii[rays]!;
   }
 
   private missDefault(footAt: ReadonlyVec3, out: GroundingHit): void {
@@ -418,6 +444,7 @@ export class Grounding {
     let hit: boolean;
     if (this.quality === GroundingQuality.Best && this.rootSphereCastRadius > 0) {
       this.sphereRadius = this.rootSphereCastRadius;
+      this.useSphereRadius(ROOT_RAY);
       hit = this.sphereCast(c, this.rootHit);
     } else {
       scaleAndAdd(origin, c, up, this.maxStep);
@@ -430,6 +457,11 @@ export class Grounding {
   /** One ray of `castLength` along −up with sanitised output (unit normal facing up). */
   private cast(from: ReadonlyVec3, out: GroundingHit): boolean {
     if (!this.raycast(from, this.down, this.castLength[0]!, out)) return false;
+    return this.sanitize(out);
+  }
+
+  /** A contact made usable: false when not finite; the normal unit and facing up (up itself when it has no length). */
+  private sanitize(out: GroundingHit): boolean {
     const p = out.point;
     if (!(Number.isFinite(p.x) && Number.isFinite(p.y) && Number.isFinite(p.z) && Number.isFinite(out.distance)))
       return false;
@@ -452,6 +484,20 @@ export class Grounding {
 
   /** The sphere of `sphereRadius` swept `castLength` down from `maxStep` above `centre` (see probeSphere). */
   private sphereCast(centre: ReadonlyVec3, out: GroundingHit): boolean {
+    const sweep = this.raycast.sphereCast;
+    if (sweep === undefined) return this.sampleSphere(centre, out);
+    // the sphere's lowest point starts where the rays would: its centre a radius higher
+    const up = this.up;
+    const lift = this.maxStep + this.sphereRadius;
+    sample.x = centre.x + up.x * lift;
+    sample.y = centre.y + up.y * lift;
+    sample.z = centre.z + up.z * lift;
+    // its travel is the distance a ray from the lowest point would report on flat ground
+    return sweep(sample, this.down, this.sphereRadiusBox[0]!, this.castLength[0]!, out) && this.sanitize(out);
+  }
+
+  /** The sphere sampled by vertical rays, for a raycast without a sphere cast (see probeSphere). */
+  private sampleSphere(centre: ReadonlyVec3, out: GroundingHit): boolean {
     const up = this.up;
     const fw = this.forward;
     const rt = this.right;

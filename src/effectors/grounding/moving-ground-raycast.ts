@@ -1,7 +1,7 @@
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import { currentWorldMatrix } from "../../babylon/world-matrix.js";
 import { type ReadonlyVec3, Vec3 } from "../../math/vec3.js";
-import type { GroundingHit, GroundingRaycast } from "./grounding-common.js";
+import type { GroundingHit, GroundingRaycast, GroundingSphereCast } from "./grounding-common.js";
 import {
   checkGroundMeshes,
   meshTriangles,
@@ -9,6 +9,7 @@ import {
   thinInstanceCount,
   thinInstanceMatrices,
 } from "./mesh-triangles.js";
+import { SphereSweep } from "./sphere-sweep.js";
 import { TriangleGrid, clipRayToBoxAxis, faceNormalToward } from "./triangle-grid.js";
 
 /** Options of {@link MovingGroundRaycast}. */
@@ -88,6 +89,9 @@ const span = new Float64Array(3);
  * every mesh's is). Thin instances are ground each at its matrix × the mesh's world matrix, followed as
  * they move. Skinned and morphed ground cannot be probed this way: `fromMeshes` throws a RangeError
  * naming such meshes (use Babylon picking).
+ *
+ * `raycast.sphereCast` ({@link sphereCast}) sweeps a sphere over each mesh whose world bounds it crosses,
+ * the triangles of the cells under it carried into world space: the grounder's `Best` quality uses it.
  */
 export class MovingGroundRaycast {
   /** The raycast as a function (bound once), for `GrounderFBBIK`'s `raycast` option. */
@@ -95,12 +99,17 @@ export class MovingGroundRaycast {
   private entries: MovingMesh[];
   private readonly meshList: readonly AbstractMesh[];
   private readonly cellSize: number | undefined;
+  private readonly sweep = new SphereSweep();
 
   private constructor(meshes: readonly AbstractMesh[], options: MovingGroundRaycastOptions) {
     this.cellSize = options.cellSize;
     this.meshList = meshes.slice();
     this.entries = entriesOf(this.meshList, this.cellSize);
-    this.raycast = (origin, direction, maxDistance, out) => this.cast(origin, direction, maxDistance, out);
+    const raycast: GroundingRaycast = (origin, direction, maxDistance, out) =>
+      this.cast(origin, direction, maxDistance, out);
+    raycast.sphereCast = (origin, direction, radius, maxDistance, out) =>
+      this.sphereCast(origin, direction, radius, maxDistance, out);
+    this.raycast = raycast;
   }
 
   /** Bins the triangles of `meshes` in their own spaces; their world matrices are followed on every ray. */
@@ -144,18 +153,7 @@ export class MovingGroundRaycast {
     const entries = this.entries;
     for (let i = 0; i < entries.length; i++) {
       const e = entries[i]!;
-      const mesh = e.mesh;
-      if (mesh.isDisposed() || !mesh.isEnabled()) continue;
-      const m = currentWorldMatrix(mesh);
-      if (e.instance < 0) {
-        if (m.updateFlag !== e.flag) {
-          e.flag = m.updateFlag;
-          updateTransform(e, m.m);
-        }
-      } else if (instanceMoved(e, m.updateFlag)) {
-        updateTransform(e, multiplyMatrices(e.instanceMatrix!, 0, m.m, e.combined!));
-      }
-      if (!e.usable || !crossesBounds(e.worldBounds, origin, direction)) continue;
+      if (!current(e) || !crossesBounds(e.worldBounds, origin, direction)) continue;
       toLocal(e, origin, direction);
       // the map is affine, so the local ray's parameter is still the world distance along `direction`
       const grid = e.grid;
@@ -176,6 +174,83 @@ export class MovingGroundRaycast {
     faceNormalToward(corners, 0, direction, out.normal);
     return true;
   }
+
+  /**
+   * Sweeps a sphere of `radius` from `origin` along the unit `direction` up to `maxDistance` against every
+   * mesh at its current pose (see {@link GroundingSphereCast}); writes the first contact into `out` and
+   * returns true, or returns false. The triangles under the sweep are carried into world space, so a mesh's
+   * scale, even a non-uniform one, does not bend the sphere. Allocates nothing.
+   */
+  sphereCast(
+    origin: ReadonlyVec3,
+    direction: ReadonlyVec3,
+    radius: number,
+    maxDistance: number,
+    out: GroundingHit,
+  ): boolean {
+    const sweep = this.sweep;
+    const io = sweep.io;
+    io[0] = radius;
+    io[1] = maxDistance;
+    if (!sweep.begin(origin, direction)) return false;
+    const entries = this.entries;
+    for (let i = 0; i < entries.length; i++) {
+      const e = entries[i]!;
+      if (!current(e)) continue;
+      const wb = e.worldBounds;
+      if (
+        !(wb[0]! <= io[20]! && wb[3]! >= io[17]!) ||
+        !(wb[1]! <= io[21]! && wb[4]! >= io[18]!) ||
+        !(wb[2]! <= io[22]! && wb[5]! >= io[19]!)
+      )
+        continue;
+      localSweepBox(e, io, e.grid.sweepBox);
+      e.grid.sweepSphere(sweep, e.world);
+    }
+    return sweep.finish(out);
+  }
+}
+
+/**
+ * Brings the entry's transform up to date with its mesh (or thin instance) if it moved; false when the mesh
+ * is disposed or disabled or its matrix is not usable.
+ */
+function current(e: MovingMesh): boolean {
+  const mesh = e.mesh;
+  if (mesh.isDisposed() || !mesh.isEnabled()) return false;
+  const m = currentWorldMatrix(mesh);
+  if (e.instance < 0) {
+    if (m.updateFlag !== e.flag) {
+      e.flag = m.updateFlag;
+      updateTransform(e, m.m);
+    }
+  } else if (instanceMoved(e, m.updateFlag)) {
+    updateTransform(e, multiplyMatrices(e.instanceMatrix!, 0, m.m, e.combined!));
+  }
+  return e.usable;
+}
+
+/**
+ * The XZ extent, in the entry's space, of the world box `io[17…22]` (a sweep's): its centre through the
+ * inverse map, its half extents through |inverse|; into `out` as min x, min z, max x, max z.
+ */
+function localSweepBox(e: MovingMesh, io: Float64Array, out: Float64Array): void {
+  const w = e.world;
+  const inv = e.inverse;
+  const cx = 0.5 * (io[17]! + io[20]!) - w[9]!;
+  const cy = 0.5 * (io[18]! + io[21]!) - w[10]!;
+  const cz = 0.5 * (io[19]! + io[22]!) - w[11]!;
+  const hx = 0.5 * (io[20]! - io[17]!);
+  const hy = 0.5 * (io[21]! - io[18]!);
+  const hz = 0.5 * (io[22]! - io[19]!);
+  const lx = cx * inv[0]! + cy * inv[3]! + cz * inv[6]!;
+  const lz = cx * inv[2]! + cy * inv[5]! + cz * inv[8]!;
+  const ex = hx * Math.abs(inv[0]!) + hy * Math.abs(inv[3]!) + hz * Math.abs(inv[6]!);
+  const ez = hx * Math.abs(inv[2]!) + hy * Math.abs(inv[5]!) + hz * Math.abs(inv[8]!);
+  out[0] = lx - ex;
+  out[1] = lz - ez;
+  out[2] = lx + ex;
+  out[3] = lz + ez;
 }
 
 /**

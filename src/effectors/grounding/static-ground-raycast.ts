@@ -1,6 +1,6 @@
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import type { ReadonlyVec3 } from "../../math/vec3.js";
-import type { GroundingHit, GroundingRaycast } from "./grounding-common.js";
+import type { GroundingHit, GroundingRaycast, GroundingSphereCast } from "./grounding-common.js";
 import {
   checkGroundMeshes,
   meshTriangles,
@@ -8,6 +8,7 @@ import {
   thinInstanceCount,
   thinInstanceMatrices,
 } from "./mesh-triangles.js";
+import { SphereSweep } from "./sphere-sweep.js";
 import { TriangleGrid, faceNormalToward } from "./triangle-grid.js";
 
 /** Options of {@link StaticGroundRaycast}. */
@@ -34,6 +35,9 @@ export interface StaticGroundRaycastOptions {
  * and its world matrix at that moment: call {@link refresh} after moving, scaling or editing a ground mesh
  * (it allocates). Thin instances are baked each at its matrix. Skinned or morphed ground cannot be baked:
  * `fromMeshes` throws a RangeError naming such meshes (use Babylon picking there).
+ *
+ * `raycast.sphereCast` ({@link sphereCast}) sweeps a sphere over the triangles of the cells under it, each
+ * tested once: the grounder's `Best` quality uses it for its sphere probes.
  */
 export class StaticGroundRaycast {
   /** The raycast as a function (bound once), for `GrounderFBBIK`'s `raycast` option. */
@@ -42,6 +46,7 @@ export class StaticGroundRaycast {
   private readonly meshes: readonly AbstractMesh[] | null;
   private readonly cellSizeOption: number | undefined;
   private grid: TriangleGrid;
+  private readonly sweep = new SphereSweep();
 
   private constructor(
     meshes: readonly AbstractMesh[] | null,
@@ -50,7 +55,11 @@ export class StaticGroundRaycast {
   ) {
     this.meshes = meshes;
     this.cellSizeOption = options.cellSize;
-    this.raycast = (origin, direction, maxDistance, out) => this.cast(origin, direction, maxDistance, out);
+    const raycast: GroundingRaycast = (origin, direction, maxDistance, out) =>
+      this.cast(origin, direction, maxDistance, out);
+    raycast.sphereCast = (origin, direction, radius, maxDistance, out) =>
+      this.sphereCast(origin, direction, radius, maxDistance, out);
+    this.raycast = raycast;
     this.grid = new TriangleGrid(triangles, this.cellSizeOption);
     this.refresh();
   }
@@ -119,6 +128,32 @@ export class StaticGroundRaycast {
     out.point.z = origin.z + direction.z * distance;
     faceNormalToward(grid.triangles, t * 9, direction, out.normal);
     return true;
+  }
+
+  /**
+   * Sweeps a sphere of `radius` from `origin` along the unit `direction` up to `maxDistance` against the
+   * triangles of the cells it passes over (see {@link GroundingSphereCast}); writes the first contact into
+   * `out` and returns true, or returns false. Allocates nothing.
+   */
+  sphereCast(
+    origin: ReadonlyVec3,
+    direction: ReadonlyVec3,
+    radius: number,
+    maxDistance: number,
+    out: GroundingHit,
+  ): boolean {
+    const sweep = this.sweep;
+    sweep.io[0] = radius;
+    sweep.io[1] = maxDistance;
+    if (!sweep.begin(origin, direction)) return false;
+    const grid = this.grid;
+    const box = grid.sweepBox;
+    box[0] = sweep.io[17]!;
+    box[1] = sweep.io[19]!;
+    box[2] = sweep.io[20]!;
+    box[3] = sweep.io[22]!;
+    grid.sweepSphere(sweep, null);
+    return sweep.finish(out);
   }
 }
 

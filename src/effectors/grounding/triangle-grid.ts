@@ -1,4 +1,5 @@
 import type { ReadonlyVec3, Vec3 } from "../../math/vec3.js";
+import type { SphereSweep } from "./sphere-sweep.js";
 
 /** Cells along each axis at most: bounds the grid's memory for huge, finely tessellated grounds. */
 const MAX_CELLS_PER_AXIS = 512;
@@ -30,6 +31,13 @@ export class TriangleGrid {
    * [1] the maximum distance it reads; [2] and [3] are its own scratch.
    */
   readonly io = new Float64Array(4);
+  /** The swept box of {@link sweepSphere} in the grid's XZ plane: min x, min z, max x, max z. */
+  readonly sweepBox = new Float64Array(4);
+  // the sweep that last tested each triangle (one that spans several cells is tested once)
+  private stamps: Int32Array = new Int32Array(0);
+  private sweepId = 0;
+  // a triangle carried into another space for a sweep
+  private readonly corners = new Float64Array(9);
 
   /**
    * Bins `triangles` (kept, not copied). `cellSize` is the cells' edge in the XZ plane; default about two
@@ -121,6 +129,58 @@ export class TriangleGrid {
     }
     this.start = start;
     this.items = items;
+    this.stamps = new Int32Array(n);
+  }
+
+  /**
+   * Tests `sweep` against the triangles of the cells that {@link sweepBox} overlaps, each once. With `world`
+   * (an affine map: the rows of its linear part, then its translation, 12 numbers; Babylon's row-vector
+   * convention) the triangles are carried through it first, so the sweep runs in that space: a sphere stays
+   * a sphere under any scale. Allocates nothing.
+   */
+  sweepSphere(sweep: SphereSweep, world: Float64Array | null): void {
+    if (this.nx === 0) return;
+    const box = this.sweepBox;
+    const b = this.bounds;
+    if (!(box[0]! <= b[3]! && box[2]! >= b[0]! && box[1]! <= b[5]! && box[3]! >= b[2]!)) return;
+    const cell = this.cell;
+    const ix0 = Math.max(0, Math.floor((box[0]! - b[0]!) / cell));
+    const iz0 = Math.max(0, Math.floor((box[1]! - b[2]!) / cell));
+    const ix1 = Math.min(this.nx - 1, Math.floor((box[2]! - b[0]!) / cell));
+    const iz1 = Math.min(this.nz - 1, Math.floor((box[3]! - b[2]!) / cell));
+    if (this.sweepId === 0x7fffffff) {
+      this.stamps.fill(0);
+      this.sweepId = 0;
+    }
+    const id = ++this.sweepId;
+    const stamps = this.stamps;
+    const items = this.items;
+    const start = this.start;
+    const tris = this.triangles;
+    const c = this.corners;
+    for (let iz = iz0; iz <= iz1; iz++) {
+      for (let ix = ix0; ix <= ix1; ix++) {
+        const at = ix + iz * this.nx;
+        for (let k = start[at]!, end = start[at + 1]!; k < end; k++) {
+          const t = items[k]!;
+          if (stamps[t] === id) continue;
+          stamps[t] = id;
+          if (world === null) {
+            sweep.test(tris, t * 9);
+            continue;
+          }
+          for (let j = 0; j < 9; j += 3) {
+            const x = tris[t * 9 + j]!;
+            const y = tris[t * 9 + j + 1]!;
+            const z = tris[t * 9 + j + 2]!;
+            c[j] = x * world[0]! + y * world[3]! + z * world[6]! + world[9]!;
+            c[j + 1] = x * world[1]! + y * world[4]! + z * world[7]! + world[10]!;
+            c[j + 2] = x * world[2]! + y * world[5]! + z * world[8]! + world[11]!;
+          }
+          sweep.test(c, 0);
+        }
+      }
+    }
   }
 
   private cellX(x: number): number {
