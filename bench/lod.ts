@@ -92,6 +92,11 @@ export interface LodBenchResult {
   largestJumpOfHeight: number;
   /** …and the changes of level it covered, by kind ("2→1": Full → Cheap…). */
   levelChanges: Record<string, number>;
+  /**
+   * Where the largest jump was: the frame, the bone, the character's level and seconds left of its fade then,
+   * and its last changes of level as `frame:from→to` (a run over the target says which change caused it).
+   */
+  largestJumpAt: { frame: number; bone: string; level: number; remaining: number; recent: string[] } | null;
   /** Bytes per frame while flying (fades in progress every frame), and of the camera's motion alone. */
   flyBytesPerFrame: number;
   flyCameraBytesPerFrame: number;
@@ -182,7 +187,7 @@ function fly(
   camera: FreeCamera,
   h: number,
   frozen: (f: number) => void,
-): { jump: number; changes: Record<string, number> } {
+): { jump: number; changes: Record<string, number>; at: LodBenchResult["largestJumpAt"] } {
   const iks = crowd.iks;
   const bones = iks[0]!.skeleton.bones.length;
   const last = iks.map((ik) => {
@@ -192,8 +197,10 @@ function fly(
   });
   const now = new Float64Array(bones * 3);
   const levels = iks.map((ik) => lod.levelOf(ik));
+  const history: string[][] = iks.map(() => []);
   const changes: Record<string, number> = {};
   let worst = 0;
+  let at: LodBenchResult["largestJumpAt"] = null;
   const chars = characters(lod);
   const byIk = new Map(chars.map((c) => [c.ik, c]));
   const home = camera.position.clone();
@@ -207,6 +214,7 @@ function fly(
       if (l !== levels[i]) {
         const k = `${levels[i]}→${l}`;
         changes[k] = (changes[k] ?? 0) + 1;
+        history[i]!.push(`${f}:${k}`);
         levels[i] = l;
       }
       // an Off character keeps the animated pose it faded out to: nothing to look at
@@ -215,12 +223,16 @@ function fly(
       const p = last[i]!;
       for (let b = 0; b < bones; b++) {
         const d = Math.hypot(now[b * 3]! - p[b * 3]!, now[b * 3 + 1]! - p[b * 3 + 1]!, now[b * 3 + 2]! - p[b * 3 + 2]!);
-        if (d > worst) worst = d;
+        if (d > worst) {
+          worst = d;
+          const recent = history[i]!.slice(-3);
+          at = { frame: f, bone: ik.skeleton.bones[b]!.name, level: l, remaining: round(c.remaining, 3), recent };
+        }
       }
       p.set(now);
     }
   }
-  return { jump: worst / h, changes };
+  return { jump: worst / h, changes, at };
 }
 
 /**
@@ -269,7 +281,7 @@ function run(model: LoadedModel, memory: LodBenchResult["memoryProbe"]): LodBenc
   let demotion = 0;
   let result: Pick<
     LodBenchResult,
-    "largestJumpOfHeight" | "levelChanges" | "flyBytesPerFrame" | "flyCameraBytesPerFrame"
+    "largestJumpOfHeight" | "levelChanges" | "largestJumpAt" | "flyBytesPerFrame" | "flyCameraBytesPerFrame"
   > | null = null;
   for (const count of COUNTS) {
     growCrowd(crowd, count, PER_ROW);
@@ -320,6 +332,7 @@ function run(model: LoadedModel, memory: LodBenchResult["memoryProbe"]): LodBenc
       result = {
         largestJumpOfHeight: round(flown.jump, 5),
         levelChanges: flown.changes,
+        largestJumpAt: flown.at,
         flyBytesPerFrame: round(flyAlloc.bytesPerOp, 2),
         flyCameraBytesPerFrame: round(cameraAlloc.bytesPerOp, 2),
       };
@@ -377,6 +390,7 @@ export const lodBenchmark: Benchmark<LodBenchResult> = {
       ["1,000: smoothed cost / levels taken off by the budget", `${r.costMs} ms / ${r.budgetDemotion}`, ""],
       ["flying over the field: largest bone jump (of height)", r.largestJumpOfHeight, ""],
       ["  changes of level (2 Full, 1 Cheap, 0 Off)", JSON.stringify(r.levelChanges), ""],
+      ["  largest jump at", JSON.stringify(r.largestJumpAt), ""],
       [
         "  allocated per frame while flying / by the camera's motion alone",
         `${r.flyBytesPerFrame} / ${r.flyCameraBytesPerFrame}`,

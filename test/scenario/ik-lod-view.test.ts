@@ -1,7 +1,10 @@
 /**
  * IKLevelOfDetail.viewOf: the controller's read-only view of a character (level, size, distance, frustum,
- * bounds centre) follows the camera, and is null for an IK the controller does not manage.
+ * bounds centre) follows the camera (every viewport's), and is null for an IK the controller does not manage.
  */
+import { FreeCamera } from "@babylonjs/core/Cameras/freeCamera.js";
+import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { Viewport } from "@babylonjs/core/Maths/math.viewport.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import { IKLevelOfDetail } from "../../src/babylon/lod/ik-level-of-detail.js";
@@ -45,6 +48,15 @@ describe("IKLevelOfDetail.viewOf", () => {
     expect(view.size).toBeLessThan(near.size);
     expect(view.level).toBe(IKLevel.Cheap);
     expect(view.natural).toBe(IKLevel.Cheap);
+    // two viewports, the second looking away: Babylon leaves activeCamera on it, the main view still counts
+    const mini = new FreeCamera("mini", new Vector3(0, 1, 4), m.scene);
+    mini.viewport = new Viewport(0.75, 0.75, 0.25, 0.25);
+    m.scene.activeCameras = [camera, mini];
+    settle(-5);
+    expect(m.scene.activeCamera).toBe(mini);
+    expect([view.level, view.visible]).toEqual([IKLevel.Full, true]);
+    expect(view.distance).toBeLessThan(6);
+    m.scene.activeCameras = [];
     // an IK of another scene is not under this controller
     const other = await loadModel("Mannequin");
     open.push(other);

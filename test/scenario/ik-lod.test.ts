@@ -152,6 +152,15 @@ describe("IK level of detail", () => {
     a!.root.position.z = 0;
     for (let i = 0; i < 40; i++) m.scene.render();
     expect(lod.levelOf(ik)).toBe(IKLevel.Full);
+    // removed from the game while Off: the IK still notices and disposes itself (nothing keeps the clone)
+    a!.root.position.z = 30;
+    for (let i = 0; i < 90; i++) m.scene.render();
+    expect(ik._lodOff).toBe(true);
+    a!.root.dispose();
+    a!.skeleton.dispose();
+    for (let i = 0; i < 3; i++) m.scene.render();
+    expect(ik.isDisposed).toBe(true);
+    expect(lod.viewOf(ik)).toBeNull();
   });
 
   it("levels by screen size and frustum with the defaults", async () => {
@@ -169,6 +178,13 @@ describe("IK level of detail", () => {
     expect(seen).toEqual([IKLevel.Full, IKLevel.Cheap, IKLevel.Off]);
     // near but looking away: out of the frustum counts as far
     camera.position.set(0, 1, 4);
+    for (let i = 0; i < 60; i++) m.scene.render();
+    expect(lod.levelOf(ik)).toBe(IKLevel.Off);
+    // scaled ×0.01 after it joined: near the camera it is tiny on screen now
+    camera.position.set(0, 1, -4);
+    for (let i = 0; i < 60; i++) m.scene.render();
+    expect(lod.levelOf(ik)).toBe(IKLevel.Full);
+    m.root.scaling.scaleInPlace(0.01);
     for (let i = 0; i < 60; i++) m.scene.render();
     expect(lod.levelOf(ik)).toBe(IKLevel.Off);
   });
@@ -314,6 +330,15 @@ describe("IK level of detail", () => {
     expect(seen.has("2222")).toBe(true);
     expect([...seen].some((l) => l.startsWith("2") && l.endsWith("0"))).toBe(true);
     expect(seen.has("0000")).toBe(true);
+    // all off, then cheap again (or the budget raised): the levels come back, though none runs to measure
+    expect(iks.map((ik) => lod.levelOf(ik)).join("")).toBe("0000");
+    const cheaper = vi.spyOn(performance, "now").mockImplementation(() => (clock += 0.05));
+    try {
+      for (let f = 0; f < 600; f++) m.scene.render();
+    } finally {
+      cheaper.mockRestore();
+    }
+    expect(iks.map((ik) => lod.levelOf(ik)).join("")).toBe("2222");
     lod.budgetMs = Infinity;
     for (let f = 0; f < 60; f++) m.scene.render();
     expect(iks.map((ik) => lod.levelOf(ik))).toEqual([IKLevel.Full, IKLevel.Full, IKLevel.Full, IKLevel.Full]);
@@ -338,8 +363,11 @@ describe("IK level of detail", () => {
     expect(ik._lodOff).toBe(true);
     const updater = SceneUpdater.for(m.scene);
     expect(updater.items.length).toBe(3);
+    // an offset added every frame while Off (nothing solves to reset it) is dropped, not applied at once
+    ik.solver.leftHandEffector.positionOffset.y += 90;
     lod.dispose();
     expect([ik._lodOff, ik._lodCheap, ik._lodFade]).toEqual([false, false, null]);
+    expect(ik.solver.leftHandEffector.positionOffset.y).toBe(0);
     expect(IKLevelOfDetail.get(m.scene)).toBeNull();
     expect(updater.items).toEqual([ik]);
     ik.dispose();

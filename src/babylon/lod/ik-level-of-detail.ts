@@ -58,7 +58,10 @@ export class IKLevelOfDetail {
   enabled = true;
   /** Notified once by {@link dispose}, before it lets go of its state (Babylon's convention). */
   readonly onDisposeObservable = new Observable<IKLevelOfDetail>();
-  /** The camera the levels are seen from; null: the scene's active camera. */
+  /**
+   * The camera the levels are seen from; null: the scene's active cameras (with several viewports, the
+   * highest level any of them asks for).
+   */
   camera: Camera | null = null;
   /** Full at or above this projected height (fraction of the viewport's height); default 0.15. */
   fullScreenSize = 0.15;
@@ -74,9 +77,10 @@ export class IKLevelOfDetail {
    */
   hysteresis = 0.1;
   /**
-   * Seconds of the cross-fade at a change of level; default 1.2. A bone moves by at most what the change moves
-   * it × the frame's time ÷ this: at 60 frames a second, a bone the IK moves by 30 % of the character's height
-   * moves at most 0.42 % of it a frame while the character changes level.
+   * Seconds of the cross-fade at a change of level; default 1.2. Each bone turns at an even pace, so a bone
+   * moves by about the arc the change turns it through × the frame's time ÷ this: at 60 frames a second, a
+   * bone the IK moves by 30 % of the character's height moves about 0.45 % of it a frame while the
+   * character changes level.
    */
   fadeSeconds = 1.2;
   /**
@@ -95,8 +99,12 @@ export class IKLevelOfDetail {
   private readonly byIK = new WeakMap<FullBodyBipedIK, LodCharacter>();
   private readonly planes = [0, 1, 2, 3, 4, 5].map(() => new Plane(0, 0, 0, 0));
   private readonly viewProjection = new Matrix();
-  /** [start of the solve pass, smoothed cost ms, levels lowered by the budget] (no double crosses a call). */
-  private readonly state = new Float64Array(3);
+  private readonly cameraList: (Camera | null)[] = [];
+  /**
+   * [start of the solve pass, smoothed cost ms, levels lowered by the budget, last cost per running level]
+   * (no double crosses a call).
+   */
+  private readonly state = new Float64Array(4);
   /** [this frame's step in seconds, the fade's seconds] for the characters' {@link LodCharacter.advance}. */
   private readonly clock = new Float64Array(2);
   /** True on a frame whose solves are timed. */
@@ -201,6 +209,11 @@ export class IKLevelOfDetail {
     if (this.version === this.updater.version) return;
     this.version = this.updater.version;
     const items = this.updater.items;
+    // the characters that left (IK disposed) are forgotten: levelOf and viewOf no longer report them
+    for (const c of this.characters) c.looked = false;
+    const kept = this.order;
+    kept.length = 0;
+    for (const c of this.characters) kept.push(c);
     this.characters.length = 0;
     for (const item of items) {
       if (!(item instanceof FullBodyBipedIK)) continue;
@@ -209,8 +222,10 @@ export class IKLevelOfDetail {
         c = new LodCharacter(item);
         this.byIK.set(item, c);
       }
+      c.looked = true;
       this.characters.push(c);
     }
+    for (const c of kept) if (!c.looked) this.byIK.delete(c.ik);
     this.order.length = 0;
     for (const c of this.characters) this.order.push(c);
   }
@@ -220,13 +235,27 @@ export class IKLevelOfDetail {
     this.timed = this.budgetMs < Number.POSITIVE_INFINITY && this.frames % SAMPLE_EVERY === 0;
     if (this.timed) this.state[0] = performance.now();
     this.sync();
-    const camera = this.camera ?? this.scene.activeCamera;
-    const seen = camera !== null && this.enabled && this.view(camera);
+    const cameras = this.cameras();
     const chars = this.characters;
     for (let i = 0; i < chars.length; i++) {
       const c = chars[i]!;
-      if (!seen || !c.managed || c.node === null) c.natural = IKLevel.Full;
-      else this.classify(c);
+      // an Off IK does not look at its rig: woken, it sees its skeleton or nodes gone and disposes itself
+      c.looked = !(!this.enabled || !c.managed || c.node === null || (c.ik._lodOff && c.detached()));
+      c.best = -1;
+      if (c.looked) c.place();
+    }
+    // with several cameras (viewports) a character gets the highest level any of them asks for
+    if (this.enabled) {
+      for (let k = 0; k < cameras; k++) {
+        const camera = this.cameraList[k]!;
+        if (!this.view(camera)) continue;
+        for (let i = 0; i < chars.length; i++) if (chars[i]!.looked) this.classify(chars[i]!, camera);
+      }
+    }
+    for (let i = 0; i < chars.length; i++) {
+      const c = chars[i]!;
+      c.natural = c.best < 0 ? IKLevel.Full : (c.best as IKLevel);
+      c.visible = c.best < 0 || c.seen;
     }
     this.sortBySize();
     const engine = this.scene.getEngine();
@@ -260,9 +289,29 @@ export class IKLevelOfDetail {
     return Number.isFinite(this.viewProjection.m[5]!);
   }
 
-  /** The level the view asks for, with hysteresis on each threshold. */
-  private classify(c: LodCharacter): void {
-    c.place();
+  /**
+   * The cameras the levels are seen from into {@link cameraList}, how many: {@link camera}, else the scene's
+   * active cameras (overwritten in place: `length = 0` would drop the array's store, a new one every frame).
+   */
+  private cameras(): number {
+    const out = this.cameraList;
+    const scene = this.scene;
+    let n = 0;
+    if (this.camera !== null) out[n++] = this.camera;
+    else if (scene.activeCameras !== null && scene.activeCameras.length > 0) {
+      // Babylon leaves activeCamera on the last viewport rendered: every one of them counts
+      for (let i = 0; i < scene.activeCameras.length; i++) out[n++] = scene.activeCameras[i]!;
+    } else if (scene.activeCamera !== null) out[n++] = scene.activeCamera;
+    // a camera no longer in use is not kept alive here
+    for (let i = n; i < out.length; i++) out[i] = null;
+    return n;
+  }
+
+  /**
+   * The level `camera` (the current view) asks for, with hysteresis on each threshold from last frame's
+   * level; kept, with what the camera sees, when it is the highest so far this frame.
+   */
+  private classify(c: LodCharacter, camera: Camera): void {
     const p = c.centre;
     const m = this.viewProjection.m;
     const current = c.natural;
@@ -276,30 +325,33 @@ export class IKLevelOfDetail {
       const n = pl.normal;
       if (n._x * p._x + n._y * p._y + n._z * p._z + pl.d < margin) visible = false;
     }
-    c.visible = visible;
     // clip w: the depth for a perspective projection, 1 for an orthographic one
     const w = p._x * m[3]! + p._y * m[7]! + p._z * m[11]! + m[15]!;
     const scale = m[5]! < 0 ? -m[5]! : m[5]!;
-    c.size = w > 1e-9 ? (c.height * scale) / (2 * w) : Number.POSITIVE_INFINITY;
-    const cam = this.camera ?? this.scene.activeCamera!;
-    const e = cam.globalPosition;
+    const size = w > 1e-9 ? (c.height * scale) / (2 * w) : Number.POSITIVE_INFINITY;
+    const e = camera.globalPosition;
     const dx = p._x - e._x;
     const dy = p._y - e._y;
     const dz = p._z - e._z;
-    c.distance = Math.sqrt(dx * dx + dy * dy + dz * dz);
-    if (!visible) {
-      c.natural = IKLevel.Off;
-      return;
+    const distance = Math.sqrt(dx * dx + dy * dy + dz * dz);
+    let level: IKLevel = IKLevel.Off;
+    if (visible) {
+      // a level is left only past its threshold by the band, so a character on a threshold keeps its level
+      const fullAt = this.fullScreenSize * (current === IKLevel.Full ? down : up);
+      const onAt = this.offScreenSize * (current === IKLevel.Off ? up : down);
+      level = size >= fullAt ? IKLevel.Full : size >= onAt ? IKLevel.Cheap : IKLevel.Off;
+      const cheapBeyond = this.cheapDistance * (current === IKLevel.Full ? up : down);
+      const offBeyond = this.offDistance * (current === IKLevel.Off ? down : up);
+      if (distance > offBeyond) level = IKLevel.Off;
+      else if (distance > cheapBeyond && level === IKLevel.Full) level = IKLevel.Cheap;
     }
-    // a level is left only past its threshold by the band, so a character on a threshold keeps its level
-    const fullAt = this.fullScreenSize * (current === IKLevel.Full ? down : up);
-    const onAt = this.offScreenSize * (current === IKLevel.Off ? up : down);
-    let level: IKLevel = c.size >= fullAt ? IKLevel.Full : c.size >= onAt ? IKLevel.Cheap : IKLevel.Off;
-    const cheapBeyond = this.cheapDistance * (current === IKLevel.Full ? up : down);
-    const offBeyond = this.offDistance * (current === IKLevel.Off ? down : up);
-    if (c.distance > offBeyond) level = IKLevel.Off;
-    else if (c.distance > cheapBeyond && level === IKLevel.Full) level = IKLevel.Cheap;
-    c.natural = level;
+    if (c.best < 0) c.seen = false;
+    if (visible) c.seen = true;
+    if (level > c.best || (level === c.best && size > c.size)) {
+      c.best = level;
+      c.size = size;
+      c.distance = distance;
+    }
   }
 
   /** Insertion sort of {@link order} by size, largest first: the order changes little between frames. */
@@ -340,8 +392,10 @@ export class IKLevelOfDetail {
     const cost = s[1]!;
     const budget = this.budgetMs;
     if (!(budget < Number.POSITIVE_INFINITY) || !this.enabled) demotion = 0;
-    else if (this.frames > WARMUP_FRAMES && this.hold <= 0 && running > 0) {
-      const perLevel = cost / running;
+    else if (this.frames > WARMUP_FRAMES && this.hold <= 0 && (running > 0 || demotion > 0)) {
+      // all off: the last cost of a level running (the controller's own cost alone would overestimate room)
+      if (running > 0) s[3] = cost / running;
+      const perLevel = s[3]! > 0 ? s[3]! : cost;
       let change = 0;
       if (cost > budget) change = Math.ceil(((cost - budget) / perLevel) * DEMOTE_MARGIN);
       else if (cost < budget * PROMOTE_BELOW && demotion > 0)

@@ -1,6 +1,7 @@
 import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { FullBodyBipedIK } from "../full-body-biped-ik.js";
+import { RigDetachment } from "../rig-attachment.js";
 import { OutputFade } from "./output-fade.js";
 
 /** A character's level of IK detail: what its FullBodyBipedIK does each frame. */
@@ -19,6 +20,20 @@ const corner = new Vector3();
 const inverse = new Matrix();
 
 /**
+ * A world matrix's largest axis scale (the bounds are a sphere: the largest axis covers them), 0 when not
+ * finite, in `out[0]` (a double returned by a call V8 does not inline is boxed: 16 bytes a character a frame).
+ */
+function scaleOf(world: Matrix, out: Float64Array): void {
+  const m = world.m;
+  const x = m[0]! * m[0]! + m[1]! * m[1]! + m[2]! * m[2]!;
+  const y = m[4]! * m[4]! + m[5]! * m[5]! + m[6]! * m[6]!;
+  const z = m[8]! * m[8]! + m[9]! * m[9]! + m[10]! * m[10]!;
+  const s = Math.sqrt(x > y ? (x > z ? x : z) : y > z ? y : z);
+  out[0] = Number.isFinite(s) ? s : 0;
+}
+const scale = new Float64Array(1);
+
+/**
  * One character under an IKLevelOfDetail: where it is (its bones' bounds in its root node's space, so it
  * follows the node without reading bones), its levels and its fade weight.
  */
@@ -26,13 +41,14 @@ export class LodCharacter {
   /** The node whose world matrix places the character (its root), or null: always Full. */
   readonly node: TransformNode | null;
   /** The bones' bounding-box centre in the node's local space. */
-  private readonly cx: number;
-  private readonly cy: number;
-  private readonly cz: number;
-  /** Largest extent of the bones' bounding box in world units when added (the character's height). */
-  readonly height: number;
+  private readonly localCentre = new Vector3();
+  /** Largest extent of the bones' bounding box in world units (the character's height), at the node's scale now. */
+  height: number;
   /** Half the bounding box's diagonal, world units (the sphere tested against the frustum). */
-  readonly radius: number;
+  radius: number;
+  /** {@link height} and {@link radius} in the node's local units: they follow the node's scale. */
+  private readonly localHeight: number;
+  private readonly localRadius: number;
   /** The level the view asks for (distance, screen size, frustum), with hysteresis. */
   natural: IKLevel = IKLevel.Full;
   /** The level after the budget. */
@@ -55,6 +71,12 @@ export class LodCharacter {
   visible = true;
   /** False when the user excluded the character: it stays Full. */
   managed = true;
+  /** This frame: the character is levelled by the view (managed, placed, its rig attached). */
+  looked = false;
+  /** This frame: the highest level a camera asked for so far (-1: none yet). */
+  best = -1;
+  /** This frame: inside some camera's frustum so far. */
+  seen = false;
   /** World-space bounds centre this frame. */
   readonly centre = new Vector3();
 
@@ -80,13 +102,17 @@ export class LodCharacter {
     this.height = ok ? Math.max(hx - lx, hy - ly, hz - lz) : 0;
     this.radius = ok ? 0.5 * Math.hypot(hx - lx, hy - ly, hz - lz) : 0;
     corner.set(ok ? (lx + hx) / 2 : 0, ok ? (ly + hy) / 2 : 0, ok ? (lz + hz) / 2 : 0);
+    scale[0] = 1;
     if (this.node !== null) {
-      this.node.computeWorldMatrix(true).invertToRef(inverse);
+      const world = this.node.computeWorldMatrix(true);
+      world.invertToRef(inverse);
       Vector3.TransformCoordinatesToRef(corner, inverse, corner);
+      scaleOf(world, scale);
     }
-    this.cx = corner.x;
-    this.cy = corner.y;
-    this.cz = corner.z;
+    const s = scale[0]!;
+    this.localHeight = s > 0 ? this.height / s : this.height;
+    this.localRadius = s > 0 ? this.radius / s : this.radius;
+    this.localCentre.copyFrom(corner);
     this.centre.copyFrom(corner);
     this.fade = new OutputFade(rig.count);
   }
@@ -147,12 +173,27 @@ export class LodCharacter {
   place(): void {
     const node = this.node;
     if (node === null) return;
-    Vector3.TransformCoordinatesFromFloatsToRef(this.cx, this.cy, this.cz, node.getWorldMatrix(), this.centre);
+    const world = node.getWorldMatrix();
+    // a vector, not three floats: doubles handed to a call V8 does not inline are boxed (480 B a frame at 10)
+    Vector3.TransformCoordinatesToRef(this.localCentre, world, this.centre);
+    // a crowd scaled after its IKs joined: the size on screen follows
+    scaleOf(world, scale);
+    if (scale[0]! > 0) {
+      this.height = this.localHeight * scale[0]!;
+      this.radius = this.localRadius * scale[0]!;
+    }
+  }
+
+  /** True when the IK's skeleton, nodes or mesh are gone (its own next update disposes it or warns). */
+  detached(): boolean {
+    return this.ik.rig.detachment() !== RigDetachment.Attached;
   }
 
   /** Gives the IK back to the user's settings. */
   release(): void {
     const ik = this.ik;
+    // as when it wakes: offsets added while off (no update reset them) would all land on its next solve
+    if (ik._lodOff && !ik.isDisposed) ik.solver._afterUpdate();
     ik._lodFade = null;
     ik._lodCheap = false;
     ik._lodOff = false;
