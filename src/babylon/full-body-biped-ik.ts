@@ -21,6 +21,7 @@ import { InspectorSettings } from "./inspector-settings.js";
 import type { OutputFade } from "./lod/output-fade.js";
 import { notifyDisposed } from "./dispose-notice.js";
 import { RigDetachment } from "./rig-attachment.js";
+import { RigVisibility } from "./rig-visibility.js";
 import { type SceneUpdatable, SceneUpdater } from "./scene-updater.js";
 
 /** Warning cause and message per {@link RigDetachment} (indexed by its value). */
@@ -140,6 +141,8 @@ export class FullBodyBipedIK implements SceneUpdatable {
   private disposed = false;
   private lastFrame = -1;
   private readonly warnings: SolverWarning[] = [];
+  /** Whether the character is shown: a disabled one is not solved. */
+  private readonly visibility: RigVisibility;
 
   private constructor(
     scene: Scene,
@@ -169,6 +172,7 @@ export class FullBodyBipedIK implements SceneUpdatable {
     this.rootNode = built.rootNode;
     this.solver = new FBBIKSolver(built.inner, built.rig, built.mapping);
     this.rig.watchDisposal();
+    this.visibility = new RigVisibility(this.rig, skeleton);
     this.inspector = new InspectorSettings("fbbik_", fullBodyInspectorSettings(this));
     if (options.inspector ?? true) {
       if (references.root !== null) this.inspector.attach(references.root);
@@ -260,6 +264,8 @@ export class FullBodyBipedIK implements SceneUpdatable {
     if (this.detached()) return;
     // off by level of detail: its output was taken off when it went off, and nothing more is written
     if (this._lodOff) return;
+    // not shown (its root or every mesh of it disabled): its output came off when it hid; nothing is read
+    if (this.visibility.hidden()) return;
     this.lastFrame = this.scene.getFrameId();
     // what the IK wrote comes off before OnPreUpdate: its observers see the pose the solve will read
     this.rig.restoreAnimatedPose();
@@ -347,6 +353,7 @@ export class FullBodyBipedIK implements SceneUpdatable {
     try {
       // off by level of detail: nothing written since the switch (IKLevelOfDetail took the output off then)
       if (this._lodOff || this.detached() || !this.enabled || !this.fixTransforms) return;
+      if (this.visibility.hidden()) return;
       this.rig.fixTransforms();
     } catch (e) {
       // like update(): a failure is reported once and never escapes into Babylon's frame
