@@ -138,6 +138,13 @@ export class FullBodyBipedIK implements SceneUpdatable {
   _lodCheap = false;
   /** @internal Level of detail: off, no FixTransforms, read, solve or write (set once the weight faded to 0). */
   _lodOff = false;
+  /**
+   * @internal True during an update that follows frames the IK skipped (disabled, not shown, level of detail
+   * Off): hooks that follow the character's motion restart from the current pose instead of the one before.
+   */
+  _resumed = false;
+  /** True once a frame was skipped, until the next update that solves. */
+  private skipping = false;
   private disposed = false;
   private lastFrame = -1;
   private readonly warnings: SolverWarning[] = [];
@@ -260,12 +267,14 @@ export class FullBodyBipedIK implements SceneUpdatable {
 
   private updateNow(): void {
     // off: offsets added for this frame are reset by update; the bones are left as they are
-    if (!this.enabled) return;
-    if (this.detached()) return;
     // off by level of detail: its output was taken off when it went off, and nothing more is written
-    if (this._lodOff) return;
     // not shown (its root or every mesh of it disabled): its output came off when it hid; nothing is read
-    if (this.visibility.hidden()) return;
+    if (!this.enabled || this.detached() || this._lodOff || this.visibility.hidden()) {
+      this.skipping = true;
+      return;
+    }
+    this._resumed = this.skipping;
+    this.skipping = false;
     this.lastFrame = this.scene.getFrameId();
     // what the IK wrote comes off before OnPreUpdate: its observers see the pose the solve will read
     this.rig.restoreAnimatedPose();
@@ -369,6 +378,7 @@ export class FullBodyBipedIK implements SceneUpdatable {
   /** @internal */
   _beforeRender(): void {
     // off by level of detail: not even a look (IKLevelOfDetail resets the offsets when it comes back on)
+    if (this._lodOff) this.skipping = true;
     if (!this.autoUpdate || this._lodOff) return;
     if (this.scene.getFrameId() === this.lastFrame) return;
     this.update();
