@@ -21,6 +21,7 @@ import { InspectorSettings } from "./inspector-settings.js";
 import type { OutputFade } from "./lod/output-fade.js";
 import { notifyDisposed } from "./dispose-notice.js";
 import { RigDetachment } from "./rig-attachment.js";
+import { RigVisibility } from "./rig-visibility.js";
 import { type SceneUpdatable, SceneUpdater } from "./scene-updater.js";
 
 /** Warning cause and message per {@link RigDetachment} (indexed by its value). */
@@ -137,9 +138,18 @@ export class FullBodyBipedIK implements SceneUpdatable {
   _lodCheap = false;
   /** @internal Level of detail: off, no FixTransforms, read, solve or write (set once the weight faded to 0). */
   _lodOff = false;
+  /**
+   * @internal True during an update that follows frames the IK skipped (disabled, not shown, level of detail
+   * Off): hooks that follow the character's motion restart from the current pose instead of the one before.
+   */
+  _resumed = false;
+  /** True once a frame was skipped, until the next update that solves. */
+  private skipping = false;
   private disposed = false;
   private lastFrame = -1;
   private readonly warnings: SolverWarning[] = [];
+  /** Whether the character is shown: a disabled one is not solved. */
+  private readonly visibility: RigVisibility;
 
   private constructor(
     scene: Scene,
@@ -169,6 +179,7 @@ export class FullBodyBipedIK implements SceneUpdatable {
     this.rootNode = built.rootNode;
     this.solver = new FBBIKSolver(built.inner, built.rig, built.mapping);
     this.rig.watchDisposal();
+    this.visibility = new RigVisibility(this.rig, skeleton);
     this.inspector = new InspectorSettings("fbbik_", fullBodyInspectorSettings(this));
     if (options.inspector ?? true) {
       if (references.root !== null) this.inspector.attach(references.root);
@@ -256,10 +267,14 @@ export class FullBodyBipedIK implements SceneUpdatable {
 
   private updateNow(): void {
     // off: offsets added for this frame are reset by update; the bones are left as they are
-    if (!this.enabled) return;
-    if (this.detached()) return;
     // off by level of detail: its output was taken off when it went off, and nothing more is written
-    if (this._lodOff) return;
+    // not shown (its root or every mesh of it disabled): its output came off when it hid; nothing is read
+    if (!this.enabled || this.detached() || this._lodOff || this.visibility.hidden()) {
+      this.skipping = true;
+      return;
+    }
+    this._resumed = this.skipping;
+    this.skipping = false;
     this.lastFrame = this.scene.getFrameId();
     // what the IK wrote comes off before OnPreUpdate: its observers see the pose the solve will read
     this.rig.restoreAnimatedPose();
@@ -347,6 +362,7 @@ export class FullBodyBipedIK implements SceneUpdatable {
     try {
       // off by level of detail: nothing written since the switch (IKLevelOfDetail took the output off then)
       if (this._lodOff || this.detached() || !this.enabled || !this.fixTransforms) return;
+      if (this.visibility.hidden()) return;
       this.rig.fixTransforms();
     } catch (e) {
       // like update(): a failure is reported once and never escapes into Babylon's frame
@@ -362,6 +378,7 @@ export class FullBodyBipedIK implements SceneUpdatable {
   /** @internal */
   _beforeRender(): void {
     // off by level of detail: not even a look (IKLevelOfDetail resets the offsets when it comes back on)
+    if (this._lodOff) this.skipping = true;
     if (!this.autoUpdate || this._lodOff) return;
     if (this.scene.getFrameId() === this.lastFrame) return;
     this.update();

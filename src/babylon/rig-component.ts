@@ -16,6 +16,7 @@ import { BabylonRig } from "./babylon-rig.js";
 import { notifyDisposed } from "./dispose-notice.js";
 import { type InspectorSetting, InspectorSettings, weightSetting } from "./inspector-settings.js";
 import { RigDetachment } from "./rig-attachment.js";
+import { RigVisibility } from "./rig-visibility.js";
 import { type SceneUpdatable, SceneUpdater } from "./scene-updater.js";
 import { currentWorldMatrix, hasRotation, rotationFromMatrix } from "./world-matrix.js";
 
@@ -76,6 +77,8 @@ export abstract class RigComponent implements SceneUpdatable {
   private readonly firstBoneName: string;
   private inspectorSettings: InspectorSettings | null = null;
   private lastFrame = -1;
+  /** Whether the character is shown: a disabled one is not solved. */
+  private readonly visibility: RigVisibility;
   private readonly warned = new Set<string>();
   private readonly warnings: SolverWarning[] = [];
 
@@ -102,6 +105,7 @@ export abstract class RigComponent implements SceneUpdatable {
     this.firstBoneName = bones[0]!.name;
     this.rig = new BabylonRig(skeleton, bones, { mesh: options.mesh ?? null });
     this.rig.watchDisposal();
+    this.visibility = new RigVisibility(this.rig, skeleton);
     // FixTransforms covers the bones the component turns (a subclass that also moves bones stores again)
     this.rig.storeDefaultLocalState(bones.map((b) => ({ bone: this.rig.idOf(b), position: false })));
   }
@@ -170,6 +174,8 @@ export abstract class RigComponent implements SceneUpdatable {
     if (this.disposed || !this.enabled) return;
     try {
       if (this.detached()) return;
+      // not shown (its root or every mesh of it disabled): its output came off when it hid
+      if (this.visibility.hidden()) return;
       this.lastFrame = this.scene.getFrameId();
       this.rig.restoreAnimatedPose();
       this.rig.read();
@@ -308,7 +314,7 @@ export abstract class RigComponent implements SceneUpdatable {
   _beforeAnimations(): void {
     if (this.disposed || !this.enabled || !this.fixTransforms) return;
     try {
-      if (this.rig.detachment() !== RigDetachment.Attached) return;
+      if (this.rig.detachment() !== RigDetachment.Attached || this.visibility.hidden()) return;
       this.rig.fixTransforms();
     } catch (e) {
       this.warn(`exception:fix:${String(e)}`, `FixTransforms failed and was skipped for this frame: ${String(e)}`);

@@ -41,6 +41,8 @@ class LinkParams {
 const link = new LinkParams();
 /** Push and reach forces handed to applySmoothing by reference (see NumberRef). */
 const force = new NumberRef();
+/** A length measured by calculateBoneLengths. */
+const measured = new NumberRef();
 
 /**
  * A chain of nodes in the full-body solver's tree (FinalIK's FBIKChain). The biped has a one-node body
@@ -534,7 +536,7 @@ export class FBIKChain {
     const nodes = this.nodes;
     let length = 0;
     for (let i = 0; i < nodes.length - 1; i++) {
-      const l = distanceOf(nodes[i]!.bonePosition, nodes[i + 1]!.bonePosition);
+      const l = distanceToRef(nodes[i]!.bonePosition, nodes[i + 1]!.bonePosition, measured).value;
       nodes[i]!.length = l;
       length += l;
       if (!(l > 0)) {
@@ -550,7 +552,7 @@ export class FBIKChain {
     const last = nodes[nodes.length - 1]!.bonePosition;
     for (let i = 0; i < this.children.length; i++) {
       const c = this.childChains[i]!;
-      const l = distanceOf(c.nodes[0]!.bonePosition, last);
+      const l = distanceToRef(c.nodes[0]!.bonePosition, last, measured).value;
       c.rootLength = l;
       if (!(l > 0)) {
         solver.warn(
@@ -621,9 +623,14 @@ export function solveFabrikJoint(pos1: Vec3, pos2: ReadonlyVec3, bone: { readonl
   pos1.z = pos2.z + dz * k;
 }
 
-function distanceOf(a: ReadonlyVec3, b: ReadonlyVec3): number {
+/**
+ * |a − b| into `out.value`. Returned as a number it was boxed on every call V8 did not inline (64 B a frame on
+ * a VR rig once the solver had deoptimised: ARCHITECTURE.md, "Doubles across calls").
+ */
+function distanceToRef(a: ReadonlyVec3, b: ReadonlyVec3, out: NumberRef): NumberRef {
   const dx = a.x - b.x;
   const dy = a.y - b.y;
   const dz = a.z - b.z;
-  return Math.sqrt(dx * dx + dy * dy + dz * dz);
+  out.value = Math.sqrt(dx * dx + dy * dy + dz * dz);
+  return out;
 }

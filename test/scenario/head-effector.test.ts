@@ -276,6 +276,110 @@ describe.each(MODELS)("FBBIKHeadEffector on %s", (name) => {
     expect(bones[1]).toEqual(bones[0]);
   });
 
+  it("tracking lost and back eases the body over fadeSeconds; tracking a moving headset is FinalIK's, bit for bit", async () => {
+    const m = await load(name, false, IDLE);
+    const rig = await vrRig(m, () => ({}));
+    const { ik, head, h } = rig;
+    // the hands free: only the head moves the body
+    ik.solver.leftHandEffector.positionWeight = 0;
+    ik.solver.rightHandEffector.positionWeight = 0;
+    const r = ik.references;
+    const place = (node: TransformNode, offset: readonly number[], yaw: number): void => {
+      node.position.copyFrom(
+        rig.headRest
+          .add(rig.right.scale(offset[0]! * h))
+          .add(rig.up.scale(offset[1]! * h))
+          .add(rig.forward.scale(offset[2]! * h)),
+      );
+      node.rotationQuaternion = Quaternion.RotationAxis(rig.up, yaw).multiply(rig.headRestRotation);
+    };
+    let pelvis = worldPos(r.pelvis);
+    let headAt = worldPos(r.head!);
+    /** Renders `frames` frames: the largest pelvis and head moves between two of them, in h. */
+    const moves = (frames: number): [number, number] => {
+      const most: [number, number] = [0, 0];
+      for (let f = 0; f < frames; f++) {
+        m.scene.render();
+        const p = worldPos(r.pelvis);
+        const hd = worldPos(r.head!);
+        most[0] = Math.max(most[0], Vector3.Distance(p, pelvis) / h);
+        most[1] = Math.max(most[1], Vector3.Distance(hd, headAt) / h);
+        pelvis = p;
+        headAt = hd;
+      }
+      return most;
+    };
+    // two places far apart: crouched and leaning forward; standing, sideways and turned 40°
+    const places = [
+      { offset: [0, -0.15, 0.1], yaw: 0 },
+      { offset: [0.1, -0.05, 0.05], yaw: 0.7 },
+    ];
+    let node = rig.headset;
+    place(node, places[0]!.offset, places[0]!.yaw);
+    moves(3);
+    // tracking lost three ways: the pose held (target null), let go (weight 0), the node disposed and another
+    // one given; meanwhile the user moved to the other place, where tracking comes back
+    const ways = ["target null", "weight 0", "new node", "target null, fadeSeconds 0"] as const;
+    const figures: number[] = [];
+    for (let i = 0; i < ways.length; i++) {
+      const way = ways[i]!;
+      if (way === "weight 0") head.weight = 0;
+      else if (way === "new node") node.dispose();
+      else head.target = null;
+      if (way.endsWith("fadeSeconds 0")) head.fadeSeconds = 0;
+      const lost = moves(20);
+      if (way === "new node") node = new TransformNode("headset again", m.scene);
+      const to = places[(i + 1) % 2]!;
+      place(node, to.offset, to.yaw);
+      if (way === "weight 0") head.weight = 1;
+      else head.target = node;
+      const back = moves(40);
+      const error = Vector3.Distance(worldPos(r.head!), node.position) / h;
+      figures.push(...lost, ...back, error);
+      if (way.endsWith("fadeSeconds 0")) {
+        // FinalIK's: the body goes to the headset in one frame
+        expect(back[0]).toBeGreaterThan(0.05);
+      } else {
+        // measured 0.4–1.2 % of h a frame (before: 9–18 %, the whole way in one frame); 0.3 s at 60 FPS
+        expect(Math.max(...lost, ...back), way).toBeLessThan(0.025);
+      }
+      expect(error, way).toBeLessThan(0.01);
+    }
+    report(
+      `head effector ${name} tracking lost and back, per way [lost pelvis, head; back pelvis, head; error] /h`,
+      ...figures,
+    );
+
+    // a moving headset, and weights changed no faster than 1/fadeSeconds a second: as without the fade
+    head.fadeSeconds = 0.3;
+    const path = (): { bones: number[]; worst: number } => {
+      place(node, places[0]!.offset, 0);
+      head.rotationWeight = 1;
+      for (let f = 0; f < 3; f++) m.scene.render();
+      const bones: number[] = [];
+      let worst = 0;
+      for (let f = 0; f < 40; f++) {
+        const u = Math.sin(f / 6);
+        place(node, [0.05 * u, -0.15 + 0.05 * u, 0.1], 0.4 * u);
+        // 1 → 0.6 → 1 at 0.02 a frame: 1.25 a second, below 1 / 0.3 s
+        head.rotationWeight = 1 - 0.02 * Math.min(f, 40 - f);
+        m.scene.render();
+        worst = Math.max(worst, Vector3.Distance(worldPos(r.head!), node.position) / h);
+        for (const b of m.skeleton.bones) {
+          const t = b.getTransformNode()!;
+          bones.push(...t.position.asArray(), ...t.rotationQuaternion!.asArray());
+        }
+      }
+      return { bones, worst };
+    };
+    const eased = path();
+    head.fadeSeconds = 0;
+    const plain = path();
+    report(`head effector ${name} moving headset: worst head error /h, eased and not`, eased.worst, plain.worst);
+    expect(eased.worst).toBeLessThan(0.01);
+    expect(eased.bones).toEqual(plain.bones);
+  });
+
   it("ignores a NaN or infinite headset for the frame, warned once, and never writes NaN", async () => {
     const m = await load(name, false, IDLE);
     const rig = await vrRig(m, () => ({}));
@@ -355,7 +459,7 @@ describe.each(MODELS)("FBBIKHeadEffector on %s", (name) => {
     expect(stretch.head).toBeCloseTo(pull.head - 0.03, 3);
   });
 
-  it("allocates nothing per update (1,000 updates, heap growth loose)", async () => {
+  it("allocates nothing per update, fades included (1,000 updates, heap growth loose)", async () => {
     const m = await load(name, false, IDLE);
     const rig = await vrRig(m, (ik) => ({
       CCDBones: ik.references.spine,
@@ -364,17 +468,34 @@ describe.each(MODELS)("FBBIKHeadEffector on %s", (name) => {
     }));
     pose(rig, [0.05, -0.1, 0.1], Quaternion.RotationAxis(rig.up, 0.5));
     const p0 = rig.headset.position.clone();
+    const h = rig.h;
+    const spare = new TransformNode("spare", m.scene);
+    spare.position.copyFrom(p0).addInPlace(rig.forward.scale(0.1 * h));
+    // the headset's places made beforehand: a double handed to Babylon's setters may be boxed (see `run`)
+    const places = [0, 1, 2, 3, 4, 5, 6].map((i) => p0.add(new Vector3(0.002 * h * i, 0, 0)));
+    let fades = false;
     const run = (frames: number): void => {
       for (let f = 0; f < frames; f++) {
-        rig.headset.position.set(p0.x + 0.002 * rig.h * (f % 7), p0.y, p0.z);
+        // each update a frame of its own, so the fades move by the scene's delta time
+        (m.scene as unknown as { _frameId: number })._frameId++;
+        rig.headset.position.copyFrom(places[f % 7]!);
+        if (fades) {
+          // tracking lost and back: another node, then the weight dropped and restored
+          const k = f % 60;
+          if (k === 5) rig.head.target = spare;
+          else if (k === 15) rig.head.target = rig.headset;
+          else if (k === 30) rig.head.weight = 0;
+          else if (k === 40) rig.head.weight = 1;
+        }
         rig.ik.update();
       }
     };
     // the least growth of five rounds (JIT work elsewhere can add to one round; a round with a garbage
     // collection shrinks and is left out), with the effector off and on: the scene's own work is the same
-    const growth = (weight: number): number => {
-      rig.head.weight = weight;
-      run(2000);
+    const growth = (on: boolean): number => {
+      rig.head.enabled = on;
+      fades = on;
+      run(1000);
       let grown = Infinity;
       for (let round = 0; round < 5; round++) {
         const before = process.memoryUsage().heapUsed;
@@ -384,11 +505,20 @@ describe.each(MODELS)("FBBIKHeadEffector on %s", (name) => {
       }
       return grown === Infinity ? 0 : grown;
     };
-    const off = growth(0);
-    const on = growth(1);
+    // both paths compiled first (the fades run in a fraction of the updates: their code is compiled late)
+    growth(true);
+    growth(false);
+    const off = growth(false);
+    const on = growth(true);
     report(`head effector ${name} heap growth per 1,000 updates, off/on (B)`, off, on);
     // measured 0 B per update; one 16-byte number boxed per update would be 16 kB
     expect(on - off).toBeLessThan(8_000);
+    // the IK alone too, after the fades' history (its bone lengths were boxed once the solver deoptimised)
+    expect(off).toBeLessThan(8_000);
+    rig.head.weight = 1;
+    rig.head.target = rig.headset;
+    fades = false;
+    run(60);
     expect(measure(rig).head).toBeLessThan(1e-5);
   });
 

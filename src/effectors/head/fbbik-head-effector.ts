@@ -12,13 +12,16 @@ import { currentWorldMatrix, hasRotation, rotationFromMatrix } from "../../babyl
 import type { BipedMapping } from "../../mapping/biped-mapping.js";
 import { Quat, conjugateMultiply, multiply, multiplyConjugate, normalizeQuat } from "../../math/quat.js";
 import { Vec3 } from "../../math/vec3.js";
+import { NumberRef } from "../../math/number-ref.js";
 import { FBBIKError } from "../../solver/errors.js";
+import { sceneDeltaSecondsToRef } from "../scene-time.js";
 import {
   type FBBIKHeadEffectorOptions,
   HeadBendBone,
   type HeadSettingHolder,
   HeadSettingValues,
 } from "./head-effector-settings.js";
+import { HeadFade } from "./head-fade.js";
 import { HeadPassInput, bendSpine, ccdPass, stretchBones } from "./head-passes.js";
 import { RotationIO, clampRotation, partialRotation } from "./head-rotation.js";
 import { HeadTorso } from "./head-torso.js";
@@ -32,6 +35,7 @@ const tq2 = new Quat();
 const headPosition = new Vec3();
 const headRotation = new Quat();
 const io = new RotationIO();
+const sceneSeconds = new NumberRef();
 
 /** This frame's weights, after validation and the master weights (one object: see `frame`). */
 class HeadFrame {
@@ -71,9 +75,14 @@ class HeadFrame {
  *    on the target, and the head turns to the target's rotation by `rotationWeight` (clamped by
  *    `headClampWeight`).
  *
- * Nothing happens while `enabled` is false, `weight` or the IK's `ikPositionWeight` is 0 or the IK solves
- * with 0 iterations (warned once): the pose is then the IK's alone, bit for bit. A target at a non-finite
- * place or rotation is ignored for the frame (warned once); a non-finite setting keeps its last valid value.
+ * Tracking lost and back (not in FinalIK): set `target` to null (the pose is held) or `weight` to 0 (the body
+ * goes back to the animation), then back; the change eases over {@link fadeSeconds} instead of moving the body
+ * in one frame.
+ *
+ * Nothing happens while `enabled` is false, the IK's `ikPositionWeight` is 0, `weight` is 0 (once faded out)
+ * or the IK solves with 0 iterations (warned once): the pose is then the IK's alone, bit for bit. A target at a
+ * non-finite place or with no rotation holds the last target used (warned once); a non-finite setting keeps
+ * its last valid value.
  * Left out of FinalIK's component: `stretchDamper` (it only scales the stretch down: use
  * `postStretchWeight`) and the chest direction (`chestDirection`, its weight and bones: a LookAtIK or
  * AimIK on the chest does it). Allocation-free per frame.
@@ -127,10 +136,21 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
   handsPullBody = true;
   /** Put the head bone on the target's position after the solve, whatever the neck's length. Default false. */
   fixHead = false;
+  /**
+   * Seconds of the ease that keeps the body from jumping when tracking is lost and comes back (not in FinalIK;
+   * 0: none, FinalIK's behaviour). The effector's weights (`weight`, `positionWeight`, `rotationWeight`,
+   * `bendWeight`) change by at most 1/fadeSeconds a second, and a target that changes source (another node
+   * assigned, null → node) or is read again after being held is reached from the target last used in the same
+   * time. Weights changed no faster, and a target node that keeps moving, are followed as they are. Default 0.3.
+   */
+  fadeSeconds = 0.3;
 
   private readonly torso: HeadTorso;
   private readonly settings: HeadSettingValues;
   private readonly frame = new HeadFrame();
+  private readonly fade = new HeadFade();
+  /** The scene frame of the last update (a second update in a frame does not move the fade). */
+  private lastFrame = -1;
   private readonly input = new HeadPassInput();
   private readonly headId: number;
   private readonly bendIds: Int32Array;
@@ -203,6 +223,7 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
     this.maxStretch = n.maxStretch ?? 0.05 * this.torso.measureHeight();
     this.handsPullBody = n.handsPullBody ?? true;
     this.fixHead = n.fixHead ?? false;
+    this.fadeSeconds = n.fadeSeconds ?? 0.3;
     this.settings = new HeadSettingValues(this);
 
     // the rest rotation the bend is measured from, and the target's defaults: the head as it is now
@@ -291,23 +312,39 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
       Number.isFinite(this.roll) &&
       Number.isFinite(this.damper) &&
       Number.isFinite(this.postStretchWeight) &&
-      Number.isFinite(this.maxStretch)
+      Number.isFinite(this.maxStretch) &&
+      Number.isFinite(this.fadeSeconds)
     );
   }
 
   private beforeSolve(): void {
     this.active = false;
     const ik = this.ik;
-    if (this.disposed || !this.enabled || ik.isDisposed) return;
+    if (this.disposed || ik.isDisposed) return;
+    const fade = this.fade;
+    if (!this.enabled) {
+      fade.off();
+      return;
+    }
     if (!this.settingsFinite()) this.settings.validate(this, this.warnFn);
+    this.stepClock();
+    // clamped in place of a helper call: no computed double crosses a call (ARCHITECTURE.md)
+    const f = this.frame;
+    let v = this.weight;
+    const master = v > 0 ? (v < 1 ? v : 1) : 0;
+    v = this.positionWeight;
+    f.position = (v > 0 ? (v < 1 ? v : 1) : 0) * master;
+    v = this.rotationWeight;
+    f.rotation = (v > 0 ? (v < 1 ? v : 1) : 0) * master;
+    v = this.bendWeight;
+    f.bend = (v > 0 ? (v < 1 ? v : 1) : 0) * master;
+    // let go: the weights fade out on the target last used (tracking lost may leave the node anywhere)
+    const released = !(f.position > 0) && !(f.rotation > 0) && !(f.bend > 0);
+    if (!fade.ease(f, released)) return;
     const inner = ik.solver.inner;
     let ikw = inner.ikPositionWeight;
     if (!(ikw > 0)) return;
     if (ikw > 1) ikw = 1;
-    // clamped in place of a helper call: no computed double crosses a call (ARCHITECTURE.md)
-    let v = this.weight;
-    const master = (v > 0 ? (v < 1 ? v : 1) : 0) * ikw;
-    if (!(master > 0)) return;
     if (!(inner.iterations >= 1)) {
       this.warn(
         "headEffector:iterations",
@@ -315,20 +352,21 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
       );
       return;
     }
-    const f = this.frame;
-    v = this.positionWeight;
-    f.position = (v > 0 ? (v < 1 ? v : 1) : 0) * master;
-    v = this.rotationWeight;
-    f.rotation = (v > 0 ? (v < 1 ? v : 1) : 0) * master;
-    v = this.bendWeight;
-    f.bend = (v > 0 ? (v < 1 ? v : 1) : 0) * master;
+    f.position *= ikw;
+    f.rotation *= ikw;
+    f.bend *= ikw;
     v = this.CCDWeight;
     f.ccd = (v > 0 ? (v < 1 ? v : 1) : 0) * f.position;
     v = this.postStretchWeight;
     f.stretch = (v > 0 ? (v < 1 ? v : 1) : 0) * f.position;
-    if (!(f.position > 0) && !(f.rotation > 0) && !(f.bend > 0)) return;
-    if (!this.readTarget()) return;
+    if (!(released ? fade.hold(this.targetPosition, this.targetRotation) : this.readTarget())) return;
     const rig = ik.rig;
+    if (fade.presence.value < 1) {
+      // fading in or out: the target comes from the head as the animation (and the hooks before) left it
+      rig.getPosition(this.headId, headPosition);
+      rig.getRotation(this.headId, headRotation);
+      fade.present(headPosition, headRotation, this.targetPosition, this.targetRotation);
+    }
     const input = this.input;
     if (f.bend > 0 && this.bendIds.length > 0) {
       input.weight = f.bend;
@@ -366,7 +404,23 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
     this.active = true;
   }
 
-  /** The target's pose in component space; false (warned once) when it is not usable this frame. */
+  /** The fade's step for this update: a second update in one scene frame does not move it. */
+  private stepClock(): void {
+    const scene = this.ik.scene;
+    const frame = scene.getFrameId();
+    let dt = 0;
+    if (frame !== this.lastFrame) {
+      this.lastFrame = frame;
+      dt = sceneDeltaSecondsToRef(scene, sceneSeconds).value;
+    }
+    const s = this.fadeSeconds;
+    this.fade.share = s > 0 ? (dt > 0 ? dt / s : 0) : Number.POSITIVE_INFINITY;
+  }
+
+  /**
+   * The target's pose in component space, eased by the fade; when it is not usable this frame (warned once),
+   * the target last used is held (false when there is none).
+   */
   private readTarget(): boolean {
     const t = this.target;
     if (t !== null) {
@@ -374,26 +428,36 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
         this.warn("headEffector:target-disposed", `FBBIKHeadEffector: its target ${t.name} was disposed.`);
         this.target = null;
       } else {
+        // fields written as Babylon's `set` does, without the call: a double handed to it is boxed whenever
+        // V8 does not inline it (40 B an update on Xbot once the effector's code had been recompiled)
         const m = currentWorldMatrix(t).m;
-        this.position.set(m[12]!, m[13]!, m[14]!);
+        Vector3.FromArrayToRef(m, 12, this.position);
+        const q = this.rotation;
         if (hasRotation(m)) {
           rotationFromMatrix(m, tq);
-          this.rotation.set(tq.x, tq.y, tq.z, tq.w);
+          q._x = tq.x;
+          q._y = tq.y;
+          q._z = tq.z;
+          q._w = tq.w;
         } else {
-          this.rotation.set(NaN, NaN, NaN, NaN);
+          q._x = q._y = q._z = q._w = Number.NaN;
         }
+        q._isDirty = true;
       }
     }
     const p = this.position;
     if (!(Number.isFinite(p.x) && Number.isFinite(p.y) && Number.isFinite(p.z))) {
-      this.warn("headEffector:position", "FBBIKHeadEffector: the target is not at a finite position; ignored.");
-      return false;
+      this.warn(
+        "headEffector:position",
+        "FBBIKHeadEffector: the target is not at a finite position; the last usable one is held.",
+      );
+      return this.fade.hold(this.targetPosition, this.targetRotation);
     }
     const r = this.rotation;
     const l = r.x * r.x + r.y * r.y + r.z * r.z + r.w * r.w;
     if (!(l > 1e-12 && l < Infinity)) {
-      this.warn("headEffector:rotation", "FBBIKHeadEffector: the target has no usable rotation; ignored.");
-      return false;
+      this.warn("headEffector:rotation", "FBBIKHeadEffector: the target has no usable rotation; the last one is held.");
+      return this.fade.hold(this.targetPosition, this.targetRotation);
     }
     const rig = this.ik.rig;
     rig.worldToComponentPoint(p, this.targetPosition);
@@ -403,6 +467,7 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
     tq.w = r.w;
     normalizeQuat(tq, tq);
     rig.worldToComponentRotation(tq, this.targetRotation);
+    this.fade.follow(this.target, this.targetPosition, this.targetRotation);
     return true;
   }
 

@@ -57,6 +57,8 @@ export interface FBBIKHeadEffectorOptions {
   stretchBones?: readonly Bone[];
   handsPullBody?: boolean;
   fixHead?: boolean;
+  /** Seconds of the ease when tracking is lost and comes back (0: none, FinalIK's). Default 0.3. */
+  fadeSeconds?: number;
 }
 
 /** The numeric settings, in the order `HeadSettingValues` keeps their last valid values. */
@@ -74,6 +76,7 @@ export const HEAD_SETTINGS = [
   "damper",
   "postStretchWeight",
   "maxStretch",
+  "fadeSeconds",
 ] as const;
 
 /** A numeric setting's name. */

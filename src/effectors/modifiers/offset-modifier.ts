@@ -21,7 +21,8 @@ export const MAX_MODIFIER_DELTA_TIME = 0.1;
 /**
  * Longest delta time, in seconds, that the modifiers following motion (Inertia, Amplifier, BodyTilt) take from
  * the scene: the character moved for the whole delta time, and a shorter one reads as faster motion. After a
- * longer gap (a tab in the background) they restart from the current pose.
+ * longer gap (a tab in the background), or after frames the IK skipped (disabled, not shown, level of detail Off),
+ * they restart from the current pose.
  */
 const MAX_MOTION_DELTA_TIME = 1;
 
@@ -272,7 +273,8 @@ export abstract class OffsetModifier {
     this.lastFrameId = frameId;
     const dt = sceneDeltaSecondsToRef(scene, sceneSeconds).value;
     const motion = this.followsMotion;
-    if (motion && dt > MAX_MOTION_DELTA_TIME) this.paused = true;
+    // the IK skipped frames (disabled, not shown, level of detail Off): the character moved meanwhile
+    if (motion && (dt > MAX_MOTION_DELTA_TIME || this.ik._resumed)) this.paused = true;
     // Math.min: nested conditionals here boxed dt every frame; the store goes into the clock (see `clock`)
     this.clock.pending = dt > 0 ? Math.min(dt, motion ? MAX_MOTION_DELTA_TIME : MAX_MODIFIER_DELTA_TIME) : 0;
   }

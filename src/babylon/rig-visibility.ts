@@ -1,0 +1,82 @@
+import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
+import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
+import type { Node } from "@babylonjs/core/node.js";
+import type { BabylonRig } from "./babylon-rig.js";
+
+/**
+ * Whether a character is shown, for the IK components to skip one that is not (nothing of it is rendered):
+ * its root node disabled (`setEnabled(false)` on it or on any node above it: Babylon's `isEnabled()` checks
+ * the ancestors, from a flag it keeps when an ancestor changes, so the test is O(1)), or every mesh it has
+ * disabled (the meshes with vertices the skeleton skins or under the root, such as a prop on a hand; a character
+ * without any is judged by its root alone). On hiding,
+ * the rig's output is taken off once, so the bones show the animation alone until the character is back.
+ */
+export class RigVisibility {
+  /** The meshes that show the character (found when built, and again when the scene's count changed). */
+  private readonly meshes: AbstractMesh[] = [];
+  /** `scene.meshes.length` when {@link meshes} was gathered. */
+  private meshCount = -1;
+  /** True while hidden: the output was taken off when it hid. */
+  private hiding = false;
+
+  /** Watches the character of `rig` (its `characterRoot`, and the meshes skinned by `skeleton`). */
+  constructor(
+    private readonly rig: BabylonRig,
+    private readonly skeleton: Skeleton,
+  ) {
+    this.gather();
+  }
+
+  /** True while the character is not shown; the first time, the rig's output comes off its bones. */
+  hidden(): boolean {
+    if (this.shown()) {
+      this.hiding = false;
+      return false;
+    }
+    if (!this.hiding) {
+      this.hiding = true;
+      this.rig.restoreAnimatedPose();
+    }
+    return true;
+  }
+
+  /** True when the root node is enabled and a mesh that draws is (or none draws). Allocation-free. */
+  private shown(): boolean {
+    const root = this.rig.characterRoot;
+    if (root !== null && !root.isEnabled()) return false;
+    if (this.anyMeshEnabled()) return true;
+    // every mesh known is disabled: a mesh added since (a prop on a hand) may show the character
+    if (this.skeleton.getScene().meshes.length !== this.meshCount) {
+      this.gather();
+      return this.anyMeshEnabled();
+    }
+    return false;
+  }
+
+  /** True when a mesh of the character that draws something is enabled, or none draws anything. */
+  private anyMeshEnabled(): boolean {
+    const meshes = this.meshes;
+    let drawn = false;
+    for (let i = 0; i < meshes.length; i++) {
+      const m = meshes[i]!;
+      // an empty mesh (glTF's __root__, a bare skinned mesh built in code) draws nothing either way
+      if (m.isDisposed() || !(m.getTotalVertices() > 0)) continue;
+      if (m.isEnabled()) return true;
+      drawn = true;
+    }
+    return !drawn;
+  }
+
+  /** The meshes the skeleton skins and the meshes under the character root. */
+  private gather(): void {
+    const all = this.skeleton.getScene().meshes;
+    const root: Node | null = this.rig.characterRoot;
+    this.meshCount = all.length;
+    this.meshes.length = 0;
+    for (const m of all) {
+      if (m.skeleton === this.skeleton || (root !== null && (m === root || m.isDescendantOf(root)))) {
+        this.meshes.push(m);
+      }
+    }
+  }
+}
