@@ -375,6 +375,11 @@ export class FullBodyBipedIK implements SceneUpdatable {
     this.rig.restoreAnimatedPose();
   }
 
+  /** @internal Whether the character is shown (see RigVisibility), for the level of detail. */
+  _shown(): boolean {
+    return this.visibility.shown();
+  }
+
   /** @internal */
   _beforeRender(): void {
     // off by level of detail: not even a look (IKLevelOfDetail resets the offsets when it comes back on)

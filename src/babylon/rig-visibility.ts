@@ -40,8 +40,8 @@ export class RigVisibility {
     return true;
   }
 
-  /** True when the root node is enabled and a mesh that draws is (or none draws). Allocation-free. */
-  private shown(): boolean {
+  /** True when the root node is enabled and a mesh that draws is (or none draws). Allocation-free; no side effect. */
+  shown(): boolean {
     const root = this.rig.characterRoot;
     if (root !== null && !root.isEnabled()) return false;
     if (this.anyMeshEnabled()) return true;

@@ -163,6 +163,30 @@ describe("IK level of detail", () => {
     expect(lod.viewOf(ik)).toBeNull();
   });
 
+  it("a character not shown is Off at once (no fade, no budget share); shown again, at its level at once", async () => {
+    const m = await mannequin();
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+    const h = height(m);
+    reach(ik, h);
+    const lod = IKLevelOfDetail.for(m.scene);
+    lod.budgetMs = Infinity;
+    m.scene.activeCamera!.position.set(0, 1, -4);
+    for (let i = 0; i < 20; i++) m.scene.render();
+    expect(lod.levelOf(ik)).toBe(IKLevel.Full);
+    const hand = ik.solver.leftHandEffector;
+    const miss = (): number => Vector3.Distance(worldPos(hand.bone!), hand.position) / h;
+    expect(miss()).toBeLessThan(1e-3);
+    m.root.setEnabled(false);
+    m.scene.render();
+    expect([lod.levelOf(ik), ik._lodOff, lod.viewOf(ik)!.visible]).toEqual([IKLevel.Off, true, false]);
+    for (let i = 0; i < 10; i++) m.scene.render();
+    // shown again: on its target from the first frame, not faded in from the animation over fadeSeconds
+    m.root.setEnabled(true);
+    m.scene.render();
+    expect(lod.levelOf(ik)).toBe(IKLevel.Full);
+    expect(miss()).toBeLessThan(1e-3);
+  });
+
   it("levels by screen size and frustum with the defaults", async () => {
     const m = await mannequin();
     const ik = FullBodyBipedIK.create(m.scene, m.skeleton);

@@ -241,6 +241,9 @@ export class IKLevelOfDetail {
       const c = chars[i]!;
       // an Off IK does not look at its rig: woken, it sees its skeleton or nodes gone and disposes itself
       c.looked = !(!this.enabled || !c.managed || c.node === null || (c.ik._lodOff && c.detached()));
+      // not shown: Off (it costs nothing, and the budget must not count it as running)
+      c.hidden = c.looked && !c.ik._shown();
+      if (c.hidden) c.looked = false;
       c.best = -1;
       if (c.looked) c.place();
     }
@@ -254,8 +257,8 @@ export class IKLevelOfDetail {
     }
     for (let i = 0; i < chars.length; i++) {
       const c = chars[i]!;
-      c.natural = c.best < 0 ? IKLevel.Full : (c.best as IKLevel);
-      c.visible = c.best < 0 || c.seen;
+      c.natural = c.hidden ? IKLevel.Off : c.best < 0 ? IKLevel.Full : (c.best as IKLevel);
+      c.visible = !c.hidden && (c.best < 0 || c.seen);
     }
     this.sortBySize();
     const engine = this.scene.getEngine();

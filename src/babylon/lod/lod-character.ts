@@ -77,6 +77,10 @@ export class LodCharacter {
   best = -1;
   /** This frame: inside some camera's frustum so far. */
   seen = false;
+  /** This frame: the character is not shown (its root or every mesh disabled): Off at once, no fade. */
+  hidden = false;
+  /** Last frame's {@link hidden}: shown again this frame, it takes its level at once too. */
+  private wasHidden = false;
   /** World-space bounds centre this frame. */
   readonly centre = new Vector3();
 
@@ -140,7 +144,19 @@ export class LodCharacter {
     }
     const ik = this.ik;
     const fade = this.fade;
-    if (this.target !== this.level) {
+    // nothing of it was or is on screen: a fade would only delay the level (and show the animation first)
+    const unseen = this.hidden || this.wasHidden;
+    this.wasHidden = this.hidden;
+    if (this.target !== this.level && unseen) {
+      if (ik._lodOff) {
+        fade.clear();
+        ik.solver._afterUpdate();
+      }
+      this.level = this.target;
+      this.remaining = 0;
+      this.fromOff = false;
+      ik._lodOff = false;
+    } else if (this.target !== this.level) {
       this.fromOff = this.level === IKLevel.Off && ik._lodOff;
       if (this.fromOff) {
         // the last output was the animated pose; offsets added while off (no update reset them) are dropped
