@@ -7,7 +7,7 @@ import { TransformNode } from "@babylonjs/core/Meshes/transformNode";
 import type { ShadowGenerator } from "@babylonjs/core/Lights/Shadows/shadowGenerator";
 import type { Scene } from "@babylonjs/core/scene";
 import { bonePos, mat } from "../kit";
-import { handVertices, quantile } from "./hand-shape";
+import { isUnder, quantile, skinVertices } from "./skin";
 
 /** The pistol: its root under the hand's node and the muzzle, whose +Z is the barrel's axis. */
 export interface Pistol {
@@ -77,7 +77,7 @@ export function makePistol(
     const d = p.subtract(root.position);
     return new Vector3(Vector3.Dot(d, x) / h, Vector3.Dot(d, y) / h, Vector3.Dot(d, z) / h);
   };
-  const { size, lift } = fitToFist(handVertices(hand).map(local));
+  const { size, lift } = fitToFist(skinVertices(hand.getSkeleton(), (b) => isUnder(b, hand)).map(local));
   const s = size * h;
   const metal = mat(scene, "pistol", new Color3(0.12, 0.12, 0.14));
   const box = (name: string, d: typeof GRIP) =>

@@ -1,21 +1,27 @@
 /**
- * Where a hand's skin lies: the skinned vertices that follow the hand bone or its fingers most, in world space,
- * as posed now. A prop held in the hand is fitted to them: a chibi's fist is four times a realistic one and
- * swallows a prop sized from the character's height.
+ * Where a character's skin lies: its skinned vertices in world space, as posed now (all of them, or those that
+ * follow one bone and the bones under it most). Props are fitted to them where the joints say too little: a
+ * chibi's fist is four times a realistic one and swallows a pistol sized from the height, its belly reaches
+ * into a table placed from the joints.
  */
 import type { Bone } from "@babylonjs/core/Bones/bone";
+import type { Skeleton } from "@babylonjs/core/Bones/skeleton";
 import { VertexBuffer } from "@babylonjs/core/Buffers/buffer";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector";
 
-/** The world positions of the vertices whose largest skin weight is on `hand` or a bone under it (none: []). */
-export function handVertices(hand: Bone): Vector3[] {
-  const skeleton = hand.getSkeleton();
-  const own = new Set<number>();
-  const walk = (b: Bone) => {
-    own.add(b.getIndex());
-    for (const c of b.children) walk(c);
-  };
-  walk(hand);
+/** Whether `bone` is `ancestor` or lies below it. */
+export function isUnder(bone: Bone, ancestor: Bone): boolean {
+  for (let b: Bone | null = bone; b !== null; b = b.getParent()) if (b === ancestor) return true;
+  return false;
+}
+
+/**
+ * The world positions of `skeleton`'s skinned vertices; with `keep`, only those whose largest skin weight is
+ * on a bone it keeps (a hand and its fingers: `(b) => isUnder(b, hand)`). None without skin weights.
+ */
+export function skinVertices(skeleton: Skeleton, keep?: (bone: Bone) => boolean): Vector3[] {
+  // skin weights name a bone by its index in the skinning matrices
+  const kept = new Set(skeleton.bones.filter((b) => keep?.(b) ?? true).map((b) => b.getIndex()));
   // the bones' skinning matrices as the transform nodes stand now (the clip's pose may be newer than the last frame)
   skeleton.prepare(true);
   const out: Vector3[] = [];
@@ -29,7 +35,7 @@ export function handVertices(hand: Bone): Vector3[] {
     for (let v = 0, i = 0; i < positions.length; v++, i += 3) {
       let best = 0;
       for (let k = 1; k < 4; k++) if (weights[4 * v + k]! > weights[4 * v + best]!) best = k;
-      if (!own.has(indices[4 * v + best]!)) continue;
+      if (keep !== undefined && !kept.has(indices[4 * v + best]!)) continue;
       const p = new Vector3(positions[i]!, positions[i + 1]!, positions[i + 2]!);
       out.push(Vector3.TransformCoordinates(p, world));
     }
