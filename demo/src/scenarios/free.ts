@@ -90,13 +90,15 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     effector.positionWeight = end ? 1 : 0;
     effector.rotationWeight = end ? 1 : 0;
   }
-  // bend goals: in front of the knees, behind and outside the elbows
+  // bend goals: behind and outside the elbows, in front of the knees and above them (at the knee's height,
+  // seen from the front and above, a knee goal's box hid the raised left foot's handle)
   const { forward: f, right: rt } = c;
+  const above = new Vector3(0, 0.1 * h, 0);
   const bends: [string, BabylonChain, Bone, Vector3][] = [
     ["left elbow goal", s.leftArmChain, r.leftForearm, f.scale(-0.25 * h).add(rt.scale(-0.1 * h))],
     ["right elbow goal", s.rightArmChain, r.rightForearm, f.scale(-0.25 * h).add(rt.scale(0.1 * h))],
-    ["left knee goal", s.leftLegChain, r.leftCalf, f.scale(0.3 * h)],
-    ["right knee goal", s.rightLegChain, r.rightCalf, f.scale(0.3 * h)],
+    ["left knee goal", s.leftLegChain, r.leftCalf, f.scale(0.3 * h).add(above)],
+    ["right knee goal", s.rightLegChain, r.rightCalf, f.scale(0.3 * h).add(above)],
   ];
   for (const [label, chain, bone, offset] of bends) {
     const mesh = CreateBox(`handle ${label}`, { size: KINDS.bend.size * h }, scene);
