@@ -6,11 +6,12 @@
  */
 import type { ShadowGenerator } from "@babylonjs/core/Lights/Shadows/shadowGenerator.js";
 import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { spawnCharacter } from "../../demo/src/character.js";
 import { type Character, type Ctx, bonePos } from "../../demo/src/kit.js";
+import { CrowdMarkers } from "../../demo/src/props/crowd-markers.js";
 import { makePistol } from "../../demo/src/props/pistol.js";
-import { isUnder, quantile, skinVertices } from "../../demo/src/props/skin.js";
+import { fistScale, isUnder, quantile, skinVertices } from "../../demo/src/props/skin.js";
 import { makeTable } from "../../demo/src/props/table.js";
 import { type LoadedModel, loadModel } from "../helpers/babylon-scene.js";
 
@@ -54,6 +55,22 @@ describe("the demo's props on the Mannequin (a chibi)", () => {
     expect(skin.length, "the hand's skin found").toBeGreaterThan(50);
     expect(over / h, "the skin under the slide stays below its axis").toBeLessThan(0.002);
     expect(ahead, "no skin ahead of the muzzle").toBe(0);
+  });
+
+  it("the crowd's wand grows with the fist: its ball above the fist's reach from the wrist", () => {
+    const hand = c.ik.references.rightHand;
+    const skin = skinVertices(c.skeleton, (b) => isUnder(b, hand));
+    const wrist = bonePos(hand);
+    const reach = quantile(
+      skin.map((p) => Vector3.Distance(p, wrist)),
+      0.95,
+    );
+    const markers = new CrowdMarkers(m.scene, c.h, 1, fistScale(skin, c.h));
+    onTestFinished(() => markers.dispose());
+    report(
+      `Mannequin fist: reaches ${((reach / c.h) * 100).toFixed(1)} % of h from the wrist; ball ${((markers.ballAbove / c.h) * 100).toFixed(1)} % above`,
+    );
+    expect(markers.ballAbove, "the ball beyond the fist").toBeGreaterThan(reach);
   });
 
   it("the table stands clear of the body: no skin vertex inside the board or a leg", () => {

@@ -34,8 +34,9 @@ export class CrowdMarkers {
   private readonly wandMatrices: Float32Array;
   private readonly level: Int8Array;
 
-  constructor(scene: Scene, h: number, capacity: number) {
-    this.ballAbove = 0.11 * h;
+  /** `fist`: how many times a realistic fist the hand's is (the wand grows with it: a chibi's hid the ball). */
+  constructor(scene: Scene, h: number, capacity: number, fist = 1) {
+    this.ballAbove = 0.11 * h * fist;
     this.level = new Int8Array(capacity).fill(-1);
     this.ringMatrices = identities(capacity);
     this.wandMatrices = identities(capacity);
@@ -47,7 +48,7 @@ export class CrowdMarkers {
     this.rings.thinInstanceSetBuffer("matrix", this.ringMatrices, 16, false);
     this.rings.thinInstanceSetBuffer("color", this.ringColours, 4, false);
     const ballMat = signalMaterial(scene, "crowd ball", new Color3(1, 0.85, 0.2));
-    this.balls = CreateSphere("crowd balls", { diameter: 0.07 * h, segments: 8 }, scene);
+    this.balls = CreateSphere("crowd balls", { diameter: 0.07 * h * fist, segments: 8 }, scene);
     this.balls.bakeTransformIntoVertices(Matrix.Translation(0, this.ballAbove, 0));
     this.balls.material = ballMat;
     const stickMat = new StandardMaterial("crowd stick", scene);

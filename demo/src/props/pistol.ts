@@ -7,7 +7,7 @@ import { TransformNode } from "@babylonjs/core/Meshes/transformNode";
 import type { ShadowGenerator } from "@babylonjs/core/Lights/Shadows/shadowGenerator";
 import type { Scene } from "@babylonjs/core/scene";
 import { bonePos, mat } from "../kit";
-import { isUnder, quantile, skinVertices } from "./skin";
+import { fistScale, isUnder, quantile, skinVertices } from "./skin";
 
 /** The pistol: its root under the hand's node and the muzzle, whose +Z is the barrel's axis. */
 export interface Pistol {
@@ -19,8 +19,6 @@ export interface Pistol {
 const SLIDE = { width: 0.022, height: 0.028, depth: 0.13, y: 0.03, z: 0.035 };
 const GRIP = { width: 0.02, height: 0.065, depth: 0.03, y: -0.002, z: -0.012 };
 const MUZZLE_Z = 0.1;
-/** A realistic fist's smallest extent (× height): a fist thicker than this gets a pistol as much bigger. */
-const FIST = 0.07;
 
 /**
  * The pistol's size (× the height-sized one) and lift (× height, along its top) for a fist whose skin lies at
@@ -29,11 +27,7 @@ const FIST = 0.07;
  */
 function fitToFist(points: Vector3[]): { size: number; lift: number } {
   if (points.length < 8) return { size: 1, lift: 0 };
-  const spread = (axis: "x" | "y" | "z") => {
-    const v = points.map((p) => p[axis]);
-    return quantile(v, 0.95) - quantile(v, 0.05);
-  };
-  const size = Math.max(1, Math.min(spread("x"), spread("y"), spread("z")) / FIST);
+  const size = fistScale(points, 1);
   const back = (SLIDE.z - SLIDE.depth / 2) * size;
   const front = (SLIDE.z + SLIDE.depth / 2) * size;
   const under = points

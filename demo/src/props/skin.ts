@@ -48,3 +48,20 @@ export function quantile(values: number[], q: number): number {
   values.sort((a, b) => a - b);
   return values.length === 0 ? Number.NaN : values[Math.round(q * (values.length - 1))]!;
 }
+
+/** A realistic fist's smallest extent (× height): about 9 cm for 1.8 m. */
+const REAL_FIST = 0.07;
+
+/**
+ * How many times a realistic fist the one whose skin lies at `points` is, for a character of height `h`: its
+ * smallest extent along x, y and z (5th to 95th percentile) over a realistic one's; 1 for a fist no bigger (or
+ * no skin). Props held in the hand grow by it.
+ */
+export function fistScale(points: Vector3[], h: number): number {
+  if (points.length === 0) return 1;
+  const spread = (axis: "x" | "y" | "z") => {
+    const v = points.map((p) => p[axis]);
+    return quantile(v, 0.95) - quantile(v, 0.05);
+  };
+  return Math.max(1, Math.min(spread("x"), spread("y"), spread("z")) / (REAL_FIST * h));
+}
