@@ -160,3 +160,32 @@ export interface CheckContext {
   /** How long the scenario's key moments may take (ms). */
   wait: number;
 }
+
+/** Hue in degrees (0–360) of an RGB colour (0–255 each); NaN for a grey. */
+export function hue([r, g, b]: readonly number[]): number {
+  const [x, y, z] = [r!, g!, b!];
+  const max = Math.max(x, y, z);
+  const d = max - Math.min(x, y, z);
+  if (d === 0) return Number.NaN;
+  const h = max === x ? ((y - z) / d) % 6 : max === y ? (z - x) / d + 2 : (x - y) / d + 4;
+  return (h * 60 + 360) % 360;
+}
+
+/** The smallest angle between two hues (degrees). */
+export const hueGap = (a: number, b: number) => Math.min(Math.abs(a - b), 360 - Math.abs(a - b));
+
+/** The mean colour (0–255 each) of the `size`×`size` pixels centred on (x, y) of a PNG. */
+export function meanColour(png: PNG, x: number, y: number, size = 3): [number, number, number] {
+  const sum = [0, 0, 0];
+  let n = 0;
+  for (let j = -(size >> 1); j <= size >> 1; j++)
+    for (let i = -(size >> 1); i <= size >> 1; i++) {
+      const px = Math.round(x) + i;
+      const py = Math.round(y) + j;
+      if (px < 0 || py < 0 || px >= png.width || py >= png.height) continue;
+      const o = (py * png.width + px) * 4;
+      for (let c = 0; c < 3; c++) sum[c]! += png.data[o + c]!;
+      n++;
+    }
+  return sum.map((v) => v / Math.max(1, n)) as [number, number, number];
+}

@@ -12,6 +12,7 @@ import { CreateSphere } from "@babylonjs/core/Meshes/Builders/sphereBuilder";
 import { CreateTorus } from "@babylonjs/core/Meshes/Builders/torusBuilder";
 import type { Scene } from "@babylonjs/core/scene";
 import "@babylonjs/core/Meshes/thinInstanceMesh";
+import { flatSignalMaterial, signalMaterial } from "./signal";
 
 /** Ring colours by IK level (IKLevel: Off 0, Cheap 1, Full 2), RGB. */
 export const LEVEL_COLOURS: readonly (readonly [number, number, number])[] = [
@@ -33,24 +34,21 @@ export class CrowdMarkers {
   private readonly wandMatrices: Float32Array;
   private readonly level: Int8Array;
 
-  constructor(scene: Scene, h: number, capacity: number) {
-    this.ballAbove = 0.11 * h;
+  /** `fist`: how many times a realistic fist the hand's is (the wand grows with it: a chibi's hid the ball). */
+  constructor(scene: Scene, h: number, capacity: number, fist = 1) {
+    this.ballAbove = 0.11 * h * fist;
     this.level = new Int8Array(capacity).fill(-1);
     this.ringMatrices = identities(capacity);
     this.wandMatrices = identities(capacity);
     this.ringColours = new Float32Array(capacity * 4).fill(1);
-    const flat = new StandardMaterial("crowd ring", scene);
-    // the instance colour alone (lighting off), so each level reads as one flat colour
-    flat.disableLighting = true;
-    flat.emissiveColor = Color3.White();
+    // the instance colour alone (lighting and tone mapping off), so each level reads as the legend's colour
+    const flat = flatSignalMaterial(scene, "crowd ring", Color3.White());
     this.rings = CreateTorus("crowd rings", { diameter: 0.42 * h, thickness: 0.03 * h, tessellation: 32 }, scene);
     this.rings.material = flat;
     this.rings.thinInstanceSetBuffer("matrix", this.ringMatrices, 16, false);
     this.rings.thinInstanceSetBuffer("color", this.ringColours, 4, false);
-    const ballMat = new StandardMaterial("crowd ball", scene);
-    ballMat.diffuseColor = new Color3(1, 0.85, 0.2);
-    ballMat.emissiveColor = new Color3(0.75, 0.5, 0.05);
-    this.balls = CreateSphere("crowd balls", { diameter: 0.07 * h, segments: 8 }, scene);
+    const ballMat = signalMaterial(scene, "crowd ball", new Color3(1, 0.85, 0.2));
+    this.balls = CreateSphere("crowd balls", { diameter: 0.07 * h * fist, segments: 8 }, scene);
     this.balls.bakeTransformIntoVertices(Matrix.Translation(0, this.ballAbove, 0));
     this.balls.material = ballMat;
     const stickMat = new StandardMaterial("crowd stick", scene);

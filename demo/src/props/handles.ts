@@ -4,11 +4,12 @@
  */
 import { GizmoCoordinatesMode } from "@babylonjs/core/Gizmos/gizmo";
 import { GizmoManager } from "@babylonjs/core/Gizmos/gizmoManager";
-import { StandardMaterial } from "@babylonjs/core/Materials/standardMaterial";
-import { Color3 } from "@babylonjs/core/Maths/math.color";
+import type { StandardMaterial } from "@babylonjs/core/Materials/standardMaterial";
+import type { Color3 } from "@babylonjs/core/Maths/math.color";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh";
 import type { Scene } from "@babylonjs/core/scene";
 import { choice } from "../controls";
+import { signalMaterial } from "./signal";
 
 /** One line of a legend: a coloured swatch (round for spheres, square for boxes) and what it stands for. */
 export interface LegendItem {
@@ -17,13 +18,12 @@ export interface LegendItem {
   shape: "round" | "square";
 }
 
-/** A bright, slightly glowing material that reads over the character (handles draw in rendering group 1). */
+/**
+ * A glowing material in the legend's colour that reads over the character (handles draw in rendering group 1).
+ * The colour as the swatch shows it: see {@link signalMaterial}.
+ */
 export function handleMaterial(scene: Scene, name: string, color: Color3): StandardMaterial {
-  const m = new StandardMaterial(name, scene);
-  m.diffuseColor = color.clone();
-  m.emissiveColor = color.scale(0.45);
-  m.specularColor = new Color3(0.35, 0.35, 0.35);
-  return m;
+  return signalMaterial(scene, name, color);
 }
 
 /** Puts a mesh in front of the character: drawn after it, over a cleared depth (always visible). */

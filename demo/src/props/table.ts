@@ -7,6 +7,7 @@ import { CreateBox } from "@babylonjs/core/Meshes/Builders/boxBuilder";
 import { CreateCylinder } from "@babylonjs/core/Meshes/Builders/cylinderBuilder";
 import { CreateTorus } from "@babylonjs/core/Meshes/Builders/torusBuilder";
 import { type Character, type Ctx, mat } from "../kit";
+import { isUnder, skinVertices } from "./skin";
 
 /** The table and its cup. */
 export interface Table {
@@ -21,14 +22,23 @@ export interface Table {
   meshes: Mesh[];
 }
 
-/** A table in front of the character: top at 0.42 h, from 0.17 h to 0.5 h ahead of it, 0.6 h wide. */
+/**
+ * A table in front of the character: top at 0.42 h, from 0.17 h to 0.5 h ahead of it, 0.6 h wide; moved away
+ * (same size) as far as the body's skin (arms aside) at the board's height reaches past 0.17 h, with 3 % of h
+ * to spare (a chibi's belly reached 0.7 cm into the board).
+ */
 export function makeTable(ctx: Ctx, c: Character, near = 0.17, far = 0.5): Table {
   const { h, forward, right } = c;
   const scene = ctx.scene;
   const top = 0.42 * h;
   const width = 0.6 * h;
   const depth = (far - near) * h;
-  const centre = forward.scale(((near + far) / 2) * h);
+  const origin = c.root.getAbsolutePosition();
+  const arms = [c.ik.references.leftUpperArm, c.ik.references.rightUpperArm];
+  const belly = skinVertices(c.skeleton, (b) => !arms.some((a) => isUnder(b, a)))
+    .filter((p) => p.y - origin.y > top - 0.1 * h && p.y - origin.y < top + 0.01 * h)
+    .reduce((a, p) => Math.max(a, Vector3.Dot(p.subtract(origin), forward)), 0);
+  const centre = forward.scale(Math.max(near * h, belly + 0.03 * h) + depth / 2);
   const turn = Quaternion.FromLookDirectionLH(forward, Vector3.Up());
   const wood = mat(scene, "table", new Color3(0.55, 0.38, 0.22));
   const board = CreateBox("table", { width, height: 0.03 * h, depth }, scene);

@@ -26,6 +26,7 @@ import { frameBox } from "../frame-box";
 import { visibleHeight, visibleReach } from "../framing";
 import { useCheapMaterials } from "../props/crowd-material";
 import { CrowdMarkers } from "../props/crowd-markers";
+import { fistScale, isUnder, skinVertices } from "../props/skin";
 
 const MAX = 1000;
 /** The crowd the scenario opens with: the URL's `?count=N` (1 to MAX), else 100. */
@@ -59,7 +60,10 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   const [sx, sz] = [Math.max(0.75 * h, 2.2 * reach), Math.max(1.05 * h, 2.2 * reach)];
   // the rings under the pelvis (a model's root need not be between its feet)
   const pelvis = bonePos(first.ik.references.pelvis).subtract(base);
-  const markers = new CrowdMarkers(scene, h, MAX);
+  // the wands' balls above the fist, however big
+  const hand = first.ik.references.rightHand;
+  const fistSkin = skinVertices(first.skeleton, (b) => isUnder(b, hand));
+  const markers = new CrowdMarkers(scene, h, MAX, fistScale(fistSkin, h));
   const cheap = new Map<Material, Material>();
   scene.skipPointerMovePicking = true; // nothing to hover: no picking through a thousand meshes
   const chars: Character[] = [];

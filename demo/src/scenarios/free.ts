@@ -26,6 +26,7 @@ import {
 } from "../kit";
 import { frameWhole } from "../framing";
 import { type LegendItem, handleGizmos, handleMaterial, legend, onTop } from "../props/handles";
+import { SIGNAL_GLOW } from "../props/signal";
 
 /** The handles' kinds: colour, shape and size (fraction of the height) in the scene and the legend. */
 const KINDS = {
@@ -89,13 +90,15 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     effector.positionWeight = end ? 1 : 0;
     effector.rotationWeight = end ? 1 : 0;
   }
-  // bend goals: in front of the knees, behind and outside the elbows
+  // bend goals: behind and outside the elbows, in front of the knees and above them (at the knee's height,
+  // seen from the front and above, a knee goal's box hid the raised left foot's handle)
   const { forward: f, right: rt } = c;
+  const above = new Vector3(0, 0.1 * h, 0);
   const bends: [string, BabylonChain, Bone, Vector3][] = [
     ["left elbow goal", s.leftArmChain, r.leftForearm, f.scale(-0.25 * h).add(rt.scale(-0.1 * h))],
     ["right elbow goal", s.rightArmChain, r.rightForearm, f.scale(-0.25 * h).add(rt.scale(0.1 * h))],
-    ["left knee goal", s.leftLegChain, r.leftCalf, f.scale(0.3 * h)],
-    ["right knee goal", s.rightLegChain, r.rightCalf, f.scale(0.3 * h)],
+    ["left knee goal", s.leftLegChain, r.leftCalf, f.scale(0.3 * h).add(above)],
+    ["right knee goal", s.rightLegChain, r.rightCalf, f.scale(0.3 * h).add(above)],
   ];
   for (const [label, chain, bone, offset] of bends) {
     const mesh = CreateBox(`handle ${label}`, { size: KINDS.bend.size * h }, scene);
@@ -150,7 +153,8 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     onSelect: null,
     world: () => ({
       handles: Object.fromEntries(handles.map((x) => [x.label, arr(worldPos(x.mesh))])),
-      colors: Object.fromEntries(handles.map((x) => [x.label, x.material.diffuseColor.toHexString()])),
+      // the colour each handle is meant to show (its legend swatch's); the e2e test reads the pixels against it
+      colors: Object.fromEntries(handles.map((x) => [x.label, KINDS[x.kind].color.toHexString()])),
       leftHand: arr(bonePos(r.leftHand)),
       rightHand: arr(bonePos(r.rightHand)),
       body: arr(bonePos(r.pelvis)),
@@ -174,8 +178,9 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       for (const x of handles) {
         const w = x.effector !== null ? x.effector.positionWeight : (x.bend?.weight ?? 0);
         const color = KINDS[x.kind].color;
-        x.material.alpha = 0.8 + 0.2 * w;
-        color.scaleToRef(0.5 + 0.3 * w, x.material.emissiveColor);
+        // nearly opaque: the character behind would tint the legend's colour
+        x.material.alpha = 0.9 + 0.1 * w;
+        color.scaleToRef((0.8 + 0.2 * w) * SIGNAL_GLOW, x.material.emissiveColor);
         if (x === selected) Color3.LerpToRef(x.material.emissiveColor, white, 0.5, x.material.emissiveColor);
         x.mesh.scaling.setAll(0.8 + 0.2 * w);
       }

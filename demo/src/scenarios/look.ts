@@ -18,6 +18,7 @@ import { outline, visibleHeight } from "../framing";
 import { Wander } from "../wander";
 import type { Ctx, Json, Scenario, ScenarioRun } from "../kit";
 import { arr, bonePos, boneRotation, frameCamera, mat, playClip } from "../kit";
+import { signalMaterial } from "../props/signal";
 
 /** Seconds without pointer motion before the scripted target takes over again. */
 const IDLE = 2;
@@ -48,9 +49,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   const centre = face.add(forward.scale(0.8 * h));
   const plane = Plane.FromPositionAndNormal(centre, forward);
   const target = CreateSphere("look target", { diameter: 0.06 * h, segments: 16 }, scene);
-  const tm = mat(scene, "look target", new Color3(1, 0.55, 0.1));
-  tm.emissiveColor = new Color3(0.8, 0.35, 0.05);
-  target.material = tm;
+  target.material = signalMaterial(scene, "look target", new Color3(1, 0.55, 0.1));
   target.isPickable = false;
   target.position.copyFrom(centre);
   ctx.shadows.addShadowCaster(target, false);

@@ -20,7 +20,8 @@ import { framePoints } from "../frame-box";
 import { outline, visibleHeight, visibleReach } from "../framing";
 import { Wander } from "../wander";
 import type { Ctx, Json, Scenario, ScenarioRun } from "../kit";
-import { arr, frameCamera, mat, playClip, worldPos } from "../kit";
+import { arr, frameCamera, playClip, worldPos } from "../kit";
+import { signalMaterial } from "../props/signal";
 import { buildTentacle } from "../props/tentacle";
 
 /** Links of the tentacle. */
@@ -66,9 +67,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
 
   // the target: a glowing green ball, draggable; the obstacle ball is draggable too
   const target = CreateSphere("tail target", { diameter: 0.05 * h, segments: 16 }, scene);
-  const tm = mat(scene, "tail target", new Color3(0.2, 0.85, 0.3));
-  tm.emissiveColor = new Color3(0.1, 0.45, 0.12);
-  target.material = tm;
+  target.material = signalMaterial(scene, "tail target", new Color3(0.2, 0.85, 0.3));
   ccd.target = target;
   look.target = target;
   for (const m of [target, t.ball]) {

@@ -1,5 +1,8 @@
 import { expect } from "vitest";
-import { type CheckContext, type V, dist, pct } from "../harness";
+import { type Capture, type CheckContext, type V, decode, dist, hue, hueGap, meanColour, pct } from "../harness";
+
+/** How far a handle's rendered hue may be from its legend swatch's (degrees): tone mapping made orange yellow. */
+const HUE_TOLERANCE = 10;
 
 /** The free scenario's checks: the handles, the panel, the gizmos, the solver nodes view. */
 export async function checkFree({ checks, hook, waitFor, page, lines }: CheckContext): Promise<void> {
@@ -8,6 +11,7 @@ export async function checkFree({ checks, hook, waitFor, page, lines }: CheckCon
   const d = dist(lh.bone, lh.handle);
   lines.push(`left hand to its handle (moved up in front at start): ${pct(d, h)} (tolerance 1 %)`);
   expect(d / h).toBeLessThan(0.01);
+  await handlesLookLikeTheLegend(hook, page, lines);
   // the panel: every item is there
   for (const id of [
     "effector",
@@ -127,5 +131,33 @@ export async function checkFree({ checks, hook, waitFor, page, lines }: CheckCon
     expect(box.title.top, "title in view").toBeGreaterThanOrEqual(box.panel.top);
     expect(box.ik.bottom, "IK toggle in view").toBeLessThanOrEqual(box.panel.bottom);
     await page.evaluate(() => (document.getElementById("panel")!.scrollTop = 0));
+  }
+}
+
+/**
+ * Each kind of handle on screen in its legend's colour: the hue at the centre of its handles (the one nearest
+ * the swatch's, as another handle may cover one) within {@link HUE_TOLERANCE} of the swatch's.
+ */
+async function handlesLookLikeTheLegend(hook: CheckContext["hook"], page: CheckContext["page"], lines: string[]) {
+  const cap = await hook<Capture>("h.capture()");
+  const png = decode(cap.shown).png;
+  const cssWidth = await page.evaluate(() => document.querySelector("canvas")!.clientWidth);
+  const { handles, colors } = await hook<{ handles: Record<string, V>; colors: Record<string, string> }>("h.world()");
+  const best = new Map<string, { gap: number; label: string; rgb: number[] }>();
+  for (const [label, p] of Object.entries(handles)) {
+    const [x, y] = await hook<[number, number]>(`h.project(${JSON.stringify(p)})`);
+    const rgb = meanColour(png, (x * cap.width) / cssWidth, (y * cap.width) / cssWidth);
+    const swatch = colors[label]!;
+    const want = hue([1, 3, 5].map((i) => Number.parseInt(swatch.slice(i, i + 2), 16)));
+    // a grey (no hue) is as far as can be
+    const raw = hueGap(hue(rgb), want);
+    const gap = Number.isNaN(raw) ? 180 : raw;
+    if (gap < (best.get(swatch)?.gap ?? Infinity)) best.set(swatch, { gap, label, rgb });
+  }
+  expect(best.size, "every kind of handle measured").toBe(6);
+  for (const [swatch, { gap, label, rgb }] of best) {
+    const seen = rgb.map((c) => Math.round(c)).join(", ");
+    lines.push(`${label} handle: rendered rgb(${seen}), ${gap.toFixed(1)}° of hue from its swatch ${swatch}`);
+    expect(gap, `${label}: the legend's colour (${swatch}), rendered rgb(${seen})`).toBeLessThan(HUE_TOLERANCE);
   }
 }

@@ -1,0 +1,96 @@
+/**
+ * The demo's props fitted to the Mannequin, a chibi whose fist is about four times a realistic one and whose
+ * belly reaches far ahead of its joints: the aim scenario's pistol (demo/src/props/pistol.ts), sized from the
+ * height alone, vanished inside the fist; the grab scenario's table (demo/src/props/table.ts), placed from the
+ * joints, cut into the belly. The character is spawned as the demo spawns it (arms lowered, IK attached).
+ */
+import type { ShadowGenerator } from "@babylonjs/core/Lights/Shadows/shadowGenerator.js";
+import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { spawnCharacter } from "../../demo/src/character.js";
+import { type Character, type Ctx, bonePos } from "../../demo/src/kit.js";
+import { CrowdMarkers } from "../../demo/src/props/crowd-markers.js";
+import { makePistol } from "../../demo/src/props/pistol.js";
+import { fistScale, isUnder, quantile, skinVertices } from "../../demo/src/props/skin.js";
+import { makeTable } from "../../demo/src/props/table.js";
+import { type LoadedModel, loadModel } from "../helpers/babylon-scene.js";
+
+const noShadows = { addShadowCaster: () => undefined } as unknown as ShadowGenerator;
+const report = (s: string) => process.env.FBBIK_REPORT && console.log(s);
+
+describe("the demo's props on the Mannequin (a chibi)", () => {
+  let m: LoadedModel;
+  let ctx: Ctx;
+  let c: Character;
+  beforeAll(async () => {
+    m = await loadModel("Mannequin");
+    const fields = { scene: m.scene, container: m.container, shadows: noShadows, iks: [], characters: [] };
+    ctx = { ...fields, components: [], paused: () => false } as unknown as Ctx;
+    c = spawnCharacter(ctx, Vector3.Zero(), { acc: 0 });
+  });
+  afterAll(() => m.dispose());
+
+  it("the pistol shows: the slide's upper half above the skin under it, nothing of the fist ahead of the muzzle", () => {
+    const hand = c.ik.references.rightHand;
+    const { h } = c;
+    // as the aim scenario does without a pistol clip: the barrel along the hanging forearm, its top forward
+    const barrel = bonePos(hand).subtract(bonePos(c.ik.references.rightForearm)).normalize();
+    const pistol = makePistol(m.scene, noShadows, hand, h, barrel, c.forward);
+    const half = m.scene.getMeshByName("pistol slide")!.getBoundingInfo().boundingBox.extendSize;
+    // the skin in the muzzle's frame (x side, y top, z barrel; the muzzle on the slide's axis, at its front)
+    const toMuzzle = Matrix.Invert(pistol.muzzle.computeWorldMatrix(true));
+    const skin = skinVertices(c.skeleton, (b) => isUnder(b, hand)).map((p) =>
+      Vector3.TransformCoordinates(p, toMuzzle),
+    );
+    const inSlide = (p: Vector3) => Math.abs(p.x) < half.x && p.z > -2 * half.z;
+    const over = quantile(
+      skin.filter((p) => inSlide(p) && p.z < 0).map((p) => p.y),
+      0.95,
+    );
+    const ahead = skin.filter((p) => inSlide(p) && Math.abs(p.y) < half.y && p.z > 0).length;
+    report(
+      `Mannequin fist: ${skin.length} skin vertices; under the slide up to ${((over / h) * 100).toFixed(2)} % of h ` +
+        `above its axis (half its height ${((half.y / h) * 100).toFixed(2)} %); ${ahead} ahead of the muzzle`,
+    );
+    expect(skin.length, "the hand's skin found").toBeGreaterThan(50);
+    expect(over / h, "the skin under the slide stays below its axis").toBeLessThan(0.002);
+    expect(ahead, "no skin ahead of the muzzle").toBe(0);
+  });
+
+  it("the crowd's wand grows with the fist: its ball above the fist's reach from the wrist", () => {
+    const hand = c.ik.references.rightHand;
+    const skin = skinVertices(c.skeleton, (b) => isUnder(b, hand));
+    const wrist = bonePos(hand);
+    const reach = quantile(
+      skin.map((p) => Vector3.Distance(p, wrist)),
+      0.95,
+    );
+    const markers = new CrowdMarkers(m.scene, c.h, 1, fistScale(skin, c.h));
+    onTestFinished(() => markers.dispose());
+    report(
+      `Mannequin fist: reaches ${((reach / c.h) * 100).toFixed(1)} % of h from the wrist; ball ${((markers.ballAbove / c.h) * 100).toFixed(1)} % above`,
+    );
+    expect(markers.ballAbove, "the ball beyond the fist").toBeGreaterThan(reach);
+  });
+
+  it("the table stands clear of the body: no skin vertex inside the board or a leg", () => {
+    const table = makeTable(ctx, c);
+    const skin = skinVertices(c.skeleton);
+    let inside = 0;
+    let deepest = 0;
+    for (const box of table.meshes.filter((b) => b.name === "table" || b.name === "table leg")) {
+      const toBox = Matrix.Invert(box.computeWorldMatrix(true));
+      const e = box.getBoundingInfo().boundingBox.extendSize;
+      for (const p of skin) {
+        const q = Vector3.TransformCoordinates(p, toBox);
+        const depth = Math.min(e.x - Math.abs(q.x), e.y - Math.abs(q.y), e.z - Math.abs(q.z));
+        if (depth <= 0) continue;
+        inside++;
+        deepest = Math.max(deepest, depth);
+      }
+    }
+    report(`Mannequin and the table: ${inside} skin vertices inside, ${(deepest * 100).toFixed(2)} cm deep at most`);
+    expect(skin.length).toBeGreaterThan(1000);
+    expect(inside, "skin vertices inside the table").toBe(0);
+  });
+});
