@@ -1,8 +1,8 @@
 /**
- * What the components around the IK cost per frame: the interaction system (reaching and holding, and
- * carrying a picked-up object), hit reactions, recoil, the motion modifiers (Inertia, Amplifier, BodyTilt,
- * EffectorOffset on a character walking a circle) and the grounder (with StaticGroundRaycast, and with
- * Babylon picking), each on its own Mannequin with its own
+ * What the components around the IK cost per frame: the interaction system (reaching and holding, carrying
+ * a picked-up object, paused on a moving object or with one in hand), hit reactions, recoil, the motion
+ * modifiers (Inertia, Amplifier, BodyTilt, EffectorOffset on a character walking a circle) and the grounder
+ * (with StaticGroundRaycast, and with Babylon picking), each on its own Mannequin with its own
  * FullBodyBipedIK, plus the IK alone with one hand on a target for comparison.
  *
  * A frame is what `scene.render()` makes the IK and its components do (as in the frame benchmark):
@@ -112,8 +112,8 @@ function startHolding(
   ik: FullBodyBipedIK,
   h: number,
   hand: FullBodyBipedEffector.LeftHand | FullBodyBipedEffector.RightHand,
-  options: { fadeInTime?: number; pull?: boolean; pickUpAt?: number },
-): void {
+  options: { fadeInTime?: number; pull?: boolean; pickUpAt?: number; pauseAt?: number },
+): TransformNode {
   const system = new InteractionSystem(ik);
   if (options.fadeInTime !== undefined) system.fadeInTime = options.fadeInTime;
   const left = hand === FullBodyBipedEffector.LeftHand;
@@ -126,11 +126,15 @@ function startHolding(
   node.rotationQuaternion = Quaternion.RotationYawPitchRoll(0.4, 0.3, -0.5);
   const channels = [InteractionCurveType.PositionWeight, InteractionCurveType.RotationWeight];
   if (options.pull === true) channels.push(InteractionCurveType.Pull);
+  const events = [];
+  if (options.pickUpAt !== undefined) events.push({ time: options.pickUpAt, pickUp: true });
+  if (options.pauseAt !== undefined) events.push({ time: options.pauseAt, pause: true });
   const object = new InteractionObject(node, {
     weightCurves: channels.map((type) => ({ type, curve: held() })),
-    events: options.pickUpAt !== undefined ? [{ time: options.pickUpAt, pickUp: true }] : [],
+    events,
   });
   system.startInteraction(hand, object, false);
+  return node;
 }
 
 const CASES: Case[] = [
@@ -159,6 +163,25 @@ const CASES: Case[] = [
     zeroTarget: true,
     setup(m, ik, h) {
       startHolding(m, ik, h, FullBodyBipedEffector.RightHand, { pickUpAt: 0.1 });
+      return null;
+    },
+  },
+  {
+    name: "interaction: right hand paused on an object that moves",
+    zeroTarget: true,
+    setup(m, ik, h) {
+      const node = startHolding(m, ik, h, FullBodyBipedEffector.RightHand, { pauseAt: 0.1 });
+      const start = node.position.clone();
+      return (f) => {
+        node.position.set(start.x + 0.02 * h * Math.sin(f * 0.05), start.y, start.z);
+      };
+    },
+  },
+  {
+    name: "interaction: right hand paused holding a picked-up object",
+    zeroTarget: true,
+    setup(m, ik, h) {
+      startHolding(m, ik, h, FullBodyBipedEffector.RightHand, { pickUpAt: 0.1, pauseAt: 0.1 });
       return null;
     },
   },

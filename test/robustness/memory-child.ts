@@ -10,10 +10,20 @@
  *    after a warm-up, and whether the bones are as the animation (here: the rest pose) left them, bit for bit.
  * 3. Characters instantiated, given an IK, run, and disposed without `ik.dispose()` (root nodes or the
  *    skeleton disposed): how many IKs are still reachable (WeakRef) after a full gc.
+ * 4. Interactions restarted in a loop for `interactionFrames` frames (start, pick up, pause, resume, an event,
+ *    end; released and started again from the stop observer, every third start an interrupt): heap after a
+ *    warm-up and at the end, and the observers and children that could pile up.
  */
 import { getHeapSpaceStatistics } from "node:v8";
 import { Logger } from "@babylonjs/core/Misc/logger.js";
+import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
+import { Curve } from "../../src/effectors/curve.js";
+import { InteractionCurveType } from "../../src/effectors/interaction/interaction-curves.js";
+import { InteractionObject } from "../../src/effectors/interaction/interaction-object.js";
+import { InteractionSystem } from "../../src/effectors/interaction/interaction-system.js";
+import { FullBodyBipedEffector } from "../../src/solver/biped-bones.js";
 import { SceneUpdater } from "../../src/babylon/scene-updater.js";
 import { loadModel } from "../helpers/babylon-scene.js";
 import { cheapFrame } from "./common.js";
@@ -23,6 +33,7 @@ const gc = (globalThis as { gc?: () => void }).gc;
 if (gc === undefined) throw new Error("run with node --expose-gc");
 const frames = Number(process.argv[2] ?? 100_000);
 const instances = Number(process.argv[3] ?? 1000);
+const interactionFrames = Number(process.argv[4] ?? 60_000);
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
 async function heapNow(): Promise<number> {
@@ -144,8 +155,83 @@ m.scene.render();
 await heapNow();
 const droppedAlive = droppedRefs.filter((r) => r.deref() !== undefined).length;
 
+// ---- 4. interactions restarted in a loop
+const q = await loadModel("Mannequin");
+const qik = FullBodyBipedIK.create(q.scene, q.skeleton);
+const system = new InteractionSystem(qik);
+const RH = FullBodyBipedEffector.RightHand;
+const handNode = qik.references.rightHand.getTransformNode()!;
+handNode.computeWorldMatrix(true);
+const home = handNode.getAbsolutePosition().add(new Vector3(0, -0.05, 0.15));
+const makeObject = (name: string, offset: number): InteractionObject => {
+  const node = new TransformNode(name, q.scene);
+  node.position.copyFrom(home).addInPlaceFromFloats(offset, 0, 0);
+  const reach = Curve.riseHoldFall(0.05, 0.1, 0.15);
+  return new InteractionObject(node, {
+    weightCurves: [
+      { type: InteractionCurveType.PositionWeight, curve: reach },
+      { type: InteractionCurveType.RotationWeight, curve: reach },
+    ],
+    events: [
+      { time: 0.05, pickUp: true },
+      { time: 0.08, pause: true },
+      { time: 0.1, message: "lifted", data: { n: 1 } },
+    ],
+  });
+};
+const cup = makeObject("cup", 0);
+const mug = makeObject("mug", 0.05);
+let starts = 0;
+const restart = (): void => {
+  system.release(RH, home, null);
+  system.startInteraction(RH, starts % 2 === 0 ? cup : mug, starts % 3 === 2);
+  starts++;
+};
+system.onInteractionStopObservable.add(restart);
+system.onInteractionEventObservable.add(() => {});
+restart();
+const interactionFrame = (): void => {
+  system.update(0.016);
+  cheapFrame(q.scene, qik);
+  if (system.isPaused(RH)) system.resumeInteraction(RH);
+  // every third start interrupts the running interaction, two frames in
+  if (starts % 3 === 2 && system.getInteractionEffector(RH).timer > 0.03) restart();
+};
+const counts = (): number[] => [
+  ...[
+    system.onInteractionStartObservable,
+    system.onInteractionPauseObservable,
+    system.onInteractionPickUpObservable,
+    system.onInteractionResumeObservable,
+    system.onInteractionStopObservable,
+    system.onInteractionEventObservable,
+    qik.solver.onPostUpdateObservable,
+    qik.solver.onPreUpdateObservable,
+  ].map((o) => o.observers.length),
+  qik.solver.onSkeletonRead.observerCount,
+  handNode.getChildren().length,
+  q.scene.transformNodes.length,
+  q.scene.rootNodes.length,
+];
+const WARM_INTERACTIONS = Math.floor(interactionFrames / 6);
+for (let f = 0; f < WARM_INTERACTIONS; f++) interactionFrame();
+const interactionStarts0 = starts;
+const interactionCounts0 = counts();
+const interactionHeap0 = await heapNow();
+for (let f = 0; f < interactionFrames; f++) interactionFrame();
+const interactionHeap1 = await heapNow();
+const interactionCounts1 = counts();
+const interactionStarts = starts - interactionStarts0;
+q.dispose();
+
 console.log(
   JSON.stringify({
+    interactionFrames,
+    interactionStarts,
+    interactionHeap0,
+    interactionHeap1,
+    interactionCounts0,
+    interactionCounts1,
     frames,
     seconds,
     samples,

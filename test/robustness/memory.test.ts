@@ -3,6 +3,8 @@
  * `node --expose-gc --import tsx test/robustness/memory-child.ts`. The heap (V8's compiled code
  * excluded) stays flat over 100,000 frames; 1,000 instances created and disposed on one skeleton leave no
  * observer, are all garbage-collected, do not grow the heap, and leave the bones as the animation left them.
+ * Interactions restarted 60,000 frames in a loop (start, pick up, pause, resume, release, start again) leave
+ * no observer, child or node behind and do not grow the heap.
  * Rows are checked against docs/ROBUSTNESS.md (section "memory").
  */
 import { execFileSync } from "node:child_process";
@@ -18,8 +20,17 @@ const INSTANCES = 1000;
 /** Heap growth allowed after warm-up: noise (old space is not compacted by every gc) is a few hundred KB. */
 const FRAME_LIMIT = 1 << 20;
 const INSTANCE_LIMIT = 2 << 20;
+const INTERACTION_FRAMES = 60_000;
+/** Measured −60 to +90 KB (the JIT's metadata outside the code spaces); a closure kept per start: +1 MB. */
+const INTERACTION_LIMIT = 512 << 10;
 
 interface ChildResult {
+  interactionFrames: number;
+  interactionStarts: number;
+  interactionHeap0: number;
+  interactionHeap1: number;
+  interactionCounts0: number[];
+  interactionCounts1: number[];
   frames: number;
   seconds: number;
   samples: number[];
@@ -46,7 +57,15 @@ describe("memory (child process with --expose-gc)", () => {
   it(`runs ${FRAMES} frames and ${INSTANCES} create/dispose cycles`, () => {
     const out = execFileSync(
       process.execPath,
-      ["--expose-gc", "--import", "tsx", resolve(here, "memory-child.ts"), String(FRAMES), String(INSTANCES)],
+      [
+        "--expose-gc",
+        "--import",
+        "tsx",
+        resolve(here, "memory-child.ts"),
+        String(FRAMES),
+        String(INSTANCES),
+        String(INTERACTION_FRAMES),
+      ],
       {
         cwd: resolve(here, "../.."),
         encoding: "utf8",
@@ -96,6 +115,21 @@ describe("memory (child process with --expose-gc)", () => {
       cases: `${result.dropped} characters`,
       outcome:
         "each IK disposes itself at the next frame (warned once); all garbage-collected (WeakRef), the scene updater gone",
+    });
+  });
+
+  it("interactions restarted in a loop leave nothing behind and do not grow the heap", () => {
+    const growth = result.interactionHeap1 - result.interactionHeap0;
+    console.log(
+      `memory: ${result.interactionStarts} interaction starts over ${INTERACTION_FRAMES} frames, heap ${mb(result.interactionHeap0)} → ${mb(result.interactionHeap1)}`,
+    );
+    expect(result.interactionStarts).toBeGreaterThan(5000);
+    expect(result.interactionCounts1).toEqual(result.interactionCounts0);
+    expect(growth).toBeLessThan(INTERACTION_LIMIT);
+    report.add({
+      what: "interactions restarted in a loop on one hand (Mannequin, ik.update() with a cheap frame advance): start, pick up, pause, resume, a message, end; released and started again from the stop observer, every third start an interrupt",
+      cases: `${INTERACTION_FRAMES} frames after ${INTERACTION_FRAMES / 6} of warm-up`,
+      outcome: `no observer, child or node added; heap growth below ${mb(INTERACTION_LIMIT)} (a closure kept per start would add about 1 MB)`,
     });
   });
 

@@ -5,17 +5,27 @@ import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.j
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { BabylonBendConstraint } from "../../babylon/babylon-chain.js";
 import type { BabylonEffector } from "../../babylon/babylon-effector.js";
-import { Quat, slerp } from "../../math/quat.js";
+import { NumberRef } from "../../math/number-ref.js";
+import { Quat, slerpByRef } from "../../math/quat.js";
+import { Vec3 } from "../../math/vec3.js";
 import { clamp01 } from "../../math/scalar.js";
 import { boneWorldMatrixToRef, currentWorldMatrix, hasRotation } from "../../babylon/world-matrix.js";
 import { FullBodyBipedChain, FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import type { HandPoser } from "./hand-poser.js";
 import { CurveIO } from "../curve.js";
 import { INTERACTION_CURVE_TYPE_COUNT, InteractionCurveType, isOffsetChannel } from "./interaction-curves.js";
-import type { InteractionEvent, InteractionObject } from "./interaction-object.js";
+import { type InteractionEvent, type InteractionObject, isEventTime } from "./interaction-object.js";
 import type { InteractionTarget } from "./interaction-target.js";
 import type { InteractionSystem } from "./interaction-system.js";
-import { nlerpToRef, positionOfMatrix, rotationOfMatrix, setWorldMatrix } from "./node-pose.js";
+import {
+  lerpVector3ByRef,
+  multiplyQuaternionsToRef,
+  nlerpQuaternionByRef,
+  positionOfMatrix,
+  rotationOfMatrix,
+  setWorldMatrix,
+  transformCoordinatesToRef,
+} from "./node-pose.js";
 
 /** The chain weights an interaction drives (a limb chain, or the body chain). */
 export interface InteractionChainWeights {
@@ -47,6 +57,8 @@ const axisY = new Vector3();
 const axisZ = new Vector3();
 const cq = new Quat();
 const cq2 = new Quat();
+/** A weight handed to the per-frame helpers (see NumberRef). */
+const weightRef = new NumberRef();
 
 /**
  * Who holds each picked-up node: an object has one holder, so a hand that picks up what another hand holds
@@ -118,9 +130,18 @@ export class InteractionEffector {
   private eventOrder: number[] = [];
   private triggered: boolean[] = [];
 
-  private fromBone = true;
+  /** Per channel, whether the blend starts from the animated bone (FinalIK) or from `fromPosition`/`fromRotation`. */
+  private positionFromBone = true;
+  private rotationFromBone = true;
   private readonly fromPosition = new Vector3();
   private readonly fromRotation = new Quaternion();
+  /**
+   * The bone's pose at the last solve, in component space, and that solve's scene frame: the pose shown, which
+   * a start takes as the hand's (Babylon's nodes hold the animated pose from the animations to the IK's write).
+   */
+  private readonly shownPosition = new Vec3();
+  private readonly shownRotation = new Quat();
+  private shownFrame = -1;
   private readonly positionNoOffset = new Vector3();
   private readonly pausePosition = new Vector3();
   private readonly pauseRotation = new Quaternion();
@@ -256,8 +277,9 @@ export class InteractionEffector {
     }
   }
 
-  private writeChannel(t: InteractionCurveType, v: number): void {
-    this.values[t] = v;
+  /** Gives the solver (or poser) the channel's value, `values[t]` (not an argument: see NumberRef). */
+  private writeChannel(t: InteractionCurveType): void {
+    const v = this.values[t]!;
     switch (t) {
       case InteractionCurveType.PositionWeight:
         this.effector.positionWeight = v;
@@ -289,13 +311,28 @@ export class InteractionEffector {
   }
 
   /**
-   * Reads the bone's world position and rotation (effector convention) as Babylon has them now: for a
-   * start between frames, where the bones hold the last solved pose and the character may have moved.
+   * Reads the bone's world position and rotation (effector convention) as last shown, into bonePos/boneRot:
+   * the last solve's pose, moved with the character since. Babylon's own matrix would depend on where in
+   * the frame the start is called: between the animations and the IK's write (event observers,
+   * `onBeforeRenderObservable`, the interaction's own events) it is this frame's animated pose, not the one
+   * on screen. Without a solve in the last frame (the IK off), Babylon's pose is the one shown.
    */
-  private readBone(): boolean {
+  private readShownBone(): boolean {
     const bone = this.effector.bone;
     if (bone === null) return false;
-    boneWorldMatrixToRef(bone, this.system.mesh, boneWorld);
+    if (this.shownFrame < 0 || this.system.ik.scene.getFrameId() - this.shownFrame > 1) {
+      boneWorldMatrixToRef(bone, this.system.mesh, boneWorld);
+    } else {
+      const p = this.shownPosition;
+      const q = this.shownRotation;
+      tv2.set(p.x, p.y, p.z);
+      tq.set(q.x, q.y, q.z, q.w);
+      ts.set(1, 1, 1);
+      Matrix.ComposeToRef(ts, tq, tv2, scratchMatrix);
+      const space = this.system.ik.rig.componentRoot;
+      if (space === null) boneWorld.copyFrom(scratchMatrix);
+      else scratchMatrix.multiplyToRef(currentWorldMatrix(space), boneWorld);
+    }
     positionOfMatrix(boneWorld, bonePos);
     rotationOfMatrix(boneWorld, boneRot);
     return true;
@@ -319,7 +356,7 @@ export class InteractionEffector {
   private readTarget(): void {
     if (this._pickedUp) {
       const rig = this.system.ik.rig;
-      Vector3.TransformCoordinatesToRef(this.pickUpComponentPosition, rig.componentToWorld, this.pickUpPosition);
+      transformCoordinatesToRef(this.pickUpComponentPosition, rig.componentToWorld, this.pickUpPosition);
       rig.componentToWorldRotation(this.pickUpComponentRotation, this.pickUpRotation);
       targetPos.copyFrom(this.pickUpPosition);
       targetRot.copyFrom(this.pickUpRotation);
@@ -345,23 +382,36 @@ export class InteractionEffector {
     }
   }
 
+  /** One warning per object (by its node's name) for an event time that is not a finite number ≥ 0. */
+  private warnEventTime(object: InteractionObject, time: number): void {
+    this.system.ik.solver.inner.warn(
+      `interaction:${object.node.name}:event-time`,
+      `InteractionSystem: an event of ${object.node.name} has the time ${time}, not a finite number ≥ 0; it never ` +
+        "fires and does not count in the interaction's length.",
+    );
+  }
+
   /** @internal Starts an interaction; see {@link InteractionSystem.startInteraction}. */
   _start(object: InteractionObject, interrupt: boolean): boolean {
     if (this._inInteraction && !interrupt) return false;
-    if (this.effector.bone === null) return false;
-    this.readBone();
+    if (!this.readShownBone()) return false;
     const newTarget = object.getTarget(this.effectorType);
+    const e = this.effector;
     if (this._inInteraction) {
       // interrupting: blend from where the effector is now, not from the animation
-      this.fromBone = false;
-      this.fromPosition.copyFrom(this.effector.position);
-      this.fromRotation.copyFrom(this.effector.rotation);
+      this.positionFromBone = false;
+      this.rotationFromBone = false;
       if (this._target !== null && this._target !== newTarget) this._target.resetRotation();
     } else {
-      this.fromBone = true;
-      this.effector.position.copyFrom(bonePos);
-      this.effector.rotation.copyFrom(boneRot);
+      // a weight still on (an earlier interaction's return to the defaults, or set by the user) holds the hand
+      // toward the effector: the blend continues from there, else from the animated bone (FinalIK)
+      this.positionFromBone = !(e.positionWeight > 0);
+      this.rotationFromBone = !(e.rotationWeight > 0);
     }
+    if (this.positionFromBone) e.position.copyFrom(bonePos);
+    else this.fromPosition.copyFrom(e.position);
+    if (this.rotationFromBone) e.rotation.copyFrom(boneRot);
+    else this.fromRotation.copyFrom(e.rotation);
     this.lastTargetRotation.copyFrom(this.effector.rotation);
     // channels in use start from their current values; those still resetting keep resetting
     const oldUsed = this._inInteraction ? this.used.slice() : null;
@@ -387,7 +437,12 @@ export class InteractionEffector {
     this._weight = 0;
     this._length = object.length;
     const events = object.events;
-    this.eventOrder = events.map((_, i) => i).sort((a, b) => events[a]!.time - events[b]!.time || a - b);
+    const order: number[] = [];
+    for (let i = 0; i < events.length; i++) {
+      if (isEventTime(events[i]!.time)) order.push(i);
+      else this.warnEventTime(object, events[i]!.time);
+    }
+    this.eventOrder = order.sort((a, b) => events[a]!.time - events[b]!.time || a - b);
     this.triggered = events.map(() => false);
     this._pickedUp = false;
     this.pickUpPending = false;
@@ -479,8 +534,8 @@ export class InteractionEffector {
         e.position.copyFrom(targetPos);
         e.rotation.copyFrom(targetRot);
       } else {
-        Vector3.TransformCoordinatesToRef(this.pausePosition, targetWorld, e.position);
-        targetRot.multiplyToRef(this.pauseRotation, e.rotation);
+        transformCoordinatesToRef(this.pausePosition, targetWorld, e.position);
+        multiplyQuaternionsToRef(targetRot, this.pauseRotation, e.rotation);
       }
       this.positionNoOffset.copyFrom(e.position);
       this.applyChannels(object);
@@ -505,6 +560,11 @@ export class InteractionEffector {
       const ev = events[i];
       if (ev === undefined || ev.time > this._timer) break;
       this.triggered[i] = true;
+      // made NaN or negative since the start (Infinity never gets here)
+      if (!isEventTime(ev.time)) {
+        this.warnEventTime(object, ev.time);
+        continue;
+      }
       if (ev.pause === true || ev.pickUp === true) this._timer = ev.time;
       if (ev.pickUp === true && !this._pickedUp) {
         this._pickedUp = true;
@@ -521,13 +581,9 @@ export class InteractionEffector {
     }
     const e = this.effector;
     const w = this._weight;
-    if (this.fromBone) {
-      Vector3.LerpToRef(bonePos, targetPos, w, e.position);
-      nlerpToRef(boneRot, targetRot, w, e.rotation);
-    } else {
-      Vector3.LerpToRef(this.fromPosition, targetPos, w, e.position);
-      nlerpToRef(this.fromRotation, targetRot, w, e.rotation);
-    }
+    weightRef.value = w;
+    lerpVector3ByRef(this.positionFromBone ? bonePos : this.fromPosition, targetPos, weightRef, e.position);
+    nlerpQuaternionByRef(this.rotationFromBone ? boneRot : this.fromRotation, targetRot, weightRef, e.rotation);
     this.positionNoOffset.copyFrom(e.position);
     this.applyChannels(object);
     if (pauseEvent !== null) this._pause(pauseEvent);
@@ -545,7 +601,8 @@ export class InteractionEffector {
       if (!this.used[t]) continue;
       const f = clamp01(w * (target !== null ? target.getMultiplier(t) : 1));
       const b = this.base[t]!;
-      this.writeChannel(t, b + (this.curveValues[t]! - b) * f);
+      this.values[t] = b + (this.curveValues[t]! - b) * f;
+      this.writeChannel(t);
     }
     const ox = this.used[InteractionCurveType.PositionOffsetX] ? this.values[InteractionCurveType.PositionOffsetX]! : 0;
     const oy = this.used[InteractionCurveType.PositionOffsetY] ? this.values[InteractionCurveType.PositionOffsetY]! : 0;
@@ -582,7 +639,8 @@ export class InteractionEffector {
         continue;
       }
       const d = this.defaults[t]!;
-      this.writeChannel(t, r > 0 ? d + (this.stopValues[t]! - d) * r : d);
+      this.values[t] = r > 0 ? d + (this.stopValues[t]! - d) * r : d;
+      this.writeChannel(t);
       if (r <= 0) this.resetting[t] = 0;
       else any = true;
     }
@@ -592,7 +650,10 @@ export class InteractionEffector {
   /** @internal Writes the defaults of every channel an interaction touched and clears the state. */
   _restoreDefaults(): void {
     for (let t = 0; t < N; t++) {
-      if (this.used[t] || this.resetting[t]) this.writeChannel(t, this.defaults[t]!);
+      if (this.used[t] || this.resetting[t]) {
+        this.values[t] = this.defaults[t]!;
+        this.writeChannel(t);
+      }
       this.resetting[t] = 0;
     }
     this.resetTimer = 0;
@@ -612,9 +673,14 @@ export class InteractionEffector {
     if (rb > 0) {
       const goal = this._pickedUp ? this.pickUpRotation : this.effector.rotation;
       rig.worldToComponentRotation(goal, cq);
-      slerp(cq2, rig.getRotation(id, cq2), cq, rb * rb);
+      weightRef.value = rb * rb;
+      slerpByRef(cq2, rig.getRotation(id, cq2), cq, weightRef);
       rig.setRotation(id, cq2);
     }
+    // the pose shown (other components' post-update rotations aside), for a start before the next solve
+    rig.getPosition(id, this.shownPosition);
+    rig.getRotation(id, this.shownRotation);
+    this.shownFrame = this.system.ik.scene.getFrameId();
     if (this._held?.pickUpNode.isDisposed()) this._forgetHeld();
     if (this.pickUpPending) {
       this.pickUpPending = false;

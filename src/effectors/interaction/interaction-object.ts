@@ -25,7 +25,10 @@ export interface InteractionMultiplier {
 
 /** Something that happens once when the interaction's timer reaches `time`. */
 export interface InteractionEvent {
-  /** Time of the event (seconds of interaction time). */
+  /**
+   * Time of the event (seconds of interaction time). An event whose time is not a finite number ≥ 0 (NaN,
+   * ±Infinity, negative) never fires and does not count in the length; the system warns once per object.
+   */
   time: number;
   /** Pause the interaction here (the timer stops at `time`; the effector keeps following the target). */
   pause?: boolean;
@@ -122,12 +125,13 @@ export class InteractionObject {
   }
 
   /**
-   * Interaction length (seconds): the latest of the curves' last keys and the events' times.
+   * Interaction length (seconds): the latest of the curves' last keys and the events' times (an event whose
+   * time is not a finite number ≥ 0 never fires and does not count).
    */
   get length(): number {
     let l = 0;
     for (const w of this.weightCurves) l = Math.max(l, w.curve.duration);
-    for (const e of this.events) l = Math.max(l, e.time);
+    for (const e of this.events) if (isEventTime(e.time)) l = Math.max(l, e.time);
     return l;
   }
 
@@ -242,6 +246,11 @@ export class InteractionObject {
     }
     return out;
   }
+}
+
+/** True for an event time that can be reached: a finite number ≥ 0 (NaN, ±∞ and negatives never fire). */
+export function isEventTime(time: number): boolean {
+  return time >= 0 && time < Infinity;
 }
 
 /** The scratch of {@link InteractionObject.evaluate}. */

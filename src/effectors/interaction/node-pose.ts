@@ -1,7 +1,13 @@
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
-import { rotationFromMatrix } from "../../babylon/world-matrix.js";
-import { Quat } from "../../math/quat.js";
+import { rotationFromMatrix, transformPoint } from "../../babylon/world-matrix.js";
+import { NumberRef } from "../../math/number-ref.js";
+import { Quat, multiply } from "../../math/quat.js";
+import { Vec3 } from "../../math/vec3.js";
+
+// Per-frame helpers of the interaction system on Babylon's vectors: they write Babylon's fields directly
+// and take weights through a NumberRef, so no double crosses a call V8 may not inline (it would box it:
+// 16 B a frame each; see NumberRef).
 
 const basis = new Matrix();
 const inv = new Matrix();
@@ -11,6 +17,9 @@ const tq = new Quaternion();
 const tp = new Vector3();
 
 const scratchQuat = new Quat();
+const scratchQuat2 = new Quat();
+const scratchVec = new Vec3();
+const scratchT = new NumberRef();
 
 /**
  * The rotation of the world matrix `m` in Babylon's convention (what `m.decompose` gives: under a
@@ -18,14 +27,64 @@ const scratchQuat = new Quat();
  * {@link BabylonEffector.rotation}.
  */
 export function rotationOfMatrix(m: Matrix, out: Quaternion): Quaternion {
-  rotationFromMatrix(m.m, scratchQuat);
-  return out.set(scratchQuat.x, scratchQuat.y, scratchQuat.z, scratchQuat.w);
+  return toQuaternion(rotationFromMatrix(m.m, scratchQuat), out);
 }
 
 /** World position (translation) of the world matrix `m`. */
 export function positionOfMatrix(m: Matrix, out: Vector3): Vector3 {
   const a = m.m;
-  return out.set(a[12]!, a[13]!, a[14]!);
+  out._x = a[12]!;
+  out._y = a[13]!;
+  out._z = a[14]!;
+  out._isDirty = true;
+  return out;
+}
+
+/** The point `v` transformed by `m` (with the projective divide, as Babylon's TransformCoordinatesToRef). */
+export function transformCoordinatesToRef(v: Vector3, m: Matrix, out: Vector3): Vector3 {
+  scratchVec.x = v._x;
+  scratchVec.y = v._y;
+  scratchVec.z = v._z;
+  const p = transformPoint(m.m, scratchVec, scratchVec);
+  out._x = p.x;
+  out._y = p.y;
+  out._z = p.z;
+  out._isDirty = true;
+  return out;
+}
+
+/** `a` × `b` (Babylon's `a.multiplyToRef(b, out)`: `b` applied first), into `out` (which may be either). */
+export function multiplyQuaternionsToRef(a: Quaternion, b: Quaternion, out: Quaternion): Quaternion {
+  return toQuaternion(multiply(scratchQuat, fromQuaternion(a, scratchQuat), fromQuaternion(b, scratchQuat2)), out);
+}
+
+/** Babylon's quaternion into ours, field by field. */
+function fromQuaternion(q: Quaternion, out: Quat): Quat {
+  out.x = q._x;
+  out.y = q._y;
+  out.z = q._z;
+  out.w = q._w;
+  return out;
+}
+
+/** Ours into Babylon's, field by field (its setters would take each double through a call). */
+function toQuaternion(q: Quat, out: Quaternion): Quaternion {
+  out._x = q.x;
+  out._y = q.y;
+  out._z = q.z;
+  out._w = q.w;
+  out._isDirty = true;
+  return out;
+}
+
+/** lerp(a, b, t.value) into `out`, t not clamped (Babylon's Vector3.LerpToRef). */
+export function lerpVector3ByRef(a: Vector3, b: Vector3, t: Readonly<NumberRef>, out: Vector3): Vector3 {
+  const w = t.value;
+  out._x = a._x + (b._x - a._x) * w;
+  out._y = a._y + (b._y - a._y) * w;
+  out._z = a._z + (b._z - a._z) * w;
+  out._isDirty = true;
+  return out;
 }
 
 /**
@@ -76,14 +135,34 @@ export function rotateNodeAround(node: TransformNode, delta: Quaternion, pivot: 
 
 /** Normalised linear blend of two rotations along the shortest arc (Unity's Quaternion.Lerp), t clamped. */
 export function nlerpToRef(a: Quaternion, b: Quaternion, t: number, out: Quaternion): Quaternion {
-  const s = t < 0 ? 0 : t > 1 ? 1 : t;
-  const dot = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
+  scratchT.value = t;
+  return nlerpQuaternionByRef(a, b, scratchT, out);
+}
+
+/** {@link nlerpToRef} with `t` read from `t.value` (see {@link NumberRef}). */
+export function nlerpQuaternionByRef(
+  a: Quaternion,
+  b: Quaternion,
+  t: Readonly<NumberRef>,
+  out: Quaternion,
+): Quaternion {
+  const v = t.value;
+  const s = v > 0 ? (v < 1 ? v : 1) : 0;
+  const dot = a._x * b._x + a._y * b._y + a._z * b._z + a._w * b._w;
   const sb = dot < 0 ? -s : s;
   const sa = 1 - s;
-  out.set(a.x * sa + b.x * sb, a.y * sa + b.y * sb, a.z * sa + b.z * sb, a.w * sa + b.w * sb);
+  const x = a._x * sa + b._x * sb;
+  const y = a._y * sa + b._y * sb;
+  const z = a._z * sa + b._z * sb;
+  const w = a._w * sa + b._w * sb;
   // not Math.hypot: V8 allocates for its variable argument list on every call
-  const l = Math.sqrt(out.x * out.x + out.y * out.y + out.z * out.z + out.w * out.w);
-  if (l > 0) out.set(out.x / l, out.y / l, out.z / l, out.w / l);
-  else out.copyFrom(a);
+  const l = Math.sqrt(x * x + y * y + z * z + w * w);
+  if (l > 0) {
+    out._x = x / l;
+    out._y = y / l;
+    out._z = z / l;
+    out._w = w / l;
+    out._isDirty = true;
+  } else out.copyFrom(a);
   return out;
 }

@@ -4,7 +4,16 @@ import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { Scene } from "@babylonjs/core/scene.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { InteractionTarget } from "../../../src/effectors/interaction/interaction-target.js";
-import { nlerpToRef, rotationOfMatrix, setWorldMatrix } from "../../../src/effectors/interaction/node-pose.js";
+import { NumberRef } from "../../../src/math/number-ref.js";
+import {
+  lerpVector3ByRef,
+  multiplyQuaternionsToRef,
+  nlerpToRef,
+  positionOfMatrix,
+  rotationOfMatrix,
+  setWorldMatrix,
+  transformCoordinatesToRef,
+} from "../../../src/effectors/interaction/node-pose.js";
 import { FullBodyBipedEffector } from "../../../src/solver/biped-bones.js";
 
 let engine: NullEngine;
@@ -126,5 +135,25 @@ describe("node-pose helpers", () => {
     const mid = nlerpToRef(a, b, 0.5, new Quaternion());
     expect(Math.abs(Quaternion.Dot(mid, Quaternion.RotationAxis(Vector3.Up(), 0.7)))).toBeCloseTo(1, 6);
     expect(nlerpToRef(a, b, 2, new Quaternion()).equalsWithEpsilon(b.scale(-1), 1e-6)).toBe(true);
+  });
+
+  it("the per-frame helpers (Babylon's fields written directly) give what Babylon's own methods give", () => {
+    const m = Matrix.Compose(
+      new Vector3(1, 2, 1.5),
+      Quaternion.RotationYawPitchRoll(0.3, -0.7, 1.1),
+      new Vector3(4, 5, 6),
+    );
+    const v = new Vector3(0.3, -1.2, 2.5);
+    const p = transformCoordinatesToRef(v, m, new Vector3());
+    expect(p.equalsWithEpsilon(Vector3.TransformCoordinates(v, m), 1e-12)).toBe(true);
+    expect(positionOfMatrix(m, new Vector3()).equals(m.getTranslation())).toBe(true);
+    const a = Quaternion.RotationYawPitchRoll(0.3, -0.7, 1.1);
+    const b = Quaternion.RotationYawPitchRoll(-1.3, 0.2, 0.4);
+    expect(multiplyQuaternionsToRef(a, b, new Quaternion()).equalsWithEpsilon(a.multiply(b), 1e-12)).toBe(true);
+    // in place, as the paused effector uses it
+    const c = a.clone();
+    expect(multiplyQuaternionsToRef(c, b, c).equalsWithEpsilon(a.multiply(b), 1e-12)).toBe(true);
+    const to = new Vector3(-2, 0.5, 3);
+    expect(lerpVector3ByRef(v, to, new NumberRef(0.25), new Vector3()).equals(Vector3.Lerp(v, to, 0.25))).toBe(true);
   });
 });
