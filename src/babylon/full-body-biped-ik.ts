@@ -375,16 +375,23 @@ export class FullBodyBipedIK implements SceneUpdatable {
     this.rig.restoreAnimatedPose();
   }
 
-  /** @internal Whether the character is shown (see RigVisibility), for the level of detail. */
-  _shown(): boolean {
-    return this.visibility.shown();
+  /**
+   * @internal Whether the character is shown (see RigVisibility), for the level of detail; `rootOnly`: its
+   * root node alone is tested (what an Off character of a crowd can afford each frame).
+   */
+  _shown(rootOnly: boolean): boolean {
+    return rootOnly ? this.visibility.rootEnabled() : this.visibility.shown();
   }
 
   /** @internal */
   _beforeRender(): void {
     // off by level of detail: not even a look (IKLevelOfDetail resets the offsets when it comes back on)
-    if (this._lodOff) this.skipping = true;
-    if (!this.autoUpdate || this._lodOff) return;
+    if (this._lodOff) {
+      // written only on a change: a crowd's Off characters should not dirty a cache line each every frame
+      if (!this.skipping) this.skipping = true;
+      return;
+    }
+    if (!this.autoUpdate) return;
     if (this.scene.getFrameId() === this.lastFrame) return;
     this.update();
   }

@@ -40,10 +40,15 @@ export class RigVisibility {
     return true;
   }
 
+  /** True when the root node is enabled (on it and above it), or there is none. */
+  rootEnabled(): boolean {
+    const root = this.rig.characterRoot;
+    return root === null || root.isEnabled();
+  }
+
   /** True when the root node is enabled and a mesh that draws is (or none draws). Allocation-free, no side effect. */
   shown(): boolean {
-    const root = this.rig.characterRoot;
-    if (root !== null && !root.isEnabled()) return false;
+    if (!this.rootEnabled()) return false;
     if (this.anyMeshEnabled()) return true;
     // every mesh known is disabled: a mesh added since (a prop on a hand) may show the character
     if (this.skeleton.getScene().meshes.length !== this.meshCount) {

@@ -241,8 +241,9 @@ export class IKLevelOfDetail {
       const c = chars[i]!;
       // an Off IK does not look at its rig: woken, it sees its skeleton or nodes gone and disposes itself
       c.looked = !(!this.enabled || !c.managed || c.node === null || (c.ik._lodOff && c.detached()));
-      // not shown: Off (it costs nothing, and the budget must not count it as running)
-      c.hidden = c.looked && !c.ik._shown();
+      // not shown: Off (it costs nothing, and the budget must not count it as running); an Off character is
+      // judged by its root alone (its meshes are the crowd's most numerous objects)
+      c.hidden = c.looked && !c.ik._shown(c.ik._lodOff);
       if (c.hidden) c.looked = false;
       c.best = -1;
       if (c.looked) c.place();
