@@ -2,6 +2,7 @@ import { Logger } from "@babylonjs/core/Misc/logger.js";
 import type { Observer } from "@babylonjs/core/Misc/observable.js";
 import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import type { Scene } from "@babylonjs/core/scene.js";
+import { AnimationSnapshots } from "./animation-snapshots.js";
 
 /** What the scene updater drives. */
 export interface SceneUpdatable {
@@ -68,9 +69,12 @@ export class SceneUpdater {
   private backwards = false;
   /** The frame id of the last solve pass. */
   private solvedFrame = -1;
+  /** Clips started between frames must not keep the IK's output as their start value. */
+  private readonly snapshots: AnimationSnapshots;
 
   private constructor(scene: Scene) {
     this.scene = scene;
+    this.snapshots = new AnimationSnapshots(scene);
   }
 
   /** The updater of `scene` (created on first use). */
@@ -100,7 +104,11 @@ export class SceneUpdater {
     // an insertion at or before the item being called shifts it: keep pointing at it
     if (this.current >= 0 && at <= this.current) this.current++;
     if (this.beforeRender === null) {
-      this.beforeAnimations = this.scene.onBeforeAnimationsObservable.add(() => this.pass(false));
+      this.beforeAnimations = this.scene.onBeforeAnimationsObservable.add(() => {
+        this.snapshots.collect();
+        this.pass(false);
+        this.snapshots.settle();
+      });
       this.beforeRender = this.scene.onBeforeRenderTargetsRenderObservable.add(() => {
         const frame = this.scene.getFrameId();
         if (frame === this.solvedFrame) return;

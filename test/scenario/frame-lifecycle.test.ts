@@ -393,6 +393,39 @@ describe("G6: weights 0 and a paused clip", () => {
   }
 });
 
+describe("G13: a clip started between frames, while the IK's pose is on the bones", () => {
+  // Babylon snapshots each animated value when a clip starts and mixes that snapshot in under a weight below 1
+  // (and under additive clips): started from a key handler, it would snapshot the IK's output
+  it("weighted 0.5: the clip mixes in the animated pose, not the IK's; disposed, the bones are the clip's bit for bit", async () => {
+    const m = await load("UAL");
+    const twin = m.container.instantiateModelsToScene((n) => `twin_${n}`, false, { doNotInstantiate: true });
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+    const h = height(m);
+    const hand = ik.solver.leftHandEffector;
+    hand.position.copyFrom(worldPos(ik.references.leftHand).add(new Vector3(0.1 * h, 0.15 * h, 0.1 * h)));
+    hand.positionWeight = 1;
+    for (let f = 0; f < 3; f++) m.scene.render();
+    const groups = [clip(m, "Walk_Loop"), twin.animationGroups.find((g) => g.name.endsWith("Walk_Loop"))!];
+    for (const g of groups) {
+      g.start(true);
+      g.setWeightForAllAnimatables(0.5);
+    }
+    for (let f = 0; f < 10; f++) m.scene.render();
+    expect(Vector3.Distance(worldPos(ik.references.leftHand), hand.position) / h).toBeLessThan(1e-4);
+    ik.dispose();
+    m.scene.render();
+    const twinHand = twin.skeletons[0]!.bones[m.skeleton.bones.indexOf(ik.references.leftHand)]!;
+    const off = (twin.rootNodes[0] as TransformNode).getAbsolutePosition().subtract(m.root.getAbsolutePosition());
+    const apart = Vector3.Distance(worldPos(ik.references.leftHand), worldPos(twinHand).subtract(off)) / h;
+    console.log(`G13 the hand without the IK, from the clip alone: ${(apart * 100).toExponential(2)} % of height`);
+    const twinPose = twin.skeletons[0]!.bones.flatMap((b) => {
+      const n = b.getTransformNode()!;
+      return [...n.position.asArray(), ...n.rotationQuaternion!.asArray()];
+    });
+    expect(localPose(m)).toEqual(twinPose);
+  });
+});
+
 describe("G8: a second create() on the same skeleton", () => {
   it("is refused with an FBBIKError naming the skeleton; after dispose a new one can be created", async () => {
     const m = await load("Mannequin");
