@@ -42,12 +42,15 @@ function same(a: unknown, b: unknown): boolean {
  * Babylon then mixes that pose into the animation for as long as the clip plays (under a weight below 1,
  * additive clips, relative loops), so the IK would solve on top of its own old output. Before FixTransforms
  * {@link collect} keeps the new snapshots that equal their property's current value; after it {@link settle}
- * gives each one whose property FixTransforms changed the value it got back: the animated one. Each frame
- * costs one comparison per running animatable; the work is only for those begun since the last frame.
+ * gives each one whose property FixTransforms changed the value it got back: the animated one. A frame
+ * where the scene's list of animatables kept its array, length and last item costs three comparisons
+ * (Babylon appends a new animatable, and removes a stopped one); the work is only for those begun since.
  */
 export class AnimationSnapshots {
-  /** The scene's animatables at the last look, to notice new ones. */
-  private readonly known: Animatable[] = [];
+  /** The scene's list of animatables at the last look, its length and last item, to notice new ones. */
+  private knownList: readonly Animatable[] | null = null;
+  private knownLength = 0;
+  private knownLast: Animatable | undefined = undefined;
   /** Animatables already looked at. */
   private readonly seen = new WeakSet<Animatable>();
   /** Snapshots equal to their property before FixTransforms: animation, target index, flattened. */
@@ -58,14 +61,14 @@ export class AnimationSnapshots {
   /** Before FixTransforms: notes the new animations' snapshots that hold their property's current value. */
   collect(): void {
     const list = this.scene.animatables;
-    const known = this.known;
-    let changed = list.length !== known.length;
-    for (let i = 0; !changed && i < list.length; i++) changed = list[i] !== known[i];
-    if (!changed) return;
-    known.length = list.length;
-    for (let i = 0; i < list.length; i++) {
+    const n = list.length;
+    const last = n > 0 ? list[n - 1] : undefined;
+    if (list === this.knownList && n === this.knownLength && last === this.knownLast) return;
+    this.knownList = list;
+    this.knownLength = n;
+    this.knownLast = last;
+    for (let i = 0; i < n; i++) {
       const animatable = list[i]!;
-      known[i] = animatable;
       if (this.seen.has(animatable)) continue;
       this.seen.add(animatable);
       for (const runtime of animatable.getAnimations()) {
