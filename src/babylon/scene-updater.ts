@@ -105,9 +105,9 @@ export class SceneUpdater {
     if (this.current >= 0 && at <= this.current) this.current++;
     if (this.beforeRender === null) {
       this.beforeAnimations = this.scene.onBeforeAnimationsObservable.add(() => {
-        this.snapshots.collect();
+        this.snapshotStep(false);
         this.pass(false);
-        this.snapshots.settle();
+        this.snapshotStep(true);
       });
       this.beforeRender = this.scene.onBeforeRenderTargetsRenderObservable.add(() => {
         const frame = this.scene.getFrameId();
@@ -138,6 +138,16 @@ export class SceneUpdater {
       this.current += step;
     }
     this.current = -1;
+  }
+
+  /** The snapshots' collect (before FixTransforms) or settle, a failure logged and kept out of Babylon's frame. */
+  private snapshotStep(settle: boolean): void {
+    try {
+      if (settle) this.snapshots.settle();
+      else this.snapshots.collect();
+    } catch (e) {
+      Logger.Error(`babylon-fbbik: checking the clips started since the last frame failed: ${String(e)}`);
+    }
   }
 
   /**
