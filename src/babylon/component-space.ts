@@ -1,6 +1,14 @@
 import { Matrix, type Vector3, type Quaternion } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
-import { Quat, type ReadonlyQuat, conjugateMultiply, copyQuat, multiply } from "../math/quat.js";
+import {
+  Quat,
+  type ReadonlyQuat,
+  conjugateMultiply,
+  copyQuat,
+  lookRotation,
+  multiply,
+  rotateVector,
+} from "../math/quat.js";
 import { type ReadonlyVec3, Vec3 } from "../math/vec3.js";
 import {
   currentWorldMatrix,
@@ -13,6 +21,10 @@ import {
 
 const tv = new Vec3();
 const tq = new Quat();
+const unitY = new Vec3(0, 1, 0);
+const unitZ = new Vec3(0, 0, 1);
+const axisY = new Vec3();
+const axisZ = new Vec3();
 const skinPoseWorld = new Matrix();
 
 /**
@@ -33,6 +45,12 @@ export class ComponentSpace {
   scale = 1;
   /** True when component space is mirrored in the world (glTF in a left-handed scene). */
   mirrored = false;
+  /**
+   * True when component space's axes in the world are orthogonal and of one length (a rotation, a uniform
+   * scale, a mirror): rotations then convert through {@link rotation} alone. A non-uniform scale above the
+   * character makes it false: a rotation converts through its axes then (see worldToComponentRotation).
+   */
+  conformal = true;
   /** False until componentToWorld and what derives from it were read once. */
   private valid = false;
 
@@ -69,6 +87,18 @@ export class ComponentSpace {
     const ly = Math.sqrt(m[4]! * m[4]! + m[5]! * m[5]! + m[6]! * m[6]!);
     const lz = Math.sqrt(m[8]! * m[8]! + m[9]! * m[9]! + m[10]! * m[10]!);
     this.scale = (lx + ly + lz) / 3;
+    // relative to the squared scale, above float32 matrices' rounding (Babylon's default): a scale that
+    // uneven (5e-6) turns a rotation by 3e-4° at most
+    const tol = 1e-5 * this.scale * this.scale;
+    const xy = m[0]! * m[4]! + m[1]! * m[5]! + m[2]! * m[6]!;
+    const yz = m[4]! * m[8]! + m[5]! * m[9]! + m[6]! * m[10]!;
+    const zx = m[8]! * m[0]! + m[9]! * m[1]! + m[10]! * m[2]!;
+    this.conformal =
+      Math.abs(lx * lx - ly * ly) <= tol &&
+      Math.abs(ly * ly - lz * lz) <= tol &&
+      Math.abs(xy) <= tol &&
+      Math.abs(yz) <= tol &&
+      Math.abs(zx) <= tol;
     rotationFromMatrix(m, this.rotation);
     // the sign of the linear part's determinant (an affine matrix's 4×4 determinant equals it), written
     // out: Matrix.determinant() returns a double (see ARCHITECTURE.md, "Doubles across calls")
@@ -102,8 +132,14 @@ export class ComponentSpace {
     return out.set(tv.x, tv.y, tv.z);
   }
 
-  /** World rotation (Babylon's convention) → component space. */
+  /**
+   * World rotation (Babylon's convention) → component space. Under a non-uniform scale (not
+   * {@link conformal}) no component rotation shows as that world rotation: the one returned puts the bone's
+   * Z axis exactly along the world rotation's and its Y axis in the plane of the world rotation's Z and Y
+   * (what rotationFromMatrix reads back from the bone's world matrix).
+   */
   worldToComponentRotation(world: ReadonlyQuat, out: Quat): Quat {
+    if (!this.conformal) return this.axesToComponent(world, out);
     conjugateMultiply(out, this.rotation, world);
     if (this.mirrored) mirrorY(out);
     return out;
@@ -111,9 +147,32 @@ export class ComponentSpace {
 
   /** Component rotation → world in Babylon's convention (the inverse of worldToComponentRotation). */
   componentToWorldRotation(component: ReadonlyQuat, out: Quaternion): Quaternion {
-    copyQuat(tq, component);
-    if (this.mirrored) mirrorY(tq);
-    multiply(tq, this.rotation, tq);
+    if (!this.conformal) {
+      // the bone's Z and Y axes through component space's matrix, read as rotationFromMatrix reads them
+      this.axesThrough(component, this.componentToWorld.m);
+      lookRotation(tq, axisZ, axisY);
+    } else {
+      copyQuat(tq, component);
+      if (this.mirrored) mirrorY(tq);
+      multiply(tq, this.rotation, tq);
+    }
     return out.set(tq.x, tq.y, tq.z, tq.w);
+  }
+
+  /** The world rotation's Z and Y axes carried into component space, as a rotation. */
+  private axesToComponent(world: ReadonlyQuat, out: Quat): Quat {
+    this.axesThrough(world, this.worldToComponent.m);
+    return lookRotation(out, axisZ, axisY);
+  }
+
+  /** axisZ, axisY = q's Z and Y axes through the linear part of `m`, Y flipped under a mirror. */
+  private axesThrough(q: ReadonlyQuat, m: ArrayLike<number>): void {
+    transformVector(m, rotateVector(axisZ, q, unitZ), axisZ);
+    transformVector(m, rotateVector(axisY, q, unitY), axisY);
+    if (this.mirrored) {
+      axisY.x = -axisY.x;
+      axisY.y = -axisY.y;
+      axisY.z = -axisY.z;
+    }
   }
 }

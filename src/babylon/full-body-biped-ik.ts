@@ -23,6 +23,7 @@ import { notifyDisposed } from "./dispose-notice.js";
 import { RigDetachment } from "./rig-attachment.js";
 import { RigVisibility } from "./rig-visibility.js";
 import { type SceneUpdatable, SceneUpdater } from "./scene-updater.js";
+import { claimNodes, releaseNodes, solveOwnerAbove } from "./solve-order.js";
 
 /** Warning cause and message per {@link RigDetachment} (indexed by its value). */
 const DETACHED: readonly (readonly [string, string])[] = [
@@ -150,6 +151,8 @@ export class FullBodyBipedIK implements SceneUpdatable {
   private readonly warnings: SolverWarning[] = [];
   /** Whether the character is shown: a disabled one is not solved. */
   private readonly visibility: RigVisibility;
+  /** True while the IKs this one hangs from solve first (a cycle of them then solves in the scene's order). */
+  private ordering = false;
 
   private constructor(
     scene: Scene,
@@ -187,6 +190,8 @@ export class FullBodyBipedIK implements SceneUpdatable {
       for (const mesh of scene.meshes) if (mesh.skeleton === skeleton) this.inspector.attach(mesh);
     }
     attached.set(skeleton, this);
+    claimNodes(this, this.rig.nodes);
+    claimNodes(this, this.rig.bones);
     SceneUpdater.for(scene).add(this);
   }
 
@@ -391,9 +396,28 @@ export class FullBodyBipedIK implements SceneUpdatable {
       if (!this.skipping) this.skipping = true;
       return;
     }
-    if (!this.autoUpdate) return;
+    if (!this.autoUpdate || this.ordering) return;
     if (this.scene.getFrameId() === this.lastFrame) return;
+    this.ordering = true;
+    try {
+      this.solveWhatItHangsFrom();
+    } finally {
+      this.ordering = false;
+    }
     this.update();
+  }
+
+  /**
+   * Before solving, the other IKs whose bones this character (its component space) or an effector's target
+   * hangs from: a rider on a mount, a hand on another character's hand.
+   */
+  private solveWhatItHangsFrom(): void {
+    solveOwnerAbove(this.rig.componentRoot, this);
+    const effectors = this.solver.effectors;
+    for (let i = 0; i < effectors.length; i++) {
+      const target = effectors[i]!.target;
+      if (target !== null) solveOwnerAbove(target, this);
+    }
   }
 
   /** True after dispose. */
@@ -416,6 +440,8 @@ export class FullBodyBipedIK implements SceneUpdatable {
     updater.takeOff(this.skeleton);
     updater.remove(this);
     if (attached.get(this.skeleton) === this) attached.delete(this.skeleton);
+    releaseNodes(this, this.rig.nodes);
+    releaseNodes(this, this.rig.bones);
     try {
       this.rig.restoreAnimatedPose();
     } catch (e) {

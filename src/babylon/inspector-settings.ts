@@ -1,4 +1,5 @@
 import { type IInspectable, InspectableType } from "@babylonjs/core/Misc/iInspectable.js";
+import type { Scene } from "@babylonjs/core/scene.js";
 
 /** One setting shown in Babylon's Inspector: how to show it, and how to read and write it. */
 export interface InspectorSetting {
@@ -26,6 +27,44 @@ export interface InspectorHost {
   inspectableCustomProperties: IInspectable[];
 }
 
+/** A host that lives in a scene (a Babylon Node or Skeleton). */
+interface SceneHost {
+  getScene(): Scene;
+}
+
+/** The settings each entry belongs to (kept off the entry, so it stays a plain IInspectable to serialise). */
+const owners = new WeakMap<IInspectable, InspectorSettings>();
+
+/**
+ * One entry of a host's list. Babylon clones a node's properties with its DeepCopier, which copies a list
+ * entry by entry through `clone()` and puts null for an object without one: the Inspector's custom pane then
+ * throws on the clone (it reads each entry's `type`). The clone gets the entry itself, and its settings take
+ * themselves off every node of the scene they are not attached to right after (a microtask).
+ */
+class InspectorEntry implements IInspectable {
+  label: string;
+  propertyName: string;
+  type: InspectableType;
+  min?: number;
+  max?: number;
+  step?: number;
+
+  constructor(s: InspectorSetting, prefix: string) {
+    this.label = s.label;
+    this.propertyName = prefix + s.name;
+    this.type = s.type;
+    if (s.min !== undefined) this.min = s.min;
+    if (s.max !== undefined) this.max = s.max;
+    if (s.step !== undefined) this.step = s.step;
+  }
+
+  /** Called by Babylon's DeepCopier when a host is cloned. */
+  clone(): IInspectable {
+    owners.get(this)?._cloned();
+    return this;
+  }
+}
+
 /**
  * A component's settings in Babylon's Inspector. The Inspector shows an entity's `inspectableCustomProperties`
  * (nodes, meshes, skeletons) and reads and writes each as `entity[propertyName]`, so every host gets one
@@ -37,6 +76,9 @@ export class InspectorSettings {
   readonly inspectables: readonly IInspectable[];
   private readonly hosts: InspectorHost[] = [];
   private readonly descriptors: PropertyDescriptor[];
+  /** The scenes of the hosts so far, where clones of them appear. */
+  private readonly scenes = new Set<Scene>();
+  private scrubQueued = false;
 
   /** Settings with property names `prefix + setting.name`, not attached to any host yet. */
   constructor(
@@ -44,10 +86,8 @@ export class InspectorSettings {
     readonly settings: readonly InspectorSetting[],
   ) {
     this.inspectables = settings.map((s) => {
-      const entry: IInspectable = { label: s.label, propertyName: prefix + s.name, type: s.type };
-      if (s.min !== undefined) entry.min = s.min;
-      if (s.max !== undefined) entry.max = s.max;
-      if (s.step !== undefined) entry.step = s.step;
+      const entry = new InspectorEntry(s, prefix);
+      owners.set(entry, this);
       return entry;
     });
     this.descriptors = settings.map((s) => ({
@@ -62,6 +102,8 @@ export class InspectorSettings {
   attach(host: InspectorHost): void {
     if (this.hosts.includes(host)) return;
     this.hosts.push(host);
+    const getScene = (host as Partial<SceneHost>).getScene;
+    if (typeof getScene === "function") this.scenes.add(getScene.call(host));
     this.inspectables.forEach((entry, i) => Object.defineProperty(host, entry.propertyName, this.descriptors[i]!));
     // (undefined on a Node or Skeleton until someone sets it, though typed as an array)
     host.inspectableCustomProperties = [...(host.inspectableCustomProperties ?? []), ...this.inspectables];
@@ -74,16 +116,45 @@ export class InspectorSettings {
 
   /** Takes the settings off every host: their entries and properties (only those still this object's). */
   dispose(): void {
-    for (const host of this.hosts) {
-      const own = new Set<IInspectable>(this.inspectables);
-      host.inspectableCustomProperties = (host.inspectableCustomProperties ?? []).filter((e) => !own.has(e));
-      this.inspectables.forEach((entry, i) => {
-        const d = Object.getOwnPropertyDescriptor(host, entry.propertyName);
-        if (d?.get === this.descriptors[i]!.get)
-          delete (host as unknown as Record<string, unknown>)[entry.propertyName];
-      });
-    }
+    for (const host of this.hosts) this.takeOff(host, true);
     this.hosts.length = 0;
+  }
+
+  /**
+   * Takes this object's entries off `host`, and its properties: the accessors when `accessors` (those still
+   * this object's), else the plain values a clone copied from them.
+   */
+  private takeOff(host: InspectorHost, accessors: boolean): void {
+    // (undefined on a Node or Skeleton until someone sets it, though typed as an array)
+    const list = host.inspectableCustomProperties ?? [];
+    const shown = list.some((e) => owners.get(e) === this);
+    // a node that never showed these settings keeps whatever it has under the same names
+    if (!shown && !accessors) return;
+    if (shown) host.inspectableCustomProperties = list.filter((e) => owners.get(e) !== this);
+    this.inspectables.forEach((entry, i) => {
+      const d = Object.getOwnPropertyDescriptor(host, entry.propertyName);
+      if (d === undefined) return;
+      if (accessors ? d.get === this.descriptors[i]!.get : d.get === undefined && d.set === undefined)
+        delete (host as unknown as Record<string, unknown>)[entry.propertyName];
+    });
+  }
+
+  /** @internal A host was cloned: its clone is taken care of once the cloning is over. */
+  _cloned(): void {
+    if (this.scrubQueued) return;
+    this.scrubQueued = true;
+    queueMicrotask(() => {
+      this.scrubQueued = false;
+      this.scrubClones();
+    });
+  }
+
+  /** Takes the entries and copied values off every node of the hosts' scenes that is not a host now. */
+  private scrubClones(): void {
+    for (const scene of this.scenes) {
+      for (const list of [scene.transformNodes, scene.meshes] as InspectorHost[][])
+        for (const node of list) if (!this.hosts.includes(node)) this.takeOff(node, false);
+    }
   }
 }
 

@@ -2,6 +2,7 @@ import { Logger } from "@babylonjs/core/Misc/logger.js";
 import type { Observer } from "@babylonjs/core/Misc/observable.js";
 import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import type { Scene } from "@babylonjs/core/scene.js";
+import { AnimationSnapshots } from "./animation-snapshots.js";
 
 /** What the scene updater drives. */
 export interface SceneUpdatable {
@@ -68,9 +69,12 @@ export class SceneUpdater {
   private backwards = false;
   /** The frame id of the last solve pass. */
   private solvedFrame = -1;
+  /** Clips started between frames must not keep the IK's output as their start value. */
+  private readonly snapshots: AnimationSnapshots;
 
   private constructor(scene: Scene) {
     this.scene = scene;
+    this.snapshots = new AnimationSnapshots(scene);
   }
 
   /** The updater of `scene` (created on first use). */
@@ -100,7 +104,11 @@ export class SceneUpdater {
     // an insertion at or before the item being called shifts it: keep pointing at it
     if (this.current >= 0 && at <= this.current) this.current++;
     if (this.beforeRender === null) {
-      this.beforeAnimations = this.scene.onBeforeAnimationsObservable.add(() => this.pass(false));
+      this.beforeAnimations = this.scene.onBeforeAnimationsObservable.add(() => {
+        this.snapshotStep(false);
+        this.pass(false);
+        this.snapshotStep(true);
+      });
       this.beforeRender = this.scene.onBeforeRenderTargetsRenderObservable.add(() => {
         const frame = this.scene.getFrameId();
         if (frame === this.solvedFrame) return;
@@ -130,6 +138,16 @@ export class SceneUpdater {
       this.current += step;
     }
     this.current = -1;
+  }
+
+  /** The snapshots' collect (before FixTransforms) or settle, a failure logged and kept out of Babylon's frame. */
+  private snapshotStep(settle: boolean): void {
+    try {
+      if (settle) this.snapshots.settle();
+      else this.snapshots.collect();
+    } catch (e) {
+      Logger.Error(`babylon-fbbik: checking the clips started since the last frame failed: ${String(e)}`);
+    }
   }
 
   /**

@@ -192,6 +192,33 @@ describe("rotations in Babylon's convention on rigs built in code (mirrored and 
   }
 });
 
+describe("a character under a non-uniformly scaled node", () => {
+  it("a hand's target rotation is its world rotation in rotationFromMatrix's reading (Z axis exact), mirrored too", async () => {
+    const m = await loadModel("Mannequin");
+    open.push(m);
+    const holder = new TransformNode("holder", m.scene);
+    m.root.parent = holder;
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+    const hand = ik.solver.leftHandEffector;
+    const node = ik.references.leftHand.getTransformNode()!;
+    hand.rotation.copyFrom(Quaternion.RotationYawPitchRoll(0.3, 0.2, 0.1));
+    hand.rotationWeight = 1;
+    const read = new Quat();
+    const back = new Quaternion();
+    for (const scale of [new Vector3(1, 2, 0.5), new Vector3(1.3, 0.8, 1), new Vector3(-1.3, 0.8, 1)]) {
+      holder.scaling.copyFrom(scale);
+      m.scene.render();
+      rotationFromMatrix(node.computeWorldMatrix(true).m, read);
+      const shown = new Quaternion(read.x, read.y, read.z, read.w);
+      // the rotation goes through component space's axes, not its rotation alone: was 27.7° off for (1, 2, 0.5)
+      console.log(`scale ${scale}: hand ${angleDeg(shown, hand.rotation).toExponential(2)}° off its target`);
+      expect(angleDeg(shown, hand.rotation)).toBeLessThan(1e-3);
+      // and rig.getWorldRotation reports what is shown
+      expect(angleDeg(ik.rig.getWorldRotation(ik.rig.idOf(ik.references.leftHand), back), shown)).toBeLessThan(1e-3);
+    }
+  });
+});
+
 describe("rotationFromMatrix", () => {
   it("gives Babylon's decomposition's rotation for proper and mirrored matrices", () => {
     const rnd = new Random(16);

@@ -142,6 +142,31 @@ describe("FullBodyBipedIK in Babylon's Inspector", () => {
     expect(m.root.inspectableCustomProperties).toEqual([]);
   });
 
+  it("a character cloned after its IK was created: the clone's nodes get no entry (no null) and no stale property", async () => {
+    const m = await loadModel("Mannequin");
+    open.push(m);
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+    const own = m.root.inspectableCustomProperties.length;
+    // Babylon's cloning (DeepCopier) copies the list by each entry's clone(); a plain object became null, and
+    // the Inspector's custom pane reads every entry's type: it threw on the clone's root node and meshes
+    const clone = m.container.instantiateModelsToScene((n) => `c_${n}`, false, { doNotInstantiate: true });
+    await Promise.resolve();
+    const hosts = [clone.rootNodes[0]!, ...m.scene.meshes.filter((x) => x.skeleton === clone.skeletons[0])];
+    expect(hosts.length).toBeGreaterThan(1);
+    for (const host of hosts) {
+      expect(host.inspectableCustomProperties ?? []).toEqual([]);
+      expect(Object.getOwnPropertyNames(host).filter((k) => k.startsWith("fbbik_"))).toEqual([]);
+    }
+    expect(m.root.inspectableCustomProperties.length).toBe(own);
+    // an IK on the clone shows its own settings, once, written through
+    const twin = FullBodyBipedIK.create(m.scene, clone.skeletons[0]!);
+    const root = clone.rootNodes[0]! as unknown as Record<string, number>;
+    expect(clone.rootNodes[0]!.inspectableCustomProperties.length).toBe(twin.inspector.inspectables.length);
+    root.fbbik_ikPositionWeight = 0.25;
+    expect(twin.solver.ikPositionWeight).toBe(0.25);
+    expect(ik.solver.ikPositionWeight).toBe(1);
+  });
+
   it("the IK family: enabled and weight on the skeleton, one pair per component, written through", async () => {
     const m = await loadModel("Mannequin");
     open.push(m);
