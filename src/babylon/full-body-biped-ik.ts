@@ -23,7 +23,7 @@ import { notifyDisposed } from "./dispose-notice.js";
 import { RigDetachment } from "./rig-attachment.js";
 import { RigVisibility } from "./rig-visibility.js";
 import { type SceneUpdatable, SceneUpdater } from "./scene-updater.js";
-import { claimNodes, releaseNodes, solveOwnerAbove } from "./solve-order.js";
+import { claimNodes, releaseNodes, severalClaimants, solveOwnerAbove } from "./solve-order.js";
 
 /** Warning cause and message per {@link RigDetachment} (indexed by its value). */
 const DETACHED: readonly (readonly [string, string])[] = [
@@ -398,11 +398,13 @@ export class FullBodyBipedIK implements SceneUpdatable {
     }
     if (!this.autoUpdate || this.ordering) return;
     if (this.scene.getFrameId() === this.lastFrame) return;
-    this.ordering = true;
-    try {
-      this.solveWhatItHangsFrom();
-    } finally {
-      this.ordering = false;
+    if (severalClaimants()) {
+      this.ordering = true;
+      try {
+        this.solveWhatItHangsFrom();
+      } finally {
+        this.ordering = false;
+      }
     }
     this.update();
   }

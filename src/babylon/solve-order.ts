@@ -8,15 +8,24 @@ export interface OrderedSolve {
 
 /** The IK whose rig holds each node (a bone's TransformNode, or the Bone of a skeleton without nodes). */
 const owners = new WeakMap<Node, OrderedSolve>();
+/** The IKs with nodes claimed: with fewer than two, no IK can hang from another's (and nothing is looked up). */
+const claimants = new Set<OrderedSolve>();
 
 /** Marks `nodes` as moved by `ik`'s solve. */
 export function claimNodes(ik: OrderedSolve, nodes: readonly (Node | null)[]): void {
+  claimants.add(ik);
   for (const n of nodes) if (n !== null) owners.set(n, ik);
 }
 
 /** Undoes {@link claimNodes} for the nodes still `ik`'s. */
 export function releaseNodes(ik: OrderedSolve, nodes: readonly (Node | null)[]): void {
+  claimants.delete(ik);
   for (const n of nodes) if (n !== null && owners.get(n) === ik) owners.delete(n);
+}
+
+/** True when two or more IKs have claimed nodes (any scene): only then may one hang from another. */
+export function severalClaimants(): boolean {
+  return claimants.size > 1;
 }
 
 /**
