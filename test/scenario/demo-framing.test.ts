@@ -1,20 +1,24 @@
 /**
  * The demo's scenarios as a user first sees them, built in Node with the page's camera and view shift: the
  * climb's whole ladder and the character at the top of the climb inside the view's free part at wide, tall and
- * portrait windows (a camera following the climber lost the ladder's top).
+ * portrait windows (a camera following the climber lost the ladder's top); and in the free scenario no bend
+ * goal's box in front of a handle the user drags (a knee goal hid a third of RiggedFigure's raised left foot).
  */
 import { ArcRotateCamera } from "@babylonjs/core/Cameras/arcRotateCamera.js";
+import { Ray } from "@babylonjs/core/Culling/ray.js";
 import type { NullEngineOptions } from "@babylonjs/core/Engines/nullEngine.js";
 import type { ShadowGenerator } from "@babylonjs/core/Lights/Shadows/shadowGenerator.js";
 import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
 import { spawnCharacter } from "../../demo/src/character.js";
 import { disposeCharacter } from "../../demo/src/dispose-character.js";
 import { outline } from "../../demo/src/framing.js";
 import type { Ctx, ScenarioRun } from "../../demo/src/kit.js";
+import { eyeOf } from "../../demo/src/props/clear-sight.js";
 import { climb } from "../../demo/src/scenarios/climb.js";
 import { keepClearOfPanel } from "../../demo/src/view-shift.js";
-import { type LoadedModel, loadModel } from "../helpers/babylon-scene.js";
+import { type LoadedModel, type ModelName, loadModel } from "../helpers/babylon-scene.js";
 
 const noShadows = { addShadowCaster: () => undefined } as unknown as ShadowGenerator;
 const report = (s: string) => process.env.FBBIK_REPORT && console.log(s);
@@ -115,3 +119,53 @@ describe("the climb framed on the UAL character (the demo's default)", () => {
     expect(worst.right, "inside the window's right edge").toBeLessThanOrEqual(w);
   });
 });
+
+describe.each<ModelName>(["UAL", "RiggedFigure"])("the free scenario's handles on %s", (model) => {
+  it("no bend goal in front of a handle the user drags (rays from the camera to each hand and foot)", async () => {
+    const m = await loadModel(model);
+    onTestFinished(() => m.dispose());
+    const [w, h] = [1280, 800];
+    // the free scenario's panel controls listen on the page when their module loads
+    vi.stubGlobal("addEventListener", () => undefined);
+    const { free } = await import("../../demo/src/scenarios/free.js");
+    const { camera } = await open(m, free, w, h);
+    const handles = m.scene.meshes.filter((x) => x.name.startsWith("handle "));
+    const eye = eyeOf(camera);
+    const worst: string[] = [];
+    let hiddenMost = 0;
+    for (const handle of handles.filter((x) => / (hand|foot)$/.test(x.name))) {
+      const { hidden, by } = hiddenShare(handle, handles, eye);
+      hiddenMost = Math.max(hiddenMost, hidden);
+      if (hidden > 0) worst.push(`${handle.name}: ${(hidden * 100).toFixed(0)} % behind ${[...by].join(", ")}`);
+    }
+    report(`${model} free: ${worst.length === 0 ? "every hand and foot handle in full view" : worst.join("; ")}`);
+    expect(worst, "hand and foot handles hidden by another handle").toEqual([]);
+  });
+});
+
+/** The share of `handle`'s visible half hidden from `eye` by other handles (rays to 69 points over its disc). */
+function hiddenShare(handle: AbstractMesh, all: AbstractMesh[], eye: Vector3): { hidden: number; by: Set<string> } {
+  const s = handle.getBoundingInfo().boundingSphere;
+  const toEye = eye.subtract(s.centerWorld).normalize();
+  const a = Vector3.Cross(toEye, Vector3.Up()).normalize();
+  const b = Vector3.Cross(toEye, a).normalize();
+  const by = new Set<string>();
+  let [hidden, n] = [0, 0];
+  for (let i = -4; i <= 4; i++)
+    for (let j = -4; j <= 4; j++) {
+      const [x, y] = [i / 4.5, j / 4.5];
+      if (x * x + y * y > 0.9) continue;
+      const p = s.centerWorld
+        .add(a.scale(x * s.radiusWorld))
+        .add(b.scale(y * s.radiusWorld))
+        .add(toEye.scale(Math.sqrt(1 - x * x - y * y) * s.radiusWorld * 0.99));
+      const ray = new Ray(eye, p.subtract(eye).normalize(), Vector3.Distance(p, eye) * 1.01);
+      const hit = handle.getScene().pickWithRay(ray, (q) => all.includes(q));
+      n++;
+      if (hit?.hit === true && hit.pickedMesh !== handle) {
+        hidden++;
+        by.add(hit.pickedMesh!.name);
+      }
+    }
+  return { hidden: hidden / n, by };
+}
