@@ -4,72 +4,17 @@
  * portrait windows (a camera following the climber lost the ladder's top); and in the free scenario no bend
  * goal's box in front of a handle the user drags (a knee goal hid a third of RiggedFigure's raised left foot).
  */
-import { ArcRotateCamera } from "@babylonjs/core/Cameras/arcRotateCamera.js";
 import { Ray } from "@babylonjs/core/Culling/ray.js";
-import type { NullEngineOptions } from "@babylonjs/core/Engines/nullEngine.js";
-import type { ShadowGenerator } from "@babylonjs/core/Lights/Shadows/shadowGenerator.js";
-import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
-import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
-import { spawnCharacter } from "../../demo/src/character.js";
-import { disposeCharacter } from "../../demo/src/dispose-character.js";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
 import { outline } from "../../demo/src/framing.js";
-import type { Ctx, ScenarioRun } from "../../demo/src/kit.js";
 import { eyeOf } from "../../demo/src/props/clear-sight.js";
 import { climb } from "../../demo/src/scenarios/climb.js";
-import { keepClearOfPanel } from "../../demo/src/view-shift.js";
 import { type LoadedModel, type ModelName, loadModel } from "../helpers/babylon-scene.js";
+import { PANEL, openScenario, project } from "../helpers/demo-scenario.js";
 
-const noShadows = { addShadowCaster: () => undefined } as unknown as ShadowGenerator;
 const report = (s: string) => process.env.FBBIK_REPORT && console.log(s);
-/** The panel's right edge in CSS pixels (8 px from the left, 280 px wide), as the page lays it out. */
-const PANEL = 288;
-
-afterEach(() => vi.unstubAllGlobals());
-
-/**
- * Builds `scenario` in the model's scene at a `width`×`height` window: the stage's camera, the page's panel
- * (the view's free part right of it) and its per-frame screen shift; the scenario's script wired as the page's.
- */
-async function open(m: LoadedModel, scenario: typeof climb, width: number, height: number) {
-  const options = (m.engine as unknown as { _options: NullEngineOptions })._options;
-  options.renderWidth = width;
-  options.renderHeight = height;
-  const byId = (id: string) =>
-    id === "panel" ? { offsetLeft: 8, offsetWidth: PANEL - 8 } : id === "canvas" ? { clientWidth: width } : null;
-  vi.stubGlobal("document", { getElementById: byId });
-  vi.stubGlobal("window", { addEventListener: () => undefined, removeEventListener: () => undefined });
-  const camera = new ArcRotateCamera("camera", -Math.PI / 2, 1.25, 4, new Vector3(0, 0.9, 0), m.scene);
-  camera.minZ = 0.05;
-  m.scene.activeCamera = camera;
-  const fields = { scene: m.scene, engine: m.engine, camera, container: m.container, shadows: noShadows };
-  const ctx = { ...fields, iks: [], characters: [], components: [], paused: () => false } as unknown as Ctx;
-  ctx.spawn = (p: Vector3) => spawnCharacter(ctx, p, { acc: 0 });
-  const before = new Set(m.scene.meshes);
-  const observers = new Set(m.scene.onBeforeRenderObservable.observers);
-  keepClearOfPanel(m.scene, camera);
-  const shift = m.scene.onBeforeRenderObservable.observers.filter((o) => !observers.has(o));
-  const run: ScenarioRun = await scenario.build(ctx);
-  const update = m.scene.onAfterAnimationsObservable.add(() => run.update?.(1 / 60));
-  const after = m.scene.onAfterRenderTargetsRenderObservable.add(() => run.after?.());
-  onTestFinished(() => {
-    m.scene.onAfterAnimationsObservable.remove(update);
-    m.scene.onAfterRenderTargetsRenderObservable.remove(after);
-    run.dispose?.();
-    for (const c of [...ctx.characters]) disposeCharacter(ctx, c);
-    for (const mesh of m.scene.meshes.filter((x) => !before.has(x))) mesh.dispose();
-    for (const o of shift) m.scene.onBeforeRenderObservable.remove(o);
-    camera.dispose();
-  });
-  m.scene.render();
-  return { ctx, run, camera, c: ctx.characters[0]! };
-}
-
-/** A world point on the page (CSS pixels), with the camera's shift as rendered. */
-function project(camera: ArcRotateCamera, p: Vector3, width: number, height: number): Vector3 {
-  const vp = camera.getViewMatrix(true).multiply(camera.getProjectionMatrix(true));
-  return Vector3.Project(p, Matrix.IdentityReadOnly, vp, camera.viewport.toGlobal(width, height));
-}
 
 describe("the climb framed on the UAL character (the demo's default)", () => {
   let m: LoadedModel;
@@ -83,7 +28,7 @@ describe("the climb framed on the UAL character (the demo's default)", () => {
     [960, 1200],
     [600, 1000],
   ])("climb at %i×%i: the whole ladder and the character in view (at the top too)", async (w, h) => {
-    const { run, camera, c, ctx } = await open(m, climb, w, h);
+    const { run, camera, c, ctx } = await openScenario(m, climb, w, h);
     const ladder = ctx.scene.meshes.filter((x) => x.name === "rail" || x.name === "rung");
     const points = () => [
       ...ladder.flatMap((x) => x.getBoundingInfo().boundingBox.vectorsWorld.map((v) => v.clone())),
@@ -128,7 +73,7 @@ describe.each<ModelName>(["UAL", "RiggedFigure"])("the free scenario's handles o
     // the free scenario's panel controls listen on the page when their module loads
     vi.stubGlobal("addEventListener", () => undefined);
     const { free } = await import("../../demo/src/scenarios/free.js");
-    const { camera } = await open(m, free, w, h);
+    const { camera } = await openScenario(m, free, w, h);
     const handles = m.scene.meshes.filter((x) => x.name.startsWith("handle "));
     const eye = eyeOf(camera);
     const worst: string[] = [];

@@ -13,7 +13,9 @@ import { CrowdMarkers } from "../../demo/src/props/crowd-markers.js";
 import { makePistol } from "../../demo/src/props/pistol.js";
 import { fistScale, isUnder, quantile, skinVertices } from "../../demo/src/props/skin.js";
 import { makeTable } from "../../demo/src/props/table.js";
+import { grab } from "../../demo/src/scenarios/grab.js";
 import { type LoadedModel, loadModel } from "../helpers/babylon-scene.js";
+import { openScenario } from "../helpers/demo-scenario.js";
 
 const noShadows = { addShadowCaster: () => undefined } as unknown as ShadowGenerator;
 const report = (s: string) => process.env.FBBIK_REPORT && console.log(s);
@@ -92,5 +94,35 @@ describe("the demo's props on the Mannequin (a chibi)", () => {
     report(`Mannequin and the table: ${inside} skin vertices inside, ${(deepest * 100).toFixed(2)} cm deep at most`);
     expect(skin.length).toBeGreaterThan(1000);
     expect(inside, "skin vertices inside the table").toBe(0);
+  });
+
+  it("the grab: the fist rests on the tabletop as it grasps the cup at a far corner, never in it", async () => {
+    const { run, c: g, ctx: gx } = await openScenario(m, grab);
+    const hand = g.ik.references.leftHand;
+    const board = gx.scene.meshes.filter((x) => x.name === "table").at(-1)!;
+    const toBoard = Matrix.Invert(board.computeWorldMatrix(true));
+    const half = board.getBoundingInfo().boundingBox.extendSize;
+    // how far the hand's skin reaches under the tabletop, over the board (a hand beside it may hang lower)
+    const sunk = () => {
+      let depth = 0;
+      for (const p of skinVertices(g.skeleton, (b) => isUnder(b, hand))) {
+        const q = Vector3.TransformCoordinates(p, toBoard);
+        if (Math.abs(q.x) < half.x && Math.abs(q.z) < half.z) depth = Math.max(depth, half.y - q.y);
+      }
+      return depth;
+    };
+    const t = () => (run.world!() as { t: number }).t;
+    // the far corner across the body (the left hand reaching right), before the first reach
+    expect(run.control!("cup", [1, 1]), "the cup moved").not.toBeNull();
+    let deepest = 0;
+    for (let f = 0, held = false; f < 300 && !(held && t() > 2.2); f++) {
+      m.scene.render();
+      // from the grasp to the lift (the interaction's seconds; it holds as low until the let-go), every 8th frame
+      if (t() < 1.15 || f % 8 !== 0) continue;
+      held = true;
+      deepest = Math.max(deepest, sunk());
+    }
+    report(`Mannequin grab, the cup at a far corner: the fist ${(deepest * 100).toFixed(2)} cm into the tabletop`);
+    expect(deepest / g.h, "the fist in the tabletop").toBeLessThan(0.001);
   });
 });

@@ -53,7 +53,9 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   // the grip beside the cup: wrist place and turn, and the closed fingers for the hand poser
   const nodes = new Set(c.skeleton.bones.map((b: Bone) => b.getTransformNode()!).filter((n) => n !== null));
   const grip = makeGrip(r.leftHand, nodes, cupRadius, forward, right, h);
-  const axisY = Math.min(top + 0.8 * cupHeight, Math.max(top + 0.5 * cupHeight, top - grip.lowest));
+  // the grip's axis at half the cup's height or as high as the hand's skin needs: the hand rests on the
+  // tabletop, never in it (a cap at 0.8 of the cup's height put the Mannequin's fist through the board)
+  const axisY = Math.max(top + 0.5 * cupHeight, top - grip.lowest);
   const pivot = new TransformNode("grip pivot", ctx.scene);
   pivot.position.set(cup.position.x, axisY, cup.position.z);
   pivot.setParent(cup);
