@@ -13,7 +13,9 @@ import { CrowdMarkers } from "../../demo/src/props/crowd-markers.js";
 import { makePistol } from "../../demo/src/props/pistol.js";
 import { fistScale, isUnder, quantile, skinVertices } from "../../demo/src/props/skin.js";
 import { makeTable } from "../../demo/src/props/table.js";
+import { grab } from "../../demo/src/scenarios/grab.js";
 import { type LoadedModel, loadModel } from "../helpers/babylon-scene.js";
+import { openScenario } from "../helpers/demo-scenario.js";
 
 const noShadows = { addShadowCaster: () => undefined } as unknown as ShadowGenerator;
 const report = (s: string) => process.env.FBBIK_REPORT && console.log(s);
@@ -92,5 +94,42 @@ describe("the demo's props on the Mannequin (a chibi)", () => {
     report(`Mannequin and the table: ${inside} skin vertices inside, ${(deepest * 100).toFixed(2)} cm deep at most`);
     expect(skin.length).toBeGreaterThan(1000);
     expect(inside, "skin vertices inside the table").toBe(0);
+  });
+
+  it("the grab at a far corner: the fist rests on the tabletop, never in it; over its edge on the way", async () => {
+    const { run, c: g, ctx: gx } = await openScenario(m, grab);
+    const hand = g.ik.references.leftHand;
+    const board = gx.scene.meshes.filter((x) => x.name === "table").at(-1)!;
+    const toBoard = Matrix.Invert(board.computeWorldMatrix(true));
+    const half = board.getBoundingInfo().boundingBox.extendSize;
+    // how far the hand's skin reaches under the tabletop, over the board (a hand beside it may hang lower)
+    const sunk = () => {
+      let depth = 0;
+      for (const p of skinVertices(g.skeleton, (b) => isUnder(b, hand))) {
+        const q = Vector3.TransformCoordinates(p, toBoard);
+        if (Math.abs(q.x) < half.x && Math.abs(q.z) < half.z) depth = Math.max(depth, half.y - q.y);
+      }
+      return depth;
+    };
+    const t = () => (run.world!() as { t: number }).t;
+    // the far corner across the body (the left hand reaching right), before the first reach
+    expect(run.control!("cup", [1, 1]), "the cup moved").not.toBeNull();
+    // the interaction's seconds: holding from the grasp to the let-go, on the way before and after
+    const deepest = { holding: 0, moving: 0 };
+    for (let f = 0; f < 400 && t() < 4.7; f++) {
+      m.scene.render();
+      if (f % 6 !== 0 || t() === 0) continue;
+      const phase = t() > 1.15 && t() < 3.95 ? "holding" : "moving";
+      deepest[phase] = Math.max(deepest[phase], sunk());
+    }
+    const cm = (v: number) => `${(v * 100).toFixed(2)} cm (${((v / g.h) * 100).toFixed(2)} % of h)`;
+    report(
+      `Mannequin grab at a far corner, the fist into the tabletop: holding ${cm(deepest.holding)}, ` +
+        `reaching and letting go ${cm(deepest.moving)}`,
+    );
+    expect(deepest.holding / g.h, "the fist in the tabletop while holding").toBeLessThan(0.001);
+    // it comes from beside the table and goes back there over the board's edge: less deep than it was (9.5 cm,
+    // 7.7 % of h), not yet clear of it (3.3 cm as the hand lets go)
+    expect(deepest.moving / g.h, "the fist through the board's edge on the way").toBeLessThan(0.04);
   });
 });

@@ -8,6 +8,7 @@ import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode";
 import { HandPoser } from "../../../src/effectors/interaction/hand-poser";
 import { worldPos } from "../kit";
+import { isUnder, skinVertices } from "./skin";
 
 /** The grip, relative to a point on the cylinder's axis (world directions of the character at spawn). */
 export interface Grip {
@@ -15,7 +16,10 @@ export interface Grip {
   wristOffset: Vector3;
   /** The hand bone's world rotation at the grip (Babylon's decomposition, as an effector's rotation). */
   rotation: Quaternion;
-  /** Lowest finger joint minus the axis point's height, skin included (negative: below it). */
+  /**
+   * The hand's lowest point in the grip minus the axis point's height (negative: below it): its skin's lowest
+   * vertex, or its lowest finger joint less a skin's depth, whichever is lower.
+   */
   lowest: number;
   /** Closed finger pose (local rotations named like the fingers), to put under the hand's target; or null. */
   pose: TransformNode | null;
@@ -51,6 +55,16 @@ function turnWorld(node: TransformNode, q: Quaternion): void {
   const r = new Quaternion();
   local.decompose(s, r, new Vector3());
   node.rotationQuaternion = r;
+}
+
+/**
+ * How far the skin of the hand (the vertices `handBone` and its fingers carry) reaches below the height `y` as
+ * the hand is posed now, less half a percent of `height` to spare (negative: below); 0 without skin.
+ */
+function skinBelow(handBone: Bone, y: number, height: number): number {
+  const skin = skinVertices(handBone.getSkeleton(), (b) => isUnder(b, handBone));
+  if (skin.length === 0) return 0;
+  return Math.min(...skin.map((p) => p.y)) - y - 0.005 * height;
 }
 
 /** Distance from `p` to the vertical line through `a`. */
@@ -92,11 +106,13 @@ export function makeGrip(
   const fingers = all.filter((ch) => ch !== thumb);
   const skin = 0.008 * height;
   if (fingers.length < 2) {
-    // no fingers to read the hand's axes from: the wrist beside the cylinder, the animated turn
+    // no fingers to read the hand's axes from: the wrist beside the cylinder, turned as it is now (the arm
+    // lowered), and held as high as its skin needs (the Mannequin's fist hangs a fifth of its height below)
+    hand.computeWorldMatrix(true);
     return {
       wristOffset: palmSide.scale(-(radius + 0.03 * height)),
-      rotation: Quaternion.Identity(),
-      lowest: -0.03 * height,
+      rotation: hand.absoluteRotationQuaternion.clone(),
+      lowest: Math.min(-0.03 * height, skinBelow(handBone, wrist.y, height)),
       pose: null,
       fingers: [],
       thumb: false,
@@ -155,6 +171,7 @@ export function makeGrip(
   }
   let lowest = Infinity;
   for (const ch of all) for (const p of points(ch)) lowest = Math.min(lowest, p.y);
+  lowest = Math.min(lowest - 0.012 * height, axis.y + skinBelow(handBone, axis.y, height));
   const pose = HandPoser.capturePose(hand, `${hand.name} grip pose`);
   const wristOffset = wrist.subtract(axis);
   for (const [n, r] of saved) {
@@ -164,7 +181,7 @@ export function makeGrip(
   return {
     wristOffset,
     rotation,
-    lowest: lowest - axis.y - 0.012 * height,
+    lowest: lowest - axis.y,
     pose,
     fingers: thumb !== null ? [thumb, ...fingers] : fingers,
     thumb: thumb !== null,

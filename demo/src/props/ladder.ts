@@ -31,6 +31,14 @@ const hold = (ctx: Ctx, name: string, p: Vector3): TransformNode => {
   return n;
 };
 
+/** The corners of the ladder's meshes' world boxes (its top included): to frame it. */
+export function ladderCorners(ladder: Ladder): Vector3[] {
+  return ladder.meshes.flatMap((m) => {
+    m.computeWorldMatrix(true);
+    return m.getBoundingInfo().boundingBox.vectorsWorld.map((v) => v.clone());
+  });
+}
+
 /** A ladder for `climb` rungs of climbing, in front of `c`. */
 export function makeLadder(ctx: Ctx, c: Character, climb: number): Ladder {
   const { h, forward, right } = c;

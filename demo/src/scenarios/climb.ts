@@ -9,8 +9,9 @@ import type { TransformNode } from "@babylonjs/core/Meshes/transformNode";
 import { ClimbSequencer, type ClimbStep } from "../../../src/effectors/interaction/climb-sequencer";
 import { InteractionSystem } from "../../../src/effectors/interaction/interaction-system";
 import { FullBodyBipedEffector } from "../../../src/solver/biped-bones";
-import { visibleHeight } from "../framing";
-import { makeLadder } from "../props/ladder";
+import { framePoints } from "../frame-box";
+import { outline, visibleHeight } from "../framing";
+import { ladderCorners, makeLadder } from "../props/ladder";
 import type { Ctx, Json, Scenario, ScenarioRun } from "../kit";
 import { arr, bonePos, frameCamera, playClip, worldPos } from "../kit";
 
@@ -73,10 +74,15 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   const tall = visibleHeight(c);
   frameCamera(ctx, c, new Vector3(0, 0.6 * tall, 0).add(forward.scale(0.1 * h)), 2.3 * tall, 1, -0.45);
   ctx.camera.beta = 1.3;
+  // the whole climb in view, clear of the panel, at any aspect: the ladder to its top, the character at the
+  // start and at the top (a camera following the climb lost the ladder's top, at the bottom on every model)
+  const top = CLIMB * ladder.spacing;
+  const atTop = forward.scale(ladder.lean * top).addInPlaceFromFloats(0, top, 0);
+  const body = outline(c);
+  framePoints(ctx.camera, [...ladderCorners(ladder), ...body, ...body.map((p) => p.add(atTop))]);
   const rootStart = c.root.position.clone();
   // where the pelvis is once all four hold, the feet on the first rung (the root already lower for the legs)
   let pelvisStart: Vector3 | null = null;
-  const cameraY = ctx.camera.target.y;
   /** Rungs climbed: the lower foot's rung (blended over its move), so the legs always reach their holds. */
   const climbed = () => {
     let low = Infinity;
@@ -159,8 +165,8 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
         for (const m of moves.values()) m.from = m.to;
         seq.start();
       }
-      // the body climbs: the root rises with the holds, and the camera with it; it sits lower by what a foot's
-      // leg lacks to reach its rung (last frame's thigh), so a character with a shorter leg still stands on it
+      // the body climbs: the root rises with the holds; it sits lower by what a foot's leg lacks to reach its
+      // rung (last frame's thigh), so a character with a shorter leg still stands on it
       // only a foot on its rung counts: one just leaving for the rung below lacks it until the root follows
       let lack = 0;
       for (const [limb, thigh] of legs) {
@@ -175,7 +181,6 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       c.root.position.y = rootStart.y + rise;
       c.root.position.x = rootStart.x + forward.x * ladder.lean * rise;
       c.root.position.z = rootStart.z + forward.z * ladder.lean * rise;
-      ctx.camera.target.y += (cameraY + 0.8 * rise - ctx.camera.target.y) * Math.min(1, 4 * dt);
     },
     after: () => {
       if (pelvisStart !== null) {

@@ -16,6 +16,7 @@ import { FullBodyBipedEffector } from "../../../src/solver/biped-bones";
 import { curl, makeGrip } from "../props/grip";
 import { stopGripAtWall } from "../props/grip-stop";
 import { visibleHeight } from "../framing";
+import { isUnder, skinVertices } from "../props/skin";
 import { makeTable } from "../props/table";
 import type { Ctx, Json, Scenario, ScenarioRun } from "../kit";
 import { arr, bonePos, frameCamera, playClip, worldPos } from "../kit";
@@ -30,6 +31,8 @@ const LIFTED = 2.1;
 const DOWN = 3.6;
 const LET_GO = 4.0;
 const END = 4.8;
+/** The reach's arc over the board's edge, in what the resting hand's skin hangs below the tabletop. */
+const HOP = 2;
 /** PickUp_Table's frame (fraction of the clip) at the script's keys: reach low at 0.28, lifted at 0.6. */
 const CLIP: [number, number][] = [
   [0, 0],
@@ -53,7 +56,9 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   // the grip beside the cup: wrist place and turn, and the closed fingers for the hand poser
   const nodes = new Set(c.skeleton.bones.map((b: Bone) => b.getTransformNode()!).filter((n) => n !== null));
   const grip = makeGrip(r.leftHand, nodes, cupRadius, forward, right, h);
-  const axisY = Math.min(top + 0.8 * cupHeight, Math.max(top + 0.5 * cupHeight, top - grip.lowest));
+  // the grip's axis at half the cup's height or as high as the hand's skin needs: the hand rests on the
+  // tabletop, never in it (a cap at 0.8 of the cup's height put the Mannequin's fist through the board)
+  const axisY = Math.max(top + 0.5 * cupHeight, top - grip.lowest);
   const pivot = new TransformNode("grip pivot", ctx.scene);
   pivot.position.set(cup.position.x, axisY, cup.position.z);
   pivot.setParent(cup);
@@ -66,6 +71,14 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   const clip = playClip(c, "PickUp_Table");
   clip?.pause();
   const lift = clip === null ? 0.14 * h : 0;
+  // on the way to the cup and back, the hand goes over the board's edge: up by as far as its skin hangs below
+  // the tabletop at rest (the Mannequin's fist, from beside the table, crossed the board 9.5 cm deep)
+  const hand = r.leftHand.getTransformNode()!;
+  const hang = skinVertices(c.skeleton, (b) => isUnder(b, r.leftHand)).reduce(
+    (a, p) => Math.min(a, p.y),
+    worldPos(hand).y,
+  );
+  const hop = HOP * Math.max(0, top + 0.005 * h - hang);
   const weight =
     clip === null
       ? keys([
@@ -112,10 +125,15 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
         type: Ch.PositionOffsetY,
         curve: keys([
           [0, 0],
+          [0.55 * GRASP, hop],
+          [GRASP, 0],
           [GRASP + 0.3, 0],
           [LIFTED, lift],
           [2.8, lift],
           [DOWN, 0],
+          [LET_GO, 0],
+          [(LET_GO + END) / 2, hop],
+          [END, 0],
         ]),
       },
     ],
@@ -153,7 +171,6 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   let rest = 0.6;
   let loop = 0;
   const time = () => system.getProgress(LH) * object.length;
-  const hand = r.leftHand.getTransformNode()!;
   const open = grip.fingers.map((ch) => curl(hand, ch));
   const joints = () => grip.fingers.flat().map(worldPos);
   // the fingers that wrap the cup's wall (the thumb may lie over its rim)

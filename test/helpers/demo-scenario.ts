@@ -1,0 +1,82 @@
+/**
+ * A demo scenario built in Node as the page builds it (demo/src/main.ts): the stage's orbit camera, the panel
+ * over the view's left part and the per-frame screen shift that keeps the picture clear of it, the scenario's
+ * script run after the animations and its measurements after the solve. For what a user first sees: framing,
+ * what hides what, props against the skin.
+ */
+import { ArcRotateCamera } from "@babylonjs/core/Cameras/arcRotateCamera.js";
+import type { NullEngineOptions } from "@babylonjs/core/Engines/nullEngine.js";
+import type { ShadowGenerator } from "@babylonjs/core/Lights/Shadows/shadowGenerator.js";
+import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { onTestFinished, vi } from "vitest";
+import { spawnCharacter } from "../../demo/src/character.js";
+import { disposeCharacter } from "../../demo/src/dispose-character.js";
+import type { Character, Ctx, Scenario, ScenarioRun } from "../../demo/src/kit.js";
+import { keepClearOfPanel } from "../../demo/src/view-shift.js";
+import type { LoadedModel } from "./babylon-scene.js";
+
+/** The panel's right edge in CSS pixels (8 px from the left, 280 px wide), as the page lays it out. */
+export const PANEL = 288;
+
+const noShadows = { addShadowCaster: () => undefined } as unknown as ShadowGenerator;
+
+/** A scenario running in a model's scene; everything it added goes when the test finishes. */
+export interface OpenScenario {
+  ctx: Ctx;
+  run: ScenarioRun;
+  camera: ArcRotateCamera;
+  /** The first character it spawned. */
+  c: Character;
+}
+
+/**
+ * Builds `scenario` in the model's scene at a `width`×`height` window (the page's `document` and `window`
+ * stubbed for the panel's width while the test runs) and renders one frame.
+ */
+export async function openScenario(
+  m: LoadedModel,
+  scenario: Scenario,
+  width = 1280,
+  height = 800,
+): Promise<OpenScenario> {
+  const options = (m.engine as unknown as { _options: NullEngineOptions })._options;
+  options.renderWidth = width;
+  options.renderHeight = height;
+  const byId = (id: string) =>
+    id === "panel" ? { offsetLeft: 8, offsetWidth: PANEL - 8 } : id === "canvas" ? { clientWidth: width } : null;
+  vi.stubGlobal("document", { getElementById: byId });
+  vi.stubGlobal("window", { addEventListener: () => undefined, removeEventListener: () => undefined });
+  const camera = new ArcRotateCamera("camera", -Math.PI / 2, 1.25, 4, new Vector3(0, 0.9, 0), m.scene);
+  camera.minZ = 0.05;
+  const previous = m.scene.activeCamera;
+  m.scene.activeCamera = camera;
+  const fields = { scene: m.scene, engine: m.engine, camera, container: m.container, shadows: noShadows };
+  const ctx = { ...fields, iks: [], characters: [], components: [], paused: () => false } as unknown as Ctx;
+  ctx.spawn = (p: Vector3) => spawnCharacter(ctx, p, { acc: 0 });
+  const before = new Set(m.scene.meshes);
+  const observers = new Set(m.scene.onBeforeRenderObservable.observers);
+  keepClearOfPanel(m.scene, camera);
+  const shift = m.scene.onBeforeRenderObservable.observers.filter((o) => !observers.has(o));
+  const run = await scenario.build(ctx);
+  const update = m.scene.onAfterAnimationsObservable.add(() => run.update?.(1 / 60));
+  const after = m.scene.onAfterRenderTargetsRenderObservable.add(() => run.after?.());
+  onTestFinished(() => {
+    m.scene.onAfterAnimationsObservable.remove(update);
+    m.scene.onAfterRenderTargetsRenderObservable.remove(after);
+    run.dispose?.();
+    for (const c of [...ctx.characters]) disposeCharacter(ctx, c);
+    for (const mesh of m.scene.meshes.filter((x) => !before.has(x))) mesh.dispose();
+    for (const o of shift) m.scene.onBeforeRenderObservable.remove(o);
+    m.scene.activeCamera = previous;
+    camera.dispose();
+    vi.unstubAllGlobals();
+  });
+  m.scene.render();
+  return { ctx, run, camera, c: ctx.characters[0]! };
+}
+
+/** A world point on the page (CSS pixels), the camera's screen shift included. */
+export function project(camera: ArcRotateCamera, p: Vector3, width: number, height: number): Vector3 {
+  const vp = camera.getViewMatrix(true).multiply(camera.getProjectionMatrix(true));
+  return Vector3.Project(p, Matrix.IdentityReadOnly, vp, camera.viewport.toGlobal(width, height));
+}

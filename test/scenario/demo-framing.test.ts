@@ -1,0 +1,116 @@
+/**
+ * The demo's scenarios as a user first sees them, built in Node with the page's camera and view shift: the
+ * climb's whole ladder and the character at the top of the climb inside the view's free part at wide, tall and
+ * portrait windows (a camera following the climber lost the ladder's top); and in the free scenario no bend
+ * goal's box in front of a handle the user drags (a knee goal hid a third of RiggedFigure's raised left foot).
+ */
+import { Ray } from "@babylonjs/core/Culling/ray.js";
+import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
+import { outline } from "../../demo/src/framing.js";
+import { eyeOf } from "../../demo/src/props/clear-sight.js";
+import { climb } from "../../demo/src/scenarios/climb.js";
+import { type LoadedModel, type ModelName, loadModel } from "../helpers/babylon-scene.js";
+import { PANEL, openScenario, project } from "../helpers/demo-scenario.js";
+
+const report = (s: string) => process.env.FBBIK_REPORT && console.log(s);
+
+describe("the climb framed on the UAL character (the demo's default)", () => {
+  let m: LoadedModel;
+  beforeAll(async () => {
+    m = await loadModel("UAL");
+  });
+  afterAll(() => m.dispose());
+
+  it.each([
+    [1280, 800],
+    [960, 1200],
+    [600, 1000],
+  ])("climb at %i×%i: the whole ladder and the character in view (at the top too)", async (w, h) => {
+    const { run, camera, c, ctx } = await openScenario(m, climb, w, h);
+    const ladder = ctx.scene.meshes.filter((x) => x.name === "rail" || x.name === "rung");
+    const points = () => [
+      ...ladder.flatMap((x) => x.getBoundingInfo().boundingBox.vectorsWorld.map((v) => v.clone())),
+      ...outline(c),
+    ];
+    // the view's free part: right of the panel (at most 40 % of a narrow window), the whole height
+    const left = Math.min(PANEL, 0.4 * w);
+    const worst = { left: Infinity, right: -Infinity, top: Infinity, bottom: -Infinity };
+    const look = () => {
+      for (const p of points()) {
+        const s = project(camera, p, w, h);
+        worst.left = Math.min(worst.left, s.x);
+        worst.right = Math.max(worst.right, s.x);
+        worst.top = Math.min(worst.top, s.y);
+        worst.bottom = Math.max(worst.bottom, s.y);
+      }
+    };
+    look();
+    // the camera holds still: up to the top once (the tall window), every 30 frames
+    for (let f = 0; f < 900 && !run.done && h === 1200; f++) {
+      m.scene.render();
+      if (f % 30 === 0) look();
+    }
+    look();
+    report(
+      `climb at ${w}×${h}: ladder and character from x ${worst.left.toFixed(0)} to ${worst.right.toFixed(0)}, ` +
+        `y ${worst.top.toFixed(0)} to ${worst.bottom.toFixed(0)} px (free part x ${left}–${w}, y 0–${h})`,
+    );
+    if (h === 1200) expect(run.done, "the climb reached the top").toBe(true);
+    expect(worst.top, "the ladder's top in view").toBeGreaterThanOrEqual(0);
+    expect(worst.bottom, "the feet in view").toBeLessThanOrEqual(h);
+    expect(worst.left, "clear of the panel").toBeGreaterThanOrEqual(left);
+    expect(worst.right, "inside the window's right edge").toBeLessThanOrEqual(w);
+  });
+});
+
+describe.each<ModelName>(["UAL", "RiggedFigure"])("the free scenario's handles on %s", (model) => {
+  it("no bend goal in front of a handle the user drags (rays from the camera to each hand and foot)", async () => {
+    const m = await loadModel(model);
+    onTestFinished(() => m.dispose());
+    const [w, h] = [1280, 800];
+    // the free scenario's panel controls listen on the page when their module loads
+    vi.stubGlobal("addEventListener", () => undefined);
+    const { free } = await import("../../demo/src/scenarios/free.js");
+    const { camera } = await openScenario(m, free, w, h);
+    const handles = m.scene.meshes.filter((x) => x.name.startsWith("handle "));
+    const eye = eyeOf(camera);
+    const worst: string[] = [];
+    let hiddenMost = 0;
+    for (const handle of handles.filter((x) => / (hand|foot)$/.test(x.name))) {
+      const { hidden, by } = hiddenShare(handle, handles, eye);
+      hiddenMost = Math.max(hiddenMost, hidden);
+      if (hidden > 0) worst.push(`${handle.name}: ${(hidden * 100).toFixed(0)} % behind ${[...by].join(", ")}`);
+    }
+    report(`${model} free: ${worst.length === 0 ? "every hand and foot handle in full view" : worst.join("; ")}`);
+    expect(worst, "hand and foot handles hidden by another handle").toEqual([]);
+  });
+});
+
+/** The share of `handle`'s visible half hidden from `eye` by other handles (rays to 69 points over its disc). */
+function hiddenShare(handle: AbstractMesh, all: AbstractMesh[], eye: Vector3): { hidden: number; by: Set<string> } {
+  const s = handle.getBoundingInfo().boundingSphere;
+  const toEye = eye.subtract(s.centerWorld).normalize();
+  const a = Vector3.Cross(toEye, Vector3.Up()).normalize();
+  const b = Vector3.Cross(toEye, a).normalize();
+  const by = new Set<string>();
+  let [hidden, n] = [0, 0];
+  for (let i = -4; i <= 4; i++)
+    for (let j = -4; j <= 4; j++) {
+      const [x, y] = [i / 4.5, j / 4.5];
+      if (x * x + y * y > 0.9) continue;
+      const p = s.centerWorld
+        .add(a.scale(x * s.radiusWorld))
+        .add(b.scale(y * s.radiusWorld))
+        .add(toEye.scale(Math.sqrt(1 - x * x - y * y) * s.radiusWorld * 0.99));
+      const ray = new Ray(eye, p.subtract(eye).normalize(), Vector3.Distance(p, eye) * 1.01);
+      const hit = handle.getScene().pickWithRay(ray, (q) => all.includes(q));
+      n++;
+      if (hit?.hit === true && hit.pickedMesh !== handle) {
+        hidden++;
+        by.add(hit.pickedMesh!.name);
+      }
+    }
+  return { hidden: hidden / n, by };
+}
