@@ -61,7 +61,7 @@ export function makeLadder(ctx: Ctx, c: Character, climb: number): Ladder {
   const halfWidth = Math.max(0.6 * shoulders, 0.12 * h);
   const at = (k: number, side: number, across: number) =>
     forward
-      .scale(ahead)
+      .scale(ahead + lean * k * spacing)
       .add(right.scale(side * across))
       .add(new Vector3(0, k * spacing, 0));
   // the hands' first rung: one rung below the highest they reach at rest (the hands lead by a rung)
