@@ -1,5 +1,6 @@
 import { Matrix, type Vector3, type Quaternion } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import { setQuaternionFields, setVector3Fields } from "./babylon-fields.js";
 import { Quat, type ReadonlyQuat, conjugateMultiply, copyQuat, multiply } from "../math/quat.js";
 import { type ReadonlyVec3, Vec3 } from "../math/vec3.js";
 import {
@@ -88,7 +89,7 @@ export class ComponentSpace {
   /** Component point → world. */
   componentToWorldPoint(component: ReadonlyVec3, out: Vector3): Vector3 {
     transformPoint(this.componentToWorld.m, component, tv);
-    return out.set(tv.x, tv.y, tv.z);
+    return setVector3Fields(out, tv);
   }
 
   /** World direction/offset → component space (scale included, so lengths convert too). */
@@ -99,7 +100,7 @@ export class ComponentSpace {
   /** Component direction/offset → world. */
   componentToWorldVector(component: ReadonlyVec3, out: Vector3): Vector3 {
     transformVector(this.componentToWorld.m, component, tv);
-    return out.set(tv.x, tv.y, tv.z);
+    return setVector3Fields(out, tv);
   }
 
   /** World rotation (Babylon's convention) → component space. */
@@ -114,6 +115,8 @@ export class ComponentSpace {
     copyQuat(tq, component);
     if (this.mirrored) mirrorY(tq);
     multiply(tq, this.rotation, tq);
-    return out.set(tq.x, tq.y, tq.z, tq.w);
+    // not `out.set(…)`: the interaction system's frame boxed the four doubles handed to it (64 B a call)
+    // whenever V8 had inlined this method but not `set`
+    return setQuaternionFields(out, tq);
   }
 }
