@@ -185,6 +185,13 @@ export function measureAllocation(
   repeats = 3,
 ): AllocationResult & { nextFrame: number } {
   const gc = globalThis.gc;
+  // collected before the warm-up too: code optimised around an earlier case's objects (its closure, its scene)
+  // is thrown away by the first collection that finds them dead, and re-optimised while the loops ran, in
+  // every repeat (4 compiles; the code counted as 1–3 B a frame in about 1 process in 10)
+  if (gc !== undefined) {
+    gc();
+    gc();
+  }
   // warm the loop function itself (OSR and optimisation allocate code on the heap)
   let frame = runPlain(op, Math.min(count, 20_000), firstFrame);
   let best: AllocationResult | null = null;

@@ -1,7 +1,9 @@
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import type { Scene } from "@babylonjs/core/scene.js";
 import type { BabylonRig } from "./babylon-rig.js";
+import { TargetFade } from "./target-fade.js";
 import { currentWorldMatrix, hasRotation, rotationFromMatrix } from "./world-matrix.js";
 import { Quat } from "../math/quat.js";
 import { Vec3 } from "../math/vec3.js";
@@ -28,17 +30,40 @@ export class BabylonEffector {
   readonly positionOffset = new Vector3();
   /** When set, position and rotation follow this node's world pose every frame. */
   target: TransformNode | null = null;
+  /**
+   * Seconds of the ease that keeps the hand (and the body it pulls) from jumping when a controller's tracking
+   * is lost and comes back (not in FinalIK; the head effector's). 0 (default): none, FinalIK's behaviour, every
+   * change used the frame it is made. Above 0: `positionWeight` and `rotationWeight` change by at most
+   * 1/fadeSeconds a second, and a target that changes source (`target` set to another node, null → node, a
+   * node for the world `position`) or is read again after being held is reached from the target last used in
+   * the same time; faded in from 0, the target starts from the bone's own pose. Weights changed no faster,
+   * and a target node (or `position`) that keeps moving, are followed as they are. Weights set back to 0 fade
+   * out on the target last used. During the solve's hooks the weights read are the eased ones; after it, the
+   * ones set. Follows the scene's clock (`scene.deltaTime`). Not a number or ∞: 0.
+   */
+  fadeSeconds = 0;
   /** The solver's effector (component space). */
   readonly inner: IKEffector;
   /** The Babylon bone this effector drives. */
   readonly bone: Bone | null;
   private readonly rig: BabylonRig;
+  private readonly scene: Scene;
   private readonly warn: (cause: string, message: string) => void;
+  /** Eases position and rotation weights (in that order) and the target. */
+  private readonly fade = new TargetFade(2, false);
+  /** The weights set, while the eased ones stand in the solver for its solve (see {@link _resetOffset}). */
+  private setPositionWeight = 0;
+  private setRotationWeight = 0;
+  /** True while the solver holds eased weights in place of the ones set. */
+  private eased = false;
+  /** True when the eased weights of this update are not all 0. */
+  private weighted = false;
 
   /** Wraps `inner`, whose node bone lives in `rig`. */
   constructor(inner: IKEffector, rig: BabylonRig, warn: (cause: string, message: string) => void) {
     this.inner = inner;
     this.rig = rig;
+    this.scene = rig.skeleton.getScene();
     this.warn = warn;
     this.bone = rig.bones[inner.node.bone] ?? null;
     this.readBonePose();
@@ -136,12 +161,19 @@ export class BabylonEffector {
     const inner = this.inner;
     const o = this.positionOffset;
     const offset = o.x !== 0 || o.y !== 0 || o.z !== 0;
-    // an idle effector's position and rotation are not read by the solver this frame (weights of
-    // exactly 0, no offset): skip converting them. A NaN weight is not idle: the solver reports it.
-    if (inner.positionWeight === 0 && inner.rotationWeight === 0 && !offset) return;
-    this.rig.worldToComponentPoint(this.position, inner.position);
-    // the rotation only where the solver reads it (a NaN weight is converted too: the solver reports it)
-    if (inner.rotationWeight !== 0) this.rig.worldToComponentRotation(this.rotation, inner.rotation);
+    const s = this.fadeSeconds;
+    const fading = s > 0 && s < Infinity;
+    if (fading && this.ease()) {
+      if (this.weighted) this.readEasedTarget();
+    } else {
+      if (!fading) this.fade.forget();
+      // an idle effector's position and rotation are not read by the solver this frame (weights of
+      // exactly 0, no offset): skip converting them. A NaN weight is not idle: the solver reports it.
+      if (inner.positionWeight === 0 && inner.rotationWeight === 0 && !offset) return;
+      this.rig.worldToComponentPoint(this.position, inner.position);
+      // the rotation only where the solver reads it (a NaN weight is converted too: the solver reports it)
+      if (inner.rotationWeight !== 0) this.rig.worldToComponentRotation(this.rotation, inner.rotation);
+    }
     if (offset) {
       this.rig.worldToComponentVector(o, tv);
       inner.positionOffset.x += tv.x;
@@ -150,9 +182,83 @@ export class BabylonEffector {
     }
   }
 
-  /** @internal Resets the world offset after a solve. */
+  /**
+   * Puts the eased weights into the solver in place of the ones set (kept for {@link _resetOffset});
+   * {@link weighted} tells whether any remains. False when a weight is not a number: the weights go to the
+   * solver as they are (reported and ignored there), and the ease starts again from nothing.
+   */
+  private ease(): boolean {
+    const inner = this.inner;
+    const fade = this.fade;
+    const pw = inner.positionWeight;
+    const rw = inner.rotationWeight;
+    if (!(Number.isFinite(pw) && Number.isFinite(rw))) {
+      fade.off();
+      return false;
+    }
+    fade.step(this.scene, this);
+    const w = fade.weights;
+    w[0] = pw > 0 ? (pw < 1 ? pw : 1) : 0;
+    w[1] = rw > 0 ? (rw < 1 ? rw : 1) : 0;
+    const released = !(w[0]! > 0) && !(w[1]! > 0);
+    this.weighted = fade.ease(released);
+    this.setPositionWeight = pw;
+    this.setRotationWeight = rw;
+    inner.positionWeight = w[0]!;
+    inner.rotationWeight = w[1]!;
+    this.eased = true;
+    return true;
+  }
+
+  /**
+   * The target in the solver's effector, eased: the one last used while the weights fade out after a release
+   * or when `position` or `rotation` is not usable (warned once), else the live one blended by the fade. (Faded
+   * in from no weight, the weight alone starts the hand from the bone's own pose: it blends the node linearly.)
+   */
+  private readEasedTarget(): void {
+    const inner = this.inner;
+    const fade = this.fade;
+    const p = this.position;
+    const r = this.rotation;
+    let held = false;
+    if (this.setPositionWeight > 0 || this.setRotationWeight > 0) {
+      const l = r.x * r.x + r.y * r.y + r.z * r.z + r.w * r.w;
+      if (!(Number.isFinite(p.x) && Number.isFinite(p.y) && Number.isFinite(p.z) && l > 1e-12 && l < Infinity)) {
+        this.warn(
+          `${this.name}:target-unusable`,
+          `${this.name} effector: its position is not finite or its rotation not usable; the last target used ` +
+            "is held.",
+        );
+        held = fade.hold(inner.position, inner.rotation);
+        // nothing used yet: the solver reports the value and ignores it
+        if (!held) return;
+      }
+    } else {
+      // let go: fading out on the target last used (a controller that lost tracking may be anywhere)
+      held = fade.hold(inner.position, inner.rotation);
+    }
+    if (!held) {
+      const rig = this.rig;
+      // converted as without the ease (the solver normalises): a node that keeps moving is followed bit for bit
+      rig.worldToComponentPoint(p, inner.position);
+      rig.worldToComponentRotation(r, inner.rotation);
+      fade.follow(this.target, inner.position, inner.rotation);
+    }
+  }
+
+  /** @internal Resets the world offset after a solve, and gives the solver back the weights set. */
   _resetOffset(): void {
     const o = this.positionOffset;
     if (o.x !== 0 || o.y !== 0 || o.z !== 0) o.setAll(0);
+    if (this.eased) this.restoreWeights();
+  }
+
+  /** The weights set back in the solver, unless something set others during the solve. */
+  private restoreWeights(): void {
+    this.eased = false;
+    const inner = this.inner;
+    const w = this.fade.weights;
+    if (inner.positionWeight === w[0]) inner.positionWeight = this.setPositionWeight;
+    if (inner.rotationWeight === w[1]) inner.rotationWeight = this.setRotationWeight;
   }
 }

@@ -10,6 +10,7 @@ import {
   rotateVector,
 } from "../math/quat.js";
 import { type ReadonlyVec3, Vec3 } from "../math/vec3.js";
+import { setQuaternionFields, setVector3Fields } from "./babylon-fields.js";
 import {
   currentWorldMatrix,
   matrixEquals,
@@ -118,7 +119,7 @@ export class ComponentSpace {
   /** Component point → world. */
   componentToWorldPoint(component: ReadonlyVec3, out: Vector3): Vector3 {
     transformPoint(this.componentToWorld.m, component, tv);
-    return out.set(tv.x, tv.y, tv.z);
+    return setVector3Fields(out, tv);
   }
 
   /** World direction/offset → component space (scale included, so lengths convert too). */
@@ -129,7 +130,7 @@ export class ComponentSpace {
   /** Component direction/offset → world. */
   componentToWorldVector(component: ReadonlyVec3, out: Vector3): Vector3 {
     transformVector(this.componentToWorld.m, component, tv);
-    return out.set(tv.x, tv.y, tv.z);
+    return setVector3Fields(out, tv);
   }
 
   /**
@@ -156,7 +157,9 @@ export class ComponentSpace {
       if (this.mirrored) mirrorY(tq);
       multiply(tq, this.rotation, tq);
     }
-    return out.set(tq.x, tq.y, tq.z, tq.w);
+    // not `out.set(…)`: the interaction system's frame boxed the four doubles handed to it (64 B a call)
+    // whenever V8 had inlined this method but not `set`
+    return setQuaternionFields(out, tq);
   }
 
   /** The world rotation's Z and Y axes carried into component space, as a rotation. */

@@ -3,7 +3,7 @@
  * right-handed scenes: the head reaches a headset moved down, forward and sideways by up to 20 % of the
  * height and turned up to 45°, within 1 % of the height and 2°, while both hands hold their targets within
  * 1 % of the height; weight 0 leaves the IK's output bit for bit; non-finite targets are ignored and warned
- * once; dispose removes the hooks.
+ * once; dispose removes the hooks. Tracking lost and back eases the head and, with `fadeSeconds`, the hands.
  */
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
@@ -380,6 +380,139 @@ describe.each(MODELS)("FBBIKHeadEffector on %s", (name) => {
     expect(eased.bones).toEqual(plain.bones);
   });
 
+  it("hands with fadeSeconds: a controller lost and back eases the hand and the body; 0 is FinalIK's, bit for bit", async () => {
+    const m = await load(name, false, IDLE);
+    const rig = await vrRig(m, () => ({}));
+    const { ik, h } = rig;
+    pose(rig, [0, -0.05, 0.05], Quaternion.Identity());
+    const r = ik.references;
+    const hands = [ik.solver.leftHandEffector, ik.solver.rightHandEffector] as const;
+    const bones = [r.leftHand, r.rightHand] as const;
+    // the recipe's: the controllers hold the hands' rotations, taken by rotationWeight 1
+    for (let i = 0; i < 2; i++) {
+      rig.controllers[i]!.rotationQuaternion = nodeOf(bones[i]!).absoluteRotationQuaternion.clone();
+      hands[i]!.rotationWeight = 1;
+    }
+    const hand = hands[0];
+    const turned = rig.controllers[0].rotationQuaternion!.clone();
+    // the left controller's two places: within reach, and 20 % of the height further forward (the body is pulled)
+    const places = [rig.controllers[0].position.clone(), rig.controllers[0].position.add(rig.forward.scale(0.2 * h))];
+    let pelvis = worldPos(r.pelvis);
+    let handAt = worldPos(r.leftHand);
+    const frames: number[] = [];
+    /** Renders `count` frames: the largest pelvis and hand moves between two of them, in h; records the bones. */
+    const moves = (count: number): [number, number] => {
+      const most: [number, number] = [0, 0];
+      for (let f = 0; f < count; f++) {
+        m.scene.render();
+        const p = worldPos(r.pelvis);
+        const hd = worldPos(r.leftHand);
+        most[0] = Math.max(most[0], Vector3.Distance(p, pelvis) / h);
+        most[1] = Math.max(most[1], Vector3.Distance(hd, handAt) / h);
+        pelvis = p;
+        handAt = hd;
+        for (const b of m.skeleton.bones) {
+          const t = b.getTransformNode()!;
+          frames.push(...t.position.asArray(), ...t.rotationQuaternion!.asArray());
+        }
+      }
+      return most;
+    };
+    // tracking lost three ways (the pose held, let go, the node disposed and another given); meanwhile the
+    // controller went to the other place, where tracking comes back
+    const ways = ["target null", "weights 0", "new node"] as const;
+    const run = (seconds: number | null): { figures: number[]; bones: number[] } => {
+      if (seconds !== null) for (const e of hands) e.fadeSeconds = seconds;
+      let node = rig.controllers[0];
+      node.position.copyFrom(places[0]!);
+      moves(20);
+      frames.length = 0;
+      const figures: number[] = [];
+      for (let i = 0; i < ways.length; i++) {
+        const way = ways[i]!;
+        if (way === "weights 0") hand.positionWeight = hand.rotationWeight = 0;
+        else if (way === "new node") node.dispose();
+        else hand.target = null;
+        const lost = moves(20);
+        if (way === "new node") {
+          node = new TransformNode("controller again", m.scene);
+          node.rotationQuaternion = turned.clone();
+        }
+        node.position.copyFrom(places[(i + 1) % 2]!);
+        if (way === "weights 0") hand.positionWeight = hand.rotationWeight = 1;
+        else hand.target = node;
+        const back = moves(40);
+        figures.push(...lost, ...back, Vector3.Distance(worldPos(r.leftHand), node.position) / h);
+      }
+      rig.controllers[0] = node;
+      return { figures, bones: [...frames] };
+    };
+    // as the effector was created (fadeSeconds never set), eased, then set back to 0
+    const plain = run(null);
+    const eased = run(0.3);
+    const off = run(0);
+    report(
+      `hand effector ${name} controller lost and back, per way [lost pelvis, hand; back pelvis, hand; error] /h`,
+      ...plain.figures,
+      ...eased.figures,
+    );
+    for (let i = 0; i < ways.length; i++) {
+      const [lostPelvis, lostHand, backPelvis, backHand, error] = eased.figures.slice(5 * i, 5 * i + 5) as number[];
+      const [, , , plainHand, plainError] = plain.figures.slice(5 * i, 5 * i + 5) as number[];
+      // FinalIK's: the hand goes the whole way in one frame
+      expect(plainHand, ways[i]).toBeGreaterThan(0.1);
+      expect(Math.max(lostPelvis!, lostHand!, backPelvis!, backHand!), ways[i]).toBeLessThan(0.03);
+      expect(error, ways[i]).toBeLessThan(0.01);
+      expect(plainError, ways[i]).toBeLessThan(0.01);
+    }
+    expect(ik.warningsRaised.map((w) => w.cause)).toContain("LeftHand:target-disposed");
+    // after the ease, fadeSeconds 0 is again what the effector did before it, bit for bit
+    expect(off.bones).toEqual(plain.bones);
+
+    // a controller that keeps its node and moves, weights changed no faster than 1/fadeSeconds: as without
+    const path = (seconds: number): number[] => {
+      hand.fadeSeconds = seconds;
+      const node = rig.controllers[0];
+      node.position.copyFrom(places[0]!);
+      moves(5);
+      frames.length = 0;
+      for (let f = 0; f < 40; f++) {
+        const u = Math.sin(f / 6);
+        node.position
+          .copyFrom(places[0]!)
+          .addInPlace(rig.forward.scale(0.1 * h * u))
+          .addInPlace(rig.up.scale(0.05 * h * u));
+        node.rotationQuaternion = Quaternion.RotationAxis(rig.up, 0.4 * u).multiply(turned);
+        // 1 → 0.6 → 1 at 0.02 a frame: 1.25 a second, below 1 / 0.3 s
+        hand.positionWeight = 1 - 0.02 * Math.min(f, 40 - f);
+        moves(1);
+      }
+      return [...frames];
+    };
+    expect(path(0.3)).toEqual(path(0));
+
+    // the weights read back are the ones set: the eased ones stand in the solver during its solve only
+    hand.fadeSeconds = 0.3;
+    hand.positionWeight = 1;
+    m.scene.render();
+    let during = -1;
+    ik.solver.onPostSolveObservable.add(() => {
+      during = hand.positionWeight;
+    });
+    hand.positionWeight = 0;
+    m.scene.render();
+    expect(hand.positionWeight).toBe(0);
+    expect(during).toBeCloseTo(1 - 0.016 / 0.3, 9);
+    // a NaN weight is the solver's to report and ignore for the frame; then the hand fades in from nothing
+    hand.positionWeight = Number.NaN;
+    m.scene.render();
+    expect(ik.warningsRaised.map((w) => w.cause)).toContain("LeftHand:positionWeight");
+    hand.positionWeight = 1;
+    m.scene.render();
+    expect(hand.positionWeight).toBe(1);
+    expect(during).toBeCloseTo(0.016 / 0.3, 9);
+  });
+
   it("ignores a NaN or infinite headset for the frame, warned once, and never writes NaN", async () => {
     const m = await load(name, false, IDLE);
     const rig = await vrRig(m, () => ({}));
@@ -459,7 +592,7 @@ describe.each(MODELS)("FBBIKHeadEffector on %s", (name) => {
     expect(stretch.head).toBeCloseTo(pull.head - 0.03, 3);
   });
 
-  it("allocates nothing per update, fades included (1,000 updates, heap growth loose)", async () => {
+  it("allocates nothing per update, fades of the head and a hand included (1,000 updates, heap growth loose)", async () => {
     const m = await load(name, false, IDLE);
     const rig = await vrRig(m, (ik) => ({
       CCDBones: ik.references.spine,
@@ -474,6 +607,7 @@ describe.each(MODELS)("FBBIKHeadEffector on %s", (name) => {
     // the headset's places made beforehand: a double handed to Babylon's setters may be boxed (see `run`)
     const places = [0, 1, 2, 3, 4, 5, 6].map((i) => p0.add(new Vector3(0.002 * h * i, 0, 0)));
     let fades = false;
+    const left = rig.ik.solver.leftHandEffector;
     const run = (frames: number): void => {
       for (let f = 0; f < frames; f++) {
         // each update a frame of its own, so the fades move by the scene's delta time
@@ -486,6 +620,11 @@ describe.each(MODELS)("FBBIKHeadEffector on %s", (name) => {
           else if (k === 15) rig.head.target = rig.headset;
           else if (k === 30) rig.head.weight = 0;
           else if (k === 40) rig.head.weight = 1;
+          // and a controller's: another node and back, the weights dropped and restored
+          else if (k === 10) left.target = spare;
+          else if (k === 20) left.target = rig.controllers[0];
+          else if (k === 45) left.positionWeight = 0;
+          else if (k === 55) left.positionWeight = 1;
         }
         rig.ik.update();
       }
@@ -495,6 +634,7 @@ describe.each(MODELS)("FBBIKHeadEffector on %s", (name) => {
     const growth = (on: boolean): number => {
       rig.head.enabled = on;
       fades = on;
+      left.fadeSeconds = on ? 0.3 : 0;
       run(1000);
       let grown = Infinity;
       for (let round = 0; round < 5; round++) {

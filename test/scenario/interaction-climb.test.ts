@@ -186,3 +186,45 @@ describe("restarting a climb on Mannequin", () => {
     system.dispose();
   });
 });
+
+describe("bad step times on Mannequin", () => {
+  it("a step at NaN, a negative or an infinite time is skipped with one warning; the later steps still play", async () => {
+    const { m, ik, steps, lh } = await ladderOn("Mannequin");
+    // the script's first rung with three bad steps among its moves (a reported NaN blocked every later one)
+    const good = steps.slice(0, 8);
+    const bad: ClimbStep[] = [
+      { time: Number.NaN, limb: FullBodyBipedEffector.LeftHand, hold: lh[2]! },
+      { time: -1, limb: FullBodyBipedEffector.RightHand, hold: lh[2]! },
+      { time: Number.POSITIVE_INFINITY, limb: FullBodyBipedEffector.LeftFoot, hold: lh[2]! },
+    ];
+    const system = new InteractionSystem(ik);
+    const climb = new ClimbSequencer(system, {
+      steps: [good[0]!, bad[0]!, ...good.slice(1, 5), bad[1]!, ...good.slice(5), bad[2]!],
+      moveTime: 0.3,
+    });
+    const started: ClimbStep[] = [];
+    let finished = 0;
+    climb.onStepObservable.add((e) => started.push(e.step));
+    climb.onFinishedObservable.add(() => finished++);
+    climb.start();
+    for (let frame = 0; frame < 300 && finished === 0; frame++) m.scene.render();
+    expect(started).toEqual(good);
+    expect(finished).toBe(1);
+    expect(climb.getHold(FullBodyBipedEffector.LeftHand)).toBe(lh[1]);
+    // one warning for the script, whichever bad times it has
+    expect(ik.warningsRaised.filter((w) => w.cause.startsWith("climb")).map((w) => w.cause)).toEqual([
+      "climbSequencer:step-time",
+    ]);
+    climb.dispose();
+    // a time made bad after the start is skipped too, when its turn comes
+    const again = new ClimbSequencer(system, { steps: good.slice(0, 6), moveTime: 0.3 });
+    again.steps[4]!.time = Number.NaN;
+    again.start();
+    const later: number[] = [];
+    again.onStepObservable.add((e) => later.push(e.index));
+    for (let frame = 0; frame < 300 && !again.isFinished; frame++) m.scene.render();
+    expect(later).toEqual([0, 1, 2, 3, 5]);
+    again.dispose();
+    system.dispose();
+  });
+});

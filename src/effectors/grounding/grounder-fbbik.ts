@@ -7,7 +7,7 @@ import { Quat, conjugateMultiply, multiply, slerp } from "../../math/quat.js";
 import { Vec3, add, dot, projectOnPlane, scale, scaleAndAdd, sub } from "../../math/vec3.js";
 import { currentWorldMatrix } from "../../babylon/world-matrix.js";
 import { NumberRef } from "../../math/number-ref.js";
-import { sceneDeltaSecondsToRef } from "../scene-time.js";
+import { sceneDeltaSecondsToRef } from "../../babylon/scene-time.js";
 import { type GroundPredicate, BabylonGroundRaycast } from "./babylon-ground-raycast.js";
 import { type GroundingQuality, clampNumber } from "./grounding-common.js";
 import { Grounding } from "./grounding.js";

@@ -8,20 +8,18 @@ import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { Observable, type Observer } from "@babylonjs/core/Misc/observable.js";
 import type { FullBodyBipedIK } from "../../babylon/full-body-biped-ik.js";
+import { TargetFade } from "../../babylon/target-fade.js";
 import { currentWorldMatrix, hasRotation, rotationFromMatrix } from "../../babylon/world-matrix.js";
 import type { BipedMapping } from "../../mapping/biped-mapping.js";
 import { Quat, conjugateMultiply, multiply, multiplyConjugate, normalizeQuat } from "../../math/quat.js";
 import { Vec3 } from "../../math/vec3.js";
-import { NumberRef } from "../../math/number-ref.js";
 import { FBBIKError } from "../../solver/errors.js";
-import { sceneDeltaSecondsToRef } from "../scene-time.js";
 import {
   type FBBIKHeadEffectorOptions,
   HeadBendBone,
   type HeadSettingHolder,
   HeadSettingValues,
 } from "./head-effector-settings.js";
-import { HeadFade } from "./head-fade.js";
 import { HeadPassInput, bendSpine, ccdPass, stretchBones } from "./head-passes.js";
 import { RotationIO, clampRotation, partialRotation } from "./head-rotation.js";
 import { HeadTorso } from "./head-torso.js";
@@ -35,7 +33,6 @@ const tq2 = new Quat();
 const headPosition = new Vec3();
 const headRotation = new Quat();
 const io = new RotationIO();
-const sceneSeconds = new NumberRef();
 
 /** This frame's weights, after validation and the master weights (one object: see `frame`). */
 class HeadFrame {
@@ -148,9 +145,8 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
   private readonly torso: HeadTorso;
   private readonly settings: HeadSettingValues;
   private readonly frame = new HeadFrame();
-  private readonly fade = new HeadFade();
-  /** The scene frame of the last update (a second update in a frame does not move the fade). */
-  private lastFrame = -1;
+  /** Eases position, rotation and bend weights (in that order) and the target. */
+  private readonly fade = new TargetFade(3, true);
   private readonly input = new HeadPassInput();
   private readonly headId: number;
   private readonly bendIds: Int32Array;
@@ -327,7 +323,7 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
       return;
     }
     if (!this.settingsFinite()) this.settings.validate(this, this.warnFn);
-    this.stepClock();
+    fade.step(ik.scene, this);
     // clamped in place of a helper call: no computed double crosses a call (ARCHITECTURE.md)
     const f = this.frame;
     let v = this.weight;
@@ -340,7 +336,14 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
     f.bend = (v > 0 ? (v < 1 ? v : 1) : 0) * master;
     // let go: the weights fade out on the target last used (tracking lost may leave the node anywhere)
     const released = !(f.position > 0) && !(f.rotation > 0) && !(f.bend > 0);
-    if (!fade.ease(f, released)) return;
+    const fw = fade.weights;
+    fw[0] = f.position;
+    fw[1] = f.rotation;
+    fw[2] = f.bend;
+    if (!fade.ease(released)) return;
+    f.position = fw[0]!;
+    f.rotation = fw[1]!;
+    f.bend = fw[2]!;
     const inner = ik.solver.inner;
     let ikw = inner.ikPositionWeight;
     if (!(ikw > 0)) return;
@@ -402,19 +405,6 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
       this.torso.weight = 0;
     }
     this.active = true;
-  }
-
-  /** The fade's step for this update: a second update in one scene frame does not move it. */
-  private stepClock(): void {
-    const scene = this.ik.scene;
-    const frame = scene.getFrameId();
-    let dt = 0;
-    if (frame !== this.lastFrame) {
-      this.lastFrame = frame;
-      dt = sceneDeltaSecondsToRef(scene, sceneSeconds).value;
-    }
-    const s = this.fadeSeconds;
-    this.fade.share = s > 0 ? (dt > 0 ? dt / s : 0) : Number.POSITIVE_INFINITY;
   }
 
   /**

@@ -5,14 +5,17 @@ import { boneWorldMatrixToRef, currentWorldMatrix } from "../../babylon/world-ma
 import { Curve } from "../curve.js";
 import { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import { InteractionCurveType } from "./interaction-curves.js";
-import { InteractionObject, type InteractionWeightCurve } from "./interaction-object.js";
+import { InteractionObject, type InteractionWeightCurve, isEventTime } from "./interaction-object.js";
 import type { InteractionSystem } from "./interaction-system.js";
 import { positionOfMatrix } from "./node-pose.js";
 import { notifyDisposed } from "../../babylon/dispose-notice.js";
 
 /** One move of a climb: at `time` (seconds after start), `limb` goes to `hold`. */
 export interface ClimbStep {
-  /** When the move starts (seconds after {@link ClimbSequencer.start}, scaled by the system's speed). */
+  /**
+   * When the move starts (seconds after {@link ClimbSequencer.start}, scaled by the system's speed). A time that
+   * is not a finite number ≥ 0 (NaN, ±∞, negative) never starts its move; the sequencer warns once.
+   */
   time: number;
   /** The hand or foot effector. */
   limb: FullBodyBipedEffector;
@@ -122,7 +125,12 @@ export class ClimbSequencer {
   /** A sequencer on `system` (not started). */
   constructor(system: InteractionSystem, options: ClimbSequencerOptions = {}) {
     this.system = system;
-    this.steps = [...(options.steps ?? [])].sort((a, b) => a.time - b.time);
+    // steps whose time can never come go last: a NaN would otherwise leave the order undefined
+    this.steps = [...(options.steps ?? [])].sort((a, b) => {
+      const ta = isEventTime(a.time);
+      if (ta !== isEventTime(b.time)) return ta ? -1 : 1;
+      return ta ? a.time - b.time : 0;
+    });
     this.moveTime = Math.max(1e-3, options.moveTime ?? 0.5);
     this.liftHeight = options.liftHeight ?? 0;
     this.rotationWeight = options.rotationWeight ?? 0;
@@ -214,7 +222,7 @@ export class ClimbSequencer {
     if (bone !== null) positionOfMatrix(boneWorldMatrixToRef(bone, this.system.mesh, tm), this.bodyPosition);
     if (this.bodyOffset === null) {
       const first: (TransformNode | null)[] = [null, null, null, null, null, null, null, null, null];
-      for (const s of this.steps) if (first[s.limb] === null) first[s.limb] = s.hold;
+      for (const s of this.steps) if (first[s.limb] === null && isEventTime(s.time)) first[s.limb] = s.hold;
       if (this.centroidOf(first, null, centroid)) this.bodyOffset = this.bodyPosition.subtract(centroid);
       else this.bodyOffset = Vector3.Zero();
     }
@@ -254,15 +262,32 @@ export class ClimbSequencer {
   private beforeInteractions(dt: number): void {
     if (!this.running) return;
     this.clock += dt * (this.system.speed > 0 ? this.system.speed : 0);
-    while (this.next < this.steps.length && this.steps[this.next]!.time <= this.clock) {
-      const index = this.next++;
+    while (this.next < this.steps.length) {
+      const index = this.next;
       const step = this.steps[index]!;
+      const time = step.time;
+      // a time that can never come is skipped (warned once), not waited for: it would hold every later step
+      if (!isEventTime(time)) {
+        this.next++;
+        this.warnStepTime(index, time);
+        continue;
+      }
+      if (time > this.clock) break;
+      this.next++;
       const started = this.system.startInteraction(step.limb, this.getHoldObject(step.hold), true);
       if (!started) continue;
       this.previousHolds[step.limb] = this.holds[step.limb] ?? null;
       this.holds[step.limb] = step.hold;
       if (this.onStepObservable.hasObservers()) this.onStepObservable.notifyObservers({ index, step });
     }
+  }
+
+  /** One warning on the IK's channel (once per IK) for a step time that is not a finite number ≥ 0. */
+  private warnStepTime(index: number, time: number): void {
+    this.system.ik.solver.inner.warn(
+      "climbSequencer:step-time",
+      `ClimbSequencer: step ${index} has the time ${time}, not a finite number ≥ 0; it is skipped.`,
+    );
   }
 
   private afterInteractions(dt: number): void {

@@ -3,7 +3,7 @@ import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import { Observable, type Observer } from "@babylonjs/core/Misc/observable.js";
 import type { FullBodyBipedIK } from "../../babylon/full-body-biped-ik.js";
 import { NumberRef } from "../../math/number-ref.js";
-import { sceneDeltaSecondsToRef } from "../scene-time.js";
+import { sceneDeltaSecondsToRef } from "../../babylon/scene-time.js";
 import { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import { HandPoser } from "./hand-poser.js";
 import { InteractionEffector } from "./interaction-effector.js";

@@ -1,5 +1,6 @@
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import { setQuaternionFields } from "../../babylon/babylon-fields.js";
 import { rotationFromMatrix, transformPoint } from "../../babylon/world-matrix.js";
 import { NumberRef } from "../../math/number-ref.js";
 import { Quat, multiply } from "../../math/quat.js";
@@ -27,7 +28,7 @@ const scratchT = new NumberRef();
  * {@link BabylonEffector.rotation}.
  */
 export function rotationOfMatrix(m: Matrix, out: Quaternion): Quaternion {
-  return toQuaternion(rotationFromMatrix(m.m, scratchQuat), out);
+  return setQuaternionFields(out, rotationFromMatrix(m.m, scratchQuat));
 }
 
 /** World position (translation) of the world matrix `m`. */
@@ -55,7 +56,10 @@ export function transformCoordinatesToRef(v: Vector3, m: Matrix, out: Vector3): 
 
 /** `a` × `b` (Babylon's `a.multiplyToRef(b, out)`: `b` applied first), into `out` (which may be either). */
 export function multiplyQuaternionsToRef(a: Quaternion, b: Quaternion, out: Quaternion): Quaternion {
-  return toQuaternion(multiply(scratchQuat, fromQuaternion(a, scratchQuat), fromQuaternion(b, scratchQuat2)), out);
+  return setQuaternionFields(
+    out,
+    multiply(scratchQuat, fromQuaternion(a, scratchQuat), fromQuaternion(b, scratchQuat2)),
+  );
 }
 
 /** Babylon's quaternion into ours, field by field. */
@@ -64,16 +68,6 @@ function fromQuaternion(q: Quaternion, out: Quat): Quat {
   out.y = q._y;
   out.z = q._z;
   out.w = q._w;
-  return out;
-}
-
-/** Ours into Babylon's, field by field (its setters would take each double through a call). */
-function toQuaternion(q: Quat, out: Quaternion): Quaternion {
-  out._x = q.x;
-  out._y = q.y;
-  out._z = q.z;
-  out._w = q.w;
-  out._isDirty = true;
   return out;
 }
 

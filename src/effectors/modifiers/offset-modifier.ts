@@ -10,7 +10,7 @@ import type { FullBodyBipedIK } from "../../babylon/full-body-biped-ik.js";
 import { type ReadonlyVec3, Vec3, dot } from "../../math/vec3.js";
 import { NumberRef } from "../../math/number-ref.js";
 import { clamp01 } from "../../math/scalar.js";
-import { sceneDeltaSecondsToRef } from "../scene-time.js";
+import { sceneDeltaSecondsToRef } from "../../babylon/scene-time.js";
 import type { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import { CharacterFrame, Scalars, addScaled, readCharacterFrame, worldPositionOf } from "./frame.js";
 import { notifyDisposed } from "../../babylon/dispose-notice.js";

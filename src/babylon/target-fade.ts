@@ -1,41 +1,46 @@
 /**
- * The head effector's ease over `fadeSeconds` (not in FinalIK): what keeps the body from jumping when a
- * headset's tracking is lost and comes back. Allocation-free; numbers travel in fields (ARCHITECTURE.md,
- * "Doubles across calls").
+ * The ease over `fadeSeconds` of an effector's weights and target (not in FinalIK): what keeps the body from
+ * jumping when a headset's or a controller's tracking is lost and comes back. Shared by the FBBIK's own
+ * effectors (`BabylonEffector`) and the head effector. Allocation-free; numbers travel in fields
+ * (ARCHITECTURE.md, "Doubles across calls").
  * @module
  */
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
-import { NumberRef } from "../../math/number-ref.js";
-import { Quat, type ReadonlyQuat, copyQuat, slerpByRef } from "../../math/quat.js";
-import { Vec3, type ReadonlyVec3, copy, lerpByRef } from "../../math/vec3.js";
+import type { Scene } from "@babylonjs/core/scene.js";
+import { NumberRef } from "../math/number-ref.js";
+import { Quat, type ReadonlyQuat, copyQuat, slerpByRef } from "../math/quat.js";
+import { Vec3, type ReadonlyVec3, copy, lerpByRef } from "../math/vec3.js";
+import { sceneDeltaSecondsToRef } from "./scene-time.js";
 
-/** The effector's own weights of one update (after its master weight, before the IK's). */
-export interface HeadWeights {
-  position: number;
-  rotation: number;
-  bend: number;
+const sceneSeconds = new NumberRef();
+
+/** What owns an ease: its length in seconds is read from it (a double handed to a call may be boxed). */
+export interface FadeOwner {
+  /** Seconds of a whole fade; ≤ 0 (or not a number): none, every change at once. */
+  readonly fadeSeconds: number;
 }
 
 /**
- * The ease of one head effector, by {@link share} of a whole fade per update (dt / fadeSeconds):
+ * The ease of one effector, by {@link share} of a whole fade per update (dt / fadeSeconds):
  * - its weights move toward the ones set by at most that share (a step eases; a change no faster is used as
  *   it is);
  * - a target that changes source (another node, null → node) or is read again after being held is reached
  *   from the target last used;
- * - while it fades in from no weight, or out after a release, the target is also carried from the head's
- *   own pose by the same share: the weights alone act most at their small end (the torso is pinned by the
- *   weight in each iteration), which would put most of the move into a fade's first or last frames.
+ * - while it fades in from no weight, or out after a release, the target is also carried from the bone's
+ *   own pose by the same share: weights that act most at their small end (the head's torso is pinned by the
+ *   weight in each iteration) would otherwise put most of the move into a fade's first or last frames.
  * A target node that keeps its source, and weights that change no faster than the share, are used as they
  * are (FinalIK's).
  */
-export class HeadFade {
+export class TargetFade {
   /** This update's step: the share of a whole fade it covers (dt / fadeSeconds; ∞ when the fade is off). */
   share = Number.POSITIVE_INFINITY;
-  /** How much of the target (against the head's own pose) is used: < 1 while fading in or out. */
+  /** How much of the target (against the bone's own pose) is used: < 1 while fading in or out. */
   readonly presence = new NumberRef(1);
-  /** The own weights used by the last update (position, rotation, bend), then the ones set this update. */
-  private readonly shown = new Float64Array(3);
-  private readonly wanted = new Float64Array(3);
+  /** In: the weights set, each in [0, 1]; out of {@link ease}: the weights to use this update. */
+  readonly weights: Float64Array;
+  /** The weights used by the last update. */
+  private readonly shown: Float64Array;
   /** True until the first update: a new effector starts at its weights (no fade at creation). */
   private fresh = true;
   /** True when this update starts from no weight at all (nothing to carry on from). */
@@ -46,6 +51,8 @@ export class HeadFade {
   private held = false;
   /** True once a target was used. */
   private hasUsed = false;
+  /** The scene frame of the last {@link step} (a second update in a frame does not move the fade). */
+  private lastFrame = -1;
   /** The target used by the last update, component space (before {@link presence}). */
   private readonly usedPosition = new Vec3();
   private readonly usedRotation = new Quat();
@@ -54,51 +61,85 @@ export class HeadFade {
   private readonly fromRotation = new Quat();
   private readonly blend = new NumberRef(1);
 
+  /**
+   * Whether fading in or out also carries the target from the bone's own pose ({@link presence}): for weights
+   * that do not act in proportion (the head's); an effector whose weight blends its node linearly already
+   * starts from the bone's pose, and carrying it too would double the fade's fastest step.
+   */
+  private readonly carry: boolean;
+
+  /** An ease of `count` weights; `carry`: see {@link carry}. */
+  constructor(count: number, carry: boolean) {
+    this.weights = new Float64Array(count);
+    this.shown = new Float64Array(count);
+    this.carry = carry;
+  }
+
+  /**
+   * Sets {@link share} for this update from the scene's clock: a second update in the same scene frame does
+   * not move the fade. The owner's `fadeSeconds` ≤ 0 turns it off (every change at once).
+   */
+  step(scene: Scene, owner: FadeOwner): void {
+    const fadeSeconds = owner.fadeSeconds;
+    const frame = scene.getFrameId();
+    let dt = 0;
+    if (frame !== this.lastFrame) {
+      this.lastFrame = frame;
+      dt = sceneDeltaSecondsToRef(scene, sceneSeconds).value;
+    }
+    this.share = fadeSeconds > 0 ? (dt > 0 ? dt / fadeSeconds : 0) : Number.POSITIVE_INFINITY;
+  }
+
   /** Switched off (the effector disabled): nothing is shown; the next update fades in from nothing. */
   off(): void {
     this.fresh = false;
     this.shown.fill(0);
-    this.presence.value = 0;
+    this.presence.value = this.carry ? 0 : 1;
+  }
+
+  /** Not used this update (the ease turned off): the next update starts at its weights, as a new one. */
+  forget(): void {
+    this.fresh = true;
+    this.held = false;
+    this.hasUsed = false;
   }
 
   /**
-   * Eases `w` in place from the weights shown last toward `w` (`released`: every weight set is 0); true when
+   * Eases {@link weights} in place from the weights used last (`released`: every weight set is 0); true when
    * any weight remains.
    */
-  ease(w: HeadWeights, released: boolean): boolean {
+  ease(released: boolean): boolean {
     const s = this.shown;
-    const want = this.wanted;
-    want[0] = w.position;
-    want[1] = w.rotation;
-    want[2] = w.bend;
+    const want = this.weights;
     const fresh = this.fresh;
     const k = fresh ? Number.POSITIVE_INFINITY : this.share;
     this.fresh = false;
-    const wasIdle = !(s[0]! > 0) && !(s[1]! > 0) && !(s[2]! > 0);
+    let wasIdle = true;
     let clipped = false;
-    for (let i = 0; i < 3; i++) {
+    let any = false;
+    for (let i = 0; i < s.length; i++) {
+      if (s[i]! > 0) wasIdle = false;
       const d = want[i]! - s[i]!;
       // within a step the weight lands on the one set exactly: weight 0 is bit for bit the IK's pose
       if (d <= k && d >= -k) s[i] = want[i]!;
       else {
         s[i] = d > 0 ? s[i]! + k : s[i]! - k;
+        want[i] = s[i]!;
         clipped = true;
       }
+      if (s[i]! > 0) any = true;
     }
-    w.position = s[0]!;
-    w.rotation = s[1]!;
-    w.bend = s[2]!;
     this.fromIdle = wasIdle;
     const p = this.presence;
     // from nothing: a step fades the target in with the weights, a change no faster takes it as it is
-    if (fresh || (wasIdle && !clipped)) p.value = 1;
+    if (fresh || (wasIdle && !clipped) || !this.carry) p.value = 1;
     else if (wasIdle) p.value = k < 1 ? k : 1;
     else {
       const goal = released ? 0 : 1;
       const d = goal - p.value;
       p.value = d <= k && d >= -k ? goal : d > 0 ? p.value + k : p.value - k;
     }
-    return s[0]! > 0 || s[1]! > 0 || s[2]! > 0;
+    return any;
   }
 
   /**
@@ -142,10 +183,10 @@ export class HeadFade {
     copyQuat(this.usedRotation, rotation);
   }
 
-  /** While {@link presence} is below 1: the target carried from the head's own pose by it, in place. */
-  present(headPosition: ReadonlyVec3, headRotation: ReadonlyQuat, position: Vec3, rotation: Quat): void {
+  /** While {@link presence} is below 1: the target carried from the bone's own pose by it, in place. */
+  present(bonePosition: ReadonlyVec3, boneRotation: ReadonlyQuat, position: Vec3, rotation: Quat): void {
     const p = this.presence;
-    lerpByRef(position, headPosition, position, p);
-    slerpByRef(rotation, headRotation, rotation, p);
+    lerpByRef(position, bonePosition, position, p);
+    slerpByRef(rotation, boneRotation, rotation, p);
   }
 }
