@@ -4,7 +4,9 @@ import { Plane } from "@babylonjs/core/Maths/math.plane.js";
 import { Matrix } from "@babylonjs/core/Maths/math.vector.js";
 import type { Scene } from "@babylonjs/core/scene.js";
 import { FullBodyBipedIK } from "../full-body-biped-ik.js";
+import { NumberRef } from "../../math/number-ref.js";
 import { type SceneUpdatable, SceneUpdater } from "../scene-updater.js";
+import { sceneDeltaSecondsToRef } from "../scene-time.js";
 import { IKLevel, LodCharacter } from "./lod-character.js";
 import { Observable } from "@babylonjs/core/Misc/observable.js";
 import { notifyDisposed } from "../dispose-notice.js";
@@ -107,6 +109,8 @@ export class IKLevelOfDetail {
   private readonly state = new Float64Array(4);
   /** [this frame's step in seconds, the fade's seconds] for the characters' {@link LodCharacter.advance}. */
   private readonly clock = new Float64Array(2);
+  /** This frame's step in seconds, as the scene's clock gives it. */
+  private readonly step = new NumberRef(0);
   /** True on a frame whose solves are timed. */
   private timed = false;
   private version = -1;
@@ -262,14 +266,10 @@ export class IKLevelOfDetail {
       c.visible = !c.hidden && (c.best < 0 || c.seen);
     }
     this.sortBySize();
-    const engine = this.scene.getEngine();
-    const ms =
-      this.scene.animationsEnabled && Number.isFinite(this.scene.deltaTime)
-        ? this.scene.deltaTime
-        : engine.getDeltaTime();
+    const step = sceneDeltaSecondsToRef(this.scene, this.step).value;
     // the step and the fade travel in an array: a double handed to a call V8 does not inline is boxed
     const clock = this.clock;
-    clock[0] = ms > 0 ? ms / 1000 : 0;
+    clock[0] = step > 0 ? step : 0;
     clock[1] = this.fadeSeconds;
     this.applyBudget();
     for (let i = 0; i < chars.length; i++) chars[i]!.advance(clock);
