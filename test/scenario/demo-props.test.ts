@@ -9,6 +9,7 @@ import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
 import { spawnCharacter } from "../../demo/src/character.js";
 import { type Character, type Ctx, bonePos, worldPos } from "../../demo/src/kit.js";
+import { Ghost } from "../../demo/src/ghost.js";
 import { CrowdMarkers } from "../../demo/src/props/crowd-markers.js";
 import { makePistol } from "../../demo/src/props/pistol.js";
 import { fistScale, isUnder, quantile, skinVertices } from "../../demo/src/props/skin.js";
@@ -166,6 +167,27 @@ describe("the demo on a native .babylon character (bones without linked nodes)",
       return [Vector3.Dot(d, c.right), Vector3.Dot(d, up), Vector3.Dot(d, c.forward)];
     });
   };
+
+  it("the ghost shows the .babylon character's animation-only pose (its bones copied, its skinned root drawn)", async () => {
+    const { c } = await openScenario(native, (await import("../../demo/src/scenarios/hit.js")).hit);
+    const ghost = new Ghost(native.scene, native.container, c);
+    onTestFinished(() => ghost.dispose());
+    const skeleton = native.scene.skeletons.at(-1)!;
+    const drawn = native.scene.meshes.filter((x) => x.material?.name === "ghost" && x.skeleton === skeleton);
+    c.ik.enabled = false;
+    for (let f = 0; f < 10; f++) {
+      native.scene.render();
+      ghost.copy();
+    }
+    const off = Math.max(
+      ...c.skeleton.bones.map((b, i) => Vector3.Distance(bonePos(b), bonePos(skeleton.bones[i]!)) / c.h),
+    );
+    report(
+      `RiggedFigure.babylon ghost: ${drawn.length} mesh(es), bones off the character's by ${off.toExponential(1)} h`,
+    );
+    expect(drawn.length, "the ghost's skinned mesh").toBe(1);
+    expect(off, "the ghost's bones off the animated character's (share of the height)").toBeLessThan(1e-4);
+  });
 
   // every scenario of the menu (the list's module loads the panel's, which listen on the page)
   it.each(["free", "grab", "climb", "ground", "deck", "hit", "aim", "look", "tail", "vr", "crowd"])(
