@@ -144,13 +144,16 @@ describe("the demo on a native .babylon character (bones without linked nodes)",
     for (const mesh of native.scene.meshes) native.scene.stopAnimation(mesh);
     // the idles advance by frames, not by the clock: the two copies in step
     for (const m of [native, gltf]) m.scene.useConstantAnimationDeltaTime = true;
-    // the free scenario's panel controls listen on the page when their module loads
-    vi.stubGlobal("addEventListener", () => undefined);
   });
   afterAll(() => {
     native.dispose();
     gltf.dispose();
   });
+  /** The menu's scenarios (the panel's controls listen on the page as their module loads; a test's end unstubs). */
+  const scenarios = () => {
+    vi.stubGlobal("addEventListener", () => undefined);
+    return import("../../demo/src/scenarios/index.js");
+  };
 
   /**
    * Hands, feet and the aim's muzzle (it hangs on the right hand) from the character's root, along its right, up
@@ -169,7 +172,7 @@ describe("the demo on a native .babylon character (bones without linked nodes)",
   };
 
   it("the ghost shows the .babylon character's animation-only pose (its bones copied, its skinned root drawn)", async () => {
-    const { c } = await openScenario(native, (await import("../../demo/src/scenarios/hit.js")).hit);
+    const { c } = await openScenario(native, (await scenarios()).scenarioNamed("hit")!);
     const ghost = new Ghost(native.scene, native.container, c);
     onTestFinished(() => ghost.dispose());
     const skeleton = native.scene.skeletons.at(-1)!;
@@ -193,7 +196,7 @@ describe("the demo on a native .babylon character (bones without linked nodes)",
   it.each(["free", "grab", "climb", "ground", "deck", "hit", "aim", "look", "tail", "vr", "crowd"])(
     "%s builds and runs on RiggedFigure.babylon, hands, feet and props where the glTF copy has them",
     async (name) => {
-      const { scenarioNamed } = await import("../../demo/src/scenarios/index.js");
+      const { scenarioNamed } = await scenarios();
       const scenario = scenarioNamed(name)!;
       const frames = 20;
       const pose = async (m: LoadedModel) => {
