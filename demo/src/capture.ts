@@ -57,7 +57,6 @@ export async function capture(
       if (dir.y >= 0) continue;
       const pad = 0.06 * c.h;
       for (const b of c.skeleton.bones) {
-        if (b.getTransformNode() === null) continue;
         const p = bonePos(b);
         const q = p.add(dir.scale((floor - Math.max(p.y, floor)) / dir.y));
         for (let k = 0; k < 4; k++) add(q.add(new Vector3(k & 1 ? pad : -pad, 0, k & 2 ? pad : -pad)));
@@ -90,7 +89,7 @@ function characterBox(c: Character): { lo: Vector3; hi: Vector3 } {
   if (Number.isFinite(lo.x + hi.x + lo.y + hi.y + lo.z + hi.z)) {
     return { lo: lo.subtractInPlace(pad), hi: hi.addInPlace(pad) };
   }
-  const pts = c.skeleton.bones.filter((b) => b.getTransformNode() !== null).map(bonePos);
+  const pts = c.skeleton.bones.map(bonePos);
   const blo = pts.reduce((a, p) => Vector3.Minimize(a, p), pts[0]!.clone());
   const bhi = pts.reduce((a, p) => Vector3.Maximize(a, p), pts[0]!.clone());
   pad.scaleInPlace(16);

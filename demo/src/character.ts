@@ -1,8 +1,10 @@
 /** Spawning a character: an instance of the loaded model, arms lowered, the IK attached, an idle. */
-import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector";
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode";
 import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik";
 import { resolveBipedReferences } from "../../src/babylon/biped-references";
+import { modelMeshes } from "./model-meshes";
+import { jointOf, localRotation, parentWorldMatrix } from "./bone-world";
 import { type Character, type Ctx, bonePos } from "./kit";
 import { proceduralIdle } from "./procedural-idle";
 
@@ -17,7 +19,7 @@ export function spawnCharacter(ctx: Ctx, position: Vector3, ikTimes: { acc: numb
   root.position.addInPlace(position);
   const skeleton = entries.skeletons[0];
   if (skeleton === undefined) throw new Error("The model has no skeleton.");
-  const meshes = root.getChildMeshes(false);
+  const meshes = modelMeshes(root);
   for (const m of meshes) {
     ctx.shadows.addShadowCaster(m, false);
     m.receiveShadows = true;
@@ -39,8 +41,7 @@ export function spawnCharacter(ctx: Ctx, position: Vector3, ikTimes: { acc: numb
       [r.leftUpperArm, r.leftForearm],
       [r.rightUpperArm, r.rightForearm],
     ] as const) {
-      const n = upper.getTransformNode();
-      if (n === null) continue;
+      const n = jointOf(upper);
       const dirNow = () => bonePos(lower).subtract(bonePos(upper)).normalize();
       const d0 = dirNow();
       const down = new Vector3(0, -1, 0);
@@ -49,10 +50,9 @@ export function spawnCharacter(ctx: Ctx, position: Vector3, ikTimes: { acc: numb
       axis.normalize();
       const angle = Math.acos(Math.max(-1, Math.min(1, Vector3.Dot(d0, down)))) - 0.35;
       if (angle <= 0) continue;
-      const before = n.rotationQuaternion?.clone() ?? Quaternion.FromEulerVector(n.rotation);
+      const before = localRotation(n);
       // the turn in the parent's coordinates (a mirrored parent is just other coordinates there)
-      const parentInv =
-        n.parent !== null ? (n.parent as TransformNode).computeWorldMatrix(true).clone().invert() : Matrix.Identity();
+      const parentInv = parentWorldMatrix(upper).clone().invert();
       const dp = Vector3.TransformNormal(d0, parentInv).normalize();
       const target = Vector3.TransformNormal(
         d0.scale(Math.cos(angle)).add(Vector3.Cross(axis, d0).scale(Math.sin(angle))),
@@ -89,7 +89,6 @@ export function spawnCharacter(ctx: Ctx, position: Vector3, ikTimes: { acc: numb
   let lo = Infinity;
   let hi = -Infinity;
   for (const b of skeleton.bones) {
-    if (b.getTransformNode() === null) continue;
     const y = bonePos(b).y;
     lo = Math.min(lo, y);
     hi = Math.max(hi, y);
@@ -102,9 +101,7 @@ export function spawnCharacter(ctx: Ctx, position: Vector3, ikTimes: { acc: numb
   const right = bonePos(r.rightUpperArm).subtract(bonePos(r.leftUpperArm));
   right.y = 0;
   right.normalize();
-  const nodes = [r.spine[0], r.leftUpperArm, r.rightForearm]
-    .filter((b) => b !== undefined)
-    .map((b) => b!.getTransformNode()!);
+  const nodes = [r.spine[0], r.leftUpperArm, r.rightForearm].filter((b) => b !== undefined).map((b) => jointOf(b!));
   const idle = proceduralIdle(ctx.scene, nodes, `idle#${k}`, { amplitude: 0.12, frames: 90 });
   idle.start(true, 1);
   if (ctx.paused()) idle.pause();

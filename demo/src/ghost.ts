@@ -1,17 +1,19 @@
 /**
  * The ghost: a translucent second instance of the model that shows the first character's animation-only pose
- * (its nodes copy the character's local transforms after the animations, before the IK solves). Not a
- * character: no IK, no shadow, not in `ctx.characters`.
+ * (its nodes, or its bones when they have none, copy the character's local transforms after the animations,
+ * before the IK solves). Not a character: no IK, no shadow, not in `ctx.characters`.
  */
 import { StandardMaterial } from "@babylonjs/core/Materials/standardMaterial";
 import { Color3 } from "@babylonjs/core/Maths/math.color";
 import { Quaternion } from "@babylonjs/core/Maths/math.vector";
+import type { Skeleton } from "@babylonjs/core/Bones/skeleton";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode";
 import type { Node } from "@babylonjs/core/node";
 import type { AssetContainer } from "@babylonjs/core/assetContainer";
 import type { Scene } from "@babylonjs/core/scene";
 import type { Character } from "./kit";
+import { modelMeshes } from "./model-meshes";
 
 const isTransform = (n: Node): boolean => n instanceof TransformNode;
 
@@ -21,7 +23,7 @@ export class Ghost {
   private readonly meshes: AbstractMesh[];
   private readonly material: StandardMaterial;
   private readonly roots: TransformNode[];
-  private readonly skeletons: { dispose(): void }[];
+  private readonly skeletons: Skeleton[];
 
   constructor(
     scene: Scene,
@@ -47,7 +49,7 @@ export class Ghost {
     this.material.alpha = 0.3;
     // only the nearest surface shows: a clean silhouette rather than overlapping shells
     this.material.needDepthPrePass = true;
-    this.meshes = this.roots[0]!.getChildMeshes(false);
+    this.meshes = modelMeshes(this.roots[0]!);
     for (const m of this.meshes) {
       m.material = this.material;
       m.isPickable = false;
@@ -63,6 +65,15 @@ export class Ghost {
       if (a.rotationQuaternion !== null) (b.rotationQuaternion ??= new Quaternion()).copyFrom(a.rotationQuaternion);
       else b.rotation.copyFrom(a.rotation);
     }
+    // a skeleton without linked nodes (.babylon) carries its pose in the bones themselves
+    const bones = this.skeletons[0]?.bones ?? [];
+    this.of.skeleton.bones.forEach((a, i) => {
+      const b = bones[i];
+      if (b === undefined || a.getTransformNode() !== null) return;
+      b.position = a.position;
+      b.rotationQuaternion = a.rotationQuaternion;
+      b.scaling = a.scaling;
+    });
   }
 
   setEnabled(on: boolean): void {

@@ -7,15 +7,17 @@ import type { AbstractEngine } from "@babylonjs/core/Engines/abstractEngine";
 import type { ShadowGenerator } from "@babylonjs/core/Lights/Shadows/shadowGenerator";
 import { StandardMaterial } from "@babylonjs/core/Materials/standardMaterial";
 import { Color3 } from "@babylonjs/core/Maths/math.color";
-import { type Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector";
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh";
 import type { Mesh } from "@babylonjs/core/Meshes/mesh";
 import { CreateCylinder } from "@babylonjs/core/Meshes/Builders/cylinderBuilder";
-import { TransformNode } from "@babylonjs/core/Meshes/transformNode";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode";
 import type { Scene } from "@babylonjs/core/scene";
 import type { AssetContainer } from "@babylonjs/core/assetContainer";
-import type { Node } from "@babylonjs/core/node";
 import type { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik";
+import { bonePos, freshWorldMatrix } from "./bone-world";
+
+export { bonePos, boneRotation } from "./bone-world";
 
 /** Named values a scenario records for the e2e test: numbers, world points `[x, y, z]`, strings, nested. */
 export type Json = number | string | boolean | null | Json[] | { [k: string]: Json };
@@ -153,19 +155,7 @@ export interface ScenarioRun {
 
 /** World position of a node, its ancestors recomputed first (the parents' cached matrices may be stale). */
 export function worldPos(n: TransformNode): Vector3 {
-  const chain: TransformNode[] = [];
-  let p: Node | null = n;
-  while (p !== null) {
-    if (p instanceof TransformNode) chain.push(p);
-    p = p.parent;
-  }
-  let m: Matrix = n.getWorldMatrix();
-  for (let i = chain.length - 1; i >= 0; i--) m = chain[i]!.computeWorldMatrix(true);
-  return m.getTranslation();
-}
-
-export function bonePos(bone: Bone): Vector3 {
-  return worldPos(bone.getTransformNode()!);
+  return freshWorldMatrix(n).getTranslation();
 }
 
 export const arr = (v: Vector3): Pos => [v.x, v.y, v.z];
@@ -191,13 +181,6 @@ export function frameCamera(ctx: Ctx, c: Character, target: Vector3, radius: num
   const d = c.forward.scale(front).add(c.right.scale(side));
   ctx.camera.alpha = Math.atan2(d.z, d.x);
   ctx.camera.beta = 1.2;
-}
-
-/** The bone's world rotation as Babylon decomposes it (the convention of an effector's rotation and target). */
-export function boneRotation(bone: Bone): Quaternion {
-  const node = bone.getTransformNode()!;
-  node.computeWorldMatrix(true);
-  return node.absoluteRotationQuaternion.clone();
 }
 
 /**

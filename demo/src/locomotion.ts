@@ -2,14 +2,14 @@
 import { Animation } from "@babylonjs/core/Animations/animation";
 import { AnimationGroup } from "@babylonjs/core/Animations/animationGroup";
 import type { Bone } from "@babylonjs/core/Bones/bone";
-import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector";
-import type { TransformNode } from "@babylonjs/core/Meshes/transformNode";
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector";
 import type { Scene } from "@babylonjs/core/scene";
+import { jointOf, localRotation, parentWorldMatrix } from "./bone-world";
 import { bonePos, type Character, worldPos } from "./kit";
 
 /**
  * A walk-in-place for models without a walk clip: each leg in turn lifts its knee (hip and knee flex about
- * the character's right axis), with a moment of double support between. Keys on the thigh and calf nodes;
+ * the character's right axis), with a moment of double support between. Keys on the thigh and calf joints;
  * the turn's order and sign are checked numerically (a mirrored glTF root can flip them).
  */
 export function walkInPlace(c: Character, scene: Scene, period = 1.2): AnimationGroup {
@@ -26,10 +26,9 @@ export function walkInPlace(c: Character, scene: Scene, period = 1.2): Animation
       [thigh, calf, 0.6, 1],
       [calf, foot, 1.1, -1],
     ] as const) {
-      const n = bone.getTransformNode()!;
-      const base = n.rotationQuaternion?.clone() ?? Quaternion.FromEulerVector(n.rotation);
-      const parentInv =
-        n.parent !== null ? (n.parent as TransformNode).computeWorldMatrix(true).clone().invert() : Matrix.Identity();
+      const n = jointOf(bone);
+      const base = localRotation(n);
+      const parentInv = parentWorldMatrix(bone).clone().invert();
       const axis = Vector3.TransformNormal(c.right, parentInv).normalize();
       // which construction moves the child forward (thigh) / backward (calf) for a positive angle?
       const before = Vector3.Dot(bonePos(child).subtract(bonePos(bone)), c.forward);
@@ -49,7 +48,7 @@ export function walkInPlace(c: Character, scene: Scene, period = 1.2): Animation
         }
       }
       n.rotationQuaternion = base;
-      worldPos(n);
+      bonePos(bone);
       const anim = new Animation(
         `walk ${n.name}`,
         "rotationQuaternion",

@@ -24,6 +24,7 @@ export const COMMITTED: ModelEntry[] = [
   { file: "Mannequin.glb", label: "KayKit Mannequin (CC0)", url: "models/" },
   { file: "Superhero_Male_FullBody.gltf", label: "Quaternius Superhero (CC0)", url: "models/", stripTextures: true },
   { file: "RiggedFigure.gltf", label: "Cesium RiggedFigure (CC-BY 4.0)", url: "models/" },
+  { file: "RiggedFigure.babylon", label: "Cesium RiggedFigure, .babylon (CC-BY 4.0)", url: "models/" },
 ].map((m) => ({ ...m, url: m.url + m.file }));
 
 /**
@@ -79,6 +80,10 @@ export async function loadModel(scene: Scene, s: ModelSource): Promise<AssetCont
 }
 
 async function loadEntry(scene: Scene, m: ModelEntry): Promise<AssetContainer> {
+  if (ext(m.file) === ".babylon") {
+    await import("@babylonjs/core/Loading/Plugins/babylonFileLoader");
+    return LoadAssetContainerAsync(m.url, scene, { pluginExtension: ".babylon" });
+  }
   if (ext(m.file) !== ".gltf") return LoadAssetContainerAsync(m.url, scene, { pluginExtension: ".glb" });
   if (m.stripTextures !== true) return LoadAssetContainerAsync(m.url, scene, { pluginExtension: ".gltf" });
   const json = stripTextures(await (await fetch(m.url)).json());

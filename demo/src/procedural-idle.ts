@@ -1,12 +1,14 @@
 /**
  * A gentle procedural idle for models without clips: the spine sways and both arms swing, as keys on the
- * linked TransformNodes' rotationQuaternion (so it drives the skeleton like a glTF clip). Shared by the demo's
+ * linked TransformNodes' rotationQuaternion (so it drives the skeleton like a glTF clip), or on the bones
+ * themselves for a skeleton without linked nodes (a native .babylon one). Shared by the demo's
  * characters and the tests' scenes (test/helpers/babylon-scene.ts).
  */
 // `.js` on the deep imports: the benchmarks run this file in Node (bench/ → test/helpers → here)
 import { Animation } from "@babylonjs/core/Animations/animation.js";
 import { AnimationGroup } from "@babylonjs/core/Animations/animationGroup.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { Scene } from "@babylonjs/core/scene.js";
 
@@ -19,7 +21,7 @@ export interface IdleShape {
 /** Node `i` swings about the x, y or z axis in turn, each a phase `i` apart (keys every 10 frames). */
 export function proceduralIdle(
   scene: Scene,
-  nodes: TransformNode[],
+  nodes: (TransformNode | Bone)[],
   name: string,
   { amplitude, frames }: IdleShape,
 ): AnimationGroup {

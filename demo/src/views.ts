@@ -13,9 +13,9 @@ import { CreateLineSystem } from "@babylonjs/core/Meshes/Builders/linesBuilder";
 import { CreateSphere } from "@babylonjs/core/Meshes/Builders/sphereBuilder";
 import type { LinesMesh } from "@babylonjs/core/Meshes/linesMesh";
 import type { Mesh } from "@babylonjs/core/Meshes/mesh";
-import type { TransformNode } from "@babylonjs/core/Meshes/transformNode";
+import type { Bone } from "@babylonjs/core/Bones/bone";
 import type { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik";
-import { type Ctx, type Pos, arr, worldPos } from "./kit";
+import { type Ctx, type Pos, arr, bonePos, worldPos } from "./kit";
 
 /** World positions of an IK's solver nodes (chain by chain), read from the solver after its solve. */
 function solverNodePositions(ik: FullBodyBipedIK): Vector3[][] {
@@ -38,7 +38,7 @@ function nodeCount(ik: FullBodyBipedIK): number {
 
 export class DebugViews {
   private skeletonLines: LinesMesh | null = null;
-  private skeletonPairs: [TransformNode, TransformNode][] = [];
+  private skeletonPairs: [Bone, Bone][] = [];
   private nodeSpheres: Mesh | null = null;
   private nodeMatrices = new Float32Array(0);
   private nodeLines: LinesMesh | null = null;
@@ -52,9 +52,8 @@ export class DebugViews {
     if (on && this.skeletonLines === null) {
       for (const c of this.ctx.characters) {
         for (const b of c.skeleton.bones) {
-          const n = b.getTransformNode();
-          const p = b.getParent()?.getTransformNode() ?? null;
-          if (n !== null && p !== null) this.skeletonPairs.push([p, n]);
+          const p = b.getParent();
+          if (p !== null) this.skeletonPairs.push([p, b]);
         }
       }
       this.skeletonLines = CreateLineSystem(
@@ -100,7 +99,7 @@ export class DebugViews {
   }
 
   private skeletonLines0(): Vector3[][] {
-    return this.skeletonPairs.map(([p, n]) => [worldPos(p), worldPos(n)]);
+    return this.skeletonPairs.map(([p, b]) => [bonePos(p), bonePos(b)]);
   }
 
   /**
@@ -149,11 +148,15 @@ export class DebugViews {
     const s = ik.solver;
     for (let c = 0; c < s.chainCount; c++) {
       for (let i = 0; i < s.getNodeCount(c); i++) {
-        const tn = ik.rig.nodes[s.getNode(c, i).bone] ?? null;
+        const id = s.getNode(c, i).bone;
+        // a glTF rig's non-joint nodes have no bone; a bone-only skeleton's bones have no node
+        const tn = ik.rig.nodes[id] ?? null;
+        const bone = ik.rig.bones[id] ?? null;
+        const p = tn !== null ? worldPos(tn) : bone !== null ? bonePos(bone) : null;
         out.push({
           bone: s.getNodeBoneName(c, i),
           node: arr(s.getNodeWorldPosition(c, i, new Vector3())),
-          boneWorld: tn === null ? [NaN, NaN, NaN] : arr(worldPos(tn)),
+          boneWorld: p === null ? [NaN, NaN, NaN] : arr(p),
         });
       }
     }

@@ -311,8 +311,14 @@ describe.skipIf(skip)(title, () => {
       expect(ghostMeshes).toBeGreaterThan(0);
       await page.click("#ghost");
 
-      // the model menu: another committed model
+      // the model menu: a native .babylon character (bones without linked nodes: it never got ready), then
+      // another committed model
       await page.click("#sec-model > summary");
+      await page.selectOption("#model", { label: "Cesium RiggedFigure, .babylon (CC-BY 4.0)" });
+      await readyWith("RiggedFigure.babylon");
+      expect(await hook<string[]>("h.errors")).toEqual([]);
+      expect(errors).toEqual([]);
+      lines.push("model menu: RiggedFigure.babylon ready, no errors");
       await page.selectOption("#model", { label: "KayKit Mannequin (CC0)" });
       await readyWith("Mannequin.glb");
       expect(await hook<string[]>("h.errors")).toEqual([]);

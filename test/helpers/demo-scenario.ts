@@ -8,6 +8,7 @@ import { ArcRotateCamera } from "@babylonjs/core/Cameras/arcRotateCamera.js";
 import type { NullEngineOptions } from "@babylonjs/core/Engines/nullEngine.js";
 import type { ShadowGenerator } from "@babylonjs/core/Lights/Shadows/shadowGenerator.js";
 import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { CreateGround } from "@babylonjs/core/Meshes/Builders/groundBuilder.js";
 import { onTestFinished, vi } from "vitest";
 import { spawnCharacter } from "../../demo/src/character.js";
 import { disposeCharacter } from "../../demo/src/dispose-character.js";
@@ -18,7 +19,10 @@ import type { LoadedModel } from "./babylon-scene.js";
 /** The panel's right edge in CSS pixels (8 px from the left, 280 px wide), as the page lays it out. */
 export const PANEL = 288;
 
-const noShadows = { addShadowCaster: () => undefined } as unknown as ShadowGenerator;
+const noShadows = {
+  addShadowCaster: () => undefined,
+  removeShadowCaster: () => undefined,
+} as unknown as ShadowGenerator;
 
 /** A scenario running in a model's scene; everything it added goes when the test finishes. */
 export interface OpenScenario {
@@ -31,28 +35,43 @@ export interface OpenScenario {
 
 /**
  * Builds `scenario` in the model's scene at a `width`×`height` window (the page's `document` and `window`
- * stubbed for the panel's width while the test runs) and renders one frame.
+ * stubbed for the panel's width while the test runs) and renders one frame. `idle: false` stops the
+ * characters' procedural idle (it swings bones about their own local axes, which differ between files).
  */
 export async function openScenario(
   m: LoadedModel,
   scenario: Scenario,
   width = 1280,
   height = 800,
+  { idle = true }: { idle?: boolean } = {},
 ): Promise<OpenScenario> {
   const options = (m.engine as unknown as { _options: NullEngineOptions })._options;
   options.renderWidth = width;
   options.renderHeight = height;
   const byId = (id: string) =>
     id === "panel" ? { offsetLeft: 8, offsetWidth: PANEL - 8 } : id === "canvas" ? { clientWidth: width } : null;
-  vi.stubGlobal("document", { getElementById: byId });
-  vi.stubGlobal("window", { addEventListener: () => undefined, removeEventListener: () => undefined });
+  const listeners = { addEventListener: () => undefined, removeEventListener: () => undefined };
+  vi.stubGlobal("document", { getElementById: byId, ...listeners });
+  vi.stubGlobal("window", listeners);
+  // the crowd reads its count from the URL: a small one (the page opens with a hundred)
+  vi.stubGlobal("location", { search: "?count=4" });
   const camera = new ArcRotateCamera("camera", -Math.PI / 2, 1.25, 4, new Vector3(0, 0.9, 0), m.scene);
   camera.minZ = 0.05;
   const previous = m.scene.activeCamera;
   m.scene.activeCamera = camera;
-  const fields = { scene: m.scene, engine: m.engine, camera, container: m.container, shadows: noShadows };
+  // the stage's floor (the ground scenario walks and probes it)
+  const ground = CreateGround("ground", { width: 40, height: 40 }, m.scene);
+  const fields = { scene: m.scene, engine: m.engine, camera, container: m.container, shadows: noShadows, ground };
   const ctx = { ...fields, iks: [], characters: [], components: [], paused: () => false } as unknown as Ctx;
-  ctx.spawn = (p: Vector3) => spawnCharacter(ctx, p, { acc: 0 });
+  ctx.spawn = (p: Vector3) => {
+    const c = spawnCharacter(ctx, p, { acc: 0 });
+    if (!idle) {
+      // back to the pose it was spawned in, and still
+      c.idle?.reset();
+      c.idle?.stop();
+    }
+    return c;
+  };
   const before = new Set(m.scene.meshes);
   const observers = new Set(m.scene.onBeforeRenderObservable.observers);
   keepClearOfPanel(m.scene, camera);
@@ -69,6 +88,7 @@ export async function openScenario(
     for (const o of shift) m.scene.onBeforeRenderObservable.remove(o);
     m.scene.activeCamera = previous;
     camera.dispose();
+    ground.dispose();
     vi.unstubAllGlobals();
   });
   m.scene.render();

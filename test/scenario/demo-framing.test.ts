@@ -65,28 +65,31 @@ describe("the climb framed on the UAL character (the demo's default)", () => {
   });
 });
 
-describe.each<ModelName>(["UAL", "RiggedFigure"])("the free scenario's handles on %s", (model) => {
-  it("no bend goal in front of a handle the user drags (rays from the camera to each hand and foot)", async () => {
-    const m = await loadModel(model);
-    onTestFinished(() => m.dispose());
-    const [w, h] = [1280, 800];
-    // the free scenario's panel controls listen on the page when their module loads
-    vi.stubGlobal("addEventListener", () => undefined);
-    const { free } = await import("../../demo/src/scenarios/free.js");
-    const { camera } = await openScenario(m, free, w, h);
-    const handles = m.scene.meshes.filter((x) => x.name.startsWith("handle "));
-    const eye = eyeOf(camera);
-    const worst: string[] = [];
-    let hiddenMost = 0;
-    for (const handle of handles.filter((x) => / (hand|foot)$/.test(x.name))) {
-      const { hidden, by } = hiddenShare(handle, handles, eye);
-      hiddenMost = Math.max(hiddenMost, hidden);
-      if (hidden > 0) worst.push(`${handle.name}: ${(hidden * 100).toFixed(0)} % behind ${[...by].join(", ")}`);
-    }
-    report(`${model} free: ${worst.length === 0 ? "every hand and foot handle in full view" : worst.join("; ")}`);
-    expect(worst, "hand and foot handles hidden by another handle").toEqual([]);
-  });
-});
+describe.each<ModelName>(["UAL", "RiggedFigure", "RiggedFigureBabylon"])(
+  "the free scenario's handles on %s",
+  (model) => {
+    it("no bend goal in front of a handle the user drags (rays from the camera to each hand and foot)", async () => {
+      const m = await loadModel(model);
+      onTestFinished(() => m.dispose());
+      const [w, h] = [1280, 800];
+      // the free scenario's panel controls listen on the page when their module loads
+      vi.stubGlobal("addEventListener", () => undefined);
+      const { free } = await import("../../demo/src/scenarios/free.js");
+      const { camera } = await openScenario(m, free, w, h);
+      const handles = m.scene.meshes.filter((x) => x.name.startsWith("handle "));
+      const eye = eyeOf(camera);
+      const worst: string[] = [];
+      let hiddenMost = 0;
+      for (const handle of handles.filter((x) => / (hand|foot)$/.test(x.name))) {
+        const { hidden, by } = hiddenShare(handle, handles, eye);
+        hiddenMost = Math.max(hiddenMost, hidden);
+        if (hidden > 0) worst.push(`${handle.name}: ${(hidden * 100).toFixed(0)} % behind ${[...by].join(", ")}`);
+      }
+      report(`${model} free: ${worst.length === 0 ? "every hand and foot handle in full view" : worst.join("; ")}`);
+      expect(worst, "hand and foot handles hidden by another handle").toEqual([]);
+    });
+  },
+);
 
 /** The share of `handle`'s visible half hidden from `eye` by other handles (rays to 69 points over its disc). */
 function hiddenShare(handle: AbstractMesh, all: AbstractMesh[], eye: Vector3): { hidden: number; by: Set<string> } {

@@ -7,7 +7,7 @@ import type { Bone } from "@babylonjs/core/Bones/bone";
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode";
 import { HandPoser } from "../../../src/effectors/interaction/hand-poser";
-import { worldPos } from "../kit";
+import { bonePos, boneRotation, worldPos } from "../kit";
 import { isUnder, skinVertices } from "./skin";
 
 /** The grip, relative to a point on the cylinder's axis (world directions of the character at spawn). */
@@ -67,6 +67,23 @@ function skinBelow(handBone: Bone, y: number, height: number): number {
   return Math.min(...skin.map((p) => p.y)) - y - 0.005 * height;
 }
 
+/**
+ * The grip of a hand without fingers to read its axes from (or whose bones have no nodes to pose): the wrist
+ * beside the cylinder, turned as it is now (the arm lowered), and held as high as its skin needs (the
+ * Mannequin's fist hangs a fifth of its height below).
+ */
+function noFingers(handBone: Bone, wrist: Vector3, radius: number, palmSide: Vector3, height: number): Grip {
+  return {
+    wristOffset: palmSide.scale(-(radius + 0.03 * height)),
+    rotation: boneRotation(handBone),
+    lowest: Math.min(-0.03 * height, skinBelow(handBone, wrist.y, height)),
+    pose: null,
+    fingers: [],
+    thumb: false,
+    open: [],
+  };
+}
+
 /** Distance from `p` to the vertical line through `a`. */
 const toAxis = (p: Vector3, a: Vector3) => Math.hypot(p.x - a.x, p.z - a.z);
 
@@ -92,10 +109,12 @@ export function makeGrip(
   palmSide: Vector3,
   height: number,
 ): Grip {
-  const hand = handBone.getTransformNode()!;
+  const hand = handBone.getTransformNode();
+  const wrist = bonePos(handBone);
+  const skin = 0.008 * height;
+  if (hand === null) return noFingers(handBone, wrist, radius, palmSide, height);
   const all = chains(hand, skeletonNodes);
   const saved = [hand, ...all.flat()].map((n) => [n, n.rotationQuaternion?.clone() ?? null] as const);
-  const wrist = worldPos(hand);
   // the open hand, before the wrap
   const open = new Map(
     all.map((ch) => [ch, ch.map((n) => n.rotationQuaternion?.clone() ?? n.rotation.toQuaternion())]),
@@ -104,21 +123,7 @@ export function makeGrip(
   const thumbIndex = all.findIndex((ch) => /thumb/i.test(ch[0]!.name));
   const thumb = thumbIndex >= 0 ? all[thumbIndex]! : null;
   const fingers = all.filter((ch) => ch !== thumb);
-  const skin = 0.008 * height;
-  if (fingers.length < 2) {
-    // no fingers to read the hand's axes from: the wrist beside the cylinder, turned as it is now (the arm
-    // lowered), and held as high as its skin needs (the Mannequin's fist hangs a fifth of its height below)
-    hand.computeWorldMatrix(true);
-    return {
-      wristOffset: palmSide.scale(-(radius + 0.03 * height)),
-      rotation: hand.absoluteRotationQuaternion.clone(),
-      lowest: Math.min(-0.03 * height, skinBelow(handBone, wrist.y, height)),
-      pose: null,
-      fingers: [],
-      thumb: false,
-      open: [],
-    };
-  }
+  if (fingers.length < 2) return noFingers(handBone, wrist, radius, palmSide, height);
   // the hand's axes now: wrist to the knuckles' middle, and across the knuckles from the thumb's side
   const bases = fingers.map((ch) => worldPos(ch[0]!));
   const knuckles = bases.reduce((a, b) => a.add(b), Vector3.Zero()).scale(1 / bases.length);
@@ -190,10 +195,10 @@ export function makeGrip(
 }
 
 /** Curl of a finger chain: the angle (rad) between the hand's direction (wrist to base) and its last segment. */
-export function curl(hand: TransformNode, chain: TransformNode[]): number {
+export function curl(hand: Bone, chain: TransformNode[]): number {
   const ps = chain.map(worldPos);
   if (ps.length < 2) return 0;
-  const a = ps[0]!.subtract(worldPos(hand)).normalize();
+  const a = ps[0]!.subtract(bonePos(hand)).normalize();
   const b = ps[ps.length - 1]!.subtract(ps[ps.length - 2]!).normalize();
   return Math.acos(Math.max(-1, Math.min(1, Vector3.Dot(a, b))));
 }

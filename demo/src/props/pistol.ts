@@ -6,6 +6,7 @@ import { CreateBox } from "@babylonjs/core/Meshes/Builders/boxBuilder";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode";
 import type { ShadowGenerator } from "@babylonjs/core/Lights/Shadows/shadowGenerator";
 import type { Scene } from "@babylonjs/core/scene";
+import { hangOnBone } from "../bone-world";
 import { bonePos, mat } from "../kit";
 import { fistScale, isUnder, quantile, skinVertices } from "./skin";
 
@@ -53,7 +54,7 @@ export function makePistol(
   up: Vector3,
 ) {
   const wrist = bonePos(hand);
-  const fingers = hand.children.filter((b) => b.getTransformNode() !== null);
+  const fingers = hand.children;
   const knuckles =
     fingers.length > 0
       ? fingers
@@ -90,8 +91,6 @@ export function makePistol(
     shadows.addShadowCaster(m, false);
   }
   // the pistol follows the hand from now on (its world pose kept)
-  const node = hand.getTransformNode()!;
-  node.computeWorldMatrix(true);
-  root.setParent(node);
+  hangOnBone(root, hand);
   return { root, muzzle } satisfies Pistol;
 }

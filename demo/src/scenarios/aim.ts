@@ -21,6 +21,7 @@ import { framePoints } from "../frame-box";
 import { outline } from "../framing";
 import { type Ctx, type Json, type Scenario, type ScenarioRun, arr, bonePos, frameCamera, mat } from "../kit";
 import { playClip, worldPos } from "../kit";
+import { hangFrame, hangOnBone } from "../bone-world";
 import { makePistol } from "../props/pistol";
 
 /** The barrel's world axis (the muzzle's +Z), its ancestors recomputed first. */
@@ -73,7 +74,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
 
   // the left hand stays where the clip holds it relative to the right hand: a node under the right hand
   const support = new TransformNode("left hand on the gun", scene);
-  support.parent = r.rightHand.getTransformNode();
+  hangOnBone(support, r.rightHand);
   if (twoHanded) {
     ik.solver.leftHandEffector.target = support;
     ik.solver.leftHandEffector.positionWeight = 1;
@@ -182,12 +183,8 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       }
       if (twoHanded) {
         // the left hand's animated pose in the right hand's frame (the bones are animated here, before the IK)
-        const rn = r.rightHand.getTransformNode()!;
-        const ln = r.leftHand.getTransformNode()!;
-        worldPos(rn);
-        worldPos(ln);
-        rn.getWorldMatrix().invertToRef(inv);
-        ln.getWorldMatrix().multiplyToRef(inv, rel);
+        hangFrame(r.rightHand, inv).invertToRef(inv);
+        hangFrame(r.leftHand, rel).multiplyToRef(inv, rel);
         rel.decompose(support.scaling, support.rotationQuaternion ?? undefined, support.position);
       }
       flashT = Math.min(1, flashT + dt / 0.08);

@@ -54,7 +54,9 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   const { cup, top, cupRadius, cupHeight } = table;
   table.place(-0.45, -0.2);
   // the grip beside the cup: wrist place and turn, and the closed fingers for the hand poser
-  const nodes = new Set(c.skeleton.bones.map((b: Bone) => b.getTransformNode()!).filter((n) => n !== null));
+  const nodes = new Set(
+    c.skeleton.bones.map((b: Bone) => b.getTransformNode()).filter((n): n is TransformNode => n !== null),
+  );
   const grip = makeGrip(r.leftHand, nodes, cupRadius, forward, right, h);
   // the grip's axis at half the cup's height or as high as the hand's skin needs: the hand rests on the
   // tabletop, never in it (a cap at 0.8 of the cup's height put the Mannequin's fist through the board)
@@ -73,10 +75,9 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   const lift = clip === null ? 0.14 * h : 0;
   // on the way to the cup and back, the hand goes over the board's edge: up by as far as its skin hangs below
   // the tabletop at rest (the Mannequin's fist, from beside the table, crossed the board 9.5 cm deep)
-  const hand = r.leftHand.getTransformNode()!;
   const hang = skinVertices(c.skeleton, (b) => isUnder(b, r.leftHand)).reduce(
     (a, p) => Math.min(a, p.y),
-    worldPos(hand).y,
+    bonePos(r.leftHand).y,
   );
   const hop = HOP * Math.max(0, top + 0.005 * h - hang);
   const weight =
@@ -171,6 +172,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   let rest = 0.6;
   let loop = 0;
   const time = () => system.getProgress(LH) * object.length;
+  const hand = r.leftHand;
   const open = grip.fingers.map((ch) => curl(hand, ch));
   const joints = () => grip.fingers.flat().map(worldPos);
   // the fingers that wrap the cup's wall (the thumb may lie over its rim)
