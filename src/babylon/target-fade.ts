@@ -99,6 +99,8 @@ export class TargetFade {
 
   /** Not used this update (the ease turned off): the next update starts at its weights, as a new one. */
   forget(): void {
+    // called every frame for every effector left at FinalIK's default: a crowd's stay unwritten
+    if (this.fresh && !this.held && !this.hasUsed) return;
     this.fresh = true;
     this.held = false;
     this.hasUsed = false;
