@@ -183,6 +183,7 @@ export class SceneUpdater {
       this.scene.onBeforeRenderTargetsRenderObservable.remove(this.beforeRender);
       this.beforeAnimations = null;
       this.beforeRender = null;
+      this.snapshots.dispose();
       updaters.delete(this.scene);
     }
   }
