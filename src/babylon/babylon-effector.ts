@@ -39,7 +39,8 @@ export class BabylonEffector {
    * the same time; faded in from 0, the target starts from the bone's own pose. Weights changed no faster,
    * and a target node (or `position`) that keeps moving, are followed as they are. Weights set back to 0 fade
    * out on the target last used. During the solve's hooks the weights read are the eased ones; after it, the
-   * ones set. Follows the scene's clock (`scene.deltaTime`). Not a number or ∞: 0.
+   * ones set. Follows the scene's clock (`scene.deltaTime`, summed over the frames since the last solve: a
+   * character solved every few frames, or hidden for a while, eases in the same time). Not a number or ∞: 0.
    */
   fadeSeconds = 0;
   /** The solver's effector (component space). */
