@@ -3,6 +3,7 @@ import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { Scene } from "@babylonjs/core/scene.js";
 import type { BabylonRig } from "./babylon-rig.js";
+import type { TargetAnchor } from "./target-anchor.js";
 import { TargetFade } from "./target-fade.js";
 import { currentWorldMatrix, hasRotation, rotationFromMatrix } from "./world-matrix.js";
 import { Quat } from "../math/quat.js";
@@ -59,6 +60,8 @@ export class BabylonEffector {
   private eased = false;
   /** True when the eased weights of this update are not all 0. */
   private weighted = false;
+  /** @internal Where the target hangs from the character's own bones (end effectors; set by the solver). */
+  _anchor: TargetAnchor | null = null;
 
   /** Wraps `inner`, whose node bone lives in `rig`. */
   constructor(inner: IKEffector, rig: BabylonRig, warn: (cause: string, message: string) => void) {
@@ -159,6 +162,8 @@ export class BabylonEffector {
         }
       }
     }
+    const anchor = this._anchor;
+    if (anchor !== null) anchor.follow(this.target, this.rig);
     const inner = this.inner;
     const o = this.positionOffset;
     const offset = o.x !== 0 || o.y !== 0 || o.z !== 0;
@@ -181,6 +186,7 @@ export class BabylonEffector {
       inner.positionOffset.y += tv.y;
       inner.positionOffset.z += tv.z;
     }
+    if (anchor !== null && anchor.bone >= 0) anchor.capture(this.rig, inner);
   }
 
   /**

@@ -3,6 +3,7 @@ import { Observable } from "@babylonjs/core/Misc/observable.js";
 import { BabylonChain } from "./babylon-chain.js";
 import { BabylonEffector } from "./babylon-effector.js";
 import { notifyDisposed } from "./dispose-notice.js";
+import { TargetAnchor } from "./target-anchor.js";
 import type { BabylonRig } from "./babylon-rig.js";
 import type { BipedMapping } from "../mapping/biped-mapping.js";
 import type { IKMappingBone } from "../mapping/mapping-bone.js";
@@ -11,6 +12,7 @@ import type { IKMappingSpine } from "../mapping/mapping-spine.js";
 import { FullBodyBipedChain, FullBodyBipedEffector } from "../solver/biped-bones.js";
 import type { FBIKChain } from "../solver/chain.js";
 import type { IKNode } from "../solver/node.js";
+import type { IKEffector } from "../solver/effector.js";
 import { IKSolverFullBodyBiped } from "../solver/full-body-biped.js";
 import type { SolverObservable } from "../solver/observable.js";
 
@@ -140,8 +142,11 @@ export class FBBIKSolver {
     this.spineMapping = mapping.spineMapping;
     this.headMapping = mapping.headMapping;
     this.limbMappings = mapping.limbMappings;
+    for (let i = 0; i < 4; i++)
+      this.effectors[FullBodyBipedEffector.LeftHand + i]!._anchor = new TargetAnchor(this.limbMappings[i]!);
     inner.syncTargets = () => {
       for (const e of this.effectors) e._syncToSolver();
+      this.placeAnchored();
       for (const c of this.limbChains) c.bendConstraint._syncToSolver();
     };
     inner.externalSolveHooks = () =>
@@ -154,6 +159,7 @@ export class FBBIKSolver {
       () => this.onPostSolveObservable.hasObservers() && this.onPostSolveObservable.notifyObservers(),
     );
     inner.onPostUpdate.add(() => {
+      if (inner.solvedLastUpdate) this.followAnchors();
       // FinalIK resets the offsets (OnPostWrite) before OnPostUpdate: one added there counts in the next solve
       this.settle();
       this.settled = true;
@@ -410,6 +416,32 @@ export class FBBIKSolver {
   _afterUpdate(): void {
     if (this.settled) this.settled = false;
     else this.settle();
+  }
+
+  /** Targets hanging from the character's own bones placed where the solve will about put them (TargetAnchor). */
+  private placeAnchored(): void {
+    const effectors = this.effectors;
+    const limbs = this.limbMappings;
+    for (let i = FullBodyBipedEffector.LeftHand; i <= FullBodyBipedEffector.RightFoot; i++) {
+      const anchor = effectors[i]!._anchor;
+      if (anchor === null || anchor.bone < 0) continue;
+      // the effector of the limb that ends at the bone, if any (the hand that holds the rifle)
+      let driver: IKEffector | null = null;
+      for (let j = 0; j < 4; j++) {
+        if (limbs[j]!.bone3.bone === anchor.bone) driver = effectors[FullBodyBipedEffector.LeftHand + j]!.inner;
+      }
+      anchor.place(effectors[i]!.inner, driver, this.inner);
+    }
+  }
+
+  /** Targets hanging from the character's own bones placed again under the bones as solved (see TargetAnchor). */
+  private followAnchors(): void {
+    const effectors = this.effectors;
+    for (let i = FullBodyBipedEffector.LeftHand; i <= FullBodyBipedEffector.RightFoot; i++) {
+      const e = effectors[i]!;
+      const anchor = e._anchor;
+      if (anchor !== null && anchor.bone >= 0) anchor.correct(this.rig, e.inner, this.inner);
+    }
   }
 
   private settle(): void {
