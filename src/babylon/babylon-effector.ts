@@ -29,7 +29,10 @@ export class BabylonEffector {
   rotation = new Quaternion();
   /** World offset added for one solve, then reset to zero. Add to it every frame (`addInPlace`). */
   readonly positionOffset = new Vector3();
-  /** When set, position and rotation follow this node's world pose every frame. */
+  /**
+   * When set, position and rotation follow this node's world pose every frame. A hand or foot target hanging
+   * from the character's own bones (a rifle's grip in the other hand) follows that bone as the IK moves it.
+   */
   target: TransformNode | null = null;
   /**
    * Seconds of the ease that keeps the hand (and the body it pulls) from jumping when a controller's tracking

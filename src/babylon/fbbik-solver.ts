@@ -3,7 +3,7 @@ import { Observable } from "@babylonjs/core/Misc/observable.js";
 import { BabylonChain } from "./babylon-chain.js";
 import { BabylonEffector } from "./babylon-effector.js";
 import { notifyDisposed } from "./dispose-notice.js";
-import { TargetAnchor } from "./target-anchor.js";
+import { AnchorCount, TargetAnchor } from "./target-anchor.js";
 import type { BabylonRig } from "./babylon-rig.js";
 import type { BipedMapping } from "../mapping/biped-mapping.js";
 import type { IKMappingBone } from "../mapping/mapping-bone.js";
@@ -131,6 +131,8 @@ export class FBBIKSolver {
   private readonly rig: BabylonRig;
   /** True when this update's onPostUpdate already reflected bend directions and reset offsets. */
   private settled = false;
+  /** How many end effectors have a target hanging from the character's own bones (see TargetAnchor). */
+  private readonly anchors = new AnchorCount();
 
   /** Builds the facade over a set-up solver, its rig and its mapping. */
   constructor(inner: BabylonBipedSolver, rig: BabylonRig, mapping: BipedMapping) {
@@ -142,11 +144,13 @@ export class FBBIKSolver {
     this.spineMapping = mapping.spineMapping;
     this.headMapping = mapping.headMapping;
     this.limbMappings = mapping.limbMappings;
-    for (let i = 0; i < 4; i++)
-      this.effectors[FullBodyBipedEffector.LeftHand + i]!._anchor = new TargetAnchor(this.limbMappings[i]!);
+    const anchors = this.anchors;
+    for (let i = 0; i < 4; i++) {
+      this.effectors[FullBodyBipedEffector.LeftHand + i]!._anchor = new TargetAnchor(this.limbMappings[i]!, anchors);
+    }
     inner.syncTargets = () => {
       for (const e of this.effectors) e._syncToSolver();
-      this.placeAnchored();
+      if (this.anchors.value > 0) this.placeAnchored();
       for (const c of this.limbChains) c.bendConstraint._syncToSolver();
     };
     inner.externalSolveHooks = () =>
@@ -159,7 +163,7 @@ export class FBBIKSolver {
       () => this.onPostSolveObservable.hasObservers() && this.onPostSolveObservable.notifyObservers(),
     );
     inner.onPostUpdate.add(() => {
-      if (inner.solvedLastUpdate) this.followAnchors();
+      if (this.anchors.value > 0 && inner.solvedLastUpdate) this.followAnchors();
       // FinalIK resets the offsets (OnPostWrite) before OnPostUpdate: one added there counts in the next solve
       this.settle();
       this.settled = true;

@@ -42,12 +42,19 @@ interface Hanging {
   readonly parent: Node | null;
 }
 
+/** How many anchors of a solver have a bone: its per-frame passes over them run only then. */
+export class AnchorCount {
+  /** Anchors with a bone. */
+  value = 0;
+}
+
 /** Where an end effector's target hangs from the rig, found again only when the target or its parent changes. */
 export class TargetAnchor {
+  /** The solver's count of anchors with a bone. */
+  private readonly count: AnchorCount;
   /** The effector's limb: what bends to follow the target, and the bones it cannot hang from. */
   private readonly limb: IKMappingLimb;
-  /** The rig bone the target hangs from (the nearest one above it), or -1. */
-  bone = -1;
+  private _bone = -1;
   /** The target and its parent when {@link bone} was found. */
   private target: TransformNode | null = null;
   private parent: Node | null = null;
@@ -66,9 +73,20 @@ export class TargetAnchor {
   /** True from a capture to its correction (a capture without one: the solve was skipped). */
   private pending = false;
 
-  /** The anchor of the end effector of `limb`. */
-  constructor(limb: IKMappingLimb) {
+  /** The anchor of the end effector of `limb`, counted in `count`. */
+  constructor(limb: IKMappingLimb, count: AnchorCount) {
     this.limb = limb;
+    this.count = count;
+  }
+
+  /** The rig bone the target hangs from (the nearest one above it), or -1. */
+  get bone(): number {
+    return this._bone;
+  }
+
+  private setBone(id: number): void {
+    if (id >= 0 !== this._bone >= 0) this.count.value += id >= 0 ? 1 : -1;
+    this._bone = id;
   }
 
   /**
@@ -80,7 +98,7 @@ export class TargetAnchor {
       if (this.target !== null) {
         this.target = null;
         this.parent = null;
-        this.bone = -1;
+        this.setBone(-1);
       }
       return;
     }
@@ -88,13 +106,13 @@ export class TargetAnchor {
     if (target === this.target && parent === this.parent) return;
     this.target = target;
     this.parent = parent;
-    this.bone = -1;
+    this.setBone(-1);
     this.hasLag = false;
     for (let n: Node | null = parent; n !== null; n = (n as Hanging).parent) {
       const id = rigId(rig, n);
       if (id > 0) {
         const l = this.limb;
-        if (id !== l.bone1.bone && id !== l.bone2.bone && id !== l.bone3.bone) this.bone = id;
+        if (id !== l.bone1.bone && id !== l.bone2.bone && id !== l.bone3.bone) this.setBone(id);
         return;
       }
     }
@@ -105,8 +123,8 @@ export class TargetAnchor {
     // the last capture had no solve after it: where that solve put the bone says nothing now
     if (this.pending) this.hasLag = false;
     this.pending = true;
-    const p = rig.getPosition(this.bone, this.animatedPosition);
-    const r = rig.getRotation(this.bone, this.animatedRotation);
+    const p = rig.getPosition(this._bone, this.animatedPosition);
+    const r = rig.getRotation(this._bone, this.animatedRotation);
     inverseRotateVector(this.localPosition, r, sub(v2, inner.position, p));
     this.rotated = inner.rotationWeight !== 0;
     if (this.rotated) conjugateMultiply(this.localRotation, r, inner.rotation);
@@ -143,8 +161,8 @@ export class TargetAnchor {
   correct(rig: BabylonRig, inner: IKEffector, solver: { readonly ikPositionWeight: number }): void {
     if (!this.pending) return;
     this.pending = false;
-    const p = rig.getPosition(this.bone, v1);
-    const r = rig.getRotation(this.bone, q1);
+    const p = rig.getPosition(this._bone, v1);
+    const r = rig.getRotation(this._bone, q1);
     // the bone as solved, in its animated frame: where the next frame's target is placed before its solve
     const ar = this.animatedRotation;
     inverseRotateVector(this.lagPosition, ar, sub(v2, p, this.animatedPosition));
