@@ -16,6 +16,12 @@ interface RuntimeAnimationState {
   _originalValue: unknown[];
 }
 
+/** The part of a Babylon Animatable read here beyond its public typings. */
+interface AnimatableState {
+  /** Its runtime animations; `appendAnimations` pushes new ones onto it. */
+  _runtimeAnimations: unknown[];
+}
+
 /** A value Babylon animates: Vector3, Quaternion, Matrix, Color… (all have these two). */
 interface AnimatedValue {
   equals(other: unknown): boolean;
@@ -42,36 +48,53 @@ function same(a: unknown, b: unknown): boolean {
  * Babylon then mixes that pose into the animation for as long as the clip plays (under a weight below 1,
  * additive clips, relative loops), so the IK would solve on top of its own old output. Before FixTransforms
  * {@link collect} keeps the new snapshots that equal their property's current value; after it {@link settle}
- * gives each one whose property FixTransforms changed the value it got back: the animated one. A frame
- * where the scene's list of animatables kept its array, length and last item costs three comparisons
- * (Babylon appends a new animatable, and removes a stopped one); the work is only for those begun since.
+ * gives each one whose property FixTransforms changed the value it got back: the animated one.
+ *
+ * New animations are noticed where Babylon adds them: `push` on the scene's list of animatables (a new
+ * animatable) and on each animatable's list of runtime animations (`appendAnimations`) is wrapped to note
+ * the animatable, so neither a re-sorted list nor an animation appended to a playing animatable goes unseen,
+ * and a frame where no clip started costs one comparison.
  */
 export class AnimationSnapshots {
-  /** The scene's list of animatables at the last look, its length and last item, to notice new ones. */
-  private knownList: readonly Animatable[] | null = null;
-  private knownLength = 0;
-  private knownLast: Animatable | undefined = undefined;
-  /** Animatables already looked at. */
-  private readonly seen = new WeakSet<Animatable>();
+  /** The scene's list of animatables at the last look (Babylon may replace the array). */
+  private knownList: Animatable[] | null = null;
+  /** Animatables given new animations since the last look (filled by the wrapped `push`es). */
+  private readonly touched: Animatable[] = [];
+  /** Animatables whose runtime list is wrapped, and runtime animations already looked at. */
+  private hooked = new WeakSet<Animatable>();
+  private readonly seen = new WeakSet<object>();
+  /** The wrappers installed, to take off at {@link dispose}. */
+  private readonly listPush: (...items: Animatable[]) => number;
+  private disposed = false;
   /** Snapshots equal to their property before FixTransforms: animation, target index, flattened. */
   private readonly pending: (RuntimeAnimationState | number)[] = [];
 
-  constructor(private readonly scene: Scene) {}
+  constructor(private readonly scene: Scene) {
+    const touched = this.touched;
+    const self = this;
+    this.listPush = function (this: Animatable[], ...items: Animatable[]): number {
+      if (!self.disposed) touched.push(...items);
+      return Array.prototype.push.apply(this, items);
+    };
+  }
 
   /** Before FixTransforms: notes the new animations' snapshots that hold their property's current value. */
   collect(): void {
     const list = this.scene.animatables;
-    const n = list.length;
-    const last = n > 0 ? list[n - 1] : undefined;
-    if (list === this.knownList && n === this.knownLength && last === this.knownLast) return;
-    this.knownList = list;
-    this.knownLength = n;
-    this.knownLast = last;
-    for (let i = 0; i < n; i++) {
-      const animatable = list[i]!;
-      if (this.seen.has(animatable)) continue;
-      this.seen.add(animatable);
+    if (list !== this.knownList) {
+      this.knownList = list;
+      this.disposed = false;
+      wrapPush(list, this.listPush);
+      this.touched.push(...list);
+    }
+    const touched = this.touched;
+    if (touched.length === 0) return;
+    for (let i = 0; i < touched.length; i++) {
+      const animatable = touched[i]!;
+      if (!this.hooked.has(animatable)) this.hookRuntimes(animatable);
       for (const runtime of animatable.getAnimations()) {
+        if (this.seen.has(runtime)) continue;
+        this.seen.add(runtime);
         const state = runtime as unknown as RuntimeAnimationState;
         const targets = state._activeTargets;
         if (targets === undefined || state._originalValue === undefined) continue;
@@ -81,6 +104,7 @@ export class AnimationSnapshots {
         }
       }
     }
+    touched.length = 0;
   }
 
   /** After FixTransforms: a noted snapshot whose property it changed takes the property's value now. */
@@ -97,4 +121,53 @@ export class AnimationSnapshots {
     }
     pending.length = 0;
   }
+
+  /** Takes the wrappers off the scene's list and its animatables' (the updater's last IK is gone). */
+  dispose(): void {
+    this.disposed = true;
+    this.touched.length = 0;
+    this.pending.length = 0;
+    this.hooked = new WeakSet<Animatable>();
+    const list = this.knownList;
+    this.knownList = null;
+    if (list === null) return;
+    unwrapPush(list, this.listPush);
+    for (const animatable of list) {
+      const runtimes = (animatable as unknown as AnimatableState)._runtimeAnimations;
+      if (runtimes !== undefined) unwrapPush(runtimes, ownPush(runtimes));
+    }
+  }
+
+  /** Wraps the push of `animatable`'s runtime list so that an appended animation notes it. */
+  private hookRuntimes(animatable: Animatable): void {
+    this.hooked.add(animatable);
+    const runtimes = (animatable as unknown as AnimatableState)._runtimeAnimations;
+    if (!Array.isArray(runtimes)) return;
+    const self = this;
+    const push = function (this: unknown[], ...items: unknown[]): number {
+      if (!self.disposed) self.touched.push(animatable);
+      return Array.prototype.push.apply(this, items);
+    };
+    wrapPush(runtimes, push);
+  }
+}
+
+/** The `push` wrappers this module installed (another instance's may be replaced, never someone else's). */
+const mine = new WeakSet<object>();
+
+/** Installs `push` as the array's own, non-enumerable push (an array this module wrapped before gets the new one). */
+function wrapPush(array: unknown[], push: (...items: never[]) => number): void {
+  mine.add(push);
+  const current = ownPush(array);
+  if (current !== undefined && !mine.has(current)) return;
+  Object.defineProperty(array, "push", { value: push, configurable: true, writable: true, enumerable: false });
+}
+
+/** Removes the array's own push when it is `push`. */
+function unwrapPush(array: unknown[], push: object | undefined): void {
+  if (push !== undefined && mine.has(push) && ownPush(array) === push) delete (array as { push?: unknown }).push;
+}
+
+function ownPush(array: unknown[]): object | undefined {
+  return Object.hasOwn(array, "push") ? (array as { push: object }).push : undefined;
 }

@@ -3,6 +3,7 @@ import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { Scene } from "@babylonjs/core/scene.js";
 import type { BabylonRig } from "./babylon-rig.js";
+import type { TargetAnchor } from "./target-anchor.js";
 import { TargetFade } from "./target-fade.js";
 import { currentWorldMatrix, hasRotation, rotationFromMatrix } from "./world-matrix.js";
 import { Quat } from "../math/quat.js";
@@ -28,7 +29,10 @@ export class BabylonEffector {
   rotation = new Quaternion();
   /** World offset added for one solve, then reset to zero. Add to it every frame (`addInPlace`). */
   readonly positionOffset = new Vector3();
-  /** When set, position and rotation follow this node's world pose every frame. */
+  /**
+   * When set, position and rotation follow this node's world pose every frame. A hand or foot target hanging
+   * from the character's own bones (a rifle's grip in the other hand) follows that bone as the IK moves it.
+   */
   target: TransformNode | null = null;
   /**
    * Seconds of the ease that keeps the hand (and the body it pulls) from jumping when a controller's tracking
@@ -39,7 +43,8 @@ export class BabylonEffector {
    * the same time; faded in from 0, the target starts from the bone's own pose. Weights changed no faster,
    * and a target node (or `position`) that keeps moving, are followed as they are. Weights set back to 0 fade
    * out on the target last used. During the solve's hooks the weights read are the eased ones; after it, the
-   * ones set. Follows the scene's clock (`scene.deltaTime`). Not a number or ∞: 0.
+   * ones set. Follows the scene's clock (`scene.deltaTime`, summed over the frames since the last solve: a
+   * character solved every few frames, or hidden for a while, eases in the same time). Not a number or ∞: 0.
    */
   fadeSeconds = 0;
   /** The solver's effector (component space). */
@@ -58,6 +63,8 @@ export class BabylonEffector {
   private eased = false;
   /** True when the eased weights of this update are not all 0. */
   private weighted = false;
+  /** @internal Where the target hangs from the character's own bones (end effectors; set by the solver). */
+  _anchor: TargetAnchor | null = null;
 
   /** Wraps `inner`, whose node bone lives in `rig`. */
   constructor(inner: IKEffector, rig: BabylonRig, warn: (cause: string, message: string) => void) {
@@ -158,6 +165,8 @@ export class BabylonEffector {
         }
       }
     }
+    const anchor = this._anchor;
+    if (anchor !== null) anchor.follow(this.target, this.rig);
     const inner = this.inner;
     const o = this.positionOffset;
     const offset = o.x !== 0 || o.y !== 0 || o.z !== 0;
@@ -180,6 +189,7 @@ export class BabylonEffector {
       inner.positionOffset.y += tv.y;
       inner.positionOffset.z += tv.z;
     }
+    if (anchor !== null && anchor.bone >= 0) anchor.capture(this.rig, inner);
   }
 
   /**

@@ -22,9 +22,12 @@ const CHAINS = [
   ["rightLeg", "right leg"],
 ] as const;
 
+/** The longest `fadeSeconds` the Inspector's slider offers (a longer one can be set in code). */
+const MAX_FADE_SECONDS = 2;
+
 /**
  * FullBodyBipedIK's main settings for Babylon's Inspector: enabled, the master weight, the iterations, each
- * effector's position and rotation weight, each limb chain's pull and reach.
+ * effector's position and rotation weight and `fadeSeconds`, each limb chain's pull and reach.
  */
 export function fullBodyInspectorSettings(ik: { enabled: boolean; readonly solver: FBBIKSolver }): InspectorSetting[] {
   const s = ik.solver;
@@ -78,6 +81,18 @@ export function fullBodyInspectorSettings(ik: { enabled: boolean; readonly solve
           e.rotationWeight = v;
         },
       ),
+      {
+        name: `${key}FadeSeconds`,
+        label: `IK ${label} fade (s)`,
+        type: InspectableType.Slider,
+        min: 0,
+        max: MAX_FADE_SECONDS,
+        step: 0.05,
+        get: () => e.fadeSeconds,
+        set: (v) => {
+          e.fadeSeconds = Number(v);
+        },
+      },
     );
   });
   CHAINS.forEach(([key, label], i) => {

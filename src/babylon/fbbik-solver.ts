@@ -3,6 +3,7 @@ import { Observable } from "@babylonjs/core/Misc/observable.js";
 import { BabylonChain } from "./babylon-chain.js";
 import { BabylonEffector } from "./babylon-effector.js";
 import { notifyDisposed } from "./dispose-notice.js";
+import { AnchorCount, TargetAnchor } from "./target-anchor.js";
 import type { BabylonRig } from "./babylon-rig.js";
 import type { BipedMapping } from "../mapping/biped-mapping.js";
 import type { IKMappingBone } from "../mapping/mapping-bone.js";
@@ -11,6 +12,7 @@ import type { IKMappingSpine } from "../mapping/mapping-spine.js";
 import { FullBodyBipedChain, FullBodyBipedEffector } from "../solver/biped-bones.js";
 import type { FBIKChain } from "../solver/chain.js";
 import type { IKNode } from "../solver/node.js";
+import type { IKEffector } from "../solver/effector.js";
 import { IKSolverFullBodyBiped } from "../solver/full-body-biped.js";
 import type { SolverObservable } from "../solver/observable.js";
 
@@ -129,6 +131,8 @@ export class FBBIKSolver {
   private readonly rig: BabylonRig;
   /** True when this update's onPostUpdate already reflected bend directions and reset offsets. */
   private settled = false;
+  /** How many end effectors have a target hanging from the character's own bones (see TargetAnchor). */
+  private readonly anchors = new AnchorCount();
 
   /** Builds the facade over a set-up solver, its rig and its mapping. */
   constructor(inner: BabylonBipedSolver, rig: BabylonRig, mapping: BipedMapping) {
@@ -140,8 +144,13 @@ export class FBBIKSolver {
     this.spineMapping = mapping.spineMapping;
     this.headMapping = mapping.headMapping;
     this.limbMappings = mapping.limbMappings;
+    const anchors = this.anchors;
+    for (let i = 0; i < 4; i++) {
+      this.effectors[FullBodyBipedEffector.LeftHand + i]!._anchor = new TargetAnchor(this.limbMappings[i]!, anchors);
+    }
     inner.syncTargets = () => {
       for (const e of this.effectors) e._syncToSolver();
+      if (this.anchors.value > 0) this.placeAnchored();
       for (const c of this.limbChains) c.bendConstraint._syncToSolver();
     };
     inner.externalSolveHooks = () =>
@@ -154,6 +163,7 @@ export class FBBIKSolver {
       () => this.onPostSolveObservable.hasObservers() && this.onPostSolveObservable.notifyObservers(),
     );
     inner.onPostUpdate.add(() => {
+      if (this.anchors.value > 0 && inner.solvedLastUpdate) this.followAnchors();
       // FinalIK resets the offsets (OnPostWrite) before OnPostUpdate: one added there counts in the next solve
       this.settle();
       this.settled = true;
@@ -410,6 +420,32 @@ export class FBBIKSolver {
   _afterUpdate(): void {
     if (this.settled) this.settled = false;
     else this.settle();
+  }
+
+  /** Targets hanging from the character's own bones placed where the solve will about put them (TargetAnchor). */
+  private placeAnchored(): void {
+    const effectors = this.effectors;
+    const limbs = this.limbMappings;
+    for (let i = FullBodyBipedEffector.LeftHand; i <= FullBodyBipedEffector.RightFoot; i++) {
+      const anchor = effectors[i]!._anchor;
+      if (anchor === null || anchor.bone < 0) continue;
+      // the effector of the limb that ends at the bone, if any (the hand that holds the rifle)
+      let driver: IKEffector | null = null;
+      for (let j = 0; j < 4; j++) {
+        if (limbs[j]!.bone3.bone === anchor.bone) driver = effectors[FullBodyBipedEffector.LeftHand + j]!.inner;
+      }
+      anchor.place(effectors[i]!.inner, driver, this.inner);
+    }
+  }
+
+  /** Targets hanging from the character's own bones placed again under the bones as solved (see TargetAnchor). */
+  private followAnchors(): void {
+    const effectors = this.effectors;
+    for (let i = FullBodyBipedEffector.LeftHand; i <= FullBodyBipedEffector.RightFoot; i++) {
+      const e = effectors[i]!;
+      const anchor = e._anchor;
+      if (anchor !== null && anchor.bone >= 0) anchor.correct(this.rig, e.inner, this.inner);
+    }
   }
 
   private settle(): void {

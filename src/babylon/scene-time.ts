@@ -1,5 +1,5 @@
 import type { Scene } from "@babylonjs/core/scene.js";
-import type { NumberRef } from "../math/number-ref.js";
+import { NumberRef } from "../math/number-ref.js";
 
 /**
  * The seconds the scene's animations advanced in this frame, into `out.value`: `scene.deltaTime`
@@ -14,4 +14,46 @@ export function sceneDeltaSecondsToRef(scene: Scene, out: NumberRef): NumberRef 
     scene.animationsEnabled && Number.isFinite(scene.deltaTime) ? scene.deltaTime : scene.getEngine().getDeltaTime();
   out.value = ms / 1000;
   return out;
+}
+
+/**
+ * A scene's animation time summed frame by frame ({@link sceneDeltaSecondsToRef}, once per scene frame),
+ * for what does not run every frame (an ease under a skipped solve, a manual `update()` every few frames) to
+ * advance by the time since it last ran. Ticked by the scene updater's solve pass each frame and by every
+ * reader (the first tick of a frame adds it).
+ */
+export class SceneClock {
+  /** Seconds summed over the frames ticked. */
+  seconds = 0;
+  /** The last frame's delta time, seconds. */
+  delta = 0;
+  /** Frames ticked (a reader one tick behind takes {@link delta} exactly, without a subtraction's rounding). */
+  ticks = 0;
+  private frame = -1;
+  private readonly dt = new NumberRef();
+
+  constructor(private readonly scene: Scene) {}
+
+  /** Adds the frame's delta time on the first call in a scene frame; later calls in it do nothing. */
+  tick(): void {
+    const frame = this.scene.getFrameId();
+    if (frame === this.frame) return;
+    this.frame = frame;
+    const dt = sceneDeltaSecondsToRef(this.scene, this.dt).value;
+    this.delta = dt > 0 ? dt : 0;
+    this.seconds += this.delta;
+    this.ticks++;
+  }
+}
+
+const clocks = new WeakMap<Scene, SceneClock>();
+
+/** The {@link SceneClock} of `scene` (created on first use). */
+export function sceneClock(scene: Scene): SceneClock {
+  let c = clocks.get(scene);
+  if (c === undefined) {
+    c = new SceneClock(scene);
+    clocks.set(scene, c);
+  }
+  return c;
 }

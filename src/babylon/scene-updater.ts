@@ -3,6 +3,7 @@ import type { Observer } from "@babylonjs/core/Misc/observable.js";
 import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import type { Scene } from "@babylonjs/core/scene.js";
 import { AnimationSnapshots } from "./animation-snapshots.js";
+import { type SceneClock, sceneClock } from "./scene-time.js";
 
 /** What the scene updater drives. */
 export interface SceneUpdatable {
@@ -71,10 +72,13 @@ export class SceneUpdater {
   private solvedFrame = -1;
   /** Clips started between frames must not keep the IK's output as their start value. */
   private readonly snapshots: AnimationSnapshots;
+  /** The scene's summed time, ticked every frame so that what skips frames can tell the time since it ran. */
+  private readonly clock: SceneClock;
 
   private constructor(scene: Scene) {
     this.scene = scene;
     this.snapshots = new AnimationSnapshots(scene);
+    this.clock = sceneClock(scene);
   }
 
   /** The updater of `scene` (created on first use). */
@@ -113,6 +117,7 @@ export class SceneUpdater {
         const frame = this.scene.getFrameId();
         if (frame === this.solvedFrame) return;
         this.solvedFrame = frame;
+        this.clock.tick();
         this.pass(true);
       });
     }
@@ -183,6 +188,7 @@ export class SceneUpdater {
       this.scene.onBeforeRenderTargetsRenderObservable.remove(this.beforeRender);
       this.beforeAnimations = null;
       this.beforeRender = null;
+      this.snapshots.dispose();
       updaters.delete(this.scene);
     }
   }

@@ -4,6 +4,8 @@
  * inside hooks, lists changed while they are iterated, weights 0 with a paused clip, two IKs on one
  * skeleton, non-finite values written into the solver, and characters disposed without ik.dispose().
  */
+import type { Animatable } from "@babylonjs/core/Animations/animatable.core.js";
+import { Animation } from "@babylonjs/core/Animations/animation.js";
 import type { AnimationGroup } from "@babylonjs/core/Animations/animationGroup.js";
 import { FreeCamera } from "@babylonjs/core/Cameras/freeCamera.js";
 import { RenderTargetTexture } from "@babylonjs/core/Materials/Textures/renderTargetTexture.js";
@@ -439,7 +441,16 @@ describe("G6: weights 0 and a paused clip", () => {
 describe("G13: a clip started between frames, while the IK's pose is on the bones", () => {
   // Babylon snapshots each animated value when a clip starts and mixes that snapshot in under a weight below 1
   // (and under additive clips): started from a key handler, it would snapshot the IK's output
-  it("weighted 0.5: the clip mixes in the animated pose, not the IK's; disposed, the bones are the clip's bit for bit", async () => {
+  /**
+   * The IK reaches with the left hand for 3 frames, `begin` sets clips going on the IK's character and its twin
+   * (no IK) before the first frame, `between` changes them between two frames; the hand must reach, and once
+   * the IK is disposed the two poses must be the same bit for bit.
+   */
+  async function twinAfter(
+    label: string,
+    between: (groups: AnimationGroup[], scene: LoadedModel["scene"]) => void,
+    begin: (groups: AnimationGroup[], scene: LoadedModel["scene"]) => void,
+  ): Promise<void> {
     const m = await load("UAL");
     const twin = m.container.instantiateModelsToScene((n) => `twin_${n}`, false, { doNotInstantiate: true });
     const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
@@ -447,25 +458,88 @@ describe("G13: a clip started between frames, while the IK's pose is on the bone
     const hand = ik.solver.leftHandEffector;
     hand.position.copyFrom(worldPos(ik.references.leftHand).add(new Vector3(0.1 * h, 0.15 * h, 0.1 * h)));
     hand.positionWeight = 1;
-    for (let f = 0; f < 3; f++) m.scene.render();
     const groups = [clip(m, "Walk_Loop"), twin.animationGroups.find((g) => g.name.endsWith("Walk_Loop"))!];
-    for (const g of groups) {
-      g.start(true);
-      g.setWeightForAllAnimatables(0.5);
-    }
+    begin(groups, m.scene);
+    for (let f = 0; f < 3; f++) m.scene.render();
+    between(groups, m.scene);
     for (let f = 0; f < 10; f++) m.scene.render();
     expect(Vector3.Distance(worldPos(ik.references.leftHand), hand.position) / h).toBeLessThan(1e-4);
     ik.dispose();
+    // the last IK of the scene took its wrappers off Babylon's lists
+    const lists = [m.scene.animatables, ...m.scene.animatables.map((a) => a.getAnimations())];
+    expect(lists.filter((l) => Object.hasOwn(l, "push")).length).toBe(0);
     m.scene.render();
     const twinHand = twin.skeletons[0]!.bones[m.skeleton.bones.indexOf(ik.references.leftHand)]!;
     const off = (twin.rootNodes[0] as TransformNode).getAbsolutePosition().subtract(m.root.getAbsolutePosition());
     const apart = Vector3.Distance(worldPos(ik.references.leftHand), worldPos(twinHand).subtract(off)) / h;
-    console.log(`G13 the hand without the IK, from the clip alone: ${(apart * 100).toExponential(2)} % of height`);
     const twinPose = twin.skeletons[0]!.bones.flatMap((b) => {
       const n = b.getTransformNode()!;
       return [...n.position.asArray(), ...n.rotationQuaternion!.asArray()];
     });
+    console.log(`G13 ${label}: the hand ${(apart * 100).toExponential(2)} % of height from the twin's`);
     expect(localPose(m)).toEqual(twinPose);
+  }
+
+  it("weighted 0.5: the clip mixes in the animated pose, not the IK's; disposed, the bones are the clip's bit for bit", async () => {
+    await twinAfter(
+      "a group started",
+      (groups) => {
+        for (const g of groups) {
+          g.start(true);
+          g.setWeightForAllAnimatables(0.5);
+        }
+      },
+      () => {},
+    );
+  });
+
+  it("animations appended to a playing animatable (appendAnimations, weight 0.5): the twin's pose bit for bit", async () => {
+    const animatables: Animatable[] = [];
+    await twinAfter(
+      "appendAnimations",
+      (groups) => {
+        groups.forEach((g, i) => {
+          for (const t of g.targetedAnimations.slice(1)) animatables[i]!.appendAnimations(t.target, [t.animation]);
+        });
+      },
+      (groups, scene) => {
+        for (const g of groups) {
+          const first = g.targetedAnimations[0]!;
+          const a = scene.beginDirectAnimation(first.target, [first.animation], g.from, g.to, true);
+          a.weight = 0.5;
+          animatables.push(a);
+        }
+      },
+    );
+  });
+
+  it("a group stopped and started again, re-sorted behind the same last animatable: the twin's pose bit for bit", async () => {
+    await twinAfter(
+      "stopped, started, re-sorted",
+      (groups) => {
+        for (const g of groups) g.stop();
+        for (const g of groups) {
+          // new animatables, sorted before the later clip: the list keeps its array, length and last item
+          g.start(true);
+          g.setWeightForAllAnimatables(0.5);
+        }
+      },
+      (groups, scene) => {
+        for (const g of groups) {
+          g.start(true);
+          g.setWeightForAllAnimatables(0.5);
+        }
+        // a clip with a later play order, started last: Babylon's sort keeps it at the end of the list
+        const dummy = new TransformNode("dummy", scene);
+        const slide = new Animation("slide", "position.x", 30, Animation.ANIMATIONTYPE_FLOAT);
+        slide.setKeys([
+          { frame: 0, value: 0 },
+          { frame: 30, value: 1 },
+        ]);
+        scene.beginDirectAnimation(dummy, [slide], 0, 30, true).playOrder = 5;
+        scene.sortActiveAnimatables();
+      },
+    );
   });
 });
 

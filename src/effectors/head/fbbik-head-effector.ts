@@ -138,7 +138,8 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
    * 0: none, FinalIK's behaviour). The effector's weights (`weight`, `positionWeight`, `rotationWeight`,
    * `bendWeight`) change by at most 1/fadeSeconds a second, and a target that changes source (another node
    * assigned, null → node) or is read again after being held is reached from the target last used in the same
-   * time. Weights changed no faster, and a target node that keeps moving, are followed as they are. Default 0.3.
+   * time. Weights changed no faster, and a target node that keeps moving, are followed as they are. Scene time
+   * (summed over the frames since the last solve: one skipped by level of detail counts). Default 0.3.
    */
   fadeSeconds = 0.3;
 

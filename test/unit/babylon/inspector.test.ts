@@ -52,6 +52,7 @@ function expected(ik: FullBodyBipedIK): Map<string, { get(): number | boolean; s
     const effector = s[`${e}Effector`] as BabylonEffector;
     map.set(`fbbik_${e}PositionWeight`, on(effector, "positionWeight"));
     map.set(`fbbik_${e}RotationWeight`, on(effector, "rotationWeight"));
+    map.set(`fbbik_${e}FadeSeconds`, on(effector, "fadeSeconds"));
   }
   for (const c of CHAINS) {
     const chain = s[`${c}Chain`] as BabylonChain;

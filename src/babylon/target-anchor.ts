@@ -1,0 +1,209 @@
+/**
+ * An end effector's target hanging from one of the character's own bones (a left hand on the grip of a rifle
+ * the right hand holds, a hand on the character's own hip): read before the solve, it stands where the
+ * animation put that bone, and the solve moves the bone. Before the solve the target is placed under the bone
+ * where the solve will about put it (at the target of the hand or foot the bone is, when that effector has
+ * full weights; else where the last solve left it relative to its animated pose), so the body is pulled toward
+ * the right place; after it, under the bone as solved, and the limb bends and turns to follow it (its end by
+ * the weight the solve used): the end lands on the target where the bone ends, at the cost of two bone turns.
+ * Not in FinalIK, whose one pass leaves the error. Allocation-free; found again only when a target or its
+ * parent changes.
+ * @module
+ */
+import type { Node } from "@babylonjs/core/node.js";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import type { BabylonRig } from "./babylon-rig.js";
+import type { IKMappingLimb } from "../mapping/mapping-limb.js";
+import { NumberRef } from "../math/number-ref.js";
+import {
+  Quat,
+  conjugateMultiply,
+  copyQuat,
+  identity,
+  inverseRotateVector,
+  multiply,
+  multiplyConjugate,
+  nlerpByRef,
+  rotateVector,
+} from "../math/quat.js";
+import { Vec3, add, sub } from "../math/vec3.js";
+import type { IKEffector } from "../solver/effector.js";
+
+const ANY_TURN = new NumberRef(Math.PI);
+const share = new NumberRef(0);
+const v1 = new Vec3();
+const v2 = new Vec3();
+const q1 = new Quat();
+const q2 = new Quat();
+const q3 = new Quat();
+
+/** The part of a Babylon node walked here: its parent (a Bone is a Node too). */
+interface Hanging {
+  readonly parent: Node | null;
+}
+
+/** How many anchors of a solver have a bone: its per-frame passes over them run only then. */
+export class AnchorCount {
+  /** Anchors with a bone. */
+  value = 0;
+}
+
+/** Where an end effector's target hangs from the rig, found again only when the target or its parent changes. */
+export class TargetAnchor {
+  /** The solver's count of anchors with a bone. */
+  private readonly count: AnchorCount;
+  /** The effector's limb: what bends to follow the target, and the bones it cannot hang from. */
+  private readonly limb: IKMappingLimb;
+  private _bone = -1;
+  /** The target and its parent when {@link bone} was found. */
+  private target: TransformNode | null = null;
+  private parent: Node | null = null;
+  /** The target used by the solve, in the bone's frame (component space, unscaled) as the pose was read. */
+  private readonly localPosition = new Vec3();
+  private readonly localRotation = new Quat();
+  /** True when the target's rotation was read (the effector has a rotation weight). */
+  private rotated = false;
+  /** The bone as read (animated), component space. */
+  private readonly animatedPosition = new Vec3();
+  private readonly animatedRotation = new Quat();
+  /** The bone as the last solve left it, in its animated frame ({@link hasLag}: one is known). */
+  private readonly lagPosition = new Vec3();
+  private readonly lagRotation = new Quat();
+  private hasLag = false;
+  /** True from a capture to its correction (a capture without one: the solve was skipped). */
+  private pending = false;
+
+  /** The anchor of the end effector of `limb`, counted in `count`. */
+  constructor(limb: IKMappingLimb, count: AnchorCount) {
+    this.limb = limb;
+    this.count = count;
+  }
+
+  /** The rig bone the target hangs from (the nearest one above it), or -1. */
+  get bone(): number {
+    return this._bone;
+  }
+
+  private setBone(id: number): void {
+    if (id >= 0 !== this._bone >= 0) this.count.value += id >= 0 ? 1 : -1;
+    this._bone = id;
+  }
+
+  /**
+   * Finds the bone again when `target` or its parent changed (a target hanging from the effector's own limb
+   * follows the limb: nothing to place again).
+   */
+  follow(target: TransformNode | null, rig: BabylonRig): void {
+    if (target === null) {
+      if (this.target !== null) {
+        this.target = null;
+        this.parent = null;
+        this.setBone(-1);
+      }
+      return;
+    }
+    const parent = target.parent;
+    if (target === this.target && parent === this.parent) return;
+    this.target = target;
+    this.parent = parent;
+    this.setBone(-1);
+    this.hasLag = false;
+    for (let n: Node | null = parent; n !== null; n = (n as Hanging).parent) {
+      const id = rigId(rig, n);
+      if (id > 0) {
+        const l = this.limb;
+        if (id !== l.bone1.bone && id !== l.bone2.bone && id !== l.bone3.bone) this.setBone(id);
+        return;
+      }
+    }
+  }
+
+  /** After the target was read: notes the one the solve uses in the bone's frame, as the pose was read. */
+  capture(rig: BabylonRig, inner: IKEffector): void {
+    // the last capture had no solve after it: where that solve put the bone says nothing now
+    if (this.pending) this.hasLag = false;
+    this.pending = true;
+    const p = rig.getPosition(this._bone, this.animatedPosition);
+    const r = rig.getRotation(this._bone, this.animatedRotation);
+    inverseRotateVector(this.localPosition, r, sub(v2, inner.position, p));
+    this.rotated = inner.rotationWeight !== 0;
+    if (this.rotated) conjugateMultiply(this.localRotation, r, inner.rotation);
+  }
+
+  /**
+   * After every target was read: places the target under the bone where the solve will about put it, so the
+   * body is pulled toward the right place. `driver`: the effector of the limb the bone ends (a hand holding the
+   * rifle), or null; at full weights the bone goes to its target, else where the last solve left it relative
+   * to its animated pose. `solver` gives the master weight (read here: no double crosses a call).
+   */
+  place(inner: IKEffector, driver: IKEffector | null, solver: { readonly ikPositionWeight: number }): void {
+    if (!this.pending) return;
+    const ikw = solver.ikPositionWeight;
+    let p: Vec3;
+    let q: Quat;
+    if (driver !== null && driver.positionWeight * ikw >= 1 && driver.rotationWeight * ikw >= 1) {
+      p = add(v1, driver.position, driver.positionOffset);
+      q = copyQuat(q1, driver.rotation);
+    } else if (this.hasLag) {
+      const r = this.animatedRotation;
+      q = multiply(q1, r, this.lagRotation);
+      p = add(v1, this.animatedPosition, rotateVector(v1, r, this.lagPosition));
+    } else return;
+    add(inner.position, p, rotateVector(v2, q, this.localPosition));
+    if (this.rotated) multiply(inner.rotation, q, this.localRotation);
+  }
+
+  /**
+   * After the solve's write into the rig: the target placed again under the bone as solved, and the limb's
+   * end moved as far toward it by the position weight the solve used, its rotation turned with it by the
+   * rotation weight. Nothing when the bone did not move. (Weights read here: no double crosses a call.)
+   */
+  correct(rig: BabylonRig, inner: IKEffector, solver: { readonly ikPositionWeight: number }): void {
+    if (!this.pending) return;
+    this.pending = false;
+    const p = rig.getPosition(this._bone, v1);
+    const r = rig.getRotation(this._bone, q1);
+    // the bone as solved, in its animated frame: where the next frame's target is placed before its solve
+    const ar = this.animatedRotation;
+    inverseRotateVector(this.lagPosition, ar, sub(v2, p, this.animatedPosition));
+    conjugateMultiply(this.lagRotation, ar, r);
+    this.hasLag = true;
+    const limb = this.limb;
+    const ikw = solver.ikPositionWeight;
+    let w = inner.positionWeight;
+    const positionWeight = (w > 0 ? (w < 1 ? w : 1) : 0) * ikw;
+    w = inner.rotationWeight;
+    const rotationWeight = (w > 0 ? (w < 1 ? w : 1) : 0) * ikw;
+    if (!(positionWeight > 0) && !(rotationWeight > 0)) return;
+    // the target under the bone now, and how far it moved
+    add(v1, p, rotateVector(v2, r, this.localPosition));
+    const d = sub(v1, v1, inner.position);
+    const turn = this.rotated && rotationWeight > 0;
+    if (turn) multiplyConjugate(q2, multiply(q2, r, this.localRotation), inner.rotation);
+    if ((d.x === 0 && d.y === 0 && d.z === 0 && !turn) || !(limb.weight > 0)) return;
+    const end = limb.bone3;
+    const endRotation = end.rotation(q3);
+    if (positionWeight > 0) {
+      const reach = end.position(v2);
+      reach.x += d.x * positionWeight;
+      reach.y += d.y * positionWeight;
+      reach.z += d.z * positionWeight;
+      limb.bone2.bendToReach(limb.bone1, end, reach, ANY_TURN);
+      limb.bone1.aimChildAt(end, reach);
+    }
+    // the end keeps the rotation the solve gave it, turned as its target turned by the rotation weight
+    if (turn) {
+      share.value = rotationWeight;
+      nlerpByRef(q2, identity(q1), q2, share);
+      multiply(endRotation, q2, endRotation);
+    }
+    rig.setRotation(end.bone, endRotation);
+  }
+}
+
+/** The rig id of a node or bone of it, or -1. */
+function rigId(rig: BabylonRig, n: Node): number {
+  const nodeId = rig.nodes.indexOf(n as TransformNode);
+  if (nodeId > 0) return nodeId;
+  return n.getClassName() === "Bone" ? rig.idOf(n as never) : -1;
+}
