@@ -105,7 +105,7 @@ export class AimIK extends RigComponent {
     this.poleTarget = options.poleTarget ?? null;
     rig.componentToWorldPoint(this.solver.ikPosition, this.targetPosition);
     rig.componentToWorldPoint(this.solver.polePosition, this.polePosition);
-    this.attach();
+    this.attach(bones);
   }
 
   /** Attaches AimIK to `bones` (root first, each an ancestor of the next, one skeleton). */
@@ -116,6 +116,12 @@ export class AimIK extends RigComponent {
   /** "AimIK". */
   getClassName(): string {
     return "AimIK";
+  }
+
+  /** @internal */
+  protected solveTargetOwners(): void {
+    this.solveTargetOwner(this.target);
+    if (this.solver.poleWeight > 0) this.solveTargetOwner(this.poleTarget);
   }
 
   /** @internal */

@@ -75,7 +75,7 @@ export abstract class ChainIK<S extends IKSolverJoints> extends RigComponent {
     const tip = bones[bones.length - 1]!;
     rig.getWorldPosition(ids[ids.length - 1]!, this.targetPosition);
     rig.getWorldRotation(rig.idOf(tip), this.targetRotation);
-    this.attach();
+    this.attach(bones);
   }
 
   /**
@@ -101,6 +101,11 @@ export abstract class ChainIK<S extends IKSolverJoints> extends RigComponent {
 
   set tolerance(value: number) {
     this.toleranceWorld = value;
+  }
+
+  /** @internal */
+  protected solveTargetOwners(): void {
+    this.solveTargetOwner(this.target);
   }
 
   /** @internal */
@@ -240,7 +245,7 @@ export class FABRIKRoot extends RigComponent {
     this.targets = chains.map((_, i) => options.targets?.[i] ?? null);
     this.targetLabels = chains.map((_, i) => `target ${i}`);
     this.targetPositions = chains.map((c) => rig.getWorldPosition(rig.idOf(c[c.length - 1]!), new Vector3()));
-    this.attach();
+    this.attach([root, ...chains.flat()]);
   }
 
   /** Attaches FABRIKRoot to `root` and its `chains` (each root first, hanging from `root`, one skeleton). */
@@ -251,6 +256,11 @@ export class FABRIKRoot extends RigComponent {
   /** "FABRIKRoot". */
   getClassName(): string {
     return "FABRIKRoot";
+  }
+
+  /** @internal */
+  protected solveTargetOwners(): void {
+    for (let i = 0; i < this.targets.length; i++) this.solveTargetOwner(this.targets[i]!);
   }
 
   /** @internal */

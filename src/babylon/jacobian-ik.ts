@@ -143,7 +143,7 @@ export class JacobianIK extends RigComponent {
     if (options.maxIterations !== undefined) this.solver.maxIterations = options.maxIterations;
     this.tolerance = options.tolerance ?? 0;
     for (const e of options.effectors ?? []) this.addEffector(e);
-    this.attach();
+    this.attach(bones);
   }
 
   /**
@@ -178,6 +178,11 @@ export class JacobianIK extends RigComponent {
     const t = this.tolerance;
     this.solver.tolerance = t > 0 && t < Infinity ? t / this.rig.componentScale : 0;
     this.solver.update();
+  }
+
+  /** @internal */
+  protected solveTargetOwners(): void {
+    for (let i = 0; i < this.effectors.length; i++) this.solveTargetOwner(this.effectors[i]!.target);
   }
 
   /** @internal {@link RigComponent.readTargetPosition} for the effectors. */

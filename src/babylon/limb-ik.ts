@@ -80,7 +80,7 @@ export class LimbIK extends RigComponent {
     rig.getWorldPosition(rig.idOf(end), this.targetPosition);
     rig.getWorldRotation(rig.idOf(end), this.targetRotation);
     rig.getWorldPosition(rig.idOf(middle), this.bendGoalPosition);
-    this.attach();
+    this.attach(this.bones);
   }
 
   /**
@@ -135,6 +135,12 @@ export class LimbIK extends RigComponent {
         "give bendNormal or a bend goal.",
     );
     return null;
+  }
+
+  /** @internal */
+  protected solveTargetOwners(): void {
+    this.solveTargetOwner(this.target);
+    if (this.solver.bendGoalWeight > 0 || this.solver.bendModifier === "goal") this.solveTargetOwner(this.bendGoal);
   }
 
   /** @internal */

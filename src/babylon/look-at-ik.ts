@@ -74,7 +74,7 @@ export class LookAtIK extends RigComponent {
     });
     this.target = options.target ?? null;
     rig.componentToWorldPoint(this.solver.ikPosition, this.targetPosition);
-    this.attach();
+    this.attach(all);
   }
 
   /** Attaches LookAtIK to a spine, a head and eyes (any of them may be left out; one skeleton). */
@@ -85,6 +85,11 @@ export class LookAtIK extends RigComponent {
   /** "LookAtIK". */
   getClassName(): string {
     return "LookAtIK";
+  }
+
+  /** @internal */
+  protected solveTargetOwners(): void {
+    this.solveTargetOwner(this.target);
   }
 
   /** @internal */
