@@ -127,6 +127,9 @@ export class AimIK extends RigComponent {
   /** @internal */
   protected solve(): void {
     const s = this.solver;
+    if (this.target?.isDisposed()) this.target = this.letGoOf(this.target, "target", this.targetPosition, null);
+    if (this.poleTarget?.isDisposed())
+      this.poleTarget = this.letGoOf(this.poleTarget, "poleTarget", this.polePosition, null);
     const node = this.target;
     if (!this.readTargetPosition(node, node === null ? this.targetPosition : null, s.ikPosition, "target")) return;
     if (s.poleWeight > 0) {

@@ -111,6 +111,8 @@ export abstract class ChainIK<S extends IKSolverJoints> extends RigComponent {
   /** @internal */
   protected solve(): void {
     const s = this.solver;
+    if (this.target?.isDisposed())
+      this.target = this.letGoOf(this.target, "target", this.targetPosition, this.targetRotation);
     const node = this.target;
     if (!this.readTargetPosition(node, node === null ? this.targetPosition : null, s.ikPosition, "target")) return;
     if (s.ikRotationWeight > 0) {
@@ -267,6 +269,9 @@ export class FABRIKRoot extends RigComponent {
   protected solve(): void {
     const chains = this.solver.chains;
     for (let i = 0; i < chains.length; i++) {
+      const lost = this.targets[i];
+      if (lost?.isDisposed())
+        this.targets[i] = this.letGoOf(lost, this.targetLabels[i]!, this.targetPositions[i]!, null);
       const node = this.targets[i]!;
       const position = node === null ? this.targetPositions[i]! : null;
       this.readTargetPosition(node, position, chains[i]!.solver.ikPosition, this.targetLabels[i]!);

@@ -146,6 +146,10 @@ export class LimbIK extends RigComponent {
   /** @internal */
   protected solve(): void {
     const s = this.solver;
+    if (this.target?.isDisposed())
+      this.target = this.letGoOf(this.target, "target", this.targetPosition, this.targetRotation);
+    if (this.bendGoal?.isDisposed())
+      this.bendGoal = this.letGoOf(this.bendGoal, "bendGoal", this.bendGoalPosition, null);
     const node = this.target;
     if (!this.readTargetPosition(node, node === null ? this.targetPosition : null, s.ikPosition, "target")) return;
     if (s.ikRotationWeight > 0) {

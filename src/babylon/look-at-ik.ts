@@ -95,6 +95,7 @@ export class LookAtIK extends RigComponent {
   /** @internal */
   protected solve(): void {
     const s = this.solver;
+    if (this.target?.isDisposed()) this.target = this.letGoOf(this.target, "target", this.targetPosition, null);
     const node = this.target;
     if (!this.readTargetPosition(node, node === null ? this.targetPosition : null, s.ikPosition, "target")) return;
     s.solve();

@@ -273,6 +273,24 @@ export abstract class RigComponent implements SceneUpdatable {
   }
 
   /**
+   * A target node that was disposed while in use, let go as an FBBIK effector lets go of one: warned once, its
+   * last world position copied into `position` (and its rotation into `rotation`), which the component follows
+   * from then on. Returns null, the caller's new target: read through the node, the frame was skipped and the
+   * IK's pose dropped at once (a jump of a quarter of the height, measured).
+   */
+  protected letGoOf(node: IKTarget, what: string, position: Vector3, rotation: Quaternion | null): null {
+    this.warn(`${what}:disposed`, `${what} ${node.name} was disposed; its last position is kept.`);
+    // the matrix it had when last used (a disposed node may have lost its parent: no recompute)
+    const m = ("isWorldMatrixFrozen" in node ? node.worldMatrixFromCache : node.getWorldMatrix()).m;
+    position.set(m[12]!, m[13]!, m[14]!);
+    if (rotation !== null && hasRotation(m)) {
+      rotationFromMatrix(m, tq);
+      rotation.set(tq.x, tq.y, tq.z, tq.w);
+    }
+    return null;
+  }
+
+  /**
    * A target's rotation in component space into `out` (Babylon's convention: a node's
    * `absoluteRotationQuaternion`); false, warned once, when it has none (scaled to 0, not finite).
    */
