@@ -358,16 +358,27 @@ export abstract class RigComponent implements SceneUpdatable {
     if (this.scene.getFrameId() === this.lastFrame) return;
     if (severalClaimants()) {
       this.ordering = true;
+      let blocked: boolean;
       try {
         // asked ahead of its place (by an IK hanging from its bones): what its own bones hang from first
-        solveOwnerAbove(this.firstBone.getTransformNode() ?? this.firstBone, this, true);
-        solveOwnerAbove(this.rig.componentRoot, this);
-        this.solveTargetOwners();
+        blocked = solveOwnerAbove(this.firstBone.getTransformNode() ?? this.firstBone, this, true);
+        if (!blocked) {
+          solveOwnerAbove(this.rig.componentRoot, this);
+          this.solveTargetOwners();
+        }
       } finally {
         this.ordering = false;
       }
+      // an IK under its bones waits for it (a hand on the character's own head, turned by a LookAtIK): solved
+      // before that IK, its output would be read as the animation's and build up frame after frame
+      if (blocked) return;
     }
     this.update();
+  }
+
+  /** @internal */
+  get _ordering(): boolean {
+    return this.ordering;
   }
 
   /**

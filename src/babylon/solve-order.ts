@@ -6,6 +6,8 @@ export interface OrderedSolve {
   _beforeRender(): void;
   /** Where it solves among the scene's IKs (the scene updater's order; FullBodyBipedIK when absent). */
   readonly updateOrder?: number;
+  /** @internal True while it waits for the IKs it hangs from to solve (it cannot solve before them now). */
+  readonly _ordering: boolean;
 }
 
 /**
@@ -62,19 +64,23 @@ export function severalClaimants(): boolean {
  * Solved in creation order instead, the rider would read where the mount's bones were before the mount's IK
  * moved them (13 % of the height off on a rein, measured). Those IKs do the same for the nodes they hang
  * from. `earlierOnly`: only those that solve before `self` in the scene's order (the IKs under `self`'s own
- * bones, when something asked `self` to solve ahead of its place).
+ * bones, when something asked `self` to solve ahead of its place); true then when one of them could not
+ * solve yet (it waits for `self`, a cycle): `self` must not solve before it, but in its place.
  */
-export function solveOwnerAbove(node: Node | null, self: OrderedSolve, earlierOnly = false): void {
+export function solveOwnerAbove(node: Node | null, self: OrderedSolve, earlierOnly = false): boolean {
   for (let a = node; a !== null; a = a.parent) {
     const list = owners.get(a);
     if (list === undefined) continue;
     let found = false;
+    let blocked = false;
     for (let i = 0; i < list.length; i++) {
       const owner = list[i]!;
       if (owner === self || (earlierOnly && !solvesBefore(owner, self))) continue;
       found = true;
       owner._beforeRender();
+      if (earlierOnly && owner._ordering) blocked = true;
     }
-    if (found) return;
+    if (found) return blocked;
   }
+  return false;
 }
