@@ -18,7 +18,7 @@ import { type InspectorSetting, InspectorSettings, weightSetting } from "./inspe
 import { RigDetachment } from "./rig-attachment.js";
 import { RigVisibility } from "./rig-visibility.js";
 import { type SceneUpdatable, SceneUpdater } from "./scene-updater.js";
-import { claimNodes, releaseNodes, severalClaimants, solveOwnerAbove } from "./solve-order.js";
+import { askedAhead, claimNodes, releaseNodes, severalClaimants, solveOwnerAbove } from "./solve-order.js";
 import { currentWorldMatrix, hasRotation, rotationFromMatrix } from "./world-matrix.js";
 
 const tv = new Vec3();
@@ -358,10 +358,11 @@ export abstract class RigComponent implements SceneUpdatable {
     if (this.scene.getFrameId() === this.lastFrame) return;
     if (severalClaimants()) {
       this.ordering = true;
-      let blocked: boolean;
+      let blocked = false;
       try {
-        // asked ahead of its place (by an IK hanging from its bones): what its own bones hang from first
-        blocked = solveOwnerAbove(this.firstBone.getTransformNode() ?? this.firstBone, this, true);
+        // asked ahead of its place (by an IK hanging from its bones): what its own bones hang from first (in
+        // its place, the scene's pass has solved them)
+        if (askedAhead()) blocked = solveOwnerAbove(this.firstBone.getTransformNode() ?? this.firstBone, this, true);
         if (!blocked) {
           solveOwnerAbove(this.rig.componentRoot, this);
           this.solveTargetOwners();

@@ -20,6 +20,8 @@ const claimants = new Set<OrderedSolve>();
 /** When each IK first claimed nodes: equal updateOrders solve in the order the IKs were added to the scene. */
 const ranks = new WeakMap<OrderedSolve, number>();
 let nextRank = 0;
+/** How many {@link solveOwnerAbove} calls are asking IKs to solve now: above 0, an IK is asked ahead of its place. */
+let asking = 0;
 
 /** True when `a` solves before `b` in the scene updater's pass. */
 function solvesBefore(a: OrderedSolve, b: OrderedSolve): boolean {
@@ -53,6 +55,11 @@ export function releaseNodes(ik: OrderedSolve, nodes: readonly (Node | null)[]):
   }
 }
 
+/** True while an IK is being asked to solve ahead of its place in the scene's pass (by {@link solveOwnerAbove}). */
+export function askedAhead(): boolean {
+  return asking > 0;
+}
+
 /** True when two or more IKs have claimed nodes (any scene): only then may one hang from another. */
 export function severalClaimants(): boolean {
   return claimants.size > 1;
@@ -77,7 +84,12 @@ export function solveOwnerAbove(node: Node | null, self: OrderedSolve, earlierOn
       const owner = list[i]!;
       if (owner === self || (earlierOnly && !solvesBefore(owner, self))) continue;
       found = true;
-      owner._beforeRender();
+      asking++;
+      try {
+        owner._beforeRender();
+      } finally {
+        asking--;
+      }
       if (earlierOnly && owner._ordering) blocked = true;
     }
     if (found) return blocked;
