@@ -119,7 +119,7 @@ export class AimIK extends RigComponent {
   }
 
   /** @internal */
-  protected solveTargetOwners(): void {
+  protected override solveTargetOwners(): void {
     this.solveTargetOwner(this.target);
     if (this.solver.poleWeight > 0) this.solveTargetOwner(this.poleTarget);
   }

@@ -104,7 +104,7 @@ export abstract class ChainIK<S extends IKSolverJoints> extends RigComponent {
   }
 
   /** @internal */
-  protected solveTargetOwners(): void {
+  protected override solveTargetOwners(): void {
     this.solveTargetOwner(this.target);
   }
 
@@ -261,7 +261,7 @@ export class FABRIKRoot extends RigComponent {
   }
 
   /** @internal */
-  protected solveTargetOwners(): void {
+  protected override solveTargetOwners(): void {
     for (let i = 0; i < this.targets.length; i++) this.solveTargetOwner(this.targets[i]!);
   }
 

@@ -186,7 +186,7 @@ export class JacobianIK extends RigComponent {
   }
 
   /** @internal */
-  protected solveTargetOwners(): void {
+  protected override solveTargetOwners(): void {
     for (let i = 0; i < this.effectors.length; i++) this.solveTargetOwner(this.effectors[i]!.target);
   }
 

@@ -138,7 +138,7 @@ export class LimbIK extends RigComponent {
   }
 
   /** @internal */
-  protected solveTargetOwners(): void {
+  protected override solveTargetOwners(): void {
     this.solveTargetOwner(this.target);
     if (this.solver.bendGoalWeight > 0 || this.solver.bendModifier === "goal") this.solveTargetOwner(this.bendGoal);
   }

@@ -88,7 +88,7 @@ export class LookAtIK extends RigComponent {
   }
 
   /** @internal */
-  protected solveTargetOwners(): void {
+  protected override solveTargetOwners(): void {
     this.solveTargetOwner(this.target);
   }
 

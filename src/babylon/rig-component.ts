@@ -122,7 +122,7 @@ export abstract class RigComponent implements SceneUpdatable {
    * Registers the component for the scene's frame; call once at the end of the subclass's constructor, with
    * the bones it turns (an IK hanging from them, or with a target on them, solves after it).
    */
-  protected attach(turned: readonly Bone[]): void {
+  protected attach(turned: readonly Bone[] = []): void {
     this.claimed = turned.flatMap((b) => [b, b.getTransformNode()]);
     claimNodes(this, this.claimed);
     SceneUpdater.for(this.scene).add(this);
@@ -384,9 +384,9 @@ export abstract class RigComponent implements SceneUpdatable {
 
   /**
    * Solves first the IKs that move the nodes its targets hang from (a point on another character's hand):
-   * {@link solveTargetOwner} for each target node.
+   * a subclass calls {@link solveTargetOwner} for each target node (none by default).
    */
-  protected abstract solveTargetOwners(): void;
+  protected solveTargetOwners(): void {}
 
   /** Solves first the IKs that move the nodes `target` hangs from (nothing for null). */
   protected solveTargetOwner(target: IKTarget | null): void {
