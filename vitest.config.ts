@@ -14,6 +14,7 @@ export const SOAKS = [
  */
 export const HEAP = [
   "test/scenario/fabrik-root.test.ts",
+  "test/scenario/family-frame-heap.test.ts",
   "test/scenario/head-effector.test.ts",
   "test/unit/ccd/ccd.test.ts",
   "test/unit/colliders/collider-set.test.ts",

@@ -1,7 +1,8 @@
 /**
- * `npm run bench:ab -- <git-ref> [solver|frame|biped|biped-fixed]`: the working tree against another revision, in one
- * process. biped: one frame of issue 19's problem + the skeleton's matrices (as `npm run bench -- biped-frame`);
- * biped-fixed: the same with `iterationTolerance` 0.
+ * `npm run bench:ab -- <git-ref> [solver|frame|biped|biped-fixed|family]`: the working tree against another revision,
+ * in one process. biped: one frame of issue 19's problem + the skeleton's matrices (as `npm run bench --
+ * biped-frame`); biped-fixed: the same with `iterationTolerance` 0; family: a frame of a rider and its mount with
+ * FullBodyBipedIKs, an AimIK, a LookAtIK and a LimbIK hanging from each other.
  *
  * This machine switches between two speeds every few seconds to minutes (bench/README.md), so two
  * benchmark runs minutes apart compare the machine, not the code. Here both builds are loaded into the
@@ -40,7 +41,66 @@ const LOADERS: Record<string, (buildDir: string) => Promise<Op>> = {
   },
   biped: (dir) => bipedFrame(dir, null),
   "biped-fixed": (dir) => bipedFrame(dir, 0),
+  family: familyFrame,
 };
+
+/**
+ * One frame of several IKs in a scene, so that each looks for the IKs it hangs from: a rider's FullBodyBipedIK
+ * on a mount's chest, its hand on a rein on the mount's head, its AimIK head on the mount's hand; the mount's
+ * FullBodyBipedIK, LookAtIK and LimbIK moving them (the scene updater's three observables, as `npm run bench --
+ * frame`).
+ */
+async function familyFrame(dir: string): Promise<Op> {
+  const url = (f: string) => pathToFileURL(join(dir, f)).href;
+  type Mod<T> = Promise<T>;
+  const { loadModel } = await (import(url("test/helpers/babylon-scene.js")) as Mod<
+    typeof import("../test/helpers/babylon-scene.js")
+  >);
+  const { FullBodyBipedIK } = await (import(url("src/babylon/full-body-biped-ik.js")) as Mod<
+    typeof import("../src/babylon/full-body-biped-ik.js")
+  >);
+  const { AimIK } = await (import(url("src/babylon/aim-ik.js")) as Mod<typeof import("../src/babylon/aim-ik.js")>);
+  const { LookAtIK } = await (import(url("src/babylon/look-at-ik.js")) as Mod<
+    typeof import("../src/babylon/look-at-ik.js")
+  >);
+  const { LimbIK } = await (import(url("src/babylon/limb-ik.js")) as Mod<typeof import("../src/babylon/limb-ik.js")>);
+  const m = await loadModel("Mannequin");
+  const twin = m.container.instantiateModelsToScene((n) => `rider_${n}`, false, { doNotInstantiate: true });
+  const rider = FullBodyBipedIK.create(m.scene, twin.skeletons[0]!);
+  const rr = rider.references;
+  const aim = AimIK.create(m.scene, [rr.head!]);
+  const mount = FullBodyBipedIK.create(m.scene, m.skeleton);
+  const r = mount.references;
+  const look = LookAtIK.create(m.scene, { spine: r.spine, head: r.head! });
+  const arm = LimbIK.create(m.scene, r.rightUpperArm, r.rightForearm, r.rightHand);
+  const { TransformNode } = await import("@babylonjs/core/Meshes/transformNode.js");
+  const { Vector3 } = await import("@babylonjs/core/Maths/math.vector.js");
+  (twin.rootNodes[0] as InstanceType<typeof TransformNode>).parent = r.spine.at(-1)!.getTransformNode()!;
+  m.scene.render();
+  const rein = new TransformNode("rein", m.scene);
+  rein.parent = r.head!.getTransformNode()!;
+  rider.solver.rightHandEffector.target = rein;
+  rider.solver.rightHandEffector.positionWeight = 1;
+  const mark = new TransformNode("mark", m.scene);
+  mark.parent = r.rightHand.getTransformNode()!;
+  aim.target = mark;
+  mount.solver.bodyEffector.positionWeight = 1;
+  const at = (n: { computeWorldMatrix(f: boolean): { getTranslation(): InstanceType<typeof Vector3> } }) =>
+    n.computeWorldMatrix(true).getTranslation();
+  const head = at(r.head!.getTransformNode()!);
+  const grip = at(r.rightHand.getTransformNode()!);
+  const gazes = Array.from({ length: 16 }, (_, i) => head.add(new Vector3(Math.sin(i), 0.3, Math.cos(i))));
+  const grips = Array.from({ length: 16 }, (_, i) => grip.add(new Vector3(0, Math.sin(i), Math.cos(i)).scale(0.1)));
+  const scene = m.scene;
+  return (f) => {
+    look.targetPosition.copyFrom(gazes[f % 16]!);
+    arm.targetPosition.copyFrom(grips[f % 16]!);
+    (scene as unknown as { _frameId: number })._frameId++;
+    scene.onBeforeAnimationsObservable.notifyObservers(scene);
+    scene.onBeforeRenderObservable.notifyObservers(scene);
+    scene.onBeforeRenderTargetsRenderObservable.notifyObservers(scene);
+  };
+}
 
 /** One FullBodyBipedIK frame on issue 19's biped problem, then the skeleton's absolute matrices. */
 async function bipedFrame(dir: string, tolerance: number | null): Promise<Op> {

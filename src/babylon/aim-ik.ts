@@ -105,7 +105,7 @@ export class AimIK extends RigComponent {
     this.poleTarget = options.poleTarget ?? null;
     rig.componentToWorldPoint(this.solver.ikPosition, this.targetPosition);
     rig.componentToWorldPoint(this.solver.polePosition, this.polePosition);
-    this.attach();
+    this.attach(bones);
   }
 
   /** Attaches AimIK to `bones` (root first, each an ancestor of the next, one skeleton). */
@@ -119,8 +119,17 @@ export class AimIK extends RigComponent {
   }
 
   /** @internal */
+  protected override solveTargetOwners(): void {
+    this.solveTargetOwner(this.target);
+    if (this.solver.poleWeight > 0) this.solveTargetOwner(this.poleTarget);
+  }
+
+  /** @internal */
   protected solve(): void {
     const s = this.solver;
+    if (this.target?.isDisposed()) this.target = this.letGoOf(this.target, "target", this.targetPosition, null);
+    if (this.poleTarget?.isDisposed())
+      this.poleTarget = this.letGoOf(this.poleTarget, "poleTarget", this.polePosition, null);
     const node = this.target;
     if (!this.readTargetPosition(node, node === null ? this.targetPosition : null, s.ikPosition, "target")) return;
     if (s.poleWeight > 0) {

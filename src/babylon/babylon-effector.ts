@@ -2,6 +2,7 @@ import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { Scene } from "@babylonjs/core/scene.js";
+import { setQuaternionFields } from "./babylon-fields.js";
 import type { BabylonRig } from "./babylon-rig.js";
 import type { TargetAnchor } from "./target-anchor.js";
 import { TargetFade } from "./target-fade.js";
@@ -154,7 +155,8 @@ export class BabylonEffector {
           // Babylon's decomposition of the node's world matrix (Y flipped under a mirrored parent), built
           // from its axes without decompose's temporaries
           rotationFromMatrix(m.m, tq);
-          this.rotation.set(tq.x, tq.y, tq.z, tq.w);
+          // not `set(…)`: V8 left it out of line in a scene with the family, boxing the four doubles (64 B a frame)
+          setQuaternionFields(this.rotation, tq);
         } else if (this.inner.rotationWeight !== 0) {
           // scaled to 0 or not finite: any rotation read from it would be arbitrary
           this.warn(

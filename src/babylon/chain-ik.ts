@@ -75,7 +75,7 @@ export abstract class ChainIK<S extends IKSolverJoints> extends RigComponent {
     const tip = bones[bones.length - 1]!;
     rig.getWorldPosition(ids[ids.length - 1]!, this.targetPosition);
     rig.getWorldRotation(rig.idOf(tip), this.targetRotation);
-    this.attach();
+    this.attach(bones);
   }
 
   /**
@@ -104,8 +104,15 @@ export abstract class ChainIK<S extends IKSolverJoints> extends RigComponent {
   }
 
   /** @internal */
+  protected override solveTargetOwners(): void {
+    this.solveTargetOwner(this.target);
+  }
+
+  /** @internal */
   protected solve(): void {
     const s = this.solver;
+    if (this.target?.isDisposed())
+      this.target = this.letGoOf(this.target, "target", this.targetPosition, this.targetRotation);
     const node = this.target;
     if (!this.readTargetPosition(node, node === null ? this.targetPosition : null, s.ikPosition, "target")) return;
     if (s.ikRotationWeight > 0) {
@@ -240,7 +247,7 @@ export class FABRIKRoot extends RigComponent {
     this.targets = chains.map((_, i) => options.targets?.[i] ?? null);
     this.targetLabels = chains.map((_, i) => `target ${i}`);
     this.targetPositions = chains.map((c) => rig.getWorldPosition(rig.idOf(c[c.length - 1]!), new Vector3()));
-    this.attach();
+    this.attach([root, ...chains.flat()]);
   }
 
   /** Attaches FABRIKRoot to `root` and its `chains` (each root first, hanging from `root`, one skeleton). */
@@ -254,9 +261,17 @@ export class FABRIKRoot extends RigComponent {
   }
 
   /** @internal */
+  protected override solveTargetOwners(): void {
+    for (let i = 0; i < this.targets.length; i++) this.solveTargetOwner(this.targets[i]!);
+  }
+
+  /** @internal */
   protected solve(): void {
     const chains = this.solver.chains;
     for (let i = 0; i < chains.length; i++) {
+      const lost = this.targets[i];
+      if (lost?.isDisposed())
+        this.targets[i] = this.letGoOf(lost, this.targetLabels[i]!, this.targetPositions[i]!, null);
       const node = this.targets[i]!;
       const position = node === null ? this.targetPositions[i]! : null;
       this.readTargetPosition(node, position, chains[i]!.solver.ikPosition, this.targetLabels[i]!);

@@ -409,6 +409,11 @@ export class FullBodyBipedIK implements SceneUpdatable {
     this.update();
   }
 
+  /** @internal */
+  get _ordering(): boolean {
+    return this.ordering;
+  }
+
   /**
    * Before solving, the other IKs whose bones this character (its component space) or an effector's target
    * hangs from: a rider on a mount, a hand on another character's hand.

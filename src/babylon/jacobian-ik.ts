@@ -1,6 +1,6 @@
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
-import type { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { IKSolverJacobian } from "../jacobian/ik-solver-jacobian.js";
 import type { JacobianEffector } from "../jacobian/jacobian-effector.js";
 import type { JacobianJoint } from "../jacobian/jacobian-joint.js";
@@ -94,6 +94,11 @@ export class JacobianIKEffector {
   _sync(ik: JacobianIK): void {
     const e = this.solverEffector;
     const what = this.label;
+    if (this.target?.isDisposed()) {
+      this.position ??= new Vector3();
+      this.rotation ??= new Quaternion();
+      this.target = ik._letGoOf(this.target, what, this.position, this.rotation);
+    }
     if (ik._position(this.target, this.position, e.position, what)) this.hasPosition = true;
     e.weight = this.hasPosition ? this.weight : 0;
     const rw = e.rotationWeight;
@@ -143,7 +148,7 @@ export class JacobianIK extends RigComponent {
     if (options.maxIterations !== undefined) this.solver.maxIterations = options.maxIterations;
     this.tolerance = options.tolerance ?? 0;
     for (const e of options.effectors ?? []) this.addEffector(e);
-    this.attach();
+    this.attach(bones);
   }
 
   /**
@@ -180,9 +185,19 @@ export class JacobianIK extends RigComponent {
     this.solver.update();
   }
 
+  /** @internal */
+  protected override solveTargetOwners(): void {
+    for (let i = 0; i < this.effectors.length; i++) this.solveTargetOwner(this.effectors[i]!.target);
+  }
+
   /** @internal {@link RigComponent.readTargetPosition} for the effectors. */
   _position(node: IKTarget | null, position: Vector3 | null, out: Vec3, what: string): boolean {
     return this.readTargetPosition(node, position, out, what);
+  }
+
+  /** @internal {@link RigComponent.letGoOf} for the effectors. */
+  _letGoOf(node: IKTarget, what: string, position: Vector3, rotation: Quaternion): null {
+    return this.letGoOf(node, what, position, rotation);
   }
 
   /** @internal {@link RigComponent.readTargetRotation} for the effectors. */

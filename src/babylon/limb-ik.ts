@@ -80,7 +80,7 @@ export class LimbIK extends RigComponent {
     rig.getWorldPosition(rig.idOf(end), this.targetPosition);
     rig.getWorldRotation(rig.idOf(end), this.targetRotation);
     rig.getWorldPosition(rig.idOf(middle), this.bendGoalPosition);
-    this.attach();
+    this.attach(this.bones);
   }
 
   /**
@@ -138,8 +138,18 @@ export class LimbIK extends RigComponent {
   }
 
   /** @internal */
+  protected override solveTargetOwners(): void {
+    this.solveTargetOwner(this.target);
+    if (this.solver.bendGoalWeight > 0 || this.solver.bendModifier === "goal") this.solveTargetOwner(this.bendGoal);
+  }
+
+  /** @internal */
   protected solve(): void {
     const s = this.solver;
+    if (this.target?.isDisposed())
+      this.target = this.letGoOf(this.target, "target", this.targetPosition, this.targetRotation);
+    if (this.bendGoal?.isDisposed())
+      this.bendGoal = this.letGoOf(this.bendGoal, "bendGoal", this.bendGoalPosition, null);
     const node = this.target;
     if (!this.readTargetPosition(node, node === null ? this.targetPosition : null, s.ikPosition, "target")) return;
     if (s.ikRotationWeight > 0) {

@@ -74,7 +74,7 @@ export class LookAtIK extends RigComponent {
     });
     this.target = options.target ?? null;
     rig.componentToWorldPoint(this.solver.ikPosition, this.targetPosition);
-    this.attach();
+    this.attach(all);
   }
 
   /** Attaches LookAtIK to a spine, a head and eyes (any of them may be left out; one skeleton). */
@@ -88,8 +88,14 @@ export class LookAtIK extends RigComponent {
   }
 
   /** @internal */
+  protected override solveTargetOwners(): void {
+    this.solveTargetOwner(this.target);
+  }
+
+  /** @internal */
   protected solve(): void {
     const s = this.solver;
+    if (this.target?.isDisposed()) this.target = this.letGoOf(this.target, "target", this.targetPosition, null);
     const node = this.target;
     if (!this.readTargetPosition(node, node === null ? this.targetPosition : null, s.ikPosition, "target")) return;
     s.solve();

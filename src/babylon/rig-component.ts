@@ -18,6 +18,7 @@ import { type InspectorSetting, InspectorSettings, weightSetting } from "./inspe
 import { RigDetachment } from "./rig-attachment.js";
 import { RigVisibility } from "./rig-visibility.js";
 import { type SceneUpdatable, SceneUpdater } from "./scene-updater.js";
+import { askedAhead, claimNodes, releaseNodes, severalClaimants, solveOwnerAbove } from "./solve-order.js";
 import { currentWorldMatrix, hasRotation, rotationFromMatrix } from "./world-matrix.js";
 
 const tv = new Vec3();
@@ -77,6 +78,12 @@ export abstract class RigComponent implements SceneUpdatable {
   private readonly firstBoneName: string;
   private inspectorSettings: InspectorSettings | null = null;
   private lastFrame = -1;
+  /** The nodes the component turns (linked TransformNodes and Bones), for the scene's solve order. */
+  private claimed: readonly (TransformNode | Bone | null)[] = [];
+  /** The first of its bones: what it hangs from on its own skeleton is found walking up from there. */
+  private readonly firstBone: Bone;
+  /** True while the IKs this one hangs from solve first (a cycle of them then solves in the scene's order). */
+  private ordering = false;
   /** Whether the character is shown: a disabled one is not solved. */
   private readonly visibility: RigVisibility;
   private readonly warned = new Set<string>();
@@ -103,6 +110,7 @@ export abstract class RigComponent implements SceneUpdatable {
     this.updateOrder = options.updateOrder ?? order;
     this.showInInspector = options.inspector ?? true;
     this.firstBoneName = bones[0]!.name;
+    this.firstBone = bones[0]!;
     this.rig = new BabylonRig(skeleton, bones, { mesh: options.mesh ?? null });
     this.rig.watchDisposal();
     this.visibility = new RigVisibility(this.rig, skeleton);
@@ -110,8 +118,13 @@ export abstract class RigComponent implements SceneUpdatable {
     this.rig.storeDefaultLocalState(bones.map((b) => ({ bone: this.rig.idOf(b), position: false })));
   }
 
-  /** Registers the component for the scene's frame; call once at the end of the subclass's constructor. */
-  protected attach(): void {
+  /**
+   * Registers the component for the scene's frame; call once at the end of the subclass's constructor, with
+   * the bones it turns (an IK hanging from them, or with a target on them, solves after it).
+   */
+  protected attach(turned: readonly Bone[] = []): void {
+    this.claimed = turned.flatMap((b) => [b, b.getTransformNode()]);
+    claimNodes(this, this.claimed);
     SceneUpdater.for(this.scene).add(this);
     // (the subclass's solver exists only now)
     const key = this.firstBoneName.replace(/[^A-Za-z0-9_]/g, "_");
@@ -260,6 +273,24 @@ export abstract class RigComponent implements SceneUpdatable {
   }
 
   /**
+   * A target node that was disposed while in use, let go as an FBBIK effector lets go of one: warned once, its
+   * last world position copied into `position` (and its rotation into `rotation`), which the component follows
+   * from then on. Returns null, the caller's new target: read through the node, the frame was skipped and the
+   * IK's pose dropped at once (a jump of a quarter of the height, measured).
+   */
+  protected letGoOf(node: IKTarget, what: string, position: Vector3, rotation: Quaternion | null): null {
+    this.warn(`${what}:disposed`, `${what} ${node.name} was disposed; its last position is kept.`);
+    // the matrix it had when last used (a disposed node may have lost its parent: no recompute)
+    const m = ("isWorldMatrixFrozen" in node ? node.worldMatrixFromCache : node.getWorldMatrix()).m;
+    position.set(m[12]!, m[13]!, m[14]!);
+    if (rotation !== null && hasRotation(m)) {
+      rotationFromMatrix(m, tq);
+      rotation.set(tq.x, tq.y, tq.z, tq.w);
+    }
+    return null;
+  }
+
+  /**
    * A target's rotation in component space into `out` (Babylon's convention: a node's
    * `absoluteRotationQuaternion`); false, warned once, when it has none (scaled to 0, not finite).
    */
@@ -323,9 +354,43 @@ export abstract class RigComponent implements SceneUpdatable {
 
   /** @internal */
   _beforeRender(): void {
-    if (!this.autoUpdate) return;
+    if (!this.autoUpdate || this.ordering) return;
     if (this.scene.getFrameId() === this.lastFrame) return;
+    if (severalClaimants()) {
+      this.ordering = true;
+      let blocked = false;
+      try {
+        // asked ahead of its place (by an IK hanging from its bones): what its own bones hang from first (in
+        // its place, the scene's pass has solved them)
+        if (askedAhead()) blocked = solveOwnerAbove(this.firstBone.getTransformNode() ?? this.firstBone, this, true);
+        if (!blocked) {
+          solveOwnerAbove(this.rig.componentRoot, this);
+          this.solveTargetOwners();
+        }
+      } finally {
+        this.ordering = false;
+      }
+      // an IK under its bones waits for it (a hand on the character's own head, turned by a LookAtIK): solved
+      // before that IK, its output would be read as the animation's and build up frame after frame
+      if (blocked) return;
+    }
     this.update();
+  }
+
+  /** @internal */
+  get _ordering(): boolean {
+    return this.ordering;
+  }
+
+  /**
+   * Solves first the IKs that move the nodes its targets hang from (a point on another character's hand):
+   * a subclass calls {@link solveTargetOwner} for each target node (none by default).
+   */
+  protected solveTargetOwners(): void {}
+
+  /** Solves first the IKs that move the nodes `target` hangs from (nothing for null). */
+  protected solveTargetOwner(target: IKTarget | null): void {
+    if (target !== null) solveOwnerAbove(target, this);
   }
 
   /** @internal */
@@ -345,6 +410,7 @@ export abstract class RigComponent implements SceneUpdatable {
     const updater = SceneUpdater.for(this.scene);
     updater.takeOff(this.skeleton);
     updater.remove(this);
+    releaseNodes(this, this.claimed);
     try {
       this.rig.restoreAnimatedPose();
     } catch (e) {
