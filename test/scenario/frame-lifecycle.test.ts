@@ -305,14 +305,15 @@ describe("F: frame order", () => {
     ik.solver.leftHandEffector.positionWeight = 1;
     look.targetPosition.copyFrom(worldPos(r.head!).add(new Vector3(h, 0.3 * h, h)));
     const poses: number[][] = [];
-    for (let f = 0; f < 12; f++) {
+    for (let f = 0; f < 40; f++) {
       m.scene.render();
       if (f >= 9) poses.push(localPose(m));
     }
     // the FBBIK asking the head's IKs first made the LookAtIK solve before it: the FBBIK then read the look as
-    // the animation's, and the pose never settled (the head's turn built up from frame to frame)
-    expect(poses[1]).toEqual(poses[0]);
-    expect(poses[2]).toEqual(poses[0]);
+    // the animation's, and the pose never settled (the head's turn built up 0.002–0.004° a frame); the ear,
+    // under the character's own head, is placed from the last solve (TargetAnchor): settled to an ulp (4e-16)
+    const apart = (a: number[], b: number[]) => Math.max(...a.map((v, i) => Math.abs(v - b[i]!)));
+    for (const pose of poses) expect(apart(pose, poses[0]!)).toBeLessThan(1e-12);
   });
 
   it("offsets are reset before onPostUpdateObservable (FinalIK's OnPostWrite): one added there counts in the next solve", async () => {
