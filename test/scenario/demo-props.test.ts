@@ -97,7 +97,7 @@ describe("the demo's props on the Mannequin (a chibi)", () => {
     expect(inside, "skin vertices inside the table").toBe(0);
   });
 
-  it("the grab at a far corner: the fist rests on the tabletop, never in it; over its edge on the way", async () => {
+  it("the grab at a far corner: the fist rests on the tabletop, never in it; lifted over its edge on the way", async () => {
     const { run, c: g, ctx: gx } = await openScenario(m, grab);
     const hand = g.ik.references.leftHand;
     const board = gx.scene.meshes.filter((x) => x.name === "table").at(-1)!;
@@ -129,9 +129,9 @@ describe("the demo's props on the Mannequin (a chibi)", () => {
         `reaching and letting go ${cm(deepest.moving)}`,
     );
     expect(deepest.holding / g.h, "the fist in the tabletop while holding").toBeLessThan(0.001);
-    // it comes from beside the table and goes back there over the board's edge: less deep than it was (9.5 cm,
-    // 7.7 % of h), not yet clear of it (3.3 cm as the hand lets go)
-    expect(deepest.moving / g.h, "the fist through the board's edge on the way").toBeLessThan(0.04);
+    // it comes from beside the table and goes back there over the board's near corner: lifted over it (the
+    // straight reach crossed it 9.5 cm deep, 7.7 % of h; with a hop in the Y offset 3.3 cm, 2.6 %)
+    expect(deepest.moving / g.h, "the fist through the board's edge on the way").toBeLessThan(0.001);
   });
 });
 
