@@ -13,11 +13,24 @@ import { onTestFinished, vi } from "vitest";
 import { spawnCharacter } from "../../demo/src/character.js";
 import { disposeCharacter } from "../../demo/src/dispose-character.js";
 import type { Character, Ctx, Scenario, ScenarioRun } from "../../demo/src/kit.js";
-import { keepClearOfPanel } from "../../demo/src/view-shift.js";
+import { NARROW, keepClearOfPanel } from "../../demo/src/view-shift.js";
 import type { LoadedModel } from "./babylon-scene.js";
 
 /** The panel's right edge in CSS pixels (8 px from the left, 280 px wide), as the page lays it out. */
 export const PANEL = 288;
+
+/**
+ * The canvas's height on a `width`×`height` window: the whole window, but on a narrow one (below NARROW px) the
+ * panel lies under the canvas, opened to its cap of 40 % of the height (its content is taller).
+ */
+export function canvasHeight(width: number, height: number): number {
+  return width < NARROW ? Math.round(0.6 * height) : height;
+}
+
+/** The free part of the view (CSS px, the canvas's): right of the panel over it (at most 40 %), the whole height. */
+export function freeView(width: number, height: number): { left: number; bottom: number } {
+  return { left: width < NARROW ? 0 : Math.min(PANEL, 0.4 * width), bottom: canvasHeight(width, height) };
+}
 
 const noShadows = {
   addShadowCaster: () => undefined,
@@ -35,7 +48,7 @@ export interface OpenScenario {
 
 /**
  * Builds `scenario` in the model's scene at a `width`×`height` window (the page's `document` and `window`
- * stubbed for the panel's width while the test runs) and renders one frame. `idle: false` stops the
+ * stubbed for the panel's place and the canvas's size while the test runs) and renders one frame. `idle: false` stops the
  * characters' procedural idle (it swings bones about their own local axes, which differ between files).
  */
 export async function openScenario(
@@ -46,10 +59,15 @@ export async function openScenario(
   { idle = true }: { idle?: boolean } = {},
 ): Promise<OpenScenario> {
   const options = (m.engine as unknown as { _options: NullEngineOptions })._options;
+  const canvas = { clientWidth: width, clientHeight: canvasHeight(width, height), offsetTop: 0 };
   options.renderWidth = width;
-  options.renderHeight = height;
-  const byId = (id: string) =>
-    id === "panel" ? { offsetLeft: 8, offsetWidth: PANEL - 8 } : id === "canvas" ? { clientWidth: width } : null;
+  options.renderHeight = canvas.clientHeight;
+  // over the canvas at its left, or under it on a narrow window
+  const panel =
+    width < NARROW
+      ? { offsetLeft: 0, offsetWidth: width, offsetTop: canvas.clientHeight }
+      : { offsetLeft: 8, offsetWidth: PANEL - 8, offsetTop: 8 };
+  const byId = (id: string) => (id === "panel" ? panel : id === "canvas" ? canvas : null);
   const listeners = { addEventListener: () => undefined, removeEventListener: () => undefined };
   vi.stubGlobal("document", { getElementById: byId, ...listeners });
   vi.stubGlobal("window", listeners);

@@ -12,7 +12,7 @@ import { outline } from "../../demo/src/framing.js";
 import { eyeOf } from "../../demo/src/props/clear-sight.js";
 import { climb } from "../../demo/src/scenarios/climb.js";
 import { type LoadedModel, type ModelName, loadModel } from "../helpers/babylon-scene.js";
-import { PANEL, openScenario, project } from "../helpers/demo-scenario.js";
+import { canvasHeight, freeView, openScenario, project } from "../helpers/demo-scenario.js";
 
 const report = (s: string) => process.env.FBBIK_REPORT && console.log(s);
 
@@ -34,12 +34,12 @@ describe("the climb framed on the UAL character (the demo's default)", () => {
       ...ladder.flatMap((x) => x.getBoundingInfo().boundingBox.vectorsWorld.map((v) => v.clone())),
       ...outline(c),
     ];
-    // the view's free part: right of the panel (at most 40 % of a narrow window), the whole height
-    const left = Math.min(PANEL, 0.4 * w);
+    // the view's free part: right of the panel over it, the whole canvas under the panel of a narrow window
+    const { left, bottom } = freeView(w, h);
     const worst = { left: Infinity, right: -Infinity, top: Infinity, bottom: -Infinity };
     const look = () => {
       for (const p of points()) {
-        const s = project(camera, p, w, h);
+        const s = project(camera, p, w, bottom);
         worst.left = Math.min(worst.left, s.x);
         worst.right = Math.max(worst.right, s.x);
         worst.top = Math.min(worst.top, s.y);
@@ -55,14 +55,60 @@ describe("the climb framed on the UAL character (the demo's default)", () => {
     look();
     report(
       `climb at ${w}×${h}: ladder and character from x ${worst.left.toFixed(0)} to ${worst.right.toFixed(0)}, ` +
-        `y ${worst.top.toFixed(0)} to ${worst.bottom.toFixed(0)} px (free part x ${left}–${w}, y 0–${h})`,
+        `y ${worst.top.toFixed(0)} to ${worst.bottom.toFixed(0)} px (free part x ${left}–${w}, y 0–${bottom})`,
     );
     if (h === 1200) expect(run.done, "the climb reached the top").toBe(true);
     expect(worst.top, "the ladder's top in view").toBeGreaterThanOrEqual(0);
-    expect(worst.bottom, "the feet in view").toBeLessThanOrEqual(h);
+    expect(worst.bottom, "the feet in view").toBeLessThanOrEqual(bottom);
     expect(worst.left, "clear of the panel").toBeGreaterThanOrEqual(left);
     expect(worst.right, "inside the window's right edge").toBeLessThanOrEqual(w);
   });
+});
+
+describe("every scenario on a narrow window, the panel under the view (UAL)", () => {
+  let m: LoadedModel;
+  beforeAll(async () => {
+    m = await loadModel("UAL");
+  });
+  afterAll(() => m.dispose());
+  const names = ["free", "grab", "climb", "ground", "deck", "hit", "aim", "look", "tail", "vr", "crowd"];
+  const sizes = [
+    [390, 844],
+    [600, 1000],
+  ];
+
+  it.each(names.flatMap((n) => sizes.map(([w, h]) => [n, w, h] as const)))(
+    "%s at %i×%i: the character in the view, framed alone in its middle",
+    async (name, w, h) => {
+      // the panel's controls listen on the page as their module loads
+      vi.stubGlobal("addEventListener", () => undefined);
+      const { scenarioNamed } = await import("../../demo/src/scenarios/index.js");
+      const { camera, c } = await openScenario(m, scenarioNamed(name)!, w, h);
+      const bottom = canvasHeight(w, h);
+      const xs: number[] = [];
+      const ys: number[] = [];
+      for (const p of outline(c)) {
+        const s = project(camera, p, w, bottom);
+        xs.push(s.x);
+        ys.push(s.y);
+      }
+      const [left, right] = [Math.min(...xs), Math.max(...xs)];
+      report(
+        `${name} at ${w}×${h}: the character from x ${left.toFixed(0)} to ${right.toFixed(0)}, ` +
+          `y ${Math.min(...ys).toFixed(0)} to ${Math.max(...ys).toFixed(0)} px (view ${w}×${bottom})`,
+      );
+      // the outline's box reaches wider than the body (it spans the arms' reach at the feet and the head too)
+      const [mx, my] = [(left + right) / 2, (Math.min(...ys) + Math.max(...ys)) / 2];
+      expect(mx, "the character's middle in the view, across").toBeGreaterThan(0);
+      expect(mx, "the character's middle in the view, across").toBeLessThan(w);
+      expect(my, "the character's middle in the view, down").toBeGreaterThan(0);
+      expect(my, "the character's middle in the view, down").toBeLessThan(bottom);
+      // nothing covers the view: a character framed alone is in its middle, not pushed aside for a panel (the
+      // shift for a panel over the view put it at 70 % of the width, under a panel 74 % of a phone's width)
+      if (!["aim", "look", "tail", "crowd"].includes(name))
+        expect(Math.abs(mx / w - 0.5), "off the view's middle (share of its width)").toBeLessThan(0.1);
+    },
+  );
 });
 
 describe.each<ModelName>(["UAL", "RiggedFigure", "RiggedFigureBabylon"])(
