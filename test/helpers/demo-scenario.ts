@@ -6,12 +6,14 @@
  */
 import { ArcRotateCamera } from "@babylonjs/core/Cameras/arcRotateCamera.js";
 import type { NullEngineOptions } from "@babylonjs/core/Engines/nullEngine.js";
+import { DirectionalLight } from "@babylonjs/core/Lights/directionalLight.js";
 import type { ShadowGenerator } from "@babylonjs/core/Lights/Shadows/shadowGenerator.js";
 import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { CreateGround } from "@babylonjs/core/Meshes/Builders/groundBuilder.js";
 import { onTestFinished, vi } from "vitest";
 import { spawnCharacter } from "../../demo/src/character.js";
 import { disposeCharacter } from "../../demo/src/dispose-character.js";
+import { SUN_DIRECTION, SUN_POSITION } from "../../demo/src/key-light.js";
 import type { Character, Ctx, Scenario, ScenarioRun } from "../../demo/src/kit.js";
 import { NARROW, keepClearOfPanel } from "../../demo/src/view-shift.js";
 import type { LoadedModel } from "./babylon-scene.js";
@@ -32,10 +34,14 @@ export function freeView(width: number, height: number): { left: number; bottom:
   return { left: width < NARROW ? 0 : Math.min(PANEL, 0.4 * width), bottom: canvasHeight(width, height) };
 }
 
-const noShadows = {
-  addShadowCaster: () => undefined,
-  removeShadowCaster: () => undefined,
-} as unknown as ShadowGenerator;
+/** No shadows drawn, but the stage's sun as the page sets it (the first character turns it to its front). */
+function sunOnly(sun: DirectionalLight): ShadowGenerator {
+  return {
+    addShadowCaster: () => undefined,
+    removeShadowCaster: () => undefined,
+    getLight: () => sun,
+  } as unknown as ShadowGenerator;
+}
 
 /** A scenario running in a model's scene; everything it added goes when the test finishes. */
 export interface OpenScenario {
@@ -79,7 +85,10 @@ export async function openScenario(
   m.scene.activeCamera = camera;
   // the stage's floor (the ground scenario walks and probes it)
   const ground = CreateGround("ground", { width: 40, height: 40 }, m.scene);
-  const fields = { scene: m.scene, engine: m.engine, camera, container: m.container, shadows: noShadows, ground };
+  const sun = new DirectionalLight("sun", SUN_DIRECTION.clone(), m.scene);
+  sun.position = SUN_POSITION.clone();
+  const shadows = sunOnly(sun);
+  const fields = { scene: m.scene, engine: m.engine, camera, container: m.container, shadows, ground };
   const ctx = { ...fields, iks: [], characters: [], components: [], paused: () => false } as unknown as Ctx;
   ctx.spawn = (p: Vector3) => {
     const c = spawnCharacter(ctx, p, { acc: 0 });
@@ -107,6 +116,7 @@ export async function openScenario(
     m.scene.activeCamera = previous;
     camera.dispose();
     ground.dispose();
+    sun.dispose();
     vi.unstubAllGlobals();
   });
   m.scene.render();
