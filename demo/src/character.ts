@@ -1,12 +1,14 @@
 /** Spawning a character: an instance of the loaded model, arms lowered, the IK attached, an idle. */
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode";
+import { DirectionalLight } from "@babylonjs/core/Lights/directionalLight";
 import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik";
 import { resolveBipedReferences } from "../../src/babylon/biped-references";
 import { modelMeshes } from "./model-meshes";
 import { jointOf, localRotation, parentWorldMatrix } from "./bone-world";
 import { type Character, type Ctx, bonePos } from "./kit";
 import { proceduralIdle } from "./procedural-idle";
+import { lightFront } from "./key-light";
 
 let spawned = 0;
 
@@ -119,6 +121,9 @@ export function spawnCharacter(ctx: Ctx, position: Vector3, ikTimes: { acc: numb
     meshes,
     animated: {},
   };
+  // the first character: the sun on its front, whichever way its file faces
+  const sun = ctx.shadows.getLight?.();
+  if (ctx.characters.length === 0 && sun instanceof DirectionalLight) lightFront(ctx.scene, sun, forward);
   ctx.iks.push(ik);
   ctx.components.push(ik);
   ctx.characters.push(c);

@@ -1,18 +1,22 @@
-/** Framing a box of the world in a part of the view (the crowd in the right three quarters, clear of the panel). */
+/**
+ * Framing a box of the world in a part of the view (the crowd in the right three quarters, clear of the panel;
+ * the whole view on a narrow window, where the panel lies under it).
+ */
 import type { ArcRotateCamera } from "@babylonjs/core/Cameras/arcRotateCamera";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector";
 import { applyShift, panelFraction, pinShift } from "./view-shift";
 
 /**
  * Sets the camera's radius and screen offset (its alpha, beta and target kept) so that the box `lo`–`hi`
- * fills the view right of `left` (a fraction of the width; at least the panel's) with a `margin` (fraction of
+ * fills the view right of `left` (a fraction of the width; the panel's, at least a quarter, where it covers the
+ * view) with a `margin` (fraction of
  * the half-view) around it; the box centred there, and kept there as the camera zooms (`pinShift`).
  */
 export function frameBox(
   camera: ArcRotateCamera,
   lo: Vector3,
   hi: Vector3,
-  left = Math.max(0.25, panelFraction()),
+  left = panelFraction() > 0 ? Math.max(0.25, panelFraction()) : 0,
   margin = 0.08,
 ): void {
   const corners: Vector3[] = [];

@@ -48,7 +48,8 @@ const clock =
   speed.step > 0 ? new FixedClock({ step: speed.step, timeScale: speed.timeScale, drawEvery: speed.drawEvery }) : null;
 /** A frame of the render loop: one drawn `scene.render()`, or the fixed clock's steps. */
 const renderFrame = (scene: Scene) => (clock === null ? scene.render() : clock.frame(scene, hooks.ready === true));
-window.addEventListener("resize", () => engine.resize());
+// the canvas changes size with the window, and on a narrow one with the panel under it (folded, opened)
+new ResizeObserver(() => engine.resize()).observe(canvas);
 
 interface Current {
   scene: Scene;

@@ -127,7 +127,20 @@ export function buildPanel(o: PanelOptions): void {
   title.textContent = "babylon-fbbik";
   const scenario = scenarioNamed(o.scenario)!;
   const pick = choice("", "scenario", [...SCENARIOS], SCENARIOS.indexOf(o.scenario), (i) => o.switchTo(SCENARIOS[i]!));
-  head.append(title, pick.select);
+  // on a narrow window the panel lies under the view: folded to its title, the view takes the whole height
+  const fold = document.createElement("button");
+  fold.id = "panel-fold";
+  const folded = () => panel.classList.contains("folded");
+  const label = () => {
+    fold.textContent = folded() ? "▴" : "▾";
+    fold.title = folded() ? "Show the controls" : "Hide the controls: the view takes the whole height";
+  };
+  label();
+  fold.addEventListener("click", () => {
+    panel.classList.toggle("folded");
+    label();
+  });
+  head.append(title, pick.select, fold);
   const h2 = document.createElement("h2");
   h2.id = "scenario-title";
   h2.textContent = scenario.title;

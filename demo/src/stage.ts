@@ -16,6 +16,7 @@ import { CreateGround } from "@babylonjs/core/Meshes/Builders/groundBuilder";
 import type { Mesh } from "@babylonjs/core/Meshes/mesh";
 import { Scene } from "@babylonjs/core/scene";
 import type { Engine } from "@babylonjs/core/Engines/engine";
+import { SKY_UP, SUN_DIRECTION, SUN_POSITION } from "./key-light";
 
 /** Sky colour: the clear colour and the fog's (the e2e test checks the ground differs from it). */
 export const SKY = new Color4(0.7, 0.78, 0.88, 1);
@@ -84,12 +85,13 @@ export function createStage(engine: Engine): Stage {
   camera.lowerBetaLimit = 0.15;
   camera.attachControl(true);
 
-  const hemi = new HemisphericLight("hemi", new Vector3(0.2, 1, 0.1), scene);
+  // turned to the first character's front by lightFront (key-light.ts)
+  const hemi = new HemisphericLight("hemi", SKY_UP.clone(), scene);
   hemi.intensity = 0.6;
   hemi.diffuse = new Color3(0.95, 0.97, 1);
   hemi.groundColor = new Color3(0.42, 0.38, 0.34);
-  const sun = new DirectionalLight("sun", new Vector3(-0.45, -1, 0.55), scene);
-  sun.position = new Vector3(5, 10, -6);
+  const sun = new DirectionalLight("sun", SUN_DIRECTION.clone(), scene);
+  sun.position = SUN_POSITION.clone();
   sun.intensity = 1.6;
   sun.diffuse = new Color3(1, 0.96, 0.88);
   const shadows = new ShadowGenerator(1024, sun);

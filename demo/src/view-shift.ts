@@ -2,7 +2,8 @@
  * The camera's target drawn in the middle of the view's free part, right of the panel (which covers a fifth of
  * a 1280 px window and nearly a third of a 960 px one): a view-space shift at the target's depth
  * (`targetScreenOffset`), renewed before each frame from the radius, so the picture keeps its place on the
- * canvas as the user zooms, orbits or resizes the window.
+ * canvas as the user zooms, orbits or resizes the window. On a narrow window the panel lies under the canvas
+ * (index.html), which is all free: no shift.
  */
 import type { ArcRotateCamera } from "@babylonjs/core/Cameras/arcRotateCamera";
 import type { Scene } from "@babylonjs/core/scene";
@@ -10,14 +11,19 @@ import type { Scene } from "@babylonjs/core/scene";
 /** A scenario's own place for the target (the crowd's box), in normalised device coordinates. */
 const pinned = new WeakMap<ArcRotateCamera, { x: number; y: number }>();
 
+/** Below this window width (CSS px) the panel lies under the canvas, not over it (index.html's media query). */
+export const NARROW = 760;
+
 /**
  * The part of the canvas's width the panel covers (from the left edge to the panel's right edge), capped so a
- * narrow window still shows the character.
+ * narrow window still shows the character; 0 where the panel lies under the canvas (a narrow window).
  */
 export function panelFraction(): number {
   const panel = document.getElementById("panel");
-  const width = document.getElementById("canvas")?.clientWidth ?? 0;
-  if (panel === null || width <= 0) return 0;
+  const canvas = document.getElementById("canvas");
+  const width = canvas?.clientWidth ?? 0;
+  if (panel === null || canvas === null || width <= 0) return 0;
+  if (panel.offsetTop >= canvas.offsetTop + canvas.clientHeight) return 0;
   return Math.min(0.4, (panel.offsetLeft + panel.offsetWidth) / width);
 }
 

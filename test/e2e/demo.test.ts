@@ -77,6 +77,19 @@ async function panelFits(page: Page, name: string, lines: string[]): Promise<voi
     name === "free",
     name === "free",
   ]);
+  // a phone (390×844): the panel under the view, not over half of it; its top part in it; the view the rest
+  await page.setViewportSize({ width: 390, height: 844 });
+  const phone = await page.evaluate(() => {
+    const r = (id: string) => document.getElementById(id)!.getBoundingClientRect();
+    return { canvas: r("canvas"), panel: r("panel"), head: r("panel-sticky") };
+  });
+  lines.push(
+    `panel at 390×844: view 0–${phone.canvas.bottom.toFixed(0)} px, panel ${phone.panel.top.toFixed(0)}–` +
+      `${phone.panel.bottom.toFixed(0)} px (its top part to ${phone.head.bottom.toFixed(0)} px)`,
+  );
+  expect(phone.panel.top, "the panel under the view").toBeGreaterThanOrEqual(phone.canvas.bottom - 0.5);
+  expect(phone.canvas.height, "the view at least 55 % of the window's height").toBeGreaterThanOrEqual(0.55 * 844);
+  expect(phone.head.bottom, "the panel's top part inside the window").toBeLessThanOrEqual(844);
   for (const [w, hgt] of [
     [1280, 720],
     [1366, 768],

@@ -6,23 +6,42 @@
  */
 import { ArcRotateCamera } from "@babylonjs/core/Cameras/arcRotateCamera.js";
 import type { NullEngineOptions } from "@babylonjs/core/Engines/nullEngine.js";
+import { DirectionalLight } from "@babylonjs/core/Lights/directionalLight.js";
 import type { ShadowGenerator } from "@babylonjs/core/Lights/Shadows/shadowGenerator.js";
 import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { CreateGround } from "@babylonjs/core/Meshes/Builders/groundBuilder.js";
 import { onTestFinished, vi } from "vitest";
 import { spawnCharacter } from "../../demo/src/character.js";
 import { disposeCharacter } from "../../demo/src/dispose-character.js";
+import { SUN_DIRECTION, SUN_POSITION } from "../../demo/src/key-light.js";
 import type { Character, Ctx, Scenario, ScenarioRun } from "../../demo/src/kit.js";
-import { keepClearOfPanel } from "../../demo/src/view-shift.js";
+import { NARROW, keepClearOfPanel } from "../../demo/src/view-shift.js";
 import type { LoadedModel } from "./babylon-scene.js";
 
 /** The panel's right edge in CSS pixels (8 px from the left, 280 px wide), as the page lays it out. */
 export const PANEL = 288;
 
-const noShadows = {
-  addShadowCaster: () => undefined,
-  removeShadowCaster: () => undefined,
-} as unknown as ShadowGenerator;
+/**
+ * The canvas's height on a `width`×`height` window: the whole window, but on a narrow one (below NARROW px) the
+ * panel lies under the canvas, opened to its cap of 40 % of the height (its content is taller).
+ */
+export function canvasHeight(width: number, height: number): number {
+  return width < NARROW ? Math.round(0.6 * height) : height;
+}
+
+/** The free part of the view (CSS px, the canvas's): right of the panel over it (at most 40 %), the whole height. */
+export function freeView(width: number, height: number): { left: number; bottom: number } {
+  return { left: width < NARROW ? 0 : Math.min(PANEL, 0.4 * width), bottom: canvasHeight(width, height) };
+}
+
+/** No shadows drawn, but the stage's sun as the page sets it (the first character turns it to its front). */
+function sunOnly(sun: DirectionalLight): ShadowGenerator {
+  return {
+    addShadowCaster: () => undefined,
+    removeShadowCaster: () => undefined,
+    getLight: () => sun,
+  } as unknown as ShadowGenerator;
+}
 
 /** A scenario running in a model's scene; everything it added goes when the test finishes. */
 export interface OpenScenario {
@@ -35,7 +54,7 @@ export interface OpenScenario {
 
 /**
  * Builds `scenario` in the model's scene at a `width`×`height` window (the page's `document` and `window`
- * stubbed for the panel's width while the test runs) and renders one frame. `idle: false` stops the
+ * stubbed for the panel's place and the canvas's size while the test runs) and renders one frame. `idle: false` stops the
  * characters' procedural idle (it swings bones about their own local axes, which differ between files).
  */
 export async function openScenario(
@@ -46,10 +65,15 @@ export async function openScenario(
   { idle = true }: { idle?: boolean } = {},
 ): Promise<OpenScenario> {
   const options = (m.engine as unknown as { _options: NullEngineOptions })._options;
+  const canvas = { clientWidth: width, clientHeight: canvasHeight(width, height), offsetTop: 0 };
   options.renderWidth = width;
-  options.renderHeight = height;
-  const byId = (id: string) =>
-    id === "panel" ? { offsetLeft: 8, offsetWidth: PANEL - 8 } : id === "canvas" ? { clientWidth: width } : null;
+  options.renderHeight = canvas.clientHeight;
+  // over the canvas at its left, or under it on a narrow window
+  const panel =
+    width < NARROW
+      ? { offsetLeft: 0, offsetWidth: width, offsetTop: canvas.clientHeight }
+      : { offsetLeft: 8, offsetWidth: PANEL - 8, offsetTop: 8 };
+  const byId = (id: string) => (id === "panel" ? panel : id === "canvas" ? canvas : null);
   const listeners = { addEventListener: () => undefined, removeEventListener: () => undefined };
   vi.stubGlobal("document", { getElementById: byId, ...listeners });
   vi.stubGlobal("window", listeners);
@@ -61,7 +85,10 @@ export async function openScenario(
   m.scene.activeCamera = camera;
   // the stage's floor (the ground scenario walks and probes it)
   const ground = CreateGround("ground", { width: 40, height: 40 }, m.scene);
-  const fields = { scene: m.scene, engine: m.engine, camera, container: m.container, shadows: noShadows, ground };
+  const sun = new DirectionalLight("sun", SUN_DIRECTION.clone(), m.scene);
+  sun.position = SUN_POSITION.clone();
+  const shadows = sunOnly(sun);
+  const fields = { scene: m.scene, engine: m.engine, camera, container: m.container, shadows, ground };
   const ctx = { ...fields, iks: [], characters: [], components: [], paused: () => false } as unknown as Ctx;
   ctx.spawn = (p: Vector3) => {
     const c = spawnCharacter(ctx, p, { acc: 0 });
@@ -89,6 +116,7 @@ export async function openScenario(
     m.scene.activeCamera = previous;
     camera.dispose();
     ground.dispose();
+    sun.dispose();
     vi.unstubAllGlobals();
   });
   m.scene.render();

@@ -26,7 +26,7 @@ import {
 } from "../kit";
 import { frameWhole } from "../framing";
 import { keepInSight } from "../props/clear-sight";
-import { type LegendItem, handleGizmos, handleMaterial, legend, onTop } from "../props/handles";
+import { type LegendItem, handleGizmos, handleMaterial, keepOnTop, legend, onTop } from "../props/handles";
 import { SIGNAL_GLOW } from "../props/signal";
 
 /** The handles' kinds: colour, shape and size (fraction of the height) in the scene and the legend. */
@@ -129,6 +129,8 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   const goals = handles.filter((x) => x.kind === "bend").map((x) => x.mesh);
   const dragged = handles.filter((x) => x.kind !== "bend").map((x) => x.mesh);
   keepInSight(ctx.camera, goals, dragged, new Vector3(0, 0.04 * h, 0));
+  // in any other view the effectors' handles stay in sight and under the pointer over the bend goals
+  const unTop = keepOnTop(scene, dragged);
 
   // where every handle starts (the panel's reset puts them back)
   const home = handles.map((x) => ({ p: x.mesh.position.clone(), q: x.mesh.rotationQuaternion?.clone() ?? null }));
@@ -224,7 +226,10 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       selected = null;
       gizmos.manager.attachToMesh(null);
     },
-    dispose: () => gizmos.manager.dispose(),
+    dispose: () => {
+      unTop();
+      gizmos.manager.dispose();
+    },
   };
   return run;
 }

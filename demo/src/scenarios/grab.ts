@@ -15,8 +15,8 @@ import { InteractionSystem } from "../../../src/effectors/interaction/interactio
 import { FullBodyBipedEffector } from "../../../src/solver/biped-bones";
 import { curl, makeGrip } from "../props/grip";
 import { stopGripAtWall } from "../props/grip-stop";
+import { fistOf, liftOverBoard } from "../props/edge-lift";
 import { visibleHeight } from "../framing";
-import { isUnder, skinVertices } from "../props/skin";
 import { makeTable } from "../props/table";
 import type { Ctx, Json, Scenario, ScenarioRun } from "../kit";
 import { arr, bonePos, frameCamera, playClip, worldPos } from "../kit";
@@ -75,11 +75,8 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   const lift = clip === null ? 0.14 * h : 0;
   // on the way to the cup and back, the hand goes over the board's edge: up by as far as its skin hangs below
   // the tabletop at rest (the Mannequin's fist, from beside the table, crossed the board 9.5 cm deep)
-  const hang = skinVertices(c.skeleton, (b) => isUnder(b, r.leftHand)).reduce(
-    (a, p) => Math.min(a, p.y),
-    bonePos(r.leftHand).y,
-  );
-  const hop = HOP * Math.max(0, top + 0.005 * h - hang);
+  const fist = fistOf(r.leftHand, h);
+  const hop = HOP * Math.max(0, top + 0.005 * h - (bonePos(r.leftHand).y - fist.below));
   const weight =
     clip === null
       ? keys([
@@ -147,6 +144,9 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   // each frame, the fingers' curl stops at the cup's wall (the pose was wrapped for the cup's first place)
   const held = () => system.getHeldObject(LH) !== null;
   const unstop = stopGripAtWall(ik, r.leftHand, grip, cup, cupRadius, cupHeight, 0.008 * h, held);
+  // where the straight reach and the hop still cross the board's edge, the hand is lifted over it
+  const reach = { board: table.meshes[0]!, top, grip: target, fist, margin: 0.005 * h, held };
+  const unlift = liftOverBoard(system, ik.solver.leftHandEffector, r.leftHand, reach);
   // where the cup stood (world), to set it down there exactly: kept while it stands, since at the pick-up
   // event it already hangs under the hand
   const home = { position: new Vector3(), rotation: new Quaternion() };
@@ -247,6 +247,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     },
     dispose: () => {
       unstop();
+      unlift();
       system.dispose();
     },
   };

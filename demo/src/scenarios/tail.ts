@@ -23,6 +23,8 @@ import type { Ctx, Json, Scenario, ScenarioRun } from "../kit";
 import { arr, frameCamera, playClip, worldPos } from "../kit";
 import { signalMaterial } from "../props/signal";
 import { buildTentacle } from "../props/tentacle";
+import { towardSun } from "../key-light";
+import type { DirectionalLight } from "@babylonjs/core/Lights/directionalLight";
 
 /** Links of the tentacle. */
 const LINKS = 16;
@@ -35,7 +37,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   const { h, forward, right } = c;
   const scene = ctx.scene;
   // the tentacle on the character's side away from the sun's shadow, the ball further out and up
-  const sun = new Vector3(0.5, 0, -0.6);
+  const sun = towardSun(ctx.shadows.getLight() as DirectionalLight);
   const out = right.scale(Vector3.Dot(right, sun) >= 0 ? 1 : -1);
   const up = Vector3.Up();
   // clear of the character's meshes on that side (a helmet or wide shoulders reach further than the bones)
