@@ -140,8 +140,9 @@ export abstract class RigComponent implements SceneUpdatable {
         },
       },
     ];
-    // every solver of the family has a master weight
-    const solver = (this as { solver?: { ikPositionWeight?: unknown } }).solver;
+    // every solver of the family has a master weight; the end of LimbIK, CCDIK and FABRIK turns by a second one
+    // (LimbIK's defaults to 1, so "weight" 0 alone would leave its hand turning)
+    const solver = (this as { solver?: { ikPositionWeight?: unknown; ikRotationWeight?: unknown } }).solver;
     if (solver !== undefined && typeof solver.ikPositionWeight === "number") {
       const holder = solver as { ikPositionWeight: number };
       const get = () => holder.ikPositionWeight;
@@ -151,13 +152,27 @@ export abstract class RigComponent implements SceneUpdatable {
         }),
       );
     }
+    if (solver !== undefined && typeof solver.ikRotationWeight === "number") {
+      const holder = solver as { ikRotationWeight: number };
+      settings.push(
+        weightSetting(
+          "rotationWeight",
+          `${label} rotation weight`,
+          () => holder.ikRotationWeight,
+          (v) => {
+            holder.ikRotationWeight = v;
+          },
+        ),
+      );
+    }
     this.inspectorSettings = new InspectorSettings(`${this.getClassName().toLowerCase()}_${key}_`, settings);
     if (this.showInInspector) this.inspectorSettings.attach(this.skeleton);
   }
 
   /**
-   * The component in Babylon's Inspector: `enabled` and the solver's `ikPositionWeight`, shown on the
-   * skeleton as `<class>_<first bone>_enabled` and `…_weight` (e.g. `ccdik_upperarm_l_weight`).
+   * The component in Babylon's Inspector: `enabled` and the solver's `ikPositionWeight` (and the
+   * `ikRotationWeight` of LimbIK, CCDIK and FABRIK), shown on the skeleton as `<class>_<first bone>_enabled`,
+   * `…_weight` (e.g. `ccdik_upperarm_l_weight`) and `…_rotationWeight`.
    */
   get inspector(): InspectorSettings {
     return this.inspectorSettings!;

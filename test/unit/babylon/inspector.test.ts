@@ -185,8 +185,9 @@ describe("FullBodyBipedIK in Babylon's Inspector", () => {
     ];
     const skeleton = m.skeleton as unknown as Record<string, number | boolean>;
     const names = m.skeleton.inspectableCustomProperties.map((e) => e.propertyName);
-    // two settings each, no name twice (two chains on one skeleton do not collide)
-    expect(names.length).toBe(2 * family.length);
+    // two settings each (CCDIK, FABRIK and LimbIK three: their rotation weight), no name twice (two chains on one
+    // skeleton do not collide)
+    expect(names.length).toBe(2 * family.length + 3);
     expect(new Set(names).size).toBe(names.length);
     expect(names).toContain(`ccdik_${r.leftUpperArm.name.replace(/[^A-Za-z0-9_]/g, "_")}_weight`);
     for (const c of family) {
@@ -199,6 +200,12 @@ describe("FullBodyBipedIK in Babylon's Inspector", () => {
       skeleton[weight!.propertyName] = 0.3;
       expect(solver.ikPositionWeight).toBe(0.3);
     }
+    // LimbIK: "weight" 0 alone left the foot turning to its target (FinalIK's ikRotationWeight defaults to 1)
+    const limb = family[3] as LimbIK;
+    const rotation = limb.inspector.inspectables[2]!;
+    expect(rotation.propertyName).toMatch(/^limbik_.*_rotationWeight$/);
+    skeleton[rotation.propertyName] = 0;
+    expect(limb.solver.ikRotationWeight).toBe(0);
     for (const c of family) c.dispose();
     expect(m.skeleton.inspectableCustomProperties).toEqual([]);
     expect(names.some((n) => n in skeleton)).toBe(false);
