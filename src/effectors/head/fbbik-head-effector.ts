@@ -8,6 +8,7 @@ import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { Observable, type Observer } from "@babylonjs/core/Misc/observable.js";
 import type { FullBodyBipedIK } from "../../babylon/full-body-biped-ik.js";
+import { type HookTargets, solveOwnerAbove } from "../../babylon/solve-order.js";
 import { TargetFade } from "../../babylon/target-fade.js";
 import { currentWorldMatrix, hasRotation, rotationFromMatrix } from "../../babylon/world-matrix.js";
 import type { BipedMapping } from "../../mapping/biped-mapping.js";
@@ -84,7 +85,7 @@ class HeadFrame {
  * `postStretchWeight`) and the chest direction (`chestDirection`, its weight and bones: a LookAtIK or
  * AimIK on the chest does it). Allocation-free per frame.
  */
-export class FBBIKHeadEffector implements HeadSettingHolder {
+export class FBBIKHeadEffector implements HeadSettingHolder, HookTargets {
   /** The IK this effector drives. */
   readonly ik: FullBodyBipedIK;
   /** The node the head follows; null: {@link position} and {@link rotation}. */
@@ -240,6 +241,13 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
     inner.onPreIteration.add(this.iterationHook);
     inner.onPreBend.add(this.bendHook);
     this.postObserver = ik.solver.onPostUpdateObservable.add(() => this.afterSolve())!;
+    ik._addHookTargets(this);
+  }
+
+  /** @internal A headset on a platform another IK moves (a passenger's seat on a vehicle's rig): that IK first. */
+  _solveTargetOwners(): void {
+    const t = this.target;
+    if (this.enabled && t !== null && !t.isDisposed()) solveOwnerAbove(t, this.ik);
   }
 
   /** Attaches a head effector to `ik` (same as the constructor). */
@@ -268,6 +276,7 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
     inner.onPreIteration.remove(this.iterationHook);
     inner.onPreBend.remove(this.bendHook);
     this.ik.solver.onPostUpdateObservable.remove(this.postObserver);
+    this.ik._removeHookTargets(this);
   }
 
   /**

@@ -219,6 +219,11 @@ export class InteractionEffector {
     if (!this._inInteraction) return 0;
     return this._length > 0 ? Math.min(1, this._timer / this._length) : 1;
   }
+  /** @internal The node this effector reads its target from in the next solve (none once picked up). */
+  get _readNode(): TransformNode | null {
+    const node = this.targetNode;
+    return this._inInteraction && !this._pickedUp && node !== null && !node.isDisposed() ? node : null;
+  }
   /** True after a pick-up event of the current interaction. */
   get pickedUp(): boolean {
     return this._pickedUp;

@@ -4,6 +4,7 @@ import { Observable, type Observer } from "@babylonjs/core/Misc/observable.js";
 import type { FullBodyBipedIK } from "../../babylon/full-body-biped-ik.js";
 import { NumberRef } from "../../math/number-ref.js";
 import { sceneDeltaSecondsToRef } from "../../babylon/scene-time.js";
+import { type HookTargets, solveOwnerAbove } from "../../babylon/solve-order.js";
 import { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import { HandPoser } from "./hand-poser.js";
 import { InteractionEffector } from "./interaction-effector.js";
@@ -60,7 +61,7 @@ export type InteractionNotification = "start" | "pause" | "pickUp" | "resume" | 
  * Time is the scene's animation time (`sceneDeltaSecondsToRef`), once per scene frame, clamped to
  * [0, maxDeltaTime]. Call {@link update} with your own delta time to drive it yourself.
  */
-export class InteractionSystem {
+export class InteractionSystem implements HookTargets {
   /** The IK driven. */
   readonly ik: FullBodyBipedIK;
   /** Seconds for an interaction's weight to fade in (FinalIK default 0.3). Objects may override it. */
@@ -158,6 +159,16 @@ export class InteractionSystem {
     // from the rig's own forward kinematics instead of forcing Babylon's world matrices up each limb
     this.preObserver = ik.solver.onSkeletonRead.add(() => this.preUpdate());
     this.postObserver = ik.solver.onPostUpdateObservable.add(() => this.postUpdate());
+    ik._addHookTargets(this);
+  }
+
+  /** @internal A cup handed over from another character's hand: that character's IKs solve first. */
+  _solveTargetOwners(): void {
+    const list = this.effectors;
+    for (let i = 0; i < list.length; i++) {
+      const node = list[i]!._readNode;
+      if (node !== null) solveOwnerAbove(node, this.ik);
+    }
   }
 
   /** Same as `new InteractionSystem(ik, options)`. */
@@ -319,6 +330,7 @@ export class InteractionSystem {
     notifyDisposed(this.onDisposeObservable, this);
     if (this.preObserver !== null) this.ik.solver.onSkeletonRead.remove(this.preObserver);
     if (this.postObserver !== null) this.ik.solver.onPostUpdateObservable.remove(this.postObserver);
+    this.ik._removeHookTargets(this);
     this.preObserver = null;
     this.postObserver = null;
     for (const e of this.effectors) {
