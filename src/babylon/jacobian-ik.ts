@@ -6,7 +6,7 @@ import type { JacobianEffector } from "../jacobian/jacobian-effector.js";
 import type { JacobianJoint } from "../jacobian/jacobian-joint.js";
 import { Quat } from "../math/quat.js";
 import type { Vec3 } from "../math/vec3.js";
-import { FBBIKError } from "../solver/errors.js";
+import { FBBIKError, setUpAs } from "../solver/errors.js";
 import { RigComponent, type RigComponentOptions, type IKTarget } from "./rig-component.js";
 import type { Scene } from "@babylonjs/core/scene.js";
 import { IKUpdateOrder } from "./scene-updater.js";
@@ -157,8 +157,8 @@ export class JacobianIK extends RigComponent {
    */
   static create(_scene: Scene, bones: readonly Bone[], options: JacobianIKOptions = {}): JacobianIK {
     const skeleton = bones[0]?.getSkeleton();
-    if (skeleton === undefined) throw new FBBIKError(["JacobianIK needs at least one bone"]);
-    return new JacobianIK(skeleton, bones, options);
+    if (skeleton === undefined) throw new FBBIKError(["JacobianIK needs at least one bone"], "JacobianIK");
+    return setUpAs("JacobianIK", () => new JacobianIK(skeleton, bones, options));
   }
 
   /** Adds an end effector (setup time). Throws {@link FBBIKError} when its bone is not one of the bones. */

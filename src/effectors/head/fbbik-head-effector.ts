@@ -199,7 +199,7 @@ export class FBBIKHeadEffector implements HeadSettingHolder, HookTargets {
     this.ccdIds = ids(this.CCDBones, "CCD bone");
     this.stretchBones = [...(options.stretchBones ?? [])];
     this.stretchIds = ids(this.stretchBones, "stretch bone");
-    if (problems.length > 0) throw new FBBIKError(problems.map((p) => `FBBIKHeadEffector: ${p}`));
+    if (problems.length > 0) throw new FBBIKError(problems, "FBBIKHeadEffector");
     this.headId = rig.idOf(head!);
     this.torso = new HeadTorso(ik);
 
