@@ -8,7 +8,7 @@ import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { Observable, type Observer } from "@babylonjs/core/Misc/observable.js";
 import type { FullBodyBipedIK } from "../../babylon/full-body-biped-ik.js";
-import { type HookTargets, solveOwnerAbove } from "../../babylon/solve-order.js";
+import { solveOwnerAbove } from "../../babylon/solve-order.js";
 import { TargetFade } from "../../babylon/target-fade.js";
 import { currentWorldMatrix, hasRotation, rotationFromMatrix } from "../../babylon/world-matrix.js";
 import type { BipedMapping } from "../../mapping/biped-mapping.js";
@@ -85,7 +85,7 @@ class HeadFrame {
  * `postStretchWeight`) and the chest direction (`chestDirection`, its weight and bones: a LookAtIK or
  * AimIK on the chest does it). Allocation-free per frame.
  */
-export class FBBIKHeadEffector implements HeadSettingHolder, HookTargets {
+export class FBBIKHeadEffector implements HeadSettingHolder {
   /** The IK this effector drives. */
   readonly ik: FullBodyBipedIK;
   /** The node the head follows; null: {@link position} and {@link rotation}. */

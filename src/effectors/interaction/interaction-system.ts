@@ -4,7 +4,7 @@ import { Observable, type Observer } from "@babylonjs/core/Misc/observable.js";
 import type { FullBodyBipedIK } from "../../babylon/full-body-biped-ik.js";
 import { NumberRef } from "../../math/number-ref.js";
 import { sceneDeltaSecondsToRef } from "../../babylon/scene-time.js";
-import { type HookTargets, solveOwnerAbove } from "../../babylon/solve-order.js";
+import { solveOwnerAbove } from "../../babylon/solve-order.js";
 import { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import { HandPoser } from "./hand-poser.js";
 import { InteractionEffector } from "./interaction-effector.js";
@@ -61,7 +61,7 @@ export type InteractionNotification = "start" | "pause" | "pickUp" | "resume" | 
  * Time is the scene's animation time (`sceneDeltaSecondsToRef`), once per scene frame, clamped to
  * [0, maxDeltaTime]. Call {@link update} with your own delta time to drive it yourself.
  */
-export class InteractionSystem implements HookTargets {
+export class InteractionSystem {
   /** The IK driven. */
   readonly ik: FullBodyBipedIK;
   /** Seconds for an interaction's weight to fade in (FinalIK default 0.3). Objects may override it. */
