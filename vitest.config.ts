@@ -16,6 +16,7 @@ export const HEAP = [
   "test/scenario/fabrik-root.test.ts",
   "test/scenario/family-frame-heap.test.ts",
   "test/scenario/head-effector.test.ts",
+  "test/scenario/hooked-frame-heap.test.ts",
   "test/unit/ccd/ccd.test.ts",
   "test/unit/colliders/collider-set.test.ts",
   "test/unit/fabrik/fabrik.test.ts",

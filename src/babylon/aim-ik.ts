@@ -5,7 +5,7 @@ import type { Scene } from "@babylonjs/core/scene.js";
 import { IKSolverAim } from "../aim/ik-solver-aim.js";
 import { Quat, conjugate, rotateVector } from "../math/quat.js";
 import { Vec3, normalize } from "../math/vec3.js";
-import { FBBIKError } from "../solver/errors.js";
+import { FBBIKError, setUpAs } from "../solver/errors.js";
 import { RigComponent, type RigComponentOptions, type IKTarget } from "./rig-component.js";
 import { IKUpdateOrder } from "./scene-updater.js";
 import { currentWorldMatrix } from "./world-matrix.js";
@@ -110,7 +110,7 @@ export class AimIK extends RigComponent {
 
   /** Attaches AimIK to `bones` (root first, each an ancestor of the next, one skeleton). */
   static create(_scene: Scene, bones: readonly Bone[], options: AimIKOptions = {}): AimIK {
-    return new AimIK(bones, options);
+    return setUpAs("AimIK", () => new AimIK(bones, options));
   }
 
   /** "AimIK". */

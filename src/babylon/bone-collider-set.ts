@@ -101,10 +101,13 @@ export class BoneColliderSet implements JointColliders {
 
   private check(c: BoneCollider): void {
     if (this.rig.idOf(c.bone) < 0) {
-      throw new FBBIKError([
-        `collider bone "${c.bone.name}" is not in the component's rig: pass the collider when creating the ` +
-          "component (its bone is then included), or hang it on one of the component's bones or their ancestors",
-      ]);
+      throw new FBBIKError(
+        [
+          `collider bone "${c.bone.name}" is not in the component's rig: pass the collider when creating the ` +
+            "component (its bone is then included), or hang it on one of the component's bones or their ancestors",
+        ],
+        "BoneCollider",
+      );
     }
   }
 

@@ -60,7 +60,7 @@ export class BoneCollider {
         problems.push(`collider on bone "${name}": ${label} is not a finite point`);
       }
     }
-    if (problems.length > 0) throw new FBBIKError(problems);
+    if (problems.length > 0) throw new FBBIKError(problems, "BoneCollider");
     this.bone = bone;
     this.start = new Vector3(start.x, start.y, start.z);
     this.end = new Vector3(end.x, end.y, end.z);
@@ -96,7 +96,7 @@ export class BoneCollider {
     const sz = Math.hypot(m[8]!, m[9]!, m[10]!);
     const scale = (sx + sy + sz) / 3;
     if (!(scale > 0) || scale === Infinity) {
-      throw new FBBIKError([`collider on bone "${bone.name}": the bone has no usable world scale`]);
+      throw new FBBIKError([`collider on bone "${bone.name}": the bone has no usable world scale`], "BoneCollider");
     }
     world.invertToRef(inverse);
     const a = Vector3.TransformCoordinates(new Vector3(worldStart.x, worldStart.y, worldStart.z), inverse);

@@ -6,7 +6,7 @@ import { IKSolverFABRIK } from "../fabrik/ik-solver-fabrik.js";
 import { IKSolverFABRIKRoot } from "../fabrik/ik-solver-fabrik-root.js";
 import type { IKSolverJoints, IKSolverJointsOptions } from "../joints/ik-solver-joints.js";
 import type { IKPose } from "../solver/pose.js";
-import { FBBIKError } from "../solver/errors.js";
+import { FBBIKError, setUpAs } from "../solver/errors.js";
 import type { BabylonRig } from "./babylon-rig.js";
 import type { BoneCollider } from "./bone-collider.js";
 import { BoneColliderSet, colliderBones } from "./bone-collider-set.js";
@@ -147,7 +147,7 @@ export class CCDIK extends ChainIK<IKSolverCCD> {
    * Throws {@link FBBIKError} naming the bone when the chain is not one.
    */
   static create(_scene: Scene, bones: readonly Bone[], options: ChainIKOptions = {}): CCDIK {
-    return new CCDIK(bones, options);
+    return setUpAs("CCDIK", () => new CCDIK(bones, options));
   }
 
   /** "CCDIK". */
@@ -171,7 +171,7 @@ export class FABRIK extends ChainIK<IKSolverFABRIK> {
 
   /** Attaches FABRIK to `bones` (as {@link CCDIK.create}). */
   static create(_scene: Scene, bones: readonly Bone[], options: ChainIKOptions = {}): FABRIK {
-    return new FABRIK(bones, options);
+    return setUpAs("FABRIK", () => new FABRIK(bones, options));
   }
 
   /** "FABRIK". */
@@ -252,7 +252,7 @@ export class FABRIKRoot extends RigComponent {
 
   /** Attaches FABRIKRoot to `root` and its `chains` (each root first, hanging from `root`, one skeleton). */
   static create(_scene: Scene, root: Bone, chains: readonly (readonly Bone[])[], options: FABRIKRootOptions = {}) {
-    return new FABRIKRoot(root, chains, options);
+    return setUpAs("FABRIKRoot", () => new FABRIKRoot(root, chains, options));
   }
 
   /** "FABRIKRoot". */

@@ -1,7 +1,7 @@
 import { Observable, type Observer } from "@babylonjs/core/Misc/observable.js";
 import { Quat, fromToRotation, multiply, normalizeQuat } from "../math/quat.js";
 import { Vec3, anyPerpendicular, sub } from "../math/vec3.js";
-import { FBBIKError } from "../solver/errors.js";
+import { FBBIKError, setUpAs } from "../solver/errors.js";
 import type { IKPose } from "../solver/pose.js";
 import { FullBodyBipedChain } from "../solver/biped-bones.js";
 import type { BoneCollider } from "./bone-collider.js";
@@ -84,7 +84,7 @@ export class FBBIKColliders {
    * mapped bones and their ancestors).
    */
   static create(ik: FullBodyBipedIK, options: FBBIKCollidersOptions = {}): FBBIKColliders {
-    return new FBBIKColliders(ik, options);
+    return setUpAs("FBBIKColliders", () => new FBBIKColliders(ik, options));
   }
 
   /** Adds a collider. Throws {@link FBBIKError} when its bone is not in the IK's rig. */

@@ -23,7 +23,7 @@ import { notifyDisposed } from "./dispose-notice.js";
 import { RigDetachment } from "./rig-attachment.js";
 import { RigVisibility } from "./rig-visibility.js";
 import { type SceneUpdatable, SceneUpdater } from "./scene-updater.js";
-import { claimNodes, releaseNodes, severalClaimants, solveOwnerAbove } from "./solve-order.js";
+import { type HookTargets, claimNodes, releaseNodes, severalClaimants, solveOwnerAbove } from "./solve-order.js";
 
 /** Warning cause and message per {@link RigDetachment} (indexed by its value). */
 const DETACHED: readonly (readonly [string, string])[] = [
@@ -153,6 +153,8 @@ export class FullBodyBipedIK implements SceneUpdatable {
   private readonly visibility: RigVisibility;
   /** True while the IKs this one hangs from solve first (a cycle of them then solves in the scene's order). */
   private ordering = false;
+  /** What its hooks read from the scene besides the effectors' targets (a head effector's headset). */
+  private readonly hookTargets: HookTargets[] = [];
 
   private constructor(
     scene: Scene,
@@ -425,6 +427,22 @@ export class FullBodyBipedIK implements SceneUpdatable {
       const target = effectors[i]!.target;
       if (target !== null) solveOwnerAbove(target, this);
     }
+    const hooks = this.hookTargets;
+    for (let i = 0; i < hooks.length; i++) hooks[i]!._solveTargetOwners();
+  }
+
+  /**
+   * @internal Registers a component hooked on this IK that reads nodes of the scene during the solve (a head
+   * effector's headset on a moving platform's rig): the IKs those nodes hang from solve first.
+   */
+  _addHookTargets(hook: HookTargets): void {
+    if (!this.hookTargets.includes(hook)) this.hookTargets.push(hook);
+  }
+
+  /** @internal Undoes {@link _addHookTargets}. */
+  _removeHookTargets(hook: HookTargets): void {
+    const i = this.hookTargets.indexOf(hook);
+    if (i >= 0) this.hookTargets.splice(i, 1);
   }
 
   /** True after dispose. */

@@ -6,7 +6,7 @@ import type { JacobianEffector } from "../jacobian/jacobian-effector.js";
 import type { JacobianJoint } from "../jacobian/jacobian-joint.js";
 import { Quat } from "../math/quat.js";
 import type { Vec3 } from "../math/vec3.js";
-import { FBBIKError } from "../solver/errors.js";
+import { FBBIKError, setUpAs } from "../solver/errors.js";
 import { RigComponent, type RigComponentOptions, type IKTarget } from "./rig-component.js";
 import type { Scene } from "@babylonjs/core/scene.js";
 import { IKUpdateOrder } from "./scene-updater.js";
@@ -59,6 +59,8 @@ export class JacobianIKEffector {
   weight: number;
   /** True when the last frame had a usable position (the last one is kept otherwise). */
   private hasPosition = false;
+  /** True when a rotation was read since the rotation goal was last cleared (the last one is kept otherwise). */
+  private hasRotation = false;
   private readonly componentRotation = new Quat();
   /** How warnings name the effector's target (built once). */
   private readonly label: string;
@@ -101,9 +103,14 @@ export class JacobianIKEffector {
     }
     if (ik._position(this.target, this.position, e.position, what)) this.hasPosition = true;
     e.weight = this.hasPosition ? this.weight : 0;
-    const rw = e.rotationWeight;
-    e.rotation =
-      rw > 0 && ik._rotation(this.target, this.rotation, this.componentRotation, what) ? this.componentRotation : null;
+    if (e.rotationWeight > 0) {
+      // an unreadable rotation (a target scaled to 0, NaN) keeps the last one, as the position does; none set: free
+      if (ik._rotation(this.target, this.rotation, this.componentRotation, what)) this.hasRotation = true;
+      else if (this.target === null && this.rotation === null) this.hasRotation = false;
+      e.rotation = this.hasRotation ? this.componentRotation : null;
+    } else {
+      e.rotation = null;
+    }
   }
 }
 
@@ -157,8 +164,8 @@ export class JacobianIK extends RigComponent {
    */
   static create(_scene: Scene, bones: readonly Bone[], options: JacobianIKOptions = {}): JacobianIK {
     const skeleton = bones[0]?.getSkeleton();
-    if (skeleton === undefined) throw new FBBIKError(["JacobianIK needs at least one bone"]);
-    return new JacobianIK(skeleton, bones, options);
+    if (skeleton === undefined) throw new FBBIKError(["JacobianIK needs at least one bone"], "JacobianIK");
+    return setUpAs("JacobianIK", () => new JacobianIK(skeleton, bones, options));
   }
 
   /** Adds an end effector (setup time). Throws {@link FBBIKError} when its bone is not one of the bones. */

@@ -3,7 +3,7 @@ import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { Scene } from "@babylonjs/core/scene.js";
 import { IKSolverLimb, type LimbBendModifier } from "../limb/ik-solver-limb.js";
 import { Vec3, cross, lengthSq, normalize, scale, sub } from "../math/vec3.js";
-import { FBBIKError } from "../solver/errors.js";
+import { FBBIKError, setUpAs } from "../solver/errors.js";
 import { detectBipedFacing } from "./character-forward.js";
 import { RigComponent, type RigComponentOptions, type IKTarget } from "./rig-component.js";
 import { IKUpdateOrder } from "./scene-updater.js";
@@ -88,7 +88,7 @@ export class LimbIK extends RigComponent {
    * Throws {@link FBBIKError} naming the bones when they are not a limb.
    */
   static create(_scene: Scene, upper: Bone, middle: Bone, end: Bone, options: LimbIKOptions = {}): LimbIK {
-    return new LimbIK(upper, middle, end, options);
+    return setUpAs("LimbIK", () => new LimbIK(upper, middle, end, options));
   }
 
   /** "LimbIK". */

@@ -3,7 +3,7 @@ import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { Scene } from "@babylonjs/core/scene.js";
 import { IKSolverLookAt } from "../aim/ik-solver-look-at.js";
 import { Vec3, normalize } from "../math/vec3.js";
-import { FBBIKError } from "../solver/errors.js";
+import { FBBIKError, setUpAs } from "../solver/errors.js";
 import { detectBipedFacing } from "./character-forward.js";
 import { RigComponent, type RigComponentOptions, type IKTarget } from "./rig-component.js";
 import { IKUpdateOrder } from "./scene-updater.js";
@@ -79,7 +79,7 @@ export class LookAtIK extends RigComponent {
 
   /** Attaches LookAtIK to a spine, a head and eyes (any of them may be left out; one skeleton). */
   static create(_scene: Scene, bones: LookAtBones, options: LookAtIKOptions = {}): LookAtIK {
-    return new LookAtIK(bones, options);
+    return setUpAs("LookAtIK", () => new LookAtIK(bones, options));
   }
 
   /** "LookAtIK". */

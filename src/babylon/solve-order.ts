@@ -10,6 +10,12 @@ export interface OrderedSolve {
   readonly _ordering: boolean;
 }
 
+/** A component hooked on an IK's solve that reads nodes of the scene there (FBBIKHeadEffector's headset). */
+export interface HookTargets {
+  /** @internal Asks the IKs its nodes hang from to solve first ({@link solveOwnerAbove}, for its IK). */
+  _solveTargetOwners(): void;
+}
+
 /**
  * The IKs that move each node (a bone's TransformNode, or the Bone of a skeleton without nodes), in the
  * scene updater's order: a FullBodyBipedIK and a LookAtIK both turn a character's spine.

@@ -9,7 +9,8 @@ import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import { describe, expect, it } from "vitest";
 import { AimIK } from "../../src/babylon/aim-ik.js";
-import { CCDIK, FABRIK } from "../../src/babylon/chain-ik.js";
+import { CCDIK, FABRIK, FABRIKRoot } from "../../src/babylon/chain-ik.js";
+import { JacobianIK } from "../../src/babylon/jacobian-ik.js";
 import { LimbIK } from "../../src/babylon/limb-ik.js";
 import { LookAtIK } from "../../src/babylon/look-at-ik.js";
 import type { RigComponent } from "../../src/babylon/rig-component.js";
@@ -97,6 +98,36 @@ describe("CCDIK and FABRIK on a tail built in code", () => {
     expect(() => CCDIK.create(rig.scene, bad)).toThrow(FBBIKError);
     expect(() => CCDIK.create(rig.scene, bad)).toThrow(/tail3.*not an ancestor of the next bone "tail2"/);
     rig.dispose();
+  });
+
+  it("a family component that cannot be set up is named in the error, not FullBodyBipedIK", () => {
+    const rig = buildTail({ count: 6 });
+    const other = buildTail({ count: 2 });
+    const [b0, b1, b2, b3] = rig.bones as [Bone, Bone, Bone, Bone];
+    const s = rig.scene;
+    const cases: [string, () => unknown][] = [
+      ["CCDIK", () => CCDIK.create(s, [b0, b3, b2])],
+      ["FABRIK", () => FABRIK.create(s, [b0, b3, b2])],
+      ["FABRIKRoot", () => FABRIKRoot.create(s, b1, [[b0, b1]])],
+      ["LimbIK", () => LimbIK.create(s, b0, b3, b2)],
+      ["AimIK", () => AimIK.create(s, [b0, other.bones[1]!])],
+      ["LookAtIK", () => LookAtIK.create(s, { spine: [b0, other.bones[1]!] })],
+      ["JacobianIK", () => JacobianIK.create(s, [b2, b1])],
+    ];
+    // the shared checks (RigComponent, the joint solvers, the bone checks) all read "FullBodyBipedIK cannot be set up"
+    for (const [name, create] of cases) {
+      let message = "";
+      try {
+        create();
+      } catch (e) {
+        expect(e).toBeInstanceOf(FBBIKError);
+        expect((e as FBBIKError).component).toBe(name);
+        message = (e as Error).message;
+      }
+      expect(message, name).toMatch(new RegExp(`^${name} cannot be set up:`));
+    }
+    rig.dispose();
+    other.dispose();
   });
 
   it("a target node is followed every frame; a NaN target position skips the frame and is warned once", () => {

@@ -10,11 +10,11 @@ import { NullEngine } from "@babylonjs/core/Engines/nullEngine.js";
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { Mesh } from "@babylonjs/core/Meshes/mesh.js";
 import { Scene } from "@babylonjs/core/scene.js";
-import { GCProfiler } from "node:v8";
 import { describe, expect, it } from "vitest";
 import { FABRIKRoot } from "../../src/babylon/chain-ik.js";
 import { FBBIKError } from "../../src/solver/errors.js";
 import { Random } from "../helpers/random.js";
+import { bytesPerFrame } from "../helpers/frame-heap.js";
 
 function buildHand() {
   const engine = new NullEngine();
@@ -110,21 +110,7 @@ describe("FABRIKRoot", () => {
       scene.onBeforeRenderObservable.notifyObservers(scene);
       scene.onBeforeRenderTargetsRenderObservable.notifyObservers(scene);
     };
-    for (let f = 0; f < 5_000; f++) frame(f);
-    // bytes per frame: heap growth plus what the collections in the loop freed; the least of three rounds
-    let least = Infinity;
-    for (let round = 0; round < 3; round++) {
-      const profiler = new GCProfiler();
-      profiler.start();
-      const before = process.memoryUsage().heapUsed;
-      for (let f = 0; f < 10_000; f++) frame(f);
-      const grown = process.memoryUsage().heapUsed - before;
-      let freed = 0;
-      for (const s of profiler.stop().statistics) {
-        freed += s.beforeGC.heapStatistics.usedHeapSize - s.afterGC.heapStatistics.usedHeapSize;
-      }
-      least = Math.min(least, (grown + freed) / 10_000);
-    }
+    const least = bytesPerFrame(frame, 10_000);
     // a target label built per frame cost 24 B a chain (72 B here)
     expect(least).toBeLessThan(8);
     ik.dispose();

@@ -4,7 +4,6 @@
  * IKs it hangs from: babylon/solve-order.ts). In a fresh module graph (vitest.config.ts, HEAP): garbage left by
  * earlier files would be collected during the loop and counted as this one's.
  */
-import { GCProfiler } from "node:v8";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { expect, it } from "vitest";
@@ -13,6 +12,7 @@ import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import { LimbIK } from "../../src/babylon/limb-ik.js";
 import { LookAtIK } from "../../src/babylon/look-at-ik.js";
 import { loadModel } from "../helpers/babylon-scene.js";
+import { bytesPerFrame, renderWithoutDrawing } from "../helpers/frame-heap.js";
 import { worldPos } from "../helpers/scene-probes.js";
 
 it("a rider's hand on a rein held by its mount's LimbIK, under the mount's LookAtIK: 0 B a frame", async () => {
@@ -32,29 +32,11 @@ it("a rider's hand on a rein held by its mount's LimbIK, under the mount's LookA
   // the places made beforehand: a double handed to Babylon's setters may be boxed
   const grip = worldPos(r.rightHand);
   const places = Array.from({ length: 16 }, (_, i) => grip.add(new Vector3(0, Math.sin(i), Math.cos(i)).scale(0.05)));
-  const scene = m.scene;
   const frame = (f: number): void => {
     arm.targetPosition.copyFrom(places[f % 16]!);
-    (scene as unknown as { _frameId: number })._frameId++;
-    scene.onBeforeAnimationsObservable.notifyObservers(scene);
-    scene.onBeforeRenderObservable.notifyObservers(scene);
-    scene.onBeforeRenderTargetsRenderObservable.notifyObservers(scene);
+    renderWithoutDrawing(m.scene);
   };
-  for (let f = 0; f < 5_000; f++) frame(f);
-  // bytes per frame: heap growth plus what the collections in the loop freed; the least of three rounds (the
-  // frame's code is optimised late: 2,000-frame rounds after 5,000 still count 8–40 B of unoptimised doubles)
-  let least = Infinity;
-  for (let round = 0; round < 3; round++) {
-    const profiler = new GCProfiler();
-    profiler.start();
-    const before = process.memoryUsage().heapUsed;
-    for (let f = 0; f < 10_000; f++) frame(f);
-    const grown = process.memoryUsage().heapUsed - before;
-    let freed = 0;
-    for (const s of profiler.stop().statistics)
-      freed += s.beforeGC.heapStatistics.usedHeapSize - s.afterGC.heapStatistics.usedHeapSize;
-    least = Math.min(least, (grown + freed) / 10_000);
-  }
+  const least = bytesPerFrame(frame, 10_000);
   // the rider's effector wrote its target's rotation through Quaternion.set, which V8 did not inline in this
   // scene: four boxed doubles, 64 B a frame
   console.log(`family frame heap: ${least.toFixed(2)} B a frame`);

@@ -3,8 +3,8 @@ import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { FullBodyBipedIK } from "../../babylon/full-body-biped-ik.js";
 import type { BabylonEffector } from "../../babylon/babylon-effector.js";
-import { Quat, conjugateMultiply, multiply, slerp } from "../../math/quat.js";
-import { Vec3, add, dot, projectOnPlane, scale, scaleAndAdd, sub } from "../../math/vec3.js";
+import { Quat, conjugateMultiply, multiply, slerpByRef } from "../../math/quat.js";
+import { Vec3, add, projectOnPlane, sub } from "../../math/vec3.js";
 import { currentWorldMatrix } from "../../babylon/world-matrix.js";
 import { NumberRef } from "../../math/number-ref.js";
 import { sceneDeltaSecondsToRef } from "../../babylon/scene-time.js";
@@ -31,6 +31,7 @@ const tq = new Quat();
 const tq2 = new Quat();
 const IDENTITY = new Quat();
 const sceneSeconds = new NumberRef();
+const weightRef = new NumberRef();
 
 /**
  * FinalIK's GrounderFBBIK for a {@link FullBodyBipedIK}: keeps the feet on uneven ground. Each frame,
@@ -250,7 +251,9 @@ export class GrounderFBBIK {
     const ik = this.ik;
     if (this.disposed || !this.enabled || ik.isDisposed) return;
     this.validateSettings();
-    const w = clampNumber(this.weight, 0, 1);
+    // clamped in place: a double returned by a call V8 does not inline is boxed (ARCHITECTURE.md)
+    const weight = this.weight;
+    const w = weight > 0 ? (weight < 1 ? weight : 1) : 0;
     if (!(w > 0) || !(ik.solver.ikPositionWeight > 0)) return;
     // the step goes to the solver through its deltaTime field, not as an argument or a return value
     // (see ARCHITECTURE.md, "Doubles across calls")
@@ -259,7 +262,8 @@ export class GrounderFBBIK {
     if (this.pendingDeltaTime !== null) {
       solver.deltaTime = this.pendingDeltaTime;
     } else if (frame !== this.lastFrame) {
-      solver.deltaTime = clampNumber(sceneDeltaSecondsToRef(ik.scene, sceneSeconds).value, 0, 0.1);
+      const dt = sceneDeltaSecondsToRef(ik.scene, sceneSeconds).value;
+      solver.deltaTime = dt > 0 ? (dt < 0.1 ? dt : 0.1) : 0;
     } else {
       // once per scene frame: a second solve in the frame re-applies the same result
       solver.deltaTime = 0;
@@ -377,7 +381,10 @@ export class GrounderFBBIK {
     const up = g.up;
 
     // the pelvis, in the rig (before the solver reads the bones)
-    scale(tv, g.pelvis.ikOffset, w);
+    const po = g.pelvis.ikOffset;
+    tv.x = po.x * w;
+    tv.y = po.y * w;
+    tv.z = po.z * w;
     if (this.pelvisId > 0 && (tv.x !== 0 || tv.y !== 0 || tv.z !== 0)) {
       rig.worldToComponentVector(tv, tv);
       add(tv, rig.getPosition(this.pelvisId, bonePosition), tv);
@@ -402,12 +409,16 @@ export class GrounderFBBIK {
         projectOnPlane(tv2, sub(tv2, leg.footPosition, g.rootPosition), up);
         const dirLength = Math.sqrt(tv2.x * tv2.x + tv2.y * tv2.y + tv2.z * tv2.z);
         if (dirLength > 0) {
-          const f = (dot(g.forward, tv2) / dirLength + 1) * 0.5;
-          scaleAndAdd(target, target, tv2, displacement * f);
+          const fw = g.forward;
+          const k = displacement * ((fw.x * tv2.x + fw.y * tv2.y + fw.z * tv2.z) / dirLength + 1) * 0.5;
+          target.x += tv2.x * k;
+          target.y += tv2.y * k;
+          target.z += tv2.z * k;
         }
       }
 
-      slerp(tq, IDENTITY, leg.rotationOffset, w);
+      weightRef.value = w;
+      slerpByRef(tq, IDENTITY, leg.rotationOffset, weightRef);
       if (tq.x !== 0 || tq.y !== 0 || tq.z !== 0) {
         this.worldToComponentRotationOffset(tq, tq);
         multiply(tq, tq, rig.getRotation(id, boneRotation));
@@ -420,7 +431,8 @@ export class GrounderFBBIK {
     const so = this.spineOffset;
     if (spine.length > 0 || so.x !== 0 || so.y !== 0 || so.z !== 0) {
       const k = (w * this.spineBend) / g.lengthUnit;
-      const t = clampNumber(dt * this.spineSpeed, 0, 1);
+      const ds = dt * this.spineSpeed;
+      const t = ds > 0 ? (ds < 1 ? ds : 1) : 0;
       const sx = so.x + (target.x * k - so.x) * t;
       const sy = so.y + (target.y * k - so.y) * t;
       const sz = so.z + (target.z * k - so.z) * t;

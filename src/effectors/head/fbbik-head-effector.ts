@@ -8,6 +8,7 @@ import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { Observable, type Observer } from "@babylonjs/core/Misc/observable.js";
 import type { FullBodyBipedIK } from "../../babylon/full-body-biped-ik.js";
+import { solveOwnerAbove } from "../../babylon/solve-order.js";
 import { TargetFade } from "../../babylon/target-fade.js";
 import { currentWorldMatrix, hasRotation, rotationFromMatrix } from "../../babylon/world-matrix.js";
 import type { BipedMapping } from "../../mapping/biped-mapping.js";
@@ -198,7 +199,7 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
     this.ccdIds = ids(this.CCDBones, "CCD bone");
     this.stretchBones = [...(options.stretchBones ?? [])];
     this.stretchIds = ids(this.stretchBones, "stretch bone");
-    if (problems.length > 0) throw new FBBIKError(problems.map((p) => `FBBIKHeadEffector: ${p}`));
+    if (problems.length > 0) throw new FBBIKError(problems, "FBBIKHeadEffector");
     this.headId = rig.idOf(head!);
     this.torso = new HeadTorso(ik);
 
@@ -240,6 +241,13 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
     inner.onPreIteration.add(this.iterationHook);
     inner.onPreBend.add(this.bendHook);
     this.postObserver = ik.solver.onPostUpdateObservable.add(() => this.afterSolve())!;
+    ik._addHookTargets(this);
+  }
+
+  /** @internal A headset on a platform another IK moves (a passenger's seat on a vehicle's rig): that IK first. */
+  _solveTargetOwners(): void {
+    const t = this.target;
+    if (this.enabled && t !== null && !t.isDisposed()) solveOwnerAbove(t, this.ik);
   }
 
   /** Attaches a head effector to `ik` (same as the constructor). */
@@ -268,6 +276,7 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
     inner.onPreIteration.remove(this.iterationHook);
     inner.onPreBend.remove(this.bendHook);
     this.ik.solver.onPostUpdateObservable.remove(this.postObserver);
+    this.ik._removeHookTargets(this);
   }
 
   /**

@@ -9,6 +9,7 @@ import { NumberRef } from "../../math/number-ref.js";
 import { Quat, slerpByRef } from "../../math/quat.js";
 import { Vec3 } from "../../math/vec3.js";
 import { clamp01 } from "../../math/scalar.js";
+import { setQuaternionFields, setVector3Fields } from "../../babylon/babylon-fields.js";
 import { boneWorldMatrixToRef, currentWorldMatrix, hasRotation } from "../../babylon/world-matrix.js";
 import { FullBodyBipedChain, FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import type { HandPoser } from "./hand-poser.js";
@@ -65,6 +66,20 @@ const weightRef = new NumberRef();
  * (this character's other hand, another character's) takes it over.
  */
 const holders = new WeakMap<TransformNode, InteractionEffector>();
+const IDENTITY_M = Matrix.Identity().m;
+
+/** `out` set to the matrix row at `at` normalised (Vector3.normalize's zero-length rule), field by field. */
+function unitRow(m: ArrayLike<number>, at: number, out: Vector3): void {
+  const x = m[at]!;
+  const y = m[at + 1]!;
+  const z = m[at + 2]!;
+  const l = Math.sqrt(x * x + y * y + z * z);
+  const k = l === 0 ? 1 : 1 / l;
+  out._x = x * k;
+  out._y = y * k;
+  out._z = z * k;
+  out._isDirty = true;
+}
 
 /** The limb chain an effector belongs to, or null for the body. */
 function chainOf(effector: FullBodyBipedEffector): FullBodyBipedChain | null {
@@ -219,6 +234,11 @@ export class InteractionEffector {
     if (!this._inInteraction) return 0;
     return this._length > 0 ? Math.min(1, this._timer / this._length) : 1;
   }
+  /** @internal The node this effector reads its target from in the next solve (none once picked up). */
+  get _readNode(): TransformNode | null {
+    const node = this.targetNode;
+    return this._inInteraction && !this._pickedUp && node !== null && !node.isDisposed() ? node : null;
+  }
   /** True after a pick-up event of the current interaction. */
   get pickedUp(): boolean {
     return this._pickedUp;
@@ -325,8 +345,8 @@ export class InteractionEffector {
     } else {
       const p = this.shownPosition;
       const q = this.shownRotation;
-      tv2.set(p.x, p.y, p.z);
-      tq.set(q.x, q.y, q.z, q.w);
+      setVector3Fields(tv2, p);
+      setQuaternionFields(tq, q);
       ts.set(1, 1, 1);
       Matrix.ComposeToRef(ts, tq, tv2, scratchMatrix);
       const space = this.system.ik.rig.componentRoot;
@@ -595,11 +615,14 @@ export class InteractionEffector {
     // the time through a field: a double handed to a call V8 does not inline is boxed
     this.timerIO.a = this._timer;
     object.evaluateInto(this.timerIO, this.curveValues);
-    const target = this._target;
+    const multipliers = this._target?._multipliers ?? null;
     const w = this._weight;
     for (let t = 0; t < N; t++) {
       if (!this.used[t]) continue;
-      const f = clamp01(w * (target !== null ? target.getMultiplier(t) : 1));
+      // clamped here and the multiplier read from its array: each double crossing a call was boxed (96 B a frame
+      // for a target's two weight curves)
+      const v = w * (multipliers !== null ? multipliers[t]! : 1);
+      const f = v > 0 ? (v < 1 ? v : 1) : 0;
       const b = this.base[t]!;
       this.values[t] = b + (this.curveValues[t]! - b) * f;
       this.writeChannel(t);
@@ -611,13 +634,13 @@ export class InteractionEffector {
       const space = object.positionOffsetSpace ?? this.system.ik.rig.characterRoot;
       if (space !== null) {
         const m = currentWorldMatrix(space).m;
-        axisX.set(m[0]!, m[1]!, m[2]!).normalize();
-        axisY.set(m[4]!, m[5]!, m[6]!).normalize();
-        axisZ.set(m[8]!, m[9]!, m[10]!).normalize();
+        unitRow(m, 0, axisX);
+        unitRow(m, 4, axisY);
+        unitRow(m, 8, axisZ);
       } else {
-        axisX.set(1, 0, 0);
-        axisY.set(0, 1, 0);
-        axisZ.set(0, 0, 1);
+        unitRow(IDENTITY_M, 0, axisX);
+        unitRow(IDENTITY_M, 4, axisY);
+        unitRow(IDENTITY_M, 8, axisZ);
       }
       const p = this.effector.position;
       p.x += axisX.x * ox + axisY.x * oy + axisZ.x * oz;

@@ -4,6 +4,7 @@ import { Observable, type Observer } from "@babylonjs/core/Misc/observable.js";
 import type { FullBodyBipedIK } from "../../babylon/full-body-biped-ik.js";
 import { NumberRef } from "../../math/number-ref.js";
 import { sceneDeltaSecondsToRef } from "../../babylon/scene-time.js";
+import { solveOwnerAbove } from "../../babylon/solve-order.js";
 import { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import { HandPoser } from "./hand-poser.js";
 import { InteractionEffector } from "./interaction-effector.js";
@@ -158,6 +159,16 @@ export class InteractionSystem {
     // from the rig's own forward kinematics instead of forcing Babylon's world matrices up each limb
     this.preObserver = ik.solver.onSkeletonRead.add(() => this.preUpdate());
     this.postObserver = ik.solver.onPostUpdateObservable.add(() => this.postUpdate());
+    ik._addHookTargets(this);
+  }
+
+  /** @internal A cup handed over from another character's hand: that character's IKs solve first. */
+  _solveTargetOwners(): void {
+    const list = this.effectors;
+    for (let i = 0; i < list.length; i++) {
+      const node = list[i]!._readNode;
+      if (node !== null) solveOwnerAbove(node, this.ik);
+    }
   }
 
   /** Same as `new InteractionSystem(ik, options)`. */
@@ -319,6 +330,7 @@ export class InteractionSystem {
     notifyDisposed(this.onDisposeObservable, this);
     if (this.preObserver !== null) this.ik.solver.onSkeletonRead.remove(this.preObserver);
     if (this.postObserver !== null) this.ik.solver.onPostUpdateObservable.remove(this.postObserver);
+    this.ik._removeHookTargets(this);
     this.preObserver = null;
     this.postObserver = null;
     for (const e of this.effectors) {

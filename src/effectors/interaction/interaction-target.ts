@@ -24,12 +24,9 @@ export interface InteractionTargetOptions {
 
 const pivotPos = new Vector3();
 const targetPos = new Vector3();
-const axis = new Vector3();
 const from = new Vector3();
 const to = new Vector3();
-const cross = new Vector3();
 const delta = new Quaternion();
-const identity = Quaternion.Identity();
 
 /**
  * Where one effector goes on an {@link InteractionObject} (FinalIK's InteractionTarget): a node giving the
@@ -89,6 +86,11 @@ export class InteractionTarget {
     }
   }
 
+  /** @internal The multipliers by curve type, read in the per-frame path (a double returned by a call is boxed). */
+  get _multipliers(): Float64Array {
+    return this.multipliers;
+  }
+
   /** The multiplier of the curve weight of `type` (default 1). */
   getMultiplier(type: InteractionCurveType): number {
     return this.multipliers[type]!;
@@ -116,59 +118,126 @@ export class InteractionTarget {
     const p = this._pivot;
     if (p === null) return;
     this.resetRotation();
-    if (this.twistWeight > 0) {
+    // written out on numbers and into Babylon's fields: a computed double handed to Babylon's math (an angle,
+    // a scale, `set`) is boxed whenever V8 does not inline the call, 320 B a frame with rotateOnce false
+    let tw = this.twistWeight;
+    if (tw > 0) {
+      if (tw > 1) tw = 1;
       const pw = p.computeWorldMatrix(true);
       positionOfMatrix(pw, pivotPos);
       positionOfMatrix(this.node.computeWorldMatrix(true), targetPos);
-      Vector3.TransformNormalToRef(this.twistAxis, pw, axis);
-      const al = axis.length();
+      // the twist axis into the world (Babylon's row vectors: x' = x·m0 + y·m4 + z·m8)
+      const a = this.twistAxis;
+      const m = pw.m;
+      let ax = a._x * m[0]! + a._y * m[4]! + a._z * m[8]!;
+      let ay = a._x * m[1]! + a._y * m[5]! + a._z * m[9]!;
+      let az = a._x * m[2]! + a._y * m[6]! + a._z * m[10]!;
+      const al = Math.sqrt(ax * ax + ay * ay + az * az);
       if (al > 0) {
-        axis.scaleInPlace(1 / al);
-        targetPos.subtractToRef(pivotPos, from);
-        bonePosition.subtractToRef(pivotPos, to);
+        ax /= al;
+        ay /= al;
+        az /= al;
+        let fx = targetPos._x - pivotPos._x;
+        let fy = targetPos._y - pivotPos._y;
+        let fz = targetPos._z - pivotPos._z;
+        let tx = bonePosition._x - pivotPos._x;
+        let ty = bonePosition._y - pivotPos._y;
+        let tz = bonePosition._z - pivotPos._z;
         // onto the plane normal to the axis
-        from.addInPlace(axis.scaleToRef(-Vector3.Dot(from, axis), cross));
-        to.addInPlace(axis.scaleToRef(-Vector3.Dot(to, axis), cross));
-        if (from.lengthSquared() > 0 && to.lengthSquared() > 0) {
-          Vector3.CrossToRef(from, to, cross);
-          const angle = Math.atan2(Vector3.Dot(cross, axis), Vector3.Dot(from, to)) * clampWeight(this.twistWeight);
-          Quaternion.RotationAxisToRef(axis, angle, delta);
+        const df = fx * ax + fy * ay + fz * az;
+        fx -= ax * df;
+        fy -= ay * df;
+        fz -= az * df;
+        const dt = tx * ax + ty * ay + tz * az;
+        tx -= ax * dt;
+        ty -= ay * dt;
+        tz -= az * dt;
+        if (fx * fx + fy * fy + fz * fz > 0 && tx * tx + ty * ty + tz * tz > 0) {
+          const cx = fy * tz - fz * ty;
+          const cy = fz * tx - fx * tz;
+          const cz = fx * ty - fy * tx;
+          const half = 0.5 * Math.atan2(cx * ax + cy * ay + cz * az, fx * tx + fy * ty + fz * tz) * tw;
+          const sh = Math.sin(half);
+          delta._x = ax * sh;
+          delta._y = ay * sh;
+          delta._z = az * sh;
+          delta._w = Math.cos(half);
+          delta._isDirty = true;
           rotateNodeAround(p, delta, pivotPos);
         }
       }
     }
-    if (this.swingWeight > 0) {
+    let sw = this.swingWeight;
+    if (sw > 0) {
+      if (sw > 1) sw = 1;
       positionOfMatrix(p.computeWorldMatrix(true), pivotPos);
       positionOfMatrix(this.node.computeWorldMatrix(true), targetPos);
-      targetPos.subtractToRef(pivotPos, from);
-      bonePosition.subtractToRef(pivotPos, to);
-      const lf = from.length();
-      const lt = to.length();
-      if (lf > 0 && lt > 0) {
-        from.scaleInPlace(1 / lf);
-        to.scaleInPlace(1 / lt);
-        fromToRotation(from, to, delta);
-        Quaternion.SlerpToRef(identity, delta, clampWeight(this.swingWeight), delta);
+      from._x = targetPos._x - pivotPos._x;
+      from._y = targetPos._y - pivotPos._y;
+      from._z = targetPos._z - pivotPos._z;
+      to._x = bonePosition._x - pivotPos._x;
+      to._y = bonePosition._y - pivotPos._y;
+      to._z = bonePosition._z - pivotPos._z;
+      if (fromToRotation(from, to, delta)) {
+        // the swing by its weight: the same axis, the angle scaled (a slerp from the identity)
+        const x = delta._x;
+        const y = delta._y;
+        const z = delta._z;
+        const sh = Math.sqrt(x * x + y * y + z * z);
+        const half = Math.atan2(sh, delta._w) * sw;
+        const k = sh > 0 ? Math.sin(half) / sh : 0;
+        delta._x = x * k;
+        delta._y = y * k;
+        delta._z = z * k;
+        delta._w = Math.cos(half);
+        delta._isDirty = true;
         rotateNodeAround(p, delta, pivotPos);
       }
     }
   }
 }
 
-function clampWeight(w: number): number {
-  return w < 0 ? 0 : w > 1 ? 1 : w;
-}
-
-/** Shortest-arc rotation taking unit `a` onto unit `b` (half a turn about a perpendicular when opposite). */
-function fromToRotation(a: Vector3, b: Vector3, out: Quaternion): Quaternion {
-  const d = Vector3.Dot(a, b);
+/**
+ * Shortest-arc rotation taking `a` onto `b` (half a turn about a perpendicular when opposite) into `out`,
+ * field by field; false when either is of length 0.
+ */
+function fromToRotation(a: Vector3, b: Vector3, out: Quaternion): boolean {
+  const la = Math.sqrt(a._x * a._x + a._y * a._y + a._z * a._z);
+  const lb = Math.sqrt(b._x * b._x + b._y * b._y + b._z * b._z);
+  if (!(la > 0 && lb > 0)) return false;
+  const ax = a._x / la;
+  const ay = a._y / la;
+  const az = a._z / la;
+  const bx = b._x / lb;
+  const by = b._y / lb;
+  const bz = b._z / lb;
+  const d = ax * bx + ay * by + az * bz;
+  let x: number;
+  let y: number;
+  let z: number;
+  let w: number;
   if (d < -0.999999) {
-    if (Math.abs(a.x) < 0.9) cross.set(0, a.z, -a.y);
-    else cross.set(-a.z, 0, a.x);
-    cross.normalize();
-    return out.set(cross.x, cross.y, cross.z, 0);
+    if (Math.abs(ax) < 0.9) {
+      x = 0;
+      y = az;
+      z = -ay;
+    } else {
+      x = -az;
+      y = 0;
+      z = ax;
+    }
+    w = 0;
+  } else {
+    x = ay * bz - az * by;
+    y = az * bx - ax * bz;
+    z = ax * by - ay * bx;
+    w = 1 + d;
   }
-  Vector3.CrossToRef(a, b, cross);
-  out.set(cross.x, cross.y, cross.z, 1 + d);
-  return out.normalize();
+  const l = Math.sqrt(x * x + y * y + z * z + w * w);
+  out._x = x / l;
+  out._y = y / l;
+  out._z = z / l;
+  out._w = w / l;
+  out._isDirty = true;
+  return true;
 }

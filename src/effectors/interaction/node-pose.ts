@@ -13,8 +13,6 @@ import { Vec3 } from "../../math/vec3.js";
 const basis = new Matrix();
 const inv = new Matrix();
 const local = new Matrix();
-const ts = new Vector3();
-const tq = new Quaternion();
 const tp = new Vector3();
 
 const scratchQuat = new Quat();
@@ -109,10 +107,18 @@ export function rotateNodeAround(node: TransformNode, delta: Quaternion, pivot: 
   local.copyFrom(w);
   const m = local.m;
   // translate, rotate, translate back, composed by hand to avoid temporaries
-  tp.set(m[12]! - pivot.x, m[13]! - pivot.y, m[14]! - pivot.z);
-  Vector3.TransformCoordinatesToRef(tp, basis, tp);
+  tp._x = m[12]! - pivot._x;
+  tp._y = m[13]! - pivot._y;
+  tp._z = m[14]! - pivot._z;
+  tp._isDirty = true;
+  transformCoordinatesToRef(tp, basis, tp);
   local.multiplyToRef(basis, inv);
-  inv.setTranslationFromFloats(tp.x + pivot.x, tp.y + pivot.y, tp.z + pivot.z);
+  // as setTranslation does, without the three doubles it hands to setTranslationFromFloats (48 B a frame)
+  const t = inv.m as Float32Array | number[];
+  t[12] = tp._x + pivot._x;
+  t[13] = tp._y + pivot._y;
+  t[14] = tp._z + pivot._z;
+  inv.markAsUpdated();
   const parent = node.parent;
   if (parent !== null) {
     parent.computeWorldMatrix(true).invertToRef(local);
@@ -121,9 +127,9 @@ export function rotateNodeAround(node: TransformNode, delta: Quaternion, pivot: 
     basis.copyFrom(inv);
   }
   if (node.rotationQuaternion === null) node.rotationQuaternion = new Quaternion();
-  basis.decompose(ts, tq, tp);
-  node.rotationQuaternion.copyFrom(tq);
-  node.position.copyFrom(tp);
+  // the rotation and translation as decompose would give them, without the doubles it hands to Babylon's setters
+  setQuaternionFields(node.rotationQuaternion, rotationFromMatrix(basis.m, scratchQuat));
+  positionOfMatrix(basis, node.position);
   node.computeWorldMatrix(true);
 }
 

@@ -6,8 +6,10 @@
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
+import { setQuaternionFields, setVector3Fields } from "../../babylon/babylon-fields.js";
 import type { FullBodyBipedIK } from "../../babylon/full-body-biped-ik.js";
-import { Quat, fromAxisAngle, multiply, slerp } from "../../math/quat.js";
+import { NumberRef } from "../../math/number-ref.js";
+import { Quat, multiply, slerpByRef } from "../../math/quat.js";
 import { type ReadonlyVec3, Vec3 } from "../../math/vec3.js";
 import type { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import { Curve } from "../curve.js";
@@ -161,7 +163,7 @@ export interface HitPointEffectorOptions extends HitPointOptions {
   effectorLinks?: readonly { effector: FullBodyBipedEffector; weight?: number }[];
 }
 
-const tTarget = new Vector3();
+const tTarget = new Vec3();
 
 /**
  * Hit reaction by effector offsets: offset(t) = offsetInForceDirection(t) × force + offsetInUpDirection(t)
@@ -218,16 +220,19 @@ export class HitPointEffector extends HitPoint {
     const links = this.effectorLinks;
     for (let i = 0; i < links.length; i++) {
       const l = links[i]!;
-      tTarget.set(fx * l.weight, fy * l.weight, fz * l.weight);
+      // field by field: a computed double handed to `set` is boxed whenever V8 does not inline it
+      const w = l.weight;
+      tTarget.x = fx * w;
+      tTarget.y = fy * w;
+      tTarget.z = fz * w;
       const last = l._last;
       // lerp(last, target, c), exact at c = 1
-      if (c >= 1) l.current.copyFrom(tTarget);
-      else
-        l.current.set(
-          last.x + (tTarget.x - last.x) * c,
-          last.y + (tTarget.y - last.y) * c,
-          last.z + (tTarget.z - last.z) * c,
-        );
+      if (c < 1) {
+        tTarget.x = last.x + (tTarget.x - last.x) * c;
+        tTarget.y = last.y + (tTarget.y - last.y) * c;
+        tTarget.z = last.z + (tTarget.z - last.z) * c;
+      }
+      setVector3Fields(l.current, tTarget);
     }
   }
 
@@ -248,6 +253,7 @@ export interface HitPointBoneOptions extends HitPointOptions {
 
 const tAxis = new Vec3();
 const tQ = new Quat();
+const fader = new NumberRef();
 
 /**
  * Hit reaction by bone rotation after the solve: each linked bone turns in the world by
@@ -319,9 +325,19 @@ export class HitPointBone extends HitPoint {
     const links = this.boneLinks;
     for (let i = 0; i < links.length; i++) {
       const l = links[i]!;
-      fromAxisAngle(tQ, tAxis, angle * l.weight);
-      if (this.crossFader < 1) slerp(tQ, l._last, tQ, this.crossFader);
-      l.current.set(tQ.x, tQ.y, tQ.z, tQ.w);
+      // the angle written out and the fader through a NumberRef: a computed double handed to a call V8 does
+      // not inline is boxed (16 B a frame a link, seen in a scene with every hook of the IK)
+      const half = 0.5 * angle * l.weight;
+      const sh = Math.sin(half);
+      tQ.x = tAxis.x * sh;
+      tQ.y = tAxis.y * sh;
+      tQ.z = tAxis.z * sh;
+      tQ.w = Math.cos(half);
+      if (this.crossFader < 1) {
+        fader.value = this.crossFader;
+        slerpByRef(tQ, l._last, tQ, fader);
+      }
+      setQuaternionFields(l.current, tQ);
     }
   }
 
@@ -448,7 +464,10 @@ export class HitReaction extends OffsetModifier {
         tW.y = l.current.y;
         tW.z = l.current.z;
         tW.w = l.current.w;
-        if (w < 1) slerp(tW, IDENTITY, tW, w);
+        if (w < 1) {
+          fader.value = w;
+          slerpByRef(tW, IDENTITY, tW, fader);
+        }
         worldDeltaToComponent(rig, tW, tDelta);
         multiply(tBone, tDelta, rig.getRotation(id, tBone));
         rig.setRotation(id, tBone);
