@@ -6,6 +6,7 @@ import { IKSolverAim } from "../aim/ik-solver-aim.js";
 import { Quat, conjugate, rotateVector } from "../math/quat.js";
 import { Vec3, normalize } from "../math/vec3.js";
 import { FBBIKError, setUpAs } from "../solver/errors.js";
+import { chainProblems, isAncestorBone } from "./bone-chain.js";
 import { RigComponent, type RigComponentOptions, type IKTarget } from "./rig-component.js";
 import { IKUpdateOrder } from "./scene-updater.js";
 import { currentWorldMatrix } from "./world-matrix.js";
@@ -63,6 +64,12 @@ export class AimIK extends RigComponent {
     const skeleton = bones[0]?.getSkeleton();
     if (skeleton === undefined) throw new FBBIKError(["AimIK needs at least one bone"]);
     const aimBone = options.aimBone ?? bones[bones.length - 1]!;
+    const last = bones[bones.length - 1]!;
+    const problems = chainProblems(bones, 1);
+    if (aimBone !== last && !isAncestorBone(last, aimBone)) {
+      problems.push(`aimBone "${aimBone.name}" is not the chain's last bone "${last.name}" or under it`);
+    }
+    if (problems.length > 0) throw new FBBIKError(problems);
     super(skeleton, aimBone === bones[bones.length - 1] ? bones : [...bones, aimBone], options, IKUpdateOrder.Aim);
     const rig = this.rig;
     this.bones = [...bones];

@@ -7,6 +7,7 @@ import { IKSolverFABRIKRoot } from "../fabrik/ik-solver-fabrik-root.js";
 import type { IKSolverJoints, IKSolverJointsOptions } from "../joints/ik-solver-joints.js";
 import type { IKPose } from "../solver/pose.js";
 import { FBBIKError, setUpAs } from "../solver/errors.js";
+import { checkChain } from "./bone-chain.js";
 import type { BabylonRig } from "./babylon-rig.js";
 import type { BoneCollider } from "./bone-collider.js";
 import { BoneColliderSet, colliderBones } from "./bone-collider-set.js";
@@ -57,7 +58,7 @@ export abstract class ChainIK<S extends IKSolverJoints> extends RigComponent {
   ) {
     const skeleton = bones[0]?.getSkeleton();
     if (skeleton === undefined) throw new FBBIKError(["no bones given"]);
-    checkChain(bones);
+    checkChain(bones, 2);
     super(skeleton, colliderBones(bones, options.colliders), options, IKUpdateOrder.Chain);
     this.bones = [...bones];
     const rig: BabylonRig = this.rig;
@@ -223,7 +224,7 @@ export class FABRIKRoot extends RigComponent {
       if (p === null) problems.push(`bone "${c[0]!.name}" does not hang from the root bone "${root.name}"`);
     }
     if (problems.length > 0) throw new FBBIKError(problems);
-    for (const c of chains) checkChain(c);
+    for (const c of chains) checkChain(c, 2);
     super(skeleton, [root, ...chains.flat()], options, IKUpdateOrder.Chain);
     this.root = root;
     this.chainBones = chains.map((c) => [...c]);
@@ -278,22 +279,4 @@ export class FABRIKRoot extends RigComponent {
     }
     this.solver.update();
   }
-}
-
-/** Throws when `bones` is not a chain of one skeleton, root first, each an ancestor of the next. */
-function checkChain(bones: readonly Bone[]): void {
-  const problems: string[] = [];
-  if (bones.length < 2) problems.push(`a chain needs at least two bones, got ${bones.length}`);
-  const skeleton = bones[0]?.getSkeleton();
-  for (let i = 1; i < bones.length; i++) {
-    const b = bones[i]!;
-    if (b.getSkeleton() !== skeleton) {
-      problems.push(`bone "${b.name}" is not in skeleton "${skeleton?.name}"`);
-      continue;
-    }
-    let p = b.getParent();
-    while (p !== null && p !== bones[i - 1]) p = p.getParent();
-    if (p === null) problems.push(`bone "${bones[i - 1]!.name}" is not an ancestor of the next bone "${b.name}"`);
-  }
-  if (problems.length > 0) throw new FBBIKError(problems);
 }

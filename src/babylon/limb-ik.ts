@@ -4,6 +4,7 @@ import type { Scene } from "@babylonjs/core/scene.js";
 import { IKSolverLimb, type LimbBendModifier } from "../limb/ik-solver-limb.js";
 import { Vec3, cross, lengthSq, normalize, scale, sub } from "../math/vec3.js";
 import { FBBIKError, setUpAs } from "../solver/errors.js";
+import { checkChain } from "./bone-chain.js";
 import { detectBipedFacing } from "./character-forward.js";
 import { RigComponent, type RigComponentOptions, type IKTarget } from "./rig-component.js";
 import { IKUpdateOrder } from "./scene-updater.js";
@@ -56,7 +57,7 @@ export class LimbIK extends RigComponent {
 
   private constructor(upper: Bone, middle: Bone, end: Bone, options: LimbIKOptions) {
     const skeleton = upper.getSkeleton();
-    checkLimb(upper, middle, end);
+    checkChain([upper, middle, end], 3);
     const parent = upper.getParent();
     super(skeleton, parent !== null ? [upper, middle, end, parent] : [upper, middle, end], options, IKUpdateOrder.Limb);
     const rig = this.rig;
@@ -161,22 +162,4 @@ export class LimbIK extends RigComponent {
     }
     s.solve();
   }
-}
-
-/** Throws when the three bones are not a limb of one skeleton (each an ancestor of the next). */
-function checkLimb(upper: Bone, middle: Bone, end: Bone): void {
-  const problems: string[] = [];
-  const skeleton = upper.getSkeleton();
-  for (const b of [middle, end]) {
-    if (b.getSkeleton() !== skeleton) problems.push(`bone "${b.name}" is not in skeleton "${skeleton.name}"`);
-  }
-  const isAncestor = (a: Bone, b: Bone): boolean => {
-    for (let p = b.getParent(); p !== null; p = p.getParent()) if (p === a) return true;
-    return false;
-  };
-  if (problems.length === 0) {
-    if (!isAncestor(upper, middle)) problems.push(`bone "${upper.name}" is not an ancestor of "${middle.name}"`);
-    if (!isAncestor(middle, end)) problems.push(`bone "${middle.name}" is not an ancestor of "${end.name}"`);
-  }
-  if (problems.length > 0) throw new FBBIKError(problems);
 }

@@ -4,6 +4,7 @@ import type { Scene } from "@babylonjs/core/scene.js";
 import { IKSolverLookAt } from "../aim/ik-solver-look-at.js";
 import { Vec3, normalize } from "../math/vec3.js";
 import { FBBIKError, setUpAs } from "../solver/errors.js";
+import { chainProblems, isAncestorBone } from "./bone-chain.js";
 import { detectBipedFacing } from "./character-forward.js";
 import { RigComponent, type RigComponentOptions, type IKTarget } from "./rig-component.js";
 import { IKUpdateOrder } from "./scene-updater.js";
@@ -55,6 +56,13 @@ export class LookAtIK extends RigComponent {
     const all = [...(bones.spine ?? []), ...(bones.head ? [bones.head] : []), ...(bones.eyes ?? [])];
     const skeleton = all[0]?.getSkeleton();
     if (skeleton === undefined) throw new FBBIKError(["LookAtIK needs a spine, a head or eyes"]);
+    const spine = bones.spine ?? [];
+    const problems = chainProblems(spine, 0);
+    const top = spine[spine.length - 1];
+    if (top !== undefined && bones.head && !isAncestorBone(top, bones.head)) {
+      problems.push(`the head "${bones.head.name}" is not under the spine's last bone "${top.name}"`);
+    }
+    if (problems.length > 0) throw new FBBIKError(problems);
     super(skeleton, all, options, IKUpdateOrder.LookAt);
     const rig = this.rig;
     let forward: Vec3 | undefined;

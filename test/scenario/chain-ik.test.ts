@@ -130,6 +130,27 @@ describe("CCDIK and FABRIK on a tail built in code", () => {
     other.dispose();
   });
 
+  it("AimIK and LookAtIK refuse bones out of ancestor order, as the chains do, naming the bones", () => {
+    const rig = buildTail({ count: 6 });
+    const [b0, b1, b2, b3] = rig.bones as [Bone, Bone, Bone, Bone];
+    const s = rig.scene;
+    const cases: [() => unknown, RegExp][] = [
+      [
+        () => AimIK.create(s, [b0, b3, b2]),
+        new RegExp(`"${b3.name}" is not an ancestor of the next bone "${b2.name}"`),
+      ],
+      [() => AimIK.create(s, [b0, b1], { aimBone: b0 }), new RegExp(`aimBone "${b0.name}" is not the chain's last`)],
+      [() => LookAtIK.create(s, { spine: [b2, b1] }), new RegExp(`"${b2.name}" is not an ancestor of the next bone`)],
+      [() => LookAtIK.create(s, { spine: [b1, b2], head: b0 }), new RegExp(`the head "${b0.name}" is not under`)],
+    ];
+    // (accepted before: the solver then turned a parent after its child, tip to root)
+    for (const [create, message] of cases) expect(create).toThrow(message);
+    // in order, and an aim bone under the last (a gun under the hand), they are set up
+    expect(() => AimIK.create(s, [b0, b1], { aimBone: b3 }).dispose()).not.toThrow();
+    expect(() => LookAtIK.create(s, { spine: [b0, b1], head: b3 }).dispose()).not.toThrow();
+    rig.dispose();
+  });
+
   it("a target node is followed every frame; a NaN target position skips the frame and is warned once", () => {
     const rig = buildTail({ count: 10 });
     const animated = rig.bones.map((b) => [...b.getLocalMatrix().m]);
