@@ -1,8 +1,8 @@
 import { NumberRef } from "../../math/number-ref.js";
 import { type Quat as QuatType, Quat, fromToRotation, identity, slerpByRef } from "../../math/quat.js";
-import { Vec3, copy, cross, dot, isFiniteVec, normalize, projectOnPlane, scaleAndAdd, sub } from "../../math/vec3.js";
+import { Vec3, copy, cross, dot, isFiniteVec, normalize, projectOnPlane, sub } from "../../math/vec3.js";
 import type { ReadonlyVec3 } from "../../math/vec3.js";
-import { GroundingHit, GroundingQuality, clampNumber } from "./grounding-common.js";
+import { GroundingHit, GroundingQuality } from "./grounding-common.js";
 import type { Grounding } from "./grounding.js";
 
 const tv = new Vec3();
@@ -98,7 +98,12 @@ export class GroundingLeg {
         this.ease();
       }
     }
-    scaleAndAdd(this.ikPosition, foot, up, -this.ikOffset);
+    // written out, as everything this step runs per frame (see ARCHITECTURE.md, "Doubles across calls")
+    const down = -this.ikOffset;
+    const ik = this.ikPosition;
+    ik.x = foot.x + up.x * down;
+    ik.y = foot.y + up.y * down;
+    ik.z = foot.z + up.z * down;
   }
 
   private probe(): void {
@@ -112,7 +117,7 @@ export class GroundingLeg {
         g.probeRay(add3(at, foot, pred), this.heelHit);
         copy(this.groundPoint, this.heelHit.point);
         copy(this.groundNormal, this.heelHit.normal);
-        this.heightFromGround = heightAbove(g, this.heelHit.point);
+        this.setHeightAbove(this.heelHit.point);
         break;
       }
       case GroundingQuality.Simple: {
@@ -120,9 +125,18 @@ export class GroundingLeg {
         const toe = this.probeHit;
         const side = this.sideHit;
         g.probeRay(add3(at, foot, pred), heel);
-        scaleAndAdd(at, add3(at, foot, pred), g.forward, g.footRadius + g.footCenterOffset);
+        // the toe ahead and the side beside the predicted foot, written out (doubles across calls)
+        const ahead = g.footRadius + g.footCenterOffset;
+        const fw = g.forward;
+        at.x = foot.x + pred.x + fw.x * ahead;
+        at.y = foot.y + pred.y + fw.y * ahead;
+        at.z = foot.z + pred.z + fw.z * ahead;
         g.probeRay(at, toe);
-        scaleAndAdd(at, add3(at, foot, pred), g.right, g.footRadius * 0.5);
+        const aside = g.footRadius * 0.5;
+        const rt = g.right;
+        at.x = foot.x + pred.x + rt.x * aside;
+        at.y = foot.y + pred.y + rt.y * aside;
+        at.z = foot.z + pred.z + rt.z * aside;
         g.probeRay(at, side);
         // the plane through the three contacts, facing up
         const n = cross(this.groundNormal, sub(tv, toe.point, heel.point), sub(tv2, side.point, heel.point));
@@ -140,8 +154,11 @@ export class GroundingLeg {
         // heel under the foot now; the sphere under the foot centre where it is going
         const heel = this.heelHit;
         g.probeRay(foot, heel);
-        scaleAndAdd(at, foot, g.forward, g.footCenterOffset);
-        add3(at, at, pred);
+        const ahead = g.footCenterOffset;
+        const fw = g.forward;
+        at.x = foot.x + fw.x * ahead + pred.x;
+        at.y = foot.y + fw.y * ahead + pred.y;
+        at.z = foot.z + fw.z * ahead + pred.z;
         g.probeSphere(at, this.probeHit);
         copy(this.groundNormal, this.probeHit.normal);
         this.setFootToPlane(this.probeHit.point, heel.point);
@@ -177,36 +194,53 @@ export class GroundingLeg {
     this.heightFromGround = h < heel ? h : heel;
   }
 
+  /** heightFromGround = how far `p` is below the root along up, less heightOffset (no double returned). */
+  private setHeightAbove(p: ReadonlyVec3): void {
+    const g = this.grounding;
+    const r = g.rootPosition;
+    const u = g.up;
+    this.heightFromGround = (r.x - p.x) * u.x + (r.y - p.y) * u.y + (r.z - p.z) * u.z - g.heightOffset;
+  }
+
   private ease(): void {
     const g = this.grounding;
     const deltaTime = g.deltaTime;
     const up = g.up;
     const maxStep = g.maxStep;
-    const target = g.rootGrounded ? clampNumber(this.heightFromGround, -maxStep, maxStep) : 0;
+    // the clamps written out (see ARCHITECTURE.md, "Doubles across calls"); NaN clamps to the low end
+    const below = this.heightFromGround;
+    const target = g.rootGrounded ? (below >= -maxStep ? (below <= maxStep ? below : maxStep) : -maxStep) : 0;
     // a constant rate first (footSpeed × the character's length unit per second), then an exponential ease
     let o = this.ikOffset;
     const step = deltaTime * g.footSpeed * g.lengthUnit;
     if (o < target) o = o + step > target ? target : o + step;
     else if (o > target) o = o - step < target ? target : o - step;
-    o += (target - o) * clampNumber(deltaTime * g.footSpeed, 0, 1);
+    const ease = deltaTime * g.footSpeed;
+    o += (target - o) * (ease >= 0 ? (ease <= 1 ? ease : 1) : 0);
     // a foot is lifted at most to maxStep above the root
-    const legHeight = dot(sub(tv, this.footPosition, g.rootPosition), up);
-    const lowest = -clampNumber(maxStep - legHeight, 0, maxStep);
+    const foot = this.footPosition;
+    const root = g.rootPosition;
+    const legHeight = (foot.x - root.x) * up.x + (foot.y - root.y) * up.y + (foot.z - root.z) * up.z;
+    const room = maxStep - legHeight;
+    const lowest = -(room >= 0 ? (room <= maxStep ? room : maxStep) : 0);
     // a non-finite step (a non-finite foot or root position, an overflow) must not stay in the eased state
     if (Number.isFinite(o)) this.ikOffset = o < lowest ? lowest : o;
 
     // rotation toward the ground normal, limited to maxFootRotationAngle
     const q = fromToRotation(tq, up, this.groundNormal);
-    const maxAngle = clampNumber(g.maxFootRotationAngle, 0, 90) * DEG;
+    const limit = g.maxFootRotationAngle;
+    const maxAngle = (limit >= 0 ? (limit <= 90 ? limit : 90) : 0) * DEG;
     const angle = 2 * Math.atan2(Math.sqrt(q.x * q.x + q.y * q.y + q.z * q.z), Math.abs(q.w));
     // the interpolation parameters go through a typed array (see ARCHITECTURE.md, "Doubles across calls")
     if (angle > maxAngle) {
       fraction.value = maxAngle / angle;
       slerpByRef(q, IDENTITY, q, fraction);
     }
-    fraction.value = clampNumber(deltaTime * g.footRotationSpeed, 0, 1);
+    const turn = deltaTime * g.footRotationSpeed;
+    fraction.value = turn >= 0 ? (turn <= 1 ? turn : 1) : 0;
     slerpByRef(this.r, this.r, q, fraction);
-    fraction.value = clampNumber(g.footRotationWeight, 0, 1);
+    const weight = g.footRotationWeight;
+    fraction.value = weight >= 0 ? (weight <= 1 ? weight : 1) : 0;
     slerpByRef(this.rotationOffset, IDENTITY, this.r, fraction);
   }
 }
@@ -214,13 +248,6 @@ export class GroundingLeg {
 const IDENTITY: QuatType = new Quat();
 /** The slerp fraction, handed over by reference (see NumberRef). */
 const fraction = new NumberRef();
-
-/** How far `p` is below the root along up, less heightOffset (Grounding.heightAboveGround, inlined). */
-function heightAbove(g: Grounding, p: ReadonlyVec3): number {
-  const r = g.rootPosition;
-  const u = g.up;
-  return (r.x - p.x) * u.x + (r.y - p.y) * u.y + (r.z - p.z) * u.z - g.heightOffset;
-}
 
 function add3(out: Vec3, a: ReadonlyVec3, b: ReadonlyVec3): Vec3 {
   out.x = a.x + b.x;

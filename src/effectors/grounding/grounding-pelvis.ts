@@ -1,8 +1,5 @@
-import { Vec3, copy, dot, scale, sub } from "../../math/vec3.js";
-import { clampNumber, lerpValue } from "./grounding-common.js";
+import { Vec3, copy } from "../../math/vec3.js";
 import type { Grounding } from "./grounding.js";
-
-const tv = new Vec3();
 
 /**
  * The pelvis of the grounding solver (FinalIK's Grounding.Pelvis): eases a vertical offset toward the
@@ -44,25 +41,45 @@ export class GroundingPelvis {
    * `deltaTime` (called by {@link Grounding.update}).
    */
   process(): void {
+    // written out, no helper calls with doubles: this runs inside the grounding's step, where V8 may not
+    // inline them (see ARCHITECTURE.md, "Doubles across calls")
     const g = this.grounding;
     const deltaTime = g.deltaTime;
     const up = g.up;
+    const root = g.rootPosition;
+    const last = this.lastRootPosition;
     if (!this.initiated) {
-      copy(this.lastRootPosition, g.rootPosition);
+      copy(last, root);
       this.initiated = true;
     }
     if (deltaTime > 0) {
-      const rootDelta = dot(sub(tv, g.rootPosition, this.lastRootPosition), up);
-      copy(this.lastRootPosition, g.rootPosition);
-      this.damperF = lerpValue(this.damperF, this.anyLegGrounded ? 1 : 0, 10, 10, deltaTime);
+      const rootDelta = (root.x - last.x) * up.x + (root.y - last.y) * up.y + (root.z - last.z) * up.z;
+      copy(last, root);
+      // FinalIK's Interp.LerpValue of the damper toward 1 (a leg grounded) or 0, at 10 a second (lerpValue)
+      const goal = this.anyLegGrounded ? 1 : 0;
+      let d = this.damperF;
+      if (d < goal) {
+        d = d + deltaTime * 10;
+        if (d > goal) d = goal;
+      } else if (d > goal) {
+        d = d - deltaTime * 10;
+        if (d < goal) d = goal;
+      }
+      this.damperF = d;
       const target = g.rootGrounded ? this.lowestOffset + this.highestOffset : 0;
+      const speed = deltaTime * g.pelvisSpeed;
+      const damper = g.pelvisDamper;
       let h = this.heightOffset;
-      h += (target - h) * clampNumber(deltaTime * g.pelvisSpeed, 0, 1);
+      h += (target - h) * (speed >= 0 ? (speed <= 1 ? speed : 1) : 0);
       // the pelvis does not follow the root's vertical motion at once (stairs): damp it
-      h -= rootDelta * clampNumber(g.pelvisDamper, 0, 1) * this.damperF;
+      h -= rootDelta * (damper >= 0 ? (damper <= 1 ? damper : 1) : 0) * d;
       // a non-finite step (a non-finite root position, an overflow) must not stay in the eased state
       if (Number.isFinite(h)) this.heightOffset = h;
     }
-    scale(this.ikOffset, up, this.heightOffset);
+    const o = this.ikOffset;
+    const height = this.heightOffset;
+    o.x = up.x * height;
+    o.y = up.y * height;
+    o.z = up.z * height;
   }
 }

@@ -7,11 +7,10 @@ import {
   isFiniteVec,
   normalize,
   projectOnPlane,
-  scaleAndAdd,
   sub,
 } from "../../math/vec3.js";
 import type { ReadonlyVec3 } from "../../math/vec3.js";
-import { GroundingHit, GroundingQuality, type GroundingRaycast, clampNumber } from "./grounding-common.js";
+import { GroundingHit, GroundingQuality, type GroundingRaycast } from "./grounding-common.js";
 import { GroundingLeg } from "./grounding-leg.js";
 import { GroundingPelvis } from "./grounding-pelvis.js";
 
@@ -354,8 +353,7 @@ export class Grounding {
    * Returns true on a hit.
    */
   probeRay(footAt: ReadonlyVec3, out: GroundingHit): boolean {
-    const up = this.up;
-    scaleAndAdd(origin, footAt, up, this.maxStep);
+    this.setOrigin(footAt);
     this.useCastLength(FEET_RAYS, 2);
     if (this.cast(origin, out)) return true;
     this.missDefault(footAt, out);
@@ -409,10 +407,25 @@ export class Grounding {
     this.sphereRadiusBox = this.sphereRadii[rays]!;
   }
 
+  /** A ray's origin: `maxStep` above `at` (written out: doubles across calls, ARCHITECTURE.md). */
+  private setOrigin(at: ReadonlyVec3): void {
+    const up = this.up;
+    const lift = this.maxStep;
+    origin.x = at.x + up.x * lift;
+    origin.y = at.y + up.y * lift;
+    origin.z = at.z + up.z * lift;
+  }
+
   private missDefault(footAt: ReadonlyVec3, out: GroundingHit): void {
     const up = this.up;
-    if (this.overstepFallsDown) scaleAndAdd(out.point, footAt, up, -this.maxStep);
-    else scaleAndAdd(out.point, footAt, up, -dot(sub(tv, footAt, this.rootPosition), up));
+    const r = this.rootPosition;
+    const down = this.overstepFallsDown
+      ? -this.maxStep
+      : -((footAt.x - r.x) * up.x + (footAt.y - r.y) * up.y + (footAt.z - r.z) * up.z);
+    const p = out.point;
+    p.x = footAt.x + up.x * down;
+    p.y = footAt.y + up.y * down;
+    p.z = footAt.z + up.z * down;
     copy(out.normal, up);
     out.distance = 2 * this.maxStep;
   }
@@ -447,7 +460,7 @@ export class Grounding {
       this.useSphereRadius(ROOT_RAY);
       hit = this.sphereCast(c, this.rootHit);
     } else {
-      scaleAndAdd(origin, c, up, this.maxStep);
+      this.setOrigin(c);
       hit = this.cast(origin, this.rootHit);
     }
     if (!hit) this.rootHit.distance = Infinity;
@@ -503,7 +516,8 @@ export class Grounding {
     const rt = this.right;
     const radius = this.sphereRadius;
     const start = this.maxStep;
-    const rays = clampNumber(Math.round(this.sphereProbeRays), 3, 32);
+    const asked = Math.round(this.sphereProbeRays);
+    const rays = asked >= 3 ? (asked <= 32 ? asked : 32) : 3;
     const hc = centre.x * up.x + centre.y * up.y + centre.z * up.z;
     let best = -Infinity;
     for (let k = -1; k < rays; k++) {
