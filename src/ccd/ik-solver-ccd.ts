@@ -114,6 +114,11 @@ export class IKSolverCCD extends IKSolverJoints {
   }
 
   /** @inheritdoc */
+  /** "IKSolverCCD". */
+  override getClassName(): string {
+    return "IKSolverCCD";
+  }
+
   protected solveImpl(): void {
     const n = this.count;
     const P = this.positions;

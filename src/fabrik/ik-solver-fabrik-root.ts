@@ -74,7 +74,7 @@ export class IKSolverFABRIKRoot {
         if (c.bones[j]!.id === root) problems.push(`chain ${i} turns the root bone ${root}`);
       }
     });
-    if (problems.length > 0) throw new FBBIKError(problems);
+    if (problems.length > 0) throw new FBBIKError(problems, "IKSolverFABRIKRoot");
     this.pose = pose;
     this.root = root;
     this.chains = chains.map((c) => new FABRIKChain(c));

@@ -20,6 +20,11 @@ export class IKSolverFABRIK extends IKSolverJoints {
   private readonly rootStart = new Vec3();
 
   /** @inheritdoc */
+  /** "IKSolverFABRIK". */
+  override getClassName(): string {
+    return "IKSolverFABRIK";
+  }
+
   protected solveImpl(): void {
     const limited = this.hasLimits();
     const g = this.goal;

@@ -91,10 +91,10 @@ export class IKSolverJacobian {
     this.pose = pose;
     this.rootParent = options.rootParent ?? -1;
     const problems = validate(joints, this.rootParent);
-    if (problems.length > 0) throw new FBBIKError(problems);
+    if (problems.length > 0) throw new FBBIKError(problems, "IKSolverJacobian");
     this.k = new JacobianKinematics(joints);
     const restProblems = this.readRest();
-    if (restProblems.length > 0) throw new FBBIKError(restProblems);
+    if (restProblems.length > 0) throw new FBBIKError(restProblems, "IKSolverJacobian");
   }
 
   /** Number of joints. */
@@ -118,7 +118,8 @@ export class IKSolverJacobian {
    */
   addEffector(bone: number): JacobianEffector {
     const joint = this.k.jointOf(bone);
-    if (joint < 0) throw new FBBIKError([`effector bone ${bone} is not one of the solver's joints`]);
+    if (joint < 0)
+      throw new FBBIKError([`effector bone ${bone} is not one of the solver's joints`], "IKSolverJacobian");
     const e = new JacobianEffector(bone, joint);
     this.effectors.push(e);
     this.k.setEffectors(this.effectors);

@@ -160,7 +160,7 @@ export abstract class IKSolverJoints {
     if (options.rootParent !== undefined && (!Number.isInteger(rp) || rp < 0 || seen.has(rp))) {
       problems.push(`root parent ${String(rp)} is not a bone outside the chain`);
     }
-    if (problems.length > 0) throw new FBBIKError(problems);
+    if (problems.length > 0) throw new FBBIKError(problems, this.getClassName());
     const n = boneIds.length;
     this.pose = pose;
     this.count = n;
@@ -251,6 +251,14 @@ export abstract class IKSolverJoints {
 
   /** The solver's own step: moves the joints in `positions`/`rotations` so the tip reaches `goal`. */
   protected abstract solveImpl(): void;
+
+  /**
+   * The solver's class name, as Babylon's own objects report theirs; its set-up errors name it. A subclass
+   * overrides it (the base constructor calls it, so it must not read the subclass's fields).
+   */
+  getClassName(): string {
+    return "IKSolverJoints";
+  }
 
   /** Reads the joints from the pose (step 1). False when the pose reads non-finite. */
   protected initTransform(): boolean {

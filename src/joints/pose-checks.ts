@@ -14,7 +14,8 @@ export function boneLabel(pose: IKPose, bone: number): string {
 
 /**
  * Throws an {@link FBBIKError} listing every id that is not a non-negative integer, every id used twice,
- * and every bone whose pose position or rotation is not finite. `roles[i]` says what `ids[i]` is for.
+ * and every bone whose pose position or rotation is not finite. `roles[i]` says what `ids[i]` is for; the
+ * error names `solver` (a Babylon component that wraps the solver names itself through `setUpAs`).
  */
 export function checkBones(pose: IKPose, solver: string, ids: readonly number[], roles: readonly string[]): void {
   const problems: string[] = [];
@@ -23,17 +24,17 @@ export function checkBones(pose: IKPose, solver: string, ids: readonly number[],
     const id = ids[i]!;
     const role = roles[i] ?? `bone ${i}`;
     if (!Number.isInteger(id) || id < 0) {
-      problems.push(`${solver}: ${role} is not a bone id (${String(id)})`);
+      problems.push(`${role} is not a bone id (${String(id)})`);
       continue;
     }
     const first = seen.get(id);
-    if (first !== undefined) problems.push(`${solver}: ${boneLabel(pose, id)} is both ${first} and ${role}`);
+    if (first !== undefined) problems.push(`${boneLabel(pose, id)} is both ${first} and ${role}`);
     else seen.set(id, role);
   }
-  if (problems.length > 0) throw new FBBIKError(problems);
+  if (problems.length > 0) throw new FBBIKError(problems, solver);
 }
 
-/** Throws an {@link FBBIKError} naming the bone when `ok` is false. */
+/** Throws an {@link FBBIKError} naming `solver` and the bone when `ok` is false. */
 export function ensure(ok: boolean, pose: IKPose, bone: number, solver: string, what: string): void {
-  if (!ok) throw new FBBIKError([`${solver}: ${boneLabel(pose, bone)} ${what}`]);
+  if (!ok) throw new FBBIKError([`${boneLabel(pose, bone)} ${what}`], solver);
 }

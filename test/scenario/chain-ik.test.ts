@@ -114,7 +114,7 @@ describe("CCDIK and FABRIK on a tail built in code", () => {
       ["LookAtIK", () => LookAtIK.create(s, { spine: [b0, other.bones[1]!] })],
       ["JacobianIK", () => JacobianIK.create(s, [b2, b1])],
     ];
-    // the shared checks (RigComponent, the joint solvers, the bone checks) all read "FullBodyBipedIK cannot be set up"
+    // the engine-neutral solvers name themselves (IKSolverCCD, …); each component renames them through setUpAs
     for (const [name, create] of cases) {
       let message = "";
       try {

@@ -80,7 +80,7 @@ export class ColliderSet {
         problems.push(`collider ${i} on bone ${c.bone}: radius ${c.radius} is not a finite non-negative number`);
       }
     });
-    if (problems.length > 0) throw new FBBIKError(problems);
+    if (problems.length > 0) throw new FBBIKError(problems, "ColliderSet");
     this.colliders = colliders;
     const n = colliders.length;
     this.xf = new Float64Array(n * XF);

@@ -4,7 +4,15 @@
  */
 import { describe, expect, it } from "vitest";
 import { IKSolverCCD } from "../../../src/ccd/ik-solver-ccd.js";
+import { IKSolverAim } from "../../../src/aim/ik-solver-aim.js";
+import { IKSolverLookAt } from "../../../src/aim/ik-solver-look-at.js";
+import { IKSolverFABRIKRoot } from "../../../src/fabrik/ik-solver-fabrik-root.js";
+import { IKSolverFABRIK } from "../../../src/fabrik/ik-solver-fabrik.js";
+import { IKSolverJacobian } from "../../../src/jacobian/ik-solver-jacobian.js";
+import { ColliderSet } from "../../../src/joints/colliders/collider-set.js";
+import { SphereCollider } from "../../../src/joints/colliders/sphere-collider.js";
 import { IKSolverJoints } from "../../../src/joints/ik-solver-joints.js";
+import { IKSolverLimb } from "../../../src/limb/ik-solver-limb.js";
 import type { JointColliders } from "../../../src/joints/joint-colliders.js";
 import type { HierarchyPose } from "../../../src/mapping/hierarchy-pose.js";
 import { FBBIKError } from "../../../src/solver/errors.js";
@@ -64,6 +72,35 @@ describe("IKSolverJoints setup", () => {
     expect(() => new StillSolver(c.pose, [1, -3])).toThrow(/-3 is not a bone id/);
     expect(() => new StillSolver(c.pose, [1, 2], { rootParent: 2 })).toThrow(/root parent/);
     expect(() => new StillSolver(c.pose, c.ids, { rootParent: 0 })).not.toThrow();
+  });
+
+  it("engine-neutral solvers used alone name themselves in their set-up errors, not FullBodyBipedIK", () => {
+    const c = buildChain({ bones: 4 });
+    const [b0, b1, b2, b3] = c.ids as [number, number, number, number];
+    const fabrik = new IKSolverFABRIK(c.pose, [b0, b1]);
+    const cases: [string, () => unknown][] = [
+      ["IKSolverJoints", () => new StillSolver(c.pose, [b1])],
+      ["IKSolverCCD", () => new IKSolverCCD(c.pose, [b1, b1])],
+      ["IKSolverFABRIK", () => new IKSolverFABRIK(c.pose, [b1, -1])],
+      ["IKSolverFABRIKRoot", () => new IKSolverFABRIKRoot(c.pose, b0, [])],
+      ["IKSolverLimb", () => new IKSolverLimb(c.pose, b1, b1, b3)],
+      ["IKSolverAim", () => new IKSolverAim(c.pose, [b0, -2])],
+      ["IKSolverLookAt", () => new IKSolverLookAt(c.pose, { spine: [b2, b2] })],
+      ["IKSolverJacobian", () => new IKSolverJacobian(c.pose, [{ bone: -1 }])],
+      ["ColliderSet", () => new ColliderSet([new SphereCollider(-1, 0.1)])],
+    ];
+    expect(fabrik.getClassName()).toBe("IKSolverFABRIK");
+    for (const [name, create] of cases) {
+      let error: unknown = null;
+      try {
+        create();
+      } catch (e) {
+        error = e;
+      }
+      expect(error, name).toBeInstanceOf(FBBIKError);
+      expect((error as FBBIKError).component, name).toBe(name);
+      expect((error as Error).message, name).toMatch(new RegExp(`^${name} cannot be set up: (?!${name})`));
+    }
   });
 
   it("setLimit rejects an index outside the chain", () => {
