@@ -31,3 +31,51 @@ export function bytesPerFrame(frame: (f: number) => void, frames: number): numbe
   }
   return least;
 }
+
+interface SampledNode {
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  selfSize: number;
+  children: SampledNode[];
+}
+
+/**
+ * Where `frame` allocates, for a heap test's failure message: V8's sampling heap profiler over `frames` more
+ * frames, the heaviest call stacks (innermost first) with their bytes a frame. A stack names optimised functions
+ * only as far out as V8 inlined them: the allocation may be in any function inlined into the first name.
+ */
+export async function whereFramesAllocate(frame: (f: number) => void, frames = 20_000, top = 6): Promise<string> {
+  const { Session } = await import("node:inspector/promises");
+  const session = new Session();
+  session.connect();
+  try {
+    await session.post("HeapProfiler.enable");
+    await session.post("HeapProfiler.startSampling", {
+      samplingInterval: 64,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    } as never);
+    for (let f = 0; f < frames; f++) frame(f);
+    const { profile } = (await session.post("HeapProfiler.stopSampling")) as { profile: { head: SampledNode } };
+    const bytes = new Map<string, number>();
+    const walk = (node: SampledNode, stack: string[]): void => {
+      const c = node.callFrame;
+      const here = [
+        ...stack,
+        `${c.functionName || "(anonymous)"} ${c.url.split("/").slice(-2).join("/")}:${c.lineNumber + 1}`,
+      ];
+      if (node.selfSize > 0) {
+        const key = here.slice(-6).reverse().join(" <- ");
+        bytes.set(key, (bytes.get(key) ?? 0) + node.selfSize);
+      }
+      for (const child of node.children) walk(child, here);
+    };
+    walk(profile.head, []);
+    return [...bytes]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([stack, b]) => `${(b / frames).toFixed(1)} B a frame: ${stack}`)
+      .join("\n");
+  } finally {
+    session.disconnect();
+  }
+}

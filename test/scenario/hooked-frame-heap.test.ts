@@ -24,7 +24,7 @@ import { InteractionTarget } from "../../src/effectors/interaction/interaction-t
 import { HitPointBone, HitPointEffector, HitReaction } from "../../src/effectors/modifiers/hit-reaction.js";
 import { FullBodyBipedEffector } from "../../src/solver/biped-bones.js";
 import { loadModel } from "../helpers/babylon-scene.js";
-import { bytesPerFrame, renderWithoutDrawing } from "../helpers/frame-heap.js";
+import { bytesPerFrame, renderWithoutDrawing, whereFramesAllocate } from "../helpers/frame-heap.js";
 import { height, worldPos } from "../helpers/scene-probes.js";
 
 it("FBBIK, grounder, a held cup with a turning pivot, head effector, hit reaction and a LookAtIK: 0 B a frame", async () => {
@@ -102,6 +102,8 @@ it("FBBIK, grounder, a held cup with a turning pivot, head effector, hit reactio
   console.log(`mixed frame heap: ${least.toFixed(2)} B a frame`);
   expect(hit.inProgress && system.getInteractionEffector(FullBodyBipedEffector.RightHand).inInteraction).toBe(true);
   expect(ik.warningsRaised.concat(look.warningsRaised)).toEqual([]);
+  // printed with the failure (npm test prints a failing test's output): where the bytes come from
+  if (least >= 1) console.log(await whereFramesAllocate(frame));
   expect(least).toBeLessThan(1);
   m.dispose();
 });
