@@ -496,6 +496,14 @@ export class BabylonRig extends FlatPose implements RestorablePose {
     for (let i = 1; i < indexOf.length; i++) if (indexOf[i]! >= 0 && this.stale[i] === 0) this.markStale(i);
   }
 
+  /**
+   * @internal Component space's world matrix now, into `out` (`componentToWorld` is the last read's): where
+   * the pose stands if the character moved since.
+   */
+  _componentToWorldNow(out: Matrix): Matrix {
+    return ComponentSpace.worldNowToRef(this.componentRoot, this.boneOnly && this.skeleton.needInitialSkinMatrix, out);
+  }
+
   /** @internal Level of detail: the offsets of the last settled output, before a fade starts from it. */
   _captureFade(fade: OutputFade): void {
     fade.capture(this.store.indexOf, this.store.animated);

@@ -28,6 +28,18 @@ const axisY = new Vec3();
 const axisZ = new Vec3();
 const skinPoseWorld = new Matrix();
 
+/** Component space's world matrix now, as {@link ComponentSpace.read} takes it (no copy: Babylon's or a scratch). */
+function worldNow(root: TransformNode, skinPose: boolean): Matrix {
+  const w = currentWorldMatrix(root);
+  if (!skinPose) return w;
+  // Babylon skins such a skeleton with root bone × the mesh's pose matrix (the inverse of its first
+  // world matrix), then the mesh's world matrix: the bones live in the mesh's initial world frame.
+  // (read after the world matrix: computing it is what sets the pose matrix; reading first would
+  // make Babylon create an identity one)
+  root.getPoseMatrix().multiplyToRef(w, skinPoseWorld);
+  return skinPoseWorld;
+}
+
 /**
  * The frame a rig's pose lives in (component space: the world matrix of the root bone's parent, or of the
  * mesh a bone-only skeleton deforms) and the conversions between it and the world. World rotations are in
@@ -56,6 +68,16 @@ export class ComponentSpace {
   private valid = false;
 
   /**
+   * Component space's world matrix now, into `out`, without reading it: where the nodes stand if they moved
+   * since the last {@link read} (identity without a root, as read() keeps it).
+   */
+  static worldNowToRef(root: TransformNode | null, skinPose: boolean, out: Matrix): Matrix {
+    if (root === null) Matrix.IdentityToRef(out);
+    else out.copyFrom(worldNow(root, skinPose));
+    return out;
+  }
+
+  /**
    * Reads component space from `root`'s world matrix (identity without a root), preceded by its pose
    * matrix when `skinPose` (a bone-only skeleton with `needInitialSkinMatrix`); false when it is unchanged
    * since the last read.
@@ -66,15 +88,7 @@ export class ComponentSpace {
       if (this.valid) return false;
       Matrix.IdentityToRef(c);
     } else {
-      let w = currentWorldMatrix(root);
-      if (skinPose) {
-        // Babylon skins such a skeleton with root bone × the mesh's pose matrix (the inverse of its first
-        // world matrix), then the mesh's world matrix: the bones live in the mesh's initial world frame.
-        // (read after the world matrix: computing it is what sets the pose matrix; reading first would
-        // make Babylon create an identity one)
-        root.getPoseMatrix().multiplyToRef(w, skinPoseWorld);
-        w = skinPoseWorld;
-      }
+      const w = worldNow(root, skinPose);
       // unchanged since the last read (a character standing still): nothing to derive again
       if (this.valid && matrixEquals(w.m, c.m)) return false;
       c.copyFrom(w);

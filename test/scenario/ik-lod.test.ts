@@ -163,6 +163,20 @@ describe("IK level of detail", () => {
     expect(lod.viewOf(ik)).toBeNull();
   });
 
+  it("levels a character moved between its IK's create() and the controller's (no frame in between)", async () => {
+    const m = await mannequin();
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+    // spawned where it belongs before any frame, then the controller made: it measures the character there
+    m.root.position.z = 30;
+    const lod = IKLevelOfDetail.for(m.scene);
+    Object.assign(lod, { fullScreenSize: 0, offScreenSize: 0, cheapDistance: 10, offDistance: 20, budgetMs: Infinity });
+    m.scene.activeCamera!.position.set(0, 1, -5);
+    for (let i = 0; i < 3; i++) m.scene.render();
+    const view = lod.viewOf(ik)!;
+    expect(view.centre.z).toBeGreaterThan(29);
+    expect(lod.levelOf(ik)).toBe(IKLevel.Off);
+  });
+
   it("a character not shown is Off at once (no fade, no budget share); shown again, at its level at once", async () => {
     const m = await mannequin();
     const ik = FullBodyBipedIK.create(m.scene, m.skeleton);

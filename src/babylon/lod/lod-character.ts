@@ -2,6 +2,7 @@ import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { FullBodyBipedIK } from "../full-body-biped-ik.js";
 import { RigDetachment } from "../rig-attachment.js";
+import { Vec3 } from "../../math/vec3.js";
 import { OutputFade } from "./output-fade.js";
 
 /** A character's level of IK detail: what its FullBodyBipedIK does each frame. */
@@ -18,6 +19,8 @@ export type IKLevel = (typeof IKLevel)[keyof typeof IKLevel];
 
 const corner = new Vector3();
 const inverse = new Matrix();
+const componentNow = new Matrix();
+const component = new Vec3();
 
 /**
  * A world matrix's largest axis scale (the bounds are a sphere: the largest axis covers them), 0 when not
@@ -93,8 +96,12 @@ export class LodCharacter {
     let hx = -Infinity;
     let hy = -Infinity;
     let hz = -Infinity;
+    // the pose as last read, placed where the character stands now: moved since (before its first frame),
+    // it would be measured where it was, against the node where it is
+    const toWorld = rig._componentToWorldNow(componentNow);
     for (let id = 1; id < rig.count; id++) {
-      rig.getWorldPosition(id, corner);
+      const p = rig.getPosition(id, component);
+      Vector3.TransformCoordinatesFromFloatsToRef(p.x, p.y, p.z, toWorld, corner);
       lx = Math.min(lx, corner.x);
       ly = Math.min(ly, corner.y);
       lz = Math.min(lz, corner.z);

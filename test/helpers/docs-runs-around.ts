@@ -1,0 +1,237 @@
+/**
+ * Runs of docs/API.md's examples of section 6 (interactions, grounding, offset modifiers) and of the head
+ * effector, on Xbot (test/scenario/docs-examples-run.test.ts).
+ */
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import "@babylonjs/core/Materials/standardMaterial.js";
+import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { CreateBox } from "@babylonjs/core/Meshes/Builders/boxBuilder.js";
+import type { Mesh } from "@babylonjs/core/Meshes/mesh.js";
+import { CreateCapsule } from "@babylonjs/core/Meshes/Builders/capsuleBuilder.js";
+import { Observable } from "@babylonjs/core/Misc/observable.js";
+import "@babylonjs/core/Physics/joinedPhysicsEngineComponent.js";
+import { PhysicsShapeType } from "@babylonjs/core/Physics/v2/IPhysicsEnginePlugin.js";
+import { HavokPlugin } from "@babylonjs/core/Physics/v2/Plugins/havokPlugin.js";
+import { PhysicsAggregate } from "@babylonjs/core/Physics/v2/physicsAggregate.js";
+import { WebXRTrackingState } from "@babylonjs/core/XR/webXRTypes.js";
+import type { Scene } from "@babylonjs/core/scene.js";
+import { expect } from "vitest";
+import {
+  FBBIKHeadEffector,
+  FullBodyBipedEffector,
+  type FullBodyBipedIK,
+  type InteractionObject,
+  InteractionSystem,
+} from "../../src/index.js";
+import { angleDeg, nodeAt, worldRotation } from "./docs-runs-biped.js";
+import { type DocsWorld, type ExampleRun, expectNear, expectNoWarnings } from "./docs-world.js";
+import { worldPos } from "./scene-probes.js";
+
+/**
+ * Flat ground at y 0 with a 0.1 step under both feet (under one only, the other foot's sphere cast of `Best`
+ * would touch its edge: the feet stand closer than two foot radii).
+ */
+function terrain(world: DocsWorld, scene: Scene): { ground: Mesh; step: Mesh } {
+  const ground = CreateBox("ground", { width: 4, height: 0.2, depth: 4 }, scene);
+  ground.position.y = -0.1;
+  const feet = Vector3.Center(world.pos("LeftFoot"), world.pos("RightFoot"));
+  const step = CreateBox("step", { width: 0.8, height: 0.1, depth: 0.8 }, scene);
+  step.position.set(feet.x, 0.05, feet.z);
+  for (const m of [ground, step]) m.computeWorldMatrix(true);
+  return { ground, step };
+}
+
+/** Runs a grounding example and checks that the feet rose onto the step. */
+async function grounded(world: DocsWorld, ground: (ik: FullBodyBipedIK, t: { ground: Mesh; step: Mesh }) => void) {
+  const ik = await world.xbotIk();
+  world.frames(1);
+  const left0 = world.pos("LeftFoot");
+  const right0 = world.pos("RightFoot");
+  ground(ik, terrain(world, ik.scene));
+  world.frames(30);
+  for (const [foot, y0] of [
+    ["LeftFoot", left0.y],
+    ["RightFoot", right0.y],
+  ] as const)
+    expect(Math.abs(world.pos(foot).y - y0 - 0.1), `${foot} onto the 0.1 step`).toBeLessThan(0.005);
+  expectNoWarnings(ik);
+  return ik;
+}
+
+/** Havok's engine from its wasm in node_modules (Node has no fetch of it), as test/scenario/grounding-havok does. */
+async function havokEngine(): Promise<unknown> {
+  const bytes = readFileSync(createRequire(import.meta.url).resolve("@babylonjs/havok/lib/esm/HavokPhysics.wasm"));
+  const { default: HavokPhysics } = await import("@babylonjs/havok");
+  return HavokPhysics({ wasmBinary: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) });
+}
+
+/** Where Xbot's right hand reaches easily: in front of its right shoulder. */
+function reachable(world: DocsWorld): Vector3 {
+  return world.armReach("Right", new Vector3(0.3, 0, 1), 0.75);
+}
+
+export const AROUND_RUNS: Record<string, ExampleRun> = {
+  async grabCup({ world, load, logs }) {
+    const ik = await world.xbotIk();
+    const cup = nodeAt(ik.scene, "cup", reachable(world));
+    const parent0 = cup.parent;
+    const { lift, drop } = (await load()).grabCup(ik, cup) as { lift: () => void; drop: () => void };
+    world.onCleanUp(() => cup.dispose());
+    expect(logs()[0]).toEqual([true, 0]);
+    world.frames(45); // 0.5 s: paused on the cup, picked up
+    expectNear("right hand on the cup", world.pos("RightHand"), world.nodePos(cup), 0.01 * world.h);
+    expect(cup.parent).toBe(world.bone("RightHand").getTransformNode());
+    expect(logs().map((l) => String(l[0]))).toContain("cup picked up at 0.5 s");
+    const cupOnHand = world.nodePos(cup);
+    lift();
+    world.frames(70);
+    expect(logs().map((l) => l[0])).toEqual([
+      true,
+      "cup picked up at 0.5 s",
+      { sound: "clink" },
+      "the weights return to their defaults",
+    ]);
+    // the hand went back to the animation, holding the cup
+    expect(Vector3.Distance(world.nodePos(cup), cupOnHand)).toBeGreaterThan(0.05 * world.h);
+    expectNear("cup in the hand", world.nodePos(cup), world.pos("RightHand"), 0.01 * world.h);
+    drop();
+    expect(cup.parent).toBe(parent0);
+    expectNoWarnings(ik);
+  },
+
+  async doorKnob({ world, load }) {
+    const ik = await world.xbotIk();
+    const interactions = world.own(new InteractionSystem(ik));
+    const knob = nodeAt(ik.scene, "knob", reachable(world));
+    const object = (await load()).doorKnob(ik.scene, interactions, knob) as InteractionObject;
+    expect(interactions.startInteraction(FullBodyBipedEffector.RightHand, object, false)).toBe(true);
+    world.frames(40);
+    const grip = ik.scene.getTransformNodeByName("knob grip")!;
+    expectNear("right hand on the grip", world.pos("RightHand"), world.nodePos(grip), 0.01 * world.h);
+    expect(interactions.isPaused(FullBodyBipedEffector.RightHand)).toBe(true);
+    // the captured finger pose hangs under the grip
+    expect(grip.getChildTransformNodes(false).length).toBeGreaterThan(10);
+    expectNoWarnings(ik);
+  },
+
+  async climbOneRung({ world, load, logs }) {
+    const ik = await world.xbotIk();
+    const interactions = world.own(new InteractionSystem(ik));
+    // rungs 0.12 apart in front of the character, hands within reach
+    const hold = (name: string, p: Vector3, up: number) => nodeAt(ik.scene, name, p.add(new Vector3(0, up, 0)));
+    const hand = (side: "Left" | "Right", up: number) =>
+      hold(`${side} hand hold`, world.armReach(side, new Vector3(0, -0.2, 1), 0.75), up);
+    const foot = (side: "Left" | "Right", up: number) =>
+      hold(`${side} foot hold`, world.pos(`${side}Foot`).add(new Vector3(0, 0.05, 0.15)), up);
+    const hands = [0, 0.12].map((up) => [hand("Left", up), hand("Right", up)]);
+    const feet = [0, 0.12].map((up) => [foot("Left", up), foot("Right", up)]);
+    interactions.speed = 4; // the script in a quarter of its time: fewer frames to render
+    world.own((await load()).climbOneRung(interactions, hands, feet));
+    world.frames(70); // the last step at 2.9 s, 0.45 s to reach: 0.84 s at speed 4, then the body settles
+    expect(logs().at(-1)).toEqual(["every limb is on its last hold"]);
+    expect(logs().length).toBe(9);
+    for (const [i, limb] of ["LeftHand", "RightHand"].entries())
+      expectNear(limb, world.pos(limb), world.nodePos(hands[1]![i]!), 0.01 * world.h);
+    for (const [i, limb] of ["LeftFoot", "RightFoot"].entries())
+      expectNear(limb, world.pos(limb), world.nodePos(feet[1]![i]!), 0.01 * world.h);
+    expectNoWarnings(ik);
+  },
+
+  async groundFeet({ world, load }) {
+    const run = (await load()).groundFeet;
+    let teleport: ((to: Vector3) => void) | null = null;
+    const ik = await grounded(world, (ik, t) => {
+      teleport = run(ik, [t.ground, t.step], ik.references.root);
+    });
+    teleport!(ik.references.root!.position.clone());
+    world.frames(1);
+  },
+
+  async groundOnTerrain({ world, load }) {
+    const run = (await load()).groundOnTerrain;
+    await grounded(world, (ik, t) => {
+      world.own(run(ik, [t.ground, t.step]).grounder);
+    });
+  },
+
+  async groundOnLevel({ world, load }) {
+    const run = (await load()).groundOnLevel;
+    await grounded(world, (ik, t) => {
+      world.own(run(ik, [t.ground], [t.step]));
+    });
+  },
+
+  async groundOnPhysics({ world, load }) {
+    const run = (await load()).groundOnPhysics;
+    const m = await world.xbot();
+    const havok = new HavokPlugin(false, await havokEngine());
+    m.scene.enablePhysics(new Vector3(0, -9.81, 0), havok);
+    world.onCleanUp(() => m.scene.disablePhysicsEngine());
+    await grounded(world, (ik, t) => {
+      for (const mesh of [t.ground, t.step]) world.own(new PhysicsAggregate(mesh, PhysicsShapeType.BOX, { mass: 0 }));
+      // the character's capsule, over its feet: the rays pass through it
+      const capsule = CreateCapsule("capsule", { height: 1.8, radius: 0.3 }, ik.scene);
+      capsule.position.y = 0.9;
+      const body = world.own(new PhysicsAggregate(capsule, PhysicsShapeType.CAPSULE, { mass: 0 })).body;
+      world.own(run(ik, havok, body));
+    });
+  },
+
+  async reactions({ world, load }) {
+    const ik = await world.xbotIk();
+    const chest = CreateBox("chest collider", { size: 0.3 }, ik.scene);
+    chest.parent = world.bone("Spine2").getTransformNode();
+    const { hit, shoot } = (await load()).reactions(ik, chest) as {
+      hit: (force: Vector3, at: Vector3) => void;
+      shoot: () => void;
+    };
+    world.frames(1);
+    const body0 = worldPos(ik.rootNode);
+    hit(new Vector3(0, 0, 0.1), world.nodePos(chest));
+    world.frames(6); // the offset peaks at 0.1 s
+    expect(worldPos(ik.rootNode).z - body0.z, "pushed along the force").toBeGreaterThan(0.05);
+    world.frames(30);
+    expectNear("body back", worldPos(ik.rootNode), body0, 1e-3 * world.h);
+    const hand0 = world.pos("RightHand");
+    shoot();
+    world.frames(3); // the recoil peaks at 0.05 s
+    expect(Vector3.Distance(world.pos("RightHand"), hand0), "the shot kicks the right hand").toBeGreaterThan(0.04);
+    world.frames(25);
+    expectNear("right hand back", world.pos("RightHand"), hand0, 1e-3 * world.h);
+    expectNoWarnings(ik);
+  },
+
+  async followTracking({ world, load }) {
+    const ik = await world.xbotIk();
+    const headset = nodeAt(ik.scene, "headset", world.pos("Head"));
+    const head = world.own(FBBIKHeadEffector.create(ik, { target: headset }));
+    // a WebXRCamera needs an XR session: only its tracking-state observable is used
+    const xrCamera = { onTrackingStateChanged: new Observable<WebXRTrackingState>() };
+    (await load()).followTracking(head, xrCamera);
+    xrCamera.onTrackingStateChanged.notifyObservers(WebXRTrackingState.NOT_TRACKING);
+    expect(head.weight).toBe(0);
+    xrCamera.onTrackingStateChanged.notifyObservers(WebXRTrackingState.TRACKING);
+    expect(head.weight).toBe(1);
+  },
+
+  async vrAvatar({ world, load }) {
+    const ik = await world.xbotIk();
+    const headset = nodeAt(ik.scene, "headset", world.pos("Head").add(new Vector3(0, -0.1, 0.1)));
+    headset.rotationQuaternion = worldRotation(world.bone("Head").getTransformNode()!);
+    const left = nodeAt(ik.scene, "left", world.pos("LeftHand").add(new Vector3(0.3, -0.2, 0.3)));
+    const right = nodeAt(ik.scene, "right", world.pos("RightHand").add(new Vector3(-0.3, -0.2, 0.3)));
+    for (const [c, hand] of [
+      [left, "LeftHand"],
+      [right, "RightHand"],
+    ] as const)
+      c.rotationQuaternion = worldRotation(world.bone(hand).getTransformNode()!);
+    world.own((await load()).vrAvatar(ik, headset, left, right) as FBBIKHeadEffector);
+    world.frames(30); // the hands ease in over 0.3 s
+    expectNear("head on the headset", world.pos("Head"), world.nodePos(headset), 0.01 * world.h);
+    expect(angleDeg(worldRotation(world.bone("Head").getTransformNode()!), worldRotation(headset))).toBeLessThan(2);
+    expectNear("left hand", world.pos("LeftHand"), world.nodePos(left), 0.01 * world.h);
+    expectNear("right hand", world.pos("RightHand"), world.nodePos(right), 0.01 * world.h);
+    expectNoWarnings(ik);
+  },
+};

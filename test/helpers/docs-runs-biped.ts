@@ -1,0 +1,437 @@
+/**
+ * Runs of docs/API.md's FullBodyBipedIK examples (sections 1 and 2) on Xbot, each checking what the example's
+ * text promises on the bones' world positions (test/scenario/docs-examples-run.test.ts).
+ */
+import type { Camera } from "@babylonjs/core/Cameras/camera.js";
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import type { Scene } from "@babylonjs/core/scene.js";
+import { expect } from "vitest";
+import { FBBIKError, FullBodyBipedIK, IKLevel, IKLevelOfDetail } from "../../src/index.js";
+import { type ExampleRun, armReach, expectNear, expectNoWarnings } from "./docs-world.js";
+import { height, worldPos } from "./scene-probes.js";
+
+/** World angle between two rotations, degrees. */
+export function angleDeg(a: Quaternion, b: Quaternion): number {
+  const d = Math.min(1, Math.abs(Quaternion.Dot(a.normalizeToNew(), b.normalizeToNew())));
+  return (2 * Math.acos(d) * 180) / Math.PI;
+}
+
+/** A world rotation a node shows, fresh. */
+export function worldRotation(n: TransformNode): Quaternion {
+  n.computeWorldMatrix(true);
+  return n.absoluteRotationQuaternion.clone();
+}
+
+/** A node at `p` in `scene`. */
+export function nodeAt(scene: Scene, name: string, p: Vector3): TransformNode {
+  const n = new TransformNode(name, scene);
+  n.position.copyFrom(p);
+  return n;
+}
+
+/** Where the knee (or elbow) sits off the upper–end line, as a unit direction. */
+export function bendSide(upper: Vector3, middle: Vector3, end: Vector3): Vector3 {
+  const axis = end.subtract(upper).normalize();
+  const off = middle.subtract(upper);
+  return off.subtract(axis.scale(Vector3.Dot(off, axis))).normalize();
+}
+
+export const BIPED_RUNS: Record<string, ExampleRun> = {
+  async addCharacter({ world, load }) {
+    world.globals({ docsModelUrl: world.mannequinUrl() });
+    const scene = await world.emptyScene();
+    const ik = world.own((await (await load()).addCharacter(scene)) as FullBodyBipedIK);
+    world.frames(3, scene);
+    expectNear("left hand", worldPos(ik.references.leftHand), new Vector3(-0.4, 1.3, 0.3), 0.01 * skeletonHeight(ik));
+    expectNoWarnings(ik, /^$/);
+  },
+
+  async addCharacterWithImport({ world, load }) {
+    world.globals({ docsModelUrl: world.mannequinUrl() });
+    const scene = await world.emptyScene();
+    const ik = world.own((await (await load()).addCharacterWithImport(scene)) as FullBodyBipedIK);
+    const hand = ik.solver.rightHandEffector;
+    const r = ik.references;
+    const at = armReach([r.rightUpperArm, r.rightForearm, r.rightHand], new Vector3(0.5, 0, 1));
+    hand.position.copyFrom(at);
+    hand.positionWeight = 1;
+    world.frames(2, scene);
+    expectNear("right hand", worldPos(r.rightHand), at, 0.01 * skeletonHeight(ik));
+    expectNoWarnings(ik, /^$/);
+  },
+
+  async reachAndPin({ world, load, logs }) {
+    const ik = await world.xbotIk();
+    const hand0 = world.pos("RightHand");
+    const foot0 = world.pos("LeftFoot");
+    (await load()).reachAndPin(ik);
+    world.frames(3);
+    const want = Vector3.Lerp(hand0, new Vector3(0.3, 1.0, 0.5), 0.8);
+    expectNear("right hand, 80 % of the way", world.pos("RightHand"), want, 0.01 * world.h);
+    expectNear("pinned left foot", world.pos("LeftFoot"), foot0, 1e-3 * world.h);
+    expect(logs().map((l) => l.join(" "))).toEqual([
+      "Body 0",
+      "LeftShoulder 0",
+      "RightShoulder 0",
+      "LeftThigh 0",
+      "RightThigh 0",
+      "LeftHand 0",
+      "RightHand 0.8",
+      "LeftFoot 1",
+      "RightFoot 0",
+    ]);
+    expectNoWarnings(ik);
+  },
+
+  async followNode({ world, load }) {
+    const ik = await world.xbotIk();
+    const target = (await load()).followNode(ik.scene, ik) as TransformNode;
+    world.frames(2);
+    expectNear("right hand on the target", world.pos("RightHand"), world.nodePos(target), 0.005 * world.h);
+    target.position.y += 0.1; // moved between frames: followed at the next solve
+    world.frames(1);
+    expectNear("right hand on the moved target", world.pos("RightHand"), world.nodePos(target), 0.005 * world.h);
+    expectNoWarnings(ik);
+  },
+
+  async gripWithRotation({ world, load }) {
+    const ik = await world.xbotIk();
+    (await load()).gripWithRotation(ik.scene, ik);
+    world.frames(2);
+    const grip = ik.scene.getTransformNodeByName("grip")!;
+    const hand = world.bone("RightHand").getTransformNode()!;
+    expectNear("right hand on the grip", world.pos("RightHand"), world.nodePos(grip), 0.005 * world.h);
+    expect(angleDeg(worldRotation(hand), worldRotation(grip))).toBeLessThan(0.5);
+    expectNoWarnings(ik);
+  },
+
+  async hitReaction({ world, load }) {
+    const ik = await world.xbotIk();
+    const push = (await load()).hitReaction(ik) as (v: Vector3) => void;
+    world.frames(1);
+    const body0 = worldPos(ik.rootNode);
+    push(new Vector3(0, 0, -0.15));
+    world.frames(1);
+    const pushed = worldPos(ik.rootNode).subtract(body0);
+    expect(pushed.z).toBeLessThan(-0.1);
+    world.frames(60); // 0.9⁶⁰ of the kick left
+    expectNear("body back", worldPos(ik.rootNode), body0, 0.002 * world.h);
+    expectNoWarnings(ik);
+  },
+
+  async carryFreeHand({ world, load }) {
+    const ik = await world.xbotIk();
+    world.frames(1);
+    const triangle = () => [world.pos("RightArm"), world.pos("LeftArm"), worldPos(ik.rootNode)] as const;
+    const before = triangle();
+    const hand0 = world.pos("RightHand");
+    (await load()).carryFreeHand(ik);
+    world.frames(3);
+    const after = triangle();
+    // the out-of-reach left hand pulls the body over…
+    expect(Vector3.Distance(after[2], before[2])).toBeGreaterThan(0.03 * world.h);
+    // …and the free right hand keeps its place relative to the triangle of its shoulder, the other one and the
+    // root node (turned with it about its own shoulder)
+    const carried = fromFrame(toFrame(hand0, ...before), ...after);
+    const ride = Vector3.Distance(carried, hand0);
+    expect(ride).toBeGreaterThan(0.2 * world.h);
+    // within a tenth of that ride (measured: 0.07 of 0.96 m; the triangle bends as the spine does)
+    expectNear("right hand carried", world.pos("RightHand"), carried, 0.1 * ride);
+    expectNoWarnings(ik);
+  },
+
+  async shiftHips({ world, load }) {
+    const ik = await world.xbotIk();
+    world.frames(1);
+    const body0 = worldPos(ik.rootNode);
+    (await load()).shiftHips(ik);
+    world.frames(2);
+    expectNear("body 15 cm along +Z", worldPos(ik.rootNode), body0.add(new Vector3(0, 0, 0.15)), 0.005 * world.h);
+    expectNoWarnings(ik);
+  },
+
+  async followPelvisTracker({ world, load }) {
+    const ik = await world.xbotIk();
+    world.frames(1);
+    const tracker = new TransformNode("tracker", ik.scene);
+    tracker.position.copyFrom(worldPos(ik.rootNode).add(new Vector3(0.05, -0.05, 0.1)));
+    tracker.rotationQuaternion = Quaternion.RotationAxis(Vector3.Up(), 0.5).multiply(
+      worldRotation(ik.rootNode.getTransformNode()!),
+    );
+    (await load()).followPelvisTracker(ik, tracker);
+    world.frames(2);
+    expectNear("body on the tracker", worldPos(ik.rootNode), world.nodePos(tracker), 0.005 * world.h);
+    expect(angleDeg(worldRotation(ik.rootNode.getTransformNode()!), worldRotation(tracker))).toBeLessThan(1);
+    expectNoWarnings(ik);
+  },
+
+  async crouch({ world, load }) {
+    const ik = await world.xbotIk();
+    world.frames(1);
+    const feet0 = [world.pos("LeftFoot"), world.pos("RightFoot")];
+    const body0 = worldPos(ik.rootNode);
+    (await load()).crouch(ik);
+    world.frames(2);
+    expectNear("left foot", world.pos("LeftFoot"), feet0[0]!, 1e-3 * world.h);
+    expectNear("right foot", world.pos("RightFoot"), feet0[1]!, 1e-3 * world.h);
+    expectNear("body 0.3 lower", worldPos(ik.rootNode), body0.add(new Vector3(0, -0.3, 0)), 0.01 * world.h);
+    // the knees bend forward: the way the toes point
+    const forward = world.forward();
+    for (const s of ["Left", "Right"]) {
+      const side = bendSide(world.pos(`${s}UpLeg`), world.pos(`${s}Leg`), world.pos(`${s}Foot`));
+      expect(Vector3.Dot(side, forward), `${s} knee forward`).toBeGreaterThan(0.9);
+    }
+    expectNoWarnings(ik);
+  },
+
+  async tuneChains({ world, load }) {
+    const ik = await world.xbotIk();
+    (await load()).tuneChains(ik);
+    // the left hand out of reach drags the body (pull 1)
+    const body0 = worldPos(ik.rootNode);
+    const hand = ik.solver.leftHandEffector;
+    hand.position.copyFrom(world.pos("LeftArm").add(new Vector3(-1.2, 0, 0)));
+    hand.positionWeight = 1;
+    world.frames(2);
+    expect(body0.x - worldPos(ik.rootNode).x).toBeGreaterThan(0.03 * world.h);
+    expect(ik.solver.spineStiffness).toBe(0.8);
+    expectNoWarnings(ik);
+  },
+
+  async steerKneeAndElbow({ world, load }) {
+    const ik = await world.xbotIk();
+    (await load()).steerKneeAndElbow(ik.scene, ik);
+    // a bend shows only on a bent limb: crouch a little, and bring the right hand to the chest
+    const s = ik.solver;
+    s.leftFootEffector.pinToBone(1, 1);
+    s.rightFootEffector.pinToBone(1, 1);
+    s.bodyEffector.pinToBone(1, 0);
+    s.bodyEffector.position.y -= 0.2;
+    s.rightHandEffector.position.copyFrom(world.pos("Spine2").add(new Vector3(-0.1, 0, 0.25)));
+    s.rightHandEffector.positionWeight = 1;
+    world.frames(2);
+    const goal = world.nodePos(ik.scene.getTransformNodeByName("knee goal")!);
+    const hip = world.pos("LeftUpLeg");
+    const knee = world.pos("LeftLeg");
+    const foot = world.pos("LeftFoot");
+    const toGoal = bendSide(hip, goal, foot);
+    expect(Vector3.Dot(bendSide(hip, knee, foot), toGoal), "left knee toward its goal").toBeGreaterThan(0.99);
+    const elbow = bendSide(world.pos("RightArm"), world.pos("RightForeArm"), world.pos("RightHand"));
+    expect(Vector3.Dot(elbow, new Vector3(1, -0.3, -0.5).normalize()), "right elbow toward +X-Y-Z").toBeGreaterThan(0);
+    expectNoWarnings(ik);
+  },
+
+  async levelOfDetail({ world, load }) {
+    const ik = await world.xbotIk();
+    const camera = ik.scene.activeCamera as Camera;
+    const at = camera.position.clone();
+    world.onCleanUp(() => camera.position.copyFrom(at));
+    (await load()).levelOfDetail(ik, camera, ik.references.root);
+    world.frames(1);
+    expect(ik.solver.iterations).toBe(4);
+    camera.position.z -= 40;
+    world.frames(1);
+    expect(ik.solver.iterations).toBe(0);
+    expectNoWarnings(ik);
+  },
+
+  async crowdLevels({ world, load }) {
+    const hero = await world.xbotIk();
+    const m = await world.xbot();
+    const twin = m.container.instantiateModelsToScene((n) => `extra_${n}`, false, { doNotInstantiate: true });
+    world.onCleanUp(() => twin.dispose());
+    (twin.rootNodes[0] as TransformNode).position.set(0, 0, -500); // far behind the camera
+    const extra = world.own(FullBodyBipedIK.create(m.scene, twin.skeletons[0]!));
+    world.own(IKLevelOfDetail.for(m.scene));
+    const run = (await load()).crowdLevels as (s: Scene, a: FullBodyBipedIK, b: FullBodyBipedIK) => boolean;
+    run(m.scene, hero, extra);
+    world.frames(2);
+    expect(run(m.scene, hero, extra), "the extra out of view is Off").toBe(true);
+    const lod = IKLevelOfDetail.for(m.scene);
+    expect(lod.budgetMs).toBe(2);
+    expect(lod.isManaged(hero)).toBe(false);
+    expect(lod.levelOf(extra)).toBe(IKLevel.Off);
+    expectNoWarnings(hero);
+  },
+
+  async fadeIk({ world, load }) {
+    const ik = await world.xbotIk();
+    let grabbing = false;
+    (await load()).fadeIk(ik.scene, ik, () => grabbing);
+    world.frames(25); // about a third of a second to 0
+    expect(ik.solver.ikPositionWeight).toBe(0);
+    grabbing = true;
+    world.frames(10);
+    expect(ik.solver.ikPositionWeight).toBeGreaterThan(0.3);
+    expect(ik.solver.ikPositionWeight).toBeLessThan(0.7);
+    world.frames(15);
+    expect(ik.solver.ikPositionWeight).toBe(1);
+    expectNoWarnings(ik);
+  },
+
+  async tuneMappings({ world, load }) {
+    const ik = await world.xbotIk();
+    (await load()).tuneMappings(ik);
+    const head0 = worldRotation(world.bone("Head").getTransformNode()!);
+    ik.solver.bodyEffector.pinToBone(1, 0);
+    ik.solver.bodyEffector.position.z += 0.2;
+    world.frames(2);
+    expect(ik.solver.headMapping).not.toBeNull();
+    // the head keeps its animated world rotation while the body leans
+    expect(angleDeg(worldRotation(world.bone("Head").getTransformNode()!), head0)).toBeLessThan(0.5);
+    expectNoWarnings(ik);
+  },
+
+  async solvedNodes({ world, load }) {
+    const ik = await world.xbotIk();
+    ik.solver.rightHandEffector.position.copyFrom(world.armReach("Right", new Vector3(0.5, 0, 1)));
+    ik.solver.rightHandEffector.positionWeight = 1;
+    world.frames(1);
+    const nodes = (await load()).solvedNodes(ik) as { bone: string; position: Vector3 }[];
+    expect(nodes.length).toBe(13);
+    // each node near its bone (the solver's nodes, not the bones: a limb the IK does not drive may differ a little)
+    for (const n of nodes) {
+      const bone = ik.skeleton.bones.find((b) => b.name === n.bone)!;
+      expectNear(`node of ${n.bone}`, n.position, worldPos(bone), 0.03 * world.h);
+    }
+    const hand = nodes.find((n) => n.bone === "mixamorig:RightHand")!;
+    expectNear("the right hand's node on its target", hand.position, ik.solver.rightHandEffector.position, 1e-3);
+    expectNoWarnings(ik);
+  },
+
+  async hooks({ world, load }) {
+    const ik = await world.xbotIk();
+    const handle = new TransformNode("door handle", ik.scene);
+    handle.position.copyFrom(world.armReach("Right", new Vector3(0.3, 0.3, 1)));
+    (await load()).hooks(ik, handle);
+    world.frames(1);
+    expectNear("right hand on the handle", world.pos("RightHand"), world.nodePos(handle), 0.005 * world.h);
+    handle.position.y -= 0.1;
+    world.frames(1);
+    expectNear("…moved", world.pos("RightHand"), world.nodePos(handle), 0.005 * world.h);
+    expectNoWarnings(ik);
+  },
+
+  async manualOrder({ world, load }) {
+    const m = await world.xbot();
+    let handAtIk: Vector3 | null = null;
+    const ik = world.own(
+      (await load()).manualOrder(m.scene, m.skeleton, () => {
+        handAtIk = world.pos("RightHand");
+      }) as FullBodyBipedIK,
+    );
+    const at = world.armReach("Right", new Vector3(0.5, 0, 1));
+    ik.solver.rightHandEffector.position.copyFrom(at);
+    ik.solver.rightHandEffector.positionWeight = 1;
+    world.frames(1);
+    // afterIk sees the solved pose
+    expectNear("hand when afterIk runs", handAtIk!, at, 0.005 * world.h);
+    expectNoWarnings(ik);
+  },
+
+  async pauseThenRemove({ world, load, logs }) {
+    const ik = await world.xbotIk();
+    const hand0 = world.pos("RightHand");
+    ik.solver.rightHandEffector.position.copyFrom(world.armReach("Right", new Vector3(0.3, 0.3, 1)));
+    ik.solver.rightHandEffector.positionWeight = 1;
+    world.frames(1);
+    (await load()).pauseThenRemove(ik);
+    expect(logs()).toEqual([[true]]);
+    world.frames(1);
+    expectNear("right hand back in the animated pose", world.pos("RightHand"), hand0, 1e-6);
+  },
+
+  async logWarnings({ world, load, logs }) {
+    const ik = await world.xbotIk();
+    (await load()).logWarnings(ik);
+    const setup = logs().filter((l) => l[0] === "warn").length;
+    expect(setup).toBe(ik.warningsRaised.length); // Xbot's straight arms
+    ik.solver.rightHandEffector.positionWeight = Number.NaN;
+    world.frames(2);
+    const frame = logs()
+      .slice(setup)
+      .map((l) => String(l[1]));
+    expect(frame.length).toBe(1);
+    expect(frame[0]).toMatch(/^\[fbbik\] /);
+  },
+
+  async explicitReferences({ world, load, logs }) {
+    const man = await world.mannequin();
+    const ik = world.own((await load()).explicitReferences(man.scene, man.skeleton) as FullBodyBipedIK);
+    expect(ik.references.leftHand.name).toBe("hand.l");
+    expect(ik.references.rightHand.name).toBe("hand.r");
+    expect(ik.references.head).toBeNull();
+    expect(ik.rootNode.name).toBe("chest");
+    expect(logs()[0]![1]).toBe("chest");
+    const hand = ik.solver.leftHandEffector;
+    const r = ik.references;
+    const at = armReach([r.leftUpperArm, r.leftForearm, r.leftHand], new Vector3(-0.5, 0, 1));
+    hand.position.copyFrom(at);
+    hand.positionWeight = 1;
+    for (let i = 0; i < 2; i++) man.scene.render();
+    expectNear("left hand", worldPos(r.leftHand), at, 0.005 * height(man));
+    expectNoWarnings(ik, /^$/);
+  },
+
+  async canUse({ world, load, logs }) {
+    const m = await world.xbot();
+    expect((await load()).canUse(m.skeleton)).toBe(true);
+    // Xbot's two straight arms, the warnings create() raises
+    expect(logs().map((l) => l[0])).toEqual(["warn", "warn"]);
+    expect(String(logs()[0]![1])).toMatch(/straight/);
+  },
+
+  async tryAttach({ world, load, logs }) {
+    const m = await world.xbot();
+    const tryAttach = (await load()).tryAttach as (s: Scene, k: typeof m.skeleton) => FullBodyBipedIK | null;
+    const ik = world.own(tryAttach(m.scene, m.skeleton)!);
+    expect(ik).toBeInstanceOf(FullBodyBipedIK);
+    expect(tryAttach(m.scene, m.skeleton), "a second IK on the skeleton").toBeNull();
+    expect(logs().length).toBe(1);
+    expect(FBBIKError.name).toBe("FBBIKError");
+  },
+
+  async solveWithoutBabylon({ load, logs }) {
+    const pose = (await load()).solveWithoutBabylon();
+    const hand = pose.positions[pose.indexOf("hand.L")];
+    expectNear("hand.L", new Vector3(hand.x, hand.y, hand.z), new Vector3(0.5, 1.1, 0.4), 0.005);
+    expect(logs().length).toBe(1);
+  },
+
+  async showInInspector({ world, load, logs }) {
+    const ik = await world.xbotIk();
+    const controls = new TransformNode("IK controls", ik.scene);
+    (await load()).showInInspector(ik, controls);
+    const shown = (controls.inspectableCustomProperties ?? []).map((p) => p.propertyName);
+    expect(shown).toContain("fbbik_ikPositionWeight");
+    expect(logs().length).toBe(ik.inspector.inspectables.length);
+    (controls as unknown as Record<string, number>).fbbik_ikPositionWeight = 0.5;
+    expect(ik.solver.ikPositionWeight).toBe(0.5);
+  },
+};
+
+/** The frame of a triangle: origin `a`, x toward `b`, y in the plane toward `c`. */
+function frameAxes(a: Vector3, b: Vector3, c: Vector3): [Vector3, Vector3, Vector3] {
+  const x = b.subtract(a).normalize();
+  const ac = c.subtract(a);
+  const y = ac.subtract(x.scale(Vector3.Dot(ac, x))).normalize();
+  return [x, y, Vector3.Cross(x, y)];
+}
+
+function toFrame(p: Vector3, a: Vector3, b: Vector3, c: Vector3): Vector3 {
+  const [x, y, z] = frameAxes(a, b, c);
+  const d = p.subtract(a);
+  return new Vector3(Vector3.Dot(d, x), Vector3.Dot(d, y), Vector3.Dot(d, z));
+}
+
+function fromFrame(l: Vector3, a: Vector3, b: Vector3, c: Vector3): Vector3 {
+  const [x, y, z] = frameAxes(a, b, c);
+  return a.add(x.scale(l.x)).add(y.scale(l.y)).add(z.scale(l.z));
+}
+
+/** A skeleton's joint extent along world Y. */
+function skeletonHeight(ik: FullBodyBipedIK): number {
+  const ys = ik.skeleton.bones.map((b) => worldPos(b).y);
+  return Math.max(...ys) - Math.min(...ys);
+}

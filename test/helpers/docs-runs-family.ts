@@ -1,0 +1,210 @@
+/**
+ * Runs of docs/API.md's examples of section 7 (the IK family), on Xbot and on rigs built in code
+ * (test/scenario/docs-examples-run.test.ts). These examples are scripts: what they `declare` is given as
+ * globals before they are imported, and what they create is read from their exported constants.
+ */
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import { expect } from "vitest";
+import type { CCDIK, FABRIK, FABRIKRoot, FullBodyBipedIK, JacobianIK, LimbIK } from "../../src/index.js";
+import { bodyWithTail, distanceToSegment, tailRig } from "./docs-rigs.js";
+import { angleDeg, nodeAt, worldRotation } from "./docs-runs-biped.js";
+import { type ExampleRun, expectNear, expectNoWarnings } from "./docs-world.js";
+
+/** A rotation's image of `v`. */
+function turned(q: Quaternion, v: Vector3): Vector3 {
+  return v.applyRotationQuaternion(q);
+}
+
+export const FAMILY_RUNS: Record<string, ExampleRun> = {
+  async "CCDIK and FABRIK: chains (tails, tentacles, spines, robot arms)"({ world, load }) {
+    const scene = await world.emptyScene();
+    const tail = tailRig(scene, 8, 0.1);
+    const tentacle = tailRig(scene, 8, 0.1);
+    tentacle.mesh.position.x = 0.6;
+    const ball = nodeAt(scene, "ball", new Vector3(0.35, 0.45, 0.1));
+    world.globals({ scene, tail: tail.tail, tentacle: tentacle.tail, ball });
+    const ex = await load();
+    const ccd = world.own(ex.ccd as CCDIK);
+    const reach = world.own(ex.reach as FABRIK);
+    world.frames(3, scene);
+    expectNear("the tail's tip", tail.pos(tail.tail.at(-1)!), ball.position, 0.005);
+    expectNear("the tentacle's tip", tentacle.pos(tentacle.tail.at(-1)!), ball.position, 0.005);
+    expectNoWarnings(ccd, /^$/);
+    expectNoWarnings(reach, /^$/);
+  },
+
+  async "FABRIKRoot: several chains sharing a root (a hand with fingers, a multi-tail)"({ world, load }) {
+    const m = await world.xbot();
+    const names = ["Thumb", "Index", "Middle", "Ring", "Pinky"];
+    const fingers = names.map((f) => [1, 2, 3, 4].map((k) => world.bone(`LeftHand${f}${k}`)));
+    // each fingertip 1.5 cm toward the palm: reached by curling the finger
+    const palm = world.pos("LeftHand");
+    const grips = fingers.map((f, i) => {
+      const tip = world.pos(f.at(-1)!);
+      return nodeAt(m.scene, `grip ${i}`, tip.add(palm.subtract(tip).normalize().scale(0.015)));
+    });
+    world.globals({ scene: m.scene, palm: world.bone("LeftHand"), fingers, grips });
+    const hand = world.own((await load()).hand as FABRIKRoot);
+    world.frames(3);
+    fingers.forEach((f, i) => expectNear(`${names[i]} tip`, world.pos(f.at(-1)!), world.nodePos(grips[i]!), 0.003));
+    expectNear("palm", world.pos("LeftHand"), palm, 0.01);
+    expectNoWarnings(hand, /^$/);
+  },
+
+  async "The engine-neutral solvers, without Babylon"({ load }) {
+    const ex = await load();
+    const tip = ex.pose.positions[9];
+    expectNear("the chain's tip", new Vector3(tip.x, tip.y, tip.z), new Vector3(0.5, 0.5, 0), 1e-3);
+  },
+
+  async "LimbIK: one arm or leg, exact"({ world, load }) {
+    const m = await world.xbot();
+    const grip = nodeAt(m.scene, "grip", world.armReach("Left", new Vector3(-0.3, 0.3, 1)));
+    grip.rotationQuaternion = Quaternion.RotationAxis(Vector3.Right(), -0.6).multiply(
+      worldRotation(world.bone("LeftHand").getTransformNode()!),
+    );
+    const elbowHint = nodeAt(m.scene, "elbow hint", world.pos("LeftForeArm").add(new Vector3(0, -0.3, -0.3)));
+    world.globals({
+      scene: m.scene,
+      upperArm: world.bone("LeftArm"),
+      forearm: world.bone("LeftForeArm"),
+      hand: world.bone("LeftHand"),
+      grip,
+      elbowHint,
+    });
+    const arm = world.own((await load()).arm as LimbIK);
+    world.frames(2);
+    expectNear("left hand on the grip", world.pos("LeftHand"), world.nodePos(grip), 1e-3 * world.h);
+    expect(angleDeg(worldRotation(world.bone("LeftHand").getTransformNode()!), worldRotation(grip))).toBeLessThan(0.5);
+    expectNoWarnings(arm, /^$/);
+  },
+
+  async "AimIK: point a bone, or a gun under it, at a target"({ world, load }) {
+    const m = await world.xbot();
+    const handNode = world.bone("RightHand").getTransformNode()!;
+    const barrel = new TransformNode("barrel", m.scene);
+    barrel.parent = handNode;
+    const start = world.nodePos(barrel);
+    const axis0 = turned(worldRotation(barrel), Vector3.Forward());
+    const enemy = nodeAt(
+      m.scene,
+      "enemy",
+      start.add(
+        axis0
+          .add(new Vector3(0, 0.4, 0.4))
+          .normalize()
+          .scale(5),
+      ),
+    );
+    world.globals({
+      scene: m.scene,
+      spine: world.bone("Spine"),
+      chest: world.bone("Spine2"),
+      upperArm: world.bone("RightArm"),
+      forearm: world.bone("RightForeArm"),
+      hand: world.bone("RightHand"),
+      enemy,
+      barrel,
+    });
+    const aim = world.own((await load()).aim as FullBodyBipedIK);
+    world.frames(3);
+    const axis = turned(worldRotation(barrel), Vector3.Forward());
+    const toEnemy = world.nodePos(enemy).subtract(world.nodePos(barrel)).normalize();
+    const off = (Math.acos(Math.min(1, Vector3.Dot(axis, toEnemy))) * 180) / Math.PI;
+    expect(off, "barrel's +Z off the enemy, degrees").toBeLessThan(1);
+    expectNoWarnings(aim, /^$/);
+  },
+
+  async "LookAtIK: spine, head and eyes follow a point"({ world, load }) {
+    const m = await world.xbot();
+    const camera = m.scene.activeCamera!;
+    const at = camera.position.clone();
+    world.onCleanUp(() => camera.position.copyFrom(at));
+    // the viewer in front of the character, up and to one side
+    const head0 = world.pos("Head");
+    const forward = world.forward();
+    camera.position.copyFrom(head0.add(forward.scale(2)).add(new Vector3(0.8, 0.4, 0)));
+    const eye = world.bone("LeftEye").getTransformNode()!;
+    const eye0 = worldRotation(eye);
+    world.globals({
+      scene: m.scene,
+      spine: world.bone("Spine"),
+      chest: world.bone("Spine2"),
+      neck: world.bone("Neck"),
+      head: world.bone("Head"),
+      leftEye: world.bone("LeftEye"),
+      rightEye: world.bone("RightEye"),
+    });
+    const look = world.own((await load()).look as FullBodyBipedIK);
+    world.frames(3);
+    // the eye's forward in its rest pose is the character's: turned by the eye's change of rotation
+    const turn = worldRotation(eye).multiply(Quaternion.Inverse(eye0));
+    const gaze = turned(turn, forward);
+    const toViewer = camera.globalPosition.subtract(world.nodePos(eye)).normalize();
+    const off = (Math.acos(Math.min(1, Vector3.Dot(gaze, toViewer))) * 180) / Math.PI;
+    expect(off, "left eye off the viewer, degrees").toBeLessThan(2);
+    expectNoWarnings(look, /^$/);
+  },
+
+  async "BoneCollider: colliders on bones"({ world, load }) {
+    const scene = await world.emptyScene();
+    const body = bodyWithTail(scene, 10, 0.1);
+    // beside the body: without the capsule the tail would cut through it (to 0.17 of the spine's axis)
+    const ball = nodeAt(scene, "ball", new Vector3(0.35, 0.2, 0.1));
+    world.globals({ scene, tailBones: body.tail, spine: body.spine, ball });
+    const joints = () => body.tail.map((b) => body.pos(b));
+    const rest = joints();
+    const tail = world.own((await load()).tail as CCDIK);
+    world.frames(3, scene);
+    const solved = joints();
+    const a = body.pos(body.spine).add(new Vector3(0, -0.2, 0));
+    const b = body.pos(body.spine).add(new Vector3(0, 1.2, 0));
+    solved.forEach((p, i) => {
+      expect(distanceToSegment(p, a, b), `tail joint ${i} outside the capsule`).toBeGreaterThan(0.3 - 1e-4);
+      if (i === 0) return;
+      const mid = Vector3.Center(p, solved[i - 1]!);
+      expect(distanceToSegment(mid, a, b), `tail segment ${i} outside the capsule`).toBeGreaterThan(0.3 - 0.01);
+      const length = Vector3.Distance(rest[i]!, rest[i - 1]!);
+      expect(Math.abs(Vector3.Distance(p, solved[i - 1]!) - length), "segment length kept").toBeLessThan(1e-5);
+    });
+    // the tip as near the ball as the body lets it (measured 0.09 from it, 0.51 at rest)
+    expect(Vector3.Distance(solved.at(-1)!, ball.position)).toBeLessThan(0.12);
+    expect(Vector3.Distance(rest.at(-1)!, ball.position)).toBeGreaterThan(0.4);
+    expectNoWarnings(tail, /^$/);
+  },
+
+  async JacobianIK({ world, load }) {
+    const m = await world.xbot();
+    const cup = nodeAt(m.scene, "cup", world.armReach("Left", new Vector3(-0.3, 0.3, 1)));
+    world.globals({
+      scene: m.scene,
+      upperArm: world.bone("LeftArm"),
+      foreArm: world.bone("LeftForeArm"),
+      hand: world.bone("LeftHand"),
+      cup,
+    });
+    const arm = world.own((await load()).arm as JacobianIK);
+    world.frames(5);
+    expectNear("left hand on the cup", world.pos("LeftHand"), world.nodePos(cup), 0.005 * world.h);
+    expectNoWarnings(arm, /^$/);
+  },
+
+  async "FBBIKColliders: keeping FullBodyBipedIK's hands out of the body"({ world, load }) {
+    const m = await world.xbot();
+    const hips = world.pos("Hips");
+    const neck = world.pos("Neck");
+    world.globals({ scene: m.scene, skeleton: m.skeleton, hips, neck });
+    const ik = world.own((await load()).ik as FullBodyBipedIK);
+    // a hand target inside the torso leaves the hand on the torso
+    const hand = ik.solver.rightHandEffector;
+    hand.position.copyFrom(world.pos("Spine1"));
+    hand.positionWeight = 1;
+    world.frames(2);
+    const chest = ik.references.spine.at(-1)!;
+    const d = distanceToSegment(world.pos("RightHand"), world.pos(chest).add(hips.subtract(world.pos(chest))), neck);
+    expect(d, "the right hand's distance from the torso's axis").toBeGreaterThan(0.15);
+    expect(d).toBeLessThan(0.15 + 0.01 + 0.01);
+    expectNoWarnings(ik);
+  },
+};
