@@ -151,6 +151,8 @@ export class ModifierClock {
   pending = 0;
   /** [0, 1] The master weight ({@link OffsetModifier.weight}). */
   weight = 1;
+  /** {@link OffsetModifier.characterScale}; NaN until measured or set. */
+  characterScale = Number.NaN;
 }
 
 /**
@@ -199,7 +201,6 @@ export abstract class OffsetModifier {
    * ({@link onResume}) after a longer gap. Set by Inertia, Amplifier and BodyTilt.
    */
   protected followsMotion = false;
-  private _characterScale: number;
   private readonly observers: Observer<void>[] = [];
   private readonly preHook: () => void;
   private lastFrameId = -1;
@@ -213,7 +214,7 @@ export abstract class OffsetModifier {
     this.weight = options.weight ?? 1;
     this.enabled = options.enabled ?? true;
     this.autoUpdate = options.autoUpdate ?? true;
-    this._characterScale = options.characterScale ?? NaN;
+    this.clock.characterScale = options.characterScale ?? Number.NaN;
     // after the IK has read the skeleton (as the interaction system and the grounder): bones then come
     // from the rig's pose instead of Babylon's recomputed world matrices
     this.preHook = () => {
@@ -242,16 +243,17 @@ export abstract class OffsetModifier {
    */
   get characterScale(): number {
     this.characterScaleToScalars();
-    return this._characterScale;
+    return this.clock.characterScale;
   }
   set characterScale(v: number) {
-    this._characterScale = v;
+    this.clock.characterScale = v;
   }
 
   /** {@link characterScale} into `scalars.s`, for the per-frame paths (no double returned). */
   protected characterScaleToScalars(): void {
-    if (!(this._characterScale > 0)) this._characterScale = measureCharacterScale(this.ik);
-    this.scalars.s = this._characterScale;
+    const c = this.clock;
+    if (!(c.characterScale > 0)) c.characterScale = measureCharacterScale(this.ik);
+    this.scalars.s = c.characterScale;
   }
 
   /** The delta time of the last run, seconds (0 when the last update was skipped). */
