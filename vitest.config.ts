@@ -17,6 +17,7 @@ export const HEAP = [
   "test/scenario/family-frame-heap.test.ts",
   "test/scenario/head-effector.test.ts",
   "test/scenario/hooked-frame-heap.test.ts",
+  "test/scenario/modifier-frame-heap.test.ts",
   "test/unit/ccd/ccd.test.ts",
   "test/unit/colliders/collider-set.test.ts",
   "test/unit/fabrik/fabrik.test.ts",

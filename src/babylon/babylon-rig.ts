@@ -284,7 +284,7 @@ export class BabylonRig extends FlatPose implements RestorablePose {
       lscl[o3 + 1] = sy;
       lscl[o3 + 2] = sz;
       // which FK each bone takes this frame (scales and parents change only here; parents come first)
-      const uniform = isUniform(sx, sy, sz);
+      const uniform = isUniform(lscl, o3);
       this.uniformScale[i] = uniform ? 1 : 0;
       const parent = this.parents[i]!;
       this.aligned[i] =
@@ -296,7 +296,7 @@ export class BabylonRig extends FlatPose implements RestorablePose {
         const az = sz < 0 ? -sz : sz;
         if (!(ax > 1e-6 && ay > 1e-6 && az > 1e-6 && ax < 1e30 && ay < 1e30 && az < 1e30)) {
           if (collapsed < 0) collapsed = i;
-        } else if (!uniform && sheared < 0 && this.hasGrandchild[i] !== 0 && !isUniformWithin(sx, sy, sz, 1e-3)) {
+        } else if (!uniform && sheared < 0 && this.hasGrandchild[i] !== 0 && !isUniformWithin(lscl, o3, 1e-3)) {
           sheared = i;
         }
       }
@@ -458,23 +458,39 @@ export class BabylonRig extends FlatPose implements RestorablePose {
             // remembered as read() will see it: the quaternion of the Euler angles written
             if (k >= 0) this.store.remember(k, Quaternion.RotationYawPitchRollToRef(bv.y, bv.x, bv.z, bq), null);
           } else {
-            nq.set(lrot[o4]!, lrot[o4 + 1]!, lrot[o4 + 2]!, lrot[o4 + 3]!);
+            // fields written as `set` writes them (see ARCHITECTURE.md, "Doubles across calls")
+            nq._x = lrot[o4]!;
+            nq._y = lrot[o4 + 1]!;
+            nq._z = lrot[o4 + 2]!;
+            nq._w = lrot[o4 + 3]!;
+            nq._isDirty = true;
             if (k >= 0) this.store.remember(k, nq, null);
           }
         }
         if (pd) {
-          node.position.set(lpos[o3]!, lpos[o3 + 1]!, lpos[o3 + 2]!);
-          if (k >= 0) this.store.remember(k, null, node.position);
+          const np = node.position;
+          np._x = lpos[o3]!;
+          np._y = lpos[o3 + 1]!;
+          np._z = lpos[o3 + 2]!;
+          np._isDirty = true;
+          if (k >= 0) this.store.remember(k, null, np);
         }
       } else {
         const bone = this.bones[i]!;
         if (rd) {
-          bq.set(lrot[o4]!, lrot[o4 + 1]!, lrot[o4 + 2]!, lrot[o4 + 3]!);
+          bq._x = lrot[o4]!;
+          bq._y = lrot[o4 + 1]!;
+          bq._z = lrot[o4 + 2]!;
+          bq._w = lrot[o4 + 3]!;
+          bq._isDirty = true;
           bone.setRotationQuaternion(bq);
           if (k >= 0) this.store.remember(k, bq, null);
         }
         if (pd) {
-          bv.set(lpos[o3]!, lpos[o3 + 1]!, lpos[o3 + 2]!);
+          bv._x = lpos[o3]!;
+          bv._y = lpos[o3 + 1]!;
+          bv._z = lpos[o3 + 2]!;
+          bv._isDirty = true;
           bone.position = bv;
           if (k >= 0) this.store.remember(k, null, bv);
         }

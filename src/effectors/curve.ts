@@ -102,6 +102,12 @@ export class Curve {
     return new Curve([{ time: 0, value, inTangent: 0, outTangent: 0 }]);
   }
 
+  /** `io.b` = {@link duration} (for the per-frame paths: no double returned). */
+  durationInto(io: CurveIO): void {
+    const n = this.times.length;
+    io.b = n > 0 ? this.times[n - 1]! : 0;
+  }
+
   /** Number of keys. */
   get length(): number {
     return this.times.length;

@@ -8,12 +8,18 @@ import type { Vec3 } from "../math/vec3.js";
  * (1–4e-6 seen on glTF legs); treating it as uniform moves a grandchild by less, and keeps such rigs on the
  * quaternion FK, bit for bit.
  */
-export function isUniform(x: number, y: number, z: number): boolean {
-  return isUniformWithin(x, y, z, 1e-5);
+export function isUniform(s: ArrayLike<number>, o: number): boolean {
+  return isUniformWithin(s, o, 1e-5);
 }
 
-/** True when the three scale factors differ by at most `tolerance` times the largest. */
-export function isUniformWithin(x: number, y: number, z: number, tolerance: number): boolean {
+/**
+ * True when the three scale factors at `s[o]` differ by at most `tolerance` times the largest (read from the
+ * array: three doubles handed to a call V8 does not inline are boxed, see ARCHITECTURE.md).
+ */
+export function isUniformWithin(s: ArrayLike<number>, o: number, tolerance: number): boolean {
+  const x = s[o]!;
+  const y = s[o + 1]!;
+  const z = s[o + 2]!;
   const ax = x < 0 ? -x : x;
   const ay = y < 0 ? -y : y;
   const az = z < 0 ? -z : z;

@@ -7,7 +7,6 @@ import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Matrix } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { FullBodyBipedIK } from "../../babylon/full-body-biped-ik.js";
-import { clamp01 } from "../../math/scalar.js";
 import { Vec3, copy, zero } from "../../math/vec3.js";
 import type { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import { type CharacterFrame, worldMatrixOf, worldPositionOf } from "./frame.js";
@@ -101,8 +100,10 @@ export class AmplifierBody {
     const vz = (tRel.z - last.z) / dt;
     copy(last, tRel);
     const sv = this.smoothVelocity;
-    // exponential easing: the same smoothing at any frame rate (clamp01: a NaN speed eases nothing)
-    const a = this.speed <= 0 ? 1 : clamp01(1 - Math.exp(-dt * this.speed));
+    // exponential easing: the same smoothing at any frame rate (clamped to [0, 1]: a NaN speed eases nothing;
+    // written out, see ARCHITECTURE.md, "Doubles across calls")
+    const e = 1 - Math.exp(-dt * this.speed);
+    const a = this.speed <= 0 ? 1 : e > 0 ? (e < 1 ? e : 1) : 0;
     sv.x += (vx - sv.x) * a;
     sv.y += (vy - sv.y) * a;
     sv.z += (vz - sv.z) * a;

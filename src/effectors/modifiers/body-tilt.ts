@@ -2,8 +2,7 @@
  * FinalIK's BodyTilt: leans the body into turns by blending two offset poses from the character's yaw rate.
  * @module
  */
-import { clamp01 } from "../../math/scalar.js";
-import { Vec3, copy, cross, dot } from "../../math/vec3.js";
+import { Vec3, copy, cross } from "../../math/vec3.js";
 import type { FullBodyBipedIK } from "../../babylon/full-body-biped-ik.js";
 import { OffsetModifier, type OffsetModifierOptions } from "./offset-modifier.js";
 import { OffsetPose } from "./offset-pose.js";
@@ -117,25 +116,27 @@ export class BodyTilt extends OffsetModifier {
       copy(last, fw);
       this.started = true;
     }
-    // signed yaw from the last forward to this one about the character's up (right turn positive)
-    const dUp = dot(last, up);
+    // signed yaw from the last forward to this one about the character's up (right turn positive); the dot
+    // products written out (see ARCHITECTURE.md, "Doubles across calls")
+    const dUp = last.x * up.x + last.y * up.y + last.z * up.z;
     last.x -= up.x * dUp;
     last.y -= up.y * dUp;
     last.z -= up.z * dUp;
     cross(tCross, last, fw);
-    const sin = dot(tCross, up) * f.determinant;
-    const cos = dot(last, fw);
+    const sin = (tCross.x * up.x + tCross.y * up.y + tCross.z * up.z) * f.determinant;
+    const cos = last.x * fw.x + last.y * fw.y + last.z * fw.z;
     const angle = sin === 0 && cos === 0 ? 0 : (Math.atan2(sin, cos) * 180) / Math.PI;
     copy(last, fw);
     this.yawRate = angle / deltaTime;
     let target = this.yawRate * this.tiltSensitivity * 0.01;
     target = target > 1 ? 1 : target < -1 ? -1 : target;
     // exponential easing: a rate-independent share of the gap each second (dt × speed was not at 30 FPS)
-    const tilt = this.tiltAngle + (target - this.tiltAngle) * clamp01(1 - Math.exp(-deltaTime * this.tiltSpeed));
+    const e = 1 - Math.exp(-deltaTime * this.tiltSpeed);
+    const tilt = this.tiltAngle + (target - this.tiltAngle) * (e > 0 ? (e < 1 ? e : 1) : 0);
     // a non-finite step (a non-finite root turn) must not stay in the eased tilt
     if (Number.isFinite(tilt)) this.tiltAngle = tilt;
     const t = this.tiltAngle;
-    this.scalars.s = (t < 0 ? -t : t) * this.weightValue;
+    this.scalars.s = (t < 0 ? -t : t) * this.clock.weight;
     if (t > 0) this.poseRight._apply(this.ik, this.scalars, f);
     else if (t < 0) this.poseLeft._apply(this.ik, this.scalars, f);
   }

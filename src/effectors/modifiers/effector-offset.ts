@@ -94,7 +94,7 @@ export class EffectorOffset extends OffsetModifier {
     }
     const frame =
       this.node === null ? this.frame : this.nodeFrame.setFromNode(this.node, this.ik.scene.useRightHandedSystem);
-    this.scalars.s = this.weightValue;
+    this.scalars.s = this.clock.weight;
     for (let i = 0; i < this.offsets.length; i++) {
       const o = this.offsets[i]!;
       if (o.x === 0 && o.y === 0 && o.z === 0) continue;

@@ -346,9 +346,20 @@ export function setSum(target: Vector3, a: ReadonlyVec3, b: ReadonlyVec3): void 
  */
 export function eulerDegreesScaled(out: Quat, degrees: ReadonlyVec3, io: Scalars): void {
   const k = (io.s * Math.PI) / 360;
-  const hy = degrees.y * k;
-  const hx = degrees.x * k;
-  const hz = degrees.z * k;
+  tv.x = degrees.x * k;
+  tv.y = degrees.y * k;
+  tv.z = degrees.z * k;
+  rotationFromHalfAngles(out, tv);
+}
+
+/**
+ * @internal `out` = the rotation of Euler angles whose halves are `half` (radians; z, then x, then y), with
+ * the products of Babylon's `Quaternion.RotationYawPitchRollToRef(2 half.y, 2 half.x, 2 half.z)`, bit for bit.
+ */
+export function rotationFromHalfAngles(out: Quat, half: ReadonlyVec3): void {
+  const hy = half.y;
+  const hx = half.x;
+  const hz = half.z;
   const sy = Math.sin(hy);
   const cy = Math.cos(hy);
   const sx = Math.sin(hx);

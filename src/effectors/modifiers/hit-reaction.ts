@@ -425,7 +425,7 @@ export class HitReaction extends OffsetModifier {
   }
 
   protected override onModifyOffset(): void {
-    this.scalars.s = this.weightValue;
+    this.scalars.s = this.clock.weight;
     const eps = this.effectorHitPoints;
     for (let i = 0; i < eps.length; i++) {
       const p = eps[i]!;
@@ -439,7 +439,7 @@ export class HitReaction extends OffsetModifier {
 
   private afterSolve(): void {
     const rig = this.ik.rig;
-    const w = this.weightValue;
+    const w = this.clock.weight;
     let changed = false;
     const bps = this.boneHitPoints;
     for (let i = 0; i < bps.length; i++) {

@@ -5,7 +5,6 @@
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { FullBodyBipedIK } from "../../babylon/full-body-biped-ik.js";
-import { clamp01 } from "../../math/scalar.js";
 import { Vec3, copy, sub, zero } from "../../math/vec3.js";
 import type { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import { type CharacterFrame, worldPositionOf } from "./frame.js";
@@ -93,7 +92,9 @@ export class InertiaBody {
     // (at most 240, so a manual update with a long dt stays cheap)
     const n = Math.min(240, Math.max(1, Math.ceil(dt / INERTIA_STEP - 1e-9)));
     const h = dt / n;
-    const a = clamp01(h * this.acceleration);
+    // clamp01 written out (see ARCHITECTURE.md, "Doubles across calls")
+    const a0 = h * this.acceleration;
+    const a = a0 > 0 ? (a0 < 1 ? a0 : 1) : 0;
     const s = this.speed;
     const m = this.matchVelocity;
     const g = this.gravity * h;

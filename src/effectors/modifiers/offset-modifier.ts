@@ -110,10 +110,26 @@ export class OffsetLimits {
   applyTo(offset: Vector3, frame: CharacterFrame): void {
     if (!this.x && !this.y && !this.z) return;
     const local = frame.directionToLocal(offset, clampTmp);
-    const s = clamp01(this.spring);
-    if (this.x) local.x = limitAxis(local.x, this.min.x, this.max.x, s);
-    if (this.y) local.y = limitAxis(local.y, this.min.y, this.max.y, s);
-    if (this.z) local.z = limitAxis(local.z, this.min.z, this.max.z, s);
+    // clamp01 and the limits written out (see ARCHITECTURE.md, "Doubles across calls")
+    const spring = this.spring;
+    const s = spring > 0 ? (spring < 1 ? spring : 1) : 0;
+    const min = this.min;
+    const max = this.max;
+    if (this.x) {
+      const v = local.x;
+      if (v > max.x) local.x = max.x + (v - max.x) * s;
+      else if (v < min.x) local.x = min.x + (v - min.x) * s;
+    }
+    if (this.y) {
+      const v = local.y;
+      if (v > max.y) local.y = max.y + (v - max.y) * s;
+      else if (v < min.y) local.y = min.y + (v - min.y) * s;
+    }
+    if (this.z) {
+      const v = local.z;
+      if (v > max.z) local.z = max.z + (v - max.z) * s;
+      else if (v < min.z) local.z = min.z + (v - min.z) * s;
+    }
     frame.directionToWorld(local, offset);
   }
 
@@ -121,12 +137,6 @@ export class OffsetLimits {
   apply(ik: FullBodyBipedIK, frame: CharacterFrame): void {
     this.applyTo(ik.solver.getEffector(this.effector).positionOffset, frame);
   }
-}
-
-function limitAxis(v: number, min: number, max: number, spring: number): number {
-  if (v > max) return max + (v - max) * spring;
-  if (v < min) return min + (v - min) * spring;
-  return v;
 }
 
 const scaleTmp = new Vec3();
@@ -139,6 +149,10 @@ export class ModifierClock {
   deltaTime = 0;
   /** The delta time the next run uses. */
   pending = 0;
+  /** [0, 1] The master weight ({@link OffsetModifier.weight}). */
+  weight = 1;
+  /** {@link OffsetModifier.characterScale}; NaN until measured or set. */
+  characterScale = Number.NaN;
 }
 
 /**
@@ -172,15 +186,14 @@ export abstract class OffsetModifier {
    * The per-frame numbers of this base class, in an object of one class of their own: code here runs for
    * every kind of modifier, and a double stored into a field of `this` from a site that has seen more than
    * four classes goes through V8's generic store, which boxes it (16 B a store, seen in the components
-   * benchmark once all its modifier kinds had run).
+   * benchmark once all its modifier kinds had run); the generic load boxes a copy of it as well (the weight
+   * read there cost 16 B a frame per modifier with a fractional weight once five kinds ran).
    */
   protected readonly clock = new ModifierClock();
   /** The character's frame of the current run (root space), read at the start of each run. */
   protected readonly frame = new CharacterFrame();
   /** Numbers for the per-frame helpers (see {@link Scalars}). */
   protected readonly scalars = new Scalars();
-  /** The weight as a plain field (read on the per-frame paths instead of the getter). */
-  protected weightValue = 1;
   /** True between a run (before the solve) and the IK's next `onPostUpdateObservable`, which consumes it. */
   protected ranThisUpdate = false;
   /**
@@ -188,7 +201,6 @@ export abstract class OffsetModifier {
    * ({@link onResume}) after a longer gap. Set by Inertia, Amplifier and BodyTilt.
    */
   protected followsMotion = false;
-  private _characterScale: number;
   private readonly observers: Observer<void>[] = [];
   private readonly preHook: () => void;
   private lastFrameId = -1;
@@ -202,7 +214,7 @@ export abstract class OffsetModifier {
     this.weight = options.weight ?? 1;
     this.enabled = options.enabled ?? true;
     this.autoUpdate = options.autoUpdate ?? true;
-    this._characterScale = options.characterScale ?? NaN;
+    this.clock.characterScale = options.characterScale ?? Number.NaN;
     // after the IK has read the skeleton (as the interaction system and the grounder): bones then come
     // from the rig's pose instead of Babylon's recomputed world matrices
     this.preHook = () => {
@@ -216,10 +228,10 @@ export abstract class OffsetModifier {
 
   /** [0, 1] Master weight of the modifier (clamped; NaN is 0). */
   get weight(): number {
-    return this.weightValue;
+    return this.clock.weight;
   }
   set weight(v: number) {
-    this.weightValue = clamp01(v);
+    this.clock.weight = clamp01(v);
   }
 
   /**
@@ -230,11 +242,18 @@ export abstract class OffsetModifier {
    * Assign to override.
    */
   get characterScale(): number {
-    if (!(this._characterScale > 0)) this._characterScale = measureCharacterScale(this.ik);
-    return this._characterScale;
+    this.characterScaleToScalars();
+    return this.clock.characterScale;
   }
   set characterScale(v: number) {
-    this._characterScale = v;
+    this.clock.characterScale = v;
+  }
+
+  /** {@link characterScale} into `scalars.s`, for the per-frame paths (no double returned). */
+  protected characterScaleToScalars(): void {
+    const c = this.clock;
+    if (!(c.characterScale > 0)) c.characterScale = measureCharacterScale(this.ik);
+    this.scalars.s = c.characterScale;
   }
 
   /** The delta time of the last run, seconds (0 when the last update was skipped). */
@@ -282,9 +301,9 @@ export abstract class OffsetModifier {
   private run(): boolean {
     const clock = this.clock;
     const dt = clock.pending;
-    if (this.disposed || !this.enabled || !(this.weightValue > 0) || !(dt > 0) || !Number.isFinite(dt)) {
+    if (this.disposed || !this.enabled || !(clock.weight > 0) || !(dt > 0) || !Number.isFinite(dt)) {
       // the character may move while switched off (not over a mere second update in a frame, dt 0)
-      if (!this.enabled || !(this.weightValue > 0)) this.paused = true;
+      if (!this.enabled || !(clock.weight > 0)) this.paused = true;
       clock.deltaTime = 0;
       return false;
     }
@@ -355,7 +374,7 @@ export abstract class OffsetModifier {
 
   /** Updates each body, then adds its offset × link weight × master weight to the effectors it links. */
   protected applyBodies(bodies: readonly OffsetBody[]): void {
-    const w = this.weightValue;
+    const w = this.clock.weight;
     for (let i = 0; i < bodies.length; i++) {
       const b = bodies[i]!;
       b._update(this.ik, this.clock, this.frame);

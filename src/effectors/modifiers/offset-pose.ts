@@ -8,7 +8,6 @@ import type { FullBodyBipedIK } from "../../babylon/full-body-biped-ik.js";
 import type { ReadonlyVec3 } from "../../math/vec3.js";
 import type { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import { Vec3 } from "../../math/vec3.js";
-import { clamp01 } from "../../math/scalar.js";
 import { CharacterFrame, Scalars, addScaled, readCharacterFrame, worldPositionOf } from "./frame.js";
 
 /** One effector of an {@link OffsetPose}. */
@@ -79,7 +78,9 @@ export class OffsetPose {
   _apply(ik: FullBodyBipedIK, io: Scalars, f: CharacterFrame): void {
     const weight = io.s;
     if (weight === 0 || !Number.isFinite(weight)) return;
-    const aw = clamp01(Math.abs(weight));
+    // clamp01 written out here and below (see ARCHITECTURE.md, "Doubles across calls")
+    const abs = Math.abs(weight);
+    const aw = abs > 0 ? (abs < 1 ? abs : 1) : 0;
     const links = this.effectorLinks;
     for (let i = 0; i < links.length; i++) {
       const link = links[i]!;
@@ -99,9 +100,12 @@ export class OffsetPose {
       tPin.z -= tBone.z;
       f.directionToLocal(tPin, tPin);
       f.directionToLocal(o, tOffset);
-      tOffset.x += (tPin.x - tOffset.x) * clamp01(pw.x * aw);
-      tOffset.y += (tPin.y - tOffset.y) * clamp01(pw.y * aw);
-      tOffset.z += (tPin.z - tOffset.z) * clamp01(pw.z * aw);
+      const kx = pw.x * aw;
+      const ky = pw.y * aw;
+      const kz = pw.z * aw;
+      tOffset.x += (tPin.x - tOffset.x) * (kx > 0 ? (kx < 1 ? kx : 1) : 0);
+      tOffset.y += (tPin.y - tOffset.y) * (ky > 0 ? (ky < 1 ? ky : 1) : 0);
+      tOffset.z += (tPin.z - tOffset.z) * (kz > 0 ? (kz < 1 ? kz : 1) : 0);
       f.directionToWorld(tOffset, o);
     }
   }

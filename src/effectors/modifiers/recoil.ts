@@ -5,6 +5,8 @@
  */
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { FullBodyBipedIK } from "../../babylon/full-body-biped-ik.js";
+import { setQuaternionFields } from "../../babylon/babylon-fields.js";
+import { decomposeRotationToRef } from "../../babylon/matrix-decompose.js";
 import { Quat, copyQuat, multiply, rotateVector } from "../../math/quat.js";
 import { type ReadonlyVec3, Vec3, copy } from "../../math/vec3.js";
 import { FullBodyBipedEffector } from "../../solver/biped-bones.js";
@@ -15,6 +17,7 @@ import {
   eulerDegreesScaled,
   setSum,
   worldDeltaToComponent,
+  rotationFromHalfAngles,
   worldMatrixOf,
 } from "./frame.js";
 import { type EffectorLink, OffsetModifier, type OffsetModifierOptions } from "./offset-modifier.js";
@@ -88,7 +91,10 @@ export interface RecoilOptions extends OffsetModifierOptions {
   twoHanded?: boolean;
   /** World aim direction; null: the character's forward (default null). Stands in for FinalIK's aimIK. */
   aimDirection?: ReadonlyVec3 | null;
-  /** Uniform random numbers in [0, 1) (default Math.random); inject a seeded one for determinism. */
+  /**
+   * Uniform random numbers in [0, 1) (default Math.random); inject a seeded one for determinism. Each fire()
+   * takes four: V8 returns Math.random's numbers boxed (64 B a shot), a small generator it inlines costs nothing.
+   */
   random?: () => number;
 }
 
@@ -101,6 +107,7 @@ const tM1 = new Matrix();
 const tM2 = new Matrix();
 const tDelta = new Quat();
 const tRot = new Quat();
+const tHalfAngles = new Vec3();
 
 /**
  * Procedural recoil (FinalIK's Recoil). `fire(magnitude)` starts a shot: for the length of
@@ -209,7 +216,8 @@ export class Recoil extends OffsetModifier {
    * and restarts the recoil curve. Takes four numbers from {@link random}.
    */
   fire(magnitude: number): void {
-    const length = this.recoilWeight.duration;
+    this.recoilWeight.durationInto(this.scalars);
+    const length = this.scalars.b;
     if (!(length > 0)) {
       this.ik.solver.inner.warn(
         "recoil:length",
@@ -219,19 +227,42 @@ export class Recoil extends OffsetModifier {
     }
     const r = this.random;
     this.magnitudeMultiplier = magnitude + this.magnitudeRandom * (2 * r() - 1);
+    // Quaternion.RotationYawPitchRollToRef(y, x, z) and the vectors written out: fire() runs within frames
+    // (see ARCHITECTURE.md, "Doubles across calls")
     const rr = this.rotationRandom;
-    const rx = rr.x * (2 * r() - 1) * DEG;
-    const ry = rr.y * (2 * r() - 1) * DEG;
-    const rz = rr.z * (2 * r() - 1) * DEG;
-    Quaternion.RotationYawPitchRollToRef(ry, rx, rz, this.randomRotation);
-    for (const o of this.offsets) {
+    tHalfAngles.x = rr.x * (2 * r() - 1) * DEG * 0.5;
+    tHalfAngles.y = rr.y * (2 * r() - 1) * DEG * 0.5;
+    tHalfAngles.z = rr.z * (2 * r() - 1) * DEG * 0.5;
+    rotationFromHalfAngles(tRot, tHalfAngles);
+    setQuaternionFields(this.randomRotation, tRot);
+    const offsets = this.offsets;
+    for (let i = 0; i < offsets.length; i++) {
+      const o = offsets[i]!;
+      const a = o.additiveOffset;
       if (this.active && o.additivity > 0) {
-        const max = o.maxAdditiveOffsetMag ?? 0.2 * this.characterScale;
-        o.additiveOffset.copyFrom(o.current).scaleInPlace(o.additivity);
-        const l = o.additiveOffset.length();
-        if (l > max) o.additiveOffset.scaleInPlace(max > 0 ? max / l : 0);
+        // through a field: a local merging the nullable field with a computed double held it boxed
+        const sc = this.scalars;
+        const given = o.maxAdditiveOffsetMag;
+        if (given === null) {
+          this.characterScaleToScalars();
+          sc.s = 0.2 * sc.s;
+        } else sc.s = given;
+        const max = sc.s;
+        const k = o.additivity;
+        const c = o.current;
+        a._x = c._x * k;
+        a._y = c._y * k;
+        a._z = c._z * k;
+        const l = Math.sqrt(a._x * a._x + a._y * a._y + a._z * a._z);
+        if (l > max) {
+          const s = max > 0 ? max / l : 0;
+          a._x *= s;
+          a._y *= s;
+          a._z *= s;
+        }
+        a._isDirty = true;
       } else {
-        o.additiveOffset.setAll(0);
+        a.setAll(0);
       }
     }
     if (this.active && this.blendTime > 0) {
@@ -278,7 +309,7 @@ export class Recoil extends OffsetModifier {
     }
     copyQuat(space.localRotation, this.randomRotation);
 
-    const mw = this.weightValue;
+    const mw = this.clock.weight;
     sc.a = w;
     sc.b = 1 - this.timer / length;
     for (let i = 0; i < this.offsets.length; i++) {
@@ -350,7 +381,7 @@ export class Recoil extends OffsetModifier {
     tSecondary.z = m2[14]!;
     tM1.invertToRef(tM1);
     tM2.multiplyToRef(tM1, tM2);
-    tM2.decompose(undefined, this.relativeRotation, undefined);
+    decomposeRotationToRef(tM2, this.relativeRotation);
     // secondary target = primary (with its offset) + hand rotation × animated (secondary − primary)
     tRel.x = tSecondary.x - tPrimary.x;
     tRel.y = tSecondary.y - tPrimary.y;

@@ -14,6 +14,11 @@ describe("Curve", () => {
     expect(c.evaluate(-1)).toBe(0);
     expect(c.evaluate(9)).toBe(0.25);
     expect(c.duration).toBe(2);
+    const io = new CurveIO();
+    c.durationInto(io);
+    expect(io.b).toBe(2);
+    new Curve([]).durationInto(io);
+    expect(io.b).toBe(0);
   });
 
   it("linear curves are straight lines; ease-in-out is the smoothstep", () => {
