@@ -19,7 +19,7 @@ import { Recoil } from "../../src/effectors/modifiers/recoil.js";
 import { Vec3 } from "../../src/math/vec3.js";
 import { FullBodyBipedEffector as E } from "../../src/solver/biped-bones.js";
 import { loadModel } from "../helpers/babylon-scene.js";
-import { bytesPerFrame, renderWithoutDrawing } from "../helpers/frame-heap.js";
+import { bytesPerFrame, renderWithoutDrawing, whereFramesAllocate } from "../helpers/frame-heap.js";
 import { height } from "../helpers/scene-probes.js";
 
 /** Frames per loop of the figure eight (one circle each way, 3.84 s a circle at Babylon's 16 ms). */
@@ -127,6 +127,8 @@ it("Inertia, Amplifier, BodyTilt with poses, EffectorOffset and a firing two-han
   expect(length(body)).toBeGreaterThan(0.01 * h);
   expect(length(rightHand)).toBeGreaterThan(0.01 * h);
   expect(ik.warningsRaised).toEqual([]);
+  // printed with the failure (npm test prints a failing test's output): where the bytes come from
+  if (least >= 1) console.log(await whereFramesAllocate(frame));
   expect(least).toBeLessThan(1);
   m.dispose();
 });
