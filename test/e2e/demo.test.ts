@@ -6,10 +6,10 @@
  * ground, target spheres; never the solver's own targets), recorded by the page at the scripted moments, that the
  * characters are visible where they stand (the canvas with and without them differs inside their projected box and
  * hardly outside it) and that the panel's top part fits 1280×720 and 1366×768; the crowd opened on a phone fills the
- * view's width. Each scenario then runs a lighter pass with a second model (Xbot when ../shared is there, else the
- * committed Superhero). A last test drives the shell: camera limits after a drag, reset view, IK off, the ghost, the
- * model menu, a user's files (readable errors, a .gltf with its .bin, a rig the IK cannot use). Images go to
- * test-results/e2e/. No check depends on the frame rate. Skipped (with a message) only when /usr/bin/chromium is
+ * view's width, folded panel or not. Each scenario then runs a lighter pass with a second model (Xbot when ../shared is
+ * there, else the committed Superhero). A last test drives the shell: camera limits after a drag, reset view, IK off,
+ * the ghost, the model menu, a user's files (readable errors, a .gltf with its .bin, a rig the IK cannot use). Images
+ * go to test-results/e2e/. No check depends on the frame rate. Skipped (with a message) only when /usr/bin/chromium is
  * missing and CI is not set.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -117,8 +117,8 @@ async function panelFits(page: Page, name: string, lines: string[]): Promise<voi
 
 /**
  * The crowd on a phone (390×844) as a fresh page frames it, the panel still empty (its content comes after the
- * scenario framed its camera): the characters across the view's width. The page is the session's, its scenario
- * opened again: a page load costs 12 s more.
+ * scenario framed its camera): the characters across the view's width, and in the same place once the panel is
+ * folded (the view taller). The page is the session's, its scenario opened again: a page load costs 12 s more.
  */
 async function phoneFraming(page: Page, hook: CheckContext["hook"], waitFor: CheckContext["waitFor"], lines: string[]) {
   const t0 = Date.now();
@@ -138,13 +138,20 @@ async function phoneFraming(page: Page, hook: CheckContext["hook"], waitFor: Che
   const pctOf = (a: { share: number; x0: number; x1: number }) =>
     `${(a.share * 100).toFixed(1)} % (${(a.x0 * 100).toFixed(1)}–${(a.x1 * 100).toFixed(1)} %)`;
   const open = await across();
+  await page.click("#panel-fold");
+  await waitFor("h.camera.getEngine().getRenderHeight() > 1.4 * h.camera.getEngine().getRenderWidth()", 10_000);
+  const folded = await across();
+  await page.click("#panel-fold");
   await page.setViewportSize({ width: 960, height: 600 });
   lines.push(
-    `crowd of 10 opened at 390×844: the characters' box ${pctOf(open)} of the view's width ` +
-      `(${((Date.now() - t0) / 1000).toFixed(1)} s)`,
+    `crowd of 10 opened at 390×844: the characters' box ${pctOf(open)} of the view's width; panel folded: ` +
+      `${pctOf(folded)} (${((Date.now() - t0) / 1000).toFixed(1)} s)`,
   );
   // framed for a view the window's height (before the panel took its 40 %), the crowd filled 60 % of it
   expect(open.share, "the crowd across the phone's view").toBeGreaterThan(0.8);
+  // the taller view after folding kept the framed height, so the crowd's sides went out of the view
+  expect(Math.abs(folded.x0 - open.x0), "the crowd's left side moved on folding").toBeLessThan(0.02);
+  expect(Math.abs(folded.x1 - open.x1), "the crowd's right side moved on folding").toBeLessThan(0.02);
 }
 
 describe.skipIf(skip)(title, () => {
