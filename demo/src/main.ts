@@ -27,6 +27,7 @@ import { SKY, type View, createStage, limitCamera, restoreView, saveView } from 
 import { urlOptions } from "./url-options";
 import { DebugViews } from "./views";
 import { FixedClock } from "./fixed-clock";
+import { keepFramedWidth, markFramed } from "./keep-width";
 import { keepClearOfPanel } from "./view-shift";
 
 declare global {
@@ -103,6 +104,7 @@ async function build(name: ScenarioName): Promise<void> {
   teardown();
   const { scene, camera, sun, shadows, ground } = createStage(engine);
   keepClearOfPanel(scene, camera);
+  keepFramedWidth(scene, camera);
   // on the fixed clock, timeScale is its pace: each step is one step of scene time
   scene.animationTimeScale = clock === null ? speed.timeScale : 1;
   let container: AssetContainer;
@@ -133,6 +135,7 @@ async function build(name: ScenarioName): Promise<void> {
   debugViews.setSkeleton(views.skeleton);
   debugViews.setNodes(views.nodes);
   limitCamera(camera, ctx.characters[0]?.h ?? 1.7);
+  markFramed(camera);
   current = { scene, run, ctx, views: debugViews, ghost: null, view: saveView(camera) };
   if (clipIndex !== null) setClip(clipIndex);
   setPaused(paused);

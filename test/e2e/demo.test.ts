@@ -1,16 +1,16 @@
 /**
- * End-to-end test of the demo: builds demo/ with Vite's JS API (reusing demo/dist when it is newer than the
- * sources), serves it on 127.0.0.1 with a tiny static server (and ../shared/assets/models at shared-models/,
- * as the dev server does), opens each scenario in headless Chromium (SwiftShader) and checks that the page
- * becomes ready without console errors, that the scenario's hands and feet are on the scene objects they are
- * scripted to reach (cup, rungs, raycast ground, target spheres; never the solver's own targets), recorded by
- * the page at the scripted moments, that the characters are visible where they stand (the canvas with and
- * without them differs inside their projected box and hardly outside it) and that the panel's top part fits
- * 1280×720 and 1366×768. Each scenario then runs a lighter pass with a second model (Xbot when ../shared is
- * there, else the committed Superhero). A last test drives the shell: camera limits after a drag, reset view,
- * IK off, the ghost, the model menu, a user's files (readable errors, a .gltf with its .bin, a rig the IK
- * cannot use). Images go to test-results/e2e/. No check depends on the frame rate. Skipped (with a message)
- * only when /usr/bin/chromium is missing and CI is not set.
+ * End-to-end test of the demo: builds demo/ with Vite's JS API (reusing demo/dist when it is newer than the sources),
+ * serves it on 127.0.0.1 with a tiny static server (and ../shared/assets/models at shared-models/, as the dev server
+ * does), opens each scenario in headless Chromium (SwiftShader) and checks that the page becomes ready without console
+ * errors, that the scenario's hands and feet are on the scene objects they are scripted to reach (cup, rungs, raycast
+ * ground, target spheres; never the solver's own targets), recorded by the page at the scripted moments, that the
+ * characters are visible where they stand (the canvas with and without them differs inside their projected box and
+ * hardly outside it) and that the panel's top part fits 1280×720 and 1366×768; the crowd opened on a phone fills the
+ * view's width, folded panel or not. Each scenario then runs a lighter pass with a second model (Xbot when ../shared is
+ * there, else the committed Superhero). A last test drives the shell: camera limits after a drag, reset view, IK off,
+ * the ghost, the model menu, a user's files (readable errors, a .gltf with its .bin, a rig the IK cannot use). Images
+ * go to test-results/e2e/. No check depends on the frame rate. Skipped (with a message) only when /usr/bin/chromium is
+ * missing and CI is not set.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import type { Server } from "node:http";
@@ -21,6 +21,7 @@ import { type BrowserContext, type Page, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type Capture,
+  type CheckContext,
   DIST,
   ROOT,
   SHARED,
@@ -112,6 +113,45 @@ async function panelFits(page: Page, name: string, lines: string[]): Promise<voi
     expect(box.panel.bottom, "the panel inside the window").toBeLessThanOrEqual(hgt);
   }
   await page.setViewportSize({ width: 960, height: 600 });
+}
+
+/**
+ * The crowd on a phone (390×844) as a fresh page frames it, the panel still empty (its content comes after the
+ * scenario framed its camera): the characters across the view's width, and in the same place once the panel is
+ * folded (the view taller). The page is the session's, its scenario opened again: a page load costs 12 s more.
+ */
+async function phoneFraming(page: Page, hook: CheckContext["hook"], waitFor: CheckContext["waitFor"], lines: string[]) {
+  const t0 = Date.now();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.evaluate(() => {
+    document.getElementById("panel")!.innerHTML = "";
+  });
+  await hook(`h.open('crowd', ${JSON.stringify({ count: "10" })})`);
+  await waitFor("h?.ready === true && h.scenario === 'crowd'", 90_000);
+  await hook("h.hold(() => true)");
+  /** The characters' box (with their shadows) across the view: its share of the width, its left and right. */
+  const across = async () => {
+    const { rect, width } = await hook<Capture>("h.capture()");
+    const [x0, x1] = [rect[0] / width, rect[2] / width];
+    return { share: Math.min(1, x1) - Math.max(0, x0), x0, x1 };
+  };
+  const pctOf = (a: { share: number; x0: number; x1: number }) =>
+    `${(a.share * 100).toFixed(1)} % (${(a.x0 * 100).toFixed(1)}–${(a.x1 * 100).toFixed(1)} %)`;
+  const open = await across();
+  await page.click("#panel-fold");
+  await waitFor("h.camera.getEngine().getRenderHeight() > 1.4 * h.camera.getEngine().getRenderWidth()", 10_000);
+  const folded = await across();
+  await page.click("#panel-fold");
+  await page.setViewportSize({ width: 960, height: 600 });
+  lines.push(
+    `crowd of 10 opened at 390×844: the characters' box ${pctOf(open)} of the view's width; panel folded: ` +
+      `${pctOf(folded)} (${((Date.now() - t0) / 1000).toFixed(1)} s)`,
+  );
+  // framed for a view the window's height (before the panel took its 40 %), the crowd filled 60 % of it
+  expect(open.share, "the crowd across the phone's view").toBeGreaterThan(0.8);
+  // the taller view after folding kept the framed height, so the crowd's sides went out of the view
+  expect(Math.abs(folded.x0 - open.x0), "the crowd's left side moved on folding").toBeLessThan(0.02);
+  expect(Math.abs(folded.x1 - open.x1), "the crowd's right side moved on folding").toBeLessThan(0.02);
 }
 
 describe.skipIf(skip)(title, () => {
@@ -233,6 +273,7 @@ describe.skipIf(skip)(title, () => {
       expect(region.outside, "changes outside the character's box").toBeLessThan(0.01);
       expect(region.ground, "the ground (not the sky colour) fills the lower third").toBeGreaterThan(0.9);
       if (model === DEFAULT_MODEL) await panelFits(page, name, lines);
+      if (model === DEFAULT_MODEL && name === "crowd") await phoneFraming(page, hook, waitFor, lines);
       expect(s.errors.slice(errorsBefore)).toEqual([]);
       lines.push(
         `time: ready ${((ready - t0) / 1000).toFixed(1)} s, checked ${((checked - ready) / 1000).toFixed(1)} s (${frames} frames), images ${((Date.now() - checked) / 1000).toFixed(1)} s`,

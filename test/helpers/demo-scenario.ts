@@ -23,7 +23,7 @@ export const PANEL = 288;
 
 /**
  * The canvas's height on a `width`×`height` window: the whole window, but on a narrow one (below NARROW px) the
- * panel lies under the canvas, opened to its cap of 40 % of the height (its content is taller).
+ * panel lies under the canvas, 40 % of the height (index.html sets it, whatever its content).
  */
 export function canvasHeight(width: number, height: number): number {
   return width < NARROW ? Math.round(0.6 * height) : height;
