@@ -40,41 +40,42 @@ export function decomposeRotationToRef(matrix: Matrix, out: Quaternion): Quatern
   b[8] = m[8]! * iz;
   b[9] = m[9]! * iz;
   b[10] = m[10]! * iz;
-  // Quaternion.FromRotationMatrixToRef on the block
-  const m11 = b[0]!;
-  const m12 = b[4]!;
-  const m13 = b[8]!;
-  const m21 = b[1]!;
-  const m22 = b[5]!;
-  const m23 = b[9]!;
-  const m31 = b[2]!;
-  const m32 = b[6]!;
-  const m33 = b[10]!;
-  const trace = m11 + m22 + m33;
+  // the quaternion of the unscaled block (Shepperd's method: the largest of w, x, y, z is taken from the
+  // diagonal, the others from the off-diagonal sums and differences), as Quaternion.FromRotationMatrix
+  const xx = b[0]!;
+  const yy = b[5]!;
+  const zz = b[10]!;
+  const yx = b[1]!;
+  const zx = b[2]!;
+  const xy = b[4]!;
+  const zy = b[6]!;
+  const xz = b[8]!;
+  const yz = b[9]!;
+  const trace = xx + yy + zz;
   if (trace > 0) {
-    const s = 0.5 / Math.sqrt(trace + 1.0);
-    out._w = 0.25 / s;
-    out._x = (m32 - m23) * s;
-    out._y = (m13 - m31) * s;
-    out._z = (m21 - m12) * s;
-  } else if (m11 > m22 && m11 > m33) {
-    const s = 2.0 * Math.sqrt(1.0 + m11 - m22 - m33);
-    out._w = (m32 - m23) / s;
-    out._x = 0.25 * s;
-    out._y = (m12 + m21) / s;
-    out._z = (m13 + m31) / s;
-  } else if (m22 > m33) {
-    const s = 2.0 * Math.sqrt(1.0 + m22 - m11 - m33);
-    out._w = (m13 - m31) / s;
-    out._x = (m12 + m21) / s;
-    out._y = 0.25 * s;
-    out._z = (m23 + m32) / s;
+    const k = 0.5 / Math.sqrt(trace + 1.0);
+    out._w = 0.25 / k;
+    out._x = (zy - yz) * k;
+    out._y = (xz - zx) * k;
+    out._z = (yx - xy) * k;
+  } else if (xx > yy && xx > zz) {
+    const k = 2.0 * Math.sqrt(1.0 + xx - yy - zz);
+    out._w = (zy - yz) / k;
+    out._x = 0.25 * k;
+    out._y = (xy + yx) / k;
+    out._z = (xz + zx) / k;
+  } else if (yy > zz) {
+    const k = 2.0 * Math.sqrt(1.0 + yy - xx - zz);
+    out._w = (xz - zx) / k;
+    out._x = (xy + yx) / k;
+    out._y = 0.25 * k;
+    out._z = (yz + zy) / k;
   } else {
-    const s = 2.0 * Math.sqrt(1.0 + m33 - m11 - m22);
-    out._w = (m21 - m12) / s;
-    out._x = (m13 + m31) / s;
-    out._y = (m23 + m32) / s;
-    out._z = 0.25 * s;
+    const k = 2.0 * Math.sqrt(1.0 + zz - xx - yy);
+    out._w = (yx - xy) / k;
+    out._x = (xz + zx) / k;
+    out._y = (yz + zy) / k;
+    out._z = 0.25 * k;
   }
   out._isDirty = true;
   return out;
@@ -90,35 +91,34 @@ function identityInto(out: Quaternion): Quaternion {
 }
 
 /**
- * `Matrix.determinant() <= 0`, its Laplace expansion along the first row as Babylon writes it (a boolean
- * out: the determinant itself would be a double returned).
+ * Whether the 4×4 matrix's determinant is ≤ 0 (a boolean out: the determinant itself would be a double
+ * returned): the expansion along the first row over the 2×2 minors of the last two rows, summed in the order
+ * Babylon's `determinant()` sums them, so the sign agrees with it bit for bit.
  */
 function notPositive(m: ArrayLike<number>): boolean {
-  const m00 = m[0]!;
-  const m01 = m[1]!;
-  const m02 = m[2]!;
-  const m03 = m[3]!;
-  const m10 = m[4]!;
-  const m11 = m[5]!;
-  const m12 = m[6]!;
-  const m13 = m[7]!;
-  const m20 = m[8]!;
-  const m21 = m[9]!;
-  const m22 = m[10]!;
-  const m23 = m[11]!;
-  const m30 = m[12]!;
-  const m31 = m[13]!;
-  const m32 = m[14]!;
-  const m33 = m[15]!;
-  const det_22_33 = m22 * m33 - m32 * m23;
-  const det_21_33 = m21 * m33 - m31 * m23;
-  const det_21_32 = m21 * m32 - m31 * m22;
-  const det_20_33 = m20 * m33 - m30 * m23;
-  const det_20_32 = m20 * m32 - m22 * m30;
-  const det_20_31 = m20 * m31 - m30 * m21;
-  const cofact_00 = +(m11 * det_22_33 - m12 * det_21_33 + m13 * det_21_32);
-  const cofact_01 = -(m10 * det_22_33 - m12 * det_20_33 + m13 * det_20_32);
-  const cofact_02 = +(m10 * det_21_33 - m11 * det_20_33 + m13 * det_20_31);
-  const cofact_03 = -(m10 * det_21_32 - m11 * det_20_32 + m12 * det_20_31);
-  return m00 * cofact_00 + m01 * cofact_01 + m02 * cofact_02 + m03 * cofact_03 <= 0;
+  // the last two rows, and their 2×2 minors by the two columns each keeps
+  const a0 = m[8]!;
+  const a1 = m[9]!;
+  const a2 = m[10]!;
+  const a3 = m[11]!;
+  const b0 = m[12]!;
+  const b1 = m[13]!;
+  const b2 = m[14]!;
+  const b3 = m[15]!;
+  const k23 = a2 * b3 - b2 * a3;
+  const k13 = a1 * b3 - b1 * a3;
+  const k12 = a1 * b2 - b1 * a2;
+  const k03 = a0 * b3 - b0 * a3;
+  const k02 = a0 * b2 - a2 * b0;
+  const k01 = a0 * b1 - b0 * a1;
+  // the second row against those minors: the first row's cofactors
+  const r0 = m[4]!;
+  const r1 = m[5]!;
+  const r2 = m[6]!;
+  const r3 = m[7]!;
+  const c0 = r1 * k23 - r2 * k13 + r3 * k12;
+  const c1 = -(r0 * k23 - r2 * k03 + r3 * k02);
+  const c2 = r0 * k13 - r1 * k03 + r3 * k01;
+  const c3 = -(r0 * k12 - r1 * k02 + r2 * k01);
+  return m[0]! * c0 + m[1]! * c1 + m[2]! * c2 + m[3]! * c3 <= 0;
 }
