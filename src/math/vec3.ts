@@ -30,7 +30,11 @@ export class Vec3 {
 /** t for the number-taking wrappers of the Ref helpers ({@link lerp}). */
 const scratchT = new NumberRef();
 
-/** Anything with x, y, z (a Babylon `Vector3` qualifies for reading). */
+/**
+ * Anything with x, y, z (a Babylon `Vector3` qualifies for reading). The solver calls these functions too: hand
+ * them a `Vec3` or a `Vector3`, not a plain `{ x, y, z }` object, or the solver's frame allocates (ARCHITECTURE.md,
+ * "Doubles across calls").
+ */
 export interface ReadonlyVec3 {
   readonly x: number;
   readonly y: number;
