@@ -6,10 +6,11 @@
  */
 import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
-import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import { IKLevelOfDetail } from "../../src/babylon/lod/ik-level-of-detail.js";
+import { FBBIKHeadEffector } from "../../src/effectors/head/fbbik-head-effector.js";
 import { IKLevel } from "../../src/babylon/lod/lod-character.js";
 import { OutputFade } from "../../src/babylon/lod/output-fade.js";
 import { SceneUpdater } from "../../src/babylon/scene-updater.js";
@@ -397,6 +398,24 @@ describe("IK level of detail", () => {
     expect(lod.levelOf(ik)).toBe(IKLevel.Cheap);
     // inside the solve, the iterations in effect: 0 at Cheap
     expect(seen[seen.length - 1]).toEqual([0.8, 0]);
+  });
+
+  it("a head effector at Cheap does not warn of 0 iterations (the level's choice); the user's 0 still warns", async () => {
+    const m = await mannequin();
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+    const headset = new TransformNode("headset", m.scene);
+    headset.position.copyFrom(worldPos(ik.references.head!));
+    FBBIKHeadEffector.create(ik, { target: headset });
+    const lod = IKLevelOfDetail.for(m.scene);
+    Object.assign(lod, { cheapDistance: 10, budgetMs: Infinity });
+    m.scene.activeCamera!.position.z = -15;
+    for (let i = 0; i < 40; i++) m.scene.render();
+    expect(lod.levelOf(ik)).toBe(IKLevel.Cheap);
+    expect(ik.warningsRaised).toEqual([]);
+    lod.dispose();
+    ik.solver.iterations = 0;
+    m.scene.render();
+    expect(ik.warningsRaised.map((w) => w.cause)).toContain("headEffector:iterations");
   });
 
   it("the budget lowers the farthest characters first and gives the levels back under it", async () => {

@@ -359,10 +359,13 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
     if (!(ikw > 0)) return;
     if (ikw > 1) ikw = 1;
     if (!(inner.iterations >= 1)) {
-      this.warn(
-        "headEffector:iterations",
-        "FBBIKHeadEffector: the IK solves with 0 iterations; the head is not moved.",
-      );
+      // IKLevelOfDetail's cheap mode is limbs only by design, not a setting to warn the user of
+      if (!ik._lodCheap) {
+        this.warn(
+          "headEffector:iterations",
+          "FBBIKHeadEffector: the IK solves with 0 iterations; the head is not moved.",
+        );
+      }
       return;
     }
     f.position *= ikw;
