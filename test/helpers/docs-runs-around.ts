@@ -1,6 +1,6 @@
 /**
  * Runs of docs/API.md's examples of section 6 (interactions, grounding, offset modifiers) and of the head
- * effector, on Xbot (test/scenario/docs-examples-run.test.ts).
+ * effector, on the character (test/scenario/docs-examples-run.test.ts).
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -24,6 +24,7 @@ import {
   type InteractionObject,
   InteractionSystem,
 } from "../../src/index.js";
+import type { Side } from "./docs-character.js";
 import { angleDeg, nodeAt, worldRotation } from "./docs-runs-biped.js";
 import { type DocsWorld, type ExampleRun, expectNear, expectNoWarnings } from "./docs-world.js";
 import { worldPos } from "./scene-probes.js";
@@ -35,7 +36,7 @@ import { worldPos } from "./scene-probes.js";
 function terrain(world: DocsWorld, scene: Scene): { ground: Mesh; step: Mesh } {
   const ground = CreateBox("ground", { width: 4, height: 0.2, depth: 4 }, scene);
   ground.position.y = -0.1;
-  const feet = Vector3.Center(world.pos("LeftFoot"), world.pos("RightFoot"));
+  const feet = Vector3.Center(world.pos("leftFoot"), world.pos("rightFoot"));
   const step = CreateBox("step", { width: 0.8, height: 0.1, depth: 0.8 }, scene);
   step.position.set(feet.x, 0.05, feet.z);
   for (const m of [ground, step]) m.computeWorldMatrix(true);
@@ -44,15 +45,15 @@ function terrain(world: DocsWorld, scene: Scene): { ground: Mesh; step: Mesh } {
 
 /** Runs a grounding example and checks that the feet rose onto the step. */
 async function grounded(world: DocsWorld, ground: (ik: FullBodyBipedIK, t: { ground: Mesh; step: Mesh }) => void) {
-  const ik = await world.xbotIk();
+  const ik = await world.ik();
   world.frames(1);
-  const left0 = world.pos("LeftFoot");
-  const right0 = world.pos("RightFoot");
+  const left0 = world.pos("leftFoot");
+  const right0 = world.pos("rightFoot");
   ground(ik, terrain(world, ik.scene));
   world.frames(30);
   for (const [foot, y0] of [
-    ["LeftFoot", left0.y],
-    ["RightFoot", right0.y],
+    ["leftFoot", left0.y],
+    ["rightFoot", right0.y],
   ] as const)
     expect(Math.abs(world.pos(foot).y - y0 - 0.1), `${foot} onto the 0.1 step`).toBeLessThan(0.005);
   expectNoWarnings(ik);
@@ -66,22 +67,22 @@ async function havokEngine(): Promise<unknown> {
   return HavokPhysics({ wasmBinary: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) });
 }
 
-/** Where Xbot's right hand reaches easily: in front of its right shoulder. */
+/** Where the character's right hand reaches easily: in front of its right shoulder. */
 function reachable(world: DocsWorld): Vector3 {
-  return world.armReach("Right", new Vector3(0.3, 0, 1), 0.75);
+  return world.armReach("right", new Vector3(0.3, 0, 1), 0.75);
 }
 
 export const AROUND_RUNS: Record<string, ExampleRun> = {
   async grabCup({ world, load, logs }) {
-    const ik = await world.xbotIk();
+    const ik = await world.ik();
     const cup = nodeAt(ik.scene, "cup", reachable(world));
     const parent0 = cup.parent;
     const { lift, drop } = (await load()).grabCup(ik, cup) as { lift: () => void; drop: () => void };
     world.onCleanUp(() => cup.dispose());
     expect(logs()[0]).toEqual([true, 0]);
     world.frames(45); // 0.5 s: paused on the cup, picked up
-    expectNear("right hand on the cup", world.pos("RightHand"), world.nodePos(cup), 0.01 * world.h);
-    expect(cup.parent).toBe(world.bone("RightHand").getTransformNode());
+    expectNear("right hand on the cup", world.pos("rightHand"), world.nodePos(cup), 0.01 * world.h);
+    expect(cup.parent).toBe(world.node("rightHand"));
     expect(logs().map((l) => String(l[0]))).toContain("cup picked up at 0.5 s");
     const cupOnHand = world.nodePos(cup);
     lift();
@@ -94,21 +95,21 @@ export const AROUND_RUNS: Record<string, ExampleRun> = {
     ]);
     // the hand went back to the animation, holding the cup
     expect(Vector3.Distance(world.nodePos(cup), cupOnHand)).toBeGreaterThan(0.05 * world.h);
-    expectNear("cup in the hand", world.nodePos(cup), world.pos("RightHand"), 0.01 * world.h);
+    expectNear("cup in the hand", world.nodePos(cup), world.pos("rightHand"), 0.01 * world.h);
     drop();
     expect(cup.parent).toBe(parent0);
     expectNoWarnings(ik);
   },
 
   async doorKnob({ world, load }) {
-    const ik = await world.xbotIk();
+    const ik = await world.ik();
     const interactions = world.own(new InteractionSystem(ik));
     const knob = nodeAt(ik.scene, "knob", reachable(world));
     const object = (await load()).doorKnob(ik.scene, interactions, knob) as InteractionObject;
     expect(interactions.startInteraction(FullBodyBipedEffector.RightHand, object, false)).toBe(true);
     world.frames(40);
     const grip = ik.scene.getTransformNodeByName("knob grip")!;
-    expectNear("right hand on the grip", world.pos("RightHand"), world.nodePos(grip), 0.01 * world.h);
+    expectNear("right hand on the grip", world.pos("rightHand"), world.nodePos(grip), 0.01 * world.h);
     expect(interactions.isPaused(FullBodyBipedEffector.RightHand)).toBe(true);
     // the captured finger pose hangs under the grip
     expect(grip.getChildTransformNodes(false).length).toBeGreaterThan(10);
@@ -116,24 +117,24 @@ export const AROUND_RUNS: Record<string, ExampleRun> = {
   },
 
   async climbOneRung({ world, load, logs }) {
-    const ik = await world.xbotIk();
+    const ik = await world.ik();
     const interactions = world.own(new InteractionSystem(ik));
     // rungs 0.12 apart in front of the character, hands within reach
     const hold = (name: string, p: Vector3, up: number) => nodeAt(ik.scene, name, p.add(new Vector3(0, up, 0)));
-    const hand = (side: "Left" | "Right", up: number) =>
+    const hand = (side: Side, up: number) =>
       hold(`${side} hand hold`, world.armReach(side, new Vector3(0, -0.2, 1), 0.75), up);
-    const foot = (side: "Left" | "Right", up: number) =>
+    const foot = (side: Side, up: number) =>
       hold(`${side} foot hold`, world.pos(`${side}Foot`).add(new Vector3(0, 0.05, 0.15)), up);
-    const hands = [0, 0.12].map((up) => [hand("Left", up), hand("Right", up)]);
-    const feet = [0, 0.12].map((up) => [foot("Left", up), foot("Right", up)]);
+    const hands = [0, 0.12].map((up) => [hand("left", up), hand("right", up)]);
+    const feet = [0, 0.12].map((up) => [foot("left", up), foot("right", up)]);
     interactions.speed = 4; // the script in a quarter of its time: fewer frames to render
     world.own((await load()).climbOneRung(interactions, hands, feet));
     world.frames(70); // the last step at 2.9 s, 0.45 s to reach: 0.84 s at speed 4, then the body settles
     expect(logs().at(-1)).toEqual(["every limb is on its last hold"]);
     expect(logs().length).toBe(9);
-    for (const [i, limb] of ["LeftHand", "RightHand"].entries())
+    for (const [i, limb] of (["leftHand", "rightHand"] as const).entries())
       expectNear(limb, world.pos(limb), world.nodePos(hands[1]![i]!), 0.01 * world.h);
-    for (const [i, limb] of ["LeftFoot", "RightFoot"].entries())
+    for (const [i, limb] of (["leftFoot", "rightFoot"] as const).entries())
       expectNear(limb, world.pos(limb), world.nodePos(feet[1]![i]!), 0.01 * world.h);
     expectNoWarnings(ik);
   },
@@ -164,24 +165,24 @@ export const AROUND_RUNS: Record<string, ExampleRun> = {
 
   async groundOnPhysics({ world, load }) {
     const run = (await load()).groundOnPhysics;
-    const m = await world.xbot();
+    const m = await world.model();
     const havok = new HavokPlugin(false, await havokEngine());
     m.scene.enablePhysics(new Vector3(0, -9.81, 0), havok);
     world.onCleanUp(() => m.scene.disablePhysicsEngine());
     await grounded(world, (ik, t) => {
       for (const mesh of [t.ground, t.step]) world.own(new PhysicsAggregate(mesh, PhysicsShapeType.BOX, { mass: 0 }));
       // the character's capsule, over its feet: the rays pass through it
-      const capsule = CreateCapsule("capsule", { height: 1.8, radius: 0.3 }, ik.scene);
-      capsule.position.y = 0.9;
+      const capsule = CreateCapsule("capsule", { height: world.h, radius: 0.3 }, ik.scene);
+      capsule.position.y = world.h / 2;
       const body = world.own(new PhysicsAggregate(capsule, PhysicsShapeType.CAPSULE, { mass: 0 })).body;
       world.own(run(ik, havok, body));
     });
   },
 
   async reactions({ world, load }) {
-    const ik = await world.xbotIk();
+    const ik = await world.ik();
     const chest = CreateBox("chest collider", { size: 0.3 }, ik.scene);
-    chest.parent = world.bone("Spine2").getTransformNode();
+    chest.parent = world.node("chest");
     const { hit, shoot } = (await load()).reactions(ik, chest) as {
       hit: (force: Vector3, at: Vector3) => void;
       shoot: () => void;
@@ -193,18 +194,18 @@ export const AROUND_RUNS: Record<string, ExampleRun> = {
     expect(worldPos(ik.rootNode).z - body0.z, "pushed along the force").toBeGreaterThan(0.05);
     world.frames(30);
     expectNear("body back", worldPos(ik.rootNode), body0, 1e-3 * world.h);
-    const hand0 = world.pos("RightHand");
+    const hand0 = world.pos("rightHand");
     shoot();
     world.frames(3); // the recoil peaks at 0.05 s
-    expect(Vector3.Distance(world.pos("RightHand"), hand0), "the shot kicks the right hand").toBeGreaterThan(0.04);
+    expect(Vector3.Distance(world.pos("rightHand"), hand0), "the shot kicks the right hand").toBeGreaterThan(0.04);
     world.frames(25);
-    expectNear("right hand back", world.pos("RightHand"), hand0, 1e-3 * world.h);
+    expectNear("right hand back", world.pos("rightHand"), hand0, 1e-3 * world.h);
     expectNoWarnings(ik);
   },
 
   async followTracking({ world, load }) {
-    const ik = await world.xbotIk();
-    const headset = nodeAt(ik.scene, "headset", world.pos("Head"));
+    const ik = await world.ik();
+    const headset = nodeAt(ik.scene, "headset", world.pos("head"));
     const head = world.own(FBBIKHeadEffector.create(ik, { target: headset }));
     // a WebXRCamera needs an XR session: only its tracking-state observable is used
     const xrCamera = { onTrackingStateChanged: new Observable<WebXRTrackingState>() };
@@ -216,22 +217,22 @@ export const AROUND_RUNS: Record<string, ExampleRun> = {
   },
 
   async vrAvatar({ world, load }) {
-    const ik = await world.xbotIk();
-    const headset = nodeAt(ik.scene, "headset", world.pos("Head").add(new Vector3(0, -0.1, 0.1)));
-    headset.rotationQuaternion = worldRotation(world.bone("Head").getTransformNode()!);
-    const left = nodeAt(ik.scene, "left", world.pos("LeftHand").add(new Vector3(0.3, -0.2, 0.3)));
-    const right = nodeAt(ik.scene, "right", world.pos("RightHand").add(new Vector3(-0.3, -0.2, 0.3)));
+    const ik = await world.ik();
+    const headset = nodeAt(ik.scene, "headset", world.pos("head").add(new Vector3(0, -0.1, 0.1)));
+    headset.rotationQuaternion = worldRotation(world.node("head"));
+    const left = nodeAt(ik.scene, "left", world.pos("leftHand").add(new Vector3(0.3, -0.2, 0.3)));
+    const right = nodeAt(ik.scene, "right", world.pos("rightHand").add(new Vector3(-0.3, -0.2, 0.3)));
     for (const [c, hand] of [
-      [left, "LeftHand"],
-      [right, "RightHand"],
+      [left, "leftHand"],
+      [right, "rightHand"],
     ] as const)
       c.rotationQuaternion = worldRotation(world.bone(hand).getTransformNode()!);
     world.own((await load()).vrAvatar(ik, headset, left, right) as FBBIKHeadEffector);
     world.frames(30); // the hands ease in over 0.3 s
-    expectNear("head on the headset", world.pos("Head"), world.nodePos(headset), 0.01 * world.h);
-    expect(angleDeg(worldRotation(world.bone("Head").getTransformNode()!), worldRotation(headset))).toBeLessThan(2);
-    expectNear("left hand", world.pos("LeftHand"), world.nodePos(left), 0.01 * world.h);
-    expectNear("right hand", world.pos("RightHand"), world.nodePos(right), 0.01 * world.h);
+    expectNear("head on the headset", world.pos("head"), world.nodePos(headset), 0.01 * world.h);
+    expect(angleDeg(worldRotation(world.node("head")), worldRotation(headset))).toBeLessThan(2);
+    expectNear("left hand", world.pos("leftHand"), world.nodePos(left), 0.01 * world.h);
+    expectNear("right hand", world.pos("rightHand"), world.nodePos(right), 0.01 * world.h);
     expectNoWarnings(ik);
   },
 };

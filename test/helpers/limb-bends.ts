@@ -14,7 +14,8 @@
  * pole is shorter the side is not judged.
  */
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
-import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { worldPos } from "./scene-probes.js";
 
 /** Arm or leg. */
@@ -107,4 +108,15 @@ export function analyticTwoBone(a: Vector3, l1: number, l2: number, t: Vector3, 
   const pl = p.length();
   const u = pl > 1e-12 ? p.scale(1 / pl) : new Vector3(0, 0, 0);
   return a.add(z.scale(x)).add(u.scale(y));
+}
+
+/** Turns `middle` (in its parent's frame) so that `end` lies on the line of the bone above: a straight limb. */
+export function straightenLimb(middle: TransformNode, end: TransformNode): void {
+  const q = middle.rotationQuaternion!;
+  // the lower bone in the parent's frame, and the upper bone (the middle node's offset in that frame)
+  const lower = end.position.multiply(middle.scaling).applyRotationQuaternion(q).normalize();
+  const upper = middle.position.normalizeToNew();
+  const turn = new Quaternion();
+  Quaternion.FromUnitVectorsToRef(lower, upper, turn);
+  middle.rotationQuaternion = turn.multiply(q);
 }

@@ -15,6 +15,7 @@ import { LimbIK } from "../../src/babylon/limb-ik.js";
 import { LookAtIK } from "../../src/babylon/look-at-ik.js";
 import { type BipedReferences, resolveBipedReferences } from "../../src/babylon/biped-references.js";
 import { type ModelName, loadModel, modelAvailable } from "../helpers/babylon-scene.js";
+import { straightenLimb } from "../helpers/limb-bends.js";
 import { Random } from "../helpers/random.js";
 
 const pos = (n: TransformNode) => {
@@ -71,7 +72,7 @@ describe.each(MODELS)("LimbIK on %s's arm", (name) => {
       ] as const;
       for (const { bones, side } of limbs) {
         const [upper, middle, end] = bones.map((b) => b.getTransformNode()!);
-        straighten(middle!, end!);
+        straightenLimb(middle!, end!);
         model.scene.render();
         const ik = LimbIK.create(model.scene, bones[0], bones[1], bones[2]);
         const root = pos(upper!);
@@ -117,17 +118,6 @@ function boneWorld(skeleton: Skeleton, bone: Bone): Vector3 {
   if (node !== null) return pos(node);
   skeleton.computeAbsoluteMatrices(true);
   return bone.getAbsolutePosition(skeleton.getScene().meshes.find((m) => m.skeleton === skeleton)!);
-}
-
-/** Turns `middle` (in its parent's frame) so that `end` lies on the line of the bone above: a straight limb. */
-function straighten(middle: TransformNode, end: TransformNode): void {
-  const q = middle.rotationQuaternion!;
-  // the lower bone in the parent's frame, and the upper bone (the middle node's offset in that frame)
-  const lower = end.position.multiply(middle.scaling).applyRotationQuaternion(q).normalize();
-  const upper = middle.position.normalizeToNew();
-  const turn = new Quaternion();
-  Quaternion.FromUnitVectorsToRef(lower, upper, turn);
-  middle.rotationQuaternion = turn.multiply(q);
 }
 
 // AimIK on every model's forearm and shin, both handednesses: test/scenario/family-models.test.ts
