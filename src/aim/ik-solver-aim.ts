@@ -21,7 +21,7 @@ import {
   sub,
 } from "../math/vec3.js";
 import type { IKPose } from "../solver/pose.js";
-import { offsetWithin } from "../joints/far-target.js";
+import { ON_POINT, offsetWithin } from "../joints/far-target.js";
 import { checkBones, ensure } from "../joints/pose-checks.js";
 import { clampFractionByRef } from "./clamp-fraction.js";
 import { RigidChain } from "./rigid-chain.js";
@@ -197,7 +197,7 @@ export class IKSolverAim {
     farLimit.value = FAR * this.size;
     if (!offsetWithin(dir, point, this.ikPosition, farLimit)) return "target on aim point";
     const dl = Math.sqrt(dir.x * dir.x + dir.y * dir.y + dir.z * dir.z);
-    if (!(dl > EPS * this.size)) return "target on aim point";
+    if (!(dl > ON_POINT * this.size)) return "target on aim point";
     // the goal: clamped around the animated axis, blended from it by the weight, fixed for the frame
     base.x = axisW.x * dl;
     base.y = axisW.y * dl;

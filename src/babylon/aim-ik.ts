@@ -144,5 +144,11 @@ export class AimIK extends RigComponent {
       this.readTargetPosition(pole, pole === null ? this.polePosition : null, s.polePosition, "poleTarget");
     }
     s.solve();
+    if (s.skipReason === "target on aim point") {
+      this.warn(
+        "target:on-aim-point",
+        "The target is on the aim point (no way to aim): the bones keep the animated pose.",
+      );
+    }
   }
 }

@@ -161,5 +161,11 @@ export class LimbIK extends RigComponent {
       this.readTargetPosition(goal, goal === null ? this.bendGoalPosition : null, s.bendGoal, "bendGoal");
     }
     s.solve();
+    if (s.skipReason === "target unusable") {
+      this.warn(
+        "target:on-root",
+        "The target is on the limb's root (no way to reach): the bones keep the animated pose.",
+      );
+    }
   }
 }

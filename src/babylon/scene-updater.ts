@@ -24,6 +24,8 @@ export interface SceneUpdatable {
   readonly skeleton?: Skeleton;
   /** Takes the component's own output off its bones now (what its FixTransforms does). */
   _takeOff?(): void;
+  /** Disposes the component (called when its scene is disposed). */
+  dispose?(): void;
 }
 
 /**
@@ -64,6 +66,7 @@ export class SceneUpdater {
   private readonly scene: Scene;
   private beforeAnimations: Observer<Scene> | null = null;
   private beforeRender: Observer<Scene> | null = null;
+  private sceneDisposal: Observer<Scene> | null = null;
   /** Index of the item being called, -1 outside a pass (a removal during the pass adjusts it). */
   private current = -1;
   /** True while a pass walks the items backwards (FixTransforms). */
@@ -120,7 +123,23 @@ export class SceneUpdater {
         this.clock.tick();
         this.pass(true);
       });
+      // without it, a scene disposed under live IKs stayed reachable through them (solve-order's claimants)
+      this.sceneDisposal = this.scene.onDisposeObservable.add(() => this.disposeAll());
     }
+  }
+
+  /** Disposes every component, last to solve first (the scene is being disposed). */
+  private disposeAll(): void {
+    const items = this.items.slice();
+    for (let i = items.length - 1; i >= 0; i--) {
+      try {
+        items[i]!.dispose?.();
+      } catch (e) {
+        Logger.Error(`babylon-fbbik: disposing an IK component with its scene failed: ${String(e)}`);
+      }
+    }
+    // what has no dispose of its own goes too: the scene keeps no observer of ours
+    for (const item of this.items.slice()) this.remove(item);
   }
 
   /**
@@ -186,8 +205,10 @@ export class SceneUpdater {
     if (this.items.length === 0) {
       this.scene.onBeforeAnimationsObservable.remove(this.beforeAnimations);
       this.scene.onBeforeRenderTargetsRenderObservable.remove(this.beforeRender);
+      this.scene.onDisposeObservable.remove(this.sceneDisposal);
       this.beforeAnimations = null;
       this.beforeRender = null;
+      this.sceneDisposal = null;
       this.snapshots.dispose();
       updaters.delete(this.scene);
     }

@@ -26,6 +26,7 @@ import { clamp01 } from "../math/scalar.js";
 import { Vec3, isFiniteVec } from "../math/vec3.js";
 import { FBBIKError } from "../solver/errors.js";
 import type { IKPose } from "../solver/pose.js";
+import { ON_POINT } from "./far-target.js";
 import { JointBone } from "./joint-bone.js";
 import type { JointColliders } from "./joint-colliders.js";
 import type { RotationLimit } from "./limits/rotation-limit.js";
@@ -72,7 +73,8 @@ const weightRef = new NumberRef();
  * 3. Reachability: a target at or beyond the straightened chain's length straightens the chain toward it; a target
  *    inside the blind zone (nearer the root than `longest bone − sum of the others`) folds the chain so that the
  *    longest bone points at it and every other bone straight back, which puts the tip on the nearest point it can
- *    reach (along the target's ray from the root; along the current tip's when the target is on the root). Both
+ *    reach (along the target's ray from the root; along the current tip's when the target is on the root, within
+ *    `ON_POINT` of the chain's length: float noise has no direction). Both
  *    apply the limits root to tip and skip the solver's step, as iterating toward an unreachable point would only
  *    creep to the same pose; `lastReach` says which happened.
  * 4. SolveImpl: the solver's own step on the arrays, toward `goal`.
@@ -325,8 +327,28 @@ export abstract class IKSolverJoints {
     let dx = t.x - rx;
     let dy = t.y - ry;
     let dz = t.z - rz;
-    const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
+    let d = Math.sqrt(dx * dx + dy * dy + dz * dz);
     const total = this.chainLength;
+    const near = ON_POINT * total;
+    const onRoot = !(d > near) && d < total;
+    if (onRoot) {
+      // on the root (a node on the root bone reads float noise off it): aim along the current tip, not that noise
+      const k = 3 * (this.count - 1);
+      dx = P[k]! - rx;
+      dy = P[k + 1]! - ry;
+      dz = P[k + 2]! - rz;
+      let dl = Math.sqrt(dx * dx + dy * dy + dz * dz);
+      if (!(dl > 0)) {
+        dx = 1;
+        dy = 0;
+        dz = 0;
+        dl = 1;
+      }
+      dx *= near / dl;
+      dy *= near / dl;
+      dz *= near / dl;
+      d = near;
+    }
     if (!(d < total)) {
       this.lastReach = "beyond";
       this.goal.x = t.x;
@@ -343,35 +365,20 @@ export abstract class IKSolverJoints {
     const inner = 2 * this.longestBone - total;
     if (d < inner) {
       this.lastReach = "blind";
-      let dl = d;
-      if (!(dl > 0)) {
-        // the target sits on the root: aim along the current tip, or any way when that is on the root too
-        const k = 3 * (this.count - 1);
-        dx = P[k]! - rx;
-        dy = P[k + 1]! - ry;
-        dz = P[k + 2]! - rz;
-        dl = Math.sqrt(dx * dx + dy * dy + dz * dz);
-        if (!(dl > 0)) {
-          dx = 1;
-          dy = 0;
-          dz = 0;
-          dl = 1;
-        }
-      }
-      const s = inner / dl;
+      const s = inner / d;
       this.goal.x = rx + dx * s;
       this.goal.y = ry + dy * s;
       this.goal.z = rz + dz * s;
-      dir.x = dx / dl;
-      dir.y = dy / dl;
-      dir.z = dz / dl;
+      dir.x = dx / d;
+      dir.y = dy / d;
+      dir.z = dz / d;
       this.foldToward();
       return true;
     }
     this.lastReach = "reachable";
-    this.goal.x = t.x;
-    this.goal.y = t.y;
-    this.goal.z = t.z;
+    this.goal.x = onRoot ? rx + dx : t.x;
+    this.goal.y = onRoot ? ry + dy : t.y;
+    this.goal.z = onRoot ? rz + dz : t.z;
     return true;
   }
 

@@ -29,7 +29,7 @@ import {
   sub,
 } from "../math/vec3.js";
 import type { IKPose } from "../solver/pose.js";
-import { offsetWithin } from "../joints/far-target.js";
+import { ON_POINT, offsetWithin } from "../joints/far-target.js";
 import { LimbLengths, limbMiddle } from "./limb-geometry.js";
 import { checkBones, ensure } from "../joints/pose-checks.js";
 
@@ -244,7 +244,7 @@ export class IKSolverLimb {
       farLimit.value = FAR * (l1 + l2);
       if (!offsetWithin(dir, p1, this.ikPosition, farLimit)) return "target unusable";
       const d = Math.sqrt(dir.x * dir.x + dir.y * dir.y + dir.z * dir.z);
-      if (!(d > EPS * (l1 + l2))) return "target unusable";
+      if (!(d > ON_POINT * (l1 + l2))) return "target unusable";
       add(target, p1, dir);
       lengths.upper = l1;
       lengths.lower = l2;

@@ -123,7 +123,12 @@ export class IKLevelOfDetail {
     this.scene = scene;
     this.updater = SceneUpdater.for(scene);
     // first of the solve pass, and right after the full-body solves: the span between is what is measured
-    this.start = { updateOrder: -1, _beforeAnimations: () => {}, _beforeRender: () => this.frame() };
+    this.start = {
+      updateOrder: -1,
+      _beforeAnimations: () => {},
+      _beforeRender: () => this.frame(),
+      dispose: () => this.dispose(),
+    };
     this.end = { updateOrder: 1, _beforeAnimations: () => {}, _beforeRender: () => this.measure() };
     this.updater.add(this.start);
     this.updater.add(this.end);

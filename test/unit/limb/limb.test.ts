@@ -128,7 +128,8 @@ describe("IKSolverLimb", () => {
         const root = pos(pose, b[0]!);
         const u = rng.unitVector();
         const far = k % 2 === 0;
-        const r = far ? rng.range(1.0001, 5) * (l1 + l2) : rng.range(0.001, 0.99) * Math.abs(l1 - l2);
+        // nearer the root than ON_POINT (1e-4) of the limb counts as on it (skipped; see "a target on the root")
+        const r = far ? rng.range(1.0001, 5) * (l1 + l2) : rng.range(0.01, 0.99) * Math.abs(l1 - l2);
         const target = add(root, mul(u, r));
         ik.ikPosition.x = target.x;
         ik.ikPosition.y = target.y;
