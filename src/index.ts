@@ -212,6 +212,12 @@ export {
 } from "./babylon/jacobian-ik.js";
 export { FBBIKColliders, type FBBIKCollidersOptions } from "./babylon/fbbik-colliders.js";
 export {
+  EffectorHandles,
+  type EffectorHandle,
+  type EffectorHandleKind,
+  type EffectorHandlesOptions,
+} from "./babylon/effector-handles.js";
+export {
   FBBIKHeadEffector,
   HeadBendBone,
   type FBBIKHeadEffectorOptions,

@@ -99,10 +99,13 @@ export class BabylonChain {
   readonly inner: FBIKChain;
   /** The limb's bend constraint. */
   readonly bendConstraint: BabylonBendConstraint;
+  /** The limb's name: "left arm", "right arm", "left leg" or "right leg". */
+  readonly name: string;
 
   /** Wraps `inner`. */
   constructor(inner: FBIKChain, rig: BabylonRig, name: string, warn: (cause: string, message: string) => void) {
     this.inner = inner;
+    this.name = name;
     this.bendConstraint = new BabylonBendConstraint(inner.bendConstraint, rig, name, warn);
   }
 

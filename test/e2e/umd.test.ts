@@ -12,7 +12,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { type Server, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { extname, join, resolve, sep } from "node:path";
-import { type Browser, chromium } from "playwright-core";
+import { type Browser, type Page, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../helpers/repo-root.js";
 import { CHROMIUM, CHROMIUM_ARGS, skipBrowser } from "./chromium";
@@ -189,15 +189,21 @@ describe("UMD build (dist/umd/babylon-fbbik.min.js, global BABYLONFBBIK)", () =>
       ? `in a plain page (skipped: ${CHROMIUM} is missing and CI is not set; install Debian's chromium to run it)`
       : "in a plain page in headless Chromium, with babylonjs and babylonjs-loaders 9.28 from script tags",
     () => {
-      it("README's Playground snippet: every BABYLON name the bundle uses exists, the left hand reaches its target, ground picking works, no console errors", async () => {
+      /** The page at 640×480 with the snippet run, and the console errors and uncaught exceptions it logs. */
+      async function openPage(): Promise<{ page: Page; errors: string[] }> {
         const page = await browser!.newPage({ viewport: { width: 640, height: 480 } });
         const errors: string[] = [];
         page.on("console", (m) => {
           if (m.type() === "error") errors.push(m.text());
         });
         page.on("pageerror", (e) => errors.push(String(e)));
+        await page.goto(base);
+        return { page, errors };
+      }
+
+      it("README's Playground snippet: every BABYLON name the bundle uses exists, the left hand reaches its target, ground picking works, no console errors", async () => {
+        const { page, errors } = await openPage();
         try {
-          await page.goto(base);
           const r = await page.evaluate(async (names: string[]) => {
             type V = { x: number; y: number; z: number };
             // biome-ignore lint/suspicious/noExplicitAny: the page's globals have no types here
@@ -260,6 +266,74 @@ describe("UMD build (dist/umd/babylon-fbbik.min.js, global BABYLONFBBIK)", () =>
           expect(r.after / r.height, "the hand's bone on the snippet's target").toBeLessThan(0.01);
           expect(r.picked).toBe(true);
           expect(r.distance).toBeCloseTo(2.5, 6);
+          expect(errors).toEqual([]);
+        } finally {
+          await page.close();
+        }
+      }, 60_000);
+
+      it("the snippet's EffectorHandles with the mouse: a click selects the left thigh's handle, a drag of its gizmo's up arrow lifts the thigh", async () => {
+        const { page, errors } = await openPage();
+        try {
+          // biome-ignore lint/suspicious/noExplicitAny: the page's globals have no types here
+          const probe = () => (window as any).umdProbe();
+          await page.evaluate(async () => {
+            // biome-ignore lint/suspicious/noExplicitAny: as above
+            const w = window as any;
+            const B = w.BABYLON;
+            const F = w.BABYLONFBBIK;
+            const scene = await w.umdScene;
+            // biome-ignore lint/suspicious/noExplicitAny: as above
+            const ik = F.SceneUpdater.for(scene).items.find((i: any) => i instanceof F.FullBodyBipedIK);
+            // a thigh's handle has the position gizmo alone (a foot's rotation rings would be in the way)
+            const thigh = ik.solver.leftThighEffector;
+            // the handle is the effector's target; it lives in the handles' utility layer scene
+            const handle = thigh.target;
+            const layer = handle.getScene();
+            const screen = (p: unknown) => {
+              const e = scene.getEngine();
+              const vp = scene.activeCamera.viewport.toGlobal(e.getRenderWidth(), e.getRenderHeight());
+              return B.Vector3.Project(p, B.Matrix.IdentityReadOnly, scene.getTransformMatrix(), vp);
+            };
+            w.umdProbe = () => {
+              const s = screen(handle.getAbsolutePosition());
+              const bone = ik.references.leftThigh.getTransformNode().getAbsolutePosition();
+              // the first pixel above the handle where the layer picks something that is not a handle (the arrow)
+              let arrow = null;
+              for (let dy = 4; dy < 200 && arrow === null; dy += 2) {
+                const hit = layer.pick(s.x, s.y - dy);
+                if (hit.hit && !hit.pickedMesh.name.endsWith(" handle")) arrow = { x: s.x, y: s.y - dy };
+              }
+              return {
+                handle: { x: s.x, y: s.y },
+                arrow,
+                weight: thigh.positionWeight,
+                boneY: bone.y,
+                handleY: handle.getAbsolutePosition().y,
+                name: handle.name,
+              };
+            };
+            await new Promise((ok) => setTimeout(ok, 500));
+          });
+          const start = await page.evaluate(probe);
+          expect(start.name).toBe("left thigh handle");
+          expect(start.weight, "no weight before a drag").toBe(0);
+          expect(start.arrow, "no gizmo before a click").toBeNull();
+          await page.mouse.click(start.handle.x, start.handle.y);
+          await page.waitForTimeout(300);
+          const selected = await page.evaluate(probe);
+          expect(selected.arrow, "the position gizmo's up arrow above the clicked handle").not.toBeNull();
+          const { x, y } = selected.arrow!;
+          await page.mouse.move(x, y);
+          await page.mouse.down();
+          for (let i = 1; i <= 10; i++) await page.mouse.move(x, y - 6 * i);
+          await page.mouse.up();
+          await page.waitForTimeout(500);
+          const end = await page.evaluate(probe);
+          const rise = end.handleY - start.handleY;
+          expect(end.weight, "the drag gave the thigh's effector weight").toBe(1);
+          expect(rise, "the handle went up").toBeGreaterThan(0.05);
+          expect(end.boneY - start.boneY, "the thigh went up with it").toBeGreaterThan(0.3 * rise);
           expect(errors).toEqual([]);
         } finally {
           await page.close();

@@ -8,7 +8,7 @@ import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { Scene } from "@babylonjs/core/scene.js";
 import { expect } from "vitest";
-import { FBBIKError, FullBodyBipedIK, IKLevel, IKLevelOfDetail } from "../../src/index.js";
+import { type EffectorHandles, FBBIKError, FullBodyBipedIK, IKLevel, IKLevelOfDetail } from "../../src/index.js";
 import { tailRig } from "./docs-rigs.js";
 import { type ExampleRun, armReach, expectNear, expectNoWarnings } from "./docs-world.js";
 import { height, worldPos } from "./scene-probes.js";
@@ -94,6 +94,38 @@ export const BIPED_RUNS: Record<string, ExampleRun> = {
     target.position.y += 0.1; // moved between frames: followed at the next solve
     world.frames(1);
     expectNear("right hand on the moved target", world.pos("rightHand"), world.nodePos(target), 0.005 * world.h);
+    expectNoWarnings(ik);
+  },
+
+  async dragEffectors({ world, load, logs }) {
+    const m = await world.model();
+    const handles = world.own((await load()).dragEffectors(m.scene, m.skeleton) as EffectorHandles);
+    const ik = handles.ik;
+    world.own(ik);
+    expect(handles.handles.length).toBe(13);
+    expect(handles.selected?.name).toBe("left hand");
+    expect(handles.positionGizmo.attachedMesh).toBe(handles.selected!.mesh);
+    world.frames(2);
+    // nothing pulls until a drag: the handle rides on the hand
+    expect(ik.solver.leftHandEffector.positionWeight).toBe(0);
+    expectNear(
+      "left hand's handle on the hand",
+      handles.selected!.mesh.position,
+      world.pos("leftHand"),
+      1e-4 * world.h,
+    );
+    handles.grab("position");
+    expect(logs()).toEqual([["left hand now pulls"]]);
+    handles.selected!.mesh.position.y += 0.1 * world.h;
+    world.frames(2);
+    expectNear(
+      "left hand on its dragged handle",
+      world.pos("leftHand"),
+      handles.selected!.mesh.position,
+      0.005 * world.h,
+    );
+    handles.dispose();
+    expect([ik.solver.leftHandEffector.target, ik.solver.leftHandEffector.positionWeight]).toEqual([null, 0]);
     expectNoWarnings(ik);
   },
 

@@ -1,0 +1,235 @@
+/**
+ * EffectorHandles on the UAL character (glTF: mirrored `__root__` in the left-handed scene) in both
+ * handednesses: handles ride on the bones and change nothing until grabbed, a grab gives weight and the
+ * limb follows the handle, reset and dispose give back what the handles took. Real pointer picking and gizmo
+ * drags need a browser: test/e2e/umd.test.ts drags a handle with the mouse.
+ */
+import { PointerEventTypes, PointerInfo } from "@babylonjs/core/Events/pointerEvents.js";
+import { PickingInfo } from "@babylonjs/core/Collisions/pickingInfo.js";
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { EffectorHandles } from "../../src/babylon/effector-handles.js";
+import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
+import { FBBIKError } from "../../src/solver/errors.js";
+import { type LoadedModel, loadModel } from "../helpers/babylon-scene.js";
+import { height, nodePos, worldPos } from "../helpers/scene-probes.js";
+
+const open: LoadedModel[] = [];
+afterEach(() => {
+  while (open.length > 0) open.pop()!.dispose();
+});
+
+async function setUp(rightHanded = false) {
+  const m = await loadModel("UAL", { rightHanded, clips: (name) => name === "Walk_Loop" });
+  open.push(m);
+  const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+  m.scene.render();
+  return { m, ik, h: height(m) };
+}
+
+/** Every bone's world position. */
+const pose = (m: LoadedModel) => m.skeleton.bones.map((b) => worldPos(b));
+
+/** The angle between two rotations, in degrees. */
+function angle(a: Quaternion, b: Quaternion): number {
+  const d = Math.min(1, Math.abs(Quaternion.Dot(a, b)));
+  return (2 * Math.acos(d) * 180) / Math.PI;
+}
+
+/** A drag of the selected handle beginning, as the gizmo reports it. */
+function dragStart(gizmo: { onDragStartObservable: { notifyObservers(e: never): unknown } }): void {
+  gizmo.onDragStartObservable.notifyObservers({ dragPlanePoint: Vector3.Zero(), pointerId: 0 } as never);
+}
+
+describe("EffectorHandles", () => {
+  for (const rightHanded of [false, true]) {
+    it(`rides on the bones in its own layer and changes nothing until grabbed (${rightHanded ? "RH" : "LH"})`, async () => {
+      const { m, ik, h } = await setUp(rightHanded);
+      const before = pose(m);
+      const meshes = m.scene.meshes.length;
+      const handles = EffectorHandles.create(ik);
+      expect(handles.handles.map((x) => x.name)).toEqual([
+        ...["body", "left shoulder", "right shoulder", "left thigh", "right thigh"],
+        ...["left hand", "right hand", "left foot", "right foot"],
+        ...["left arm", "right arm", "left leg", "right leg"].map((n) => `${n} bend goal`),
+      ]);
+      // in the utility layer's scene: not among the scene's meshes, picks and raycasts
+      expect(m.scene.meshes.length).toBe(meshes);
+      for (const x of handles.handles) expect(x.mesh.getScene()).toBe(handles.utilityLayer.utilityLayerScene);
+      ik.solver.effectors.forEach((e, i) => {
+        expect(e.target).toBe(handles.handles[i]!.mesh);
+        expect([e.positionWeight, e.rotationWeight]).toEqual([0, 0]);
+      });
+      for (let f = 0; f < 3; f++) m.scene.render();
+      // weights 0: the pose is the one without handles, bit for bit
+      pose(m).forEach((p, i) => expect(p.equals(before[i]!)).toBe(true));
+      // the clip moves the bones: the handles follow
+      m.container.animationGroups[0]!.start(true);
+      for (let f = 0; f < 10; f++) m.scene.render();
+      const hand = worldPos(ik.references.leftHand);
+      expect(Vector3.Distance(hand, before[m.skeleton.bones.indexOf(ik.references.leftHand)]!)).toBeGreaterThan(
+        0.01 * h,
+      );
+      for (const x of handles.handles.filter((y) => y.effector !== null)) {
+        const bone = x.effector!.bone!;
+        expect(Vector3.Distance(nodePos(x.mesh), worldPos(bone))).toBeLessThan(1e-5 * h);
+        const q = new Quaternion();
+        bone.getTransformNode()!.computeWorldMatrix(true).decompose(undefined, q);
+        // Babylon's matrices are float32: its decomposition is good to about 0.01°
+        expect(angle(x.mesh.rotationQuaternion!, q)).toBeLessThan(0.05);
+      }
+      // a bend goal's handle beside its elbow or knee, on the side the limb bends to
+      ik.solver.limbChains.forEach((chain, i) => {
+        const x = handles.handles[9 + i]!;
+        const [a, b, c] = chain.inner.nodes.map((n) => ik.rig.getWorldPosition(n.bone, new Vector3()));
+        const line = c!.subtract(a!).normalize();
+        const side = b!.subtract(a!).subtract(line.scale(Vector3.Dot(b!.subtract(a!), line)));
+        const offset = nodePos(x.mesh).subtract(b!);
+        expect(offset.length()).toBeGreaterThan(0.1 * h);
+        expect(offset.length()).toBeLessThan(0.2 * h);
+        if (side.length() > 1e-3 * h) expect(Vector3.Dot(offset.normalize(), side.normalize())).toBeGreaterThan(0.999);
+      });
+    });
+  }
+
+  it("a drag gives the handle weight, and the limb follows it (position, rotation, body, bend goal)", async () => {
+    const { m, ik, h } = await setUp();
+    const handles = EffectorHandles.create(ik);
+    const grabbed: string[] = [];
+    handles.onGrabObservable.add((x) => grabbed.push(x.name));
+    const hand = handles.find("left hand");
+    handles.select(hand);
+    expect(handles.positionGizmo.attachedMesh).toBe(hand.mesh);
+    expect(handles.rotationGizmo.attachedMesh).toBe(hand.mesh);
+    dragStart(handles.positionGizmo);
+    expect(ik.solver.leftHandEffector.positionWeight).toBe(1);
+    expect(ik.solver.leftHandEffector.rotationWeight).toBe(0);
+    const goal = nodePos(hand.mesh).add(new Vector3(0, 0.1 * h, 0));
+    hand.mesh.position.copyFrom(goal);
+    for (let f = 0; f < 3; f++) m.scene.render();
+    // the handle stays where it was dragged, and the hand is there
+    expect(Vector3.Distance(nodePos(hand.mesh), goal)).toBeLessThan(1e-6 * h);
+    expect(Vector3.Distance(worldPos(ik.references.leftHand), goal)).toBeLessThan(1e-3 * h);
+    dragStart(handles.rotationGizmo);
+    expect(ik.solver.leftHandEffector.rotationWeight).toBe(1);
+    const turned = hand.mesh.rotationQuaternion!.multiply(Quaternion.RotationAxis(Vector3.Up(), 0.5));
+    hand.mesh.rotationQuaternion = turned;
+    for (let f = 0; f < 3; f++) m.scene.render();
+    const q = new Quaternion();
+    ik.references.leftHand.getTransformNode()!.computeWorldMatrix(true).decompose(undefined, q);
+    expect(angle(q, turned)).toBeLessThan(0.05);
+
+    // the body (a pelvis handle: weight by the drag, not by selection)
+    const body = handles.find("body");
+    handles.select(body);
+    expect(ik.solver.bodyEffector.positionWeight).toBe(0);
+    const pelvis = worldPos(ik.references.pelvis);
+    dragStart(handles.positionGizmo);
+    body.mesh.position.y -= 0.1 * h;
+    for (let f = 0; f < 3; f++) m.scene.render();
+    expect(worldPos(ik.references.pelvis).y).toBeLessThan(pelvis.y - 0.05 * h);
+
+    // a bend goal: the elbow of a bent arm swings to the goal's side of the shoulder-hand line
+    const r = ik.references;
+    const rightHand = handles.find("right hand");
+    handles.select(rightHand);
+    dragStart(handles.positionGizmo);
+    const shoulder = worldPos(r.rightUpperArm);
+    rightHand.mesh.position.copyFrom(Vector3.Lerp(worldPos(r.rightHand), shoulder, 0.4));
+    for (let f = 0; f < 3; f++) m.scene.render();
+    const side = () => {
+      const a = worldPos(r.rightUpperArm);
+      const line = worldPos(r.rightHand).subtract(a).normalize();
+      const e = worldPos(r.rightForearm).subtract(a);
+      return e.subtract(line.scale(Vector3.Dot(e, line)));
+    };
+    const was = side();
+    expect(was.length()).toBeGreaterThan(0.05 * h);
+    const bend = handles.find("right arm bend goal");
+    handles.select(bend);
+    expect(handles.rotationGizmo.attachedMesh).toBeNull();
+    dragStart(handles.positionGizmo);
+    expect(ik.solver.rightArmChain.bendConstraint.weight).toBe(1);
+    // the goal on the other side of the line
+    bend.mesh.position.copyFrom(worldPos(r.rightForearm).subtract(was.scale(2)));
+    for (let f = 0; f < 3; f++) m.scene.render();
+    expect(Vector3.Dot(side().normalize(), was.normalize())).toBeLessThan(-0.9);
+    expect(grabbed).toEqual(["left hand", "left hand", "body", "right hand", "right arm bend goal"]);
+  });
+
+  it("a press on a handle in its layer selects it; reset gives the weights back and the handles their bones", async () => {
+    const { m, ik, h } = await setUp();
+    const handles = EffectorHandles.create(ik);
+    const selected: (string | null)[] = [];
+    handles.onSelectObservable.add((x) => selected.push(x?.name ?? null));
+    const foot = handles.find("right foot");
+    const pick = new PickingInfo();
+    pick.hit = true;
+    pick.pickedMesh = foot.mesh;
+    const down = new PointerInfo(PointerEventTypes.POINTERDOWN, { pointerId: 1 } as never, pick);
+    handles.utilityLayer.utilityLayerScene.onPointerObservable.notifyObservers(down, PointerEventTypes.POINTERDOWN);
+    expect(handles.selected).toBe(foot);
+    dragStart(handles.positionGizmo);
+    foot.mesh.position.y += 0.1 * h;
+    for (let f = 0; f < 3; f++) m.scene.render();
+    expect(worldPos(ik.references.rightFoot).y).toBeGreaterThan(nodePos(foot.mesh).y - 1e-3 * h);
+    handles.reset();
+    expect(handles.selected).toBeNull();
+    expect(selected).toEqual(["right foot", null]);
+    expect(ik.solver.rightFootEffector.positionWeight).toBe(0);
+    m.scene.render();
+    expect(Vector3.Distance(nodePos(foot.mesh), worldPos(ik.references.rightFoot))).toBeLessThan(1e-5 * h);
+  });
+
+  it("dispose gives back targets, weights and bend goals; disposing the IK disposes the handles", async () => {
+    const { m, ik } = await setUp();
+    const cup = new TransformNode("cup", m.scene);
+    const goal = new TransformNode("elbow goal", m.scene);
+    ik.solver.leftHandEffector.target = cup;
+    ik.solver.leftHandEffector.positionWeight = 0.5;
+    ik.solver.leftArmChain.bendConstraint.bendGoal = goal;
+    ik.solver.leftArmChain.bendConstraint.weight = 0.25;
+    const observers = ik.solver.onPostUpdateObservable.observers.length;
+    const handles = EffectorHandles.create(ik, { effectors: [5, 6], size: 0.04 });
+    expect(handles.handles.map((x) => x.name)).toEqual([
+      "left hand",
+      "right hand",
+      ...["left arm", "right arm", "left leg", "right leg"].map((n) => `${n} bend goal`),
+    ]);
+    // a weighted effector's handle starts on its target, so nothing jumps
+    expect(Vector3.Distance(nodePos(handles.find("left hand").mesh), nodePos(cup))).toBe(0);
+    expect(Vector3.Distance(nodePos(handles.find("left arm bend goal").mesh), nodePos(goal))).toBe(0);
+    const disposed: string[] = [];
+    handles.onDisposeObservable.add((x) => disposed.push(x.getClassName()));
+    const layerScene = handles.utilityLayer.utilityLayerScene;
+    handles.dispose();
+    handles.dispose();
+    expect(disposed).toEqual(["EffectorHandles"]);
+    expect(ik.solver.leftHandEffector.target).toBe(cup);
+    expect(ik.solver.leftHandEffector.positionWeight).toBe(0.5);
+    expect(ik.solver.rightHandEffector.target).toBeNull();
+    expect(ik.solver.leftArmChain.bendConstraint.bendGoal).toBe(goal);
+    expect(ik.solver.leftArmChain.bendConstraint.weight).toBe(0.25);
+    expect(ik.solver.rightArmChain.bendConstraint.bendGoal).toBeNull();
+    expect(handles.handles.every((x) => x.mesh.isDisposed())).toBe(true);
+    expect(layerScene.isDisposed).toBe(true);
+    // Babylon takes removed observers out on the next tick
+    await new Promise((ok) => setTimeout(ok, 0));
+    expect(ik.solver.onPostUpdateObservable.observers.length).toBe(observers);
+
+    const again = EffectorHandles.create(ik);
+    ik.dispose();
+    expect(again.handles.every((x) => x.mesh.isDisposed())).toBe(true);
+  });
+
+  it("names a bad option and an unknown handle", async () => {
+    const { ik } = await setUp();
+    expect(() => EffectorHandles.create(ik, { size: 0 })).toThrow(FBBIKError);
+    expect(() => EffectorHandles.create(ik, { size: 0 })).toThrow(/EffectorHandles/);
+    expect(() => EffectorHandles.create(ik, { effectors: [9 as never] })).toThrow(/effector 9/);
+    const handles = EffectorHandles.create(ik, { bendGoals: false });
+    expect(handles.handles.length).toBe(9);
+    expect(() => handles.find("tail")).toThrow(/"left hand"/);
+  });
+});
