@@ -164,7 +164,7 @@ export class LimbIK extends RigComponent {
     if (s.skipReason === "target unusable") {
       this.warn(
         "target:on-root",
-        "The target is on the limb's root (no way to reach it) or not a usable point: the bones keep the animated pose.",
+        "The target is on the limb's root (no way to reach it) or not usable: the bones keep the animated pose.",
       );
     }
   }
