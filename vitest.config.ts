@@ -15,6 +15,7 @@ export const SOAKS = [
 export const HEAP = [
   "test/scenario/fabrik-root.test.ts",
   "test/scenario/family-frame-heap.test.ts",
+  "test/scenario/handles-frame-heap.test.ts",
   "test/scenario/head-effector.test.ts",
   "test/scenario/hooked-frame-heap.test.ts",
   "test/scenario/modifier-frame-heap.test.ts",

@@ -15,6 +15,7 @@ import { FullBodyBipedEffector } from "../solver/biped-bones.js";
 import { FBBIKError, setUpAs } from "../solver/errors.js";
 import type { BabylonBendConstraint, BabylonChain } from "./babylon-chain.js";
 import type { BabylonEffector } from "./babylon-effector.js";
+import { setVector3Fields } from "./babylon-fields.js";
 import { notifyDisposed } from "./dispose-notice.js";
 import type { FullBodyBipedIK } from "./full-body-biped-ik.js";
 import { currentWorldMatrix } from "./world-matrix.js";
@@ -270,8 +271,9 @@ export class EffectorHandles {
   select(handle: EffectorHandle | null): void {
     if (this.disposed || handle === this.selectedHandle) return;
     this.selectedHandle = handle;
-    this.positionGizmo.attachedMesh = handle?.mesh ?? null;
-    this.rotationGizmo.attachedMesh = handle?.rotatable ? handle.mesh : null;
+    // attachedNode, not attachedMesh: a null mesh leaves Babylon's sub-gizmos on the last node, updating it
+    this.positionGizmo.attachedNode = handle?.mesh ?? null;
+    this.rotationGizmo.attachedNode = handle?.rotatable ? handle.mesh : null;
     this.paint();
     this.onSelectObservable.notifyObservers(handle);
   }
@@ -384,8 +386,14 @@ export class EffectorHandles {
       rig.getWorldPosition(nodes[1]!.bone, tb);
       rig.getWorldPosition(nodes[2]!.bone, tc);
       // a straight limb has no bend side: the constraint's own bend direction stands in for it
-      if (!bendSide(ta, tb, tc, tp)) tp.copyFrom(bend.direction);
-      tb.addToRef(tp.scaleInPlace(this.bendDistance), mesh.position);
+      if (!bendSide(ta, tb, tc, tp)) setVector3Fields(tp, bend.direction);
+      // written out: a double handed to a Babylon method V8 does not inline is boxed ("Doubles across calls")
+      const k = this.bendDistance;
+      const out = mesh.position;
+      out._x = tb._x + tp._x * k;
+      out._y = tb._y + tp._y * k;
+      out._z = tb._z + tp._z * k;
+      out._isDirty = true;
     }
     this.paint();
   }
@@ -401,8 +409,13 @@ export class EffectorHandles {
     for (let i = 0; i < this.handles.length; i++) {
       const mesh = this.handles[i]!.mesh;
       const p = mesh.position;
-      const d = ortho ? 1 : Math.sqrt((p.x - eye.x) ** 2 + (p.y - eye.y) ** 2 + (p.z - eye.z) ** 2);
-      mesh.scaling.setAll(size * view * d);
+      const d = ortho ? 1 : Math.sqrt((p._x - eye._x) ** 2 + (p._y - eye._y) ** 2 + (p._z - eye._z) ** 2);
+      const scaling = mesh.scaling;
+      const k = size * view * d;
+      scaling._x = k;
+      scaling._y = k;
+      scaling._z = k;
+      scaling._isDirty = true;
     }
   }
 
@@ -436,18 +449,24 @@ function worldLegLength(ik: FullBodyBipedIK): number {
  * false when the limb is straight. Allocation-free.
  */
 function bendSide(upper: Vector3, middle: Vector3, end: Vector3, out: Vector3): boolean {
-  const dx = end.x - upper.x;
-  const dy = end.y - upper.y;
-  const dz = end.z - upper.z;
+  const dx = end._x - upper._x;
+  const dy = end._y - upper._y;
+  const dz = end._z - upper._z;
   const ll = dx * dx + dy * dy + dz * dz;
-  const mx = middle.x - upper.x;
-  const my = middle.y - upper.y;
-  const mz = middle.z - upper.z;
+  const mx = middle._x - upper._x;
+  const my = middle._y - upper._y;
+  const mz = middle._z - upper._z;
   const t = ll > 0 ? (mx * dx + my * dy + mz * dz) / ll : 0;
-  out.set(mx - t * dx, my - t * dy, mz - t * dz);
-  const l = out.length();
+  const sx = mx - t * dx;
+  const sy = my - t * dy;
+  const sz = mz - t * dz;
+  const l = Math.sqrt(sx * sx + sy * sy + sz * sz);
   if (!(l > 1e-6 * Math.sqrt(ll))) return false;
-  out.scaleInPlace(1 / l);
+  // written out, as in place
+  out._x = sx / l;
+  out._y = sy / l;
+  out._z = sz / l;
+  out._isDirty = true;
   return true;
 }
 

@@ -104,7 +104,7 @@ export const BIPED_RUNS: Record<string, ExampleRun> = {
     world.own(ik);
     expect(handles.handles.length).toBe(13);
     expect(handles.selected?.name).toBe("left hand");
-    expect(handles.positionGizmo.attachedMesh).toBe(handles.selected!.mesh);
+    expect(handles.positionGizmo.attachedNode).toBe(handles.selected!.mesh);
     world.frames(2);
     // nothing pulls until a drag: the handle rides on the hand
     expect(ik.solver.leftHandEffector.positionWeight).toBe(0);
