@@ -226,6 +226,14 @@ describe("EffectorHandles", () => {
     const again = EffectorHandles.create(ik);
     ik.dispose();
     expect(again.handles.every((x) => x.mesh.isDisposed())).toBe(true);
+
+    // the scene disposed under live handles (its IK first, then the layers): once, without an error
+    const other = FullBodyBipedIK.create(m.scene, m.skeleton);
+    const last = EffectorHandles.create(other);
+    let notified = 0;
+    last.onDisposeObservable.add(() => notified++);
+    m.scene.dispose();
+    expect([notified, other.isDisposed, last.handles.every((x) => x.mesh.isDisposed())]).toEqual([1, true, true]);
   });
 
   it("names a bad option and an unknown handle", async () => {
