@@ -189,155 +189,155 @@ describe("UMD build (dist/umd/babylon-fbbik.min.js, global BABYLONFBBIK)", () =>
       ? `in a plain page (skipped: ${CHROMIUM} is missing and CI is not set; install Debian's chromium to run it)`
       : "in a plain page in headless Chromium, with babylonjs and babylonjs-loaders 9.28 from script tags",
     () => {
-      /** The page at 640×480 with the snippet run, and the console errors and uncaught exceptions it logs. */
-      async function openPage(): Promise<{ page: Page; errors: string[] }> {
-        const page = await browser!.newPage({ viewport: { width: 640, height: 480 } });
-        const errors: string[] = [];
-        page.on("console", (m) => {
-          if (m.type() === "error") errors.push(m.text());
-        });
-        page.on("pageerror", (e) => errors.push(String(e)));
-        await page.goto(base);
-        return { page, errors };
-      }
+      /**
+       * The page at 640×480 with the snippet run, and the console errors and uncaught exceptions it logs: one page
+       * for both checks (a load is most of their time), opened by the first and closed after the last.
+       */
+      let opened: Promise<{ page: Page; errors: string[] }> | null = null;
+      const openPage = (): Promise<{ page: Page; errors: string[] }> =>
+        (opened ??= (async () => {
+          const page = await browser!.newPage({ viewport: { width: 640, height: 480 } });
+          const errors: string[] = [];
+          page.on("console", (m) => {
+            if (m.type() === "error") errors.push(m.text());
+          });
+          page.on("pageerror", (e) => errors.push(String(e)));
+          await page.goto(base);
+          return { page, errors };
+        })());
+      afterAll(async () => {
+        if (opened !== null) await (await opened).page.close();
+      });
 
       it("README's Playground snippet: every BABYLON name the bundle uses exists, the left hand reaches its target, ground picking works, no console errors", async () => {
         const { page, errors } = await openPage();
-        try {
-          const r = await page.evaluate(async (names: string[]) => {
-            type V = { x: number; y: number; z: number };
-            // biome-ignore lint/suspicious/noExplicitAny: the page's globals have no types here
-            const w = window as any;
-            const B = w.BABYLON;
-            const F = w.BABYLONFBBIK;
-            const scene = await w.umdScene;
-            const missing = names.filter((n) => B[n] === undefined);
-            // the IK the snippet created, found through the bundle's public API
-            // biome-ignore lint/suspicious/noExplicitAny: as above
-            const ik = F.SceneUpdater.for(scene).items.find((i: any) => i instanceof F.FullBodyBipedIK);
-            // biome-ignore lint/suspicious/noExplicitAny: as above
-            const skinned = scene.meshes.find((m: any) => m.skeleton === ik.skeleton);
-            // a glTF bone's world pose is its linked node's
-            // biome-ignore lint/suspicious/noExplicitAny: as above
-            const world = (bone: any): V => {
-              const node = bone.getTransformNode();
-              const p = node ? node.getAbsolutePosition() : bone.getAbsolutePosition(skinned);
-              return { x: p.x, y: p.y, z: p.z };
-            };
-            const dist = (a: V, b: V) => Math.hypot(a.x - b.x, a.y - b.y, a.z - b.z);
-            const hand = ik.references.leftHand;
-            const effector = ik.solver.leftHandEffector;
-            const target = { x: effector.position.x, y: effector.position.y, z: effector.position.z };
-            const frames = (n: number) =>
-              new Promise<void>((ok) => {
-                let k = 0;
-                const o = scene.onAfterRenderObservable.add(() => {
-                  if (++k < n) return;
-                  scene.onAfterRenderObservable.remove(o);
-                  ok();
-                });
+        const r = await page.evaluate(async (names: string[]) => {
+          type V = { x: number; y: number; z: number };
+          // biome-ignore lint/suspicious/noExplicitAny: the page's globals have no types here
+          const w = window as any;
+          const B = w.BABYLON;
+          const F = w.BABYLONFBBIK;
+          const scene = await w.umdScene;
+          const missing = names.filter((n) => B[n] === undefined);
+          // the IK the snippet created, found through the bundle's public API
+          // biome-ignore lint/suspicious/noExplicitAny: as above
+          const ik = F.SceneUpdater.for(scene).items.find((i: any) => i instanceof F.FullBodyBipedIK);
+          // biome-ignore lint/suspicious/noExplicitAny: as above
+          const skinned = scene.meshes.find((m: any) => m.skeleton === ik.skeleton);
+          // a glTF bone's world pose is its linked node's
+          // biome-ignore lint/suspicious/noExplicitAny: as above
+          const world = (bone: any): V => {
+            const node = bone.getTransformNode();
+            const p = node ? node.getAbsolutePosition() : bone.getAbsolutePosition(skinned);
+            return { x: p.x, y: p.y, z: p.z };
+          };
+          const dist = (a: V, b: V) => Math.hypot(a.x - b.x, a.y - b.y, a.z - b.z);
+          const hand = ik.references.leftHand;
+          const effector = ik.solver.leftHandEffector;
+          const target = { x: effector.position.x, y: effector.position.y, z: effector.position.z };
+          const frames = (n: number) =>
+            new Promise<void>((ok) => {
+              let k = 0;
+              const o = scene.onAfterRenderObservable.add(() => {
+                if (++k < n) return;
+                scene.onAfterRenderObservable.remove(o);
+                ok();
               });
-            // as the snippet left it, then without the IK's pull (weight 0): the hand is where the IK puts it
-            await frames(4);
-            const after = dist(world(hand), target);
-            const weight = effector.positionWeight;
-            effector.positionWeight = 0;
-            await frames(4);
-            const before = dist(world(hand), target);
-            // the skeleton's height (its bones' span) in the animated pose, the tolerance's scale
-            const ys = ik.skeleton.bones.map((b: unknown) => world(b).y);
-            const height = Math.max(...ys) - Math.min(...ys);
-            effector.positionWeight = weight;
-            // BabylonGroundRaycast goes through BABYLON.PickWithRay and BABYLON.Ray
-            const ground = B.MeshBuilder.CreateGround("umd-ground", { width: 4, height: 4 }, scene);
-            ground.material = new B.StandardMaterial("umd-ground", scene);
-            ground.position.y = -0.5;
-            ground.computeWorldMatrix(true);
-            const hit = new F.GroundingHit();
-            const probe = new F.BabylonGroundRaycast(scene, (m: unknown) => m === ground);
-            const picked = probe.cast({ x: 0.3, y: 2, z: 0.2 }, { x: 0, y: -1, z: 0 }, 10, hit);
-            return { missing, found: ik !== undefined, weight, height, before, after, picked, distance: hit.distance };
-          }, babylonNames());
-          expect(r.missing, "names the bundle reads that BABYLON lacks").toEqual([]);
-          expect(r.found, "the snippet's FullBodyBipedIK found through SceneUpdater").toBe(true);
-          expect(r.weight, "the snippet's hand weight").toBe(1);
-          expect(r.height).toBeGreaterThan(0.5);
-          expect(r.before / r.height, "the target away from the hand at weight 0").toBeGreaterThan(0.15);
-          expect(r.after / r.height, "the hand's bone on the snippet's target").toBeLessThan(0.01);
-          expect(r.picked).toBe(true);
-          expect(r.distance).toBeCloseTo(2.5, 6);
-          expect(errors).toEqual([]);
-        } finally {
-          await page.close();
-        }
+            });
+          // as the snippet left it, then without the IK's pull (weight 0): the hand is where the IK puts it
+          await frames(4);
+          const after = dist(world(hand), target);
+          const weight = effector.positionWeight;
+          effector.positionWeight = 0;
+          await frames(4);
+          const before = dist(world(hand), target);
+          // the skeleton's height (its bones' span) in the animated pose, the tolerance's scale
+          const ys = ik.skeleton.bones.map((b: unknown) => world(b).y);
+          const height = Math.max(...ys) - Math.min(...ys);
+          effector.positionWeight = weight;
+          // BabylonGroundRaycast goes through BABYLON.PickWithRay and BABYLON.Ray
+          const ground = B.MeshBuilder.CreateGround("umd-ground", { width: 4, height: 4 }, scene);
+          ground.material = new B.StandardMaterial("umd-ground", scene);
+          ground.position.y = -0.5;
+          ground.computeWorldMatrix(true);
+          const hit = new F.GroundingHit();
+          const probe = new F.BabylonGroundRaycast(scene, (m: unknown) => m === ground);
+          const picked = probe.cast({ x: 0.3, y: 2, z: 0.2 }, { x: 0, y: -1, z: 0 }, 10, hit);
+          return { missing, found: ik !== undefined, weight, height, before, after, picked, distance: hit.distance };
+        }, babylonNames());
+        expect(r.missing, "names the bundle reads that BABYLON lacks").toEqual([]);
+        expect(r.found, "the snippet's FullBodyBipedIK found through SceneUpdater").toBe(true);
+        expect(r.weight, "the snippet's hand weight").toBe(1);
+        expect(r.height).toBeGreaterThan(0.5);
+        expect(r.before / r.height, "the target away from the hand at weight 0").toBeGreaterThan(0.15);
+        expect(r.after / r.height, "the hand's bone on the snippet's target").toBeLessThan(0.01);
+        expect(r.picked).toBe(true);
+        expect(r.distance).toBeCloseTo(2.5, 6);
+        expect(errors).toEqual([]);
       }, 60_000);
 
       it("the snippet's EffectorHandles with the mouse: a click selects the left thigh's handle, a drag of its gizmo's up arrow lifts the thigh", async () => {
         const { page, errors } = await openPage();
-        try {
-          // biome-ignore lint/suspicious/noExplicitAny: the page's globals have no types here
-          const probe = () => (window as any).umdProbe();
-          await page.evaluate(async () => {
-            // biome-ignore lint/suspicious/noExplicitAny: as above
-            const w = window as any;
-            const B = w.BABYLON;
-            const F = w.BABYLONFBBIK;
-            const scene = await w.umdScene;
-            // biome-ignore lint/suspicious/noExplicitAny: as above
-            const ik = F.SceneUpdater.for(scene).items.find((i: any) => i instanceof F.FullBodyBipedIK);
-            // a thigh's handle has the position gizmo alone (a foot's rotation rings would be in the way)
-            const thigh = ik.solver.leftThighEffector;
-            // the handle is the effector's target; it lives in the handles' utility layer scene
-            const handle = thigh.target;
-            const layer = handle.getScene();
-            const screen = (p: unknown) => {
-              const e = scene.getEngine();
-              const vp = scene.activeCamera.viewport.toGlobal(e.getRenderWidth(), e.getRenderHeight());
-              return B.Vector3.Project(p, B.Matrix.IdentityReadOnly, scene.getTransformMatrix(), vp);
+        // biome-ignore lint/suspicious/noExplicitAny: the page's globals have no types here
+        const probe = () => (window as any).umdProbe();
+        await page.evaluate(async () => {
+          // biome-ignore lint/suspicious/noExplicitAny: as above
+          const w = window as any;
+          const B = w.BABYLON;
+          const F = w.BABYLONFBBIK;
+          const scene = await w.umdScene;
+          // biome-ignore lint/suspicious/noExplicitAny: as above
+          const ik = F.SceneUpdater.for(scene).items.find((i: any) => i instanceof F.FullBodyBipedIK);
+          // a thigh's handle has the position gizmo alone (a foot's rotation rings would be in the way)
+          const thigh = ik.solver.leftThighEffector;
+          // the handle is the effector's target; it lives in the handles' utility layer scene
+          const handle = thigh.target;
+          const layer = handle.getScene();
+          const screen = (p: unknown) => {
+            const e = scene.getEngine();
+            const vp = scene.activeCamera.viewport.toGlobal(e.getRenderWidth(), e.getRenderHeight());
+            return B.Vector3.Project(p, B.Matrix.IdentityReadOnly, scene.getTransformMatrix(), vp);
+          };
+          w.umdProbe = () => {
+            const s = screen(handle.getAbsolutePosition());
+            const bone = ik.references.leftThigh.getTransformNode().getAbsolutePosition();
+            // the first pixel above the handle where the layer picks something that is not a handle (the arrow)
+            let arrow = null;
+            for (let dy = 4; dy < 200 && arrow === null; dy += 2) {
+              const hit = layer.pick(s.x, s.y - dy);
+              if (hit.hit && !hit.pickedMesh.name.endsWith(" handle")) arrow = { x: s.x, y: s.y - dy };
+            }
+            return {
+              handle: { x: s.x, y: s.y },
+              arrow,
+              weight: thigh.positionWeight,
+              boneY: bone.y,
+              handleY: handle.getAbsolutePosition().y,
+              name: handle.name,
             };
-            w.umdProbe = () => {
-              const s = screen(handle.getAbsolutePosition());
-              const bone = ik.references.leftThigh.getTransformNode().getAbsolutePosition();
-              // the first pixel above the handle where the layer picks something that is not a handle (the arrow)
-              let arrow = null;
-              for (let dy = 4; dy < 200 && arrow === null; dy += 2) {
-                const hit = layer.pick(s.x, s.y - dy);
-                if (hit.hit && !hit.pickedMesh.name.endsWith(" handle")) arrow = { x: s.x, y: s.y - dy };
-              }
-              return {
-                handle: { x: s.x, y: s.y },
-                arrow,
-                weight: thigh.positionWeight,
-                boneY: bone.y,
-                handleY: handle.getAbsolutePosition().y,
-                name: handle.name,
-              };
-            };
-            await new Promise((ok) => setTimeout(ok, 500));
-          });
-          const start = await page.evaluate(probe);
-          expect(start.name).toBe("left thigh handle");
-          expect(start.weight, "no weight before a drag").toBe(0);
-          expect(start.arrow, "no gizmo before a click").toBeNull();
-          await page.mouse.click(start.handle.x, start.handle.y);
-          await page.waitForTimeout(300);
-          const selected = await page.evaluate(probe);
-          expect(selected.arrow, "the position gizmo's up arrow above the clicked handle").not.toBeNull();
-          const { x, y } = selected.arrow!;
-          await page.mouse.move(x, y);
-          await page.mouse.down();
-          for (let i = 1; i <= 10; i++) await page.mouse.move(x, y - 6 * i);
-          await page.mouse.up();
-          await page.waitForTimeout(500);
-          const end = await page.evaluate(probe);
-          const rise = end.handleY - start.handleY;
-          expect(end.weight, "the drag gave the thigh's effector weight").toBe(1);
-          expect(rise, "the handle went up").toBeGreaterThan(0.05);
-          expect(end.boneY - start.boneY, "the thigh went up with it").toBeGreaterThan(0.3 * rise);
-          expect(errors).toEqual([]);
-        } finally {
-          await page.close();
-        }
+          };
+          await new Promise((ok) => setTimeout(ok, 500));
+        });
+        const start = await page.evaluate(probe);
+        expect(start.name).toBe("left thigh handle");
+        expect(start.weight, "no weight before a drag").toBe(0);
+        expect(start.arrow, "no gizmo before a click").toBeNull();
+        await page.mouse.click(start.handle.x, start.handle.y);
+        await page.waitForTimeout(300);
+        const selected = await page.evaluate(probe);
+        expect(selected.arrow, "the position gizmo's up arrow above the clicked handle").not.toBeNull();
+        const { x, y } = selected.arrow!;
+        await page.mouse.move(x, y);
+        await page.mouse.down();
+        for (let i = 1; i <= 10; i++) await page.mouse.move(x, y - 6 * i);
+        await page.mouse.up();
+        await page.waitForTimeout(500);
+        const end = await page.evaluate(probe);
+        const rise = end.handleY - start.handleY;
+        expect(end.weight, "the drag gave the thigh's effector weight").toBe(1);
+        expect(rise, "the handle went up").toBeGreaterThan(0.05);
+        expect(end.boneY - start.boneY, "the thigh went up with it").toBeGreaterThan(0.3 * rise);
+        expect(errors).toEqual([]);
       }, 60_000);
     },
   );
