@@ -191,7 +191,7 @@ describe("UMD build (dist/umd/babylon-fbbik.min.js, global BABYLONFBBIK)", () =>
     () => {
       /**
        * The page at 640×480 with the snippet run, and the console errors and uncaught exceptions it logs: one page
-       * for both checks (a load is most of their time), opened by the first and closed after the last.
+       * for both checks (a load is most of their time), opened by the first (closed with the browser).
        */
       let opened: Promise<{ page: Page; errors: string[] }> | null = null;
       const openPage = (): Promise<{ page: Page; errors: string[] }> =>
@@ -205,9 +205,6 @@ describe("UMD build (dist/umd/babylon-fbbik.min.js, global BABYLONFBBIK)", () =>
           await page.goto(base);
           return { page, errors };
         })());
-      afterAll(async () => {
-        if (opened !== null) await (await opened).page.close();
-      });
 
       it("README's Playground snippet: every BABYLON name the bundle uses exists, the left hand reaches its target, ground picking works, no console errors", async () => {
         const { page, errors } = await openPage();
