@@ -131,8 +131,11 @@ export async function checkFree({ checks, hook, waitFor, page, lines }: CheckCon
       const panel = document.getElementById("panel")!;
       panel.scrollTop = panel.scrollHeight;
       const r = (id: string) => document.getElementById(id)!.getBoundingClientRect();
-      return { scrolled: panel.scrollTop, panel: r("panel"), title: r("scenario-title"), ik: r("ik") };
+      // the content scrolled under the sticky header: hidden by it, not showing through
+      const header = getComputedStyle(document.getElementById("panel-sticky")!).backgroundColor;
+      return { scrolled: panel.scrollTop, panel: r("panel"), title: r("scenario-title"), ik: r("ik"), header };
     });
+    expect(box.header, "the sticky header opaque").toMatch(/^rgb\(/);
     lines.push(
       `panel at ${width}×${height} scrolled ${box.scrolled.toFixed(0)} px: title at ${box.title.top.toFixed(0)} px, IK toggle at ${box.ik.top.toFixed(0)} px (panel ${box.panel.top.toFixed(0)}–${box.panel.bottom.toFixed(0)})`,
     );
