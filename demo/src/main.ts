@@ -258,8 +258,10 @@ function setPaused(p: boolean): void {
   for (const c of current.ctx.characters) {
     for (const g of [playing(c), ...c.extra]) {
       if (g === null) continue;
-      if (p) g.pause();
-      else g.play(true);
+      // paused, a clip plays at speed 0 rather than pausing: a paused group stops writing its frame, and
+      // with the IK turned off the IK's last pose then stayed on the bones instead of the clip's
+      g.speedRatio = p ? 0 : 1;
+      g.play(true);
     }
   }
 }
@@ -297,8 +299,7 @@ function setClip(index: number): void {
     c.clip = i;
     const g = playing(c);
     if (g === null) continue;
-    g.start(true, 1);
-    if (paused) g.pause();
+    g.start(true, paused ? 0 : 1);
   }
 }
 

@@ -364,6 +364,14 @@ describe.skipIf(skip)(title, () => {
       expect(off).toBeGreaterThan(0.05);
       expect(ghostMeshes).toBeGreaterThan(0);
       await page.click("#ghost");
+      // paused, IK off shows the clip's pose too (a paused clip stopped writing it: the IK's last pose stayed)
+      await page.click("#pause");
+      await page.click("#ik");
+      const offPaused = await gap();
+      await page.click("#ik");
+      await page.click("#pause");
+      lines.push(`paused, IK off: left hand ${(offPaused * 100).toFixed(1)} % of h from its handle`);
+      expect(offPaused).toBeGreaterThan(0.05);
 
       // the model menu: a native .babylon character (bones without linked nodes: it never got ready), then
       // another committed model
