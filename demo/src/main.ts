@@ -99,7 +99,14 @@ function teardown(): void {
   current = null;
 }
 
+/**
+ * The latest build's number: a build overtaken while it loads (the scenario menu stepped through with the arrow
+ * keys, a model picked meanwhile) drops its scene instead of rendering it beside the newer one's.
+ */
+let latestBuild = 0;
+
 async function build(name: ScenarioName): Promise<void> {
+  const id = ++latestBuild;
   hooks.ready = false;
   teardown();
   const { scene, camera, sun, shadows, ground } = createStage(engine);
@@ -130,6 +137,10 @@ async function build(name: ScenarioName): Promise<void> {
   } catch (e) {
     scene.dispose();
     throw e;
+  }
+  if (id !== latestBuild) {
+    scene.dispose();
+    return;
   }
   const debugViews = new DebugViews(ctx);
   debugViews.setSkeleton(views.skeleton);
