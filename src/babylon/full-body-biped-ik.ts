@@ -3,7 +3,7 @@ import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import type { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import { Logger } from "@babylonjs/core/Misc/logger.js";
-import { Observable } from "@babylonjs/core/Misc/observable.js";
+import { Observable, type Observer } from "@babylonjs/core/Misc/observable.js";
 import type { Scene } from "@babylonjs/core/scene.js";
 import type { BabylonRig } from "./babylon-rig.js";
 import {
@@ -147,6 +147,8 @@ export class FullBodyBipedIK implements SceneUpdatable {
   /** True once a frame was skipped, until the next update that solves. */
   private skipping = false;
   private disposed = false;
+  /** The observer that disposes the IK with its scene. */
+  private sceneDisposed: Observer<Scene> | null = null;
   private lastFrame = -1;
   private readonly warnings: SolverWarning[] = [];
   /** Whether the character is shown: a disabled one is not solved. */
@@ -195,6 +197,8 @@ export class FullBodyBipedIK implements SceneUpdatable {
     claimNodes(this, this.rig.nodes);
     claimNodes(this, this.rig.bones);
     SceneUpdater.for(scene).add(this);
+    // a scene disposed with the IK in it runs no more frames to notice: the solve order's registry kept the IK
+    this.sceneDisposed = scene.onDisposeObservable.add(() => this.dispose());
   }
 
   /**
@@ -457,6 +461,7 @@ export class FullBodyBipedIK implements SceneUpdatable {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    this.scene.onDisposeObservable.remove(this.sceneDisposed);
     notifyDisposed(this.onDisposeObservable, this);
     this.solver._notifyDisposed();
     this.inspector.dispose();

@@ -6,7 +6,7 @@ import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { InspectableType } from "@babylonjs/core/Misc/iInspectable.js";
 import { Logger } from "@babylonjs/core/Misc/logger.js";
-import { Observable } from "@babylonjs/core/Misc/observable.js";
+import { Observable, type Observer } from "@babylonjs/core/Misc/observable.js";
 import type { Scene } from "@babylonjs/core/scene.js";
 import { Quat } from "../math/quat.js";
 import { Vec3, isFiniteVec } from "../math/vec3.js";
@@ -74,6 +74,8 @@ export abstract class RigComponent implements SceneUpdatable {
   /** Take the component's own output off its bones before the animations every frame. */
   fixTransforms: boolean;
   private disposed = false;
+  /** The observer that disposes the component with its scene. */
+  private sceneDisposed: Observer<Scene> | null = null;
   private readonly showInInspector: boolean;
   private readonly firstBoneName: string;
   private inspectorSettings: InspectorSettings | null = null;
@@ -126,6 +128,8 @@ export abstract class RigComponent implements SceneUpdatable {
     this.claimed = turned.flatMap((b) => [b, b.getTransformNode()]);
     claimNodes(this, this.claimed);
     SceneUpdater.for(this.scene).add(this);
+    // a scene disposed with the component in it runs no more frames to notice: the solve order's registry kept it
+    this.sceneDisposed = this.scene.onDisposeObservable.add(() => this.dispose());
     // (the subclass's solver exists only now)
     const key = this.firstBoneName.replace(/[^A-Za-z0-9_]/g, "_");
     const label = `${this.getClassName()} ${key}`;
@@ -420,6 +424,7 @@ export abstract class RigComponent implements SceneUpdatable {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    this.scene.onDisposeObservable.remove(this.sceneDisposed);
     notifyDisposed(this.onDisposeObservable, this);
     this.inspectorSettings?.dispose();
     const updater = SceneUpdater.for(this.scene);
