@@ -99,7 +99,14 @@ function teardown(): void {
   current = null;
 }
 
+/**
+ * The latest build's number: a build overtaken while it loads (the scenario menu stepped through with the arrow
+ * keys, a model picked meanwhile) drops its scene instead of rendering it beside the newer one's.
+ */
+let latestBuild = 0;
+
 async function build(name: ScenarioName): Promise<void> {
+  const id = ++latestBuild;
   hooks.ready = false;
   teardown();
   const { scene, camera, sun, shadows, ground } = createStage(engine);
@@ -130,6 +137,10 @@ async function build(name: ScenarioName): Promise<void> {
   } catch (e) {
     scene.dispose();
     throw e;
+  }
+  if (id !== latestBuild) {
+    scene.dispose();
+    return;
   }
   const debugViews = new DebugViews(ctx);
   debugViews.setSkeleton(views.skeleton);
@@ -258,8 +269,10 @@ function setPaused(p: boolean): void {
   for (const c of current.ctx.characters) {
     for (const g of [playing(c), ...c.extra]) {
       if (g === null) continue;
-      if (p) g.pause();
-      else g.play(true);
+      // paused, a clip plays at speed 0 rather than pausing: a paused group stops writing its frame, and
+      // with the IK turned off the IK's last pose then stayed on the bones instead of the clip's
+      g.speedRatio = p ? 0 : 1;
+      g.play(true);
     }
   }
 }
@@ -297,8 +310,7 @@ function setClip(index: number): void {
     c.clip = i;
     const g = playing(c);
     if (g === null) continue;
-    g.start(true, 1);
-    if (paused) g.pause();
+    g.start(true, paused ? 0 : 1);
   }
 }
 

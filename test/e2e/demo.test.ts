@@ -317,6 +317,15 @@ describe.skipIf(skip)(title, () => {
       await page.goto(`${base}?scenario=free&${SPEED}`);
       await waitFor("h?.ready === true || (h?.errors?.length ?? 0) > 0", 90_000);
       expect(await hook<string[]>("h.errors")).toEqual([]);
+      // the scenario menu stepped with the arrow keys (down to grab, back up to free) builds a scenario per step,
+      // each overtaken while it loads: one scene is left, one render loop (each overtaken one stayed and drew)
+      await page.focus("#scenario");
+      await page.keyboard.press("ArrowDown");
+      await page.keyboard.press("ArrowUp");
+      await waitFor("h.ready === true && h.scenario === 'free'", 90_000);
+      const left = await hook<number[]>("[h.engine.scenes.length, h.engine._activeRenderLoops.length]");
+      lines.push(`scenario menu stepped down and up: ${left[0]} scene(s), ${left[1]} render loop(s)`);
+      expect(left).toEqual([1, 1]);
       // scene time held once a model's free scenario is done: nothing below needs more
       await hook("h.hold(() => h.done())");
       // the UAL character's 46 clips, after the procedural idle
@@ -364,6 +373,14 @@ describe.skipIf(skip)(title, () => {
       expect(off).toBeGreaterThan(0.05);
       expect(ghostMeshes).toBeGreaterThan(0);
       await page.click("#ghost");
+      // paused, IK off shows the clip's pose too (a paused clip stopped writing it: the IK's last pose stayed)
+      await page.click("#pause");
+      await page.click("#ik");
+      const offPaused = await gap();
+      await page.click("#ik");
+      await page.click("#pause");
+      lines.push(`paused, IK off: left hand ${(offPaused * 100).toFixed(1)} % of h from its handle`);
+      expect(offPaused).toBeGreaterThan(0.05);
 
       // the model menu: a native .babylon character (bones without linked nodes: it never got ready), then
       // another committed model

@@ -103,7 +103,8 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     // the model's idle at its own phase (golden-ratio steps), or the procedural idle
     const clip = playClip(c, "Idle_Loop") ?? c.idle;
     clip?.goToFrame(clip.from + ((i * 0.618) % 1) * (clip.to - clip.from));
-    if (ctx.paused()) clip?.pause();
+    // paused as the shell pauses: at speed 0, still writing its frame
+    if (ctx.paused() && clip !== null) clip.speedRatio = 0;
     const hand = c.ik.solver.rightHandEffector;
     hand.positionWeight = 1;
     hands.push(hand);

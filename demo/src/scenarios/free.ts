@@ -70,7 +70,9 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     return handle;
   };
   const effectors: [string, Kind, FullBodyBipedEffector, Bone, BabylonChain | null][] = [
-    ["body", "body", E.Body, r.pelvis, null],
+    // the body effector moves the solver's root node (a spine bone on many rigs), not the pelvis: its handle
+    // sits there, or the body dropped by their distance on the first drag (26 cm on the UAL character)
+    ["body", "body", E.Body, ik.rootNode, null],
     ["left shoulder", "shoulder", E.LeftShoulder, r.leftUpperArm, null],
     ["right shoulder", "shoulder", E.RightShoulder, r.rightUpperArm, null],
     ["left thigh", "thigh", E.LeftThigh, r.leftThigh, null],
@@ -167,6 +169,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       leftHand: arr(bonePos(r.leftHand)),
       rightHand: arr(bonePos(r.rightHand)),
       body: arr(bonePos(r.pelvis)),
+      rootNode: arr(bonePos(ik.rootNode)),
       gizmoWorld: gizmos.manager.gizmos.positionGizmo?.xGizmo.updateGizmoRotationToMatchAttachedMesh === false,
       height: h,
     }),

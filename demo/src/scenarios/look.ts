@@ -77,6 +77,8 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     const d = ray.intersectsPlane(plane);
     if (d === null) return;
     ray.origin.addToRef(ray.direction.scaleInPlace(d), target.position);
+    // the cursor on the floor in front of the plane meets it under the floor: the ball rests on the floor
+    target.position.y = Math.max(target.position.y, 0.03 * h);
     wander.touch();
     sinceTouch = 0;
     delete run.checks.pointer;

@@ -111,7 +111,10 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     effector.rotationWeight = 0;
     controllers.push([grip, target]);
   }
-  // the feet stay where they stand (a VR user's real feet)
+  // the feet stay where they stand (a VR user's real feet); the headset leads the body, the hands reach from
+  // it: with the arms' pull (1), controllers dragged 2.5 m out tore the feet 1.7 m off the floor
+  s.leftArmChain.pull = s.rightArmChain.pull = 0;
+  const pins: [Bone, TransformNode][] = [];
   for (const [e, foot] of [
     [s.leftFootEffector, r.leftFoot],
     [s.rightFootEffector, r.rightFoot],
@@ -122,6 +125,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     e.target = pin;
     e.positionWeight = 1;
     e.rotationWeight = 1;
+    pins.push([foot, pin]);
   }
   const trackers = [headset, controllers[0]![0], controllers[1]![0]];
   for (const m of trackers) onTop(m);
@@ -172,6 +176,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     pelvis: arr(bonePos(r.pelvis)),
     pelvisAnimated: c.animated.pelvis !== undefined ? arr(c.animated.pelvis) : null,
     headsetMoved: Vector3.Distance(headset.position, home[0]!.p),
+    feetOff: Math.max(...pins.map(([foot, pin]) => Vector3.Distance(bonePos(foot), pin.position))),
     height: h,
   });
   const moments = [1, 2, 3];

@@ -75,4 +75,12 @@ export async function checkLook({ checks, hook, waitFor, page, lines, wait }: Ch
   );
   expect(dist(r.target, goal) / h, "the target under the cursor").toBeLessThan(0.01);
   expect(offTarget(r), "the head toward the cursor's target").toBeLessThan(3);
+  // the cursor on the floor nearer than the plane, at the view's bottom right corner: the plane's point under it
+  // lies under the floor (16 cm at 960×600); the ball stays on the floor (it went there, hidden)
+  const [ux, uy] = await hook<[number, number]>("[innerWidth - 4, innerHeight - 4]");
+  await page.mouse.move(ux, uy);
+  await waitFor("h.checks().pointer !== undefined", wait);
+  const low = await hook<LookRecord>("h.checks().pointer");
+  lines.push(`cursor at (${ux}, ${uy}), on the floor: the ball's centre ${pct(low.target[1], h)} above it`);
+  expect(low.target[1], "the ball above the floor").toBeGreaterThan(0);
 }

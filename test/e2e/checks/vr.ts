@@ -48,6 +48,15 @@ export async function checkVR({ checks, hook, waitFor, page, lines }: CheckConte
   const f0 = await hook<number>("h.frames");
   await waitFor(`h.frames > ${f0 + 3}`, 20_000);
   onTrackers("moved through the hook", await hook<Sample>("h.world()"), lines);
+  // the controllers dragged far out (1.6 h to each side, one high): the feet stay on the floor where they stood
+  // (the arms' pull tore them 1.7 m off it, the body flying after the right hand)
+  await hook("h.control('move', [1, -1.6, 0, 0])");
+  await hook("h.control('move', [2, 1.6, 0.6, 0])");
+  const f2 = await hook<number>("h.frames");
+  await waitFor(`h.frames > ${f2 + 3}`, 20_000);
+  const far = await hook<Sample & { feetOff: number }>("h.world()");
+  lines.push(`controllers 1.6 h out: the feet ${pct(far.feetOff, h)} from where they stood (tolerance 1 %)`);
+  expect(far.feetOff / h, "the feet stay").toBeLessThan(0.01);
   // standing again for the screenshot
   await hook("h.control('pose', 0)");
   const f1 = await hook<number>("h.frames");
