@@ -41,7 +41,7 @@ export interface EffectorHandle {
 
 /** Options of {@link EffectorHandles.create}. */
 export interface EffectorHandlesOptions {
-  /** The effectors that get a handle (default: all nine). */
+  /** The effectors that get a handle (default: all nine; one handle each, listed twice or not). */
   effectors?: readonly FullBodyBipedEffector[];
   /** A handle for each limb's bend goal (elbows and knees; default true). */
   bendGoals?: boolean;
@@ -164,6 +164,10 @@ export class EffectorHandles {
     const size = options.size ?? 0.03;
     if (!(size > 0 && size < Infinity)) throw new FBBIKError([`size ${size} is not a positive number`]);
     const solver = ik.solver;
+    // checked before anything is made: a throw leaves no layer or mesh behind
+    const effectors = [...new Set(options.effectors ?? [0, 1, 2, 3, 4, 5, 6, 7, 8])];
+    const unknown = effectors.filter((type) => solver.effectors[type] === undefined);
+    if (unknown.length > 0) throw new FBBIKError(unknown.map((t) => `effector ${t} is not a FullBodyBipedEffector`));
     const height = worldLegLength(ik) / LEG_PER_HEIGHT;
     this.bendDistance = BEND_GOAL_DISTANCE * height;
     this.ownLayer = options.utilityLayer === undefined;
@@ -177,10 +181,8 @@ export class EffectorHandles {
       m.emissiveColor = COLORS[kind].clone();
       return m;
     };
-    const effectors = options.effectors ?? [0, 1, 2, 3, 4, 5, 6, 7, 8];
     for (const type of effectors) {
-      const effector = solver.effectors[type];
-      if (effector === undefined) throw new FBBIKError([`effector ${type} is not a FullBodyBipedEffector`]);
+      const effector = solver.effectors[type]!;
       const kind = KIND_OF[type as FullBodyBipedEffector];
       const name = NAMES[type as FullBodyBipedEffector];
       const mesh = CreateSphere(`${name} handle`, { diameter: 1, segments: 12 }, scene);
@@ -241,7 +243,6 @@ export class EffectorHandles {
     this.listen(this.positionGizmo.onDragStartObservable, () => this.grab("position"));
     this.listen(this.rotationGizmo.onDragStartObservable, () => this.grab("rotation"));
     this.listen(ik.onDisposeObservable, () => this.dispose());
-    this.paint();
   }
 
   /**

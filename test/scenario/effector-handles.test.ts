@@ -240,7 +240,11 @@ describe("EffectorHandles", () => {
     const { ik } = await setUp();
     expect(() => EffectorHandles.create(ik, { size: 0 })).toThrow(FBBIKError);
     expect(() => EffectorHandles.create(ik, { size: 0 })).toThrow(/EffectorHandles/);
-    expect(() => EffectorHandles.create(ik, { effectors: [9 as never] })).toThrow(/effector 9/);
+    // a throw leaves nothing behind: no utility layer listening to the scene's pointer
+    const listening = ik.scene.onPrePointerObservable.observers.length;
+    expect(() => EffectorHandles.create(ik, { effectors: [5, 9 as never] })).toThrow(/effector 9/);
+    expect(ik.scene.onPrePointerObservable.observers.length).toBe(listening);
+    expect(EffectorHandles.create(ik, { effectors: [5, 5], bendGoals: false }).handles.length).toBe(1);
     const handles = EffectorHandles.create(ik, { bendGoals: false });
     expect(handles.handles.length).toBe(9);
     expect(() => handles.find("tail")).toThrow(/"left hand"/);
