@@ -11,11 +11,11 @@ import type { Mesh } from "@babylonjs/core/Meshes/mesh.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { Observable, type Observer } from "@babylonjs/core/Misc/observable.js";
 import { UtilityLayerRenderer } from "@babylonjs/core/Rendering/utilityLayerRenderer.js";
-import { FullBodyBipedEffector } from "../solver/biped-bones.js";
+import { Vec3, copy, projectOnPlane, sub } from "../math/vec3.js";
+import type { FullBodyBipedEffector } from "../solver/biped-bones.js";
 import { FBBIKError, setUpAs } from "../solver/errors.js";
 import type { BabylonBendConstraint, BabylonChain } from "./babylon-chain.js";
 import type { BabylonEffector } from "./babylon-effector.js";
-import { setVector3Fields } from "./babylon-fields.js";
 import { notifyDisposed } from "./dispose-notice.js";
 import type { FullBodyBipedIK } from "./full-body-biped-ik.js";
 import { currentWorldMatrix } from "./world-matrix.js";
@@ -67,35 +67,21 @@ const COLORS: Record<EffectorHandleKind, Color3> = {
   bendGoal: new Color3(0.35, 1, 0.3),
 };
 
-/** The handles' names, by effector. */
-const NAMES: Record<FullBodyBipedEffector, string> = {
-  [FullBodyBipedEffector.Body]: "body",
-  [FullBodyBipedEffector.LeftShoulder]: "left shoulder",
-  [FullBodyBipedEffector.RightShoulder]: "right shoulder",
-  [FullBodyBipedEffector.LeftThigh]: "left thigh",
-  [FullBodyBipedEffector.RightThigh]: "right thigh",
-  [FullBodyBipedEffector.LeftHand]: "left hand",
-  [FullBodyBipedEffector.RightHand]: "right hand",
-  [FullBodyBipedEffector.LeftFoot]: "left foot",
-  [FullBodyBipedEffector.RightFoot]: "right foot",
-};
+/** Each effector's handle: its name and kind, in {@link FullBodyBipedEffector} order. */
+const EFFECTOR_HANDLES: readonly (readonly [string, EffectorHandleKind])[] = [
+  ["body", "body"],
+  ["left shoulder", "shoulder"],
+  ["right shoulder", "shoulder"],
+  ["left thigh", "thigh"],
+  ["right thigh", "thigh"],
+  ["left hand", "hand"],
+  ["right hand", "hand"],
+  ["left foot", "foot"],
+  ["right foot", "foot"],
+];
 
-const KIND_OF: Record<FullBodyBipedEffector, EffectorHandleKind> = {
-  [FullBodyBipedEffector.Body]: "body",
-  [FullBodyBipedEffector.LeftShoulder]: "shoulder",
-  [FullBodyBipedEffector.RightShoulder]: "shoulder",
-  [FullBodyBipedEffector.LeftThigh]: "thigh",
-  [FullBodyBipedEffector.RightThigh]: "thigh",
-  [FullBodyBipedEffector.LeftHand]: "hand",
-  [FullBodyBipedEffector.RightHand]: "hand",
-  [FullBodyBipedEffector.LeftFoot]: "foot",
-  [FullBodyBipedEffector.RightFoot]: "foot",
-};
-
-/** How far a bend goal's handle sits from its elbow or knee, as a fraction of the character's height. */
-const BEND_GOAL_DISTANCE = 0.15;
-/** The leg (thigh to foot) as a fraction of a biped's height: places bend goals without a bounding box. */
-const LEG_PER_HEIGHT = 0.47;
+/** How far a bend goal's handle sits from its elbow or knee, as a fraction of the limb's length. */
+const BEND_GOAL_DISTANCE = 0.35;
 
 /** What the handles took over, given back by dispose. */
 interface Taken {
@@ -103,15 +89,16 @@ interface Taken {
   target: TransformNode | null;
   positionWeight: number;
   rotationWeight: number;
-  bend: BabylonBendConstraint | null;
+  chain: BabylonChain | null;
   bendGoal: TransformNode | null;
   bendWeight: number;
 }
 
-const tp = new Vector3();
-const ta = new Vector3();
-const tb = new Vector3();
-const tc = new Vector3();
+const upper = new Vec3();
+const middle = new Vec3();
+const end = new Vec3();
+const axis = new Vec3();
+const side = new Vec3();
 const WHITE = new Color3(1, 1, 1);
 
 /**
@@ -151,10 +138,7 @@ export class EffectorHandles {
   /** Notified once by {@link dispose}, before it lets go of its state (Babylon's convention). */
   readonly onDisposeObservable = new Observable<EffectorHandles>();
   private readonly taken: Taken[] = [];
-  /** Per handle, the limb of a bend goal (null for an effector). */
-  private readonly chains: (BabylonChain | null)[] = [];
   private readonly ownLayer: boolean;
-  private readonly bendDistance: number;
   private selectedHandle: EffectorHandle | null = null;
   private readonly observers: (() => void)[] = [];
   private disposed = false;
@@ -168,8 +152,6 @@ export class EffectorHandles {
     const effectors = [...new Set(options.effectors ?? [0, 1, 2, 3, 4, 5, 6, 7, 8])];
     const unknown = effectors.filter((type) => solver.effectors[type] === undefined);
     if (unknown.length > 0) throw new FBBIKError(unknown.map((t) => `effector ${t} is not a FullBodyBipedEffector`));
-    const height = worldLegLength(ik) / LEG_PER_HEIGHT;
-    this.bendDistance = BEND_GOAL_DISTANCE * height;
     this.ownLayer = options.utilityLayer === undefined;
     const layer = options.utilityLayer ?? new UtilityLayerRenderer(ik.rig.skeleton.getScene());
     this.utilityLayer = layer;
@@ -183,20 +165,18 @@ export class EffectorHandles {
     };
     for (const type of effectors) {
       const effector = solver.effectors[type]!;
-      const kind = KIND_OF[type as FullBodyBipedEffector];
-      const name = NAMES[type as FullBodyBipedEffector];
+      const [name, kind] = EFFECTOR_HANDLES[type]!;
       const mesh = CreateSphere(`${name} handle`, { diameter: 1, segments: 12 }, scene);
       mesh.material = material(name, kind);
       mesh.rotationQuaternion = new Quaternion();
       const rotatable = kind === "hand" || kind === "foot" || kind === "body";
       handles.push({ name, kind, mesh, effector, bendConstraint: null, rotatable });
-      this.chains.push(null);
       this.taken.push({
         effector,
         target: effector.target,
         positionWeight: effector.positionWeight,
         rotationWeight: effector.rotationWeight,
-        bend: null,
+        chain: null,
         bendGoal: null,
         bendWeight: 0,
       });
@@ -209,13 +189,12 @@ export class EffectorHandles {
         mesh.rotationQuaternion = new Quaternion();
         const bend = chain.bendConstraint;
         handles.push({ name, kind: "bendGoal", mesh, effector: null, bendConstraint: bend, rotatable: false });
-        this.chains.push(chain);
         this.taken.push({
           effector: null,
           target: null,
           positionWeight: 0,
           rotationWeight: 0,
-          bend,
+          chain,
           bendGoal: bend.bendGoal,
           bendWeight: bend.weight,
         });
@@ -331,8 +310,9 @@ export class EffectorHandles {
         t.effector.positionWeight = t.positionWeight;
         t.effector.rotationWeight = t.rotationWeight;
       } else {
-        if (t.bend!.bendGoal === h.mesh) t.bend!.bendGoal = t.bendGoal;
-        t.bend!.weight = t.bendWeight;
+        const bend = t.chain!.bendConstraint;
+        if (bend.bendGoal === h.mesh) bend.bendGoal = t.bendGoal;
+        bend.weight = t.bendWeight;
       }
     });
     this.positionGizmo.dispose();
@@ -382,19 +362,25 @@ export class EffectorHandles {
           continue;
         }
       }
-      const nodes = this.chains[i]!.inner.nodes;
-      rig.getWorldPosition(nodes[0]!.bone, ta);
-      rig.getWorldPosition(nodes[1]!.bone, tb);
-      rig.getWorldPosition(nodes[2]!.bone, tc);
+      // in component space, as the solver has the limb: beside the middle joint, on the side the limb bends to
+      const chain = this.taken[i]!.chain!.inner;
+      const nodes = chain.nodes;
+      rig.getPosition(nodes[0]!.bone, upper);
+      rig.getPosition(nodes[1]!.bone, middle);
+      rig.getPosition(nodes[2]!.bone, end);
+      projectOnPlane(side, sub(side, middle, upper), sub(axis, end, upper));
+      // lengths written out: a double returned from a call V8 does not inline is boxed ("Doubles across calls")
+      let ll = side.x * side.x + side.y * side.y + side.z * side.z;
       // a straight limb has no bend side: the constraint's own bend direction stands in for it
-      if (!bendSide(ta, tb, tc, tp)) setVector3Fields(tp, bend.direction);
-      // written out: a double handed to a Babylon method V8 does not inline is boxed ("Doubles across calls")
-      const k = this.bendDistance;
-      const out = mesh.position;
-      out._x = tb._x + tp._x * k;
-      out._y = tb._y + tp._y * k;
-      out._z = tb._z + tp._z * k;
-      out._isDirty = true;
+      if (!(ll > 1e-12 * (axis.x * axis.x + axis.y * axis.y + axis.z * axis.z))) {
+        copy(side, bend.inner.direction);
+        ll = side.x * side.x + side.y * side.y + side.z * side.z;
+      }
+      const k = ll > 0 ? (BEND_GOAL_DISTANCE * chain.length) / Math.sqrt(ll) : 0;
+      side.x = middle.x + side.x * k;
+      side.y = middle.y + side.y * k;
+      side.z = middle.z + side.z * k;
+      rig.componentToWorldPoint(side, mesh.position);
     }
     this.paint();
   }
@@ -431,44 +417,6 @@ export class EffectorHandles {
       if (h === this.selectedHandle) Color3.LerpToRef(m.emissiveColor, WHITE, 0.45, m.emissiveColor);
     }
   }
-}
-
-/** The world length of the left leg (thigh to knee to foot): the character's scale in its world. */
-function worldLegLength(ik: FullBodyBipedIK): number {
-  const rig = ik.rig;
-  const nodes = ik.solver.leftLegChain.inner.nodes;
-  rig.getWorldPosition(nodes[0]!.bone, ta);
-  rig.getWorldPosition(nodes[1]!.bone, tp);
-  rig.getWorldPosition(nodes[2]!.bone, tc);
-  const length = Vector3.Distance(ta, tp) + Vector3.Distance(tp, tc);
-  if (!(length > 0 && length < Infinity)) throw new FBBIKError(["the left leg has no length in the world"]);
-  return length;
-}
-
-/**
- * The unit direction from the line upper→end to the middle joint (the side the limb bends to) into `out`;
- * false when the limb is straight. Allocation-free.
- */
-function bendSide(upper: Vector3, middle: Vector3, end: Vector3, out: Vector3): boolean {
-  const dx = end._x - upper._x;
-  const dy = end._y - upper._y;
-  const dz = end._z - upper._z;
-  const ll = dx * dx + dy * dy + dz * dz;
-  const mx = middle._x - upper._x;
-  const my = middle._y - upper._y;
-  const mz = middle._z - upper._z;
-  const t = ll > 0 ? (mx * dx + my * dy + mz * dz) / ll : 0;
-  const sx = mx - t * dx;
-  const sy = my - t * dy;
-  const sz = mz - t * dz;
-  const l = Math.sqrt(sx * sx + sy * sy + sz * sz);
-  if (!(l > 1e-6 * Math.sqrt(ll))) return false;
-  // written out, as in place
-  out._x = sx / l;
-  out._y = sy / l;
-  out._z = sz / l;
-  out._isDirty = true;
-  return true;
 }
 
 /** Where a weighted effector pulls: its target node's world position, else its world `position`. */

@@ -79,16 +79,18 @@ describe("EffectorHandles", () => {
         // Babylon's matrices are float32: its decomposition is good to about 0.01°
         expect(angle(x.mesh.rotationQuaternion!, q)).toBeLessThan(0.05);
       }
-      // a bend goal's handle beside its elbow or knee, on the side the limb bends to
+      // a bend goal's handle beside its elbow or knee, on the side the limb bends to (a straight limb: its bend
+      // constraint's direction), at 0.35 of the limb's length
       ik.solver.limbChains.forEach((chain, i) => {
         const x = handles.handles[9 + i]!;
         const [a, b, c] = chain.inner.nodes.map((n) => ik.rig.getWorldPosition(n.bone, new Vector3()));
         const line = c!.subtract(a!).normalize();
         const side = b!.subtract(a!).subtract(line.scale(Vector3.Dot(b!.subtract(a!), line)));
         const offset = nodePos(x.mesh).subtract(b!);
-        expect(offset.length()).toBeGreaterThan(0.1 * h);
-        expect(offset.length()).toBeLessThan(0.2 * h);
-        if (side.length() > 1e-3 * h) expect(Vector3.Dot(offset.normalize(), side.normalize())).toBeGreaterThan(0.999);
+        const limb = Vector3.Distance(a!, b!) + Vector3.Distance(b!, c!);
+        expect(offset.length() / limb).toBeCloseTo(0.35, 3);
+        const toward = side.length() > 1e-3 * h ? side : chain.bendConstraint.direction;
+        expect(Vector3.Dot(offset.normalize(), toward.clone().normalize())).toBeGreaterThan(0.999);
       });
     });
   }
