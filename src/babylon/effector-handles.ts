@@ -211,7 +211,8 @@ export class EffectorHandles {
       if (h.effector !== null) h.effector.target = h.mesh;
       else h.bendConstraint!.bendGoal = h.mesh;
     }
-    this.listen(solver.onPostUpdateObservable, () => this.place(false));
+    // after the write, not on onPostUpdate: a hook added after the handles (FBBIKColliders) may still move a bone
+    this.listen(ik._onWrittenObservable, () => this.place(false));
     this.listen(scene.onBeforeRenderObservable, () => this.resize(size));
     this.listen(scene.onPointerObservable, (info: PointerInfo) => {
       if (info.type !== PointerEventTypes.POINTERDOWN) return;
@@ -334,7 +335,7 @@ export class EffectorHandles {
 
   /**
    * Puts each handle without weight where the pose is: an effector's on its bone (the solved pose, read from the
-   * rig on onPostUpdateObservable), a bend goal's beside its elbow or knee. With `all`, weighted effector handles
+   * rig once written), a bend goal's beside its elbow or knee. With `all`, weighted effector handles
    * too: on their target, when they had one, else on the effector's world position.
    */
   private place(all: boolean): void {

@@ -120,6 +120,11 @@ export class FullBodyBipedIK implements SceneUpdatable {
   /** Notified once by {@link dispose}, before the IK lets go of its bones (Babylon's convention). */
   readonly onDisposeObservable = new Observable<FullBodyBipedIK>();
   /**
+   * @internal Notified once the solved pose is written to the bones: after every onPostUpdate hook, whatever
+   * the order they were added in (EffectorHandles rides on it, so it sees what FBBIKColliders pushed).
+   */
+  readonly _onWrittenObservable = new Observable<void>();
+  /**
    * The IK's main settings in Babylon's Inspector (`inspectableCustomProperties`): enabled, weight,
    * iterations, each effector's position and rotation weight, each limb's pull and reach, as sliders under
    * the character's root node, skeleton and skinned meshes (property names `fbbik_…`, e.g.
@@ -292,7 +297,8 @@ export class FullBodyBipedIK implements SceneUpdatable {
     this.rig.read();
     const fade = this._lodFade;
     // fading out by level of detail: the solution is the animated pose, nothing to solve
-    if ((fade === null || !fade.toAnimated) && this.rigSolvable()) {
+    const solving = (fade === null || !fade.toAnimated) && this.rigSolvable();
+    if (solving) {
       if (this._lodCheap) this.solveCheap();
       else this.solver.inner.update();
     }
@@ -305,7 +311,7 @@ export class FullBodyBipedIK implements SceneUpdatable {
         "The solved pose had a non-finite value (NaN or ±∞, e.g. set into the solver by a hook): nothing was " +
           "written this frame, the bones keep the animated pose.",
       );
-    }
+    } else if (solving) this._onWrittenObservable.notifyObservers();
   }
 
   /**
@@ -475,6 +481,7 @@ export class FullBodyBipedIK implements SceneUpdatable {
     this.rig.dispose();
     this.solver._dispose();
     this.onWarningObservable.clear();
+    this._onWrittenObservable.clear();
     const inner = this.solver.inner;
     for (const o of [
       inner.onPreUpdate,

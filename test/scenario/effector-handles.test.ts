@@ -9,8 +9,11 @@ import { PickingInfo } from "@babylonjs/core/Collisions/pickingInfo.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { afterEach, describe, expect, it } from "vitest";
+import { BoneCollider } from "../../src/babylon/bone-collider.js";
 import { EffectorHandles } from "../../src/babylon/effector-handles.js";
+import { FBBIKColliders } from "../../src/babylon/fbbik-colliders.js";
 import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
+import { FullBodyBipedChain } from "../../src/solver/biped-bones.js";
 import { FBBIKError } from "../../src/solver/errors.js";
 import { type LoadedModel, loadModel } from "../helpers/babylon-scene.js";
 import { height, nodePos, worldPos } from "../helpers/scene-probes.js";
@@ -236,6 +239,30 @@ describe("EffectorHandles", () => {
     last.onDisposeObservable.add(() => notified++);
     m.scene.dispose();
     expect([notified, other.isDisposed, last.handles.every((x) => x.mesh.isDisposed())]).toEqual([1, true, true]);
+  });
+
+  it("a hand handle rides where FBBIKColliders, created after the handles, pushed the hand", async () => {
+    const { m, ik, h } = await setUp();
+    const handles = EffectorHandles.create(ik);
+    // a ball on the chest around the right hand: the pass pushes the hand out of it on frames the IK solves
+    const hand = ik.references.rightHand;
+    const chest = ik.references.spine[ik.references.spine.length - 1]!;
+    const at = worldPos(hand);
+    FBBIKColliders.create(ik, {
+      colliders: [BoneCollider.fromWorld(chest, at, at.add(new Vector3(0, 1e-3 * h, 0)), 0.05 * h)],
+      limbs: [FullBodyBipedChain.RightArm],
+    });
+    // a little body weight so that the IK solves (the pass runs only then)
+    ik.solver.bodyEffector.positionWeight = 0.01;
+    for (let f = 0; f < 3; f++) m.scene.render();
+    const pushed = Vector3.Distance(worldPos(hand), at);
+    expect(pushed, "the pass moved the hand").toBeGreaterThan(0.03 * h);
+    const handle = handles.find("right hand")!;
+    const off = Vector3.Distance(nodePos(handle.mesh), worldPos(hand));
+    console.log(
+      `hand pushed ${((100 * pushed) / h).toFixed(2)} % h; its handle ${((100 * off) / h).toFixed(5)} % h off it`,
+    );
+    expect(off).toBeLessThan(1e-5 * h);
   });
 
   it("names a bad option and an unknown handle", async () => {
