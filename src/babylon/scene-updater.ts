@@ -56,7 +56,9 @@ const updaters = new WeakMap<Scene, SceneUpdater>();
  * moved there count this frame); then the first `onBeforeRenderTargetsRenderObservable` of the frame →
  * each item's `_beforeRender` (the solve). That observable fires right after `onBeforeRenderObservable`,
  * before the custom render targets and the cameras evaluate meshes and prepare skeletons, and again for
- * each camera: the frame id keeps the solve to the first call.
+ * each camera: the frame id keeps the solve to the first call. A scene rendering through a frame graph
+ * (`scene.frameGraph`) solves at the end of `onBeforeRenderObservable` instead: Babylon 8's frame graph path
+ * never notifies `onBeforeRenderTargetsRenderObservable`, and 9's notifies it right after.
  */
 export class SceneUpdater {
   /** The components, in update order. */
@@ -67,6 +69,8 @@ export class SceneUpdater {
   private beforeAnimations: Observer<Scene> | null = null;
   private beforeRender: Observer<Scene> | null = null;
   private sceneDisposal: Observer<Scene> | null = null;
+  /** The solve on `onBeforeRenderObservable`, kept its last observer while the scene has a frame graph. */
+  private graphRender: Observer<Scene> | null = null;
   /** Index of the item being called, -1 outside a pass (a removal during the pass adjusts it). */
   private current = -1;
   /** True while a pass walks the items backwards (FixTransforms). */
@@ -112,20 +116,41 @@ export class SceneUpdater {
     if (this.current >= 0 && at <= this.current) this.current++;
     if (this.beforeRender === null) {
       this.beforeAnimations = this.scene.onBeforeAnimationsObservable.add(() => {
+        this.followFrameGraph();
         this.snapshotStep(false);
         this.pass(false);
         this.snapshotStep(true);
       });
-      this.beforeRender = this.scene.onBeforeRenderTargetsRenderObservable.add(() => {
-        const frame = this.scene.getFrameId();
-        if (frame === this.solvedFrame) return;
-        this.solvedFrame = frame;
-        this.clock.tick();
-        this.pass(true);
-      });
+      this.beforeRender = this.scene.onBeforeRenderTargetsRenderObservable.add(() => this.solve());
       // without it, a scene disposed under live IKs stayed reachable through them (solve-order's claimants)
       this.sceneDisposal = this.scene.onDisposeObservable.add(() => this.disposeAll());
     }
+  }
+
+  /** The solve pass, once a frame. */
+  private solve(): void {
+    const frame = this.scene.getFrameId();
+    if (frame === this.solvedFrame) return;
+    this.solvedFrame = frame;
+    this.clock.tick();
+    this.pass(true);
+  }
+
+  /**
+   * With a frame graph, the solve also observes `onBeforeRenderObservable`, as its last observer (moved back
+   * there when one was added since: every observer of the frame still runs before the solve); without one,
+   * that observer goes.
+   */
+  private followFrameGraph(): void {
+    const observable = this.scene.onBeforeRenderObservable;
+    if (this.scene.frameGraph === null) {
+      if (this.graphRender !== null) observable.remove(this.graphRender);
+      this.graphRender = null;
+      return;
+    }
+    if (this.graphRender === null) this.graphRender = observable.add(() => this.solve());
+    const observers = observable.observers;
+    if (observers[observers.length - 1] !== this.graphRender) observable.makeObserverBottomPriority(this.graphRender!);
   }
 
   /** Disposes every component, last to solve first (the scene is being disposed). */
@@ -206,6 +231,8 @@ export class SceneUpdater {
       this.scene.onBeforeAnimationsObservable.remove(this.beforeAnimations);
       this.scene.onBeforeRenderTargetsRenderObservable.remove(this.beforeRender);
       this.scene.onDisposeObservable.remove(this.sceneDisposal);
+      this.scene.onBeforeRenderObservable.remove(this.graphRender);
+      this.graphRender = null;
       this.beforeAnimations = null;
       this.beforeRender = null;
       this.sceneDisposal = null;

@@ -8,6 +8,7 @@ import type { Animatable } from "@babylonjs/core/Animations/animatable.core.js";
 import { Animation } from "@babylonjs/core/Animations/animation.js";
 import type { AnimationGroup } from "@babylonjs/core/Animations/animationGroup.js";
 import { FreeCamera } from "@babylonjs/core/Cameras/freeCamera.js";
+import { FrameGraph } from "@babylonjs/core/FrameGraph/frameGraph.js";
 import { RenderTargetTexture } from "@babylonjs/core/Materials/Textures/renderTargetTexture.js";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
@@ -128,6 +129,31 @@ describe("B: several update() calls in one render frame", () => {
     expect(Vector3.Distance(headOnce, worldPos(head))).toBeLessThan(1e-9);
   });
 });
+
+/**
+ * Renders 6 frames with the left hand's target moved in an `onBeforeRenderObservable` observer added after the
+ * first frame, and returns the solves counted and the hand's distances from the frame's target, taken whenever
+ * one of `probes` notifies.
+ */
+function chaseHand(
+  m: LoadedModel,
+  ik: FullBodyBipedIK,
+  probes: { add(callback: () => void): unknown }[],
+): { solves: number; seen: number[] } {
+  m.scene.render();
+  const rest = worldPos(ik.references.leftHand);
+  const hand = ik.solver.leftHandEffector;
+  hand.positionWeight = 1;
+  let solves = 0;
+  ik.solver.onPostUpdateObservable.add(() => solves++);
+  let f = 0;
+  const target = () => rest.add(f % 2 === 0 ? new Vector3(0, 0.05, 0.05) : new Vector3(0.05, -0.05, 0.12));
+  m.scene.onBeforeRenderObservable.add(() => hand.position.copyFrom(target()));
+  const seen: number[] = [];
+  for (const p of probes) p.add(() => seen.push(Vector3.Distance(worldPos(ik.references.leftHand), target())));
+  for (; f < 6; f++) m.scene.render();
+  return { solves, seen };
+}
 
 describe("F: frame order", () => {
   it("a target moved in an onBeforeRenderObservable observer added after create() is solved the same frame", async () => {
@@ -414,24 +440,38 @@ describe("F: frame order", () => {
     const rt = new RenderTargetTexture("rt", 16, m.scene);
     rt.renderList = m.scene.meshes.slice();
     m.scene.customRenderTargets.push(rt);
-    m.scene.render();
-    const rest = worldPos(ik.references.leftHand);
-    const hand = ik.solver.leftHandEffector;
-    hand.positionWeight = 1;
-    let solves = 0;
-    ik.solver.onPostUpdateObservable.add(() => solves++);
-    let f = 0;
-    const target = () => rest.add(f % 2 === 0 ? new Vector3(0, 0.05, 0.05) : new Vector3(0.05, -0.05, 0.12));
-    m.scene.onBeforeRenderObservable.add(() => hand.position.copyFrom(target()));
-    const seen: number[] = [];
-    rt.onBeforeRenderObservable.add(() => seen.push(Vector3.Distance(worldPos(ik.references.leftHand), target())));
-    m.scene.onBeforeCameraRenderObservable.add(() =>
-      seen.push(Vector3.Distance(worldPos(ik.references.leftHand), target())),
-    );
-    for (; f < 6; f++) m.scene.render();
+    const { solves, seen } = chaseHand(m, ik, [rt.onBeforeRenderObservable, m.scene.onBeforeCameraRenderObservable]);
     expect(solves).toBe(6);
     expect(seen.length).toBeGreaterThanOrEqual(6 * 3);
     expect(Math.max(...seen)).toBeLessThan(1e-3 * height(m));
+  });
+
+  it("with a frame graph (scene.frameGraph, Babylon's other render path): solves once per frame, after onBeforeRenderObservable", async () => {
+    const m = await load("Mannequin");
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+    const camera = m.scene.activeCamera;
+    const graph = new FrameGraph(m.scene, true);
+    // Babylon 8 builds a graph with build(), 9 with buildAsync()
+    const legacy = graph as unknown as { buildAsync?: () => Promise<void>; build: () => void };
+    if (legacy.buildAsync !== undefined) await legacy.buildAsync();
+    else legacy.build();
+    m.scene.frameGraph = graph;
+    // at the frame's end: the target moved in this frame's onBeforeRenderObservable is reached
+    const { solves, seen } = chaseHand(m, ik, [m.scene.onAfterRenderObservable]);
+    expect(m.scene.customRenderFunction, "the scene renders through its frame graph").not.toBeNull();
+    expect(solves).toBe(6);
+    expect(seen.length).toBe(6);
+    expect(Math.max(...seen)).toBeLessThan(1e-3 * height(m));
+    // without the graph again, the IK's extra observer goes at the next frame
+    const observers = m.scene.onBeforeRenderObservable.observers.length;
+    m.scene.frameGraph = null;
+    // the graph's path sets the active camera to null
+    m.scene.activeCamera = camera;
+    m.scene.render();
+    // Babylon removes an observer in a timeout
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(m.scene.onBeforeRenderObservable.observers.length).toBe(observers - 1);
+    graph.dispose();
   });
 });
 
