@@ -2,6 +2,7 @@ import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import type { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { Logger } from "@babylonjs/core/Misc/logger.js";
 import { Observable } from "@babylonjs/core/Misc/observable.js";
 import type { Scene } from "@babylonjs/core/scene.js";
@@ -50,6 +51,8 @@ const DETACHED_FOR_GOOD = [
 
 /** The skeletons an IK is attached to (one IK per skeleton). */
 const attached = new WeakMap<Skeleton, FullBodyBipedIK>();
+/** The pelvis node of each attached IK: the skeletons of a glTF model's skins share their nodes. */
+const attachedNodes = new WeakMap<TransformNode, FullBodyBipedIK>();
 
 /** The fields of a Babylon skeleton read here beyond its public typings (internal in @babylonjs/core 9). */
 interface SkeletonContainerState {
@@ -197,6 +200,8 @@ export class FullBodyBipedIK implements SceneUpdatable {
       for (const mesh of scene.meshes) if (mesh.skeleton === skeleton) this.inspector.attach(mesh);
     }
     attached.set(skeleton, this);
+    const pelvis = references.pelvis.getTransformNode();
+    if (pelvis !== null) attachedNodes.set(pelvis, this);
     claimNodes(this, this.rig.nodes);
     claimNodes(this, this.rig.bones);
     SceneUpdater.for(scene).add(this);
@@ -205,8 +210,8 @@ export class FullBodyBipedIK implements SceneUpdatable {
   /**
    * Attaches FullBodyBipedIK to `skeleton`: detects the biped references (or takes them from `options`),
    * builds the solver and, with `autoUpdate`, solves every frame after the animations. Throws
-   * {@link FBBIKError} naming every problem when the rig cannot work, or when the skeleton already has a
-   * FullBodyBipedIK that is not disposed.
+   * {@link FBBIKError} naming every problem when the rig cannot work, or when the skeleton (or another skeleton
+   * on the same nodes: one per skin of a glTF model) already has a FullBodyBipedIK that is not disposed.
    */
   static create(scene: Scene, skeleton: Skeleton, options: FullBodyBipedIKOptions = {}): FullBodyBipedIK {
     if (attached.has(skeleton)) {
@@ -216,6 +221,15 @@ export class FullBodyBipedIK implements SceneUpdatable {
       ]);
     }
     const { references, warnings } = resolveBipedReferences(skeleton, options.references);
+    const pelvis = references.pelvis.getTransformNode();
+    const other = pelvis === null ? undefined : attachedNodes.get(pelvis);
+    if (other !== undefined) {
+      throw new FBBIKError([
+        `skeleton "${skeleton.name}" moves the same nodes as skeleton "${other.skeleton.name}", which already has ` +
+          "a FullBodyBipedIK (a glTF model has a skeleton per skin, all on the same nodes): that one IK drives " +
+          "the character; dispose it before creating another one",
+      ]);
+    }
     const rootNode = resolveRootNode(skeleton, references, options.rootNode);
     return new FullBodyBipedIK(scene, skeleton, references, rootNode, options, warnings);
   }
@@ -471,6 +485,8 @@ export class FullBodyBipedIK implements SceneUpdatable {
     updater.takeOff(this.skeleton);
     updater.remove(this);
     if (attached.get(this.skeleton) === this) attached.delete(this.skeleton);
+    const pelvis = this.references.pelvis.getTransformNode();
+    if (pelvis !== null && attachedNodes.get(pelvis) === this) attachedNodes.delete(pelvis);
     releaseNodes(this, this.rig.nodes);
     releaseNodes(this, this.rig.bones);
     try {

@@ -793,6 +793,26 @@ describe("G8: a second create() on the same skeleton", () => {
     reference.scene.render();
     expect(localPose(m)).toEqual(localPose(reference));
   });
+
+  it("on another skeleton over the same nodes (a glTF model's second skin): refused too, naming both", async () => {
+    const m = await load("Mannequin");
+    const second = m.skeleton.clone("second skin", "second skin");
+    second.bones.forEach((b, i) => b.linkTransformNode(m.skeleton.bones[i]!.getTransformNode()));
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+    let error: unknown = null;
+    try {
+      FullBodyBipedIK.create(m.scene, second);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(FBBIKError);
+    expect(String((error as Error).message)).toContain(
+      `skeleton "second skin" moves the same nodes as skeleton "${m.skeleton.name}"`,
+    );
+    ik.dispose();
+    FullBodyBipedIK.create(m.scene, second).dispose();
+    second.dispose();
+  });
 });
 
 describe("G10: non-finite values written into the solver from a hook", () => {
