@@ -475,7 +475,8 @@ export class EffectorHandles {
       const m = h.mesh.material as StandardMaterial;
       const w =
         h.effector !== null ? Math.max(h.effector.positionWeight, h.effector.rotationWeight) : h.bendConstraint!.weight;
-      m.alpha = w > 0 ? 0.95 : 0.55;
+      // nearly opaque even when faint: at 0.55 the character behind turned the body's blue grey (16° of hue off)
+      m.alpha = w > 0 ? 0.95 : 0.85;
       h.color.scaleToRef(w > 0 ? 1 : 0.75, m.emissiveColor);
       if (h === this.selectedHandle) Color3.LerpToRef(m.emissiveColor, WHITE, 0.45, m.emissiveColor);
     }
