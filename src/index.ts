@@ -214,6 +214,7 @@ export { FBBIKColliders, type FBBIKCollidersOptions } from "./babylon/fbbik-coll
 export {
   EffectorHandles,
   type EffectorHandle,
+  type EffectorHandleAxes,
   type EffectorHandleKind,
   type EffectorHandlesOptions,
 } from "./babylon/effector-handles.js";

@@ -14,6 +14,7 @@ import { CreateCylinder } from "@babylonjs/core/Meshes/Builders/cylinderBuilder"
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode";
 import type { Scene } from "@babylonjs/core/scene";
 import type { AssetContainer } from "@babylonjs/core/assetContainer";
+import type { EffectorHandles } from "../../src/babylon/effector-handles";
 import type { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik";
 import { bonePos, freshWorldMatrix } from "./bone-world";
 
@@ -145,9 +146,14 @@ export interface ScenarioRun {
   panel?(el: HTMLElement): void;
   /** Back to the scenario's starting handles/targets (the panel's reset). */
   reset?(): void;
-  /** Selection sync with the panel (free scenario): the effector/chain a handle stands for. */
+  /**
+   * Selection sync with the panel (free scenario): the effector and chain a selected handle stands for (a bend
+   * goal's: no effector, its limb's chain).
+   */
   onSelect?: ((sel: { effector: number | null; chain: number | null }) => void) | null;
   select?(sel: { effector: number | null; chain: number | null }): void;
+  /** The scenario's effector handles (free), for the test hook. */
+  effectorHandles?: EffectorHandles;
   /** Scenario commands for the test hook (hit: `auto` on/off). */
   control?(cmd: string, arg?: Json): Json;
   dispose?(): void;

@@ -172,6 +172,7 @@ async function build(name: ScenarioName): Promise<void> {
     checks: () => run.checks,
     done: () => run.done,
     world: () => run.world?.() ?? null,
+    handles: () => run.effectorHandles ?? null,
     control: (cmd: string, arg?: unknown) => run.control?.(cmd, arg as never) ?? null,
     views,
     solverNodes: (i = 0) => debugViews.nodeRecords(ctx.iks[i]!),

@@ -113,8 +113,8 @@ export function snapshotParameters(iks: readonly FullBodyBipedIK[]): { restore()
   };
 }
 
-/** The effector and chain the panel edits (kept across rebuilds). */
-const chosen = { effector: 6, chain: 1 };
+/** The effector (null: a bend goal is selected, none) and chain the panel edits (kept across rebuilds). */
+const chosen: { effector: number | null; chain: number } = { effector: 6, chain: 1 };
 
 export function buildPanel(o: PanelOptions): void {
   const panel = document.getElementById("panel")!;
@@ -299,19 +299,35 @@ export function buildPanel(o: PanelOptions): void {
   panel.append(solverSec);
 
   // one effector, one chain: chosen in the lists or by clicking a handle (free scenario)
+  // a new panel has no handle selected: a bend goal chosen before gives way to its limb's end effector
+  if (chosen.effector === null) chosen.effector = chosen.chain + 5;
   const effSec = collapsible("effector & chain", "effector", free);
   const eff = document.createElement("div");
   const effBody = document.createElement("div");
-  const effChoice = choice("effector", "effector", EFFECTORS, chosen.effector, (i) => {
+  const effChoice = choice("effector", "effector", EFFECTORS, chosen.effector ?? -1, (i) => {
     chosen.effector = i;
     fillEffector();
     o.run.select?.({ effector: i, chain: null });
   });
+  // a bend goal selected in the scene: the list says so, not the effector selected before it
+  const none = document.createElement("option");
+  none.value = "-1";
+  none.textContent = "none (a bend goal)";
+  none.hidden = true;
+  effChoice.select.append(none);
   eff.append(effChoice.el, effBody);
   const fillEffector = () => {
-    effChoice.select.value = String(chosen.effector);
+    effChoice.select.value = String(chosen.effector ?? -1);
     effBody.innerHTML = "";
     const i = chosen.effector;
+    if (i === null) {
+      const note = document.createElement("div");
+      note.id = "effector-none";
+      note.className = "hint";
+      note.textContent = `The ${CHAINS[chosen.chain]}'s bend goal is selected: its weight is the chain's "bend goal weight".`;
+      effBody.append(note);
+      return;
+    }
     const e = first.effectors[i]!;
     effBody.append(
       slider(
@@ -418,15 +434,15 @@ export function buildPanel(o: PanelOptions): void {
   effSec.append(ch);
   panel.append(effSec);
 
-  // a handle clicked in the scene: the lists follow (its effector, and its limb's chain)
+  // a handle clicked in the scene: the lists follow (its effector, none for a bend goal, and its limb's chain)
   o.run.onSelect = (sel) => {
-    if (sel.effector !== null) {
-      chosen.effector = sel.effector;
-      fillEffector();
-    }
     if (sel.chain !== null) {
       chosen.chain = sel.chain;
       fillChain();
+    }
+    if (sel.effector !== null || sel.chain !== null) {
+      chosen.effector = sel.effector;
+      fillEffector();
     }
   };
 

@@ -1,5 +1,7 @@
-import { PointerEventTypes, type PointerInfo } from "@babylonjs/core/Events/pointerEvents.js";
+import { PointerEventTypes, type PointerInfo, type PointerInfoPre } from "@babylonjs/core/Events/pointerEvents.js";
 import { Camera } from "@babylonjs/core/Cameras/camera.js";
+// registers scene.pick: deep imports bring none (Babylon's root index does), and a click on a handle picked nothing
+import "@babylonjs/core/Culling/ray.js";
 import { PositionGizmo } from "@babylonjs/core/Gizmos/positionGizmo.js";
 import { RotationGizmo } from "@babylonjs/core/Gizmos/rotationGizmo.js";
 import { StandardMaterial } from "@babylonjs/core/Materials/standardMaterial.js";
@@ -7,6 +9,7 @@ import { Color3 } from "@babylonjs/core/Maths/math.color.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { CreateBox } from "@babylonjs/core/Meshes/Builders/boxBuilder.js";
 import { CreateSphere } from "@babylonjs/core/Meshes/Builders/sphereBuilder.js";
+import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import type { Mesh } from "@babylonjs/core/Meshes/mesh.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { Observable, type Observer } from "@babylonjs/core/Misc/observable.js";
@@ -37,7 +40,15 @@ export interface EffectorHandle {
   readonly bendConstraint: BabylonBendConstraint | null;
   /** True when its rotation counts: hands, feet and the body (its rotation turns the pelvis). */
   readonly rotatable: boolean;
+  /**
+   * Its kind's colour (sRGB), as the handle shows it once it pulls, unselected: what a legend's swatch shows. Its
+   * own copy: change it (`copyFrom`) to recolour this handle.
+   */
+  readonly color: Color3;
 }
+
+/** The axes the gizmos show: the world's, or the selected handle's own (its bone's, while it rides). */
+export type EffectorHandleAxes = "world" | "local";
 
 /** Options of {@link EffectorHandles.create}. */
 export interface EffectorHandlesOptions {
@@ -57,7 +68,7 @@ export interface EffectorHandlesOptions {
   utilityLayer?: UtilityLayerRenderer;
 }
 
-/** The handles' colours by kind (what the demo's legend shows). */
+/** The handles' colours by kind (what a legend shows; the demo's does). */
 const COLORS: Record<EffectorHandleKind, Color3> = {
   body: new Color3(0.15, 0.3, 1),
   shoulder: new Color3(0, 0.85, 0.8),
@@ -127,7 +138,7 @@ export class EffectorHandles {
   readonly handles: readonly EffectorHandle[];
   /** The layer the handles and gizmos draw in. */
   readonly utilityLayer: UtilityLayerRenderer;
-  /** The position gizmo, on the selected handle. World axes by default (`updateGizmoRotationToMatchAttachedMesh`). */
+  /** The position gizmo, on the selected handle, along {@link axes}. */
   readonly positionGizmo: PositionGizmo;
   /** The rotation gizmo, on the selected handle when it is {@link EffectorHandle.rotatable}. */
   readonly rotationGizmo: RotationGizmo;
@@ -161,6 +172,8 @@ export class EffectorHandles {
       const m = new StandardMaterial(`${name} handle`, scene);
       m.disableLighting = true;
       m.emissiveColor = COLORS[kind].clone();
+      // bend goals draw first and leave no depth: an effector's handle behind a box still shows over it
+      m.disableDepthWrite = kind === "bendGoal";
       return m;
     };
     for (const type of effectors) {
@@ -169,8 +182,9 @@ export class EffectorHandles {
       const mesh = CreateSphere(`${name} handle`, { diameter: 1, segments: 12 }, scene);
       mesh.material = material(name, kind);
       mesh.rotationQuaternion = new Quaternion();
+      mesh.alphaIndex = 1;
       const rotatable = kind === "hand" || kind === "foot" || kind === "body";
-      handles.push({ name, kind, mesh, effector, bendConstraint: null, rotatable });
+      handles.push({ name, kind, mesh, effector, bendConstraint: null, rotatable, color: COLORS[kind].clone() });
       this.taken.push({
         effector,
         target: effector.target,
@@ -187,8 +201,17 @@ export class EffectorHandles {
         const mesh = CreateBox(`${name} handle`, { size: 0.8 }, scene);
         mesh.material = material(name, "bendGoal");
         mesh.rotationQuaternion = new Quaternion();
+        mesh.alphaIndex = 0;
         const bend = chain.bendConstraint;
-        handles.push({ name, kind: "bendGoal", mesh, effector: null, bendConstraint: bend, rotatable: false });
+        handles.push({
+          name,
+          kind: "bendGoal",
+          mesh,
+          effector: null,
+          bendConstraint: bend,
+          rotatable: false,
+          color: COLORS.bendGoal.clone(),
+        });
         this.taken.push({
           effector: null,
           target: null,
@@ -214,6 +237,7 @@ export class EffectorHandles {
     // after the write, not on onPostUpdate: a hook added after the handles (FBBIKColliders) may still move a bone
     this.listen(ik._onWrittenObservable, () => this.place(false));
     this.listen(scene.onBeforeRenderObservable, () => this.resize(size));
+    this.effectorsFirst(layer, handles);
     this.listen(scene.onPointerObservable, (info: PointerInfo) => {
       if (info.type !== PointerEventTypes.POINTERDOWN) return;
       const picked = info.pickInfo?.pickedMesh;
@@ -231,6 +255,21 @@ export class EffectorHandles {
    */
   static create(ik: FullBodyBipedIK, options: EffectorHandlesOptions = {}): EffectorHandles {
     return setUpAs("EffectorHandles", () => new EffectorHandles(ik, options));
+  }
+
+  /**
+   * The axes the gizmos show (default "world"): "local" turns them with the selected handle, which rides with its
+   * bone's rotation (on a left hand, the "up" arrow of its bone's axes may point down). Sets both gizmos'
+   * `updateGizmoRotationToMatchAttachedMesh`.
+   */
+  get axes(): EffectorHandleAxes {
+    return this.positionGizmo.updateGizmoRotationToMatchAttachedMesh ? "local" : "world";
+  }
+
+  set axes(axes: EffectorHandleAxes) {
+    const local = axes === "local";
+    this.positionGizmo.updateGizmoRotationToMatchAttachedMesh = local;
+    this.rotationGizmo.updateGizmoRotationToMatchAttachedMesh = local;
   }
 
   /** The selected handle (the gizmos are on it), or null. */
@@ -276,8 +315,10 @@ export class EffectorHandles {
   }
 
   /**
-   * Gives back the weights the handles found at creation and puts every handle whose weight is then 0 back on
-   * its bone (the others stay where they are).
+   * Back to how the handles started: the weights found at creation, each handle without weight on its bone (a
+   * bend goal's beside its limb), each weighted one on the target its effector had at creation (a bend goal's on
+   * its limb's bend goal); a weighted effector that had none stays where it is. An app's starting pose is so the
+   * targets and weights it sets before creating the handles.
    */
   reset(): void {
     if (this.disposed) return;
@@ -328,9 +369,31 @@ export class EffectorHandles {
   }
 
   /** Observes `observable` until dispose. */
-  private listen<T>(observable: Observable<T>, callback: (value: T) => void): void {
+  private listen<T>(observable: Observable<T>, callback: (value: T) => void): Observer<T> | null {
     const o: Observer<T> | null = observable.add(callback);
     this.observers.push(() => observable.remove(o));
+    return o;
+  }
+
+  /**
+   * A press on an effector's handle takes it even where a bend goal's box lies nearer the camera (the layer picks
+   * the nearest mesh): the boxes stop being pickable for a press that has an effector's handle under it. Runs
+   * before the layer's own pick, on the IK's scene.
+   */
+  private effectorsFirst(layer: UtilityLayerRenderer, handles: readonly EffectorHandle[]): void {
+    const goals = handles.filter((h) => h.kind === "bendGoal").map((h) => h.mesh);
+    if (goals.length === 0) return;
+    const effectors = new Set<AbstractMesh>(handles.filter((h) => h.kind !== "bendGoal").map((h) => h.mesh));
+    const onEffector = (m: AbstractMesh): boolean => effectors.has(m) && m.isEnabled() && m.isVisible;
+    const main = layer.originalScene;
+    const o = this.listen(main.onPrePointerObservable, (info: PointerInfoPre) => {
+      const p = info.localPosition;
+      const under =
+        info.type === PointerEventTypes.POINTERDOWN &&
+        layer.utilityLayerScene.pick(p.x, p.y, onEffector, false, layer.getRenderCamera()).hit;
+      for (const g of goals) g.isPickable = !under;
+    });
+    if (o !== null) main.onPrePointerObservable.makeObserverTopPriority(o);
   }
 
   /**
@@ -413,8 +476,9 @@ export class EffectorHandles {
       const m = h.mesh.material as StandardMaterial;
       const w =
         h.effector !== null ? Math.max(h.effector.positionWeight, h.effector.rotationWeight) : h.bendConstraint!.weight;
-      m.alpha = w > 0 ? 0.95 : 0.55;
-      COLORS[h.kind].scaleToRef(w > 0 ? 1 : 0.75, m.emissiveColor);
+      // nearly opaque even when faint: at 0.55 the character behind turned the body's blue grey (16° of hue off)
+      m.alpha = w > 0 ? 0.95 : 0.85;
+      h.color.scaleToRef(w > 0 ? 1 : 0.75, m.emissiveColor);
       if (h === this.selectedHandle) Color3.LerpToRef(m.emissiveColor, WHITE, 0.45, m.emissiveColor);
     }
   }

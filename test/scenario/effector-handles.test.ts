@@ -4,9 +4,12 @@
  * limb follows the handle, reset and dispose give back what the handles took. Real pointer picking and gizmo
  * drags need a browser: test/e2e/umd.test.ts drags a handle with the mouse.
  */
-import { PointerEventTypes, PointerInfo } from "@babylonjs/core/Events/pointerEvents.js";
+import type { IPointerEvent } from "@babylonjs/core/Events/deviceInputEvents.js";
+import { PointerEventTypes, PointerInfo, PointerInfoPre } from "@babylonjs/core/Events/pointerEvents.js";
 import { PickingInfo } from "@babylonjs/core/Collisions/pickingInfo.js";
-import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import type { StandardMaterial } from "@babylonjs/core/Materials/standardMaterial.js";
+import type { Scene } from "@babylonjs/core/scene.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { BoneCollider } from "../../src/babylon/bone-collider.js";
@@ -38,6 +41,19 @@ const pose = (m: LoadedModel) => m.skeleton.bones.map((b) => worldPos(b));
 function angle(a: Quaternion, b: Quaternion): number {
   const d = Math.min(1, Math.abs(Quaternion.Dot(a, b)));
   return (2 * Math.acos(d) * 180) / Math.PI;
+}
+
+/** A press at `p` (world) as the page's input makes it: the scene's pre-pointer observers, where layers pick. */
+function pressAt(scene: Scene, p: Vector3): void {
+  const engine = scene.getEngine();
+  const camera = scene.activeCamera!;
+  const viewport = camera.viewport.toGlobal(engine.getRenderWidth(), engine.getRenderHeight());
+  const s = Vector3.Project(p, Matrix.IdentityReadOnly, scene.getTransformMatrix(), viewport);
+  scene.pointerX = s.x;
+  scene.pointerY = s.y;
+  const evt = { pointerType: "mouse", pointerId: 1, button: 0 } as unknown as IPointerEvent;
+  const info = new PointerInfoPre(PointerEventTypes.POINTERDOWN, evt, s.x, s.y);
+  scene.onPrePointerObservable.notifyObservers(info, PointerEventTypes.POINTERDOWN);
 }
 
 /** A drag of the selected handle beginning, as the gizmo reports it. */
@@ -190,6 +206,95 @@ describe("EffectorHandles", () => {
     expect(ik.solver.rightFootEffector.positionWeight).toBe(0);
     m.scene.render();
     expect(Vector3.Distance(nodePos(foot.mesh), worldPos(ik.references.rightFoot))).toBeLessThan(1e-5 * h);
+  });
+
+  it("reset puts back the starting pose: the targets and weights set before the handles were made", async () => {
+    const { m, ik, h } = await setUp();
+    const r = ik.references;
+    const s = ik.solver;
+    // a starting pose as an app sets it: the left hand raised on a node, the left elbow's goal half on a node
+    const start = new TransformNode("left hand start", m.scene);
+    start.position.copyFrom(worldPos(r.leftHand).add(new Vector3(0, 0.15 * h, 0)));
+    start.rotationQuaternion = Quaternion.RotationAxis(Vector3.Up(), 0.3);
+    s.leftHandEffector.target = start;
+    s.leftHandEffector.positionWeight = 1;
+    s.leftHandEffector.rotationWeight = 1;
+    const elbow = new TransformNode("left elbow goal", m.scene);
+    elbow.position.copyFrom(worldPos(r.leftForearm).add(new Vector3(0, 0, -0.2 * h)));
+    s.leftArmChain.bendConstraint.bendGoal = elbow;
+    s.leftArmChain.bendConstraint.weight = 0.5;
+    const handles = EffectorHandles.create(ik);
+    const hand = handles.find("left hand");
+    const goal = handles.find("left arm bend goal");
+    const body = handles.find("body");
+    // the user moves the hand and the elbow's goal, turns the hand, drags the body down
+    hand.mesh.position.x += 0.2 * h;
+    hand.mesh.rotationQuaternion = Quaternion.RotationAxis(Vector3.Right(), 1);
+    goal.mesh.position.y += 0.3 * h;
+    handles.select(body);
+    dragStart(handles.positionGizmo);
+    body.mesh.position.y -= 0.1 * h;
+    for (let f = 0; f < 3; f++) m.scene.render();
+    handles.reset();
+    expect(Vector3.Distance(nodePos(hand.mesh), nodePos(start))).toBeLessThan(1e-6 * h);
+    expect(angle(hand.mesh.rotationQuaternion!, start.rotationQuaternion)).toBeLessThan(0.05);
+    expect(Vector3.Distance(nodePos(goal.mesh), nodePos(elbow))).toBeLessThan(1e-6 * h);
+    expect([s.leftHandEffector.positionWeight, s.leftArmChain.bendConstraint.weight]).toEqual([1, 0.5]);
+    expect(s.bodyEffector.positionWeight).toBe(0);
+    m.scene.render();
+    // the body's handle without weight again: on the bone its effector moves, the body where the clip has it
+    expect(Vector3.Distance(nodePos(body.mesh), worldPos(s.bodyEffector.bone!))).toBeLessThan(1e-5 * h);
+    expect(Vector3.Distance(worldPos(r.leftHand), nodePos(start))).toBeLessThan(1e-3 * h);
+  });
+
+  it("colours by kind, world or local axes, effector handles before bend goals (drawn and pressed)", async () => {
+    const { m, ik, h } = await setUp();
+    const handles = EffectorHandles.create(ik);
+    const colour = (name: string) => handles.find(name).color.toHexString();
+    expect(colour("left hand")).toBe(colour("right hand"));
+    const kinds = ["body", "left shoulder", "left thigh", "left hand", "left foot", "left arm bend goal"];
+    expect(new Set(kinds.map(colour)).size).toBe(6);
+    // a handle that pulls, unselected, shows its colour as it is; a handle's colour is its own
+    const hand = handles.find("left hand");
+    handles.select(hand);
+    handles.grab("position");
+    handles.select(null);
+    const emissive = () => (hand.mesh.material as StandardMaterial).emissiveColor.toHexString();
+    const orange = colour("left hand");
+    expect(emissive()).toBe(orange);
+    hand.color.set(1, 1, 0);
+    m.scene.render();
+    expect([emissive(), colour("right hand")]).toEqual(["#FFFF00", orange]);
+
+    // the gizmos' axes: the world's by default, the handle's own once switched, on every arrow and ring
+    const turning = () =>
+      [handles.positionGizmo, handles.rotationGizmo].flatMap((g) =>
+        [g.xGizmo, g.yGizmo, g.zGizmo].map((x) => x.updateGizmoRotationToMatchAttachedMesh),
+      );
+    expect([handles.axes, ...new Set(turning())]).toEqual(["world", false]);
+    handles.axes = "local";
+    expect([handles.axes, ...new Set(turning())]).toEqual(["local", true]);
+    handles.axes = "world";
+    expect([handles.axes, ...new Set(turning())]).toEqual(["world", false]);
+
+    // a bend goal's box put between the camera and the right foot's handle: drawn first and leaving no depth,
+    // and a press on the foot takes the foot
+    const foot = handles.find("right foot");
+    const goal = handles.find("right leg bend goal");
+    const eye = m.scene.activeCamera!.globalPosition;
+    const at = nodePos(foot.mesh);
+    goal.bendConstraint!.weight = 1;
+    goal.mesh.position.copyFrom(Vector3.Lerp(eye, at, 0.8));
+    m.scene.render();
+    expect(goal.mesh.alphaIndex).toBeLessThan(foot.mesh.alphaIndex);
+    expect((goal.mesh.material as StandardMaterial).disableDepthWrite).toBe(true);
+    pressAt(m.scene, at);
+    expect(handles.selected?.name).toBe("right foot");
+    // the box moved aside, clear of every effector's handle: a press on it takes it again
+    goal.mesh.position.x += 0.3 * h;
+    m.scene.render();
+    pressAt(m.scene, nodePos(goal.mesh));
+    expect(handles.selected?.name).toBe("right leg bend goal");
   });
 
   it("dispose gives back targets, weights and bend goals; disposing the IK disposes the handles", async () => {

@@ -149,6 +149,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     done: false,
     world: () => ({
       target: arr(target.position),
+      home: arr(home),
       muzzle: arr(worldPos(pistol.muzzle)),
       barrel: arr(barrelAxis(pistol.muzzle)),
       angle: angle(),
@@ -224,6 +225,13 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
           (v) => (autoFire = v),
         ),
       );
+    },
+    // the target back in front of the chest, wandering again from the start of its figure, shots every 1.5 s
+    reset: () => {
+      target.position.copyFrom(home);
+      wander = autoFire = true;
+      time = 0;
+      nextShot = 1.5;
     },
     dispose: () => {
       scene.onPointerObservable.remove(pointer);

@@ -26,7 +26,9 @@ import {
   worldPos,
 } from "../kit";
 import { frameWhole, meshTop } from "../framing";
-import { handleGizmos, handleMaterial, legend, onTop } from "../props/handles";
+import { legend } from "../props/legend";
+import { signalMaterial } from "../props/signal";
+import { onTop, trackerGizmos } from "../props/tracker-gizmos";
 
 const HEADSET = new Color3(0.25, 0.9, 1);
 const LEFT = new Color3(1, 0.55, 0.1);
@@ -66,9 +68,9 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   const headBone = bonePos(r.head!);
   const hs = Math.max(0.1 * h, meshTop(c) - headBone.y);
   const headset = CreateBox("headset", { width: 0.8 * hs, height: 0.4 * hs, depth: 0.45 * hs }, scene);
-  headset.material = handleMaterial(scene, "headset", new Color3(0.16, 0.17, 0.2));
+  headset.material = signalMaterial(scene, "headset", new Color3(0.16, 0.17, 0.2));
   const visor = CreateBox("visor", { width: 0.7 * hs, height: 0.3 * hs, depth: 0.06 * hs }, scene);
-  visor.material = handleMaterial(scene, "visor", HEADSET);
+  visor.material = signalMaterial(scene, "visor", HEADSET);
   visor.parent = headset;
   visor.position.z = 0.225 * hs;
   headset.position.copyFrom(headBone.add(up.scale(0.45 * hs)).add(forward.scale(0.45 * hs)));
@@ -90,7 +92,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     ring.parent = grip;
     ring.position.y = 0.045 * h;
     ring.rotation.x = 0.6;
-    grip.material = handleMaterial(scene, name, color);
+    grip.material = signalMaterial(scene, name, color);
     ring.material = grip.material;
     grip.rotationQuaternion = facing.multiply(Quaternion.RotationAxis(Vector3.Right(), 0.5));
     // the grip in the palm: past the wrist toward the fingers, then the whole controller moved to the front
@@ -155,12 +157,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     const reach = 0.5 - 0.5 * Math.cos((2 * Math.PI * time) / 4);
     trackers[2]!.position.addInPlace(forward.scale(0.3 * L * reach).rotateByQuaternionToRef(yaw, tmp));
   };
-  const gizmos = handleGizmos(
-    scene,
-    trackers,
-    () => true,
-    () => setScript(false),
-  );
+  const gizmos = trackerGizmos(scene, trackers, () => setScript(false));
   const setScript = (on: boolean) => {
     script = on;
     const box = document.getElementById("vr-script") as HTMLInputElement | null;

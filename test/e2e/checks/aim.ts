@@ -3,6 +3,7 @@ import { type CheckContext, type V, pct } from "../harness";
 
 interface AimWorld {
   target: V;
+  home: V;
   barrel: V;
   angle: number;
   recoil: boolean;
@@ -71,4 +72,15 @@ export async function checkAim({ hook, waitFor, page, lines, wait }: CheckContex
   expect(shot.peak / h, "the recoil moves the hand visibly").toBeGreaterThan(0.02);
   expect(shot.residual / h, "the hand comes back").toBeLessThan(0.003);
   expect(shot.angle, "back on target").toBeLessThan(1);
+  // reset all: the target back where it started, wandering again (paused: it stays at the figure's start)
+  const moved: V = [w2.target[0], w2.target[1] + 0.3 * h, w2.target[2]];
+  await hook(`h.control('target', ${JSON.stringify(moved)})`);
+  await page.click("#reset");
+  await frames(2);
+  const back = await hook<AimWorld>("h.world()");
+  const off = Math.hypot(...(back.target.map((v, i) => v - back.home[i]!) as V));
+  lines.push(`reset all: the target ${pct(off, h)} from where it started (tolerance 0.1 %)`);
+  expect(off / h, "reset puts the target back").toBeLessThan(0.001);
+  expect(await hook<boolean>("h.control('query')"), "the target wanders again").toBe(true);
+  expect(await page.locator("#aim-wander").isChecked(), "the panel says so").toBe(true);
 }

@@ -70,6 +70,15 @@ export async function checkFree({ checks, hook, waitFor, page, lines }: CheckCon
   await page.mouse.click(x, y);
   await waitFor("document.getElementById('effector').value === '8'", 10_000);
   expect(await page.locator("#chain").inputValue()).toBe("3");
+  // a bend goal clicked: its limb's chain, and no effector (the list stayed on the foot before)
+  const knee = await hook<V>("h.world().handles['left leg bend goal']");
+  const [kx, ky] = await hook<[number, number]>(`h.project(${JSON.stringify(knee)})`);
+  await page.mouse.click(kx, ky);
+  await waitFor("document.getElementById('chain').value === '2'", 10_000);
+  expect(await hook<string>("h.world().selected")).toBe("left leg bend goal");
+  expect(await page.locator("#effector").inputValue(), "no effector for a bend goal").toBe("-1");
+  expect(await page.locator("#effector-none").textContent()).toMatch(/left leg's bend goal/);
+  lines.push(`a bend goal clicked: the chain list on the left leg, the effector list on none`);
   // the gizmo shows world axes by default, the handle's own once switched; the legend names each colour
   expect(await hook<boolean>("h.world().gizmoWorld"), "world axes by default").toBe(true);
   await page.selectOption("#gizmo-axes", "1");
@@ -80,7 +89,7 @@ export async function checkFree({ checks, hook, waitFor, page, lines }: CheckCon
   expect(swatches.length, "legend: hands, feet, body, shoulders, thighs, bend goals").toBe(6);
   expect(new Set(Object.values(colors))).toEqual(new Set(swatches));
   // reset: parameters and handles back
-  await hook("(h.scene.getMeshByName('handle left hand').position.y += 0.2, 0)");
+  await hook("(h.handles().find('left hand').mesh.position.y += 0.2, 0)");
   const beforeReset = await hook<number>("h.frames");
   await page.click("#reset");
   await waitFor(`h.frames > ${beforeReset}`, 20_000);
