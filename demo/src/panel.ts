@@ -324,7 +324,8 @@ export function buildPanel(o: PanelOptions): void {
       const note = document.createElement("div");
       note.id = "effector-none";
       note.className = "hint";
-      note.textContent = `The ${CHAINS[chosen.chain]}'s bend goal is selected: its weight is the chain's "bend goal weight".`;
+      const chain = CHAINS[chosen.chain];
+      note.textContent = `The ${chain}'s bend goal is selected: its weight is the chain's "bend goal weight".`;
       effBody.append(note);
       return;
     }
