@@ -1,3 +1,5 @@
+// a click picks the handles: Babylon registers scene picking only with this module (Babylon 9 warns without it)
+import "@babylonjs/core/Culling/ray.js";
 import { PointerEventTypes, type PointerInfo } from "@babylonjs/core/Events/pointerEvents.js";
 import { Camera } from "@babylonjs/core/Cameras/camera.js";
 import { PositionGizmo } from "@babylonjs/core/Gizmos/positionGizmo.js";
