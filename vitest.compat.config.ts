@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
-import base, { HEAP, ISOLATED } from "./vitest.config.js";
+import base, { HEAP } from "./vitest.config.js";
 
 const compat = fileURLToPath(new URL("./compat/babylon8/", import.meta.url));
 const modules = `${compat}node_modules/`;
@@ -28,9 +28,8 @@ export default defineConfig({
     ...base.test,
     // the scenario tests, in the same two rooms as npm test's (vitest.config.ts says why)
     projects: [
-      { extends: true, test: { name: "compat", include: SCENARIOS, exclude: [...HEAP, ...ISOLATED], isolate: false } },
+      { extends: true, test: { name: "compat", include: SCENARIOS, exclude: HEAP, isolate: false } },
       { extends: true, test: { name: "compat-heap", include: HEAP.filter((f) => f.startsWith("test/scenario/")) } },
-      { extends: true, test: { name: "compat-isolated", include: ISOLATED } },
     ],
     // model loads in beforeAll hooks took over vitest's 10 s default on a busy two-core machine
     hookTimeout: 120_000,

@@ -24,8 +24,6 @@ export const HEAP = [
   "test/unit/fabrik/fabrik.test.ts",
   "test/unit/jacobian/ik-solver-jacobian.test.ts",
 ];
-/** Files that check what a module brings by its own imports: another file's imports would hide a missing one. */
-export const ISOLATED = ["test/scenario/effector-handles-picking.test.ts"];
 const E2E = ["test/e2e/**/*.test.ts"];
 
 export default defineConfig({
@@ -44,15 +42,9 @@ export default defineConfig({
       // one module graph per worker: Babylon is imported twice, not once per file
       {
         extends: true,
-        test: {
-          name: "unit",
-          include: ["test/**/*.test.ts"],
-          exclude: [...SOAKS, ...HEAP, ...ISOLATED, ...E2E],
-          isolate: false,
-        },
+        test: { name: "unit", include: ["test/**/*.test.ts"], exclude: [...SOAKS, ...HEAP, ...E2E], isolate: false },
       },
       { extends: true, test: { name: "heap", include: HEAP } },
-      { extends: true, test: { name: "isolated", include: ISOLATED } },
       { extends: true, test: { name: "e2e", include: E2E } },
     ],
   },

@@ -10,6 +10,7 @@ import { chainProblems, isAncestorBone } from "./bone-chain.js";
 import { RigComponent, type RigComponentOptions, type IKTarget } from "./rig-component.js";
 import { IKUpdateOrder } from "./scene-updater.js";
 import { currentWorldMatrix } from "./world-matrix.js";
+import { checkSkeletonScene } from "./skeleton-scene.js";
 
 /** Options of {@link AimIK.create}. */
 export interface AimIKOptions extends RigComponentOptions {
@@ -115,9 +116,15 @@ export class AimIK extends RigComponent {
     this.attach(bones);
   }
 
-  /** Attaches AimIK to `bones` (root first, each an ancestor of the next, one skeleton). */
-  static create(_scene: Scene, bones: readonly Bone[], options: AimIKOptions = {}): AimIK {
-    return setUpAs("AimIK", () => new AimIK(bones, options));
+  /**
+   * Attaches AimIK to `bones` (root first, each an ancestor of the next, one skeleton) in `scene`, the skeleton's
+   * (another scene throws an {@link FBBIKError}).
+   */
+  static create(scene: Scene, bones: readonly Bone[], options: AimIKOptions = {}): AimIK {
+    return setUpAs("AimIK", () => {
+      checkSkeletonScene(scene, bones[0]);
+      return new AimIK(bones, options);
+    });
   }
 
   /** "AimIK". */

@@ -13,6 +13,7 @@ import type { BoneCollider } from "./bone-collider.js";
 import { BoneColliderSet, colliderBones } from "./bone-collider-set.js";
 import { RigComponent, type RigComponentOptions, type IKTarget } from "./rig-component.js";
 import { IKUpdateOrder } from "./scene-updater.js";
+import { checkSkeletonScene } from "./skeleton-scene.js";
 
 /** Options of {@link CCDIK.create} and {@link FABRIK.create}. */
 export interface ChainIKOptions extends RigComponentOptions {
@@ -144,11 +145,15 @@ export class CCDIK extends ChainIK<IKSolverCCD> {
   }
 
   /**
-   * Attaches CCD IK to `bones` (root first, each the parent or an ancestor of the next, one skeleton).
-   * Throws {@link FBBIKError} naming the bone when the chain is not one.
+   * Attaches CCD IK to `bones` (root first, each the parent or an ancestor of the next, one skeleton) in `scene`,
+   * the skeleton's scene. Throws {@link FBBIKError} naming the bone when the chain is not one, or when `scene` is
+   * not the skeleton's.
    */
-  static create(_scene: Scene, bones: readonly Bone[], options: ChainIKOptions = {}): CCDIK {
-    return setUpAs("CCDIK", () => new CCDIK(bones, options));
+  static create(scene: Scene, bones: readonly Bone[], options: ChainIKOptions = {}): CCDIK {
+    return setUpAs("CCDIK", () => {
+      checkSkeletonScene(scene, bones[0]);
+      return new CCDIK(bones, options);
+    });
   }
 
   /** "CCDIK". */
@@ -170,9 +175,12 @@ export class FABRIK extends ChainIK<IKSolverFABRIK> {
     super(bones, options, (pose, ids, o) => new IKSolverFABRIK(pose, ids, o));
   }
 
-  /** Attaches FABRIK to `bones` (as {@link CCDIK.create}). */
-  static create(_scene: Scene, bones: readonly Bone[], options: ChainIKOptions = {}): FABRIK {
-    return setUpAs("FABRIK", () => new FABRIK(bones, options));
+  /** Attaches FABRIK to `bones` in `scene`, the skeleton's (as {@link CCDIK.create}). */
+  static create(scene: Scene, bones: readonly Bone[], options: ChainIKOptions = {}): FABRIK {
+    return setUpAs("FABRIK", () => {
+      checkSkeletonScene(scene, bones[0]);
+      return new FABRIK(bones, options);
+    });
   }
 
   /** "FABRIK". */
@@ -251,9 +259,15 @@ export class FABRIKRoot extends RigComponent {
     this.attach([root, ...chains.flat()]);
   }
 
-  /** Attaches FABRIKRoot to `root` and its `chains` (each root first, hanging from `root`, one skeleton). */
-  static create(_scene: Scene, root: Bone, chains: readonly (readonly Bone[])[], options: FABRIKRootOptions = {}) {
-    return setUpAs("FABRIKRoot", () => new FABRIKRoot(root, chains, options));
+  /**
+   * Attaches FABRIKRoot to `root` and its `chains` (each root first, hanging from `root`, one skeleton) in `scene`,
+   * the skeleton's (another scene throws an {@link FBBIKError}).
+   */
+  static create(scene: Scene, root: Bone, chains: readonly (readonly Bone[])[], options: FABRIKRootOptions = {}) {
+    return setUpAs("FABRIKRoot", () => {
+      checkSkeletonScene(scene, root);
+      return new FABRIKRoot(root, chains, options);
+    });
   }
 
   /** "FABRIKRoot". */

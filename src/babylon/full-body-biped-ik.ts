@@ -25,6 +25,7 @@ import { RigDetachment } from "./rig-attachment.js";
 import { RigVisibility } from "./rig-visibility.js";
 import { type SceneUpdatable, SceneUpdater } from "./scene-updater.js";
 import { type HookTargets, claimNodes, releaseNodes, severalClaimants, solveOwnerAbove } from "./solve-order.js";
+import { checkSkeletonScene } from "./skeleton-scene.js";
 
 /** Warning cause and message per {@link RigDetachment} (indexed by its value). */
 const DETACHED: readonly (readonly [string, string])[] = [
@@ -208,12 +209,14 @@ export class FullBodyBipedIK implements SceneUpdatable {
   }
 
   /**
-   * Attaches FullBodyBipedIK to `skeleton`: detects the biped references (or takes them from `options`),
-   * builds the solver and, with `autoUpdate`, solves every frame after the animations. Throws
-   * {@link FBBIKError} naming every problem when the rig cannot work, or when the skeleton (or another skeleton
-   * on the same nodes: one per skin of a glTF model) already has a FullBodyBipedIK that is not disposed.
+   * Attaches FullBodyBipedIK to `skeleton`, in `scene` (the skeleton's): detects the biped references (or takes
+   * them from `options`), builds the solver and, with `autoUpdate`, solves every frame after the animations.
+   * Throws {@link FBBIKError} naming every problem when the rig cannot work, when `scene` is not the skeleton's,
+   * or when the skeleton (or another skeleton on the same nodes: one per skin of a glTF model) already has a
+   * FullBodyBipedIK that is not disposed.
    */
   static create(scene: Scene, skeleton: Skeleton, options: FullBodyBipedIKOptions = {}): FullBodyBipedIK {
+    checkSkeletonScene(scene, skeleton);
     if (attached.has(skeleton)) {
       // two IKs would each take the other's output for the animated pose: dispose the first one before
       throw new FBBIKError([

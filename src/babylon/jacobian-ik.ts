@@ -10,6 +10,7 @@ import { FBBIKError, setUpAs } from "../solver/errors.js";
 import { RigComponent, type RigComponentOptions, type IKTarget } from "./rig-component.js";
 import type { Scene } from "@babylonjs/core/scene.js";
 import { IKUpdateOrder } from "./scene-updater.js";
+import { checkSkeletonScene } from "./skeleton-scene.js";
 
 /** A joint's degrees of freedom and limits (see {@link JacobianJoint}; the bone and parent come from the rig). */
 export type JacobianIKJoint = Omit<JacobianJoint, "bone" | "parent">;
@@ -160,12 +161,16 @@ export class JacobianIK extends RigComponent {
 
   /**
    * A JacobianIK on `bones` of one skeleton (parents listed before children; a bone's parent joint is its
-   * nearest ancestor among them). Throws {@link FBBIKError} naming the bad bone.
+   * nearest ancestor among them), in `scene`, the skeleton's. Throws {@link FBBIKError} naming the bad bone, or
+   * when `scene` is not the skeleton's.
    */
-  static create(_scene: Scene, bones: readonly Bone[], options: JacobianIKOptions = {}): JacobianIK {
+  static create(scene: Scene, bones: readonly Bone[], options: JacobianIKOptions = {}): JacobianIK {
     const skeleton = bones[0]?.getSkeleton();
     if (skeleton === undefined) throw new FBBIKError(["JacobianIK needs at least one bone"], "JacobianIK");
-    return setUpAs("JacobianIK", () => new JacobianIK(skeleton, bones, options));
+    return setUpAs("JacobianIK", () => {
+      checkSkeletonScene(scene, skeleton);
+      return new JacobianIK(skeleton, bones, options);
+    });
   }
 
   /** Adds an end effector (setup time). Throws {@link FBBIKError} when its bone is not one of the bones. */

@@ -8,6 +8,7 @@ import { checkChain } from "./bone-chain.js";
 import { detectBipedFacing } from "./character-forward.js";
 import { RigComponent, type RigComponentOptions, type IKTarget } from "./rig-component.js";
 import { IKUpdateOrder } from "./scene-updater.js";
+import { checkSkeletonScene } from "./skeleton-scene.js";
 
 const tv = new Vec3();
 
@@ -85,11 +86,15 @@ export class LimbIK extends RigComponent {
   }
 
   /**
-   * Attaches LimbIK to three bones of one skeleton: `upper` an ancestor of `middle`, `middle` of `end`.
-   * Throws {@link FBBIKError} naming the bones when they are not a limb.
+   * Attaches LimbIK to three bones of one skeleton: `upper` an ancestor of `middle`, `middle` of `end`, in `scene`,
+   * the skeleton's. Throws {@link FBBIKError} naming the bones when they are not a limb, or when `scene` is not the
+   * skeleton's.
    */
-  static create(_scene: Scene, upper: Bone, middle: Bone, end: Bone, options: LimbIKOptions = {}): LimbIK {
-    return setUpAs("LimbIK", () => new LimbIK(upper, middle, end, options));
+  static create(scene: Scene, upper: Bone, middle: Bone, end: Bone, options: LimbIKOptions = {}): LimbIK {
+    return setUpAs("LimbIK", () => {
+      checkSkeletonScene(scene, upper);
+      return new LimbIK(upper, middle, end, options);
+    });
   }
 
   /** "LimbIK". */

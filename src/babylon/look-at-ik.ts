@@ -8,6 +8,7 @@ import { chainProblems, isAncestorBone } from "./bone-chain.js";
 import { detectBipedFacing } from "./character-forward.js";
 import { RigComponent, type RigComponentOptions, type IKTarget } from "./rig-component.js";
 import { IKUpdateOrder } from "./scene-updater.js";
+import { checkSkeletonScene } from "./skeleton-scene.js";
 
 /** The bones a {@link LookAtIK} turns. */
 export interface LookAtBones {
@@ -85,9 +86,15 @@ export class LookAtIK extends RigComponent {
     this.attach(all);
   }
 
-  /** Attaches LookAtIK to a spine, a head and eyes (any of them may be left out; one skeleton). */
-  static create(_scene: Scene, bones: LookAtBones, options: LookAtIKOptions = {}): LookAtIK {
-    return setUpAs("LookAtIK", () => new LookAtIK(bones, options));
+  /**
+   * Attaches LookAtIK to a spine, a head and eyes (any of them may be left out; one skeleton) in `scene`, the
+   * skeleton's (another scene throws an {@link FBBIKError}).
+   */
+  static create(scene: Scene, bones: LookAtBones, options: LookAtIKOptions = {}): LookAtIK {
+    return setUpAs("LookAtIK", () => {
+      checkSkeletonScene(scene, bones.spine?.[0] ?? bones.head ?? bones.eyes?.[0] ?? undefined);
+      return new LookAtIK(bones, options);
+    });
   }
 
   /** "LookAtIK". */

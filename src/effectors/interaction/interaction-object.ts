@@ -34,7 +34,7 @@ export interface InteractionEvent {
   pause?: boolean;
   /** Pick the object up here: it is parented to the bone and travels with it. */
   pickUp?: boolean;
-  /** A custom message, delivered by `onInteractionEvent`. */
+  /** A custom message, delivered by `InteractionSystem.onInteractionEventObservable`. */
   message?: string;
   /** Any user data delivered with the event. */
   data?: unknown;

@@ -22,7 +22,7 @@ export interface InteractionEventData {
   object: InteractionObject;
   /** The target on the object (null: the effector goes to the object's node). */
   target: InteractionTarget | null;
-  /** The event that caused this notification (onInteractionEvent; pause and pick-up events), else null. */
+  /** The event that caused this notification (onInteractionEventObservable; pause and pick-up events), else null. */
   event: InteractionEvent | null;
   /** The interaction's timer (seconds) at the notification. */
   time: number;
