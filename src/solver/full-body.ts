@@ -399,8 +399,9 @@ export class IKSolverFullBody implements ChainSolver {
     if (this.warned.has(this.foldCauses[c])) return;
     this.warn(
       this.foldCauses[c],
-      `${name} effector: its target is on the ${chain.name}'s first bone, where the limb has no direction to ` +
-        "fold toward: it folds along its animated upper bone.",
+      `${name} effector: the ${chain.name}'s end lands on its first node (a target on the limb's first bone, or ` +
+        "where that node's own effector is pinned), where it has no direction to fold toward: it folds along its " +
+        "animated upper bone.",
     );
   }
 
