@@ -21,7 +21,8 @@ import {
   sub,
 } from "../math/vec3.js";
 import type { IKPose } from "../solver/pose.js";
-import { ON_POINT, offsetWithin } from "../joints/far-target.js";
+import { offsetWithin } from "../joints/far-target.js";
+import { ON_POINT } from "../math/on-point.js";
 import { checkBones, ensure } from "../joints/pose-checks.js";
 import { clampFractionByRef } from "./clamp-fraction.js";
 import { RigidChain } from "./rigid-chain.js";

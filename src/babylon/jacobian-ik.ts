@@ -65,11 +65,19 @@ export class JacobianIKEffector {
   private readonly componentRotation = new Quat();
   /** How warnings name the effector's target (built once). */
   private readonly label: string;
+  /** The cause and message of its target-on-root warning (built once: none per frame). */
+  /** @internal */
+  readonly _onRoot: readonly [string, string];
 
   /** @internal Made by {@link JacobianIK.addEffector}. */
   constructor(bone: Bone, solverEffector: JacobianEffector, options: JacobianIKEffectorOptions, index: number) {
     this.bone = bone;
     this.label = `effector ${index} (${bone.name}) target`;
+    this._onRoot = [
+      `${this.label}:on-root`,
+      `${this.label} is on the chain's root (no way to reach it, no direction to fold toward): ${bone.name} ` +
+        "keeps its animated position.",
+    ];
     this.solverEffector = solverEffector;
     this.target = options.target ?? null;
     this.weight = options.weight ?? 1;
@@ -195,6 +203,10 @@ export class JacobianIK extends RigComponent {
     const t = this.tolerance;
     this.solver.tolerance = t > 0 && t < Infinity ? t / this.rig.componentScale : 0;
     this.solver.update();
+    for (let i = 0; i < this.effectors.length; i++) {
+      const e = this.effectors[i]!;
+      if (e.solverEffector.targetOnRoot) this.warn(e._onRoot[0], e._onRoot[1]);
+    }
   }
 
   /** @internal */

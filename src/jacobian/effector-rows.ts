@@ -1,3 +1,4 @@
+import { ON_POINT } from "../math/on-point.js";
 import { Quat, normalizeQuat, quatToArray } from "../math/quat.js";
 import type { JacobianEffector } from "./jacobian-effector.js";
 
@@ -37,6 +38,11 @@ export class EffectorRows {
   levelErr = new Float64Array(0);
   /** {@link levelErr} at the best angles. */
   bestLevelErr = new Float64Array(0);
+  /**
+   * 1 per effector whose target the last {@link clampTargets} found on its root joint (within {@link ON_POINT}
+   * of its path), where float noise has no direction, and replaced by the effector's animated position.
+   */
+  onRoot = new Uint8Array(0);
   /** How many targets the last {@link clampTargets} pulled in. */
   clamped = 0;
   /** The last effector {@link clampTargets} pulled in (−1 for none). */
@@ -51,6 +57,7 @@ export class EffectorRows {
     const e = effectors.length;
     this.effJoint = Int32Array.from(effectors, (x) => x.joint);
     this.active = new Uint8Array(e);
+    this.onRoot = new Uint8Array(e);
     this.hasRot = new Uint8Array(e);
     this.sw = new Float64Array(e);
     this.swr = new Float64Array(e);
@@ -87,6 +94,7 @@ export class EffectorRows {
       const ok = w > 0 && w < Infinity && Number.isFinite(t.x) && Number.isFinite(t.y) && Number.isFinite(t.z);
       this.active[e] = ok ? 1 : 0;
       this.hasRot[e] = 0;
+      this.onRoot[e] = 0;
       if (!ok) continue;
       this.sw[e] = Math.sqrt(w);
       this.tgt[e * 3] = t.x;
@@ -129,7 +137,8 @@ export class EffectorRows {
 
   /**
    * Replaces each target farther from its effector's root joint than the effector's path straightened by
-   * the point at that reach on the line to it (the joints' parents, local offsets and world positions given).
+   * the point at that reach on the line to it (the joints' parents, local offsets and world positions given),
+   * and a target on its root joint by the effector's animated position ({@link onRoot}).
    */
   clampTargets(parent: Int32Array, localPos: Float64Array, wPos: Float64Array): void {
     this.clamped = 0;
@@ -151,6 +160,10 @@ export class EffectorRows {
       const dy = this.tgt[o + 1]! - wPos[j * 3 + 1]!;
       const dz = this.tgt[o + 2]! - wPos[j * 3 + 2]!;
       const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
+      if (!(d > ON_POINT * reach) && reach > 0) {
+        this.keepAnimated(e, wPos);
+        continue;
+      }
       if (d > reach) {
         const s = reach / d;
         this.tgt[o] = wPos[j * 3]! + dx * s;
@@ -160,6 +173,20 @@ export class EffectorRows {
         this.lastClamped = e;
       }
     }
+  }
+
+  /**
+   * Puts effector `e`'s target where the effector is (its animated position: read, not yet solved). A fold
+   * toward a point near the root is no answer either: the reachable points nearest it form a sphere, the least
+   * squares drift along it where the iterations happen to end, a new way each frame.
+   */
+  private keepAnimated(e: number, wPos: Float64Array): void {
+    const a = this.effJoint[e]! * 3;
+    const o = e * 3;
+    this.tgt[o] = wPos[a]!;
+    this.tgt[o + 1] = wPos[a + 1]!;
+    this.tgt[o + 2] = wPos[a + 2]!;
+    this.onRoot[e] = 1;
   }
 
   /** Keeps the current level errors as the best. */

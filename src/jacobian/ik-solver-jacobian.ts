@@ -54,7 +54,10 @@ const blend = new NumberRef();
  * its path is straightened at the target directly (free joints turned root to tip, the shortest way, within
  * their limits) and, when that already meets the target (no hinge or limit in the way, no rotation target),
  * no iteration runs. Otherwise the iterations go on from there. The blind zone near the root needs no
- * special case: its targets are reachable for a tree of free joints, and the least-squares answer otherwise.
+ * special case: its targets are reachable for a tree of free joints, and the least-squares answer otherwise;
+ * but a target on the root joint itself (within `ON_POINT` of the path) is float noise off it, which the fold
+ * followed a new way each frame: the effector is held at its animated position for the frame
+ * ({@link JacobianEffector.targetOnRoot}).
  * A target or weight that is not finite switches its effector off for the frame; with no effector on, or
  * `ikPositionWeight` ≤ 0, nothing is written.
  */
@@ -130,11 +133,14 @@ export class IKSolverJacobian {
   update(): void {
     this.lastIterations = 0;
     this.lastError = Number.NaN;
+    const effectors = this.effectors;
+    for (let e = 0; e < effectors.length; e++) effectors[e]!.targetOnRoot = false;
     const w = this.ikPositionWeight;
     if (!(w > 0) || !this.read()) return;
     const k = this.k;
-    if (!k.activate(this.effectors)) return;
+    if (!k.activate(effectors)) return;
     this.iterate();
+    for (let e = 0; e < effectors.length; e++) effectors[e]!.targetOnRoot = k.fx.onRoot[e] === 1;
     blend.value = w < 1 ? w : 1;
     this.write();
   }

@@ -27,6 +27,12 @@ export class JacobianEffector {
    * least-squares level. Default 0.
    */
   priority = 0;
+  /**
+   * True when the last update found the target on the effector's root joint (within `ON_POINT`, 1e-4, of the
+   * joints' length between them), where float noise has no direction: the effector was held where the
+   * animation has it instead. Set by the solver.
+   */
+  targetOnRoot = false;
 
   /** Created by {@link IKSolverJacobian.addEffector}. */
   constructor(bone: number, joint: number) {

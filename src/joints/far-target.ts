@@ -7,13 +7,6 @@ import type { NumberRef } from "../math/number-ref.js";
 import type { ReadonlyVec3, Vec3 } from "../math/vec3.js";
 
 /**
- * Fraction of a chain's length within which a target counts as on a point of the chain (its root, an aim
- * point): Babylon's world matrices are float32, so a node placed on a bone reads about 1e-7–1e-6 of the
- * chain's length off it, and aiming across that noise turned the chain a random way each frame.
- */
-export const ON_POINT = 1e-4;
-
-/**
  * Writes into `out` the offset `to − from`, shortened to length `limit.value` when longer (same
  * direction), computed without overflow (the largest component is divided out before squaring).
  * False when the offset is zero or not finite; `out` is then not usable.

@@ -26,7 +26,7 @@ import { clamp01 } from "../math/scalar.js";
 import { Vec3, isFiniteVec } from "../math/vec3.js";
 import { FBBIKError } from "../solver/errors.js";
 import type { IKPose } from "../solver/pose.js";
-import { ON_POINT } from "./far-target.js";
+import { ON_POINT } from "../math/on-point.js";
 import { JointBone } from "./joint-bone.js";
 import type { JointColliders } from "./joint-colliders.js";
 import type { RotationLimit } from "./limits/rotation-limit.js";

@@ -29,7 +29,8 @@ import {
   sub,
 } from "../math/vec3.js";
 import type { IKPose } from "../solver/pose.js";
-import { ON_POINT, offsetWithin } from "../joints/far-target.js";
+import { offsetWithin } from "../joints/far-target.js";
+import { ON_POINT } from "../math/on-point.js";
 import { LimbLengths, limbMiddle } from "./limb-geometry.js";
 import { checkBones, ensure } from "../joints/pose-checks.js";
 

@@ -2,6 +2,7 @@
 // constraint systems) share the chain's nodes and cross-fades; split by stage they would pass them around.
 import { Quat, lookRotation, rotateVector } from "../math/quat.js";
 import { NumberRef } from "../math/number-ref.js";
+import { ON_POINT } from "../math/on-point.js";
 import { type ReadonlyVec3, Vec3, copy, sub, zero } from "../math/vec3.js";
 import { BendConstraint } from "./bend-constraint.js";
 import type { ChildConstraint } from "./child-constraint.js";
@@ -86,6 +87,11 @@ export class FBIKChain {
   reachForce = 0;
   /** True after initiate. */
   initiated = false;
+  /**
+   * True when a trigonometric pass of this frame found the end node on the first node and folded the limb
+   * along its animated upper bone (see {@link FBIKChain.solveTrigonometric}); cleared by readPose.
+   */
+  foldedOnRoot = false;
   /** Name for warnings ("left arm"…; set by the biped). */
   name = "chain";
   // the last valid pull, push, pushParent, reach and bend weight: a non-finite value is replaced by these
@@ -193,6 +199,7 @@ export class FBIKChain {
    */
   readPose(solver: ChainSolver, fullBody: boolean): void {
     if (!this.initiated) return;
+    this.foldedOnRoot = false;
     const nodes = this.nodes;
     for (let i = 0; i < nodes.length; i++) {
       const n = nodes[i]!;
@@ -317,7 +324,7 @@ export class FBIKChain {
    * Trigonometric pass (recursive, children first): places the middle node of each three-node limb with
    * the law of cosines so both bones keep their lengths; the end node stays. With
    * `calculateBendDirection` the bend constraint decides the bend plane, otherwise the current middle
-   * node does.
+   * node does. An end node on the first node folds the limb instead (see {@link FBIKChain.foldedOnRoot}).
    */
   solveTrigonometric(solver: ChainSolver, calculateBendDirection: boolean): void {
     if (!this.initiated) return;
@@ -331,7 +338,11 @@ export class FBIKChain {
     const p2 = nodes[2]!.solverPosition;
     sub(dir, p2, p0);
     const l = Math.sqrt(dir.x * dir.x + dir.y * dir.y + dir.z * dir.z);
-    if (l === 0) return;
+    // the end on the root (its target on the shoulder or thigh): the axis between them is float noise
+    if (!(l > ON_POINT * this.length)) {
+      this.foldOnRoot();
+      return;
+    }
     const maxLen = this.length * MAX_LIMB_LENGTH;
     const mag = l > maxLen ? maxLen : l;
     if (calculateBendDirection && this.bendConstraint.initiated) {
@@ -374,6 +385,57 @@ export class FBIKChain {
     p1.x = p0.x + ux * y + zx * x;
     p1.y = p0.y + uy * y + zy * x;
     p1.z = p0.z + uz * y + zz * x;
+  }
+
+  /**
+   * The trigonometric pass of a limb whose end node is on its first node (within {@link ON_POINT} of the limb):
+   * there the axis from one to the other is float noise, a new way each frame, and a limb folded along it threw
+   * the elbow or knee about. It folds along the animated upper bone instead, the end node put ON_POINT of the
+   * limb off the first node toward the animated end, square to that bone: the solved triangle then lies in the
+   * animated bend plane, so the mapping turns the upper bone as animated and closes the middle joint in it.
+   */
+  private foldOnRoot(): void {
+    const nodes = this.nodes;
+    const l1 = nodes[0]!.length;
+    if (!(l1 > 0)) return;
+    const b0 = nodes[0]!.bonePosition;
+    const b2 = nodes[2]!.bonePosition;
+    const ex = (nodes[1]!.bonePosition.x - b0.x) / l1;
+    const ey = (nodes[1]!.bonePosition.y - b0.y) / l1;
+    const ez = (nodes[1]!.bonePosition.z - b0.z) / l1;
+    // the animated end square to the upper bone: the side of the animated bend
+    sub(dir, b2, b0);
+    const d = dir.x * ex + dir.y * ey + dir.z * ez;
+    let tx = dir.x - ex * d;
+    let ty = dir.y - ey * d;
+    let tz = dir.z - ez * d;
+    const tl = Math.sqrt(tx * tx + ty * ty + tz * tz);
+    if (tl > ON_POINT * this.length) {
+      tx /= tl;
+      ty /= tl;
+      tz /= tl;
+    } else {
+      // animated straight (its side float noise): LookRotation's roll about the world up picks one, steady
+      bend.x = ex;
+      bend.y = ey;
+      bend.z = ez;
+      lookRotation(look, bend, unitY);
+      rotateVector(tmp, look, unitY);
+      tx = tmp.x;
+      ty = tmp.y;
+      tz = tmp.z;
+    }
+    const p0 = nodes[0]!.solverPosition;
+    const p1 = nodes[1]!.solverPosition;
+    const p2 = nodes[2]!.solverPosition;
+    p1.x = p0.x + ex * l1;
+    p1.y = p0.y + ey * l1;
+    p1.z = p0.z + ez * l1;
+    const near = ON_POINT * this.length;
+    p2.x = p0.x + tx * near;
+    p2.y = p0.y + ty * near;
+    p2.z = p0.z + tz * near;
+    this.foldedOnRoot = true;
   }
 
   /**

@@ -117,6 +117,8 @@ export class IKSolverFullBody implements ChainSolver {
   private endEffectors: IKEffector[] = [];
   private otherEffectors: IKEffector[] = [];
   private chainEndEffectors: (IKEffector | null)[] = [];
+  /** Per chain, the cause of its target-on-root warning, made when first needed (none per frame). */
+  private foldCauses: string[] = [];
 
   /** Creates a solver reading `pose`. Chains and effectors are set by a subclass (see the biped). */
   constructor(pose: IKPose) {
@@ -150,6 +152,7 @@ export class IKSolverFullBody implements ChainSolver {
     for (let i = 0; i < this.effectors.length; i++) this.effectors[i]!.initiate();
     this.endEffectors = this.effectors.filter((e) => e.isEndEffector);
     this.otherEffectors = this.effectors.filter((e) => !e.isEndEffector);
+    this.foldCauses = [];
     this.chainEndEffectors = this.chains.map(
       (c) => this.effectors.find((e) => e.node === c.nodes[c.nodes.length - 1]) ?? null,
     );
@@ -385,6 +388,21 @@ export class IKSolverFullBody implements ChainSolver {
     this.onPreBend.notify();
     for (let e = 0; e < ends.length; e++) ends[e]!.update(this);
     this.applyBendConstraints();
+    for (let c = 0; c < this.chains.length; c++) if (this.chains[c]!.foldedOnRoot) this.warnFoldedOnRoot(c);
+  }
+
+  /** Warns, once, that chain `c`'s end effector has its target on the limb's first bone (its cause made once). */
+  private warnFoldedOnRoot(c: number): void {
+    const chain = this.chains[c]!;
+    const name = this.chainEndEffectors[c]?.name ?? chain.name;
+    this.foldCauses[c] ??= `${name}:target-on-root`;
+    if (this.warned.has(this.foldCauses[c])) return;
+    this.warn(
+      this.foldCauses[c],
+      `${name} effector: the ${chain.name}'s end lands on its first node (a target on the limb's first bone, or ` +
+        "where that node's own effector is pinned), where it has no direction to fold toward: it folds along its " +
+        "animated upper bone.",
+    );
   }
 
   /**

@@ -4,7 +4,8 @@
  * point, in a direction that changes with every animated frame: LimbIK, CCDIK and FABRIK folded the arm toward
  * that noise and AimIK aimed along it, the arm thrown 0.30–0.44 of the height a frame on UAL's idle. Within
  * ON_POINT (1e-4 of the chain) a target now counts as on the point: the joint chains fold along the animated tip,
- * LimbIK and AimIK keep the animated pose for the frame and warn once.
+ * LimbIK and AimIK keep the animated pose for the frame and warn once. JacobianIK's least squares drifted along
+ * the sphere of equally near folds (0.06 h a frame): its effector is held at its animated position, warned once.
  */
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
@@ -12,6 +13,7 @@ import { describe, expect, it } from "vitest";
 import { AimIK } from "../../src/babylon/aim-ik.js";
 import { resolveBipedReferences } from "../../src/babylon/biped-references.js";
 import { CCDIK, FABRIK } from "../../src/babylon/chain-ik.js";
+import { JacobianIK } from "../../src/babylon/jacobian-ik.js";
 import { LimbIK } from "../../src/babylon/limb-ik.js";
 import type { RigComponent } from "../../src/babylon/rig-component.js";
 import { loadModel } from "../helpers/babylon-scene.js";
@@ -30,6 +32,11 @@ const CASES: [string, Make, string | null][] = [
     "FABRIK, target on the chain's root",
     (arm) => FABRIK.create(arm[0].getScene(), arm, { target: node(arm[0]) }),
     null,
+  ],
+  [
+    "JacobianIK, target on the chain's root",
+    (arm) => JacobianIK.create(arm[0].getScene(), arm, { effectors: [{ bone: arm[2], target: node(arm[0]) }] }),
+    "effector 0 (DEF-hand.L) target:on-root",
   ],
   [
     "AimIK, target on the aim bone",

@@ -2,9 +2,11 @@
  * The trigonometric pass (FinalIK's FBIKChain.SolveTrigonometric): the middle node of each limb is
  * placed by the law of cosines so that both bones keep their lengths, on the side of the bend
  * direction; the end node never moves; a limb longer than 0.99999 × its length is solved as if it
- * were that long. Expectations come from the bone lengths measured on the pose and plain geometry.
+ * were that long. An end node on the first node (within ON_POINT of the limb) folds the limb along its
+ * animated upper bone, the end put ON_POINT off square to it. Expectations come from the bone lengths measured on the pose and plain geometry.
  */
 import { describe, expect, it } from "vitest";
+import { ON_POINT } from "../../../src/math/on-point.js";
 import { Vec3 } from "../../../src/math/vec3.js";
 import { MAX_LIMB_LENGTH } from "../../../src/solver/chain.js";
 import { Random } from "../../helpers/random.js";
@@ -120,14 +122,37 @@ describe.each(bipedVariants().map((b) => [b.name, b] as const))("trigonometric p
     }
   });
 
-  it("leaves the limb alone when the end node sits on the first node", () => {
+  it("folds along the animated upper bone when the end node sits on the first node (within ON_POINT)", () => {
     const st = stage(variant);
+    const rng = new Random(0x0f01d);
     for (const chain of limbs(st.s)) {
       const [n0, n1, n2] = chain.nodes;
-      put(n2!.solverPosition, n0!.solverPosition);
-      const before = [clone(n0!.solverPosition), clone(n1!.solverPosition), clone(n2!.solverPosition)];
+      const L = n0!.length + n1!.length;
+      const b0 = clone(n0!.bonePosition);
+      const upper = unit(sub(n1!.bonePosition, b0));
+      const side = perp(sub(n2!.bonePosition, b0), upper);
+      for (const off of [0, 0.3, 0.99]) {
+        const p0 = clone(n0!.solverPosition);
+        // float noise off the first node, any way
+        put(n2!.solverPosition, add(p0, mul(randomUnit(rng), off * ON_POINT * L)));
+        chain.solveTrigonometric(st.s, false);
+        const what = `${chain.name}, ${off} × ON_POINT`;
+        expect(chain.foldedOnRoot, what).toBe(true);
+        expect(clone(n0!.solverPosition), what).toEqual(p0);
+        expectNear(n1!.solverPosition, add(p0, mul(upper, n0!.length)), 1e-12 * L, what);
+        const end = sub(n2!.solverPosition, p0);
+        expect(len(end) / L, what).toBeCloseTo(ON_POINT, 12);
+        expect(Math.abs(dot(end, upper)) / len(end), what).toBeLessThan(1e-9);
+        // on the animated end's side of the upper bone (a straight synthetic limb has none)
+        if (len(side) > ON_POINT * L) expect(dot(end, side), what).toBeGreaterThan(0);
+      }
+      // past ON_POINT the law of cosines again, the end node where it was
+      const p2 = add(n0!.solverPosition, mul(randomUnit(rng), 2 * ON_POINT * L));
+      put(n2!.solverPosition, p2);
+      chain.foldedOnRoot = false;
       chain.solveTrigonometric(st.s, false);
-      expect([n0!.solverPosition, n1!.solverPosition, n2!.solverPosition].map(clone)).toEqual(before);
+      expect(chain.foldedOnRoot).toBe(false);
+      expect(clone(n2!.solverPosition)).toEqual(p2);
     }
   });
 
