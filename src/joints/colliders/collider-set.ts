@@ -101,7 +101,7 @@ export class ColliderSet {
    * end becomes the start. A collider whose bone reads non-finite, or whose radius was edited to a bad
    * value, sits this step out.
    */
-  update(pose: IKPose): void {
+  update(pose: Pick<IKPose, "getPosition" | "getRotation">): void {
     const cs = this.colliders;
     for (let i = 0; i < cs.length; i++) {
       const c = cs[i]!;
