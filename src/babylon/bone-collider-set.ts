@@ -3,7 +3,7 @@ import { Logger } from "@babylonjs/core/Misc/logger.js";
 import { Vec3, type ReadonlyVec3 } from "../math/vec3.js";
 import { CapsuleCollider } from "../joints/colliders/capsule-collider.js";
 import { ColliderSet } from "../joints/colliders/collider-set.js";
-import type { JointColliders } from "../joints/joint-colliders.js";
+import type { ColliderStep, JointColliders } from "../joints/joint-colliders.js";
 import { FBBIKError } from "../solver/errors.js";
 import type { IKPose } from "../solver/pose.js";
 import type { BabylonRig } from "./babylon-rig.js";
@@ -109,9 +109,17 @@ export class BoneColliderSet implements JointColliders {
     this.set.update(this.frames);
   }
 
-  /** @inheritdoc */
+  /**
+   * Pushes the chain's joints and segments (component space) out of every collider placed at `alpha`, keeping
+   * `radius` clearance (see {@link ColliderSet.resolveChain}); true when something moved.
+   */
   resolveChain(positions: Float64Array, count: number, radius: number, alpha: number): boolean {
     return this.set.resolveChain(positions, count, radius, alpha);
+  }
+
+  /** @inheritdoc */
+  resolveStep(positions: Float64Array, count: number, step: ColliderStep): boolean {
+    return this.set.resolveStep(positions, count, step);
   }
 
   /**
