@@ -110,7 +110,7 @@ export abstract class ChainIK<S extends IKSolverJoints> extends RigComponent {
     this.solveTargetOwner(this.target);
   }
 
-  /** @internal */
+  /** @inheritdoc */
   protected solve(): void {
     const s = this.solver;
     if (this.target?.isDisposed())
@@ -280,7 +280,7 @@ export class FABRIKRoot extends RigComponent {
     for (let i = 0; i < this.targets.length; i++) this.solveTargetOwner(this.targets[i]!);
   }
 
-  /** @internal */
+  /** @inheritdoc */
   protected solve(): void {
     const chains = this.solver.chains;
     for (let i = 0; i < chains.length; i++) {
