@@ -1,11 +1,22 @@
 // npm run check:package: packs the package as npm publish would (prepack builds), then checks the tarball:
 // every main/types/exports/unpkg/jsdelivr target and README link is inside it, publint (warnings are errors),
-// and Are the Types Wrong (ESM only: CommonJS resolution is not offered).
+// Are the Types Wrong (ESM only: CommonJS resolution is not offered), no `@internal` declaration left in the
+// .d.ts files (tsconfig.build.json strips them), and a consumer type-checked against them with skipLibCheck off.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import ts from "typescript";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const bin = (name) => join(root, "node_modules", ".bin", name);
@@ -56,6 +67,99 @@ for (const [name, args] of [
     problems.push(`${name} failed:\n${e.stdout ?? ""}${e.stderr ?? ""}`);
   }
 }
+
+/** Every .d.ts file under `dir`. */
+function declarationFiles(dir) {
+  return readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith(".d.ts"))
+    .map((f) => join(dir, f));
+}
+
+// an editor lists whatever the .d.ts declare: a member tagged @internal that survived stripInternal (a tag
+// not in the declaration's leading comment) would show in autocomplete, its comment with it
+const dts = declarationFiles(join(pkgDir, "dist"));
+for (const file of dts) {
+  const text = readFileSync(file, "utf8");
+  const at = text.indexOf("@internal");
+  if (at >= 0) {
+    const line = text.slice(0, at).split("\n").length;
+    problems.push(`${relative(pkgDir, file)}:${line} declares an @internal member (stripInternal left it)`);
+  }
+}
+
+/**
+ * Type-checks a consumer of the tarball's types, strict and with skipLibCheck off: a stripped member that a
+ * published class still implements (an interface's, an abstract one) or a type it still names fails here.
+ * Only the package's declarations and the consumer are checked: Babylon's own need @webgpu/types then.
+ */
+function checkConsumer() {
+  const modules = join(out, "node_modules");
+  mkdirSync(join(modules, "@babylonjs"), { recursive: true });
+  symlinkSync(pkgDir, join(modules, pkg.name), "dir");
+  symlinkSync(join(root, "node_modules", "@babylonjs", "core"), join(modules, "@babylonjs", "core"), "dir");
+  const consumer = join(out, "consumer.ts");
+  writeFileSync(
+    consumer,
+    [
+      'import type { Bone } from "@babylonjs/core/Bones/bone.js";',
+      'import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";',
+      'import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";',
+      'import type { Scene } from "@babylonjs/core/scene.js";',
+      "import {",
+      "  CCDIK, FullBodyBipedIK, IKUpdateOrder, RigComponent, RotationLimitEuler, type SceneUpdatable, SceneUpdater,",
+      "  Vec3,",
+      `} from "${pkg.name}";`,
+      "declare const scene: Scene;",
+      "declare const skeleton: Skeleton;",
+      "declare const leg: Bone[];",
+      "declare const foot: TransformNode;",
+      "const ik = FullBodyBipedIK.create(scene, skeleton);",
+      "ik.solver.leftHandEffector.positionWeight = 1;",
+      "const ccd = CCDIK.create(scene, leg, { target: foot, maxIterations: 30 });",
+      "ccd.solver.setLimit(1, new RotationLimitEuler(new Vec3(0.01, 0, 0), new Vec3(2.6, 0, 0)));",
+      "const items: readonly SceneUpdatable[] = SceneUpdater.for(scene).items;",
+      "// a component of one's own: RigComponent's protected contract",
+      "class Sway extends RigComponent {",
+      "  constructor(bones: Bone[]) {",
+      "    super(skeleton, bones, {}, IKUpdateOrder.Chain);",
+      "    this.attach();",
+      "  }",
+      "  protected solve(): void {}",
+      "  getClassName(): string {",
+      '    return "Sway";',
+      "  }",
+      "}",
+      "console.log(items.includes(ik), items.includes(ccd), new Sway(leg));",
+      "",
+    ].join("\n"),
+  );
+  const program = ts.createProgram([consumer], {
+    strict: true,
+    skipLibCheck: false,
+    noEmit: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    lib: ["lib.es2022.d.ts", "lib.dom.d.ts"],
+    types: [],
+  });
+  const slash = (f) => f.replace(/\\/g, "/");
+  const real = slash(realpathSync(pkgDir));
+  const ours = program.getSourceFiles().filter((f) => f.fileName === slash(consumer) || f.fileName.startsWith(real));
+  const diagnostics = [
+    ...program.getGlobalDiagnostics(),
+    ...ours.flatMap((f) => [...program.getSyntacticDiagnostics(f), ...program.getSemanticDiagnostics(f)]),
+  ];
+  const host = { getCanonicalFileName: (f) => f, getCurrentDirectory: () => out, getNewLine: () => "\n" };
+  if (diagnostics.length > 0)
+    problems.push(`a consumer of the types fails:\n${ts.formatDiagnostics(diagnostics, host)}`);
+  return ours.length - 1;
+}
+const checked = checkConsumer();
+console.log(
+  `${dts.length} .d.ts files without @internal; a strict consumer checked ${checked} of them (skipLibCheck off)`,
+);
+
 if (problems.length > 0) {
   console.error(problems.join("\n"));
   process.exit(1);

@@ -138,7 +138,7 @@ export class AimIK extends RigComponent {
     if (this.solver.poleWeight > 0) this.solveTargetOwner(this.poleTarget);
   }
 
-  /** @internal */
+  /** @inheritdoc */
   protected solve(): void {
     const s = this.solver;
     if (this.target?.isDisposed()) this.target = this.letGoOf(this.target, "target", this.targetPosition, null);

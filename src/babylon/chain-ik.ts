@@ -19,7 +19,12 @@ import { checkSkeletonScene } from "./skeleton-scene.js";
 export interface ChainIKOptions extends RigComponentOptions {
   /** The node the chain's tip follows every frame (position; rotation too when `solver.ikRotationWeight` > 0). */
   target?: IKTarget | null;
-  /** Most iterations per frame (default 4 for FABRIK, 10 for CCD). */
+  /**
+   * Most iterations per frame (default 4 for FABRIK, 10 for CCD). A long FABRIK chain needs more: on a 19-bone
+   * tail, 4 leave the tip up to 3.9 % of the chain's length off a reachable static target, 16 up to 0.53 %, 32
+   * up to 0.07 % (every frame alike: FixTransforms restores the pose first). With `tolerance`, easy frames stop
+   * early.
+   */
   maxIterations?: number;
   /** Stop once the tip is within this distance of the target, world units (default 0: all iterations). */
   tolerance?: number;
@@ -111,7 +116,7 @@ export abstract class ChainIK<S extends IKSolverJoints> extends RigComponent {
     this.solveTargetOwner(this.target);
   }
 
-  /** @internal */
+  /** @inheritdoc */
   protected solve(): void {
     const s = this.solver;
     if (this.target?.isDisposed())
@@ -281,7 +286,7 @@ export class FABRIKRoot extends RigComponent {
     for (let i = 0; i < this.targets.length; i++) this.solveTargetOwner(this.targets[i]!);
   }
 
-  /** @internal */
+  /** @inheritdoc */
   protected solve(): void {
     const chains = this.solver.chains;
     for (let i = 0; i < chains.length; i++) {

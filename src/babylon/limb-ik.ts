@@ -149,7 +149,7 @@ export class LimbIK extends RigComponent {
     if (this.solver.bendGoalWeight > 0 || this.solver.bendModifier === "goal") this.solveTargetOwner(this.bendGoal);
   }
 
-  /** @internal */
+  /** @inheritdoc */
   protected solve(): void {
     const s = this.solver;
     if (this.target?.isDisposed())

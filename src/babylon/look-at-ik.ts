@@ -107,7 +107,7 @@ export class LookAtIK extends RigComponent {
     this.solveTargetOwner(this.target);
   }
 
-  /** @internal */
+  /** @inheritdoc */
   protected solve(): void {
     const s = this.solver;
     if (this.target?.isDisposed()) this.target = this.letGoOf(this.target, "target", this.targetPosition, null);

@@ -7,10 +7,10 @@ import { type SceneClock, sceneClock } from "./scene-time.js";
 
 /** What the scene updater drives. */
 export interface SceneUpdatable {
-  /** Called before the animations (FinalIK's FixTransforms in Update). */
+  /** @internal Called before the animations (FinalIK's FixTransforms in Update). */
   _beforeAnimations(): void;
   /**
-   * Called once per frame after the animations and every `scene.onBeforeRenderObservable` observer, before
+   * @internal Called once per frame after the animations and every `scene.onBeforeRenderObservable` observer, before
    * any render target or camera prepares a skeleton (FinalIK's LateUpdate).
    */
   _beforeRender(): void;
@@ -22,7 +22,7 @@ export interface SceneUpdatable {
   readonly updateOrder?: number;
   /** The skeleton the component writes, for {@link SceneUpdater.takeOff}. */
   readonly skeleton?: Skeleton;
-  /** Takes the component's own output off its bones now (what its FixTransforms does). */
+  /** @internal Takes the component's own output off its bones now (what its FixTransforms does). */
   _takeOff?(): void;
   /** Disposes the component (called when its scene is disposed). */
   dispose?(): void;

@@ -11,6 +11,7 @@ import { FINGERS } from "./docs-character.js";
 import { bodyWithTail, distanceToSegment, tailRig } from "./docs-rigs.js";
 import { angleDeg, nodeAt, worldRotation } from "./docs-runs-biped.js";
 import { type ExampleRun, expectNear, expectNoWarnings } from "./docs-world.js";
+import { boneBendSide, characterFrame } from "./limb-bends.js";
 
 /** A rotation's image of `v`. */
 function turned(q: Quaternion, v: Vector3): Vector3 {
@@ -66,6 +67,36 @@ export const FAMILY_RUNS: Record<string, ExampleRun> = {
     fingers.forEach((f, i) => expectNear(`${FINGERS[i]} tip`, world.pos(f.at(-1)!), world.nodePos(grips[i]!), 0.003));
     expectNear("palm", world.pos("leftHand"), palm, 0.01);
     expectNoWarnings(hand);
+  },
+
+  async "Rotation limits"({ world, load }) {
+    const m = await world.model();
+    const leg = [world.bone("leftThigh"), world.bone("leftCalf"), world.bone("leftFoot")] as const;
+    const frame = characterFrame(world.bone("leftFoot"), world.bone("rightFoot"));
+    const length =
+      Vector3.Distance(world.pos(leg[0]), world.pos(leg[1])) + Vector3.Distance(world.pos(leg[1]), world.pos(leg[2]));
+    // a crouch: the foot 40 % of the leg's length up toward the hip, a little forward
+    const at = world
+      .pos(leg[0])
+      .add(new Vector3(0, -0.6 * length, 0))
+      .add(frame.forward.scale(0.1 * length));
+    const footTarget = nodeAt(m.scene, "foot target", at);
+    world.globals({
+      scene: m.scene,
+      thigh: leg[0],
+      shin: leg[1],
+      foot: leg[2],
+      rightThigh: world.bone("rightThigh"),
+      footTarget,
+    });
+    const ex = await load();
+    const ik = world.own(ex.leg as CCDIK);
+    world.frames(3);
+    expectNear("the foot", world.pos(leg[2]), at, 0.01 * length);
+    // in front of the hip–ankle line by a third of the leg (behind it with the other sign)
+    const knee = boneBendSide("leg", leg, frame).offset;
+    expect(knee, "the knee ahead of the hip–ankle line, % of the leg").toBeGreaterThan(20);
+    expectNoWarnings(ik);
   },
 
   async "The engine-neutral solvers, without Babylon"({ load }) {

@@ -2,8 +2,10 @@
  * MMD-style legs on a real model: CCDIK on Xbot's leg (thigh, shin, foot) with an X-only Euler limit on the
  * knee (MikuMikuDance's knee: X in a range on one side of straight, Y and Z fixed at 0). Over 200 random foot
  * targets, the knee turns only about its X axis and only within its range: it never bends sideways or the
- * other way.
+ * other way. On UAL (in the repository): which sign bends the knee forward is the bone's, the same in left-
+ * and right-handed scenes (docs/API.md, "Rotation limits").
  */
+import { Axis } from "@babylonjs/core/Maths/math.axis.js";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { describe, expect, it } from "vitest";
 import { CCDIK } from "../../src/babylon/chain-ik.js";
@@ -11,6 +13,7 @@ import { RotationLimitEuler } from "../../src/joints/limits/rotation-limit-euler
 import { Quat, conjugateMultiply } from "../../src/math/quat.js";
 import { Vec3 } from "../../src/math/vec3.js";
 import { loadModel, modelAvailable } from "../helpers/babylon-scene.js";
+import { boneBendSide, characterFrame } from "../helpers/limb-bends.js";
 import { eulerXYZ } from "../helpers/limit-reference.js";
 import { Random } from "../helpers/random.js";
 
@@ -24,9 +27,11 @@ describe.skipIf(!modelAvailable("Xbot"))("MMD-style knee on Xbot (CCDIK, Euler X
       const leg = [bone("LeftUpLeg"), bone("LeftLeg"), bone("LeftFoot")];
       scene.render();
       const ik = CCDIK.create(scene, leg, { maxIterations: 30 });
-      const lo = -2.6;
-      const hi = -0.01;
-      // X from −2.6 rad to −0.01 rad relative to the rest pose; Y and Z fixed (MMD's knee)
+      const lo = 0.01;
+      const hi = 2.6;
+      // X from 0.01 rad to 2.6 rad relative to the rest pose, Y and Z fixed (MMD's knee): Xbot's shins have their
+      // X axis to the character's left, so positive angles bend the knees forward
+
       const knee = new RotationLimitEuler(new Vec3(lo, 0, 0), new Vec3(hi, 0, 0));
       ik.solver.setLimit(1, knee);
       const rest = ik.solver.getRestLocalRotation(1, new Quat());
@@ -52,11 +57,47 @@ describe.skipIf(!modelAvailable("Xbot"))("MMD-style knee on Xbot (CCDIK, Euler X
         expect(Math.abs(e.z)).toBeLessThan(1e-6);
         expect(e.x).toBeGreaterThanOrEqual(lo - 1e-6);
         expect(e.x).toBeLessThanOrEqual(hi + 1e-6);
-        bentMost = Math.min(bentMost, e.x);
+        bentMost = Math.max(bentMost, e.x);
       }
       // the knee did bend (the test is not satisfied by a knee that never moves)
-      expect(bentMost).toBeLessThan(-0.5);
+      expect(bentMost).toBeGreaterThan(0.5);
       ik.dispose();
+      model.dispose();
+    });
+  }
+});
+
+describe("which sign bends a glTF knee forward (UAL, CCDIK, Euler X-only limit)", () => {
+  for (const rightHanded of [false, true]) {
+    it(`positive X with the shin's X axis to the character's left (${rightHanded ? "right" : "left"}-handed)`, async () => {
+      const model = await loadModel("UAL", { rightHanded });
+      const { scene, skeleton } = model;
+      const bone = (n: string) => skeleton.bones.find((b) => b.name === `DEF-${n}`)!;
+      const leg = [bone("thigh.L"), bone("shin.L"), bone("foot.L")] as const;
+      scene.render();
+      const frame = characterFrame(bone("foot.L"), bone("foot.R"));
+      const at = (b: (typeof leg)[number]) => b.getTransformNode()!.absolutePosition.clone();
+      const toLeft = at(leg[0]).subtract(bone("thigh.R").getTransformNode()!.absolutePosition);
+      // the glTF loader mirrors the root of a left-handed scene, not the bones: the axis is to the left in both
+      expect(leg[1].getTransformNode()!.getDirection(Axis.X).dot(toLeft.normalize())).toBeGreaterThan(0.99);
+      const length = Vector3.Distance(at(leg[0]), at(leg[1])) + Vector3.Distance(at(leg[1]), at(leg[2]));
+      const crouch = at(leg[0])
+        .add(new Vector3(0, -0.6 * length, 0))
+        .add(frame.forward.scale(0.1 * length));
+      const knees: number[] = [];
+      for (const sign of [1, -1]) {
+        const ik = CCDIK.create(scene, leg, { maxIterations: 30 });
+        const [a, b] = [sign * 0.01, sign * Math.PI];
+        ik.solver.setLimit(1, new RotationLimitEuler(new Vec3(Math.min(a, b), 0, 0), new Vec3(Math.max(a, b), 0, 0)));
+        ik.targetPosition.copyFrom(crouch);
+        for (let f = 0; f < 3; f++) scene.render();
+        expect(Vector3.Distance(at(leg[2]), crouch)).toBeLessThan(0.01 * length);
+        knees.push(boneBendSide("leg", leg, frame).offset);
+        ik.dispose();
+      }
+      // % of the leg's length ahead of the hip–ankle line: forward with positive angles, backward with negative
+      expect(knees[0]).toBeGreaterThan(20);
+      expect(knees[1]).toBeLessThan(-20);
       model.dispose();
     });
   }

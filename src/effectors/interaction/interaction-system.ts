@@ -34,7 +34,7 @@ export interface InteractionSystemOptions {
   handPosers?: boolean;
 }
 
-/** @internal */
+/** Which of the system's observables a notification goes to (start, pause, pick-up, resume, stop, event). */
 export type InteractionNotification = "start" | "pause" | "pickUp" | "resume" | "stop" | "event";
 
 /**

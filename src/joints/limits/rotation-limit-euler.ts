@@ -16,8 +16,8 @@ const delta = new Quat();
 const part = new Quat();
 
 /**
- * Limits a joint to a box of Euler angles, the way MikuMikuDance's IK links do (a knee: X between −180° and
- * −0.5°, Y and Z fixed at 0).
+ * Limits a joint to a box of Euler angles, the way MikuMikuDance's IK links do (a knee of an MMD model: X between
+ * −180° and −0.5°, Y and Z fixed at 0).
  *
  * The rotation relative to rest, `delta = rest⁻¹ · local`, is decomposed as `delta = Rx(x) · Ry(y) · Rz(z)`
  * (X outermost, Z applied first, angles in radians, x and z in (−π, π], y in [−π/2, π/2]). Each angle is clamped
@@ -26,8 +26,11 @@ const part = new Quat();
  * confined to ±90° by the decomposition, and its range is narrowed by 1e-6 rad from ±90° so the other two stay
  * separable. A rotation already inside (to 1e-12 rad) is left bit-exact.
  *
- * Mirroring a scene (z → −z) turns `Rx(x)` into `Rx(−x)` and `Ry(y)` into `Ry(−y)`: a mirrored rig needs its X and
- * Y ranges negated and swapped (MMD's ranges are written for its left-handed frame).
+ * The angles are the bone's own: a range bends a joint the same way in left- and right-handed Babylon scenes (the
+ * glTF loader mirrors the root node, not the bones). A glTF knee bends forward at positive X when its bone's X
+ * axis points to the character's left (UAL's, Mixamo's Xbot's), at negative X when it points right: MMD's knee
+ * range, written for MMD's left-handed model data, bends such a knee backward. Bone data that was itself mirrored
+ * (z → −z) turns `Rx(x)` into `Rx(−x)` and `Ry(y)` into `Ry(−y)`: its X and Y ranges are negated and swapped.
  */
 export class RotationLimitEuler implements SingleAxisLimit {
   /** Lower bounds of the X, Y, Z angles in radians. */
