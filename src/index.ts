@@ -165,7 +165,7 @@ export type {
 // the IK family: the shared joint-solver frame, rotation limits, colliders and the engine-neutral solvers
 export { IKSolverJoints, type IKSolverJointsOptions, type JointReach } from "./joints/ik-solver-joints.js";
 export { JointBone } from "./joints/joint-bone.js";
-export type { JointColliders } from "./joints/joint-colliders.js";
+export { ColliderStep, type JointColliders } from "./joints/joint-colliders.js";
 export { type RotationLimit, type SingleAxisLimit, isSingleAxisLimit } from "./joints/limits/rotation-limit.js";
 export { RotationLimitEuler } from "./joints/limits/rotation-limit-euler.js";
 export { RotationLimitHinge } from "./joints/limits/rotation-limit-hinge.js";

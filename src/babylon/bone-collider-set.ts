@@ -1,22 +1,26 @@
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
+import { Logger } from "@babylonjs/core/Misc/logger.js";
 import { Vec3, type ReadonlyVec3 } from "../math/vec3.js";
 import { CapsuleCollider } from "../joints/colliders/capsule-collider.js";
 import { ColliderSet } from "../joints/colliders/collider-set.js";
-import type { JointColliders } from "../joints/joint-colliders.js";
+import type { ColliderStep, JointColliders } from "../joints/joint-colliders.js";
 import { FBBIKError } from "../solver/errors.js";
 import type { IKPose } from "../solver/pose.js";
 import type { BabylonRig } from "./babylon-rig.js";
 import type { BoneCollider } from "./bone-collider.js";
+import { ColliderFrames } from "./collider-frames.js";
 
 const scl = new Vec3();
 const zero = new Vec3();
 
 /**
  * The {@link BoneCollider}s of one component, on that component's rig: each hangs on a bone of the rig, by its
- * id, as an engine-neutral capsule of a {@link ColliderSet} (what the joint solvers' `colliders` take). Every
- * {@link update} brings the Babylon colliders' local geometry into the rig's component space (the bone's
- * component-space scale applied to the ends and the radius), then lets the set read the bones. A disabled
- * collider sits the step out. Allocation-free per frame; adding or removing a collider rebuilds the set.
+ * id, or on a node outside it (a mesh in the world), as an engine-neutral capsule of a {@link ColliderSet} (what
+ * the joint solvers' `colliders` take). Every {@link update} brings the Babylon colliders' local geometry into
+ * the rig's component space (the bone's component-space scale, or the node's current world matrix, applied to
+ * the ends and the radius), then lets the set read the bones and nodes. A disabled collider sits the step out,
+ * as does one whose node was disposed (warned once) or is scaled to 0. Allocation-free per frame; adding or
+ * removing a collider rebuilds the set.
  */
 export class BoneColliderSet implements JointColliders {
   /** The rig the colliders' bones are in. */
@@ -24,10 +28,25 @@ export class BoneColliderSet implements JointColliders {
   private list: BoneCollider[] = [];
   private shapes: CapsuleCollider[] = [];
   private set = new ColliderSet([]);
+  /** Per collider: its node's slot among the frames' nodes, or −1 when it hangs on a bone of the rig. */
+  private slots = new Int32Array(0);
+  private frames = new ColliderFrames(0, 0);
+  /** Per collider: 1 once its node's disposal was warned. */
+  private warnedDisposed = new Uint8Array(0);
+  private readonly warn: ((cause: string, message: string) => void) | null;
 
-  /** On `rig`, with `colliders` (each bone must be in the rig: throws {@link FBBIKError} naming it). */
-  constructor(rig: BabylonRig, colliders: readonly BoneCollider[] = []) {
+  /**
+   * On `rig`, with `colliders` (each bone must be in the rig: throws {@link FBBIKError} naming it). `warn`
+   * reports a collider's node disposed (once per collider; the component's warnings), Babylon's Logger when
+   * not given.
+   */
+  constructor(
+    rig: BabylonRig,
+    colliders: readonly BoneCollider[] = [],
+    warn: ((cause: string, message: string) => void) | null = null,
+  ) {
     this.rig = rig;
+    this.warn = warn;
     for (const c of colliders) this.check(c);
     this.rebuild([...colliders]);
   }
@@ -74,21 +93,33 @@ export class BoneColliderSet implements JointColliders {
     for (let i = 0; i < list.length; i++) {
       const c = list[i]!;
       const s = this.shapes[i]!;
-      rig.getScale(s.bone, scl);
+      const slot = this.slots[i]!;
+      let usable = c.enabled;
+      if (slot < 0) rig.getScale(s.bone, scl);
+      else usable = usable && this.placeNode(i, c, slot);
       scaled(s.start, c.start, scl);
       scaled(s.end, c.end, scl);
       const sx = scl.x < 0 ? -scl.x : scl.x;
       const sy = scl.y < 0 ? -scl.y : scl.y;
       const sz = scl.z < 0 ? -scl.z : scl.z;
       // a disabled collider gets a radius the set rejects: it sits the step out
-      s.radius = c.enabled ? (c.radius * (sx + sy + sz)) / 3 : Number.NaN;
+      s.radius = usable ? (c.radius * (sx + sy + sz)) / 3 : Number.NaN;
     }
-    this.set.update(pose);
+    this.frames.pose = pose;
+    this.set.update(this.frames);
+  }
+
+  /**
+   * Pushes the chain's joints and segments (component space) out of every collider placed at `alpha`, keeping
+   * `radius` clearance (see {@link ColliderSet.resolveChain}); true when something moved.
+   */
+  resolveChain(positions: Float64Array, count: number, radius: number, alpha: number): boolean {
+    return this.set.resolveChain(positions, count, radius, alpha);
   }
 
   /** @inheritdoc */
-  resolveChain(positions: Float64Array, count: number, radius: number, alpha: number): boolean {
-    return this.set.resolveChain(positions, count, radius, alpha);
+  resolveStep(positions: Float64Array, count: number, step: ColliderStep): boolean {
+    return this.set.resolveStep(positions, count, step);
   }
 
   /**
@@ -99,8 +130,29 @@ export class BoneColliderSet implements JointColliders {
     return this.set.resolvePoint(out, point, radius, alpha);
   }
 
+  /**
+   * Places collider `i`'s node (frame `slot`) from its world matrix, `scl` its scale; false when the collider
+   * sits out: its node disposed (warned once) or without a rotation (scaled to 0, not finite).
+   */
+  private placeNode(i: number, c: BoneCollider, slot: number): boolean {
+    const node = c.node!;
+    if (node.isDisposed()) {
+      if (this.warnedDisposed[i] === 0) this.warnDisposed(i, node.name);
+      return false;
+    }
+    return this.frames.placeNode(slot, node, this.rig.worldToComponent, scl);
+  }
+
+  /** The warning of a collider whose node was disposed (once per collider). */
+  private warnDisposed(i: number, name: string): void {
+    this.warnedDisposed[i] = 1;
+    const message = `The collider on node "${name}": the node was disposed; the collider is ignored.`;
+    if (this.warn !== null) this.warn(`collider:disposed:${name}`, message);
+    else Logger.Warn(`babylon-fbbik: ${message}`);
+  }
+
   private check(c: BoneCollider): void {
-    if (this.rig.idOf(c.bone) < 0) {
+    if (c.bone !== null && this.rig.idOf(c.bone) < 0) {
       throw new FBBIKError(
         [
           `collider bone "${c.bone.name}" is not in the component's rig: pass the collider when creating the ` +
@@ -111,9 +163,24 @@ export class BoneColliderSet implements JointColliders {
     }
   }
 
+  /** The rig id a collider reads its frame from: its bone's, its node's when the node is a bone's of the rig. */
+  private rigId(c: BoneCollider): number {
+    if (c.bone !== null) return this.rig.idOf(c.bone);
+    const id = this.rig.nodes.indexOf(c.node);
+    return id > 0 ? id : -1;
+  }
+
   private rebuild(list: BoneCollider[]): void {
     this.list = list;
-    this.shapes = list.map((c) => new CapsuleCollider(this.rig.idOf(c.bone), zero, zero, 0));
+    const base = this.rig.count;
+    let nodes = 0;
+    this.slots = Int32Array.from(list, (c) => (this.rigId(c) >= 0 ? -1 : nodes++));
+    this.frames = new ColliderFrames(base, nodes);
+    this.warnedDisposed = new Uint8Array(list.length);
+    this.shapes = list.map((c, i) => {
+      const slot = this.slots[i]!;
+      return new CapsuleCollider(slot < 0 ? this.rigId(c) : base + slot, zero, zero, 0);
+    });
     this.set = new ColliderSet(this.shapes);
     // the joint frame rebuilds joints from bone lengths: push out keeping them
     this.set.keepLengths = true;
@@ -130,6 +197,6 @@ function scaled(out: Vec3, v: ReadonlyVec3, s: ReadonlyVec3): void {
 /** The bones of `colliders` not yet among `bones`: what a component adds to its rig for them. */
 export function colliderBones(bones: readonly Bone[], colliders: readonly BoneCollider[] | undefined): Bone[] {
   const out = [...bones];
-  for (const c of colliders ?? []) if (c?.bone !== undefined && !out.includes(c.bone)) out.push(c.bone);
+  for (const c of colliders ?? []) if (c?.bone != null && !out.includes(c.bone)) out.push(c.bone);
   return out;
 }

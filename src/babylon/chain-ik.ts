@@ -31,7 +31,7 @@ export interface ChainIKOptions extends RigComponentOptions {
   /**
    * Colliders the chain's joints and segments are kept outside of (`solver.subSteps` sub-steps per frame,
    * `solver.colliderRadius` clearance). Their bones join the component's rig, so they may hang on any bone of
-   * the skeleton (the body a tail swings around).
+   * the skeleton (the body a tail swings around); a collider on a node (a ball, a pillar) follows that node.
    */
   colliders?: readonly BoneCollider[];
 }
@@ -75,7 +75,7 @@ export abstract class ChainIK<S extends IKSolverJoints> extends RigComponent {
       rootParent: parent > 0 ? parent : undefined,
     });
     if (options.maxIterations !== undefined) this.solver.maxIterations = options.maxIterations;
-    this.colliderSet = new BoneColliderSet(rig, options.colliders ?? []);
+    this.colliderSet = new BoneColliderSet(rig, options.colliders ?? [], (cause, message) => this.warn(cause, message));
     this.solver.colliders = this.colliderSet.colliders.length > 0 ? this.colliderSet : null;
     this.toleranceWorld = options.tolerance ?? 0;
     this.target = options.target ?? null;
@@ -87,7 +87,8 @@ export abstract class ChainIK<S extends IKSolverJoints> extends RigComponent {
 
   /**
    * Adds a collider (setup time). Its bone must be in the rig: one of the chain's bones, an ancestor of them,
-   * or a bone of a collider given at creation; throws {@link FBBIKError} naming it otherwise.
+   * or a bone of a collider given at creation; throws {@link FBBIKError} naming it otherwise. A collider on a
+   * node may hang on any node.
    */
   addCollider(collider: BoneCollider): void {
     this.colliderSet.add(collider);

@@ -11,7 +11,10 @@ import { notifyDisposed } from "./dispose-notice.js";
 
 /** Options of {@link FBBIKColliders.create}. */
 export interface FBBIKCollidersOptions {
-  /** The colliders (each on a bone of the FullBodyBipedIK's rig: the spine, chest, neck, head, pelvis…). */
+  /**
+   * The colliders: on bones of the FullBodyBipedIK's rig (the spine, chest, neck, head, pelvis…), or on nodes
+   * in the scene (a pillar, a wall, a table).
+   */
   colliders?: readonly BoneCollider[];
   /** The limbs whose hand or foot is kept outside the colliders (default: both arms). */
   limbs?: readonly FullBodyBipedChain[];
@@ -70,7 +73,9 @@ export class FBBIKColliders {
 
   private constructor(ik: FullBodyBipedIK, options: FBBIKCollidersOptions) {
     this.ik = ik;
-    this.colliders = new BoneColliderSet(ik.rig, options.colliders ?? []);
+    this.colliders = new BoneColliderSet(ik.rig, options.colliders ?? [], (cause, message) =>
+      ik.solver.inner.warn(cause, message),
+    );
     const limbs = options.limbs ?? [FullBodyBipedChain.LeftArm, FullBodyBipedChain.RightArm];
     const bad = limbs.filter((l) => ik.solver.limbMappings[l] === undefined);
     if (bad.length > 0) throw new FBBIKError(bad.map((l) => `limb ${l} is not a FullBodyBipedChain limb`));
@@ -80,14 +85,14 @@ export class FBBIKColliders {
   }
 
   /**
-   * Adds the pass to `ik`. Throws {@link FBBIKError} when a collider's bone is not in the IK's rig (the
-   * mapped bones and their ancestors).
+   * Adds the pass to `ik`. Throws {@link FBBIKError} when a collider hangs on a bone that is not in the IK's rig
+   * (the mapped bones and their ancestors).
    */
   static create(ik: FullBodyBipedIK, options: FBBIKCollidersOptions = {}): FBBIKColliders {
     return setUpAs("FBBIKColliders", () => new FBBIKColliders(ik, options));
   }
 
-  /** Adds a collider. Throws {@link FBBIKError} when its bone is not in the IK's rig. */
+  /** Adds a collider. Throws {@link FBBIKError} when it hangs on a bone that is not in the IK's rig. */
   addCollider(collider: BoneCollider): void {
     this.colliders.add(collider);
   }

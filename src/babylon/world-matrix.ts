@@ -48,13 +48,8 @@ export function matrixEquals(a: ArrayLike<number>, b: ArrayLike<number>): boolea
  * rotation under shear.
  */
 export function rotationFromMatrix(m: ArrayLike<number>, out: Quat): Quat {
-  // the sign of the linear part's determinant, written out as in ComponentSpace.read;
   // < 0 as for BabylonRig.mirrored (at exactly 0 decompose has no rotation either: it returns identity)
-  const flip =
-    m[0]! * (m[5]! * m[10]! - m[6]! * m[9]!) -
-      m[1]! * (m[4]! * m[10]! - m[6]! * m[8]!) +
-      m[2]! * (m[4]! * m[9]! - m[5]! * m[8]!) <
-    0;
+  const flip = isMirror(m);
   axisY.x = flip ? -m[4]! : m[4]!;
   axisY.y = flip ? -m[5]! : m[5]!;
   axisY.z = flip ? -m[6]! : m[6]!;
@@ -62,6 +57,19 @@ export function rotationFromMatrix(m: ArrayLike<number>, out: Quat): Quat {
   axisZ.y = m[9]!;
   axisZ.z = m[10]!;
   return lookRotation(out, axisZ, axisY);
+}
+
+/**
+ * True when the linear part of the Babylon matrix `m` mirrors (its determinant, written out as in
+ * ComponentSpace.read, is negative): a boolean, so no double crosses the call.
+ */
+export function isMirror(m: ArrayLike<number>): boolean {
+  return (
+    m[0]! * (m[5]! * m[10]! - m[6]! * m[9]!) -
+      m[1]! * (m[4]! * m[10]! - m[6]! * m[8]!) +
+      m[2]! * (m[4]! * m[9]! - m[5]! * m[8]!) <
+    0
+  );
 }
 
 /**
@@ -120,6 +128,11 @@ export function transformVector(m: ArrayLike<number>, v: ReadonlyVec3, out: Vec3
 export function mirrorY(q: Quat): void {
   q.x = -q.x;
   q.z = -q.z;
+}
+
+/** True for a Babylon Bone (as opposed to a TransformNode). */
+export function isBone(target: TransformNode | Bone): target is Bone {
+  return typeof (target as Bone).getTransformNode === "function" && typeof (target as Bone).getSkeleton === "function";
 }
 
 /**

@@ -28,7 +28,7 @@ import { FBBIKError } from "../solver/errors.js";
 import type { IKPose } from "../solver/pose.js";
 import { ON_POINT } from "../math/on-point.js";
 import { JointBone } from "./joint-bone.js";
-import type { JointColliders } from "./joint-colliders.js";
+import { ColliderStep, type JointColliders } from "./joint-colliders.js";
 import type { RotationLimit } from "./limits/rotation-limit.js";
 
 /**
@@ -78,7 +78,7 @@ const weightRef = new NumberRef();
  *    apply the limits root to tip and skip the solver's step, as iterating toward an unreachable point would only
  *    creep to the same pose; `lastReach` says which happened.
  * 4. SolveImpl: the solver's own step on the arrays, toward `goal`.
- * 5. `subSteps` sub-steps with `alpha = k / subSteps`, each `colliders.resolveChain(...)`; if anything moved, the
+ * 5. `subSteps` sub-steps with `alpha = k / subSteps`, each `colliders.resolveStep(...)`; if anything moved, the
  *    rotations are re-derived root to tip, each joint turned by the shortest arc from its bone's direction before
  *    the sub-steps to the direction toward the moved child (bone lengths kept), and clamped by its limit again
  *    when `limitsAfterColliders` (the default; false: colliders win).
@@ -144,6 +144,8 @@ export abstract class IKSolverJoints {
   /** The point the solver's step aims the tip at (the target, or its reachable stand-in). */
   protected readonly goal = new Vec3();
   private readonly solvedPositions: Float64Array;
+  /** The sub-step's clearance and alpha, handed to the colliders in an object (no double crosses the call). */
+  private readonly colliderStep = new ColliderStep();
   private readonly restLocals: Quat[];
   private readonly rootParent: number;
 
@@ -489,9 +491,11 @@ export abstract class IKSolverJoints {
     const each = this.limitsAfterColliders && this.hasLimits();
     let moved = false;
     const s = Math.floor(steps);
-    const radius = this.colliderRadius > 0 ? this.colliderRadius : 0;
+    const step = this.colliderStep;
+    step.radius = this.colliderRadius > 0 ? this.colliderRadius : 0;
     for (let k = 1; k <= s; k++) {
-      if (!c.resolveChain(P, this.count, radius, k / s)) continue;
+      step.alpha = k / s;
+      if (!c.resolveStep(P, this.count, step)) continue;
       moved = true;
       if (!each) continue;
       if (!this.syncMoved(true)) return;

@@ -222,6 +222,32 @@ export const FAMILY_RUNS: Record<string, ExampleRun> = {
     expectNoWarnings(tail);
   },
 
+  async tailAroundBall({ world, load }) {
+    const scene = await world.emptyScene();
+    const rig = tailRig(scene, 12, 0.1);
+    // the target in the ball: the tip can only rest on its surface
+    const target = nodeAt(scene, "target", new Vector3(0.3, 0.6, 0));
+    const tail = world.own((await load()).tailAroundBall(scene, rig.tail, target) as CCDIK);
+    const ball = scene.getMeshByName("ball")!;
+    expect(Vector3.Distance(rig.pos(rig.tail.at(-1)!), ball.position), "the tip at rest, off the ball").toBeGreaterThan(
+      0.4,
+    );
+    for (const shift of [0, 0.1]) {
+      // the ball moved (and the target with it): the collider follows the mesh
+      ball.position.x = 0.3 + shift;
+      target.position.x = 0.3 + shift;
+      world.frames(3, scene);
+      const joints = rig.tail.map((b) => rig.pos(b));
+      joints.forEach((p, i) => {
+        const d = Vector3.Distance(p, ball.position);
+        expect(d, `tail joint ${i} outside the ball`).toBeGreaterThan(0.15 * (1 - 1e-6));
+        if (i > 0) expect(distanceToSegment(ball.position, joints[i - 1]!, p)).toBeGreaterThan(0.15 * (1 - 1e-6));
+      });
+      expect(Vector3.Distance(joints.at(-1)!, ball.position), "the tip at the ball's surface").toBeLessThan(0.2);
+    }
+    expectNoWarnings(tail);
+  },
+
   async JacobianIK({ world, load }) {
     const m = await world.model();
     const cup = nodeAt(m.scene, "cup", world.armReach("left", new Vector3(-0.3, 0.3, 1)));

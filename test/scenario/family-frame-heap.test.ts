@@ -1,19 +1,24 @@
 /**
  * A frame of several IKs of the family in one scene allocates nothing once warm: a rider's FullBodyBipedIK with
  * a hand on a rein its mount holds, the mount's LookAtIK and LimbIK moving that hand (so every IK looks for the
- * IKs it hangs from: babylon/solve-order.ts). In a fresh module graph (vitest.config.ts, HEAP): garbage left by
+ * IKs it hangs from: babylon/solve-order.ts); colliders on moving nodes (a ball a tail swings round, a pillar
+ * a hand stays out of). In a fresh module graph (vitest.config.ts, HEAP): garbage left by
  * earlier files would be collected during the loop and counted as this one's.
  */
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { expect, it } from "vitest";
 import { resolveBipedReferences } from "../../src/babylon/biped-references.js";
+import { BoneCollider } from "../../src/babylon/bone-collider.js";
+import { CCDIK } from "../../src/babylon/chain-ik.js";
+import { FBBIKColliders } from "../../src/babylon/fbbik-colliders.js";
 import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import { LimbIK } from "../../src/babylon/limb-ik.js";
 import { LookAtIK } from "../../src/babylon/look-at-ik.js";
 import { loadModel } from "../helpers/babylon-scene.js";
 import { bytesPerFrame, renderWithoutDrawing, whereFramesAllocate } from "../helpers/frame-heap.js";
-import { worldPos } from "../helpers/scene-probes.js";
+import { height, worldPos } from "../helpers/scene-probes.js";
+import { buildTail } from "../helpers/tail-rig.js";
 
 it("a rider's hand on a rein held by its mount's LimbIK, under the mount's LookAtIK: 0 B a frame", async () => {
   const m = await loadModel("Mannequin");
@@ -43,5 +48,46 @@ it("a rider's hand on a rein held by its mount's LimbIK, under the mount's LookA
   // printed with the failure (npm test prints a failing test's output): where the bytes come from
   if (least >= 1) console.log(await whereFramesAllocate(frame));
   expect(least).toBeLessThan(1);
+  m.dispose();
+});
+
+it("a tail round a moving ball node and a hand out of a moving pillar node (node colliders): 0 B a frame", async () => {
+  const m = await loadModel("Mannequin");
+  const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+  const h = height(m);
+  const r = ik.references;
+  const pillar = new TransformNode("pillar", m.scene);
+  const at = Vector3.Lerp(worldPos(r.leftUpperArm), worldPos(r.leftHand), 0.6);
+  FBBIKColliders.create(ik, {
+    colliders: [BoneCollider.capsule(pillar, new Vector3(0, -0.3 * h, 0), new Vector3(0, 0.3 * h, 0), 0.05 * h)],
+    clearance: 0.01 * h,
+  });
+  ik.solver.leftHandEffector.position.copyFrom(at);
+  ik.solver.leftHandEffector.positionWeight = 1;
+  const tail = buildTail({ count: 24 });
+  const ball = new TransformNode("ball", tail.scene);
+  const target = new TransformNode("target", tail.scene);
+  const ccd = CCDIK.create(tail.scene, tail.bones, { target, colliders: [BoneCollider.sphere(ball, 0.25)] });
+  ccd.solver.subSteps = 4;
+  ccd.solver.colliderRadius = 0.02;
+  // the places made beforehand: a double handed to Babylon's setters may be boxed
+  const ring = (k: number, radius: number, y: number) =>
+    Array.from({ length: 16 }, (_, i) => new Vector3(radius * Math.cos(k * i), y, radius * Math.sin(k * i)));
+  const balls = ring(0.2, 0.45, 1.2);
+  const targets = ring(0.4, 0.9, 1.3);
+  const pillars = Array.from({ length: 16 }, (_, i) => at.add(new Vector3(0.01 * h * Math.sin(i), 0, 0)));
+  const frame = (f: number): void => {
+    ball.position.copyFrom(balls[f % 16]!);
+    target.position.copyFrom(targets[f % 16]!);
+    pillar.position.copyFrom(pillars[f % 16]!);
+    renderWithoutDrawing(m.scene);
+    renderWithoutDrawing(tail.scene);
+  };
+  const least = bytesPerFrame(frame, 10_000);
+  console.log(`node colliders frame heap: ${least.toFixed(2)} B a frame`);
+  if (least >= 1) console.log(await whereFramesAllocate(frame));
+  expect(ccd.warningsRaised).toEqual([]);
+  expect(least).toBeLessThan(1);
+  tail.dispose();
   m.dispose();
 });

@@ -1,6 +1,6 @@
 /**
  * A tentacle built in code: a Skeleton whose bones are linked to TransformNodes (a base, a chain of `count`
- * links rising along +Y and a tip joint, and an obstacle bone for a ball), skinning a tapered tube.
+ * links rising along +Y and a tip joint), skinning a tapered tube, and a ball beside it: a plain mesh.
  */
 import { Bone } from "@babylonjs/core/Bones/bone";
 import { Skeleton } from "@babylonjs/core/Bones/skeleton";
@@ -23,8 +23,7 @@ export interface Tentacle {
   chain: Bone[];
   /** The chain's bones' linked nodes, root first. */
   nodes: TransformNode[];
-  /** A bone beside the chain (under the base) carrying the obstacle: its linked node is `ball`. */
-  ballBone: Bone;
+  /** The obstacle: a sphere mesh in the world (not a bone), its radius in its own units. */
   ball: Mesh;
   tube: Mesh;
   /** Segment length. */
@@ -50,7 +49,7 @@ function joint(
 
 /**
  * A tentacle of `length` standing at `base` (world), `count` links, tapering from `radius` to a third of it,
- * with a ball of `ballRadius` at `ballAt` (world, the ball's bone hangs from the base).
+ * and a ball of `ballRadius` at `ballAt` (world).
  */
 export function buildTentacle(
   scene: Scene,
@@ -65,7 +64,6 @@ export function buildTentacle(
   holder.position.copyFrom(base);
   const skeleton = new Skeleton("tentacle", "tentacle", scene);
   const root = joint("base", skeleton, null, holder, Vector3.Zero());
-  const baseNode = root.getTransformNode()!;
   const segment = length / count;
   const chain: Bone[] = [];
   for (let i = 0; i <= count; i++) {
@@ -75,7 +73,7 @@ export function buildTentacle(
   }
   const ball = CreateSphere("ball", { diameter: 2 * ballRadius, segments: 24 }, scene);
   ball.material = mat(scene, "ball", new Color3(0.75, 0.78, 0.85));
-  const ballBone = joint("ball", skeleton, root, baseNode, ballAt.subtract(base), ball);
+  ball.position.copyFrom(ballAt);
   // the tube in the holder's space, y from 0 to length, each ring skinned to the two links around it
   const tube = CreateCylinder(
     "tentacle tube",
@@ -118,5 +116,5 @@ export function buildTentacle(
   cap.parent = chain[count]!.getTransformNode()!;
   for (const m of [tube, ball, cap]) m.isPickable = false;
   const nodes = chain.map((b) => b.getTransformNode()!);
-  return { holder, skeleton, chain, nodes, ballBone, ball, tube, segment };
+  return { holder, skeleton, chain, nodes, ball, tube, segment };
 }

@@ -1,7 +1,7 @@
 /**
  * tail: CCDIK on a tentacle built in code (demo/src/props/tentacle.ts: a Skeleton of linked nodes skinning a
- * tapered tube) beside the character. Every link has a RotationLimitAngle; a BoneCollider sphere on the ball's
- * bone keeps the links outside the ball. The tip follows the green target: first held clear of the ball, then
+ * tapered tube) beside the character. Every link has a RotationLimitAngle; a BoneCollider sphere on the ball
+ * (a plain mesh, not a bone) keeps the links outside the ball. The tip follows the green target: first held clear of the ball, then
  * behind it (the tentacle wraps around), then orbiting it; both balls can be dragged. The checks record the
  * tip and the target mesh at the holds, and over every frame the smallest clearance of the joints to the
  * ball and the largest bend beyond a limit, measured from the links' nodes.
@@ -51,8 +51,8 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     m.receiveShadows = true;
   }
 
-  // CCD from the tip back to the root, the ball as a collider, a swing cone and a twist limit on every link
-  const collider = BoneCollider.sphere(t.ballBone, ballRadius);
+  // CCD from the tip back to the root, the ball mesh as a collider, a swing cone and a twist limit on every link
+  const collider = BoneCollider.sphere(t.ball, ballRadius);
   const ccd = CCDIK.create(scene, t.chain, { maxIterations: 20, tolerance: 0.001 * h, colliders: [collider] });
   const s = ccd.solver;
   s.subSteps = 2;
@@ -81,8 +81,8 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
 
   // the script: clear of the ball, behind it (a wrap), then an orbit around it
   const orbit = (a: number, r: number, p: Vector3) =>
-    t.ball.position
-      .addToRef(base, p)
+    p
+      .copyFrom(t.ball.position)
       .addInPlace(out.scale(r * Math.cos(a)))
       .addInPlace(up.scale(r * Math.sin(a)));
   const clear = base.add(out.scale(-0.3 * h)).add(up.scale(0.6 * h));

@@ -9,7 +9,7 @@ import { Matrix, type Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { FullBodyBipedIK } from "../../babylon/full-body-biped-ik.js";
 import type { BabylonRig } from "../../babylon/babylon-rig.js";
-import { boneWorldMatrixToRef, currentWorldMatrix } from "../../babylon/world-matrix.js";
+import { boneWorldMatrixToRef, currentWorldMatrix, isBone } from "../../babylon/world-matrix.js";
 import {
   Quat,
   type ReadonlyQuat,
@@ -283,11 +283,6 @@ export function worldPositionOf<T extends MutableVec3>(ik: FullBodyBipedIK, targ
 export function worldMatrixOf(ik: FullBodyBipedIK, target: TransformNode | Bone, out: Matrix): Matrix {
   if (isBone(target)) return rigBoneWorldMatrix(ik, target, out);
   return out.copyFrom(currentWorldMatrix(target));
-}
-
-/** True for a Babylon Bone (as opposed to a TransformNode). */
-export function isBone(target: TransformNode | Bone): target is Bone {
-  return typeof (target as Bone).getTransformNode === "function" && typeof (target as Bone).getSkeleton === "function";
 }
 
 /**

@@ -11,6 +11,7 @@ import {
 import { type ReadonlyVec3, Vec3, add, fromArray, isFiniteVec, lerpByRef, toArray } from "../../math/vec3.js";
 import { FBBIKError } from "../../solver/errors.js";
 import type { IKPose } from "../../solver/pose.js";
+import { ColliderStep } from "../joint-colliders.js";
 import type { Collider } from "./collider.js";
 import { resolveKeepingLengths } from "./keep-lengths.js";
 import { pushPointOut, pushSegmentOut } from "./push-out.js";
@@ -67,6 +68,8 @@ export class ColliderSet {
   private started = false;
   private placedAlpha = Number.NaN;
   private readonly point = new Float64Array(3);
+  /** The numbers of {@link resolveChain} and {@link getPlaced}, as {@link resolveStep} takes them. */
+  private readonly step = new ColliderStep();
 
   /**
    * Holds `colliders` (kept by reference). Throws {@link FBBIKError} naming the collider and bone when a
@@ -101,7 +104,7 @@ export class ColliderSet {
    * end becomes the start. A collider whose bone reads non-finite, or whose radius was edited to a bad
    * value, sits this step out.
    */
-  update(pose: IKPose): void {
+  update(pose: Pick<IKPose, "getPosition" | "getRotation">): void {
     const cs = this.colliders;
     for (let i = 0; i < cs.length; i++) {
       const c = cs[i]!;
@@ -140,11 +143,21 @@ export class ColliderSet {
    * between consecutive joints out of every collider placed at `alpha` ∈ [0, 1] between the step's start
    * and end, keeping `radius` clearance. True when something moved. Joints already clear are left
    * bit-exact. A non-finite or negative `radius`, or no {@link update} yet, moves nothing; a NaN alpha is 0.
+   * Per frame, prefer {@link resolveStep}: the numbers handed here may be boxed.
    */
   resolveChain(positions: Float64Array, count: number, radius: number, alpha: number): boolean {
+    const step = this.step;
+    step.radius = radius;
+    step.alpha = alpha;
+    return this.resolveStep(positions, count, step);
+  }
+
+  /** {@link resolveChain} with its clearance and alpha in `step` (no double crosses the call). */
+  resolveStep(positions: Float64Array, count: number, step: ColliderStep): boolean {
+    const radius = step.radius;
     if (!this.started || !(radius >= 0) || radius === Infinity) return false;
     const n = Math.min(count, Math.floor(positions.length / 3));
-    this.place(alpha);
+    this.place(step);
     // the shapes with their radii grown by the clearance, so the push routines take no double argument
     const cleared = this.cleared;
     cleared.set(this.shapes);
@@ -189,7 +202,8 @@ export class ColliderSet {
    * space; equal for a sphere) and returns its radius; NaN when it sat out the last update.
    */
   getPlaced(index: number, alpha: number, outStart: Vec3, outEnd: Vec3): number {
-    this.place(alpha);
+    this.step.alpha = alpha;
+    this.place(this.step);
     const o = index * SHAPE;
     fromArray(outStart, this.shapes, o);
     fromArray(outEnd, this.shapes, o + 3);
@@ -197,7 +211,8 @@ export class ColliderSet {
   }
 
   /** Places every valid collider at `alpha` into `shapes` (cached while alpha and the step are the same). */
-  private place(alpha: number): void {
+  private place(step: ColliderStep): void {
+    const alpha = step.alpha;
     const a = alpha > 0 ? (alpha < 1 ? alpha : 1) : 0;
     if (a === this.placedAlpha) return;
     this.placedAlpha = a;

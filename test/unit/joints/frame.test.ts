@@ -13,7 +13,7 @@ import { ColliderSet } from "../../../src/joints/colliders/collider-set.js";
 import { SphereCollider } from "../../../src/joints/colliders/sphere-collider.js";
 import { IKSolverJoints } from "../../../src/joints/ik-solver-joints.js";
 import { IKSolverLimb } from "../../../src/limb/ik-solver-limb.js";
-import type { JointColliders } from "../../../src/joints/joint-colliders.js";
+import type { ColliderStep, JointColliders } from "../../../src/joints/joint-colliders.js";
 import type { HierarchyPose } from "../../../src/mapping/hierarchy-pose.js";
 import { FBBIKError } from "../../../src/solver/errors.js";
 import type { IKPose } from "../../../src/solver/pose.js";
@@ -41,8 +41,9 @@ class SphereColliders implements JointColliders {
   update(_pose: IKPose): void {
     this.updates++;
   }
-  resolveChain(p: Float64Array, count: number, radius: number, alpha: number): boolean {
-    this.alphas.push(alpha);
+  resolveStep(p: Float64Array, count: number, step: ColliderStep): boolean {
+    const radius = step.radius;
+    this.alphas.push(step.alpha);
     let moved = false;
     for (let i = 0; i < count; i++) {
       const dx = p[3 * i]! - this.cx;
