@@ -1,10 +1,10 @@
 /**
  * tail: CCDIK on a tentacle built in code (demo/src/props/tentacle.ts: a Skeleton of linked nodes skinning a
  * tapered tube) beside the character. Every link has a RotationLimitAngle; a BoneCollider sphere on the ball
- * (a plain mesh, not a bone) keeps the links outside the ball. The tip follows the green target: first held clear of the ball, then
- * behind it (the tentacle wraps around), then orbiting it; both balls can be dragged. The checks record the
- * tip and the target mesh at the holds, and over every frame the smallest clearance of the joints to the
- * ball and the largest bend beyond a limit, measured from the links' nodes.
+ * (a plain mesh, not a bone) keeps the links outside the ball. The tip follows the green target: first held
+ * clear of the ball, then behind it (the tentacle wraps around), then orbiting it; both balls can be dragged.
+ * The checks record the tip and the target mesh at the holds, and over every frame the smallest clearance of
+ * the joints to the ball and the largest bend beyond a limit, measured from the links' nodes.
  */
 import { PointerDragBehavior } from "@babylonjs/core/Behaviors/Meshes/pointerDragBehavior";
 import { Color3 } from "@babylonjs/core/Maths/math.color";
