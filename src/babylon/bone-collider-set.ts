@@ -130,6 +130,11 @@ export class BoneColliderSet implements JointColliders {
     return this.set.resolvePoint(out, point, radius, alpha);
   }
 
+  /** {@link resolvePoint} with its clearance and alpha in `step` (no double crosses the call). */
+  resolvePointStep(out: Vec3, point: ReadonlyVec3, step: ColliderStep): boolean {
+    return this.set.resolvePointStep(out, point, step);
+  }
+
   /**
    * Places collider `i`'s node (frame `slot`) from its world matrix, `scl` its scale; false when the collider
    * sits out: its node disposed (warned once) or without a rotation (scaled to 0, not finite).

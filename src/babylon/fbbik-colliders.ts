@@ -3,6 +3,7 @@ import { Quat, fromToRotation, multiply, normalizeQuat } from "../math/quat.js";
 import { Vec3, anyPerpendicular, sub } from "../math/vec3.js";
 import { FBBIKError, setUpAs } from "../solver/errors.js";
 import type { IKPose } from "../solver/pose.js";
+import { ColliderStep } from "../joints/joint-colliders.js";
 import { FullBodyBipedChain } from "../solver/biped-bones.js";
 import type { BoneCollider } from "./bone-collider.js";
 import { BoneColliderSet } from "./bone-collider-set.js";
@@ -32,6 +33,7 @@ const u = new Vec3();
 const a = new Vec3();
 const b = new Vec3();
 const handRot = new Quat();
+const step = new ColliderStep();
 const rot = new Quat();
 const turn = new Quat();
 /** Scalars of {@link reachTwoBone}, in a typed array so no double crosses a call. */
@@ -123,11 +125,13 @@ export class FBBIKColliders {
     const rig = ik.rig;
     this.colliders.update(rig);
     const c = this.clearance;
-    const radius = c > 0 && c < Infinity ? c / rig.componentScale : 0;
+    // the clearance travels in an object: a double handed to a call V8 does not inline is boxed
+    step.radius = c > 0 && c < Infinity ? c / rig.componentScale : 0;
+    step.alpha = 1;
     for (let i = 0; i < this.limbs.length; i++) {
       const m = ik.solver.limbMappings[this.limbs[i]!]!;
       rig.getPosition(m.bone3.bone, h);
-      if (!this.colliders.resolvePoint(pushed, h, radius, 1)) continue;
+      if (!this.colliders.resolvePointStep(pushed, h, step)) continue;
       reachTwoBone(rig, m.bone1.bone, m.bone2.bone, m.bone3.bone, pushed);
     }
   }

@@ -190,9 +190,17 @@ export class ColliderSet {
    * clearance (a hand kept on the torso's surface). True when it moved; otherwise `out` is `point` exactly.
    */
   resolvePoint(out: Vec3, point: ReadonlyVec3, radius: number, alpha: number): boolean {
+    const step = this.step;
+    step.radius = radius;
+    step.alpha = alpha;
+    return this.resolvePointStep(out, point, step);
+  }
+
+  /** {@link resolvePoint} with its clearance and alpha in `step` (no double crosses the call). */
+  resolvePointStep(out: Vec3, point: ReadonlyVec3, step: ColliderStep): boolean {
     const p = this.point;
     toArray(p, 0, point);
-    const moved = this.resolveChain(p, 1, radius, alpha);
+    const moved = this.resolveStep(p, 1, step);
     fromArray(out, p, 0);
     return moved;
   }

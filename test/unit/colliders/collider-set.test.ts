@@ -8,6 +8,7 @@ import { CapsuleCollider } from "../../../src/joints/colliders/capsule-collider.
 import type { Collider } from "../../../src/joints/colliders/collider.js";
 import { ColliderSet } from "../../../src/joints/colliders/collider-set.js";
 import { SphereCollider } from "../../../src/joints/colliders/sphere-collider.js";
+import { ColliderStep } from "../../../src/joints/joint-colliders.js";
 import { HierarchyPose } from "../../../src/mapping/hierarchy-pose.js";
 import { Quat, normalizeQuat, rotateVector } from "../../../src/math/quat.js";
 import { Vec3 } from "../../../src/math/vec3.js";
@@ -95,6 +96,19 @@ describe("ColliderSet hand-computed", () => {
     expect(out.x).toBeCloseTo(1 + 1.25, 12);
     expect(out.y).toBeCloseTo(3, 12);
     expect(out.z).toBeCloseTo(3, 12);
+  });
+
+  it("resolvePointStep, its clearance and alpha in a ColliderStep, pushes as resolvePoint does", () => {
+    const set = new ColliderSet([new SphereCollider(0, 1, v(0, 1, 0))]);
+    set.update(body(v(1, 2, 3)));
+    const step = new ColliderStep();
+    step.radius = 0.25;
+    const a = new Vec3();
+    const b = new Vec3();
+    expect(set.resolvePointStep(a, v(1.5, 3, 3), step)).toBe(true);
+    set.resolvePoint(b, v(1.5, 3, 3), 0.25, 1);
+    expect([a.x, a.y, a.z]).toEqual([b.x, b.y, b.z]);
+    expect(a.x).toBeCloseTo(1 + 1.25, 12);
   });
 
   it("pushes a segment crossing a sphere sideways, both ends equally when the sphere is at its middle", () => {
