@@ -146,10 +146,15 @@ export class ColliderSet {
    * Per frame, prefer {@link resolveStep}: the numbers handed here may be boxed.
    */
   resolveChain(positions: Float64Array, count: number, radius: number, alpha: number): boolean {
+    return this.resolveStep(positions, count, this.stepOf(radius, alpha));
+  }
+
+  /** The set's own step holding `radius` and `alpha`: the plain-number calls go through the step ones. */
+  private stepOf(radius: number, alpha: number): ColliderStep {
     const step = this.step;
     step.radius = radius;
     step.alpha = alpha;
-    return this.resolveStep(positions, count, step);
+    return step;
   }
 
   /** {@link resolveChain} with its clearance and alpha in `step` (no double crosses the call). */
@@ -190,10 +195,7 @@ export class ColliderSet {
    * clearance (a hand kept on the torso's surface). True when it moved; otherwise `out` is `point` exactly.
    */
   resolvePoint(out: Vec3, point: ReadonlyVec3, radius: number, alpha: number): boolean {
-    const step = this.step;
-    step.radius = radius;
-    step.alpha = alpha;
-    return this.resolvePointStep(out, point, step);
+    return this.resolvePointStep(out, point, this.stepOf(radius, alpha));
   }
 
   /** {@link resolvePoint} with its clearance and alpha in `step` (no double crosses the call). */
