@@ -74,7 +74,9 @@ let ghostOn = false;
  * scenarios, reset with the model.
  */
 let clipIndex: number | null = null;
-const hooks: Record<string, unknown> = { ready: false, scenario: null, errors: [] as string[] };
+/** How the scenario builds ended: the tests read them to tell an overtaken build from a stuck one. */
+const builds = { started: 0, overtaken: 0, failed: 0, shown: 0 };
+const hooks: Record<string, unknown> = { ready: false, scenario: null, errors: [] as string[], builds };
 window.__fbbik = hooks;
 
 function scenarioFromUrl(): ScenarioName {
@@ -107,6 +109,7 @@ let latestBuild = 0;
 
 async function build(name: ScenarioName): Promise<void> {
   const id = ++latestBuild;
+  builds.started++;
   hooks.ready = false;
   teardown();
   const { scene, camera, sun, shadows, ground } = createStage(engine);
@@ -135,13 +138,16 @@ async function build(name: ScenarioName): Promise<void> {
     ctx.container = container;
     run = await scenarioNamed(name)!.build(ctx);
   } catch (e) {
+    builds.failed++;
     scene.dispose();
     throw e;
   }
   if (id !== latestBuild) {
+    builds.overtaken++;
     scene.dispose();
     return;
   }
+  builds.shown++;
   const debugViews = new DebugViews(ctx);
   debugViews.setSkeleton(views.skeleton);
   debugViews.setNodes(views.nodes);

@@ -118,6 +118,12 @@ const chosen: { effector: number | null; chain: number } = { effector: 6, chain:
 
 export function buildPanel(o: PanelOptions): void {
   const panel = document.getElementById("panel")!;
+  // a rebuild (a scenario loaded, a reset) keeps the keyboard where it was: stepping through the scenario menu
+  // with the arrow keys goes on from the new menu, whenever the scenario finished loading between two keys
+  const focused =
+    document.activeElement instanceof HTMLElement && panel.contains(document.activeElement)
+      ? document.activeElement.id
+      : "";
   panel.innerHTML = "";
   const top = document.createElement("div");
   top.id = "panel-top";
@@ -470,4 +476,5 @@ export function buildPanel(o: PanelOptions): void {
   // another scenario opens at the panel's top, as on a fresh page; a reset keeps the place
   if (panel.dataset.scenario !== o.scenario) panel.scrollTop = 0;
   panel.dataset.scenario = o.scenario;
+  if (focused !== "") document.getElementById(focused)?.focus({ preventScroll: true });
 }

@@ -6,7 +6,7 @@ import { PositionGizmo } from "@babylonjs/core/Gizmos/positionGizmo.js";
 import { RotationGizmo } from "@babylonjs/core/Gizmos/rotationGizmo.js";
 import { StandardMaterial } from "@babylonjs/core/Materials/standardMaterial.js";
 import { Color3 } from "@babylonjs/core/Maths/math.color.js";
-import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { Quaternion, type Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { CreateBox } from "@babylonjs/core/Meshes/Builders/boxBuilder.js";
 import { CreateSphere } from "@babylonjs/core/Meshes/Builders/sphereBuilder.js";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";

@@ -317,14 +317,29 @@ describe.skipIf(skip)(title, () => {
       await page.goto(`${base}?scenario=free&${SPEED}`);
       await waitFor("h?.ready === true || (h?.errors?.length ?? 0) > 0", 90_000);
       expect(await hook<string[]>("h.errors")).toEqual([]);
-      // the scenario menu stepped with the arrow keys (down to grab, back up to free) builds a scenario per step,
-      // each overtaken while it loads: one scene is left, one render loop (each overtaken one stayed and drew)
+      // the scenario menu stepped with the arrow keys (down to grab, back up to free) builds a scenario per step;
+      // grab may finish loading between the keys (a busy machine): the rebuilt panel keeps the menu focused
       await page.focus("#scenario");
       await page.keyboard.press("ArrowDown");
       await page.keyboard.press("ArrowUp");
       await waitFor("h.ready === true && h.scenario === 'free'", 90_000);
+      const keyed = await hook<string>("document.activeElement.id");
+      expect(keyed, "the scenario menu keeps the keyboard across its rebuilds").toBe("scenario");
+      // both steps in one task: the first build is overtaken while it loads, and drops its scene
+      const before = await hook<{ overtaken: number }>("({ ...h.builds })");
+      await hook(`(() => {
+        const s = document.getElementById("scenario");
+        for (const v of ["1", "0"]) { s.value = v; s.dispatchEvent(new Event("change")); }
+      })()`);
+      await waitFor("h.ready === true && h.scenario === 'free'", 90_000);
+      const builds = await hook<Record<string, number>>("({ ...h.builds })");
       const left = await hook<number[]>("[h.engine.scenes.length, h.engine._activeRenderLoops.length]");
-      lines.push(`scenario menu stepped down and up: ${left[0]} scene(s), ${left[1]} render loop(s)`);
+      lines.push(
+        `scenario menu stepped down and up: ${left[0]} scene(s), ${left[1]} render loop(s); builds ${JSON.stringify(builds)}`,
+      );
+      expect(builds.overtaken, "grab, overtaken by free while it loads").toBe(before.overtaken + 1);
+      expect(builds.failed).toBe(0);
+      // each overtaken one stayed and drew before it dropped its scene
       expect(left).toEqual([1, 1]);
       // scene time held once a model's free scenario is done: nothing below needs more
       await hook("h.hold(() => h.done())");

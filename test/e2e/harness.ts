@@ -146,7 +146,18 @@ export function pageHooks(page: Page): { hook: Hook; waitFor: WaitFor } {
   const wrap = (expr: string) => `(() => { const h = window.__fbbik; return ${expr}; })()`;
   return {
     hook: <T>(expr: string) => page.evaluate(wrap(expr)) as Promise<T>,
-    waitFor: (expr: string, timeout: number) => page.waitForFunction(wrap(expr), null, { timeout, polling: 100 }),
+    // a timeout says where the page stood (a build overtaken, failed or never started reads differently)
+    waitFor: (expr: string, timeout: number) =>
+      page.waitForFunction(wrap(expr), null, { timeout, polling: 100 }).catch(async (e: unknown) => {
+        const state = await page
+          .evaluate(
+            wrap(
+              "JSON.stringify({ ready: h?.ready, scenario: h?.scenario, model: h?.model, builds: h?.builds, errors: h?.errors, focus: document.activeElement?.id })",
+            ),
+          )
+          .catch(() => "(the page did not answer)");
+        throw new Error(`waiting for ${expr}: ${String(e)}\npage: ${state}`);
+      }),
   };
 }
 

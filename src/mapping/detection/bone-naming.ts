@@ -176,7 +176,7 @@ export function parseBoneName(name: string): BoneNameInfo {
     const m = marker.pattern.exec(base);
     if (m !== null) {
       side = marker.side;
-      rest = base.slice(0, m.index) + " " + base.slice(m.index + m[0].length);
+      rest = `${base.slice(0, m.index)} ${base.slice(m.index + m[0].length)}`;
       break;
     }
   }
