@@ -1,5 +1,6 @@
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Logger } from "@babylonjs/core/Misc/logger.js";
+import type { Node } from "@babylonjs/core/node.js";
 import { Vec3, type ReadonlyVec3 } from "../math/vec3.js";
 import { CapsuleCollider } from "../joints/colliders/capsule-collider.js";
 import { ColliderSet } from "../joints/colliders/collider-set.js";
@@ -11,6 +12,7 @@ import type { BoneCollider } from "./bone-collider.js";
 import { ColliderFrames } from "./collider-frames.js";
 
 const scl = new Vec3();
+const boneScl = new Vec3();
 const zero = new Vec3();
 
 /**
@@ -18,8 +20,10 @@ const zero = new Vec3();
  * id, or on a node outside it (a mesh in the world), as an engine-neutral capsule of a {@link ColliderSet} (what
  * the joint solvers' `colliders` take). Every {@link update} brings the Babylon colliders' local geometry into
  * the rig's component space (the bone's component-space scale, or the node's current world matrix, applied to
- * the ends and the radius), then lets the set read the bones and nodes. A disabled collider sits the step out,
- * as does one whose node was disposed (warned once) or is scaled to 0. Allocation-free per frame; adding or
+ * the ends and the radius), then lets the set read the bones and nodes. A node under a bone of the rig (a
+ * shield in the hand) is placed from that bone's pose in the step, times the node's transform relative to it,
+ * so it follows the solved bone. A disabled collider sits the step out, as does one whose node was disposed
+ * (warned once; the collider then lets go of the node) or is scaled to 0. Allocation-free per frame; adding or
  * removing a collider rebuilds the set.
  */
 export class BoneColliderSet implements JointColliders {
@@ -33,6 +37,10 @@ export class BoneColliderSet implements JointColliders {
   private frames = new ColliderFrames(0, 0);
   /** Per collider: 1 once its node's disposal was warned. */
   private warnedDisposed = new Uint8Array(0);
+  /** Per collider: the rig bone it hangs on (its own, or its node's nearest ancestor's) at the last update, or -1. */
+  private owners = new Int32Array(0);
+  /** The rig's bones by their nodes (linked TransformNodes, or the Bones of a skeleton without them). */
+  private readonly anchors = new Map<Node, number>();
   private readonly warn: ((cause: string, message: string) => void) | null;
 
   /**
@@ -47,6 +55,10 @@ export class BoneColliderSet implements JointColliders {
   ) {
     this.rig = rig;
     this.warn = warn;
+    for (let id = 1; id < rig.nodes.length; id++) {
+      const node = rig.nodes[id] ?? rig.bones[id];
+      if (node !== null && node !== undefined) this.anchors.set(node, id);
+    }
     for (const c of colliders) this.check(c);
     this.rebuild([...colliders]);
   }
@@ -95,8 +107,9 @@ export class BoneColliderSet implements JointColliders {
       const s = this.shapes[i]!;
       const slot = this.slots[i]!;
       let usable = c.enabled;
+      this.owners[i] = slot < 0 ? s.bone : -1;
       if (slot < 0) rig.getScale(s.bone, scl);
-      else usable = usable && this.placeNode(i, c, slot);
+      else usable = usable && this.placeNode(i, c, slot, pose);
       scaled(s.start, c.start, scl);
       scaled(s.end, c.end, scl);
       const sx = scl.x < 0 ? -scl.x : scl.x;
@@ -107,6 +120,14 @@ export class BoneColliderSet implements JointColliders {
     }
     this.frames.pose = pose;
     this.set.update(this.frames);
+  }
+
+  /**
+   * The rig bone collider `index` hung on at the last {@link update}: its bone, or the nearest bone of the rig
+   * above its node; -1 for a node outside the rig (or one that sat out).
+   */
+  hangsOn(index: number): number {
+    return this.owners[index] ?? -1;
   }
 
   /**
@@ -136,16 +157,30 @@ export class BoneColliderSet implements JointColliders {
   }
 
   /**
-   * Places collider `i`'s node (frame `slot`) from its world matrix, `scl` its scale; false when the collider
-   * sits out: its node disposed (warned once) or without a rotation (scaled to 0, not finite).
+   * Places collider `i`'s node (frame `slot`): under a bone of the rig from that bone in `pose`, else from its
+   * world matrix; `scl` its scale. False when the collider sits out: its node disposed (warned once, then
+   * dropped) or without a rotation (scaled to 0, not finite).
    */
-  private placeNode(i: number, c: BoneCollider, slot: number): boolean {
-    const node = c.node!;
+  private placeNode(i: number, c: BoneCollider, slot: number, pose: IKPose): boolean {
+    const node = c.node;
+    if (node === null) return false;
     if (node.isDisposed()) {
       if (this.warnedDisposed[i] === 0) this.warnDisposed(i, node.name);
+      // the collider must not keep a disposed mesh (and its scene) reachable
+      c._dropNode();
       return false;
     }
-    return this.frames.placeNode(slot, node, this.rig.worldToComponent, scl);
+    // the nearest ancestor that is a bone of the rig, if any (looked up each frame: a node may change hands)
+    let anchor: Node | null = node.parent;
+    let id = -1;
+    for (; anchor !== null; anchor = anchor.parent) {
+      id = this.anchors.get(anchor) ?? -1;
+      if (id > 0) break;
+    }
+    if (anchor === null) return this.frames.placeNode(slot, node, this.rig.worldToComponent, scl);
+    this.owners[i] = id;
+    this.rig.getScale(id, boneScl);
+    return this.frames.placeOnBone(slot, node, anchor, pose, id, boneScl, scl);
   }
 
   /** The warning of a collider whose node was disposed (once per collider). */
@@ -182,6 +217,7 @@ export class BoneColliderSet implements JointColliders {
     this.slots = Int32Array.from(list, (c) => (this.rigId(c) >= 0 ? -1 : nodes++));
     this.frames = new ColliderFrames(base, nodes);
     this.warnedDisposed = new Uint8Array(list.length);
+    this.owners = new Int32Array(list.length).fill(-1);
     this.shapes = list.map((c, i) => {
       const slot = this.slots[i]!;
       return new CapsuleCollider(slot < 0 ? this.rigId(c) : base + slot, zero, zero, 0);

@@ -40,8 +40,7 @@ const inverse = new Matrix();
 export class BoneCollider {
   /** The bone it hangs on, or null when it hangs on {@link node}. */
   readonly bone: Bone | null;
-  /** The node (a mesh, a TransformNode) it hangs on, or null when it hangs on {@link bone}. */
-  readonly node: TransformNode | null;
+  private _node: TransformNode | null;
   /** First end of the axis (a sphere's centre), in the bone's or node's local space. */
   readonly start: Vector3;
   /** Second end of the axis (equal to `start` for a sphere), in the bone's or node's local space. */
@@ -72,10 +71,23 @@ export class BoneCollider {
     }
     if (problems.length > 0) throw new FBBIKError(problems, "BoneCollider");
     this.bone = isBone(on) ? on : null;
-    this.node = isBone(on) ? null : on;
+    this._node = isBone(on) ? null : on;
     this.start = new Vector3(start.x, start.y, start.z);
     this.end = new Vector3(end.x, end.y, end.z);
     this.radius = radius;
+  }
+
+  /**
+   * The node (a mesh, a TransformNode) it hangs on, or null when it hangs on {@link bone}, and once a component
+   * found the node disposed (the collider lets go of it, so that it can be collected).
+   */
+  get node(): TransformNode | null {
+    return this._node;
+  }
+
+  /** @internal Lets go of a disposed node (the collider stays ignored). */
+  _dropNode(): void {
+    this._node = null;
   }
 
   /** The class name, as Babylon's own objects report it. */

@@ -72,6 +72,8 @@ export class FBBIKColliders {
   readonly onDisposeObservable = new Observable<FBBIKColliders>();
   private observer: Observer<void> | null;
   private disposed = false;
+  /** Per collider, 1 when it hangs on the limb being resolved (grown with the colliders). */
+  private ownLimb = new Uint8Array(0);
 
   private constructor(ik: FullBodyBipedIK, options: FBBIKCollidersOptions) {
     this.ik = ik;
@@ -128,8 +130,13 @@ export class FBBIKColliders {
     // the clearance travels in an object: a double handed to a call V8 does not inline is boxed
     step.radius = c > 0 && c < Infinity ? c / rig.componentScale : 0;
     step.alpha = 1;
+    const n = this.colliders.colliders.length;
+    if (this.ownLimb.length !== n) this.ownLimb = new Uint8Array(n);
+    step.skip = this.ownLimb;
     for (let i = 0; i < this.limbs.length; i++) {
       const m = ik.solver.limbMappings[this.limbs[i]!]!;
+      // a hand is not kept out of what it holds, nor out of its own arm
+      for (let c = 0; c < n; c++) this.ownLimb[c] = below(rig.parents, this.colliders.hangsOn(c), m.bone1.bone) ? 1 : 0;
       rig.getPosition(m.bone3.bone, h);
       if (!this.colliders.resolvePointStep(pushed, h, step)) continue;
       reachTwoBone(rig, m.bone1.bone, m.bone2.bone, m.bone3.bone, pushed);
@@ -186,6 +193,12 @@ export function reachTwoBone(pose: IKPose, upper: number, middle: number, end: n
   goal.z = s.z + c * d.z;
   turnToward(pose, middle, e, h, goal);
   pose.setRotation(end, handRot);
+}
+
+/** True when bone `id` is `ancestor` or below it (`parents` by id, −1 at the top). */
+function below(parents: ArrayLike<number>, id: number, ancestor: number): boolean {
+  for (let b = id; b >= 0; b = parents[b]!) if (b === ancestor) return true;
+  return false;
 }
 
 /** Removes from `v` its part along `axis` (nothing when the axis is zero). */
