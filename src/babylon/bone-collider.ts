@@ -25,7 +25,8 @@ const inverse = new Matrix();
  * ×100 has colliders ×100; a ball rolled, a door swung carry theirs). Chain components keep their joints and
  * segments outside it (`solver.subSteps` interpolate it between frames); {@link FBBIKColliders} keeps
  * FullBodyBipedIK's hands outside it. A node's collider is read from the node's world matrix when the
- * component solves; while the node is disposed the collider is ignored (warned once).
+ * component solves; a node under a bone of the component's rig (a shield in the hand) is carried by that bone as
+ * the component solves it. Once the node is disposed the collider is ignored (warned once) and lets go of it.
  *
  * The fields may be edited at any time; they are read every frame.
  *

@@ -45,7 +45,8 @@ const k = new Float64Array(4);
  * at the solved pose, and each pushed limb's upper and middle bones are turned (law of cosines, keeping the
  * limb's bend plane as near as it can) so that the hand's origin lands on the collider's surface; the hand
  * keeps its solved rotation. A hand target inside the torso so leaves the hand on the torso's surface, not
- * through it. Only the limb end is kept out, not the forearm.
+ * through it. Only the limb end is kept out, not the forearm, and not out of the colliders hanging on its own
+ * limb (a shield the hand holds: a node under the hand follows the solved hand).
  *
  * The pass runs only on frames the FullBodyBipedIK solves (nothing runs at weight 0 or with every effector
  * off, so the animated pose stays bit-exact), and with no collider it changes nothing.

@@ -13,11 +13,14 @@ import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { Scene } from "@babylonjs/core/scene.js";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { BoneCollider } from "../../src/babylon/bone-collider.js";
+import { CCDIK } from "../../src/babylon/chain-ik.js";
 import { detectBipedFacing } from "../../src/babylon/character-forward.js";
 import { FBBIKColliders } from "../../src/babylon/fbbik-colliders.js";
 import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
+import { Vec3 } from "../../src/math/vec3.js";
 import { loadModel } from "../helpers/babylon-scene.js";
 import { height } from "../helpers/scene-probes.js";
+import { buildTail } from "../helpers/tail-rig.js";
 import { RigSpec, buildRig } from "../robustness/rig-builder.js";
 
 const report = (s: string): void => {
@@ -153,4 +156,104 @@ describe("a shield under the left hand is where the solved hand holds it (FBBIKC
       }
     }
   }
+});
+
+describe("a collider node under a bone of a chain's own rig (CCDIK, sub-steps)", () => {
+  it("a spike under a tail segment is placed at every sub-step as the segment's own collider is", () => {
+    const tail = buildTail({ count: 24, segment: 0.1, curl: 0.02, highPrecision: true });
+    onTestFinished(() => tail.dispose());
+    const spike = new TransformNode("spike", tail.scene);
+    spike.attachToBone(tail.bones[12]!, tail.mesh);
+    spike.position.set(0.15, 0.02, -0.03);
+    spike.rotationQuaternion = Quaternion.RotationYawPitchRoll(0.5, 0.2, -0.4);
+    const offset = new Vector3(0.01, 0.04, 0.02);
+    const onNode = BoneCollider.sphere(spike, 0.05, offset);
+    // the same sphere on the bone: the offset brought through the spike's local transform
+    const local = Vector3.TransformCoordinates(offset, spike.computeWorldMatrix(true) && spike._localMatrix);
+    const onBone = BoneCollider.sphere(tail.bones[12]!, 0.05, local);
+    const target = new TransformNode("target", tail.scene);
+    const ik = CCDIK.create(tail.scene, tail.bones, { target, colliders: [onNode, onBone] });
+    ik.solver.subSteps = 4;
+    const a = new Vec3();
+    const b = new Vec3();
+    let worst = 0;
+    let travelled = 0;
+    let last: Vec3 | null = null;
+    for (let f = 0; f < 30; f++) {
+      const t = 0.2 * f;
+      target.position.set(0.9 * Math.cos(t), 1.6 + 0.3 * Math.sin(0.7 * t), 0.9 * Math.sin(t));
+      // the tail's base swings (an animation): the step's start and end differ, the sub-steps interpolate them
+      tail.bones[2]!.rotationQuaternion = Quaternion.RotationAxis(new Vector3(0, 0, 1), 0.5 * Math.sin(t));
+      tail.scene.render();
+      for (const alpha of [0.25, 0.5, 0.75, 1]) {
+        ik.colliderSet.inner.getPlaced(0, alpha, a, b);
+        const x = a.x;
+        const y = a.y;
+        const z = a.z;
+        ik.colliderSet.inner.getPlaced(1, alpha, a, b);
+        worst = Math.max(worst, Math.hypot(x - a.x, y - a.y, z - a.z));
+      }
+      if (last !== null) travelled = Math.max(travelled, Math.hypot(a.x - last.x, a.y - last.y, a.z - last.z));
+      last = new Vec3(a.x, a.y, a.z);
+    }
+    report(`spike under tail segment: worst ${worst.toExponential(2)} (segment 0.1), moved ${travelled.toFixed(3)}`);
+    // the segment did move between frames, so the sub-steps interpolate something
+    expect(travelled).toBeGreaterThan(0.05);
+    expect(worst).toBeLessThan(1e-9);
+    expect(ik.warningsRaised).toEqual([]);
+  });
+});
+
+describe("a collider node under a bone outside the component's rig", () => {
+  it("reads its world matrix as before: bit for bit what a node with that world matrix reads", () => {
+    const rig = buildRig(RigSpec.biped(), { linked: true });
+    onTestFinished(() => rig.dispose());
+    const bone = (name: string): Bone => rig.skeleton.bones.find((x) => x.name === name)!;
+    const arm = [bone("UpperArm.L"), bone("Forearm.L"), bone("Hand.L")];
+    const hat = new TransformNode("hat", rig.scene);
+    hat.parent = bone("Head").getTransformNode()!;
+    hat.position.set(0.02, 0.15, -0.01);
+    hat.rotationQuaternion = Quaternion.RotationYawPitchRoll(0.3, 0.1, 0.2);
+    // a node outside every bone holding the hat's world matrix
+    const twin = new TransformNode("twin", rig.scene);
+    const colliders = [hat, twin].map((n) => BoneCollider.capsule(n, new Vector3(0, 0, 0.1), Vector3.Zero(), 0.1));
+    const target = new TransformNode("target", rig.scene);
+    const ik = CCDIK.create(rig.scene, arm, { target, colliders });
+    ik.solver.subSteps = 2;
+    const a = new Vec3();
+    const b = new Vec3();
+    const c = new Vec3();
+    const d = new Vec3();
+    for (let f = 0; f < 5; f++) {
+      target.position.set(0.3 + 0.05 * f, 1.3, 0.3);
+      hat.position.x = 0.02 + 0.01 * f;
+      twin.freezeWorldMatrix(hat.computeWorldMatrix(true).clone());
+      rig.scene.render();
+      for (const alpha of [0.5, 1]) {
+        expect(ik.colliderSet.inner.getPlaced(0, alpha, a, b)).toBe(ik.colliderSet.inner.getPlaced(1, alpha, c, d));
+        expect([a.x, a.y, a.z, b.x, b.y, b.z]).toEqual([c.x, c.y, c.z, d.x, d.y, d.z]);
+      }
+    }
+    expect(ik.colliderSet.hangsOn(0)).toBe(-1);
+  });
+});
+
+describe("a collider whose node was disposed", () => {
+  it("lets go of the node once the component finds it disposed", () => {
+    const tail = buildTail({ count: 8 });
+    onTestFinished(() => tail.dispose());
+    let ball: TransformNode | null = new TransformNode("ball", tail.scene);
+    ball.position.set(0.3, 0.5, 0);
+    const collider = BoneCollider.sphere(ball, 0.1);
+    const ik = CCDIK.create(tail.scene, tail.bones, { colliders: [collider] });
+    tail.scene.render();
+    expect(collider.node).toBe(ball);
+    ball.dispose();
+    ball = null;
+    tail.scene.render();
+    tail.scene.render();
+    expect(collider.node).toBeNull();
+    expect(Object.values(collider).some((v) => v instanceof TransformNode)).toBe(false);
+    expect(ik.warningsRaised.map((w) => w.cause)).toEqual(["collider:disposed:ball"]);
+  });
 });

@@ -160,7 +160,10 @@ export class ColliderSet {
     return step;
   }
 
-  /** {@link resolveChain} with its clearance and alpha in `step` (no double crosses the call). */
+  /**
+   * {@link resolveChain} with its clearance and alpha in `step` (no double crosses the call), leaving out the
+   * colliders `step.skip` marks.
+   */
   resolveStep(positions: Float64Array, count: number, step: ColliderStep): boolean {
     const radius = step.radius;
     if (!this.started || !(radius >= 0) || radius === Infinity) return false;
