@@ -1,5 +1,6 @@
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Logger } from "@babylonjs/core/Misc/logger.js";
+import type { Node } from "@babylonjs/core/node.js";
 import { Vec3, type ReadonlyVec3 } from "../math/vec3.js";
 import { CapsuleCollider } from "../joints/colliders/capsule-collider.js";
 import { ColliderSet } from "../joints/colliders/collider-set.js";
@@ -9,8 +10,11 @@ import type { IKPose } from "../solver/pose.js";
 import type { BabylonRig } from "./babylon-rig.js";
 import type { BoneCollider } from "./bone-collider.js";
 import { ColliderFrames } from "./collider-frames.js";
+import { NodeUnderBone } from "./node-under-bone.js";
 
 const scl = new Vec3();
+const relScl = new Vec3();
+const end = new Vec3();
 const zero = new Vec3();
 
 /**
@@ -18,9 +22,11 @@ const zero = new Vec3();
  * id, or on a node outside it (a mesh in the world), as an engine-neutral capsule of a {@link ColliderSet} (what
  * the joint solvers' `colliders` take). Every {@link update} brings the Babylon colliders' local geometry into
  * the rig's component space (the bone's component-space scale, or the node's current world matrix, applied to
- * the ends and the radius), then lets the set read the bones and nodes. A disabled collider sits the step out,
- * as does one whose node was disposed (warned once) or is scaled to 0. Allocation-free per frame; adding or
- * removing a collider rebuilds the set.
+ * the ends and the radius), then lets the set read the bones and nodes. A node whose nearest bone is one of the
+ * rig's (a shield in the hand) hangs on that bone, its ends through the node's transform relative to it, so it
+ * follows the solved bone and is interpolated as the bone is. A disabled collider sits the step out, as does
+ * one whose node was disposed (warned once; the collider then lets go of the node) or is scaled to 0.
+ * Allocation-free per frame; adding or removing a collider rebuilds the set.
  */
 export class BoneColliderSet implements JointColliders {
   /** The rig the colliders' bones are in. */
@@ -33,6 +39,15 @@ export class BoneColliderSet implements JointColliders {
   private frames = new ColliderFrames(0, 0);
   /** Per collider: 1 once its node's disposal was warned. */
   private warnedDisposed = new Uint8Array(0);
+  /** The transform of the node being placed relative to the bone it hangs under. */
+  private readonly under = new NodeUnderBone();
+  /** Per collider: the rig bone it hangs on (its own, or its node's nearest ancestor's) at the last update, or -1. */
+  private owners = new Int32Array(0);
+  /**
+   * The skeleton's bones by their Bones and linked nodes: their rig ids, 0 for a bone outside the rig (a node
+   * under it reads its world matrix, as the bone is not solved).
+   */
+  private readonly anchors = new Map<Node, number>();
   private readonly warn: ((cause: string, message: string) => void) | null;
 
   /**
@@ -47,6 +62,12 @@ export class BoneColliderSet implements JointColliders {
   ) {
     this.rig = rig;
     this.warn = warn;
+    for (const bone of rig.skeleton.bones) {
+      const id = Math.max(0, rig.idOf(bone));
+      this.anchors.set(bone, id);
+      const node = bone.getTransformNode();
+      if (node !== null) this.anchors.set(node, id);
+    }
     for (const c of colliders) this.check(c);
     this.rebuild([...colliders]);
   }
@@ -95,18 +116,49 @@ export class BoneColliderSet implements JointColliders {
       const s = this.shapes[i]!;
       const slot = this.slots[i]!;
       let usable = c.enabled;
-      if (slot < 0) rig.getScale(s.bone, scl);
-      else usable = usable && this.placeNode(i, c, slot);
-      scaled(s.start, c.start, scl);
-      scaled(s.end, c.end, scl);
+      // the node's own scale in its bone's space, when it hangs under one
+      let own = 1;
+      if (slot < 0) {
+        this.owners[i] = s.bone;
+        rig.getScale(s.bone, scl);
+        scaled(s.start, c.start, scl);
+        scaled(s.end, c.end, scl);
+      } else if (usable) {
+        const id = this.placeNode(i, c, slot);
+        usable = id >= 0;
+        this.owners[i] = id > 0 ? id : -1;
+        s.bone = id > 0 ? id : this.frames.base + slot;
+        if (id > 0) {
+          // under a bone of the rig: the ends brought into the bone's space, then the collider is the bone's
+          const under = this.under;
+          rig.getScale(id, scl);
+          under.transformPoint(c.start, end);
+          scaled(s.start, end, scl);
+          under.transformPoint(c.end, end);
+          scaled(s.end, end, scl);
+          under.axisLengths(relScl);
+          own = (relScl.x + relScl.y + relScl.z) / 3;
+        } else {
+          scaled(s.start, c.start, scl);
+          scaled(s.end, c.end, scl);
+        }
+      }
       const sx = scl.x < 0 ? -scl.x : scl.x;
       const sy = scl.y < 0 ? -scl.y : scl.y;
       const sz = scl.z < 0 ? -scl.z : scl.z;
       // a disabled collider gets a radius the set rejects: it sits the step out
-      s.radius = usable ? (c.radius * (sx + sy + sz)) / 3 : Number.NaN;
+      s.radius = usable ? (c.radius * own * (sx + sy + sz)) / 3 : Number.NaN;
     }
     this.frames.pose = pose;
     this.set.update(this.frames);
+  }
+
+  /**
+   * The rig bone collider `index` hung on at the last {@link update}: its bone, or the bone its node hangs
+   * under; -1 for a node whose nearest bone is outside the rig, or none (or one that sat out).
+   */
+  hangsOn(index: number): number {
+    return this.owners[index] ?? -1;
   }
 
   /**
@@ -136,16 +188,32 @@ export class BoneColliderSet implements JointColliders {
   }
 
   /**
-   * Places collider `i`'s node (frame `slot`) from its world matrix, `scl` its scale; false when the collider
-   * sits out: its node disposed (warned once) or without a rotation (scaled to 0, not finite).
+   * Places collider `i`'s node. Under a bone of the rig (the nearest bone above it), reads the node's transform
+   * relative to it into {@link under} and returns the bone's id; otherwise places frame `slot` from the node's
+   * world matrix, `scl` its scale, and returns 0. −1 when the collider sits out: its node disposed (warned once,
+   * then let go of) or without a rotation (scaled to 0, not finite).
    */
-  private placeNode(i: number, c: BoneCollider, slot: number): boolean {
-    const node = c.node!;
+  private placeNode(i: number, c: BoneCollider, slot: number): number {
+    const node = c.node;
+    if (node === null) return -1;
     if (node.isDisposed()) {
       if (this.warnedDisposed[i] === 0) this.warnDisposed(i, node.name);
-      return false;
+      // the collider must not keep a disposed mesh (and its scene) reachable
+      c._dropNode();
+      return -1;
     }
-    return this.frames.placeNode(slot, node, this.rig.worldToComponent, scl);
+    // the nearest bone above the node, if any (looked up each frame: a node may change hands)
+    let anchor: Node | null = node.parent;
+    let id = 0;
+    for (; anchor !== null; anchor = anchor.parent) {
+      const found = this.anchors.get(anchor);
+      if (found === undefined) continue;
+      id = found;
+      break;
+    }
+    if (anchor === null || id === 0) return this.frames.placeNode(slot, node, this.rig.worldToComponent, scl) ? 0 : -1;
+    this.under.read(node, anchor);
+    return id;
   }
 
   /** The warning of a collider whose node was disposed (once per collider). */
@@ -182,6 +250,7 @@ export class BoneColliderSet implements JointColliders {
     this.slots = Int32Array.from(list, (c) => (this.rigId(c) >= 0 ? -1 : nodes++));
     this.frames = new ColliderFrames(base, nodes);
     this.warnedDisposed = new Uint8Array(list.length);
+    this.owners = new Int32Array(list.length).fill(-1);
     this.shapes = list.map((c, i) => {
       const slot = this.slots[i]!;
       return new CapsuleCollider(slot < 0 ? this.rigId(c) : base + slot, zero, zero, 0);

@@ -25,7 +25,8 @@ const inverse = new Matrix();
  * ×100 has colliders ×100; a ball rolled, a door swung carry theirs). Chain components keep their joints and
  * segments outside it (`solver.subSteps` interpolate it between frames); {@link FBBIKColliders} keeps
  * FullBodyBipedIK's hands outside it. A node's collider is read from the node's world matrix when the
- * component solves; while the node is disposed the collider is ignored (warned once).
+ * component solves; a node under a bone of the component's rig (a shield in the hand) is carried by that bone as
+ * the component solves it. Once the node is disposed the collider is ignored (warned once) and lets go of it.
  *
  * The fields may be edited at any time; they are read every frame.
  *
@@ -40,8 +41,7 @@ const inverse = new Matrix();
 export class BoneCollider {
   /** The bone it hangs on, or null when it hangs on {@link node}. */
   readonly bone: Bone | null;
-  /** The node (a mesh, a TransformNode) it hangs on, or null when it hangs on {@link bone}. */
-  readonly node: TransformNode | null;
+  private _node: TransformNode | null;
   /** First end of the axis (a sphere's centre), in the bone's or node's local space. */
   readonly start: Vector3;
   /** Second end of the axis (equal to `start` for a sphere), in the bone's or node's local space. */
@@ -72,10 +72,23 @@ export class BoneCollider {
     }
     if (problems.length > 0) throw new FBBIKError(problems, "BoneCollider");
     this.bone = isBone(on) ? on : null;
-    this.node = isBone(on) ? null : on;
+    this._node = isBone(on) ? null : on;
     this.start = new Vector3(start.x, start.y, start.z);
     this.end = new Vector3(end.x, end.y, end.z);
     this.radius = radius;
+  }
+
+  /**
+   * The node (a mesh, a TransformNode) it hangs on, or null when it hangs on {@link bone}, and once a component
+   * found the node disposed (the collider lets go of it, so that it can be collected).
+   */
+  get node(): TransformNode | null {
+    return this._node;
+  }
+
+  /** @internal Lets go of a disposed node (the collider stays ignored). */
+  _dropNode(): void {
+    this._node = null;
   }
 
   /** The class name, as Babylon's own objects report it. */

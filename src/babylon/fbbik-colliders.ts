@@ -45,7 +45,8 @@ const k = new Float64Array(4);
  * at the solved pose, and each pushed limb's upper and middle bones are turned (law of cosines, keeping the
  * limb's bend plane as near as it can) so that the hand's origin lands on the collider's surface; the hand
  * keeps its solved rotation. A hand target inside the torso so leaves the hand on the torso's surface, not
- * through it. Only the limb end is kept out, not the forearm.
+ * through it. Only the limb end is kept out, not the forearm, and not out of the colliders hanging on its own
+ * limb (a shield the hand holds: a node under the hand follows the solved hand).
  *
  * The pass runs only on frames the FullBodyBipedIK solves (nothing runs at weight 0 or with every effector
  * off, so the animated pose stays bit-exact), and with no collider it changes nothing.
@@ -72,6 +73,8 @@ export class FBBIKColliders {
   readonly onDisposeObservable = new Observable<FBBIKColliders>();
   private observer: Observer<void> | null;
   private disposed = false;
+  /** Per collider, 1 when it hangs on the limb being resolved (grown with the colliders). */
+  private ownLimb = new Uint8Array(0);
 
   private constructor(ik: FullBodyBipedIK, options: FBBIKCollidersOptions) {
     this.ik = ik;
@@ -128,8 +131,13 @@ export class FBBIKColliders {
     // the clearance travels in an object: a double handed to a call V8 does not inline is boxed
     step.radius = c > 0 && c < Infinity ? c / rig.componentScale : 0;
     step.alpha = 1;
+    const n = this.colliders.colliders.length;
+    if (this.ownLimb.length !== n) this.ownLimb = new Uint8Array(n);
+    step.skip = this.ownLimb;
     for (let i = 0; i < this.limbs.length; i++) {
       const m = ik.solver.limbMappings[this.limbs[i]!]!;
+      // a hand is not kept out of what it holds, nor out of its own arm
+      for (let c = 0; c < n; c++) this.ownLimb[c] = below(rig.parents, this.colliders.hangsOn(c), m.bone1.bone) ? 1 : 0;
       rig.getPosition(m.bone3.bone, h);
       if (!this.colliders.resolvePointStep(pushed, h, step)) continue;
       reachTwoBone(rig, m.bone1.bone, m.bone2.bone, m.bone3.bone, pushed);
@@ -186,6 +194,12 @@ export function reachTwoBone(pose: IKPose, upper: number, middle: number, end: n
   goal.z = s.z + c * d.z;
   turnToward(pose, middle, e, h, goal);
   pose.setRotation(end, handRot);
+}
+
+/** True when bone `id` is `ancestor` or below it (`parents` by id, −1 at the top). */
+function below(parents: ArrayLike<number>, id: number, ancestor: number): boolean {
+  for (let b = id; b >= 0; b = parents[b]!) if (b === ancestor) return true;
+  return false;
 }
 
 /** Removes from `v` its part along `axis` (nothing when the axis is zero). */

@@ -13,6 +13,11 @@ export class ColliderStep {
   radius = 0;
   /** Where between the step's start (0) and end (1) the colliders are placed. */
   alpha = 1;
+  /**
+   * Per collider (by index), 1 to leave it out of this call, or null for none: a hand is not kept out of the
+   * shield it holds.
+   */
+  skip: Uint8Array | null = null;
 }
 
 /** Colliders a chain's joints are pushed out of during the frame's sub-steps. */

@@ -6,7 +6,15 @@
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { expect } from "vitest";
-import type { CCDIK, FABRIK, FABRIKRoot, FullBodyBipedIK, JacobianIK, LimbIK } from "../../src/index.js";
+import {
+  type CCDIK,
+  type FABRIK,
+  type FABRIKRoot,
+  type FBBIKColliders,
+  FullBodyBipedIK,
+  type JacobianIK,
+  type LimbIK,
+} from "../../src/index.js";
 import { FINGERS } from "./docs-character.js";
 import { bodyWithTail, distanceToSegment, tailRig } from "./docs-rigs.js";
 import { angleDeg, nodeAt, worldRotation } from "./docs-runs-biped.js";
@@ -246,6 +254,31 @@ export const FAMILY_RUNS: Record<string, ExampleRun> = {
       expect(Vector3.Distance(joints.at(-1)!, ball.position), "the tip at the ball's surface").toBeLessThan(0.2);
     }
     expectNoWarnings(tail);
+  },
+
+  async shieldInHand({ world, load }) {
+    const m = await world.model();
+    const ik = world.own(FullBodyBipedIK.create(m.scene, m.skeleton));
+    const pass = (await load()).shieldInHand(m.scene, ik) as FBBIKColliders;
+    const shield = m.scene.getTransformNodeByName("shield")!;
+    // the left hand in front of the chest, far from where the animation holds it
+    const grip = world.armReach("left", new Vector3(0, -0.2, 1), 0.7);
+    ik.solver.leftHandEffector.position.copyFrom(grip);
+    ik.solver.leftHandEffector.positionWeight = 1;
+    ik.solver.rightHandEffector.positionWeight = 1;
+    for (let f = 0; f < 3; f++) {
+      // the right hand's target inside the shield, on its side
+      const centre = world.nodePos(shield);
+      const toShoulder = world.pos("rightUpperArm").subtract(centre).normalize();
+      ik.solver.rightHandEffector.position.copyFrom(centre.add(toShoulder.scale(0.1)));
+      world.frames(1);
+    }
+    expectNear("the left hand on its target", world.pos("leftHand"), grip, 0.001 * world.h);
+    const d = Vector3.Distance(world.pos("rightHand"), world.nodePos(shield));
+    expect(d, "the right hand on the shield's surface").toBeGreaterThan(0.25 * (1 - 1e-5));
+    expect(d).toBeLessThan(0.25 * 1.01);
+    expect(pass.colliders.hangsOn(0)).toBe(ik.rig.idOf(ik.references.leftHand));
+    expectNoWarnings(ik);
   },
 
   async JacobianIK({ world, load }) {

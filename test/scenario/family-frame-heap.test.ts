@@ -2,7 +2,7 @@
  * A frame of several IKs of the family in one scene allocates nothing once warm: a rider's FullBodyBipedIK with
  * a hand on a rein its mount holds, the mount's LookAtIK and LimbIK moving that hand (so every IK looks for the
  * IKs it hangs from: babylon/solve-order.ts); colliders on moving nodes (a ball a tail swings round, a pillar
- * a hand stays out of). In a fresh module graph (vitest.config.ts, HEAP): garbage left by
+ * a hand stays out of) and on nodes under bones (a shield in a hand, a spike on the tail). In a fresh module graph (vitest.config.ts, HEAP): garbage left by
  * earlier files would be collected during the loop and counted as this one's.
  */
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
@@ -51,15 +51,22 @@ it("a rider's hand on a rein held by its mount's LimbIK, under the mount's LookA
   m.dispose();
 });
 
-it("a tail round a moving ball node and a hand out of a moving pillar node (node colliders): 0 B a frame", async () => {
+it("a tail round a moving ball node, a hand out of a moving pillar node, nodes under bones: 0 B a frame", async () => {
   const m = await loadModel("Mannequin");
   const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
   const h = height(m);
   const r = ik.references;
   const pillar = new TransformNode("pillar", m.scene);
   const at = Vector3.Lerp(worldPos(r.leftUpperArm), worldPos(r.leftHand), 0.6);
+  // a shield under the right hand: placed from the solved hand, the left hand kept out of it
+  const shield = new TransformNode("shield", m.scene);
+  shield.parent = r.rightHand.getTransformNode()!;
+  shield.position.set(0, 0.1, 0);
   FBBIKColliders.create(ik, {
-    colliders: [BoneCollider.capsule(pillar, new Vector3(0, -0.3 * h, 0), new Vector3(0, 0.3 * h, 0), 0.05 * h)],
+    colliders: [
+      BoneCollider.capsule(pillar, new Vector3(0, -0.3 * h, 0), new Vector3(0, 0.3 * h, 0), 0.05 * h),
+      BoneCollider.sphere(shield, 0.1),
+    ],
     clearance: 0.01 * h,
   });
   ik.solver.leftHandEffector.position.copyFrom(at);
@@ -67,7 +74,14 @@ it("a tail round a moving ball node and a hand out of a moving pillar node (node
   const tail = buildTail({ count: 24 });
   const ball = new TransformNode("ball", tail.scene);
   const target = new TransformNode("target", tail.scene);
-  const ccd = CCDIK.create(tail.scene, tail.bones, { target, colliders: [BoneCollider.sphere(ball, 0.25)] });
+  // a spike under a tail segment: carried by the segment's pose in each sub-step
+  const spike = new TransformNode("spike", tail.scene);
+  spike.attachToBone(tail.bones[12]!, tail.mesh);
+  spike.position.set(0.15, 0, 0);
+  const ccd = CCDIK.create(tail.scene, tail.bones, {
+    target,
+    colliders: [BoneCollider.sphere(ball, 0.25), BoneCollider.sphere(spike, 0.03)],
+  });
   ccd.solver.subSteps = 4;
   ccd.solver.colliderRadius = 0.02;
   // the places made beforehand: a double handed to Babylon's setters may be boxed

@@ -65,6 +65,8 @@ export class ColliderSet {
   private readonly cleared: Float64Array;
   /** 1 where the collider's transforms and radius were finite and valid at the last update. */
   private readonly valid: Uint8Array;
+  /** {@link valid} less the colliders a call's step skips. */
+  private readonly active: Uint8Array;
   private started = false;
   private placedAlpha = Number.NaN;
   private readonly point = new Float64Array(3);
@@ -91,6 +93,7 @@ export class ColliderSet {
     this.shapes = new Float64Array(n * SHAPE);
     this.cleared = new Float64Array(n * SHAPE);
     this.valid = new Uint8Array(n);
+    this.active = new Uint8Array(n);
   }
 
   /** Forgets the step's start: the next {@link update} sets both start and end (after a teleport, say). */
@@ -157,7 +160,10 @@ export class ColliderSet {
     return step;
   }
 
-  /** {@link resolveChain} with its clearance and alpha in `step` (no double crosses the call). */
+  /**
+   * {@link resolveChain} with its clearance and alpha in `step` (no double crosses the call), leaving out the
+   * colliders `step.skip` marks.
+   */
   resolveStep(positions: Float64Array, count: number, step: ColliderStep): boolean {
     const radius = step.radius;
     if (!this.started || !(radius >= 0) || radius === Infinity) return false;
@@ -167,15 +173,16 @@ export class ColliderSet {
     const cleared = this.cleared;
     cleared.set(this.shapes);
     for (let c = 0; c < this.colliders.length; c++) cleared[c * SHAPE + 6] += radius;
+    const used = this.usedBy(step);
     if (this.keepLengths && n > 1) {
       if (this.lengths.length < n) this.lengths = new Float64Array(n);
-      return resolveKeepingLengths(positions, n, this.lengths, cleared, this.valid);
+      return resolveKeepingLengths(positions, n, this.lengths, cleared, used);
     }
     let moved = false;
     for (let pass = 0; pass < this.maxPasses; pass++) {
       let movedThisPass = false;
       for (let c = 0; c < this.colliders.length; c++) {
-        if (this.valid[c] !== 1) continue;
+        if (used[c] !== 1) continue;
         const o = c * SHAPE;
         for (let j = 0; j < n; j++) {
           if (pushPointOut(positions, j * 3, this.cleared, o)) movedThisPass = true;
@@ -188,6 +195,15 @@ export class ColliderSet {
       moved = true;
     }
     return moved;
+  }
+
+  /** 1 per collider to use in a call of `step`: the valid ones, less those it skips. */
+  private usedBy(step: ColliderStep): Uint8Array {
+    const skip = step.skip;
+    if (skip === null) return this.valid;
+    const active = this.active;
+    for (let c = 0; c < active.length; c++) active[c] = this.valid[c] === 1 && skip[c] !== 1 ? 1 : 0;
+    return active;
   }
 
   /**
