@@ -168,6 +168,8 @@ export { ColliderStep, type JointColliders } from "./joints/joint-colliders.js";
 export { type RotationLimit, type SingleAxisLimit, isSingleAxisLimit } from "./joints/limits/rotation-limit.js";
 export { RotationLimitEuler } from "./joints/limits/rotation-limit-euler.js";
 export { RotationLimitHinge } from "./joints/limits/rotation-limit-hinge.js";
+export { kneeEulerLimit } from "./babylon/knee-limit.js";
+export type { KneeLimitOptions } from "./babylon/knee-limit.js";
 export { RotationLimitAngle } from "./joints/limits/rotation-limit-angle.js";
 export { SphereCollider } from "./joints/colliders/sphere-collider.js";
 export { CapsuleCollider } from "./joints/colliders/capsule-collider.js";
