@@ -11,7 +11,6 @@
 export { FullBodyBipedIK } from "./babylon/full-body-biped-ik.js";
 export type { FullBodyBipedIKOptions } from "./babylon/full-body-biped-ik.js";
 export { FBBIKSolver, BabylonBipedSolver } from "./babylon/fbbik-solver.js";
-export { SceneUpdater } from "./babylon/scene-updater.js";
 export { IKLevelOfDetail } from "./babylon/lod/ik-level-of-detail.js";
 export { IKLevel } from "./babylon/lod/lod-character.js";
 export type { IKLodView } from "./babylon/lod/lod-view.js";
@@ -169,6 +168,8 @@ export { ColliderStep, type JointColliders } from "./joints/joint-colliders.js";
 export { type RotationLimit, type SingleAxisLimit, isSingleAxisLimit } from "./joints/limits/rotation-limit.js";
 export { RotationLimitEuler } from "./joints/limits/rotation-limit-euler.js";
 export { RotationLimitHinge } from "./joints/limits/rotation-limit-hinge.js";
+export { kneeEulerLimit } from "./babylon/knee-limit.js";
+export type { KneeLimitOptions } from "./babylon/knee-limit.js";
 export { RotationLimitAngle } from "./joints/limits/rotation-limit-angle.js";
 export { SphereCollider } from "./joints/colliders/sphere-collider.js";
 export { CapsuleCollider } from "./joints/colliders/capsule-collider.js";
@@ -228,7 +229,6 @@ export {
 export type { P3 } from "./math/value.js";
 export type { BendSolver } from "./solver/bend-constraint.js";
 export { BoneMapStore, BONE_MAP_STRIDE } from "./mapping/bone-map.js";
-export type { SceneUpdatable } from "./babylon/scene-updater.js";
 export type { InteractionNotification } from "./effectors/interaction/interaction-system.js";
 export type { OffsetBody } from "./effectors/modifiers/offset-modifier.js";
 export { ModifierClock } from "./effectors/modifiers/offset-modifier.js";

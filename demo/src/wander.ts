@@ -1,6 +1,7 @@
 /**
  * A scripted target that wanders between named stops and yields to the user: it eases (cosine) from one stop
- * to the next in `move` seconds, holds `hold` seconds, and waits `idle` seconds after the user last moved it.
+ * to the next in `move` seconds, holds `hold` seconds, and waits `idle` seconds after the user last moved it;
+ * then it eases from where the user left the target.
  */
 import { Vector3 } from "@babylonjs/core/Maths/math.vector";
 
@@ -26,6 +27,8 @@ export class Wander {
   /** Seconds since the target left for the current stop. */
   t = 0;
   private readonly from: Vector3;
+  /** Whether the script drove the target at the last update (false while the user has it). */
+  private wasScripted = true;
 
   /** Moves `target` (a position, written in place) through `stops`, from where it is now. */
   constructor(
@@ -61,7 +64,14 @@ export class Wander {
   update(dt: number): boolean {
     this.idle += dt;
     const stop = this.stop;
-    if (!this.scripted || stop === null) return false;
+    const scripted = this.scripted;
+    // back from the user: the leg starts over from where they left the target (it jumped to the leg's point)
+    if (scripted && !this.wasScripted) {
+      this.from.copyFrom(this.target);
+      this.t = 0;
+    }
+    this.wasScripted = scripted;
+    if (!scripted || stop === null) return false;
     this.t += dt;
     const { move, hold, loop } = this.options;
     const k = Math.min(1, this.t / move);

@@ -23,7 +23,7 @@ import type { OutputFade } from "./lod/output-fade.js";
 import { notifyDisposed } from "./dispose-notice.js";
 import { RigDetachment } from "./rig-attachment.js";
 import { RigVisibility } from "./rig-visibility.js";
-import { type SceneUpdatable, SceneUpdater } from "./scene-updater.js";
+import { SceneUpdater } from "./scene-updater.js";
 import { type HookTargets, claimNodes, releaseNodes, severalClaimants, solveOwnerAbove } from "./solve-order.js";
 import { checkSkeletonScene } from "./skeleton-scene.js";
 
@@ -102,7 +102,7 @@ export interface FullBodyBipedIKOptions {
  * ik.solver.leftHandEffector.positionWeight = 1;
  * ```
  */
-export class FullBodyBipedIK implements SceneUpdatable {
+export class FullBodyBipedIK {
   /** The scene. */
   readonly scene: Scene;
   /** The skeleton. */

@@ -17,7 +17,7 @@ import { notifyDisposed } from "./dispose-notice.js";
 import { type InspectorSetting, InspectorSettings, weightSetting } from "./inspector-settings.js";
 import { RigDetachment } from "./rig-attachment.js";
 import { RigVisibility } from "./rig-visibility.js";
-import { type SceneUpdatable, SceneUpdater } from "./scene-updater.js";
+import { SceneUpdater } from "./scene-updater.js";
 import { askedAhead, claimNodes, releaseNodes, severalClaimants, solveOwnerAbove } from "./solve-order.js";
 import { currentWorldMatrix, hasRotation, rotationFromMatrix } from "./world-matrix.js";
 
@@ -54,7 +54,7 @@ export interface RigComponentOptions {
  * bad input or failure is skipped and warned once per cause, nothing escapes into Babylon's render loop.
  * A subclass supplies {@link solve}: read its targets, run its engine-neutral solver on the rig.
  */
-export abstract class RigComponent implements SceneUpdatable {
+export abstract class RigComponent {
   /** The scene. */
   readonly scene: Scene;
   /** The skeleton. */

@@ -5,7 +5,10 @@ import type { Scene } from "@babylonjs/core/scene.js";
 import { AnimationSnapshots } from "./animation-snapshots.js";
 import { type SceneClock, sceneClock } from "./scene-time.js";
 
-/** What the scene updater drives. */
+/**
+ * What the scene updater drives: a FullBodyBipedIK, a RigComponent, a level-of-detail marker.
+ * @internal The components register themselves; a user's own component extends RigComponent.
+ */
 export interface SceneUpdatable {
   /** @internal Called before the animations (FinalIK's FixTransforms in Update). */
   _beforeAnimations(): void;
@@ -50,6 +53,7 @@ const updaters = new WeakMap<Scene, SceneUpdater>();
 /**
  * One pair of scene observers for every IK component of a scene: many characters update from a single
  * observer, by {@link SceneUpdatable.updateOrder}, then in the order they were created.
+ * @internal The components add and remove themselves; the order is theirs to set ({@link IKUpdateOrder}).
  *
  * Where in Babylon's frame (`Scene.render`): `onBeforeAnimationsObservable` → each item's
  * `_beforeAnimations` (FixTransforms); the animations; `onBeforeRenderObservable` (user code: targets

@@ -94,7 +94,6 @@ export const FAMILY_RUNS: Record<string, ExampleRun> = {
       thigh: leg[0],
       shin: leg[1],
       foot: leg[2],
-      rightThigh: world.bone("rightThigh"),
       footTarget,
     });
     const ex = await load();

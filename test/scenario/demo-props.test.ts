@@ -6,11 +6,15 @@
  */
 import type { DirectionalLight } from "@babylonjs/core/Lights/directionalLight.js";
 import type { ShadowGenerator } from "@babylonjs/core/Lights/Shadows/shadowGenerator.js";
+import type { PointerDragBehavior } from "@babylonjs/core/Behaviors/Meshes/pointerDragBehavior.js";
+import { type PointerInfo, PointerEventTypes } from "@babylonjs/core/Events/pointerEvents.js";
 import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { Ray } from "@babylonjs/core/Culling/ray.js";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
 import { spawnCharacter } from "../../demo/src/character.js";
 import { type Character, type Ctx, bonePos, worldPos } from "../../demo/src/kit.js";
 import { Ghost } from "../../demo/src/ghost.js";
+import { Wander } from "../../demo/src/wander.js";
 import { SUN_DIRECTION } from "../../demo/src/key-light.js";
 import { CrowdMarkers } from "../../demo/src/props/crowd-markers.js";
 import { makePistol } from "../../demo/src/props/pistol.js";
@@ -22,6 +26,7 @@ import { openScenario } from "../helpers/demo-scenario.js";
 
 const noShadows = { addShadowCaster: () => undefined } as unknown as ShadowGenerator;
 const report = (s: string) => process.env.FBBIK_REPORT && console.log(s);
+const toCm = (v: number) => `${(v * 100).toFixed(1)} cm`;
 
 describe("the demo's props on the Mannequin (a chibi)", () => {
   let m: LoadedModel;
@@ -240,4 +245,84 @@ describe("the demo on a native .babylon character (bones without linked nodes)",
       expect(worst, "hands, feet or muzzle off the glTF copy's (share of the height)").toBeLessThan(0.02);
     },
   );
+});
+
+describe("the tail's target dragged toward the obstacle ball (UAL)", () => {
+  let m: LoadedModel;
+  beforeAll(async () => {
+    m = await loadModel("UAL");
+  });
+  afterAll(() => m.dispose());
+
+  // a reviewer dragged it into the grey ball and found it 0.44 m short: the orbit, back on its radius around
+  // the ball, had taken it from under the still pointer (2 s without a move) or jumped it there after the release
+  it("a scripted path (Wander) takes a target the user moved back from where they left it", () => {
+    const p = Vector3.Zero();
+    const w = new Wander(p, [{ name: "a", p: new Vector3(1, 0, 0) }], { move: 1, hold: 2, idle: 1, loop: false });
+    for (let f = 0; f < 90; f++) w.update(1 / 60);
+    // holding at the stop, the user drags the target away and lets go
+    w.touch();
+    p.set(1, 3, 0);
+    let step = 0;
+    for (let f = 0; f < 90; f++) {
+      const before = p.clone();
+      w.update(1 / 60);
+      step = Math.max(step, Vector3.Distance(before, p));
+    }
+    // the leg over again in 1 s: 3 m at 4.7 m/s at most, 8 cm a frame (it jumped the 3 m in one)
+    expect(step, "eases back").toBeLessThan(0.1);
+  });
+
+  it("stays where the pointer holds or leaves it; the script takes it back easing, not jumping", async () => {
+    vi.stubGlobal("addEventListener", () => undefined);
+    const { tail } = await import("../../demo/src/scenarios/tail.js");
+    const { run, camera } = await openScenario(m, tail);
+    const scene = m.scene;
+    for (let f = 0; f < 600 && !run.done; f++) scene.render();
+    expect(run.done, "the script's holds done: the orbit runs").toBe(true);
+    const target = scene.getMeshByName("tail target")!;
+    const ball = scene.getMeshByName("ball")!;
+    const drag = target.getBehaviorByName("PointerDrag") as PointerDragBehavior;
+    const h = (run.world!() as { height: number }).height;
+    // the pointer's ray from the camera through a world point, as a mouse over it casts
+    const rayTo = (p: Vector3) => new Ray(camera.globalPosition.clone(), p.subtract(camera.globalPosition).normalize());
+    const move = (p: Vector3) =>
+      scene.onPointerObservable.notifyObservers({
+        type: PointerEventTypes.POINTERMOVE,
+        event: { pointerId: 1, button: -1 },
+        pickInfo: { ray: rayTo(p) },
+      } as unknown as PointerInfo);
+    const start = target.position.clone();
+    drag.startDrag(1, rayTo(start), start.clone());
+    const centre = ball.position.clone();
+    for (let k = 1; k <= 30; k++) {
+      move(Vector3.Lerp(start, centre, k / 30));
+      scene.render();
+    }
+    // the pointer held still over the ball's centre for 3 s (the script waits 2 s after a move)
+    let held = 0;
+    for (let f = 0; f < 180; f++) {
+      scene.render();
+      if (f >= 30) held = Math.max(held, Vector3.Distance(target.position, centre));
+    }
+    drag.releaseDrag();
+    const left = target.position.clone();
+    // let go: it rests 2 s, then the orbit takes it back
+    let step = 0;
+    let prev = target.position.clone();
+    for (let f = 0; f < 240; f++) {
+      scene.render();
+      step = Math.max(step, Vector3.Distance(target.position, prev));
+      prev = target.position.clone();
+    }
+    const back = Vector3.Distance(target.position, centre);
+    report(
+      `tail target: held over the ball's centre ${toCm(held)} from it; after the release the largest move in a frame ` +
+        `${toCm(step)}, 4 s later ${toCm(back)} from the centre (left ${toCm(Vector3.Distance(left, centre))})`,
+    );
+    expect(held / h, "where the pointer holds it, however long").toBeLessThan(0.01);
+    // easing in over 0.8 s moves it 1.8 cm a frame at most; the jump was 52 cm
+    expect(step / h, "back on the orbit without a jump").toBeLessThan(0.03);
+    expect(back / h, "the orbit resumed").toBeGreaterThan(0.2);
+  });
 });

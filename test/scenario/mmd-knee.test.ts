@@ -3,17 +3,25 @@
  * knee (MikuMikuDance's knee: X in a range on one side of straight, Y and Z fixed at 0). Over 200 random foot
  * targets, the knee turns only about its X axis and only within its range: it never bends sideways or the
  * other way. On UAL (in the repository): which sign bends the knee forward is the bone's, the same in left-
- * and right-handed scenes (docs/API.md, "Rotation limits").
+ * and right-handed scenes (docs/API.md, "Rotation limits"); `kneeEulerLimit` reads it from the leg, on UAL and on
+ * legs built in code (shin X either way, root mirrored or not, either handedness).
  */
+import { Bone } from "@babylonjs/core/Bones/bone.js";
+import { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import { Axis } from "@babylonjs/core/Maths/math.axis.js";
-import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import type { Scene } from "@babylonjs/core/scene.js";
 import { describe, expect, it } from "vitest";
 import { CCDIK } from "../../src/babylon/chain-ik.js";
+import { kneeEulerLimit } from "../../src/babylon/knee-limit.js";
+import type { RotationLimit } from "../../src/joints/limits/rotation-limit.js";
 import { RotationLimitEuler } from "../../src/joints/limits/rotation-limit-euler.js";
 import { Quat, conjugateMultiply } from "../../src/math/quat.js";
 import { Vec3 } from "../../src/math/vec3.js";
 import { loadModel, modelAvailable } from "../helpers/babylon-scene.js";
-import { boneBendSide, characterFrame } from "../helpers/limb-bends.js";
+import { type CharacterFrame, boneBendSide, characterFrame } from "../helpers/limb-bends.js";
+import { worldPos } from "../helpers/scene-probes.js";
 import { eulerXYZ } from "../helpers/limit-reference.js";
 import { Random } from "../helpers/random.js";
 
@@ -101,4 +109,99 @@ describe("which sign bends a glTF knee forward (UAL, CCDIK, Euler X-only limit)"
       model.dispose();
     });
   }
+});
+
+/** A crouch (the foot 40 % of the leg up toward the hip, a little forward) solved by CCD with `knee` on the shin. */
+function crouchKnee(scene: Scene, leg: readonly [Bone, Bone, Bone], frame: CharacterFrame, knee: RotationLimit) {
+  const length =
+    Vector3.Distance(worldPos(leg[0]), worldPos(leg[1])) + Vector3.Distance(worldPos(leg[1]), worldPos(leg[2]));
+  const crouch = worldPos(leg[0])
+    .add(new Vector3(0, -0.6 * length, 0))
+    .add(frame.forward.scale(0.1 * length));
+  const ik = CCDIK.create(scene, leg, { maxIterations: 30 });
+  ik.solver.setLimit(1, knee);
+  ik.targetPosition.copyFrom(crouch);
+  for (let f = 0; f < 3; f++) scene.render();
+  const reached = Vector3.Distance(worldPos(leg[2]), crouch) / length;
+  // % of the leg's length ahead of the hip–ankle line
+  const offset = boneBendSide("leg", leg, frame).offset;
+  ik.dispose();
+  return { reached, offset };
+}
+
+/**
+ * A leg built in code under a root (mirrored as the glTF loader's in a left-handed scene, or not): a thigh,
+ * a shin whose X axis points along the root's +X or −X (turned 180° about Y), a foot and a toe ahead (+Z).
+ * The knee sits 2 cm ahead of the hip–ankle line, or on it (`straight`).
+ */
+function codeLeg(scene: Scene, o: { flipX: boolean; mirrored: boolean; straight?: boolean }) {
+  const root = new TransformNode("root", scene);
+  if (o.mirrored) root.scaling.z = -1;
+  const skeleton = new Skeleton("leg", "leg", scene);
+  const joint = (name: string, parent: Bone | null, position: Vector3, rotation = Quaternion.Identity()) => {
+    const node = new TransformNode(name, scene);
+    node.parent = parent?.getTransformNode() ?? root;
+    node.position.copyFrom(position);
+    node.rotationQuaternion = rotation;
+    const bone = new Bone(name, skeleton, parent, Matrix.Compose(Vector3.One(), rotation, position));
+    bone.linkTransformNode(node);
+    return bone;
+  };
+  const turn = Quaternion.RotationAxis(Vector3.Up(), Math.PI);
+  const thigh = joint("thigh", null, new Vector3(0.1, 1, 0));
+  const shin = joint("shin", thigh, new Vector3(0, -0.45, o.straight ? 0 : 0.02), o.flipX ? turn : undefined);
+  // the foot turned back into the root's frame, its toe ahead
+  const foot = joint("foot", shin, new Vector3(0, -0.45, 0), o.flipX ? turn.clone() : undefined);
+  joint("toe", foot, new Vector3(0, -0.05, 0.12));
+  scene.render();
+  return { leg: [thigh, shin, foot] as const, frame: characterFrame(foot, foot), root };
+}
+
+describe("kneeEulerLimit: the knee's Euler range, its sign read from the leg", () => {
+  for (const rightHanded of [false, true]) {
+    it(`UAL's knees bend forward, both legs (${rightHanded ? "right" : "left"}-handed)`, async () => {
+      const model = await loadModel("UAL", { rightHanded });
+      const { scene, skeleton } = model;
+      const bone = (n: string) => skeleton.bones.find((b) => b.name === `DEF-${n}`)!;
+      scene.render();
+      const frame = characterFrame(bone("foot.L"), bone("foot.R"));
+      for (const side of ["L", "R"]) {
+        const leg = [bone(`thigh.${side}`), bone(`shin.${side}`), bone(`foot.${side}`)] as const;
+        const knee = kneeEulerLimit(...leg);
+        expect(knee.min.y === 0 && knee.max.y === 0 && knee.min.z === 0 && knee.max.z === 0, "X only").toBe(true);
+        const { reached, offset } = crouchKnee(scene, leg, frame, knee);
+        expect(reached, `${side}: the foot on its target (share of the leg)`).toBeLessThan(0.01);
+        expect(offset, `${side}: the knee ahead of the hip–ankle line, % of the leg`).toBeGreaterThan(20);
+      }
+      model.dispose();
+    });
+  }
+
+  for (const rightHanded of [false, true])
+    for (const mirrored of [false, true])
+      for (const flipX of [false, true]) {
+        const name = `${rightHanded ? "RH" : "LH"}, ${mirrored ? "mirrored root" : "plain root"}, shin X ${flipX ? "−" : "+"}`;
+        it(`a leg built in code bends forward (${name})`, async () => {
+          const m = await loadModel("UAL", { rightHanded });
+          const { leg, frame } = codeLeg(m.scene, { flipX, mirrored });
+          const { reached, offset } = crouchKnee(m.scene, leg, frame, kneeEulerLimit(...leg));
+          expect(reached, "the foot on its target").toBeLessThan(0.01);
+          expect(offset, "the knee ahead of the hip–ankle line, % of the leg").toBeGreaterThan(20);
+          m.dispose();
+        });
+      }
+
+  it("a straight leg takes its side from forward; without it, or with a shin's X along the leg, it throws", async () => {
+    const m = await loadModel("UAL");
+    const { leg, frame, root } = codeLeg(m.scene, { flipX: true, mirrored: true, straight: true });
+    expect(() => kneeEulerLimit(...leg)).toThrow(/straight/);
+    const { offset } = crouchKnee(m.scene, leg, frame, kneeEulerLimit(...leg, { forward: frame.forward }));
+    expect(offset, "the knee ahead of the hip–ankle line, % of the leg").toBeGreaterThan(20);
+    // the same leg with its shin's X axis turned along the leg: an X-only range cannot bend it
+    leg[1].getTransformNode()!.rotationQuaternion = Quaternion.RotationAxis(Vector3.Forward(), Math.PI / 2);
+    root.computeWorldMatrix(true);
+    for (const b of leg) b.getTransformNode()!.computeWorldMatrix(true);
+    expect(() => kneeEulerLimit(...leg, { forward: frame.forward })).toThrow(/RotationLimitHinge/);
+    m.dispose();
+  });
 });

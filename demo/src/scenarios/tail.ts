@@ -2,7 +2,8 @@
  * tail: CCDIK on a tentacle built in code (demo/src/props/tentacle.ts: a Skeleton of linked nodes skinning a
  * tapered tube) beside the character. Every link has a RotationLimitAngle; a BoneCollider sphere on the ball
  * (a plain mesh, not a bone) keeps the links outside the ball. The tip follows the green target: first held
- * clear of the ball, then behind it (the tentacle wraps around), then orbiting it; both balls can be dragged.
+ * clear of the ball, then behind it (the tentacle wraps around), then orbiting it; both balls can be dragged, and
+ * IDLE seconds after a drag the script eases the target back from where the user left it.
  * The checks record the tip and the target mesh at the holds, and over every frame the smallest clearance of
  * the joints to the ball and the largest bend beyond a limit, measured from the links' nodes.
  */
@@ -30,6 +31,8 @@ import type { DirectionalLight } from "@babylonjs/core/Lights/directionalLight";
 const LINKS = 16;
 /** Seconds after a drag before the script moves the target again. */
 const IDLE = 2;
+/** Seconds the orbit takes to ease in from where the target was. */
+const EASE = 0.8;
 
 async function build(ctx: Ctx): Promise<ScenarioRun> {
   const c = ctx.spawn(Vector3.Zero());
@@ -72,12 +75,12 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   target.material = signalMaterial(scene, "tail target", new Color3(0.2, 0.85, 0.3));
   ccd.target = target;
   look.target = target;
-  for (const m of [target, t.ball]) {
+  const drags = [target, t.ball].map((m) => {
     m.isPickable = true;
     const drag = new PointerDragBehavior({ dragPlaneNormal: forward });
-    drag.onDragObservable.add(() => wander.touch());
     m.addBehavior(drag);
-  }
+    return drag;
+  });
 
   // the script: clear of the ball, behind it (a wrap), then an orbit around it
   const orbit = (a: number, r: number, p: Vector3) =>
@@ -97,6 +100,11 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   let time = 0;
   let angle = Math.PI / 4;
   let speed = 0.6;
+  // the orbit eases in from where the target is when it starts, and when the user lets go (it jumped 0.5 m)
+  const left = new Vector3();
+  const onOrbit = new Vector3();
+  let fromUser = true;
+  let easing = 0;
 
   // joint positions from the links' nodes (parents first), and what the checks accumulate over the frames
   const joints = t.nodes.map(() => new Vector3());
@@ -149,9 +157,23 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
           0,
           t.nodes[i]!.rotationQuaternion!,
         );
-      if (ctx.paused() || wander.update(dt) || !wander.scripted) return;
+      // a held pointer keeps the script waiting, moving or not, paused or not
+      for (const d of drags) if (d.dragging) wander.touch();
+      if (ctx.paused()) return;
+      if (wander.update(dt)) return;
+      if (!wander.scripted) {
+        fromUser = true;
+        return;
+      }
       angle += speed * dt;
-      orbit(angle, (0.3 + 0.05 * Math.sin(1.7 * angle)) * h, target.position);
+      orbit(angle, (0.3 + 0.05 * Math.sin(1.7 * angle)) * h, onOrbit);
+      if (fromUser) {
+        left.copyFrom(target.position);
+        easing = 0;
+        fromUser = false;
+      }
+      easing = Math.min(EASE, easing + dt);
+      Vector3.LerpToRef(left, onOrbit, 0.5 - 0.5 * Math.cos((Math.PI * easing) / EASE), target.position);
     },
     after: () => {
       measure();
@@ -219,6 +241,6 @@ export const tail: Scenario = {
   title: "Tentacle",
   help:
     "CCDIK with rotation limits and a collider: the tentacle's tip chases the green ball and wraps around " +
-    "the grey one. Drag either ball.",
+    "the grey one. Drag either ball; 2 s after you let go, the green one eases back to its orbit.",
   build,
 };

@@ -42,8 +42,11 @@ export interface EffectorLink {
 
 /** A body that follows a node each frame and hands its offset to the effectors it links (Amplifier, Inertia). */
 export interface OffsetBody {
+  /** The effectors that take this body's offset, each with its weight. */
   readonly effectorLinks: readonly EffectorLink[];
+  /** The offset of the last step, in world space. */
   readonly offset: ReadonlyVec3;
+  /** @internal One step of the clock's delta time (the modifier's own call); the offset lands in `offset`. */
   _update(ik: FullBodyBipedIK, clock: { readonly deltaTime: number }, frame: CharacterFrame): void;
 }
 

@@ -31,6 +31,7 @@ const part = new Quat();
  * axis points to the character's left (UAL's, Mixamo's Xbot's), at negative X when it points right: MMD's knee
  * range, written for MMD's left-handed model data, bends such a knee backward. Bone data that was itself mirrored
  * (z → −z) turns `Rx(x)` into `Rx(−x)` and `Ry(y)` into `Ry(−y)`: its X and Y ranges are negated and swapped.
+ * {@link kneeEulerLimit} builds a knee's range from a Babylon leg with the sign that bends it the way it bends.
  */
 export class RotationLimitEuler implements SingleAxisLimit {
   /** Lower bounds of the X, Y, Z angles in radians. */
