@@ -211,6 +211,9 @@ export class FullBodyBipedIK {
   /**
    * Attaches FullBodyBipedIK to `skeleton`, in `scene` (the skeleton's): detects the biped references (or takes
    * them from `options`), builds the solver and, with `autoUpdate`, solves every frame after the animations.
+   * The elbow and knee bend directions come from the skeleton's pose now: a clip started just before has not
+   * posed the bones yet (call `group.goToFrame(group.from)` after `group.start()`), else the file's rest pose
+   * is used, and a straight (T-posed) arm or leg gets a default bend with a `straight-limb` warning.
    * Throws {@link FBBIKError} naming every problem when the rig cannot work, when `scene` is not the skeleton's,
    * or when the skeleton (or another skeleton on the same nodes: one per skin of a glTF model) already has a
    * FullBodyBipedIK that is not disposed.

@@ -346,7 +346,10 @@ export abstract class RigComponent {
       this.warn("detached:skeleton", "The skeleton is not in the scene: the IK is skipped until it is back.");
       return true;
     }
-    this.warn("detached", "The skeleton, a node of it or its mesh was disposed: the IK disposed itself.");
+    this.warn(
+      "detached",
+      "The skeleton, a node of it or its mesh was disposed: the IK disposed itself. Dispose the IK with the character.",
+    );
     this.dispose();
     return true;
   }

@@ -73,6 +73,21 @@ function clones(m: LoadedModel, at: Vector3[]): { root: TransformNode; skeleton:
   });
 }
 
+/** Four clones in a row before the camera under a level of detail with a 0.3 ms budget. */
+async function budgetCrowd() {
+  const m = await mannequin();
+  m.root.position.set(1000, 0, 0);
+  const crowd = clones(
+    m,
+    [0, 1, 2, 3].map((i) => new Vector3(0, 0, 2 * i)),
+  );
+  const iks = crowd.map((c) => FullBodyBipedIK.create(m.scene, c.skeleton));
+  const lod = IKLevelOfDetail.for(m.scene);
+  Object.assign(lod, { fullScreenSize: 0, offScreenSize: 0, budgetMs: 0.3 });
+  m.scene.activeCamera!.position.set(0, 1, -4);
+  return { m, crowd, iks, lod };
+}
+
 describe("IK level of detail", () => {
   it("is off by default, and at Full with weight 1 the output is bit-exact as without it", async () => {
     const runs: number[][][] = [];
@@ -419,16 +434,7 @@ describe("IK level of detail", () => {
   });
 
   it("the budget lowers the farthest characters first and gives the levels back under it", async () => {
-    const m = await mannequin();
-    m.root.position.set(1000, 0, 0);
-    const crowd = clones(
-      m,
-      [0, 1, 2, 3].map((i) => new Vector3(0, 0, 2 * i)),
-    );
-    const iks = crowd.map((c) => FullBodyBipedIK.create(m.scene, c.skeleton));
-    const lod = IKLevelOfDetail.for(m.scene);
-    Object.assign(lod, { fullScreenSize: 0, offScreenSize: 0, budgetMs: 0.3 });
-    m.scene.activeCamera!.position.set(0, 1, -4);
+    const { m, iks, lod } = await budgetCrowd();
     // a clock the solves cost 0.5 ms a frame on (the controller reads it before and after them, on timed frames)
     let clock = 0;
     const now = vi.spyOn(performance, "now").mockImplementation(() => (clock += 0.5));
@@ -462,6 +468,27 @@ describe("IK level of detail", () => {
     for (let f = 0; f < 60; f++) m.scene.render();
     expect(iks.map((ik) => lod.levelOf(ik))).toEqual([IKLevel.Full, IKLevel.Full, IKLevel.Full, IKLevel.Full]);
     expect(lod.budgetDemotion).toBe(0);
+  });
+
+  it("a character disposed while the budget holds it Off still takes its IK with it", async () => {
+    const { m, crowd, iks, lod } = await budgetCrowd();
+    // solves that cost 0.5 ms a frame: over the budget, every character ends Off
+    let clock = 0;
+    const now = vi.spyOn(performance, "now").mockImplementation(() => (clock += 0.5));
+    try {
+      for (let f = 0; f < 500; f++) m.scene.render();
+      expect(iks.map((ik) => lod.levelOf(ik)).join("")).toBe("0000");
+      // a game removes the farthest character without ik.dispose(); the budget is still exceeded
+      crowd[3]!.root.dispose();
+      crowd[3]!.skeleton.dispose();
+      for (let f = 0; f < 10; f++) m.scene.render();
+    } finally {
+      now.mockRestore();
+    }
+    // was: never woken (the budget kept it Off), so the disposed character's IK stayed in the scene
+    expect(iks[3]!.isDisposed).toBe(true);
+    expect(lod.viewOf(iks[3]!)).toBeNull();
+    expect(iks.slice(0, 3).every((ik) => !ik.isDisposed)).toBe(true);
   });
 
   it("follows IKs created and disposed later, excludes one on request, and detaches on dispose", async () => {

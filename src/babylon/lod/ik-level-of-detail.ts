@@ -249,7 +249,8 @@ export class IKLevelOfDetail {
     for (let i = 0; i < chars.length; i++) {
       const c = chars[i]!;
       // an Off IK does not look at its rig: woken, it sees its skeleton or nodes gone and disposes itself
-      c.looked = !(!this.enabled || !c.managed || c.node === null || (c.ik._lodOff && c.detached()));
+      c.waking = c.ik._lodOff && c.detached();
+      c.looked = !(!this.enabled || !c.managed || c.node === null || c.waking);
       // not shown: Off (it costs nothing, and the budget must not count it as running); an Off character is
       // judged by its root alone (its meshes are the crowd's most numerous objects)
       c.hidden = c.looked && !c.ik._shown(c.ik._lodOff);
@@ -419,7 +420,8 @@ export class IKLevelOfDetail {
     for (let i = o.length - 1; i >= 0; i--) {
       const c = o[i]!;
       let t: number = c.natural;
-      if (c.managed && demotion > 0 && t > 0) {
+      // one waking to dispose is not demoted (it would stay Off, and its IK in the scene, for good)
+      if (c.managed && !c.waking && demotion > 0 && t > 0) {
         const take = demotion < t ? demotion : t;
         t -= take;
         demotion -= take;

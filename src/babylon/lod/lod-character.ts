@@ -76,6 +76,8 @@ export class LodCharacter {
   managed = true;
   /** This frame: the character is levelled by the view (managed, placed, its rig attached). */
   looked = false;
+  /** This frame: Off with its skeleton, nodes or mesh gone: woken whatever the budget, so its IK can dispose. */
+  waking = false;
   /** This frame: the highest level a camera asked for so far (-1: none yet). */
   best = -1;
   /** This frame: inside some camera's frustum so far. */

@@ -130,7 +130,7 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
   maxStretch: number;
   /** The bones the stretch moves (none by default). */
   readonly stretchBones: readonly Bone[];
-  /** Out-of-reach hand targets drag the torso and the head. Default true. */
+  /** Out-of-reach hand targets drag the torso and the head (pinned feet too: false keeps them). Default true. */
   handsPullBody = true;
   /** Put the head bone on the target's position after the solve, whatever the neck's length. Default false. */
   fixHead = false;

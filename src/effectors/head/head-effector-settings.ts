@@ -31,18 +31,29 @@ export interface FBBIKHeadEffectorOptions {
   rotation?: Quaternion;
   /** Start enabled. Default true. */
   enabled?: boolean;
+  /** [0, 1] Master weight of everything the effector does. Default 1. */
   weight?: number;
+  /** [0, 1] How much the head goes to the target's position. Default 1. */
   positionWeight?: number;
+  /** [0, 1] How much the head turns to the target's rotation after the solve. Default 1. */
   rotationWeight?: number;
+  /** [0, 1] How much the body (root node) follows the head's offset; the rest is a lean. Default 0.8. */
   bodyWeight?: number;
+  /** [0, 1] How much the thighs follow the torso's move. Default 0.8. */
   thighWeight?: number;
+  /** [0, 1] Clamp of the spine bend's rotation (0 free, 0.5 up to 90°, 1 none). Default 0.5. */
   bodyClampWeight?: number;
+  /** [0, 1] Clamp of the head's turn after the solve (0 free, 0.5 up to 90°, 1 none). Default 0.5. */
   headClampWeight?: number;
+  /** [0, 1] Master weight of the spine bend toward the target's rotation. Default 1. */
   bendWeight?: number;
   /** Bones bent toward the target's rotation, with weights. Default: the spine bones, weight 1. */
   bendBones?: readonly (Bone | { bone: Bone; weight?: number })[];
+  /** [0, 1] Master weight of the CCD pass over `CCDBones` (none by default). Default 1. */
   CCDWeight?: number;
+  /** [0, 1] 0: CCD bones nearer the head turn less; 1: every bone turns fully. Default 0. */
   roll?: number;
+  /** [0, 1000] Degrees: a CCD angle a is damped by (damper − a)/damper (≤ 0: no damping). Default 500. */
   damper?: number;
   /**
    * Bones of the CCD pass, from the root toward the head (spine and neck). Default: none, as in FinalIK: the
@@ -50,12 +61,19 @@ export interface FBBIKHeadEffectorOptions {
    * degrees), which the body's move does more naturally for a standing VR user.
    */
   CCDBones?: readonly Bone[];
+  /** [0, 1] How much of the head's remaining error the stretch bones take. Default 1. */
   postStretchWeight?: number;
   /** Longest stretch, world units. Default: 5 % of the character's height (the head's height over the feet). */
   maxStretch?: number;
   /** Bones moved by the stretch, from the root toward the head. Default: none (no stretch). */
   stretchBones?: readonly Bone[];
+  /**
+   * Out-of-reach hand targets drag the torso and the head toward them (default true, as in FinalIK): a controller
+   * held above what the avatar can reach lifts the whole body, pinned feet included. False: the hand stops short
+   * and the body stays on its feet and under the headset.
+   */
   handsPullBody?: boolean;
+  /** Put the head bone on the target's position after the solve, whatever the neck's length. Default false. */
   fixHead?: boolean;
   /** Seconds of the ease when tracking is lost and comes back (0: none, FinalIK's). Default 0.3. */
   fadeSeconds?: number;

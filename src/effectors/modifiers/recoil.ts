@@ -89,7 +89,11 @@ export interface RecoilOptions extends OffsetModifierOptions {
   handedness?: RecoilHandedness;
   /** Keep the other hand on the weapon (default true). */
   twoHanded?: boolean;
-  /** World aim direction; null: the character's forward (default null). Stands in for FinalIK's aimIK. */
+  /**
+   * World aim direction; null: the character's forward (default null). Stands in for FinalIK's aimIK. Copied
+   * into {@link Recoil.aimDirection}, which is read every frame: to follow an aim that moves, update that
+   * vector (`recoil.aimDirection.copyFrom(dir)`), not the one given here.
+   */
   aimDirection?: ReadonlyVec3 | null;
   /**
    * Uniform random numbers in [0, 1) (default Math.random); inject a seeded one for determinism. Each fire()
@@ -141,7 +145,7 @@ export class Recoil extends OffsetModifier {
   handedness: RecoilHandedness;
   /** Keep the other hand on the weapon. */
   twoHanded: boolean;
-  /** World aim direction; null: the character's forward. */
+  /** World aim direction, read every frame (update it in place as the aim moves); null: the character's forward. */
   aimDirection: Vector3 | null;
   /** Uniform random numbers in [0, 1). */
   random: () => number;
