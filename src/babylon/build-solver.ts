@@ -49,6 +49,11 @@ export function resolveRootNode(
   return rootNode;
 }
 
+/** Appended to a straight-limb warning: the T-pose it saw is most often the file's, the clip not applied yet. */
+const CLIP_NOT_APPLIED =
+  " With a clip playing, a clip started just before create() has not posed the bones yet: call " +
+  "group.goToFrame(group.from) after group.start(), then create the IK.";
+
 /**
  * Builds the rig over the referenced bones (and the toes, for the character's forward), the biped solver
  * on it (root node detected when null) and its mapping. Warnings go to `onWarning`; throws FBBIKError when
@@ -87,7 +92,10 @@ export function buildBipedSolver(
     rightHand: id(references.rightHand),
   };
   const inner = new BabylonBipedSolver(rig);
-  inner.onWarning.add(onWarning);
+  // the engine-neutral solver cannot know the usual Babylon cause of a straight limb: a clip not applied yet
+  inner.onWarning.add((w) =>
+    onWarning(w.cause.startsWith("straight-limb") ? { cause: w.cause, message: w.message + CLIP_NOT_APPLIED } : w),
+  );
   // the solver words its own straight-limb warning (with the bend side it chose): keep that one
   for (const message of setupWarnings)
     if (!/ is straight in this pose/.test(message)) inner.warn(`setup:${message}`, message);
