@@ -11,6 +11,7 @@ import type { BabylonRig } from "./babylon-rig.js";
 import type { BoneCollider } from "./bone-collider.js";
 import { ColliderFrames } from "./collider-frames.js";
 import { NodeUnderBone } from "./node-under-bone.js";
+import { axisLengths } from "./world-matrix.js";
 
 const scl = new Vec3();
 const relScl = new Vec3();
@@ -136,7 +137,7 @@ export class BoneColliderSet implements JointColliders {
           scaled(s.start, end, scl);
           under.transformPoint(c.end, end);
           scaled(s.end, end, scl);
-          under.axisLengths(relScl);
+          axisLengths(under.m, relScl);
           own = (relScl.x + relScl.y + relScl.z) / 3;
         } else {
           scaled(s.start, c.start, scl);

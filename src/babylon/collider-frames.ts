@@ -4,6 +4,7 @@ import { Quat, copyQuat } from "../math/quat.js";
 import { Vec3, copy } from "../math/vec3.js";
 import type { IKPose } from "../solver/pose.js";
 import {
+  axisLengths,
   currentWorldMatrix,
   hasRotation,
   isMirror,
@@ -68,10 +69,8 @@ export class ColliderFrames {
     p.y = m[13]!;
     p.z = m[14]!;
     const mirrored = isMirror(m);
-    scale.x = Math.sqrt(m[0]! * m[0]! + m[1]! * m[1]! + m[2]! * m[2]!);
-    const sy = Math.sqrt(m[4]! * m[4]! + m[5]! * m[5]! + m[6]! * m[6]!);
-    scale.y = mirrored ? -sy : sy;
-    scale.z = Math.sqrt(m[8]! * m[8]! + m[9]! * m[9]! + m[10]! * m[10]!);
+    axisLengths(m, scale);
+    if (mirrored) scale.y = -scale.y;
     return true;
   }
 

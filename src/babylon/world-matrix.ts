@@ -147,3 +147,30 @@ export function boneWorldMatrixToRef(bone: Bone, space: TransformNode | null, ou
   if (space === null) return out.copyFrom(bone.getAbsoluteMatrix());
   return bone.getAbsoluteMatrix().multiplyToRef(currentWorldMatrix(space), out);
 }
+
+/**
+ * `a × b` for Babylon's 4×4 layout (row vectors: a point goes through `a`, then `b`), in double precision, into `out`.
+ */
+export function multiplyMatrices(
+  a: ArrayLike<number>,
+  ao: number,
+  b: ArrayLike<number>,
+  out: Float64Array,
+): Float64Array {
+  for (let r = 0; r < 4; r++) {
+    for (let c = 0; c < 4; c++) {
+      let v = 0;
+      for (let k = 0; k < 4; k++) v += a[ao + r * 4 + k]! * b[k * 4 + c]!;
+      out[r * 4 + c] = v;
+    }
+  }
+  return out;
+}
+
+/** Into `out`, the lengths of the affine matrix `m`'s three axes (rows): its unsigned scale per axis. */
+export function axisLengths(m: ArrayLike<number>, out: Vec3): Vec3 {
+  out.x = Math.sqrt(m[0]! * m[0]! + m[1]! * m[1]! + m[2]! * m[2]!);
+  out.y = Math.sqrt(m[4]! * m[4]! + m[5]! * m[5]! + m[6]! * m[6]!);
+  out.z = Math.sqrt(m[8]! * m[8]! + m[9]! * m[9]! + m[10]! * m[10]!);
+  return out;
+}

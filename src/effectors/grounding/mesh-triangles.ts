@@ -61,25 +61,6 @@ export function thinInstanceMatrices(mesh: AbstractMesh): Float32Array | null {
 }
 
 /**
- * `a × b` for Babylon's 4×4 layout (row vectors: a point goes through `a`, then `b`), in double precision, into `out`.
- */
-export function multiplyMatrices(
-  a: ArrayLike<number>,
-  ao: number,
-  b: ArrayLike<number>,
-  out: Float64Array,
-): Float64Array {
-  for (let r = 0; r < 4; r++) {
-    for (let c = 0; c < 4; c++) {
-      let v = 0;
-      for (let k = 0; k < 4; k++) v += a[ao + r * 4 + k]! * b[k * 4 + c]!;
-      out[r * 4 + c] = v;
-    }
-  }
-  return out;
-}
-
-/**
  * Throws a RangeError naming every mesh of `meshes` whose surface its position and index buffers do not
  * describe (a skeleton, morph targets): `who` would probe the wrong shape without a word.
  */

@@ -1,13 +1,8 @@
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
+import { multiplyMatrices } from "../../babylon/world-matrix.js";
 import type { ReadonlyVec3 } from "../../math/vec3.js";
 import type { GroundingHit, GroundingRaycast, GroundingSphereCast } from "./grounding-common.js";
-import {
-  checkGroundMeshes,
-  meshTriangles,
-  multiplyMatrices,
-  thinInstanceCount,
-  thinInstanceMatrices,
-} from "./mesh-triangles.js";
+import { checkGroundMeshes, meshTriangles, thinInstanceCount, thinInstanceMatrices } from "./mesh-triangles.js";
 import { SphereSweep } from "./sphere-sweep.js";
 import { TriangleGrid, faceNormalToward } from "./triangle-grid.js";
 
