@@ -12,7 +12,9 @@ import {
 import { type ReadonlyVec3, Vec3 } from "../math/vec3.js";
 import { setQuaternionFields, setVector3Fields } from "./babylon-fields.js";
 import {
+  axisLengths,
   currentWorldMatrix,
+  isMirror,
   matrixEquals,
   mirrorY,
   rotationFromMatrix,
@@ -27,6 +29,7 @@ const unitZ = new Vec3(0, 0, 1);
 const axisY = new Vec3();
 const axisZ = new Vec3();
 const skinPoseWorld = new Matrix();
+const lengths = new Vec3();
 
 /** Component space's world matrix now, as {@link ComponentSpace.read} takes it (no copy: Babylon's or a scratch). */
 function worldNow(root: TransformNode, skinPose: boolean): Matrix {
@@ -97,10 +100,10 @@ export class ComponentSpace {
     c.invertToRef(this.worldToComponent);
     const m = c.m;
     // rows are the axes (Babylon's row-vector convention)
-    // (Math.hypot takes its arguments as a rest array and allocates on every call)
-    const lx = Math.sqrt(m[0]! * m[0]! + m[1]! * m[1]! + m[2]! * m[2]!);
-    const ly = Math.sqrt(m[4]! * m[4]! + m[5]! * m[5]! + m[6]! * m[6]!);
-    const lz = Math.sqrt(m[8]! * m[8]! + m[9]! * m[9]! + m[10]! * m[10]!);
+    axisLengths(m, lengths);
+    const lx = lengths.x;
+    const ly = lengths.y;
+    const lz = lengths.z;
     this.scale = (lx + ly + lz) / 3;
     // relative to the squared scale, above float32 matrices' rounding (Babylon's default): a scale that
     // uneven (5e-6) turns a rotation by 3e-4° at most
@@ -115,13 +118,7 @@ export class ComponentSpace {
       Math.abs(yz) <= tol &&
       Math.abs(zx) <= tol;
     rotationFromMatrix(m, this.rotation);
-    // the sign of the linear part's determinant (an affine matrix's 4×4 determinant equals it), written
-    // out: Matrix.determinant() returns a double (see ARCHITECTURE.md, "Doubles across calls")
-    this.mirrored =
-      m[0]! * (m[5]! * m[10]! - m[6]! * m[9]!) -
-        m[1]! * (m[4]! * m[10]! - m[6]! * m[8]!) +
-        m[2]! * (m[4]! * m[9]! - m[5]! * m[8]!) <
-      0;
+    this.mirrored = isMirror(m);
     return true;
   }
 

@@ -5,6 +5,8 @@
  * @module
  */
 import { Matrix, type Quaternion } from "@babylonjs/core/Maths/math.vector.js";
+import { Vec3 } from "../math/vec3.js";
+import { axisLengths } from "./world-matrix.js";
 
 /**
  * Holds the unscaled 3×3 block as decompose's temporary matrix does: made at module load like Babylon's
@@ -12,6 +14,8 @@ import { Matrix, type Quaternion } from "@babylonjs/core/Maths/math.vector.js";
  * high precision) and rounds the block as they do.
  */
 const block = new Matrix();
+/** The matrix's scale per axis, unsigned. */
+const scale = new Vec3();
 
 /** The parts of a Babylon matrix read here beyond its public typings. */
 interface MatrixIdentityState {
@@ -22,9 +26,10 @@ interface MatrixIdentityState {
 export function decomposeRotationToRef(matrix: Matrix, out: Quaternion): Quaternion {
   if ((matrix as unknown as MatrixIdentityState)._isIdentity) return identityInto(out);
   const m = matrix.m;
-  const sx = Math.sqrt(m[0]! * m[0]! + m[1]! * m[1]! + m[2]! * m[2]!);
-  let sy = Math.sqrt(m[4]! * m[4]! + m[5]! * m[5]! + m[6]! * m[6]!);
-  const sz = Math.sqrt(m[8]! * m[8]! + m[9]! * m[9]! + m[10]! * m[10]!);
+  axisLengths(m, scale);
+  const sx = scale.x;
+  let sy = scale.y;
+  const sz = scale.z;
   if (notPositive(m)) sy *= -1;
   if (sx === 0 || sy === 0 || sz === 0) return identityInto(out);
   const ix = 1 / sx;

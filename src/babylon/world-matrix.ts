@@ -60,8 +60,9 @@ export function rotationFromMatrix(m: ArrayLike<number>, out: Quat): Quat {
 }
 
 /**
- * True when the linear part of the Babylon matrix `m` mirrors (its determinant, written out as in
- * ComponentSpace.read, is negative): a boolean, so no double crosses the call.
+ * True when the linear part of the Babylon matrix `m` mirrors (its determinant, which an affine matrix's 4×4
+ * determinant equals, is negative), written out: a boolean crosses the call where `Matrix.determinant()`
+ * would return a double.
  */
 export function isMirror(m: ArrayLike<number>): boolean {
   return (
