@@ -4,12 +4,14 @@
  * targets, the knee turns only about its X axis and only within its range: it never bends sideways or the
  * other way. On UAL (in the repository): which sign bends the knee forward is the bone's, the same in left-
  * and right-handed scenes (docs/API.md, "Rotation limits"); `kneeEulerLimit` reads it from the leg, on UAL and on
- * legs built in code (shin X either way, root mirrored or not, either handedness).
+ * legs built in code (shin X either way, root mirrored or not, either handedness, bones with linked nodes or
+ * plain ones skinned by a moved mesh).
  */
 import { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import { Axis } from "@babylonjs/core/Maths/math.axis.js";
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { Mesh } from "@babylonjs/core/Meshes/mesh.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { Scene } from "@babylonjs/core/scene.js";
 import { describe, expect, it } from "vitest";
@@ -20,7 +22,7 @@ import { RotationLimitEuler } from "../../src/joints/limits/rotation-limit-euler
 import { Quat, conjugateMultiply } from "../../src/math/quat.js";
 import { Vec3 } from "../../src/math/vec3.js";
 import { loadModel, modelAvailable } from "../helpers/babylon-scene.js";
-import { type CharacterFrame, boneBendSide, characterFrame } from "../helpers/limb-bends.js";
+import { type CharacterFrame, bendSide, boneBendSide, characterFrame } from "../helpers/limb-bends.js";
 import { worldPos } from "../helpers/scene-probes.js";
 import { eulerXYZ } from "../helpers/limit-reference.js";
 import { Random } from "../helpers/random.js";
@@ -114,36 +116,61 @@ describe("which sign bends a glTF knee forward (UAL, CCDIK, Euler X-only limit)"
 /** A crouch (the foot 40 % of the leg up toward the hip, a little forward) solved by CCD with `knee` on the shin. */
 function crouchKnee(scene: Scene, leg: readonly [Bone, Bone, Bone], frame: CharacterFrame, knee: RotationLimit) {
   const length =
-    Vector3.Distance(worldPos(leg[0]), worldPos(leg[1])) + Vector3.Distance(worldPos(leg[1]), worldPos(leg[2]));
-  const crouch = worldPos(leg[0])
+    Vector3.Distance(bonePos(leg[0]), bonePos(leg[1])) + Vector3.Distance(bonePos(leg[1]), bonePos(leg[2]));
+  const crouch = bonePos(leg[0])
     .add(new Vector3(0, -0.6 * length, 0))
     .add(frame.forward.scale(0.1 * length));
   const ik = CCDIK.create(scene, leg, { maxIterations: 30 });
   ik.solver.setLimit(1, knee);
   ik.targetPosition.copyFrom(crouch);
   for (let f = 0; f < 3; f++) scene.render();
-  const reached = Vector3.Distance(worldPos(leg[2]), crouch) / length;
+  const reached = Vector3.Distance(bonePos(leg[2]), crouch) / length;
   // % of the leg's length ahead of the hip–ankle line
-  const offset = boneBendSide("leg", leg, frame).offset;
+  const offset = bendSide("leg", bonePos(leg[0]), bonePos(leg[1]), bonePos(leg[2]), frame).offset;
   ik.dispose();
   return { reached, offset };
+}
+
+/** A bone's world position: its linked node's, or the skinned mesh's world matrix on the bone's absolute one. */
+function bonePos(bone: Bone): Vector3 {
+  const node = bone.getTransformNode();
+  if (node !== null) return worldPos(bone);
+  const skeleton = bone.getSkeleton();
+  skeleton.computeAbsoluteMatrices(true);
+  const mesh = skeleton.getScene().meshes.find((m) => m.skeleton === skeleton)!;
+  return bone.getAbsolutePosition(mesh.computeWorldMatrix(true) && mesh);
+}
+
+/** The character's frame from a foot's toe (its first child), on bones with or without linked nodes. */
+function toeFrame(foot: Bone): CharacterFrame {
+  const forward = bonePos(foot.getChildren()[0]!).subtract(bonePos(foot));
+  forward.y = 0;
+  return { forward: forward.normalize(), up: Vector3.Up() };
 }
 
 /**
  * A leg built in code under a root (mirrored as the glTF loader's in a left-handed scene, or not): a thigh,
  * a shin whose X axis points along the root's +X or −X (turned 180° about Y), a foot and a toe ahead (+Z).
- * The knee sits 2 cm ahead of the hip–ankle line, or on it (`straight`).
+ * The knee sits 2 cm ahead of the hip–ankle line, or on it (`straight`). Its bones have linked nodes, or
+ * (`linked: false`) none, as a .babylon file's: a mesh under the root skins them.
  */
-function codeLeg(scene: Scene, o: { flipX: boolean; mirrored: boolean; straight?: boolean }) {
+function codeLeg(scene: Scene, o: { flipX: boolean; mirrored: boolean; straight?: boolean; linked?: boolean }) {
   const root = new TransformNode("root", scene);
   if (o.mirrored) root.scaling.z = -1;
   const skeleton = new Skeleton("leg", "leg", scene);
+  const linked = o.linked ?? true;
+  if (!linked) {
+    const skin = new Mesh("skin", scene);
+    skin.parent = root;
+    skin.skeleton = skeleton;
+  }
   const joint = (name: string, parent: Bone | null, position: Vector3, rotation = Quaternion.Identity()) => {
+    const bone = new Bone(name, skeleton, parent, Matrix.Compose(Vector3.One(), rotation, position));
+    if (!linked) return bone;
     const node = new TransformNode(name, scene);
     node.parent = parent?.getTransformNode() ?? root;
     node.position.copyFrom(position);
     node.rotationQuaternion = rotation;
-    const bone = new Bone(name, skeleton, parent, Matrix.Compose(Vector3.One(), rotation, position));
     bone.linkTransformNode(node);
     return bone;
   };
@@ -154,7 +181,8 @@ function codeLeg(scene: Scene, o: { flipX: boolean; mirrored: boolean; straight?
   const foot = joint("foot", shin, new Vector3(0, -0.45, 0), o.flipX ? turn.clone() : undefined);
   joint("toe", foot, new Vector3(0, -0.05, 0.12));
   scene.render();
-  return { leg: [thigh, shin, foot] as const, frame: characterFrame(foot, foot), root };
+  const frame = linked ? characterFrame(foot, foot) : toeFrame(foot);
+  return { leg: [thigh, shin, foot] as const, frame, root };
 }
 
 describe("kneeEulerLimit: the knee's Euler range, its sign read from the leg", () => {
@@ -190,6 +218,30 @@ describe("kneeEulerLimit: the knee's Euler range, its sign read from the leg", (
           m.dispose();
         });
       }
+
+  for (const rightHanded of [false, true])
+    for (const mirrored of [false, true]) {
+      const name = `${rightHanded ? "RH" : "LH"}, ${mirrored ? "mirrored root" : "plain root"}`;
+      it(`a leg of plain Bones (no linked nodes) under a skinned mesh bends forward (${name})`, async () => {
+        const m = await loadModel("UAL", { rightHanded });
+        for (const flipX of [false, true])
+          for (const straight of [false, true]) {
+            const { leg, root } = codeLeg(m.scene, { flipX, mirrored, straight, linked: false });
+            // turned and moved: the world forward a straight leg is given reaches the shin through the mesh
+            root.rotationQuaternion = Quaternion.RotationAxis(Vector3.Up(), 2.1);
+            root.position.set(1.5, 0.2, -0.7);
+            m.scene.render();
+            const frame = toeFrame(leg[2]);
+            const knee = kneeEulerLimit(...leg, straight ? { forward: frame.forward } : {});
+            const { reached, offset } = crouchKnee(m.scene, leg, frame, knee);
+            const what = `shin X ${flipX ? "−" : "+"}${straight ? ", straight" : ""}`;
+            expect(reached, `${what}: the foot on its target`).toBeLessThan(0.01);
+            expect(offset, `${what}: the knee ahead of the hip–ankle line, % of the leg`).toBeGreaterThan(20);
+            root.dispose();
+          }
+        m.dispose();
+      });
+    }
 
   it("a straight leg takes its side from forward; without it, or with a shin's X along the leg, it throws", async () => {
     const m = await loadModel("UAL");
