@@ -38,7 +38,7 @@ export interface HavokGroundRaycastOptions {
  * normal the hit shape's surface normal turned toward the ray's origin.
  *
  * ```ts
- * import "@babylonjs/core/Physics/joinedPhysicsEngineComponent.js"; // scene.enablePhysics
+ * // ES modules: scene.enablePhysics needs core's Physics/joinedPhysicsEngineComponent.js imported
  * const havok = new HavokPlugin(true, await HavokPhysics());
  * scene.enablePhysics(new Vector3(0, -9.81, 0), havok);
  * const probe = new HavokGroundRaycast(havok, { collideWith: GROUND_LAYER });
