@@ -4,8 +4,6 @@
  * and a 20° ramp) given both as meshes and as PhysicsAggregates; rays agree one by one; nothing below is a
  * miss; the query's filters (collideWith, triggers, an ignored body) decide what is ground.
  */
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import "@babylonjs/core/Materials/standardMaterial.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { Mesh } from "@babylonjs/core/Meshes/mesh.js";
@@ -25,24 +23,11 @@ import {
 } from "../../src/effectors/grounding/grounding-common.js";
 import { HavokGroundRaycast } from "../../src/effectors/grounding/havok-ground-raycast.js";
 import { type LoadedModel, loadModel } from "../helpers/babylon-scene.js";
+import { loadHavok } from "../helpers/havok.js";
 import { report } from "../helpers/modifier-scene.js";
 import { Random } from "../helpers/random.js";
 import { height, worldPos } from "../helpers/scene-probes.js";
 
-/** Havok's engine from its wasm in node_modules (no fetch in Node), or why it could not load. */
-async function loadHavok(): Promise<{ engine: unknown; reason: string }> {
-  try {
-    const wasm = createRequire(import.meta.url).resolve("@babylonjs/havok/lib/esm/HavokPhysics.wasm");
-    const bytes = readFileSync(wasm);
-    const wasmBinary = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
-    // imported here: a missing package skips too
-    const { default: HavokPhysics } = await import("@babylonjs/havok");
-    const engine = await HavokPhysics({ wasmBinary });
-    return { engine, reason: "" };
-  } catch (e) {
-    return { engine: null, reason: String(e) };
-  }
-}
 const havok = await loadHavok();
 
 const open: LoadedModel[] = [];

@@ -24,7 +24,10 @@ export interface HavokGroundRaycastOptions {
   collideWith?: number;
   /** Whether trigger shapes count as ground (default false, like Unity's `QueryTriggerInteraction.Ignore`). */
   queryTriggers?: boolean;
-  /** A body the rays pass through, e.g. the character's own capsule (default none). */
+  /**
+   * A body the rays pass through, e.g. the character's own capsule aggregate (default none). Babylon's
+   * PhysicsCharacterController keeps its body private: filter its shape out with `collideWith` instead.
+   */
   ignoreBody?: PhysicsBody | null;
 }
 
@@ -35,6 +38,7 @@ export interface HavokGroundRaycastOptions {
  * normal the hit shape's surface normal turned toward the ray's origin.
  *
  * ```ts
+ * // ES modules: scene.enablePhysics needs core's Physics/joinedPhysicsEngineComponent.js imported
  * const havok = new HavokPlugin(true, await HavokPhysics());
  * scene.enablePhysics(new Vector3(0, -9.81, 0), havok);
  * const probe = new HavokGroundRaycast(havok, { collideWith: GROUND_LAYER });

@@ -13,6 +13,7 @@ import { setQuaternionFields, setVector3Fields } from "../../babylon/babylon-fie
 import { boneWorldMatrixToRef, currentWorldMatrix, hasRotation } from "../../babylon/world-matrix.js";
 import { FullBodyBipedChain, FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import type { HandPoser } from "./hand-poser.js";
+import { heldBodyProblem } from "./held-physics.js";
 import { CurveIO } from "../curve.js";
 import { INTERACTION_CURVE_TYPE_COUNT, InteractionCurveType, isOffsetChannel } from "./interaction-curves.js";
 import { type InteractionEvent, type InteractionObject, isEventTime } from "./interaction-object.js";
@@ -402,6 +403,18 @@ export class InteractionEffector {
     }
   }
 
+  /** One warning per node when its physics body will not let it go with the hand (see heldBodyProblem). */
+  private warnHeldBody(root: TransformNode): void {
+    const problem = heldBodyProblem(root);
+    if (problem === null) return;
+    this.system.ik.solver.inner.warn(
+      `interaction:${root.name}:physics-body`,
+      `InteractionSystem: ${root.name} is picked up by the ${this.effector.name} but has ${problem}, so it stays ` +
+        "behind. In onInteractionPickUpObservable set its body to PhysicsMotionType.ANIMATED with " +
+        "disablePreStep = false; after release(), back to DYNAMIC with disablePreStep = true.",
+    );
+  }
+
   /** One warning per object (by its node's name) for an event time that is not a finite number ≥ 0. */
   private warnEventTime(object: InteractionObject, time: number): void {
     this.system.ik.solver.inner.warn(
@@ -759,6 +772,8 @@ export class InteractionEffector {
     }
     this.system._notify("pickUp", this, this.pickUpEvent);
     this.pickUpEvent = null;
+    // after the observers: that is where a game switches the body to follow the hand
+    if (this._held === object) this.warnHeldBody(root);
   }
 
   /**
