@@ -29,16 +29,31 @@ export function keepPelvisRigid(
   animated: Readonly<Quat>,
   out: Quat,
 ): void {
-  symmetricPlaneRotation(solved, root.solverPosition, leftThigh.solverPosition, rightThigh.solverPosition);
-  multiplyConjugate(turn, solved, animated);
-  placeThigh(root, leftThigh);
-  placeThigh(root, rightThigh);
+  rigidThighs(root, leftThigh, rightThigh, animated, leftThigh.solverPosition, rightThigh.solverPosition);
   copyQuat(out, turn);
 }
 
-function placeThigh(root: IKNode, thigh: IKNode): void {
+/**
+ * Where the rigid pelvis puts the thighs (see {@link keepPelvisRigid}) without moving the nodes: with
+ * preserveBoneLengths, where the mapping will write the thigh bones from the solver's nodes as they stand.
+ */
+export function rigidThighs(
+  root: IKNode,
+  leftThigh: IKNode,
+  rightThigh: IKNode,
+  animated: Readonly<Quat>,
+  outLeft: Vec3,
+  outRight: Vec3,
+): void {
+  symmetricPlaneRotation(solved, root.solverPosition, leftThigh.solverPosition, rightThigh.solverPosition);
+  multiplyConjugate(turn, solved, animated);
+  placeThigh(root, leftThigh, outLeft);
+  placeThigh(root, rightThigh, outRight);
+}
+
+function placeThigh(root: IKNode, thigh: IKNode, out: Vec3): void {
   sub(offset, thigh.bonePosition, root.bonePosition);
-  add(thigh.solverPosition, root.solverPosition, rotateVector(offset, turn, offset));
+  add(out, root.solverPosition, rotateVector(offset, turn, offset));
 }
 
 const axis = new Vec3();

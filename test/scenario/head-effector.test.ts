@@ -604,8 +604,11 @@ describe.each(MODELS)("FBBIKHeadEffector on %s", (name) => {
     const h = rig.h;
     const spare = new TransformNode("spare", m.scene);
     spare.position.copyFrom(p0).addInPlace(rig.forward.scale(0.1 * h));
-    // the headset's places made beforehand: a double handed to Babylon's setters may be boxed (see `run`)
-    const places = [0, 1, 2, 3, 4, 5, 6].map((i) => p0.add(new Vector3(0.002 * h * i, 0, 0)));
+    // the headset's places made beforehand: a double handed to Babylon's setters may be boxed (see `run`); the
+    // last one lower than the legs fold (minKneeAngle lifts the torso, the thighs' trail is capped), the
+    // controllers lowered with it (within reach: the solver's PullBody is not what this counts)
+    const places = [0, 1, 2, 3, 4, 5, 6].map((i) => p0.add(new Vector3(0.002 * h * i, i === 6 ? -h : 0, 0)));
+    const held = rig.controllers.map((c) => [c.position.clone(), c.position.add(new Vector3(0, -0.6 * h, 0))]);
     let fades = false;
     const left = rig.ik.solver.leftHandEffector;
     const run = (frames: number): void => {
@@ -613,6 +616,7 @@ describe.each(MODELS)("FBBIKHeadEffector on %s", (name) => {
         // each update a frame of its own, so the fades move by the scene's delta time
         (m.scene as unknown as { _frameId: number })._frameId++;
         rig.headset.position.copyFrom(places[f % 7]!);
+        for (let i = 0; i < 2; i++) rig.controllers[i]!.position.copyFrom(held[i]![f % 7 === 6 ? 1 : 0]!);
         if (fades) {
           // tracking lost and back: another node, then the weight dropped and restored
           const k = f % 60;

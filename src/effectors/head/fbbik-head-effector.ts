@@ -65,7 +65,8 @@ class HeadFrame {
  *    a rigid block onto the target; the thighs follow that move by `thighWeight`. The moves go to the
  *    effectors' offsets (hands without a target ride along), and in every iteration and before the final
  *    limb pass the torso's solver nodes are set to them (by `positionWeight`), so the chest, the neck and
- *    the head land where the head target is, up to the solver's rounding.
+ *    the head land where the head target is, up to the solver's rounding; where that would fold a knee tighter
+ *    than {@link minKneeAngle}, the torso is lifted instead (not in FinalIK).
  * 2. `handsPullBody`: a hand target beyond its arm's reach drags the torso (and the head) toward it, by the
  *    hand's weight and the arm chain's `pull`; when false the hands stop short and the head stays.
  * 3. after the solve (`ik.solver.onPostUpdateObservable`, through the rig): the **stretch** moves `stretchBones` by
@@ -108,6 +109,15 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
   bodyWeight = 0.8;
   /** [0, 1] How much the thighs follow the torso's move. Default 0.8. */
   thighWeight = 0.8;
+  /**
+   * [0, 170] Degrees: the least angle between thigh and shin the head effector's crouch folds a knee to (not in
+   * FinalIK). A headset lower than that lets the legs reach lifts the torso instead: the head stops descending and
+   * stays above the headset, the knees ahead; the thighs also trail the torso's move by at most 3/4 of the
+   * pelvis's height, so the pelvis never turns inside out. 0: FinalIK's, no limit: past a flat fold the legs swing
+   * about the hips with the feet off their targets, bend backward, and the pelvis flips in one frame. A crouch
+   * whose knees stay wider is FinalIK's, bit for bit. Default 30.
+   */
+  minKneeAngle = 30;
   /** [0, 1] Clamp of the spine bend's rotation (0 free, 0.5 up to 90°, 1 none). Default 0.5. */
   bodyClampWeight = 0.5;
   /** [0, 1] Clamp of the head's turn after the solve (0 free, 0.5 up to 90°, 1 none). Default 0.5. */
@@ -211,6 +221,7 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
     this.rotationWeight = n.rotationWeight ?? 1;
     this.bodyWeight = n.bodyWeight ?? 0.8;
     this.thighWeight = n.thighWeight ?? 0.8;
+    this.minKneeAngle = n.minKneeAngle ?? 30;
     this.bodyClampWeight = n.bodyClampWeight ?? 0.5;
     this.headClampWeight = n.headClampWeight ?? 0.5;
     this.bendWeight = n.bendWeight ?? 1;
@@ -311,6 +322,7 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
       Number.isFinite(this.rotationWeight) &&
       Number.isFinite(this.bodyWeight) &&
       Number.isFinite(this.thighWeight) &&
+      Number.isFinite(this.minKneeAngle) &&
       Number.isFinite(this.bodyClampWeight) &&
       Number.isFinite(this.headClampWeight) &&
       Number.isFinite(this.bendWeight) &&
@@ -410,6 +422,9 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
       t.bodyWeight = v > 0 ? (v < 1 ? v : 1) : 0;
       v = this.thighWeight;
       t.thighWeight = v > 0 ? (v < 1 ? v : 1) : 0;
+      v = this.minKneeAngle;
+      t.limitKnees = v > 0;
+      t.kneeCos = Math.cos(((v > 0 ? (v < 170 ? v : 170) : 0) * Math.PI) / 180);
       if (!t.place(this.headId, this.targetPosition)) {
         this.warn("headEffector:degenerate", "FBBIKHeadEffector: the head sits on the root node; it is not moved.");
         return;

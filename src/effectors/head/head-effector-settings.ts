@@ -41,6 +41,12 @@ export interface FBBIKHeadEffectorOptions {
   bodyWeight?: number;
   /** [0, 1] How much the thighs follow the torso's move. Default 0.8. */
   thighWeight?: number;
+  /**
+   * [0, 170] Degrees: the least angle between thigh and shin a crouch under the headset folds a knee to; lower, the
+   * torso is lifted instead (the head stops descending). 0: no limit (FinalIK's: the legs fold flat and flip).
+   * Default 30.
+   */
+  minKneeAngle?: number;
   /** [0, 1] Clamp of the spine bend's rotation (0 free, 0.5 up to 90°, 1 none). Default 0.5. */
   bodyClampWeight?: number;
   /** [0, 1] Clamp of the head's turn after the solve (0 free, 0.5 up to 90°, 1 none). Default 0.5. */
@@ -86,6 +92,7 @@ export const HEAD_SETTINGS = [
   "rotationWeight",
   "bodyWeight",
   "thighWeight",
+  "minKneeAngle",
   "bodyClampWeight",
   "headClampWeight",
   "bendWeight",
