@@ -15,7 +15,7 @@ import type { SolverWarning } from "../solver/full-body.js";
 import { BabylonRig } from "./babylon-rig.js";
 import { notifyDisposed } from "./dispose-notice.js";
 import { EnableFade, EnablePass } from "./enable-fade.js";
-import { type InspectorSetting, InspectorSettings, weightSetting } from "./inspector-settings.js";
+import { type InspectorSetting, InspectorSettings, secondsSetting, weightSetting } from "./inspector-settings.js";
 import { RigDetachment } from "./rig-attachment.js";
 import { RigVisibility } from "./rig-visibility.js";
 import { SceneUpdater } from "./scene-updater.js";
@@ -182,14 +182,24 @@ export abstract class RigComponent {
         ),
       );
     }
+    settings.push(
+      secondsSetting(
+        "enableFadeSeconds",
+        `${label} enable fade (s)`,
+        () => this.enableFadeSeconds,
+        (v) => {
+          this.enableFadeSeconds = v;
+        },
+      ),
+    );
     this.inspectorSettings = new InspectorSettings(`${this.getClassName().toLowerCase()}_${key}_`, settings);
     if (this.showInInspector) this.inspectorSettings.attach(this.skeleton);
   }
 
   /**
-   * The component in Babylon's Inspector: `enabled` and the solver's `ikPositionWeight` (and the
-   * `ikRotationWeight` of LimbIK, CCDIK and FABRIK), shown on the skeleton as `<class>_<first bone>_enabled`,
-   * `…_weight` (e.g. `ccdik_upperarm_l_weight`) and `…_rotationWeight`.
+   * The component in Babylon's Inspector: `enabled`, the solver's `ikPositionWeight` (and the `ikRotationWeight`
+   * of LimbIK, CCDIK and FABRIK) and `enableFadeSeconds`, shown on the skeleton as `<class>_<first bone>_enabled`,
+   * `…_weight` (e.g. `ccdik_upperarm_l_weight`), `…_rotationWeight` and `…_enableFadeSeconds`.
    */
   get inspector(): InspectorSettings {
     return this.inspectorSettings!;
