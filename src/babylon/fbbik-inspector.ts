@@ -1,6 +1,6 @@
 import { InspectableType } from "@babylonjs/core/Misc/iInspectable.js";
 import type { FBBIKSolver } from "./fbbik-solver.js";
-import { type InspectorSetting, weightSetting } from "./inspector-settings.js";
+import { type InspectorSetting, secondsSetting, weightSetting } from "./inspector-settings.js";
 
 /** The effectors in FinalIK's order, as property-name keys and labels. */
 const EFFECTORS = [
@@ -22,14 +22,15 @@ const CHAINS = [
   ["rightLeg", "right leg"],
 ] as const;
 
-/** The longest `fadeSeconds` the Inspector's slider offers (a longer one can be set in code). */
-const MAX_FADE_SECONDS = 2;
-
 /**
- * FullBodyBipedIK's main settings for Babylon's Inspector: enabled, the master weight, the iterations, each
- * effector's position and rotation weight and `fadeSeconds`, each limb chain's pull and reach.
+ * FullBodyBipedIK's main settings for Babylon's Inspector: enabled and its fade, the master weight, the
+ * iterations, each effector's position and rotation weight and `fadeSeconds`, each limb chain's pull and reach.
  */
-export function fullBodyInspectorSettings(ik: { enabled: boolean; readonly solver: FBBIKSolver }): InspectorSetting[] {
+export function fullBodyInspectorSettings(ik: {
+  enabled: boolean;
+  enableFadeSeconds: number;
+  readonly solver: FBBIKSolver;
+}): InspectorSetting[] {
   const s = ik.solver;
   const list: InspectorSetting[] = [
     {
@@ -41,6 +42,14 @@ export function fullBodyInspectorSettings(ik: { enabled: boolean; readonly solve
         ik.enabled = Boolean(v);
       },
     },
+    secondsSetting(
+      "enableFadeSeconds",
+      "IK enable fade (s)",
+      () => ik.enableFadeSeconds,
+      (v) => {
+        ik.enableFadeSeconds = v;
+      },
+    ),
     weightSetting(
       "ikPositionWeight",
       "IK weight",
@@ -81,18 +90,14 @@ export function fullBodyInspectorSettings(ik: { enabled: boolean; readonly solve
           e.rotationWeight = v;
         },
       ),
-      {
-        name: `${key}FadeSeconds`,
-        label: `IK ${label} fade (s)`,
-        type: InspectableType.Slider,
-        min: 0,
-        max: MAX_FADE_SECONDS,
-        step: 0.05,
-        get: () => e.fadeSeconds,
-        set: (v) => {
-          e.fadeSeconds = Number(v);
+      secondsSetting(
+        `${key}FadeSeconds`,
+        `IK ${label} fade (s)`,
+        () => e.fadeSeconds,
+        (v) => {
+          e.fadeSeconds = v;
         },
-      },
+      ),
     );
   });
   CHAINS.forEach(([key, label], i) => {

@@ -18,6 +18,7 @@ import type { SolverWarning } from "../solver/full-body.js";
 import { buildBipedSolver, resolveRootNode } from "./build-solver.js";
 import { fullBodyInspectorSettings } from "./fbbik-inspector.js";
 import { FBBIKSolver } from "./fbbik-solver.js";
+import { EnableFade, EnablePass } from "./enable-fade.js";
 import { InspectorSettings } from "./inspector-settings.js";
 import type { OutputFade } from "./lod/output-fade.js";
 import { notifyDisposed } from "./dispose-notice.js";
@@ -90,6 +91,8 @@ export interface FullBodyBipedIKOptions {
    * meshes the skeleton deforms (default true): see {@link FullBodyBipedIK.inspector}.
    */
   inspector?: boolean;
+  /** Seconds `enabled` takes to fade out or in (default 0: at once): {@link FullBodyBipedIK.enableFadeSeconds}. */
+  enableFadeSeconds?: number;
 }
 
 /**
@@ -136,8 +139,18 @@ export class FullBodyBipedIK {
    * `ik.inspector.attach(node)` shows them on another node too; dispose takes them off.
    */
   readonly inspector: InspectorSettings;
-  /** When false the IK neither fixes transforms nor solves. */
+  /**
+   * When false the IK neither fixes transforms nor solves: at once, or once faded out over
+   * {@link enableFadeSeconds}. It reads what you set, also while the fade runs ({@link isFading}).
+   */
   enabled = true;
+  /**
+   * Seconds `enabled` takes to switch (default 0: at once, the pose jumps). Set to false, the IK's output eases
+   * back to the animated pose over this time (still solved, so it follows its targets meanwhile), then the IK
+   * stops: no FixTransforms, no solve, the bones show the animation alone. Set to true, its output eases in from
+   * the animated pose. Set back mid-fade, it turns back from the pose shown. Not in FinalIK.
+   */
+  enableFadeSeconds: number;
   /** Solve after the animations and the before-render observers every frame. */
   autoUpdate: boolean;
   /** Take the IK's own output off the mapped bones before the animations every frame. */
@@ -146,6 +159,8 @@ export class FullBodyBipedIK {
   _lodFade: OutputFade | null = null;
   /** @internal Level of detail: solve with `iterations` 0 (FinalIK's limbs-only mode) during an update. */
   _lodCheap = false;
+  /** @internal Level of detail: the change of level under way ends now (a fade of `enabled` eases the IK in). */
+  _lodSettle = false;
   /** @internal Level of detail: off, no FixTransforms, read, solve or write (set once the weight faded to 0). */
   _lodOff = false;
   /**
@@ -164,6 +179,8 @@ export class FullBodyBipedIK {
   private ordering = false;
   /** What its hooks read from the scene besides the effectors' targets (a head effector's headset). */
   private readonly hookTargets: HookTargets[] = [];
+  /** The fade of {@link enabled} over {@link enableFadeSeconds}. */
+  private readonly enableFade: EnableFade;
 
   private constructor(
     scene: Scene,
@@ -178,6 +195,7 @@ export class FullBodyBipedIK {
     this.references = references;
     this.autoUpdate = options.autoUpdate ?? true;
     this.fixTransforms = options.fixTransforms ?? true;
+    this.enableFadeSeconds = options.enableFadeSeconds ?? 0;
     const built = buildBipedSolver(skeleton, references, rootNode, options, setupWarnings, (w) => {
       this.warnings.push(w);
       try {
@@ -194,6 +212,7 @@ export class FullBodyBipedIK {
     this.solver = new FBBIKSolver(built.inner, built.rig, built.mapping);
     this.rig.watchDisposal();
     this.visibility = new RigVisibility(this.rig, skeleton);
+    this.enableFade = new EnableFade(scene, this.rig);
     this.inspector = new InspectorSettings("fbbik_", fullBodyInspectorSettings(this));
     if (options.inspector ?? true) {
       if (references.root !== null) this.inspector.attach(references.root);
@@ -275,6 +294,14 @@ export class FullBodyBipedIK {
   }
 
   /**
+   * True while the output eases in or out after `enabled` changed ({@link enableFadeSeconds}): with `enabled`
+   * false and this false, the IK does nothing more (it may be disposed without a pop).
+   */
+  get isFading(): boolean {
+    return this.enableFade.fading;
+  }
+
+  /**
    * Solves once now: reads the bones' current pose, solves, writes the bones. Called after the animations
    * every frame when `autoUpdate`. It can be called again at any time, in the same frame too: each call
    * first takes off what the IK itself wrote and still stands, and solves from the pose as the animation
@@ -301,7 +328,17 @@ export class FullBodyBipedIK {
     // off: offsets added for this frame are reset by update; the bones are left as they are
     // off by level of detail: its output was taken off when it went off, and nothing more is written
     // not shown (its root or every mesh of it disabled): its output came off when it hid; nothing is read
-    if (!this.enabled || this.detached() || this._lodOff || this.visibility.hidden()) {
+    // (each time nothing of it shows, `enabled` takes effect at once: there is nothing to fade)
+    const enable = this.enableFade;
+    if (!enable.active(this) || this.detached() || this._lodOff || this.visibility.hidden()) {
+      enable.settle(this);
+      this.skipping = true;
+      return;
+    }
+    const pass = enable.begin(this);
+    if (pass === EnablePass.Off || pass === EnablePass.Done) {
+      // faded out: the output comes off, the bones show the animation alone
+      if (pass === EnablePass.Done) this.rig.restoreAnimatedPose();
       this.skipping = true;
       return;
     }
@@ -316,6 +353,12 @@ export class FullBodyBipedIK {
     if (this.disposed) return;
     this.rig.read();
     const fade = this._lodFade;
+    // fading in from nothing shown, a change of level under way has nothing to blend from: it takes its level
+    // now (its blend, stopped while the IK was off, would catch up during this fade: two fades at once)
+    if (enable.fromNothing && fade !== null && !fade.toAnimated) {
+      fade.step = 1;
+      this._lodSettle = true;
+    }
     // fading out by level of detail: the solution is the animated pose, nothing to solve
     const solving = (fade === null || !fade.toAnimated) && this.rigSolvable();
     if (solving) {
@@ -324,6 +367,8 @@ export class FullBodyBipedIK {
     }
     if (this.disposed) return;
     if (fade !== null) this.rig._fadeOutput(fade);
+    // fading `enabled`: what shows (the level of detail's blend included) at the fade's weight
+    if (pass === EnablePass.Fade) enable.weigh();
     this.rig.write();
     if (this.rig.writeRejected) {
       this.solver.inner.warn(
@@ -394,7 +439,7 @@ export class FullBodyBipedIK {
     if (this.disposed) return;
     try {
       // off by level of detail: nothing written since the switch (IKLevelOfDetail took the output off then)
-      if (this._lodOff || this.detached() || !this.enabled || !this.fixTransforms) return;
+      if (this._lodOff || this.detached() || !this.enableFade.active(this) || !this.fixTransforms) return;
       if (this.visibility.hidden()) return;
       this.rig.fixTransforms();
     } catch (e) {
@@ -406,6 +451,15 @@ export class FullBodyBipedIK {
   /** @internal */
   _takeOff(): void {
     this.rig.restoreAnimatedPose();
+  }
+
+  /**
+   * @internal Level of detail: back from Off (its output was the animated pose). Offsets added while off (no
+   * update reset them) are dropped, and `enabled` takes effect at once (the level's own fade eases it in).
+   */
+  _lodWake(): void {
+    this.solver._afterUpdate();
+    this.enableFade.settle(this);
   }
 
   /**

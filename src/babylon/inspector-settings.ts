@@ -167,3 +167,25 @@ export function weightSetting(
 ): InspectorSetting {
   return { name, label, type: InspectableType.Slider, min: 0, max: 1, step: 0.01, get, set: (v) => set(Number(v)) };
 }
+
+/** The longest fade the Inspector's seconds sliders offer (a longer one can be set in code). */
+const MAX_FADE_SECONDS = 2;
+
+/** A fade's seconds as a slider of 0–2 s. */
+export function secondsSetting(
+  name: string,
+  label: string,
+  get: () => number,
+  set: (v: number) => void,
+): InspectorSetting {
+  return {
+    name,
+    label,
+    type: InspectableType.Slider,
+    min: 0,
+    max: MAX_FADE_SECONDS,
+    step: 0.05,
+    get,
+    set: (v) => set(Number(v)),
+  };
+}

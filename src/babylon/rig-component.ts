@@ -14,7 +14,8 @@ import { FBBIKError } from "../solver/errors.js";
 import type { SolverWarning } from "../solver/full-body.js";
 import { BabylonRig } from "./babylon-rig.js";
 import { notifyDisposed } from "./dispose-notice.js";
-import { type InspectorSetting, InspectorSettings, weightSetting } from "./inspector-settings.js";
+import { EnableFade, EnablePass } from "./enable-fade.js";
+import { type InspectorSetting, InspectorSettings, secondsSetting, weightSetting } from "./inspector-settings.js";
 import { RigDetachment } from "./rig-attachment.js";
 import { RigVisibility } from "./rig-visibility.js";
 import { SceneUpdater } from "./scene-updater.js";
@@ -45,6 +46,8 @@ export interface RigComponentOptions {
   mesh?: AbstractMesh;
   /** Show `enabled` and the solver's weight in Babylon's Inspector, on the skeleton (default true). */
   inspector?: boolean;
+  /** Seconds `enabled` takes to fade out or in (default 0: at once): {@link RigComponent.enableFadeSeconds}. */
+  enableFadeSeconds?: number;
 }
 
 /**
@@ -67,8 +70,18 @@ export abstract class RigComponent {
   readonly onWarningObservable = new Observable<SolverWarning>();
   /** Notified once by {@link dispose}, before the component lets go of its bones (Babylon's convention). */
   readonly onDisposeObservable = new Observable<RigComponent>();
-  /** When false the component neither fixes transforms nor solves. */
+  /**
+   * When false the component neither fixes transforms nor solves: at once, or once faded out over
+   * {@link enableFadeSeconds}. It reads what you set, also while the fade runs ({@link isFading}).
+   */
   enabled = true;
+  /**
+   * Seconds `enabled` takes to switch (default 0: at once, the pose jumps). Set to false, the component's output eases
+   * back to the animated pose over this time (still solved, so it follows its targets meanwhile), then the component
+   * stops: no FixTransforms, no solve, the bones show the animation alone. Set to true, its output eases in from
+   * the animated pose. Set back mid-fade, it turns back from the pose shown. Not in FinalIK.
+   */
+  enableFadeSeconds: number;
   /** Solve after the animations and the before-render observers every frame. */
   autoUpdate: boolean;
   /** Take the component's own output off its bones before the animations every frame. */
@@ -88,6 +101,8 @@ export abstract class RigComponent {
   private readonly visibility: RigVisibility;
   private readonly warned = new Set<string>();
   private readonly warnings: SolverWarning[] = [];
+  /** The fade of {@link enabled} over {@link enableFadeSeconds}. */
+  private readonly enableFade: EnableFade;
 
   /**
    * Builds the rig over `bones` (all of `skeleton`) and registers the component with the scene's updater.
@@ -107,6 +122,7 @@ export abstract class RigComponent {
     this.skeleton = skeleton;
     this.autoUpdate = options.autoUpdate ?? true;
     this.fixTransforms = options.fixTransforms ?? true;
+    this.enableFadeSeconds = options.enableFadeSeconds ?? 0;
     this.updateOrder = options.updateOrder ?? order;
     this.showInInspector = options.inspector ?? true;
     this.firstBoneName = bones[0]!.name;
@@ -114,6 +130,7 @@ export abstract class RigComponent {
     this.rig = new BabylonRig(skeleton, bones, { mesh: options.mesh ?? null });
     this.rig.watchDisposal();
     this.visibility = new RigVisibility(this.rig, skeleton);
+    this.enableFade = new EnableFade(this.scene, this.rig);
     // FixTransforms covers the bones the component turns (a subclass that also moves bones stores again)
     this.rig.storeDefaultLocalState(bones.map((b) => ({ bone: this.rig.idOf(b), position: false })));
   }
@@ -165,14 +182,24 @@ export abstract class RigComponent {
         ),
       );
     }
+    settings.push(
+      secondsSetting(
+        "enableFadeSeconds",
+        `${label} enable fade (s)`,
+        () => this.enableFadeSeconds,
+        (v) => {
+          this.enableFadeSeconds = v;
+        },
+      ),
+    );
     this.inspectorSettings = new InspectorSettings(`${this.getClassName().toLowerCase()}_${key}_`, settings);
     if (this.showInInspector) this.inspectorSettings.attach(this.skeleton);
   }
 
   /**
-   * The component in Babylon's Inspector: `enabled` and the solver's `ikPositionWeight` (and the
-   * `ikRotationWeight` of LimbIK, CCDIK and FABRIK), shown on the skeleton as `<class>_<first bone>_enabled`,
-   * `…_weight` (e.g. `ccdik_upperarm_l_weight`) and `…_rotationWeight`.
+   * The component in Babylon's Inspector: `enabled`, the solver's `ikPositionWeight` (and the `ikRotationWeight`
+   * of LimbIK, CCDIK and FABRIK) and `enableFadeSeconds`, shown on the skeleton as `<class>_<first bone>_enabled`,
+   * `…_weight` (e.g. `ccdik_upperarm_l_weight`), `…_rotationWeight` and `…_enableFadeSeconds`.
    */
   get inspector(): InspectorSettings {
     return this.inspectorSettings!;
@@ -195,15 +222,38 @@ export abstract class RigComponent {
   }
 
   /**
+   * True while the output eases in or out after `enabled` changed ({@link enableFadeSeconds}): with `enabled`
+   * false and this false, the component does nothing more (it may be disposed without a pop).
+   */
+  get isFading(): boolean {
+    return this.enableFade.fading;
+  }
+
+  /**
    * Solves once now: takes off what the component wrote and still stands, reads the bones' current pose,
    * solves, writes the bones. Called after the animations every frame when `autoUpdate`.
    */
   update(): void {
-    if (this.disposed || !this.enabled) return;
+    if (this.disposed) return;
+    const enable = this.enableFade;
+    if (!enable.active(this)) {
+      enable.settle(this);
+      return;
+    }
     try {
-      if (this.detached()) return;
       // not shown (its root or every mesh of it disabled): its output came off when it hid
-      if (this.visibility.hidden()) return;
+      // (each time nothing of it shows, `enabled` takes effect at once: there is nothing to fade)
+      if (this.detached() || this.visibility.hidden()) {
+        enable.settle(this);
+        return;
+      }
+      const pass = enable.begin(this);
+      if (pass === EnablePass.Off) return;
+      // faded out: the output comes off, the bones show the animation alone
+      if (pass === EnablePass.Done) {
+        this.rig.restoreAnimatedPose();
+        return;
+      }
       this.lastFrame = this.scene.getFrameId();
       this.rig.restoreAnimatedPose();
       this.rig.read();
@@ -217,6 +267,7 @@ export abstract class RigComponent {
       if (sheared !== null) this.warn(sheared[0], sheared[1]);
       this.solve();
       if (this.disposed) return;
+      if (pass === EnablePass.Fade) enable.weigh();
       if (!this.rig.write()) {
         this.warn(
           "non-finite-pose",
@@ -361,7 +412,7 @@ export abstract class RigComponent {
 
   /** @internal */
   _beforeAnimations(): void {
-    if (this.disposed || !this.enabled || !this.fixTransforms) return;
+    if (this.disposed || !this.enableFade.active(this) || !this.fixTransforms) return;
     try {
       if (this.rig.detachment() !== RigDetachment.Attached || this.visibility.hidden()) return;
       this.rig.fixTransforms();

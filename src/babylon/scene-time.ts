@@ -57,3 +57,40 @@ export function sceneClock(scene: Scene): SceneClock {
   }
   return c;
 }
+
+/**
+ * A fade's time on its scene's {@link SceneClock}: {@link dt} is one frame's for the first step (and after
+ * {@link restart}), the scene time since the last step after it (frames the owner skipped count), 0 for a
+ * second step in one scene frame. For the eases that do not run every frame (TargetFade, EnableFade).
+ */
+export class FadeClock {
+  /** The last step's seconds (a field: a double returned by a call may be boxed). */
+  dt = 0;
+  private clock: SceneClock | null = null;
+  /** The clock's tick at the last step (-1: none to go by) and its seconds then. */
+  private lastTick = -1;
+  private lastSeconds = 0;
+
+  /** Sets {@link dt} from `scene`'s clock. */
+  step(scene: Scene): void {
+    let clock = this.clock;
+    if (clock === null) {
+      clock = sceneClock(scene);
+      this.clock = clock;
+    }
+    clock.tick();
+    const ticks = clock.ticks;
+    if (ticks === this.lastTick) {
+      this.dt = 0;
+      return;
+    }
+    this.dt = this.lastTick < 0 || ticks === this.lastTick + 1 ? clock.delta : clock.seconds - this.lastSeconds;
+    this.lastTick = ticks;
+    this.lastSeconds = clock.seconds;
+  }
+
+  /** The next step is one frame's: the time until then is not fading time. Writes only on a change. */
+  restart(): void {
+    if (this.lastTick !== -1) this.lastTick = -1;
+  }
+}

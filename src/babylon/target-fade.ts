@@ -10,7 +10,7 @@ import type { Scene } from "@babylonjs/core/scene.js";
 import { NumberRef } from "../math/number-ref.js";
 import { Quat, type ReadonlyQuat, copyQuat, slerpByRef } from "../math/quat.js";
 import { Vec3, type ReadonlyVec3, copy, lerpByRef } from "../math/vec3.js";
-import { type SceneClock, sceneClock } from "./scene-time.js";
+import { FadeClock } from "./scene-time.js";
 
 /** What owns an ease: its length in seconds is read from it (a double handed to a call may be boxed). */
 export interface FadeOwner {
@@ -49,10 +49,8 @@ export class TargetFade {
   private held = false;
   /** True once a target was used. */
   private hasUsed = false;
-  /** The scene's clock, its tick at the last {@link step} (-1: none to go by) and its seconds then. */
-  private clock: SceneClock | null = null;
-  private lastTick = -1;
-  private lastSeconds = 0;
+  /** The scene time since the last {@link step}. */
+  private readonly time = new FadeClock();
   /** The target used by the last update, component space (before {@link presence}). */
   private readonly usedPosition = new Vec3();
   private readonly usedRotation = new Quat();
@@ -82,26 +80,16 @@ export class TargetFade {
    */
   step(scene: Scene, owner: FadeOwner): void {
     const fadeSeconds = owner.fadeSeconds;
-    let clock = this.clock;
-    if (clock === null) {
-      clock = sceneClock(scene);
-      this.clock = clock;
-    }
-    clock.tick();
-    const ticks = clock.ticks;
-    let dt = 0;
-    if (ticks !== this.lastTick) {
-      dt = this.lastTick < 0 || ticks === this.lastTick + 1 ? clock.delta : clock.seconds - this.lastSeconds;
-      this.lastTick = ticks;
-      this.lastSeconds = clock.seconds;
-    }
+    const time = this.time;
+    time.step(scene);
+    const dt = time.dt;
     this.share = fadeSeconds > 0 ? (dt > 0 ? dt / fadeSeconds : 0) : Number.POSITIVE_INFINITY;
   }
 
   /** Switched off (the effector disabled): nothing is shown; the next update fades in from nothing. */
   off(): void {
     // the time it stays off is not fading time: back on, the fade in starts with one frame's step
-    if (this.lastTick !== -1) this.lastTick = -1;
+    this.time.restart();
     this.fresh = false;
     this.shown.fill(0);
     this.presence.value = this.carry ? 0 : 1;

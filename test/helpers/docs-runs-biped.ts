@@ -375,6 +375,30 @@ export const BIPED_RUNS: Record<string, ExampleRun> = {
     expectNear("right hand back in the animated pose", world.pos("rightHand"), hand0, 1e-6);
   },
 
+  async fadeOutThenRemove({ world, load }) {
+    const ik = await world.ik();
+    const hand0 = world.pos("rightHand");
+    ik.solver.rightHandEffector.position.copyFrom(world.armReach("right", new Vector3(0.3, 0.3, 1)));
+    ik.solver.rightHandEffector.positionWeight = 1;
+    world.frames(1);
+    const held = Vector3.Distance(world.pos("rightHand"), hand0);
+    expect(held).toBeGreaterThan(0.1 * world.h);
+    (await load()).fadeOutThenRemove(ik);
+    expect(ik.enabled).toBe(false);
+    // eased back over 0.3 s (19 frames of 16 ms), then disposed. A weight step is 1/18.75 of each joint's turn;
+    // the arm turns far for this reach, so the hand runs along an arc longer than its chord: 1/17.4 of the way in
+    // the first frame, 1/12.4 in the frame it moves most (measured)
+    let last = world.pos("rightHand");
+    for (let f = 0; f < 19; f++) {
+      world.frames(1);
+      const now = world.pos("rightHand");
+      expect(Vector3.Distance(now, last)).toBeLessThan(held / 11);
+      expect(ik.isDisposed).toBe(f === 18);
+      last = now;
+    }
+    expectNear("right hand back in the animated pose", world.pos("rightHand"), hand0, 1e-6 * world.h);
+  },
+
   async logWarnings({ world, load, logs }) {
     await world.model();
     world.straightenArm("left"); // a straight limb: a setup warning raised inside create()

@@ -159,7 +159,7 @@ export class LodCharacter {
     if (this.target !== this.level && unseen) {
       if (ik._lodOff) {
         fade.clear();
-        ik.solver._afterUpdate();
+        ik._lodWake();
       }
       this.level = this.target;
       this.remaining = 0;
@@ -170,13 +170,18 @@ export class LodCharacter {
       if (this.fromOff) {
         // the last output was the animated pose; offsets added while off (no update reset them) are dropped
         fade.clear();
-        ik.solver._afterUpdate();
+        ik._lodWake();
       } else ik.rig._captureFade(fade);
       this.level = this.target;
       this.remaining = fadeSeconds > 0 ? fadeSeconds : 0;
       ik._lodOff = false;
     }
     const off = this.level === IKLevel.Off;
+    // the IK's `enabled` fades it in from the animated pose: the level's blend has nothing to do
+    if (ik._lodSettle) {
+      ik._lodSettle = false;
+      if (!off) this.remaining = 0;
+    }
     if (off && this.remaining <= 0) {
       // faded out: the output comes off now, in case the IK wrote after this frame's FixTransforms
       if (!ik._lodOff) ik._takeOff();
@@ -218,7 +223,7 @@ export class LodCharacter {
   release(): void {
     const ik = this.ik;
     // as when it wakes: offsets added while off (no update reset them) would all land on its next solve
-    if (ik._lodOff && !ik.isDisposed) ik.solver._afterUpdate();
+    if (ik._lodOff && !ik.isDisposed) ik._lodWake();
     ik._lodFade = null;
     ik._lodCheap = false;
     ik._lodOff = false;

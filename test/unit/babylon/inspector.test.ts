@@ -46,6 +46,7 @@ function expected(ik: FullBodyBipedIK): Map<string, { get(): number | boolean; s
     },
   });
   map.set("fbbik_enabled", on(ik, "enabled"));
+  map.set("fbbik_enableFadeSeconds", on(ik, "enableFadeSeconds"));
   map.set("fbbik_ikPositionWeight", on(ik.solver, "ikPositionWeight"));
   map.set("fbbik_iterations", on(ik.solver, "iterations"));
   for (const e of EFFECTORS) {
@@ -185,9 +186,9 @@ describe("FullBodyBipedIK in Babylon's Inspector", () => {
     ];
     const skeleton = m.skeleton as unknown as Record<string, number | boolean>;
     const names = m.skeleton.inspectableCustomProperties.map((e) => e.propertyName);
-    // two settings each (CCDIK, FABRIK and LimbIK three: their rotation weight), no name twice (two chains on one
+    // three settings each (CCDIK, FABRIK and LimbIK four: their rotation weight), no name twice (two chains on one
     // skeleton do not collide)
-    expect(names.length).toBe(2 * family.length + 3);
+    expect(names.length).toBe(3 * family.length + 3);
     expect(new Set(names).size).toBe(names.length);
     expect(names).toContain(`ccdik_${r.leftUpperArm.name.replace(/[^A-Za-z0-9_]/g, "_")}_weight`);
     for (const c of family) {
@@ -199,6 +200,10 @@ describe("FullBodyBipedIK in Babylon's Inspector", () => {
       expect(skeleton[weight!.propertyName]).toBe(solver.ikPositionWeight);
       skeleton[weight!.propertyName] = 0.3;
       expect(solver.ikPositionWeight).toBe(0.3);
+      const fade = c.inspector.inspectables.at(-1)!;
+      expect(fade.propertyName).toMatch(/_enableFadeSeconds$/);
+      skeleton[fade.propertyName] = 0.4;
+      expect(c.enableFadeSeconds).toBe(0.4);
     }
     // LimbIK: "weight" 0 alone left the foot turning to its target (FinalIK's ikRotationWeight defaults to 1)
     const limb = family[3] as LimbIK;

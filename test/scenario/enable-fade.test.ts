@@ -1,0 +1,411 @@
+/**
+ * `enableFadeSeconds`: switching an IK off and on without a pop. Each case runs clones of one model playing
+ * the same clip in one scene: the IK under test, a twin without IK (the animated pose, frame by frame) and,
+ * where needed, a twin IK never switched. A "jump" is how far the IK moves a bone off its animated place from
+ * one frame to the next (the clip's own motion taken out by the twin), in character heights.
+ */
+import type { AnimationGroup } from "@babylonjs/core/Animations/animationGroup.js";
+import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
+import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { resolveBipedReferences } from "../../src/babylon/biped-references.js";
+import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
+import { LimbIK } from "../../src/babylon/limb-ik.js";
+import { IKLevelOfDetail } from "../../src/babylon/lod/ik-level-of-detail.js";
+import { IKLevel } from "../../src/babylon/lod/lod-character.js";
+import { type LoadedModel, type ModelName, loadModel, modelAvailable } from "../helpers/babylon-scene.js";
+import { worldPos } from "../helpers/scene-probes.js";
+
+const open: LoadedModel[] = [];
+afterEach(() => {
+  while (open.length > 0) open.pop()!.dispose();
+});
+
+/** 0.3 s at the tests' constant 16 ms a frame: 18.75 frames. */
+const FADE = 0.3;
+const DT = 0.016;
+const FRAMES = FADE / DT;
+/**
+ * The largest per-frame jump of a fade, as a share of the instant jump. The output is written at a weight that
+ * moves by dt / FADE a frame, each bone's local offset from the animated pose slerped by it: a bone's own offset
+ * turns 1/18.75 of its angle a frame. Its world place adds its ancestors' turns, so it runs along a curve whose
+ * chord is the instant jump (arc / chord = θ / (2 sin(θ/2)) for one joint: 1.05 at 60°, more where the body
+ * bends as well), and the clip moves the levers meanwhile (the settled IK's offset changes 0.14 % h a frame
+ * here). Allowed: 1.25 × 1/18.75 (1/15); measured 1/16.4 – 1/17.5 (FBBIK_REPORT=1 prints the figures).
+ */
+const BOUND = 1.25 / FRAMES;
+/** The level of detail's cross-fade in frames (its default 1.2 s): two fades at once add their rates. */
+const LOD_FRAMES = 1.2 / DT;
+
+const CLIPS: Partial<Record<ModelName, string>> = { UAL: "Idle_Loop", Xbot: "idle" };
+
+interface Clone {
+  root: TransformNode;
+  skeleton: Skeleton;
+  group: AnimationGroup;
+}
+
+/** The model with `count` clones of its character, each playing the same clip from its start. */
+async function clones(name: ModelName, count: number): Promise<{ m: LoadedModel; c: Clone[]; h: number }> {
+  const clip = CLIPS[name]!;
+  const m = await loadModel(name, { clips: (c) => c === clip });
+  open.push(m);
+  const c = Array.from({ length: count }, (_, i) => {
+    const e = m.container.instantiateModelsToScene((n) => `c${i}_${n}`, false, { doNotInstantiate: true });
+    const group = e.animationGroups.find((g) => g.name.endsWith(clip))!;
+    return { root: e.rootNodes[0] as TransformNode, skeleton: e.skeletons[0]!, group };
+  });
+  // the loaded character stays still and out of the way (disabled before cloning, its clones would be too)
+  m.root.setEnabled(false);
+  for (const k of c) k.group.start(true);
+  m.scene.render();
+  const ys = c[0]!.skeleton.bones.map((b) => worldPos(b).y);
+  return { m, c, h: Math.max(...ys) - Math.min(...ys) };
+}
+
+/** Both hands on targets about a fifth of the height from their animated places (the developer's case). */
+function reach(ik: FullBodyBipedIK, h: number): void {
+  const s = ik.solver;
+  for (const [e, d] of [
+    [s.leftHandEffector, new Vector3(0.12, 0.14, 0.08)],
+    [s.rightHandEffector, new Vector3(-0.1, 0.12, 0.12)],
+  ] as const) {
+    e.position.copyFrom(worldPos(e.bone!).add(d.scale(h)));
+    e.positionWeight = 1;
+  }
+}
+
+/** `steady`'s hands on `ik`'s targets. */
+function sameTargets(steady: FullBodyBipedIK, ik: FullBodyBipedIK): void {
+  for (const i of [5, 6]) {
+    steady.solver.effectors[i]!.position.copyFrom(ik.solver.effectors[i]!.position);
+    steady.solver.effectors[i]!.positionWeight = 1;
+  }
+}
+
+/** Every bone's world place minus the twin's (the IK's own displacement). */
+function offsets(ik: Skeleton, twin: Skeleton): Vector3[] {
+  return ik.bones.map((b, i) => worldPos(b).subtract(worldPos(twin.bones[i]!)));
+}
+
+/** The largest distance between matching vectors. */
+function largest(a: Vector3[], b: Vector3[]): number {
+  let worst = 0;
+  for (let i = 0; i < a.length; i++) worst = Math.max(worst, Vector3.Distance(a[i]!, b[i]!));
+  return worst;
+}
+
+/** The largest length. */
+function longest(a: Vector3[]): number {
+  return Math.max(...a.map((v) => v.length()));
+}
+
+/**
+ * Renders `frames` frames, calling `before(f)` ahead of each; returns the largest per-frame jump (h) and the
+ * offsets after each frame.
+ */
+function run(
+  m: LoadedModel,
+  ik: Skeleton,
+  twin: Skeleton,
+  h: number,
+  frames: number,
+  before: (f: number) => void = () => {},
+): { jump: number; jumps: number[]; after: Vector3[][] } {
+  let last = offsets(ik, twin);
+  const jumps: number[] = [];
+  const after: Vector3[][] = [];
+  for (let f = 0; f < frames; f++) {
+    before(f);
+    m.scene.render();
+    const now = offsets(ik, twin);
+    jumps.push(largest(now, last) / h);
+    after.push(now);
+    last = now;
+  }
+  return { jump: Math.max(...jumps), jumps, after };
+}
+
+/**
+ * The largest jump (h) when `ik` is switched off at once (enableFadeSeconds 0), then on again; it is left on with
+ * enableFadeSeconds {@link FADE}.
+ */
+function instantJump(
+  m: LoadedModel,
+  ik: { enabled: boolean; enableFadeSeconds: number },
+  skeleton: Skeleton,
+  twin: Skeleton,
+  h: number,
+): number {
+  ik.enableFadeSeconds = 0;
+  const jump = run(m, skeleton, twin, h, 2, (f) => {
+    if (f === 1) ik.enabled = false;
+  }).jump;
+  ik.enabled = true;
+  run(m, skeleton, twin, h, 3);
+  ik.enableFadeSeconds = FADE;
+  return jump;
+}
+
+/** Every bone's local pose, as numbers (bit-exact comparisons). */
+function locals(s: Skeleton): number[] {
+  return s.bones.flatMap((b) => {
+    const t = b.getTransformNode()!;
+    return [...t.position.asArray(), ...t.rotationQuaternion!.asArray()];
+  });
+}
+
+const report = (line: string): void => {
+  if (process.env.FBBIK_REPORT) console.log(line);
+};
+
+/** UAL reaching with both hands (enableFadeSeconds 0.3) beside its twin, five frames in. */
+async function reaching() {
+  const { m, c, h } = await clones("UAL", 2);
+  const [a, twin] = c as [Clone, Clone];
+  const ik = FullBodyBipedIK.create(m.scene, a.skeleton, { enableFadeSeconds: FADE });
+  reach(ik, h);
+  run(m, a.skeleton, twin.skeleton, h, 5);
+  return { m, a, twin, ik, h };
+}
+
+describe("enableFadeSeconds on FullBodyBipedIK", () => {
+  for (const name of ["UAL", "Xbot"] as const) {
+    it.skipIf(!modelAvailable(name))(
+      `${name}: off and on over 0.3 s, no frame jumps more than ${(BOUND * 100).toFixed(1)} % of the instant jump`,
+      async () => {
+        const { m, c, h } = await clones(name, 3);
+        const [a, twin] = c;
+        const ik = FullBodyBipedIK.create(m.scene, a.skeleton);
+        reach(ik, h);
+        sameTargets(FullBodyBipedIK.create(m.scene, c[2]!.skeleton), ik);
+        run(m, a.skeleton, twin.skeleton, h, 5);
+        // the instant switch, both ways
+        const instantOff = run(m, a.skeleton, twin.skeleton, h, 3, (f) => {
+          if (f === 1) ik.enabled = false;
+        }).jump;
+        const instantOn = run(m, a.skeleton, twin.skeleton, h, 3, (f) => {
+          if (f === 1) ik.enabled = true;
+        }).jump;
+        const instant = Math.min(instantOff, instantOn);
+        expect(instant).toBeGreaterThan(0.1);
+        ik.enableFadeSeconds = FADE;
+        const calls = { solve: 0 };
+        const solve = ik.solver.inner.update.bind(ik.solver.inner);
+        ik.solver.inner.update = () => {
+          calls.solve++;
+          solve();
+        };
+        const off = run(m, a.skeleton, twin.skeleton, h, 25, (f) => {
+          if (f === 0) ik.enabled = false;
+          if (f === 0) expect(ik.isFading).toBe(false);
+          if (f === 1) expect(ik.isFading).toBe(true);
+          if (f === 1) expect(ik.enabled).toBe(false);
+        });
+        // solved while it fades (18 frames of 16 ms, the 19th ends it), then stopped: no solve, no pose left on
+        expect(calls.solve).toBe(18);
+        expect(ik.isFading).toBe(false);
+        expect(longest(off.after[off.after.length - 1]!) / h).toBeLessThan(1e-6);
+        const stopped = run(m, a.skeleton, twin.skeleton, h, 10);
+        expect(calls.solve).toBe(18);
+        for (const o of stopped.after) expect(longest(o) / h).toBeLessThan(1e-6);
+        const on = run(m, a.skeleton, twin.skeleton, h, 25, (f) => {
+          if (f === 0) ik.enabled = true;
+        });
+        expect(calls.solve).toBe(18 + 25);
+        report(
+          `${name}: instant jump off ${(instantOff * 100).toFixed(2)} % h, on ${(instantOn * 100).toFixed(2)} % h;` +
+            ` faded (0.3 s) off ${(off.jump * 100).toFixed(3)} % h (1/${(instantOff / off.jump).toFixed(1)}),` +
+            ` on ${(on.jump * 100).toFixed(3)} % h (1/${(instantOn / on.jump).toFixed(1)})`,
+        );
+        expect(off.jump).toBeLessThan(instantOff * BOUND);
+        expect(on.jump).toBeLessThan(instantOn * BOUND);
+        expect(off.jump).toBeGreaterThan(0);
+        // faded in, it solves exactly as an IK never switched off (the third clone)
+        m.scene.render();
+        expect(locals(a.skeleton)).toEqual(locals(c[2]!.skeleton));
+      },
+    );
+  }
+
+  it("with the default 0 it switches at once, bit for bit as before: the animation alone, then the solved pose", async () => {
+    const { m, c, h } = await clones("UAL", 3);
+    const [a, twin, steadyClone] = c;
+    const ik = FullBodyBipedIK.create(m.scene, a.skeleton);
+    const steady = FullBodyBipedIK.create(m.scene, steadyClone!.skeleton);
+    expect(ik.enableFadeSeconds).toBe(0);
+    reach(ik, h);
+    sameTargets(steady, ik);
+    for (let f = 0; f < 40; f++) {
+      if (f % 10 === 3) ik.enabled = !ik.enabled;
+      m.scene.render();
+      expect(ik.isFading).toBe(false);
+      // off: the clip's pose bit for bit (UAL's clip keys every bone); on: the never-switched IK's
+      const expected = ik.enabled ? steadyClone! : twin!;
+      expect(locals(a.skeleton)).toEqual(locals(expected.skeleton));
+    }
+  });
+
+  it("switched back mid-fade, the pose turns back from where it is: no jump above the bound", async () => {
+    const { m, a, twin, ik, h } = await reaching();
+    const instant = instantJump(m, ik, a.skeleton, twin.skeleton, h);
+    // reversals 1, 5, 9, 14 and 1 frames into a fade, and twice within one frame (no change)
+    const toggles = new Set([0, 1, 6, 11, 20, 34, 35]);
+    const r = run(m, a.skeleton, twin.skeleton, h, 70, (f) => {
+      if (toggles.has(f)) ik.enabled = !ik.enabled;
+      if (f === 40) {
+        ik.enabled = !ik.enabled;
+        ik.enabled = !ik.enabled;
+      }
+    });
+    report(`reversals: ${(r.jump * 100).toFixed(3)} % h a frame at most (instant ${(instant * 100).toFixed(2)} %)`);
+    expect(r.jump).toBeLessThan(instant * BOUND);
+    expect(ik.enabled).toBe(false);
+    expect(longest(r.after[r.after.length - 1]!) / h).toBeLessThan(1e-6);
+  });
+
+  it("a clip stopped or paused mid-fade: the fade ends on the pose the clip left", async () => {
+    const { m, a, twin, ik, h } = await reaching();
+    const r = run(m, a.skeleton, twin.skeleton, h, 30, (f) => {
+      if (f === 0) ik.enabled = false;
+      if (f === 6) for (const k of [a!, twin!]) k.group.pause();
+      if (f === 12) for (const k of [a!, twin!]) k.group.stop();
+    });
+    expect(longest(r.after[r.after.length - 1]!) / h).toBeLessThan(1e-6);
+    // fading in over a stopped clip: the bones' pose the clip left is the animated pose
+    const back = run(m, a.skeleton, twin.skeleton, h, 30, (f) => {
+      if (f === 0) ik.enabled = true;
+    });
+    expect(ik.isFading).toBe(false);
+    expect(longest(back.after[back.after.length - 1]!) / h).toBeGreaterThan(0.05);
+    expect(r.jump).toBeLessThan(0.02);
+    expect(back.jump).toBeLessThan(0.02);
+  });
+
+  it("disposed mid-fade: the animated pose at once, nothing left running", async () => {
+    const { m, a, twin, ik, h } = await reaching();
+    const warnings: string[] = [];
+    ik.onWarningObservable.add((w) => warnings.push(w.cause));
+    let solves = 0;
+    ik.solver.onPreUpdateObservable.add(() => solves++);
+    run(m, a.skeleton, twin.skeleton, h, 6, (f) => {
+      if (f === 0) ik.enabled = false;
+    });
+    expect(ik.isFading).toBe(true);
+    ik.dispose();
+    expect(longest(offsets(a.skeleton, twin.skeleton)) / h).toBeLessThan(1e-6);
+    const counted = solves;
+    const after = run(m, a.skeleton, twin.skeleton, h, 5);
+    for (const o of after.after) expect(longest(o) / h).toBeLessThan(1e-6);
+    expect(solves).toBe(counted);
+    expect(warnings).toEqual([]);
+    // a new IK on the skeleton starts clean
+    const again = FullBodyBipedIK.create(m.scene, a.skeleton, { enableFadeSeconds: FADE });
+    reach(again, h);
+    m.scene.render();
+    expect(longest(offsets(a.skeleton, twin.skeleton)) / h).toBeGreaterThan(0.05);
+  });
+});
+
+describe("enableFadeSeconds with IKLevelOfDetail", () => {
+  /** Two IK clones and a twin under a level of detail whose distances the test moves the camera across. */
+  async function crowd() {
+    const { m, c, h } = await clones("UAL", 3);
+    const [a, twin, b] = c;
+    const ik = FullBodyBipedIK.create(m.scene, a.skeleton, { enableFadeSeconds: FADE });
+    const steady = FullBodyBipedIK.create(m.scene, b!.skeleton, { enableFadeSeconds: FADE });
+    reach(ik, h);
+    sameTargets(steady, ik);
+    const lod = IKLevelOfDetail.for(m.scene);
+    Object.assign(lod, { fullScreenSize: 0, offScreenSize: 0, offDistance: 20, budgetMs: Infinity });
+    const camera = m.scene.activeCamera!;
+    camera.position.set(0, 1, -5);
+    run(m, a.skeleton, twin.skeleton, h, 5);
+    return { m, a: a!, twin: twin!, b: b!, ik, steady, lod, camera, h };
+  }
+
+  it("switched off and on while the level of detail holds it Off: one fade when it wakes, the level's", async () => {
+    const { m, a, twin, b, ik, lod, camera, h } = await crowd();
+    camera.position.set(0, 1, -60);
+    run(m, a.skeleton, twin.skeleton, h, 90);
+    expect(lod.levelOf(ik)).toBe(IKLevel.Off);
+    ik.enabled = false;
+    run(m, a.skeleton, twin.skeleton, h, 3);
+    ik.enabled = true;
+    run(m, a.skeleton, twin.skeleton, h, 3);
+    camera.position.set(0, 1, -5);
+    // woken, it eases in exactly as the IK never switched (the level's fade alone, not two in a row)
+    for (let f = 0; f < 90; f++) {
+      m.scene.render();
+      expect(ik.isFading).toBe(false);
+      expect(locals(a.skeleton)).toEqual(locals(b.skeleton));
+    }
+  });
+
+  it("switched off while the level of detail fades it out, and on again: no jump above the bound", async () => {
+    const { m, a, twin, ik, lod, camera, h } = await crowd();
+    const instant = instantJump(m, ik, a.skeleton, twin.skeleton, h);
+    const r = run(m, a.skeleton, twin.skeleton, h, 150, (f) => {
+      // the level fades Off over 1.2 s; the IK is switched off in it, on, and the level comes back meanwhile
+      if (f === 0) camera.position.set(0, 1, -60);
+      if (f === 20) ik.enabled = false;
+      if (f === 30) ik.enabled = true;
+      if (f === 50) camera.position.set(0, 1, -5);
+      if (f === 55) ik.enabled = false;
+      // faded out (f = 73) with the level's fade in under way, which has nothing to show until this
+      if (f === 100) ik.enabled = true;
+    });
+    expect(lod.levelOf(ik)).toBe(IKLevel.Full);
+    const both = Math.max(...r.jumps.slice(0, 100));
+    const alone = Math.max(...r.jumps.slice(100));
+    report(
+      `with the level of detail: ${(both * 100).toFixed(3)} % h a frame at most while both fade, ` +
+        `${(alone * 100).toFixed(3)} % h fading in over the level's interrupted fade (instant ${(instant * 100).toFixed(2)} %)`,
+    );
+    // a weight on the level's blend: two fades at once add their rates, no more (no lag to catch up)
+    expect(both).toBeLessThan(instant * BOUND * (1 + FRAMES / LOD_FRAMES));
+    // from nothing shown, the fade in is the only one: the level's blend, stopped while the IK was off, does
+    // not catch up meanwhile (2.17 % h a frame when it did)
+    expect(alone).toBeLessThan(instant * BOUND);
+  });
+});
+
+describe("enableFadeSeconds on the family's components (LimbIK)", () => {
+  it("off and on over 0.3 s: no jump above the bound, the animated pose after, no solve once faded out", async () => {
+    const { m, c, h } = await clones("UAL", 2);
+    const [a, twin] = c;
+    const r = resolveBipedReferences(a.skeleton).references;
+    const arm = LimbIK.create(m.scene, r.leftUpperArm, r.leftForearm, r.leftHand);
+    arm.targetPosition.copyFrom(worldPos(r.leftHand).add(new Vector3(0.12, 0.16, 0.1).scale(h)));
+    run(m, a.skeleton, twin.skeleton, h, 5);
+    const instant = instantJump(m, arm, a.skeleton, twin.skeleton, h);
+    expect(instant).toBeGreaterThan(0.1);
+    let solves = 0;
+    const solve = arm.solver.solve.bind(arm.solver);
+    arm.solver.solve = () => {
+      solves++;
+      solve();
+    };
+    const off = run(m, a.skeleton, twin.skeleton, h, 25, (f) => {
+      if (f === 0) arm.enabled = false;
+    });
+    expect(solves).toBe(18);
+    expect(arm.isFading).toBe(false);
+    const stopped = run(m, a.skeleton, twin.skeleton, h, 5);
+    for (const o of [...off.after.slice(-1), ...stopped.after]) expect(longest(o) / h).toBeLessThan(1e-6);
+    expect(solves).toBe(18);
+    const on = run(m, a.skeleton, twin.skeleton, h, 25, (f) => {
+      if (f === 0) arm.enabled = true;
+      if (f === 4) arm.enabled = false;
+      if (f === 7) arm.enabled = true;
+    });
+    report(
+      `LimbIK: instant ${(instant * 100).toFixed(2)} % h; faded off ${(off.jump * 100).toFixed(3)} % h ` +
+        `(1/${(instant / off.jump).toFixed(1)}), on with reversals ${(on.jump * 100).toFixed(3)} % h`,
+    );
+    expect(off.jump).toBeLessThan(instant * BOUND);
+    expect(on.jump).toBeLessThan(instant * BOUND);
+    expect(longest(on.after[on.after.length - 1]!) / h).toBeGreaterThan(0.05);
+  });
+});
