@@ -408,6 +408,11 @@ export class FullBodyBipedIK {
     this.rig.restoreAnimatedPose();
   }
 
+  /** @internal FixTransforms on a copy of a bone's property Babylon took (a cross-fade's start value). */
+  _undoOnCopy(target: object, path: string, value: object): void {
+    this.rig.undoOnCopy(target, path, value);
+  }
+
   /**
    * @internal Whether the character is shown (see RigVisibility), for the level of detail; `rootOnly`: its
    * root node alone is tested (what an Off character of a crowd can afford each frame).
