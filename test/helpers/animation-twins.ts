@@ -1,11 +1,13 @@
 /**
- * Four copies of one character, each in its own NullEngine scene, driven by the same animation script: one
- * without IK (Babylon's own pose), one with an IK at master weight 0, one with the IK on every frame and one
- * with the IK on only at a few check frames. `runTwins` renders them in lockstep and measures, in fractions of
- * the character's height, how far the IK's copies stray from Babylon's pose (see {@link TwinFigures}).
+ * Three copies of one character, each in its own NullEngine scene, driven by the same animation script: one
+ * without IK (Babylon's own pose), one with the IK on every frame, and one with the IK at master weight 0 but
+ * at a few check frames. `runTwins` renders them in lockstep and measures how far the IK's
+ * copies stray from Babylon's pose (see {@link TwinFigures}).
  */
 import type { AnimationGroup } from "@babylonjs/core/Animations/animationGroup.js";
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import type { Node } from "@babylonjs/core/node.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { PrecisionDate } from "@babylonjs/core/Misc/precisionDate.js";
 import { vi } from "vitest";
@@ -52,18 +54,20 @@ export interface TwinScenario {
   clock?: boolean;
 }
 
-/** The worst figures over the run, in fractions of the character's height (rotations in radians). */
+/**
+ * The worst figures over the run. A "gap" between two copies is the largest difference of any bone's local
+ * transform: its position's in fractions of the character's height, its rotation's quaternion components
+ * (q and −q alike); 0 means the poses are the same bit for bit.
+ */
 export interface TwinFigures {
-  /** IK at weight 0 vs. no IK, every bone's world position, every frame. */
+  /** IK at weight 0 vs. no IK after the frame, every bone, every frame but the check frames (not the next ones). */
   weightZero: number;
-  /** What the IK reads (the bones after the animations, before the solve) vs. no IK, every bone. */
+  /** What the IK reads (the bones after the animations, before the solve) vs. no IK, every bone, every frame. */
   read: number;
-  /** The effector's bone from its target after the solve. */
+  /** The effector's bone from its target after the solve, world, ÷ height. */
   reach: number;
-  /** Bones the IK does not write: local position (÷ height) vs. no IK. */
-  othersPosition: number;
-  /** Bones the IK does not write: local rotation (largest quaternion component difference) vs. no IK. */
-  othersRotation: number;
+  /** Bones the IK does not write vs. no IK, after the frame. */
+  others: number;
   /** Frame N with the IK on since frame 0 vs. frame N with the IK on only at N (check frames). */
   drift: number;
   /** Frame where `read` was worst (or -1). */
@@ -73,18 +77,18 @@ export interface TwinFigures {
 /** The frames where the IK-only-now copy solves and the drift is measured. */
 const CHECKS = [1, 60, 150, 250, 350, 450, 599];
 
-/** Every bone's world position, forced from the linked nodes. */
-function worldPositions(m: LoadedModel, out: Vector3[]): void {
-  m.skeleton.bones.forEach((b, i) => {
-    const n = b.getTransformNode();
-    out[i] ??= new Vector3();
-    out[i]!.copyFrom(n!.computeWorldMatrix(true).getTranslation());
-  });
-}
-
-function worst(a: Vector3[], b: Vector3[]): number {
+/** The largest local difference between the bones `ids` of two copies (see {@link TwinFigures}). */
+function gap(a: LoadedModel, b: LoadedModel, h: number, ids: readonly number[]): number {
   let w = 0;
-  for (let i = 0; i < a.length; i++) w = Math.max(w, Vector3.Distance(a[i]!, b[i]!));
+  for (const i of ids) {
+    const p = a.skeleton.bones[i]!.getTransformNode()!;
+    const q = b.skeleton.bones[i]!.getTransformNode()!;
+    w = Math.max(
+      w,
+      Vector3.Distance(p.position, q.position) / h,
+      rotationGap(p.rotationQuaternion!, q.rotationQuaternion!),
+    );
+  }
   return w;
 }
 
@@ -94,8 +98,16 @@ function rotationGap(a: Quaternion, b: Quaternion): number {
   return Math.max(Math.abs(a.x - s * b.x), Math.abs(a.y - s * b.y), Math.abs(a.z - s * b.z), Math.abs(a.w - s * b.w));
 }
 
+/** A bone's world position, its ancestors' world matrices forced root first (a probe never sees a stale one). */
+function worldOf(bone: Bone, out: Vector3): Vector3 {
+  const chain: TransformNode[] = [];
+  for (let n: Node | null = bone.getTransformNode(); n !== null; n = n.parent) chain.push(n as TransformNode);
+  for (let i = chain.length - 1; i >= 0; i--) chain[i]!.computeWorldMatrix(true);
+  return out.copyFrom(chain[0]!.getAbsolutePosition());
+}
+
 /**
- * Loads four copies, runs the scenario on all of them in lockstep and returns the figures. `makeIK` puts the
+ * Loads three copies, runs the scenario on all of them in lockstep and returns the figures. `makeIK` puts the
  * IK on a copy (weight 1 unless set otherwise); its target is the end bone of the copy without IK, pulled a
  * quarter of the way toward the limb's root and raised by `lift` × height (always within reach).
  */
@@ -107,38 +119,27 @@ export async function runTwins(scenario: TwinScenario, makeIK: (t: Twin) => Twin
     for (const g of m.container.animationGroups) groups.set(g.name, g);
     return { m, groups };
   };
-  const twins = [await load(), await load(), await load(), await load()];
-  const [ref, zero, on, late] = twins as [Twin, Twin, Twin, Twin];
+  const twins = [await load(), await load(), await load()];
+  const [ref, on, late] = twins as [Twin, Twin, Twin];
   let now = 1000;
   const clock = scenario.clock === true ? vi.spyOn(PrecisionDate, "Now", "get").mockImplementation(() => now) : null;
   try {
     for (const t of twins) scenario.prepare?.(t);
-    const iks = [zero, on, late].map((t) => makeIK(t));
-    const [ikZero, ikOn, ikLate] = iks as [TwinIK, TwinIK, TwinIK];
-    ikZero.setWeight(0);
+    const iks = [on, late].map((t) => makeIK(t));
+    const [ikOn, ikLate] = iks as [TwinIK, TwinIK];
     const h = height(ref.m);
-    const figures: TwinFigures = {
-      weightZero: 0,
-      read: 0,
-      reach: 0,
-      othersPosition: 0,
-      othersRotation: 0,
-      drift: 0,
-      readFrame: -1,
-    };
-    const refPose: Vector3[] = [];
-    const pose: Vector3[] = [];
-    const latePose: Vector3[] = [];
+    const figures: TwinFigures = { weightZero: 0, read: 0, reach: 0, others: 0, drift: 0, readFrame: -1 };
     const bones = on.m.skeleton.bones;
-    const endIndex = bones.indexOf(ikOn.end);
-    const anchorIndex = bones.indexOf(ikOn.anchor);
+    const all = bones.map((_, i) => i);
+    const others = all.filter((i) => !ikOn.writes.has(bones[i]!));
+    const end = bones.indexOf(ikOn.end);
     const target = new Vector3();
-    const others = bones.map((b, i) => (ikOn.writes.has(b) ? -1 : i)).filter((i) => i >= 0);
+    const anchor = new Vector3();
+    const hand = new Vector3();
     let frame = 0;
     // what the IK will read: the bones after the animations and every observer, before the solve
     const probe = on.m.scene.onBeforeRenderObservable.add(() => {
-      worldPositions(on.m, pose);
-      const e = worst(pose, refPose) / h;
+      const e = gap(on.m, ref.m, h, all);
       if (e > figures.read) {
         figures.read = e;
         figures.readFrame = frame;
@@ -149,32 +150,19 @@ export async function runTwins(scenario: TwinScenario, makeIK: (t: Twin) => Twin
       for (const t of twins) scenario.between?.(t, frame);
       now += 16;
       ref.m.scene.render();
-      worldPositions(ref.m, refPose);
-      Vector3.LerpToRef(refPose[endIndex]!, refPose[anchorIndex]!, 0.25, target);
+      worldOf(ref.m.skeleton.bones[end]!, target);
+      worldOf(ref.m.skeleton.bones[bones.indexOf(ikOn.anchor)]!, anchor);
+      Vector3.LerpToRef(target, anchor, 0.25, target);
       target.y += lift * h;
       for (const ik of iks) ik.setTarget(target);
       const check = CHECKS.includes(frame);
       ikLate.setWeight(check ? 1 : 0);
-      zero.m.scene.render();
       on.m.scene.render();
       late.m.scene.render();
-      worldPositions(zero.m, pose);
-      figures.weightZero = Math.max(figures.weightZero, worst(pose, refPose) / h);
-      worldPositions(on.m, pose);
-      figures.reach = Math.max(figures.reach, Vector3.Distance(pose[endIndex]!, target) / h);
-      for (const i of others) {
-        const a = bones[i]!.getTransformNode()!;
-        const b = ref.m.skeleton.bones[i]!.getTransformNode()!;
-        figures.othersPosition = Math.max(figures.othersPosition, Vector3.Distance(a.position, b.position) / h);
-        figures.othersRotation = Math.max(
-          figures.othersRotation,
-          rotationGap(a.rotationQuaternion!, b.rotationQuaternion!),
-        );
-      }
-      if (check) {
-        worldPositions(late.m, latePose);
-        figures.drift = Math.max(figures.drift, worst(pose, latePose) / h);
-      }
+      if (!check) figures.weightZero = Math.max(figures.weightZero, gap(late.m, ref.m, h, all));
+      figures.reach = Math.max(figures.reach, Vector3.Distance(worldOf(bones[end]!, hand), target) / h);
+      figures.others = Math.max(figures.others, gap(on.m, ref.m, h, others));
+      if (check) figures.drift = Math.max(figures.drift, gap(on.m, late.m, h, all));
     }
     on.m.scene.onBeforeRenderObservable.remove(probe);
     for (const ik of iks) ik.dispose();
