@@ -239,21 +239,56 @@ export class AnimatedPoseStore {
   }
 
   /**
-   * A plain Bone whose channels all still hold what the IK wrote or what the last read found (its scale
-   * too) gets back the local matrix that read found, bit for bit; false when something else changed it.
+   * FixTransforms on a copy Babylon took of a property (a blend's start value, `_originalBlendValue`): when
+   * `value`, a copy of `target`'s `path` (a linked node's `rotationQuaternion` or `position`, a plain Bone's
+   * `_matrix`), holds what the IK wrote there and still owns, it becomes the animated value that write replaced.
    */
-  private undoBoneMatrix(bone: Bone, q: Quaternion, p: Vector3, o: number, own: number): boolean {
+  undoOnCopy(target: object, path: string, value: object): void {
+    if (!this.anyOwned) return;
+    let id = this.nodes.indexOf(target as TransformNode);
+    if (id < 0) id = this.bones.indexOf(target as Bone);
+    const k = id < 0 ? -1 : this.indexOf[id]!;
+    if (k < 0) return;
+    const own = this.owned[k]!;
+    const o = k * 7;
+    const w = this.written;
+    if (path === "rotationQuaternion" && (own & OWN_ROTATION) !== 0) {
+      const q = value as Quaternion;
+      if (q._x === w[o + 3] && q._y === w[o + 4] && q._z === w[o + 5] && q._w === w[o + 6]) {
+        q.copyFrom(scratchQuaternion(this.animated, o + 3));
+      }
+    } else if (path === "position" && (own & OWN_POSITION) !== 0) {
+      const p = value as Vector3;
+      if (p._x === w[o] && p._y === w[o + 1] && p._z === w[o + 2]) p.copyFrom(scratchVector(this.animated, o));
+    } else if (path === "_matrix" && this.nodes[id] == null) {
+      const bone = this.bones[id]!;
+      if (this.boneHoldsWrite(bone, bone.rotationQuaternion, bone.position, o, own)) {
+        Matrix.FromArrayToRef(this.animatedMatrices, k * 16, value as Matrix);
+      }
+    }
+  }
+
+  /** True when a plain Bone's channels all still hold what the IK wrote or what the last read found (scale too). */
+  private boneHoldsWrite(bone: Bone, q: Quaternion, p: Vector3, o: number, own: number): boolean {
     const w = this.written;
     const a = this.animated;
     const r = (own & OWN_ROTATION) !== 0 ? w : a;
     const t = (own & OWN_POSITION) !== 0 ? w : a;
     if (q._x !== r[o + 3] || q._y !== r[o + 4] || q._z !== r[o + 5] || q._w !== r[o + 6]) return false;
     if (p._x !== t[o] || p._y !== t[o + 1] || p._z !== t[o + 2]) return false;
-    const k = o / 7;
-    const id3 = this.ids[k]! * 3;
+    const id3 = this.ids[o / 7]! * 3;
     const sc = bone.scaling;
     const l = this.localScales;
-    if (sc._x !== l[id3] || sc._y !== l[id3 + 1] || sc._z !== l[id3 + 2]) return false;
+    return sc._x === l[id3] && sc._y === l[id3 + 1] && sc._z === l[id3 + 2];
+  }
+
+  /**
+   * A plain Bone whose channels all still hold what the IK wrote or what the last read found (its scale
+   * too) gets back the local matrix that read found, bit for bit; false when something else changed it.
+   */
+  private undoBoneMatrix(bone: Bone, q: Quaternion, p: Vector3, o: number, own: number): boolean {
+    if (!this.boneHoldsWrite(bone, q, p, o, own)) return false;
+    const k = o / 7;
     // what the `_matrix` setter animations use does (the matrix copied, the bone marked dirty and to be
     // decomposed), without the copy through a scratch matrix
     const b = bone as unknown as BoneLocalState;

@@ -1,3 +1,4 @@
+import { Logger } from "@babylonjs/core/Misc/logger.js";
 import type { Scene } from "@babylonjs/core/scene.js";
 
 /** A Babylon Animatable (its module moved between Babylon 8 and 9). */
@@ -14,7 +15,16 @@ interface RuntimeAnimationState {
    * additive animations, and added to by ANIMATIONLOOPMODE_RELATIVE_FROM_CURRENT.
    */
   _originalValue: unknown[];
+  /** Blending (an `animationPropertiesOverride`, or the animation's own `enableBlending`), set when created. */
+  _enableBlending?: boolean;
+  /** Where a blend starts: a copy of the property taken at the animation's first write, or null before it. */
+  _originalBlendValue?: unknown;
+  /** The object that first write went to. */
+  _currentActiveTarget?: Record<string, unknown> | null;
 }
+
+/** FixTransforms on a copy of `target`'s `path` Babylon took: what the IK wrote there becomes the animated value. */
+export type UndoOnCopy = (target: object, path: string, value: object) => void;
 
 /** The part of a Babylon Animatable read here beyond its public typings. */
 interface AnimatableState {
@@ -54,6 +64,10 @@ function same(a: unknown, b: unknown): boolean {
  * animatable) and on each animatable's list of runtime animations (`appendAnimations`) is wrapped to note
  * the animatable, so neither a re-sorted list nor an animation appended to a playing animatable goes unseen,
  * and a frame where no clip started costs one comparison.
+ *
+ * A blending animation (a cross-fade) takes its start value (`_originalBlendValue`) at its first write, which
+ * is a `goToFrame` between frames as often as the next animation step: each new one gets a one-time setter
+ * that passes the copy through `undo` (FixTransforms on the copy) as Babylon stores it.
  */
 export class AnimationSnapshots {
   /** The scene's list of animatables at the last look (Babylon may replace the array). */
@@ -63,17 +77,29 @@ export class AnimationSnapshots {
   /** Animatables whose runtime list is wrapped, and runtime animations already looked at. */
   private hooked = new WeakSet<Animatable>();
   private readonly seen = new WeakSet<object>();
+  /** Runtime animations whose blend start is watched. */
+  private readonly guarded = new WeakSet<object>();
   /** The wrappers installed, to take off at {@link dispose}. */
   private readonly listPush: (...items: Animatable[]) => number;
   private disposed = false;
   /** Snapshots equal to their property before FixTransforms: animation, target index, flattened. */
   private readonly pending: (RuntimeAnimationState | number)[] = [];
 
-  constructor(private readonly scene: Scene) {
+  constructor(
+    private readonly scene: Scene,
+    private readonly undo: UndoOnCopy,
+  ) {
     const touched = this.touched;
     const self = this;
     this.listPush = function (this: Animatable[], ...items: Animatable[]): number {
-      if (!self.disposed) touched.push(...items);
+      if (!self.disposed) {
+        touched.push(...items);
+        // before any goToFrame on them: a new animatable's runtimes exist, later appends go through its list
+        for (const animatable of items) {
+          if (!self.hooked.has(animatable)) self.hookRuntimes(animatable);
+          self.guardAll((animatable as unknown as AnimatableState)._runtimeAnimations);
+        }
+      }
       return Array.prototype.push.apply(this, items);
     };
   }
@@ -145,10 +171,48 @@ export class AnimationSnapshots {
     if (!Array.isArray(runtimes)) return;
     const self = this;
     const push = function (this: unknown[], ...items: unknown[]): number {
-      if (!self.disposed) self.touched.push(animatable);
+      if (!self.disposed) {
+        self.touched.push(animatable);
+        self.guardAll(items);
+      }
       return Array.prototype.push.apply(this, items);
     };
     wrapPush(runtimes, push);
+  }
+
+  private guardAll(runtimes: unknown[] | undefined): void {
+    if (runtimes !== undefined) for (const runtime of runtimes) this.guardBlend(runtime as RuntimeAnimationState);
+  }
+
+  /**
+   * Gives a blending animation whose start value is not taken yet a setter for it, used once: the copy Babylon
+   * takes goes through `undo` (it may be taken between frames, from the IK's output), then is stored as a plain
+   * value again. Nothing is thrown into Babylon's write.
+   */
+  private guardBlend(state: RuntimeAnimationState): void {
+    if (state._enableBlending !== true || state._originalBlendValue !== null || this.guarded.has(state)) return;
+    this.guarded.add(state);
+    const self = this;
+    Object.defineProperty(state, "_originalBlendValue", {
+      configurable: true,
+      enumerable: true,
+      get: () => null,
+      set(value: unknown) {
+        Object.defineProperty(state, "_originalBlendValue", {
+          value,
+          writable: true,
+          configurable: true,
+          enumerable: true,
+        });
+        const target = state._currentActiveTarget;
+        if (self.disposed || !isAnimatedValue(value) || target == null) return;
+        try {
+          self.undo(target, state._targetPath, value);
+        } catch (e) {
+          Logger.Error(`babylon-fbbik: checking a cross-fade's start value failed: ${String(e)}`);
+        }
+      },
+    });
   }
 }
 

@@ -570,6 +570,14 @@ export class BabylonRig extends FlatPose implements RestorablePose {
   }
 
   /**
+   * FixTransforms on a copy Babylon took of a bone's property (`AnimatedPoseStore.undoOnCopy`): what the IK
+   * wrote and still owns becomes, in `value`, the animated value it replaced.
+   */
+  undoOnCopy(target: object, path: string, value: object): void {
+    this.store.undoOnCopy(target, path, value);
+  }
+
+  /**
    * FixTransforms, before the animations: {@link restoreAnimatedPose}. The IK's own output is taken off,
    * so nothing it wrote can accumulate on a channel no animation drives, while a pose the IK did not write
    * (a paused or stopped clip, user code) is kept as it is. Writes straight to Babylon (it runs outside

@@ -453,6 +453,11 @@ export class FullBodyBipedIK {
     this.rig.restoreAnimatedPose();
   }
 
+  /** @internal FixTransforms on a copy of a bone's property Babylon took (a cross-fade's start value). */
+  _undoOnCopy(target: object, path: string, value: object): void {
+    this.rig.undoOnCopy(target, path, value);
+  }
+
   /**
    * @internal Level of detail: back from Off (its output was the animated pose). Offsets added while off (no
    * update reset them) are dropped, and `enabled` takes effect at once (the level's own fade eases it in).

@@ -467,6 +467,11 @@ export abstract class RigComponent {
     this.rig.restoreAnimatedPose();
   }
 
+  /** @internal FixTransforms on a copy of a bone's property Babylon took (a cross-fade's start value). */
+  _undoOnCopy(target: object, path: string, value: object): void {
+    this.rig.undoOnCopy(target, path, value);
+  }
+
   /**
    * Stops the component: removes its observers and leaves the bones as the animation left them (the other
    * components on the skeleton take their output off too, and solve again in the next frame).

@@ -27,6 +27,11 @@ export interface SceneUpdatable {
   readonly skeleton?: Skeleton;
   /** @internal Takes the component's own output off its bones now (what its FixTransforms does). */
   _takeOff?(): void;
+  /**
+   * @internal What its FixTransforms would do, on `value`, a copy of `target`'s `path` Babylon took: the
+   * component's own output there becomes the animated value it replaced.
+   */
+  _undoOnCopy?(target: object, path: string, value: object): void;
   /** Disposes the component (called when its scene is disposed). */
   dispose?(): void;
 }
@@ -88,7 +93,7 @@ export class SceneUpdater {
 
   private constructor(scene: Scene) {
     this.scene = scene;
-    this.snapshots = new AnimationSnapshots(scene);
+    this.snapshots = new AnimationSnapshots(scene, (target, path, value) => this.undoOnCopy(target, path, value));
     this.clock = sceneClock(scene);
   }
 
@@ -218,6 +223,12 @@ export class SceneUpdater {
         Logger.Error(`babylon-fbbik: taking an IK component's output off failed: ${String(e)}`);
       }
     }
+  }
+
+  /** FixTransforms' pass on a copy of a property: every component's `_undoOnCopy`, in reverse update order. */
+  private undoOnCopy(target: object, path: string, value: object): void {
+    const items = this.items;
+    for (let i = items.length - 1; i >= 0; i--) items[i]!._undoOnCopy?.(target, path, value);
   }
 
   /** Removes a component; removes the observers with the last one. */
