@@ -112,7 +112,7 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
   /**
    * [0, 170] Degrees: the least angle between thigh and shin the head effector's crouch folds a knee to (not in
    * FinalIK). A headset lower than that lets the legs reach lifts the torso instead: the head stops descending and
-   * stays above the headset, the knees ahead; the thighs also trail the torso's move by at most 3/4 of the
+   * stays above the headset, the knees ahead; the thighs also trail the torso's move by at most 0.8 of the
    * pelvis's height, so the pelvis never turns inside out. 0: FinalIK's, no limit: past a flat fold the legs swing
    * about the hips with the feet off their targets, bend backward, and the pelvis flips in one frame. A crouch
    * whose knees stay wider is FinalIK's, bit for bit. Default 30.
