@@ -9,6 +9,8 @@ const OWN_POSITION = 2;
 
 const bq = new Quaternion();
 const bv = new Vector3();
+const bs = new Vector3();
+const bm = new Matrix();
 
 /**
  * FinalIK's StoreDefaultLocalState / FixTransforms for a Babylon rig, with one difference: only what the IK
@@ -38,6 +40,13 @@ export class AnimatedPoseStore {
   private exact = new Uint8Array(0);
   /** The bone's local matrix `updateFlag` right after a restore that put the decomposition back, or -1. */
   private restoredFlag = new Float64Array(0);
+  /**
+   * Linked nodes read with Euler angles (`rotationQuaternion` null): the angles as read (3 at k * 3), restored as
+   * they were, since angles from the quaternion differ in their last bits (or their branch, which a cross-fade of
+   * Euler angles turns through); `euler[k]` is 1 when they are the read's.
+   */
+  private animatedEuler = new Float64Array(0);
+  private euler = new Uint8Array(0);
   private ids = new Int32Array(0);
   private written = new Float64Array(0);
   private owned = new Uint8Array(0);
@@ -74,6 +83,8 @@ export class AnimatedPoseStore {
     this.written = values.subarray(n * 7, n * 14);
     this.owned = new Uint8Array(n);
     this.animatedMatrices = new Float64Array(this.boneOnly ? n * 16 : 0);
+    this.animatedEuler = new Float64Array(this.boneOnly ? 0 : n * 3);
+    this.euler = new Uint8Array(this.boneOnly ? 0 : n);
     this.decomposed = new Float64Array(this.boneOnly ? n * 10 : 0);
     this.exact = new Uint8Array(this.boneOnly ? n : 0);
     this.restoredFlag = new Float64Array(this.boneOnly ? n : 0).fill(-1);
@@ -152,6 +163,19 @@ export class AnimatedPoseStore {
     return this.exact[k] !== 0;
   }
 
+  /** Linked nodes, called by the rig's read of stored bone `k`: keeps its Euler angles when it has no quaternion. */
+  noteEulerRead(k: number, quaternion: Quaternion | null, angles: Vector3): void {
+    if (quaternion !== null) {
+      this.euler[k] = 0;
+      return;
+    }
+    const e = this.animatedEuler;
+    e[k * 3] = angles._x;
+    e[k * 3 + 1] = angles._y;
+    e[k * 3 + 2] = angles._z;
+    this.euler[k] = 1;
+  }
+
   /** Records what was just written to stored bone `k` (Babylon's fields, read directly). */
   remember(k: number, rotation: Quaternion | null, position: Vector3 | null): void {
     const w = this.written;
@@ -224,10 +248,7 @@ export class AnimatedPoseStore {
       scratchQuaternion(a, o + 3);
       if (node !== null && node !== undefined) {
         if (nq !== null) nq.copyFrom(bq);
-        else {
-          bq.toEulerAnglesToRef(bv);
-          node.rotation.copyFrom(bv);
-        }
+        else node.rotation.copyFrom(this.animatedAngles(o / 7));
       } else {
         this.bones[id]!.setRotationQuaternion(bq);
       }
@@ -257,15 +278,52 @@ export class AnimatedPoseStore {
       if (q._x === w[o + 3] && q._y === w[o + 4] && q._z === w[o + 5] && q._w === w[o + 6]) {
         q.copyFrom(scratchQuaternion(this.animated, o + 3));
       }
+    } else if (path === "rotation" && (own & OWN_ROTATION) !== 0 && this.nodes[id] != null) {
+      // a node's Euler angles: the IK remembered the quaternion of the angles it wrote
+      const e = value as Vector3;
+      Quaternion.RotationYawPitchRollToRef(e._y, e._x, e._z, bq);
+      if (bq._x === w[o + 3] && bq._y === w[o + 4] && bq._z === w[o + 5] && bq._w === w[o + 6]) {
+        e.copyFrom(this.animatedAngles(k));
+      }
     } else if (path === "position" && (own & OWN_POSITION) !== 0) {
       const p = value as Vector3;
       if (p._x === w[o] && p._y === w[o + 1] && p._z === w[o + 2]) p.copyFrom(scratchVector(this.animated, o));
-    } else if (path === "_matrix" && this.nodes[id] == null) {
-      const bone = this.bones[id]!;
-      if (this.boneHoldsWrite(bone, bone.rotationQuaternion, bone.position, o, own)) {
-        Matrix.FromArrayToRef(this.animatedMatrices, k * 16, value as Matrix);
-      }
+    } else if (path === "_matrix" && this.nodes[id] == null && this.matrixHoldsWrite(value as Matrix, k, own)) {
+      Matrix.FromArrayToRef(this.animatedMatrices, k * 16, value as Matrix);
     }
+  }
+
+  /**
+   * True when local matrix `m` of stored bone `k` is what Babylon composes from the channels as the IK left them
+   * (bit for bit): the IK's write seen through a matrix, as a later IK's restore or a blend's copy leaves it. The
+   * channels' own check cannot see it there: a restored matrix decomposes into other bits than were written.
+   */
+  private matrixHoldsWrite(m: Matrix, k: number, own: number): boolean {
+    if (own === 0) return false;
+    const o = k * 7;
+    const r = (own & OWN_ROTATION) !== 0 ? this.written : this.animated;
+    const l = this.localScales;
+    const id3 = this.ids[k]! * 3;
+    bs._x = l[id3]!;
+    bs._y = l[id3 + 1]!;
+    bs._z = l[id3 + 2]!;
+    // the Bone's own compose (Bone._compose), on the same doubles
+    Matrix.ComposeToRef(
+      bs,
+      scratchQuaternion(r, o + 3),
+      scratchVector((own & OWN_POSITION) !== 0 ? this.written : this.animated, o),
+      bm,
+    );
+    const a = m.m;
+    const b = bm.m;
+    for (let i = 0; i < 16; i++) if (a[i] !== b[i]) return false;
+    return true;
+  }
+
+  /** The scratch `bv` holding stored node `k`'s animated Euler angles: as read, or from its animated quaternion. */
+  private animatedAngles(k: number): Vector3 {
+    if (this.euler[k] !== 1) return scratchQuaternion(this.animated, k * 7 + 3).toEulerAnglesToRef(bv);
+    return scratchVector(this.animatedEuler, k * 3);
   }
 
   /** True when a plain Bone's channels all still hold what the IK wrote or what the last read found (scale too). */
@@ -287,11 +345,14 @@ export class AnimatedPoseStore {
    * too) gets back the local matrix that read found, bit for bit; false when something else changed it.
    */
   private undoBoneMatrix(bone: Bone, q: Quaternion, p: Vector3, o: number, own: number): boolean {
-    if (!this.boneHoldsWrite(bone, q, p, o, own)) return false;
     const k = o / 7;
+    const b = bone as unknown as BoneLocalState;
+    // a later IK on the bone restored its matrix to what this one wrote (local values waiting to compose are not that)
+    const held =
+      this.boneHoldsWrite(bone, q, p, o, own) || (!b._needToCompose && this.matrixHoldsWrite(b._localMatrix, k, own));
+    if (!held) return false;
     // what the `_matrix` setter animations use does (the matrix copied, the bone marked dirty and to be
     // decomposed), without the copy through a scratch matrix
-    const b = bone as unknown as BoneLocalState;
     b._needToCompose = false;
     Matrix.FromArrayToRef(this.animatedMatrices, k * 16, b._localMatrix);
     bone.markAsDirty();

@@ -314,7 +314,8 @@ export class BabylonRig extends FlatPose implements RestorablePose {
         a[o + 4] = q._y;
         a[o + 5] = q._z;
         a[o + 6] = q._w;
-        if ((node === null || node === undefined) && !this.store.noteBoneRead(k, this.bones[i]!, decomposing)) {
+        if (node !== null && node !== undefined) this.store.noteEulerRead(k, node.rotationQuaternion, node.rotation);
+        else if (!this.store.noteBoneRead(k, this.bones[i]!, decomposing)) {
           const lm = this.bones[i]!.getLocalMatrix().m;
           const am = this.store.animatedMatrices;
           const om = k * 16;
