@@ -18,6 +18,7 @@ export const HEAP = [
   "test/scenario/family-frame-heap.test.ts",
   "test/scenario/handles-frame-heap.test.ts",
   "test/scenario/head-effector.test.ts",
+  "test/scenario/hook-fade-frame-heap.test.ts",
   "test/scenario/hooked-frame-heap.test.ts",
   "test/scenario/modifier-frame-heap.test.ts",
   "test/unit/ccd/ccd.test.ts",

@@ -15,6 +15,6 @@ export function disposeCharacter(ctx: Ctx, c: Character): void {
   c.root.dispose(false, false);
   c.skeleton.dispose();
   remove(ctx.iks, c.ik);
-  remove(ctx.components, c.ik as { enabled: boolean });
+  remove(ctx.components, c.ik);
   remove(ctx.characters, c);
 }

@@ -113,9 +113,17 @@ export interface Ctx {
   spawn(position: Vector3): Character;
   /**
    * Everything the panel's "IK on/off" switches: each character's FullBodyBipedIK (added by `spawn`) and any
-   * other IK component a scenario creates (AimIK, LookAtIK, CCDIK, …): `enabled = false` leaves the animation.
+   * other IK component a scenario creates (AimIK, LookAtIK, CCDIK, the head effector, the grounder, Recoil, …):
+   * `enabled = false` eases back to the animation over `enableFadeSeconds`.
    */
-  components: { enabled: boolean }[];
+  components: IKSwitch[];
+}
+
+/** What the panel's IK switch sets: every IK component and hook of the library has these. */
+export interface IKSwitch {
+  enabled: boolean;
+  enableFadeSeconds: number;
+  readonly isFading: boolean;
 }
 
 /** A scenario: its name in the URL (`?scenario=`), the panel's title and help, and how to build it. */

@@ -284,10 +284,16 @@ function setPaused(p: boolean): void {
   }
 }
 
-/** Every IK component of the scenario on or off (off: the characters show their animation only). */
+/** Seconds the IK switch fades over: the characters ease into their animation rather than pop. */
+const IK_FADE_SECONDS = 0.3;
+
+/** Every IK component of the scenario on or off (off: the characters show their animation only), faded. */
 function setIK(on: boolean): void {
   ikOn = on;
-  for (const c of current?.ctx.components ?? []) c.enabled = on;
+  for (const c of current?.ctx.components ?? []) {
+    c.enableFadeSeconds = IK_FADE_SECONDS;
+    c.enabled = on;
+  }
 }
 
 /** The first character's animation-only pose as a translucent ghost (made on first use). */
@@ -373,6 +379,8 @@ Object.assign(hooks, {
   setClip,
   setIK,
   ik: () => ikOn,
+  // true while any IK component eases in or out after the IK switch
+  fading: () => current?.ctx.components.some((c) => c.isFading) ?? false,
   setGhost,
   ghost: () => (ghostOn && current?.ghost !== null ? current?.ghost : null),
   resetView,

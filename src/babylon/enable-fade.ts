@@ -1,8 +1,9 @@
 /**
  * The optional fade of an IK component's `enabled` (not in FinalIK): switched off, its output eases back to the
  * animated pose over `enableFadeSeconds` before it stops; switched on, it eases in from the animated pose. One
- * implementation for FullBodyBipedIK and every RigComponent. Allocation-free per frame; numbers travel in
- * fields (ARCHITECTURE.md, "Doubles across calls").
+ * implementation for FullBodyBipedIK, every RigComponent and the hooks on a FullBodyBipedIK's solve (the head
+ * effector, the grounder, the offset modifiers: they scale what they add by its {@link EnableFade.weight}).
+ * Allocation-free per frame; numbers travel in fields (ARCHITECTURE.md, "Doubles across calls").
  * @module
  */
 import type { Scene } from "@babylonjs/core/scene.js";
@@ -43,8 +44,8 @@ export type EnablePass = (typeof EnablePass)[keyof typeof EnablePass];
 export class EnableFade {
   /** The weighting (an OutputFade from no offset, by the weight), made at the first fade. */
   private output: OutputFade | null = null;
-  /** How much of the output shows: 1 on, 0 off, in between while fading. */
-  private weight = 1;
+  /** How much of the output shows: 1 on, 0 off, in between while fading. Read-only to the owner. */
+  weight = 1;
   /** The state it goes toward: `enabled` as last seen. */
   private on = true;
   /** True when nothing of the IK is on the bones (it was not shown, or off by level of detail). */
@@ -54,9 +55,10 @@ export class EnableFade {
   /** True in the update a fade in starts with nothing shown (set by {@link begin}). */
   fromNothing = false;
 
+  /** `rig`: the one whose output {@link weigh} weighs; null for a hook, which weighs what it adds itself. */
   constructor(
     private readonly scene: Scene,
-    private readonly rig: BabylonRig,
+    private readonly rig: BabylonRig | null,
   ) {}
 
   /** True while the output blends in or out. */
@@ -115,7 +117,7 @@ export class EnableFade {
     this.weight = w;
     if (w === 0) return EnablePass.Done;
     if (w === 1) return EnablePass.Solve;
-    if (this.output === null) this.output = new OutputFade(this.rig.count);
+    if (this.output === null && this.rig !== null) this.output = new OutputFade(this.rig.count);
     return EnablePass.Fade;
   }
 
@@ -126,7 +128,16 @@ export class EnableFade {
     output.clear();
     output.step = this.weight;
     output.toAnimated = false;
-    this.rig._fadeOutput(output);
+    this.rig!._fadeOutput(output);
+  }
+
+  /**
+   * The start of a hook's run inside its IK's update (`resumed`: the IK skipped the frames before, so nothing
+   * of the hook showed and `enabled` takes effect at once); the hook scales what it adds by {@link weight}.
+   */
+  beginHook(owner: EnableFadeOwner, resumed: boolean): EnablePass {
+    if (resumed) this.settle(owner);
+    return this.begin(owner);
   }
 
   /** The pass of a settled state (shown, unless off). */

@@ -170,6 +170,13 @@ export class FullBodyBipedIK {
   _resumed = false;
   /** True once a frame was skipped, until the next update that solves. */
   private skipping = false;
+  /**
+   * @internal True while the IK runs no update (off, faded out, not shown, level of detail Off): its hooks add
+   * nothing, so none of them is fading.
+   */
+  get _idle(): boolean {
+    return this.skipping;
+  }
   private disposed = false;
   private lastFrame = -1;
   private readonly warnings: SolverWarning[] = [];

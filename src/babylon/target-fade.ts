@@ -183,9 +183,11 @@ export class TargetFade {
     copyQuat(this.usedRotation, rotation);
   }
 
-  /** While {@link presence} is below 1: the target carried from the bone's own pose by it, in place. */
-  present(bonePosition: ReadonlyVec3, boneRotation: ReadonlyQuat, position: Vec3, rotation: Quat): void {
-    const p = this.presence;
+  /**
+   * While the presence is below 1: the target carried from the bone's own pose by it, in place (`p`:
+   * {@link presence}, or it scaled by another fade).
+   */
+  present(bonePosition: ReadonlyVec3, boneRotation: ReadonlyQuat, position: Vec3, rotation: Quat, p: NumberRef): void {
     lerpByRef(position, bonePosition, position, p);
     slerpByRef(rotation, boneRotation, rotation, p);
   }

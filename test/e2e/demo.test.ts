@@ -341,8 +341,9 @@ describe.skipIf(skip)(title, () => {
       expect(builds.failed).toBe(0);
       // each overtaken one stayed and drew before it dropped its scene
       expect(left).toEqual([1, 1]);
-      // scene time held once a model's free scenario is done: nothing below needs more
-      await hook("h.hold(() => h.done())");
+      // scene time held once a model's free scenario is done: nothing below needs more, but the IK switch's
+      // fade (0.3 s of scene time)
+      await hook("h.hold(() => h.done() && !h.fading())");
       // the UAL character's 46 clips, after the procedural idle
       expect(await page.locator("#clip option").count()).toBe(47);
 
@@ -364,18 +365,40 @@ describe.skipIf(skip)(title, () => {
       const back = await hook<number[]>("[h.camera.alpha, h.camera.beta, h.camera.radius]");
       back.forEach((v, i) => expect(v).toBeCloseTo(framed[i]!, 6));
 
-      // IK off: the left hand leaves its handle (the animation only); the ghost shows that pose with IK on
+      // IK off: the left hand leaves its handle (the animation only), over the switch's fade; the ghost shows
+      // that pose with IK on
+      const GAP =
+        "(() => { const p = h.iks[0].references.leftHand.getTransformNode().getAbsolutePosition(); const q = h.world().handles['left hand']; return Math.hypot(p.x - q[0], p.y - q[1], p.z - q[2]) / h.height; })()";
+      /** The hand's gap once the switch's fade has ended. */
       const gap = async () => {
+        await waitFor("!h.fading()", 60_000);
         const f = await hook<number>("h.frames");
         await waitFor(`h.frames > ${f + 3}`, 60_000);
-        return hook<number>(
-          "(() => { const p = h.iks[0].references.leftHand.getTransformNode().getAbsolutePosition(); const q = h.world().handles['left hand']; return Math.hypot(p.x - q[0], p.y - q[1], p.z - q[2]) / h.height; })()",
-        );
+        return hook<number>(GAP);
       };
       const on = await gap();
+      // each frame until the fade ends: fading, the scene time it took (ms), the hand's gap
+      await hook(
+        `(() => { h.trace = []; h.traceObserver = h.scene.onAfterRenderObservable.add(() => h.trace.push([h.fading(), h.scene.deltaTime, ${GAP}])); })()`,
+      );
       await page.click("#ik");
       expect(await hook<boolean>("h.ik()")).toBe(false);
+      await waitFor("h.trace.some((f) => f[0]) && !h.fading()", 60_000);
+      const trace = await hook<[boolean, number, number][]>(
+        "(() => { h.scene.onAfterRenderObservable.remove(h.traceObserver); return h.trace; })()",
+      );
       const off = await gap();
+      const fading = trace.filter((f) => f[0]);
+      const fadeMs = fading.reduce((s, f) => s + f[1], 0);
+      const between = fading.filter((f) => f[2] > on + 0.2 * (off - on) && f[2] < off - 0.2 * (off - on)).length;
+      lines.push(
+        `IK switch off: ${fading.length} frames fading, ${fadeMs.toFixed(0)} ms of scene time; the hand between its ` +
+          `handle and the animation (20–80 % of the way) in ${between} of them`,
+      );
+      // the fade took its 0.3 s of scene time (a frame either side), the pose passing between the two
+      expect(fadeMs).toBeGreaterThan(250);
+      expect(fadeMs).toBeLessThan(370);
+      expect(between, "mid-fade, the hand between the solved and the animated pose").toBeGreaterThan(3);
       await page.click("#ik");
       await page.click("#ghost");
       await gap();

@@ -4,65 +4,35 @@
  * where needed, a twin IK never switched. A "jump" is how far the IK moves a bone off its animated place from
  * one frame to the next (the clip's own motion taken out by the twin), in character heights.
  */
-import type { AnimationGroup } from "@babylonjs/core/Animations/animationGroup.js";
-import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
-import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { resolveBipedReferences } from "../../src/babylon/biped-references.js";
 import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import { LimbIK } from "../../src/babylon/limb-ik.js";
 import { IKLevelOfDetail } from "../../src/babylon/lod/ik-level-of-detail.js";
 import { IKLevel } from "../../src/babylon/lod/lod-character.js";
-import { type LoadedModel, type ModelName, loadModel, modelAvailable } from "../helpers/babylon-scene.js";
+import { modelAvailable } from "../helpers/babylon-scene.js";
+import {
+  BOUND,
+  type Clone,
+  DT,
+  FADE,
+  FRAMES,
+  clones,
+  disposeModels,
+  instantJump,
+  locals,
+  longest,
+  offsets,
+  report,
+  run,
+} from "../helpers/enable-fade-runs.js";
 import { worldPos } from "../helpers/scene-probes.js";
 
-const open: LoadedModel[] = [];
-afterEach(() => {
-  while (open.length > 0) open.pop()!.dispose();
-});
+afterEach(disposeModels);
 
-/** 0.3 s at the tests' constant 16 ms a frame: 18.75 frames. */
-const FADE = 0.3;
-const DT = 0.016;
-const FRAMES = FADE / DT;
-/**
- * The largest per-frame jump of a fade, as a share of the instant jump. The output is written at a weight that
- * moves by dt / FADE a frame, each bone's local offset from the animated pose slerped by it: a bone's own offset
- * turns 1/18.75 of its angle a frame. Its world place adds its ancestors' turns, so it runs along a curve whose
- * chord is the instant jump (arc / chord = θ / (2 sin(θ/2)) for one joint: 1.05 at 60°, more where the body
- * bends as well), and the clip moves the levers meanwhile (the settled IK's offset changes 0.14 % h a frame
- * here). Allowed: 1.25 × 1/18.75 (1/15); measured 1/16.4 – 1/17.5 (FBBIK_REPORT=1 prints the figures).
- */
-const BOUND = 1.25 / FRAMES;
 /** The level of detail's cross-fade in frames (its default 1.2 s): two fades at once add their rates. */
 const LOD_FRAMES = 1.2 / DT;
-
-const CLIPS: Partial<Record<ModelName, string>> = { UAL: "Idle_Loop", Xbot: "idle" };
-
-interface Clone {
-  root: TransformNode;
-  skeleton: Skeleton;
-  group: AnimationGroup;
-}
-
-/** The model with `count` clones of its character, each playing the same clip from its start. */
-async function clones(name: ModelName, count: number): Promise<{ m: LoadedModel; c: Clone[]; h: number }> {
-  const clip = CLIPS[name]!;
-  const m = await loadModel(name, { clips: (c) => c === clip });
-  open.push(m);
-  const c = Array.from({ length: count }, (_, i) => {
-    const e = m.container.instantiateModelsToScene((n) => `c${i}_${n}`, false, { doNotInstantiate: true });
-    const group = e.animationGroups.find((g) => g.name.endsWith(clip))!;
-    return { root: e.rootNodes[0] as TransformNode, skeleton: e.skeletons[0]!, group };
-  });
-  // the loaded character stays still and out of the way (disabled before cloning, its clones would be too)
-  m.root.setEnabled(false);
-  for (const k of c) k.group.start(true);
-  m.scene.render();
-  const ys = c[0]!.skeleton.bones.map((b) => worldPos(b).y);
-  return { m, c, h: Math.max(...ys) - Math.min(...ys) };
-}
 
 /** Both hands on targets about a fifth of the height from their animated places (the developer's case). */
 function reach(ik: FullBodyBipedIK, h: number): void {
@@ -83,82 +53,6 @@ function sameTargets(steady: FullBodyBipedIK, ik: FullBodyBipedIK): void {
     steady.solver.effectors[i]!.positionWeight = 1;
   }
 }
-
-/** Every bone's world place minus the twin's (the IK's own displacement). */
-function offsets(ik: Skeleton, twin: Skeleton): Vector3[] {
-  return ik.bones.map((b, i) => worldPos(b).subtract(worldPos(twin.bones[i]!)));
-}
-
-/** The largest distance between matching vectors. */
-function largest(a: Vector3[], b: Vector3[]): number {
-  let worst = 0;
-  for (let i = 0; i < a.length; i++) worst = Math.max(worst, Vector3.Distance(a[i]!, b[i]!));
-  return worst;
-}
-
-/** The largest length. */
-function longest(a: Vector3[]): number {
-  return Math.max(...a.map((v) => v.length()));
-}
-
-/**
- * Renders `frames` frames, calling `before(f)` ahead of each; returns the largest per-frame jump (h) and the
- * offsets after each frame.
- */
-function run(
-  m: LoadedModel,
-  ik: Skeleton,
-  twin: Skeleton,
-  h: number,
-  frames: number,
-  before: (f: number) => void = () => {},
-): { jump: number; jumps: number[]; after: Vector3[][] } {
-  let last = offsets(ik, twin);
-  const jumps: number[] = [];
-  const after: Vector3[][] = [];
-  for (let f = 0; f < frames; f++) {
-    before(f);
-    m.scene.render();
-    const now = offsets(ik, twin);
-    jumps.push(largest(now, last) / h);
-    after.push(now);
-    last = now;
-  }
-  return { jump: Math.max(...jumps), jumps, after };
-}
-
-/**
- * The largest jump (h) when `ik` is switched off at once (enableFadeSeconds 0), then on again; it is left on with
- * enableFadeSeconds {@link FADE}.
- */
-function instantJump(
-  m: LoadedModel,
-  ik: { enabled: boolean; enableFadeSeconds: number },
-  skeleton: Skeleton,
-  twin: Skeleton,
-  h: number,
-): number {
-  ik.enableFadeSeconds = 0;
-  const jump = run(m, skeleton, twin, h, 2, (f) => {
-    if (f === 1) ik.enabled = false;
-  }).jump;
-  ik.enabled = true;
-  run(m, skeleton, twin, h, 3);
-  ik.enableFadeSeconds = FADE;
-  return jump;
-}
-
-/** Every bone's local pose, as numbers (bit-exact comparisons). */
-function locals(s: Skeleton): number[] {
-  return s.bones.flatMap((b) => {
-    const t = b.getTransformNode()!;
-    return [...t.position.asArray(), ...t.rotationQuaternion!.asArray()];
-  });
-}
-
-const report = (line: string): void => {
-  if (process.env.FBBIK_REPORT) console.log(line);
-};
 
 /** UAL reaching with both hands (enableFadeSeconds 0.3) beside its twin, five frames in. */
 async function reaching() {

@@ -133,7 +133,9 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   for (const m of trackers) onTop(m);
   const home = trackers.map((m) => ({ p: m.position.clone(), q: m.rotationQuaternion!.clone() }));
 
-  // the script: crouch, lean and turn under the headset; the left hand waves, the right one reaches
+  // the script: crouch, lean and turn under the headset; the left hand waves, the right one reaches. The deepest
+  // crouch takes the headset lower than the legs fold to: minKneeAngle lifts the torso, the knees stay ahead
+  const DEPTH = 0.5;
   let script = true;
   let t = 0;
   const yaw = new Quaternion();
@@ -142,7 +144,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   const pose = (time: number) => {
     const crouch = 0.5 - 0.5 * Math.cos((2 * Math.PI * time) / 6);
     Quaternion.RotationAxisToRef(up, 0.55 * Math.sin((2 * Math.PI * time) / 9), yaw);
-    offset.set(0, -0.2 * h * crouch, 0);
+    offset.set(0, -DEPTH * h * crouch, 0);
     offset.addInPlace(right.scale(0.08 * h * Math.sin((2 * Math.PI * time) / 7)));
     offset.addInPlace(forward.scale(0.06 * h * crouch));
     trackers.forEach((m, i) => {
@@ -164,6 +166,28 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     if (box !== null) box.checked = on;
   };
 
+  // the knees' lead: how far each knee stands ahead of its thigh-to-ankle line (× h; negative: bent backward)
+  const legs = [
+    [r.leftThigh, r.leftCalf, r.leftFoot],
+    [r.rightThigh, r.rightCalf, r.rightFoot],
+  ] as const;
+  const kneesAhead = (): number[] =>
+    legs.map(([thigh, calf, foot]) => {
+      const mid = bonePos(thigh).add(bonePos(foot)).scale(0.5);
+      return Vector3.Dot(bonePos(calf).subtract(mid), forward) / h;
+    });
+  // the largest move of any bone in one frame while the script plays (× h): a flip of the legs shows here
+  const bones = c.skeleton.bones;
+  const last = bones.map(() => new Vector3());
+  let jump = 0;
+  const trackJumps = (): void => {
+    bones.forEach((b, i) => {
+      const p = bonePos(b);
+      if (frames > 30) jump = Math.max(jump, Vector3.Distance(p, last[i]!) / h);
+      last[i]!.copyFrom(p);
+    });
+  };
+
   // the key moments for the e2e test: the trackers and the bones they drive, after the solve
   const sample = (): Json => ({
     head: arr(bonePos(r.head!)),
@@ -174,6 +198,8 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     pelvisAnimated: c.animated.pelvis !== undefined ? arr(c.animated.pelvis) : null,
     headsetMoved: Vector3.Distance(headset.position, home[0]!.p),
     feetOff: Math.max(...pins.map(([foot, pin]) => Vector3.Distance(bonePos(foot), pin.position))),
+    kneesAhead: kneesAhead(),
+    jump,
     height: h,
   });
   const moments = [1, 2, 3];
@@ -195,6 +221,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
           (i === 0 ? s.leftHandEffector : s.rightHandEffector).rotationWeight = 1;
         });
       }
+      if (script && !ctx.paused()) trackJumps();
       const k = Object.keys(run.checks).length;
       if (script && k < moments.length && t >= moments[k]!) {
         run.checks[`t${moments[k]}`] = sample();

@@ -50,6 +50,8 @@ export interface GrounderFBBIKOptions {
   height?: number;
   /** [0, 1] Master weight. Default 1. */
   weight?: number;
+  /** Seconds `enabled` takes to fade out or in (default 0: at once): {@link GrounderFBBIK.enableFadeSeconds}. */
+  enableFadeSeconds?: number;
   /** Probe quality. Default Best. */
   quality?: GroundingQuality;
   /** The largest step the feet follow. Default 0.5 × height / 1.8. */

@@ -14,6 +14,7 @@ import { Grounding } from "./grounding.js";
 import type { GrounderFBBIKOptions, GrounderSpineEffector } from "./grounder-fbbik-options.js";
 import { Observable } from "@babylonjs/core/Misc/observable.js";
 import { notifyDisposed } from "../../babylon/dispose-notice.js";
+import { EnableFade, EnablePass } from "../../babylon/enable-fade.js";
 
 export { type GrounderFBBIKOptions, GrounderSpineEffector } from "./grounder-fbbik-options.js";
 
@@ -85,8 +86,19 @@ export class GrounderFBBIK {
   readonly height: number;
   /** [0, 1] Master weight. */
   weight = 1;
-  /** When false the grounder does nothing. */
+  /**
+   * When false the grounder does nothing: at once, or once faded out over {@link enableFadeSeconds}. It reads
+   * what you set, also while the fade runs ({@link isFading}).
+   */
   enabled = true;
+  /**
+   * Seconds `enabled` takes to switch (default 0: at once, the pelvis and feet jump to the IK's pose without the
+   * ground). Set to false, the pelvis's and the feet's moves and turns and the spine's lean ease out over this
+   * time as if {@link weight} fell to 0 (the ground is still probed meanwhile), then the grounder stops; set to
+   * true, they ease in the same way; set back mid-fade, they turn back where they are. The IK's own
+   * `enableFadeSeconds` fades the whole output instead. Not in FinalIK.
+   */
+  enableFadeSeconds = 0;
   /** Notified once by {@link dispose}, before it lets go of its state (Babylon's convention). */
   readonly onDisposeObservable = new Observable<GrounderFBBIK>();
   /**
@@ -115,6 +127,8 @@ export class GrounderFBBIK {
   private validSpineSpeed = 3;
   private lastFrame = -1;
   private disposed = false;
+  /** The fade of {@link enabled} over {@link enableFadeSeconds}. */
+  private readonly enableFade: EnableFade;
 
   /** Attaches a grounder to `ik` (see {@link GrounderFBBIKOptions}). */
   constructor(ik: FullBodyBipedIK, options: GrounderFBBIKOptions = {}) {
@@ -155,6 +169,8 @@ export class GrounderFBBIK {
     g.keepValidSettings();
     this.solver = g;
     if (options.weight !== undefined) this.weight = options.weight;
+    if (options.enableFadeSeconds !== undefined) this.enableFadeSeconds = options.enableFadeSeconds;
+    this.enableFade = new EnableFade(ik.scene, null);
     if (options.spineBend !== undefined) this.spineBend = options.spineBend;
     if (options.spineSpeed !== undefined) this.spineSpeed = options.spineSpeed;
     if (Number.isFinite(this.weight)) this.validWeight = this.weight;
@@ -183,6 +199,14 @@ export class GrounderFBBIK {
   /** The character's length unit (`height / 1.8`): what the default lengths were scaled by. */
   get lengthUnit(): number {
     return this.solver.lengthUnit;
+  }
+
+  /**
+   * True while what the grounder does eases in or out after `enabled` changed ({@link enableFadeSeconds}); false
+   * while its IK does not run (nothing of the grounder shows then).
+   */
+  get isFading(): boolean {
+    return this.enableFade.fading && !this.ik._idle;
   }
 
   /** The probe quality. */
@@ -249,11 +273,15 @@ export class GrounderFBBIK {
 
   private onPreUpdate(): void {
     const ik = this.ik;
-    if (this.disposed || !this.enabled || ik.isDisposed) return;
+    if (this.disposed || ik.isDisposed) return;
+    const enable = this.enableFade;
+    const pass = enable.beginHook(this, ik._resumed);
+    if (pass === EnablePass.Off || pass === EnablePass.Done) return;
     this.validateSettings();
     // clamped in place: a double returned by a call V8 does not inline is boxed (ARCHITECTURE.md)
     const weight = this.weight;
-    const w = weight > 0 ? (weight < 1 ? weight : 1) : 0;
+    // fading `enabled`: everything the grounder adds, scaled by the fade's weight
+    const w = (weight > 0 ? (weight < 1 ? weight : 1) : 0) * (pass === EnablePass.Fade ? enable.weight : 1);
     if (!(w > 0) || !(ik.solver.ikPositionWeight > 0)) return;
     // the step goes to the solver through its deltaTime field, not as an argument or a return value
     // (see ARCHITECTURE.md, "Doubles across calls")

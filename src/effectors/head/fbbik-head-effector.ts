@@ -12,6 +12,7 @@ import { solveOwnerAbove } from "../../babylon/solve-order.js";
 import { TargetFade } from "../../babylon/target-fade.js";
 import { currentWorldMatrix, hasRotation, rotationFromMatrix } from "../../babylon/world-matrix.js";
 import type { BipedMapping } from "../../mapping/biped-mapping.js";
+import { NumberRef } from "../../math/number-ref.js";
 import { Quat, conjugateMultiply, multiply, multiplyConjugate, normalizeQuat } from "../../math/quat.js";
 import { Vec3 } from "../../math/vec3.js";
 import { FBBIKError } from "../../solver/errors.js";
@@ -25,6 +26,7 @@ import { HeadPassInput, bendSpine, ccdPass, stretchBones } from "./head-passes.j
 import { RotationIO, clampRotation, partialRotation } from "./head-rotation.js";
 import { HeadTorso } from "./head-torso.js";
 import { notifyDisposed } from "../../babylon/dispose-notice.js";
+import { EnableFade, EnablePass } from "../../babylon/enable-fade.js";
 
 export { type FBBIKHeadEffectorOptions, HeadBendBone } from "./head-effector-settings.js";
 
@@ -95,8 +97,19 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
   readonly position = new Vector3();
   /** World target rotation, Babylon's convention (a bone's `absoluteRotationQuaternion` leaves it as it is). */
   readonly rotation = new Quaternion();
-  /** When false the effector does nothing. */
+  /**
+   * When false the effector does nothing: at once, or once faded out over {@link enableFadeSeconds}. It reads
+   * what you set, also while the fade runs ({@link isFading}).
+   */
   enabled: boolean;
+  /**
+   * Seconds `enabled` takes to switch (default 0: at once, the body jumps back to the IK's pose without the
+   * headset). Set to false, everything the effector does eases out over this time, as a release of
+   * {@link weight} does (the weights and the target's pull from the head's own pose fall together), then it
+   * stops; set to true, it eases in the same way; set back mid-fade, it turns back where it is. The IK's own
+   * `enableFadeSeconds` fades the whole output instead. Not in FinalIK.
+   */
+  enableFadeSeconds: number;
   /** Notified once by {@link dispose}, before it lets go of its state (Babylon's convention). */
   readonly onDisposeObservable = new Observable<FBBIKHeadEffector>();
   /** [0, 1] Master weight of everything the effector does. Default 1. */
@@ -159,6 +172,10 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
   private readonly frame = new HeadFrame();
   /** Eases position, rotation and bend weights (in that order) and the target. */
   private readonly fade = new TargetFade(3, true);
+  /** The fade of {@link enabled} over {@link enableFadeSeconds}. */
+  private readonly enableFade: EnableFade;
+  /** The target's share against the head's own pose this update (the fade's presence × the enable fade's). */
+  private readonly presence = new NumberRef(1);
   private readonly input = new HeadPassInput();
   private readonly headId: number;
   private readonly bendIds: Int32Array;
@@ -215,6 +232,8 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
 
     this.target = options.target ?? null;
     this.enabled = options.enabled ?? true;
+    this.enableFadeSeconds = options.enableFadeSeconds ?? 0;
+    this.enableFade = new EnableFade(ik.scene, null);
     const n = options;
     this.weight = n.weight ?? 1;
     this.positionWeight = n.positionWeight ?? 1;
@@ -258,7 +277,15 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
   /** @internal A headset on a platform another IK moves (a passenger's seat on a vehicle's rig): that IK first. */
   _solveTargetOwners(): void {
     const t = this.target;
-    if (this.enabled && t !== null && !t.isDisposed()) solveOwnerAbove(t, this.ik);
+    if (this.enableFade.active(this) && t !== null && !t.isDisposed()) solveOwnerAbove(t, this.ik);
+  }
+
+  /**
+   * True while what the effector does eases in or out after `enabled` changed ({@link enableFadeSeconds}); false
+   * while its IK does not run (nothing of the effector shows then).
+   */
+  get isFading(): boolean {
+    return this.enableFade.fading && !this.ik._idle;
   }
 
   /** Attaches a head effector to `ik` (same as the constructor). */
@@ -340,8 +367,11 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
     const ik = this.ik;
     if (this.disposed || ik.isDisposed) return;
     const fade = this.fade;
-    if (!this.enabled) {
-      fade.off();
+    const pass = this.enableFade.beginHook(this, ik._resumed);
+    if (pass === EnablePass.Off || pass === EnablePass.Done) {
+      // faded out, the enable fade eases it back in (the target fade's own ease in would slow it further)
+      if (this.enableFadeSeconds > 0) fade.forget();
+      else fade.off();
       return;
     }
     if (!this.settingsFinite()) this.settings.validate(this, this.warnFn);
@@ -363,9 +393,11 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
     fw[1] = f.rotation;
     fw[2] = f.bend;
     if (!fade.ease(released)) return;
-    f.position = fw[0]!;
-    f.rotation = fw[1]!;
-    f.bend = fw[2]!;
+    // fading `enabled`: the weights eased as they are, scaled by the fade's weight (a release's path)
+    const e = pass === EnablePass.Fade ? this.enableFade.weight : 1;
+    f.position = fw[0]! * e;
+    f.rotation = fw[1]! * e;
+    f.bend = fw[2]! * e;
     const inner = ik.solver.inner;
     let ikw = inner.ikPositionWeight;
     if (!(ikw > 0)) return;
@@ -389,11 +421,13 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
     f.stretch = (v > 0 ? (v < 1 ? v : 1) : 0) * f.position;
     if (!(released ? fade.hold(this.targetPosition, this.targetRotation) : this.readTarget())) return;
     const rig = ik.rig;
-    if (fade.presence.value < 1) {
+    const presence = this.presence;
+    presence.value = fade.presence.value * e;
+    if (presence.value < 1) {
       // fading in or out: the target comes from the head as the animation (and the hooks before) left it
       rig.getPosition(this.headId, headPosition);
       rig.getRotation(this.headId, headRotation);
-      fade.present(headPosition, headRotation, this.targetPosition, this.targetRotation);
+      fade.present(headPosition, headRotation, this.targetPosition, this.targetRotation, presence);
     }
     const input = this.input;
     if (f.bend > 0 && this.bendIds.length > 0) {

@@ -31,6 +31,8 @@ export interface FBBIKHeadEffectorOptions {
   rotation?: Quaternion;
   /** Start enabled. Default true. */
   enabled?: boolean;
+  /** Seconds `enabled` takes to fade out or in (default 0: at once): {@link FBBIKHeadEffector.enableFadeSeconds}. */
+  enableFadeSeconds?: number;
   /** [0, 1] Master weight of everything the effector does. Default 1. */
   weight?: number;
   /** [0, 1] How much the head goes to the target's position. Default 1. */

@@ -14,6 +14,7 @@ import { sceneDeltaSecondsToRef } from "../../babylon/scene-time.js";
 import type { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import { CharacterFrame, Scalars, addScaled, readCharacterFrame, worldPositionOf } from "./frame.js";
 import { notifyDisposed } from "../../babylon/dispose-notice.js";
+import { EnableFade, EnablePass } from "../../babylon/enable-fade.js";
 
 /** Longest delta time a modifier takes from the scene, in seconds (a hitch does not fling offsets). */
 export const MAX_MODIFIER_DELTA_TIME = 0.1;
@@ -56,6 +57,8 @@ export interface OffsetModifierOptions {
   weight?: number;
   /** Start enabled (default true). */
   enabled?: boolean;
+  /** Seconds `enabled` takes to fade out or in (default 0: at once): {@link OffsetModifier.enableFadeSeconds}. */
+  enableFadeSeconds?: number;
   /**
    * Run automatically in the IK's `onSkeletonRead` with the scene's delta time (default true). When
    * false, call {@link OffsetModifier.update} yourself before the IK solves (e.g. from an
@@ -153,6 +156,8 @@ export class ModifierClock {
   /** The delta time the next run uses. */
   pending = 0;
   /** [0, 1] The master weight ({@link OffsetModifier.weight}). */
+  master = 1;
+  /** [0, 1] The weight of this run: the master weight, times the enable fade's while `enabled` fades. */
   weight = 1;
   /** {@link OffsetModifier.characterScale}; NaN until measured or set. */
   characterScale = Number.NaN;
@@ -179,8 +184,19 @@ export class ModifierClock {
 export abstract class OffsetModifier {
   /** The IK this modifier drives. */
   readonly ik: FullBodyBipedIK;
-  /** When false the modifier adds nothing (and its timers stand still). */
+  /**
+   * When false the modifier adds nothing (and its timers stand still): at once, or once faded out over
+   * {@link enableFadeSeconds}. It reads what you set, also while the fade runs ({@link isFading}).
+   */
   enabled: boolean;
+  /**
+   * Seconds `enabled` takes to switch (default 0: at once, what the modifier added leaves in one frame). Set to
+   * false, everything it adds (offsets, and the bone turns of HitReaction and Recoil) eases out over this time
+   * as if {@link weight} fell to 0, its timers still running, then it stops; set to true, it eases in the same
+   * way; set back mid-fade, it turns back where it is. The IK's own `enableFadeSeconds` fades the whole output
+   * instead. Not in FinalIK.
+   */
+  enableFadeSeconds: number;
   /** Run in the IK's `onSkeletonRead` with the scene's delta time; otherwise call {@link update} yourself. */
   autoUpdate: boolean;
   /** Notified once by {@link dispose}, before it lets go of its state (Babylon's convention). */
@@ -208,6 +224,8 @@ export abstract class OffsetModifier {
   private readonly preHook: () => void;
   private lastFrameId = -1;
   private disposed = false;
+  /** The fade of {@link enabled} over {@link enableFadeSeconds}. */
+  private readonly enableFade: EnableFade;
   /** A run was skipped (disabled or weight 0), or a gap was too long: the next run calls {@link onResume} first. */
   private paused = false;
 
@@ -216,6 +234,8 @@ export abstract class OffsetModifier {
     this.ik = ik;
     this.weight = options.weight ?? 1;
     this.enabled = options.enabled ?? true;
+    this.enableFadeSeconds = options.enableFadeSeconds ?? 0;
+    this.enableFade = new EnableFade(ik.scene, null);
     this.autoUpdate = options.autoUpdate ?? true;
     this.clock.characterScale = options.characterScale ?? Number.NaN;
     // after the IK has read the skeleton (as the interaction system and the grounder): bones then come
@@ -231,10 +251,20 @@ export abstract class OffsetModifier {
 
   /** [0, 1] Master weight of the modifier (clamped; NaN is 0). */
   get weight(): number {
-    return this.clock.weight;
+    return this.clock.master;
   }
   set weight(v: number) {
-    this.clock.weight = clamp01(v);
+    const c = this.clock;
+    c.master = clamp01(v);
+    c.weight = c.master;
+  }
+
+  /**
+   * True while what the modifier adds eases in or out after `enabled` changed ({@link enableFadeSeconds});
+   * false while its IK does not run (nothing of the modifier shows then).
+   */
+  get isFading(): boolean {
+    return this.enableFade.fading && !this.ik._idle;
   }
 
   /**
@@ -304,12 +334,16 @@ export abstract class OffsetModifier {
   private run(): boolean {
     const clock = this.clock;
     const dt = clock.pending;
-    if (this.disposed || !this.enabled || !(clock.weight > 0) || !(dt > 0) || !Number.isFinite(dt)) {
+    const pass = this.disposed ? EnablePass.Off : this.enableFade.beginHook(this, this.ik._resumed);
+    const on = pass === EnablePass.Solve || pass === EnablePass.Fade;
+    if (!on || !(clock.master > 0) || !(dt > 0) || !Number.isFinite(dt)) {
       // the character may move while switched off (not over a mere second update in a frame, dt 0)
-      if (!this.enabled || !(clock.weight > 0)) this.paused = true;
+      if (!on || !(clock.master > 0)) this.paused = true;
       clock.deltaTime = 0;
       return false;
     }
+    // fading `enabled`: everything the modifier adds this run, scaled by the fade's weight
+    clock.weight = pass === EnablePass.Fade ? clock.master * this.enableFade.weight : clock.master;
     clock.deltaTime = dt;
     readCharacterFrame(this.ik, this.frame);
     if (this.paused) {

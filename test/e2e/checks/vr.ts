@@ -10,6 +10,10 @@ interface Sample {
   pelvis: V;
   pelvisAnimated: V | null;
   headsetMoved: number;
+  /** How far each knee stands ahead of its thigh-to-ankle line (× h; negative: bent backward). */
+  kneesAhead: [number, number];
+  /** The largest move of any bone in one frame of the script so far (× h). */
+  jump: number;
   height: number;
 }
 
@@ -30,11 +34,26 @@ function onTrackers(label: string, s: Sample, lines: string[]): void {
 export async function checkVR({ checks, hook, waitFor, page, lines }: CheckContext): Promise<void> {
   const moments = Object.entries(checks) as [string, Sample][];
   expect(moments.length).toBe(3);
-  for (const [k, s] of moments) onTrackers(`script ${k}`, s, lines);
+  // t1 and t2 within the legs' fold: the head on the headset
+  for (const [k, s] of moments.slice(0, 2)) onTrackers(`script ${k}`, s, lines);
   // the body follows: the headset went down and the pelvis with it (from the animation-only pose)
   const crouched = checks.t3 as Sample;
   const h = crouched.height;
   expect(crouched.headsetMoved / h, "the headset moved down").toBeGreaterThan(0.1);
+  // t3, the deepest: the headset half the height down, below the legs' fold (minKneeAngle): the torso is lifted,
+  // the head stays above the headset, the knees ahead, and no frame of the way down jumps (the legs flipped)
+  const above = crouched.head[1] - crouched.headTarget[1];
+  const hands = Math.max(...[0, 1].map((i) => dist(crouched.hands[i]!, crouched.handTargets[i]!)));
+  lines.push(
+    `deepest (t = 3 s): headset ${pct(crouched.headsetMoved, h)} down, the head ${pct(above, h)} above it; knees ` +
+      `ahead by ${crouched.kneesAhead.map((k) => `${(k * 100).toFixed(1)} %`).join(", ")} of h; hands to the ` +
+      `controllers ${pct(hands, h)}; largest bone move in a frame ${(crouched.jump * 100).toFixed(2)} % of h`,
+  );
+  expect(crouched.headsetMoved / h, "the headset below the legs' fold").toBeGreaterThan(0.45);
+  expect(above / h, "minKneeAngle lifts the torso: the head above the headset").toBeGreaterThan(0.03);
+  for (const k of crouched.kneesAhead) expect(k, "the knees bend forward").toBeGreaterThan(0.05);
+  expect(hands / h, "hands on the controllers").toBeLessThan(0.01);
+  expect(crouched.jump, "no bone jumps in a frame (2 % of h)").toBeLessThan(0.02);
   const drop = crouched.pelvisAnimated![1] - crouched.pelvis[1];
   lines.push(`crouched (t = 3 s): pelvis ${pct(drop, h)} below the animation's`);
   expect(drop / h, "the pelvis crouches under the headset").toBeGreaterThan(0.05);
@@ -42,6 +61,8 @@ export async function checkVR({ checks, hook, waitFor, page, lines }: CheckConte
   await hook("h.control('script', false)");
   expect(await page.locator("#vr-script").isChecked()).toBe(false);
   expect(await page.locator("#legend .legend-item").count()).toBe(3);
+  // from the script's pose at t = 1 (the script stopped at its deepest, below the legs' fold)
+  await hook("h.control('pose', 1)");
   await hook("h.control('move', [0, 0.06, -0.08, 0.05])");
   await hook("h.control('move', [1, -0.05, 0.1, 0.04])");
   await hook("h.control('move', [2, 0.04, -0.06, 0.06])");
