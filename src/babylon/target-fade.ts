@@ -8,7 +8,7 @@
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { Scene } from "@babylonjs/core/scene.js";
 import { NumberRef } from "../math/number-ref.js";
-import { Quat, type ReadonlyQuat, copyQuat, slerpByRef } from "../math/quat.js";
+import { Quat, copyQuat, slerpByRef } from "../math/quat.js";
 import { Vec3, type ReadonlyVec3, copy, lerpByRef } from "../math/vec3.js";
 import { FadeClock } from "./scene-time.js";
 
@@ -24,8 +24,8 @@ export interface FadeOwner {
  *   it is);
  * - a target that changes source (another node, null → node) or is read again after being held is reached
  *   from the target last used;
- * - while it fades in from no weight, or out after a release, the target is also carried from the bone's
- *   own pose by the same share: weights that act most at their small end (the head's torso is pinned by the
+ * - while it fades in from no weight, or out after a release, the target's position is also carried from the
+ *   bone's own by the same share: weights that act most at their small end (the head's torso is pinned by the
  *   weight in each iteration) would otherwise put most of the move into a fade's first or last frames.
  * A target node that keeps its source, and weights that change no faster than the share, are used as they
  * are (FinalIK's).
@@ -184,11 +184,12 @@ export class TargetFade {
   }
 
   /**
-   * While the presence is below 1: the target carried from the bone's own pose by it, in place (`p`:
-   * {@link presence}, or it scaled by another fade).
+   * While the presence is below 1: the target's position carried from the bone's own by it, in place (`p`:
+   * {@link presence}, or it scaled by another fade). Not its rotation: rotation weights turn in proportion, and a
+   * target rotation carried from the bone's passes through the clamps' bends (a headset far from the head's
+   * rest turned the spine most in the fade's first frames).
    */
-  present(bonePosition: ReadonlyVec3, boneRotation: ReadonlyQuat, position: Vec3, rotation: Quat, p: NumberRef): void {
+  present(bonePosition: ReadonlyVec3, position: Vec3, p: NumberRef): void {
     lerpByRef(position, bonePosition, position, p);
-    slerpByRef(rotation, boneRotation, rotation, p);
   }
 }

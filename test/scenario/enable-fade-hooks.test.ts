@@ -60,9 +60,13 @@ interface Case {
   attach(m: LoadedModel, ik: FullBodyBipedIK, c: Clone, h: number, bare: FullBodyBipedIK): Hook;
 }
 
-/** The head 15 % of the height down and 8 % forward of the animated head (a crouch under a headset). */
-const head: Case = {
-  name: "FBBIKHeadEffector",
+/**
+ * The head 15 % of the height down and 8 % forward of the animated head (a crouch under a headset), turned
+ * `far` (the world's axes: UAL's head bone is rolled 177° from them, as a headset node not aligned to the
+ * head's bone is) or near (the head's own rotation pitched down 0.2 rad).
+ */
+const headCase = (far: boolean): Case => ({
+  name: far ? "FBBIKHeadEffector (headset far from the head's rotation)" : "FBBIKHeadEffector",
   // a release's path (weights and the target's pull fall together: twice the pace at the start)
   bound: (2 * 1.25) / FRAMES,
   attach: (m, ik, _c, h) => {
@@ -75,13 +79,13 @@ const head: Case = {
         .add(new Vector3(0, -0.15 * h, 0))
         .add(forward.normalize().scale(0.08 * h)),
     );
-    // the head's own rotation, pitched down 0.2 rad (a turn far from it: see the report's release figures)
-    headset.rotationQuaternion = Quaternion.RotationAxis(Vector3.Right(), 0.2).multiply(
-      bone.getTransformNode()!.absoluteRotationQuaternion,
-    );
+    headset.rotationQuaternion = far
+      ? Quaternion.Identity()
+      : Quaternion.RotationAxis(Vector3.Right(), 0.2).multiply(bone.getTransformNode()!.absoluteRotationQuaternion);
     return FBBIKHeadEffector.create(ik, { target: headset, enableFadeSeconds: FADE });
   },
-};
+});
+const head = headCase(false);
 
 /** The left foot on a block 8 % of the height high, the right one on the floor. */
 const grounder: Case = {
@@ -217,4 +221,32 @@ describe("enableFadeSeconds on the hooks of FullBodyBipedIK's solve", () => {
       expect(fromBare()).toBeGreaterThan(0.01);
     });
   }
+
+  it("FBBIKHeadEffector with a headset far from the head's rotation: released and back by its weight over fadeSeconds, off and on by enableFadeSeconds, no frame jumps more than a fade's", async () => {
+    const k = headCase(true);
+    const { m, a, twin, hook, h } = await setUp(k);
+    const effector = hook as FBBIKHeadEffector;
+    const instant = instantJump(m, hook, a.skeleton, twin.skeleton, h);
+    run(m, a.skeleton, twin.skeleton, h, 30);
+    // the weight's own ease (fadeSeconds, 0.3 s): a headset's tracking lost and found
+    const released = run(m, a.skeleton, twin.skeleton, h, 25, (f) => {
+      if (f === 0) effector.weight = 0;
+    }).jump;
+    const back = run(m, a.skeleton, twin.skeleton, h, 25, (f) => {
+      if (f === 0) effector.weight = 1;
+    }).jump;
+    const off = run(m, a.skeleton, twin.skeleton, h, 25, (f) => {
+      if (f === 0) hook.enabled = false;
+    }).jump;
+    const on = run(m, a.skeleton, twin.skeleton, h, 25, (f) => {
+      if (f === 0) hook.enabled = true;
+    }).jump;
+    report(
+      `${k.name}: instant ${(instant * 100).toFixed(2)} % h; weight released ${(released * 100).toFixed(3)} % h, ` +
+        `back ${(back * 100).toFixed(3)}; enabled off ${(off * 100).toFixed(3)}, on ${(on * 100).toFixed(3)}`,
+    );
+    // a target rotation carried from the head's passed through the clamps: most of the turn in one frame
+    expect(instant).toBeGreaterThan(0.03);
+    for (const jump of [released, back, off, on]) expect(jump).toBeLessThan(instant * k.bound);
+  });
 });

@@ -424,10 +424,9 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
     const presence = this.presence;
     presence.value = fade.presence.value * e;
     if (presence.value < 1) {
-      // fading in or out: the target comes from the head as the animation (and the hooks before) left it
+      // fading in or out: the target's position comes from the head as the animation (and the hooks before) left it
       rig.getPosition(this.headId, headPosition);
-      rig.getRotation(this.headId, headRotation);
-      fade.present(headPosition, headRotation, this.targetPosition, this.targetRotation, presence);
+      fade.present(headPosition, this.targetPosition, presence);
     }
     const input = this.input;
     if (f.bend > 0 && this.bendIds.length > 0) {
