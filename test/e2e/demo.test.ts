@@ -34,7 +34,7 @@ import {
   serve,
   type V,
 } from "./harness";
-import { SCENARIO_CHECKS, type ScenarioCheck } from "./checks/index";
+import { SCENARIO_CHECKS, type ScenarioCheck, type ScenarioSetup } from "./checks/index";
 import { CHROMIUM, CHROMIUM_ARGS, skipBrowser } from "./chromium";
 import { MANNEQUIN_HUMANOID, vrmFromGlb } from "../helpers/vrm-from-glb";
 
@@ -223,7 +223,13 @@ describe.skipIf(skip)(title, () => {
    * Opens a scenario with a model: ready without console errors, its own check (when `check` is given), the
    * character visible in its region; with the default model also the panel's fit.
    */
-  async function scenario(name: string, wait: number, check: ScenarioCheck | null, model: string) {
+  async function scenario(
+    name: string,
+    wait: number,
+    check: ScenarioCheck | null,
+    model: string,
+    setup?: ScenarioSetup,
+  ) {
     const { s, opened } = await session(model, name);
     const { page, hook, waitFor } = s;
     const lines: string[] = [];
@@ -242,6 +248,7 @@ describe.skipIf(skip)(title, () => {
         // the hit waits for its own moment (a click); the others for their recorded key moments. Scene time
         // holds there for the images and the check: a check that needs more lets it go (h.hold(null))
         let checks: Record<string, unknown> = {};
+        await setup?.(hook);
         if (name !== "hit") {
           await hook("h.hold(() => h.done())");
           await waitFor("h.done()", wait);
@@ -288,9 +295,9 @@ describe.skipIf(skip)(title, () => {
     }
   }
 
-  for (const { name, wait, check } of SCENARIO_CHECKS) {
+  for (const { name, wait, check, setup } of SCENARIO_CHECKS) {
     it(`scenario ${name}: ready without console errors, limbs on the scene's objects, the character visible in its region, the panel fits`, async () => {
-      await scenario(name, wait, check, DEFAULT_MODEL);
+      await scenario(name, wait, check, DEFAULT_MODEL, setup);
     }, 240_000);
   }
   for (const { name, wait, check } of SCENARIO_CHECKS) {

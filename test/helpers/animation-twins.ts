@@ -1,8 +1,8 @@
 /**
- * Three copies of one character, each in its own NullEngine scene, driven by the same animation script: one
- * without IK (Babylon's own pose), one with the IK on every frame, and one with the IK at master weight 0 but
- * at a few check frames. `runTwins` renders them in lockstep and measures how far the IK's
- * copies stray from Babylon's pose (see {@link TwinFigures}).
+ * Copies of one character, each in its own NullEngine scene, driven by the same animation script: one without
+ * IK (Babylon's own pose) and, for each IK set-up, one with the IK on every frame and one with the IK at master
+ * weight 0 but at a few check frames. `runTwins` renders them in lockstep and measures how far the IK's copies
+ * stray from Babylon's pose (see {@link TwinFigures}).
  */
 import type { AnimationGroup } from "@babylonjs/core/Animations/animationGroup.js";
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
@@ -107,11 +107,18 @@ function worldOf(bone: Bone, out: Vector3): Vector3 {
 }
 
 /**
- * Loads three copies, runs the scenario on all of them in lockstep and returns the figures. `makeIK` puts the
- * IK on a copy (weight 1 unless set otherwise); its target is the end bone of the copy without IK, pulled a
- * quarter of the way toward the limb's root and raised by `lift` × height (always within reach).
+ * Runs the scenario on one copy without IK and, for each of `makers`, two more (the IK on every frame; the IK
+ * at weight 0 but at the check frames), all in lockstep, and returns each IK's figures in `makers`' order. The
+ * IKs share the copy without IK: each copy is its own scene, so the others cannot change what one reads.
+ * `makeIK` puts the IK on a copy (weight 1 unless set otherwise); its target is the end bone of the copy
+ * without IK, pulled a quarter of the way toward the limb's root and raised by `lift` × height (always within
+ * reach).
  */
-export async function runTwins(scenario: TwinScenario, makeIK: (t: Twin) => TwinIK, lift = 0.03): Promise<TwinFigures> {
+export async function runTwins(
+  scenario: TwinScenario,
+  makers: readonly ((t: Twin) => TwinIK)[],
+  lift = 0.03,
+): Promise<TwinFigures[]> {
   const load = async (): Promise<Twin> => {
     const m = await loadModel(scenario.model ?? "UAL", { clips: (c) => scenario.clips.includes(c) });
     if (scenario.clock === true) m.scene.useConstantAnimationDeltaTime = false;
@@ -119,55 +126,77 @@ export async function runTwins(scenario: TwinScenario, makeIK: (t: Twin) => Twin
     for (const g of m.container.animationGroups) groups.set(g.name, g);
     return { m, groups };
   };
-  const twins = [await load(), await load(), await load()];
-  const [ref, on, late] = twins as [Twin, Twin, Twin];
+  const twins: Twin[] = [];
+  for (let i = 0; i < 1 + 2 * makers.length; i++) twins.push(await load());
+  const ref = twins[0]!;
   let now = 1000;
   const clock = scenario.clock === true ? vi.spyOn(PrecisionDate, "Now", "get").mockImplementation(() => now) : null;
+  const probes: (() => void)[] = [];
+  const iks: TwinIK[] = [];
   try {
     for (const t of twins) scenario.prepare?.(t);
-    const iks = [on, late].map((t) => makeIK(t));
-    const [ikOn, ikLate] = iks as [TwinIK, TwinIK];
     const h = height(ref.m);
-    const figures: TwinFigures = { weightZero: 0, read: 0, reach: 0, others: 0, drift: 0, readFrame: -1 };
-    const bones = on.m.skeleton.bones;
-    const all = bones.map((_, i) => i);
-    const others = all.filter((i) => !ikOn.writes.has(bones[i]!));
-    const end = bones.indexOf(ikOn.end);
+    let frame = 0;
+    const runs = makers.map((makeIK, k) => {
+      const on = twins[1 + 2 * k]!;
+      const late = twins[2 + 2 * k]!;
+      const ikOn = makeIK(on);
+      const ikLate = makeIK(late);
+      iks.push(ikOn, ikLate);
+      const figures: TwinFigures = { weightZero: 0, read: 0, reach: 0, others: 0, drift: 0, readFrame: -1 };
+      const bones = on.m.skeleton.bones;
+      const all = bones.map((_, i) => i);
+      // what the IK will read: the bones after the animations and every observer, before the solve
+      const probe = on.m.scene.onBeforeRenderObservable.add(() => {
+        const e = gap(on.m, ref.m, h, all);
+        if (e > figures.read) {
+          figures.read = e;
+          figures.readFrame = frame;
+        }
+      });
+      probes.push(() => on.m.scene.onBeforeRenderObservable.remove(probe));
+      return {
+        on,
+        late,
+        ikOn,
+        ikLate,
+        figures,
+        all,
+        others: all.filter((i) => !ikOn.writes.has(bones[i]!)),
+        end: bones.indexOf(ikOn.end),
+        anchor: bones.indexOf(ikOn.anchor),
+      };
+    });
     const target = new Vector3();
     const anchor = new Vector3();
     const hand = new Vector3();
-    let frame = 0;
-    // what the IK will read: the bones after the animations and every observer, before the solve
-    const probe = on.m.scene.onBeforeRenderObservable.add(() => {
-      const e = gap(on.m, ref.m, h, all);
-      if (e > figures.read) {
-        figures.read = e;
-        figures.readFrame = frame;
-      }
-    });
     const frames = scenario.frames ?? 600;
     for (frame = 0; frame < frames; frame++) {
       for (const t of twins) scenario.between?.(t, frame);
       now += 16;
       ref.m.scene.render();
-      worldOf(ref.m.skeleton.bones[end]!, target);
-      worldOf(ref.m.skeleton.bones[bones.indexOf(ikOn.anchor)]!, anchor);
-      Vector3.LerpToRef(target, anchor, 0.25, target);
-      target.y += lift * h;
-      for (const ik of iks) ik.setTarget(target);
       const check = CHECKS.includes(frame);
-      ikLate.setWeight(check ? 1 : 0);
-      on.m.scene.render();
-      late.m.scene.render();
-      if (!check) figures.weightZero = Math.max(figures.weightZero, gap(late.m, ref.m, h, all));
-      figures.reach = Math.max(figures.reach, Vector3.Distance(worldOf(bones[end]!, hand), target) / h);
-      figures.others = Math.max(figures.others, gap(on.m, ref.m, h, others));
-      if (check) figures.drift = Math.max(figures.drift, gap(on.m, late.m, h, all));
+      for (const r of runs) {
+        worldOf(ref.m.skeleton.bones[r.end]!, target);
+        worldOf(ref.m.skeleton.bones[r.anchor]!, anchor);
+        Vector3.LerpToRef(target, anchor, 0.25, target);
+        target.y += lift * h;
+        r.ikOn.setTarget(target);
+        r.ikLate.setTarget(target);
+        r.ikLate.setWeight(check ? 1 : 0);
+        r.on.m.scene.render();
+        r.late.m.scene.render();
+        const f = r.figures;
+        if (!check) f.weightZero = Math.max(f.weightZero, gap(r.late.m, ref.m, h, r.all));
+        f.reach = Math.max(f.reach, Vector3.Distance(worldOf(r.on.m.skeleton.bones[r.end]!, hand), target) / h);
+        f.others = Math.max(f.others, gap(r.on.m, ref.m, h, r.others));
+        if (check) f.drift = Math.max(f.drift, gap(r.on.m, r.late.m, h, r.all));
+      }
     }
-    on.m.scene.onBeforeRenderObservable.remove(probe);
-    for (const ik of iks) ik.dispose();
-    return figures;
+    return runs.map((r) => r.figures);
   } finally {
+    for (const remove of probes) remove();
+    for (const ik of iks) ik.dispose();
     clock?.mockRestore();
     for (const t of twins) t.m.dispose();
   }

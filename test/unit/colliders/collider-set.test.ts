@@ -16,17 +16,24 @@ import { FBBIKError } from "../../../src/solver/errors.js";
 import { Random } from "../../helpers/random.js";
 import { type V, add, dist, dot, mul, sub, v } from "../../helpers/vectors.js";
 
+/** Distance from (px, py, pz) to the segment from a along d (dd: d·d); in scalars, the search calls it 160 times. */
+function pointOnSegment(px: number, py: number, pz: number, a: V, d: V, dd: number): number {
+  const t = dd > 0 ? Math.min(1, Math.max(0, ((px - a.x) * d.x + (py - a.y) * d.y + (pz - a.z) * d.z) / dd)) : 0;
+  return Math.hypot(px - (a.x + d.x * t), py - (a.y + d.y * t), pz - (a.z + d.z * t));
+}
+
 /** Distance from p to the segment a–b. */
 function pointSegment(p: V, a: V, b: V): number {
   const d = sub(b, a);
-  const dd = dot(d, d);
-  const t = dd > 0 ? Math.min(1, Math.max(0, dot(sub(p, a), d) / dd)) : 0;
-  return dist(p, add(a, mul(d, t)));
+  return pointOnSegment(p.x, p.y, p.z, a, d, dot(d, d));
 }
 
 /** Distance between segments p–q and a–b (convex in the first segment's parameter: ternary search). */
 function segmentSegment(p: V, q: V, a: V, b: V): number {
-  const at = (s: number): number => pointSegment(add(p, mul(sub(q, p), s)), a, b);
+  const d = sub(b, a);
+  const dd = dot(d, d);
+  const [ex, ey, ez] = [q.x - p.x, q.y - p.y, q.z - p.z];
+  const at = (s: number): number => pointOnSegment(p.x + ex * s, p.y + ey * s, p.z + ez * s, a, d, dd);
   let lo = 0;
   let hi = 1;
   for (let k = 0; k < 80; k++) {
