@@ -224,6 +224,7 @@ export {
   HeadBendBone,
   type FBBIKHeadEffectorOptions,
 } from "./effectors/head/fbbik-head-effector.js";
+export { createTrackerTarget, type TrackerTargetOptions } from "./babylon/tracker-target.js";
 
 // types that appear in the signatures above (so they can be named, and the reference docs can link them)
 export type { P3 } from "./math/value.js";

@@ -5,11 +5,10 @@
  */
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
-import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { RotationLimitEuler } from "../joints/limits/rotation-limit-euler.js";
 import { Vec3 } from "../math/vec3.js";
 import { FBBIKError } from "../solver/errors.js";
-import { boneWorldMatrixToRef } from "./world-matrix.js";
+import { boneWorldMatrixToRef, skinnedMeshOf } from "./world-matrix.js";
 
 /** Options of {@link kneeEulerLimit}. */
 export interface KneeLimitOptions {
@@ -49,7 +48,7 @@ export function kneeEulerLimit(
   foot: Bone,
   options: KneeLimitOptions = {},
 ): RotationLimitEuler {
-  const space = skinnedMesh(shin);
+  const space = skinnedMeshOf(shin);
   const toShin = boneWorldMatrixToRef(shin, space, new Matrix()).invert();
   const at = (b: Bone) =>
     Vector3.TransformCoordinates(boneWorldMatrixToRef(b, space, new Matrix()).getTranslation(), toShin);
@@ -74,11 +73,4 @@ export function kneeEulerLimit(
   const a = (sign * (options.minBend ?? 0.5) * Math.PI) / 180;
   const b = (sign * (options.maxBend ?? 180) * Math.PI) / 180;
   return new RotationLimitEuler(new Vec3(Math.min(a, b), 0, 0), new Vec3(Math.max(a, b), 0, 0));
-}
-
-/** The mesh `bone`'s skeleton skins (the space of a bone without a linked node), or null. */
-function skinnedMesh(bone: Bone): TransformNode | null {
-  if (bone.getTransformNode() !== null) return null;
-  const skeleton = bone.getSkeleton();
-  return skeleton.getScene().meshes.find((m) => m.skeleton === skeleton) ?? null;
 }

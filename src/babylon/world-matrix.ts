@@ -149,6 +149,13 @@ export function boneWorldMatrixToRef(bone: Bone, space: TransformNode | null, ou
   return bone.getAbsoluteMatrix().multiplyToRef(currentWorldMatrix(space), out);
 }
 
+/** The mesh `bone`'s skeleton skins (the space of a bone without a linked node), or null (linked, or no mesh). */
+export function skinnedMeshOf(bone: Bone): TransformNode | null {
+  if (bone.getTransformNode() !== null) return null;
+  const skeleton = bone.getSkeleton();
+  return skeleton.getScene().meshes.find((m) => m.skeleton === skeleton) ?? null;
+}
+
 /**
  * `a × b` for Babylon's 4×4 layout (row vectors: a point goes through `a`, then `b`), in double precision, into `out`.
  */
