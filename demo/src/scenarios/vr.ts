@@ -11,6 +11,7 @@ import { CreateCylinder } from "@babylonjs/core/Meshes/Builders/cylinderBuilder"
 import { CreateTorus } from "@babylonjs/core/Meshes/Builders/torusBuilder";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode";
 import type { Bone } from "@babylonjs/core/Bones/bone";
+import { createTrackerTarget } from "../../../src/babylon/tracker-target";
 import { FBBIKHeadEffector } from "../../../src/effectors/head/fbbik-head-effector";
 import { checkbox, slider } from "../controls";
 import {
@@ -33,16 +34,6 @@ import { onTop, trackerGizmos } from "../props/tracker-gizmos";
 const HEADSET = new Color3(0.25, 0.9, 1);
 const LEFT = new Color3(1, 0.55, 0.1);
 const RIGHT = new Color3(1, 0.2, 0.45);
-
-/** A node at `bone`'s world position and rotation, hung under `parent` (it follows the tracker rigidly). */
-function targetUnder(parent: Mesh, bone: Bone, name: string): TransformNode {
-  const t = new TransformNode(name, parent.getScene());
-  t.position.copyFrom(bonePos(bone));
-  t.rotationQuaternion = boneRotation(bone);
-  parent.computeWorldMatrix(true);
-  t.setParent(parent);
-  return t;
-}
 
 /** Gives `node` (under a parent) the world rotation `q`, keeping its place. */
 function setWorldRotation(node: TransformNode, q: Quaternion): void {
@@ -75,7 +66,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   visor.position.z = 0.225 * hs;
   headset.position.copyFrom(headBone.add(up.scale(0.45 * hs)).add(forward.scale(0.45 * hs)));
   headset.rotationQuaternion = facing.clone();
-  const headTarget = targetUnder(headset, r.head!, "head target");
+  const headTarget = createTrackerTarget(headset, r.head!, { name: "head target" });
   const head = FBBIKHeadEffector.create(ik, { target: headTarget, headClampWeight: 0 });
   ctx.components.push(head);
 
@@ -100,7 +91,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     const fingers = hand.children.map(bonePos).reduce((a, p) => a.addInPlace(p), Vector3.Zero());
     const palm = hand.children.length > 0 ? fingers.scale(1 / hand.children.length) : wrist;
     grip.position.copyFrom(Vector3.Lerp(wrist, palm, 0.6));
-    const target = targetUnder(grip, hand, `${name} target`);
+    const target = createTrackerTarget(grip, hand, { name: `${name} target` });
     const front = bonePos(upper)
       .add(forward.scale(0.4 * L))
       .add(up.scale(-0.35 * L))
