@@ -11,12 +11,10 @@ import type { BabylonRig } from "./babylon-rig.js";
 import { OutputFade } from "./lod/output-fade.js";
 import { FadeClock } from "./scene-time.js";
 
-/** What owns the fade: its settings are read from it (a double handed to a call may be boxed). */
+/** What owns the fade: `enabled` is read from it; its `enableFadeSeconds` lives in {@link EnableFade.seconds}. */
 export interface EnableFadeOwner {
   /** What the user set. */
   readonly enabled: boolean;
-  /** Seconds of a whole fade; ≤ 0 (or not a number): `enabled` switches at once. */
-  readonly enableFadeSeconds: number;
 }
 
 /** What an update does this frame ({@link EnableFade.begin}). */
@@ -44,6 +42,12 @@ export type EnablePass = (typeof EnablePass)[keyof typeof EnablePass];
 export class EnableFade {
   /** The weighting (an OutputFade from no offset, by the weight), made at the first fade. */
   private output: OutputFade | null = null;
+  /**
+   * The owner's `enableFadeSeconds` (its accessor's storage): seconds of a whole fade; ≤ 0 (or not a number):
+   * `enabled` switches at once. Kept here because owners are of many classes, and a double read from an object
+   * of many shapes is boxed (16 B a read).
+   */
+  seconds = 0;
   /** How much of the output shows: 1 on, 0 off, in between while fading. Read-only to the owner. */
   weight = 1;
   /** The state it goes toward: `enabled` as last seen. */
@@ -71,7 +75,7 @@ export class EnableFade {
    * is `enabled`, as without the fade.
    */
   active(owner: EnableFadeOwner): boolean {
-    return owner.enabled || (this.weight > 0 && owner.enableFadeSeconds > 0);
+    return owner.enabled || (this.weight > 0 && this.seconds > 0);
   }
 
   /**
@@ -93,7 +97,7 @@ export class EnableFade {
    */
   begin(owner: EnableFadeOwner): EnablePass {
     const on = owner.enabled;
-    const seconds = owner.enableFadeSeconds;
+    const seconds = this.seconds;
     if (this.fromNothing) this.fromNothing = false;
     if (on === this.on && this.weight === (on ? 1 : 0)) return this.settled(on);
     // no fade (or its time set to 0 mid-fade), or nothing of the IK on the bones to fade out: at once

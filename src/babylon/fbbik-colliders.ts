@@ -9,6 +9,7 @@ import type { BoneCollider } from "./bone-collider.js";
 import { BoneColliderSet } from "./bone-collider-set.js";
 import type { FullBodyBipedIK } from "./full-body-biped-ik.js";
 import { notifyDisposed } from "./dispose-notice.js";
+import { EnableFade, EnablePass } from "./enable-fade.js";
 
 /** Options of {@link FBBIKColliders.create}. */
 export interface FBBIKCollidersOptions {
@@ -21,6 +22,8 @@ export interface FBBIKCollidersOptions {
   limbs?: readonly FullBodyBipedChain[];
   /** Clearance between the hand (or foot) bone's origin and the colliders, in world units (default 0). */
   clearance?: number;
+  /** Seconds `enabled` takes to fade out or in (default 0: at once): {@link FBBIKColliders.enableFadeSeconds}. */
+  enableFadeSeconds?: number;
 }
 
 const s = new Vec3();
@@ -67,14 +70,31 @@ export class FBBIKColliders {
   readonly limbs: readonly FullBodyBipedChain[];
   /** Clearance between a limb end's origin and the colliders, in world units. */
   clearance: number;
-  /** When false the pass does nothing. */
+  /**
+   * When false the pass does nothing: at once, or once faded out over {@link enableFadeSeconds}. It reads what
+   * you set, also while the fade runs ({@link isFading}).
+   */
   enabled = true;
+  /**
+   * Seconds `enabled` takes to switch (default 0: at once, a hand kept out of a collider jumps to its target).
+   * Set to false, the push out of the colliders eases out over this time, then the pass stops; set to true, it
+   * eases in; set back mid-fade, it turns back where it is. The IK's own `enableFadeSeconds` fades the whole
+   * output instead. Not in FinalIK.
+   */
+  get enableFadeSeconds(): number {
+    return this.enableFade.seconds;
+  }
+  set enableFadeSeconds(v: number) {
+    this.enableFade.seconds = v;
+  }
   /** Notified once by {@link dispose}, before it lets go of its state (Babylon's convention). */
   readonly onDisposeObservable = new Observable<FBBIKColliders>();
   private observer: Observer<void> | null;
   private disposed = false;
   /** Per collider, 1 when it hangs on the limb being resolved (grown with the colliders). */
   private ownLimb = new Uint8Array(0);
+  /** The fade of {@link enabled} over {@link enableFadeSeconds}. */
+  private readonly enableFade: EnableFade;
 
   private constructor(ik: FullBodyBipedIK, options: FBBIKCollidersOptions) {
     this.ik = ik;
@@ -86,6 +106,8 @@ export class FBBIKColliders {
     if (bad.length > 0) throw new FBBIKError(bad.map((l) => `limb ${l} is not a FullBodyBipedChain limb`));
     this.limbs = [...limbs];
     this.clearance = options.clearance ?? 0;
+    this.enableFade = new EnableFade(ik.scene, null);
+    this.enableFadeSeconds = options.enableFadeSeconds ?? 0;
     this.observer = ik.solver.onPostUpdateObservable.add(() => this.apply());
   }
 
@@ -107,6 +129,14 @@ export class FBBIKColliders {
     return this.colliders.remove(collider);
   }
 
+  /**
+   * True while the push out of the colliders eases in or out after `enabled` changed ({@link enableFadeSeconds});
+   * false while its IK does not run (nothing of the pass shows then).
+   */
+  get isFading(): boolean {
+    return this.enableFade.fading && !this.ik._idle;
+  }
+
   /** The class name, as Babylon's own objects report it. */
   getClassName(): string {
     return "FBBIKColliders";
@@ -124,7 +154,11 @@ export class FBBIKColliders {
   /** The pass (on the IK's onPostUpdateObservable): the solved pose is in the rig, not yet written. */
   private apply(): void {
     const ik = this.ik;
-    if (!this.enabled || this.colliders.colliders.length === 0 || !ik.solver.inner.solvedLastUpdate) return;
+    const pass = this.enableFade.beginHook(this, ik._resumed);
+    if (pass === EnablePass.Off || pass === EnablePass.Done) return;
+    if (this.colliders.colliders.length === 0 || !ik.solver.inner.solvedLastUpdate) return;
+    // fading `enabled`: each push out of the colliders scaled by the fade's weight
+    const w = pass === EnablePass.Fade ? this.enableFade.weight : 1;
     const rig = ik.rig;
     this.colliders.update(rig);
     const c = this.clearance;
@@ -140,6 +174,11 @@ export class FBBIKColliders {
       for (let c = 0; c < n; c++) this.ownLimb[c] = below(rig.parents, this.colliders.hangsOn(c), m.bone1.bone) ? 1 : 0;
       rig.getPosition(m.bone3.bone, h);
       if (!this.colliders.resolvePointStep(pushed, h, step)) continue;
+      if (w < 1) {
+        pushed.x = h.x + (pushed.x - h.x) * w;
+        pushed.y = h.y + (pushed.y - h.y) * w;
+        pushed.z = h.z + (pushed.z - h.z) * w;
+      }
       reachTwoBone(rig, m.bone1.bone, m.bone2.bone, m.bone3.bone, pushed);
     }
   }

@@ -150,7 +150,12 @@ export class FullBodyBipedIK {
    * stops: no FixTransforms, no solve, the bones show the animation alone. Set to true, its output eases in from
    * the animated pose. Set back mid-fade, it turns back from the pose shown. Not in FinalIK.
    */
-  enableFadeSeconds: number;
+  get enableFadeSeconds(): number {
+    return this.enableFade.seconds;
+  }
+  set enableFadeSeconds(v: number) {
+    this.enableFade.seconds = v;
+  }
   /** Solve after the animations and the before-render observers every frame. */
   autoUpdate: boolean;
   /** Take the IK's own output off the mapped bones before the animations every frame. */
@@ -202,7 +207,6 @@ export class FullBodyBipedIK {
     this.references = references;
     this.autoUpdate = options.autoUpdate ?? true;
     this.fixTransforms = options.fixTransforms ?? true;
-    this.enableFadeSeconds = options.enableFadeSeconds ?? 0;
     const built = buildBipedSolver(skeleton, references, rootNode, options, setupWarnings, (w) => {
       this.warnings.push(w);
       try {
@@ -220,6 +224,7 @@ export class FullBodyBipedIK {
     this.rig.watchDisposal();
     this.visibility = new RigVisibility(this.rig, skeleton);
     this.enableFade = new EnableFade(scene, this.rig);
+    this.enableFadeSeconds = options.enableFadeSeconds ?? 0;
     this.inspector = new InspectorSettings("fbbik_", fullBodyInspectorSettings(this));
     if (options.inspector ?? true) {
       if (references.root !== null) this.inspector.attach(references.root);

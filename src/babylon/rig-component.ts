@@ -81,7 +81,12 @@ export abstract class RigComponent {
    * stops: no FixTransforms, no solve, the bones show the animation alone. Set to true, its output eases in from
    * the animated pose. Set back mid-fade, it turns back from the pose shown. Not in FinalIK.
    */
-  enableFadeSeconds: number;
+  get enableFadeSeconds(): number {
+    return this.enableFade.seconds;
+  }
+  set enableFadeSeconds(v: number) {
+    this.enableFade.seconds = v;
+  }
   /** Solve after the animations and the before-render observers every frame. */
   autoUpdate: boolean;
   /** Take the component's own output off its bones before the animations every frame. */
@@ -122,7 +127,6 @@ export abstract class RigComponent {
     this.skeleton = skeleton;
     this.autoUpdate = options.autoUpdate ?? true;
     this.fixTransforms = options.fixTransforms ?? true;
-    this.enableFadeSeconds = options.enableFadeSeconds ?? 0;
     this.updateOrder = options.updateOrder ?? order;
     this.showInInspector = options.inspector ?? true;
     this.firstBoneName = bones[0]!.name;
@@ -131,6 +135,7 @@ export abstract class RigComponent {
     this.rig.watchDisposal();
     this.visibility = new RigVisibility(this.rig, skeleton);
     this.enableFade = new EnableFade(this.scene, this.rig);
+    this.enableFadeSeconds = options.enableFadeSeconds ?? 0;
     // FixTransforms covers the bones the component turns (a subclass that also moves bones stores again)
     this.rig.storeDefaultLocalState(bones.map((b) => ({ bone: this.rig.idOf(b), position: false })));
   }

@@ -1,6 +1,6 @@
 /**
  * `enableFadeSeconds` on the hooks of a FullBodyBipedIK's solve (FBBIKHeadEffector, GrounderFBBIK, the offset
- * modifiers): switching one off and on without a pop, alone or with its IK (the demo's IK switch). Three UAL
+ * modifiers, FBBIKColliders): switching one off and on without a pop, alone or with its IK (the demo's IK switch). Three UAL
  * clones play the same clip: the IK with the hook, a twin without IK (the animated pose) and an IK without the
  * hook (the pose the hook's fade ends on). A "jump" is the per-frame change of a bone's displacement from the
  * animated twin, in character heights (test/helpers/enable-fade-runs.ts).
@@ -12,6 +12,8 @@ import { CreateGround } from "@babylonjs/core/Meshes/Builders/groundBuilder.js";
 import { StandardMaterial } from "@babylonjs/core/Materials/standardMaterial.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { afterEach, describe, expect, it } from "vitest";
+import { BoneCollider } from "../../src/babylon/bone-collider.js";
+import { FBBIKColliders } from "../../src/babylon/fbbik-colliders.js";
 import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import { GrounderFBBIK } from "../../src/effectors/grounding/grounder-fbbik.js";
 import { StaticGroundRaycast } from "../../src/effectors/grounding/static-ground-raycast.js";
@@ -122,6 +124,28 @@ const modifier: Case = {
   },
 };
 
+/** FBBIKColliders: the left hand's target 0.06 h inside a sphere (a pillar's node) of 0.1 h, kept out of it. */
+const colliders: Case = {
+  name: "FBBIKColliders",
+  // a push in proportion to the weight, the arm turned to reach it
+  bound: BOUND,
+  attach: (m, ik, _c, h, bare) => {
+    const hand = worldPos(ik.references.leftHand);
+    const target = hand.add(new Vector3(0, 0.04 * h, 0.06 * h));
+    for (const k of [ik, bare]) {
+      const e = k.solver.leftHandEffector;
+      e.position.copyFrom(target);
+      e.positionWeight = 1;
+    }
+    const pillar = new TransformNode("pillar", m.scene);
+    pillar.position.copyFrom(target.add(new Vector3(0, 0, 0.04 * h)));
+    return FBBIKColliders.create(ik, {
+      colliders: [BoneCollider.sphere(pillar, 0.1 * h)],
+      enableFadeSeconds: FADE,
+    });
+  },
+};
+
 /** UAL's three clones: the IK with the hook (`a`), the animated twin, the IK without the hook (`bare`). */
 async function setUp(k: Case) {
   const { m, c, h } = await clones("UAL", 3);
@@ -141,7 +165,7 @@ async function setUp(k: Case) {
 }
 
 describe("enableFadeSeconds on the hooks of FullBodyBipedIK's solve", () => {
-  for (const k of [head, grounder, modifier]) {
+  for (const k of [head, grounder, modifier, colliders]) {
     it(`${k.name}: off and on alone over 0.3 s, no frame jumps more than ${(k.bound * 100).toFixed(1)} % of the instant jump; the IK's pose without it after`, async () => {
       const { m, a, twin, hook, h, fromBare } = await setUp(k);
       expect(fromBare()).toBeGreaterThan(0.03);

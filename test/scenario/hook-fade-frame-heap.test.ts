@@ -1,5 +1,5 @@
 /**
- * Fading the hooks' `enabled` allocates nothing once warm: a head effector, a grounder and an offset modifier on
+ * Fading the hooks' `enabled` allocates nothing once warm: a head effector, a grounder, an offset modifier and colliders on
  * one FullBodyBipedIK, switched off and on over enableFadeSeconds alone, reversed mid-fade, and with the IK (the
  * demo's switch). In a fresh module graph (vitest.config.ts, HEAP): garbage left by earlier files would be
  * collected during the loop and counted as this one's.
@@ -8,6 +8,8 @@ import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { CreateGround } from "@babylonjs/core/Meshes/Builders/groundBuilder.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { expect, it } from "vitest";
+import { BoneCollider } from "../../src/babylon/bone-collider.js";
+import { FBBIKColliders } from "../../src/babylon/fbbik-colliders.js";
 import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import { GrounderFBBIK } from "../../src/effectors/grounding/grounder-fbbik.js";
 import { StaticGroundRaycast } from "../../src/effectors/grounding/static-ground-raycast.js";
@@ -17,7 +19,7 @@ import { loadModel } from "../helpers/babylon-scene.js";
 import { bytesPerFrame, renderWithoutDrawing, whereFramesAllocate } from "../helpers/frame-heap.js";
 import { height, worldPos } from "../helpers/scene-probes.js";
 
-it("a head effector, a grounder and an offset modifier fading off and on, alone and with the IK: 0 B a frame", async () => {
+it("a head effector, a grounder, an offset modifier and colliders fading off and on, alone and with the IK: 0 B a frame", async () => {
   const m = await loadModel("Mannequin");
   const scene = m.scene;
   const h = height(m);
@@ -32,7 +34,14 @@ it("a head effector, a grounder and an offset modifier fading off and on, alone 
   const head = FBBIKHeadEffector.create(ik, { target: headset, ...fade });
   const offset = new EffectorOffset(ik, fade);
   offset.leftHandOffset.set(0, 0.1 * h, 0.1 * h);
-  const hooks = [head, grounder, offset];
+  // the right hand's target inside a pillar: the colliders keep it out
+  const pillar = new TransformNode("pillar", scene);
+  const reach = worldPos(ik.references.rightHand).add(new Vector3(0, 0.04 * h, 0.06 * h));
+  pillar.position.copyFrom(reach.add(new Vector3(0, 0, 0.04 * h)));
+  ik.solver.rightHandEffector.position.copyFrom(reach);
+  ik.solver.rightHandEffector.positionWeight = 1;
+  const colliders = FBBIKColliders.create(ik, { colliders: [BoneCollider.sphere(pillar, 0.1 * h)], ...fade });
+  const hooks = [head, grounder, offset, colliders];
   const all = [ik, ...hooks];
   const flip = (xs: { enabled: boolean }[]): void => {
     for (let i = 0; i < xs.length; i++) xs[i]!.enabled = !xs[i]!.enabled;
@@ -52,10 +61,10 @@ it("a head effector, a grounder and an offset modifier fading off and on, alone 
     seen.add(`${ik.isFading}/${hooks.map((x) => x.isFading).join("/")}`);
   }
   expect([...seen].sort()).toEqual([
-    "false/false/false/false",
-    "false/true/true/true",
-    "true/false/false/false",
-    "true/true/true/true",
+    "false/false/false/false/false",
+    "false/true/true/true/true",
+    "true/false/false/false/false",
+    "true/true/true/true/true",
   ]);
   const least = bytesPerFrame(frame, 10_000);
   console.log(`hook fade frame heap: ${least.toFixed(2)} B a frame`);

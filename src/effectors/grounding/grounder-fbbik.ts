@@ -98,7 +98,12 @@ export class GrounderFBBIK {
    * true, they ease in the same way; set back mid-fade, they turn back where they are. The IK's own
    * `enableFadeSeconds` fades the whole output instead. Not in FinalIK.
    */
-  enableFadeSeconds = 0;
+  get enableFadeSeconds(): number {
+    return this.enableFade.seconds;
+  }
+  set enableFadeSeconds(v: number) {
+    this.enableFade.seconds = v;
+  }
   /** Notified once by {@link dispose}, before it lets go of its state (Babylon's convention). */
   readonly onDisposeObservable = new Observable<GrounderFBBIK>();
   /**
@@ -169,8 +174,8 @@ export class GrounderFBBIK {
     g.keepValidSettings();
     this.solver = g;
     if (options.weight !== undefined) this.weight = options.weight;
-    if (options.enableFadeSeconds !== undefined) this.enableFadeSeconds = options.enableFadeSeconds;
     this.enableFade = new EnableFade(ik.scene, null);
+    if (options.enableFadeSeconds !== undefined) this.enableFadeSeconds = options.enableFadeSeconds;
     if (options.spineBend !== undefined) this.spineBend = options.spineBend;
     if (options.spineSpeed !== undefined) this.spineSpeed = options.spineSpeed;
     if (Number.isFinite(this.weight)) this.validWeight = this.weight;

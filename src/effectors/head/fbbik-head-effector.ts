@@ -109,7 +109,12 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
    * stops; set to true, it eases in the same way; set back mid-fade, it turns back where it is. The IK's own
    * `enableFadeSeconds` fades the whole output instead. Not in FinalIK.
    */
-  enableFadeSeconds: number;
+  get enableFadeSeconds(): number {
+    return this.enableFade.seconds;
+  }
+  set enableFadeSeconds(v: number) {
+    this.enableFade.seconds = v;
+  }
   /** Notified once by {@link dispose}, before it lets go of its state (Babylon's convention). */
   readonly onDisposeObservable = new Observable<FBBIKHeadEffector>();
   /** [0, 1] Master weight of everything the effector does. Default 1. */
@@ -232,8 +237,8 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
 
     this.target = options.target ?? null;
     this.enabled = options.enabled ?? true;
-    this.enableFadeSeconds = options.enableFadeSeconds ?? 0;
     this.enableFade = new EnableFade(ik.scene, null);
+    this.enableFadeSeconds = options.enableFadeSeconds ?? 0;
     const n = options;
     this.weight = n.weight ?? 1;
     this.positionWeight = n.positionWeight ?? 1;
@@ -370,7 +375,7 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
     const pass = this.enableFade.beginHook(this, ik._resumed);
     if (pass === EnablePass.Off || pass === EnablePass.Done) {
       // faded out, the enable fade eases it back in (the target fade's own ease in would slow it further)
-      if (this.enableFadeSeconds > 0) fade.forget();
+      if (this.enableFade.seconds > 0) fade.forget();
       else fade.off();
       return;
     }

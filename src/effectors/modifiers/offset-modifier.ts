@@ -196,7 +196,12 @@ export abstract class OffsetModifier {
    * way; set back mid-fade, it turns back where it is. The IK's own `enableFadeSeconds` fades the whole output
    * instead. Not in FinalIK.
    */
-  enableFadeSeconds: number;
+  get enableFadeSeconds(): number {
+    return this.enableFade.seconds;
+  }
+  set enableFadeSeconds(v: number) {
+    this.enableFade.seconds = v;
+  }
   /** Run in the IK's `onSkeletonRead` with the scene's delta time; otherwise call {@link update} yourself. */
   autoUpdate: boolean;
   /** Notified once by {@link dispose}, before it lets go of its state (Babylon's convention). */
@@ -234,8 +239,8 @@ export abstract class OffsetModifier {
     this.ik = ik;
     this.weight = options.weight ?? 1;
     this.enabled = options.enabled ?? true;
-    this.enableFadeSeconds = options.enableFadeSeconds ?? 0;
     this.enableFade = new EnableFade(ik.scene, null);
+    this.enableFadeSeconds = options.enableFadeSeconds ?? 0;
     this.autoUpdate = options.autoUpdate ?? true;
     this.clock.characterScale = options.characterScale ?? Number.NaN;
     // after the IK has read the skeleton (as the interaction system and the grounder): bones then come
