@@ -18,6 +18,7 @@ import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import { LimbIK } from "../../src/babylon/limb-ik.js";
 import { LookAtIK } from "../../src/babylon/look-at-ik.js";
 import { type LoadedModel, loadModel } from "../helpers/babylon-scene.js";
+import { height } from "../helpers/scene-probes.js";
 
 const FRAMES = 120;
 /** The frame the second clip starts at, positioned between frames by `goToFrame` (a key handler's cross-fade). */
@@ -143,11 +144,12 @@ describe("IK components stacked on the same bones give back the animated pose", 
       const aim = AimIK.create(copies[0].scene, [r.leftUpperArm, r.leftForearm, r.leftHand]);
       aim.targetPosition.set(2, 1.2, 1);
       const nodesOf = new Map(copies.map((m, i) => [m, rigs[i]!.nodes] as [LoadedModel, TransformNode[]]));
-      const points = (m: LoadedModel) => nodesOf.get(m)!.flatMap((n) => framePoints(n.computeWorldMatrix(true), 0.25));
+      const h = height(copies[1]);
+      const points = (m: LoadedModel) => nodesOf.get(m)!.flatMap((n) => framePoints(n.computeWorldMatrix(true), h / 4));
       const drift = readDrift(
         copies,
         points,
-        1,
+        h,
         () => {
           for (const { group } of rigs) {
             group.stop();
@@ -158,8 +160,8 @@ describe("IK components stacked on the same bones give back the animated pose", 
         () => limb.targetPosition.copyFrom(rigs[0]!.nodes[2]!.getAbsolutePosition().add(new Vector3(0.05, 0.05, 0))),
       );
       console.log(
-        `Euler nodes, two IKs stacked: read ${drift.restore.toExponential(2)} m off Babylon's pose before the switch, ` +
-          `${drift.crossFade.toExponential(2)} m during the cross-fade`,
+        `Euler nodes, two IKs stacked: read ${drift.restore.toExponential(2)} h off Babylon's pose before the switch, ` +
+          `${drift.crossFade.toExponential(2)} h during the cross-fade`,
       );
       expect(drift.restore, "FixTransforms on nodes the other wrote after").toBeLessThan(1e-6);
       expect(drift.crossFade, "the cross-fade's start").toBeLessThan(1e-6);
