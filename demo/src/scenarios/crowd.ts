@@ -204,7 +204,8 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       return l === null ? null : { size: l.size, centre: arr(l.centre), node: l.node?.name ?? null };
     });
   let showLegend = (_: readonly number[]) => {};
-  let frames = 0;
+  /** The counts the legend shows. */
+  const shown = [0, 0, 0];
   const run: ScenarioRun = {
     checks: {},
     done: false,
@@ -244,7 +245,11 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
         if (markers.setLevel(i, level)) changed = true;
       }
       if (changed) markers.ringsRecoloured();
-      if (++frames % 15 === 0) showLegend(counts);
+      // as soon as the counts change: a slow machine draws a crowd at a frame or two a second
+      if (counts.some((n, l) => n !== shown[l])) {
+        shown.splice(0, 3, ...counts);
+        showLegend(counts);
+      }
       if (!sampleNow) return;
       sampleNow = false;
       samples.push({ time, characters: sample() });
