@@ -489,6 +489,49 @@ const CASES: RigCase[] = [
     },
     expect: { throws: [/zero-length bone in the spine/, /Hips and Chest/] },
   },
+  {
+    what: "DAZ Genesis 8 (hip → pelvis → lThighBend → lThighTwist → lShin; lShldrBend → lShldrTwist → lForearmBend → lForearmTwist → lHand)",
+    spec: () => {
+      const s = biped().remove("HeadTop").insertAbove("Thigh.L", "pelvis", 0.2).reparent("Thigh.R", "pelvis");
+      s.rename("Root", "Genesis8Female").rename("Hips", "hip").rename("Spine", "abdomenLower");
+      s.insertAbove("Chest", "abdomenUpper").rename("Chest", "chestUpper").rename("Neck", "neckLower");
+      s.rename("Head", "head");
+      for (const side of ["L", "R"] as const) {
+        const d = (base: string): string => `${side.toLowerCase()}${base}`;
+        s.insertAbove(`Calf.${side}`, d("ThighTwist")).insertAbove(`Forearm.${side}`, d("ShldrTwist"));
+        s.insertAbove(`Hand.${side}`, d("ForearmTwist"));
+        const names: [string, string][] = [
+          ["Thigh", "ThighBend"],
+          ["Calf", "Shin"],
+          ["Foot", "Foot"],
+          ["Toe", "Toe"],
+          ["Clavicle", "Collar"],
+          ["UpperArm", "ShldrBend"],
+          ["Forearm", "ForearmBend"],
+          ["Hand", "Hand"],
+          ["Finger", "Mid1"],
+        ];
+        for (const [from, to] of names) s.rename(`${from}.${side}`, d(to));
+      }
+      return s;
+    },
+    expect: {
+      extra: (ik, rig, size) => {
+        const r = ik.references;
+        // the thighs hang one bone below the pelvis: a foot raised and forward still reaches
+        const foot = ik.solver.leftFootEffector;
+        const target = rig.worldPos(r.leftFoot).add(new Vector3(0, 0.1 * size, 0.1 * size));
+        foot.position.copyFrom(target);
+        foot.positionWeight = 1;
+        rig.scene.render();
+        const off = Vector3.Distance(rig.worldPos(r.leftFoot), target) / size;
+        foot.positionWeight = 0;
+        expect(off).toBeLessThan(0.01);
+        const chains = [r.leftUpperArm, r.leftForearm, r.leftHand, r.leftThigh, r.leftCalf, r.leftFoot];
+        return `pelvis ${r.pelvis.name}; ${chains.map((b) => b.name).join(", ")}; a raised foot within ${bound(off)}`;
+      },
+    },
+  },
 ];
 
 /** Puts a NaN into the root bone's local rotation or position (its linked node's, or the plain Bone's). */

@@ -40,7 +40,8 @@ export type BoneSide = "left" | "right";
  * Covers Mixamo/HumanIK (`LeftUpLeg`, `LeftLeg`, `LeftShoulder`), Unreal (`thigh_l`, `calf_l`,
  * `lowerarm_l`, `ball_l`), Blender/Rigify (`upper_arm.L`, `shin.L`, `spine.001`), KayKit
  * (`upperleg.l`, `wrist.l`), VRM (`J_Bip_L_LowerArm`, `leftUpperLeg`, `upperChest`) and 3ds Max Biped
- * (`Bip01 L Forearm`, `Bip01 L Calf`).
+ * (`Bip01 L Forearm`, `Bip01 L Calf`), DAZ Genesis 1–2 (`lShldr`) and 3–8, whose deforming bones end in
+ * "Bend" beside their "Twist" helpers (`lShldrBend`, `lForearmBend`, `lThighBend`).
  */
 export const ROLE_ALIASES: Readonly<Record<BoneRole, readonly string[]>> = {
   pelvis: ["pelvis", "hips", "hip"],
@@ -48,10 +49,10 @@ export const ROLE_ALIASES: Readonly<Record<BoneRole, readonly string[]>> = {
   neck: ["neck"],
   head: ["head"],
   clavicle: ["clavicle", "shoulder", "collar", "collarbone"],
-  upperArm: ["upperarm", "uparm", "arm", "bicep", "humerus"],
-  forearm: ["forearm", "lowerarm", "elbow"],
+  upperArm: ["upperarm", "uparm", "arm", "bicep", "humerus", "shldr", "shldrbend"],
+  forearm: ["forearm", "lowerarm", "elbow", "forearmbend"],
   hand: ["hand", "wrist", "palm"],
-  thigh: ["thigh", "upleg", "upperleg", "femur"],
+  thigh: ["thigh", "upleg", "upperleg", "femur", "thighbend"],
   calf: ["calf", "leg", "lowerleg", "shin", "knee"],
   foot: ["foot", "ankle"],
   toe: ["toe", "toes", "toebase", "ball"],

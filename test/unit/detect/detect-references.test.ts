@@ -33,11 +33,17 @@ import {
   humanIK,
   kayKit,
   lowercase,
+  characterCreator,
+  daz2,
+  daz8,
+  daz9,
+  makeHuman,
   meaningless,
   mixamo,
   rigifyDeform,
   rigifyMetarig,
   sideMarked,
+  sketchfab,
   unreal,
   vrm0,
   vrm1,
@@ -260,6 +266,13 @@ describe("naming conventions", () => {
       { armsFrom: "neck", thighsFrom: "spine" },
     ],
     ["3ds Max Biped Bip001 (thighs on the pelvis)", biped("Bip001"), { armsFrom: "neck" }],
+    ["DAZ Genesis 8 (lShldrBend, Twist bones in line, hip → pelvis → thighs)", daz8(), { inlineTwist: true }],
+    ["DAZ Genesis 2 (lShldr, lForeArm, abdomen2)", daz2()],
+    ["DAZ Genesis 9 (l_upperarm, l_shin)", daz9()],
+    ["Character Creator (CC_Base_L_Upperarm)", characterCreator()],
+    ["MakeHuman (upperarm01.L → upperarm02.L in line, wrist.L)", makeHuman(), { inlineTwist: true }],
+    ["Sketchfab re-export of Mixamo (mixamorig:LeftArm_08)", sketchfab(mixamo())],
+    ["Sketchfab re-export of Unreal (upperarm_l_12)", sketchfab(unreal())],
     ["side prefix L_/R_", sideMarked((b, s) => `${s}_${b}`)],
     ["side prefix l_/r_ lowercase", sideMarked((b, s) => `${s.toLowerCase()}_${b.toLowerCase()}`)],
     ["side suffix ' L' (space)", sideMarked((b, s) => `${b} ${s}`)],
@@ -356,7 +369,9 @@ describe("naming conventions", () => {
     expect(read("LowerLeg.L_end")).toEqual(["left", null, "end"]);
     expect(read("LHand")).toEqual(["left", "hand", null]);
     expect(read("HandR")).toEqual(["right", "hand", null]);
-    expect(read("lForearmBend")).toEqual(["left", null, null]); // DAZ: side read, "bend" is no role
+    expect(read("lForearmBend")).toEqual(["left", "forearm", null]); // DAZ's deforming bone, beside lForearmTwist
+    expect(read("lShldrBend")).toEqual(["left", "upperArm", null]);
+    expect(read("lShldrTwist")).toEqual(["left", null, "twist"]);
     expect(read("rShin")).toEqual(["right", "calf", null]);
     expect(parseBoneName("pelvis.L").role).toBeNull(); // Rigify's sided pelvis helpers are not the pelvis
     expect(parseBoneName("pelvis.L").ignoredRole).toBe("pelvis");
@@ -377,6 +392,15 @@ describe("topology fallback (names that say nothing)", () => {
     expect(detectedNames(bones, result)).toEqual(meaninglessExpected(names));
     expect(result.method).toBe("topology");
     expect(result.warnings).toEqual([]);
+  });
+
+  it("legs hanging from a bone below the pelvis (DAZ: hip → pelvis → thighs; the spine on the hip)", () => {
+    const names = { ...meaningless(), thighRoot: "Bone_999" };
+    const bones = humanoid(names);
+    const result = detectBipedReferences(bones);
+    expect(result.problems).toEqual([]);
+    expect(detectedNames(bones, result)).toEqual(meaninglessExpected(names));
+    expect(result.method).toBe("topology");
   });
 
   it("extra chains (a tail, a cape, hair) do not pass for limbs", () => {
