@@ -469,6 +469,88 @@ export function sketchfab(names: HumanoidNames): HumanoidNames {
   return tagged;
 }
 
+/**
+ * Blender Auto-Rig Pro's export: `.x` on centre bones, the hips called `root.x`, limb segments `*_stretch.l` with
+ * `*_twist.l` helpers.
+ */
+export function autoRigPro(): HumanoidNames {
+  return {
+    pelvis: "root.x",
+    spine: ["spine_01.x", "spine_02.x", "spine_03.x"],
+    neck: ["neck.x"],
+    head: "head.x",
+    side: (s) => {
+      const n = (base: string): string => `${base}.${s.toLowerCase()}`;
+      return {
+        clavicle: n("shoulder"),
+        upperArm: n("arm_stretch"),
+        upperTwist: n("arm_twist"),
+        forearm: n("forearm_stretch"),
+        foreTwist: n("forearm_twist"),
+        hand: n("hand"),
+        fingers: [
+          [n("thumb1"), n("thumb2"), n("thumb3")],
+          [n("index1"), n("index2"), n("index3")],
+        ],
+        thigh: n("thigh_stretch"),
+        thighTwist: n("thigh_twist"),
+        calf: n("leg_stretch"),
+        calfTwist: n("leg_twist"),
+        foot: n("foot"),
+        toe: n("toes_01"),
+      };
+    },
+  };
+}
+
+/** Synty POLYGON characters: `Shoulder_L` is the upper arm, below `Clavicle_L`; `Ankle_L` the foot. */
+export function synty(): HumanoidNames {
+  return {
+    root: "Root",
+    pelvis: "Hips",
+    spine: ["Spine_01", "Spine_02", "Spine_03"],
+    neck: ["Neck"],
+    head: "Head",
+    side: (s) => {
+      const n = (base: string): string => `${base}_${s}`;
+      return {
+        clavicle: n("Clavicle"),
+        upperArm: n("Shoulder"),
+        forearm: n("Elbow"),
+        hand: n("Hand"),
+        thigh: n("UpperLeg"),
+        calf: n("LowerLeg"),
+        foot: n("Ankle"),
+        toe: n("Ball"),
+        toeEnd: n("Toes"),
+      };
+    },
+  };
+}
+
+/** Xsens MVN: a spine named for its vertebrae (`L5`, `L3`, `T12`, `T8`), limbs in words. */
+export function xsens(): HumanoidNames {
+  return {
+    pelvis: "Pelvis",
+    spine: ["L5", "L3", "T12", "T8"],
+    neck: ["Neck"],
+    head: "Head",
+    side: (s) => {
+      const n = (base: string): string => `${s === "L" ? "Left" : "Right"}${base}`;
+      return {
+        clavicle: n("Shoulder"),
+        upperArm: n("UpperArm"),
+        forearm: n("ForeArm"),
+        hand: n("Hand"),
+        thigh: n("UpperLeg"),
+        calf: n("LowerLeg"),
+        foot: n("Foot"),
+        toe: n("Toe"),
+      };
+    },
+  };
+}
+
 /** Generic side markers on otherwise plain names. */
 export function sideMarked(mark: (base: string, s: Side) => string): HumanoidNames {
   return {

@@ -33,6 +33,7 @@ import {
   humanIK,
   kayKit,
   lowercase,
+  autoRigPro,
   characterCreator,
   daz2,
   daz8,
@@ -44,7 +45,9 @@ import {
   rigifyMetarig,
   sideMarked,
   sketchfab,
+  synty,
   unreal,
+  xsens,
   vrm0,
   vrm1,
 } from "./conventions.js";
@@ -273,6 +276,8 @@ describe("naming conventions", () => {
     ["MakeHuman (upperarm01.L → upperarm02.L in line, wrist.L)", makeHuman(), { inlineTwist: true }],
     ["Sketchfab re-export of Mixamo (mixamorig:LeftArm_08)", sketchfab(mixamo())],
     ["Sketchfab re-export of Unreal (upperarm_l_12)", sketchfab(unreal())],
+    ["Synty (Clavicle_L → Shoulder_L → Elbow_L: the Shoulder is the upper arm)", synty()],
+    ["Xsens MVN (spine L5, L3, T12, T8)", xsens()],
     ["side prefix L_/R_", sideMarked((b, s) => `${s}_${b}`)],
     ["side prefix l_/r_ lowercase", sideMarked((b, s) => `${s.toLowerCase()}_${b.toLowerCase()}`)],
     ["side suffix ' L' (space)", sideMarked((b, s) => `${b} ${s}`)],
@@ -291,6 +296,21 @@ describe("naming conventions", () => {
     expect(result.method).toBe("names");
     expect(result.warnings).toEqual([]);
   });
+
+  it.each([false, true])(
+    "Auto-Rig Pro (twist bones in line: %s): every limb by name; the hips, root.x, as the limbs' common ancestor",
+    (inlineTwist) => {
+      const names = autoRigPro();
+      const bones = humanoid(names, { inlineTwist });
+      const result = detectBipedReferences(bones);
+      expect(result.problems).toEqual([]);
+      expect(detectedNames(bones, result)).toEqual(expectedNames(names));
+      expect(result.warnings).toEqual([
+        "no bone named like a pelvis is above both thighs and the arms (considered: (none)); the pelvis is their " +
+          "common ancestor root.x.",
+      ]);
+    },
+  );
 
   it("Rigify metarig: no pelvis or head names, so the pelvis is the thighs' and arms' common ancestor and the head the spine's end", () => {
     const names = rigifyMetarig();
@@ -372,6 +392,9 @@ describe("naming conventions", () => {
     expect(read("lForearmBend")).toEqual(["left", "forearm", null]); // DAZ's deforming bone, beside lForearmTwist
     expect(read("lShldrBend")).toEqual(["left", "upperArm", null]);
     expect(read("lShldrTwist")).toEqual(["left", null, "twist"]);
+    expect(read("thigh_stretch.l")).toEqual(["left", "thigh", null]); // Auto-Rig Pro
+    expect(read("spine_01.x")).toEqual([null, "spine", null]);
+    expect(read("head.x")).toEqual([null, "head", null]);
     expect(read("rShin")).toEqual(["right", "calf", null]);
     expect(parseBoneName("pelvis.L").role).toBeNull(); // Rigify's sided pelvis helpers are not the pelvis
     expect(parseBoneName("pelvis.L").ignoredRole).toBe("pelvis");
