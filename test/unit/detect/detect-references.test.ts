@@ -312,6 +312,68 @@ describe("naming conventions", () => {
     },
   );
 
+  it("Unreal UE5 Manny's helpers are passed over: correctives (calf_knee_l is named like a calf), twistCor, IK bones", () => {
+    const names = unreal();
+    const b = new RigBuilder();
+    b.bones.push(...humanoid(names));
+    const near = (bone: string, dx = 0): [number, number, number] => {
+      const p = b.bones[b.index(bone)]!.position;
+      return [p.x + dx, p.y - 0.02, p.z + 0.01];
+    };
+    for (const s of ["l", "r"]) {
+      for (const segment of ["clavicle", "upperarm", "lowerarm", "thigh", "calf"]) {
+        const root = `${segment}_correctiveRoot_${s}`;
+        b.add(root, `${segment}_${s}`, near(`${segment}_${s}`));
+        for (const c of ["bck", "fwd", "in", "out", "knee", "kneeBack"])
+          b.add(`${segment}_${c}_${s}`, root, near(root));
+      }
+      b.add(`upperarm_twistCor_01_${s}`, `upperarm_${s}`, near(`upperarm_${s}`, 0.05));
+      b.add(`wrist_inner_${s}`, `hand_${s}`, near(`hand_${s}`));
+      b.add(`spine_04_latissimus_${s}`, "spine_04", near("spine_04", 0.1));
+    }
+    b.add("ik_foot_root", "root", [0, 0, 0]).add("ik_foot_l", "ik_foot_root", near("foot_l"));
+    b.add("ik_hand_root", "root", [0, 0, 0]).add("ik_hand_gun", "ik_hand_root", near("hand_r"));
+    b.add("ik_hand_l", "ik_hand_gun", near("hand_l")).add("center_of_mass", "root", [0, 1, 0]);
+    const result = detectBipedReferences(b.bones);
+    expect(result.problems).toEqual([]);
+    expect(detectedNames(b.bones, result)).toEqual(expectedNames(names));
+    expect(result.warnings).toEqual([]);
+  });
+
+  it("VRoid's J_Sec_ chains (a skirt running down from the hips, hair, bust) and J_Adj_ bones are passed over", () => {
+    const names = vrm0();
+    const b = new RigBuilder();
+    b.bones.push(...humanoid(names));
+    for (let k = 0; k < 8; k++) {
+      const a = (k / 8) * 2 * Math.PI;
+      for (let j = 1; j <= 4; j++) {
+        const r = 0.15 * (1 + 0.2 * j);
+        const parent = j === 1 ? "J_Bip_C_Hips" : `J_Sec_Skirt${k}_0${j - 1}`;
+        b.add(`J_Sec_Skirt${k}_0${j}`, parent, [r * Math.sin(a), 1 - 0.12 * j, r * Math.cos(a)]);
+      }
+    }
+    for (let k = 0; k < 6; k++) {
+      for (let j = 1; j <= 5; j++) {
+        const parent = j === 1 ? "J_Bip_C_Head" : `J_Sec_Hair${j - 1}_0${k}`;
+        b.add(`J_Sec_Hair${j}_0${k}`, parent, [0.08 * Math.sin(k), 1.7 - 0.1 * j, -0.08]);
+      }
+    }
+    for (const [s, x] of [
+      ["L", 0.08],
+      ["R", -0.08],
+    ] as const) {
+      b.add(`J_Sec_${s}_Bust1`, "J_Bip_C_Chest", [x, 1.35, 0.1]).add(`J_Sec_${s}_Bust2`, `J_Sec_${s}_Bust1`, [
+        x,
+        1.33,
+        0.15,
+      ]);
+    }
+    const result = detectBipedReferences(b.bones);
+    expect(result.problems).toEqual([]);
+    expect(detectedNames(b.bones, result)).toEqual(expectedNames(names));
+    expect(result.warnings).toEqual([]);
+  });
+
   it("Rigify metarig: no pelvis or head names, so the pelvis is the thighs' and arms' common ancestor and the head the spine's end", () => {
     const names = rigifyMetarig();
     const bones = humanoid(names);
