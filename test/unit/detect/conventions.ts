@@ -388,11 +388,15 @@ export function daz9(): HumanoidNames {
   };
 }
 
-/** Reallusion Character Creator / iClone (`CC_Base_L_Upperarm`, twist bones beside the limbs). */
+/**
+ * Reallusion Character Creator / iClone (`CC_Base_L_Upperarm`, twist bones beside the limbs; the thighs on
+ * `CC_Base_Pelvis` below `CC_Base_Hip`, the neck bones named `NeckTwist`).
+ */
 export function characterCreator(): HumanoidNames {
   return {
     root: "CC_Base_BoneRoot",
     pelvis: "CC_Base_Hip",
+    thighRoot: "CC_Base_Pelvis",
     spine: ["CC_Base_Waist", "CC_Base_Spine01", "CC_Base_Spine02"],
     neck: ["CC_Base_NeckTwist01", "CC_Base_NeckTwist02"],
     head: "CC_Base_Head",
