@@ -11,10 +11,10 @@ export interface BipedNameMapOptions {
 }
 
 /**
- * Pairs `length` bones of one chain with `count` of another, both ends kept: index `i` of the longer chain (of
- * `from` bones) goes to index `round(i × (to − 1) / (from − 1))` of the shorter; a chain of one bone pairs with
- * the other's first. Calls `pair(i, j)` with `i` an index of the first chain and `j` of the second, each index at
- * most once.
+ * Pairs a chain of `length` bones with one of `count`, both ends kept: bone `k` of the shorter chain (of `n`)
+ * pairs with bone `round(k × (m − 1) / (n − 1))` of the longer (of `m`), whose other bones pair with none; a chain
+ * of one bone pairs with the other's first. Calls `pair(i, j)` with `i` an index of the first chain and `j` of the
+ * second, each index at most once.
  */
 export function pairChains(length: number, count: number, pair: (i: number, j: number) => void): void {
   if (length === 0 || count === 0) return;
