@@ -17,12 +17,20 @@ import { HavokPlugin } from "@babylonjs/core/Physics/v2/Plugins/havokPlugin.js";
 import { PhysicsAggregate } from "@babylonjs/core/Physics/v2/physicsAggregate.js";
 import { Scene } from "@babylonjs/core/scene.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { GroundingHit } from "../../src/effectors/grounding/grounding-common.js";
+import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
+import { GrounderFBBIK } from "../../src/effectors/grounding/grounder-fbbik.js";
+import {
+  GroundingHit,
+  GroundingQuality,
+  type GroundingRaycast,
+} from "../../src/effectors/grounding/grounding-common.js";
 import { HavokGroundRaycast, type PhysicsRaycaster } from "../../src/effectors/grounding/havok-ground-raycast.js";
 import { StaticGroundRaycast } from "../../src/effectors/grounding/static-ground-raycast.js";
+import { type LoadedModel, loadModel } from "../helpers/babylon-scene.js";
 import { loadHavok } from "../helpers/havok.js";
 import { report } from "../helpers/modifier-scene.js";
 import { Random } from "../helpers/random.js";
+import { height, worldPos } from "../helpers/scene-probes.js";
 
 const havok = await loadHavok();
 
@@ -30,8 +38,10 @@ type V = { x: number; y: number; z: number };
 const DOWN: V = { x: 0, y: -1, z: 0 };
 
 const open: Scene[] = [];
+const models: LoadedModel[] = [];
 afterEach(() => {
   while (open.length > 0) open.pop()!.getEngine().dispose();
+  while (models.length > 0) models.pop()!.dispose();
 });
 
 /** A NullEngine scene with Havok. */
@@ -304,5 +314,90 @@ describe.skipIf(!havok.engine)(title, () => {
     expect(raysOnly.sphereCast(o, DOWN, 0.1, 2, hit)).toBe(false);
     expect(raysOnly.raycast(o, DOWN, 2, hit)).toBe(true);
     expect(hit.distance).toBeCloseTo(1, 5);
+  });
+
+  it("the grounder's Best probe on Havok lands the feet at a step's edge as over StaticGroundRaycast", async () => {
+    const m = await loadModel("Mannequin");
+    models.push(m);
+    const plugin = new HavokPlugin(false, havok.engine);
+    m.scene.enablePhysics(new Vector3(0, -9.81, 0), plugin);
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+    m.scene.render();
+    const h = height(m);
+    const r = ik.references;
+    const bones = [r.leftFoot, r.rightFoot, r.pelvis];
+    const rest = bones.map((b) => worldPos(b));
+    const floor = staticBox(
+      m.scene,
+      PhysicsShapeType.BOX,
+      { x: 4 * h, y: 0.2 * h, z: 4 * h },
+      { x: 0, y: -0.1 * h, z: 0 },
+    );
+    const probe = new HavokGroundRaycast(plugin);
+    // the grounder's raycast: one of three, the sphere cast with it (none: the grounder samples the sphere)
+    let current: GroundingRaycast = probe.raycast;
+    const raycast: GroundingRaycast = (o, d, max, out) => current(o, d, max, out);
+    const grounder = GrounderFBBIK.create(ik, { quality: GroundingQuality.Best, raycast });
+    const g = grounder.solver;
+    m.scene.render();
+    const radius = g.footRadius;
+    const step = 0.1 * h;
+    // the edge outside the left foot, turned 22.5° off the foot's right: between two of the 8 sampling rays
+    const left = rest[0]!;
+    const side = Math.sign((left.x - rest[1]!.x) * g.right.x + (left.z - rest[1]!.z) * g.right.z);
+    const turn = (22.5 * Math.PI) / 180;
+    const out = {
+      x: (g.right.x * Math.cos(turn) + g.forward.x * Math.sin(turn)) * side,
+      z: (g.right.z * Math.cos(turn) + g.forward.z * Math.sin(turn)) * side,
+    };
+    const figures: number[] = [];
+    let worstAfter = 0;
+    let worstBefore = 0;
+    for (const at of [0.5, 0.9, 0.95, 0.98]) {
+      const x = at * radius;
+      const width = h;
+      const box = staticBox(
+        m.scene,
+        PhysicsShapeType.BOX,
+        { x: width, y: step + 0.1 * h, z: 2 * h },
+        { x: left.x + out.x * (x + width / 2), y: step - (step + 0.1 * h) / 2, z: left.z + out.z * (x + width / 2) },
+        Quaternion.RotationAxis(new Vector3(0, 1, 0), Math.atan2(-out.z, out.x)),
+      );
+      const reference = StaticGroundRaycast.fromMeshes([floor.mesh, box.mesh]);
+      // the edge is where it should be: the floor just inside, the step just outside
+      const hit = new GroundingHit();
+      const probeAt = (k: number) => ({ x: left.x + out.x * k, y: h, z: left.z + out.z * k });
+      expect(reference.cast(probeAt(x - 0.01 * radius), DOWN, 2 * h, hit) && hit.point.y).toBeCloseTo(0, 6);
+      expect(reference.cast(probeAt(x + 0.01 * radius), DOWN, 2 * h, hit) && hit.point.y).toBeCloseTo(step, 6);
+      m.scene.render();
+      // the heights of the feet and the pelvis over the reference, Havok swept, Havok sampled
+      const heights: number[][] = [];
+      const sampled: GroundingRaycast = (o, d, max, hit) => probe.cast(o, d, max, hit);
+      for (const ground of [reference.raycast, probe.raycast, sampled]) {
+        current = ground;
+        raycast.sphereCast = ground.sphereCast;
+        grounder.resetPosition();
+        for (let f = 0; f < 40; f++) m.scene.render();
+        heights.push(bones.map((b) => worldPos(b).y / h));
+      }
+      bones.forEach((_, i) => {
+        const after = Math.abs(heights[1]![i]! - heights[0]![i]!);
+        const before = Math.abs(heights[2]![i]! - heights[0]![i]!);
+        worstAfter = Math.max(worstAfter, after);
+        worstBefore = Math.max(worstBefore, before);
+        expect(after, `edge at ${at} × footRadius, ${["left foot", "right foot", "pelvis"][i]}`).toBeLessThan(1e-5);
+      });
+      figures.push(at, ...heights.map((hs) => hs[0]! - rest[0]!.y / h), heights[0]![2]! - rest[2]!.y / h);
+      box.aggregate.dispose();
+      box.mesh.dispose();
+    }
+    // the sampled sphere missed the edge between its rays: the left foot stayed on the floor
+    expect(worstBefore).toBeGreaterThan(0.5 * (step / h));
+    report("grounder at a step edge: worst |Havok − static| (× h) swept, sampled", worstAfter, worstBefore);
+    report(
+      "per edge offset (× footRadius): left foot's rise (× h) static, Havok swept, Havok sampled; pelvis (static)",
+      ...figures,
+    );
+    probe.dispose();
   });
 });

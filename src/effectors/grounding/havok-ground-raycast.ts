@@ -7,7 +7,7 @@ import type { HavokPlugin } from "@babylonjs/core/Physics/v2/Plugins/havokPlugin
 import type { PhysicsBody } from "@babylonjs/core/Physics/v2/physicsBody.js";
 import type { PhysicsShape } from "@babylonjs/core/Physics/v2/physicsShape.js";
 import type { ReadonlyVec3 } from "../../math/vec3.js";
-import { GroundingHit, type GroundingRaycast } from "./grounding-common.js";
+import { GroundingHit, type GroundingRaycast, type GroundingSphereCast } from "./grounding-common.js";
 
 /** Hits on the ignored body stepped past, at most, when the plugin does not skip them itself. */
 const IGNORED_PASSES = 4;
@@ -151,10 +151,11 @@ export class HavokGroundRaycast {
    *
    * Havok's normal points from the contact to the sphere's centre: at an edge it leans toward the edge. The
    * normal reported is the surface's own ({@link GroundingSphereCast}'s rule), read by a ray along the cast:
-   * first down the centre's line (the ground under the sphere, when its plane holds the contact), else just
-   * past the contact away from that line (at a step's edge, the top). Havok rounds its boxes' edges for shape
-   * casts (about 0.015 units, whatever the box's size), so at an edge the sphere rests up to that much lower
-   * than on a sharp edge.
+   * first down the centre's line (the ground under the sphere, when the sphere reaches its plane), else just
+   * past the contact away from that line (at a step's edge, the top); `point` is then moved onto that
+   * surface's plane. Havok rounds its boxes' edges for shape casts (about 0.015 units, whatever the box's
+   * size; rays see them sharp), so near an edge the sphere sinks a little past where it stops on a sharp box,
+   * and a sweep grazing an edge can pass it.
    *
    * Havok reports ground the sphere starts in, when the cast goes deeper into it, at fraction 0. That ground
    * is left out ({@link GroundingSphereCast}: the triangle sweeps ignore it too): the overlapped body is cast
