@@ -17,7 +17,6 @@ import { HavokPlugin } from "@babylonjs/core/Physics/v2/Plugins/havokPlugin.js";
 import { PhysicsAggregate } from "@babylonjs/core/Physics/v2/physicsAggregate.js";
 import { Scene } from "@babylonjs/core/scene.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import { GrounderFBBIK } from "../../src/effectors/grounding/grounder-fbbik.js";
 import {
   GroundingHit,
@@ -26,11 +25,12 @@ import {
 } from "../../src/effectors/grounding/grounding-common.js";
 import { HavokGroundRaycast, type PhysicsRaycaster } from "../../src/effectors/grounding/havok-ground-raycast.js";
 import { StaticGroundRaycast } from "../../src/effectors/grounding/static-ground-raycast.js";
-import { type LoadedModel, loadModel } from "../helpers/babylon-scene.js";
+import type { LoadedModel } from "../helpers/babylon-scene.js";
 import { loadHavok } from "../helpers/havok.js";
+import { mannequinOnHavok } from "../helpers/havok-mannequin.js";
 import { report } from "../helpers/modifier-scene.js";
 import { Random } from "../helpers/random.js";
-import { height, worldPos } from "../helpers/scene-probes.js";
+import { worldPos } from "../helpers/scene-probes.js";
 
 const havok = await loadHavok();
 
@@ -317,13 +317,8 @@ describe.skipIf(!havok.engine)(title, () => {
   });
 
   it("the grounder's Best probe on Havok lands the feet at a step's edge as over StaticGroundRaycast", async () => {
-    const m = await loadModel("Mannequin");
+    const { m, ik, plugin, h } = await mannequinOnHavok(havok.engine);
     models.push(m);
-    const plugin = new HavokPlugin(false, havok.engine);
-    m.scene.enablePhysics(new Vector3(0, -9.81, 0), plugin);
-    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
-    m.scene.render();
-    const h = height(m);
     const r = ik.references;
     const bones = [r.leftFoot, r.rightFoot, r.pelvis];
     const rest = bones.map((b) => worldPos(b));
