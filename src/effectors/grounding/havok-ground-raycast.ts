@@ -6,7 +6,7 @@ import { PhysicsShapeType } from "@babylonjs/core/Physics/v2/IPhysicsEnginePlugi
 import type { HavokPlugin } from "@babylonjs/core/Physics/v2/Plugins/havokPlugin.js";
 import type { PhysicsBody } from "@babylonjs/core/Physics/v2/physicsBody.js";
 import type { PhysicsShape } from "@babylonjs/core/Physics/v2/physicsShape.js";
-import type { ReadonlyVec3 } from "../../math/vec3.js";
+import { type ReadonlyVec3, Vec3 } from "../../math/vec3.js";
 import { GroundingHit, type GroundingRaycast, type GroundingSphereCast } from "./grounding-common.js";
 
 /** Hits on the ignored body stepped past, at most, when the plugin does not skip them itself. */
@@ -76,8 +76,9 @@ export interface HavokGroundRaycastOptions {
  *
  * Allocation: the probe reuses its points, queries, results and spheres; the plugin itself allocates a few
  * small arrays per ray (the query it hands to Havok's wasm and the hits it reads back), and about as much
- * per shape cast. A sphere cast is one shape cast and one or two rays (for the normal, see
- * {@link sphereCast}); a new radius makes a sphere (and releases the one least recently used).
+ * per shape cast (Babylon 9.28 in Node: about 2.9 KB a ray, 3.2 KB a shape cast). A sphere cast is one shape
+ * cast and one or two rays (for the normal, see {@link sphereCast}): 6.1–9.1 KB, where the grounder's
+ * sampled sphere cast 9 rays (26 KB); a new radius makes a sphere (and releases the one least recently used).
  */
 export class HavokGroundRaycast {
   /** The physics plugin probed. */
@@ -109,9 +110,14 @@ export class HavokGroundRaycast {
   /** The body the internal rays pass through besides {@link ignoreBody} (the sphere cast's overlapped one). */
   private rayIgnore: PhysicsBody | null = null;
   private readonly normalHit = new GroundingHit();
-  private readonly rayOrigin = { x: 0, y: 0, z: 0 };
+  private readonly rayOrigin = new Vec3();
   /** The sphere's centre at its contact (the normal's rays). */
-  private readonly centre = { x: 0, y: 0, z: 0 };
+  private readonly centre = new Vec3();
+  /**
+   * The sphere cast's numbers, so that no double crosses an internal call (ARCHITECTURE.md, "Doubles across
+   * calls"): [0] the radius, [1] the centre's travel, [2] the length of the ray {@link castRay} casts.
+   */
+  private readonly io = new Float64Array(3);
 
   /** Probes the world of `plugin` (the HavokPlugin given to `scene.enablePhysics`). */
   constructor(plugin: PhysicsRaycaster, options: HavokGroundRaycastOptions = {}) {
@@ -140,7 +146,8 @@ export class HavokGroundRaycast {
   /** Casts one ray; writes the nearest contact into `out`. */
   cast(origin: ReadonlyVec3, direction: ReadonlyVec3, maxDistance: number, out: GroundingHit): boolean {
     this.rayIgnore = null;
-    return this.castRay(origin, direction, maxDistance, out);
+    this.io[2] = maxDistance;
+    return this.castRay(origin, direction, out);
   }
 
   /**
@@ -174,7 +181,8 @@ export class HavokGroundRaycast {
     if (caster === null || !(radius > 0 && radius < Number.POSITIVE_INFINITY)) return false;
     if (!(maxDistance >= 0) || maxDistance === Number.POSITIVE_INFINITY) return false;
     const q = this.shapeQuery;
-    q.shape = this.sphereOf(caster, radius);
+    this.io[0] = radius;
+    q.shape = this.sphereOf(caster);
     q.shouldHitTriggers = this.queryTriggers;
     this.from.set(origin.x, origin.y, origin.z);
     this.to.set(
@@ -215,7 +223,8 @@ export class HavokGroundRaycast {
     out.point.y = p.y;
     out.point.z = p.z;
     this.rayIgnore = ignore === this.ignoreBody ? null : ignore;
-    this.surface(origin, direction, radius, t, out);
+    this.io[1] = t;
+    this.surface(origin, direction, out);
     this.rayIgnore = null;
     return true;
   }
@@ -241,8 +250,9 @@ export class HavokGroundRaycast {
     }
   }
 
-  /** The sphere of `radius` with the probe's filter bits: kept, or made in the slot used least recently. */
-  private sphereOf(caster: PhysicsShapeCaster, radius: number): PhysicsShape {
+  /** The sphere of radius io[0] with the probe's filter bits: kept, or made in the slot used least recently. */
+  private sphereOf(caster: PhysicsShapeCaster): PhysicsShape {
+    const radius = this.io[0]!;
     const v = this.sphereValues;
     let slot = -1;
     for (let i = 0; i < SPHERES; i++)
@@ -283,7 +293,10 @@ export class HavokGroundRaycast {
    * and the point on that surface's plane (see {@link sphereCast}); Havok's contact normal, turned toward the
    * origin, and its point where no ray finds the surface.
    */
-  private surface(origin: ReadonlyVec3, direction: ReadonlyVec3, radius: number, t: number, out: GroundingHit): void {
+  private surface(origin: ReadonlyVec3, direction: ReadonlyVec3, out: GroundingHit): void {
+    const io = this.io;
+    const radius = io[0]!;
+    const t = io[1]!;
     const dx = direction.x;
     const dy = direction.y;
     const dz = direction.z;
@@ -311,7 +324,8 @@ export class HavokGroundRaycast {
     const o = this.rayOrigin;
     const h = this.normalHit;
     // down the centre's line: the ground under the sphere, when the sphere reaches its plane (slopes to ~75°)
-    if (this.castRay(c, direction, 4 * radius, h) && this.reaches(h, radius)) {
+    io[2] = 4 * radius;
+    if (this.castRay(c, direction, h) && this.reaches(h)) {
       onSurface(out, h);
       return;
     }
@@ -329,22 +343,25 @@ export class HavokGroundRaycast {
     o.x = p.x - dx * radius + ux * k;
     o.y = p.y - dy * radius + uy * k;
     o.z = p.z - dz * radius + uz * k;
-    if (this.castRay(o, direction, 2 * radius, h) && this.reaches(h, radius)) onSurface(out, h);
+    io[2] = 2 * radius;
+    if (this.castRay(o, direction, h) && this.reaches(h)) onSurface(out, h);
   }
 
   /**
    * Whether the sphere at {@link centre} reaches the plane of the ray hit `h` (a face beside the one touched
    * would hold the sphere off: farther than the radius; a rounded box edge lets it sink past: nearer).
    */
-  private reaches(h: GroundingHit, radius: number): boolean {
+  private reaches(h: GroundingHit): boolean {
+    const radius = this.io[0]!;
     const n = h.normal;
     const c = this.centre;
     const e = (c.x - h.point.x) * n.x + (c.y - h.point.y) * n.y + (c.z - h.point.z) * n.z;
     return e <= radius * (1 + REACH);
   }
 
-  /** One ray with the probe's filters, passing through {@link ignoreBody} and {@link rayIgnore}. */
-  private castRay(origin: ReadonlyVec3, direction: ReadonlyVec3, maxDistance: number, out: GroundingHit): boolean {
+  /** One ray io[2] long with the probe's filters, passing through {@link ignoreBody} and {@link rayIgnore}. */
+  private castRay(origin: ReadonlyVec3, direction: ReadonlyVec3, out: GroundingHit): boolean {
+    const maxDistance = this.io[2]!;
     if (!(maxDistance > 0) || maxDistance === Number.POSITIVE_INFINITY) return false;
     this.to.set(
       origin.x + direction.x * maxDistance,
