@@ -10,10 +10,8 @@ import type { Mesh } from "@babylonjs/core/Meshes/mesh.js";
 import { CreateBox } from "@babylonjs/core/Meshes/Builders/boxBuilder.js";
 import "@babylonjs/core/Physics/joinedPhysicsEngineComponent.js";
 import { PhysicsShapeType } from "@babylonjs/core/Physics/v2/IPhysicsEnginePlugin.js";
-import { HavokPlugin } from "@babylonjs/core/Physics/v2/Plugins/havokPlugin.js";
 import { PhysicsAggregate } from "@babylonjs/core/Physics/v2/physicsAggregate.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import { BabylonGroundRaycast } from "../../src/effectors/grounding/babylon-ground-raycast.js";
 import { GrounderFBBIK } from "../../src/effectors/grounding/grounder-fbbik.js";
 import {
@@ -22,11 +20,12 @@ import {
   type GroundingRaycast,
 } from "../../src/effectors/grounding/grounding-common.js";
 import { HavokGroundRaycast } from "../../src/effectors/grounding/havok-ground-raycast.js";
-import { type LoadedModel, loadModel } from "../helpers/babylon-scene.js";
+import type { LoadedModel } from "../helpers/babylon-scene.js";
 import { loadHavok } from "../helpers/havok.js";
+import { mannequinOnHavok } from "../helpers/havok-mannequin.js";
 import { report } from "../helpers/modifier-scene.js";
 import { Random } from "../helpers/random.js";
-import { height, worldPos } from "../helpers/scene-probes.js";
+import { worldPos } from "../helpers/scene-probes.js";
 
 const havok = await loadHavok();
 
@@ -47,13 +46,8 @@ function staticBox(m: LoadedModel, name: string, size: Vector3, at: Vector3, tur
 
 /** The Mannequin with its IK and the Havok world; feet at rest; h and the feet's rest positions. */
 async function standing() {
-  const m = await loadModel("Mannequin");
+  const { m, ik, plugin, h } = await mannequinOnHavok(havok.engine);
   open.push(m);
-  const plugin = new HavokPlugin(false, havok.engine);
-  m.scene.enablePhysics(new Vector3(0, -9.81, 0), plugin);
-  const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
-  m.scene.render();
-  const h = height(m);
   const r = ik.references;
   const rest = [worldPos(r.leftFoot), worldPos(r.rightFoot)];
   return { m, ik, plugin, h, rest, feet: [r.leftFoot, r.rightFoot] };

@@ -177,7 +177,7 @@ describe.skipIf(!havok.engine || !modelAvailable("UAL"))(title, () => {
         return figures;
       };
       // FinalIK's defaults centre the probe on the ankle (footCenterOffset 0) with footRadius 0.15 × h / 1.8, shorter
-      // than UAL's sole (0.19 h): planted toes go into the risers going up (measured: mean −0.026 h, rms 0.061 h,
+      // than UAL's sole (0.19 h): planted toes go into the risers going up (measured: mean −0.024 h, rms 0.059 h,
       // −0.10 h at the deepest; down rms 0.022 h, 0.086 h above the tread at worst)
       walkStairs("defaults", true);
       // fitted as docs/API.md says (the sphere spans the sole), no planted toe goes into a riser (measured: −0.012 h at

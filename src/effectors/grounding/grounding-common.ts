@@ -38,7 +38,7 @@ export class GroundingHit {
  * A raycast may also carry a {@link GroundingSphereCast} as its `sphereCast` property: the `Best` quality's
  * sphere probes then use it instead of sampling the sphere with rays. The triangle raycasts
  * (`StaticGroundRaycast`, `MovingGroundRaycast`, `BabylonGroundRaycast`, and `nearestGroundRaycast` of
- * raycasts that all have one) carry one.
+ * raycasts that all have one) carry one, and so does `HavokGroundRaycast` over a plugin with `shapeCast`.
  */
 export interface GroundingRaycast {
   (origin: ReadonlyVec3, direction: ReadonlyVec3, maxDistance: number, out: GroundingHit): boolean;

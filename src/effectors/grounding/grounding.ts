@@ -364,8 +364,8 @@ export class Grounding {
    * A sphere of `footRadius` swept down from `maxStep` above `centre`, `2 × maxStep` long (FinalIK's
    * capsule cast, which with `footCenterOffset` 0 is this sphere). Its lowest point starts where a ray would.
    *
-   * With a raycast that carries a sphere cast (`raycast.sphereCast`: the triangle raycasts do), the sphere
-   * is swept over the ground's triangles: `out.point` is where it first touches and `out.normal` the touched
+   * With a raycast that carries a sphere cast (`raycast.sphereCast`: the triangle raycasts and Havok's do),
+   * the sphere is swept over the ground: `out.point` is where it first touches and `out.normal` the touched
    * triangle's own normal, not the direction to the sphere's centre, so a foot resting on an edge keeps the
    * surface's slope (at a step's edge the top's, flat; on a rounded bump the slope under the sphere).
    *
