@@ -20,6 +20,7 @@ import { spawnCharacter } from "./character";
 import { refreshControls } from "./controls";
 import { Ghost } from "./ghost";
 import { COMMITTED, type ModelEntry, type ModelSource, loadModel, sharedModels, sourceName } from "./models";
+import { borrowClips } from "./borrowed-clips";
 import { statsOverlay } from "./overlay";
 import { buildPanel, snapshotParameters } from "./panel";
 import { SCENARIOS, type ScenarioName, scenarioNamed } from "./scenarios/index";
@@ -135,6 +136,7 @@ async function build(name: ScenarioName): Promise<void> {
   };
   try {
     container = await loadModel(scene, source);
+    await borrowClips(scene, container);
     ctx.container = container;
     run = await scenarioNamed(name)!.build(ctx);
   } catch (e) {

@@ -218,7 +218,9 @@ export function buildPanel(o: PanelOptions): void {
   );
   const dropHint = document.createElement("div");
   dropHint.className = "hint";
-  dropHint.textContent = "Or drop a humanoid .glb / .vrm / .babylon, or a .gltf with its .bin and textures.";
+  dropHint.textContent =
+    "Or drop a humanoid .glb / .vrm / .babylon, or a .gltf with its .bin and textures. A T-posed model " +
+    "without clips gets the UAL character's, retargeted (bipedNameMap).";
   model.append(dropHint);
   panel.append(model);
 

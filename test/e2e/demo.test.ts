@@ -471,6 +471,25 @@ describe.skipIf(skip)(title, () => {
       expect(await hook<number>("h.iks.length")).toBe(1);
       expect(await hook<string[]>("h.errors")).toHaveLength(2);
       lines.push("hero.gltf + Superhero_Male_FullBody.bin picked together: loaded, the IK attached");
+      // a biped without clips borrows the UAL character's, retargeted by bipedNameMap; picked, one plays
+      const borrowed = await hook<string[]>("h.clips()");
+      expect(borrowed.length).toBe(46);
+      expect(borrowed.every((n) => n.endsWith(" (UAL)"))).toBe(true);
+      const walk = borrowed.indexOf("Walk_Loop (UAL)");
+      await page.selectOption("#clip", String(walk + 1));
+      const heroPlaying = await hook<string[]>("h.scene.animationGroups.filter((g) => g.isPlaying).map((g) => g.name)");
+      expect(heroPlaying.some((n) => n.startsWith("Walk_Loop (UAL)"))).toBe(true);
+      // with the IK off (the free scenario's handles hold the feet), a foot moves with the walk; scene time runs
+      // on the fixed clock: wait for it, reading fresh matrices
+      await hook("h.setIK(false)");
+      const foot = "h.iks[0].references.leftFoot.getTransformNode().computeWorldMatrix(true).getTranslation()";
+      await hook(`(window.__heroFoot = ${foot}, 0)`);
+      await waitFor(`${foot}.subtract(window.__heroFoot).length() > 0.05 * h.height`, 60_000);
+      const moved = await hook<number>(`${foot}.subtract(window.__heroFoot).length() / h.height`);
+      await hook("h.setIK(true)");
+      lines.push(
+        `hero.gltf: ${borrowed.length} clips borrowed from UAL; "Walk_Loop (UAL)" plays, the left foot moved ${(moved * 100).toFixed(1)} % of h`,
+      );
 
       // RobotExpressive's feet hang off the root: no biped, the page says why, the previous model comes back
       await pick([join(MODELS, "RobotExpressive.glb")]);
