@@ -22,6 +22,8 @@ export { ComponentSpace } from "./babylon/component-space.js";
 export { RigDetachment } from "./babylon/rig-attachment.js";
 export { FlatPose } from "./mapping/flat-pose.js";
 export { resolveBipedReferences, readSkeletonInfo, referencedBones } from "./babylon/biped-references.js";
+export { bipedNameMap, pairChains } from "./babylon/biped-name-map.js";
+export type { BipedNameMapOptions } from "./babylon/biped-name-map.js";
 export type { BipedReferences, BipedReferencesInput, BoneReference, SkeletonInfo } from "./babylon/biped-references.js";
 export { BipedMapping } from "./mapping/biped-mapping.js";
 export type { BipedMappingOptions, FixedBone, RestorablePose } from "./mapping/biped-mapping.js";

@@ -136,9 +136,10 @@ export function readSkeletonInfo(skeleton: Skeleton): SkeletonInfo {
 
 /**
  * Detects the biped references of `skeleton` by bone names (Mixamo, Unreal, Blender/Rigify, VRM, 3ds
- * Max Biped, HumanIK, Unity humanoid conventions) and, where names do not decide, by topology and
- * geometry. `overrides` replace detected bones (by object or name). Throws {@link FBBIKError} naming each
- * missing or bad reference and the bones considered; returns the references and any warnings.
+ * Max Biped, HumanIK, Unity humanoid, DAZ Genesis, Character Creator, MakeHuman, Auto-Rig Pro, Synty
+ * conventions) and, where names do not decide, by topology and geometry. `overrides` replace detected
+ * bones (by object or name). Throws {@link FBBIKError} naming each missing or bad reference and the bones
+ * considered; returns the references and any warnings.
  */
 export function resolveBipedReferences(
   skeleton: Skeleton,

@@ -79,16 +79,21 @@ export async function loadModel(
      * play none, or one.
      */
     clips?: (name: string, index: number) => boolean;
+    /** Loads into this scene (another model's) instead of a fresh one; `dispose` then disposes the model alone. */
+    scene?: Scene;
   } = {},
 ): Promise<LoadedModel> {
   const m = MODELS[name];
-  const engine = new NullEngine(
-    Object.assign(new NullEngineOptions(), { useHighPrecisionMatrix: !!options.highPrecision }),
-  );
-  const scene = new Scene(engine);
-  scene.useRightHandedSystem = options.rightHanded ?? false;
-  scene.useConstantAnimationDeltaTime = true;
-  new FreeCamera("camera", new Vector3(0, 1, -5), scene);
+  const shared = options.scene;
+  const engine =
+    (shared?.getEngine() as NullEngine | undefined) ??
+    new NullEngine(Object.assign(new NullEngineOptions(), { useHighPrecisionMatrix: !!options.highPrecision }));
+  const scene = shared ?? new Scene(engine);
+  if (shared === undefined) {
+    scene.useRightHandedSystem = options.rightHanded ?? false;
+    scene.useConstantAnimationDeltaTime = true;
+    new FreeCamera("camera", new Vector3(0, 1, -5), scene);
+  }
   const path = resolve(m.dir, m.file);
   let container: AssetContainer;
   if (m.file.endsWith(".gltf")) {
@@ -121,11 +126,15 @@ export async function loadModel(
   container.addAllToScene();
   // the glTF loader starts the first clip; tests start the clips they want themselves
   for (const g of container.animationGroups) g.stop();
-  const skeleton = scene.skeletons[0]!;
+  // in a shared scene, this model's own: the container's
+  const skeleton = shared === undefined ? scene.skeletons[0]! : container.skeletons[0]!;
   const root =
-    scene.getTransformNodeByName("__root__") ??
-    (scene.getMeshByName("__root__") as unknown as TransformNode | null) ??
-    (scene.meshes.find((mesh) => mesh.skeleton === skeleton) as unknown as TransformNode);
+    shared === undefined
+      ? (scene.getTransformNodeByName("__root__") ??
+        (scene.getMeshByName("__root__") as unknown as TransformNode | null) ??
+        (scene.meshes.find((mesh) => mesh.skeleton === skeleton) as unknown as TransformNode))
+      : ((container.rootNodes.find((n) => n.name === "__root__") as TransformNode | undefined) ??
+        (container.meshes.find((mesh) => mesh.skeleton === skeleton) as unknown as TransformNode));
   return {
     engine,
     scene,
@@ -133,6 +142,10 @@ export async function loadModel(
     skeleton,
     root,
     dispose: () => {
+      if (shared !== undefined) {
+        container.dispose();
+        return;
+      }
       scene.dispose();
       engine.dispose();
     },

@@ -2,6 +2,7 @@
  * Runs of docs/API.md's FullBodyBipedIK examples (sections 1 and 2) on the character, each checking what the example's
  * text promises on the bones' world positions (test/scenario/docs-examples-run.test.ts).
  */
+import type { AnimationGroup } from "@babylonjs/core/Animations/animationGroup.js";
 import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import type { Camera } from "@babylonjs/core/Cameras/camera.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
@@ -9,6 +10,7 @@ import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { Scene } from "@babylonjs/core/scene.js";
 import { expect } from "vitest";
 import { type EffectorHandles, FBBIKError, FullBodyBipedIK, IKLevel, IKLevelOfDetail } from "../../src/index.js";
+import { loadModel, proceduralIdle } from "./babylon-scene.js";
 import { tailRig } from "./docs-rigs.js";
 import { type ExampleRun, armReach, expectNear, expectNoWarnings } from "./docs-world.js";
 import { height, worldPos } from "./scene-probes.js";
@@ -344,6 +346,38 @@ export const BIPED_RUNS: Record<string, ExampleRun> = {
     world.frames(1);
     expectNear("…moved", world.pos("rightHand"), world.nodePos(handle), 0.005 * world.h);
     expectNoWarnings(ik);
+  },
+
+  async playOn({ world, load }) {
+    // AnimatorAvatar came with Babylon 9: the Babylon 8 compatibility run has nothing to call
+    if ((await import("@babylonjs/core/Animations/animatorAvatar.js").catch(() => null)) === null) return;
+    const m = await world.model();
+    const mannequin = world.own(await loadModel("Mannequin", { scene: m.scene }));
+    mannequin.root.position.x += 1.5;
+    // a clip on UAL's upper arms and thighs (a glTF clip's shape: keys on the linked nodes)
+    const roles = ["leftUpperArm", "rightUpperArm", "leftThigh", "rightThigh"] as const;
+    const clip = world.own(
+      proceduralIdle(
+        m.scene,
+        roles.map((r) => world.node(r)),
+      ),
+    );
+    const played = world.own(
+      (await load()).playOn(clip, m.skeleton, mannequin.root, mannequin.skeleton) as AnimationGroup,
+    );
+    expect(played.targetedAnimations.length).toBe(roles.length);
+    clip.start(true);
+    const arm = mannequin.skeleton.bones.find((b) => b.name === "upperarm.l")!;
+    const elbow = arm.getChildren()[0]!;
+    const direction = () => worldPos(elbow).subtract(worldPos(arm)).normalize();
+    const rest = direction();
+    let swing = 0;
+    for (let f = 0; f < 60; f++) {
+      world.frames(1);
+      swing = Math.max(swing, (Math.acos(Math.min(1, Vector3.Dot(rest, direction()))) * 180) / Math.PI);
+    }
+    // the idle swings UAL's upper arm by 0.15 rad (8.6°): the Mannequin's swings with it
+    expect(swing).toBeGreaterThan(5);
   },
 
   async manualOrder({ world, load }) {

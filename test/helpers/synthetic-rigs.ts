@@ -43,6 +43,8 @@ export interface HumanoidNames {
   neck?: string[];
   head?: string;
   headEnd?: string;
+  /** A bone between the pelvis and the thighs (DAZ Genesis: hip → pelvis → ThighBend). */
+  thighRoot?: string;
   side: (s: Side) => SideNames;
 }
 
@@ -112,7 +114,8 @@ export function humanoid(names: HumanoidNames, options: HumanoidOptions = {}): R
     b.add(names.head, parent, [0, 1.6, 0.01]);
     if (names.headEnd !== undefined) b.add(names.headEnd, names.head, [0, 1.78, 0.01]);
   }
-  const thighParent = options.thighsFrom === "spine" ? names.spine[0]! : names.pelvis;
+  if (names.thighRoot !== undefined) b.add(names.thighRoot, names.pelvis, [0, 0.97, 0]);
+  const thighParent = options.thighsFrom === "spine" ? names.spine[0]! : (names.thighRoot ?? names.pelvis);
   const armParent = options.armsFrom === "neck" ? neckTop : spineTop;
   for (const s of ["L", "R"] as const) {
     const n = names.side(s);

@@ -130,6 +130,15 @@ export class RigSpec {
     return this;
   }
 
+  /** Hangs `name` from `parent` instead (world poses kept); the parent must come before it. */
+  reparent(name: string, parent: string): this {
+    const c = this.index(name);
+    const p = this.index(parent);
+    if (p >= c) throw new Error(`${parent} comes after ${name}: the joints would not be parent-first`);
+    this.joints[c]!.parent = p;
+    return this;
+  }
+
   private isBelow(k: number, ancestor: number): boolean {
     for (let p = this.joints[k]!.parent; p >= 0; p = this.joints[p]!.parent) if (p === ancestor) return true;
     return false;

@@ -489,7 +489,82 @@ const CASES: RigCase[] = [
     },
     expect: { throws: [/zero-length bone in the spine/, /Hips and Chest/] },
   },
+  {
+    what: "DAZ Genesis 8 (hip → pelvis → lThighBend → lThighTwist → lShin; lShldrBend → lShldrTwist → lForearmBend → lForearmTwist → lHand)",
+    spec: () => {
+      const s = biped().remove("HeadTop").insertAbove("Thigh.L", "pelvis", 0.2).reparent("Thigh.R", "pelvis");
+      s.rename("Root", "Genesis8Female").rename("Hips", "hip").rename("Spine", "abdomenLower");
+      s.insertAbove("Chest", "abdomenUpper").rename("Chest", "chestUpper").rename("Neck", "neckLower");
+      s.rename("Head", "head");
+      for (const side of ["L", "R"] as const) {
+        const d = (base: string): string => `${side.toLowerCase()}${base}`;
+        s.insertAbove(`Calf.${side}`, d("ThighTwist")).insertAbove(`Forearm.${side}`, d("ShldrTwist"));
+        s.insertAbove(`Hand.${side}`, d("ForearmTwist"));
+        const names: [string, string][] = [
+          ["Thigh", "ThighBend"],
+          ["Calf", "Shin"],
+          ["Foot", "Foot"],
+          ["Toe", "Toe"],
+          ["Clavicle", "Collar"],
+          ["UpperArm", "ShldrBend"],
+          ["Forearm", "ForearmBend"],
+          ["Hand", "Hand"],
+          ["Finger", "Mid1"],
+        ];
+        for (const [from, to] of names) s.rename(`${from}.${side}`, d(to));
+      }
+      return s;
+    },
+    expect: { extra: thighsBelowPelvis },
+  },
+  {
+    what: "Character Creator (CC_Base_Hip → CC_Base_Pelvis → thighs; the neck bones named CC_Base_NeckTwist01, 02)",
+    spec: () => {
+      const s = biped().remove("HeadTop").insertAbove("Thigh.L", "CC_Base_Pelvis", 0.2);
+      s.reparent("Thigh.R", "CC_Base_Pelvis").insertAbove("Head", "CC_Base_NeckTwist02");
+      s.rename("Root", "CC_Base_BoneRoot").rename("Hips", "CC_Base_Hip").rename("Spine", "CC_Base_Waist");
+      s.rename("Chest", "CC_Base_Spine02").rename("Neck", "CC_Base_NeckTwist01").rename("Head", "CC_Base_Head");
+      for (const side of ["L", "R"] as const) {
+        s.addLeaf(`UpperArm.${side}`, `CC_Base_${side}_UpperarmTwist01`);
+        s.addLeaf(`Thigh.${side}`, `CC_Base_${side}_ThighTwist01`);
+        const names: [string, string][] = [
+          ["Thigh", "Thigh"],
+          ["Calf", "Calf"],
+          ["Foot", "Foot"],
+          ["Toe", "ToeBase"],
+          ["Clavicle", "Clavicle"],
+          ["UpperArm", "Upperarm"],
+          ["Forearm", "Forearm"],
+          ["Hand", "Hand"],
+          ["Finger", "Mid1"],
+        ];
+        for (const [from, to] of names) s.rename(`${from}.${side}`, `CC_Base_${side}_${to}`);
+      }
+      return s;
+    },
+    expect: {
+      extra: (ik, rig, size) => {
+        const spine = ik.references.spine.map((b) => b.name).join(", ");
+        return `spine ${spine}, head ${ik.references.head?.name}; ${thighsBelowPelvis(ik, rig, size)}`;
+      },
+    },
+  },
 ];
+
+/** With the thighs one bone below the pelvis: a foot raised and forward still reaches its target. */
+function thighsBelowPelvis(ik: FullBodyBipedIK, rig: BuiltRig, size: number): string {
+  const r = ik.references;
+  const foot = ik.solver.leftFootEffector;
+  const target = rig.worldPos(r.leftFoot).add(new Vector3(0, 0.1 * size, 0.1 * size));
+  foot.position.copyFrom(target);
+  foot.positionWeight = 1;
+  rig.scene.render();
+  const off = Vector3.Distance(rig.worldPos(r.leftFoot), target) / size;
+  foot.positionWeight = 0;
+  expect(off).toBeLessThan(0.01);
+  const chains = [r.leftUpperArm, r.leftForearm, r.leftHand, r.leftThigh, r.leftCalf, r.leftFoot];
+  return `pelvis ${r.pelvis.name}; ${chains.map((b) => b.name).join(", ")}; a raised foot within ${bound(off)}`;
+}
 
 /** Puts a NaN into the root bone's local rotation or position (its linked node's, or the plain Bone's). */
 function setRootLocal(rig: BuiltRig, what: "rotation" | "position"): void {

@@ -6,7 +6,8 @@
  * - {@link SIDE_MARKERS}: how a name says "left" or "right", tried in order;
  * - {@link ROLE_ALIASES}: the words that end a bone's name per role, after the side marker and any
  *   prefix are gone; the longest matching alias wins ("LowerArm" is a forearm, not an "Arm");
- * - {@link EXCLUDED_WORDS}: whole words that make a bone a helper, never a biped bone.
+ * - {@link EXCLUDED_WORDS}: whole words that make a bone a helper, never a biped bone;
+ * - {@link DEFORM_SUFFIXES}: words some tools append to a limb segment's deforming bone, dropped.
  *
  * Matching the *end* of the name is what makes prefixes free: `mixamorig:LeftArm`, `Character1_LeftArm`,
  * `Armature_LeftArm`, `Bip01 L UpperArm` and `J_Bip_L_UpperArm` all end with an upper-arm word once the
@@ -40,7 +41,7 @@ export type BoneSide = "left" | "right";
  * Covers Mixamo/HumanIK (`LeftUpLeg`, `LeftLeg`, `LeftShoulder`), Unreal (`thigh_l`, `calf_l`,
  * `lowerarm_l`, `ball_l`), Blender/Rigify (`upper_arm.L`, `shin.L`, `spine.001`), KayKit
  * (`upperleg.l`, `wrist.l`), VRM (`J_Bip_L_LowerArm`, `leftUpperLeg`, `upperChest`) and 3ds Max Biped
- * (`Bip01 L Forearm`, `Bip01 L Calf`).
+ * (`Bip01 L Forearm`, `Bip01 L Calf`) and DAZ Genesis (`lShldr`, `lShin`, `l_upperarm`).
  */
 export const ROLE_ALIASES: Readonly<Record<BoneRole, readonly string[]>> = {
   pelvis: ["pelvis", "hips", "hip"],
@@ -48,7 +49,7 @@ export const ROLE_ALIASES: Readonly<Record<BoneRole, readonly string[]>> = {
   neck: ["neck"],
   head: ["head"],
   clavicle: ["clavicle", "shoulder", "collar", "collarbone"],
-  upperArm: ["upperarm", "uparm", "arm", "bicep", "humerus"],
+  upperArm: ["upperarm", "uparm", "arm", "bicep", "humerus", "shldr"],
   forearm: ["forearm", "lowerarm", "elbow"],
   hand: ["hand", "wrist", "palm"],
   thigh: ["thigh", "upleg", "upperleg", "femur"],
@@ -103,6 +104,12 @@ export const EXCLUDED_WORDS: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * Words that end the name of a limb segment's deforming bone beside its twist helpers, dropped before the role
+ * is read: DAZ Genesis 3–8's `lShldrBend` (beside `lShldrTwist`), Auto-Rig Pro's `thigh_stretch.l`.
+ */
+export const DEFORM_SUFFIXES: readonly string[] = ["bend", "stretch"];
+
+/**
  * Side markers, tried in order; the first that matches decides the side and is removed from the name
  * before the role is read. Each regular expression matches exactly the marker.
  */
@@ -121,6 +128,8 @@ export const SIDE_MARKERS: readonly { readonly pattern: RegExp; readonly side: B
   { pattern: /^r(?=[A-Z])/, side: "right" },
   { pattern: /(?<=[a-z])L$/, side: "left" },
   { pattern: /(?<=[a-z])R$/, side: "right" },
+  // Auto-Rig Pro's centre suffix: spine_01.x, head.x
+  { pattern: /(?<=[._-])[xX]$/, side: null },
 ];
 
 /** What a bone's name says about it. */
@@ -180,10 +189,12 @@ export function parseBoneName(name: string): BoneNameInfo {
       break;
     }
   }
-  const core = rest
+  const words = rest
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "")
     .replace(/\d+$/, "");
+  const suffix = DEFORM_SUFFIXES.find((w) => words.length > w.length && words.endsWith(w));
+  const core = suffix === undefined ? words : words.slice(0, -suffix.length).replace(/\d+$/, "");
   const read = excludedBy === null ? roleOf(core) : null;
   const contradicts = read !== null && side !== null && CENTRAL_ROLES.has(read);
   return { name, side, role: contradicts ? null : read, excludedBy, ignoredRole: contradicts ? read : null };

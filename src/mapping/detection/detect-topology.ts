@@ -115,30 +115,32 @@ function oppositePair<T extends { lateral: P3 }>(items: readonly T[], limit = OP
 }
 
 /**
- * Finds the biped from the hierarchy's shape. The pelvis is a bone with at least three child chains of
- * three or more bones: one (the spine) leads to a bone from which two long chains reach out to opposite
- * sides (the arms), two others run down from the pelvis to opposite sides (the legs). Among several
- * such bones, the one whose legs point most straight down wins. `keep` rejects helper bones (twist,
- * end markers…) from the chains. Returns the reason when nothing fits.
+ * Finds the biped from the hierarchy's shape. The pelvis is a bone with child chains of three or more
+ * bones: one (the spine) leads to a bone from which two long chains reach out to opposite sides (the
+ * arms), two others run down from the pelvis to opposite sides (the legs), directly or from one bone
+ * between (DAZ Genesis: hip → pelvis → thighs). Among several such bones, the one whose legs point most
+ * straight down wins. `keep` rejects helper bones (twist, end markers…) from the chains. Returns the
+ * reason when nothing fits.
  */
 export function detectTopology(rig: RigSkeleton, keep: (bone: number) => boolean): TopologyBiped | string {
   const isLong = (b: number): boolean => keep(b) && rig.height[b]! >= LIMB_BONES;
+  // a child that forks into two long chains is where legs hang, never a leg's first bone
+  const legStarts = (k: number): number[] => {
+    const forks = rig.children[k]!.filter(isLong);
+    return forks.length >= 2 ? forks : [k];
+  };
   let best: (TopologyBiped & { score: number }) | null = null;
   let closest = "";
   for (let x = 0; x < rig.bones.length; x++) {
     const kids = rig.children[x]!.filter(isLong);
-    if (kids.length < 3) continue;
+    if (kids.length < 2) continue;
     for (const s of kids) {
+      const legKids = kids.filter((k) => k !== s).flatMap(legStarts);
+      if (legKids.length < 2) continue;
       for (let cur = s; ; ) {
         const arms = armPairAt(rig, cur, x, isLong, keep);
         if (arms !== null) {
-          const legs = legPairAt(
-            rig,
-            x,
-            kids.filter((k) => k !== s),
-            arms.up,
-            keep,
-          );
+          const legs = legPairAt(rig, x, legKids, arms.up, keep);
           if (legs === null) {
             closest ||=
               `${rig.name(x)} has a spine toward ${rig.name(cur)} with two arms, ` +
@@ -188,7 +190,7 @@ function armPairAt(
   return a !== null && b !== null ? { arms: [a, b], up } : null;
 }
 
-/** The two legs among `kids` of the pelvis: chains that run down and to opposite sides, or null. */
+/** The two legs among `kids` (the pelvis's, or one level below): chains that run down to opposite sides, or null. */
 function legPairAt(
   rig: RigSkeleton,
   pelvis: number,

@@ -50,6 +50,20 @@ export const an = (word: string): string => (/^[aeiou]/.test(word) ? `an ${word}
 export const mean = (points: readonly P3[]): P3 =>
   vscale(points.reduce(vadd, v3(0, 0, 0)), 1 / Math.max(1, points.length));
 
+/**
+ * A bone named like a clavicle right above a forearm (helpers between passed over) is the upper arm: Synty
+ * names its arms `Clavicle_L` → `Shoulder_L` → `Elbow_L`, where Mixamo's `LeftShoulder` is the clavicle.
+ */
+function upperArmsNamedLikeClavicles(rig: RigSkeleton, info: BoneNameInfo[]): BoneNameInfo[] {
+  for (let f = 0; f < info.length; f++) {
+    if (info[f]!.role !== "forearm") continue;
+    let p = rig.parent(f);
+    while (p >= 0 && info[p]!.excludedBy !== null) p = rig.parent(p);
+    if (p >= 0 && info[p]!.role === "clavicle") info[p] = { ...info[p]!, role: "upperArm" };
+  }
+  return info;
+}
+
 /** One detection run's shared state; each stage is a function of it. */
 export class DetectorContext {
   readonly rig: RigSkeleton;
@@ -73,7 +87,10 @@ export class DetectorContext {
 
   constructor(bones: readonly RigBoneInfo[], leftHanded: boolean | undefined) {
     this.rig = new RigSkeleton(bones);
-    this.info = bones.map((b) => parseBoneName(b.name));
+    this.info = upperArmsNamedLikeClavicles(
+      this.rig,
+      bones.map((b) => parseBoneName(b.name)),
+    );
     this.leftHanded = leftHanded === true;
     this.handednessGiven = leftHanded !== undefined;
   }

@@ -298,6 +298,263 @@ export function biped(prefix = "Bip01"): HumanoidNames {
   };
 }
 
+/**
+ * DAZ Genesis 3 and 8: side letters in front (`lShldrBend`), deforming "Bend" bones with "Twist" helpers in line
+ * below them, and a `pelvis` between the `hip` and the thighs (the spine hangs from the hip).
+ */
+export function daz8(): HumanoidNames {
+  return {
+    root: "Genesis8Female",
+    pelvis: "hip",
+    thighRoot: "pelvis",
+    spine: ["abdomenLower", "abdomenUpper", "chestLower", "chestUpper"],
+    neck: ["neckLower", "neckUpper"],
+    head: "head",
+    side: (s) => {
+      const n = (base: string): string => `${s.toLowerCase()}${base}`;
+      return {
+        clavicle: n("Collar"),
+        upperArm: n("ShldrBend"),
+        upperTwist: n("ShldrTwist"),
+        forearm: n("ForearmBend"),
+        foreTwist: n("ForearmTwist"),
+        hand: n("Hand"),
+        fingers: [
+          [n("Thumb1"), n("Thumb2"), n("Thumb3")],
+          [n("Carpal1"), n("Index1"), n("Index2"), n("Index3")],
+          [n("Carpal2"), n("Mid1"), n("Mid2"), n("Mid3")],
+        ],
+        thigh: n("ThighBend"),
+        thighTwist: n("ThighTwist"),
+        calf: n("Shin"),
+        foot: n("Foot"),
+        toe: n("Toe"),
+        eye: n("Eye"),
+      };
+    },
+  };
+}
+
+/** DAZ Genesis 1 and 2: `lShldr`, `lForeArm`, `lThigh`, `lShin`; `abdomen`, `abdomen2`, `chest`. */
+export function daz2(): HumanoidNames {
+  return {
+    pelvis: "hip",
+    thighRoot: "pelvis",
+    spine: ["abdomen", "abdomen2", "chest"],
+    neck: ["neck"],
+    head: "head",
+    side: (s) => {
+      const n = (base: string): string => `${s.toLowerCase()}${base}`;
+      return {
+        clavicle: n("Collar"),
+        upperArm: n("Shldr"),
+        forearm: n("ForeArm"),
+        hand: n("Hand"),
+        thigh: n("Thigh"),
+        calf: n("Shin"),
+        foot: n("Foot"),
+        toe: n("Toe"),
+      };
+    },
+  };
+}
+
+/** DAZ Genesis 9: `l_upperarm`, `l_shin`, `spine1`…`spine4`, twist bones beside the limbs. */
+export function daz9(): HumanoidNames {
+  return {
+    root: "Genesis9",
+    pelvis: "hip",
+    thighRoot: "pelvis",
+    spine: ["spine1", "spine2", "spine3", "spine4"],
+    neck: ["neck1", "neck2"],
+    head: "head",
+    side: (s) => {
+      const n = (base: string): string => `${s.toLowerCase()}_${base}`;
+      return {
+        clavicle: n("shoulder"),
+        upperArm: n("upperarm"),
+        upperTwist: n("upperarm_twist1"),
+        forearm: n("forearm"),
+        foreTwist: n("forearm_twist1"),
+        hand: n("hand"),
+        thigh: n("thigh"),
+        thighTwist: n("thigh_twist1"),
+        calf: n("shin"),
+        foot: n("foot"),
+        toe: n("toes"),
+        eye: n("eye"),
+      };
+    },
+  };
+}
+
+/**
+ * Reallusion Character Creator / iClone (`CC_Base_L_Upperarm`, twist bones beside the limbs; the thighs on
+ * `CC_Base_Pelvis` below `CC_Base_Hip`, the neck bones named `NeckTwist`).
+ */
+export function characterCreator(): HumanoidNames {
+  return {
+    root: "CC_Base_BoneRoot",
+    pelvis: "CC_Base_Hip",
+    thighRoot: "CC_Base_Pelvis",
+    spine: ["CC_Base_Waist", "CC_Base_Spine01", "CC_Base_Spine02"],
+    neck: ["CC_Base_NeckTwist01", "CC_Base_NeckTwist02"],
+    head: "CC_Base_Head",
+    side: (s) => {
+      const n = (base: string): string => `CC_Base_${s}_${base}`;
+      return {
+        clavicle: n("Clavicle"),
+        upperArm: n("Upperarm"),
+        upperTwist: n("UpperarmTwist01"),
+        forearm: n("Forearm"),
+        foreTwist: n("ForearmTwist01"),
+        hand: n("Hand"),
+        thigh: n("Thigh"),
+        thighTwist: n("ThighTwist01"),
+        calf: n("Calf"),
+        calfTwist: n("CalfTwist01"),
+        foot: n("Foot"),
+        toe: n("ToeBase"),
+      };
+    },
+  };
+}
+
+/** MakeHuman's default skeleton (`upperarm01.L` → `upperarm02.L` in line, `wrist.L`, `spine05`…`spine01`). */
+export function makeHuman(): HumanoidNames {
+  return {
+    root: "root",
+    pelvis: "pelvis",
+    spine: ["spine05", "spine04", "spine03", "spine02", "spine01"],
+    neck: ["neck01", "neck02", "neck03"],
+    head: "head",
+    side: (s) => {
+      const n = (base: string): string => `${base}.${s}`;
+      return {
+        clavicle: n("clavicle"),
+        upperArm: n("upperarm01"),
+        upperTwist: n("upperarm02"),
+        forearm: n("lowerarm01"),
+        foreTwist: n("lowerarm02"),
+        hand: n("wrist"),
+        thigh: n("upperleg01"),
+        thighTwist: n("upperleg02"),
+        calf: n("lowerleg01"),
+        calfTwist: n("lowerleg02"),
+        foot: n("foot"),
+        toe: n("toe1-1"),
+      };
+    },
+  };
+}
+
+/** Sketchfab's re-export: every node's name gets `_NN` appended, numbered in file order. */
+export function sketchfab(names: HumanoidNames): HumanoidNames {
+  let next = 0;
+  const tag = (name: string): string => `${name}_${String(next++).padStart(2, "0")}`;
+  const opt = (name: string | undefined): string | undefined => (name === undefined ? undefined : tag(name));
+  const sides = new Map<Side, SideNames>();
+  const tagged: HumanoidNames = {
+    root: opt(names.root),
+    pelvis: tag(names.pelvis),
+    thighRoot: opt(names.thighRoot),
+    spine: names.spine.map(tag),
+    neck: names.neck?.map(tag),
+    head: opt(names.head),
+    headEnd: opt(names.headEnd),
+    side: (s) => sides.get(s)!,
+  };
+  for (const s of ["L", "R"] as const) {
+    const n = names.side(s);
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(n)) out[k] = Array.isArray(v) ? v.map((c: string[]) => c.map(tag)) : tag(v);
+    sides.set(s, out as unknown as SideNames);
+  }
+  return tagged;
+}
+
+/**
+ * Blender Auto-Rig Pro's export: `.x` on centre bones, the hips called `root.x`, limb segments `*_stretch.l` with
+ * `*_twist.l` helpers.
+ */
+export function autoRigPro(): HumanoidNames {
+  return {
+    pelvis: "root.x",
+    spine: ["spine_01.x", "spine_02.x", "spine_03.x"],
+    neck: ["neck.x"],
+    head: "head.x",
+    side: (s) => {
+      const n = (base: string): string => `${base}.${s.toLowerCase()}`;
+      return {
+        clavicle: n("shoulder"),
+        upperArm: n("arm_stretch"),
+        upperTwist: n("arm_twist"),
+        forearm: n("forearm_stretch"),
+        foreTwist: n("forearm_twist"),
+        hand: n("hand"),
+        fingers: [
+          [n("thumb1"), n("thumb2"), n("thumb3")],
+          [n("index1"), n("index2"), n("index3")],
+        ],
+        thigh: n("thigh_stretch"),
+        thighTwist: n("thigh_twist"),
+        calf: n("leg_stretch"),
+        calfTwist: n("leg_twist"),
+        foot: n("foot"),
+        toe: n("toes_01"),
+      };
+    },
+  };
+}
+
+/** Synty POLYGON characters: `Shoulder_L` is the upper arm, below `Clavicle_L`; `Ankle_L` the foot. */
+export function synty(): HumanoidNames {
+  return {
+    root: "Root",
+    pelvis: "Hips",
+    spine: ["Spine_01", "Spine_02", "Spine_03"],
+    neck: ["Neck"],
+    head: "Head",
+    side: (s) => {
+      const n = (base: string): string => `${base}_${s}`;
+      return {
+        clavicle: n("Clavicle"),
+        upperArm: n("Shoulder"),
+        forearm: n("Elbow"),
+        hand: n("Hand"),
+        thigh: n("UpperLeg"),
+        calf: n("LowerLeg"),
+        foot: n("Ankle"),
+        toe: n("Ball"),
+        toeEnd: n("Toes"),
+      };
+    },
+  };
+}
+
+/** Xsens MVN: a spine named for its vertebrae (`L5`, `L3`, `T12`, `T8`), limbs in words. */
+export function xsens(): HumanoidNames {
+  return {
+    pelvis: "Pelvis",
+    spine: ["L5", "L3", "T12", "T8"],
+    neck: ["Neck"],
+    head: "Head",
+    side: (s) => {
+      const n = (base: string): string => `${s === "L" ? "Left" : "Right"}${base}`;
+      return {
+        clavicle: n("Shoulder"),
+        upperArm: n("UpperArm"),
+        forearm: n("ForeArm"),
+        hand: n("Hand"),
+        thigh: n("UpperLeg"),
+        calf: n("LowerLeg"),
+        foot: n("Foot"),
+        toe: n("Toe"),
+      };
+    },
+  };
+}
+
 /** Generic side markers on otherwise plain names. */
 export function sideMarked(mark: (base: string, s: Side) => string): HumanoidNames {
   return {

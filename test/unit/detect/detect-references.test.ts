@@ -33,12 +33,21 @@ import {
   humanIK,
   kayKit,
   lowercase,
+  autoRigPro,
+  characterCreator,
+  daz2,
+  daz8,
+  daz9,
+  makeHuman,
   meaningless,
   mixamo,
   rigifyDeform,
   rigifyMetarig,
   sideMarked,
+  sketchfab,
+  synty,
   unreal,
+  xsens,
   vrm0,
   vrm1,
 } from "./conventions.js";
@@ -260,6 +269,15 @@ describe("naming conventions", () => {
       { armsFrom: "neck", thighsFrom: "spine" },
     ],
     ["3ds Max Biped Bip001 (thighs on the pelvis)", biped("Bip001"), { armsFrom: "neck" }],
+    ["DAZ Genesis 8 (lShldrBend, Twist bones in line, hip → pelvis → thighs)", daz8(), { inlineTwist: true }],
+    ["DAZ Genesis 2 (lShldr, lForeArm, abdomen2)", daz2()],
+    ["DAZ Genesis 9 (l_upperarm, l_shin)", daz9()],
+    ["Character Creator (CC_Base_L_Upperarm)", characterCreator()],
+    ["MakeHuman (upperarm01.L → upperarm02.L in line, wrist.L)", makeHuman(), { inlineTwist: true }],
+    ["Sketchfab re-export of Mixamo (mixamorig:LeftArm_08)", sketchfab(mixamo())],
+    ["Sketchfab re-export of Unreal (upperarm_l_12)", sketchfab(unreal())],
+    ["Synty (Clavicle_L → Shoulder_L → Elbow_L: the Shoulder is the upper arm)", synty()],
+    ["Xsens MVN (spine L5, L3, T12, T8)", xsens()],
     ["side prefix L_/R_", sideMarked((b, s) => `${s}_${b}`)],
     ["side prefix l_/r_ lowercase", sideMarked((b, s) => `${s.toLowerCase()}_${b.toLowerCase()}`)],
     ["side suffix ' L' (space)", sideMarked((b, s) => `${b} ${s}`)],
@@ -276,6 +294,83 @@ describe("naming conventions", () => {
     expect(result.problems).toEqual([]);
     expect(detectedNames(bones, result)).toEqual(expectedNames(names, options));
     expect(result.method).toBe("names");
+    expect(result.warnings).toEqual([]);
+  });
+
+  it.each([false, true])(
+    "Auto-Rig Pro (twist bones in line: %s): every limb by name; the hips, root.x, as the limbs' common ancestor",
+    (inlineTwist) => {
+      const names = autoRigPro();
+      const bones = humanoid(names, { inlineTwist });
+      const result = detectBipedReferences(bones);
+      expect(result.problems).toEqual([]);
+      expect(detectedNames(bones, result)).toEqual(expectedNames(names));
+      expect(result.warnings).toEqual([
+        "no bone named like a pelvis is above both thighs and the arms (considered: (none)); the pelvis is their " +
+          "common ancestor root.x.",
+      ]);
+    },
+  );
+
+  it("Unreal UE5 Manny's helpers are passed over: correctives (calf_knee_l is named like a calf), twistCor, IK bones", () => {
+    const names = unreal();
+    const b = new RigBuilder();
+    b.bones.push(...humanoid(names));
+    const near = (bone: string, dx = 0): [number, number, number] => {
+      const p = b.bones[b.index(bone)]!.position;
+      return [p.x + dx, p.y - 0.02, p.z + 0.01];
+    };
+    for (const s of ["l", "r"]) {
+      for (const segment of ["clavicle", "upperarm", "lowerarm", "thigh", "calf"]) {
+        const root = `${segment}_correctiveRoot_${s}`;
+        b.add(root, `${segment}_${s}`, near(`${segment}_${s}`));
+        for (const c of ["bck", "fwd", "in", "out", "knee", "kneeBack"])
+          b.add(`${segment}_${c}_${s}`, root, near(root));
+      }
+      b.add(`upperarm_twistCor_01_${s}`, `upperarm_${s}`, near(`upperarm_${s}`, 0.05));
+      b.add(`wrist_inner_${s}`, `hand_${s}`, near(`hand_${s}`));
+      b.add(`spine_04_latissimus_${s}`, "spine_04", near("spine_04", 0.1));
+    }
+    b.add("ik_foot_root", "root", [0, 0, 0]).add("ik_foot_l", "ik_foot_root", near("foot_l"));
+    b.add("ik_hand_root", "root", [0, 0, 0]).add("ik_hand_gun", "ik_hand_root", near("hand_r"));
+    b.add("ik_hand_l", "ik_hand_gun", near("hand_l")).add("center_of_mass", "root", [0, 1, 0]);
+    const result = detectBipedReferences(b.bones);
+    expect(result.problems).toEqual([]);
+    expect(detectedNames(b.bones, result)).toEqual(expectedNames(names));
+    expect(result.warnings).toEqual([]);
+  });
+
+  it("VRoid's J_Sec_ chains (a skirt running down from the hips, hair, bust) and J_Adj_ bones are passed over", () => {
+    const names = vrm0();
+    const b = new RigBuilder();
+    b.bones.push(...humanoid(names));
+    for (let k = 0; k < 8; k++) {
+      const a = (k / 8) * 2 * Math.PI;
+      for (let j = 1; j <= 4; j++) {
+        const r = 0.15 * (1 + 0.2 * j);
+        const parent = j === 1 ? "J_Bip_C_Hips" : `J_Sec_Skirt${k}_0${j - 1}`;
+        b.add(`J_Sec_Skirt${k}_0${j}`, parent, [r * Math.sin(a), 1 - 0.12 * j, r * Math.cos(a)]);
+      }
+    }
+    for (let k = 0; k < 6; k++) {
+      for (let j = 1; j <= 5; j++) {
+        const parent = j === 1 ? "J_Bip_C_Head" : `J_Sec_Hair${j - 1}_0${k}`;
+        b.add(`J_Sec_Hair${j}_0${k}`, parent, [0.08 * Math.sin(k), 1.7 - 0.1 * j, -0.08]);
+      }
+    }
+    for (const [s, x] of [
+      ["L", 0.08],
+      ["R", -0.08],
+    ] as const) {
+      b.add(`J_Sec_${s}_Bust1`, "J_Bip_C_Chest", [x, 1.35, 0.1]).add(`J_Sec_${s}_Bust2`, `J_Sec_${s}_Bust1`, [
+        x,
+        1.33,
+        0.15,
+      ]);
+    }
+    const result = detectBipedReferences(b.bones);
+    expect(result.problems).toEqual([]);
+    expect(detectedNames(b.bones, result)).toEqual(expectedNames(names));
     expect(result.warnings).toEqual([]);
   });
 
@@ -356,7 +451,12 @@ describe("naming conventions", () => {
     expect(read("LowerLeg.L_end")).toEqual(["left", null, "end"]);
     expect(read("LHand")).toEqual(["left", "hand", null]);
     expect(read("HandR")).toEqual(["right", "hand", null]);
-    expect(read("lForearmBend")).toEqual(["left", null, null]); // DAZ: side read, "bend" is no role
+    expect(read("lForearmBend")).toEqual(["left", "forearm", null]); // DAZ's deforming bone, beside lForearmTwist
+    expect(read("lShldrBend")).toEqual(["left", "upperArm", null]);
+    expect(read("lShldrTwist")).toEqual(["left", null, "twist"]);
+    expect(read("thigh_stretch.l")).toEqual(["left", "thigh", null]); // Auto-Rig Pro
+    expect(read("spine_01.x")).toEqual([null, "spine", null]);
+    expect(read("head.x")).toEqual([null, "head", null]);
     expect(read("rShin")).toEqual(["right", "calf", null]);
     expect(parseBoneName("pelvis.L").role).toBeNull(); // Rigify's sided pelvis helpers are not the pelvis
     expect(parseBoneName("pelvis.L").ignoredRole).toBe("pelvis");
@@ -377,6 +477,15 @@ describe("topology fallback (names that say nothing)", () => {
     expect(detectedNames(bones, result)).toEqual(meaninglessExpected(names));
     expect(result.method).toBe("topology");
     expect(result.warnings).toEqual([]);
+  });
+
+  it("legs hanging from a bone below the pelvis (DAZ: hip → pelvis → thighs; the spine on the hip)", () => {
+    const names = { ...meaningless(), thighRoot: "Bone_999" };
+    const bones = humanoid(names);
+    const result = detectBipedReferences(bones);
+    expect(result.problems).toEqual([]);
+    expect(detectedNames(bones, result)).toEqual(meaninglessExpected(names));
+    expect(result.method).toBe("topology");
   });
 
   it("extra chains (a tail, a cape, hair) do not pass for limbs", () => {

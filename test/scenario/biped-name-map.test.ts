@@ -1,0 +1,163 @@
+/**
+ * bipedNameMap: the pairs it makes between skeletons of different conventions (UAL's Rigify `DEF-` bones,
+ * the Mannequin's KayKit names, Superhero's Unreal names), and a clip retargeted with it by Babylon's
+ * AnimatorAvatar (Babylon 9; the Babylon 8 compatibility run has none, and skips that part): UAL's walk on
+ * the other two turns their limbs as it turns UAL's, and FullBodyBipedIK on top still reaches.
+ */
+import type { AnimationGroup } from "@babylonjs/core/Animations/animationGroup.js";
+import type { Bone } from "@babylonjs/core/Bones/bone.js";
+import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { bipedNameMap, pairChains } from "../../src/babylon/biped-name-map.js";
+import { resolveBipedReferences } from "../../src/babylon/biped-references.js";
+import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
+import { type LoadedModel, type ModelName, loadModel } from "../helpers/babylon-scene.js";
+import { report } from "../helpers/modifier-scene.js";
+import { height, worldPos } from "../helpers/scene-probes.js";
+
+const open: LoadedModel[] = [];
+afterEach(() => {
+  while (open.length > 0) open.pop()!.dispose();
+});
+
+/** The pairs as `source → target` lines, sorted. */
+const lines = (map: Map<string, string>): string[] => [...map].map(([a, b]) => `${a} → ${b}`).sort();
+
+describe("pairChains", () => {
+  const pairs = (length: number, count: number): string[] => {
+    const out: string[] = [];
+    pairChains(length, count, (i, j) => out.push(`${i}-${j}`));
+    return out;
+  };
+
+  it("keeps both ends and spreads the shorter chain along the longer one, each bone once", () => {
+    expect(pairs(3, 3)).toEqual(["0-0", "1-1", "2-2"]);
+    expect(pairs(5, 3)).toEqual(["0-0", "2-1", "4-2"]);
+    expect(pairs(3, 5)).toEqual(["0-0", "1-2", "2-4"]);
+    expect(pairs(4, 2)).toEqual(["0-0", "3-1"]);
+    expect(pairs(2, 1)).toEqual(["0-0"]);
+    expect(pairs(1, 3)).toEqual(["0-0"]);
+    expect(pairs(0, 3)).toEqual([]);
+  });
+});
+
+describe("bipedNameMap", () => {
+  it("pairs UAL's Rigify bones with the Mannequin's and Superhero's by what they are", async () => {
+    const ual = await loadModel("UAL");
+    const mannequin = await loadModel("Mannequin", { scene: ual.scene });
+    const hero = await loadModel("Superhero", { scene: ual.scene });
+    open.push(hero, mannequin, ual);
+    // the Mannequin has two spine bones, no neck, no clavicles
+    expect(lines(bipedNameMap(ual.skeleton, mannequin.skeleton))).toEqual(
+      [
+        "DEF-hips → hips",
+        "DEF-spine.001 → spine",
+        "DEF-spine.003 → chest",
+        "DEF-head → head",
+        ...["L", "R"].flatMap((s) => {
+          const k = s.toLowerCase();
+          return [
+            `DEF-upper_arm.${s} → upperarm.${k}`,
+            `DEF-forearm.${s} → lowerarm.${k}`,
+            `DEF-hand.${s} → wrist.${k}`,
+            `DEF-thigh.${s} → upperleg.${k}`,
+            `DEF-shin.${s} → lowerleg.${k}`,
+            `DEF-foot.${s} → foot.${k}`,
+          ];
+        }),
+      ].sort(),
+    );
+    const toHero = bipedNameMap(ual.skeleton, hero.skeleton);
+    expect(toHero.get("DEF-shoulder.L")).toBe("clavicle_l");
+    expect(toHero.get("DEF-upper_arm.R")).toBe("upperarm_r");
+    // each target bone is taken once
+    expect(new Set(toHero.values()).size).toBe(toHero.size);
+    const heroRefs = resolveBipedReferences(hero.skeleton).references;
+    const ualRefs = resolveBipedReferences(ual.skeleton).references;
+    const spine = (a: readonly Bone[]) => a.map((b) => b.getTransformNode()!.name);
+    const spinePairs = spine(ualRefs.spine).filter((n) => toHero.has(n));
+    // both ends of the spine kept
+    expect(toHero.get(spine(ualRefs.spine)[0]!)).toBe(spine(heroRefs.spine)[0]);
+    expect(toHero.get(spine(ualRefs.spine).at(-1)!)).toBe(spine(heroRefs.spine).at(-1));
+    expect(spinePairs.length).toBe(Math.min(ualRefs.spine.length, heroRefs.spine.length));
+  });
+
+  it("throws FullBodyBipedIK's error for a skeleton that is no biped", async () => {
+    const ual = await loadModel("UAL");
+    const robot = await loadModel("RobotExpressive", { scene: ual.scene });
+    open.push(robot, ual);
+    expect(() => bipedNameMap(ual.skeleton, robot.skeleton)).toThrow(/left foot/i);
+  });
+
+  for (const name of ["Mannequin", "Superhero"] as const satisfies readonly ModelName[]) {
+    it(`UAL's walk retargeted onto ${name} with it turns the limbs as on UAL; the IK still reaches`, async (ctx) => {
+      const avatars = await import("@babylonjs/core/Animations/animatorAvatar.js").catch(() => null);
+      if (avatars === null) {
+        ctx.skip();
+        return;
+      }
+      const ual = await loadModel("UAL", { clips: (n) => n === "Walk_Loop" });
+      const other = await loadModel(name, { scene: ual.scene });
+      open.push(other, ual);
+      const scene = ual.scene;
+      other.root.position.x += 1.5;
+      const walk = scene.animationGroups.find((g) => g.name === "Walk_Loop")!;
+      const avatar = new avatars.AnimatorAvatar(name, other.root);
+      avatar.showWarnings = false;
+      const retarget = (map?: Map<string, string>): AnimationGroup =>
+        avatar.retargetAnimationGroup(walk, { animationGroupName: `walk on ${name}`, mapNodeNames: map });
+      const unmapped = retarget().targetedAnimations.map((t) => (t.target as { name: string }).name);
+      const played = retarget(bipedNameMap(ual.skeleton, other.skeleton));
+      // without the map only the root's channels are found by name (both have a node called root)
+      expect(unmapped.every((n) => n === "root")).toBe(true);
+      expect(played.targetedAnimations.length).toBeGreaterThan(15 * 3);
+      walk.start(true);
+      played.start(true);
+      const a = resolveBipedReferences(ual.skeleton).references;
+      const b = resolveBipedReferences(other.skeleton).references;
+      const segments = (r: typeof a): [Bone, Bone][] => [
+        [r.leftUpperArm, r.leftForearm],
+        [r.leftForearm, r.leftHand],
+        [r.rightUpperArm, r.rightForearm],
+        [r.leftThigh, r.leftCalf],
+        [r.leftCalf, r.leftFoot],
+        [r.rightThigh, r.rightCalf],
+        [r.rightCalf, r.rightFoot],
+      ];
+      const direction = ([from, to]: [Bone, Bone]): Vector3 => worldPos(to).subtract(worldPos(from)).normalize();
+      const angle = (u: Vector3, v: Vector3): number =>
+        (Math.acos(Math.min(1, Math.max(-1, Vector3.Dot(u, v)))) * 180) / Math.PI;
+      scene.render();
+      const rest = segments(b).map(direction);
+      let worst = 0;
+      let swing = 0;
+      for (let f = 0; f < 60; f++) {
+        scene.render();
+        const sa = segments(a).map(direction);
+        const sb = segments(b).map(direction);
+        for (let i = 0; i < sa.length; i++) {
+          worst = Math.max(worst, angle(sa[i]!, sb[i]!));
+          swing = Math.max(swing, angle(rest[i]!, sb[i]!));
+        }
+      }
+      // the limbs swing with the walk, and point where UAL's do, within what the two rigs' rest poses differ by
+      expect(swing).toBeGreaterThan(20);
+      expect(worst).toBeLessThan(12);
+      // FullBodyBipedIK on the retargeted character: the left hand on a target ahead of the shoulder, walking with it
+      const ik = FullBodyBipedIK.create(scene, other.skeleton);
+      const hand = ik.solver.leftHandEffector;
+      hand.positionWeight = 1;
+      const arm = Vector3.Distance(worldPos(b.leftUpperArm), worldPos(b.leftForearm));
+      const ahead = new Vector3(0.2, -0.5, 1).normalize().scale(1.5 * arm);
+      let reach = 0;
+      const h = height(other);
+      for (let f = 0; f < 30; f++) {
+        hand.position.copyFrom(worldPos(b.leftUpperArm).add(ahead));
+        scene.render();
+        reach = Math.max(reach, Vector3.Distance(worldPos(b.leftHand), hand.position) / h);
+      }
+      expect(reach).toBeLessThan(1e-4);
+      report(`${name}: limbs off UAL's (°), swing (°), hand off its target (h)`, worst, swing, reach);
+    });
+  }
+});
