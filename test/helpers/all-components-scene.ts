@@ -65,6 +65,36 @@ class SmallRandom {
   };
 }
 
+/** The events of a frame, as flags: anything else a frame does is steady (targets moving, fades running). */
+export const Happening = {
+  /** Thirteen components' `enabled` flipped (a fade starts or turns back). */
+  Fade: 1,
+  /** A's FullBodyBipedIK switched off or on. */
+  IKSwitch: 2,
+  /** A's level of detail switched (Cheap or Full), some frames after its Cheap distance changed. */
+  Level: 4,
+  /** An interaction started. */
+  Start: 8,
+  /** The paused interaction resumed. */
+  Resume: 16,
+  /** The interaction paused at its event. */
+  Pause: 32,
+  /** The interaction reached its end. */
+  Stop: 64,
+  /** HitReaction.hit(). */
+  Hit: 128,
+  /** Recoil.fire(). */
+  Shot: 256,
+} as const;
+
+/** The names of the flags in `flags`, joined by "+" ("steady" for none). */
+export function happeningNames(flags: number): string {
+  const names = Object.entries(Happening)
+    .filter(([, bit]) => (flags & bit) !== 0)
+    .map(([name]) => name);
+  return names.length === 0 ? "steady" : names.join("+");
+}
+
 /** `count` places on a circle of `radius` about `centre` (made beforehand: Babylon's setters may box doubles). */
 function ring(centre: Vector3, radius: number, count: number, y = 0): Vector3[] {
   return Array.from({ length: count }, (_, i) => {
@@ -223,7 +253,19 @@ export async function allComponentsScene(events = { hits: true, shots: true, int
   ccd.solver.setLimit(1, new RotationLimitEuler(new Vec3(-2.5, 0, 0), new Vec3(0, 0, 0)));
   ccd.solver.subSteps = 2;
   const finger = (side: string, name: string) => [1, 2, 3].map((k) => bone(tb.bones, `DEF-${name}.0${k}.${side}`));
-  const fabrik = FABRIK.create(scene, finger("R", "f_index"), FADE);
+  // a target that moves with the hand within the finger's reach: one left where it was set is out of reach in
+  // most frames, and the solve it then skips runs too rarely for V8 to optimise (it boxed 330 B a solve)
+  const index = finger("R", "f_index");
+  const hand = tr.rightHand.getTransformNode()!;
+  const indexBase = worldPos(index[0]!);
+  const indexTip = worldPos(index[2]!);
+  const point = nodeAt(scene, "point", Vector3.Lerp(indexBase, indexTip, 0.8), hand);
+  const points = ring(
+    point.position.clone(),
+    (0.15 * Vector3.Distance(indexBase, indexTip)) / hand.absoluteScaling.x,
+    32,
+  );
+  const fabrik = FABRIK.create(scene, index, { target: point, tolerance: 0.001 * h, ...FADE });
   fabrik.solver.setLimit(1, new RotationLimitHinge(new Vec3(1, 0, 0), -90, 10));
   const fingers = ["f_index", "f_middle", "f_ring"].map((n) => finger("L", n));
   const palm = FABRIKRoot.create(scene, tr.leftHand, fingers, { maxIterations: 4, ...FADE });
@@ -274,19 +316,40 @@ export async function allComponentsScene(events = { hits: true, shots: true, int
   const force = new Vector3(0.01 * h, 0, 0.03 * h);
   const at = worldPos(chest);
 
+  // the events the schedule runs at frame k of the period (Happening flags)
+  const scheduled = (k: number): number =>
+    // off at 0, reversed at 8 and 12, on at 40 (whole); A's own IK off and on at 170 and 200
+    (events.fades && (k === 0 || k === 8 || k === 12 || k === 40) ? Happening.Fade : 0) |
+    (events.fades && (k === 170 || k === 200) ? Happening.IKSwitch : 0) |
+    // paused from about 45 to 150: a path that runs only while paused is warm too
+    (events.interaction && k === 20 ? Happening.Start : 0) |
+    (events.interaction && k === 150 ? Happening.Resume : 0) |
+    (events.hits && k % 12 === 6 ? Happening.Hit : 0) |
+    (events.shots && k % 7 === 0 ? Happening.Shot : 0);
+  // what the interaction does of itself (its pause event, its end), seen through the system's observables
+  let inner = 0;
+  system.onInteractionPauseObservable.add(() => {
+    inner |= Happening.Pause;
+  });
+  system.onInteractionStopObservable.add(() => {
+    inner |= Happening.Stop;
+  });
+  let last = 0;
+  let level = lod.levelOf(ik);
+
   const frame = (f: number): void => {
     const k = f % PERIOD;
-    // off at 0, reversed at 8 and 12, on at 40 (whole); A's own IK off and on at 170 and 200
-    if (events.fades && (k === 0 || k === 8 || k === 12 || k === 40)) flip(fading);
-    if (events.fades && (k === 170 || k === 200)) ik.enabled = !ik.enabled;
-    // Cheap from 100 to 150 (its output cross-fades)
+    const now = scheduled(k);
+    inner = 0;
+    if (now & Happening.Fade) flip(fading);
+    if (now & Happening.IKSwitch) ik.enabled = !ik.enabled;
+    // Cheap from about 100 to 150 (its output cross-fades)
     if (k === 100) lod.cheapDistance = 0;
     if (k === 150) lod.cheapDistance = Infinity;
-    // paused from about 45 to 150: a path that runs only while paused is warm too
-    if (events.interaction && k === 20) system.startInteraction(E.RightHand, hold, false);
-    if (events.interaction && k === 150) system.resumeInteraction(E.RightHand);
-    if (events.hits && k % 12 === 6) hit.hit(box, force, at);
-    if (events.shots && k % 7 === 0) recoil.fire(1);
+    if (now & Happening.Start) system.startInteraction(E.RightHand, hold, false);
+    if (now & Happening.Resume) system.resumeInteraction(E.RightHand);
+    if (now & Happening.Hit) hit.hit(box, force, at);
+    if (now & Happening.Shot) recoil.fire(1);
     root.position.copyFrom(places[k]!);
     root.rotationQuaternion!.copyFrom(turns[k]!);
     headset.position.copyFrom(headsets[f % 16]!);
@@ -294,6 +357,7 @@ export async function allComponentsScene(events = { hits: true, shots: true, int
     aim.targetPosition.copyFrom(aims[f % 32]!);
     limb.targetPosition.copyFrom(grips[f % 32]!);
     ball.position.copyFrom(balls[f % 32]!);
+    point.position.copyFrom(points[f % 32]!);
     platform.position.copyFrom(platforms[f % 32]!);
     deck.position.copyFrom(decks[f % 32]!);
     cLook.targetPosition.copyFrom(cLooks[f % 32]!);
@@ -302,9 +366,17 @@ export async function allComponentsScene(events = { hits: true, shots: true, int
     step(scene, clip, f);
     layer.onBeforeRenderObservable.notifyObservers(layer);
     step(c.scene, cClip, f);
+    // the level switches in a frame of the level of detail's choosing
+    if (lod.levelOf(ik) !== level) {
+      level = lod.levelOf(ik);
+      inner |= Happening.Level;
+    }
+    last = now | inner;
   };
   return {
     frame,
+    /** The Happening flags of the frame run last: the schedule's events and the interaction's own. */
+    happened: (): number => last,
     ik,
     head,
     system,
