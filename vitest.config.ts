@@ -13,6 +13,7 @@ export const SOAKS = [
  * earlier files in a shared worker is collected during their loops and counted as theirs.
  */
 export const HEAP = [
+  "test/scenario/all-components-frame-heap.test.ts",
   "test/scenario/fabrik-root.test.ts",
   "test/scenario/enable-fade-frame-heap.test.ts",
   "test/scenario/family-frame-heap.test.ts",

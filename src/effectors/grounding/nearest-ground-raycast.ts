@@ -3,28 +3,28 @@ import { GroundingHit, type GroundingRaycast } from "./grounding-common.js";
 /**
  * One {@link GroundingRaycast} out of several: each ray is cast through every one of them and the nearest
  * contact wins, so a level can be probed as static ground (`StaticGroundRaycast`) and moving platforms
- * (`MovingGroundRaycast`) at once, or with a custom source beside them. Each later raycast is asked only
- * for contacts nearer than the best so far. Allocates nothing itself (what the given raycasts allocate
+ * (`MovingGroundRaycast`) at once, or with a custom source beside them. Each is asked for the whole length,
+ * and a later contact wins only when nearer. Allocates nothing itself (what the given raycasts allocate
  * is theirs). When every one of them carries a sphere cast, so does the result: the nearest first contact.
  */
 export function nearestGroundRaycast(...raycasts: GroundingRaycast[]): GroundingRaycast {
   const list = raycasts.slice();
   const candidate = new GroundingHit();
+  // each is asked for the whole length: a nearer maximum would be a computed double handed to a call V8 does
+  // not inline (the raycasts differ), boxed per ray; the nearest contact wins all the same
   const raycast: GroundingRaycast = (origin, direction, maxDistance, out) => {
     let found = false;
-    let best = maxDistance;
     for (let i = 0; i < list.length; i++) {
-      if (!list[i]!(origin, direction, best, candidate)) continue;
-      if (found && !(candidate.distance < best)) continue;
+      if (!list[i]!(origin, direction, maxDistance, candidate)) continue;
+      if (found && !(candidate.distance < out.distance)) continue;
       found = true;
-      best = candidate.distance;
       copyHit(out, candidate);
     }
     return found;
   };
   const sweeps = list.map((r) => r.sphereCast);
   if (sweeps.length === 0 || sweeps.some((s) => s === undefined)) return raycast;
-  // a nearer contact of a later cast only: each is asked for the whole length (its maximum is a double handed on)
+  // a nearer contact of a later cast only, as for the rays
   raycast.sphereCast = (origin, direction, radius, maxDistance, out) => {
     let found = false;
     for (let i = 0; i < sweeps.length; i++) {

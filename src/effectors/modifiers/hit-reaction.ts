@@ -115,8 +115,9 @@ export abstract class HitPoint {
     this.onCrossFadeStart(this.active);
     this.crossFader = this.crossFadeTime > 0 ? 0 : 1;
     this.timer = 0;
-    this.force.set(force.x, force.y, force.z);
-    this.point.set(point.x, point.y, point.z);
+    // field by field: doubles handed to `set` are boxed when V8 does not inline it
+    setVector3Fields(this.force, force);
+    setVector3Fields(this.point, point);
     this.onHit();
     this.active = true;
     return true;
@@ -252,6 +253,8 @@ export interface HitPointBoneOptions extends HitPointOptions {
 }
 
 const tAxis = new Vec3();
+const hitCentre = new Vec3();
+const hitLever = new Vec3();
 const tQ = new Quat();
 const fader = new NumberRef();
 
@@ -302,17 +305,32 @@ export class HitPointBone extends HitPoint {
   }
 
   protected override onHit(): void {
-    const centre = new Vector3();
+    hitCentre.x = hitCentre.y = hitCentre.z = 0;
     const c = this.collider;
     if (c !== null) {
       c.computeWorldMatrix(true);
-      centre.copyFrom(c.getBoundingInfo().boundingBox.centerWorld);
+      const w = c.getBoundingInfo().boundingBox.centerWorld;
+      hitCentre.x = w.x;
+      hitCentre.y = w.y;
+      hitCentre.z = w.z;
     }
-    const lever = this.point.subtract(centre);
-    Vector3.CrossToRef(this.force, lever, this.axis);
-    const l = this.axis.length();
-    if (l > 1e-12 && Number.isFinite(l)) this.axis.scaleInPlace(1 / l);
-    else this.axis.setAll(0);
+    // field by field into module scratch: a hit a few frames apart is the frame's garbage too
+    const p = this.point;
+    hitLever.x = p.x - hitCentre.x;
+    hitLever.y = p.y - hitCentre.y;
+    hitLever.z = p.z - hitCentre.z;
+    const f = this.force;
+    const a = this.axis;
+    const x = f.y * hitLever.z - f.z * hitLever.y;
+    const y = f.z * hitLever.x - f.x * hitLever.z;
+    const z = f.x * hitLever.y - f.y * hitLever.x;
+    const l = Math.sqrt(x * x + y * y + z * z);
+    if (l > 1e-12 && Number.isFinite(l)) {
+      const s = 1 / l;
+      a.x = x * s;
+      a.y = y * s;
+      a.z = z * s;
+    } else a.x = a.y = a.z = 0;
   }
 
   protected override onAdvance(): void {

@@ -52,12 +52,13 @@ describe("nearestGroundRaycast", () => {
     }
   });
 
-  it("asks each later raycast only for contacts nearer than the best so far", () => {
+  // a nearer maximum would be a computed double handed to each raycast, boxed per ray (all-components-frame-heap)
+  it("asks each raycast for the whole length and keeps a later contact only when nearer", () => {
     const asked: number[] = [];
     const cast = nearestGroundRaycast(plane(0, -1, 1), plane(-1, -1, 1, asked), plane(0.5, -1, 1));
     const out = new GroundingHit();
     expect(cast({ x: 0, y: 2, z: 0 }, { x: 0, y: -1, z: 0 }, 10, out)).toBe(true);
-    expect(asked).toEqual([2]);
+    expect(asked).toEqual([10]);
     expect(out.distance).toBe(1.5);
     expect(out.point.y).toBe(0.5);
   });

@@ -1,0 +1,97 @@
+/**
+ * Every component class the package exports, on characters walking at once: what their frames allocate once
+ * warm, steady frames apart from the frames of events. A field read per frame through many classes turns
+ * megamorphic (V8 then boxes the doubles it loads), which no test of a few components together reaches. UAL
+ * walking a circle (Walk_Loop) carries a FullBodyBipedIK with handles, a head effector, a grounder on static and
+ * moving ground, an interaction started, paused, resumed and ended, all six offset modifiers (a hit and a shot
+ * now and then) and colliders, under an IKLevelOfDetail switching it between Full and Cheap; its twin in the same
+ * scene carries the family (LimbIK, AimIK, LookAtIK, CCDIK with joint limits and colliders, FABRIK, FABRIKRoot,
+ * JacobianIK); RiggedFigure.babylon (plain Bones) an FBBIK with a grounder and modifiers, a LookAtIK and a
+ * limited CCDIK. Components fade off and on over enableFadeSeconds, reversed mid-fade. In a fresh module graph
+ * (vitest.config.ts, HEAP).
+ */
+import { expect, it } from "vitest";
+import { IKLevel } from "../../src/babylon/lod/lod-character.js";
+import { FullBodyBipedEffector as E } from "../../src/solver/biped-bones.js";
+import { Happening, PERIOD, allComponentsScene, happeningNames } from "../helpers/all-components-scene.js";
+import { allocationsByKind } from "../helpers/frame-heap.js";
+
+/**
+ * Bytes a steady frame may allocate (targets moving, fades, hit reactions and shots playing, the interaction
+ * running or paused). Not yet the 1 B of the other heap files: measured 8.8–9.6 B after 12,000–16,000 frames
+ * (Node 20, Babylon 9.28), from `IKSolverFullBody.readPose` (about 4.8 B) and GrounderFBBIK's `apply` reading
+ * a bone's world position (about 3.2 B), both still to find; before the fixes of this file's commit, Recoil's
+ * idle `onModifyOffset` alone added 12 B a frame.
+ */
+const STEADY_CEILING = 16;
+
+/**
+ * Bytes an event may allocate in its frame, measured after 12,000–16,000 frames (most is code run too rarely for
+ * V8 to optimise, where every double is boxed): a start reads the hand poser's bone names and the object's curves
+ * (3.4–3.5 KB); the pause event reads the target's matrix through Babylon (1.2 KB); the end 0.46 KB; a hit
+ * updates the collider's bounding box through Babylon (130–420 B); the level switch captures the pose to
+ * cross-fade from (0 B once optimised, 13.7 KB before).
+ */
+const EVENT_CEILING: Record<keyof typeof Happening, number> = {
+  Fade: 300,
+  IKSwitch: 300,
+  Level: 16_000,
+  Start: 5_000,
+  Resume: 300,
+  Pause: 2_000,
+  Stop: 1_000,
+  Hit: 800,
+  Shot: 400,
+};
+
+it("every component on walking characters, fading, hitting, shooting, interacting, levelled: steady and event frames", {
+  timeout: 120_000,
+}, async () => {
+  const { frame, happened, ik, head, system, lod, hit, recoil, tilt, amplifier, dispose } = await allComponentsScene();
+  // the schedule does what it says: every state of a fade, an interaction paused and running, Cheap and Full
+  const seen = new Set<string>();
+  for (let f = 0; f < PERIOD; f++) {
+    frame(f);
+    const inter = system.isInInteraction(E.RightHand) ? (system.isPaused(E.RightHand) ? "paused" : "on") : "idle";
+    seen.add(`${head.isFading}/${head.enabled}/${inter}/${lod.levelOf(ik)}/${hit.inProgress}/${recoil.inProgress}`);
+  }
+  const states = [...seen].join(" ");
+  for (const s of ["true/true", "true/false", "false/true", "false/false", "paused", "/on/", "idle"])
+    expect(states).toContain(s);
+  expect(states).toContain(`/${IKLevel.Cheap}/`);
+  expect(states).toContain(`/${IKLevel.Full}/`);
+  expect(system.isInInteraction(E.RightHand)).toBe(false);
+
+  // ten periods after 12,000 frames (5,000 before the profiler, 7,000 after: it costs V8 some optimised code)
+  const { kinds, missedMarks } = await allocationsByKind((f) => frame(PERIOD + f), happened, 10 * PERIOD, 5_000, 7_000);
+  const report = [...kinds]
+    .sort((a, b) => a[0] - b[0])
+    .map(
+      ([k, a]) => `${happeningNames(k)}: ${a.bytes.toFixed(1)} B a frame over ${a.frames}\n  ${a.where.join("\n  ")}`,
+    )
+    .join("\n");
+  console.log(`all components frame heap (${missedMarks} frame marks missed):\n${report}`);
+  // they act
+  expect(Math.abs(tilt.tiltAngle)).toBeGreaterThan(0.05);
+  expect(
+    Math.hypot(amplifier.bodies[0]!.offset.x, amplifier.bodies[0]!.offset.y, amplifier.bodies[0]!.offset.z),
+  ).toBeGreaterThan(0);
+  expect(ik.warningsRaised).toEqual([]);
+  // every kind of event came round, and each kept under its ceiling (several in a frame: their sum)
+  const names = Object.keys(Happening) as (keyof typeof Happening)[];
+  for (const name of names)
+    expect(
+      [...kinds.keys()].some((k) => (k & Happening[name]) !== 0),
+      name,
+    ).toBe(true);
+  expect(missedMarks).toBeLessThan(10);
+  const steady = kinds.get(0)!;
+  expect(steady.frames).toBeGreaterThan(5 * PERIOD);
+  expect(steady.bytes, report).toBeLessThan(STEADY_CEILING);
+  for (const [k, a] of kinds) {
+    if (k === 0) continue;
+    const ceiling = names.reduce((sum, n) => sum + ((k & Happening[n]) !== 0 ? EVENT_CEILING[n] : 0), STEADY_CEILING);
+    expect(a.bytes, `${happeningNames(k)}\n${report}`).toBeLessThan(ceiling);
+  }
+  dispose();
+});
