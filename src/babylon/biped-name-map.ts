@@ -49,7 +49,7 @@ const animatedName = (bone: Bone): string => bone.getTransformNode()?.name ?? bo
  * plays on another:
  *
  * ```ts
- * const avatar = new AnimatorAvatar("hero", heroRoot);
+ * const avatar = new AnimatorAvatar("hero", heroRoot, false, false); // keeps heroRoot's name
  * const walk = avatar.retargetAnimationGroup(mixamoWalk, { mapNodeNames: bipedNameMap(mixamoSkeleton, heroSkeleton) });
  * walk.start(true);
  * ```
