@@ -169,23 +169,41 @@ export class FBIKChain {
       this.validBendWeight = bendWeight;
       return;
     }
-    this.validPull = this.pull = this.checked(solver, this.pull, this.validPull, 0, "pull");
-    this.validPush = this.push = this.checked(solver, this.push, this.validPush, 0, "push");
-    this.validPushParent = this.pushParent = this.checked(
-      solver,
-      this.pushParent,
-      this.validPushParent,
-      -1,
-      "pushParent",
-    );
-    this.validReach = this.reach = this.checked(solver, this.reach, this.validReach, 0, "reach");
+    // finite out of range (a weight curve overshooting 1, every frame of an interaction's plateau) is clamped
+    // inline: the helper's double arguments boxed three numbers a frame; only a non-finite value calls it
+    let v = this.pull;
+    if (!(v >= 0 && v <= 1))
+      this.pull = v = Number.isFinite(v) ? (v < 0 ? 0 : 1) : this.checked(solver, this.validPull, "pull");
+    this.validPull = v;
+    v = this.push;
+    if (!(v >= 0 && v <= 1))
+      this.push = v = Number.isFinite(v) ? (v < 0 ? 0 : 1) : this.checked(solver, this.validPush, "push");
+    this.validPush = v;
+    v = this.pushParent;
+    if (!(v >= -1 && v <= 1))
+      this.pushParent = v = Number.isFinite(v)
+        ? v < -1
+          ? -1
+          : 1
+        : this.checked(solver, this.validPushParent, "pushParent");
+    this.validPushParent = v;
+    v = this.reach;
+    if (!(v >= 0 && v <= 1))
+      this.reach = v = Number.isFinite(v) ? (v < 0 ? 0 : 1) : this.checked(solver, this.validReach, "reach");
+    this.validReach = v;
     const bend = this.bendConstraint;
-    this.validBendWeight = bend.weight = this.checked(solver, bend.weight, this.validBendWeight, 0, "bend weight");
+    v = bend.weight;
+    if (!(v >= 0 && v <= 1))
+      bend.weight = v = Number.isFinite(v)
+        ? v < 0
+          ? 0
+          : 1
+        : this.checked(solver, this.validBendWeight, "bend weight");
+    this.validBendWeight = v;
   }
 
-  private checked(solver: ChainSolver, v: number, valid: number, min: number, what: string): number {
-    if (v >= min && v <= 1) return v;
-    if (Number.isFinite(v)) return v < min ? min : 1;
+  /** Reports (once) that setting `what` is not finite and returns its last valid value, kept. */
+  private checked(solver: ChainSolver, valid: number, what: string): number {
     solver.warn(
       `${this.name}:${what}`,
       `The ${this.name} chain's ${what} is not finite; its last valid value ${valid} is kept.`,

@@ -18,12 +18,12 @@ import { allocationsByKind } from "../helpers/frame-heap.js";
 
 /**
  * Bytes a steady frame may allocate (targets moving, fades, hit reactions and shots playing, the interaction
- * running or paused). Not yet the 1 B of the other heap files: measured 8.8–9.6 B after 12,000–16,000 frames
- * (Node 20, Babylon 9.28), from `IKSolverFullBody.readPose` (about 4.8 B) and GrounderFBBIK's `apply` reading
- * a bone's world position (about 3.2 B), both still to find; before the fixes of this file's commit, Recoil's
- * idle `onModifyOffset` alone added 12 B a frame.
+ * running or paused). Measured after 12,000–16,000 frames (Node 20, Babylon 9.28): 1.5 B, or 4.8 B when a burst
+ * of V8's own objects (5.9 KB in one or two frames, named by whatever function ran) lands in the window. 6.3–9.5 B
+ * while FBIKChain's check of an overshooting pull boxed 48 B a frame on the interaction's plateau; before the
+ * fixes of the file's first commit, Recoil's idle `onModifyOffset` alone added 12 B a frame.
  */
-const STEADY_CEILING = 16;
+const STEADY_CEILING = 6;
 
 /**
  * Bytes an event may allocate in its frame, measured after 12,000–16,000 frames (most is code run too rarely for
