@@ -18,12 +18,13 @@ import { allocationsByKind } from "../helpers/frame-heap.js";
 
 /**
  * Bytes a steady frame may allocate (targets moving, fades, hit reactions and shots playing, the interaction
- * running or paused). Measured after 12,000–16,000 frames (Node 20, Babylon 9.28): 1.5 B, or 4.8 B when a burst
- * of V8's own objects (5.9 KB in one or two frames, named by whatever function ran) lands in the window. 6.3–9.5 B
- * while FBIKChain's check of an overshooting pull boxed 48 B a frame on the interaction's plateau; before the
- * fixes of the file's first commit, Recoil's idle `onModifyOffset` alone added 12 B a frame.
+ * running or paused), the 1 % of steady frames that allocated most left out: V8's own objects when it finishes
+ * optimising a function (5.9 KB in one or two frames, named by whatever ran) would otherwise decide it. Measured
+ * (Node 20, Babylon 9.28): 0.0 B (6.1 B with the burst). With FBIKChain boxing an overshooting pull on the
+ * interaction's plateau (48 B in 24 frames of each 240): 4.5 B (9.5 B with the burst); with nearestGroundRaycast
+ * boxing its maximum per ray, more.
  */
-const STEADY_CEILING = 6;
+const STEADY_CEILING = 1;
 
 /**
  * Bytes an event may allocate in its frame, measured after 12,000–16,000 frames (most is code run too rarely for
@@ -67,7 +68,9 @@ it("every component on walking characters, fading, hitting, shooting, interactin
   const report = [...kinds]
     .sort((a, b) => a[0] - b[0])
     .map(
-      ([k, a]) => `${happeningNames(k)}: ${a.bytes.toFixed(1)} B a frame over ${a.frames}\n  ${a.where.join("\n  ")}`,
+      ([k, a]) =>
+        `${happeningNames(k)}: ${a.bytes.toFixed(1)} B a frame over ${a.frames} (${a.typicalBytes.toFixed(1)} without ` +
+        `the top 1 %)\n  ${a.where.join("\n  ")}`,
     )
     .join("\n");
   console.log(`all components frame heap (${missedMarks} frame marks missed):\n${report}`);
@@ -87,7 +90,7 @@ it("every component on walking characters, fading, hitting, shooting, interactin
   expect(missedMarks).toBeLessThan(10);
   const steady = kinds.get(0)!;
   expect(steady.frames).toBeGreaterThan(5 * PERIOD);
-  expect(steady.bytes, report).toBeLessThan(STEADY_CEILING);
+  expect(steady.typicalBytes, report).toBeLessThan(STEADY_CEILING);
   for (const [k, a] of kinds) {
     if (k === 0) continue;
     const ceiling = names.reduce((sum, n) => sum + ((k & Happening[n]) !== 0 ? EVENT_CEILING[n] : 0), STEADY_CEILING);
