@@ -301,18 +301,7 @@ export class HavokGroundRaycast {
     const dy = direction.y;
     const dz = direction.z;
     const p = out.point;
-    const n = this.shapeHit.hitNormal;
-    const nl = Math.sqrt(n.x * n.x + n.y * n.y + n.z * n.z);
-    if (nl > 0 && nl < Number.POSITIVE_INFINITY) {
-      const s = n.x * dx + n.y * dy + n.z * dz > 0 ? -1 / nl : 1 / nl;
-      out.normal.x = n.x * s;
-      out.normal.y = n.y * s;
-      out.normal.z = n.z * s;
-    } else {
-      out.normal.x = -dx;
-      out.normal.y = -dy;
-      out.normal.z = -dz;
-    }
+    facingNormal(out.normal, this.shapeHit.hitNormal, direction);
     // the centre at the contact
     const c = this.centre;
     c.x = origin.x + dx * t;
@@ -397,19 +386,7 @@ export class HavokGroundRaycast {
     out.point.x = p.x;
     out.point.y = p.y;
     out.point.z = p.z;
-    const n = r.hitNormalWorld;
-    const l = Math.sqrt(n.x * n.x + n.y * n.y + n.z * n.z);
-    if (!(l > 0) || l === Number.POSITIVE_INFINITY) {
-      out.normal.x = -direction.x;
-      out.normal.y = -direction.y;
-      out.normal.z = -direction.z;
-      return true;
-    }
-    // toward the ray's origin (a ray starting inside a shape sees its far side)
-    const s = n.x * direction.x + n.y * direction.y + n.z * direction.z > 0 ? -1 / l : 1 / l;
-    out.normal.x = n.x * s;
-    out.normal.y = n.y * s;
-    out.normal.z = n.z * s;
+    facingNormal(out.normal, r.hitNormalWorld, direction);
     return true;
   }
 }
@@ -423,6 +400,24 @@ function canCastShapes(plugin: PhysicsRaycaster): plugin is PhysicsShapeCaster {
     typeof plugin.setShapeFilterMembershipMask === "function" &&
     typeof plugin.setShapeFilterCollideMask === "function"
   );
+}
+
+/**
+ * `n` as a unit normal turned toward where the cast came from (a ray starting inside a shape sees its far side;
+ * a sphere's contact normal points at its centre), into `out`; against `direction` where `n` has no length.
+ */
+function facingNormal(out: Vec3, n: ReadonlyVec3, direction: ReadonlyVec3): void {
+  const l = Math.sqrt(n.x * n.x + n.y * n.y + n.z * n.z);
+  if (!(l > 0) || l === Number.POSITIVE_INFINITY) {
+    out.x = -direction.x;
+    out.y = -direction.y;
+    out.z = -direction.z;
+    return;
+  }
+  const s = n.x * direction.x + n.y * direction.y + n.z * direction.z > 0 ? -1 / l : 1 / l;
+  out.x = n.x * s;
+  out.y = n.y * s;
+  out.z = n.z * s;
 }
 
 /**
