@@ -42,7 +42,13 @@ export async function borrowClips(scene: Scene, container: AssetContainer): Prom
   const skeleton = container.skeletons[0];
   const root = container.rootNodes[0] as TransformNode | undefined;
   if (container.animationGroups.length > 0 || skeleton === undefined || root === undefined) return 0;
-  const library = await loadModel(scene, { entry: COMMITTED[0]! });
+  let library: AssetContainer;
+  try {
+    library = await loadModel(scene, { entry: COMMITTED[0]! });
+  } catch {
+    // the clips are a bonus: the model loads without them
+    return 0;
+  }
   try {
     let map: Map<string, string>;
     try {
