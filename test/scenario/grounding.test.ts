@@ -249,12 +249,13 @@ for (const { name, rightHanded } of CASES) {
             });
             const drop = pelvisRest.y - worldPos(r.pelvis).y;
             drops[label] = drop / unit;
-            // the higher foot does not move the pelvis (measured: below 5e-6); the lower one drops it by
-            // nearly the step (measured: 0.991–0.994 of it)
+            // the higher foot does not move the pelvis (measured: below 5e-6); the lower one drops it by the
+            // step, not past it (measured: 1 + 1.2e-7 of it; the ease alone, pelvisReachWeight 0, leaves
+            // 0.991–0.994 after these 60 frames, and the reach takes the rest: the clip stands on straight legs)
             if (kind === "block") expect(Math.abs(drop) / unit).toBeLessThan(1e-4);
             if (kind === "pit") {
               expect(drop).toBeGreaterThan(0.95 * d);
-              expect(drop).toBeLessThan(d);
+              expect(drop).toBeLessThan(d * (1 + 1e-6));
             }
             if (kind === "slope") {
               // the pelvis lowers as far as the lower foot's ground is below the root

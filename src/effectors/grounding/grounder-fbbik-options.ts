@@ -82,6 +82,11 @@ export interface GrounderFBBIKOptions {
   lowerPelvisWeight?: number;
   /** Lift pelvis weight. Default 0. */
   liftPelvisWeight?: number;
+  /**
+   * [0, 1] The pelvis lowers at once for feet beyond their legs' reach (see {@link Grounding.pelvisReachWeight}).
+   * Default 1 (0 is FinalIK's).
+   */
+  pelvisReachWeight?: number;
   /** Best quality root probe radius. Default 0.1 × height / 1.8. */
   rootSphereCastRadius?: number;
   /** A foot over nothing goes down by maxStep. Default true. */

@@ -28,6 +28,7 @@ const boneRotation = new Quat();
 const tv2 = new Vec3();
 const target = new Vec3();
 const bv = new Vector3();
+const bv2 = new Vector3();
 const tq = new Quat();
 const tq2 = new Quat();
 const IDENTITY = new Quat();
@@ -120,6 +121,8 @@ export class GrounderFBBIK {
   /** The current spine offset (world). */
   readonly spineOffset = new Vector3();
   private readonly footIds: [number, number];
+  private readonly calfIds: [number, number];
+  private readonly thighIds: [number, number];
   private readonly pelvisId: number;
   private readonly feet: [BabylonEffector, BabylonEffector];
   private readonly previousMaintain: [number, number];
@@ -169,6 +172,7 @@ export class GrounderFBBIK {
     if (options.pelvisDamper !== undefined) g.pelvisDamper = options.pelvisDamper;
     if (options.lowerPelvisWeight !== undefined) g.lowerPelvisWeight = options.lowerPelvisWeight;
     if (options.liftPelvisWeight !== undefined) g.liftPelvisWeight = options.liftPelvisWeight;
+    if (options.pelvisReachWeight !== undefined) g.pelvisReachWeight = options.pelvisReachWeight;
     if (options.overstepFallsDown !== undefined) g.overstepFallsDown = options.overstepFallsDown;
     if (options.sphereProbeRays !== undefined) g.sphereProbeRays = options.sphereProbeRays;
     g.keepValidSettings();
@@ -185,6 +189,8 @@ export class GrounderFBBIK {
 
     const refs = ik.references;
     this.footIds = [rig.idOf(refs.leftFoot), rig.idOf(refs.rightFoot)];
+    this.calfIds = [rig.idOf(refs.leftCalf), rig.idOf(refs.rightCalf)];
+    this.thighIds = [rig.idOf(refs.leftThigh), rig.idOf(refs.rightThigh)];
     this.pelvisId = rig.idOf(refs.pelvis);
     this.feet = [ik.solver.leftFootEffector, ik.solver.rightFootEffector];
     // FinalIK: the feet keep the rotation the grounder gives them through the solve
@@ -398,11 +404,26 @@ export class GrounderFBBIK {
       g.rootForward.z = m[10]!;
     }
     for (let i = 0; i < 2; i++) {
+      const leg = g.legs[i]!;
       rig.getWorldPosition(this.footIds[i]!, bv);
-      const f = g.legs[i]!.footPosition;
+      const f = leg.footPosition;
       f.x = bv.x;
       f.y = bv.y;
       f.z = bv.z;
+      // the leg's reach, read from this frame's pose (a clip may scale or stretch the leg)
+      rig.getWorldPosition(this.calfIds[i]!, bv2);
+      const lx = bv.x - bv2.x;
+      const ly = bv.y - bv2.y;
+      const lz = bv.z - bv2.z;
+      rig.getWorldPosition(this.thighIds[i]!, bv);
+      const t = leg.thighPosition;
+      t.x = bv.x;
+      t.y = bv.y;
+      t.z = bv.z;
+      const ux = bv.x - bv2.x;
+      const uy = bv.y - bv2.y;
+      const uz = bv.z - bv2.z;
+      leg.legLength = Math.sqrt(lx * lx + ly * ly + lz * lz) + Math.sqrt(ux * ux + uy * uy + uz * uz);
     }
   }
 

@@ -22,6 +22,13 @@ const DEG = Math.PI / 180;
 export class GroundingLeg {
   /** Input: the foot bone's animated world position, set before each {@link Grounding.update}. */
   readonly footPosition = new Vec3();
+  /**
+   * Input: the thigh bone's animated world position, with {@link legLength} what lets the pelvis lower for
+   * this foot's reach ({@link Grounding.pelvisReachWeight}).
+   */
+  readonly thighPosition = new Vec3();
+  /** Input: the leg's length, thigh to knee to foot (0, the default: unknown, the pelvis ignores this leg's reach). */
+  legLength = 0;
   /** Output: where the foot should go (the animated position moved by `ikOffset` along −up). */
   readonly ikPosition = new Vec3();
   /** Output: the eased vertical offset of the foot, downward positive (FinalIK's IKOffset). */

@@ -2,6 +2,12 @@ import { Vec3, copy } from "../../math/vec3.js";
 import type { Grounding } from "./grounding.js";
 
 /**
+ * The most a grounded leg is stretched, thigh to foot over its length, before the pelvis lowers for it: a knee
+ * bent by about 5°, short of the straight leg the solver's limb pass would otherwise leave.
+ */
+const REACH_LIMIT = 0.999;
+
+/**
  * The pelvis of the grounding solver (FinalIK's Grounding.Pelvis): eases a vertical offset toward the
  * legs' needs (down for a foot on lower ground, up for a foot on higher ground, by the grounding's
  * weights), optionally damping the root's own vertical motion.
@@ -15,13 +21,18 @@ export class GroundingPelvis {
   anyLegGrounded = false;
   /** Output: the world offset to add to the pelvis (along up). */
   readonly ikOffset = new Vec3();
-  /** Output: the eased height offset (along up; negative lowers the pelvis). */
+  /**
+   * Output: the eased height offset (along up; negative lowers the pelvis). `ikOffset` may lower the pelvis
+   * further by the legs' reach ({@link Grounding.pelvisReachWeight}); that part is not eased nor kept.
+   */
   heightOffset = 0;
   /** False until the first update after construction or {@link reset}. */
   initiated = false;
   private readonly grounding: Grounding;
   private readonly lastRootPosition = new Vec3();
   private damperF = 1;
+  /** This frame's lowering beyond the ease for the legs' reach (≥ 0, along −up). */
+  private reachDrop = 0;
 
   /** The pelvis of `grounding`. */
   constructor(grounding: Grounding) {
@@ -77,9 +88,56 @@ export class GroundingPelvis {
       if (Number.isFinite(h)) this.heightOffset = h;
     }
     const o = this.ikOffset;
-    const height = this.heightOffset;
+    this.reachDrop = 0;
+    if (g.rootGrounded) this.lowerForReach();
+    const height = this.heightOffset - this.reachDrop;
     o.x = up.x * height;
     o.y = up.y * height;
     o.z = up.z * height;
+  }
+
+  /**
+   * Sets {@link reachDrop}: how much lower than the eased offset the pelvis must go for every grounded leg with a
+   * known length to reach its foot's ikPosition with the knee bent by at least {@link REACH_LIMIT} (or as much as
+   * the animation bends it, if more), by the grounding's `pelvisReachWeight`; never past the lowest foot's own
+   * offset. Written to a field, not returned (see ARCHITECTURE.md, "Doubles across calls").
+   */
+  private lowerForReach(): void {
+    const g = this.grounding;
+    const rw = g.pelvisReachWeight;
+    const weight = rw > 0 ? (rw < 1 ? rw : 1) : 0;
+    // the pelvis's eventual lowering, of which the ease has done `−heightOffset` so far
+    const room = -this.lowestOffset + this.heightOffset;
+    if (!(weight > 0) || !(room > 0)) return;
+    const up = g.up;
+    const h = this.heightOffset;
+    let most = 0;
+    const legs = g.legs;
+    for (let i = 0; i < legs.length; i++) {
+      const leg = legs[i]!;
+      const length = leg.legLength;
+      if (!leg.isGrounded || !(length > 0)) continue;
+      const thigh = leg.thighPosition;
+      const foot = leg.footPosition;
+      const goal = leg.ikPosition;
+      // thigh to foot in the animation: a leg animated straighter than the limit may stay so
+      const ax = thigh.x - foot.x;
+      const ay = thigh.y - foot.y;
+      const az = thigh.z - foot.z;
+      const animated = Math.sqrt(ax * ax + ay * ay + az * az) / length;
+      const limit = (animated > REACH_LIMIT ? (animated < 1 ? animated : 1) : REACH_LIMIT) * length;
+      // the thigh where the eased pelvis puts it, to the foot's goal
+      const vx = thigh.x + up.x * h - goal.x;
+      const vy = thigh.y + up.y * h - goal.y;
+      const vz = thigh.z + up.z * h - goal.z;
+      const along = vx * up.x + vy * up.y + vz * up.z;
+      const across = vx * vx + vy * vy + vz * vz - along * along;
+      const free = limit * limit - across;
+      // lowering the thigh by e brings it to the goal while e < along; past the stride's reach, only that far
+      const e = free > 0 ? along - Math.sqrt(free) : along;
+      if (e > most) most = e;
+    }
+    const drop = (most < room ? most : room) * weight;
+    if (Number.isFinite(drop)) this.reachDrop = drop;
   }
 }

@@ -38,6 +38,7 @@ const SETTINGS = [
   "pelvisDamper",
   "lowerPelvisWeight",
   "liftPelvisWeight",
+  "pelvisReachWeight",
   "rootSphereCastRadius",
   "sphereProbeRays",
   "lengthUnit",
@@ -95,6 +96,13 @@ export class Grounding {
   lowerPelvisWeight = 1;
   /** How much the pelvis rises with a foot on higher ground. Default 0. */
   liftPelvisWeight = 0;
+  /**
+   * [0, 1] How much the pelvis lowers further, at once, while it eases down more slowly than a grounded foot
+   * (going down stairs): enough that each leg whose {@link GroundingLeg.legLength} is set reaches its
+   * `ikPosition` with the knee still bent, never lower than the lowest foot asks (`lowerPelvisWeight`). 0 is
+   * FinalIK's: the leg straightens and its foot hangs above the ground until the pelvis catches up. Default 1.
+   */
+  pelvisReachWeight = 1;
   /** Radius of the Best quality root probe (world units). Default 0.1. */
   rootSphereCastRadius = 0.1;
   /** A foot whose ray finds nothing goes down by maxStep (true) or stays at the root's height (false). Default true. */
@@ -285,6 +293,7 @@ export class Grounding {
       Number.isFinite(this.pelvisDamper) &&
       Number.isFinite(this.lowerPelvisWeight) &&
       Number.isFinite(this.liftPelvisWeight) &&
+      Number.isFinite(this.pelvisReachWeight) &&
       Number.isFinite(this.rootSphereCastRadius) &&
       Number.isFinite(this.sphereProbeRays) &&
       this.lengthUnit > 0 &&
@@ -303,9 +312,10 @@ export class Grounding {
       v[10] = this.pelvisDamper;
       v[11] = this.lowerPelvisWeight;
       v[12] = this.liftPelvisWeight;
-      v[13] = this.rootSphereCastRadius;
-      v[14] = this.sphereProbeRays;
-      v[15] = this.lengthUnit;
+      v[13] = this.pelvisReachWeight;
+      v[14] = this.rootSphereCastRadius;
+      v[15] = this.sphereProbeRays;
+      v[16] = this.lengthUnit;
       return;
     }
     // a bad frame: by name (rare, allowed to be slow)

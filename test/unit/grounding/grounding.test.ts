@@ -267,6 +267,59 @@ describe("Grounding", () => {
     expect(g.pelvis.heightOffset).toBeCloseTo(-0.05 + 0.2, 6);
   });
 
+  it("pelvisReachWeight: a grounded foot eased down faster than the pelvis keeps its knee bent, never lowering the pelvis past the lowest foot; 0 is FinalIK's ease alone", () => {
+    // thighs 0.82 above the feet on legs of 0.85 (animated at 0.965 of their length); the right foot's ground
+    // drops by 0.2: its foot eases down at 2.5 units a second, the pelvis exponentially at 5 a second
+    const length = 0.85;
+    const limit = 0.999 * length;
+    const start = (reach: number, legLength = length) => {
+      const g = make([flat(0)], GroundingQuality.Fastest);
+      g.pelvisReachWeight = reach;
+      g.legs.forEach((leg, i) => {
+        leg.thighPosition.x = i === 0 ? -0.1 : 0.1;
+        leg.thighPosition.y = 0.9;
+        leg.legLength = legLength;
+      });
+      run(g, 30);
+      g.raycast = terrainRaycast([flat(0, -Infinity, 0), flat(-0.2, 0, Infinity)]);
+      return g;
+    };
+    /** Each leg's thigh, moved with the pelvis, to its foot's goal, over the leg's length. */
+    const stretch = (g: Grounding) =>
+      g.legs.map((leg) =>
+        Math.hypot(
+          leg.thighPosition.x + g.pelvis.ikOffset.x - leg.ikPosition.x,
+          leg.thighPosition.y + g.pelvis.ikOffset.y - leg.ikPosition.y,
+          leg.thighPosition.z + g.pelvis.ikOffset.z - leg.ikPosition.z,
+        ),
+      );
+    const reaching = start(1);
+    const finalIK = start(0);
+    const unknown = start(1, 0);
+    let mostStretched = 0;
+    let extra = 0;
+    for (let f = 0; f < 120; f++) {
+      for (const g of [reaching, finalIK, unknown]) g.update(1 / 60);
+      for (const d of stretch(reaching)) expect(d).toBeLessThanOrEqual(limit * (1 + 1e-12));
+      const p = reaching.pelvis;
+      // lower than the ease, never lower than the lowest foot asks
+      expect(p.ikOffset.y).toBeLessThanOrEqual(p.heightOffset);
+      expect(p.ikOffset.y).toBeGreaterThanOrEqual(p.lowestOffset - 1e-12);
+      extra = Math.max(extra, p.heightOffset - p.ikOffset.y);
+      // the ease is FinalIK's either way; without the reach (or without the legs' lengths) the offset is it, bit for bit
+      expect(p.heightOffset).toBe(finalIK.pelvis.heightOffset);
+      expect(finalIK.pelvis.ikOffset.y).toBe(finalIK.pelvis.heightOffset);
+      expect(unknown.pelvis.ikOffset.y).toBe(unknown.pelvis.heightOffset);
+      mostStretched = Math.max(mostStretched, ...stretch(finalIK));
+    }
+    // FinalIK's leg would have to stretch (measured: to 1.14 of its length); the reach lowered the pelvis by up to 0.12
+    expect(mostStretched / length).toBeGreaterThan(1.05);
+    expect(extra).toBeGreaterThan(0.08);
+    // settled, both are the ease's: the pelvis down by the drop
+    expect(reaching.pelvis.ikOffset.y).toBeCloseTo(-0.2, 4);
+    expect(finalIK.pelvis.ikOffset.y).toBeCloseTo(-0.2, 4);
+  });
+
   it("pelvisDamper holds the pelvis back when the root moves up", () => {
     const g = make([flat(0)], GroundingQuality.Fastest);
     g.pelvisDamper = 1;
@@ -381,6 +434,7 @@ describe("Grounding", () => {
     for (const [k, v] of [
       ["lowerPelvisWeight", Number.NaN],
       ["liftPelvisWeight", Number.POSITIVE_INFINITY],
+      ["pelvisReachWeight", Number.NaN],
       ["footSpeed", Number.NaN],
       ["lengthUnit", 0],
       ["maxStep", Number.NEGATIVE_INFINITY],
@@ -402,6 +456,7 @@ describe("Grounding", () => {
     expect(warnings).toEqual([
       "grounding:lowerPelvisWeight",
       "grounding:liftPelvisWeight",
+      "grounding:pelvisReachWeight",
       "grounding:footSpeed",
       "grounding:lengthUnit",
       "grounding:maxStep",
