@@ -23,6 +23,7 @@ export { RigDetachment } from "./babylon/rig-attachment.js";
 export { FlatPose } from "./mapping/flat-pose.js";
 export { resolveBipedReferences, readSkeletonInfo, referencedBones } from "./babylon/biped-references.js";
 export { bipedNameMap, pairChains } from "./babylon/biped-name-map.js";
+export { alignRestPose } from "./babylon/align-rest-pose.js";
 export type { BipedNameMapOptions } from "./babylon/biped-name-map.js";
 export type { BipedReferences, BipedReferencesInput, BoneReference, SkeletonInfo } from "./babylon/biped-references.js";
 export { BipedMapping } from "./mapping/biped-mapping.js";

@@ -354,6 +354,8 @@ export const BIPED_RUNS: Record<string, ExampleRun> = {
     const m = await world.model();
     const mannequin = world.own(await loadModel("Mannequin", { scene: m.scene }));
     mannequin.root.position.x += 1.5;
+    const rests = () => mannequin.skeleton.bones.map((b) => Array.from(b.getRestMatrix().m));
+    const ownRest = rests();
     // a clip on UAL's upper arms and thighs (a glTF clip's shape: keys on the linked nodes)
     const roles = ["leftUpperArm", "rightUpperArm", "leftThigh", "rightThigh"] as const;
     const clip = world.own(
@@ -366,6 +368,8 @@ export const BIPED_RUNS: Record<string, ExampleRun> = {
       (await load()).playOn(clip, m.skeleton, mannequin.root, mannequin.skeleton) as AnimationGroup,
     );
     expect(played.targetedAnimations.length).toBe(roles.length);
+    // the rest pose is the Mannequin's own again
+    expect(rests()).toEqual(ownRest);
     clip.start(true);
     const arm = mannequin.skeleton.bones.find((b) => b.name === "upperarm.l")!;
     const elbow = arm.getChildren()[0]!;

@@ -12,6 +12,7 @@ import { bipedNameMap, pairChains } from "../../src/babylon/biped-name-map.js";
 import { resolveBipedReferences } from "../../src/babylon/biped-references.js";
 import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import { type LoadedModel, type ModelName, loadModel } from "../helpers/babylon-scene.js";
+import { limbAgreement } from "../helpers/limb-agreement.js";
 import { report } from "../helpers/modifier-scene.js";
 import { height, worldPos } from "../helpers/scene-probes.js";
 
@@ -115,31 +116,7 @@ describe("bipedNameMap", () => {
       played.start(true);
       const a = resolveBipedReferences(ual.skeleton).references;
       const b = resolveBipedReferences(other.skeleton).references;
-      const segments = (r: typeof a): [Bone, Bone][] => [
-        [r.leftUpperArm, r.leftForearm],
-        [r.leftForearm, r.leftHand],
-        [r.rightUpperArm, r.rightForearm],
-        [r.leftThigh, r.leftCalf],
-        [r.leftCalf, r.leftFoot],
-        [r.rightThigh, r.rightCalf],
-        [r.rightCalf, r.rightFoot],
-      ];
-      const direction = ([from, to]: [Bone, Bone]): Vector3 => worldPos(to).subtract(worldPos(from)).normalize();
-      const angle = (u: Vector3, v: Vector3): number =>
-        (Math.acos(Math.min(1, Math.max(-1, Vector3.Dot(u, v)))) * 180) / Math.PI;
-      scene.render();
-      const rest = segments(b).map(direction);
-      let worst = 0;
-      let swing = 0;
-      for (let f = 0; f < 60; f++) {
-        scene.render();
-        const sa = segments(a).map(direction);
-        const sb = segments(b).map(direction);
-        for (let i = 0; i < sa.length; i++) {
-          worst = Math.max(worst, angle(sa[i]!, sb[i]!));
-          swing = Math.max(swing, angle(rest[i]!, sb[i]!));
-        }
-      }
+      const { worst, swing } = limbAgreement(scene, a, b, 60);
       // the limbs swing with the walk, and point where UAL's do, within what the two rigs' rest poses differ by
       expect(swing).toBeGreaterThan(20);
       expect(worst).toBeLessThan(12);
