@@ -28,19 +28,19 @@ const STEADY_CEILING = 1;
 
 /**
  * Bytes an event may allocate in its frame, measured after 12,000–16,000 frames (most is code run too rarely for
- * V8 to optimise, where every double is boxed): a start 352 B (3,384 B before the hand poser kept its match to
- * the target's pose and the events' order and curves' length were read without new arrays or iterators: the rest
- * is the chain weights read through getters and the curves' durations); the pause event 128 B (1,232 B while it
- * composed the pose relative to the target with Babylon's quaternion math); the end 160 B (456 B while it
- * iterated an array literal; the rest, for both, is the observers' event data); a hit updates the collider's
- * bounding box through Babylon (130–420 B); the level switch captures the pose to cross-fade from (0 B once
- * optimised, 13.7 KB before).
+ * V8 to optimise, where every double is boxed): a start 256 B (3,384 B before the hand poser kept its match to
+ * the target's pose, the events' order and the curves' length were read without new arrays or iterators and only
+ * the channels in use read; the rest is the curves' length and weights read through getters); the pause event
+ * 128 B (1,232 B while it composed the pose relative to the target with Babylon's quaternion math); the end 160 B
+ * (456 B while it iterated an array literal; the rest, for both, is the observers' event data); a hit updates
+ * the collider's bounding box through Babylon (130–420 B); the level switch captures the pose to cross-fade from
+ * (0 B once optimised, 13.7 KB before).
  */
 const EVENT_CEILING: Record<keyof typeof Happening, number> = {
   Fade: 300,
   IKSwitch: 300,
   Level: 16_000,
-  Start: 800,
+  Start: 600,
   Resume: 300,
   Pause: 300,
   Stop: 400,

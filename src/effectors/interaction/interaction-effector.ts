@@ -457,9 +457,11 @@ export class InteractionEffector {
     if (interrupting) this.oldUsed.set(this.used);
     object.getUsedChannels(this.used);
     for (let t = 0; t < N; t++) {
-      this.base[t] = this.readChannel(t);
-      if (this.used[t]) this.resetting[t] = 0;
-      else if (interrupting && this.oldUsed[t]) {
+      // only the channels in use: applyChannels reads no other base, and each read of a weight boxes it here
+      if (this.used[t]) {
+        this.base[t] = this.readChannel(t);
+        this.resetting[t] = 0;
+      } else if (interrupting && this.oldUsed[t]) {
         // used by the interrupted interaction only: return it to its default
         this.stopValues[t] = this.readChannel(t);
         this.resetting[t] = 1;
