@@ -28,19 +28,22 @@ const STEADY_CEILING = 1;
 
 /**
  * Bytes an event may allocate in its frame, measured after 12,000–16,000 frames (most is code run too rarely for
- * V8 to optimise, where every double is boxed): a start reads the hand poser's bone names and the object's curves
- * (3.4–3.5 KB); the pause event reads the target's matrix through Babylon (1.2 KB); the end 0.46 KB; a hit
- * updates the collider's bounding box through Babylon (130–420 B); the level switch captures the pose to
- * cross-fade from (0 B once optimised, 13.7 KB before).
+ * V8 to optimise, where every double is boxed): a start 256 B (3,384 B before the hand poser kept its match to
+ * the target's pose, the events' order and the curves' length were read without new arrays or iterators and only
+ * the channels in use read; the rest is the curves' length and weights read through getters); the pause event
+ * 128 B (1,232 B while it composed the pose relative to the target with Babylon's quaternion math); the end 160 B
+ * (456 B while it iterated an array literal; the rest, for both, is the observers' event data); a hit updates
+ * the collider's bounding box through Babylon (130–420 B); the level switch captures the pose to cross-fade from
+ * (0 B once optimised, 13.7 KB before).
  */
 const EVENT_CEILING: Record<keyof typeof Happening, number> = {
   Fade: 300,
   IKSwitch: 300,
   Level: 16_000,
-  Start: 5_000,
+  Start: 600,
   Resume: 300,
-  Pause: 2_000,
-  Stop: 1_000,
+  Pause: 300,
+  Stop: 400,
   Hit: 800,
   Shot: 400,
 };

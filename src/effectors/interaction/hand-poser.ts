@@ -5,13 +5,9 @@ import { Observable } from "@babylonjs/core/Misc/observable.js";
 import { clamp01 } from "../../math/scalar.js";
 import { notifyDisposed } from "../../babylon/dispose-notice.js";
 
-const tq = new Quaternion();
+import { PoseMatches } from "./pose-match.js";
 
-/** Name key for matching finger bones to pose nodes: without a namespace prefix ("mixamorig:"), lower case. */
-function nameKey(name: string): string {
-  const i = name.lastIndexOf(":");
-  return (i >= 0 ? name.slice(i + 1) : name).toLowerCase();
-}
+const tq = new Quaternion();
 
 /**
  * Blends the finger bones of a hand toward a target pose (FinalIK's HandPoser): every TransformNode
@@ -36,9 +32,9 @@ export class HandPoser {
   /** [0, 1] Scale of `weight` for the local positions (default 0: finger lengths stay the rig's). */
   localPositionWeight = 0;
   private _poseRoot: TransformNode | null = null;
-  private poseNodes: (TransformNode | null)[];
-  /** The linked bone's name per node: a clone's nodes are renamed ("Clone of …"), its bones are not. */
-  private readonly boneNames: (string | null)[];
+  private readonly poseNodes: (TransformNode | null)[];
+  /** The matches of pose hierarchies to the fingers, kept per pose root. */
+  private readonly matches: PoseMatches;
   private readonly animatedRotations: Quaternion[];
   private readonly writtenRotations: Quaternion[];
   private readonly animatedPositions: Vector3[];
@@ -66,7 +62,11 @@ export class HandPoser {
     for (const n of nodes)
       if (n.rotationQuaternion === null) n.rotationQuaternion = Quaternion.FromEulerVector(n.rotation);
     this.bones = nodes;
-    this.boneNames = nodes.map((n) => boneNames.get(n) ?? null);
+    // the linked bone's name per node: a clone's nodes are renamed ("Clone of …"), its bones are not
+    this.matches = new PoseMatches(
+      nodes,
+      nodes.map((n) => boneNames.get(n) ?? null),
+    );
     this.poseNodes = nodes.map(() => null);
     this.animatedRotations = nodes.map((n) => n.rotationQuaternion!.clone());
     this.writtenRotations = nodes.map((n) => n.rotationQuaternion!.clone());
@@ -106,22 +106,7 @@ export class HandPoser {
       this.poseNodes.fill(null);
       return 0;
     }
-    const candidates = root.getDescendants(false, (n) => n instanceof TransformNode) as TransformNode[];
-    const exact = new Map<string, TransformNode>();
-    const loose = new Map<string, TransformNode>();
-    for (const c of candidates) {
-      if (!exact.has(c.name)) exact.set(c.name, c);
-      const k = nameKey(c.name);
-      if (!loose.has(k)) loose.set(k, c);
-    }
-    let matched = 0;
-    this.poseNodes = this.bones.map((b, i) => {
-      const bone = this.boneNames[i] ?? b.name;
-      const p = exact.get(b.name) ?? exact.get(bone) ?? loose.get(nameKey(b.name)) ?? loose.get(nameKey(bone)) ?? null;
-      if (p !== null) matched++;
-      return p;
-    });
-    return matched;
+    return this.matches.match(root, this.poseNodes);
   }
 
   /**

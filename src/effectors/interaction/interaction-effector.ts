@@ -20,6 +20,7 @@ import { type InteractionEvent, type InteractionObject, isEventTime } from "./in
 import type { InteractionTarget } from "./interaction-target.js";
 import type { InteractionSystem } from "./interaction-system.js";
 import {
+  conjugateMultiplyQuaternionsToRef,
   lerpVector3ByRef,
   multiplyQuaternionsToRef,
   nlerpQuaternionByRef,
@@ -143,8 +144,13 @@ export class InteractionEffector {
   private readonly resetting = new Uint8Array(N);
   private resetTimer = 0;
 
+  /** The object's events that can fire, by index in time order: the first `eventCount` (storage kept across starts). */
   private eventOrder: number[] = [];
-  private triggered: boolean[] = [];
+  private eventCount = 0;
+  /** Per event index, 1 once fired (storage kept across starts, grown to the object's events). */
+  private triggered = new Uint8Array(4);
+  /** The channels of the interaction an interrupt replaces. */
+  private readonly oldUsed = new Uint8Array(N);
 
   /** Per channel, whether the blend starts from the animated bone (FinalIK) or from `fromPosition`/`fromRotation`. */
   private positionFromBone = true;
@@ -447,12 +453,15 @@ export class InteractionEffector {
     else this.fromRotation.copyFrom(e.rotation);
     this.lastTargetRotation.copyFrom(this.effector.rotation);
     // channels in use start from their current values; those still resetting keep resetting
-    const oldUsed = this._inInteraction ? this.used.slice() : null;
+    const interrupting = this._inInteraction;
+    if (interrupting) this.oldUsed.set(this.used);
     object.getUsedChannels(this.used);
     for (let t = 0; t < N; t++) {
-      this.base[t] = this.readChannel(t);
-      if (this.used[t]) this.resetting[t] = 0;
-      else if (oldUsed?.[t]) {
+      // only the channels in use: applyChannels reads no other base, and each read of a weight boxes it here
+      if (this.used[t]) {
+        this.base[t] = this.readChannel(t);
+        this.resetting[t] = 0;
+      } else if (interrupting && this.oldUsed[t]) {
         // used by the interrupted interaction only: return it to its default
         this.stopValues[t] = this.readChannel(t);
         this.resetting[t] = 1;
@@ -469,14 +478,7 @@ export class InteractionEffector {
     this._timer = 0;
     this._weight = 0;
     this._length = object.length;
-    const events = object.events;
-    const order: number[] = [];
-    for (let i = 0; i < events.length; i++) {
-      if (isEventTime(events[i]!.time)) order.push(i);
-      else this.warnEventTime(object, events[i]!.time);
-    }
-    this.eventOrder = order.sort((a, b) => events[a]!.time - events[b]!.time || a - b);
-    this.triggered = events.map(() => false);
+    this.orderEvents(object);
     this._pickedUp = false;
     this.pickUpPending = false;
     this._isPaused = false;
@@ -484,6 +486,34 @@ export class InteractionEffector {
     newTarget?.rotateTo(bonePos);
     this.system._notify("start", this, null);
     return true;
+  }
+
+  /**
+   * The object's firing events into eventOrder (by time, then index) and triggered cleared, in storage kept
+   * across starts: a climb starts an interaction per hold, and fresh arrays and a sort were 0.4 KB a start.
+   */
+  private orderEvents(object: InteractionObject): void {
+    const events = object.events;
+    if (this.triggered.length < events.length) this.triggered = new Uint8Array(events.length);
+    else this.triggered.fill(0, 0, events.length);
+    const order = this.eventOrder;
+    let n = 0;
+    for (let i = 0; i < events.length; i++) {
+      const time = events[i]!.time;
+      if (!isEventTime(time)) {
+        this.warnEventTime(object, time);
+        continue;
+      }
+      // insertion sort, stable (equal times keep their index order): events are few
+      let k = n;
+      while (k > 0 && events[order[k - 1]!]!.time > time) {
+        order[k] = order[k - 1]!;
+        k--;
+      }
+      order[k] = i;
+      n++;
+    }
+    this.eventCount = n;
   }
 
   /** @internal Pauses; see {@link InteractionSystem.pauseInteraction}. */
@@ -494,9 +524,9 @@ export class InteractionEffector {
       targetWorld.copyFrom(this.targetNode!.computeWorldMatrix(true));
       rotationOfMatrix(targetWorld, targetRot);
       targetWorld.invertToRef(scratchMatrix);
-      Vector3.TransformCoordinatesToRef(this.positionNoOffset, scratchMatrix, this.pausePosition);
-      Quaternion.InverseToRef(targetRot, tq);
-      tq.multiplyToRef(this.effector.rotation, this.pauseRotation);
+      // the library's helpers, optimised early, not Babylon's: run once a pause, Babylon's boxed 1.1 KB of doubles
+      transformCoordinatesToRef(this.positionNoOffset, scratchMatrix, this.pausePosition);
+      conjugateMultiplyQuaternionsToRef(targetRot, this.effector.rotation, this.pauseRotation);
     }
     this._isPaused = true;
     this.system._notify("pause", this, event);
@@ -529,12 +559,8 @@ export class InteractionEffector {
         this.stopValues[t] = this.readChannel(t);
         this.resetting[t] = 1;
       }
-      // offsets are not carried on after the interaction
-      for (const t of [
-        InteractionCurveType.PositionOffsetX,
-        InteractionCurveType.PositionOffsetY,
-        InteractionCurveType.PositionOffsetZ,
-      ]) {
+      // offsets are not carried on after the interaction (X, Y, Z are consecutive: no array literal to iterate)
+      for (let t = InteractionCurveType.PositionOffsetX; t <= InteractionCurveType.PositionOffsetZ; t++) {
         this.values[t] = 0;
         this.resetting[t] = 0;
       }
@@ -587,12 +613,12 @@ export class InteractionEffector {
     // events of its time still fire this frame (a button's message at the touch, not at the resume)
     let pauseEvent: InteractionEvent | null = null;
     const events = object.events;
-    for (let k = 0; k < this.eventOrder.length; k++) {
+    for (let k = 0; k < this.eventCount; k++) {
       const i = this.eventOrder[k]!;
       if (this.triggered[i]) continue;
       const ev = events[i];
       if (ev === undefined || ev.time > this._timer) break;
-      this.triggered[i] = true;
+      this.triggered[i] = 1;
       // made NaN or negative since the start (Infinity never gets here)
       if (!isEventTime(ev.time)) {
         this.warnEventTime(object, ev.time);

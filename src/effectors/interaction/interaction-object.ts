@@ -129,9 +129,19 @@ export class InteractionObject {
    * time is not a finite number ≥ 0 never fires and does not count).
    */
   get length(): number {
+    // indexed loops and the duration through a field: read at every start, in code too rarely run for V8 to
+    // optimise, iterators and returned doubles were allocated (0.5 KB a start)
     let l = 0;
-    for (const w of this.weightCurves) l = Math.max(l, w.curve.duration);
-    for (const e of this.events) if (isEventTime(e.time)) l = Math.max(l, e.time);
+    const curves = this.weightCurves;
+    for (let i = 0; i < curves.length; i++) {
+      curves[i]!.curve.durationInto(scratchIO);
+      if (scratchIO.b > l) l = scratchIO.b;
+    }
+    const events = this.events;
+    for (let i = 0; i < events.length; i++) {
+      const t = events[i]!.time;
+      if (isEventTime(t) && t > l) l = t;
+    }
     return l;
   }
 
@@ -157,7 +167,8 @@ export class InteractionObject {
 
   /** The target for `effector`, or null. */
   getTarget(effector: FullBodyBipedEffector): InteractionTarget | null {
-    for (const t of this.targets) if (t.effectorType === effector) return t;
+    const targets = this.targets;
+    for (let i = 0; i < targets.length; i++) if (targets[i]!.effectorType === effector) return targets[i]!;
     return null;
   }
 
@@ -210,8 +221,10 @@ export class InteractionObject {
   /** Marks the channels the curves and multipliers drive (1) in `out` (length ≥ 12). */
   getUsedChannels(out: Uint8Array): Uint8Array {
     out.fill(0);
-    for (const w of this.weightCurves) out[w.type] = 1;
-    for (const m of this.multipliers) if (this.weightCurves[m.curve] !== undefined) out[m.result] = 1;
+    const curves = this.weightCurves;
+    for (let i = 0; i < curves.length; i++) out[curves[i]!.type] = 1;
+    const mults = this.multipliers;
+    for (let i = 0; i < mults.length; i++) if (curves[mults[i]!.curve] !== undefined) out[mults[i]!.result] = 1;
     return out;
   }
 

@@ -3,7 +3,7 @@ import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { setQuaternionFields } from "../../babylon/babylon-fields.js";
 import { rotationFromMatrix, transformPoint } from "../../babylon/world-matrix.js";
 import { NumberRef } from "../../math/number-ref.js";
-import { Quat, multiply } from "../../math/quat.js";
+import { Quat, conjugateMultiply, multiply } from "../../math/quat.js";
 import { Vec3 } from "../../math/vec3.js";
 
 // Per-frame helpers of the interaction system on Babylon's vectors: they write Babylon's fields directly
@@ -57,6 +57,17 @@ export function multiplyQuaternionsToRef(a: Quaternion, b: Quaternion, out: Quat
   return setQuaternionFields(
     out,
     multiply(scratchQuat, fromQuaternion(a, scratchQuat), fromQuaternion(b, scratchQuat2)),
+  );
+}
+
+/**
+ * conjugate(`a`) × `b` (Babylon's `Quaternion.Inverse(a).multiplyToRef(b, out)` for a unit `a`), into `out`:
+ * through the solver's own math, optimised early, where code run once per pause would box every double.
+ */
+export function conjugateMultiplyQuaternionsToRef(a: Quaternion, b: Quaternion, out: Quaternion): Quaternion {
+  return setQuaternionFields(
+    out,
+    conjugateMultiply(scratchQuat, fromQuaternion(a, scratchQuat), fromQuaternion(b, scratchQuat2)),
   );
 }
 

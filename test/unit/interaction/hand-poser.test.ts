@@ -106,4 +106,47 @@ describe("HandPoser", () => {
     joints.forEach((j, i) => expect(j.rotationQuaternion!.equals(before[i]!)).toBe(true));
     expect(p2.matchedCount).toBe(0);
   });
+
+  it("matches a pose root again after its nodes or the fingers change (the kept match is not stale)", () => {
+    const { h, joints } = hand();
+    const pose = HandPoser.capturePose(h);
+    const other = HandPoser.capturePose(h, "other pose");
+    const poser = new HandPoser(h);
+    poser.weight = 1;
+    /** The pose node whose rotation the finger `i` takes (by its rotation after an update at weight 1). */
+    const posedBy = (i: number, candidates: TransformNode[]) => {
+      candidates.forEach((n, k) => {
+        n.rotationQuaternion = Quaternion.RotationAxis(Vector3.Right(), 0.1 + 0.05 * k);
+      });
+      poser.update();
+      const q = joints[i]!.rotationQuaternion!;
+      return candidates.find((n) => Math.abs(Quaternion.Dot(n.rotationQuaternion!, q)) > 1 - 1e-12) ?? null;
+    };
+    expect(poser.setPoseRoot(pose)).toBe(4);
+    const index2 = (pose.getDescendants(false) as TransformNode[]).find((n) => n.name === "rig:Index2")!;
+    // a pose node renamed away, then back without namespace and case
+    index2.name = "Other";
+    expect(poser.setPoseRoot(pose)).toBe(3);
+    index2.name = "INDEX2";
+    expect(poser.setPoseRoot(pose)).toBe(4);
+    expect(posedBy(1, pose.getDescendants(false) as TransformNode[])).toBe(index2);
+    // removed, then another added in its place
+    index2.parent = null;
+    expect(poser.setPoseRoot(pose)).toBe(3);
+    const added = new TransformNode("rig:Index2", scene);
+    added.parent = pose;
+    expect(poser.setPoseRoot(pose)).toBe(4);
+    expect(posedBy(1, pose.getDescendants(false) as TransformNode[])).toBe(added);
+    // another root and back: each its own nodes
+    expect(poser.setPoseRoot(other)).toBe(4);
+    expect(posedBy(1, other.getDescendants(false) as TransformNode[])?.parent?.name).toBe("rig:Index1");
+    expect(poser.setPoseRoot(pose)).toBe(4);
+    expect(posedBy(1, pose.getDescendants(false) as TransformNode[])).toBe(added);
+    // a finger renamed: matched by its new name
+    joints[1]!.name = "rig:Pinky2";
+    expect(poser.setPoseRoot(pose)).toBe(3);
+    added.name = "Pinky2";
+    expect(poser.setPoseRoot(pose)).toBe(4);
+    expect(posedBy(1, pose.getDescendants(false) as TransformNode[])).toBe(added);
+  });
 });
