@@ -5,6 +5,7 @@
  * RiggedFigure, whose arms hang.
  */
 import type { AnimationGroup } from "@babylonjs/core/Animations/animationGroup.js";
+import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { afterEach, describe, expect, it } from "vitest";
@@ -82,6 +83,38 @@ describe("alignRestPose", () => {
     expect(aPosed).toBeGreaterThan(35);
     expect(aligned).toBeLessThan(1e-3);
     expect(hero.skeleton.bones.map((b) => Array.from(b.getRestMatrix().m))).toEqual(own);
+  });
+
+  it("works on plain Bones (RiggedFigure.babylon: no TransformNodes, the mesh scaled ×100), arms hanging", async () => {
+    const ual = await loadModel("UAL");
+    const figure = await loadModel("RiggedFigureBabylon", { scene: ual.scene });
+    open.push(figure, ual);
+    const mesh = ual.scene.meshes.find((m) => m.skeleton === figure.skeleton)!;
+    expect(figure.skeleton.bones.every((b) => b.getTransformNode() === null)).toBe(true);
+    /** The worst angle between UAL's and the figure's rest limb segments, read through Babylon (degrees). */
+    const difference = (): number => {
+      for (const sk of [ual.skeleton, figure.skeleton]) {
+        toRest(sk);
+        sk.prepare(true);
+      }
+      mesh.computeWorldMatrix(true);
+      const at = (b: Bone): Vector3 => b.getAbsolutePosition(mesh).clone();
+      const sa = limbSegments(resolveBipedReferences(ual.skeleton).references).map(segmentDirection);
+      const sb = limbSegments(resolveBipedReferences(figure.skeleton).references).map(([a, b]) =>
+        at(b).subtract(at(a)).normalize(),
+      );
+      return Math.max(...sa.map((u, i) => angleDegrees(u, sb[i]!)));
+    };
+    const before = difference();
+    const restore = alignRestPose(ual.skeleton, figure.skeleton);
+    const aligned = difference();
+    restore();
+    const restored = difference();
+    report("RiggedFigure.babylon: rest limbs off UAL's (°), as loaded, aligned", before, aligned);
+    // measured: 111.1° (the arms), 0.000° aligned
+    expect(before).toBeGreaterThan(90);
+    expect(aligned).toBeLessThan(1e-3);
+    expect(restored).toBe(before);
   });
 
   const cases: { name: ModelName; label: string; aPose: boolean }[] = [
