@@ -898,6 +898,7 @@ describe("bad settings of the grounder and the offset modifiers", () => {
       "pelvisDamper",
       "lowerPelvisWeight",
       "liftPelvisWeight",
+      "pelvisReachWeight",
       "rootSphereCastRadius",
       "sphereProbeRays",
       "lengthUnit",
