@@ -145,7 +145,8 @@ export interface KindAllocations {
  * profiler at its finest interval records each allocation with its size and order, and an object allocated
  * before each call marks where the frame begins (`missedMarks`: marks the profiler did not see; the allocations
  * of a frame whose mark was missed count in the frame before). Exact, unlike the heap's size, which other threads (the
- * sweeper, the compilers) move by tens of bytes a frame; cheap when a frame allocates little.
+ * sweeper, the compilers) move by tens of bytes a frame; cheap when a frame allocates little. Each kind lists the
+ * `top` stacks that allocated most (`FBBIK_HEAP_TOP` in the environment raises it, to look further down).
  */
 export async function allocationsByKind(
   frame: (f: number) => void,
@@ -153,6 +154,7 @@ export async function allocationsByKind(
   frames: number,
   warm = 5_000,
   settle = 2_400,
+  top = Number(process.env.FBBIK_HEAP_TOP ?? 6),
 ): Promise<{ kinds: Map<number, KindAllocations>; missedMarks: number }> {
   let f = 0;
   for (; f < warm; f++) frame(f);
@@ -232,7 +234,7 @@ export async function allocationsByKind(
   for (const [kind, k] of byKind) {
     const where = [...k.where]
       .sort((a, b) => b[1] - a[1])
-      .slice(0, 6)
+      .slice(0, top)
       .map(([at, b]) => `${(b / k.frames).toFixed(1)} B a frame: ${at}`);
     const sizes: number[] = [];
     for (let j = 0; j < frames; j++) if (kinds[j] === kind) sizes.push(perFrame[j]!);
