@@ -384,6 +384,60 @@ export const BIPED_RUNS: Record<string, ExampleRun> = {
     expect(swing).toBeGreaterThan(5);
   },
 
+  async hipsAndFoot({ world, load }) {
+    const m = await world.model();
+    const r = m.skeleton.bones;
+    const names = (await load()).hipsAndFoot(m.skeleton) as { rootNodeName: string; groundReferenceNodeName: string };
+    // UAL's clips key the linked nodes: the pelvis's and the left foot's node names
+    const node = (bone: string) => r.find((b) => b.name === bone)!.getTransformNode()!.name;
+    expect(names).toEqual({ rootNodeName: node("DEF-hips"), groundReferenceNodeName: node("DEF-foot.L") });
+    // plain Bones (a .babylon file): the bones' own names
+    const figure = world.own(await loadModel("RiggedFigureBabylon", { scene: m.scene }));
+    expect((await load()).hipsAndFoot(figure.skeleton)).toEqual({
+      rootNodeName: "torso_joint_1",
+      groundReferenceNodeName: "leg_joint_L_3",
+    });
+  },
+
+  async rotationsOnly({ world, load }) {
+    if ((await import("@babylonjs/core/Animations/animatorAvatar.js").catch(() => null)) === null) return;
+    const { AnimatorAvatar } = await import("@babylonjs/core/Animations/animatorAvatar.js");
+    const { alignRestPose, bipedNameMap, resolveBipedReferences } = await import("../../src/index.js");
+    const ual = world.own(await loadModel("UAL", { clips: (n) => n === "Walk_Loop" }));
+    const figure = world.own(await loadModel("RiggedFigureBabylon", { scene: ual.scene }));
+    const walk = ual.scene.animationGroups.find((g) => g.name === "Walk_Loop")!;
+    const avatar = new AnimatorAvatar("figure", figure.root, false, false);
+    avatar.showWarnings = false;
+    const restore = alignRestPose(ual.skeleton, figure.skeleton);
+    const played = avatar.retargetAnimationGroup(walk, { mapNodeNames: bipedNameMap(ual.skeleton, figure.skeleton) });
+    restore();
+    (await load()).rotationsOnly(played);
+    expect(played.targetedAnimations.length).toBeGreaterThan(10);
+    expect(played.targetedAnimations.every((t) => t.animation.targetProperty === "rotationQuaternion")).toBe(true);
+    const r = resolveBipedReferences(figure.skeleton).references;
+    const mesh = ual.scene.meshes.find((x) => x.skeleton === figure.skeleton)!;
+    const upperArm = () => r.leftForearm.getAbsolutePosition(mesh).subtract(r.leftUpperArm.getAbsolutePosition(mesh));
+    ual.scene.render();
+    const rest = upperArm();
+    walk.start(true);
+    played.start(true);
+    let swing = 0;
+    for (let f = 0; f < 60; f++) {
+      ual.scene.render();
+      // the figure keeps its size (the full retarget shrank its upper arm from 0.245 to 0.002 units)…
+      expect(upperArm().length()).toBeCloseTo(rest.length(), 4);
+      swing = Math.max(
+        swing,
+        (Math.acos(Math.min(1, Vector3.Dot(rest.normalizeToNew(), upperArm().normalize()))) * 180) / Math.PI,
+      );
+    }
+    // …and walks: its arm swings
+    expect(swing).toBeGreaterThan(10);
+    walk.stop();
+    played.stop();
+    played.dispose();
+  },
+
   async manualOrder({ world, load }) {
     const m = await world.model();
     let handAtIk: Vector3 | null = null;

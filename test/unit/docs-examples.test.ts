@@ -5,7 +5,7 @@
  * and an example pasted into such an app compiles.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../helpers/repo-root.js";
@@ -66,6 +66,40 @@ describe("docs/API.md", () => {
     expect(failing.map((f) => `${f}: ${examples.get(f)!.split("\n")[0]}\n${examplesOutput}`)).toEqual([]);
     expect(examplesOutput).toBe("");
   }, 120_000);
+});
+
+describe("docs/API.md and README.md imports", () => {
+  it("name each @babylonjs file as Node resolves it (the file's .js, a folder's index.js)", () => {
+    // @babylonjs/* have no exports map: Node and "nodenext" resolve a deep import only by its exact file, so an
+    // example pasted into a Node script (NullEngine) fails there without the extension, where "bundler" passes
+    const unresolved: string[] = [];
+    for (const file of [join("docs", "API.md"), "README.md"]) {
+      for (const block of readFileSync(join(root, file), "utf8").matchAll(/```ts\n([\s\S]*?)```/g)) {
+        for (const m of block[1]!.matchAll(/(?:from|import) "(@babylonjs\/[^"]+)"/g)) {
+          const path = join(root, "node_modules", m[1]!);
+          if (!existsSync(path) || !statSync(path).isFile()) unresolved.push(`${file}: ${m[1]}`);
+        }
+      }
+    }
+    expect(unresolved).toEqual([]);
+  });
+
+  it("install the Babylon version the tests run on", () => {
+    const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+      devDependencies: Record<string, string>;
+    };
+    let named = 0;
+    const other: string[] = [];
+    for (const file of [join("docs", "API.md"), "README.md"]) {
+      for (const m of readFileSync(join(root, file), "utf8").matchAll(/(@babylonjs\/[a-z]+)@(\d[\w.-]*)/g)) {
+        named++;
+        const tested = pkg.devDependencies[m[1]!];
+        if (m[2] !== tested) other.push(`${file}: ${m[1]}@${m[2]}, tests run on ${tested}`);
+      }
+    }
+    expect(named).toBeGreaterThanOrEqual(4);
+    expect(other).toEqual([]);
+  });
 });
 
 /** tsc's output without the errors it reports in `src/` (each an unindented line and its indented continuation). */
