@@ -38,12 +38,19 @@ function neckOf(refs: BipedReferences): Bone[] {
   return out;
 }
 
+/** A foot's toe: its one child bone (none when it has several: toes apart, helpers, IK targets). */
+function toeOf(foot: Bone): Bone | null {
+  const children = foot.getChildren();
+  return children.length === 1 ? children[0]! : null;
+}
+
 /** The name an animation targets the bone by: its linked TransformNode's (glTF), else the bone's own. */
 const animatedName = (bone: Bone): string => bone.getTransformNode()?.name ?? bone.name;
 
 /**
  * Pairs the bones of two humanoid skeletons by what they are, whatever each one's naming convention (the
- * detection FullBodyBipedIK uses): pelvis, spine, neck, head, clavicles, the limbs' three bones and the eyes.
+ * detection FullBodyBipedIK uses): pelvis, spine, neck, head, clavicles, the limbs' three bones, the toes (a foot's
+ * one child bone, when both feet have one) and the eyes.
  * The result maps a source bone's animated name (its TransformNode's in a glTF file) to the target's, the shape
  * Babylon's `AnimatorAvatar.retargetAnimationGroup` takes as `mapNodeNames`, so a clip made for one character
  * plays on another:
@@ -56,8 +63,8 @@ const animatedName = (bone: Bone): string => bone.getTransformNode()?.name ?? bo
  *
  * Spines (and necks) of other lengths keep their ends: each bone of the shorter one takes the bone at the same
  * place along the longer one, and the longer one's other bones are left out: a source bone left out loses its
- * rotation, a target bone left out keeps its own. Bones the map does not name (fingers, toes, twist and other
- * helpers) are matched by Babylon by their own names, so they retarget between files of one convention. A
+ * rotation, a target bone left out keeps its own. Bones the map does not name (fingers, several toes, twist and
+ * other helpers) are matched by Babylon by their own names, so they retarget between files of one convention. A
  * skeleton whose references cannot be found throws the FBBIKError FullBodyBipedIK's `create` would.
  */
 export function bipedNameMap(
@@ -80,6 +87,7 @@ export function bipedNameMap(
   const sided = ["Clavicle", "UpperArm", "Forearm", "Hand", "Thigh", "Calf", "Foot"] as const;
   for (const side of ["left", "right"] as const) {
     for (const part of sided) pair(s[`${side}${part}`], t[`${side}${part}`]);
+    pair(toeOf(s[`${side}Foot`]), toeOf(t[`${side}Foot`]));
   }
   // eyes are listed left, right when both are found; a single eye's side is not told
   if (s.eyes.length === 2 && t.eyes.length === 2) for (let i = 0; i < 2; i++) pair(s.eyes[i], t.eyes[i]);

@@ -64,6 +64,7 @@ describe("bipedNameMap", () => {
             `DEF-thigh.${s} → upperleg.${k}`,
             `DEF-shin.${s} → lowerleg.${k}`,
             `DEF-foot.${s} → foot.${k}`,
+            `DEF-toe.${s} → toes.${k}`,
           ];
         }),
       ].sort(),
@@ -71,6 +72,8 @@ describe("bipedNameMap", () => {
     const toHero = bipedNameMap(ual.skeleton, hero.skeleton);
     expect(toHero.get("DEF-shoulder.L")).toBe("clavicle_l");
     expect(toHero.get("DEF-upper_arm.R")).toBe("upperarm_r");
+    // each foot's one child bone is its toe
+    expect(toHero.get("DEF-toe.L")).toBe("ball_l");
     // each target bone is taken once
     expect(new Set(toHero.values()).size).toBe(toHero.size);
     const heroRefs = resolveBipedReferences(hero.skeleton).references;
