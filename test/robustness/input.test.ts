@@ -967,7 +967,7 @@ describe("bad settings of the grounder and the offset modifiers", () => {
       },
     );
     report.add({
-      what: "GrounderFBBIK settings NaN, ±∞ for two frames, then restored: the 16 numbers of grounder.solver and its worldUp, weight, spineBend, spineSpeed, the spine effectors' weights (on a 15° slope, pelvis, feet and spine moved)",
+      what: `GrounderFBBIK settings NaN, ±∞ for two frames, then restored: the ${SOLVER.length} numbers of grounder.solver and its worldUp, weight, spineBend, spineSpeed, the spine effectors' weights (on a 15° slope, pelvis, feet and spine moved)`,
       cases: r.count,
       outcome: `the last valid value is kept (pose = without the bad value ${within(r.worst)}), warned once per setting (${[...r.causes].sort().join(", ")}); restored, the grounder goes on as if nothing happened; finite`,
     });
