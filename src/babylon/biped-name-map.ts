@@ -1,6 +1,7 @@
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import { type BipedReferences, type BipedReferencesInput, resolveBipedReferences } from "./biped-references.js";
+import { fingersOf } from "./hand-fingers.js";
 
 /** Options of {@link bipedNameMap}. */
 export interface BipedNameMapOptions {
@@ -50,7 +51,8 @@ const animatedName = (bone: Bone): string => bone.getTransformNode()?.name ?? bo
 /**
  * Pairs the bones of two humanoid skeletons by what they are, whatever each one's naming convention (the
  * detection FullBodyBipedIK uses): pelvis, spine, neck, head, clavicles, the limbs' three bones, the toes (a foot's
- * one child bone, when both feet have one) and the eyes.
+ * one child bone, when both feet have one), the fingers (told by name: thumb, index, middle, ring, little; three
+ * bones each, a metacarpal before them or a tip marker after them left out) and the eyes.
  * The result maps a source bone's animated name (its TransformNode's in a glTF file) to the target's, the shape
  * Babylon's `AnimatorAvatar.retargetAnimationGroup` takes as `mapNodeNames`, so a clip made for one character
  * plays on another:
@@ -63,9 +65,9 @@ const animatedName = (bone: Bone): string => bone.getTransformNode()?.name ?? bo
  *
  * Spines (and necks) of other lengths keep their ends: each bone of the shorter one takes the bone at the same
  * place along the longer one, and the longer one's other bones are left out: a source bone left out loses its
- * rotation, a target bone left out keeps its own. Bones the map does not name (fingers, several toes, twist and
- * other helpers) are matched by Babylon by their own names, so they retarget between files of one convention. A
- * skeleton whose references cannot be found throws the FBBIKError FullBodyBipedIK's `create` would.
+ * rotation, a target bone left out keeps its own. Bones the map does not name (fingers not named as such, several
+ * toes, twist and other helpers) are matched by Babylon by their own names, so they retarget between files of one
+ * convention. A skeleton whose references cannot be found throws the FBBIKError FullBodyBipedIK's `create` would.
  */
 export function bipedNameMap(
   source: Skeleton,
@@ -88,6 +90,13 @@ export function bipedNameMap(
   for (const side of ["left", "right"] as const) {
     for (const part of sided) pair(s[`${side}${part}`], t[`${side}${part}`]);
     pair(toeOf(s[`${side}Foot`]), toeOf(t[`${side}Foot`]));
+    const a = fingersOf(s[`${side}Hand`]);
+    const b = fingersOf(t[`${side}Hand`]);
+    for (let k = 0; k < a.length; k++) {
+      const from = a[k];
+      const to = b[k];
+      if (from !== null && from !== undefined && to !== null && to !== undefined) chains(from, to);
+    }
   }
   // eyes are listed left, right when both are found; a single eye's side is not told
   if (s.eyes.length === 2 && t.eyes.length === 2) for (let i = 0; i < 2; i++) pair(s.eyes[i], t.eyes[i]);
