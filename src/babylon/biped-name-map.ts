@@ -1,7 +1,7 @@
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import { type BipedReferences, type BipedReferencesInput, resolveBipedReferences } from "./biped-references.js";
-import { fingersOf } from "./hand-fingers.js";
+import { fingersOf, toeOf } from "./biped-digits.js";
 
 /** Options of {@link bipedNameMap}. */
 export interface BipedNameMapOptions {
@@ -37,12 +37,6 @@ function neckOf(refs: BipedReferences): Bone[] {
   if (refs.head === null || top === undefined) return out;
   for (let b = refs.head.getParent(); b !== null && b !== top; b = b.getParent()) out.unshift(b);
   return out;
-}
-
-/** A foot's toe: its one child bone (none when it has several: toes apart, helpers, IK targets). */
-function toeOf(foot: Bone): Bone | null {
-  const children = foot.getChildren();
-  return children.length === 1 ? children[0]! : null;
 }
 
 /** The name an animation targets the bone by: its linked TransformNode's (glTF), else the bone's own. */

@@ -10,7 +10,7 @@ import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { bipedNameMap, pairChains } from "../../src/babylon/biped-name-map.js";
 import { resolveBipedReferences } from "../../src/babylon/biped-references.js";
-import { fingersOf } from "../../src/babylon/hand-fingers.js";
+import { fingersOf } from "../../src/babylon/biped-digits.js";
 import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import { type LoadedModel, type ModelName, loadModel } from "../helpers/babylon-scene.js";
 import { angleDegrees, limbAgreement, segmentDirection } from "../helpers/limb-agreement.js";

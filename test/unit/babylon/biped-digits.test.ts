@@ -1,14 +1,14 @@
 /**
  * fingersOf: the fingers of a hand told apart by their bones' names, for the conventions bipedNameMap pairs
  * (Rigify, Unreal with and without metacarpals, Mixamo's four-bone fingers, VRM 1.0's thumb metacarpal), helpers
- * and tip markers left out.
+ * and tip markers left out; toeOf: a foot's one child.
  */
 import { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import { NullEngine } from "@babylonjs/core/Engines/nullEngine.js";
 import { Scene } from "@babylonjs/core/scene.js";
 import { afterAll, describe, expect, it } from "vitest";
-import { fingersOf } from "../../../src/babylon/hand-fingers.js";
+import { fingersOf, toeOf } from "../../../src/babylon/biped-digits.js";
 
 const engine = new NullEngine();
 const scene = new Scene(engine);
@@ -17,8 +17,8 @@ afterAll(() => {
   engine.dispose();
 });
 
-/** A hand with a chain of bones under it per entry (names from the hand out). */
-function hand(chains: string[][]): Bone {
+/** A bone (a hand, a foot) with a chain of bones under it per entry (names from the hand out). */
+function rootWith(chains: string[][]): Bone {
   const skeleton = new Skeleton("rig", "rig", scene);
   const root = new Bone("hand", skeleton);
   for (const chain of chains) {
@@ -34,7 +34,7 @@ const names = (h: Bone): (string[] | null)[] => fingersOf(h).map((f) => f?.map((
 describe("fingersOf", () => {
   it("Rigify: three bones a finger, in whatever order the hand lists them", () => {
     const f = (n: string) => [1, 2, 3].map((i) => `DEF-${n}.0${i}.L`);
-    expect(names(hand([f("f_pinky"), f("thumb"), f("f_middle"), f("f_index"), f("f_ring")]))).toEqual([
+    expect(names(rootWith([f("f_pinky"), f("thumb"), f("f_middle"), f("f_index"), f("f_ring")]))).toEqual([
       f("thumb"),
       f("f_index"),
       f("f_middle"),
@@ -45,13 +45,17 @@ describe("fingersOf", () => {
 
   it("Mixamo and Unreal: a fourth bone (a tip) is left out; Unreal's metacarpals are passed over, not the thumb's", () => {
     const mixamo = (n: string) => [1, 2, 3, 4].map((i) => `mixamorig:LeftHand${n}${i}`);
-    expect(names(hand([mixamo("Thumb"), mixamo("Index"), mixamo("Middle"), mixamo("Ring"), mixamo("Pinky")]))).toEqual(
-      ["Thumb", "Index", "Middle", "Ring", "Pinky"].map((n) => mixamo(n).slice(0, 3)),
-    );
+    expect(
+      names(rootWith([mixamo("Thumb"), mixamo("Index"), mixamo("Middle"), mixamo("Ring"), mixamo("Pinky")])),
+    ).toEqual(["Thumb", "Index", "Middle", "Ring", "Pinky"].map((n) => mixamo(n).slice(0, 3)));
     const ue = (n: string) => [`${n}_01_l`, `${n}_02_l`, `${n}_03_l`, `${n}_04_leaf_l`];
     expect(
       names(
-        hand([ue("thumb"), ["index_metacarpal_l", ...ue("index")], ["pinky_metacarpal_l", ...ue("pinky").slice(0, 3)]]),
+        rootWith([
+          ue("thumb"),
+          ["index_metacarpal_l", ...ue("index")],
+          ["pinky_metacarpal_l", ...ue("pinky").slice(0, 3)],
+        ]),
       ),
     ).toEqual([ue("thumb").slice(0, 3), ue("index").slice(0, 3), null, null, ue("pinky").slice(0, 3)]);
   });
@@ -60,7 +64,7 @@ describe("fingersOf", () => {
     const vrm = (n: string, parts: string[]) => parts.map((p) => `left${n}${p}`);
     expect(
       names(
-        hand([
+        rootWith([
           vrm("Thumb", ["Metacarpal", "Proximal", "Distal"]),
           vrm("Index", ["Proximal", "Intermediate", "Distal"]),
           vrm("Little", ["Proximal", "Intermediate", "Distal"]),
@@ -79,6 +83,14 @@ describe("fingersOf", () => {
   });
 
   it("a hand without fingers (KayKit's wrist → hand) has none", () => {
-    expect(names(hand([["hand.l"]]))).toEqual([null, null, null, null, null]);
+    expect(names(rootWith([["hand.l"]]))).toEqual([null, null, null, null, null]);
+  });
+});
+
+describe("toeOf", () => {
+  it("is a foot's one child bone; a foot with several children has none told", () => {
+    expect(toeOf(rootWith([["ball_l"]]))?.name).toBe("ball_l");
+    expect(toeOf(rootWith([["toe_big_l"], ["toe_small_l"]]))).toBeNull();
+    expect(toeOf(rootWith([]))).toBeNull();
   });
 });

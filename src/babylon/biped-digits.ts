@@ -32,6 +32,11 @@ function onlyChild(bone: Bone): Bone | null {
   return children.length === 1 ? children[0]! : null;
 }
 
+/** A foot's toe: its one child bone (none when it has several: toes apart, helpers, IK targets). */
+export function toeOf(foot: Bone): Bone | null {
+  return onlyChild(foot);
+}
+
 /**
  * The fingers of `hand` by name, thumb first (null: not found): each finger's bones from its first phalanx out,
  * at most three, stopping at a tip marker (`end`, `nub`, `leaf`, `tip`) or where the chain branches. A metacarpal
