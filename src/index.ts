@@ -174,6 +174,7 @@ export { RotationLimitHinge } from "./joints/limits/rotation-limit-hinge.js";
 export { kneeEulerLimit } from "./babylon/knee-limit.js";
 export type { KneeLimitOptions } from "./babylon/knee-limit.js";
 export { RotationLimitAngle } from "./joints/limits/rotation-limit-angle.js";
+export { RotationLimitPolygonal } from "./joints/limits/rotation-limit-polygonal.js";
 export { SphereCollider } from "./joints/colliders/sphere-collider.js";
 export { CapsuleCollider } from "./joints/colliders/capsule-collider.js";
 export type { Collider } from "./joints/colliders/collider.js";

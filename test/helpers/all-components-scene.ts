@@ -44,6 +44,7 @@ import { Recoil } from "../../src/effectors/modifiers/recoil.js";
 import { RotationLimitAngle } from "../../src/joints/limits/rotation-limit-angle.js";
 import { RotationLimitEuler } from "../../src/joints/limits/rotation-limit-euler.js";
 import { RotationLimitHinge } from "../../src/joints/limits/rotation-limit-hinge.js";
+import { RotationLimitPolygonal } from "../../src/joints/limits/rotation-limit-polygonal.js";
 import { Vec3 } from "../../src/math/vec3.js";
 import { FullBodyBipedEffector as E } from "../../src/solver/biped-bones.js";
 import { BakedClip } from "../helpers/baked-clip.js";
@@ -267,6 +268,8 @@ export async function allComponentsScene(events = { hits: true, shots: true, int
   );
   const fabrik = FABRIK.create(scene, index, { target: point, tolerance: 0.001 * h, ...FADE });
   fabrik.solver.setLimit(1, new RotationLimitHinge(new Vec3(1, 0, 0), -90, 10));
+  // the finger's root: a default square reach cone of 45° about the bone (+Y), twist ±10°
+  fabrik.solver.setLimit(0, new RotationLimitPolygonal(new Vec3(0, 1, 0), undefined, 10));
   const fingers = ["f_index", "f_middle", "f_ring"].map((n) => finger("L", n));
   const palm = FABRIKRoot.create(scene, tr.leftHand, fingers, { maxIterations: 4, ...FADE });
   palm.solver.rootPin = 1;

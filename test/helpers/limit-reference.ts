@@ -61,3 +61,43 @@ export function angleBetween(a: Q, b: Q): number {
   const r = relative(a, b);
   return 2 * Math.atan2(Math.hypot(r.x, r.y, r.z), Math.abs(r.w));
 }
+
+/** `v` rotated by the unit quaternion `q`. */
+export function qrotate(q: Q, v: A): A {
+  const r = qmul(qmul(q, { x: v.x, y: v.y, z: v.z, w: 0 }), qconj(q));
+  return { x: r.x, y: r.y, z: r.z };
+}
+
+const dot3 = (a: A, b: A): number => a.x * b.x + a.y * b.y + a.z * b.z;
+const cross3 = (a: A, b: A): A => ({ x: a.y * b.z - a.z * b.y, y: a.z * b.x - a.x * b.z, z: a.x * b.y - a.y * b.x });
+
+/**
+ * How far (radians of polar angle from the unit `axis`) the unit direction `d` is outside the spherical polygon
+ * `pts` (ordered either way around the axis, star-shaped about it): ≤ 0 inside. Worked out by azimuths (atan2)
+ * and the outline's polar angle at d's azimuth, not by the planes the limit uses.
+ */
+export function polygonMargin(d: A, axis: A, pts: readonly A[]): number {
+  const u0 = Math.abs(axis.x) < 0.9 ? { x: 1, y: 0, z: 0 } : { x: 0, y: 1, z: 0 };
+  const u = cross3(axis, u0);
+  const ul = Math.hypot(u.x, u.y, u.z);
+  const e1 = { x: u.x / ul, y: u.y / ul, z: u.z / ul };
+  const e2 = cross3(axis, e1);
+  const azimuth = (p: A): number => Math.atan2(dot3(p, e2), dot3(p, e1));
+  const sorted = [...pts].sort((p, q) => azimuth(p) - azimuth(q));
+  const phi = azimuth(d);
+  let i = sorted.length - 1;
+  for (let k = 0; k < sorted.length; k++) if (azimuth(sorted[k]!) <= phi) i = k;
+  const p = sorted[i]!;
+  const q = sorted[(i + 1) % sorted.length]!;
+  let n = cross3(p, q);
+  if (dot3(n, axis) < 0) n = { x: -n.x, y: -n.y, z: -n.z };
+  const uphi = {
+    x: e1.x * Math.cos(phi) + e2.x * Math.sin(phi),
+    y: e1.y * Math.cos(phi) + e2.y * Math.sin(phi),
+    z: e1.z * Math.cos(phi) + e2.z * Math.sin(phi),
+  };
+  const boundary = Math.atan2(dot3(n, axis), -dot3(n, uphi));
+  const c = dot3(d, axis);
+  const polar = Math.atan2(Math.hypot(d.x - axis.x * c, d.y - axis.y * c, d.z - axis.z * c), c);
+  return polar - boundary;
+}

@@ -7,9 +7,19 @@ import { describe, expect, it } from "vitest";
 import { RotationLimitAngle } from "../../src/joints/limits/rotation-limit-angle.js";
 import { RotationLimitEuler } from "../../src/joints/limits/rotation-limit-euler.js";
 import { RotationLimitHinge } from "../../src/joints/limits/rotation-limit-hinge.js";
+import { RotationLimitPolygonal } from "../../src/joints/limits/rotation-limit-polygonal.js";
 import { Quat } from "../../src/math/quat.js";
 import { Vec3 } from "../../src/math/vec3.js";
-import { type Q, eulerXYZ, qaxis, qmul, relative, swingTwist } from "../helpers/limit-reference.js";
+import {
+  type Q,
+  eulerXYZ,
+  polygonMargin,
+  qaxis,
+  qmul,
+  qrotate,
+  relative,
+  swingTwist,
+} from "../helpers/limit-reference.js";
 import { Random } from "../helpers/random.js";
 
 const N = 10_000;
@@ -109,5 +119,81 @@ describe("rotation limits over 10,000 seeded random rotations", () => {
       expect(limit.apply(q)).toBe(false);
       expect([q.x, q.y, q.z, q.w]).toEqual([inside.x, inside.y, inside.z, inside.w]);
     }
+  });
+
+  it("RotationLimitPolygonal: every output's axis is inside the outline and its twist in range; inside is untouched", () => {
+    const rng = new Random(2611);
+    let clamped = 0;
+    for (let k = 0; k < N; k++) {
+      const ax = rng.unitVector();
+      // a polygon seen from the axis: 3–9 points at sorted azimuths (no gap of 180° or more), polar angles 5°–170°
+      const r = rng.unitVector();
+      const c = { x: ax.y * r.z - ax.z * r.y, y: ax.z * r.x - ax.x * r.z, z: ax.x * r.y - ax.y * r.x };
+      const cl = Math.hypot(c.x, c.y, c.z);
+      const b1 = { x: c.x / cl, y: c.y / cl, z: c.z / cl };
+      const b2 = { x: ax.y * b1.z - ax.z * b1.y, y: ax.z * b1.x - ax.x * b1.z, z: ax.x * b1.y - ax.y * b1.x };
+      const n = 3 + rng.int(7);
+      let azimuths: number[];
+      do {
+        azimuths = Array.from({ length: n }, () => rng.range(0, 2 * Math.PI)).sort((a, b) => a - b);
+      } while (
+        azimuths.some((a, i) => (i + 1 < n ? azimuths[i + 1]! : azimuths[0]! + 2 * Math.PI) - a > Math.PI - 0.05)
+      );
+      const points = azimuths.map((phi) => {
+        const polar = rng.range(5, 170) * DEG;
+        const s = Math.sin(polar);
+        return new Vec3(
+          ax.x * Math.cos(polar) + (b1.x * Math.cos(phi) + b2.x * Math.sin(phi)) * s,
+          ax.y * Math.cos(polar) + (b1.y * Math.cos(phi) + b2.y * Math.sin(phi)) * s,
+          ax.z * Math.cos(polar) + (b1.z * Math.cos(phi) + b2.z * Math.sin(phi)) * s,
+        );
+      });
+      if (rng.next() < 0.5) points.reverse();
+      const twistLimit = rng.next() < 0.2 ? 180 : rng.range(0, 180);
+      const limit = new RotationLimitPolygonal(new Vec3(ax.x, ax.y, ax.z), points, twistLimit);
+      // smoothing a very uneven outline may fold it: the limit refuses, and keeps the polygon as given
+      if (rng.next() < 0.3) {
+        try {
+          limit.smoothIterations = 1 + rng.int(2);
+        } catch {
+          expect(limit.smoothIterations).toBe(0);
+        }
+      }
+      const outline = limit.outlinePoints;
+      const rest = rng.unitQuaternion();
+      limit.setDefaultLocalRotation(rest);
+      const local = toQuat(rng.unitQuaternion());
+      if (limit.apply(local)) clamped++;
+      const rel = relative(rest, local);
+      const st = swingTwist(rel, ax);
+      const margin = polygonMargin(qrotate(rel, ax), ax, outline);
+      if (!(margin <= EPS && Math.abs(st.twist) <= twistLimit * DEG + EPS)) {
+        throw new Error(`sample ${k}: ${margin} rad outside the outline, twist ${st.twist} for ${twistLimit}°`);
+      }
+      // a clamped rotation stays put
+      const again = new Quat(local.x, local.y, local.z, local.w);
+      limit.apply(again);
+      expect(Math.abs(again.x - local.x) + Math.abs(again.y - local.y) + Math.abs(again.z - local.z)).toBeLessThan(
+        1e-12,
+      );
+      // inside: a twist within range, then a swing to a direction inside the outline
+      let inside: Q | null = null;
+      for (let tries = 0; tries < 20 && inside === null; tries++) {
+        const d = rng.unitVector();
+        if (polygonMargin(d, ax, outline) > -1e-6) continue;
+        const dd = d.x * ax.x + d.y * ax.y + d.z * ax.z;
+        const perp = { x: ax.y * d.z - ax.z * d.y, y: ax.z * d.x - ax.x * d.z, z: ax.x * d.y - ax.y * d.x };
+        const pl = Math.hypot(perp.x, perp.y, perp.z);
+        if (pl < 1e-9) continue;
+        const swingQ = qaxis({ x: perp.x / pl, y: perp.y / pl, z: perp.z / pl }, Math.atan2(pl, dd));
+        inside = qmul(rest, qmul(swingQ, qaxis(ax, rng.range(-twistLimit, twistLimit) * DEG)));
+      }
+      if (inside === null) continue;
+      const qi = toQuat(inside);
+      expect(limit.apply(qi)).toBe(false);
+      expect([qi.x, qi.y, qi.z, qi.w]).toEqual([inside.x, inside.y, inside.z, inside.w]);
+    }
+    // most random rotations are outside a random cone
+    expect(clamped).toBeGreaterThan(N / 2);
   });
 });
