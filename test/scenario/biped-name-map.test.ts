@@ -5,8 +5,11 @@
  * the other two turns their limbs as it turns UAL's, and FullBodyBipedIK on top still reaches.
  */
 import type { AnimationGroup } from "@babylonjs/core/Animations/animationGroup.js";
-import type { Bone } from "@babylonjs/core/Bones/bone.js";
-import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { Bone } from "@babylonjs/core/Bones/bone.js";
+import { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
+import { NullEngine } from "@babylonjs/core/Engines/nullEngine.js";
+import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { Scene } from "@babylonjs/core/scene.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { bipedNameMap, pairChains } from "../../src/babylon/biped-name-map.js";
 import { resolveBipedReferences } from "../../src/babylon/biped-references.js";
@@ -16,6 +19,8 @@ import { type LoadedModel, type ModelName, loadModel } from "../helpers/babylon-
 import { angleDegrees, limbAgreement, segmentDirection } from "../helpers/limb-agreement.js";
 import { report } from "../helpers/modifier-scene.js";
 import { height, worldPos } from "../helpers/scene-probes.js";
+import { type HumanoidNames, type Side, humanoid } from "../helpers/synthetic-rigs.js";
+import { biped, mixamo } from "../unit/detect/conventions.js";
 
 const open: LoadedModel[] = [];
 afterEach(() => {
@@ -80,6 +85,32 @@ async function fingerFollower(
   };
 }
 
+/** A convention with each hand's fingers named `finger(side, k)` (k from 0), `count` of them, three bones and a tip. */
+function withFingers(
+  names: HumanoidNames,
+  count: number,
+  finger: (s: Side, k: number) => (phalanx: number | "Nub") => string,
+): HumanoidNames {
+  const fingers = (s: Side) =>
+    Array.from({ length: count }, (_, k) => ([1, 2, 3, "Nub"] as const).map((p) => finger(s, k)(p)));
+  return { ...names, side: (s) => ({ ...names.side(s), fingers: fingers(s) }) };
+}
+
+/** The synthetic humanoid (test/helpers/synthetic-rigs.ts) of `names` as a skeleton of plain Bones in `scene`. */
+function skeletonOf(scene: Scene, names: HumanoidNames, armsFrom?: "neck"): Skeleton {
+  const skeleton = new Skeleton(names.pelvis, names.pelvis, scene);
+  const bones: Bone[] = [];
+  const at: Vector3[] = [];
+  // the template's positions are world positions at rest; the bones are not turned, so a local one is a difference
+  for (const info of humanoid(names, { armsFrom })) {
+    const parent = info.parent < 0 ? null : bones[info.parent]!;
+    at.push(new Vector3(info.position.x, info.position.y, info.position.z));
+    const local = at.at(-1)!.subtract(parent === null ? Vector3.Zero() : at[info.parent]!);
+    bones.push(new Bone(info.name, skeleton, parent, Matrix.Translation(local.x, local.y, local.z)));
+  }
+  return skeleton;
+}
+
 describe("pairChains", () => {
   const pairs = (length: number, count: number): string[] => {
     const out: string[] = [];
@@ -140,6 +171,41 @@ describe("bipedNameMap", () => {
     expect(toHero.get(spine(ualRefs.spine)[0]!)).toBe(spine(heroRefs.spine)[0]);
     expect(toHero.get(spine(ualRefs.spine).at(-1)!)).toBe(spine(heroRefs.spine).at(-1));
     expect(spinePairs.length).toBe(Math.min(ualRefs.spine.length, heroRefs.spine.length));
+  });
+
+  it("pairs 3ds Max Biped's numbered fingers with Mixamo's named ones; a four-fingered hand has no little", () => {
+    const engine = new NullEngine();
+    const scene = new Scene(engine);
+    try {
+      const max = (count: number) =>
+        skeletonOf(
+          scene,
+          withFingers(
+            biped(),
+            count,
+            (s, k) => (p) => `Bip01 ${s} Finger${k}${p === 1 ? "" : p === "Nub" ? p : p - 1}`,
+          ),
+          "neck",
+        );
+      const mix = skeletonOf(scene, mixamo());
+      const fingers = ["Thumb", "Index", "Middle", "Ring", "Pinky"];
+      const fromMax = bipedNameMap(max(5), mix);
+      for (const s of ["L", "R"] as const) {
+        const side = s === "L" ? "Left" : "Right";
+        fingers.forEach((f, k) => {
+          expect(fromMax.get(`Bip01 ${s} Finger${k}`)).toBe(`mixamorig:${side}Hand${f}1`);
+          expect(fromMax.get(`Bip01 ${s} Finger${k}2`)).toBe(`mixamorig:${side}Hand${f}3`);
+        });
+      }
+      // Finger0…3 of a four-fingered Biped hand are the thumb to the ring finger: Mixamo's pinky takes nothing
+      const fromMix = bipedNameMap(mix, max(4));
+      expect(fromMix.get("mixamorig:LeftHandRing1")).toBe("Bip01 L Finger3");
+      expect(fromMix.get("mixamorig:LeftHandThumb1")).toBe("Bip01 L Finger0");
+      expect([...fromMix.keys()].some((k) => k.includes("Pinky"))).toBe(false);
+    } finally {
+      scene.dispose();
+      engine.dispose();
+    }
   });
 
   it("throws FullBodyBipedIK's error for a skeleton that is no biped", async () => {
