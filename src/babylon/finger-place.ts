@@ -4,7 +4,7 @@ import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 /**
  * How far the thumb lies from the line through the other fingers, past the farthest of them, in lengths of that
  * line: less, and no finger is told the thumb. Measured on UAL, Superhero, Xbot and Soldier, both hands: the
- * thumb of five fingers lies 0.93–1.38 away, of four or three 1.02–3.6; with the thumb gone, the finger lying
+ * thumb of five fingers lies 0.93–1.38 away, of four or three 0.95–4.2; with the thumb gone, the finger lying
  * farthest is at most 0.70 away (three fingers; 0.36 of four).
  */
 const THUMB_APART = 0.8;
