@@ -293,7 +293,7 @@ describe("bipedNameMap", () => {
       byPlace.curl,
     );
     // measured: as named, within 3.20° of UAL's, curled 83.9°; numbered, the same to 0.01° (unpaired, as they were:
-    // 82° off, 0.0004° curled)
+    // 82° off, 0.0002° curled)
     expect(byPlace.worst).toBeLessThan(byName.worst + 0.5);
     expect(byPlace.curl).toBeGreaterThan(byName.curl - 0.5);
   });
