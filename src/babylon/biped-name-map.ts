@@ -3,7 +3,7 @@ import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import { type BipedReferences, type BipedReferencesInput, resolveBipedReferences } from "./biped-references.js";
 import { fingersOf, toeOf } from "./biped-digits.js";
 
-/** Options of {@link bipedNameMap}. */
+/** Options of {@link bipedNameMap}. The toes and fingers are looked for under the feet and hands these give. */
 export interface BipedNameMapOptions {
   /** Overrides for the source's detected references (as FullBodyBipedIK's `references` option). */
   sourceReferences?: BipedReferencesInput;
@@ -45,8 +45,10 @@ const animatedName = (bone: Bone): string => bone.getTransformNode()?.name ?? bo
 /**
  * Pairs the bones of two humanoid skeletons by what they are, whatever each one's naming convention (the
  * detection FullBodyBipedIK uses): pelvis, spine, neck, head, clavicles, the limbs' three bones, the toes (a foot's
- * one child bone, when both feet have one), the fingers (told by name: thumb, index, middle, ring, little; three
- * bones each, a metacarpal before them or a tip marker after them left out) and the eyes.
+ * one child bone, when both feet have one), the fingers (three bones each, a metacarpal before them or a tip marker
+ * after them left out; told by name, thumb, index, middle, ring, little, or 3ds Max Biped's `Finger0` … `Finger4`,
+ * and where names give only a number, `finger_2.L`, by where they lie at rest: the thumb apart from the line of
+ * the others, which follow across the hand from its side, index first) and the eyes.
  * The result maps a source bone's animated name (its TransformNode's in a glTF file) to the target's, the shape
  * Babylon's `AnimatorAvatar.retargetAnimationGroup` takes as `mapNodeNames`, so a clip made for one character
  * plays on another:
@@ -59,7 +61,8 @@ const animatedName = (bone: Bone): string => bone.getTransformNode()?.name ?? bo
  *
  * Spines (and necks) of other lengths keep their ends: each bone of the shorter one takes the bone at the same
  * place along the longer one, and the longer one's other bones are left out: a source bone left out loses its
- * rotation, a target bone left out keeps its own. Bones the map does not name (fingers not named as such, several
+ * rotation, a target bone left out keeps its own. A finger one rig lacks (a cartoon hand of four) is left out, and
+ * a thumb is never paired with another finger. Bones the map does not name (fingers told neither way, several
  * toes, twist and other helpers) are matched by Babylon by their own names, so they retarget between files of one
  * convention. A skeleton whose references cannot be found throws the FBBIKError FullBodyBipedIK's `create` would.
  */
