@@ -220,11 +220,11 @@ function outlineProblems(pts: readonly ReadonlyVec3[], axis: ReadonlyVec3): stri
   const sign = turnSign(pts, axis);
   if (Math.abs(sign) !== 1) return ["the points do not go once around the axis"];
   for (let i = 0; i < pts.length; i++) {
-    const turn = sign * turnAbout(axis, pts[i]!, pts[(i + 1) % pts.length]!);
+    const next = (i + 1) % pts.length;
+    const turn = sign * turnAbout(axis, pts[i]!, pts[next]!);
+    const degrees = ((turn * 180) / Math.PI).toFixed(1);
     if (!(turn > 0 && turn < Math.PI - 1e-9))
-      problems.push(
-        `points ${i} and ${(i + 1) % pts.length} turn ${((turn * 180) / Math.PI).toFixed(1)}° about the axis (between 0° and 180° needed)`,
-      );
+      problems.push(`points ${i} and ${next} turn ${degrees}° about the axis (between 0° and 180° needed)`);
   }
   return problems;
 }
