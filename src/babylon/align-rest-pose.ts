@@ -39,6 +39,42 @@ function restWorld(skeleton: Skeleton): Map<Bone, Matrix> {
   return world;
 }
 
+/**
+ * Puts `skeleton`'s bones' TransformNodes in the rest pose, world matrices current, and returns a function that
+ * puts back the pose they held (position, rotation, scaling, as they were set).
+ */
+function holdAtRest(skeleton: Skeleton): () => void {
+  const held = skeleton.bones.flatMap((bone) => {
+    const node = bone.getTransformNode();
+    if (node === null) return [];
+    const pose = {
+      node,
+      position: node.position.clone(),
+      rotation: node.rotation.clone(),
+      rotationQuaternion: node.rotationQuaternion?.clone() ?? null,
+      scaling: node.scaling.clone(),
+    };
+    bone.returnToRest();
+    return [pose];
+  });
+  // parents first: a node's world matrix is built on its parent's as it stands
+  const update = (bone: Bone): void => {
+    bone.getTransformNode()?.computeWorldMatrix(true);
+    for (const child of bone.getChildren()) update(child);
+  };
+  for (const bone of skeleton.bones) if (bone.getParent() === null) update(bone);
+  return () => {
+    for (const p of held) {
+      p.node.position.copyFrom(p.position);
+      p.node.rotation.copyFrom(p.rotation);
+      if (p.rotationQuaternion === null) p.node.rotationQuaternion = null;
+      else if (p.node.rotationQuaternion === null) p.node.rotationQuaternion = p.rotationQuaternion;
+      else p.node.rotationQuaternion.copyFrom(p.rotationQuaternion);
+      p.node.scaling.copyFrom(p.scaling);
+    }
+  };
+}
+
 /** The unit direction from `from`'s origin to `to`'s in `world`. */
 function direction(world: Map<Bone, Matrix>, from: Bone, to: Bone): Vector3 {
   return world.get(to)!.getTranslation().subtract(world.get(from)!.getTranslation()).normalize();
@@ -57,7 +93,8 @@ function segment(
 
 /**
  * Turns `target`'s rest pose so that its arms and legs (clavicle, upper arm, forearm, thigh, calf) point as
- * `source`'s do in its rest pose, and returns a function that puts the target's own rest pose back.
+ * `source`'s do in its rest pose, holds `source`'s bones in their rest pose, and returns a function that puts
+ * back the target's own rest pose and the pose the source's bones held.
  *
  * Babylon's `AnimatorAvatar.retargetAnimationGroup` gives each target bone the turn its source bone makes away
  * from the source's rest pose, starting from the target's rest pose. Between rigs resting alike that is the
@@ -75,14 +112,18 @@ function segment(
  *
  * Each segment turns by the shortest arc about its bone's origin, parents first, so the twist about a limb is
  * the target's own. Directions are compared in world space, as AnimatorAvatar compares poses: load both
- * characters facing the same way. The pose the bones hold now is not changed (a bone without a TransformNode
- * that is at rest follows its rest pose meanwhile). A skeleton whose references cannot be found throws the
- * FBBIKError FullBodyBipedIK's `create` would; `options` overrides them as for {@link bipedNameMap}.
+ * characters facing the same way. The target's bones keep the pose they hold (a bone without a TransformNode
+ * that is at rest follows its rest pose meanwhile). AnimatorAvatar takes the source's nodes as they stand for its
+ * rest pose, so a clip retargeted while the source plays another (a glTF file starts its first clip on load)
+ * would carry that pose's difference: the source is held at rest until the returned function runs. A skeleton
+ * whose references cannot be found throws the FBBIKError FullBodyBipedIK's `create` would; `options` overrides
+ * them as for {@link bipedNameMap}.
  */
 export function alignRestPose(source: Skeleton, target: Skeleton, options: BipedNameMapOptions = {}): () => void {
   const s = resolveBipedReferences(source, options.sourceReferences).references;
   const t = resolveBipedReferences(target, options.targetReferences).references;
   const saved = target.bones.map((b) => b.getRestMatrix().clone());
+  const releaseSource = holdAtRest(source);
   const sourceWorld = restWorld(source);
   const turn = new Quaternion();
   for (const part of SEGMENTS) {
@@ -111,5 +152,6 @@ export function alignRestPose(source: Skeleton, target: Skeleton, options: Biped
   }
   return () => {
     for (let i = 0; i < saved.length; i++) target.bones[i]!.setRestMatrix(saved[i]!);
+    releaseSource();
   };
 }
