@@ -3,7 +3,19 @@
  * @module
  */
 import { NumberRef } from "../math/number-ref.js";
-import { Quat, fromToRotation, identity, nlerpByRef, rotateVector } from "../math/quat.js";
+import {
+  Quat,
+  conjugateMultiply,
+  copyQuat,
+  fromToRotation,
+  identity,
+  isFiniteQuat,
+  multiply,
+  nlerpByRef,
+  normalizeQuat,
+  rotateVector,
+} from "../math/quat.js";
+import type { RotationLimit } from "../joints/limits/rotation-limit.js";
 import { slerpVectorsByRef } from "../math/direction.js";
 import {
   type ReadonlyVec3,
@@ -33,6 +45,8 @@ export interface AimBone {
   readonly bone: number;
   /** How much this bone turns toward the target, 0..1. */
   weight: number;
+  /** The bone's rotation limit, or null; set it with {@link IKSolverAim.setLimit} so its rest rotation is given. */
+  limit: RotationLimit | null;
 }
 
 /** Setup options of {@link IKSolverAim}. */
@@ -45,6 +59,11 @@ export interface IKSolverAimOptions {
   aimOffset?: ReadonlyVec3;
   /** The axis turned toward {@link IKSolverAim.polePosition}, in the aim bone's frame; default (0, 1, 0). */
   poleAxis?: ReadonlyVec3;
+  /**
+   * Pose id of the first bone's parent, the frame of that bone's rotation limit (each other bone's is the chain
+   * bone before it); default none: component space.
+   */
+  rootParent?: number;
 }
 
 /** Why the last {@link IKSolverAim.solve} left the pose untouched ("" when it did not). */
@@ -68,6 +87,8 @@ const u = new Vec3();
 const q = new Quat();
 const r = new Quat();
 const unit = new Quat();
+const parentRot = new Quat();
+const local = new Quat();
 // numbers handed to helpers by reference (see NumberRef)
 const frac = new NumberRef();
 const weightRef = new NumberRef();
@@ -89,7 +110,8 @@ const FAR = 1e6;
  * animated axis by {@link ikPositionWeight}, fixed for the frame; then up to {@link maxIterations} passes
  * root to tip, each bone turned by the shortest rotation taking the current axis onto the goal, scaled by
  * (i + 1)/n × its weight (the last bone by its weight alone) so the turn spreads along the chain, and
- * twisted about the axis toward {@link polePosition} by {@link poleWeight}; a pass after the first is
+ * twisted about the axis toward {@link polePosition} by {@link poleWeight}, then turned back inside its
+ * rotation limit, if it has one ({@link setLimit}, {@link useRotationLimits}); a pass after the first is
  * skipped once the axis is within {@link tolerance} degrees of the goal; finally writes the chain once,
  * root first. A target is always "reachable" unless it is on the aim point (then the frame is
  * skipped); with the aim point off the last bone's pivot, each pass gets closer, not exact.
@@ -123,6 +145,11 @@ export class IKSolverAim {
   clampWeight = 0.1;
   /** Rounds of smoothing of the clamp (0..2). */
   clampSmoothing = 2;
+  /**
+   * Whether the bones' rotation limits ({@link setLimit}) are applied, after each bone's turn in every pass
+   * (FinalIK's useRotationLimits). Default true.
+   */
+  useRotationLimits = true;
   /** Why the last solve wrote nothing ("" when it wrote). */
   skipReason: AimSkipReason = "";
   /** Passes the last solve ran. */
@@ -134,6 +161,9 @@ export class IKSolverAim {
   /** The chain's setup length (bones and aim offset), the scale of the zero thresholds. */
   private readonly size: number;
   private readonly goal = new Vec3();
+  private readonly rootParent: number;
+  private readonly rootParentRotation = new Quat();
+  private readonly restLocals: Quat[];
 
   /**
    * Binds the solver to `bones` (root first) of `pose`. Setup reads the pose for the default target.
@@ -146,8 +176,18 @@ export class IKSolverAim {
     const separate = aimBone !== last;
     const ids = separate ? [...bones, aimBone] : [...bones];
     checkBones(pose, "IKSolverAim", n > 0 ? ids : [-1], [...bones.map((_, i) => `chain bone ${i}`), "the aim bone"]);
+    const rp = options.rootParent ?? -1;
+    ensure(
+      options.rootParent === undefined || (Number.isInteger(rp) && rp >= 0 && !ids.includes(rp)),
+      pose,
+      n > 0 ? bones[0]! : -1,
+      "IKSolverAim",
+      "was given a rootParent that is not a bone id outside the chain",
+    );
+    this.rootParent = rp;
     this.pose = pose;
-    this.bones = bones.map((bone) => ({ bone, weight: 1 }));
+    this.bones = bones.map((bone) => ({ bone, weight: 1, limit: null }));
+    this.restLocals = bones.map(() => new Quat());
     this.aimBone = aimBone;
     this.axis = copy(new Vec3(), options.axis ?? new Vec3(0, 0, 1));
     this.aimOffset = copy(new Vec3(), options.aimOffset ?? new Vec3());
@@ -176,6 +216,35 @@ export class IKSolverAim {
     scaleAndAdd(this.ikPosition, point, axisW, 3 * this.size);
     rotateVector(poleW, this.chain.getRotation(this.aimEntry, r), this.poleAxis);
     scaleAndAdd(this.polePosition, point, normalize(poleW, poleW), 3 * this.size);
+    this.readRestPose();
+  }
+
+  /**
+   * Takes the pose as it stands (each bone's rotation relative to the chain bone before it, the first's to
+   * {@link IKSolverAimOptions.rootParent}) as the rest rotations the limits work from, and hands them to the limits
+   * already set. The constructor takes the pose it is given.
+   */
+  readRestPose(): void {
+    if (this.rootParent >= 0) normalizeQuat(parentRot, this.pose.getRotation(this.rootParent, parentRot));
+    else identity(parentRot);
+    for (let i = 0; i < this.bones.length; i++) {
+      normalizeQuat(r, this.pose.getRotation(this.bones[i]!.bone, r));
+      conjugateMultiply(this.restLocals[i]!, parentRot, r);
+      copyQuat(parentRot, r);
+      this.bones[i]!.limit?.setDefaultLocalRotation(this.restLocals[i]!);
+    }
+  }
+
+  /**
+   * Sets bone `index`'s rotation limit (or removes it with null), relative to its rest rotation
+   * ({@link readRestPose}). The limit turns the bone back inside after each of its turns toward the target.
+   * @throws RangeError when `index` is not a bone of the chain.
+   */
+  setLimit(index: number, limit: RotationLimit | null): void {
+    const bone = this.bones[index];
+    if (bone === undefined) throw new RangeError(`bone ${index} is not in the chain (0..${this.bones.length - 1})`);
+    bone.limit = limit;
+    limit?.setDefaultLocalRotation(this.restLocals[index]!);
   }
 
   /** Solves one frame: reads the chain, aims it, writes it (nothing when ikPositionWeight is 0). */
@@ -193,6 +262,13 @@ export class IKSolverAim {
     if (w <= 0) return "weight";
     if (!this.inputUsable()) return "input";
     if (!this.chain.read(this.pose)) return "pose";
+    const limits = this.useRotationLimits && this.hasLimits();
+    if (limits) {
+      if (this.rootParent >= 0) this.pose.getRotation(this.rootParent, this.rootParentRotation);
+      else identity(this.rootParentRotation);
+      if (!isFiniteQuat(this.rootParentRotation)) return "pose";
+      normalizeQuat(this.rootParentRotation, this.rootParentRotation);
+    }
     this.aimPoint();
     // a target beyond FAR chain lengths is brought in along its ray (squares would overflow; same direction)
     farLimit.value = FAR * this.size;
@@ -216,7 +292,7 @@ export class IKSolverAim {
     const tol = this.tolerance;
     for (let it = 0; it < passes; it++) {
       if (it >= 1 && tol > 0 && this.angleToGoal(angleOut).value < tol * RAD) break;
-      this.pass();
+      this.pass(limits);
       this.iterationsUsed = it + 1;
     }
     this.chain.write(this.pose);
@@ -234,8 +310,15 @@ export class IKSolverAim {
     return true;
   }
 
-  /** One pass root to tip. */
-  private pass(): void {
+  /** True when any bone has a rotation limit. */
+  hasLimits(): boolean {
+    const bones = this.bones;
+    for (let i = 0; i < bones.length; i++) if (bones[i]!.limit !== null) return true;
+    return false;
+  }
+
+  /** One pass root to tip, each bone turned back inside its limit after its turns when `limits`. */
+  private pass(limits: boolean): void {
     const bones = this.bones;
     const n = bones.length;
     const step = 1 / n;
@@ -253,7 +336,20 @@ export class IKSolverAim {
       this.chain.rotate(i, q);
       poleRef.value = wi * pole;
       if (pole > 0) this.twistToPole(i, poleRef);
+      if (limits) this.limitBone(i);
     }
+  }
+
+  /** Turns bone `i` back inside its limit, relative to the bone before it (its subtree follows). */
+  private limitBone(i: number): void {
+    const limit = this.bones[i]!.limit;
+    if (limit === null) return;
+    const c = this.chain;
+    if (i > 0) c.getRotation(i - 1, parentRot);
+    else copyQuat(parentRot, this.rootParentRotation);
+    conjugateMultiply(local, parentRot, c.getRotation(i, r));
+    if (!limit.apply(local)) return;
+    c.setRotation(i, normalizeQuat(r, multiply(r, parentRot, local)));
   }
 
   /** Twists bone `i` about the aim axis so the pole axis turns toward the pole by `t`. */

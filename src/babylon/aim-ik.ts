@@ -104,11 +104,16 @@ export class AimIK extends RigComponent {
     }
     const poleAxis =
       options.poleAxis !== undefined ? new Vec3(options.poleAxis.x, options.poleAxis.y, options.poleAxis.z) : undefined;
-    this.solver = new IKSolverAim(
-      rig,
-      bones.map((b) => rig.idOf(b)),
-      { aimBone: aimId, axis, aimOffset: offset, poleAxis },
-    );
+    const ids = bones.map((b) => rig.idOf(b));
+    // the frame of the first bone's rotation limit, as the chain solvers take it
+    const parent = rig.parents[ids[0]!]!;
+    this.solver = new IKSolverAim(rig, ids, {
+      aimBone: aimId,
+      axis,
+      aimOffset: offset,
+      poleAxis,
+      rootParent: parent > 0 ? parent : undefined,
+    });
     this.target = options.target ?? null;
     this.poleTarget = options.poleTarget ?? null;
     rig.componentToWorldPoint(this.solver.ikPosition, this.targetPosition);

@@ -20,7 +20,7 @@ import { bodyWithTail, distanceToSegment, tailRig } from "./docs-rigs.js";
 import { angleDeg, nodeAt, worldRotation } from "./docs-runs-biped.js";
 import { type ExampleRun, expectNear, expectNoWarnings } from "./docs-world.js";
 import { boneBendSide, characterFrame } from "./limb-bends.js";
-import { polygonMargin } from "./limit-reference.js";
+import { polygonMargin, relative, swingTwist } from "./limit-reference.js";
 
 /** A rotation's image of `v`. */
 function turned(q: Quaternion, v: Vector3): Vector3 {
@@ -168,8 +168,15 @@ export const FAMILY_RUNS: Record<string, ExampleRun> = {
       enemy,
       barrel,
     });
+    const chestNode = world.node("chest");
+    const chestRest = chestNode.rotationQuaternion!.clone();
     const aim = world.own((await load()).aim as FullBodyBipedIK);
     world.frames(3);
+    // the chest held by its limit (it swings 6.0° without): 5° of swing about its +Y, ±5° of twist, from its pose at
+    // creation
+    const chest = swingTwist(relative(chestRest, chestNode.rotationQuaternion!), { x: 0, y: 1, z: 0 });
+    expect((chest.swing * 180) / Math.PI, "the chest's swing, degrees").toBeCloseTo(5, 4);
+    expect((Math.abs(chest.twist) * 180) / Math.PI, "the chest's twist, degrees").toBeLessThan(5 + 1e-6);
     const axis = turned(worldRotation(barrel), Vector3.Forward());
     const toEnemy = world.nodePos(enemy).subtract(world.nodePos(barrel)).normalize();
     const off = (Math.acos(Math.min(1, Vector3.Dot(axis, toEnemy))) * 180) / Math.PI;

@@ -13,8 +13,6 @@ const swing = new Quat();
 const twist = new Quat();
 const dir = new Vec3();
 const best = new Vec3();
-const onArc = new Vec3();
-const t1 = new Vec3();
 /** The most smoothing passes: each doubles the outline's points (3 passes: 8 times as many). */
 const MAX_SMOOTH = 3;
 
@@ -114,15 +112,21 @@ export class RotationLimitPolygonal extends AxisTwistLimit {
 
   /** True when the unit direction `d` is inside the polygon (to 1e-12). */
   contains(d: ReadonlyVec3): boolean {
+    // dot products written out: apply runs per joint per iteration (see ARCHITECTURE.md, "Doubles across calls")
     const m = this.azimuthNormals;
     const n = m.length;
     for (let i = 0; i < n; i++) {
       // the sector from point i (inclusive) to point i + 1, both less than half a turn away
-      if (!(dot(m[i]!, d) >= 0) || !(dot(m[i + 1 === n ? 0 : i + 1]!, d) < 0)) continue;
-      return dot(this.edgeNormals[i]!, d) >= -LIMIT_SLACK;
+      const a = m[i]!;
+      if (!(a.x * d.x + a.y * d.y + a.z * d.z >= 0)) continue;
+      const b = m[i + 1 === n ? 0 : i + 1]!;
+      if (!(b.x * d.x + b.y * d.y + b.z * d.z < 0)) continue;
+      const e = this.edgeNormals[i]!;
+      return e.x * d.x + e.y * d.y + e.z * d.z >= -LIMIT_SLACK;
     }
     // no azimuth: along the axis (inside) or against it (outside)
-    return dot(d, this.axisUnit) > 0;
+    const ax = this.axisUnit;
+    return d.x * ax.x + d.y * ax.y + d.z * ax.z > 0;
   }
 
   /** Writes into `out` the outline's point nearest (by angle) to the unit direction `d`. */
@@ -135,27 +139,33 @@ export class RotationLimitPolygonal extends AxisTwistLimit {
       const from = p[i]!;
       const to = p[i + 1 === n ? 0 : i + 1]!;
       // the vertex
-      const s = dot(d, from);
+      const s = d.x * from.x + d.y * from.y + d.z * from.z;
       if (s > score) {
         score = s;
         copy(out, from);
       }
       // the foot of d on the edge's great circle, if it falls between the edge's ends
       const nn = e[i]!;
-      const k = dot(d, nn);
-      onArc.x = d.x - nn.x * k;
-      onArc.y = d.y - nn.y * k;
-      onArc.z = d.z - nn.z * k;
-      const len = Math.sqrt(onArc.x * onArc.x + onArc.y * onArc.y + onArc.z * onArc.z);
+      const k = d.x * nn.x + d.y * nn.y + d.z * nn.z;
+      let fx = d.x - nn.x * k;
+      let fy = d.y - nn.y * k;
+      let fz = d.z - nn.z * k;
+      const len = Math.sqrt(fx * fx + fy * fy + fz * fz);
       if (!(len > 1e-12)) continue;
-      onArc.x /= len;
-      onArc.y /= len;
-      onArc.z /= len;
-      if (dot(cross(t1, from, onArc), nn) < 0 || dot(cross(t1, onArc, to), nn) < 0) continue;
-      const sa = dot(d, onArc);
+      fx /= len;
+      fy /= len;
+      fz /= len;
+      // (from × foot) · n ≥ 0 and (foot × to) · n ≥ 0: the foot lies on the arc from `from` to `to`
+      const afterFrom =
+        (from.y * fz - from.z * fy) * nn.x + (from.z * fx - from.x * fz) * nn.y + (from.x * fy - from.y * fx) * nn.z;
+      const beforeTo = (fy * to.z - fz * to.y) * nn.x + (fz * to.x - fx * to.z) * nn.y + (fx * to.y - fy * to.x) * nn.z;
+      if (afterFrom < 0 || beforeTo < 0) continue;
+      const sa = d.x * fx + d.y * fy + d.z * fz;
       if (sa > score) {
         score = sa;
-        copy(out, onArc);
+        out.x = fx;
+        out.y = fy;
+        out.z = fz;
       }
     }
     return out;

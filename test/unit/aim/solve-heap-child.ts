@@ -5,9 +5,11 @@
  * (no gc in between, so garbage would show) and the time per solve; keeps the least. Prints one JSON line.
  */
 import { IKSolverAim } from "../../../src/aim/ik-solver-aim.js";
+import { RotationLimitAngle } from "../../../src/joints/limits/rotation-limit-angle.js";
+import { RotationLimitPolygonal } from "../../../src/joints/limits/rotation-limit-polygonal.js";
 import { IKSolverLookAt } from "../../../src/aim/ik-solver-look-at.js";
 import { IKSolverLimb } from "../../../src/limb/ik-solver-limb.js";
-import type { Vec3 } from "../../../src/math/vec3.js";
+import { Vec3 } from "../../../src/math/vec3.js";
 import { Random } from "../../helpers/random.js";
 import { ARM, GUN, HEAD, buildPose, id } from "../limb/rigs.js";
 
@@ -46,10 +48,16 @@ function aimCase(): Case {
   const pose = buildPose(GUN);
   const fresh = pose.clone();
   const chain = ["spine", "spine1", "chest", "shoulder", "hand"].map((n) => id(pose, n));
-  const ik = new IKSolverAim(pose, chain, { aimBone: id(pose, "gun"), aimOffset: { x: 0, y: 0.05, z: 0.3 } });
+  const ik = new IKSolverAim(pose, chain, {
+    aimBone: id(pose, "gun"),
+    aimOffset: { x: 0, y: 0.05, z: 0.3 },
+    rootParent: id(pose, "hips"),
+  });
   ik.poleWeight = 0.5;
+  ik.setLimit(0, new RotationLimitAngle(new Vec3(0, 1, 0), 15, 10));
+  ik.setLimit(3, new RotationLimitPolygonal(new Vec3(0, 1, 0), undefined, 30));
   return {
-    name: "aim (5 bones, 4 passes)",
+    name: "aim (5 bones, 4 passes, 2 limits)",
     target: ik.ikPosition,
     centre: { ...pose.positions[id(pose, "gun")]! },
     radius: 10,
