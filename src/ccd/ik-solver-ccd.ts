@@ -101,7 +101,7 @@ export class IKSolverCCD extends IKSolverJoints {
   protected override resetConstraints(): void {
     super.resetConstraints();
     for (let i = 0; i < this.count; i++) {
-      const limit = this.bones[i]!.limit;
+      const limit = this.activeLimit(i);
       if (limit !== null && isSingleAxisLimit(limit) && limit.singleAxis(axis)) {
         this.hinged[i] = 1;
         this.axes[3 * i] = axis.x;
@@ -123,7 +123,7 @@ export class IKSolverCCD extends IKSolverJoints {
     const n = this.count;
     const P = this.positions;
     // the animated pose may start outside the limits, and a link that never turns would keep it there
-    const limited = this.hasLimits();
+    const limited = this.limitsActive();
     if (limited) this.syncFromPositions(true);
     // no limit anywhere, tip to root: the lean pass (ccd-passes.ts) does the same turns
     const free = !limited && this.linkOrder !== "rootToTip";
@@ -321,7 +321,7 @@ export class IKSolverCCD extends IKSolverJoints {
     let ry = tw * oy - tx * oz + ty * ow + tz * ox;
     let rz = tw * oz + tx * oy - ty * ox + tz * ow;
     let rw = tw * ow - tx * ox - ty * oy - tz * oz;
-    if (bone.limit !== null) {
+    if (this.activeLimit(i) !== null) {
       rot.x = rx;
       rot.y = ry;
       rot.z = rz;
@@ -435,7 +435,7 @@ export class IKSolverCCD extends IKSolverJoints {
       t2 = t;
     }
     this.hingeAngle = t1;
-    if (this.bones[i]!.limit === null || t1 === t2) return true;
+    if (this.activeLimit(i) === null || t1 === t2) return true;
     if (!this.clampMiss(i, parentRotation)) return true;
     const miss1 = this.miss;
     this.hingeAngle = t2;

@@ -26,7 +26,7 @@ export class IKSolverFABRIK extends IKSolverJoints {
   }
 
   protected solveImpl(): void {
-    const limited = this.hasLimits();
+    const limited = this.limitsActive();
     const g = this.goal;
     const P = this.positions;
     const root = this.rootStart;

@@ -120,6 +120,11 @@ export abstract class IKSolverJoints {
    * surface). No effect without colliders or limits.
    */
   limitsAfterColliders = true;
+  /**
+   * Whether the joints' rotation limits ({@link setLimit}) are applied (FinalIK's useRotationLimits); false sets
+   * them aside without removing them. Default true.
+   */
+  useRotationLimits = true;
   /** Iterations the last solve ran. */
   lastIterations = 0;
   /** Where the target lay at the last solve. */
@@ -209,6 +214,16 @@ export abstract class IKSolverJoints {
   hasLimits(): boolean {
     for (let i = 0; i < this.count; i++) if (this.bones[i]!.limit !== null) return true;
     return false;
+  }
+
+  /** True when the solve applies limits: some joint has one and {@link useRotationLimits} is on. */
+  protected limitsActive(): boolean {
+    return this.useRotationLimits && this.hasLimits();
+  }
+
+  /** Joint `index`'s limit as the solve applies it: null when it has none or {@link useRotationLimits} is off. */
+  protected activeLimit(index: number): RotationLimit | null {
+    return this.useRotationLimits ? this.bones[index]!.limit : null;
   }
 
   /** The rest local rotation of joint `index` the limits work from. */
@@ -469,7 +484,7 @@ export abstract class IKSolverJoints {
    * relative to `parent` (the previous joint's rotation, or the root parent's). True when it changed.
    */
   protected clampJoint(index: number, parent: ReadonlyQuat, rotation: Quat): boolean {
-    const limit = this.bones[index]!.limit;
+    const limit = this.activeLimit(index);
     if (limit === null) return false;
     conjugateMultiply(local, parent, rotation);
     if (!limit.apply(local)) return false;
@@ -488,7 +503,7 @@ export abstract class IKSolverJoints {
     if (c === null || !(steps >= 1)) return;
     const P = this.positions;
     this.solvedPositions.set(P);
-    const each = this.limitsAfterColliders && this.hasLimits();
+    const each = this.limitsAfterColliders && this.limitsActive();
     let moved = false;
     const s = Math.floor(steps);
     const step = this.colliderStep;
