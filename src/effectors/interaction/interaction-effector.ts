@@ -417,6 +417,17 @@ export class InteractionEffector {
     moveHeldBody(root, tv2, tq);
   }
 
+  /** One warning per target node whose PoserWeight curve has no finger pose under it to blend to. */
+  private warnNoHandPose(node: TransformNode): void {
+    this.system.ik.solver.inner.warn(
+      `interaction:${node.name}:hand-pose`,
+      `InteractionSystem: the ${this.effector.name} interacts with ${node.name} with a PoserWeight curve, but no ` +
+        "node under it is named as a finger of the hand, so the fingers keep their animation. Put a finger pose " +
+        `there: HandPoser.capturePose(system.getPoser(FullBodyBipedEffector.${this.effector.name}).hand, name, ` +
+        "node) copies the current fingers, to turn.",
+    );
+  }
+
   /** One warning per object (by its node's name) for an event time that is not a finite number ≥ 0. */
   private warnEventTime(object: InteractionObject, time: number): void {
     this.system.ik.solver.inner.warn(
@@ -468,7 +479,13 @@ export class InteractionEffector {
     this._target = newTarget;
     this.targetNode = newTarget?.node ?? object.node;
     this.speedMlp = newTarget?.interactionSpeedMlp ?? 1;
-    if (this.poser !== null) this.poser.setPoseRoot(this.targetNode);
+    if (
+      this.poser !== null &&
+      this.poser.setPoseRoot(this.targetNode) === 0 &&
+      this.used[InteractionCurveType.PoserWeight]
+    ) {
+      this.warnNoHandPose(this.targetNode);
+    }
     const fade = object.fadeInTime ?? this.system.fadeInTime;
     this.fadeInSpeed = fade > 0 ? 1 / fade : 1000;
     this._timer = 0;
