@@ -228,3 +228,23 @@ describe("bad step times on Mannequin", () => {
     system.dispose();
   });
 });
+
+describe("the character disposed mid-climb on Mannequin", () => {
+  it("takes the interaction system and the sequencer with the IK: disposed, not running, no throw", async () => {
+    const { m, ik, steps } = await ladderOn("Mannequin");
+    const system = new InteractionSystem(ik);
+    const climb = new ClimbSequencer(system, { steps, moveTime: 0.3 });
+    climb.start();
+    for (let frame = 0; frame < 40; frame++) m.scene.render();
+    expect(climb.isRunning).toBe(true);
+    // the character's root disposed without ik.dispose(): the IK disposes itself at the next frame
+    m.root.dispose();
+    expect(() => {
+      for (let frame = 0; frame < 5; frame++) m.scene.render();
+    }).not.toThrow();
+    expect(ik.isDisposed).toBe(true);
+    // they used to stay attached to the disposed IK, the climb "running" with nothing to move
+    expect(system.isDisposed).toBe(true);
+    expect(climb.isRunning).toBe(false);
+  });
+});

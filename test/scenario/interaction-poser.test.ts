@@ -115,6 +115,22 @@ describe("hand poser", () => {
     });
   }
 
+  it("Superhero: a PoserWeight curve with no finger pose under the target warns once, saying how to make one", async () => {
+    // the fingers used to keep their animation without a word: a newcomer's grip did not close
+    const LH = FullBodyBipedEffector.LeftHand;
+    const bare = await setup("Superhero", false);
+    bare.system.startInteraction(LH, bare.interaction, false);
+    for (let f = 0; f < 10; f++) bare.m.scene.render();
+    bare.system.startInteraction(LH, bare.interaction, true);
+    const causes = bare.ik.warningsRaised.map((w) => w.cause).filter((c) => c.endsWith(":hand-pose"));
+    expect(causes).toEqual(["interaction:grip:hand-pose"]);
+    const message = bare.ik.warningsRaised.find((w) => w.cause === "interaction:grip:hand-pose")!.message;
+    expect(message).toContain("HandPoser.capturePose");
+    const posed = await setup("Superhero", true);
+    posed.system.startInteraction(LH, posed.interaction, false);
+    expect(posed.ik.warningsRaised.map((w) => w.cause)).not.toContain("interaction:grip:hand-pose");
+  });
+
   it("Superhero cloned with instantiateModelsToScene (nodes renamed): a pose named like its finger bones still curls every finger", async () => {
     const { m, grip } = await setup("Superhero");
     const clone = m.container.instantiateModelsToScene();

@@ -121,6 +121,7 @@ export class ClimbSequencer {
   private bodyActive = false;
   private preObserver: Observer<number> | null;
   private postObserver: Observer<number> | null;
+  private systemDisposeObserver: Observer<InteractionSystem> | null;
 
   /** A sequencer on `system` (not started). */
   constructor(system: InteractionSystem, options: ClimbSequencerOptions = {}) {
@@ -139,6 +140,8 @@ export class ClimbSequencer {
     this.bodySpeed = options.bodySpeed ?? 6;
     this.preObserver = system.onPreInteractionUpdateObservable.add((dt) => this.beforeInteractions(dt));
     this.postObserver = system.onPostInteractionUpdateObservable.add((dt) => this.afterInteractions(dt));
+    // without its system (disposed, or its IK or character disposed) nothing would ever move a limb again
+    this.systemDisposeObserver = system.onDisposeObservable.add(() => this.dispose());
   }
 
   /** True between start and stop. */
@@ -243,7 +246,10 @@ export class ClimbSequencer {
     return "ClimbSequencer";
   }
 
-  /** Removes the sequencer's observers (stopping it if running) and gives the body its weight back. */
+  /**
+   * Removes the sequencer's observers (stopping it if running) and gives the body its weight back. Called by
+   * the system's dispose (and so the IK's).
+   */
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
@@ -253,8 +259,10 @@ export class ClimbSequencer {
     this.bodyActive = false;
     if (this.preObserver !== null) this.system.onPreInteractionUpdateObservable.remove(this.preObserver);
     if (this.postObserver !== null) this.system.onPostInteractionUpdateObservable.remove(this.postObserver);
+    this.system.onDisposeObservable.remove(this.systemDisposeObserver);
     this.preObserver = null;
     this.postObserver = null;
+    this.systemDisposeObserver = null;
     this.onStepObservable.clear();
     this.onFinishedObservable.clear();
   }

@@ -13,7 +13,7 @@ import { setQuaternionFields, setVector3Fields } from "../../babylon/babylon-fie
 import { boneWorldMatrixToRef, currentWorldMatrix, hasRotation } from "../../babylon/world-matrix.js";
 import { FullBodyBipedChain, FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import type { HandPoser } from "./hand-poser.js";
-import { heldBodyProblem } from "./held-physics.js";
+import { forgetBody, holdBody, isHeldBody, moveHeldBody, releaseBody } from "./held-physics.js";
 import { CurveIO } from "../curve.js";
 import { INTERACTION_CURVE_TYPE_COUNT, InteractionCurveType, isOffsetChannel } from "./interaction-curves.js";
 import { type InteractionEvent, type InteractionObject, isEventTime } from "./interaction-object.js";
@@ -409,15 +409,22 @@ export class InteractionEffector {
     }
   }
 
-  /** One warning per node when its physics body will not let it go with the hand (see heldBodyProblem). */
-  private warnHeldBody(root: TransformNode): void {
-    const problem = heldBodyProblem(root);
-    if (problem === null) return;
+  /** Moves the held node's physics body, if it has one, to where the node is shown (see holdBody). */
+  private moveBody(): void {
+    const root = this._held!.pickUpNode;
+    if (!isHeldBody(root)) return;
+    this.heldWorldToRef(scratchMatrix).decompose(ts, tq, tv2);
+    moveHeldBody(root, tv2, tq);
+  }
+
+  /** One warning per target node whose PoserWeight curve has no finger pose under it to blend to. */
+  private warnNoHandPose(node: TransformNode): void {
     this.system.ik.solver.inner.warn(
-      `interaction:${root.name}:physics-body`,
-      `InteractionSystem: ${root.name} is picked up by the ${this.effector.name} but has ${problem}, so it stays ` +
-        "behind. In onInteractionPickUpObservable set its body to PhysicsMotionType.ANIMATED with " +
-        "disablePreStep = false; after release(), back to DYNAMIC with disablePreStep = true.",
+      `interaction:${node.name}:hand-pose`,
+      `InteractionSystem: the ${this.effector.name} interacts with ${node.name} with a PoserWeight curve, but no ` +
+        "node under it is named as a finger of the hand, so the fingers keep their animation. Put a finger pose " +
+        `there: HandPoser.capturePose(system.getPoser(FullBodyBipedEffector.${this.effector.name}).hand, name, ` +
+        "node) copies the current fingers, to turn.",
     );
   }
 
@@ -472,7 +479,13 @@ export class InteractionEffector {
     this._target = newTarget;
     this.targetNode = newTarget?.node ?? object.node;
     this.speedMlp = newTarget?.interactionSpeedMlp ?? 1;
-    if (this.poser !== null) this.poser.setPoseRoot(this.targetNode);
+    if (
+      this.poser !== null &&
+      this.poser.setPoseRoot(this.targetNode) === 0 &&
+      this.used[InteractionCurveType.PoserWeight]
+    ) {
+      this.warnNoHandPose(this.targetNode);
+    }
     const fade = object.fadeInTime ?? this.system.fadeInTime;
     this.fadeInSpeed = fade > 0 ? 1 / fade : 1000;
     this._timer = 0;
@@ -751,8 +764,10 @@ export class InteractionEffector {
       this.system.ik.rig.worldMatrixToRef(id, scratchMatrix);
       this.heldRelative.multiplyToRef(scratchMatrix, scratchMatrix2);
       setWorldMatrix(this._held.pickUpNode, scratchMatrix2);
+      this.moveBody();
     } else if (this._held !== null) {
       this.storeHeldPose(id);
+      this.moveBody();
     }
     if (this.poser !== null) this.poser.update();
   }
@@ -796,10 +811,15 @@ export class InteractionEffector {
       this.heldRelative.multiplyToRef(scratchMatrix, scratchMatrix2);
       setWorldMatrix(root, scratchMatrix2);
     }
+    // its own settings are saved before the observers can change them (release gives them back)
+    holdBody(root);
     this.system._notify("pickUp", this, this.pickUpEvent);
     this.pickUpEvent = null;
-    // after the observers: that is where a game switches the body to follow the hand
-    if (this._held === object) this.warnHeldBody(root);
+    // after the observers, whatever they did to the body: it follows the hand from the next step on
+    if (this._held === object) {
+      holdBody(root);
+      this.moveBody();
+    }
   }
 
   /**
@@ -824,6 +844,7 @@ export class InteractionEffector {
     }
     root.parent = this.heldParent;
     setWorldMatrix(root, scratchMatrix);
+    releaseBody(root, position !== null || rotation !== null);
     this._forgetHeld();
     if (this._object === held) this._pickedUp = false;
     return held;
@@ -832,6 +853,7 @@ export class InteractionEffector {
   /** @internal Stops holding without moving the object (another hand took it over, or it was released). */
   _forgetHeld(): void {
     const held = this._held;
+    if (held?.pickUpNode.isDisposed()) forgetBody(held.pickUpNode);
     if (held !== null && holders.get(held.pickUpNode) === this) holders.delete(held.pickUpNode);
     this._held = null;
     this.heldParent = null;

@@ -134,6 +134,7 @@ export class InteractionSystem {
 
   private preObserver: (() => void) | null;
   private postObserver: Observer<void> | null;
+  private ikDisposeObserver: Observer<FullBodyBipedIK> | null;
   private manualTime = false;
   private pendingDeltaTime = 0;
   private lastFrame = -1;
@@ -159,6 +160,8 @@ export class InteractionSystem {
     // from the rig's own forward kinematics instead of forcing Babylon's world matrices up each limb
     this.preObserver = ik.solver.onSkeletonRead.add(() => this.preUpdate());
     this.postObserver = ik.solver.onPostUpdateObservable.add(() => this.postUpdate());
+    // a character disposed takes its IK with it, and with the IK this: nothing left holding its hands
+    this.ikDisposeObserver = ik.onDisposeObservable.add(() => this.dispose());
     ik._addHookTargets(this);
   }
 
@@ -322,7 +325,8 @@ export class InteractionSystem {
 
   /**
    * Detaches: removes the observers, stops interactions, writes the default weights back, puts pivots
-   * back, lets go of held objects (keeping their world pose) and restores the fingers.
+   * back, lets go of held objects (keeping their world pose) and restores the fingers. Called by the IK's
+   * own dispose (also when the character is disposed without it).
    */
   dispose(): void {
     if (this.disposed) return;
@@ -331,8 +335,10 @@ export class InteractionSystem {
     if (this.preObserver !== null) this.ik.solver.onSkeletonRead.remove(this.preObserver);
     if (this.postObserver !== null) this.ik.solver.onPostUpdateObservable.remove(this.postObserver);
     this.ik._removeHookTargets(this);
+    this.ik.onDisposeObservable.remove(this.ikDisposeObserver);
     this.preObserver = null;
     this.postObserver = null;
+    this.ikDisposeObserver = null;
     for (const e of this.effectors) {
       e._release(null, null);
       e._restoreDefaults();
