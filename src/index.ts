@@ -175,6 +175,7 @@ export { kneeEulerLimit } from "./babylon/knee-limit.js";
 export type { KneeLimitOptions } from "./babylon/knee-limit.js";
 export { RotationLimitAngle } from "./joints/limits/rotation-limit-angle.js";
 export { RotationLimitPolygonal } from "./joints/limits/rotation-limit-polygonal.js";
+export { RotationLimitSpline } from "./joints/limits/rotation-limit-spline.js";
 export { SphereCollider } from "./joints/colliders/sphere-collider.js";
 export { CapsuleCollider } from "./joints/colliders/capsule-collider.js";
 export type { Collider } from "./joints/colliders/collider.js";

@@ -12,12 +12,19 @@ import { RotationLimitAngle } from "../../src/joints/limits/rotation-limit-angle
 import { RotationLimitEuler } from "../../src/joints/limits/rotation-limit-euler.js";
 import { RotationLimitHinge } from "../../src/joints/limits/rotation-limit-hinge.js";
 import { RotationLimitPolygonal } from "../../src/joints/limits/rotation-limit-polygonal.js";
+import { RotationLimitSpline } from "../../src/joints/limits/rotation-limit-spline.js";
 import { Quat, angleBetween } from "../../src/math/quat.js";
 import { Vec3 } from "../../src/math/vec3.js";
 import { buildChain, localRotation } from "../helpers/joint-chains.js";
 import { Random } from "../helpers/random.js";
 
 const N = 10_000;
+/** Swing limits around +Y (degrees at azimuths from +X), lopsided. */
+const SPLINE = [
+  { time: 0, value: 50 },
+  { time: 120, value: 15 },
+  { time: 250, value: 35 },
+];
 /** A lopsided reach cone about +Y, concave between its second and third points. */
 const POLYGON = [
   new Vec3(0.5, 1, 0),
@@ -32,6 +39,7 @@ function limitChain(s: IKSolverJoints): void {
     if (i === 4)
       s.setLimit(i, new RotationLimitEuler(new Vec3(-Math.PI, 0, 0), new Vec3(-0.5 * (Math.PI / 180), 0, 0)));
     else if (i === 6) s.setLimit(i, new RotationLimitPolygonal(new Vec3(0, 1, 0), POLYGON, 25));
+    else if (i === 9) s.setLimit(i, new RotationLimitSpline(new Vec3(0, 1, 0), new Vec3(1, 0, 0), SPLINE, 30));
     else if (i % 3 === 1) s.setLimit(i, new RotationLimitHinge(new Vec3(0, 0, 1), -70, 40));
     else if (i % 3 === 2) s.setLimit(i, new RotationLimitEuler(new Vec3(-0.6, -0.3, -0.2), new Vec3(0.4, 0.3, 0.2)));
     else s.setLimit(i, new RotationLimitAngle(new Vec3(0.1, 1, 0.2), 35, 15));

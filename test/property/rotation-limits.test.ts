@@ -8,6 +8,7 @@ import { RotationLimitAngle } from "../../src/joints/limits/rotation-limit-angle
 import { RotationLimitEuler } from "../../src/joints/limits/rotation-limit-euler.js";
 import { RotationLimitHinge } from "../../src/joints/limits/rotation-limit-hinge.js";
 import { RotationLimitPolygonal } from "../../src/joints/limits/rotation-limit-polygonal.js";
+import { RotationLimitSpline } from "../../src/joints/limits/rotation-limit-spline.js";
 import { Quat } from "../../src/math/quat.js";
 import { Vec3 } from "../../src/math/vec3.js";
 import {
@@ -194,6 +195,67 @@ describe("rotation limits over 10,000 seeded random rotations", () => {
       expect([qi.x, qi.y, qi.z, qi.w]).toEqual([inside.x, inside.y, inside.z, inside.w]);
     }
     // most random rotations are outside a random cone
+    expect(clamped).toBeGreaterThan(N / 2);
+  });
+
+  it("RotationLimitSpline: every output's swing is within the curve's limit toward it, keeping its azimuth", () => {
+    const rng = new Random(3011);
+    let clamped = 0;
+    for (let k = 0; k < N; k++) {
+      const ax = rng.unitVector();
+      const cr = rng.unitVector();
+      const keys = Array.from({ length: 1 + rng.int(6) }, () => ({
+        time: rng.range(-360, 720),
+        value: rng.range(5, 170),
+      }));
+      const twistLimit = rng.next() < 0.2 ? 180 : rng.range(0, 180);
+      const limit = new RotationLimitSpline(new Vec3(ax.x, ax.y, ax.z), new Vec3(cr.x, cr.y, cr.z), keys, twistLimit);
+      const c = limit.crossAxis;
+      const side = { x: ax.y * c.z - ax.z * c.y, y: ax.z * c.x - ax.x * c.z, z: ax.x * c.y - ax.y * c.x };
+      const aim = (q: Q): { polar: number; azimuth: number } => {
+        const d = qrotate(q, ax);
+        const along = d.x * ax.x + d.y * ax.y + d.z * ax.z;
+        const u = d.x * c.x + d.y * c.y + d.z * c.z;
+        const v = d.x * side.x + d.y * side.y + d.z * side.z;
+        return { polar: Math.atan2(Math.hypot(u, v), along), azimuth: Math.atan2(v, u) / DEG };
+      };
+      const rest = rng.unitQuaternion();
+      limit.setDefaultLocalRotation(rest);
+      const q0 = rng.unitQuaternion();
+      const local = toQuat(q0);
+      const before = aim(relative(rest, q0));
+      if (limit.apply(local)) clamped++;
+      const rel = relative(rest, local);
+      const after = aim(rel);
+      const st = swingTwist(rel, ax);
+      const allowed = limit.limitAt(after.azimuth) * DEG;
+      if (!(after.polar <= allowed + EPS && Math.abs(st.twist) <= twistLimit * DEG + EPS)) {
+        throw new Error(`sample ${k}: swing ${after.polar} past ${allowed}, twist ${st.twist} for ${twistLimit}°`);
+      }
+      // a swing brought back keeps the direction it swung toward (none left where the limit is 0°)
+      const allowedThere = limit.limitAt(before.azimuth) * DEG;
+      if (before.polar > allowedThere + 1e-6 && before.polar < Math.PI - 1e-6 && allowedThere > 1e-6) {
+        const turn = Math.abs(((after.azimuth - before.azimuth + 540) % 360) - 180);
+        if (turn > 1e-6) throw new Error(`sample ${k}: azimuth moved ${turn}°`);
+      }
+      // inside: a twist within range, then a swing inside the limit toward a random azimuth
+      const phi = rng.range(0, 360);
+      const swingAxis = {
+        x: -Math.sin(phi * DEG) * c.x + Math.cos(phi * DEG) * side.x,
+        y: -Math.sin(phi * DEG) * c.y + Math.cos(phi * DEG) * side.y,
+        z: -Math.sin(phi * DEG) * c.z + Math.cos(phi * DEG) * side.z,
+      };
+      const inside = qmul(
+        rest,
+        qmul(
+          qaxis(swingAxis, rng.range(0, limit.limitAt(phi)) * DEG),
+          qaxis(ax, rng.range(-twistLimit, twistLimit) * DEG),
+        ),
+      );
+      const qi = toQuat(inside);
+      expect(limit.apply(qi)).toBe(false);
+      expect([qi.x, qi.y, qi.z, qi.w]).toEqual([inside.x, inside.y, inside.z, inside.w]);
+    }
     expect(clamped).toBeGreaterThan(N / 2);
   });
 });

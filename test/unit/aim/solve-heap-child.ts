@@ -7,6 +7,7 @@
 import { IKSolverAim } from "../../../src/aim/ik-solver-aim.js";
 import { RotationLimitAngle } from "../../../src/joints/limits/rotation-limit-angle.js";
 import { RotationLimitPolygonal } from "../../../src/joints/limits/rotation-limit-polygonal.js";
+import { RotationLimitSpline } from "../../../src/joints/limits/rotation-limit-spline.js";
 import { IKSolverLookAt } from "../../../src/aim/ik-solver-look-at.js";
 import { IKSolverLimb } from "../../../src/limb/ik-solver-limb.js";
 import { Vec3 } from "../../../src/math/vec3.js";
@@ -55,9 +56,16 @@ function aimCase(): Case {
   });
   ik.poleWeight = 0.5;
   ik.setLimit(0, new RotationLimitAngle(new Vec3(0, 1, 0), 15, 10));
+  ik.setLimit(
+    1,
+    new RotationLimitSpline(new Vec3(0, 1, 0), new Vec3(1, 0, 0), [
+      { time: 0, value: 10 },
+      { time: 90, value: 25 },
+    ]),
+  );
   ik.setLimit(3, new RotationLimitPolygonal(new Vec3(0, 1, 0), undefined, 30));
   return {
-    name: "aim (5 bones, 4 passes, 2 limits)",
+    name: "aim (5 bones, 4 passes, 3 limits)",
     target: ik.ikPosition,
     centre: { ...pose.positions[id(pose, "gun")]! },
     radius: 10,
