@@ -46,14 +46,15 @@ export function toeBones(references: BipedReferences): (Bone | null)[] {
 }
 
 /**
- * A skeleton the biped detection recognises: its references and the way the character faces in the world,
- * estimated as FullBodyBipedIK does (from the toes, else from the hips and spine). Null when the skeleton is
- * no detectable biped or the estimate fails. Setup-time: it builds a throwaway rig.
+ * A skeleton the biped detection recognises: its references, the way the character faces in the world,
+ * estimated as FullBodyBipedIK does (from the toes, else from the hips and spine), and its up (from between the
+ * thighs to the top of the spine, as FullBodyBipedIK takes it; unit, world). Null when the skeleton is no
+ * detectable biped or the estimate fails. Setup-time: it builds a throwaway rig.
  */
 export function detectBipedFacing(
   skeleton: Skeleton,
   mesh: AbstractMesh | null,
-): { references: BipedReferences; forward: Vector3 } | null {
+): { references: BipedReferences; forward: Vector3; up: Vector3 } | null {
   let references: BipedReferences;
   try {
     references = resolveBipedReferences(skeleton).references;
@@ -75,7 +76,14 @@ export function detectBipedFacing(
     spine: references.spine.map(id),
   });
   const world = forward !== null ? rig.componentToWorldVector(forward, new Vector3()) : null;
+  const thighs = rig.positions[id(references.leftThigh)]!;
+  const other = rig.positions[id(references.rightThigh)]!;
+  const top = rig.positions[id(references.spine[references.spine.length - 1] ?? references.pelvis)]!;
+  const up = rig.componentToWorldVector(
+    { x: top.x - (thighs.x + other.x) / 2, y: top.y - (thighs.y + other.y) / 2, z: top.z - (thighs.z + other.z) / 2 },
+    new Vector3(),
+  );
   rig.dispose();
-  if (world === null || !(world.length() > 0)) return null;
-  return { references, forward: world.normalize() };
+  if (world === null || !(world.length() > 0) || !(up.length() > 0)) return null;
+  return { references, forward: world.normalize(), up: up.normalize() };
 }

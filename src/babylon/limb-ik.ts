@@ -18,7 +18,10 @@ export interface LimbIKOptions extends RigComponentOptions {
   target?: IKTarget | null;
   /** The node the middle joint (elbow or knee) bends toward, by `solver.bendGoalWeight` (FinalIK's bendGoal). */
   bendGoal?: IKTarget | null;
-  /** How the bend plane follows the animation when there is no bend goal (default `"animation"`). */
+  /**
+   * How the bend plane follows the animation when there is no bend goal (default `"animation"`). `"arm"` bends an
+   * arm's elbow (a leg's knee) to its natural side for the reach, for an arm or leg the biped detection finds.
+   */
   bendModifier?: LimbBendModifier;
   /**
    * The bend plane's normal in world space at creation. Default: the plane of the limb as created; for a limb
@@ -63,6 +66,17 @@ export class LimbIK extends RigComponent {
     super(skeleton, parent !== null ? [upper, middle, end, parent] : [upper, middle, end], options, IKUpdateOrder.Limb);
     const rig = this.rig;
     this.bones = [upper, middle, end];
+    const facing = detectBipedFacing(this.skeleton, options.mesh ?? null);
+    const r = facing?.references;
+    const kind =
+      r === undefined
+        ? null
+        : (upper === r.leftUpperArm && middle === r.leftForearm) ||
+            (upper === r.rightUpperArm && middle === r.rightForearm)
+          ? "arm"
+          : (upper === r.leftThigh && middle === r.leftCalf) || (upper === r.rightThigh && middle === r.rightCalf)
+            ? "leg"
+            : null;
     let bendNormal: Vec3 | undefined;
     if (options.bendNormal !== undefined) {
       tv.x = options.bendNormal.x;
@@ -70,12 +84,19 @@ export class LimbIK extends RigComponent {
       tv.z = options.bendNormal.z;
       bendNormal = rig.worldToComponentVector(tv, new Vec3());
     } else {
-      bendNormal = this.straightLimbNormal(upper, middle, end, options) ?? undefined;
+      bendNormal =
+        this.straightLimbNormal(upper, middle, end, kind === null ? null : facing!.forward, kind) ?? undefined;
     }
     this.solver = new IKSolverLimb(rig, rig.idOf(upper), rig.idOf(middle), rig.idOf(end), {
       parent: parent !== null ? rig.idOf(parent) : undefined,
       bendNormal,
     });
+    if (kind !== null) {
+      // the `arm` bend modifier's frame: the character's forward and up, in component space
+      const forward = rig.worldToComponentVector(facing!.forward, new Vec3());
+      const up = rig.worldToComponentVector(facing!.up, new Vec3());
+      this.solver.setNaturalFrame(kind === "arm" ? -1 : 1, forward, up);
+    }
     if (options.bendModifier !== undefined) this.solver.bendModifier = options.bendModifier;
     this.target = options.target ?? null;
     this.bendGoal = options.bendGoal ?? null;
@@ -106,7 +127,13 @@ export class LimbIK extends RigComponent {
    * For a limb straight as created, which has no bend plane of its own: the normal that bends it the way a
    * biped's elbow (back) or knee (front) bends, or null (warned) when the limb is not one a detection finds.
    */
-  private straightLimbNormal(upper: Bone, middle: Bone, end: Bone, options: LimbIKOptions): Vec3 | null {
+  private straightLimbNormal(
+    upper: Bone,
+    middle: Bone,
+    end: Bone,
+    forward: Vector3 | null,
+    kind: "arm" | "leg" | null,
+  ): Vec3 | null {
     const rig = this.rig;
     const p1 = rig.positions[rig.idOf(upper)]!;
     const p2 = rig.positions[rig.idOf(middle)]!;
@@ -116,21 +143,12 @@ export class LimbIK extends RigComponent {
     const n = cross(new Vec3(), u, v);
     // FullBodyBipedIK's threshold: bones within about 0.06° of a line
     if (lengthSq(n) > 1e-6 * lengthSq(u) * lengthSq(v)) return null;
-    const facing = detectBipedFacing(this.skeleton, options.mesh ?? null);
-    const r = facing?.references;
-    const arm =
-      r !== undefined &&
-      ((upper === r.leftUpperArm && middle === r.leftForearm) ||
-        (upper === r.rightUpperArm && middle === r.rightForearm));
-    const leg =
-      r !== undefined &&
-      ((upper === r.leftThigh && middle === r.leftCalf) || (upper === r.rightThigh && middle === r.rightCalf));
-    if (facing !== null && (arm || leg)) {
-      tv.x = facing.forward.x;
-      tv.y = facing.forward.y;
-      tv.z = facing.forward.z;
+    if (forward !== null && kind !== null) {
+      tv.x = forward.x;
+      tv.y = forward.y;
+      tv.z = forward.z;
       const side = rig.worldToComponentVector(tv, new Vec3());
-      if (arm) scale(side, side, -1);
+      if (kind === "arm") scale(side, side, -1);
       // the normal whose bend side, cross(limb, normal), is `side`
       cross(n, side, sub(u, p3, p1));
       if (lengthSq(n) > 1e-12 * lengthSq(side) * lengthSq(u)) return normalize(n, n);

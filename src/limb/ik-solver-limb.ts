@@ -9,6 +9,7 @@ import {
   copyQuat,
   fromToRotation,
   identity,
+  inverseRotateVector,
   isFiniteQuat,
   multiply,
   multiplyConjugate,
@@ -23,6 +24,7 @@ import {
   anyPerpendicular,
   copy,
   cross,
+  dot,
   isFiniteVec,
   length,
   normalize,
@@ -32,6 +34,7 @@ import type { IKPose } from "../solver/pose.js";
 import { offsetWithin } from "../joints/far-target.js";
 import { ON_POINT } from "../math/on-point.js";
 import { LimbLengths, limbMiddle } from "./limb-geometry.js";
+import { naturalPole } from "../solver/natural-pole.js";
 import { checkBones, ensure } from "../joints/pose-checks.js";
 
 /**
@@ -40,12 +43,14 @@ import { checkBones, ensure } from "../joints/pose-checks.js";
  * - `animation`: the animated bend plane, carried by the upper bone's animated rotation;
  * - `target`: the bend normal turned by the target rotation's change from the end bone's rest rotation;
  * - `parent`: the bend normal turned by the parent bone's change from its rest rotation;
- * - `goal`: the plane through the root, the target and {@link IKSolverLimb.bendGoal}.
- *
- * FinalIK's `arm` heuristic (hand directions in the character's frame mapped to bend normals by a tuned table)
- * is not ported.
+ * - `goal`: the plane through the root, the target and {@link IKSolverLimb.bendGoal};
+ * - `arm` (FinalIK's name): the elbow (or knee) to the side it bends to by nature for the direction the limb
+ *   reaches in, from the character's forward and up ({@link IKSolverLimb.setNaturalFrame}), turning with the
+ *   parent bone: an elbow behind the shoulder–hand line and down when the hand reaches forward, a knee forward and
+ *   up. FullBodyBipedIK's rule (natural-pole.ts), not FinalIK's table; where the rule has no side (an arm reaching
+ *   straight back) the bend normal stays.
  */
-export type LimbBendModifier = "animation" | "target" | "parent" | "goal";
+export type LimbBendModifier = "animation" | "target" | "parent" | "goal" | "arm";
 
 /** Setup options of {@link IKSolverLimb}. */
 export interface IKSolverLimbOptions {
@@ -86,16 +91,24 @@ const delta = new Quat();
 const solved = new Quat();
 const goalRot = new Quat();
 const unitQ = new Quat();
+const pole = new Vec3();
+const reach = new Vec3();
+const frameForward = new Vec3();
+const frameUp = new Vec3();
 const lengths = new LimbLengths();
 // weights handed to helpers by reference (see NumberRef)
 const weight = new NumberRef();
 const bendT = new NumberRef();
 const goalT = new NumberRef();
+const poleT = new NumberRef();
 const rotT = new NumberRef();
 const farLimit = new NumberRef();
 
 /** Relative size below which a length, distance or cross product counts as zero. */
 const EPS = 1e-10;
+/** The natural pole's length over which the `arm` modifier fades in (it vanishes where the side is undefined). */
+const POLE_LOW = 0.1;
+const POLE_HIGH = 0.3;
 /** Targets farther than this many limb lengths are brought in along their ray. */
 const FAR = 1e6;
 
@@ -151,6 +164,10 @@ export class IKSolverLimb {
   private readonly pose: IKPose;
   /** The setup bend normal in the upper bone's frame (the `animation` modifier). */
   private readonly localBendNormal = new Vec3();
+  // the character's forward and up for the `arm` modifier, in the parent's frame (component space without one)
+  private naturalSide = 0;
+  private readonly localForward = new Vec3();
+  private readonly localUp = new Vec3();
   private readonly endRest = new Quat();
   private readonly parentRest = new Quat();
 
@@ -206,6 +223,43 @@ export class IKSolverLimb {
   /** Solves one frame: reads the pose, solves, writes the three bones (nothing when the weights are 0). */
   solve(): void {
     this.skipReason = this.solveFrame();
+  }
+
+  /**
+   * Tells the `arm` bend modifier what the limb is and which way the character faces: `side` −1 for an arm (the
+   * elbow bends back), +1 for a leg (the knee bends forward), 0 for neither (the modifier then leaves the bend
+   * normal); `forward` and `up` in component space as the pose stands now (made perpendicular), kept in the parent
+   * bone's frame so they turn with it. The Babylon LimbIK sets it for an arm or leg the biped detection finds.
+   * @throws FBBIKError when forward and up are parallel, zero or not finite.
+   */
+  setNaturalFrame(side: -1 | 0 | 1, forward: ReadonlyVec3, up: ReadonlyVec3): void {
+    if (side === 0) {
+      this.naturalSide = 0;
+      return;
+    }
+    normalize(frameUp, up);
+    const d = dot(forward, frameUp);
+    frameForward.x = forward.x - frameUp.x * d;
+    frameForward.y = forward.y - frameUp.y * d;
+    frameForward.z = forward.z - frameUp.z * d;
+    normalize(frameForward, frameForward);
+    ensure(
+      isFiniteVec(frameForward) && length(frameForward) > 0.5 && length(frameUp) > 0.5,
+      this.pose,
+      this.bone1,
+      "IKSolverLimb",
+      "was given a natural frame whose forward and up are parallel, zero or not finite",
+    );
+    if (this.parent >= 0) {
+      this.pose.getRotation(this.parent, rParent);
+      normalizeQuat(rParent, rParent);
+      inverseRotateVector(this.localForward, rParent, frameForward);
+      inverseRotateVector(this.localUp, rParent, frameUp);
+    } else {
+      copy(this.localForward, frameForward);
+      copy(this.localUp, frameUp);
+    }
+    this.naturalSide = side;
   }
 
   /** One solve; returns why it wrote nothing, or "" when it wrote. */
@@ -325,9 +379,48 @@ export class IKSolverLimb {
         case "goal":
           if (this.goalNormal(term)) this.blendNormal(out, term, bendT);
           break;
+        case "arm":
+          if (!this.naturalNormal(out)) return false;
+          break;
       }
     }
     if (goalT.value > 0 && this.goalNormal(term)) this.blendNormal(out, term, goalT);
+    return true;
+  }
+
+  /**
+   * The `arm` modifier: the normal that bends the limb to its natural side for the reach from the root to the
+   * target, blended over `out` by `bendT` and by how defined that side is (`term` is scratch). False when the
+   * parent's rotation is not usable.
+   */
+  private naturalNormal(out: Vec3): boolean {
+    if (this.naturalSide === 0) return true;
+    if (this.parent >= 0) {
+      this.pose.getRotation(this.parent, rParent);
+      if (!isFiniteQuat(rParent)) return false;
+      normalizeQuat(rParent, rParent);
+      rotateVector(frameForward, rParent, this.localForward);
+      rotateVector(frameUp, rParent, this.localUp);
+    } else {
+      copy(frameForward, this.localForward);
+      copy(frameUp, this.localUp);
+    }
+    sub(reach, target, p1);
+    const rl = Math.sqrt(reach.x * reach.x + reach.y * reach.y + reach.z * reach.z);
+    if (!(rl > 0)) return true;
+    reach.x /= rl;
+    reach.y /= rl;
+    reach.z /= rl;
+    naturalPole(pole, reach, frameForward, frameUp, this.naturalSide);
+    const pl = Math.sqrt(pole.x * pole.x + pole.y * pole.y + pole.z * pole.z);
+    const gate = (pl - POLE_LOW) / (POLE_HIGH - POLE_LOW);
+    if (!(gate > 0)) return true;
+    // the normal whose bend side, cross(reach, normal), is the pole: cross(pole, reach) / |pole|
+    term.x = (pole.y * reach.z - pole.z * reach.y) / pl;
+    term.y = (pole.z * reach.x - pole.x * reach.z) / pl;
+    term.z = (pole.x * reach.y - pole.y * reach.x) / pl;
+    poleT.value = bendT.value * (gate < 1 ? gate : 1);
+    this.blendNormal(out, term, poleT);
     return true;
   }
 

@@ -1,5 +1,6 @@
 // Over 500 lines: FinalIK's IKConstraintBend (LimitBend, GetDir) plus the natural-side carry and fold it
 // needs (ARCHITECTURE.md, deviation 9) share the bend plane's scratch state; split, they would pass it around.
+import { naturalPole } from "./natural-pole.js";
 import { clampDirectionByRef, orthoNormalize } from "../math/direction.js";
 import {
   Quat,
@@ -392,37 +393,9 @@ export class BendConstraint {
     out.z = ps.z * x + (sx * ps.y - sy * ps.x) * y;
   }
 
-  /**
-   * The natural pole of a limb along the unit axis `z` (passed as a vector: see ARCHITECTURE.md, "Doubles
-   * across calls") into `out`, not normalised: perpendicular to z, vanishing where the natural side is
-   * undefined. Knees: z turned 90° in the sagittal plane the way the knee flexes, −(z·U)·F + (z·F)·U (a hanging leg's
-   * knee forward, a leg
-   * raised forward's knee up; vanishes for a leg pointing sideways). Elbows: c = −F − 2·max(0, z·F)·U made
-   * perpendicular to z (behind the shoulder–wrist line, never forward; down for an arm reaching forward;
-   * vanishes for an arm reaching straight back or forward and about 50° up).
-   */
+  /** The natural pole of a limb along the unit axis `z` into `out`, not normalised (see {@link naturalPole}). */
   private naturalPole(out: Vec3, z: ReadonlyVec3): void {
-    const f = this.naturalForward;
-    const u = this.naturalUp;
-    const zx = z.x;
-    const zy = z.y;
-    const zz = z.z;
-    const df = zx * f.x + zy * f.y + zz * f.z;
-    const du = zx * u.x + zy * u.y + zz * u.z;
-    if (this.naturalSide > 0) {
-      out.x = df * u.x - du * f.x;
-      out.y = df * u.y - du * f.y;
-      out.z = df * u.z - du * f.z;
-      return;
-    }
-    const b = df > 0 ? 2 * df : 0;
-    const cx = -f.x - u.x * b;
-    const cy = -f.y - u.y * b;
-    const cz = -f.z - u.z * b;
-    const d = cx * zx + cy * zy + cz * zz;
-    out.x = cx - zx * d;
-    out.y = cy - zy * d;
-    out.z = cz - zz * d;
+    naturalPole(out, z, this.naturalForward, this.naturalUp, this.naturalSide);
   }
 
   /**

@@ -33,10 +33,12 @@ function limbCase(): Case {
   const ik = new IKSolverLimb(pose, id(pose, "upperArm"), id(pose, "forearm"), id(pose, "hand"), {
     parent: id(pose, "clavicle"),
   });
-  ik.bendModifier = "parent";
+  // the natural-bend modifier: the most per-frame work of the modifiers
+  ik.setNaturalFrame(-1, new Vec3(0, 0, 1), new Vec3(0, 1, 0));
+  ik.bendModifier = "arm";
   ik.maintainRotationWeight = 0.5;
   return {
-    name: "limb",
+    name: "limb (arm modifier)",
     target: ik.ikPosition,
     centre: { ...pose.positions[id(pose, "upperArm")]! },
     radius: 0.8,

@@ -267,7 +267,8 @@ describe("IKSolverLimb", () => {
     ik.maintainRotationWeight = 1;
     ik.bendGoalWeight = 1;
     ik.ikPosition.x = 10;
-    for (const mode of ["animation", "target", "parent", "goal"] as const) {
+    ik.setNaturalFrame(-1, new Vec3(0, 0, 1), new Vec3(0, 1, 0));
+    for (const mode of ["animation", "target", "parent", "goal", "arm"] as const) {
       ik.bendModifier = mode;
       ik.solve();
       expect(ik.skipReason).toBe("weight");

@@ -34,7 +34,7 @@ export const BASE: Variant = VARIANTS[0]!;
 
 type Q = { x: number; y: number; z: number; w: number };
 
-const qmul = (a: Q, b: Q): Q => ({
+export const qmul = (a: Q, b: Q): Q => ({
   x: a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
   y: a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
   z: a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w,
