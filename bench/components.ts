@@ -25,7 +25,7 @@ import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { Logger } from "@babylonjs/core/Misc/logger.js";
 import type { Scene } from "@babylonjs/core/scene.js";
 import { FullBodyBipedIK } from "../src/babylon/full-body-biped-ik.js";
-import { Curve } from "../src/effectors/curve.js";
+import { Curve } from "../src/math/curve.js";
 import { GrounderFBBIK } from "../src/effectors/grounding/grounder-fbbik.js";
 import { MovingGroundRaycast } from "../src/effectors/grounding/moving-ground-raycast.js";
 import { StaticGroundRaycast } from "../src/effectors/grounding/static-ground-raycast.js";

@@ -91,8 +91,8 @@ export { HandPoser } from "./effectors/interaction/hand-poser.js";
 export { ClimbSequencer } from "./effectors/interaction/climb-sequencer.js";
 export type { ClimbSequencerOptions, ClimbStep, ClimbStepEvent } from "./effectors/interaction/climb-sequencer.js";
 // keyframed curves (interaction weights, hit reactions, recoil)
-export { Curve, CurveIO } from "./effectors/curve.js";
-export type { CurveKey } from "./effectors/curve.js";
+export { Curve, CurveIO } from "./math/curve.js";
+export type { CurveKey } from "./math/curve.js";
 
 // grounding
 export {

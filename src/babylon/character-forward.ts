@@ -79,10 +79,14 @@ export function detectBipedFacing(
   const thighs = rig.positions[id(references.leftThigh)]!;
   const other = rig.positions[id(references.rightThigh)]!;
   const top = rig.positions[id(references.spine[references.spine.length - 1] ?? references.pelvis)]!;
-  const up = rig.componentToWorldVector(
-    { x: top.x - (thighs.x + other.x) / 2, y: top.y - (thighs.y + other.y) / 2, z: top.z - (thighs.z + other.z) / 2 },
-    new Vector3(),
+  // a Vec3, not a literal: the per-frame callers of this conversion would allocate (ARCHITECTURE.md, "Doubles across
+  // calls")
+  const between = new Vec3(
+    top.x - (thighs.x + other.x) / 2,
+    top.y - (thighs.y + other.y) / 2,
+    top.z - (thighs.z + other.z) / 2,
   );
+  const up = rig.componentToWorldVector(between, new Vector3());
   rig.dispose();
   if (world === null || !(world.length() > 0) || !(up.length() > 0)) return null;
   return { references, forward: world.normalize(), up: up.normalize() };

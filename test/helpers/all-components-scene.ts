@@ -25,7 +25,7 @@ import { JacobianIK } from "../../src/babylon/jacobian-ik.js";
 import { LimbIK } from "../../src/babylon/limb-ik.js";
 import { LookAtIK } from "../../src/babylon/look-at-ik.js";
 import { IKLevelOfDetail } from "../../src/babylon/lod/ik-level-of-detail.js";
-import { Curve } from "../../src/effectors/curve.js";
+import { Curve } from "../../src/math/curve.js";
 import { GrounderFBBIK } from "../../src/effectors/grounding/grounder-fbbik.js";
 import { MovingGroundRaycast } from "../../src/effectors/grounding/moving-ground-raycast.js";
 import { nearestGroundRaycast } from "../../src/effectors/grounding/nearest-ground-raycast.js";

@@ -19,7 +19,7 @@ import { Logger } from "@babylonjs/core/Misc/logger.js";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
-import { Curve } from "../../src/effectors/curve.js";
+import { Curve } from "../../src/math/curve.js";
 import { InteractionCurveType } from "../../src/effectors/interaction/interaction-curves.js";
 import { InteractionObject } from "../../src/effectors/interaction/interaction-object.js";
 import { InteractionSystem } from "../../src/effectors/interaction/interaction-system.js";

@@ -20,7 +20,7 @@ import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import { LimbIK } from "../../src/babylon/limb-ik.js";
 import { LookAtIK } from "../../src/babylon/look-at-ik.js";
 import { SceneUpdater } from "../../src/babylon/scene-updater.js";
-import { Curve } from "../../src/effectors/curve.js";
+import { Curve } from "../../src/math/curve.js";
 import { FBBIKHeadEffector } from "../../src/effectors/head/fbbik-head-effector.js";
 import { GrounderFBBIK } from "../../src/effectors/grounding/grounder-fbbik.js";
 import { InteractionCurveType } from "../../src/effectors/interaction/interaction-curves.js";

@@ -13,7 +13,7 @@ import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { expect, it } from "vitest";
 import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import { LookAtIK } from "../../src/babylon/look-at-ik.js";
-import { Curve } from "../../src/effectors/curve.js";
+import { Curve } from "../../src/math/curve.js";
 import { GrounderFBBIK } from "../../src/effectors/grounding/grounder-fbbik.js";
 import { StaticGroundRaycast } from "../../src/effectors/grounding/static-ground-raycast.js";
 import { FBBIKHeadEffector } from "../../src/effectors/head/fbbik-head-effector.js";

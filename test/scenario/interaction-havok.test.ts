@@ -14,7 +14,7 @@ import { PhysicsRaycastResult } from "@babylonjs/core/Physics/physicsRaycastResu
 import { PhysicsAggregate } from "@babylonjs/core/Physics/v2/physicsAggregate.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
-import { Curve } from "../../src/effectors/curve.js";
+import { Curve } from "../../src/math/curve.js";
 import { InteractionCurveType } from "../../src/effectors/interaction/interaction-curves.js";
 import { InteractionObject } from "../../src/effectors/interaction/interaction-object.js";
 import { InteractionSystem } from "../../src/effectors/interaction/interaction-system.js";

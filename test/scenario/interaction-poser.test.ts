@@ -7,7 +7,7 @@ import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
-import { Curve } from "../../src/effectors/curve.js";
+import { Curve } from "../../src/math/curve.js";
 import { HandPoser } from "../../src/effectors/interaction/hand-poser.js";
 import { InteractionCurveType } from "../../src/effectors/interaction/interaction-curves.js";
 import { InteractionObject } from "../../src/effectors/interaction/interaction-object.js";

@@ -8,7 +8,7 @@ import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.j
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
-import { Curve } from "../../src/effectors/curve.js";
+import { Curve } from "../../src/math/curve.js";
 import { InteractionCurveType } from "../../src/effectors/interaction/interaction-curves.js";
 import { InteractionObject } from "../../src/effectors/interaction/interaction-object.js";
 import { type InteractionEventData, InteractionSystem } from "../../src/effectors/interaction/interaction-system.js";

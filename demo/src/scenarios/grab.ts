@@ -8,7 +8,7 @@
 import type { Bone } from "@babylonjs/core/Bones/bone";
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode";
-import { Curve } from "../../../src/effectors/curve";
+import { Curve } from "../../../src/math/curve";
 import { InteractionCurveType as Ch } from "../../../src/effectors/interaction/interaction-curves";
 import { InteractionObject } from "../../../src/effectors/interaction/interaction-object";
 import { InteractionSystem } from "../../../src/effectors/interaction/interaction-system";

@@ -10,7 +10,7 @@ import { PointerEventTypes, type PointerInfo } from "@babylonjs/core/Events/poin
 import { Vector3 } from "@babylonjs/core/Maths/math.vector";
 import type { Mesh } from "@babylonjs/core/Meshes/mesh";
 import { CreateBox } from "@babylonjs/core/Meshes/Builders/boxBuilder";
-import { Curve } from "../../../src/effectors/curve";
+import { Curve } from "../../../src/math/curve";
 import { HitPointBone, HitPointEffector, HitReaction } from "../../../src/effectors/modifiers/index";
 import { FullBodyBipedEffector } from "../../../src/solver/biped-bones";
 import { type Ctx, type Json, type KeyBone, type Scenario, type ScenarioRun, arr, bonePos, keyBone } from "../kit";

@@ -2,7 +2,7 @@ import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { Observable, type Observer } from "@babylonjs/core/Misc/observable.js";
 import { boneWorldMatrixToRef, currentWorldMatrix } from "../../babylon/world-matrix.js";
-import { Curve } from "../curve.js";
+import { Curve } from "../../math/curve.js";
 import { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import { InteractionCurveType } from "./interaction-curves.js";
 import { InteractionObject, type InteractionWeightCurve, isEventTime } from "./interaction-object.js";

@@ -14,7 +14,7 @@ import { boneWorldMatrixToRef, currentWorldMatrix, hasRotation } from "../../bab
 import { FullBodyBipedChain, FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import type { HandPoser } from "./hand-poser.js";
 import { forgetBody, holdBody, isHeldBody, moveHeldBody, releaseBody } from "./held-physics.js";
-import { CurveIO } from "../curve.js";
+import { CurveIO } from "../../math/curve.js";
 import { INTERACTION_CURVE_TYPE_COUNT, InteractionCurveType, isOffsetChannel } from "./interaction-curves.js";
 import { type InteractionEvent, type InteractionObject, isEventTime } from "./interaction-object.js";
 import type { InteractionTarget } from "./interaction-target.js";

@@ -1,6 +1,6 @@
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
-import { type Curve, CurveIO } from "../curve.js";
+import { type Curve, CurveIO } from "../../math/curve.js";
 import { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import type { InteractionCurveType } from "./interaction-curves.js";
 import { InteractionTarget, type InteractionTargetOptions } from "./interaction-target.js";

@@ -12,7 +12,7 @@ import { NumberRef } from "../../math/number-ref.js";
 import { Quat, multiply, slerpByRef } from "../../math/quat.js";
 import { type ReadonlyVec3, Vec3 } from "../../math/vec3.js";
 import type { FullBodyBipedEffector } from "../../solver/biped-bones.js";
-import { Curve } from "../curve.js";
+import { Curve } from "../../math/curve.js";
 import { type CharacterFrame, Scalars, worldDeltaToComponent } from "./frame.js";
 import { OffsetModifier, type OffsetModifierOptions } from "./offset-modifier.js";
 

@@ -10,7 +10,7 @@ import { decomposeRotationToRef } from "../../babylon/matrix-decompose.js";
 import { Quat, copyQuat, multiply, rotateVector } from "../../math/quat.js";
 import { type ReadonlyVec3, Vec3, copy } from "../../math/vec3.js";
 import { FullBodyBipedEffector } from "../../solver/biped-bones.js";
-import { Curve } from "../curve.js";
+import { Curve } from "../../math/curve.js";
 import {
   CharacterFrame,
   type Scalars,

@@ -2,7 +2,7 @@
  * FinalIK's RotationLimitSpline: a swing limit whose angle changes smoothly around the axis, plus a twist range.
  * @module
  */
-import { Curve, CurveIO, type CurveKey } from "../../effectors/curve.js";
+import { Curve, CurveIO, type CurveKey } from "../../math/curve.js";
 import { Quat, conjugateMultiply } from "../../math/quat.js";
 import { type ReadonlyVec3, Vec3, cross, normalize } from "../../math/vec3.js";
 import { AxisTwistLimit, LIMIT_SLACK, joinSwingTwist, splitSwingTwist } from "./swing-twist.js";

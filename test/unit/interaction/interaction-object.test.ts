@@ -2,7 +2,7 @@ import { NullEngine } from "@babylonjs/core/Engines/nullEngine.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { Scene } from "@babylonjs/core/scene.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { Curve } from "../../../src/effectors/curve.js";
+import { Curve } from "../../../src/math/curve.js";
 import {
   INTERACTION_CURVE_TYPE_COUNT,
   InteractionCurveType,

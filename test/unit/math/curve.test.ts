@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Curve, CurveIO } from "../../../src/effectors/curve.js";
+import { Curve, CurveIO } from "../../../src/math/curve.js";
 
 describe("Curve", () => {
   it("passes through its keys and clamps outside them", () => {
