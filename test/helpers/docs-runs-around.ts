@@ -139,6 +139,48 @@ export const AROUND_RUNS: Record<string, ExampleRun> = {
     expectNoWarnings(ik);
   },
 
+  async climbALadder({ world, load }) {
+    const ik = await world.ik();
+    const interactions = world.own(new InteractionSystem(ik));
+    const { LeftHand: LH, RightHand: RH, LeftFoot: LF, RightFoot: RF } = FullBodyBipedEffector;
+    // a ladder 0.4 in front: rungs every 0.3, hands from the fifth rung, feet from the first; two rungs climbed
+    const z = world.pos("hips").z + 0.4;
+    const rung = (i: number, x: number, up: number) =>
+      nodeAt(ik.scene, `rung ${i} ${x}`, new Vector3(x, 0.3 * (i + 1) + up, z - 0.05));
+    const hands = [4, 5, 6].map((i) => [rung(i, -0.18, 0.05), rung(i, 0.18, 0.05)] as const);
+    const feet = [0, 1, 2].map((i) => [rung(i, -0.12, 0.09), rung(i, 0.12, 0.09)] as const);
+    const steps = [
+      { time: 0, limb: LH, hold: hands[0]![0] },
+      { time: 0, limb: RH, hold: hands[0]![1] },
+      { time: 0, limb: LF, hold: feet[0]![0] },
+      { time: 0, limb: RF, hold: feet[0]![1] },
+    ];
+    for (let r = 1; r <= 2; r++) {
+      const t = 0.8 + 2.4 * (r - 1);
+      steps.push({ time: t, limb: RH, hold: hands[r]![1] }, { time: t + 0.6, limb: LF, hold: feet[r]![0] });
+      steps.push({ time: t + 1.2, limb: LH, hold: hands[r]![0] }, { time: t + 1.8, limb: RF, hold: feet[r]![1] });
+    }
+    const root = ik.references.root!;
+    const rootY = root.position.y;
+    interactions.speed = 4; // the script in a quarter of its time
+    const climb = world.own((await load()).climbALadder(interactions, root, steps));
+    // both hands' fingers captured under the grip pose
+    expect(climb.gripPose!.getChildTransformNodes(false).length).toBeGreaterThan(20);
+    world.frames(110); // the last step at 5.0 s, 0.45 s to reach: 1.4 s at speed 4, then the root settles
+    expect(climb.isFinished).toBe(true);
+    // the root rose by the two rungs (0.6), the hands are on the top holds
+    expect(root.position.y - rootY).toBeGreaterThan(0.55);
+    expect(root.position.y - rootY).toBeLessThan(0.61);
+    expectNear("left hand", world.pos("leftHand"), world.nodePos(hands[2]![0]), 0.01 * world.h);
+    expectNear("right foot", world.pos("rightFoot"), world.nodePos(feet[2]![1]), 0.01 * world.h);
+    // the fingers are in the grip pose: not a "no hand pose" warning
+    expect(interactions.getPoser(LH)!.poseRoot).toBe(climb.gripPose);
+    expectNoWarnings(ik);
+    // stop() leaves the root up the ladder: the examples after this one share the character
+    climb.stop();
+    root.position.y = rootY;
+  },
+
   async groundFeet({ world, load }) {
     const run = (await load()).groundFeet;
     let teleport: ((to: Vector3) => void) | null = null;

@@ -5,9 +5,16 @@
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import type { Mesh } from "@babylonjs/core/Meshes/mesh.js";
+import { CreateBox } from "@babylonjs/core/Meshes/Builders/boxBuilder.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
-import { ClimbSequencer, type ClimbStep } from "../../src/effectors/interaction/climb-sequencer.js";
+import {
+  ClimbSequencer,
+  type ClimbSequencerOptions,
+  type ClimbStep,
+} from "../../src/effectors/interaction/climb-sequencer.js";
+import { HandPoser } from "../../src/effectors/interaction/hand-poser.js";
 import { InteractionSystem } from "../../src/effectors/interaction/interaction-system.js";
 import { FullBodyBipedEffector } from "../../src/solver/biped-bones.js";
 import { type LoadedModel, type ModelName, loadModel, modelAvailable } from "../helpers/babylon-scene.js";
@@ -248,3 +255,218 @@ describe("the character disposed mid-climb on Mannequin", () => {
     expect(climb.isRunning).toBe(false);
   });
 });
+
+/**
+ * A real ladder on UAL playing Idle_Loop (as a user built it from docs/API.md): 9 rungs (or more) 0.3 m apart, 0.4 m in front
+ * of the character, the hands starting on rung 4 and the feet on rung 0, `rungs` rungs climbed one limb at a time.
+ */
+async function ualLadder(rungsClimbed: number, options: Partial<ClimbSequencerOptions> = {}) {
+  const m = await loadModel("UAL", { clips: (n) => n === "Idle_Loop" });
+  open.push(m);
+  m.scene.animationGroups.find((g) => g.name === "Idle_Loop")!.start(true);
+  const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+  const system = new InteractionSystem(ik);
+  m.scene.render();
+  const ladder = new TransformNode("ladder", m.scene);
+  ladder.position.set(0, 0, 0.4);
+  const rungs: Mesh[] = [];
+  const hands: [TransformNode, TransformNode][] = [];
+  const feet: [TransformNode, TransformNode][] = [];
+  const hold = (rung: Mesh, name: string, x: number, y: number, z: number) => {
+    const n = new TransformNode(name, m.scene);
+    n.parent = rung;
+    n.position.set(x, y, z);
+    return n;
+  };
+  // 9 rungs as the user's, more for a longer climb (the hands start four rungs above the feet)
+  for (let i = 0; i < Math.max(9, 5 + rungsClimbed); i++) {
+    const rung = CreateBox(`rung${i}`, { width: 0.6, height: 0.04, depth: 0.04 }, m.scene);
+    rung.parent = ladder;
+    rung.position.set(0, 0.3 * (i + 1), 0);
+    rungs.push(rung);
+    hands.push([hold(rung, `hL${i}`, -0.18, 0.05, -0.05), hold(rung, `hR${i}`, 0.18, 0.05, -0.05)]);
+    feet.push([hold(rung, `fL${i}`, -0.12, 0.09, -0.06), hold(rung, `fR${i}`, 0.12, 0.09, -0.06)]);
+  }
+  const { LeftHand: LH, RightHand: RH, LeftFoot: LF, RightFoot: RF } = FullBodyBipedEffector;
+  const steps: ClimbStep[] = [
+    { time: 0, limb: LH, hold: hands[4]![0] },
+    { time: 0, limb: RH, hold: hands[4]![1] },
+    { time: 0, limb: LF, hold: feet[0]![0] },
+    { time: 0, limb: RF, hold: feet[0]![1] },
+  ];
+  let t = 0.8;
+  for (let r = 1; r <= rungsClimbed; r++) {
+    steps.push({ time: t, limb: RH, hold: hands[4 + r]![1] });
+    steps.push({ time: t + 0.6, limb: LF, hold: feet[r]![0] });
+    steps.push({ time: t + 1.2, limb: LH, hold: hands[4 + r]![0] });
+    steps.push({ time: t + 1.8, limb: RF, hold: feet[r]![1] });
+    t += 2.4;
+  }
+  const climb = new ClimbSequencer(system, { steps, moveTime: 0.45, liftHeight: 0.05, ...options });
+  return { m, ik, system, climb, rungs, hands, feet };
+}
+
+/** Pelvis-to-head angle from vertical (degrees). */
+function tilt(ik: FullBodyBipedIK): number {
+  const d = worldPos(ik.references.head!).subtract(worldPos(ik.references.pelvis)).normalize();
+  return (Math.acos(Math.min(1, d.y)) * 180) / Math.PI;
+}
+
+/** The bone, its first child (index finger, toe) and a tip 4 cm past it: the segments tested against the rungs. */
+function limbSegments(bone: Bone): Vector3[] {
+  const n = bone.getTransformNode()!;
+  const child = (n.getChildTransformNodes(true).find((c) => /index/i.test(c.name)) ??
+    n.getChildTransformNodes(true)[0])!;
+  const a = nodePos(n);
+  const b = nodePos(child);
+  return [a, b, b.add(b.subtract(a).normalize().scale(0.04))];
+}
+
+/** True when a segment's sampled points (21) are inside the box. */
+function segmentInBox(a: Vector3, b: Vector3, mesh: Mesh): boolean {
+  const box = mesh.getBoundingInfo().boundingBox;
+  for (let k = 0; k <= 20; k++) {
+    const p = Vector3.Lerp(a, b, k / 20);
+    if (box.intersectsPoint(p)) return true;
+  }
+  return false;
+}
+
+/**
+ * Plays the climb to its end: the largest tilt, the frames × limbs with a finger or toe inside a rung once on the
+ * ladder (`hits`) and while mounting it (`mountHits`), the pelvis's rise.
+ */
+function playClimb(lad: Awaited<ReturnType<typeof ualLadder>>, onFrame?: () => void) {
+  const { m, ik, climb, rungs } = lad;
+  const r = ik.references;
+  const bones = [r.leftHand, r.rightHand, r.leftFoot, r.rightFoot];
+  let finished = 0;
+  climb.onFinishedObservable.add(() => finished++);
+  const pelvis0 = worldPos(r.pelvis).y;
+  climb.start();
+  let worstTilt = 0;
+  let hits = 0;
+  let mountHits = 0;
+  let mounted = false;
+  const limbs = [5, 6, 7, 8] as FullBodyBipedEffector[];
+  for (let frame = 0; frame < 1200 && finished === 0; frame++) {
+    m.scene.render();
+    worstTilt = Math.max(worstTilt, tilt(ik));
+    // on the ladder: every limb has been on its first hold (the mount, from the ground, is counted apart)
+    mounted ||= limbs.every((l) => lad.system.isPaused(l));
+    for (const bone of bones) {
+      const [a, b, c] = limbSegments(bone);
+      for (const rung of rungs) {
+        if (!segmentInBox(a!, b!, rung) && !segmentInBox(b!, c!, rung)) continue;
+        if (mounted) hits++;
+        else mountHits++;
+      }
+    }
+    onFrame?.();
+  }
+  for (let i = 0; i < 30; i++) m.scene.render();
+  return { finished, worstTilt, endTilt: tilt(ik), hits, mountHits, rise: worldPos(r.pelvis).y - pelvis0 };
+}
+
+describe("a ladder climbed four rungs and more on UAL", () => {
+  it("with `root`, the root rises with the holds and the body stays upright (within ~15°), four and six rungs up", async () => {
+    for (const rungsClimbed of [4, 6]) {
+      const lad = await ualLadder(rungsClimbed, { root: null });
+      const rootStart = lad.m.root.position.clone();
+      const without = playClimb(lad);
+      const moved = await ualLadder(rungsClimbed, { root: null });
+      moved.climb.root = moved.m.root;
+      const withRoot = playClimb(moved);
+      const rootRise = moved.m.root.position.y - rootStart.y;
+      console.log(
+        `UAL ${rungsClimbed} rungs: pelvis-to-head from vertical, worst ${without.worstTilt.toFixed(1)}° (end ${without.endTilt.toFixed(1)}°) with the root on the ground, ${withRoot.worstTilt.toFixed(1)}° (end ${withRoot.endTilt.toFixed(1)}°) with \`root\`; pelvis rose ${without.rise.toFixed(3)} / ${withRoot.rise.toFixed(3)} m, the root ${rootRise.toFixed(3)} m`,
+      );
+      expect(withRoot.finished).toBe(1);
+      // measured 16.6° (4 rungs) and 17.1° (6) at worst, just after a hand reaches the rung above the other's;
+      // 7–15° most of the climb. With the root on the ground: 70.7° and 73.7°.
+      expect(withRoot.worstTilt).toBeLessThan(18);
+      expect(without.worstTilt).toBeGreaterThan(45);
+      // the root rose by the rungs climbed (0.3 m each), less what it still eases
+      expect(rootRise).toBeGreaterThan(0.3 * rungsClimbed - 0.05);
+      expect(rootRise).toBeLessThan(0.3 * rungsClimbed + 0.01);
+      // stop leaves the root where the climb took it
+      moved.climb.stop();
+      for (let i = 0; i < 30; i++) moved.m.scene.render();
+      expect(moved.m.root.position.y - rootStart.y).toBeCloseTo(rootRise, 6);
+      lad.m.dispose();
+      moved.m.dispose();
+      open.length = 0;
+    }
+  });
+
+  it("with `swingBack`, a moving hand or foot clears the rungs: no finger or toe inside a rung box", async () => {
+    const lad = await ualLadder(4, { swingBack: 0 });
+    const before = playClimb(lad);
+    const swung = await ualLadder(4, { swingBack: 0.15 });
+    swung.climb.root = swung.m.root;
+    const after = playClimb(swung);
+    console.log(
+      `UAL 4 rungs: frames × limbs with a finger or toe inside a rung on the ladder, ${before.hits} with liftHeight alone, ${after.hits} with swingBack 0.15 (and root); mounting from the ground ${before.mountHits} / ${after.mountHits}`,
+    );
+    expect(after.finished).toBe(1);
+    expect(before.hits).toBeGreaterThan(50);
+    expect(after.hits).toBe(0);
+  });
+
+  it("with `gripPose`, a hand on its hold has its fingers in the pose; they open as it moves", async () => {
+    const lad = await ualLadder(1, {});
+    const { LeftHand: LH } = FullBodyBipedEffector;
+    const poser = lad.system.getPoser(LH)!;
+    // the recipe of docs/API.md: both hands' fingers captured under one root, then curled
+    const grip = new TransformNode("grip", lad.m.scene);
+    HandPoser.capturePose(lad.system.getPoser(LH)!.hand, "L", grip);
+    HandPoser.capturePose(lad.system.getPoser(FullBodyBipedEffector.RightHand)!.hand, "R", grip);
+    curl(grip, 1.1);
+    const climb = new ClimbSequencer(lad.system, { steps: lad.climb.steps, moveTime: 0.45, gripPose: grip });
+    lad.climb.dispose();
+    const poses = new Map(grip.getDescendants(false).map((n) => [n.name, n as TransformNode]));
+    /** Largest angle (degrees) between a posed finger's local rotation and the pose's. */
+    const offPose = () => {
+      let worst = 0;
+      for (const b of poser.bones) {
+        const p = poses.get(b.name);
+        if (p === undefined) continue;
+        const d = Math.abs(Quaternion.Dot(b.rotationQuaternion!, p.rotationQuaternion!));
+        worst = Math.max(worst, (2 * Math.acos(Math.min(1, d)) * 180) / Math.PI);
+      }
+      return worst;
+    };
+    let onHold = 0;
+    let worstOnHold = 0;
+    let openedWhileMoving = 0;
+    const warnings = lad.ik.warningsRaised.length;
+    const played = playClimb({ ...lad, climb }, () => {
+      if (climb.getHold(LH) === null) return;
+      if (lad.system.isPaused(LH)) {
+        onHold++;
+        worstOnHold = Math.max(worstOnHold, offPose());
+      } else if (lad.system.getInteractionEffector(LH).weight > 0.3) {
+        openedWhileMoving = Math.max(openedWhileMoving, offPose());
+      }
+    });
+    console.log(
+      `UAL grip: fingers off the pose on a hold ≤ ${worstOnHold.toFixed(2)}° over ${onHold} frames; up to ${openedWhileMoving.toFixed(1)}° while moving`,
+    );
+    expect(played.finished).toBe(1);
+    expect(poser.bones.filter((b) => poses.has(b.name)).length).toBeGreaterThan(10);
+    expect(onHold).toBeGreaterThan(30);
+    expect(worstOnHold).toBeLessThan(1);
+    expect(openedWhileMoving).toBeGreaterThan(20);
+    // the shared pose stands in for one under each hold: no "no hand pose" warning
+    expect(lad.ik.warningsRaised.length).toBe(warnings);
+  });
+});
+
+/** Curls a captured finger pose: each finger bone turned by `angle` (radians) about its local X (UAL's bend axis). */
+function curl(pose: TransformNode, angle: number): void {
+  const q = Quaternion.RotationAxis(Vector3.Right(), angle);
+  for (const n of pose.getDescendants(false) as TransformNode[]) {
+    if (n.parent === pose || /thumb/i.test(n.name)) continue;
+    n.rotationQuaternion = n.rotationQuaternion!.multiply(q);
+  }
+}

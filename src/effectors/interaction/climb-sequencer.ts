@@ -47,6 +47,25 @@ export interface ClimbSequencerOptions {
   bodyWeight?: number;
   /** Rate (1/s) at which the body follows the holds' centroid (default 6). */
   bodySpeed?: number;
+  /**
+   * The character's root node, moved with the climb (default null: the root stays, only effectors move). From
+   * where it is at {@link ClimbSequencer.start}, it follows the change of the holds' centroid, less its part
+   * toward the ladder (so up, and sideways on a wall), at `bodySpeed`; the animation then plays from the climbing
+   * height instead of the IK stretching the body up to the holds. `stop()` leaves it where the climb took it.
+   */
+  root?: TransformNode | null;
+  /**
+   * How far a moving limb swings back, away from the ladder or wall, midway between its holds (world units,
+   * default 0), on top of `liftHeight`: the hand or foot clears the rung it leaves and the one it goes to. The
+   * direction is the body's side of the first holds, measured at {@link ClimbSequencer.start}.
+   */
+  swingBack?: number;
+  /**
+   * A finger pose the hands close to on their holds (a {@link HandPoser} pose: e.g. `HandPoser.capturePose`
+   * of a hand, bent; default null: the animated fingers). The hand opens as it leaves a hold and closes over
+   * the last 40 % of its move. Needs the system's hand posers (the default).
+   */
+  gripPose?: TransformNode | null;
 }
 
 const LIMBS = [
@@ -59,6 +78,22 @@ const tm = new Matrix();
 const tv = new Vector3();
 const tv2 = new Vector3();
 const centroid = new Vector3();
+const tv3 = new Vector3();
+/** Shares of a move: out from the ladder until SWING_OUT, in from SWING_IN to SET_DOWN, then down onto the hold. */
+const SWING_OUT = 0.3;
+const SWING_IN = 0.7;
+const SET_DOWN = 0.9;
+/** Height over its hold at which a swinging limb comes in, as a share of `swingBack`. */
+const HOVER = 0.5;
+
+/** 0 below 0, 1 above 1, the smooth cubic between. */
+function smoothstep(x: number): number {
+  const t = x < 0 ? 0 : x > 1 ? 1 : x;
+  return t * t * (3 - 2 * t);
+}
+
+/** Share of `moveTime` at whose start a hand begins to close on its next hold. */
+const GRIP_CLOSE_FROM = 0.6;
 
 /**
  * Climbing built on the {@link InteractionSystem}: a script of moves (which hand or foot goes to which
@@ -90,6 +125,12 @@ export class ClimbSequencer {
   bodyWeight: number;
   /** Rate (1/s) of the body following the centroid. */
   bodySpeed: number;
+  /** The character's root node moved with the climb, or null; read at {@link start}. */
+  root: TransformNode | null;
+  /** How far a moving limb swings back from the ladder midway between its holds (world units). */
+  swingBack: number;
+  /** The finger pose of the hands on their holds, or null (given to the hold objects as they are created). */
+  readonly gripPose: TransformNode | null;
   /** Notified once by {@link dispose}, before it lets go of its state (Babylon's convention). */
   readonly onDisposeObservable = new Observable<ClimbSequencer>();
   /** A step started. */
@@ -119,7 +160,18 @@ export class ClimbSequencer {
   private bodyCurrentWeight = 0;
   private bodyDefaultWeight = 0;
   private bodyActive = false;
+  /** Where the root was at start (its parent's space) and the centroid it moves with the change of. */
+  private readonly rootStart = new Vector3();
+  private readonly rootReference = new Vector3();
+  /** The root's position, eased toward its goal after the interactions and written before the next read. */
+  private readonly rootPosition = new Vector3();
+  private movingRoot: TransformNode | null = null;
+  /** Where each limb was when it went for its first hold (world), the start of its path without a previous one. */
+  private readonly reachFrom = [0, 1, 2, 3, 4, 5, 6, 7, 8].map(() => new Vector3());
+  /** Away from the ladder, in world space, unit (zero when unknown): measured at start. */
+  private readonly back = new Vector3();
   private preObserver: Observer<number> | null;
+  private rootObserver: Observer<void> | null;
   private postObserver: Observer<number> | null;
   private systemDisposeObserver: Observer<InteractionSystem> | null;
 
@@ -138,8 +190,13 @@ export class ClimbSequencer {
     this.bodyOffset = options.bodyOffset?.clone() ?? null;
     this.bodyWeight = options.bodyWeight ?? 1;
     this.bodySpeed = options.bodySpeed ?? 6;
+    this.root = options.root ?? null;
+    this.swingBack = options.swingBack ?? 0;
+    this.gripPose = options.gripPose ?? null;
     this.preObserver = system.onPreInteractionUpdateObservable.add((dt) => this.beforeInteractions(dt));
     this.postObserver = system.onPostInteractionUpdateObservable.add((dt) => this.afterInteractions(dt));
+    // before the skeleton is read: the animation, and the IK's read of it, start from the moved root
+    this.rootObserver = system.ik.solver.onPreUpdateObservable.add(() => this.moveRoot());
     // without its system (disposed, or its IK or character disposed) nothing would ever move a limb again
     this.systemDisposeObserver = system.onDisposeObservable.add(() => this.dispose());
   }
@@ -191,6 +248,16 @@ export class ClimbSequencer {
           ]),
         });
       }
+      if (this.gripPose !== null) {
+        curves.push({
+          type: InteractionCurveType.PoserWeight,
+          curve: new Curve([
+            { time: 0, value: 0 },
+            { time: t * GRIP_CLOSE_FROM, value: 0 },
+            { time: t, value: 1 },
+          ]),
+        });
+      }
       if (this.liftHeight !== 0) {
         curves.push({
           type: InteractionCurveType.PositionOffsetY,
@@ -201,7 +268,12 @@ export class ClimbSequencer {
           ]),
         });
       }
-      o = new InteractionObject(hold, { weightCurves: curves, events: [{ time: t, pause: true }], fadeInTime: t });
+      o = new InteractionObject(hold, {
+        weightCurves: curves,
+        events: [{ time: t, pause: true }],
+        fadeInTime: t,
+        handPose: this.gripPose,
+      });
       this.objects.set(hold, o);
     }
     return o;
@@ -223,17 +295,48 @@ export class ClimbSequencer {
     this.bodyCurrentWeight = body.positionWeight;
     const bone = body.bone;
     if (bone !== null) positionOfMatrix(boneWorldMatrixToRef(bone, this.system.mesh, tm), this.bodyPosition);
-    if (this.bodyOffset === null) {
-      const first: (TransformNode | null)[] = [null, null, null, null, null, null, null, null, null];
-      for (const s of this.steps) if (first[s.limb] === null && isEventTime(s.time)) first[s.limb] = s.hold;
-      if (this.centroidOf(first, null, centroid)) this.bodyOffset = this.bodyPosition.subtract(centroid);
-      else this.bodyOffset = Vector3.Zero();
+    const first: (TransformNode | null)[] = [null, null, null, null, null, null, null, null, null];
+    for (const s of this.steps) if (first[s.limb] === null && isEventTime(s.time)) first[s.limb] = s.hold;
+    const hasFirst = this.centroidOf(first, null, centroid);
+    if (this.bodyOffset === null) this.bodyOffset = hasFirst ? this.bodyPosition.subtract(centroid) : Vector3.Zero();
+    this.measureBack(hasFirst ? centroid : null);
+    // the root moves by the change of the centroid from here: the holds the limbs are on (a restart), else the first
+    this.movingRoot = this.root;
+    if (this.root !== null) {
+      if (!this.centroidOf(this.holds, this.previousHolds, this.rootReference)) this.rootReference.copyFrom(centroid);
+      this.rootStart.copyFrom(this.root.position);
+      this.rootPosition.copyFrom(this.root.position);
     }
   }
 
-  /** Stops climbing: every limb's interaction stops and the body returns to its weight before start. */
+  /** `back`: from the first holds' centroid to the body, across the character's up, unit; zero without holds. */
+  private measureBack(firstCentroid: Vector3 | null): void {
+    this.back.setAll(0);
+    if (firstCentroid === null) return;
+    this.characterUp(tv);
+    this.bodyPosition.subtractToRef(firstCentroid, tv2);
+    tv2.subtractInPlace(tv.scaleInPlace(Vector3.Dot(tv2, tv)));
+    const l = tv2.length();
+    if (l > 1e-6) this.back.copyFrom(tv2).scaleInPlace(1 / l);
+  }
+
+  /** The character's up in world space (its root's Y axis; world Y without a root), unit. */
+  private characterUp(out: Vector3): Vector3 {
+    const space = this.system.ik.rig.characterRoot;
+    if (space === null) return out.set(0, 1, 0);
+    const m = currentWorldMatrix(space).m;
+    out.set(m[4]!, m[5]!, m[6]!);
+    const l = out.length();
+    return l > 0 ? out.scaleInPlace(1 / l) : out.set(0, 1, 0);
+  }
+
+  /**
+   * Stops climbing: every limb's interaction stops and the body returns to its weight before start. The
+   * `root`, if any, stays where the climb took it (moving it on, to the top or back down, is the caller's).
+   */
   stop(): void {
     this.running = false;
+    this.movingRoot = null;
     for (const l of LIMBS) {
       if (this.holds[l] !== null) this.system.stopInteraction(l);
       this.holds[l] = null;
@@ -259,6 +362,8 @@ export class ClimbSequencer {
     this.bodyActive = false;
     if (this.preObserver !== null) this.system.onPreInteractionUpdateObservable.remove(this.preObserver);
     if (this.postObserver !== null) this.system.onPostInteractionUpdateObservable.remove(this.postObserver);
+    if (this.rootObserver !== null) this.system.ik.solver.onPreUpdateObservable.remove(this.rootObserver);
+    this.rootObserver = null;
     this.system.onDisposeObservable.remove(this.systemDisposeObserver);
     this.preObserver = null;
     this.postObserver = null;
@@ -285,6 +390,9 @@ export class ClimbSequencer {
       const started = this.system.startInteraction(step.limb, this.getHoldObject(step.hold), true);
       if (!started) continue;
       this.previousHolds[step.limb] = this.holds[step.limb] ?? null;
+      const bone = this.system.ik.solver.getEffector(step.limb).bone;
+      if (this.previousHolds[step.limb] === null && bone !== null)
+        positionOfMatrix(boneWorldMatrixToRef(bone, this.system.mesh, tm), this.reachFrom[step.limb]!);
       this.holds[step.limb] = step.hold;
       if (this.onStepObservable.hasObservers()) this.onStepObservable.notifyObservers({ index, step });
     }
@@ -306,16 +414,66 @@ export class ClimbSequencer {
     const w = this.bodyCurrentWeight;
     this.bodyCurrentWeight = goalWeight > w ? Math.min(goalWeight, w + rate) : Math.max(goalWeight, w - rate);
     if (this.running && this.centroidOf(this.holds, this.previousHolds, centroid)) {
-      centroid.addInPlace(this.bodyOffset ?? Vector3.ZeroReadOnly);
       const k = 1 - Math.exp(-this.bodySpeed * dt);
+      if (this.movingRoot !== null) this.followWithRoot(this.movingRoot, k);
+      centroid.addInPlace(this.bodyOffset ?? Vector3.ZeroReadOnly);
       Vector3.LerpToRef(this.bodyPosition, centroid, k, this.bodyPosition);
     }
+    if (this.running && this.swingBack !== 0) this.swingLimbs();
     body.position.copyFrom(this.bodyPosition);
     body.positionWeight = this.bodyCurrentWeight;
     if (!this.running && this.bodyCurrentWeight === this.bodyDefaultWeight) this.bodyActive = false;
     if (this.running && !this.finishedFired && this.isFinished) {
       this.finishedFired = true;
       this.onFinishedObservable.notifyObservers(this);
+    }
+  }
+
+  /** Eases `rootPosition` toward its start plus the centroid's change since start, less its part along `back`. */
+  private followWithRoot(root: TransformNode, k: number): void {
+    const d = centroid.subtractToRef(this.rootReference, tv3);
+    d.subtractInPlace(tv.copyFrom(this.back).scaleInPlace(Vector3.Dot(d, this.back)));
+    const parent = root.parent;
+    if (parent !== null) {
+      parent.getWorldMatrix().invertToRef(tm);
+      Vector3.TransformNormalToRef(d, tm, d);
+    }
+    d.addInPlace(this.rootStart);
+    Vector3.LerpToRef(this.rootPosition, d, k, this.rootPosition);
+  }
+
+  /** Before the skeleton is read: the root takes the position eased toward last frame. */
+  private moveRoot(): void {
+    if (this.movingRoot !== null) this.movingRoot.position.copyFrom(this.rootPosition);
+  }
+
+  /**
+   * Shapes the path of each limb between two holds so that it clears both rungs: out from the ladder by
+   * `swingBack` over the first 30 % of the move, rising ahead of the straight line (2s − s² of the climb instead
+   * of s), in again at half `swingBack` over its hold from 70 % to 90 %, then down onto it: it never comes up
+   * to a rung from below, nor sweeps a toe or finger through it.
+   */
+  private swingLimbs(): void {
+    this.characterUp(tv);
+    for (const l of LIMBS) {
+      const hold = this.holds[l];
+      if (hold === null || hold === undefined || this.system.isPaused(l)) continue;
+      const s = this.system.getInteractionEffector(l).weight;
+      if (!(s > 0 && s < 1)) continue;
+      const out = smoothstep(s / SWING_OUT);
+      const off = this.swingBack * out * smoothstep((SET_DOWN - s) / (SET_DOWN - SWING_IN));
+      let rise = HOVER * this.swingBack * out * smoothstep((1 - s) / (1 - SET_DOWN));
+      const from = this.previousHolds[l];
+      positionOfMatrix(currentWorldMatrix(hold), tv2);
+      if (from !== null && from !== undefined) positionOfMatrix(currentWorldMatrix(from), tv3);
+      else tv3.copyFrom(this.reachFrom[l]!);
+      // only upward: a limb going down already arrives from above
+      const climb = Vector3.Dot(tv2.subtractInPlace(tv3), tv);
+      if (climb > 0) rise += climb * s * (1 - s);
+      const p = this.system.ik.solver.getEffector(l).position;
+      p.x += this.back.x * off + tv.x * rise;
+      p.y += this.back.y * off + tv.y * rise;
+      p.z += this.back.z * off + tv.z * rise;
     }
   }
 

@@ -482,6 +482,8 @@ export class InteractionEffector {
     if (
       this.poser !== null &&
       this.poser.setPoseRoot(this.targetNode) === 0 &&
+      // the object's shared pose when the target has none of its own
+      (object.handPose === null || this.poser.setPoseRoot(object.handPose) === 0) &&
       this.used[InteractionCurveType.PoserWeight]
     ) {
       this.warnNoHandPose(this.targetNode);

@@ -77,6 +77,11 @@ export interface InteractionObjectOptions {
   fadeInTime?: number | null;
   /** The node parented to the hand on pick-up (default: the object's node). */
   pickUpRoot?: TransformNode | null;
+  /**
+   * A finger pose (see {@link HandPoser}) for a hand whose target has none under it (default null: only the
+   * target's own). One pose for many objects, e.g. every rung of a ladder.
+   */
+  handPose?: TransformNode | null;
   /** Look for targets among the node's descendants (default true). */
   findTargets?: boolean;
 }
@@ -108,6 +113,8 @@ export class InteractionObject {
   fadeInTime: number | null;
   /** The node parented to the hand on pick-up; null: `node`. */
   pickUpRoot: TransformNode | null;
+  /** The finger pose for a hand whose target has none under it, or null. */
+  handPose: TransformNode | null;
   /** The targets, per effector. */
   readonly targets: InteractionTarget[] = [];
 
@@ -120,6 +127,7 @@ export class InteractionObject {
     this.positionOffsetSpace = options.positionOffsetSpace ?? null;
     this.fadeInTime = options.fadeInTime ?? null;
     this.pickUpRoot = options.pickUpRoot ?? null;
+    this.handPose = options.handPose ?? null;
     if (options.findTargets ?? true) this.findTargets();
     for (const t of options.targets ?? []) this.addTarget(t);
   }
