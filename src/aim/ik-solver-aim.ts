@@ -5,17 +5,16 @@
 import { NumberRef } from "../math/number-ref.js";
 import {
   Quat,
-  conjugateMultiply,
   copyQuat,
   fromToRotation,
   identity,
   isFiniteQuat,
-  multiply,
   nlerpByRef,
   normalizeQuat,
   rotateVector,
 } from "../math/quat.js";
 import type { RotationLimit } from "../joints/limits/rotation-limit.js";
+import { clampToLimit, readRestLocals } from "../joints/limits/chain-limits.js";
 import { slerpVectorsByRef } from "../math/direction.js";
 import {
   type ReadonlyVec3,
@@ -88,7 +87,6 @@ const q = new Quat();
 const r = new Quat();
 const unit = new Quat();
 const parentRot = new Quat();
-const local = new Quat();
 // numbers handed to helpers by reference (see NumberRef)
 const frac = new NumberRef();
 const weightRef = new NumberRef();
@@ -225,14 +223,13 @@ export class IKSolverAim {
    * already set. The constructor takes the pose it is given.
    */
   readRestPose(): void {
-    if (this.rootParent >= 0) normalizeQuat(parentRot, this.pose.getRotation(this.rootParent, parentRot));
-    else identity(parentRot);
-    for (let i = 0; i < this.bones.length; i++) {
-      normalizeQuat(r, this.pose.getRotation(this.bones[i]!.bone, r));
-      conjugateMultiply(this.restLocals[i]!, parentRot, r);
-      copyQuat(parentRot, r);
-      this.bones[i]!.limit?.setDefaultLocalRotation(this.restLocals[i]!);
-    }
+    readRestLocals(
+      this.pose,
+      this.rootParent,
+      this.bones.map((b) => b.bone),
+      this.restLocals,
+    );
+    for (let i = 0; i < this.bones.length; i++) this.bones[i]!.limit?.setDefaultLocalRotation(this.restLocals[i]!);
   }
 
   /**
@@ -347,9 +344,7 @@ export class IKSolverAim {
     const c = this.chain;
     if (i > 0) c.getRotation(i - 1, parentRot);
     else copyQuat(parentRot, this.rootParentRotation);
-    conjugateMultiply(local, parentRot, c.getRotation(i, r));
-    if (!limit.apply(local)) return;
-    c.setRotation(i, normalizeQuat(r, multiply(r, parentRot, local)));
+    if (clampToLimit(limit, parentRot, c.getRotation(i, r))) c.setRotation(i, r);
   }
 
   /** Twists bone `i` about the aim axis so the pole axis turns toward the pole by `t`. */

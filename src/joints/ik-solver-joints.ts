@@ -4,10 +4,10 @@
  * Slightly over 500 lines: the frame's seven stages share the flat arrays; each is a short method here.
  * @module
  */
+import { clampToLimit, readRestLocals } from "./limits/chain-limits.js";
 import {
   Quat,
   type ReadonlyQuat,
-  conjugateMultiply,
   copyQuat,
   fromToRotation,
   identity,
@@ -57,7 +57,6 @@ const rot = new Quat();
 const turn = new Quat();
 const change = new Quat();
 const parentRot = new Quat();
-const local = new Quat();
 const blend = new Quat();
 const weightRef = new NumberRef();
 
@@ -190,16 +189,13 @@ export abstract class IKSolverJoints {
    * root parent) as the rest rotations the limits work from, and hands them to the limits already set.
    */
   readRestPose(): void {
-    const n = this.count;
-    if (this.rootParent >= 0) this.pose.getRotation(this.rootParent, parentRot);
-    else identity(parentRot);
-    for (let i = 0; i < n; i++) {
-      this.pose.getRotation(this.bones[i]!.id, rot);
-      normalizeQuat(rot, rot);
-      conjugateMultiply(this.restLocals[i]!, parentRot, rot);
-      copyQuat(parentRot, rot);
-      this.bones[i]!.limit?.setDefaultLocalRotation(this.restLocals[i]!);
-    }
+    readRestLocals(
+      this.pose,
+      this.rootParent,
+      this.bones.map((b) => b.id),
+      this.restLocals,
+    );
+    for (let i = 0; i < this.count; i++) this.bones[i]!.limit?.setDefaultLocalRotation(this.restLocals[i]!);
   }
 
   /** Sets joint `index`'s rotation limit (or removes it with null), relative to the stored rest rotation. */
@@ -485,12 +481,7 @@ export abstract class IKSolverJoints {
    */
   protected clampJoint(index: number, parent: ReadonlyQuat, rotation: Quat): boolean {
     const limit = this.activeLimit(index);
-    if (limit === null) return false;
-    conjugateMultiply(local, parent, rotation);
-    if (!limit.apply(local)) return false;
-    multiply(rotation, parent, local);
-    normalizeQuat(rotation, rotation);
-    return true;
+    return limit !== null && clampToLimit(limit, parent, rotation);
   }
 
   /**
