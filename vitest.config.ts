@@ -14,6 +14,7 @@ export const SOAKS = [
  */
 export const HEAP = [
   "test/scenario/all-components-frame-heap.test.ts",
+  "test/scenario/climb-frame-heap.test.ts",
   "test/scenario/fabrik-root.test.ts",
   "test/scenario/enable-fade-frame-heap.test.ts",
   "test/scenario/family-frame-heap.test.ts",

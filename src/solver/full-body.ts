@@ -450,7 +450,25 @@ export class IKSolverFullBody implements ChainSolver {
    * place them after the iterations, and they wander while the ends have settled.
    */
   private converged(): boolean {
-    return this.effectorsMet() || this.endsSettled();
+    if (this.effectorsMet()) return true;
+    // whether the ends settled, written out here: a method called only when an effector is not met stayed in V8's
+    // interpreter, boxing each double (19 B a frame on a ladder climb)
+    const limit = this.toleranceSquared;
+    const start = this.iterationStart;
+    let k = 0;
+    for (let c = 0; c < this.chains.length; c++) {
+      const nodes = this.chains[c]!.nodes;
+      const last = nodes.length - 1;
+      for (let i = 0; i <= last; i++, k += 3) {
+        if (i !== 0 && i !== last) continue;
+        const p = nodes[i]!.solverPosition;
+        const dx = p.x - start[k]!;
+        const dy = p.y - start[k + 1]!;
+        const dz = p.z - start[k + 2]!;
+        if (!(dx * dx + dy * dy + dz * dz <= limit)) return false;
+      }
+    }
+    return true;
   }
 
   /** See converged; an effector between weights 0 and 1 cannot be judged (false). */
@@ -475,26 +493,6 @@ export class IKSolverFullBody implements ChainSolver {
         const dx = p.x - t.x;
         const dy = p.y - t.y;
         const dz = p.z - t.z;
-        if (!(dx * dx + dy * dy + dz * dz <= limit)) return false;
-      }
-    }
-    return true;
-  }
-
-  /** No chain's first or last node moved farther than the tolerance since markIterationStart. */
-  private endsSettled(): boolean {
-    const limit = this.toleranceSquared;
-    const start = this.iterationStart;
-    let k = 0;
-    for (let c = 0; c < this.chains.length; c++) {
-      const nodes = this.chains[c]!.nodes;
-      const last = nodes.length - 1;
-      for (let i = 0; i <= last; i++, k += 3) {
-        if (i !== 0 && i !== last) continue;
-        const p = nodes[i]!.solverPosition;
-        const dx = p.x - start[k]!;
-        const dy = p.y - start[k + 1]!;
-        const dz = p.z - start[k + 2]!;
         if (!(dx * dx + dy * dy + dz * dz <= limit)) return false;
       }
     }

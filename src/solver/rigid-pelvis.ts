@@ -101,7 +101,28 @@ export function turnPelvisToReach(
     normal[0]! += damping;
     normal[4]! += damping;
     normal[8]! += damping;
-    if (!solve3(normal, rhs, axis)) return;
+    // the 3 × 3 solve by Cramer's rule, written out here: a function called only in the frames a foot is out of
+    // reach stayed in V8's interpreter, boxing each double (35 B a frame on a ladder climb)
+    const a0 = normal[0]!;
+    const a1 = normal[1]!;
+    const a2 = normal[2]!;
+    const a3 = normal[3]!;
+    const a4 = normal[4]!;
+    const a5 = normal[5]!;
+    const a6 = normal[6]!;
+    const a7 = normal[7]!;
+    const a8 = normal[8]!;
+    const c0 = a4 * a8 - a5 * a7;
+    const c1 = a5 * a6 - a3 * a8;
+    const c2 = a3 * a7 - a4 * a6;
+    const det = a0 * c0 + a1 * c1 + a2 * c2;
+    if (!(det > 0 || det < 0) || det - det !== 0) return;
+    const b0 = rhs[0]!;
+    const b1 = rhs[1]!;
+    const b2 = rhs[2]!;
+    axis.x = (b0 * c0 + b1 * (a2 * a7 - a1 * a8) + b2 * (a1 * a5 - a2 * a4)) / det;
+    axis.y = (b0 * c1 + b1 * (a0 * a8 - a2 * a6) + b2 * (a2 * a3 - a0 * a5)) / det;
+    axis.z = (b0 * c2 + b1 * (a1 * a6 - a0 * a7) + b2 * (a0 * a4 - a1 * a3)) / det;
     let angle = Math.sqrt(axis.x * axis.x + axis.y * axis.y + axis.z * axis.z);
     if (!(angle > 1e-12)) return;
     const cap = maxStep.value;
@@ -156,29 +177,4 @@ function addLeg(root: IKNode, leg: ReachingLeg): boolean {
 function turnAbout(root: IKNode, node: IKNode): void {
   sub(offset, node.solverPosition, root.solverPosition);
   add(node.solverPosition, root.solverPosition, rotateVector(offset, step, offset));
-}
-
-/** Solves the 3 × 3 system m x = b (Cramer); false when it is singular. */
-function solve3(m: Float64Array, b: Float64Array, out: Vec3): boolean {
-  const a0 = m[0]!;
-  const a1 = m[1]!;
-  const a2 = m[2]!;
-  const a3 = m[3]!;
-  const a4 = m[4]!;
-  const a5 = m[5]!;
-  const a6 = m[6]!;
-  const a7 = m[7]!;
-  const a8 = m[8]!;
-  const c0 = a4 * a8 - a5 * a7;
-  const c1 = a5 * a6 - a3 * a8;
-  const c2 = a3 * a7 - a4 * a6;
-  const det = a0 * c0 + a1 * c1 + a2 * c2;
-  if (!(Math.abs(det) > 0) || !Number.isFinite(det)) return false;
-  const b0 = b[0]!;
-  const b1 = b[1]!;
-  const b2 = b[2]!;
-  out.x = (b0 * c0 + b1 * (a2 * a7 - a1 * a8) + b2 * (a1 * a5 - a2 * a4)) / det;
-  out.y = (b0 * c1 + b1 * (a0 * a8 - a2 * a6) + b2 * (a2 * a3 - a0 * a5)) / det;
-  out.z = (b0 * c2 + b1 * (a1 * a6 - a0 * a7) + b2 * (a0 * a4 - a1 * a3)) / det;
-  return true;
 }

@@ -260,7 +260,11 @@ describe("the character disposed mid-climb on Mannequin", () => {
  * A real ladder on UAL playing Idle_Loop (as a user built it from docs/API.md): 9 rungs (or more) 0.3 m apart, 0.4 m in front
  * of the character, the hands starting on rung 4 and the feet on rung 0, `rungs` rungs climbed one limb at a time.
  */
-async function ualLadder(rungsClimbed: number, options: Partial<ClimbSequencerOptions> = {}) {
+async function ualLadder(
+  rungsClimbed: number,
+  options: Partial<ClimbSequencerOptions> = {},
+  { fromGround = false, down = false, lean = 0 } = {},
+) {
   const m = await loadModel("UAL", { clips: (n) => n === "Idle_Loop" });
   open.push(m);
   m.scene.animationGroups.find((g) => g.name === "Idle_Loop")!.start(true);
@@ -268,7 +272,8 @@ async function ualLadder(rungsClimbed: number, options: Partial<ClimbSequencerOp
   const system = new InteractionSystem(ik);
   m.scene.render();
   const ladder = new TransformNode("ladder", m.scene);
-  ladder.position.set(0, 0, 0.4);
+  // from the ground: rung 0 on the floor, the feet's first holds where the ankles stand (legs straight)
+  ladder.position.set(0, fromGround ? -0.3 : 0, 0.4);
   const rungs: Mesh[] = [];
   const hands: [TransformNode, TransformNode][] = [];
   const feet: [TransformNode, TransformNode][] = [];
@@ -282,7 +287,8 @@ async function ualLadder(rungsClimbed: number, options: Partial<ClimbSequencerOp
   for (let i = 0; i < Math.max(9, 5 + rungsClimbed); i++) {
     const rung = CreateBox(`rung${i}`, { width: 0.6, height: 0.04, depth: 0.04 }, m.scene);
     rung.parent = ladder;
-    rung.position.set(0, 0.3 * (i + 1), 0);
+    // a leaning ladder's rungs run forward as they rise (0.4 m ahead at 0.9 m up)
+    rung.position.set(0, 0.3 * (i + 1), lean * (0.3 * (i + 1) - 0.9));
     rungs.push(rung);
     hands.push([hold(rung, `hL${i}`, -0.18, 0.05, -0.05), hold(rung, `hR${i}`, 0.18, 0.05, -0.05)]);
     feet.push([hold(rung, `fL${i}`, -0.12, 0.09, -0.06), hold(rung, `fR${i}`, 0.12, 0.09, -0.06)]);
@@ -300,6 +306,14 @@ async function ualLadder(rungsClimbed: number, options: Partial<ClimbSequencerOp
     steps.push({ time: t + 0.6, limb: LF, hold: feet[r]![0] });
     steps.push({ time: t + 1.2, limb: LH, hold: hands[4 + r]![0] });
     steps.push({ time: t + 1.8, limb: RF, hold: feet[r]![1] });
+    t += 2.4;
+  }
+  // and back down, the last limb up first
+  for (let r = rungsClimbed - 1; down && r >= 0; r--) {
+    steps.push({ time: t, limb: RF, hold: feet[r]![1] });
+    steps.push({ time: t + 0.6, limb: LH, hold: hands[4 + r]![0] });
+    steps.push({ time: t + 1.2, limb: LF, hold: feet[r]![0] });
+    steps.push({ time: t + 1.8, limb: RH, hold: hands[4 + r]![1] });
     t += 2.4;
   }
   const climb = new ClimbSequencer(system, { steps, moveTime: 0.45, liftHeight: 0.05, ...options });
@@ -348,10 +362,17 @@ function playClimb(lad: Awaited<ReturnType<typeof ualLadder>>, onFrame?: () => v
   let hits = 0;
   let mountHits = 0;
   let mounted = false;
+  /** The farthest a hand or foot got from the hold it was on (paused there, at full weight), in metres. */
+  let holdWorst = 0;
   const limbs = [5, 6, 7, 8] as FullBodyBipedEffector[];
   for (let frame = 0; frame < 1200 && finished === 0; frame++) {
     m.scene.render();
     worstTilt = Math.max(worstTilt, tilt(ik));
+    limbs.forEach((l, i) => {
+      const hold = climb.getHold(l);
+      if (hold === null || !lad.system.isPaused(l) || lad.system.getInteractionEffector(l).weight < 1) return;
+      holdWorst = Math.max(holdWorst, Vector3.Distance(worldPos(bones[i]!), nodePos(hold)));
+    });
     // on the ladder: every limb has been on its first hold (the mount, from the ground, is counted apart)
     mounted ||= limbs.every((l) => lad.system.isPaused(l));
     for (const bone of bones) {
@@ -365,7 +386,7 @@ function playClimb(lad: Awaited<ReturnType<typeof ualLadder>>, onFrame?: () => v
     onFrame?.();
   }
   for (let i = 0; i < 30; i++) m.scene.render();
-  return { finished, worstTilt, endTilt: tilt(ik), hits, mountHits, rise: worldPos(r.pelvis).y - pelvis0 };
+  return { finished, worstTilt, endTilt: tilt(ik), hits, mountHits, holdWorst, rise: worldPos(r.pelvis).y - pelvis0 };
 }
 
 describe("a ladder climbed four rungs and more on UAL", () => {
@@ -379,7 +400,7 @@ describe("a ladder climbed four rungs and more on UAL", () => {
       const withRoot = playClimb(moved);
       const rootRise = moved.m.root.position.y - rootStart.y;
       console.log(
-        `UAL ${rungsClimbed} rungs: pelvis-to-head from vertical, worst ${without.worstTilt.toFixed(1)}° (end ${without.endTilt.toFixed(1)}°) with the root on the ground, ${withRoot.worstTilt.toFixed(1)}° (end ${withRoot.endTilt.toFixed(1)}°) with \`root\`; pelvis rose ${without.rise.toFixed(3)} / ${withRoot.rise.toFixed(3)} m, the root ${rootRise.toFixed(3)} m`,
+        `UAL ${rungsClimbed} rungs: pelvis-to-head from vertical, worst ${without.worstTilt.toFixed(1)}° (end ${without.endTilt.toFixed(1)}°) with the root on the ground, ${withRoot.worstTilt.toFixed(1)}° (end ${withRoot.endTilt.toFixed(1)}°) with \`root\`; pelvis rose ${without.rise.toFixed(3)} / ${withRoot.rise.toFixed(3)} m, the root ${rootRise.toFixed(3)} m; a hand or foot off its hold at worst ${(100 * without.holdWorst).toFixed(1)} / ${(100 * withRoot.holdWorst).toFixed(1)} cm`,
       );
       expect(withRoot.finished).toBe(1);
       // measured 16.6° (4 rungs) and 17.1° (6) at worst, just after a hand reaches the rung above the other's;
@@ -397,6 +418,39 @@ describe("a ladder climbed four rungs and more on UAL", () => {
       moved.m.dispose();
       open.length = 0;
     }
+  });
+
+  it("with `root`, a climb from the ground, up and back down, keeps every hand and foot on its hold", async () => {
+    const lad = await ualLadder(3, { root: null, swingBack: 0.15 }, { fromGround: true, down: true });
+    lad.climb.root = lad.m.root;
+    const out = playClimb(lad);
+    console.log(
+      `UAL 3 rungs up and down from the ground: a hand or foot off its hold at worst ${(100 * out.holdWorst).toFixed(2)} cm; tilt ${out.worstTilt.toFixed(1)}°`,
+    );
+    expect(out.finished).toBe(1);
+    expect(out.holdWorst).toBeLessThan(0.005);
+  });
+
+  it("with `root`, up a leaning ladder the body comes forward with the rungs", async () => {
+    // the body effector off (it would carry the pelvis forward with the holds whatever the root does)
+    const lad = await ualLadder(4, { root: null, bodyWeight: 0 }, { lean: 0.2 });
+    lad.climb.root = lad.m.root;
+    const pelvis = lad.ik.references.pelvis;
+    // the pelvis' horizontal distance behind the ladder's rungs
+    const behind = () => {
+      const p = worldPos(pelvis);
+      return 0.4 + 0.2 * (p.y - 0.9) - p.z;
+    };
+    const before = behind();
+    const out = playClimb(lad);
+    const after = behind();
+    console.log(
+      `UAL 4 rungs up a ladder leaning 0.2: pelvis ${(100 * before).toFixed(1)} cm behind the rungs at the start, ${(100 * after).toFixed(1)} cm at the top; a hand or foot off its hold at worst ${(100 * out.holdWorst).toFixed(2)} cm; tilt ${out.worstTilt.toFixed(1)}°`,
+    );
+    expect(out.finished).toBe(1);
+    // with the part of the holds' move toward the ladder left out: 76.3 cm at the top, tilt 47.0° (26.0° now)
+    expect(Math.abs(after - before)).toBeLessThan(0.05);
+    expect(out.holdWorst).toBeLessThan(0.005);
   });
 
   it("with `swingBack`, a moving hand or foot clears the rungs: no finger or toe inside a rung box", async () => {

@@ -1,7 +1,7 @@
 /**
  * climb: a ClimbSequencer on a ladder sized from the character. Hands and feet go rung to rung (one limb at
- * a time, three rungs up, then down again), the body effector follows the holds lightly, and the character's
- * root rises with the lower foot's rung, so the whole body climbs rung by rung. Camera from the side.
+ * a time, three rungs up, then down again), swinging out to clear the rungs; the sequencer carries the character's
+ * root with the holds (its `root` option), so the whole body climbs rung by rung. Camera from the side.
  */
 import type { Bone } from "@babylonjs/core/Bones/bone";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector";
@@ -19,8 +19,6 @@ import { arr, bonePos, frameCamera, playClip, worldPos } from "../kit";
 const CLIMB = 3;
 const STEP = 0.55;
 const MOVE = 0.45;
-/** Top speed (heights per second) at which the body sinks for a leg that lacks reach. */
-const DROP_SPEED = 0.5;
 
 async function build(ctx: Ctx): Promise<ScenarioRun> {
   const c = ctx.spawn(Vector3.Zero());
@@ -50,17 +48,16 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   ik.solver.leftArmChain.pull = 0.5;
   ik.solver.rightArmChain.pull = 0.5;
   const system = new InteractionSystem(ik);
-  // the root's rise carries the body, not the body effector: pulled toward the holds' centre, it lifts
-  // a long-legged character's lower foot off its rung (Xbot)
-  const seq = new ClimbSequencer(system, { steps, moveTime: MOVE, liftHeight: 0.04 * h, bodyWeight: 0 });
-  // per limb: the rung it leaves and the one it goes to (since when), for the root's rise
-  const moves = new Map(limbs.map((l) => [l.limb, { from: 0, to: 0, at: 0 }]));
-  seq.onStepObservable.add(({ step }) => {
-    const l = limbs.find((x) => x.limb === step.limb)!;
-    const m = moves.get(step.limb)!;
-    m.from = m.to;
-    m.to = l.holds.indexOf(step.hold) - l.first;
-    m.at = seq.time;
+  // the root climbs with the holds (the animation plays from the climbing height), not the body effector: pulled
+  // toward the holds' centre, it lifts a long-legged character's lower foot off its rung (Xbot); each moving
+  // limb swings out from the ladder so fingers and toes clear the rungs
+  const seq = new ClimbSequencer(system, {
+    steps,
+    moveTime: MOVE,
+    liftHeight: 0.04 * h,
+    bodyWeight: 0,
+    root: c.root,
+    swingBack: 0.08 * h,
   });
   let restart = 0;
   let loop = 0;
@@ -80,20 +77,8 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   const atTop = forward.scale(ladder.lean * top).addInPlaceFromFloats(0, top, 0);
   const body = outline(c);
   framePoints(ctx.camera, [...ladderCorners(ladder), ...body, ...body.map((p) => p.add(atTop))]);
-  const rootStart = c.root.position.clone();
-  // where the pelvis is once all four hold, the feet on the first rung (the root already lower for the legs)
+  // where the pelvis is once all four hold, the feet on the first rung
   let pelvisStart: Vector3 | null = null;
-  /** Rungs climbed: the lower foot's rung (blended over its move), so the legs always reach their holds. */
-  const climbed = () => {
-    let low = Infinity;
-    for (const l of [LF, RF]) {
-      const m = moves.get(l)!;
-      // clamped below too: the frame a climb restarts, the sequencer's time is back at 0 before the new steps
-      // arrive, and the old moves extrapolated the body thirty rungs up
-      low = Math.min(low, m.from + (m.to - m.from) * Math.min(1, Math.max(0, (seq.time - m.at) / MOVE)));
-    }
-    return low;
-  };
   const holding = (limb: FullBodyBipedEffector) =>
     system.isPaused(limb) && system.getInteractionEffector(limb).weight >= 1 && seq.getHold(limb) !== null;
   const state = (): Json => {
@@ -114,30 +99,6 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   const worst: Record<string, { hold: number; frames: number; holds: string[] }> = {};
   for (const l of limbs) worst[l.name] = { hold: 0, frames: 0, holds: [] };
   let frame = 0;
-  const legs = [
-    [LF, r.leftThigh],
-    [RF, r.rightThigh],
-  ] as const;
-  const legLength =
-    Vector3.Distance(bonePos(r.leftThigh), bonePos(r.leftCalf)) +
-    Vector3.Distance(bonePos(r.leftCalf), bonePos(r.leftFoot));
-  /**
-   * What a leg lacks to reach its rung (0 if nothing). Only a rung below the thigh counts: lowering the body
-   * brings the thigh nearer to it, while for one above (a foot on its way up) it would move away and the
-   * feedback below would run away.
-   */
-  const lackOf = (thigh: Bone, hold: TransformNode): number => {
-    const t = bonePos(thigh);
-    const p = worldPos(hold);
-    return p.y < t.y ? Math.max(0, Vector3.Distance(t, p) - 0.95 * legLength) : 0;
-  };
-  const [minDrop, maxDrop] = [0.05 * h, 0.05 * h + 0.5 * legLength];
-  // the first frames already low enough for the first rungs (the feedback below keeps it so)
-  let drop = minDrop;
-  for (const l of limbs.filter((x) => x.limb === LF || x.limb === RF)) {
-    const thigh = l.limb === LF ? r.leftThigh : r.rightThigh;
-    drop = Math.min(maxDrop, Math.max(drop, minDrop + 1.3 * lackOf(thigh, l.holds[0]!)));
-  }
   /** The pelvis' lowest and highest point since all four first held (NaN, once there, stays). */
   const pelvisRange = [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY];
   /** The pelvis' largest move between two frames since then (a restart or a rung out of reach once popped). */
@@ -150,7 +111,6 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     done: false,
     world: () => ({
       limbs: state(),
-      climbed: climbed(),
       height: h,
       loops: loop,
       pelvisRange: [...pelvisRange],
@@ -160,27 +120,8 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     update: (dt) => {
       system.speed = ctx.paused() ? 0 : 1;
       if (ctx.paused()) return;
-      if (restart > 0 && (restart -= dt) <= 0) {
-        // every foot is where its last move took it: the new script's clock must not replay the old moves
-        for (const m of moves.values()) m.from = m.to;
-        seq.start();
-      }
-      // the body climbs: the root rises with the holds; it sits lower by what a foot's leg lacks to reach its
-      // rung (last frame's thigh), so a character with a shorter leg still stands on it
-      // only a foot on its rung counts: one just leaving for the rung below lacks it until the root follows
-      let lack = 0;
-      for (const [limb, thigh] of legs) {
-        const hold = seq.getHold(limb);
-        if (hold !== null && holding(limb)) lack = Math.max(lack, lackOf(thigh, hold));
-      }
-      // a rate with a top speed, not a share per frame: the same motion at any frame rate, none while time
-      // stands still, and no jump when a rung is suddenly out of reach
-      const sink = lack > 0 ? Math.min(Math.min(1.2, 40 * dt) * lack, DROP_SPEED * h * dt) : -0.02 * h * dt;
-      drop = Math.min(maxDrop, Math.max(minDrop, drop + sink));
-      const rise = climbed() * ladder.spacing - (seq.isRunning ? drop : 0);
-      c.root.position.y = rootStart.y + rise;
-      c.root.position.x = rootStart.x + forward.x * ladder.lean * rise;
-      c.root.position.z = rootStart.z + forward.z * ladder.lean * rise;
+      // a restart keeps every limb on its hold; the root moves on from where the climb left it
+      if (restart > 0 && (restart -= dt) <= 0) seq.start();
     },
     after: () => {
       if (pelvisStart !== null) {
@@ -240,7 +181,7 @@ export const climb: Scenario = {
   name: "climb",
   title: "Climb",
   help:
-    "ClimbSequencer: hands and feet go rung to rung, one at a time; the body effector follows the holds and the " +
-    "character climbs three rungs and back down.",
+    "ClimbSequencer: hands and feet go rung to rung, one at a time, swinging clear of the rungs; the character's " +
+    "root climbs with the holds, three rungs up and back down.",
   build,
 };

@@ -2,6 +2,7 @@ import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { Observable, type Observer } from "@babylonjs/core/Misc/observable.js";
 import { boneWorldMatrixToRef, currentWorldMatrix } from "../../babylon/world-matrix.js";
+import { ClimbFootReach } from "./climb-foot-reach.js";
 import { Curve } from "../../math/curve.js";
 import { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import { InteractionCurveType } from "./interaction-curves.js";
@@ -49,9 +50,11 @@ export interface ClimbSequencerOptions {
   bodySpeed?: number;
   /**
    * The character's root node, moved with the climb (default null: the root stays, only effectors move). From
-   * where it is at {@link ClimbSequencer.start}, it follows the change of the holds' centroid, less its part
-   * toward the ladder (so up, and sideways on a wall), at `bodySpeed`; the animation then plays from the climbing
-   * height instead of the IK stretching the body up to the holds. `stop()` leaves it where the climb took it.
+   * where it is at {@link ClimbSequencer.start}, it follows the change of the holds' centroid (up, sideways on a
+   * wall, forward up a leaning ladder), eased at `bodySpeed`, and sinks below that (the body effector with it) as
+   * far as a foot on its hold, or on its way down to one, needs to stay within reach of its hip: the animation then
+   * plays from the climbing height instead of the IK stretching the body up to the holds. `stop()` leaves it where
+   * the climb took it.
    */
   root?: TransformNode | null;
   /**
@@ -86,10 +89,18 @@ const SET_DOWN = 0.9;
 /** Height over its hold at which a swinging limb comes in, as a share of `swingBack`. */
 const HOVER = 0.5;
 
-/** 0 below 0, 1 above 1, the smooth cubic between. */
-function smoothstep(x: number): number {
-  const t = x < 0 ? 0 : x > 1 ? 1 : x;
-  return t * t * (3 - 2 * t);
+/** Removes `hook` from `hooks` (the system's hook lists). */
+function removeHook(hooks: (() => void)[], hook: () => void): void {
+  const i = hooks.indexOf(hook);
+  if (i >= 0) hooks.splice(i, 1);
+}
+
+/** A world direction `v` in `node`'s parent's space, in place. */
+function toParentSpace(v: Vector3, node: TransformNode): Vector3 {
+  const parent = node.parent;
+  if (parent === null) return v;
+  parent.getWorldMatrix().invertToRef(tm);
+  return Vector3.TransformNormalToRef(v, tm, v);
 }
 
 /** Share of `moveTime` at whose start a hand begins to close on its next hold. */
@@ -166,13 +177,18 @@ export class ClimbSequencer {
   /** The root's position, eased toward its goal after the interactions and written before the next read. */
   private readonly rootPosition = new Vector3();
   private movingRoot: TransformNode | null = null;
+  /** How far the root sits below its goal for the feet's reach, and that sink in the root's parent space. */
+  private readonly footReach = new ClimbFootReach();
+  private readonly rootSink = new Vector3();
   /** Where each limb was when it went for its first hold (world), the start of its path without a previous one. */
   private readonly reachFrom = [0, 1, 2, 3, 4, 5, 6, 7, 8].map(() => new Vector3());
   /** Away from the ladder, in world space, unit (zero when unknown): measured at start. */
   private readonly back = new Vector3();
-  private preObserver: Observer<number> | null;
+  private readonly beforeHook = (): void => this.beforeInteractions();
+  private readonly afterHook = (): void => this.afterInteractions();
+  /** This frame's share of the way the body and the root ease toward their goals. */
+  private ease = 0;
   private rootObserver: Observer<void> | null;
-  private postObserver: Observer<number> | null;
   private systemDisposeObserver: Observer<InteractionSystem> | null;
 
   /** A sequencer on `system` (not started). */
@@ -193,8 +209,8 @@ export class ClimbSequencer {
     this.root = options.root ?? null;
     this.swingBack = options.swingBack ?? 0;
     this.gripPose = options.gripPose ?? null;
-    this.preObserver = system.onPreInteractionUpdateObservable.add((dt) => this.beforeInteractions(dt));
-    this.postObserver = system.onPostInteractionUpdateObservable.add((dt) => this.afterInteractions(dt));
+    system._beforeInteractions.push(this.beforeHook);
+    system._afterInteractions.push(this.afterHook);
     // before the skeleton is read: the animation, and the IK's read of it, start from the moved root
     this.rootObserver = system.ik.solver.onPreUpdateObservable.add(() => this.moveRoot());
     // without its system (disposed, or its IK or character disposed) nothing would ever move a limb again
@@ -301,12 +317,27 @@ export class ClimbSequencer {
     if (this.bodyOffset === null) this.bodyOffset = hasFirst ? this.bodyPosition.subtract(centroid) : Vector3.Zero();
     this.measureBack(hasFirst ? centroid : null);
     // the root moves by the change of the centroid from here: the holds the limbs are on (a restart), else the first
+    const restart = this.movingRoot !== null && this.movingRoot === this.root;
     this.movingRoot = this.root;
-    if (this.root !== null) {
-      if (!this.centroidOf(this.holds, this.previousHolds, this.rootReference)) this.rootReference.copyFrom(centroid);
-      this.rootStart.copyFrom(this.root.position);
-      this.rootPosition.copyFrom(this.root.position);
+    if (this.root === null) return;
+    if (restart) {
+      // the goal carries on from where it is (no leak of the ease or the sink into the new start, which each
+      // loop of a repeated climb would add up); the sink goes on as it was
+      if (this.centroidOf(this.holds, this.previousHolds, tv2)) {
+        this.rootStart.addInPlace(toParentSpace(tv.copyFrom(tv2).subtractInPlace(this.rootReference), this.root));
+        this.rootReference.copyFrom(tv2);
+      }
+      return;
     }
+    if (!this.centroidOf(this.holds, this.previousHolds, this.rootReference)) this.rootReference.copyFrom(centroid);
+    this.rootSink.setAll(0);
+    this.footReach.reset();
+    const r = this.system.ik.references;
+    const at = this.root.getAbsolutePosition();
+    this.footReach.measure(0, r.leftThigh, r.leftCalf, r.leftFoot, this.system.mesh, at);
+    this.footReach.measure(1, r.rightThigh, r.rightCalf, r.rightFoot, this.system.mesh, at);
+    this.rootStart.copyFrom(this.root.position);
+    this.rootPosition.copyFrom(this.rootStart);
   }
 
   /** `back`: from the first holds' centroid to the body, across the character's up, unit; zero without holds. */
@@ -360,21 +391,19 @@ export class ClimbSequencer {
     if (this.running) this.stop();
     if (this.bodyActive) this.system.ik.solver.bodyEffector.positionWeight = this.bodyDefaultWeight;
     this.bodyActive = false;
-    if (this.preObserver !== null) this.system.onPreInteractionUpdateObservable.remove(this.preObserver);
-    if (this.postObserver !== null) this.system.onPostInteractionUpdateObservable.remove(this.postObserver);
+    removeHook(this.system._beforeInteractions, this.beforeHook);
+    removeHook(this.system._afterInteractions, this.afterHook);
     if (this.rootObserver !== null) this.system.ik.solver.onPreUpdateObservable.remove(this.rootObserver);
     this.rootObserver = null;
     this.system.onDisposeObservable.remove(this.systemDisposeObserver);
-    this.preObserver = null;
-    this.postObserver = null;
     this.systemDisposeObserver = null;
     this.onStepObservable.clear();
     this.onFinishedObservable.clear();
   }
 
-  private beforeInteractions(dt: number): void {
+  private beforeInteractions(): void {
     if (!this.running) return;
-    this.clock += dt * (this.system.speed > 0 ? this.system.speed : 0);
+    this.clock += this.system.lastDeltaTime * (this.system.speed > 0 ? this.system.speed : 0);
     while (this.next < this.steps.length) {
       const index = this.next;
       const step = this.steps[index]!;
@@ -406,8 +435,9 @@ export class ClimbSequencer {
     );
   }
 
-  private afterInteractions(dt: number): void {
+  private afterInteractions(): void {
     if (!this.bodyActive) return;
+    const dt = this.system.lastDeltaTime;
     const body = this.system.ik.solver.bodyEffector;
     const goalWeight = this.running ? this.bodyWeight : this.bodyDefaultWeight;
     const rate = dt / this.moveTime;
@@ -415,8 +445,20 @@ export class ClimbSequencer {
     this.bodyCurrentWeight = goalWeight > w ? Math.min(goalWeight, w + rate) : Math.max(goalWeight, w - rate);
     if (this.running && this.centroidOf(this.holds, this.previousHolds, centroid)) {
       const k = 1 - Math.exp(-this.bodySpeed * dt);
-      if (this.movingRoot !== null) this.followWithRoot(this.movingRoot, k);
+      this.ease = k;
+      if (this.movingRoot !== null) {
+        this.followWithRoot(this.movingRoot);
+        this.sinkForFeet(this.movingRoot);
+      }
       centroid.addInPlace(this.bodyOffset ?? Vector3.ZeroReadOnly);
+      // the body sinks with the root: held at its height, it would keep the feet as far from their holds
+      if (this.movingRoot !== null) {
+        const up = this.characterUp(tv);
+        const s = this.footReach.sink;
+        centroid.x -= up.x * s;
+        centroid.y -= up.y * s;
+        centroid.z -= up.z * s;
+      }
       Vector3.LerpToRef(this.bodyPosition, centroid, k, this.bodyPosition);
     }
     if (this.running && this.swingBack !== 0) this.swingLimbs();
@@ -429,22 +471,54 @@ export class ClimbSequencer {
     }
   }
 
-  /** Eases `rootPosition` toward its start plus the centroid's change since start, less its part along `back`. */
-  private followWithRoot(root: TransformNode, k: number): void {
-    const d = centroid.subtractToRef(this.rootReference, tv3);
-    d.subtractInPlace(tv.copyFrom(this.back).scaleInPlace(Vector3.Dot(d, this.back)));
-    const parent = root.parent;
-    if (parent !== null) {
-      parent.getWorldMatrix().invertToRef(tm);
-      Vector3.TransformNormalToRef(d, tm, d);
-    }
+  /** Eases `rootPosition` toward its start plus the centroid's change since start. */
+  private followWithRoot(root: TransformNode): void {
+    // all of it, toward the ladder too: up a leaning ladder the body must come forward as it rises
+    const d = toParentSpace(centroid.subtractToRef(this.rootReference, tv3), root);
     d.addInPlace(this.rootStart);
-    Vector3.LerpToRef(this.rootPosition, d, k, this.rootPosition);
+    const k = this.ease;
+    const p = this.rootPosition;
+    p.x += (d.x - p.x) * k;
+    p.y += (d.y - p.y) * k;
+    p.z += (d.z - p.z) * k;
   }
 
-  /** Before the skeleton is read: the root takes the position eased toward last frame. */
+  /**
+   * Sinks the root (and the body) by what a foot on its hold needs to reach it from its hip, the hip carried by
+   * the root's move from where it was at start: the centroid rises with the hands too, and a leg straight at the
+   * start would lift its foot off. Predicted, not measured from the solved pose: the hands' pull can keep the
+   * solved hip up whatever the root does, and a measured lack then sank the root without end.
+   */
+  private sinkForFeet(root: TransformNode): void {
+    const up = this.characterUp(tv3);
+    const parent = root.parent;
+    // the root's goal without the sink, in world space
+    if (parent !== null) Vector3.TransformCoordinatesToRef(this.rootPosition, parent.getWorldMatrix(), tv);
+    else tv.copyFrom(this.rootPosition);
+    const reach = this.footReach;
+    reach.begin();
+    this.addFoot(0, FullBodyBipedEffector.LeftFoot, up);
+    this.addFoot(1, FullBodyBipedEffector.RightFoot, up);
+    reach.update(this.system);
+    const s = reach.sink;
+    const rs = this.rootSink;
+    rs.x = up.x * s;
+    rs.y = up.y * s;
+    rs.z = up.z * s;
+    toParentSpace(rs, root);
+  }
+
+  /** Folds a foot with a hold into the feet's sink, the root's goal (world) in `tv`. */
+  private addFoot(side: 0 | 1, l: FullBodyBipedEffector, up: Vector3): void {
+    const hold = this.holds[l];
+    if (hold === null || hold === undefined) return;
+    const moving = this.system.isPaused(l) ? null : this.system.getInteractionEffector(l);
+    this.footReach.addFoot(side, tv, up, hold, this.previousHolds[l] ?? null, moving);
+  }
+
+  /** Before the skeleton is read: the root takes the position eased toward last frame, less the feet's sink. */
   private moveRoot(): void {
-    if (this.movingRoot !== null) this.movingRoot.position.copyFrom(this.rootPosition);
+    if (this.movingRoot !== null) this.movingRoot.position.copyFrom(this.rootPosition).subtractInPlace(this.rootSink);
   }
 
   /**
@@ -454,26 +528,39 @@ export class ClimbSequencer {
    * to a rung from below, nor sweeps a toe or finger through it.
    */
   private swingLimbs(): void {
-    this.characterUp(tv);
-    for (const l of LIMBS) {
+    const up = this.characterUp(tv);
+    const back = this.back;
+    for (let i = 0; i < LIMBS.length; i++) {
+      const l = LIMBS[i]!;
       const hold = this.holds[l];
       if (hold === null || hold === undefined || this.system.isPaused(l)) continue;
       const s = this.system.getInteractionEffector(l).weight;
       if (!(s > 0 && s < 1)) continue;
-      const out = smoothstep(s / SWING_OUT);
-      const off = this.swingBack * out * smoothstep((SET_DOWN - s) / (SET_DOWN - SWING_IN));
-      let rise = HOVER * this.swingBack * out * smoothstep((1 - s) / (1 - SET_DOWN));
+      // three smoothsteps, written out: a double handed to a function may be boxed (ARCHITECTURE.md, "Doubles
+      // across calls")
+      let x = s / SWING_OUT;
+      x = x > 1 ? 1 : x;
+      const out = x * x * (3 - 2 * x);
+      x = (SET_DOWN - s) / (SET_DOWN - SWING_IN);
+      x = x < 0 ? 0 : x > 1 ? 1 : x;
+      const off = this.swingBack * out * x * x * (3 - 2 * x);
+      x = (1 - s) / (1 - SET_DOWN);
+      x = x > 1 ? 1 : x;
+      let rise = HOVER * this.swingBack * out * x * x * (3 - 2 * x);
       const from = this.previousHolds[l];
-      positionOfMatrix(currentWorldMatrix(hold), tv2);
-      if (from !== null && from !== undefined) positionOfMatrix(currentWorldMatrix(from), tv3);
-      else tv3.copyFrom(this.reachFrom[l]!);
+      const to = currentWorldMatrix(hold).m;
+      const start = from !== null && from !== undefined ? currentWorldMatrix(from).m : null;
+      const r = this.reachFrom[l]!;
       // only upward: a limb going down already arrives from above
-      const climb = Vector3.Dot(tv2.subtractInPlace(tv3), tv);
+      const climb =
+        (to[12]! - (start === null ? r.x : start[12]!)) * up.x +
+        (to[13]! - (start === null ? r.y : start[13]!)) * up.y +
+        (to[14]! - (start === null ? r.z : start[14]!)) * up.z;
       if (climb > 0) rise += climb * s * (1 - s);
-      const p = this.system.ik.solver.getEffector(l).position;
-      p.x += this.back.x * off + tv.x * rise;
-      p.y += this.back.y * off + tv.y * rise;
-      p.z += this.back.z * off + tv.z * rise;
+      tv2.x = back.x * off + up.x * rise;
+      tv2.y = back.y * off + up.y * rise;
+      tv2.z = back.z * off + up.z * rise;
+      this.system.ik.solver.getEffector(l).position.addInPlace(tv2);
     }
   }
 

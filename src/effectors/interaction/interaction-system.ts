@@ -97,6 +97,13 @@ export class InteractionSystem {
   readonly onPreInteractionUpdateObservable = new Observable<number>();
   /** Every update, after the effectors' interactions advanced, still before the solve. */
   readonly onPostInteractionUpdateObservable = new Observable<number>();
+  /**
+   * @internal Called in each update before and after the effectors advance, like the two observables above but
+   * without the delta time as an argument, which V8 boxes per call: they read {@link lastDeltaTime}.
+   */
+  readonly _beforeInteractions: (() => void)[] = [];
+  /** @internal See {@link _beforeInteractions}. */
+  readonly _afterInteractions: (() => void)[] = [];
 
   // FinalIK's delegate names before the on…Observable rule (docs/API.md, "Observables"): kept as aliases
   /** @deprecated Use {@link onInteractionStartObservable} (the same object). */
@@ -355,6 +362,8 @@ export class InteractionSystem {
       o.clear();
     this.onPreInteractionUpdateObservable.clear();
     this.onPostInteractionUpdateObservable.clear();
+    this._beforeInteractions.length = 0;
+    this._afterInteractions.length = 0;
   }
 
   /** The frame's delta time in seconds (see the class notes), into lastDeltaTime. */
@@ -381,10 +390,14 @@ export class InteractionSystem {
     // the step goes to the effectors through lastDeltaTime, not as an argument or a return value
     // (see ARCHITECTURE.md, "Doubles across calls")
     this.stepDeltaTime();
+    const before = this._beforeInteractions;
+    for (let i = 0; i < before.length; i++) before[i]!();
     if (this.onPreInteractionUpdateObservable.hasObservers())
       this.onPreInteractionUpdateObservable.notifyObservers(this.lastDeltaTime);
     const list = this.effectors;
     for (let i = 0; i < list.length; i++) list[i]!._update();
+    const after = this._afterInteractions;
+    for (let i = 0; i < after.length; i++) after[i]!();
     if (this.onPostInteractionUpdateObservable.hasObservers())
       this.onPostInteractionUpdateObservable.notifyObservers(this.lastDeltaTime);
   }
