@@ -2,7 +2,7 @@ import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { Scene } from "@babylonjs/core/scene.js";
 import { IKSolverLimb, type LimbBendModifier } from "../limb/ik-solver-limb.js";
-import { Vec3, cross, lengthSq, normalize, scale, sub } from "../math/vec3.js";
+import { Vec3, cross, dot, length, lengthSq, normalize, scale, sub } from "../math/vec3.js";
 import { FBBIKError, setUpAs } from "../solver/errors.js";
 import { checkChain } from "./bone-chain.js";
 import { detectBipedFacing } from "./character-forward.js";
@@ -95,7 +95,7 @@ export class LimbIK extends RigComponent {
       // the `arm` bend modifier's frame: the character's forward and up, in component space
       const forward = rig.worldToComponentVector(facing!.forward, new Vec3());
       const up = rig.worldToComponentVector(facing!.up, new Vec3());
-      this.solver.setNaturalFrame(kind === "arm" ? -1 : 1, forward, up);
+      this.solver.setNaturalFrame(kind === "arm" ? -1 : 1, forward, up, this.armOutward(kind, parent, forward, up));
     }
     if (options.bendModifier !== undefined) this.solver.bendModifier = options.bendModifier;
     this.target = options.target ?? null;
@@ -159,6 +159,21 @@ export class LimbIK extends RigComponent {
         "give bendNormal or a bend goal.",
     );
     return null;
+  }
+
+  /**
+   * For an arm, the side it hangs on, across the component-space `forward` and `up`: the shoulder seen from its
+   * parent (clavicle or chest); undefined when that offset is not sideways, so the elbow keeps the rule.
+   */
+  private armOutward(kind: "arm" | "leg", parent: Bone | null, forward: Vec3, up: Vec3): Vec3 | undefined {
+    if (kind !== "arm" || parent === null) return undefined;
+    const rig = this.rig;
+    const across = cross(new Vec3(), forward, up);
+    const offset = sub(new Vec3(), rig.positions[rig.idOf(this.bones[0])]!, rig.positions[rig.idOf(parent)]!);
+    const d = dot(offset, across);
+    // a shoulder less than a fifth of its offset to the side of its parent: no side to read
+    if (!(Math.abs(d) > 0.2 * length(offset) * length(across))) return undefined;
+    return scale(across, across, Math.sign(d));
   }
 
   /** @internal */

@@ -35,6 +35,7 @@ import { offsetWithin } from "../joints/far-target.js";
 import { ON_POINT } from "../math/on-point.js";
 import { LimbLengths, limbMiddle } from "./limb-geometry.js";
 import { naturalPole } from "../solver/natural-pole.js";
+import { elbowPole } from "../solver/elbow-pole.js";
 import { checkBones, ensure } from "../joints/pose-checks.js";
 
 /**
@@ -46,9 +47,10 @@ import { checkBones, ensure } from "../joints/pose-checks.js";
  * - `goal`: the plane through the root, the target and {@link IKSolverLimb.bendGoal};
  * - `arm` (FinalIK's name): the elbow (or knee) to the side it bends to by nature for the direction the limb
  *   reaches in, from the character's forward and up ({@link IKSolverLimb.setNaturalFrame}), turning with the
- *   parent bone: an elbow behind the shoulder–hand line and down when the hand reaches forward, a knee forward and
- *   up. FullBodyBipedIK's rule (natural-pole.ts), not FinalIK's table; where the rule has no side (an arm reaching
- *   straight back) the bend normal stays.
+ *   parent bone. An elbow follows a table of hand directions fitted to UAL's clips (elbow-pole.ts; our own fit, not
+ *   FinalIK's table) when the frame has the arm's outward side, else FullBodyBipedIK's rule (natural-pole.ts: behind
+ *   the shoulder–hand line, down when the hand reaches forward); a knee goes forward and up. Where the side is
+ *   undefined or the fitted motion disagrees, the bend normal stays.
  */
 export type LimbBendModifier = "animation" | "target" | "parent" | "goal" | "arm";
 
@@ -95,6 +97,7 @@ const pole = new Vec3();
 const reach = new Vec3();
 const frameForward = new Vec3();
 const frameUp = new Vec3();
+const frameOutward = new Vec3();
 const lengths = new LimbLengths();
 // weights handed to helpers by reference (see NumberRef)
 const weight = new NumberRef();
@@ -168,6 +171,8 @@ export class IKSolverLimb {
   private naturalSide = 0;
   private readonly localForward = new Vec3();
   private readonly localUp = new Vec3();
+  // the arm's outward side in the same frame; zero when not given (the elbow then follows naturalPole's rule)
+  private readonly localOutward = new Vec3();
   private readonly endRest = new Quat();
   private readonly parentRest = new Quat();
 
@@ -229,10 +234,13 @@ export class IKSolverLimb {
    * Tells the `arm` bend modifier what the limb is and which way the character faces: `side` −1 for an arm (the
    * elbow bends back), +1 for a leg (the knee bends forward), 0 for neither (the modifier then leaves the bend
    * normal); `forward` and `up` in component space as the pose stands now (made perpendicular), kept in the parent
-   * bone's frame so they turn with it. The Babylon LimbIK sets it for an arm or leg the biped detection finds.
-   * @throws FBBIKError when forward and up are parallel, zero or not finite.
+   * bone's frame so they turn with it. `outward`, for an arm, points away from the body on the arm's side (for
+   * the left arm, the character's left): with it the elbow follows a table fitted to motion capture (elbow-pole.ts),
+   * without it FullBodyBipedIK's rule (natural-pole.ts). The Babylon LimbIK sets it for an arm or leg the biped
+   * detection finds.
+   * @throws FBBIKError when forward and up are parallel, zero or not finite, or outward is not across them.
    */
-  setNaturalFrame(side: -1 | 0 | 1, forward: ReadonlyVec3, up: ReadonlyVec3): void {
+  setNaturalFrame(side: -1 | 0 | 1, forward: ReadonlyVec3, up: ReadonlyVec3, outward?: ReadonlyVec3): void {
     if (side === 0) {
       this.naturalSide = 0;
       return;
@@ -258,6 +266,27 @@ export class IKSolverLimb {
     } else {
       copy(this.localForward, frameForward);
       copy(this.localUp, frameUp);
+    }
+    this.localOutward.x = 0;
+    this.localOutward.y = 0;
+    this.localOutward.z = 0;
+    if (side < 0 && outward !== undefined) {
+      // outward made perpendicular to forward and up, so the three are the table's frame
+      const o = dot(outward, frameForward);
+      const u = dot(outward, frameUp);
+      frameOutward.x = outward.x - frameForward.x * o - frameUp.x * u;
+      frameOutward.y = outward.y - frameForward.y * o - frameUp.y * u;
+      frameOutward.z = outward.z - frameForward.z * o - frameUp.z * u;
+      ensure(
+        isFiniteVec(frameOutward) && length(frameOutward) > 0.5 * length(outward),
+        this.pose,
+        this.bone1,
+        "IKSolverLimb",
+        "was given a natural frame whose outward is not finite, or not across forward and up",
+      );
+      normalize(frameOutward, frameOutward);
+      if (this.parent >= 0) inverseRotateVector(this.localOutward, rParent, frameOutward);
+      else copy(this.localOutward, frameOutward);
     }
     this.naturalSide = side;
   }
@@ -401,9 +430,11 @@ export class IKSolverLimb {
       normalizeQuat(rParent, rParent);
       rotateVector(frameForward, rParent, this.localForward);
       rotateVector(frameUp, rParent, this.localUp);
+      rotateVector(frameOutward, rParent, this.localOutward);
     } else {
       copy(frameForward, this.localForward);
       copy(frameUp, this.localUp);
+      copy(frameOutward, this.localOutward);
     }
     sub(reach, target, p1);
     const rl = Math.sqrt(reach.x * reach.x + reach.y * reach.y + reach.z * reach.z);
@@ -411,7 +442,9 @@ export class IKSolverLimb {
     reach.x /= rl;
     reach.y /= rl;
     reach.z /= rl;
-    naturalPole(pole, reach, frameForward, frameUp, this.naturalSide);
+    const o = this.localOutward;
+    if (o.x !== 0 || o.y !== 0 || o.z !== 0) elbowPole(pole, reach, frameForward, frameUp, frameOutward);
+    else naturalPole(pole, reach, frameForward, frameUp, this.naturalSide);
     const pl = Math.sqrt(pole.x * pole.x + pole.y * pole.y + pole.z * pole.z);
     const gate = (pl - POLE_LOW) / (POLE_HIGH - POLE_LOW);
     if (!(gate > 0)) return true;

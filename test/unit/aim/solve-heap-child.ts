@@ -33,8 +33,8 @@ function limbCase(): Case {
   const ik = new IKSolverLimb(pose, id(pose, "upperArm"), id(pose, "forearm"), id(pose, "hand"), {
     parent: id(pose, "clavicle"),
   });
-  // the natural-bend modifier: the most per-frame work of the modifiers
-  ik.setNaturalFrame(-1, new Vec3(0, 0, 1), new Vec3(0, 1, 0));
+  // the natural-bend modifier on the fitted table: the most per-frame work of the modifiers
+  ik.setNaturalFrame(-1, new Vec3(0, 0, 1), new Vec3(0, 1, 0), new Vec3(1, 0, 0));
   ik.bendModifier = "arm";
   ik.maintainRotationWeight = 0.5;
   return {

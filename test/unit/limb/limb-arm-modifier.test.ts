@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { IKSolverLimb } from "../../../src/limb/ik-solver-limb.js";
 import { Quat } from "../../../src/math/quat.js";
 import { Vec3 } from "../../../src/math/vec3.js";
+import { elbowPole } from "../../../src/solver/elbow-pole.js";
 import { FBBIKError } from "../../../src/solver/errors.js";
 import { type V, add, angleDeg, dot, mul, perp, sub, unit } from "../../helpers/vectors.js";
 import { ARM, LEG, buildPose, id, pos, qaxis, qmul, qrot, rot, snapshot } from "./rigs.js";
@@ -88,6 +89,43 @@ describe("IKSolverLimb bendModifier 'arm'", () => {
       off.reach(d);
       expect(snapshot(off.pose)).toEqual(snapshot(plain.pose));
     }
+  });
+
+  it("with the arm's outward side, follows the fitted table (elbowPole), turning with the parent bone", () => {
+    const arm = limb(ARM, ["upperArm", "forearm", "hand", "clavicle"], -1);
+    // the ARM rig's shoulder is at +X of the body
+    const O: V = { x: 1, y: 0, z: 0 };
+    arm.ik.setNaturalFrame(-1, new Vec3(F.x, F.y, F.z), new Vec3(U.x, U.y, U.z), new Vec3(O.x, O.y, O.z));
+    const clav = id(arm.pose, "clavicle");
+    const turn = qaxis(0, 1, 0, 40);
+    const table = (axis: V, t = qaxis(0, 1, 0, 0)): V => {
+      const out = new Vec3();
+      const [f, u, o] = [F, U, O].map((a) => qrot(t, a)).map((a) => new Vec3(a.x, a.y, a.z)) as [Vec3, Vec3, Vec3];
+      elbowPole(out, new Vec3(axis.x, axis.y, axis.z), f, u, o);
+      return unit(out);
+    };
+    let off = 0;
+    for (const d of [
+      { x: 0.1, y: -0.1, z: 0.45 },
+      { x: 0.35, y: -0.2, z: 0.1 },
+      { x: 0.3, y: 0.25, z: 0.2 },
+      { x: -0.2, y: 0.1, z: 0.3 },
+    ]) {
+      const { side, axis } = arm.reach(d);
+      expect(angleDeg(side, table(axis))).toBeLessThan(1e-6);
+      off = Math.max(off, angleDeg(side, elbowSide(axis)));
+    }
+    // not the rule's side
+    expect(off).toBeGreaterThan(10);
+    const q = qmul(turn, rot(arm.pose, clav));
+    arm.pose.setRotation(clav, new Quat(q.x, q.y, q.z, q.w));
+    const { side, axis } = arm.reach({ x: 0.1, y: -0.1, z: 0.45 });
+    expect(angleDeg(side, table(axis, turn))).toBeLessThan(1e-6);
+  });
+
+  it("refuses an outward side along forward and up", () => {
+    const { ik } = limb(ARM, ["upperArm", "forearm", "hand", "clavicle"], -1);
+    expect(() => ik.setNaturalFrame(-1, new Vec3(0, 0, 1), new Vec3(0, 1, 0), new Vec3(0, 1, 1))).toThrow(FBBIKError);
   });
 
   it("refuses a frame whose forward and up are parallel", () => {
