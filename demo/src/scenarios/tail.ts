@@ -1,6 +1,7 @@
 /**
  * tail: CCDIK on a tentacle built in code (demo/src/props/tentacle.ts: a Skeleton of linked nodes skinning a
- * tapered tube) beside the character. Every link has a RotationLimitAngle; a BoneCollider sphere on the ball
+ * tapered tube) beside the character. Every link has a rotation limit (a RotationLimitAngle cone; the panel
+ * switches to a RotationLimitPolygonal fan, a hinge or none); a BoneCollider sphere on the ball
  * (a plain mesh, not a bone) keeps the links outside the ball. The tip follows the green target: first held
  * clear of the ball, then behind it (the tentacle wraps around), then orbiting it; both balls can be dragged, and
  * IDLE seconds after a drag the script eases the target back from where the user left it.
@@ -14,9 +15,13 @@ import { CreateSphere } from "@babylonjs/core/Meshes/Builders/sphereBuilder";
 import { BoneCollider } from "../../../src/babylon/bone-collider";
 import { CCDIK } from "../../../src/babylon/chain-ik";
 import { LookAtIK } from "../../../src/babylon/look-at-ik";
+import type { RotationLimit } from "../../../src/joints/limits/rotation-limit";
 import { RotationLimitAngle } from "../../../src/joints/limits/rotation-limit-angle";
+import { RotationLimitHinge } from "../../../src/joints/limits/rotation-limit-hinge";
+import { RotationLimitPolygonal } from "../../../src/joints/limits/rotation-limit-polygonal";
+import { Quat } from "../../../src/math/quat";
 import { Vec3 } from "../../../src/math/vec3";
-import { checkbox, propSlider, section, slider } from "../controls";
+import { checkbox, choice, propSlider, section, slider } from "../controls";
 import { framePoints } from "../frame-box";
 import { outline, visibleHeight, visibleReach } from "../framing";
 import { Wander } from "../wander";
@@ -33,6 +38,10 @@ const LINKS = 16;
 const IDLE = 2;
 /** Seconds the orbit takes to ease in from where the target was. */
 const EASE = 0.8;
+/** The links' limit shapes the panel offers. */
+const SHAPES = ["cone (Angle)", "fan (Polygonal)", "hinge", "none"] as const;
+/** Points of the fan's outline. */
+const FAN_POINTS = 12;
 
 async function build(ctx: Ctx): Promise<ScenarioRun> {
   const c = ctx.spawn(Vector3.Zero());
@@ -54,14 +63,48 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     m.receiveShadows = true;
   }
 
-  // CCD from the tip back to the root, the ball mesh as a collider, a swing cone and a twist limit on every link
+  // CCD from the tip back to the root, the ball mesh as a collider, a rotation limit on every link
   const collider = BoneCollider.sphere(t.ball, ballRadius);
   const ccd = CCDIK.create(scene, t.chain, { maxIterations: 20, tolerance: 0.001 * h, colliders: [collider] });
   const s = ccd.solver;
   s.subSteps = 2;
   s.colliderRadius = 0.8 * radius;
-  const limits = t.chain.map((_, i) => new RotationLimitAngle(new Vec3(0, 1, 0), i === 0 ? 45 : 28, 20));
-  for (let i = 0; i < LINKS; i++) s.setLimit(i, limits[i]!);
+  // the links stand along +Y in the holder's space, which is the world's turned by nothing: the orbit's plane
+  // (out, up) is where a fan bends freely and a hinge turns (about forward)
+  const axis = new Vec3(0, 1, 0);
+  const across = new Vec3(out.x, out.y, out.z);
+  const depth = new Vec3(forward.x, forward.y, forward.z);
+  let shape = 0;
+  let bend = 28;
+  /** Link i's limit for the chosen shape: the root's 45°, the others' `bend`, twist within 20°. */
+  const limitFor = (i: number): RotationLimit => {
+    const a = i === 0 ? 45 : bend;
+    if (shape === 2) return new RotationLimitHinge(depth, -a, a);
+    if (shape !== 1) return new RotationLimitAngle(axis, a, 20);
+    // an ellipse of swings, `a` across the orbit's plane, a quarter of it out of the plane
+    const points: Vec3[] = [];
+    for (let k = 0; k < FAN_POINTS; k++) {
+      const phi = (2 * Math.PI * k) / FAN_POINTS;
+      const c = Math.cos(phi) / a;
+      const sn = Math.sin(phi) / (a / 4);
+      const polar = (1 / Math.sqrt(c * c + sn * sn)) * (Math.PI / 180);
+      const side = Math.sin(polar);
+      points.push(
+        new Vec3(
+          axis.x * Math.cos(polar) + side * (across.x * Math.cos(phi) + depth.x * Math.sin(phi)),
+          axis.y * Math.cos(polar) + side * (across.y * Math.cos(phi) + depth.y * Math.sin(phi)),
+          axis.z * Math.cos(polar) + side * (across.z * Math.cos(phi) + depth.z * Math.sin(phi)),
+        ),
+      );
+    }
+    return new RotationLimitPolygonal(axis, points, 20);
+  };
+  const limits: RotationLimit[] = [];
+  const setLimits = () => {
+    for (let i = 0; i < LINKS; i++) s.setLimit(i, (limits[i] = limitFor(i)));
+    s.useRotationLimits = shape !== 3;
+  };
+  setLimits();
   ctx.components.push(ccd);
   // the character watches the tip (LookAtIK on its spine and head)
   const r = c.ik.references;
@@ -108,8 +151,11 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
 
   // joint positions from the links' nodes (parents first), and what the checks accumulate over the frames
   const joints = t.nodes.map(() => new Vector3());
-  const seg = [new Vector3(), new Vector3()];
+  const local = new Quat();
+  const clamped = new Quat();
   let minClearance = Infinity;
+  /** Frames since the scenario began (the checks wait on it). */
+  let frame = 0;
   let maxOverLimit = -Infinity;
   // the largest bend beyond a limit this frame, and while the target rests at the current hold
   let frameOver = 0;
@@ -121,11 +167,22 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     const ball = t.ball.computeWorldMatrix(true).getTranslation();
     for (let i = 0; i < LINKS; i++) {
       minClearance = Math.min(minClearance, Vector3.Distance(joints[i + 1]!, ball) - ballRadius);
-      // the bend at link i: between the previous segment (the base's up for the root) and this one
-      joints[i + 1]!.subtractToRef(joints[i]!, seg[1]!).normalize();
-      const bend = Math.acos(Math.min(1, Vector3.Dot(i === 0 ? up : seg[0]!, seg[1]!)));
-      frameOver = Math.max(frameOver, (bend * 180) / Math.PI - limits[i]!.limit);
-      seg[0]!.copyFrom(seg[1]!);
+      // how far link i turns beyond its limit: its local rotation against the limit's own clamp of it (any shape)
+      const q = t.nodes[i]!.rotationQuaternion!;
+      local.x = q.x;
+      local.y = q.y;
+      local.z = q.z;
+      local.w = q.w;
+      clamped.x = q.x;
+      clamped.y = q.y;
+      clamped.z = q.z;
+      clamped.w = q.w;
+      let over = 0;
+      if (shape !== 3 && limits[i]!.apply(clamped)) {
+        const d = Math.abs(local.x * clamped.x + local.y * clamped.y + local.z * clamped.z + local.w * clamped.w);
+        over = (2 * Math.acos(Math.min(1, d)) * 180) / Math.PI;
+      }
+      frameOver = Math.max(frameOver, over);
     }
     maxOverLimit = Math.max(maxOverLimit, frameOver);
     if (wander.t > 1.1) settledOver = Math.max(settledOver, frameOver);
@@ -142,6 +199,8 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     settledOver,
     length: 1.05 * h,
     height: h,
+    shape: SHAPES[shape]!,
+    frame,
   });
   const run: ScenarioRun = {
     checks: {},
@@ -176,6 +235,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       Vector3.LerpToRef(left, onOrbit, 0.5 - 0.5 * Math.cos((Math.PI * easing) / EASE), target.position);
     },
     after: () => {
+      frame++;
       measure();
       const stop = wander.stop;
       if (stop !== null && run.checks[stop.name] === undefined && wander.t > 1.6) {
@@ -200,14 +260,19 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
           (v) => (speed = v),
           "tail-speed",
         ),
+        choice("limit", "tail-shape", [...SHAPES], shape, (i) => {
+          shape = i;
+          setLimits();
+        }).el,
         slider(
           "bend limit (°)",
           5,
           60,
           1,
-          () => limits[1]!.limit,
+          () => bend,
           (v) => {
-            for (let i = 1; i < LINKS; i++) limits[i]!.limit = v;
+            bend = v;
+            setLimits();
           },
           "tail-limit",
         ),
@@ -241,6 +306,7 @@ export const tail: Scenario = {
   title: "Tentacle",
   help:
     "CCDIK with rotation limits and a collider: the tentacle's tip chases the green ball and wraps around " +
-    "the grey one. Drag either ball; 2 s after you let go, the green one eases back to its orbit.",
+    "the grey one. Drag either ball; 2 s after you let go, the green one eases back to its orbit. A flat fan " +
+    "limit cannot swing round the ball toward you.",
   build,
 };
