@@ -21,13 +21,57 @@ import { framePoints } from "../frame-box";
 import { outline } from "../framing";
 import { type Ctx, type Json, type Scenario, type ScenarioRun, arr, bonePos, frameCamera, mat } from "../kit";
 import { playClip, worldPos } from "../kit";
-import { hangFrame, hangOnBone } from "../bone-world";
+import { boneWorldMatrix, hangFrame, hangOnBone } from "../bone-world";
+import { RotationLimitPolygonal } from "../../../src/joints/limits/rotation-limit-polygonal";
+import { Quat } from "../../../src/math/quat";
+import { Vec3 } from "../../../src/math/vec3";
+import type { Bone } from "@babylonjs/core/Bones/bone";
 import { makePistol } from "../props/pistol";
 
 /** The barrel's world axis (the muzzle's +Z), its ancestors recomputed first. */
 function barrelAxis(muzzle: TransformNode): Vector3 {
   worldPos(muzzle);
   return Vector3.TransformNormal(Vector3.Forward(), muzzle.getWorldMatrix()).normalize();
+}
+
+/** A spine bone's reach (degrees of swing: forward, to either side, back) and twist, for the spine limit. */
+const SPINE_SWING = { forward: 16, side: 9, back: 6 };
+const SPINE_TWIST = 14;
+
+/**
+ * A polygonal swing limit for `bone` (a spine bone: its axis toward `child`), in its own frame at rest: bending
+ * forward as far as SPINE_SWING.forward, sideways and back less (the spine's own range, not a cone), and a twist
+ * range. The frame's directions come from the world through the bone's inverse world matrix (a mirrored glTF root
+ * included).
+ */
+function spineLimit(bone: Bone, child: Bone, forward: Vector3): RotationLimitPolygonal {
+  const inv = boneWorldMatrix(bone).invert();
+  const toLocal = (v: Vector3) => Vector3.TransformNormal(v, inv).normalize();
+  const axis = toLocal(bonePos(child).subtract(bonePos(bone)));
+  const ahead = toLocal(forward);
+  ahead.subtractInPlace(axis.scale(Vector3.Dot(ahead, axis))).normalize();
+  const side = Vector3.Cross(axis, ahead).normalize();
+  // eight directions around the axis: forward, its diagonals, the sides, back
+  const reach = [
+    SPINE_SWING.forward,
+    (SPINE_SWING.forward + SPINE_SWING.side) / 2,
+    SPINE_SWING.side,
+    (SPINE_SWING.side + SPINE_SWING.back) / 2,
+    SPINE_SWING.back,
+    (SPINE_SWING.side + SPINE_SWING.back) / 2,
+    SPINE_SWING.side,
+    (SPINE_SWING.forward + SPINE_SWING.side) / 2,
+  ];
+  const points = reach.map((deg, k) => {
+    const phi = (k * Math.PI) / 4;
+    const t = (deg * Math.PI) / 180;
+    const d = axis
+      .scale(Math.cos(t))
+      .add(ahead.scale(Math.sin(t) * Math.cos(phi)))
+      .add(side.scale(Math.sin(t) * Math.sin(phi)));
+    return new Vec3(d.x, d.y, d.z);
+  });
+  return new RotationLimitPolygonal(new Vec3(axis.x, axis.y, axis.z), points, SPINE_TWIST);
 }
 
 async function build(ctx: Ctx): Promise<ScenarioRun> {
@@ -71,6 +115,23 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   [0.3, 0.4, 0.8, 0.6, 1].slice(-chain.length).forEach((w, i) => (aim.solver.bones[i]!.weight = w));
   aim.solver.clampWeight = 0;
   ctx.components.push(aim);
+  // the spine's own range on its bones (off until the panel turns it on): the arm makes up the rest of the aim
+  const spineLimits = spine.map((b, i) => spineLimit(b, chain[i + 1]!, forward));
+  spineLimits.forEach((l, i) => aim.solver.setLimit(i, l));
+  aim.solver.useRotationLimits = false;
+  /** How far (degrees) the spine's bones turn beyond their limits now, measured by the limits' own clamp. */
+  const spineOver = () => {
+    let over = 0;
+    spine.forEach((b, i) => {
+      const q = (b.getTransformNode() ?? b).rotationQuaternion!;
+      const local = new Quat(q.x, q.y, q.z, q.w);
+      const clamped = new Quat(q.x, q.y, q.z, q.w);
+      if (!spineLimits[i]!.apply(clamped)) return;
+      const d = Math.abs(local.x * clamped.x + local.y * clamped.y + local.z * clamped.z + local.w * clamped.w);
+      over = Math.max(over, (2 * Math.acos(Math.min(1, d)) * 180) / Math.PI);
+    });
+    return over;
+  };
 
   // the left hand stays where the clip holds it relative to the right hand: a node under the right hand
   const support = new TransformNode("left hand on the gun", scene);
@@ -157,6 +218,8 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       recoil: recoil.inProgress,
       shots: shots.length,
       twoHanded,
+      spineLimit: aim.solver.useRotationLimits,
+      spineOver: spineOver(),
       height: h,
     }),
     control: (cmd, arg) => {
@@ -164,6 +227,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       if (cmd === "target" && Array.isArray(arg)) target.position.fromArray(arg as number[]);
       if (cmd === "fire") fire();
       if (cmd === "aimIK") aim.enabled = arg === true;
+      if (cmd === "spineLimit") aim.solver.useRotationLimits = arg === true;
       return wander;
     },
     update: (dt) => {
@@ -223,6 +287,12 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
           "aim-autofire",
           () => autoFire,
           (v) => (autoFire = v),
+        ),
+        checkbox(
+          "spine limit (polygonal)",
+          "aim-spine-limit",
+          () => aim.solver.useRotationLimits,
+          (v) => (aim.solver.useRotationLimits = v),
         ),
       );
     },

@@ -7,6 +7,8 @@ interface AimWorld {
   barrel: V;
   angle: number;
   recoil: boolean;
+  spineLimit: boolean;
+  spineOver: number;
   height: number;
 }
 
@@ -56,6 +58,23 @@ export async function checkAim({ hook, waitFor, page, lines, wait }: CheckContex
   expect(turn2, "the barrel followed the move").toBeGreaterThan(3);
   expect(w1.angle, "on target after the drag").toBeLessThan(1);
   expect(w2.angle, "on target after the move").toBeLessThan(1);
+  // the spine limit (a RotationLimitPolygonal per spine bone, its own range): a target high and far to the side
+  // turns the spine past it without the limit; with it, every spine bone stays inside and the arm makes up the rest
+  const side: V = [w2.target[0] + 1.2 * h, w2.target[1] + 0.7 * h, w2.target[2]];
+  await hook(`h.control('target', ${JSON.stringify(side)})`);
+  await frames(3);
+  const free = await hook<AimWorld>("h.world()");
+  await hook("h.control('spineLimit', true)");
+  await frames(3);
+  const limited = await hook<AimWorld>("h.world()");
+  await hook("h.control('spineLimit', false)");
+  lines.push(
+    `spine limit: the spine ${free.spineOver.toFixed(1)}° past it without (barrel off ${free.angle.toFixed(3)}°), ${limited.spineOver.toFixed(4)}° with (barrel off ${limited.angle.toFixed(3)}°, tolerance 1°)`,
+  );
+  expect(limited.spineLimit, "the panel's switch reached the solver").toBe(true);
+  expect(free.spineOver, "the target needs more than the spine's range").toBeGreaterThan(1);
+  expect(limited.spineOver, "the spine inside its limit").toBeLessThan(0.01);
+  expect(limited.angle, "the arm makes up the rest: on target").toBeLessThan(1);
   // a shot: a click on the floor, away from the target
   const [cw, ch] = await hook<[number, number]>(
     "[h.engine.getRenderingCanvas().clientWidth, h.engine.getRenderingCanvas().clientHeight]",
