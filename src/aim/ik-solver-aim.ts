@@ -14,7 +14,7 @@ import {
   rotateVector,
 } from "../math/quat.js";
 import type { RotationLimit } from "../joints/limits/rotation-limit.js";
-import { clampToLimit, readRestLocals } from "../joints/limits/chain-limits.js";
+import { checkLimitUnshared, clampToLimit, readRestLocals } from "../joints/limits/chain-limits.js";
 import { slerpVectorsByRef } from "../math/direction.js";
 import {
   type ReadonlyVec3,
@@ -235,11 +235,14 @@ export class IKSolverAim {
   /**
    * Sets bone `index`'s rotation limit (or removes it with null), relative to its rest rotation
    * ({@link readRestPose}). The limit turns the bone back inside after each of its turns toward the target.
+   * One limit object per bone: it keeps its bone's rest rotation (share none between bones or solvers).
    * @throws RangeError when `index` is not a bone of the chain.
+   * @throws FBBIKError when `limit` is already another bone's of this chain.
    */
   setLimit(index: number, limit: RotationLimit | null): void {
     const bone = this.bones[index];
     if (bone === undefined) throw new RangeError(`bone ${index} is not in the chain (0..${this.bones.length - 1})`);
+    checkLimitUnshared(this.bones, index, limit, "IKSolverAim");
     bone.limit = limit;
     limit?.setDefaultLocalRotation(this.restLocals[index]!);
   }

@@ -4,7 +4,7 @@
  * Slightly over 500 lines: the frame's seven stages share the flat arrays; each is a short method here.
  * @module
  */
-import { clampToLimit, readRestLocals } from "./limits/chain-limits.js";
+import { checkLimitUnshared, clampToLimit, readRestLocals } from "./limits/chain-limits.js";
 import {
   Quat,
   type ReadonlyQuat,
@@ -198,10 +198,16 @@ export abstract class IKSolverJoints {
     for (let i = 0; i < this.count; i++) this.bones[i]!.limit?.setDefaultLocalRotation(this.restLocals[i]!);
   }
 
-  /** Sets joint `index`'s rotation limit (or removes it with null), relative to the stored rest rotation. */
+  /**
+   * Sets joint `index`'s rotation limit (or removes it with null), relative to the stored rest rotation. One limit
+   * object per joint: it keeps its joint's rest rotation (share none between joints or solvers).
+   * @throws RangeError when `index` is not a joint of the chain.
+   * @throws FBBIKError when `limit` is already another joint's of this chain.
+   */
   setLimit(index: number, limit: RotationLimit | null): void {
     const bone = this.bones[index];
     if (bone === undefined) throw new RangeError(`joint ${index} is not in the chain (0..${this.count - 1})`);
+    checkLimitUnshared(this.bones, index, limit, this.getClassName());
     bone.limit = limit;
     limit?.setDefaultLocalRotation(this.restLocals[index]!);
   }
