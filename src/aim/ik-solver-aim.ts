@@ -220,7 +220,8 @@ export class IKSolverAim {
   /**
    * Takes the pose as it stands (each bone's rotation relative to the chain bone before it, the first's to
    * {@link IKSolverAimOptions.rootParent}) as the rest rotations the limits work from, and hands them to the limits
-   * already set. The constructor takes the pose it is given.
+   * already set. The constructor takes the pose it is given. On AimIK the pose is the one last solved:
+   * `AimIK.readRestPose()` reads the bones.
    */
   readRestPose(): void {
     readRestLocals(

@@ -186,7 +186,8 @@ export abstract class IKSolverJoints {
 
   /**
    * Stores the pose's current local rotations (each joint relative to the previous one, the first relative to the
-   * root parent) as the rest rotations the limits work from, and hands them to the limits already set.
+   * root parent) as the rest rotations the limits work from, and hands them to the limits already set. On a Babylon
+   * component the pose is the one last solved: the component's own `readRestPose()` reads the bones.
    */
   readRestPose(): void {
     readRestLocals(
