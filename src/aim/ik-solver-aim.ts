@@ -139,7 +139,12 @@ export class IKSolverAim {
   tolerance = 0;
   /** Passes over the chain per solve (at most `MAX_PASSES`). */
   maxIterations = 4;
-  /** Limits the aim to (1 − clampWeight) × 180° from the animated axis, 0..1 (0: no limit). */
+  /**
+   * Limits the aim to (1 − clampWeight) × 180° from the animated axis, 0..1 (0: no limit). A target further round
+   * is not held at that angle: the turn fades back toward the animated axis, to none for a target straight behind
+   * (so the aim does not flip sides as the target passes behind). With 0.1, the default, a target 175° round turns
+   * the aim about 100°; set 0 to have the rotation limits alone stop the turn.
+   */
   clampWeight = 0.1;
   /** Rounds of smoothing of the clamp (0..2). */
   clampSmoothing = 2;

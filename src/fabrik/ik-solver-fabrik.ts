@@ -12,7 +12,9 @@ import { type ReadonlyVec3, Vec3 } from "../math/vec3.js";
  * any joint has a limit) the positions are turned into rotations, clamped by the limits root to tip, and turned
  * back into positions, so the next forward reach starts from a pose inside the limits; the final pose always goes
  * through that pass, so every joint ends inside its limit. Iteration stops when the tip is within `tolerance` of
- * the target or after `maxIterations`. Per-joint weights are CCD's; FABRIK ignores them.
+ * the target or after `maxIterations`. Per-joint weights are CCD's; FABRIK ignores them. A single-axis limit (a
+ * hinge) drops every turn off its axis, and nothing rolls the bone before it to bring the target into its plane:
+ * such chains can end far off a reachable target, where {@link IKSolverCCD} reaches it.
  *
  * Reachability and the rest of the frame: see {@link IKSolverJoints}. Allocation-free.
  */
