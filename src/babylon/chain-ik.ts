@@ -181,8 +181,8 @@ export class CCDIK extends ChainIK<IKSolverCCD> {
 
 /**
  * FinalIK's FABRIK on a Babylon bone chain: forward and backward reaching on the joint positions, rotation
- * limits applied between the passes, bone lengths kept exactly. Swing limits suit it; a hinge does not (nothing
- * rolls the bone before it toward the target, and the tip can end far off): put hinges on a {@link CCDIK}.
+ * limits applied between the passes, bone lengths kept exactly; the bone before a hinge rolls so that the
+ * hinge's plane holds the target (not in FinalIK).
  *
  * ```ts
  * const arm = FABRIK.create(scene, [shoulder, elbow, wrist, hand], { target: handle });

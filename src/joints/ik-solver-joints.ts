@@ -4,6 +4,7 @@
  * Slightly over 500 lines: the frame's seven stages share the flat arrays; each is a short method here.
  * @module
  */
+import { rollForChildHinge } from "./hinge-roll.js";
 import { checkLimitUnshared, clampToLimit, readRestLocals } from "./limits/chain-limits.js";
 import {
   Quat,
@@ -29,7 +30,7 @@ import type { IKPose } from "../solver/pose.js";
 import { ON_POINT } from "../math/on-point.js";
 import { JointBone } from "./joint-bone.js";
 import { ColliderStep, type JointColliders } from "./joint-colliders.js";
-import type { RotationLimit } from "./limits/rotation-limit.js";
+import { type RotationLimit, isSingleAxisLimit } from "./limits/rotation-limit.js";
 
 /**
  * Where the target lay at the last solve: within the chain's reach, beyond the straightened chain, or inside the
@@ -124,6 +125,11 @@ export abstract class IKSolverJoints {
    * them aside without removing them. Default true.
    */
   useRotationLimits = true;
+  /**
+   * Whether the rotation pass rolls a joint before a hinge (single-axis limit) so the hinge's plane holds where its
+   * bone must point (FABRIK, which places joints before turning bones; CCD turns about the hinge itself).
+   */
+  protected rollsForHinges = false;
   /** Iterations the last solve ran. */
   lastIterations = 0;
   /** Where the target lay at the last solve. */
@@ -462,6 +468,10 @@ export abstract class IKSolverJoints {
       fromToRotation(turn, cur, want);
       multiply(rot, turn, rot);
       normalizeQuat(rot, rot);
+      if (applyLimits && this.rollsForHinges && i + 2 < n) {
+        const hinge = this.activeLimit(i + 1);
+        if (hinge !== null && isSingleAxisLimit(hinge)) rollForChildHinge(rot, oldRot, R, O, P, i, hinge);
+      }
       if (applyLimits) this.clampJoint(i, parentRot, rot);
       quatToArray(R, 4 * i, rot);
       cur.x = O[i3]!;
