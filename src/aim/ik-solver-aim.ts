@@ -14,7 +14,7 @@ import {
   rotateVector,
 } from "../math/quat.js";
 import type { RotationLimit } from "../joints/limits/rotation-limit.js";
-import { clampToLimit, readRestLocals } from "../joints/limits/chain-limits.js";
+import { checkLimitUnshared, clampToLimit, readRestLocals } from "../joints/limits/chain-limits.js";
 import { slerpVectorsByRef } from "../math/direction.js";
 import {
   type ReadonlyVec3,
@@ -139,7 +139,12 @@ export class IKSolverAim {
   tolerance = 0;
   /** Passes over the chain per solve (at most `MAX_PASSES`). */
   maxIterations = 4;
-  /** Limits the aim to (1 − clampWeight) × 180° from the animated axis, 0..1 (0: no limit). */
+  /**
+   * Limits the aim to (1 − clampWeight) × 180° from the animated axis, 0..1 (0: no limit). A target further round
+   * is not held at that angle: the turn fades back toward the animated axis, to none for a target straight behind
+   * (so the aim does not flip sides as the target passes behind). With 0.1, the default, a target 175° round turns
+   * the aim about 100°; set 0 to have the rotation limits alone stop the turn.
+   */
   clampWeight = 0.1;
   /** Rounds of smoothing of the clamp (0..2). */
   clampSmoothing = 2;
@@ -220,7 +225,8 @@ export class IKSolverAim {
   /**
    * Takes the pose as it stands (each bone's rotation relative to the chain bone before it, the first's to
    * {@link IKSolverAimOptions.rootParent}) as the rest rotations the limits work from, and hands them to the limits
-   * already set. The constructor takes the pose it is given.
+   * already set. The constructor takes the pose it is given. On AimIK the pose is the one last solved:
+   * `AimIK.readRestPose()` reads the bones.
    */
   readRestPose(): void {
     readRestLocals(
@@ -235,11 +241,14 @@ export class IKSolverAim {
   /**
    * Sets bone `index`'s rotation limit (or removes it with null), relative to its rest rotation
    * ({@link readRestPose}). The limit turns the bone back inside after each of its turns toward the target.
+   * One limit object per bone: it keeps its bone's rest rotation (share none between bones or solvers).
    * @throws RangeError when `index` is not a bone of the chain.
+   * @throws FBBIKError when `limit` is already another bone's of this chain.
    */
   setLimit(index: number, limit: RotationLimit | null): void {
     const bone = this.bones[index];
     if (bone === undefined) throw new RangeError(`bone ${index} is not in the chain (0..${this.bones.length - 1})`);
+    checkLimitUnshared(this.bones, index, limit, "IKSolverAim");
     bone.limit = limit;
     limit?.setDefaultLocalRotation(this.restLocals[index]!);
   }

@@ -105,7 +105,10 @@ export class IKSolverLookAt {
   headWeight = 0.5;
   /** Eyes weight, 0..1. */
   eyesWeight = 1;
-  /** Spine clamp, 0..1: at most (1 − clampWeight) × 180° from the base. */
+  /**
+   * Spine clamp, 0..1: at most (1 − clampWeight) × 180° from the base; a target further round fades the turn
+   * back toward the base, to none straight behind (the head and eyes clamps alike).
+   */
   clampWeight = 0.5;
   /** Head clamp, 0..1. */
   clampWeightHead = 0.5;

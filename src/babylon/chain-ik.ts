@@ -102,6 +102,17 @@ export abstract class ChainIK<S extends IKSolverJoints> extends RigComponent {
     return removed;
   }
 
+  /**
+   * Takes the bones' pose as it stands now (as the animation or your code left it, this component's own output
+   * taken off) as the rest the rotation limits work from: each bone's rotation relative to the one before it.
+   * `solver.readRestPose()` alone reads the solver's pose as last solved, not the bones. The limits of a component
+   * created mid-clip work from that frame's pose; to have them work from the bind pose:
+   * `skeleton.returnToRest(); ik.readRestPose();` (the animation takes the bones back the next frame).
+   */
+  readRestPose(): void {
+    this.withBonesAsTheyStand(() => this.solver.readRestPose());
+  }
+
   /** Stop once the tip is within this distance of the target, world units. */
   get tolerance(): number {
     return this.toleranceWorld;
@@ -170,7 +181,8 @@ export class CCDIK extends ChainIK<IKSolverCCD> {
 
 /**
  * FinalIK's FABRIK on a Babylon bone chain: forward and backward reaching on the joint positions, rotation
- * limits applied between the passes, bone lengths kept exactly.
+ * limits applied between the passes, bone lengths kept exactly; the bone before a hinge rolls so that the
+ * hinge's plane holds the target (not in FinalIK).
  *
  * ```ts
  * const arm = FABRIK.create(scene, [shoulder, elbow, wrist, hand], { target: handle });

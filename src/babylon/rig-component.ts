@@ -216,6 +216,19 @@ export abstract class RigComponent {
   /** Reads the targets and runs the solver on the rig (between the rig's read and write). */
   protected abstract solve(): void;
 
+  /**
+   * Reads the bones as they stand now into the rig (this component's own output taken off first, as every frame's
+   * read does), runs `take` on that pose, and ends the read without writing anything.
+   */
+  protected withBonesAsTheyStand(take: () => void): void {
+    this.rig.read();
+    try {
+      take();
+    } finally {
+      this.rig.write();
+    }
+  }
+
   /** Warnings raised so far (each cause once). */
   get warningsRaised(): readonly SolverWarning[] {
     return this.warnings;

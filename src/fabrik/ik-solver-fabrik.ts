@@ -12,12 +12,15 @@ import { type ReadonlyVec3, Vec3 } from "../math/vec3.js";
  * any joint has a limit) the positions are turned into rotations, clamped by the limits root to tip, and turned
  * back into positions, so the next forward reach starts from a pose inside the limits; the final pose always goes
  * through that pass, so every joint ends inside its limit. Iteration stops when the tip is within `tolerance` of
- * the target or after `maxIterations`. Per-joint weights are CCD's; FABRIK ignores them.
+ * the target or after `maxIterations`. Per-joint weights are CCD's; FABRIK ignores them. A single-axis limit (a
+ * hinge) drops every turn off its axis, so the rotation pass first rolls the bone before it about itself to bring
+ * the next joint's wanted position into the hinge's plane (not in FinalIK; ARCHITECTURE.md, deviation 20).
  *
  * Reachability and the rest of the frame: see {@link IKSolverJoints}. Allocation-free.
  */
 export class IKSolverFABRIK extends IKSolverJoints {
   private readonly rootStart = new Vec3();
+  protected override rollsForHinges = true;
 
   /** @inheritdoc */
   /** "IKSolverFABRIK". */

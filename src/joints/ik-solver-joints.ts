@@ -4,7 +4,8 @@
  * Slightly over 500 lines: the frame's seven stages share the flat arrays; each is a short method here.
  * @module
  */
-import { clampToLimit, readRestLocals } from "./limits/chain-limits.js";
+import { rollForChildHinge } from "./hinge-roll.js";
+import { checkLimitUnshared, clampToLimit, readRestLocals } from "./limits/chain-limits.js";
 import {
   Quat,
   type ReadonlyQuat,
@@ -29,7 +30,7 @@ import type { IKPose } from "../solver/pose.js";
 import { ON_POINT } from "../math/on-point.js";
 import { JointBone } from "./joint-bone.js";
 import { ColliderStep, type JointColliders } from "./joint-colliders.js";
-import type { RotationLimit } from "./limits/rotation-limit.js";
+import { type RotationLimit, isSingleAxisLimit } from "./limits/rotation-limit.js";
 
 /**
  * Where the target lay at the last solve: within the chain's reach, beyond the straightened chain, or inside the
@@ -124,6 +125,11 @@ export abstract class IKSolverJoints {
    * them aside without removing them. Default true.
    */
   useRotationLimits = true;
+  /**
+   * Whether the rotation pass rolls a joint before a hinge (single-axis limit) so the hinge's plane holds where its
+   * bone must point (FABRIK, which places joints before turning bones; CCD turns about the hinge itself).
+   */
+  protected rollsForHinges = false;
   /** Iterations the last solve ran. */
   lastIterations = 0;
   /** Where the target lay at the last solve. */
@@ -186,7 +192,8 @@ export abstract class IKSolverJoints {
 
   /**
    * Stores the pose's current local rotations (each joint relative to the previous one, the first relative to the
-   * root parent) as the rest rotations the limits work from, and hands them to the limits already set.
+   * root parent) as the rest rotations the limits work from, and hands them to the limits already set. On a Babylon
+   * component the pose is the one last solved: the component's own `readRestPose()` reads the bones.
    */
   readRestPose(): void {
     readRestLocals(
@@ -198,10 +205,16 @@ export abstract class IKSolverJoints {
     for (let i = 0; i < this.count; i++) this.bones[i]!.limit?.setDefaultLocalRotation(this.restLocals[i]!);
   }
 
-  /** Sets joint `index`'s rotation limit (or removes it with null), relative to the stored rest rotation. */
+  /**
+   * Sets joint `index`'s rotation limit (or removes it with null), relative to the stored rest rotation. One limit
+   * object per joint: it keeps its joint's rest rotation (share none between joints or solvers).
+   * @throws RangeError when `index` is not a joint of the chain.
+   * @throws FBBIKError when `limit` is already another joint's of this chain.
+   */
   setLimit(index: number, limit: RotationLimit | null): void {
     const bone = this.bones[index];
     if (bone === undefined) throw new RangeError(`joint ${index} is not in the chain (0..${this.count - 1})`);
+    checkLimitUnshared(this.bones, index, limit, this.getClassName());
     bone.limit = limit;
     limit?.setDefaultLocalRotation(this.restLocals[index]!);
   }
@@ -455,6 +468,10 @@ export abstract class IKSolverJoints {
       fromToRotation(turn, cur, want);
       multiply(rot, turn, rot);
       normalizeQuat(rot, rot);
+      if (applyLimits && this.rollsForHinges && i + 2 < n) {
+        const hinge = this.activeLimit(i + 1);
+        if (hinge !== null && isSingleAxisLimit(hinge)) rollForChildHinge(rot, oldRot, R, O, P, i, hinge);
+      }
       if (applyLimits) this.clampJoint(i, parentRot, rot);
       quatToArray(R, 4 * i, rot);
       cur.x = O[i3]!;

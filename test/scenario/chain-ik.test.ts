@@ -5,7 +5,7 @@
  * off a static target after 4, 16 and 32 iterations on a 19-bone tail (docs/API.md, "CCDIK and FABRIK").
  */
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
-import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import { describe, expect, it } from "vitest";
@@ -15,6 +15,8 @@ import { JacobianIK } from "../../src/babylon/jacobian-ik.js";
 import { LimbIK } from "../../src/babylon/limb-ik.js";
 import { LookAtIK } from "../../src/babylon/look-at-ik.js";
 import type { RigComponent } from "../../src/babylon/rig-component.js";
+import { RotationLimitAngle } from "../../src/joints/limits/rotation-limit-angle.js";
+import { Vec3 } from "../../src/math/vec3.js";
 import { FBBIKError } from "../../src/solver/errors.js";
 import { Random } from "../helpers/random.js";
 import { buildTail } from "../helpers/tail-rig.js";
@@ -246,3 +248,32 @@ describe("a target node disposed while in use (a pickup destroyed, an enemy kill
 });
 
 // CCDIK and FABRIK on every model's arm and leg, both handednesses: test/scenario/family-models.test.ts
+
+describe("readRestPose on a component created mid-clip: the limits' rest taken from the bones as they stand", () => {
+  const makers: [string, (rig: ReturnType<typeof buildTail>) => CCDIK | FABRIK | AimIK][] = [
+    ["CCDIK", (rig) => CCDIK.create(rig.scene, rig.bones, { maxIterations: 20 })],
+    ["FABRIK", (rig) => FABRIK.create(rig.scene, rig.bones, { maxIterations: 20 })],
+    ["AimIK", (rig) => AimIK.create(rig.scene, rig.bones, { axis: new Vector3(0, 1, 0) })],
+  ];
+  for (const [name, make] of makers) {
+    it(`${name}: skeleton.returnToRest(); ik.readRestPose() puts a joint frozen by its limit back at the bind pose`, () => {
+      const rig = buildTail({ count: 6, curl: 0.1 });
+      const bind = rig.bones[2]!.rotationQuaternion.clone();
+      // the clip's pose at the frame the component is created: link 2 bent 40° off its bind pose
+      const bent = bind.multiply(Quaternion.RotationAxis(new Vector3(1, 0, 0), (40 * Math.PI) / 180));
+      rig.bones[2]!.rotationQuaternion = bent;
+      rig.scene.render();
+      const ik = make(rig);
+      ik.solver.setLimit(2, new RotationLimitAngle(new Vec3(0, 1, 0), 0, 0)); // link 2 held at its rest
+      rig.skeleton.returnToRest();
+      ik.readRestPose();
+      rig.bones[2]!.rotationQuaternion = bent; // the clip plays on
+      ik.targetPosition.set(0.2, 0.3, 0.1);
+      rig.scene.render();
+      const off = Quaternion.Dot(rig.bones[2]!.rotationQuaternion, bind);
+      expect((2 * Math.acos(Math.min(1, Math.abs(off))) * 180) / Math.PI).toBeLessThan(1e-4);
+      ik.dispose();
+      rig.dispose();
+    });
+  }
+});

@@ -12,6 +12,7 @@ import {
   multiply,
   normalizeQuat,
 } from "../../math/quat.js";
+import { FBBIKError } from "../../solver/errors.js";
 import type { IKPose } from "../../solver/pose.js";
 import type { RotationLimit } from "./rotation-limit.js";
 
@@ -43,4 +44,26 @@ export function clampToLimit(limit: RotationLimit, parent: ReadonlyQuat, rotatio
   multiply(rotation, parent, local);
   normalizeQuat(rotation, rotation);
   return true;
+}
+
+/**
+ * Throws an {@link FBBIKError} when `limit` is already the limit of another of `joints` than `index`: a limit keeps
+ * one rest rotation, its joint's, so one object on two joints clamps the first about the second's rest.
+ */
+export function checkLimitUnshared(
+  joints: readonly { readonly limit: RotationLimit | null }[],
+  index: number,
+  limit: RotationLimit | null,
+  component: string,
+): void {
+  if (limit === null) return;
+  const other = joints.findIndex((j, i) => i !== index && j.limit === limit);
+  if (other < 0) return;
+  throw new FBBIKError(
+    [
+      `joint ${index} is given the limit object joint ${other} already has: a limit keeps one rest rotation, ` +
+        "its joint's, so give each joint its own (new RotationLimit…(…) per joint)",
+    ],
+    component,
+  );
 }

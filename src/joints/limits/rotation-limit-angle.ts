@@ -4,6 +4,7 @@
  */
 import { Quat, conjugateMultiply } from "../../math/quat.js";
 import { type ReadonlyVec3, Vec3 } from "../../math/vec3.js";
+import { checkFiniteDegrees } from "./limit-arguments.js";
 import { AxisTwistLimit, LIMIT_SLACK, joinSwingTwist, splitSwingTwist } from "./swing-twist.js";
 
 const DEG = Math.PI / 180;
@@ -31,8 +32,12 @@ export class RotationLimitAngle extends AxisTwistLimit {
   private swingSinOut = 0;
   private swingCosOut = 1;
 
-  /** Creates the limit about `axis` (normalised; zero means +X) with the given swing and twist limits (degrees). */
+  /**
+   * Creates the limit about `axis` (normalised; zero means +X) with the given swing and twist limits (degrees).
+   * @throws FBBIKError when a limit is not finite.
+   */
   constructor(axis: ReadonlyVec3 = new Vec3(1, 0, 0), limit = 45, twistLimit = 180) {
+    checkFiniteDegrees("RotationLimitAngle", { limit, twistLimit });
     super(axis, twistLimit);
     this.limit = limit;
   }

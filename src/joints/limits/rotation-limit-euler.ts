@@ -4,6 +4,7 @@
  */
 import { Quat, type ReadonlyQuat, conjugateMultiply, multiply, normalizeQuat } from "../../math/quat.js";
 import { type ReadonlyVec3, Vec3, set } from "../../math/vec3.js";
+import { checkRadianRanges } from "./limit-arguments.js";
 import type { SingleAxisLimit } from "./rotation-limit.js";
 
 /** Below this a range check counts as inside, so an output clamped once is left alone when limited again. */
@@ -40,8 +41,13 @@ export class RotationLimitEuler implements SingleAxisLimit {
   readonly max: Vec3;
   private readonly rest = new Quat();
 
-  /** Creates the limit from the lower and upper bounds per axis (radians), both (0, 0, 0) when omitted. */
+  /**
+   * Creates the limit from the lower and upper bounds per axis (radians, unlike the other limits' degrees), both
+   * (0, 0, 0) when omitted.
+   * @throws FBBIKError naming each axis whose range is not finite, beyond ±2π (degrees given), or not low to high.
+   */
   constructor(min: ReadonlyVec3 = new Vec3(), max: ReadonlyVec3 = new Vec3()) {
+    checkRadianRanges("RotationLimitEuler", min, max);
     this.min = new Vec3(min.x, min.y, min.z);
     this.max = new Vec3(max.x, max.y, max.z);
   }

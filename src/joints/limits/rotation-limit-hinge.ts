@@ -4,6 +4,7 @@
  */
 import { Quat, type ReadonlyQuat, conjugateMultiply, multiply, normalizeQuat } from "../../math/quat.js";
 import { type ReadonlyVec3, Vec3, copy, normalize } from "../../math/vec3.js";
+import { checkDegreeRange } from "./limit-arguments.js";
 import type { SingleAxisLimit } from "./rotation-limit.js";
 
 const SLACK = 1e-12;
@@ -26,8 +27,12 @@ export class RotationLimitHinge implements SingleAxisLimit {
   private readonly axisUnit = new Vec3(1, 0, 0);
   private readonly rest = new Quat();
 
-  /** Creates the limit about `axis` (normalised; a zero axis means +X) with the range [min, max] degrees. */
+  /**
+   * Creates the limit about `axis` (normalised; a zero axis means +X) with the range [min, max] degrees.
+   * @throws FBBIKError when min or max is not finite, or min is above max.
+   */
   constructor(axis: ReadonlyVec3 = new Vec3(1, 0, 0), min = -45, max = 90) {
+    checkDegreeRange("RotationLimitHinge", min, max);
     this.setAxis(axis);
     this.min = min;
     this.max = max;

@@ -6,6 +6,7 @@
 import { Quat, conjugateMultiply, fromToRotation, rotateVector } from "../../math/quat.js";
 import { type ReadonlyVec3, Vec3, copy, cross, dot, length, normalize } from "../../math/vec3.js";
 import { FBBIKError } from "../../solver/errors.js";
+import { checkFiniteDegrees } from "./limit-arguments.js";
 import { AxisTwistLimit, LIMIT_SLACK, joinSwingTwist, splitSwingTwist } from "./swing-twist.js";
 
 const delta = new Quat();
@@ -44,9 +45,10 @@ export class RotationLimitPolygonal extends AxisTwistLimit {
   /**
    * Creates the limit about `axis` (normalised; zero means +X) with the polygon's `points` (see
    * {@link setPoints}; default: a square cone of 45°) and `twistLimit` (degrees).
-   * @throws FBBIKError when the points do not make a polygon around the axis.
+   * @throws FBBIKError when the points do not make a polygon around the axis, or `twistLimit` is not finite.
    */
   constructor(axis: ReadonlyVec3 = new Vec3(1, 0, 0), points?: readonly ReadonlyVec3[], twistLimit = 180) {
+    checkFiniteDegrees("RotationLimitPolygonal", { twistLimit });
     super(axis, twistLimit);
     this.setPoints(points ?? squareCone(this.axisUnit, 45));
   }

@@ -5,6 +5,7 @@
 import { Curve, CurveIO, type CurveKey } from "../../math/curve.js";
 import { Quat, conjugateMultiply } from "../../math/quat.js";
 import { type ReadonlyVec3, Vec3, cross, normalize } from "../../math/vec3.js";
+import { checkFiniteDegrees } from "./limit-arguments.js";
 import { AxisTwistLimit, LIMIT_SLACK, joinSwingTwist, splitSwingTwist } from "./swing-twist.js";
 
 const DEG = Math.PI / 180;
@@ -36,6 +37,7 @@ export class RotationLimitSpline extends AxisTwistLimit {
    * Creates the limit about `axis` (normalised; zero means +X), azimuth 0 toward `crossAxis` (made perpendicular
    * to the axis; one parallel to it is replaced by a perpendicular), with the swing limit `keys` (default: 45°
    * everywhere) and `twistLimit` (degrees).
+   * @throws FBBIKError when `twistLimit` is not finite.
    */
   constructor(
     axis: ReadonlyVec3 = new Vec3(1, 0, 0),
@@ -43,6 +45,7 @@ export class RotationLimitSpline extends AxisTwistLimit {
     keys: readonly CurveKey[] = [{ time: 0, value: 45 }],
     twistLimit = 180,
   ) {
+    checkFiniteDegrees("RotationLimitSpline", { twistLimit });
     super(axis, twistLimit);
     const a = this.axisUnit;
     const c = this.crossUnit;

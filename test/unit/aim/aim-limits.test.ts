@@ -129,4 +129,17 @@ describe("IKSolverAim with rotation limits", () => {
     ik.setLimit(0, null);
     expect(ik.hasLimits()).toBe(false);
   });
+
+  it("rejects one limit object on two bones (it keeps one rest rotation), naming both", () => {
+    const { ik, pose, rest } = gun();
+    const shared = new RotationLimitAngle(new Vec3(0, 1, 0), 10, 10);
+    ik.setLimit(1, shared);
+    expect(() => ik.setLimit(2, shared)).toThrow(/joint 2 .* joint 1 already has/);
+    // spine1 at rest stays put when the solve changes nothing else: the limit still holds its own rest
+    ik.ikPositionWeight = 1;
+    ik.solve();
+    const local = pose.localRotations[id(pose, CHAIN[1]!)]!;
+    const d = relative(rest[1]!, local);
+    expect(swingTwist(d, { x: 0, y: 1, z: 0 }).swing).toBeLessThanOrEqual(10 * DEG + 1e-9);
+  });
 });

@@ -5,9 +5,12 @@ import { describe, expect, it } from "vitest";
 import { RotationLimitAngle } from "../../../src/joints/limits/rotation-limit-angle.js";
 import { RotationLimitEuler } from "../../../src/joints/limits/rotation-limit-euler.js";
 import { RotationLimitHinge } from "../../../src/joints/limits/rotation-limit-hinge.js";
+import { RotationLimitPolygonal } from "../../../src/joints/limits/rotation-limit-polygonal.js";
+import { RotationLimitSpline } from "../../../src/joints/limits/rotation-limit-spline.js";
 import { isSingleAxisLimit } from "../../../src/joints/limits/rotation-limit.js";
 import { Quat } from "../../../src/math/quat.js";
 import { Vec3 } from "../../../src/math/vec3.js";
+import { FBBIKError } from "../../../src/solver/errors.js";
 import { type Q, eulerXYZ, qaxis, qmul, relative, swingTwist } from "../../helpers/limit-reference.js";
 
 const DEG = Math.PI / 180;
@@ -148,5 +151,33 @@ describe("RotationLimitAngle", () => {
     free.setDefaultLocalRotation(rest);
     const big = q(qmul(rest, qaxis(Y, 3)));
     expect(free.apply(big)).toBe(false);
+  });
+});
+
+describe("the limits' constructor arguments", () => {
+  it("a hinge range given high to low, or not finite, throws an FBBIKError saying how to give it", () => {
+    expect(() => new RotationLimitHinge(new Vec3(1, 0, 0), 90, -45)).toThrow(FBBIKError);
+    expect(() => new RotationLimitHinge(new Vec3(1, 0, 0), 90, -45)).toThrow(/min 90° is above max -45°/);
+    expect(() => new RotationLimitHinge(new Vec3(1, 0, 0), Number.NaN, 10)).toThrow(/min is NaN/);
+    expect(() => new RotationLimitHinge(new Vec3(1, 0, 0), -45, -45)).not.toThrow();
+  });
+
+  it("a swing or twist limit that is not finite throws, naming it", () => {
+    expect(() => new RotationLimitAngle(new Vec3(0, 1, 0), Number.NaN, 10)).toThrow(/limit is NaN/);
+    expect(() => new RotationLimitAngle(new Vec3(0, 1, 0), 30, Number.POSITIVE_INFINITY)).toThrow(
+      /twistLimit is Infinity/,
+    );
+    expect(() => new RotationLimitPolygonal(new Vec3(0, 1, 0), undefined, Number.NaN)).toThrow(FBBIKError);
+    expect(() => new RotationLimitSpline(new Vec3(0, 1, 0), new Vec3(1, 0, 0), undefined, Number.NaN)).toThrow(
+      FBBIKError,
+    );
+  });
+
+  it("an Euler range in degrees (beyond ±2π) throws with the radians it meant; high to low throws", () => {
+    const degrees = (): RotationLimitEuler => new RotationLimitEuler(new Vec3(-180, 0, 0), new Vec3(-0.5, 0, 0));
+    expect(degrees).toThrow(FBBIKError);
+    expect(degrees).toThrow(/x: -180 to -0.5 is beyond ±2π: the range is in radians .*-3.1416 to -0.0087/);
+    expect(() => new RotationLimitEuler(new Vec3(0, 0, 0.4), new Vec3(0, 0, -0.4))).toThrow(/z: min 0.4 is above/);
+    expect(() => new RotationLimitEuler(new Vec3(-Math.PI, 0, 0), new Vec3(-0.5 * DEG, 0, 0))).not.toThrow();
   });
 });

@@ -9,6 +9,7 @@ import type { IKSolverJoints } from "../../../src/joints/ik-solver-joints.js";
 import { RotationLimitAngle } from "../../../src/joints/limits/rotation-limit-angle.js";
 import { RotationLimitHinge } from "../../../src/joints/limits/rotation-limit-hinge.js";
 import { Vec3 } from "../../../src/math/vec3.js";
+import { FBBIKError } from "../../../src/solver/errors.js";
 import { buildChain, snapshot, worstLimitViolation } from "../../helpers/joint-chains.js";
 import { Random } from "../../helpers/random.js";
 
@@ -58,5 +59,27 @@ describe.each(makers)("%s useRotationLimits", (_, make) => {
     expect(b.hasLimits()).toBe(true);
     expect(worstOff).toBeGreaterThan(0.1);
     expect(worstOn).toBeLessThan(1e-9);
+  });
+});
+
+describe.each(makers)("%s setLimit with one limit object on two joints", (_, make) => {
+  it("throws an FBBIKError naming both joints, and keeps the first joint's limit about its own rest", () => {
+    const c = buildChain({ bones: 5, seed: 4, bend: 0.6 });
+    const s = make(c);
+    const shared = new RotationLimitAngle(new Vec3(0, 1, 0), 20, 10);
+    s.setLimit(1, shared);
+    expect(() => s.setLimit(2, shared)).toThrow(FBBIKError);
+    expect(() => s.setLimit(2, shared)).toThrow(/joint 2 .* joint 1 already has/);
+    // joint 1's limit still holds joint 1's rest: a solve ends inside it
+    const tip = c.pose.positions[c.ids[4]!]!;
+    s.ikPosition.x = tip.x;
+    s.ikPosition.y = tip.y;
+    s.ikPosition.z = tip.z;
+    s.update();
+    expect(worstLimitViolation(s, c)).toBeLessThan(1e-9);
+    // the same object again on its own joint, or a removal, is fine
+    expect(() => s.setLimit(1, shared)).not.toThrow();
+    s.setLimit(1, null);
+    expect(() => s.setLimit(2, shared)).not.toThrow();
   });
 });
