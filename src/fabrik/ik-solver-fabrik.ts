@@ -22,6 +22,18 @@ export class IKSolverFABRIK extends IKSolverJoints {
   private readonly rootStart = new Vec3();
   protected override rollsForHinges = true;
 
+  /**
+   * Whether the rotation pass rolls the bone before a hinge (a single-axis limit) so that the hinge's plane holds
+   * the target (default true; not in FinalIK, whose FABRIK leaves a hinge's plane where it is and ends far off a
+   * target out of it: false solves as FinalIK's does). ARCHITECTURE.md, deviation 20.
+   */
+  get hingeRoll(): boolean {
+    return this.rollsForHinges;
+  }
+  set hingeRoll(on: boolean) {
+    this.rollsForHinges = on;
+  }
+
   /** @inheritdoc */
   /** "IKSolverFABRIK". */
   override getClassName(): string {

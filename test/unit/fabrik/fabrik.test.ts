@@ -87,25 +87,35 @@ describe("IKSolverFABRIK", () => {
 
   it("an arm with a hinge elbow reaches like CCD: the upper bone rolls so the hinge's plane holds the target", () => {
     // upper arm free, elbow a hinge of 0° to 150°, a short hand: every target at 30–90 % of the reach is reachable
-    const rng = new Random(21);
-    let sum = 0;
-    let worst = 0;
-    const n = 60;
-    for (let k = 0; k < n; k++) {
-      const c = buildChain({ bones: 4, seed: k + 3, bend: 0.05, lengthOf: (i) => [1, 0.9, 0.2][i]! });
-      const s = new IKSolverFABRIK(c.pose, c.ids, { rootParent: 0 });
-      s.setLimit(1, new RotationLimitHinge(new Vec3(1, 0, 0), 0, 150));
-      s.maxIterations = 30;
-      aim(s, c, rng, 0.3, 0.9);
-      s.update();
-      const e = tipError(s, c.pose, c.ids[3]!) / c.length;
-      sum += e;
-      worst = Math.max(worst, e);
-    }
+    const errors = (hingeRoll: boolean) => {
+      const rng = new Random(21);
+      let sum = 0;
+      let worst = 0;
+      const n = 60;
+      for (let k = 0; k < n; k++) {
+        const c = buildChain({ bones: 4, seed: k + 3, bend: 0.05, lengthOf: (i) => [1, 0.9, 0.2][i]! });
+        const s = new IKSolverFABRIK(c.pose, c.ids, { rootParent: 0 });
+        s.setLimit(1, new RotationLimitHinge(new Vec3(1, 0, 0), 0, 150));
+        s.maxIterations = 30;
+        s.hingeRoll = hingeRoll;
+        aim(s, c, rng, 0.3, 0.9);
+        s.update();
+        const e = tipError(s, c.pose, c.ids[3]!) / c.length;
+        sum += e;
+        worst = Math.max(worst, e);
+      }
+      return { mean: sum / n, worst };
+    };
+    const rolled = errors(true);
+    // FinalIK's FABRIK, switched back: measured 36 % of the reach off on average, 79 % at worst
+    const plain = errors(false);
     if (process.env.FBBIK_REPORT)
-      console.log(`[figures] FABRIK hinge elbow, tip off / reach: mean ${sum / n}, worst ${worst}`);
-    expect(sum / n).toBeLessThan(0.01);
-    expect(worst).toBeLessThan(0.05);
+      console.log(
+        `[figures] FABRIK hinge elbow, tip off / reach: mean ${rolled.mean}, worst ${rolled.worst}; without the roll ${plain.mean}, ${plain.worst}`,
+      );
+    expect(rolled.mean).toBeLessThan(0.01);
+    expect(rolled.worst).toBeLessThan(0.05);
+    expect(plain.mean).toBeGreaterThan(0.1);
   });
 
   it("no NaN for any input: zero-length bones, targets on the root, on a joint, far away", () => {
