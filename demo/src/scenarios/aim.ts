@@ -13,7 +13,7 @@ import { CreateCylinder } from "@babylonjs/core/Meshes/Builders/cylinderBuilder"
 import { CreateSphere } from "@babylonjs/core/Meshes/Builders/sphereBuilder";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode";
 import { AimIK } from "../../../src/babylon/aim-ik";
-import { IKUpdateOrder } from "../../../src/babylon/scene-updater";
+import { IKUpdateOrder, type SceneUpdatable, SceneUpdater } from "../../../src/babylon/scene-updater";
 import { Recoil } from "../../../src/effectors/modifiers/index";
 import { FullBodyBipedEffector } from "../../../src/solver/biped-bones";
 import { checkbox } from "../controls";
@@ -120,7 +120,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   spineLimits.forEach((l, i) => aim.solver.setLimit(i, l));
   aim.solver.useRotationLimits = false;
   /** How far (degrees) the spine's bones turn beyond their limits now, measured by the limits' own clamp. */
-  const spineOver = () => {
+  const spineOverNow = () => {
     let over = 0;
     spine.forEach((b, i) => {
       const q = (b.getTransformNode() ?? b).rotationQuaternion!;
@@ -132,6 +132,16 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     });
     return over;
   };
+  // measured right after AimIK's solve, before the FBBIK's (which moves the spine for the hands and the recoil)
+  let spineOver = 0;
+  const afterAim: SceneUpdatable = {
+    updateOrder: IKUpdateOrder.FullBody - 5,
+    _beforeAnimations: () => {},
+    _beforeRender: () => {
+      spineOver = spineOverNow();
+    },
+  };
+  SceneUpdater.for(scene).add(afterAim);
 
   // the left hand stays where the clip holds it relative to the right hand: a node under the right hand
   const support = new TransformNode("left hand on the gun", scene);
@@ -219,7 +229,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       shots: shots.length,
       twoHanded,
       spineLimit: aim.solver.useRotationLimits,
-      spineOver: spineOver(),
+      spineOver,
       height: h,
     }),
     control: (cmd, arg) => {
@@ -305,6 +315,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     },
     dispose: () => {
       scene.onPointerObservable.remove(pointer);
+      SceneUpdater.for(scene).remove(afterAim);
       recoil.dispose();
       aim.dispose();
     },
