@@ -180,6 +180,8 @@ export class ClimbSequencer {
   /** How far the root sits below its goal for the feet's reach, and that sink in the root's parent space. */
   private readonly footReach = new ClimbFootReach();
   private readonly rootSink = new Vector3();
+  /** The sink in world space (written here, in a short method, so its setters are inlined). */
+  private readonly sinkWorld = new Vector3();
   /** Where each limb was when it went for its first hold (world), the start of its path without a previous one. */
   private readonly reachFrom = [0, 1, 2, 3, 4, 5, 6, 7, 8].map(() => new Vector3());
   /** Away from the ladder, in world space, unit (zero when unknown): measured at start. */
@@ -452,18 +454,13 @@ export class ClimbSequencer {
       }
       centroid.addInPlace(this.bodyOffset ?? Vector3.ZeroReadOnly);
       // the body sinks with the root: held at its height, it would keep the feet as far from their holds
-      if (this.movingRoot !== null) {
-        const up = this.characterUp(tv);
-        const s = this.footReach.sink;
-        centroid.x -= up.x * s;
-        centroid.y -= up.y * s;
-        centroid.z -= up.z * s;
-      }
+      if (this.movingRoot !== null) centroid.subtractInPlace(this.sinkWorld);
       Vector3.LerpToRef(this.bodyPosition, centroid, k, this.bodyPosition);
     }
     if (this.running && this.swingBack !== 0) this.swingLimbs();
     body.position.copyFrom(this.bodyPosition);
-    body.positionWeight = this.bodyCurrentWeight;
+    // the plain field, not the setter: a call V8 does not inline in this long method boxes the double
+    body.inner.positionWeight = this.bodyCurrentWeight;
     if (!this.running && this.bodyCurrentWeight === this.bodyDefaultWeight) this.bodyActive = false;
     if (this.running && !this.finishedFired && this.isFinished) {
       this.finishedFired = true;
@@ -501,11 +498,11 @@ export class ClimbSequencer {
     this.addFoot(1, FullBodyBipedEffector.RightFoot, up);
     reach.update(this.system);
     const s = reach.sink;
-    const rs = this.rootSink;
-    rs.x = up.x * s;
-    rs.y = up.y * s;
-    rs.z = up.z * s;
-    toParentSpace(rs, root);
+    const sw = this.sinkWorld;
+    sw.x = up.x * s;
+    sw.y = up.y * s;
+    sw.z = up.z * s;
+    toParentSpace(this.rootSink.copyFrom(sw), root);
   }
 
   /** Folds a foot with a hold into the feet's sink, the root's goal (world) in `tv`. */
