@@ -26,7 +26,7 @@ import {
   sub,
 } from "../math/vec3.js";
 import { NumberRef } from "../math/number-ref.js";
-import { animatedBendNormal } from "./animated-bend.js";
+import { animatedBendNormal, animatedBendPlane } from "./animated-bend.js";
 import type { IKNode } from "./node.js";
 import type { IKPose } from "./pose.js";
 
@@ -42,6 +42,8 @@ const q2 = new Quat();
 const q3 = new Quat();
 /** Weights handed to the interpolation helpers by reference (see NumberRef). */
 const weight = new NumberRef();
+/** How well the animation defines a limb's bend plane, [0, 1] (a NumberRef: see above). */
+const planeTrust = new NumberRef();
 /** How usable the last pole unitPole computed is, [0, 1] (a NumberRef: see above). */
 const poleGate = new NumberRef();
 /**
@@ -49,6 +51,12 @@ const poleGate = new NumberRef();
  */
 const NATURAL_LIMIT = (80 * Math.PI) / 180;
 const NATURAL_LIMIT_COS = Math.cos(NATURAL_LIMIT);
+/**
+ * How far the solve moves a limb's end from its animated place about the limb's first node (in limb lengths)
+ * before the natural-side fold starts (the solver's own rounding stays below) and from which it is full.
+ */
+const FOLD_MOVE_LOW = 0.02;
+const FOLD_MOVE_HIGH = 0.1;
 /** Pole lengths (limb axis off the sagittal plane) between which the natural-side limit fades in. */
 const NATURAL_POLE_LOW = 0.2;
 const NATURAL_POLE_HIGH = 0.4;
@@ -124,6 +132,9 @@ export class BendConstraint {
   // cos of the allowed cone's angle for the last clamp weight: the weight rarely changes between frames
   private coneClampWeight = Number.NaN;
   private coneCos = 1;
+  // how far the solve moved the end from where the animation has it about the first node, in limb lengths
+  // (getDir, for the natural-side fold)
+  private axisMove = 0;
 
   /** Assigns the three limb nodes. */
   setBones(bone1: IKNode, bone2: IKNode, bone3: IKNode): void {
@@ -198,8 +209,8 @@ export class BendConstraint {
    * LimitBend: un-inverts an elbow or knee in the animated pose before solving (FinalIK rotates the real
    * bones; here the pose and the node snapshots change together). The lower bone is clamped to within
    * about 89° × solverWeight of the default bend side; when the end effector is weighted the bend plane
-   * also turns toward the default bend side by positionWeight × solverWeight. The last bone keeps its
-   * rotation.
+   * of a nearly straight limb (whose animated plane is undefined) also turns toward the default bend side by
+   * positionWeight × solverWeight. The last bone keeps its rotation.
    */
   limitBend(pose: IKPose, solver: BendSolver, endPositionWeight: Readonly<NumberRef>): void {
     if (!this.initiated) return;
@@ -234,16 +245,25 @@ export class BendConstraint {
       touched = true;
       refresh(pose, b2, b3);
     }
+    // the plane turn only stands in for a bend plane the animation leaves undefined (a nearly straight limb):
+    // a bent limb keeps its animated plane, which a rig whose elbow does not hinge about a fixed axis of the
+    // upper bone (UAL's) has elsewhere than the setup pose's (not in FinalIK: ARCHITECTURE.md, deviation 7)
+    let turn = 0;
     if (positionWeight > 0) {
+      animatedBendPlane(v2, planeTrust, b1.bonePosition, b2.bonePosition, b3.bonePosition);
+      const trust = planeTrust.value;
+      turn = trust >= 1 ? 0 : positionWeight * solverWeight * (1 - trust);
+    }
+    if (turn > 0) {
       const normal = sub(v2, b2.bonePosition, b1.bonePosition);
       const tangent = sub(v3, b3.bonePosition, b2.bonePosition);
       orthoNormalize(normal, tangent);
       fromToRotation(q1, tangent, v1);
     }
     // a bend plane already on the default side needs no turn (and no rounding-level rewrite of the bone)
-    if (positionWeight > 0 && !(Math.abs(q1.w) > 1 - 1e-15)) {
+    if (turn > 0 && !(Math.abs(q1.w) > 1 - 1e-15)) {
       multiply(q2, q1, b2.boneRotation);
-      weight.value = positionWeight * solverWeight;
+      weight.value = turn;
       nlerpByRef(q2, b2.boneRotation, q2, weight);
       pose.setRotation(b2.bone, q2);
       touched = true;
@@ -274,6 +294,13 @@ export class BendConstraint {
     // the animated bend direction, carried along with the swing of the limb
     const s = sub(v2, b3.solverPosition, b1.solverPosition);
     sub(v1, b3.bonePosition, b1.bonePosition);
+    if (this.naturalSide !== 0) {
+      const dx = s.x - v1.x;
+      const dy = s.y - v1.y;
+      const dz = s.z - v1.z;
+      const limb = b1.length + b2.length;
+      this.axisMove = limb > 0 ? Math.sqrt(dx * dx + dy * dy + dz * dz) / limb : 0;
+    }
     fromToRotation(q1, v1, s);
     sub(v3, b2.bonePosition, b1.bonePosition);
     rotateVector(out, q1, v3);
@@ -468,7 +495,12 @@ export class BendConstraint {
     let gate = (pl - NATURAL_POLE_LOW) / (NATURAL_POLE_HIGH - NATURAL_POLE_LOW);
     gate = gate > 1 ? 1 : gate;
     if (!(gate > 0)) return;
-    const k = gate * (effectorWeight < 1 ? effectorWeight : 1);
+    // a bend the solve leaves where the clip has it (the end on its animated place about the first node) is the
+    // clip's, as in FinalIK: the fold comes in as the solve moves the end away from it
+    let moved = (this.axisMove - FOLD_MOVE_LOW) / (FOLD_MOVE_HIGH - FOLD_MOVE_LOW);
+    moved = moved > 1 ? 1 : moved;
+    if (!(moved > 0)) return;
+    const k = gate * moved * (effectorWeight < 1 ? effectorWeight : 1);
     px /= pl;
     py /= pl;
     pz /= pl;

@@ -192,35 +192,44 @@ describe.each(variants.map((b) => [b.name, b] as const))("bend constraint on %s"
     });
   });
 
-  it("limitBend with a weighted end effector turns the bend plane toward the default side by positionWeight × solverWeight", () => {
-    for (const [solverWeight, positionWeight, remaining] of [
-      [1, 1, 0],
-      [1, 0.5, 30],
-      [0.5, 1, 30],
-      [1, 0, 60],
+  it("limitBend with a weighted end effector turns a nearly straight limb's bend plane toward the default side by positionWeight × solverWeight; a bent limb keeps its plane", () => {
+    // [bend, twist of the plane from the default side, remaining twist per (solverWeight, positionWeight)]:
+    // 1.5° leaves the animated plane undefined (FinalIK's turn); at 30° the animated plane is kept
+    for (const [bendDeg, twistDeg, remainders] of [
+      [1.5, 30, [0, 15, 15, 30]],
+      [30, 60, [60, 60, 60, 60]],
     ] as const) {
-      const st = stage(variant);
-      const p = st.b.pose;
-      for (let ci = 1; ci <= 4; ci++) {
-        const chain = st.s.chains[ci]!;
-        const [, n1, n2] = chain.nodes;
-        const g = geometry(st, chain);
-        const n = mul(g.side, -1);
-        const m = unit(cross(g.u, n));
-        // lower bone bent 30° off the upper axis, its plane twisted 60° away from the default side (75.5° from n: no clamp)
-        const bent = add(
-          mul(g.u, Math.cos(30 * DEG)),
-          mul(add(mul(n, Math.cos(60 * DEG)), mul(m, Math.sin(60 * DEG))), Math.sin(30 * DEG)),
-        );
-        aimBone(st, n1!.bone, n2!.bone, bent);
-        const handBefore = boneRot(p, n2!.bone);
-        chain.bendConstraint.limitBend(p, { ikPositionWeight: solverWeight }, new NumberRef(positionWeight));
-        const after = sub(bonePos(p, n2!.bone), bonePos(p, n1!.bone));
-        const what = `${LIMB_NAMES[ci - 1]} (${solverWeight}, ${positionWeight})`;
-        expect(Math.abs(angleDeg(perp(after, g.u), n) - remaining), what).toBeLessThan(1e-7);
-        expect(Math.abs(angleDeg(after, g.u) - 30), `${what}: bend angle kept`).toBeLessThan(1e-7);
-        expectSameRotation(boneRot(p, n2!.bone), handBefore, 1e-12, `${what} hand rotation`);
-      }
+      const weights = [
+        [1, 1],
+        [1, 0.5],
+        [0.5, 1],
+        [1, 0],
+      ] as const;
+      weights.forEach(([solverWeight, positionWeight], wi) => {
+        const remaining = remainders[wi]!;
+        const st = stage(variant);
+        const p = st.b.pose;
+        for (let ci = 1; ci <= 4; ci++) {
+          const chain = st.s.chains[ci]!;
+          const [, n1, n2] = chain.nodes;
+          const g = geometry(st, chain);
+          const n = mul(g.side, -1);
+          const m = unit(cross(g.u, n));
+          // lower bone bent off the upper axis, its plane twisted away from the default side (inside the clamp's cone)
+          const bent = add(
+            mul(g.u, Math.cos(bendDeg * DEG)),
+            mul(add(mul(n, Math.cos(twistDeg * DEG)), mul(m, Math.sin(twistDeg * DEG))), Math.sin(bendDeg * DEG)),
+          );
+          aimBone(st, n1!.bone, n2!.bone, bent);
+          const handBefore = boneRot(p, n2!.bone);
+          chain.bendConstraint.limitBend(p, { ikPositionWeight: solverWeight }, new NumberRef(positionWeight));
+          const after = sub(bonePos(p, n2!.bone), bonePos(p, n1!.bone));
+          const what = `${LIMB_NAMES[ci - 1]} bent ${bendDeg}° (${solverWeight}, ${positionWeight})`;
+          expect(Math.abs(angleDeg(perp(after, g.u), n) - remaining), what).toBeLessThan(1e-7);
+          expect(Math.abs(angleDeg(after, g.u) - bendDeg), `${what}: bend angle kept`).toBeLessThan(1e-7);
+          expectSameRotation(boneRot(p, n2!.bone), handBefore, 1e-12, `${what} hand rotation`);
+        }
+      });
     }
   });
 
