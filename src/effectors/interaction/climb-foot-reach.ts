@@ -112,10 +112,11 @@ export class ClimbFootReach {
   private needOf(side: 0 | 1, rootGoal: Vector3, hold: TransformNode, up: Vector3): void {
     const hm = currentWorldMatrix(hold).m;
     const hip = this.hips[side]!;
-    const x = rootGoal.x + hip.x - hm[12]!;
-    const y = rootGoal.y + hip.y - hm[13]!;
-    const z = rootGoal.z + hip.z - hm[14]!;
-    const along = x * up.x + y * up.y + z * up.z;
+    // Babylon's fields read directly: a getter V8 does not inline returns its double boxed
+    const x = rootGoal._x + hip._x - hm[12]!;
+    const y = rootGoal._y + hip._y - hm[13]!;
+    const z = rootGoal._z + hip._z - hm[14]!;
+    const along = x * up._x + y * up._y + z * up._z;
     if (along <= 0) {
       this.need = Number.NEGATIVE_INFINITY;
       return;

@@ -8,7 +8,8 @@ import { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import { InteractionCurveType } from "./interaction-curves.js";
 import { InteractionObject, type InteractionWeightCurve, isEventTime } from "./interaction-object.js";
 import type { InteractionSystem } from "./interaction-system.js";
-import { positionOfMatrix } from "./node-pose.js";
+import { lerpVector3ByRef, positionOfMatrix } from "./node-pose.js";
+import { NumberRef } from "../../math/number-ref.js";
 import { notifyDisposed } from "../../babylon/dispose-notice.js";
 
 /** One move of a climb: at `time` (seconds after start), `limb` goes to `hold`. */
@@ -188,8 +189,10 @@ export class ClimbSequencer {
   private readonly back = new Vector3();
   private readonly beforeHook = (): void => this.beforeInteractions();
   private readonly afterHook = (): void => this.afterInteractions();
-  /** This frame's share of the way the body and the root ease toward their goals. */
-  private ease = 0;
+  /** This frame's share of the way the body and the root ease toward their goals (by reference: NumberRef). */
+  private readonly ease = new NumberRef();
+  /** A moving limb's share of the way between its holds (by reference: NumberRef). */
+  private readonly blend = new NumberRef();
   private rootObserver: Observer<void> | null;
   private systemDisposeObserver: Observer<InteractionSystem> | null;
 
@@ -356,11 +359,24 @@ export class ClimbSequencer {
   /** The character's up in world space (its root's Y axis; world Y without a root), unit. */
   private characterUp(out: Vector3): Vector3 {
     const space = this.system.ik.rig.characterRoot;
-    if (space === null) return out.set(0, 1, 0);
-    const m = currentWorldMatrix(space).m;
-    out.set(m[4]!, m[5]!, m[6]!);
-    const l = out.length();
-    return l > 0 ? out.scaleInPlace(1 / l) : out.set(0, 1, 0);
+    // Babylon's fields written directly: a double handed to its setters may be boxed (see node-pose.ts)
+    let x = 0;
+    let y = 1;
+    let z = 0;
+    if (space !== null) {
+      const m = currentWorldMatrix(space).m;
+      const l = Math.sqrt(m[4]! * m[4]! + m[5]! * m[5]! + m[6]! * m[6]!);
+      if (l > 0) {
+        x = m[4]! / l;
+        y = m[5]! / l;
+        z = m[6]! / l;
+      }
+    }
+    out._x = x;
+    out._y = y;
+    out._z = z;
+    out._isDirty = true;
+    return out;
   }
 
   /**
@@ -437,30 +453,15 @@ export class ClimbSequencer {
     );
   }
 
+  // Per frame, after the interactions: split into short methods that V8 optimises (or inlines) reliably, with no
+  // double handed to a call (ARCHITECTURE.md, "Doubles across calls"); one long method boxed 48–64 B a frame in
+  // some runs (test/scenario/climb-frame-heap.test.ts).
   private afterInteractions(): void {
     if (!this.bodyActive) return;
-    const dt = this.system.lastDeltaTime;
-    const body = this.system.ik.solver.bodyEffector;
-    const goalWeight = this.running ? this.bodyWeight : this.bodyDefaultWeight;
-    const rate = dt / this.moveTime;
-    const w = this.bodyCurrentWeight;
-    this.bodyCurrentWeight = goalWeight > w ? Math.min(goalWeight, w + rate) : Math.max(goalWeight, w - rate);
-    if (this.running && this.centroidOf(this.holds, this.previousHolds, centroid)) {
-      const k = 1 - Math.exp(-this.bodySpeed * dt);
-      this.ease = k;
-      if (this.movingRoot !== null) {
-        this.followWithRoot(this.movingRoot);
-        this.sinkForFeet(this.movingRoot);
-      }
-      centroid.addInPlace(this.bodyOffset ?? Vector3.ZeroReadOnly);
-      // the body sinks with the root: held at its height, it would keep the feet as far from their holds
-      if (this.movingRoot !== null) centroid.subtractInPlace(this.sinkWorld);
-      Vector3.LerpToRef(this.bodyPosition, centroid, k, this.bodyPosition);
-    }
+    this.stepBodyWeight();
+    if (this.running && this.centroidOf(this.holds, this.previousHolds, centroid)) this.followHolds();
     if (this.running && this.swingBack !== 0) this.swingLimbs();
-    body.position.copyFrom(this.bodyPosition);
-    // the plain field, not the setter: a call V8 does not inline in this long method boxes the double
-    body.inner.positionWeight = this.bodyCurrentWeight;
+    this.writeBody();
     if (!this.running && this.bodyCurrentWeight === this.bodyDefaultWeight) this.bodyActive = false;
     if (this.running && !this.finishedFired && this.isFinished) {
       this.finishedFired = true;
@@ -468,16 +469,42 @@ export class ClimbSequencer {
     }
   }
 
+  /** The body effector's weight toward the climb's (or back to its own) at one weight per `moveTime`. */
+  private stepBodyWeight(): void {
+    const goal = this.running ? this.bodyWeight : this.bodyDefaultWeight;
+    const rate = this.system.lastDeltaTime / this.moveTime;
+    const w = this.bodyCurrentWeight;
+    this.bodyCurrentWeight = goal > w ? (w + rate < goal ? w + rate : goal) : w - rate > goal ? w - rate : goal;
+  }
+
+  /** The root and the body follow the holds' centroid (in `centroid`), the root less the feet's sink. */
+  private followHolds(): void {
+    this.ease.value = 1 - Math.exp(-this.bodySpeed * this.system.lastDeltaTime);
+    if (this.movingRoot !== null) {
+      this.followWithRoot(this.movingRoot);
+      this.sinkForFeet(this.movingRoot);
+    }
+    centroid.addInPlace(this.bodyOffset ?? Vector3.ZeroReadOnly);
+    // the body sinks with the root: held at its height, it would keep the feet as far from their holds
+    if (this.movingRoot !== null) centroid.subtractInPlace(this.sinkWorld);
+    const k = this.ease;
+    const b = this.bodyPosition;
+    lerpVector3ByRef(b, centroid, k, b);
+  }
+
+  /** The body effector takes the eased position and weight (its solver's plain field, not the setter). */
+  private writeBody(): void {
+    const body = this.system.ik.solver.bodyEffector;
+    body.position.copyFrom(this.bodyPosition);
+    body.inner.positionWeight = this.bodyCurrentWeight;
+  }
+
   /** Eases `rootPosition` toward its start plus the centroid's change since start. */
   private followWithRoot(root: TransformNode): void {
     // all of it, toward the ladder too: up a leaning ladder the body must come forward as it rises
     const d = toParentSpace(centroid.subtractToRef(this.rootReference, tv3), root);
     d.addInPlace(this.rootStart);
-    const k = this.ease;
-    const p = this.rootPosition;
-    p.x += (d.x - p.x) * k;
-    p.y += (d.y - p.y) * k;
-    p.z += (d.z - p.z) * k;
+    lerpVector3ByRef(this.rootPosition, d, this.ease, this.rootPosition);
   }
 
   /**
@@ -499,9 +526,10 @@ export class ClimbSequencer {
     reach.update(this.system);
     const s = reach.sink;
     const sw = this.sinkWorld;
-    sw.x = up.x * s;
-    sw.y = up.y * s;
-    sw.z = up.z * s;
+    sw._x = up._x * s;
+    sw._y = up._y * s;
+    sw._z = up._z * s;
+    sw._isDirty = true;
     toParentSpace(this.rootSink.copyFrom(sw), root);
   }
 
@@ -550,13 +578,14 @@ export class ClimbSequencer {
       const r = this.reachFrom[l]!;
       // only upward: a limb going down already arrives from above
       const climb =
-        (to[12]! - (start === null ? r.x : start[12]!)) * up.x +
-        (to[13]! - (start === null ? r.y : start[13]!)) * up.y +
-        (to[14]! - (start === null ? r.z : start[14]!)) * up.z;
+        (to[12]! - (start === null ? r._x : start[12]!)) * up._x +
+        (to[13]! - (start === null ? r._y : start[13]!)) * up._y +
+        (to[14]! - (start === null ? r._z : start[14]!)) * up._z;
       if (climb > 0) rise += climb * s * (1 - s);
-      tv2.x = back.x * off + up.x * rise;
-      tv2.y = back.y * off + up.y * rise;
-      tv2.z = back.z * off + up.z * rise;
+      tv2._x = back._x * off + up._x * rise;
+      tv2._y = back._y * off + up._y * rise;
+      tv2._z = back._z * off + up._z * rise;
+      tv2._isDirty = true;
       this.system.ik.solver.getEffector(l).position.addInPlace(tv2);
     }
   }
@@ -580,7 +609,8 @@ export class ClimbSequencer {
       const p = previous?.[l] ?? null;
       if (p !== null) {
         positionOfMatrix(currentWorldMatrix(p), tv2);
-        Vector3.LerpToRef(tv2, tv, this.system.getInteractionEffector(l).weight, tv);
+        this.blend.value = this.system.getInteractionEffector(l).weight;
+        lerpVector3ByRef(tv2, tv, this.blend, tv);
       }
       out.addInPlace(tv);
       n++;
