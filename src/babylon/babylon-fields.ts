@@ -16,6 +16,15 @@ export function setVector3Fields(out: Vector3, v: ReadonlyVec3): Vector3 {
   return out;
 }
 
+/** `out` set to the Babylon vector `v`, its fields read directly (Babylon's `copyFrom` hands them on to a call). */
+export function copyVector3Fields(out: Vector3, v: Vector3): Vector3 {
+  out._x = v._x;
+  out._y = v._y;
+  out._z = v._z;
+  out._isDirty = true;
+  return out;
+}
+
 /** `out` set to `q`; returns `out`. */
 export function setQuaternionFields(out: Quaternion, q: ReadonlyQuat): Quaternion {
   out._x = q.x;

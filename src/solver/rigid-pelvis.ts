@@ -116,7 +116,7 @@ export function turnPelvisToReach(
     const c1 = a5 * a6 - a3 * a8;
     const c2 = a3 * a7 - a4 * a6;
     const det = a0 * c0 + a1 * c1 + a2 * c2;
-    if (!(det > 0 || det < 0) || det - det !== 0) return;
+    if (!(Math.abs(det) > 0) || !Number.isFinite(det)) return;
     const b0 = rhs[0]!;
     const b1 = rhs[1]!;
     const b2 = rhs[2]!;

@@ -23,10 +23,10 @@ import { type Ctx, type Json, type Scenario, type ScenarioRun, arr, bonePos, fra
 import { playClip, worldPos } from "../kit";
 import { boneWorldMatrix, hangFrame, hangOnBone } from "../bone-world";
 import { RotationLimitPolygonal } from "../../../src/joints/limits/rotation-limit-polygonal";
-import { Quat } from "../../../src/math/quat";
 import { Vec3 } from "../../../src/math/vec3";
 import type { Bone } from "@babylonjs/core/Bones/bone";
 import { makePistol } from "../props/pistol";
+import { limitExcess } from "../limit-excess";
 
 /** The barrel's world axis (the muzzle's +Z), its ancestors recomputed first. */
 function barrelAxis(muzzle: TransformNode): Vector3 {
@@ -123,12 +123,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   const spineOverNow = () => {
     let over = 0;
     spine.forEach((b, i) => {
-      const q = (b.getTransformNode() ?? b).rotationQuaternion!;
-      const local = new Quat(q.x, q.y, q.z, q.w);
-      const clamped = new Quat(q.x, q.y, q.z, q.w);
-      if (!spineLimits[i]!.apply(clamped)) return;
-      const d = Math.abs(local.x * clamped.x + local.y * clamped.y + local.z * clamped.z + local.w * clamped.w);
-      over = Math.max(over, (2 * Math.acos(Math.min(1, d)) * 180) / Math.PI);
+      over = Math.max(over, limitExcess(spineLimits[i]!, (b.getTransformNode() ?? b).rotationQuaternion!));
     });
     return over;
   };

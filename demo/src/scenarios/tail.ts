@@ -19,7 +19,6 @@ import type { RotationLimit } from "../../../src/joints/limits/rotation-limit";
 import { RotationLimitAngle } from "../../../src/joints/limits/rotation-limit-angle";
 import { RotationLimitHinge } from "../../../src/joints/limits/rotation-limit-hinge";
 import { RotationLimitPolygonal } from "../../../src/joints/limits/rotation-limit-polygonal";
-import { Quat } from "../../../src/math/quat";
 import { Vec3 } from "../../../src/math/vec3";
 import { checkbox, choice, propSlider, section, slider } from "../controls";
 import { framePoints } from "../frame-box";
@@ -27,6 +26,7 @@ import { outline, visibleHeight, visibleReach } from "../framing";
 import { Wander } from "../wander";
 import type { Ctx, Json, Scenario, ScenarioRun } from "../kit";
 import { arr, frameCamera, playClip, worldPos } from "../kit";
+import { limitExcess } from "../limit-excess";
 import { signalMaterial } from "../props/signal";
 import { buildTentacle } from "../props/tentacle";
 import { towardSun } from "../key-light";
@@ -151,8 +151,6 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
 
   // joint positions from the links' nodes (parents first), and what the checks accumulate over the frames
   const joints = t.nodes.map(() => new Vector3());
-  const local = new Quat();
-  const clamped = new Quat();
   let minClearance = Infinity;
   /** Frames since the scenario began (the checks wait on it). */
   let frame = 0;
@@ -168,20 +166,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     for (let i = 0; i < LINKS; i++) {
       minClearance = Math.min(minClearance, Vector3.Distance(joints[i + 1]!, ball) - ballRadius);
       // how far link i turns beyond its limit: its local rotation against the limit's own clamp of it (any shape)
-      const q = t.nodes[i]!.rotationQuaternion!;
-      local.x = q.x;
-      local.y = q.y;
-      local.z = q.z;
-      local.w = q.w;
-      clamped.x = q.x;
-      clamped.y = q.y;
-      clamped.z = q.z;
-      clamped.w = q.w;
-      let over = 0;
-      if (shape !== 3 && limits[i]!.apply(clamped)) {
-        const d = Math.abs(local.x * clamped.x + local.y * clamped.y + local.z * clamped.z + local.w * clamped.w);
-        over = (2 * Math.acos(Math.min(1, d)) * 180) / Math.PI;
-      }
+      const over = shape !== 3 ? limitExcess(limits[i]!, t.nodes[i]!.rotationQuaternion!) : 0;
       frameOver = Math.max(frameOver, over);
     }
     maxOverLimit = Math.max(maxOverLimit, frameOver);

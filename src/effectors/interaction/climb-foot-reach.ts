@@ -9,6 +9,7 @@ import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { boneWorldMatrixToRef, currentWorldMatrix } from "../../babylon/world-matrix.js";
 import type { InteractionEffector } from "./interaction-effector.js";
+import { positionOfMatrix } from "./node-pose.js";
 import type { InteractionSystem } from "./interaction-system.js";
 
 /** Share of the leg's length within which a foot counts as reached (a knee never quite straight). */
@@ -128,7 +129,6 @@ export class ClimbFootReach {
   }
 
   private position(bone: Bone, space: TransformNode | null, out: Vector3): void {
-    boneWorldMatrixToRef(bone, space, m);
-    out.set(m.m[12]!, m.m[13]!, m.m[14]!);
+    positionOfMatrix(boneWorldMatrixToRef(bone, space, m), out);
   }
 }

@@ -8,7 +8,8 @@ import { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import { InteractionCurveType } from "./interaction-curves.js";
 import { InteractionObject, type InteractionWeightCurve, isEventTime } from "./interaction-object.js";
 import type { InteractionSystem } from "./interaction-system.js";
-import { lerpVector3ByRef, positionOfMatrix } from "./node-pose.js";
+import { lerpVector3ByRef, positionOfMatrix, transformCoordinatesToRef } from "./node-pose.js";
+import { copyVector3Fields } from "../../babylon/babylon-fields.js";
 import { NumberRef } from "../../math/number-ref.js";
 import { notifyDisposed } from "../../babylon/dispose-notice.js";
 
@@ -96,12 +97,23 @@ function removeHook(hooks: (() => void)[], hook: () => void): void {
   if (i >= 0) hooks.splice(i, 1);
 }
 
-/** A world direction `v` in `node`'s parent's space, in place. */
+/**
+ * A world direction `v` in `node`'s parent's space, in place. Babylon's fields read and written directly: its
+ * `TransformNormalToRef` (like `copyFrom` and `subtractToRef`) hands the doubles on to another call, boxed when V8
+ * does not inline it.
+ */
 function toParentSpace(v: Vector3, node: TransformNode): Vector3 {
   const parent = node.parent;
   if (parent === null) return v;
-  parent.getWorldMatrix().invertToRef(tm);
-  return Vector3.TransformNormalToRef(v, tm, v);
+  const a = parent.getWorldMatrix().invertToRef(tm).m;
+  const x = v._x;
+  const y = v._y;
+  const z = v._z;
+  v._x = x * a[0]! + y * a[4]! + z * a[8]!;
+  v._y = x * a[1]! + y * a[5]! + z * a[9]!;
+  v._z = x * a[2]! + y * a[6]! + z * a[10]!;
+  v._isDirty = true;
+  return v;
 }
 
 /** Share of `moveTime` at whose start a hand begins to close on its next hold. */
@@ -487,23 +499,25 @@ export class ClimbSequencer {
     centroid.addInPlace(this.bodyOffset ?? Vector3.ZeroReadOnly);
     // the body sinks with the root: held at its height, it would keep the feet as far from their holds
     if (this.movingRoot !== null) centroid.subtractInPlace(this.sinkWorld);
-    const k = this.ease;
-    const b = this.bodyPosition;
-    lerpVector3ByRef(b, centroid, k, b);
+    lerpVector3ByRef(this.bodyPosition, centroid, this.ease, this.bodyPosition);
   }
 
   /** The body effector takes the eased position and weight (its solver's plain field, not the setter). */
   private writeBody(): void {
     const body = this.system.ik.solver.bodyEffector;
-    body.position.copyFrom(this.bodyPosition);
+    copyVector3Fields(body.position, this.bodyPosition);
     body.inner.positionWeight = this.bodyCurrentWeight;
   }
 
   /** Eases `rootPosition` toward its start plus the centroid's change since start. */
   private followWithRoot(root: TransformNode): void {
     // all of it, toward the ladder too: up a leaning ladder the body must come forward as it rises
-    const d = toParentSpace(centroid.subtractToRef(this.rootReference, tv3), root);
-    d.addInPlace(this.rootStart);
+    const d = tv3;
+    const r = this.rootReference;
+    d._x = centroid._x - r._x;
+    d._y = centroid._y - r._y;
+    d._z = centroid._z - r._z;
+    toParentSpace(d, root).addInPlace(this.rootStart);
     lerpVector3ByRef(this.rootPosition, d, this.ease, this.rootPosition);
   }
 
@@ -517,8 +531,8 @@ export class ClimbSequencer {
     const up = this.characterUp(tv3);
     const parent = root.parent;
     // the root's goal without the sink, in world space
-    if (parent !== null) Vector3.TransformCoordinatesToRef(this.rootPosition, parent.getWorldMatrix(), tv);
-    else tv.copyFrom(this.rootPosition);
+    if (parent !== null) transformCoordinatesToRef(this.rootPosition, parent.getWorldMatrix(), tv);
+    else copyVector3Fields(tv, this.rootPosition);
     const reach = this.footReach;
     reach.begin();
     this.addFoot(0, FullBodyBipedEffector.LeftFoot, up);
@@ -530,7 +544,7 @@ export class ClimbSequencer {
     sw._y = up._y * s;
     sw._z = up._z * s;
     sw._isDirty = true;
-    toParentSpace(this.rootSink.copyFrom(sw), root);
+    toParentSpace(copyVector3Fields(this.rootSink, sw), root);
   }
 
   /** Folds a foot with a hold into the feet's sink, the root's goal (world) in `tv`. */
@@ -543,7 +557,8 @@ export class ClimbSequencer {
 
   /** Before the skeleton is read: the root takes the position eased toward last frame, less the feet's sink. */
   private moveRoot(): void {
-    if (this.movingRoot !== null) this.movingRoot.position.copyFrom(this.rootPosition).subtractInPlace(this.rootSink);
+    if (this.movingRoot !== null)
+      copyVector3Fields(this.movingRoot.position, this.rootPosition).subtractInPlace(this.rootSink);
   }
 
   /**
