@@ -1,7 +1,7 @@
 import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { Observable, type Observer } from "@babylonjs/core/Misc/observable.js";
-import { boneWorldMatrixToRef, currentWorldMatrix } from "../../babylon/world-matrix.js";
+import { boneWorldMatrixToRef, currentWorldMatrix, transformVector } from "../../babylon/world-matrix.js";
 import { ClimbFootReach } from "./climb-foot-reach.js";
 import { Curve } from "../../math/curve.js";
 import { FullBodyBipedEffector } from "../../solver/biped-bones.js";
@@ -9,7 +9,8 @@ import { InteractionCurveType } from "./interaction-curves.js";
 import { InteractionObject, type InteractionWeightCurve, isEventTime } from "./interaction-object.js";
 import type { InteractionSystem } from "./interaction-system.js";
 import { lerpVector3ByRef, positionOfMatrix, transformCoordinatesToRef } from "./node-pose.js";
-import { copyVector3Fields } from "../../babylon/babylon-fields.js";
+import { copyVector3Fields, setVector3Fields } from "../../babylon/babylon-fields.js";
+import { Vec3 } from "../../math/vec3.js";
 import { NumberRef } from "../../math/number-ref.js";
 import { notifyDisposed } from "../../babylon/dispose-notice.js";
 
@@ -80,6 +81,8 @@ const LIMBS = [
   FullBodyBipedEffector.RightFoot,
 ] as const;
 const tm = new Matrix();
+/** A direction in the library's Vec3, for transformVector. */
+const dir = new Vec3();
 const tv = new Vector3();
 const tv2 = new Vector3();
 const centroid = new Vector3();
@@ -105,15 +108,10 @@ function removeHook(hooks: (() => void)[], hook: () => void): void {
 function toParentSpace(v: Vector3, node: TransformNode): Vector3 {
   const parent = node.parent;
   if (parent === null) return v;
-  const a = parent.getWorldMatrix().invertToRef(tm).m;
-  const x = v._x;
-  const y = v._y;
-  const z = v._z;
-  v._x = x * a[0]! + y * a[4]! + z * a[8]!;
-  v._y = x * a[1]! + y * a[5]! + z * a[9]!;
-  v._z = x * a[2]! + y * a[6]! + z * a[10]!;
-  v._isDirty = true;
-  return v;
+  dir.x = v._x;
+  dir.y = v._y;
+  dir.z = v._z;
+  return setVector3Fields(v, transformVector(parent.getWorldMatrix().invertToRef(tm).m, dir, dir));
 }
 
 /** Share of `moveTime` at whose start a hand begins to close on its next hold. */
