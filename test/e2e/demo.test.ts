@@ -127,7 +127,8 @@ async function phoneFraming(page: Page, hook: CheckContext["hook"], waitFor: Che
     document.getElementById("panel")!.innerHTML = "";
   });
   await hook(`h.open('crowd', ${JSON.stringify({ count: "10" })})`);
-  await waitFor("h?.ready === true && h.scenario === 'crowd'", 90_000);
+  // ready comes with the first character; the other nine spawn over the next frames (one a frame on a slow machine)
+  await waitFor("h?.ready === true && h.scenario === 'crowd' && h.world().count === 10", 90_000);
   await hook("h.hold(() => true)");
   /** The characters' box (with their shadows) across the view: its share of the width, its left and right. */
   const across = async () => {
