@@ -172,6 +172,7 @@ export { type RotationLimit, type SingleAxisLimit, isSingleAxisLimit } from "./j
 export { RotationLimitEuler } from "./joints/limits/rotation-limit-euler.js";
 export { RotationLimitHinge } from "./joints/limits/rotation-limit-hinge.js";
 export { kneeEulerLimit } from "./babylon/knee-limit.js";
+export { jointDirection, jointDirectionToRef } from "./babylon/joint-direction.js";
 export type { KneeLimitOptions } from "./babylon/knee-limit.js";
 export { RotationLimitAngle } from "./joints/limits/rotation-limit-angle.js";
 export { RotationLimitPolygonal } from "./joints/limits/rotation-limit-polygonal.js";

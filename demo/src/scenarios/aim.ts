@@ -13,6 +13,7 @@ import { CreateCylinder } from "@babylonjs/core/Meshes/Builders/cylinderBuilder"
 import { CreateSphere } from "@babylonjs/core/Meshes/Builders/sphereBuilder";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode";
 import { AimIK } from "../../../src/babylon/aim-ik";
+import { jointDirection } from "../../../src/babylon/joint-direction";
 import { IKUpdateOrder, type SceneUpdatable, SceneUpdater } from "../../../src/babylon/scene-updater";
 import { Recoil } from "../../../src/effectors/modifiers/index";
 import { FullBodyBipedEffector } from "../../../src/solver/biped-bones";
@@ -21,7 +22,7 @@ import { framePoints } from "../frame-box";
 import { outline } from "../framing";
 import { type Ctx, type Json, type Scenario, type ScenarioRun, arr, bonePos, frameCamera, mat } from "../kit";
 import { playClip, worldPos } from "../kit";
-import { boneWorldMatrix, hangFrame, hangOnBone } from "../bone-world";
+import { hangFrame, hangOnBone } from "../bone-world";
 import { RotationLimitPolygonal } from "../../../src/joints/limits/rotation-limit-polygonal";
 import { Vec3 } from "../../../src/math/vec3";
 import type { Bone } from "@babylonjs/core/Bones/bone";
@@ -41,12 +42,13 @@ const SPINE_TWIST = 14;
 /**
  * A polygonal swing limit for `bone` (a spine bone: its axis toward `child`), in its own frame at rest: bending
  * forward as far as SPINE_SWING.forward, sideways and back less (the spine's own range, not a cone), and a twist
- * range. The frame's directions come from the world through the bone's inverse world matrix (a mirrored glTF root
- * included).
+ * range. The frame's directions come from the world through `jointDirection` (a mirrored glTF root included).
  */
 function spineLimit(bone: Bone, child: Bone, forward: Vector3): RotationLimitPolygonal {
-  const inv = boneWorldMatrix(bone).invert();
-  const toLocal = (v: Vector3) => Vector3.TransformNormal(v, inv).normalize();
+  const toLocal = (v: Vector3) => {
+    const d = jointDirection(bone, v);
+    return new Vector3(d.x, d.y, d.z);
+  };
   const axis = toLocal(bonePos(child).subtract(bonePos(bone)));
   const ahead = toLocal(forward);
   ahead.subtractInPlace(axis.scale(Vector3.Dot(ahead, axis))).normalize();
