@@ -59,7 +59,6 @@ export function slider(
   return l;
 }
 
-/** A labelled checkbox. */
 /** A slider bound to the number `obj[key]` (e.g. a solver's weight), `id` for the e2e test. */
 export function propSlider<K extends string>(
   obj: Record<K, number>,
@@ -79,6 +78,7 @@ export function propSlider<K extends string>(
   );
 }
 
+/** A labelled checkbox, following `get` while a script drives it. */
 export function checkbox(label: string, id: string, get: () => boolean, set: (v: boolean) => void): HTMLElement {
   const l = document.createElement("label");
   l.append(label);
@@ -96,12 +96,15 @@ export function checkbox(label: string, id: string, get: () => boolean, set: (v:
   return l;
 }
 
-/** A labelled select; `value` is the chosen index. */
+/**
+ * A labelled select; `value` is the chosen index, or (a function) read again as the sliders are, so the menu
+ * follows a choice made elsewhere (the test hook's `setClip`, a scenario switching its own clip).
+ */
 export function choice(
   label: string,
   id: string,
   items: string[],
-  value: number,
+  value: number | (() => number),
   onChange: (i: number) => void,
 ): { el: HTMLElement; select: HTMLSelectElement } {
   const l = document.createElement("label");
@@ -112,11 +115,20 @@ export function choice(
     const opt = document.createElement("option");
     opt.value = String(i);
     opt.textContent = name;
-    opt.selected = i === value;
+    opt.selected = i === (typeof value === "number" ? value : value());
     select.append(opt);
   });
   select.addEventListener("change", () => onChange(Number(select.value)));
   l.append(select);
+  if (typeof value === "function") {
+    live.add(() => {
+      if (!l.isConnected) return false;
+      const v = String(value());
+      // not while the user has the menu open
+      if (document.activeElement !== select && select.value !== v) select.value = v;
+      return true;
+    });
+  }
   return { el: l, select };
 }
 

@@ -214,7 +214,13 @@ export function buildPanel(o: PanelOptions): void {
   file.append(input);
   model.append(models.el, file);
   model.append(
-    choice("animation", "clip", ["procedural idle", ...o.clipNames], o.clip() + 1, (i) => o.setClip(i - 1)).el,
+    choice(
+      "animation",
+      "clip",
+      ["procedural idle", ...o.clipNames],
+      () => o.clip() + 1,
+      (i) => o.setClip(i - 1),
+    ).el,
   );
   const dropHint = document.createElement("div");
   dropHint.className = "hint";
