@@ -44,6 +44,19 @@ export class BabylonBendConstraint {
     this.inner.weight = v;
   }
 
+  /**
+   * [0, 1] For an arm: how far its elbow turns toward the side real arms hold it for this reach (a table fitted to
+   * motion capture, as LimbIK's `bendModifier = "arm"`) when the hand effector takes the hand away from where the
+   * animation has it, instead of keeping the animation's bend (FinalIK's). For hands driven where the clip has no say
+   * (VR controllers, reaching props); a hand near the clip's keeps the clip's elbow. Default 0. Legs ignore it.
+   */
+  get naturalElbowWeight(): number {
+    return this.inner.naturalElbowWeight;
+  }
+  set naturalElbowWeight(v: number) {
+    this.inner.naturalElbowWeight = v;
+  }
+
   /** @internal Converts the goal and direction into the solver's constraint. */
   _syncToSolver(): void {
     const goal = this.bendGoal;

@@ -1,6 +1,7 @@
 // Over 500 lines: FinalIK's IKConstraintBend (LimitBend, GetDir) plus the natural-side carry and fold it
 // needs (ARCHITECTURE.md, deviation 9) share the bend plane's scratch state; split, they would pass it around.
 import { naturalPole } from "./natural-pole.js";
+import { swivelToFittedElbow } from "./elbow-swivel.js";
 import { clampDirectionByRef, orthoNormalize } from "../math/direction.js";
 import {
   Quat,
@@ -46,6 +47,8 @@ const weight = new NumberRef();
 const planeTrust = new NumberRef();
 /** How usable the last pole unitPole computed is, [0, 1] (a NumberRef: see above). */
 const poleGate = new NumberRef();
+/** How far the fitted elbow side replaces the carried bend this frame (a NumberRef: see above). */
+const swivelAmount = new NumberRef();
 /**
  * The largest angle between a driven elbow's or knee's bend and its natural pole (80°: 10° inside its natural side).
  */
@@ -63,6 +66,9 @@ const NATURAL_POLE_HIGH = 0.4;
 /** Pole lengths between which the swivel carry fades in (it needs the pole's direction, not only its side). */
 const CARRY_POLE_LOW = 0.35;
 const CARRY_POLE_HIGH = 0.7;
+/** The end's move (in limb lengths, as FOLD_MOVE_*) over which the fitted elbow side fades in. */
+const FITTED_MOVE_LOW = 0.05;
+const FITTED_MOVE_HIGH = 0.2;
 const FORWARD_POLE_LOW = 0.1;
 const FORWARD_POLE_HIGH = 0.3;
 
@@ -128,6 +134,21 @@ export class BendConstraint {
    * through.
    */
   readonly naturalLateral = new Vec3(1, 0, 0);
+  /**
+   * How far an arm whose hand the solve moves away from the animation's turns its elbow about the shoulder–hand
+   * line toward the side fitted to motion capture (LimbIK's `arm` table, elbow-pole.ts) instead of carrying the
+   * animation's, [0, 1] (not in FinalIK). It fades in as the hand moves from where the animation has it about the
+   * shoulder (5 % to 20 % of the arm's length), so a hand on the animation's keeps the animation's elbow; the hand
+   * effector's rotation, a bend goal or direction and the natural-side limit still act on top. 0 (default):
+   * FinalIK's bend. Arms of a biped only (the biped sets {@link elbowOutward}).
+   */
+  naturalElbowWeight = 0;
+  /** The arm's frame for the fitted elbow side (component space, unit): forward, turned with the chest each frame. */
+  readonly elbowForward = new Vec3(0, 0, 1);
+  /** The arm's frame: up. */
+  readonly elbowUp = new Vec3(0, 1, 0);
+  /** The arm's frame: away from the body on the arm's side; zero when the biped has not set the frame. */
+  readonly elbowOutward = new Vec3(0, 0, 0);
   private limbOrientationsSet = false;
   // cos of the allowed cone's angle for the last clamp weight: the weight rarely changes between frames
   private coneClampWeight = Number.NaN;
@@ -305,6 +326,7 @@ export class BendConstraint {
     sub(v3, b2.bonePosition, b1.bonePosition);
     rotateVector(out, q1, v3);
     if (this.naturalSide !== 0) this.carryAroundPole(out, v1, v3, s);
+    if (this.naturalElbowWeight > 0 && this.naturalSide < 0) this.swivelToFitted(out, s);
     const erw = b3.effectorRotationWeight;
     if (erw > 0) {
       // the effector's rotation defines the bend plane through the default (or this frame's animated) normal
@@ -330,6 +352,19 @@ export class BendConstraint {
     normalize(v1, this.direction);
     weight.value = w;
     return lerpByRef(out, out, v1, weight);
+  }
+
+  /** Turns `out` about the solved limb axis `axis` toward the fitted elbow side, by the hand's move and weights. */
+  private swivelToFitted(out: Vec3, axis: ReadonlyVec3): void {
+    const o = this.elbowOutward;
+    if (o.x === 0 && o.y === 0 && o.z === 0) return;
+    const effectorWeight = this.bone3!.effectorPositionWeight;
+    let moved = (this.axisMove - FITTED_MOVE_LOW) / (FITTED_MOVE_HIGH - FITTED_MOVE_LOW);
+    moved = moved > 1 ? 1 : moved;
+    if (!(moved > 0) || !(effectorWeight > 0)) return;
+    const w = this.naturalElbowWeight;
+    swivelAmount.value = moved * (effectorWeight < 1 ? effectorWeight : 1) * (w < 1 ? w : 1);
+    swivelToFittedElbow(out, axis, this.elbowForward, this.elbowUp, o, swivelAmount);
   }
 
   /**

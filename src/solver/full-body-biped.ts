@@ -23,6 +23,7 @@ import { FBIKChain } from "./chain.js";
 import { ChildConstraint } from "./child-constraint.js";
 import { FBBIKError } from "./errors.js";
 import { IKSolverFullBody } from "./full-body.js";
+import type { BendConstraint } from "./bend-constraint.js";
 import { IKNode } from "./node.js";
 import type { IKPose } from "./pose.js";
 import { detectRootNodeBone } from "./root-node.js";
@@ -49,6 +50,7 @@ const v2 = new Vec3();
 const v3 = new Vec3();
 const up = new Vec3();
 const rootRotation = new Quat();
+const chestRotation = new Quat();
 const unitY = new Vec3(0, 1, 0);
 
 /** The largest turn (radians) of one step of turnPelvisToReach. */
@@ -108,6 +110,8 @@ export class IKSolverFullBodyBiped extends IKSolverFullBody {
   private readonly localUp = new Vec3();
   private readonly frameForward = new Vec3();
   private readonly frameUp = new Vec3();
+  /** The arms' frames for the fitted elbow side in the last spine bone's frame: forward, up, left and right outward. */
+  private readonly chestFrame = [new Vec3(), new Vec3(), new Vec3(), new Vec3()] as const;
 
   /** Creates an unbuilt biped solver on `pose`; call {@link setToReferences}. */
   constructor(pose: IKPose) {
@@ -371,6 +375,25 @@ export class IKSolverFullBodyBiped extends IKSolverFullBody {
       inverseRotateVector(this.localUp, rootRotation, this.frameUp);
     }
     for (let i = 1; i < 5; i++) this.chains[i]!.bendConstraint.naturalSide = ok ? (i <= 2 ? -1 : 1) : 0;
+    if (ok) this.initChestFrame();
+  }
+
+  /** Keeps the arms' frames (forward, up, outward) in the last spine bone's frame, as the setup pose has them. */
+  private initChestFrame(): void {
+    const b = this.bones!;
+    const [forward, upv, left, right] = this.chestFrame;
+    this.pose.getRotation(b.spine[b.spine.length - 1]!, chestRotation);
+    inverseRotateVector(forward, chestRotation, this.frameForward);
+    inverseRotateVector(upv, chestRotation, this.frameUp);
+    for (let i = 1; i < 3; i++) {
+      const o = i === 1 ? left : right;
+      sub(v1, this.chains[i]!.nodes[0]!.bonePosition, this.chains[3 - i]!.nodes[0]!.bonePosition);
+      // across forward and up: the outward side alone
+      scaleAndAdd(v1, v1, this.frameForward, -dot(v1, this.frameForward));
+      scaleAndAdd(v1, v1, this.frameUp, -dot(v1, this.frameUp));
+      normalize(v1, v1);
+      inverseRotateVector(o, chestRotation, v1);
+    }
   }
 
   /** frameUp = `upv`, frameForward = `forward` made perpendicular to it, unit. False when they are parallel. */
@@ -401,12 +424,14 @@ export class IKSolverFullBodyBiped extends IKSolverFullBody {
     for (let i = 1; i < 5; i++) {
       const bc = this.chains[i]!.bendConstraint;
       if (!ok) {
-        // a zero forward makes the limit a no-op this frame
+        // a zero forward makes the limit a no-op this frame, a zero outward the fitted elbow side
         zero(bc.naturalForward);
+        zero(bc.elbowOutward);
         continue;
       }
       copyVec(bc.naturalForward, this.frameForward);
       copyVec(bc.naturalUp, this.frameUp);
+      if (i <= 2 && bc.naturalElbowWeight > 0) this.refreshElbowFrame(bc, i);
       // lateral: the pair of first nodes (upper arms, thighs), only the tie-break of a fully inverted bend
       const pair = i <= 2 ? 1 : 3;
       sub(
@@ -415,6 +440,16 @@ export class IKSolverFullBodyBiped extends IKSolverFullBody {
         this.chains[pair + 1]!.nodes[0]!.solverPosition,
       );
     }
+  }
+
+  /** The arm's frame for the fitted elbow side, turned with the last spine bone as the pose has it now. */
+  private refreshElbowFrame(bc: BendConstraint, arm: number): void {
+    const b = this.bones!;
+    const f = this.chestFrame;
+    this.pose.getRotation(b.spine[b.spine.length - 1]!, chestRotation);
+    rotateVector(bc.elbowForward, chestRotation, f[0]);
+    rotateVector(bc.elbowUp, chestRotation, f[1]);
+    rotateVector(bc.elbowOutward, chestRotation, f[arm === 1 ? 2 : 3]);
   }
 
   /**

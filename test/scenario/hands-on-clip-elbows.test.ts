@@ -11,22 +11,12 @@ import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { describe, expect, it } from "vitest";
 import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import { type ModelName, loadModel, modelAvailable } from "../helpers/babylon-scene.js";
+import { degrees, elbowSide, summary } from "../helpers/elbow-sides.js";
 import { report } from "../helpers/modifier-scene.js";
 import { height, worldPos } from "../helpers/scene-probes.js";
 
 /** Frames between samples: UAL has 45 clips, Xbot 7, Soldier 4. */
 const STEP: Record<string, number> = { UAL: 12, Xbot: 4, Soldier: 4 };
-
-/** The part of `p − s` perpendicular to the unit `axis`, unit: the elbow's side about the shoulder–hand line. */
-function side(s: Vector3, axis: Vector3, p: Vector3): Vector3 {
-  const o = p.subtract(s);
-  return o.subtract(axis.scale(Vector3.Dot(o, axis))).normalize();
-}
-
-/** The angle in degrees between the unit vectors `a` and `b`. */
-function degrees(a: Vector3, b: Vector3): number {
-  return (Math.acos(Math.max(-1, Math.min(1, Vector3.Dot(a, b)))) * 180) / Math.PI;
-}
 
 interface Measured {
   /** Per bent arm and sample: the solved elbow's side off the clip's (°), with its clip. */
@@ -87,7 +77,7 @@ async function measure(name: ModelName): Promise<Measured> {
             if (bend < 20) return;
             const axis = H.subtract(S).normalize();
             const solvedAxis = hand.subtract(s).normalize();
-            out.angles.push({ clip: g.name, angle: degrees(side(S, axis, E), side(s, solvedAxis, e)) });
+            out.angles.push({ clip: g.name, angle: degrees(elbowSide(S, axis, E), elbowSide(s, solvedAxis, e)) });
           });
         }
       }
@@ -98,12 +88,6 @@ async function measure(name: ModelName): Promise<Measured> {
   } finally {
     m.dispose();
   }
-}
-
-/** Mean and 90th percentile of `a`. */
-function summary(a: readonly number[]): { mean: number; p90: number } {
-  const s = [...a].sort((x, y) => x - y);
-  return { mean: s.reduce((x, y) => x + y, 0) / s.length, p90: s[Math.floor(0.9 * (s.length - 1))]! };
 }
 
 const MODELS = (["UAL", "Xbot", "Soldier"] as const).filter((n) => modelAvailable(n));

@@ -27,11 +27,14 @@ import { loadModel } from "../helpers/babylon-scene.js";
 import { bytesPerFrame, renderWithoutDrawing, whereFramesAllocate } from "../helpers/frame-heap.js";
 import { height, worldPos } from "../helpers/scene-probes.js";
 
-it("FBBIK, grounder, a held cup with a turning pivot, head effector, hit reaction and a LookAtIK: 0 B a frame", async () => {
+it("FBBIK (fitted elbows), grounder, a held cup with a turning pivot, head effector, hit reaction and a LookAtIK: 0 B a frame", async () => {
   const m = await loadModel("Mannequin");
   const scene = m.scene;
   const h = height(m);
   const ik = FullBodyBipedIK.create(scene, m.skeleton);
+  // the fitted elbow side on both arms (the right hand's reach to the cup turns its elbow)
+  ik.solver.leftArmChain.bendConstraint.naturalElbowWeight = 1;
+  ik.solver.rightArmChain.bendConstraint.naturalElbowWeight = 1;
   const r = ik.references;
   const ground = CreateGround("ground", { width: 10 * h, height: 10 * h }, scene);
   GrounderFBBIK.create(ik, { raycast: StaticGroundRaycast.fromMeshes([ground]).raycast });

@@ -14,6 +14,7 @@ import { LimbIK } from "../../src/babylon/limb-ik.js";
 import type { LimbBendModifier } from "../../src/limb/ik-solver-limb.js";
 import { Vec3 } from "../../src/math/vec3.js";
 import { type ModelName, loadModel, modelAvailable } from "../helpers/babylon-scene.js";
+import { summary } from "../helpers/elbow-sides.js";
 import { report } from "../helpers/modifier-scene.js";
 
 /** Every clip but UAL's T-pose (nothing to bend). */
@@ -98,12 +99,6 @@ async function elbowErrors(name: ModelName): Promise<{ angles: Record<Way, numbe
   }
 }
 
-/** Mean and 90th percentile of `a`. */
-function summary(a: readonly number[]): { mean: number; p90: number } {
-  const s = [...a].sort((x, y) => x - y);
-  return { mean: s.reduce((x, y) => x + y, 0) / s.length, p90: s[Math.floor(0.9 * (s.length - 1))]! };
-}
-
 describe.each(MODELS)("LimbIK's arm bend modifier on %s's clips", (name) => {
   it("puts un-animated elbows nearer the clip's than the rule and the rest pose's bend plane do", async () => {
     const { angles, clips } = await elbowErrors(name);
@@ -112,7 +107,7 @@ describe.each(MODELS)("LimbIK's arm bend modifier on %s's clips", (name) => {
     const held = clips.map((c) => name !== "UAL" || fold(c, names) === 1);
     const e = Object.fromEntries(WAYS.map((w) => [w, summary(angles[w].filter((_, i) => held[i]))])) as Record<
       Way,
-      { mean: number; p90: number }
+      ReturnType<typeof summary>
     >;
     report(
       `${name}${name === "UAL" ? " (held-out clips)" : ""}: elbow side off the clip's, mean and p90 (°): ` +
