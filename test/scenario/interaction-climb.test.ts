@@ -516,6 +516,66 @@ describe("a ladder climbed four rungs and more on UAL", () => {
   });
 });
 
+describe("hands turned on their holds, feet as animated (UAL)", () => {
+  /** Angle (degrees) between two rotations. */
+  const angle = (a: Quaternion, b: Quaternion) =>
+    (2 * Math.acos(Math.min(1, Math.abs(Quaternion.Dot(a, b)))) * 180) / Math.PI;
+  /**
+   * One rung climbed with the hand holds turned 50° from the hands' start about the world X: per frame of a hand
+   * paused on its hold, the hands' angle to their holds; and every frame's feet rotations.
+   */
+  async function turnedHolds(options: Partial<ClimbSequencerOptions>) {
+    const lad = await ualLadder(1, options);
+    const r = lad.ik.references;
+    const turn = Quaternion.RotationAxis(Vector3.Right(), (50 * Math.PI) / 180);
+    lad.hands.forEach((pair) =>
+      pair.forEach((n, i) => {
+        const hand = (i === 0 ? r.leftHand : r.rightHand).getTransformNode()!;
+        n.rotationQuaternion = turn.multiply(hand.absoluteRotationQuaternion);
+      }),
+    );
+    const { LeftHand: LH, RightHand: RH } = FullBodyBipedEffector;
+    let handWorst = 0;
+    let handFrames = 0;
+    const feet: Quaternion[][] = [];
+    playClimb(lad, () => {
+      for (const [l, bone] of [
+        [LH, r.leftHand],
+        [RH, r.rightHand],
+      ] as const) {
+        const hold = lad.climb.getHold(l);
+        if (hold === null || !lad.system.isPaused(l)) continue;
+        handFrames++;
+        handWorst = Math.max(
+          handWorst,
+          angle(bone.getTransformNode()!.absoluteRotationQuaternion, hold.absoluteRotationQuaternion),
+        );
+      }
+      feet.push([r.leftFoot, r.rightFoot].map((b) => b.getTransformNode()!.absoluteRotationQuaternion.clone()));
+    });
+    return { handWorst, handFrames, feet };
+  }
+
+  it("with `handRotationWeight` the hands take their holds' rotation; the feet keep the animation's", async () => {
+    const animated = await turnedHolds({});
+    const hands = await turnedHolds({ handRotationWeight: 1 });
+    const all = await turnedHolds({ rotationWeight: 1 });
+    /** The largest angle between a run's feet and the animated run's, frame by frame. */
+    const feetOff = (run: typeof animated) =>
+      Math.max(...run.feet.flatMap((f, i) => f.map((q, k) => angle(q, animated.feet[i]![k]!))));
+    console.log(
+      `UAL hand holds turned 50°: hands off their holds' rotation ≤ ${animated.handWorst.toFixed(1)}° animated, ` +
+        `${hands.handWorst.toFixed(2)}° with handRotationWeight 1 (feet ${feetOff(hands).toFixed(2)}° off the animated ` +
+        `run), ${all.handWorst.toFixed(2)}° with rotationWeight 1 (feet ${feetOff(all).toFixed(1)}° off)`,
+    );
+    expect(hands.handFrames).toBeGreaterThan(30);
+    expect(animated.handWorst, "the animated hands are not turned as their holds").toBeGreaterThan(30);
+    expect(hands.handWorst, "the hands turned as their holds").toBeLessThan(1);
+    expect(feetOff(all), "rotationWeight turns the feet too").toBeGreaterThan(10);
+    expect(feetOff(hands), "the feet as animated").toBeLessThan(1);
+  });
+});
+
 /** Curls a captured finger pose: each finger bone turned by `angle` (radians) about its local X (UAL's bend axis). */
 function curl(pose: TransformNode, angle: number): void {
   const q = Quaternion.RotationAxis(Vector3.Right(), angle);

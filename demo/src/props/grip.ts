@@ -1,6 +1,6 @@
 /**
- * A hand's grip around a cylinder (a cup), worked out once from the rig: the wrist's place and turn beside
- * the cylinder, and a closed finger pose for the library's HandPoser, each finger wrapped joint by joint
+ * A hand's grip around a cylinder (a cup, a rung), worked out once from the rig: the wrist's place and turn
+ * beside the cylinder, and a closed finger pose for the library's HandPoser, each finger wrapped joint by joint
  * until it touches the cylinder. Rig-independent: directions come from the finger bones' positions.
  */
 import type { Bone } from "@babylonjs/core/Bones/bone";
@@ -31,8 +31,8 @@ export interface Grip {
   open: Quaternion[][];
 }
 
-/** Linked skeleton nodes under `node`: its finger chains, base to last joint (first linked child each step). */
-function chains(hand: TransformNode, bones: Set<TransformNode>): TransformNode[][] {
+/** Linked skeleton nodes under `hand`: its finger chains, base to last joint (first linked child each step). */
+export function fingerChains(hand: TransformNode, bones: Set<TransformNode>): TransformNode[][] {
   const kids = (n: TransformNode) => n.getChildTransformNodes(true).filter((k) => bones.has(k));
   return kids(hand).map((base) => {
     const chain = [base];
@@ -84,11 +84,14 @@ function noFingers(handBone: Bone, wrist: Vector3, radius: number, palmSide: Vec
   };
 }
 
-/** Distance from `p` to the vertical line through `a`. */
-const toAxis = (p: Vector3, a: Vector3) => Math.hypot(p.x - a.x, p.z - a.z);
+/** From `p` to the line through `a` along the unit `axis`, across it. */
+function acrossAxis(p: Vector3, a: Vector3, axis: Vector3): Vector3 {
+  const v = a.subtract(p);
+  return v.subtractInPlace(axis.scale(Vector3.Dot(v, axis)));
+}
 
 /** Points of a finger chain: its joints and an estimated tip past the last one. */
-function points(chain: TransformNode[]): Vector3[] {
+export function fingerPoints(chain: TransformNode[]): Vector3[] {
   const ps = chain.map(worldPos);
   const n = ps.length;
   const last = n >= 2 ? ps[n - 1]!.subtract(ps[n - 2]!).scale(0.8) : new Vector3(0, 0, 0);
@@ -97,9 +100,10 @@ function points(chain: TransformNode[]): Vector3[] {
 }
 
 /**
- * The grip of `handBone` around a vertical cylinder of `radius`: fingers along `along` (horizontal),
- * thumb up, palm toward the cylinder on the `palmSide` (horizontal, ⟂ `along`). Poses the hand's nodes
- * while it measures and puts them back. `height`: the character's, for the skin's margins.
+ * The grip of `handBone` around a cylinder of `radius` along the unit `axis`, which points from the index's side
+ * of the hand to the pinky's (default down: a standing cup, thumb up): fingers along `along`, palm toward the
+ * cylinder on the `palmSide` (both ⟂ `axis`, and to each other). Poses the hand's nodes while it measures and
+ * puts them back. `height`: the character's, for the skin's margins.
  */
 export function makeGrip(
   handBone: Bone,
@@ -108,12 +112,13 @@ export function makeGrip(
   along: Vector3,
   palmSide: Vector3,
   height: number,
+  axis: Vector3 = new Vector3(0, -1, 0),
 ): Grip {
   const hand = handBone.getTransformNode();
   const wrist = bonePos(handBone);
   const skin = 0.008 * height;
   if (hand === null) return noFingers(handBone, wrist, radius, palmSide, height);
-  const all = chains(hand, skeletonNodes);
+  const all = fingerChains(hand, skeletonNodes);
   const saved = [hand, ...all.flat()].map((n) => [n, n.rotationQuaternion?.clone() ?? null] as const);
   // the open hand, before the wrap
   const open = new Map(
@@ -132,32 +137,31 @@ export function makeGrip(
   const f0 = knuckles.subtract(wrist).normalize();
   const s0 = byThumb[byThumb.length - 1]!.subtract(byThumb[0]!);
   s0.subtractInPlace(f0.scale(Vector3.Dot(s0, f0))).normalize();
-  // turn them onto the grip's axes: fingers along `along`, index above pinky (thumb up)
-  const down = new Vector3(0, -1, 0);
+  // turn them onto the grip's axes: fingers along `along`, index to pinky along `axis` (a cup's: thumb up)
   const q1 = Quaternion.FromUnitVectorsToRef(f0, along, new Quaternion());
   const s1 = s0.applyRotationQuaternion(q1);
-  const angle = Math.atan2(Vector3.Dot(Vector3.Cross(s1, down), along), Vector3.Dot(s1, down));
+  const angle = Math.atan2(Vector3.Dot(Vector3.Cross(s1, axis), along), Vector3.Dot(s1, axis));
   const q = Quaternion.RotationAxis(along, angle).multiply(q1);
   turnWorld(hand, q);
   hand.computeWorldMatrix(true);
   const rotation = hand.absoluteRotationQuaternion.clone();
   // the axis point: the palm's middle, pushed toward the palm side by the cylinder's radius and the palm
   const palmLength = Vector3.Distance(wrist, knuckles);
-  const axis = wrist
+  const centre = wrist
     .add(along.scale(0.5 * palmLength))
     .add(palmSide.scale(radius + 0.22 * palmLength))
-    .subtract(new Vector3(0, 0.1 * palmLength, 0));
+    .add(axis.scale(0.1 * palmLength));
   // wrap: each joint turns toward the cylinder until its finger beyond touches it (or its limit)
   const contact = radius + skin;
   for (const ch of all) {
     const isThumb = ch === thumb;
     for (let j = 0; j < ch.length; j++) {
       const node = ch[j]!;
-      const beyond = () => points(ch).slice(j + 1);
-      const near = () => Math.min(...beyond().map((p) => toAxis(p, axis)));
+      const beyond = () => fingerPoints(ch).slice(j + 1);
+      const near = () => Math.min(...beyond().map((p) => acrossAxis(p, centre, axis).length()));
       const turnAxis = (): Vector3 => {
         const p = worldPos(node);
-        const to = new Vector3(axis.x - p.x, 0, axis.z - p.z);
+        const to = acrossAxis(p, centre, axis);
         const seg = beyond()[0]!.subtract(p);
         return isThumb ? Vector3.Cross(seg, to).normalize() : s0.applyRotationQuaternion(q);
       };
@@ -170,15 +174,18 @@ export function makeGrip(
       const sign = near() < before ? 1 : -1;
       turnWorld(node, Quaternion.RotationAxis(ax, -step));
       const limit = isThumb ? 50 : j === 0 ? 75 : 95;
+      // a finger the open hand already has inside the cylinder (a thumb under a rung) turns out of it first
+      for (let deg = 0; deg < limit && near() < contact; deg += 3)
+        turnWorld(node, Quaternion.RotationAxis(ax, -sign * step));
       for (let deg = 0; deg < limit && near() > contact; deg += 3)
         turnWorld(node, Quaternion.RotationAxis(ax, sign * step));
     }
   }
   let lowest = Infinity;
-  for (const ch of all) for (const p of points(ch)) lowest = Math.min(lowest, p.y);
-  lowest = Math.min(lowest - 0.012 * height, axis.y + skinBelow(handBone, axis.y, height));
+  for (const ch of all) for (const p of fingerPoints(ch)) lowest = Math.min(lowest, p.y);
+  lowest = Math.min(lowest - 0.012 * height, centre.y + skinBelow(handBone, centre.y, height));
   const pose = HandPoser.capturePose(hand, `${hand.name} grip pose`);
-  const wristOffset = wrist.subtract(axis);
+  const wristOffset = wrist.subtract(centre);
   for (const [n, r] of saved) {
     if (r !== null) n.rotationQuaternion = r;
   }
@@ -186,7 +193,7 @@ export function makeGrip(
   return {
     wristOffset,
     rotation,
-    lowest: lowest - axis.y,
+    lowest: lowest - centre.y,
     pose,
     fingers: thumb !== null ? [thumb, ...fingers] : fingers,
     thumb: thumb !== null,

@@ -1,11 +1,13 @@
 /**
  * climb: a ClimbSequencer on a ladder sized from the character. Hands and feet go rung to rung (one limb at
  * a time, three rungs up, then down again), swinging out to clear the rungs; the sequencer carries the character's
- * root with the holds (its `root` option), so the whole body climbs rung by rung. Camera from the side.
+ * root with the holds (its `root` option), so the whole body climbs rung by rung. The hands grip their rungs:
+ * each hold turns its hand over the rung (`handRotationWeight`) and the fingers close around it (`gripPose`, wrapped
+ * to the rung from the rig: demo/src/props/grip.ts). Camera from the side.
  */
 import type { Bone } from "@babylonjs/core/Bones/bone";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector";
-import type { TransformNode } from "@babylonjs/core/Meshes/transformNode";
+import { TransformNode } from "@babylonjs/core/Meshes/transformNode";
 import { ClimbSequencer, type ClimbStep } from "../../../src/effectors/interaction/climb-sequencer";
 import { InteractionSystem } from "../../../src/effectors/interaction/interaction-system";
 import { FullBodyBipedEffector } from "../../../src/solver/biped-bones";
@@ -51,6 +53,10 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   // the root climbs with the holds (the animation plays from the climbing height), not the body effector: pulled
   // toward the holds' centre, it lifts a long-legged character's lower foot off its rung (Xbot); each moving
   // limb swings out from the ladder so fingers and toes clear the rungs
+  // both hands' closed fingers under one pose root (the hand posers match their fingers by name); the feet keep
+  // the animation's turn, the hands take their holds' (the grip's)
+  const gripPose = new TransformNode("rung grip", ctx.scene);
+  for (const g of ladder.grips) if (g.pose !== null) g.pose.parent = gripPose;
   const seq = new ClimbSequencer(system, {
     steps,
     moveTime: MOVE,
@@ -58,6 +64,8 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     bodyWeight: 0,
     root: c.root,
     swingBack: 0.08 * h,
+    handRotationWeight: 1,
+    gripPose,
   });
   let restart = 0;
   let loop = 0;

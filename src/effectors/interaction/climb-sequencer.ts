@@ -45,6 +45,11 @@ export interface ClimbSequencerOptions {
   liftHeight?: number;
   /** [0, 1] Rotation weight of the limbs on their holds (default 0: the animated hand/foot rotation). */
   rotationWeight?: number;
+  /**
+   * [0, 1] Rotation weight of the hands on their holds (default `rotationWeight`): with 1 and the feet's 0, the
+   * hands take their holds' rotation (a grip over the rung) while the feet keep the animation's.
+   */
+  handRotationWeight?: number;
   /** World offset of the body from the centroid of the holds; default: measured at {@link ClimbSequencer.start}. */
   bodyOffset?: Vector3 | null;
   /** [0, 1] Position weight of the body effector while climbing (default 1). */
@@ -139,8 +144,10 @@ export class ClimbSequencer {
   readonly moveTime: number;
   /** Height of a moving limb's arc. */
   readonly liftHeight: number;
-  /** Rotation weight of the limbs on their holds. */
+  /** Rotation weight of the limbs on their holds (the feet's, and the hands' unless {@link handRotationWeight}). */
   readonly rotationWeight: number;
+  /** Rotation weight of the hands on their holds. */
+  readonly handRotationWeight: number;
   /** Offset of the body from the centroid of the holds (world); measured at start when null. */
   bodyOffset: Vector3 | null;
   /** Position weight of the body effector while climbing. */
@@ -170,7 +177,8 @@ export class ClimbSequencer {
     return this.onFinishedObservable;
   }
 
-  private readonly objects = new Map<TransformNode, InteractionObject>();
+  /** The hold objects: [0] the hands' (and the feet's with the same rotation weight), [1] the feet's otherwise. */
+  private readonly objects = [new Map<TransformNode, InteractionObject>(), new Map<TransformNode, InteractionObject>()];
   private readonly holds: (TransformNode | null)[] = [null, null, null, null, null, null, null, null, null];
   private readonly previousHolds: (TransformNode | null)[] = [null, null, null, null, null, null, null, null, null];
   private clock = 0;
@@ -218,6 +226,7 @@ export class ClimbSequencer {
     this.moveTime = Math.max(1e-3, options.moveTime ?? 0.5);
     this.liftHeight = options.liftHeight ?? 0;
     this.rotationWeight = options.rotationWeight ?? 0;
+    this.handRotationWeight = options.handRotationWeight ?? this.rotationWeight;
     this.bodyOffset = options.bodyOffset?.clone() ?? null;
     this.bodyWeight = options.bodyWeight ?? 1;
     this.bodySpeed = options.bodySpeed ?? 6;
@@ -256,11 +265,18 @@ export class ClimbSequencer {
     return this.holds[limb] ?? null;
   }
 
-  /** The interaction object used for `hold` (created on first use). */
-  getHoldObject(hold: TransformNode): InteractionObject {
-    let o = this.objects.get(hold);
+  /**
+   * The interaction object used for `hold` by `limb` (default a hand; created on first use). A hold's hands and
+   * feet share one object unless their rotation weights differ.
+   */
+  getHoldObject(hold: TransformNode, limb: FullBodyBipedEffector = FullBodyBipedEffector.LeftHand): InteractionObject {
+    const foot = limb === FullBodyBipedEffector.LeftFoot || limb === FullBodyBipedEffector.RightFoot;
+    const apart = foot && this.rotationWeight !== this.handRotationWeight;
+    const objects = this.objects[apart ? 1 : 0]!;
+    let o = objects.get(hold);
     if (o === undefined) {
       const t = this.moveTime;
+      const rotationWeight = foot ? this.rotationWeight : this.handRotationWeight;
       const curves: InteractionWeightCurve[] = [
         {
           type: InteractionCurveType.PositionWeight,
@@ -270,12 +286,12 @@ export class ClimbSequencer {
           ]),
         },
       ];
-      if (this.rotationWeight > 0) {
+      if (rotationWeight > 0) {
         curves.push({
           type: InteractionCurveType.RotationWeight,
           curve: new Curve([
-            { time: 0, value: this.rotationWeight },
-            { time: t, value: this.rotationWeight },
+            { time: 0, value: rotationWeight },
+            { time: t, value: rotationWeight },
           ]),
         });
       }
@@ -305,7 +321,7 @@ export class ClimbSequencer {
         fadeInTime: t,
         handPose: this.gripPose,
       });
-      this.objects.set(hold, o);
+      objects.set(hold, o);
     }
     return o;
   }
@@ -444,7 +460,7 @@ export class ClimbSequencer {
       }
       if (time > this.clock) break;
       this.next++;
-      const started = this.system.startInteraction(step.limb, this.getHoldObject(step.hold), true);
+      const started = this.system.startInteraction(step.limb, this.getHoldObject(step.hold, step.limb), true);
       if (!started) continue;
       this.previousHolds[step.limb] = this.holds[step.limb] ?? null;
       const bone = this.system.ik.solver.getEffector(step.limb).bone;
