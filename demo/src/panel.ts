@@ -73,7 +73,14 @@ export function snapshotParameters(iks: readonly FullBodyBipedIK[]): { restore()
         s.spineMapping.twistWeight,
       ],
       effectors: s.effectors.map((e) => [e.positionWeight, e.rotationWeight, e.maintainRelativePositionWeight]),
-      chains: s.limbChains.map((c) => [c.pull, c.reach, c.push, c.pushParent, c.bendConstraint.weight]),
+      chains: s.limbChains.map((c) => [
+        c.pull,
+        c.reach,
+        c.push,
+        c.pushParent,
+        c.bendConstraint.weight,
+        c.bendConstraint.naturalElbowWeight,
+      ]),
       mappings: s.limbMappings.map((m) => m.maintainRotationWeight),
     };
   });
@@ -99,13 +106,8 @@ export function snapshotParameters(iks: readonly FullBodyBipedIK[]): { restore()
         );
         s.limbChains.forEach(
           (c, i) =>
-            ([c.pull, c.reach, c.push, c.pushParent, c.bendConstraint.weight] = x.chains[i] as [
-              number,
-              number,
-              number,
-              number,
-              number,
-            ]),
+            ([c.pull, c.reach, c.push, c.pushParent, c.bendConstraint.weight, c.bendConstraint.naturalElbowWeight] = x
+              .chains[i] as [number, number, number, number, number, number]),
         );
         s.limbMappings.forEach((m, i) => (m.maintainRotationWeight = x.mappings[i]!));
       }
@@ -444,6 +446,22 @@ export function buildPanel(o: PanelOptions): void {
         "c-bendWeight",
       ),
     );
+    // the arms only (not in FinalIK); the hand's rotation, where weighted, decides the elbow instead
+    if (i < 2) {
+      const natural = slider(
+        "natural elbow",
+        0,
+        1,
+        0.01,
+        () => c.bendConstraint.naturalElbowWeight,
+        (v) => set((x) => (x.bendConstraint.naturalElbowWeight = v)),
+        "c-naturalElbow",
+      );
+      natural.title =
+        "bendConstraint.naturalElbowWeight: a hand dragged away from the clip's turns its elbow to the side real " +
+        "arms take for that reach; the hand's rotationWeight hands it back to the hand's turn";
+      chBody.append(natural);
+    }
   };
   fillChain();
   effSec.append(ch);
