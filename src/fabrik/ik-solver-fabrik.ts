@@ -13,8 +13,9 @@ import { type ReadonlyVec3, Vec3 } from "../math/vec3.js";
  * back into positions, so the next forward reach starts from a pose inside the limits; the final pose always goes
  * through that pass, so every joint ends inside its limit. Iteration stops when the tip is within `tolerance` of
  * the target or after `maxIterations`. Per-joint weights are CCD's; FABRIK ignores them. A single-axis limit (a
- * hinge) drops every turn off its axis, so the rotation pass first rolls the bone before it about itself to bring
- * the next joint's wanted position into the hinge's plane (not in FinalIK; ARCHITECTURE.md, deviation 20).
+ * hinge) drops every turn off its axis, so the rotation pass first rolls the bone before it (unless that joint is a
+ * hinge too) about itself to bring the next joint that is no hinge, or the tip, into the hinge's plane, and swivels
+ * that bone when its own limit holds the roll back (not in FinalIK; ARCHITECTURE.md, deviation 20).
  *
  * Reachability and the rest of the frame: see {@link IKSolverJoints}. Allocation-free.
  */
@@ -32,6 +33,18 @@ export class IKSolverFABRIK extends IKSolverJoints {
   }
   set hingeRoll(on: boolean) {
     this.rollsForHinges = on;
+  }
+
+  /**
+   * With {@link hingeRoll}: whether the bone before a hinge also swivels about the line to the point the hinge's
+   * plane must hold when its own limit (a twist limit) holds the roll back (default true, at 2–3 times the solve's
+   * time on such chains; false rolls only). ARCHITECTURE.md, deviation 20.
+   */
+  get hingeSwivel(): boolean {
+    return this.swivelsForHinges;
+  }
+  set hingeSwivel(on: boolean) {
+    this.swivelsForHinges = on;
   }
 
   /** @inheritdoc */

@@ -1,6 +1,7 @@
 /**
  * FABRIK's help for a hinge: the joint before it rolls about its own bone so that the hinge's plane holds the
- * direction its bone must point, which the hinge alone (it drops every turn off its axis) cannot reach.
+ * point its bones must reach, which the hinge alone (it drops every turn off its axis) cannot; when the joint's own
+ * limit holds the roll back, the joint swivels its bone about the line to that point instead.
  * @module
  */
 import {
@@ -15,100 +16,266 @@ import {
 } from "../math/quat.js";
 import { Vec3, cross, normalize } from "../math/vec3.js";
 import { clampToLimit } from "./limits/chain-limits.js";
-import type { SingleAxisLimit } from "./limits/rotation-limit.js";
+import { type RotationLimit, type SingleAxisLimit, isSingleAxisLimit } from "./limits/rotation-limit.js";
 
-const b = new Vec3();
-const w = new Vec3();
+/** The swivel's step, as a fraction of a turn (22.5°), when the joint's own limit holds the roll back. */
+const SWIVEL_STEPS = 16;
+
+/** A trial whose child's bone points within about 0.08° of the far point (1 − cos) needs no further search. */
+const SERVED = 1e-6;
+
 const ax = new Vec3();
+const line = new Vec3();
+const bone = new Vec3();
 const a = new Vec3();
 const c = new Vec3();
 const d = new Vec3();
+const w = new Vec3();
+const tip = new Vec3();
 const offset = new Vec3();
+const childOffset = new Vec3();
 const change = new Quat();
 const child0 = new Quat();
-const childOld = new Quat();
+const swivel = new Quat();
+const swivelled = new Quat();
+const swivelledChild = new Quat();
 const roll = new Quat();
-const best = new Quat();
-const rolled = new Quat();
+const trial = new Quat();
+const turned = new Quat();
 const child = new Quat();
 const turn = new Quat();
+const best = new Quat();
+
+/** The best trial so far, kept in an object so no double crosses a call. */
+class Choice {
+  score = -3;
+  heldBack = false;
+  /** The swivel being tried and the best one's (radians about the line to the far point). */
+  trying = 0;
+  angle = 0;
+}
+const choice = new Choice();
+
+/** Where the roll and swivel look from: the joint, its bone, its limit, its child's hinge and the far point. */
+export class BeforeHinge {
+  /** The joint's index in the chain. */
+  i = 0;
+  /** The previous joint's rotation (or the root parent's), the joint's limit is taken relative to. */
+  readonly parent = new Quat();
+  /** The joint's own limit, or null. */
+  own: RotationLimit | null = null;
+  /** The next joint's single-axis limit. */
+  hinge: SingleAxisLimit | null = null;
+  /** The point the hinge's plane must hold (the next joint that is no hinge, or the tip), in component space. */
+  readonly far = new Vec3();
+  /** Whether the bone may swivel about the line to `far` when the joint's limit holds the roll back. */
+  swivel = true;
+}
 
 /**
- * Rolls `rot` (joint `i`'s component-space rotation, just turned from `oldRot` onto its bone's wanted direction)
- * about its bone so that joint `i + 1`'s hinge `limit`, clamped, points its bone nearest the wanted position of joint
- * `i + 2` (`P`, 3 per joint): of no roll and the two rolls that put the hinge's axis across that direction, the one
- * whose clamped bone points nearest it. `R` and `O` are the solver's rotations and bone vectors. Allocation-free.
+ * Sets `h` up for joint `i` of `joints` (their limits as the solve applies them: none when `limitsOn` is false; `P`
+ * the joints' positions): true when joint `i + 1` is a hinge and joint `i` is not (a hinge cannot roll: its own
+ * clamp would take the roll back and turn it about its axis), the far point then the next joint after the hinge that
+ * is no hinge, or the tip (a run of hinges bends in one plane).
  */
-export function rollForChildHinge(
+export function setUpBeforeHinge(
+  h: BeforeHinge,
+  joints: readonly { readonly limit: RotationLimit | null }[],
+  limitsOn: boolean,
+  i: number,
+  P: Float64Array,
+): boolean {
+  const n = joints.length;
+  if (!limitsOn || i + 2 >= n) return false;
+  const hinge = joints[i + 1]!.limit;
+  if (hinge === null || !isSingleAxisLimit(hinge)) return false;
+  const own = joints[i]!.limit;
+  if (own !== null && isSingleAxisLimit(own)) return false;
+  let far = i + 2;
+  while (far < n - 1) {
+    const next = joints[far]!.limit;
+    if (next === null || !isSingleAxisLimit(next)) break;
+    far++;
+  }
+  h.i = i;
+  h.own = own;
+  h.hinge = hinge;
+  h.far.x = P[3 * far]!;
+  h.far.y = P[3 * far + 1]!;
+  h.far.z = P[3 * far + 2]!;
+  return true;
+}
+
+/**
+ * Tries `turned = trial · rot` (`trial` module scratch): the joint clamped by its own limit, its child turned with it
+ * (what the limit left of the turn), then turned toward the far point and clamped by its hinge; the score is how
+ * near the child's bone points to the far point. Keeps the best in `choice` and `best`.
+ */
+function tryTurn(rot: ReadonlyQuat, P: Float64Array, h: BeforeHinge): void {
+  multiply(turned, trial, rot);
+  multiply(child, trial, child0);
+  let heldBack = false;
+  if (h.own !== null && clampToLimit(h.own, h.parent, turned)) {
+    heldBack = true;
+    // the child turns with what the limit leaves of the joint's turn
+    multiply(turn, trial, rot);
+    multiplyConjugate(turn, turned, turn);
+    multiply(child, turn, child);
+  }
+  const i3 = 3 * h.i;
+  rotateVector(tip, turned, offset);
+  w.x = h.far.x - P[i3]! - tip.x;
+  w.y = h.far.y - P[i3 + 1]! - tip.y;
+  w.z = h.far.z - P[i3 + 2]! - tip.z;
+  if (!(w.x * w.x + w.y * w.y + w.z * w.z > 0)) return;
+  normalize(w, w);
+  rotateVector(d, child, childOffset);
+  fromToRotation(turn, d, w);
+  multiply(child, turn, child);
+  normalizeQuat(child, child);
+  clampToLimit(h.hinge!, turned, child);
+  rotateVector(d, child, childOffset);
+  normalize(d, d);
+  const score = d.x * w.x + d.y * w.y + d.z * w.z;
+  // a trial must do better than the one before by more than rounding
+  if (score > choice.score + 1e-12) {
+    choice.score = score;
+    choice.heldBack = heldBack;
+    choice.angle = choice.trying;
+    best.x = trial.x;
+    best.y = trial.y;
+    best.z = trial.z;
+    best.w = trial.w;
+  }
+}
+
+/**
+ * Turns `rot` (joint `h.i`'s component-space rotation, just turned from `oldRot` onto its bone's wanted direction) so
+ * that joint `h.i + 1`'s hinge, clamped, points its bone nearest the far point: of no roll and the two rolls about
+ * the bone that put the hinge's axis across the way to the far point, the one that does best once the joint's own
+ * limit and the hinge are applied. When the joint's limit holds that roll back (and `h.swivel`), the bone also
+ * swivels about the line from the joint to the far point, which keeps the next joint's distance from it: from
+ * FABRIK's swivel in steps of 22.5° the way the result improves, then in half and
+ * quarter steps about the best. `R`, `O` and `P` are the solver's rotations, bone vectors and positions.
+ * Allocation-free.
+ */
+export function placeBeforeHinge(
   rot: Quat,
   oldRot: ReadonlyQuat,
   R: Float64Array,
   O: Float64Array,
   P: Float64Array,
-  i: number,
-  limit: SingleAxisLimit,
+  h: BeforeHinge,
 ): void {
-  if (!limit.singleAxis(ax)) return;
-  const i3 = 3 * i;
-  b.x = P[i3 + 3]! - P[i3]!;
-  b.y = P[i3 + 4]! - P[i3 + 1]!;
-  b.z = P[i3 + 5]! - P[i3 + 2]!;
-  w.x = P[i3 + 6]! - P[i3 + 3]!;
-  w.y = P[i3 + 7]! - P[i3 + 4]!;
-  w.z = P[i3 + 8]! - P[i3 + 5]!;
-  // dot products written out: a double returned by a call is boxed when V8 does not inline it
-  if (!(b.x * b.x + b.y * b.y + b.z * b.z > 0) || !(w.x * w.x + w.y * w.y + w.z * w.z > 0)) return;
-  normalize(b, b);
-  normalize(w, w);
-  offset.x = O[i3 + 3]!;
-  offset.y = O[i3 + 4]!;
-  offset.z = O[i3 + 5]!;
-  // the child as it turns with this joint, and its hinge axis in component space
+  const hinge = h.hinge;
+  if (hinge === null || !hinge.singleAxis(ax)) return;
+  const i3 = 3 * h.i;
+  offset.x = O[i3]!;
+  offset.y = O[i3 + 1]!;
+  offset.z = O[i3 + 2]!;
+  childOffset.x = O[i3 + 3]!;
+  childOffset.y = O[i3 + 4]!;
+  childOffset.z = O[i3 + 5]!;
+  line.x = h.far.x - P[i3]!;
+  line.y = h.far.y - P[i3 + 1]!;
+  line.z = h.far.z - P[i3 + 2]!;
+  const onLine = line.x * line.x + line.y * line.y + line.z * line.z > 0;
+  if (onLine) normalize(line, line);
+  // the child as it turns with this joint
   multiplyConjugate(change, rot, oldRot);
-  quatFromArray(childOld, R, 4 * (i + 1));
-  multiply(child0, change, childOld);
-  rotateVector(a, child0, ax);
-  // a(φ)·w = C + A cos φ + B sin φ for the axis rolled by φ about b: the rolls that zero it
-  const along = a.x * b.x + a.y * b.y + a.z * b.z;
-  a.x -= along * b.x;
-  a.y -= along * b.y;
-  a.z -= along * b.z;
-  cross(c, b, a);
-  const C = along * (b.x * w.x + b.y * w.y + b.z * w.z);
+  quatFromArray(child0, R, 4 * (h.i + 1));
+  multiply(child0, change, child0);
+  choice.score = -3;
+  choice.heldBack = false;
+  choice.trying = 0;
+  choice.angle = 0;
+  swivelTo(rot, P, h);
+  // FABRIK's own swivel stays unless the joint's limit holds back the roll the hinge needs
+  if (h.swivel && onLine && choice.heldBack && !served()) climbSwivel(rot, P, h);
+  if (choice.score < -2) return;
+  multiply(rot, best, rot);
+  normalizeQuat(rot, rot);
+}
+
+/** True when the best trial points the child's bone at the far point (to {@link SERVED}). */
+function served(): boolean {
+  return choice.score > 1 - SERVED;
+}
+
+/** Swivels from FABRIK's own the way the result improves, step by step, then halves the step twice about the best. */
+function climbSwivel(rot: ReadonlyQuat, P: Float64Array, h: BeforeHinge): void {
+  const step = (2 * Math.PI) / SWIVEL_STEPS;
+  choice.trying = step;
+  swivelTo(rot, P, h);
+  choice.trying = -step;
+  swivelTo(rot, P, h);
+  const way = choice.angle > 0 ? step : choice.angle < 0 ? -step : 0;
+  for (let m = 2; way !== 0 && m <= SWIVEL_STEPS >> 1 && !served(); m++) {
+    const before = choice.score;
+    choice.trying = m * way;
+    swivelTo(rot, P, h);
+    if (!(choice.score > before)) break;
+  }
+  for (let fine = step * 0.5; fine > step * 0.2 && !served(); fine *= 0.5) {
+    const at = choice.angle;
+    choice.trying = at + fine;
+    swivelTo(rot, P, h);
+    choice.trying = at - fine;
+    swivelTo(rot, P, h);
+  }
+}
+
+/** Sets the swivel to `choice.trying` radians about the line to the far point, then tries the rolls there. */
+function swivelTo(rot: ReadonlyQuat, P: Float64Array, h: BeforeHinge): void {
+  const half = choice.trying * 0.5;
+  const s = Math.sin(half);
+  swivel.x = line.x * s;
+  swivel.y = line.y * s;
+  swivel.z = line.z * s;
+  swivel.w = Math.cos(half);
+  multiply(swivelled, swivel, rot);
+  multiply(swivelledChild, swivel, child0);
+  rollsAcross(rot, P, h);
+}
+
+/**
+ * Tries no roll and the two rolls about the swivelled bone (`swivelled`, its child `swivelledChild`) that put the
+ * hinge's axis across the way from the next joint to the far point: a(φ)·w = C + A cos φ + B sin φ for the axis
+ * rolled by φ, zero at ψ ± δ.
+ */
+function rollsAcross(rot: ReadonlyQuat, P: Float64Array, h: BeforeHinge): void {
+  const i3 = 3 * h.i;
+  rotateVector(bone, swivelled, offset);
+  w.x = h.far.x - P[i3]! - bone.x;
+  w.y = h.far.y - P[i3 + 1]! - bone.y;
+  w.z = h.far.z - P[i3 + 2]! - bone.z;
+  // dot products written out: a double returned by a call is boxed when V8 does not inline it
+  if (!(bone.x * bone.x + bone.y * bone.y + bone.z * bone.z > 0) || !(w.x * w.x + w.y * w.y + w.z * w.z > 0)) return;
+  normalize(bone, bone);
+  normalize(w, w);
+  rotateVector(a, swivelledChild, ax);
+  const along = a.x * bone.x + a.y * bone.y + a.z * bone.z;
+  a.x -= along * bone.x;
+  a.y -= along * bone.y;
+  a.z -= along * bone.z;
+  cross(c, bone, a);
+  const C = along * (bone.x * w.x + bone.y * w.y + bone.z * w.z);
   const A = a.x * w.x + a.y * w.y + a.z * w.z;
   const B = c.x * w.x + c.y * w.y + c.z * w.z;
   const r = Math.sqrt(A * A + B * B);
-  if (!(r > 1e-9)) return;
+  const rolls = r > 1e-9 ? 3 : 1;
   const psi = Math.atan2(B, A);
-  const x = -C / r;
+  const x = rolls > 1 ? -C / r : 0;
   const delta = Math.acos(x < -1 ? -1 : x > 1 ? 1 : x);
-  let bestScore = -2;
-  for (let k = 0; k < 3; k++) {
-    const phi = k === 0 ? 0 : k === 1 ? psi + delta : psi - delta;
+  // away from FABRIK's swivel only the rolls across are worth a trial
+  for (let m = choice.trying === 0 || rolls === 1 ? 0 : 1; m < rolls; m++) {
+    const phi = m === 0 ? 0 : m === 1 ? psi + delta : psi - delta;
     const s = Math.sin(phi * 0.5);
-    roll.x = b.x * s;
-    roll.y = b.y * s;
-    roll.z = b.z * s;
+    roll.x = bone.x * s;
+    roll.y = bone.y * s;
+    roll.z = bone.z * s;
     roll.w = Math.cos(phi * 0.5);
-    multiply(rolled, roll, rot);
-    multiply(child, roll, child0);
-    rotateVector(d, child, offset);
-    fromToRotation(turn, d, w);
-    multiply(child, turn, child);
-    normalizeQuat(child, child);
-    clampToLimit(limit, rolled, child);
-    rotateVector(d, child, offset);
-    normalize(d, d);
-    const score = d.x * w.x + d.y * w.y + d.z * w.z;
-    // a roll must do better than none by more than rounding
-    if (score > bestScore + 1e-12) {
-      bestScore = score;
-      best.x = roll.x;
-      best.y = roll.y;
-      best.z = roll.z;
-      best.w = roll.w;
-    }
+    multiply(trial, roll, swivel);
+    tryTurn(rot, P, h);
   }
-  multiply(rot, best, rot);
-  normalizeQuat(rot, rot);
 }

@@ -4,7 +4,7 @@
  * Slightly over 500 lines: the frame's seven stages share the flat arrays; each is a short method here.
  * @module
  */
-import { rollForChildHinge } from "./hinge-roll.js";
+import { BeforeHinge, placeBeforeHinge, setUpBeforeHinge } from "./hinge-roll.js";
 import { checkLimitUnshared, clampToLimit, readRestLocals } from "./limits/chain-limits.js";
 import {
   Quat,
@@ -30,7 +30,7 @@ import type { IKPose } from "../solver/pose.js";
 import { ON_POINT } from "../math/on-point.js";
 import { JointBone } from "./joint-bone.js";
 import { ColliderStep, type JointColliders } from "./joint-colliders.js";
-import { type RotationLimit, isSingleAxisLimit } from "./limits/rotation-limit.js";
+import type { RotationLimit } from "./limits/rotation-limit.js";
 
 /**
  * Where the target lay at the last solve: within the chain's reach, beyond the straightened chain, or inside the
@@ -130,6 +130,8 @@ export abstract class IKSolverJoints {
    * bone must point (FABRIK, which places joints before turning bones; CCD turns about the hinge itself).
    */
   protected rollsForHinges = false;
+  /** With {@link rollsForHinges}: whether the joint before a hinge also swivels when its limit holds the roll back. */
+  protected swivelsForHinges = true;
   /** Iterations the last solve ran. */
   lastIterations = 0;
   /** Where the target lay at the last solve. */
@@ -156,6 +158,8 @@ export abstract class IKSolverJoints {
   private readonly solvedPositions: Float64Array;
   /** The sub-step's clearance and alpha, handed to the colliders in an object (no double crosses the call). */
   private readonly colliderStep = new ColliderStep();
+  /** What the roll before a hinge looks from (FABRIK's rotation pass). */
+  private readonly beforeHinge = new BeforeHinge();
   private readonly restLocals: Quat[];
   private readonly rootParent: number;
 
@@ -468,9 +472,11 @@ export abstract class IKSolverJoints {
       fromToRotation(turn, cur, want);
       multiply(rot, turn, rot);
       normalizeQuat(rot, rot);
-      if (applyLimits && this.rollsForHinges && i + 2 < n) {
-        const hinge = this.activeLimit(i + 1);
-        if (hinge !== null && isSingleAxisLimit(hinge)) rollForChildHinge(rot, oldRot, R, O, P, i, hinge);
+      const h = this.beforeHinge;
+      if (applyLimits && this.rollsForHinges && setUpBeforeHinge(h, this.bones, this.useRotationLimits, i, P)) {
+        h.swivel = this.swivelsForHinges;
+        copyQuat(h.parent, parentRot);
+        placeBeforeHinge(rot, oldRot, R, O, P, h);
       }
       if (applyLimits) this.clampJoint(i, parentRot, rot);
       quatToArray(R, 4 * i, rot);

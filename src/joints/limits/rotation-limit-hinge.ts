@@ -77,10 +77,9 @@ export class RotationLimitHinge implements SingleAxisLimit {
     if (sx * sx + sy * sy + sz * sz <= SLACK * SLACK && angle >= lo - SLACK && angle <= hi + SLACK) return false;
     let c = angle;
     if (c < lo || c > hi) {
-      // nearer end around the circle, so a turn just past −180° does not jump to the far end
-      const toLo = wrap(lo - c);
-      const toHi = wrap(c - hi);
-      c = Math.abs(toLo) <= Math.abs(toHi) ? lo : hi;
+      // nearer end around the circle (the larger cosine), so a turn just past −180° does not jump to the far end;
+      // no helper returning the wrapped angle: a double returned by a call V8 does not inline is boxed
+      c = Math.cos(lo - c) >= Math.cos(c - hi) ? lo : hi;
     }
     const h = Math.sin(c * 0.5);
     d.x = a.x * h;
@@ -90,12 +89,4 @@ export class RotationLimitHinge implements SingleAxisLimit {
     multiply(local, this.rest, d);
     return true;
   }
-}
-
-/** Wraps an angle to (−π, π]. */
-function wrap(a: number): number {
-  let r = a % (2 * Math.PI);
-  if (r > Math.PI) r -= 2 * Math.PI;
-  else if (r <= -Math.PI) r += 2 * Math.PI;
-  return r;
 }

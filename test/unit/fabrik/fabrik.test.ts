@@ -12,6 +12,7 @@ import { Vec3 } from "../../../src/math/vec3.js";
 import { type HierarchyBone, HierarchyPose } from "../../../src/mapping/hierarchy-pose.js";
 import { FBBIKError } from "../../../src/solver/errors.js";
 import { type TestChain, buildChain, chainPositions, localRotation, snapshot } from "../../helpers/joint-chains.js";
+import { bytesPerFrame, whereFramesAllocate } from "../../helpers/frame-heap.js";
 import { Random } from "../../helpers/random.js";
 
 function aim(s: IKSolverFABRIK, c: TestChain, rng: Random, lo: number, hi: number): void {
@@ -216,6 +217,32 @@ describe("IKSolverFABRIK", () => {
       grown = Math.min(grown, process.memoryUsage().heapUsed - before);
     }
     expect(grown).toBeLessThan(300_000);
+  });
+
+  it("solves with hinges behind limited joints allocate nothing: the roll, the swivel, hinges clamped", async () => {
+    const c = buildChain({ bones: 12 });
+    const s = new IKSolverFABRIK(c.pose, c.ids, { rootParent: 0 });
+    // a tight twist before each hinge holds the roll back (the passes swivel); far targets clamp the hinges
+    for (let i = 0; i < 12; i++)
+      s.setLimit(
+        i,
+        i % 3 === 2
+          ? new RotationLimitHinge(new Vec3(1, 0, 0), 0, 120)
+          : new RotationLimitAngle(new Vec3(0, 1, 0), 30, 5),
+      );
+    s.maxIterations = 4;
+    const rng = new Random(4);
+    const targets = Array.from({ length: 100 }, () => rng.unitVector());
+    const solve = (f: number): void => {
+      const t = targets[f % 100]!;
+      s.ikPosition.x = t.x * 6;
+      s.ikPosition.y = t.y * 6;
+      s.ikPosition.z = t.z * 6;
+      s.update();
+    };
+    const bytes = bytesPerFrame(solve, 2_000);
+    if (process.env.FBBIK_REPORT) console.log(`[figures] FABRIK with hinges: ${bytes} B a solve`);
+    expect(bytes, bytes < 8 ? "" : await whereFramesAllocate(solve, 2_000)).toBeLessThan(8);
   });
 });
 
