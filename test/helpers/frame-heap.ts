@@ -139,6 +139,14 @@ export interface KindAllocations {
   where: string[];
 }
 
+/** What {@link allocationsByKind} found over one round of frames. */
+export interface RoundAllocations {
+  /** Per kind of frame (`kindOf`'s number). */
+  kinds: Map<number, KindAllocations>;
+  /** Frame marks the profiler did not see. */
+  missedMarks: number;
+}
+
 /**
  * Every allocation of `frames` calls of `frame` (after `warm` to warm up), told apart by the kind of frame
  * `kindOf` gives after each call (a number: 0 for a steady frame, else flags of its events): V8's sampling heap
@@ -155,7 +163,7 @@ export async function allocationsByKind(
   warm = 5_000,
   settle = 2_400,
   top = Number(process.env.FBBIK_HEAP_TOP ?? 6),
-): Promise<{ kinds: Map<number, KindAllocations>; missedMarks: number }> {
+): Promise<RoundAllocations> {
   let f = 0;
   for (; f < warm; f++) frame(f);
   const kinds = new Int32Array(frames);

@@ -531,21 +531,30 @@ export class InteractionEffector {
     this.eventCount = n;
   }
 
-  /** @internal Pauses; see {@link InteractionSystem.pauseInteraction}. */
-  _pause(event: InteractionEvent | null = null): boolean {
+  /**
+   * @internal Pauses; see {@link InteractionSystem.pauseInteraction}. `poseKept`: the frame's update has just
+   * kept the effector's pose relative to the target (keepPoseOnTarget).
+   */
+  _pause(event: InteractionEvent | null = null, poseKept = false): boolean {
     if (!this._inInteraction || this._isPaused) return false;
-    if (!this._pickedUp) {
-      // the effector's pose relative to the target, kept while paused
-      targetWorld.copyFrom(this.targetNode!.computeWorldMatrix(true));
-      rotationOfMatrix(targetWorld, targetRot);
-      targetWorld.invertToRef(scratchMatrix);
-      // the library's helpers, optimised early, not Babylon's: run once a pause, Babylon's boxed 1.1 KB of doubles
-      transformCoordinatesToRef(this.positionNoOffset, scratchMatrix, this.pausePosition);
-      conjugateMultiplyQuaternionsToRef(targetRot, this.effector.rotation, this.pauseRotation);
-    }
+    if (!this._pickedUp && !poseKept) this.keepPoseOnTarget();
     this._isPaused = true;
     this.system._notify("pause", this, event);
     return true;
+  }
+
+  /**
+   * The effector's pose relative to the target, which a pause keeps: taken in every running frame, not only at
+   * the pause, since code run once a pause stays too cold for V8 to optimise and boxed its doubles (up to 0.8 KB
+   * a pause in conjugateMultiply and invertToRef when V8 had inlined them everywhere else).
+   */
+  private keepPoseOnTarget(): void {
+    // Babylon's cached matrix when it is current (as readTarget): forcing recomputed a still target's
+    targetWorld.copyFrom(currentWorldMatrix(this.targetNode!));
+    rotationOfMatrix(targetWorld, targetRot);
+    targetWorld.invertToRef(scratchMatrix);
+    transformCoordinatesToRef(this.positionNoOffset, scratchMatrix, this.pausePosition);
+    conjugateMultiplyQuaternionsToRef(targetRot, this.effector.rotation, this.pauseRotation);
   }
 
   /** @internal Resumes; see {@link InteractionSystem.resumeInteraction}. */
@@ -634,8 +643,9 @@ export class InteractionEffector {
       const ev = events[i];
       if (ev === undefined || ev.time > this._timer) break;
       this.triggered[i] = 1;
-      // made NaN or negative since the start (Infinity never gets here)
-      if (!isEventTime(ev.time)) {
+      // made NaN or negative since the start (Infinity never gets here); isEventTime written out: V8 does not
+      // always inline a call in this long function, and the time handed to it was boxed (16 B a pause)
+      if (!(ev.time >= 0 && ev.time < Infinity)) {
         this.warnEventTime(object, ev.time);
         continue;
       }
@@ -660,7 +670,8 @@ export class InteractionEffector {
     nlerpQuaternionByRef(this.rotationFromBone ? boneRot : this.fromRotation, targetRot, weightRef, e.rotation);
     this.positionNoOffset.copyFrom(e.position);
     this.applyChannels(object);
-    if (pauseEvent !== null) this._pause(pauseEvent);
+    if (!this._pickedUp) this.keepPoseOnTarget();
+    if (pauseEvent !== null) this._pause(pauseEvent, true);
     if (!this._isPaused && this._timer >= this._length) this._stop(false, true);
   }
 
