@@ -19,8 +19,18 @@ const pole = new Vec3();
 const unitAxis = new Vec3();
 
 /**
+ * How far (radians) a bend may lie from the fitted side and still be turned all the way onto it at full amount;
+ * further off it turns less, and not at all from opposite the side. Wider, the elbows pop where the carried bend
+ * sweeps past (75°: the Mannequin's 18 times where 14 in smooth-paths); narrower, they stay further from the clips'
+ * (50°: UAL's from rest 14.4° where 13.7° in fbbik-elbow-swivel).
+ */
+const FOLD = Math.PI / 3;
+
+/**
  * Turns the bend direction `out` (component space, any length) about the limb axis `axis` toward the fitted elbow
- * side for that axis, by the fraction `amount` of the angle between them (its part along the axis is kept).
+ * side for that axis (its part along the axis and its length across it are kept), by the fraction `amount` of a
+ * full turn: at 1 onto the side from within 60° of it, from further off by less and less, not at all from
+ * opposite it, so the elbow turns steadily wherever the bend and the amount go.
  * `forward`, `up`, `outward` are the arm's frame (unit, perpendicular; outward away from the body on the arm's side).
  */
 export function swivelToFittedElbow(
@@ -49,7 +59,7 @@ export function swivelToFittedElbow(
   const px = pole.x / pl;
   const py = pole.y / pl;
   const pz = pole.z / pl;
-  // the bend's part perpendicular to the axis, and its angle from the pole about the axis
+  // the bend's part perpendicular to the axis
   const d = out.x * zx + out.y * zy + out.z * zz;
   const bx = out.x - zx * d;
   const by = out.y - zy * d;
@@ -62,15 +72,19 @@ export function swivelToFittedElbow(
     out.z = zz * d + pz;
     return;
   }
-  // a blend of the two sides, not of their angles: a blend in angle flips where the bend passes opposite the pole
-  const t = k < 1 ? k : 1;
-  const vx = (bx / bl) * (1 - t) + px * t;
-  const vy = (by / bl) * (1 - t) + py * t;
-  const vz = (bz / bl) * (1 - t) + pz * t;
-  const vl = Math.sqrt(vx * vx + vy * vy + vz * vz);
-  if (!(vl > 1e-9)) return;
-  const c = bl / vl;
-  out.x = zx * d + vx * c;
-  out.y = zy * d + vy * c;
-  out.z = zz * d + vz * c;
+  // the bend's angle from the pole about the axis, toward q (the pole a quarter turn on)
+  const qx = zy * pz - zz * py;
+  const qy = zz * px - zx * pz;
+  const qz = zx * py - zy * px;
+  const th = Math.atan2(bx * qx + by * qy + bz * qz, bx * px + by * py + bz * pz);
+  // the full turn: all of it within FOLD, falling to none opposite the pole. Turning every bend onto the pole must
+  // jump somewhere: blending the sides, where amount ½ met a bend opposite the pole (elbows swung up to 55° in a frame)
+  const a = th < 0 ? -th : th;
+  const full = a <= FOLD ? th : th - ((th < 0 ? -Math.PI : Math.PI) * (a - FOLD)) / (Math.PI - FOLD);
+  const psi = th - (k < 1 ? k : 1) * full;
+  const cs = Math.cos(psi);
+  const sn = Math.sin(psi);
+  out.x = zx * d + bl * (px * cs + qx * sn);
+  out.y = zy * d + bl * (py * cs + qy * sn);
+  out.z = zz * d + bl * (pz * cs + qz * sn);
 }

@@ -123,9 +123,9 @@ describe.each(MODELS)("FBBIK's elbows with arms from another pose on %s's clip h
         ...e[start].flatMap((x) => [x.mean, x.p90, x.max]),
       );
     }
-    // measured, mean (p90) °, FinalIK's bend → naturalElbowWeight 1: arms from rest UAL 26.7 (55.6) → 14.0 (26.9),
-    // Xbot 15.1 (29.1) → 11.8 (20.1), Soldier 28.7 (41.9) → 13.0 (26.2); from idle UAL 20.4 (34.4) → 13.8 (26.9),
-    // Xbot 15.9 (34.1) → 11.9 (20.1), Soldier 13.9 (43.8) → 7.9 (27.8)
+    // measured, mean (p90) °, FinalIK's bend → naturalElbowWeight 1: arms from rest UAL 26.7 (55.6) → 13.7 (28.1),
+    // Xbot 15.1 (29.1) → 11.9 (20.5), Soldier 28.7 (41.9) → 12.9 (26.6); from idle UAL 20.4 (34.4) → 14.1 (28.1),
+    // Xbot 15.9 (34.1) → 12.0 (20.5), Soldier 13.9 (43.8) → 8.1 (28.3)
     for (const start of ["rest", "idle"] as const) {
       const [finalIK, fitted] = e[start] as [ReturnType<typeof summary>, ReturnType<typeof summary>];
       expect(fitted.mean).toBeLessThan(0.85 * finalIK.mean);

@@ -60,8 +60,10 @@ describe("elbowPole", () => {
     }
   });
 
-  it("does not flip: it turns at most 6° a degree of reach where used in full, 15° where used at all", () => {
-    // measured 4.7° and 12.7° a degree at most (naturalPole's elbow: 7.9° and 24.4°); a flip turns 180° at once
+  it("does not flip: it turns at most 7.5° a degree of reach where used in full, 20° where used at all", () => {
+    // measured 6.8° and 19.3° a degree at most, where the pole is just 0.3 and 0.1 long (4.7° and 12.7° with the fit's
+    // prior at 4, which left more of the thin cells to the clips; naturalPole's elbow: 7.9° and 24.4°); a flip turns
+    // 180° at once
     const most = (shortest: number): number => {
       let m = 0;
       for (let el = -89; el <= 89; el += 1) {
@@ -78,8 +80,8 @@ describe("elbowPole", () => {
       return m;
     };
     // the `arm` modifier uses a pole 0.3 long or more in full, a shorter one less, none under 0.1
-    expect(most(0.3)).toBeLessThan(6);
-    expect(most(0.1)).toBeLessThan(15);
+    expect(most(0.3)).toBeLessThan(7.5);
+    expect(most(0.1)).toBeLessThan(20);
   });
 
   it("fitted to no samples, is naturalPole's elbow (the prior that holds where the motion is thin)", () => {
