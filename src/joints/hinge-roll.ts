@@ -267,8 +267,10 @@ function rollsAcross(rot: ReadonlyQuat, P: Float64Array, h: BeforeHinge): void {
   const psi = Math.atan2(B, A);
   const x = rolls > 1 ? -C / r : 0;
   const delta = Math.acos(x < -1 ? -1 : x > 1 ? 1 : x);
+  // no roll puts the axis across (|C| ≥ r): ψ + δ and ψ − δ are then one roll, tried once
+  const last = rolls > 1 && (x <= -1 || x >= 1) ? 2 : rolls;
   // away from FABRIK's swivel only the rolls across are worth a trial
-  for (let m = choice.trying === 0 || rolls === 1 ? 0 : 1; m < rolls; m++) {
+  for (let m = choice.trying === 0 || rolls === 1 ? 0 : 1; m < last; m++) {
     const phi = m === 0 ? 0 : m === 1 ? psi + delta : psi - delta;
     const s = Math.sin(phi * 0.5);
     roll.x = bone.x * s;
