@@ -99,3 +99,16 @@ export const ROBOT_ARM: MixedLimitChain = {
     s.setLimit(4, new RotationLimitHinge(Z, 0, 130));
   },
 };
+
+/** A cone (60°, twist ±40°) and three hinges (a finger with its knuckle), built in code. */
+export const CONE_THREE_HINGES: MixedLimitChain = {
+  name: "cone (60°, twist ±40°), three hinges",
+  label: "cone + 3 hinges",
+  rig: () => coded([1, 0.6, 0.4, 0.3]),
+  limits: (s) => {
+    s.setLimit(0, new RotationLimitAngle(Y, 60, 40));
+    s.setLimit(1, new RotationLimitHinge(X, 0, 90));
+    s.setLimit(2, new RotationLimitHinge(X, 0, 100));
+    s.setLimit(3, new RotationLimitHinge(X, 0, 80));
+  },
+};
