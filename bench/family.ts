@@ -8,6 +8,9 @@
  * - FABRIK (bench/family-fabrik.ts): our `FABRIK` (the whole Babylon frame), `IKSolverFABRIK` and
  *   `IKSolverFABRIKRoot` alone, and `IKSolverJacobian` as the accuracy yardstick, on the same tail and
  *   targets; no peer (neither Babylon nor three.js has FABRIK).
+ * - FABRIK with hinges behind limited joints (bench/family-fabrik-hinges.ts): `IKSolverFABRIK` alone on two
+ *   RobotExpressive chains of the mixed-limits test, its hinge help (ARCHITECTURE.md, deviation 20) on, rolling
+ *   only and off: what the help costs and buys.
  * - Two-bone limb and look-at (bench/family-controllers.ts): `IKSolverLimb` and `IKSolverLookAt` on a
  *   `BabylonRig` (a component's frame, and the solver alone) against Babylon's `BoneIKController` and
  *   `BoneLookController` on the same bones built in code.
@@ -27,6 +30,7 @@ import { repoRoot } from "../test/helpers/repo-root.js";
 import { type Benchmark, type TargetCheck, round } from "./common.js";
 import { ccdGroup } from "./family-ccd.js";
 import { fabrikGroup } from "./family-fabrik.js";
+import { fabrikHingeGroup } from "./family-fabrik-hinges.js";
 import { limbGroup, lookAtGroup, xbotLimbGroup } from "./family-controllers.js";
 import {
   BATCH,
@@ -77,6 +81,7 @@ export async function benchFamily(): Promise<FamilyBenchResult> {
   try {
     groups.push(ccdGroup());
     groups.push(fabrikGroup());
+    groups.push(fabrikHingeGroup());
     groups.push(limbGroup());
     const xbot = await xbotLimbGroup();
     if (xbot !== null) groups.push(xbot);

@@ -14,8 +14,9 @@ import { type ReadonlyVec3, Vec3 } from "../math/vec3.js";
  * through that pass, so every joint ends inside its limit. Iteration stops when the tip is within `tolerance` of
  * the target or after `maxIterations`. Per-joint weights are CCD's; FABRIK ignores them. A single-axis limit (a
  * hinge) drops every turn off its axis, so the rotation pass first rolls the bone before it (unless that joint is a
- * hinge too) about itself to bring the next joint that is no hinge, or the tip, into the hinge's plane, and swivels
- * that bone when its own limit holds the roll back (not in FinalIK; ARCHITECTURE.md, deviation 20).
+ * hinge too) about itself to bring the next joint that is no hinge, or the tip, into the hinge's plane, swivels that
+ * bone when its own limit holds the roll back, and puts the inner joints of a run of hinges on the side the hinges
+ * can bend to (not in FinalIK; ARCHITECTURE.md, deviation 20).
  *
  * Reachability and the rest of the frame: see {@link IKSolverJoints}. Allocation-free.
  */
@@ -25,8 +26,9 @@ export class IKSolverFABRIK extends IKSolverJoints {
 
   /**
    * Whether the rotation pass rolls the bone before a hinge (a single-axis limit) so that the hinge's plane holds
-   * the target (default true; not in FinalIK, whose FABRIK leaves a hinge's plane where it is and ends far off a
-   * target out of it: false solves as FinalIK's does). ARCHITECTURE.md, deviation 20.
+   * the target, and places a run of hinges' inner joints where the hinges can bend (default true; not in FinalIK,
+   * whose FABRIK leaves a hinge's plane where it is and ends far off a target out of it: false solves as FinalIK's
+   * does). ARCHITECTURE.md, deviation 20.
    */
   get hingeRoll(): boolean {
     return this.rollsForHinges;
@@ -37,8 +39,8 @@ export class IKSolverFABRIK extends IKSolverJoints {
 
   /**
    * With {@link hingeRoll}: whether the bone before a hinge also swivels about the line to the point the hinge's
-   * plane must hold when its own limit (a twist limit) holds the roll back (default true, at 2–3 times the solve's
-   * time on such chains; false rolls only). ARCHITECTURE.md, deviation 20.
+   * plane must hold when its own limit (a twist limit) holds the roll back (default true, at about 1.5–2 times the
+   * solve's time of rolling only on such chains; false rolls only). ARCHITECTURE.md, deviation 20.
    */
   get hingeSwivel(): boolean {
     return this.swivelsForHinges;

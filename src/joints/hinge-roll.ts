@@ -68,8 +68,17 @@ export class BeforeHinge {
   hinge: SingleAxisLimit | null = null;
   /** The point the hinge's plane must hold (the next joint that is no hinge, or the tip), in component space. */
   readonly far = new Vec3();
+  /** The index of the joint at `far`. */
+  farIndex = 0;
   /** Whether the bone may swivel about the line to `far` when the joint's limit holds the roll back. */
   swivel = true;
+  /**
+   * What the hinge aims, in its own frame, when `useChord`: a two-hinge run's chord to `far` (hinge-chord.ts
+   * `runChord`); else its own bone.
+   */
+  readonly chord = new Vec3();
+  /** Whether the hinge aims {@link chord} rather than its bone. */
+  useChord = false;
 }
 
 /**
@@ -98,6 +107,8 @@ export function setUpBeforeHinge(
     far++;
   }
   h.i = i;
+  h.farIndex = far;
+  h.useChord = false;
   h.own = own;
   h.hinge = hinge;
   h.far.x = P[3 * far]!;
@@ -109,7 +120,8 @@ export function setUpBeforeHinge(
 /**
  * Tries `turned = trial · rot` (`trial` module scratch): the joint clamped by its own limit, its child turned with it
  * (what the limit left of the turn), then turned toward the far point and clamped by its hinge; the score is how
- * near the child's bone points to the far point. Keeps the best in `choice` and `best`.
+ * near the child's bone (or the run's chord, `h.useChord`) points to the far point. Keeps the best in `choice` and
+ * `best`.
  */
 function tryTurn(rot: ReadonlyQuat, P: Float64Array, h: BeforeHinge): void {
   multiply(turned, trial, rot);
@@ -151,12 +163,12 @@ function tryTurn(rot: ReadonlyQuat, P: Float64Array, h: BeforeHinge): void {
 
 /**
  * Turns `rot` (joint `h.i`'s component-space rotation, just turned from `oldRot` onto its bone's wanted direction) so
- * that joint `h.i + 1`'s hinge, clamped, points its bone nearest the far point: of no roll and the two rolls about
- * the bone that put the hinge's axis across the way to the far point, the one that does best once the joint's own
- * limit and the hinge are applied. When the joint's limit holds that roll back (and `h.swivel`), the bone also
- * swivels about the line from the joint to the far point, which keeps the next joint's distance from it: from
- * FABRIK's swivel in steps of 22.5° the way the result improves, then in half and
- * quarter steps about the best. `R`, `O` and `P` are the solver's rotations, bone vectors and positions.
+ * that joint `h.i + 1`'s hinge, clamped, points its bone (or its run's chord, `h.useChord`) nearest the far point: of
+ * no roll and the two rolls about the bone that put the hinge's axis across the way to the far point, the one that
+ * does best once the joint's own limit and the hinge are applied. When the joint's limit holds that roll back (and
+ * `h.swivel`), the bone also swivels about the line from the joint to the far point, which keeps the next joint's
+ * distance from it: from FABRIK's swivel in steps of 22.5° the way the result improves, then in half and quarter
+ * steps about the best. `R`, `O` and `P` are the solver's rotations, bone vectors and positions.
  * Allocation-free.
  */
 export function placeBeforeHinge(
@@ -173,9 +185,9 @@ export function placeBeforeHinge(
   offset.x = O[i3]!;
   offset.y = O[i3 + 1]!;
   offset.z = O[i3 + 2]!;
-  childOffset.x = O[i3 + 3]!;
-  childOffset.y = O[i3 + 4]!;
-  childOffset.z = O[i3 + 5]!;
+  childOffset.x = h.useChord ? h.chord.x : O[i3 + 3]!;
+  childOffset.y = h.useChord ? h.chord.y : O[i3 + 4]!;
+  childOffset.z = h.useChord ? h.chord.z : O[i3 + 5]!;
   line.x = h.far.x - P[i3]!;
   line.y = h.far.y - P[i3 + 1]!;
   line.z = h.far.z - P[i3 + 2]!;
@@ -267,8 +279,10 @@ function rollsAcross(rot: ReadonlyQuat, P: Float64Array, h: BeforeHinge): void {
   const psi = Math.atan2(B, A);
   const x = rolls > 1 ? -C / r : 0;
   const delta = Math.acos(x < -1 ? -1 : x > 1 ? 1 : x);
+  // no roll puts the axis across (|C| ≥ r): ψ + δ and ψ − δ are then one roll, tried once
+  const last = rolls > 1 && (x <= -1 || x >= 1) ? 2 : rolls;
   // away from FABRIK's swivel only the rolls across are worth a trial
-  for (let m = choice.trying === 0 || rolls === 1 ? 0 : 1; m < rolls; m++) {
+  for (let m = choice.trying === 0 || rolls === 1 ? 0 : 1; m < last; m++) {
     const phi = m === 0 ? 0 : m === 1 ? psi + delta : psi - delta;
     const s = Math.sin(phi * 0.5);
     roll.x = bone.x * s;

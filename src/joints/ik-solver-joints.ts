@@ -5,6 +5,8 @@
  * @module
  */
 import { BeforeHinge, placeBeforeHinge, setUpBeforeHinge } from "./hinge-roll.js";
+import { aimRunChord } from "./hinge-chord.js";
+import { hingeRunEnd, placeHingeRun } from "./hinge-run.js";
 import { checkLimitUnshared, clampToLimit, readRestLocals } from "./limits/chain-limits.js";
 import {
   Quat,
@@ -449,7 +451,9 @@ export abstract class IKSolverJoints {
    * Makes the rotations follow the positions: root to tip, each joint is turned with its parent's change, then by
    * the shortest arc from its bone's direction to the direction from its (rebuilt) position to its child's wanted
    * position, clamped by its limit when `applyLimits`, and its child's position rebuilt from the bone's vector
-   * (lengths exact). The tip turns with its parent (and is clamped by its own limit).
+   * (lengths exact). The tip turns with its parent (and is clamped by its own limit). With {@link rollsForHinges}
+   * and limits, hinges get help first: the joint before one aims it (hinge-chord.ts, hinge-roll.ts) and a run of them
+   * has its inner joints placed where it can bend (hinge-run.ts).
    */
   protected syncFromPositions(applyLimits: boolean): void {
     const n = this.count;
@@ -458,7 +462,15 @@ export abstract class IKSolverJoints {
     const O = this.offsets;
     identity(change);
     copyQuat(parentRot, this.rootParentRotation);
+    const helps = applyLimits && this.rollsForHinges && this.useRotationLimits;
+    const h = this.beforeHinge;
     for (let i = 0; i < n - 1; i++) {
+      const beforeHinge = helps && setUpBeforeHinge(h, this.bones, true, i, P);
+      if (beforeHinge) aimRunChord(h, this.bones, this.restLocals, O, P);
+      if (helps) {
+        const end = hingeRunEnd(this.bones, i);
+        if (end > i) placeHingeRun(this.bones, i, end, change, parentRot, R, O, P);
+      }
       quatFromArray(oldRot, R, 4 * i);
       multiply(rot, change, oldRot);
       cur.x = O[3 * i]!;
@@ -472,8 +484,7 @@ export abstract class IKSolverJoints {
       fromToRotation(turn, cur, want);
       multiply(rot, turn, rot);
       normalizeQuat(rot, rot);
-      const h = this.beforeHinge;
-      if (applyLimits && this.rollsForHinges && setUpBeforeHinge(h, this.bones, this.useRotationLimits, i, P)) {
+      if (beforeHinge) {
         h.swivel = this.swivelsForHinges;
         copyQuat(h.parent, parentRot);
         placeBeforeHinge(rot, oldRot, R, O, P, h);

@@ -244,6 +244,35 @@ describe("IKSolverFABRIK", () => {
     if (process.env.FBBIK_REPORT) console.log(`[figures] FABRIK with hinges: ${bytes} B a solve`);
     expect(bytes, bytes < 8 ? "" : await whereFramesAllocate(solve, 2_000)).toBeLessThan(8);
   });
+
+  it("solves with runs of hinges allocate nothing: the chord aimed, the run placed or mirrored", async () => {
+    const c = buildChain({ bones: 12 });
+    const s = new IKSolverFABRIK(c.pose, c.ids, { rootParent: 0 });
+    // a run of two hinges (chord, in-plane places) and one of three (mirrored), each behind a twist-limited joint
+    const hinges = new Set([1, 2, 4, 5, 6, 8, 9]);
+    for (let i = 0; i < 12; i++)
+      s.setLimit(
+        i,
+        hinges.has(i)
+          ? new RotationLimitHinge(new Vec3(1, 0, 0), 0, 90)
+          : new RotationLimitAngle(new Vec3(0, 1, 0), 40, 5),
+      );
+    s.maxIterations = 4;
+    const rng = new Random(5);
+    const targets = Array.from({ length: 100 }, () => rng.unitVector());
+    const solve = (f: number): void => {
+      const t = targets[f % 100]!;
+      // within the chain's reach of 12 and beyond it, so hinges end inside their ranges and at their ends
+      const d = 3 + (f % 7);
+      s.ikPosition.x = t.x * d;
+      s.ikPosition.y = t.y * d;
+      s.ikPosition.z = t.z * d;
+      s.update();
+    };
+    const bytes = bytesPerFrame(solve, 2_000);
+    if (process.env.FBBIK_REPORT) console.log(`[figures] FABRIK with runs of hinges: ${bytes} B a solve`);
+    expect(bytes, bytes < 8 ? "" : await whereFramesAllocate(solve, 2_000)).toBeLessThan(8);
+  });
 });
 
 /** A palm (root) under a base, with `fingers` chains of `bones` bones each, fanned out along +Y. */
