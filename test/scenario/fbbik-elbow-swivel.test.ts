@@ -12,11 +12,10 @@ import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { type Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { describe, expect, it } from "vitest";
 import { fold } from "../../scripts/fit-elbow-table.js";
-import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
-import { type ModelName, loadModel, modelAvailable } from "../helpers/babylon-scene.js";
-import { degrees, elbowSide, summary } from "../helpers/elbow-sides.js";
+import { type ModelName, modelAvailable } from "../helpers/babylon-scene.js";
+import { clipModelWithIK, degrees, elbowSide, summary } from "../helpers/elbow-sides.js";
 import { report } from "../helpers/modifier-scene.js";
-import { height, worldPos } from "../helpers/scene-probes.js";
+import { worldPos } from "../helpers/scene-probes.js";
 
 /** Frames between samples: UAL has 45 clips, Xbot 7, Soldier 4. */
 const STEP: Record<string, number> = { UAL: 12, Xbot: 4, Soldier: 4 };
@@ -37,14 +36,9 @@ interface Sample {
 }
 
 async function measure(name: ModelName): Promise<Sample[]> {
-  const m = await loadModel(name, { clips: (n) => n !== "A_TPose" && n !== "TPose" });
+  const { m, ik, h } = await clipModelWithIK(name, (n) => n !== "A_TPose" && n !== "TPose");
   try {
     const scene = m.scene;
-    for (const g of scene.animationGroups) g.stop();
-    m.skeleton.returnToRest();
-    scene.render();
-    const h = height(m);
-    const ik = FullBodyBipedIK.create(scene, m.skeleton, { autoUpdate: false });
     const r = ik.references;
     const s = ik.solver;
     const arms = [

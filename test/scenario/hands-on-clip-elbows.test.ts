@@ -9,11 +9,10 @@
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { describe, expect, it } from "vitest";
-import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
-import { type ModelName, loadModel, modelAvailable } from "../helpers/babylon-scene.js";
-import { degrees, elbowSide, summary } from "../helpers/elbow-sides.js";
+import { type ModelName, modelAvailable } from "../helpers/babylon-scene.js";
+import { clipModelWithIK, degrees, elbowSide, summary } from "../helpers/elbow-sides.js";
 import { report } from "../helpers/modifier-scene.js";
-import { height, worldPos } from "../helpers/scene-probes.js";
+import { worldPos } from "../helpers/scene-probes.js";
 
 /** Frames between samples: UAL has 45 clips, Xbot 7, Soldier 4. */
 const STEP: Record<string, number> = { UAL: 12, Xbot: 4, Soldier: 4 };
@@ -30,14 +29,9 @@ interface Measured {
 }
 
 async function measure(name: ModelName): Promise<Measured> {
-  const m = await loadModel(name, { clips: (n) => n !== "A_TPose" });
+  const { m, ik, h } = await clipModelWithIK(name, (n) => n !== "A_TPose");
   try {
     const scene = m.scene;
-    for (const g of scene.animationGroups) g.stop();
-    m.skeleton.returnToRest();
-    scene.render();
-    const h = height(m);
-    const ik = FullBodyBipedIK.create(scene, m.skeleton, { autoUpdate: false });
     const r = ik.references;
     const arms = [
       [r.leftUpperArm, r.leftForearm, r.leftHand, ik.solver.leftHandEffector],
