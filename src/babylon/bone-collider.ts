@@ -3,7 +3,7 @@ import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { FBBIKError } from "../solver/errors.js";
-import { currentWorldMatrix, isBone } from "./world-matrix.js";
+import { boneWorldMatrixToRef, currentWorldMatrix, isBone, skinnedMeshOf } from "./world-matrix.js";
 
 /** A point given as three numbers (a Babylon Vector3 or any `{ x, y, z }`). */
 export interface XYZ {
@@ -122,7 +122,7 @@ export class BoneCollider {
     worldRadius: number,
     mesh?: AbstractMesh,
   ): BoneCollider {
-    if (isBone(on)) boneWorldMatrix(on, mesh ?? null, world);
+    if (isBone(on)) boneWorldMatrixToRef(on, mesh ?? skinnedMeshOf(on), world);
     else world.copyFrom(currentWorldMatrix(on));
     const m = world.m;
     const sx = Math.hypot(m[0]!, m[1]!, m[2]!);
@@ -143,20 +143,4 @@ export class BoneCollider {
   get isSphere(): boolean {
     return this.start.equals(this.end);
   }
-}
-
-/**
- * The bone's world matrix as Babylon skins it: its linked TransformNode's, or for a plain Bone its absolute
- * matrix in the mesh's frame. With `needInitialSkinMatrix` the absolute matrix already starts from the mesh's
- * pose matrix (Babylon's `Bone.computeAbsoluteMatrices` applies it at the root bone), as the rig's component
- * space does.
- */
-function boneWorldMatrix(bone: Bone, mesh: AbstractMesh | null, out: Matrix): Matrix {
-  const node = bone.getTransformNode();
-  if (node !== null) return out.copyFrom(currentWorldMatrix(node));
-  const skeleton = bone.getSkeleton();
-  const m = mesh ?? skeleton.getScene().meshes.find((x) => x.skeleton === skeleton) ?? null;
-  skeleton.computeAbsoluteMatrices(true);
-  if (m === null) return out.copyFrom(bone.getAbsoluteMatrix());
-  return bone.getAbsoluteMatrix().multiplyToRef(m.computeWorldMatrix(true), out);
 }
