@@ -1,5 +1,5 @@
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
-import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { Scene } from "@babylonjs/core/scene.js";
 import { setQuaternionFields } from "./babylon-fields.js";
@@ -13,6 +13,7 @@ import type { IKEffector } from "../solver/effector.js";
 
 const tv = new Vec3();
 const tq = new Quat();
+const shownBone = new Matrix();
 
 /**
  * An effector in Babylon terms: world-space `position`, `rotation` and `positionOffset`, weights, and an
@@ -121,8 +122,8 @@ export class BabylonEffector {
   }
 
   /**
-   * Pins the effector to its bone's world pose as of the last update (or of `create`) with the given
-   * weights (FinalIK's PinToBone).
+   * Pins the effector to its bone's world pose as of the last update (or of `create`), moved with the character
+   * since, with the given weights (FinalIK's PinToBone).
    */
   pinToBone(positionWeight: number, rotationWeight: number): void {
     this.readBonePose();
@@ -130,11 +131,14 @@ export class BabylonEffector {
     this.rotationWeight = rotationWeight;
   }
 
-  /** Copies the bone's current world pose into position and rotation (from the rig's last read). */
+  /**
+   * Copies the bone's world pose as shown into position and rotation: the last solve's (or the rig's last read),
+   * moved with the character since, so a pin made after the character moved is where the bone stands now.
+   */
   readBonePose(): void {
-    const id = this.inner.node.bone;
-    this.rig.getWorldPosition(id, this.position);
-    this.rig.getWorldRotation(id, this.rotation);
+    const m = this.rig._shownWorldMatrixToRef(this.inner.node.bone, shownBone);
+    m.getTranslationToRef(this.position);
+    setQuaternionFields(this.rotation, rotationFromMatrix(m.m, tq));
   }
 
   /** @internal Follows the target and converts the world values into the solver's effector. */

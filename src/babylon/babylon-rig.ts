@@ -41,6 +41,7 @@ const bv = new Vector3();
 const bv2 = new Vector3();
 const rigMatrix = new Matrix();
 const externalMatrix = new Matrix();
+const shownSpace = new Matrix();
 
 /**
  * A Babylon skeleton seen as an {@link RestorablePose}: the mapped bones and their ancestors as a
@@ -368,6 +369,20 @@ export class BabylonRig extends FlatPose implements RestorablePose {
    * to world.
    */
   worldMatrixToRef(bone: number, out: Matrix): Matrix {
+    return this.componentMatrix(bone).multiplyToRef(this.componentToWorld, out);
+  }
+
+  /**
+   * @internal The bone's world matrix as shown now: the rig's pose (the last solve's) carried by component space's
+   * world matrix now, so a character moved since the last read carries the bone with it.
+   */
+  _shownWorldMatrixToRef(bone: number, out: Matrix): Matrix {
+    const now = this._componentToWorldNow(shownSpace);
+    return this.componentMatrix(bone).multiplyToRef(now, out);
+  }
+
+  /** The bone's component-space matrix from the rig's pose, in a scratch matrix. */
+  private componentMatrix(bone: number): Matrix {
     // the scratch Babylon objects' fields written directly, not through `set`
     // (see ARCHITECTURE.md, "Doubles across calls")
     const p = this.getPosition(bone, tv);
@@ -409,7 +424,7 @@ export class BabylonRig extends FlatPose implements RestorablePose {
         rigMatrix,
       );
     }
-    return rigMatrix.multiplyToRef(this.componentToWorld, out);
+    return rigMatrix;
   }
 
   /** The bone's world position from the rig's pose, into `out`. */

@@ -65,9 +65,14 @@ export class EnableFade {
     private readonly rig: BabylonRig | null,
   ) {}
 
-  /** True while the output blends in or out. */
-  get fading(): boolean {
-    return this.on ? this.weight < 1 : this.weight > 0;
+  /**
+   * True while the output blends in or out, from the moment `enabled` changes: the next update starts the fade
+   * (it switches at once without a time, or when nothing of the owner shows to fade out).
+   */
+  fading(owner: EnableFadeOwner): boolean {
+    const on = owner.enabled;
+    if (on !== this.on) return this.seconds > 0 && (on || !this.clean);
+    return on ? this.weight < 1 : this.weight > 0;
   }
 
   /**

@@ -134,7 +134,7 @@ export class FBBIKColliders {
    * false while its IK does not run (nothing of the pass shows then).
    */
   get isFading(): boolean {
-    return this.enableFade.fading && !this.ik._idle;
+    return this.enableFade.fading(this) && !this.ik._idle;
   }
 
   /** The class name, as Babylon's own objects report it. */

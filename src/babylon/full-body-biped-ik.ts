@@ -310,7 +310,7 @@ export class FullBodyBipedIK {
    * false and this false, the IK does nothing more (it may be disposed without a pop).
    */
   get isFading(): boolean {
-    return this.enableFade.fading;
+    return this.enableFade.fading(this);
   }
 
   /**

@@ -244,7 +244,7 @@ export abstract class RigComponent {
    * false and this false, the component does nothing more (it may be disposed without a pop).
    */
   get isFading(): boolean {
-    return this.enableFade.fading;
+    return this.enableFade.fading(this);
   }
 
   /**

@@ -93,8 +93,8 @@ describe("enableFadeSeconds on FullBodyBipedIK", () => {
         };
         const off = run(m, a.skeleton, twin.skeleton, h, 25, (f) => {
           if (f === 0) ik.enabled = false;
-          if (f === 0) expect(ik.isFading).toBe(false);
-          if (f === 1) expect(ik.isFading).toBe(true);
+          // fading from the switch on, before the frame that starts it: disposing now would pop
+          if (f <= 1) expect(ik.isFading).toBe(true);
           if (f === 1) expect(ik.enabled).toBe(false);
         });
         // solved while it fades (18 frames of 16 ms, the 19th ends it), then stopped: no solve, no pose left on
@@ -175,6 +175,32 @@ describe("enableFadeSeconds on FullBodyBipedIK", () => {
     expect(longest(back.after[back.after.length - 1]!) / h).toBeGreaterThan(0.05);
     expect(r.jump).toBeLessThan(0.02);
     expect(back.jump).toBeLessThan(0.02);
+  });
+
+  it("isFading is true from the moment enabled changes: disposed once it is false, nothing pops", async () => {
+    const { m, a, twin, ik, h } = await reaching();
+    ik.enabled = false;
+    // read before the next frame, as code that switches and then decides whether to wait would
+    const fadingAtOnce = ik.isFading;
+    let frames = 0;
+    while (ik.isFading && frames < 100) {
+      m.scene.render();
+      frames++;
+    }
+    // what shows when it is disposed: dispose puts the animated pose back at once, so this much pops
+    const shown = longest(offsets(a.skeleton, twin.skeleton)) / h;
+    ik.dispose();
+    report(`isFading right after the switch: ${fadingAtOnce}; ${frames} frames; ${shown.toExponential(2)} h popped`);
+    expect(fadingAtOnce).toBe(true);
+    expect(frames).toBe(Math.ceil(FADE / DT));
+    expect(shown).toBeLessThan(1e-6);
+    // without a time the switch is immediate: never fading
+    const { m: m2, c } = await clones("UAL", 1);
+    const instant = FullBodyBipedIK.create(m2.scene, c[0]!.skeleton);
+    reach(instant, h);
+    m2.scene.render();
+    instant.enabled = false;
+    expect(instant.isFading).toBe(false);
   });
 
   it("disposed mid-fade: the animated pose at once, nothing left running", async () => {

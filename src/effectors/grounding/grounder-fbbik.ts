@@ -217,7 +217,7 @@ export class GrounderFBBIK {
    * while its IK does not run (nothing of the grounder shows then).
    */
   get isFading(): boolean {
-    return this.enableFade.fading && !this.ik._idle;
+    return this.enableFade.fading(this) && !this.ik._idle;
   }
 
   /** The probe quality. */

@@ -290,7 +290,7 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
    * while its IK does not run (nothing of the effector shows then).
    */
   get isFading(): boolean {
-    return this.enableFade.fading && !this.ik._idle;
+    return this.enableFade.fading(this) && !this.ik._idle;
   }
 
   /** Attaches a head effector to `ik` (same as the constructor). */

@@ -269,7 +269,7 @@ export abstract class OffsetModifier {
    * false while its IK does not run (nothing of the modifier shows then).
    */
   get isFading(): boolean {
-    return this.enableFade.fading && !this.ik._idle;
+    return this.enableFade.fading(this) && !this.ik._idle;
   }
 
   /**
