@@ -1,5 +1,5 @@
 import { Logger } from "@babylonjs/core/Misc/logger.js";
-import type { Observable } from "@babylonjs/core/Misc/observable.js";
+import type { Observable, Observer } from "@babylonjs/core/Misc/observable.js";
 
 /**
  * Notifies a component's `onDisposeObservable` once, as Babylon's nodes do (before the component clears
@@ -13,4 +13,16 @@ export function notifyDisposed<T>(observable: Observable<T>, component: T): void
     Logger.Error(`babylon-fbbik: an onDisposeObservable observer threw: ${String(e)}`);
   }
   observable.clear();
+}
+
+/**
+ * Disposes `dependent` (a component attached to an IK: a hook, the interaction system) when `owner` is disposed,
+ * also when the owner disposes itself with its character, so nothing is left half-alive with `isDisposed` false.
+ * The dependent's own `dispose` removes the returned observer from the owner's `onDisposeObservable`.
+ */
+export function disposeWith<T>(
+  owner: { readonly onDisposeObservable: Observable<T> },
+  dependent: { dispose(): void },
+): Observer<T> | null {
+  return owner.onDisposeObservable.add(() => dependent.dispose());
 }

@@ -333,6 +333,11 @@ export class EffectorHandles {
     this.place(true);
   }
 
+  /** True after dispose. */
+  get isDisposed(): boolean {
+    return this.disposed;
+  }
+
   /** The class name, as Babylon's own objects report it. */
   getClassName(): string {
     return "EffectorHandles";

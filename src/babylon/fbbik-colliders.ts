@@ -8,7 +8,7 @@ import { FullBodyBipedChain } from "../solver/biped-bones.js";
 import type { BoneCollider } from "./bone-collider.js";
 import { BoneColliderSet } from "./bone-collider-set.js";
 import type { FullBodyBipedIK } from "./full-body-biped-ik.js";
-import { notifyDisposed } from "./dispose-notice.js";
+import { disposeWith, notifyDisposed } from "./dispose-notice.js";
 import { EnableFade, EnablePass } from "./enable-fade.js";
 
 /** Options of {@link FBBIKColliders.create}. */
@@ -91,6 +91,8 @@ export class FBBIKColliders {
   readonly onDisposeObservable = new Observable<FBBIKColliders>();
   private observer: Observer<void> | null;
   private disposed = false;
+  /** On the IK's onDisposeObservable: this goes with its IK. */
+  private readonly ikDisposal: Observer<FullBodyBipedIK> | null;
   /** Per collider, 1 when it hangs on the limb being resolved (grown with the colliders). */
   private ownLimb = new Uint8Array(0);
   /** The fade of {@link enabled} over {@link enableFadeSeconds}. */
@@ -109,6 +111,8 @@ export class FBBIKColliders {
     this.enableFade = new EnableFade(ik.scene, null);
     this.enableFadeSeconds = options.enableFadeSeconds ?? 0;
     this.observer = ik.solver.onPostUpdateObservable.add(() => this.apply());
+    // last: a constructor that threw leaves nothing on the IK
+    this.ikDisposal = disposeWith(ik, this);
   }
 
   /**
@@ -137,6 +141,11 @@ export class FBBIKColliders {
     return this.enableFade.fading(this) && !this.ik._idle;
   }
 
+  /** True after dispose. */
+  get isDisposed(): boolean {
+    return this.disposed;
+  }
+
   /** The class name, as Babylon's own objects report it. */
   getClassName(): string {
     return "FBBIKColliders";
@@ -147,6 +156,7 @@ export class FBBIKColliders {
     if (this.disposed) return;
     this.disposed = true;
     notifyDisposed(this.onDisposeObservable, this);
+    this.ik.onDisposeObservable.remove(this.ikDisposal);
     if (this.observer !== null) this.ik.solver.onPostUpdateObservable.remove(this.observer);
     this.observer = null;
   }

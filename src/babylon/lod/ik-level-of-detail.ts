@@ -195,6 +195,11 @@ export class IKLevelOfDetail {
     return this.state[2]!;
   }
 
+  /** True after dispose. */
+  get isDisposed(): boolean {
+    return this.disposed;
+  }
+
   /** The class name, as Babylon's own objects report it. */
   getClassName(): string {
     return "IKLevelOfDetail";

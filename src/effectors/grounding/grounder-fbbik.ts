@@ -12,8 +12,8 @@ import { type GroundPredicate, BabylonGroundRaycast } from "./babylon-ground-ray
 import { type GroundingQuality, clampNumber } from "./grounding-common.js";
 import { Grounding } from "./grounding.js";
 import type { GrounderFBBIKOptions, GrounderSpineEffector } from "./grounder-fbbik-options.js";
-import { Observable } from "@babylonjs/core/Misc/observable.js";
-import { notifyDisposed } from "../../babylon/dispose-notice.js";
+import { Observable, type Observer } from "@babylonjs/core/Misc/observable.js";
+import { disposeWith, notifyDisposed } from "../../babylon/dispose-notice.js";
 import { EnableFade, EnablePass } from "../../babylon/enable-fade.js";
 
 export { type GrounderFBBIKOptions, GrounderSpineEffector } from "./grounder-fbbik-options.js";
@@ -135,12 +135,15 @@ export class GrounderFBBIK {
   private validSpineSpeed = 3;
   private lastFrame = -1;
   private disposed = false;
+  /** On the IK's onDisposeObservable: this goes with its IK. */
+  private readonly ikDisposal: Observer<FullBodyBipedIK> | null;
   /** The fade of {@link enabled} over {@link enableFadeSeconds}. */
   private readonly enableFade: EnableFade;
 
   /** Attaches a grounder to `ik` (see {@link GrounderFBBIKOptions}). */
   constructor(ik: FullBodyBipedIK, options: GrounderFBBIKOptions = {}) {
     this.ik = ik;
+    this.ikDisposal = disposeWith(ik, this);
     const rig = ik.rig;
     this.root = options.root !== undefined ? options.root : rig.characterRoot;
     this.height = options.height !== undefined && options.height > 0 ? options.height : measureHeight(ik);
@@ -264,6 +267,7 @@ export class GrounderFBBIK {
     if (this.disposed) return;
     this.disposed = true;
     notifyDisposed(this.onDisposeObservable, this);
+    this.ik.onDisposeObservable.remove(this.ikDisposal);
     this.ik.solver.onSkeletonRead.remove(this.hook);
     this.ik.solver.leftLegMapping.maintainRotationWeight = this.previousMaintain[0];
     this.ik.solver.rightLegMapping.maintainRotationWeight = this.previousMaintain[1];

@@ -25,7 +25,7 @@ import {
 import { HeadPassInput, bendSpine, ccdPass, stretchBones } from "./head-passes.js";
 import { RotationIO, clampRotation, partialRotation } from "./head-rotation.js";
 import { HeadTorso } from "./head-torso.js";
-import { notifyDisposed } from "../../babylon/dispose-notice.js";
+import { disposeWith, notifyDisposed } from "../../babylon/dispose-notice.js";
 import { EnableFade, EnablePass } from "../../babylon/enable-fade.js";
 
 export { type FBBIKHeadEffectorOptions, HeadBendBone } from "./head-effector-settings.js";
@@ -200,6 +200,8 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
   /** True between a run before the solve and the post-solve pass that consumes it. */
   private active = false;
   private disposed = false;
+  /** On the IK's onDisposeObservable: this goes with its IK. */
+  private readonly ikDisposal: Observer<FullBodyBipedIK> | null;
 
   /**
    * Attaches to `ik`. Throws {@link FBBIKError} when the rig has no head, or when a bend, CCD or stretch bone
@@ -277,6 +279,8 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
     inner.onPreBend.add(this.bendHook);
     this.postObserver = ik.solver.onPostUpdateObservable.add(() => this.afterSolve())!;
     ik._addHookTargets(this);
+    // last: a constructor that threw leaves nothing on the IK
+    this.ikDisposal = disposeWith(ik, this);
   }
 
   /** @internal A headset on a platform another IK moves (a passenger's seat on a vehicle's rig): that IK first. */
@@ -313,6 +317,7 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
     if (this.disposed) return;
     this.disposed = true;
     notifyDisposed(this.onDisposeObservable, this);
+    this.ik.onDisposeObservable.remove(this.ikDisposal);
     this.active = false;
     const inner = this.ik.solver.inner;
     inner.onPreUpdate.remove(this.preHook);

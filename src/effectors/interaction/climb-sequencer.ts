@@ -419,6 +419,11 @@ export class ClimbSequencer {
     }
   }
 
+  /** True after dispose. */
+  get isDisposed(): boolean {
+    return this.disposed;
+  }
+
   /** The class name, as Babylon's own objects report it. */
   getClassName(): string {
     return "ClimbSequencer";

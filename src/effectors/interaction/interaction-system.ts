@@ -10,7 +10,7 @@ import { HandPoser } from "./hand-poser.js";
 import { InteractionEffector } from "./interaction-effector.js";
 import type { InteractionEvent, InteractionObject } from "./interaction-object.js";
 import type { InteractionTarget } from "./interaction-target.js";
-import { notifyDisposed } from "../../babylon/dispose-notice.js";
+import { disposeWith, notifyDisposed } from "../../babylon/dispose-notice.js";
 
 const sceneSeconds = new NumberRef();
 
@@ -168,7 +168,7 @@ export class InteractionSystem {
     this.preObserver = ik.solver.onSkeletonRead.add(() => this.preUpdate());
     this.postObserver = ik.solver.onPostUpdateObservable.add(() => this.postUpdate());
     // a character disposed takes its IK with it, and with the IK this: nothing left holding its hands
-    this.ikDisposeObserver = ik.onDisposeObservable.add(() => this.dispose());
+    this.ikDisposeObserver = disposeWith(ik, this);
     ik._addHookTargets(this);
   }
 

@@ -13,7 +13,7 @@ import { clamp01 } from "../../math/scalar.js";
 import { sceneDeltaSecondsToRef } from "../../babylon/scene-time.js";
 import type { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import { CharacterFrame, Scalars, addScaled, readCharacterFrame, worldPositionOf } from "./frame.js";
-import { notifyDisposed } from "../../babylon/dispose-notice.js";
+import { disposeWith, notifyDisposed } from "../../babylon/dispose-notice.js";
 import { EnableFade, EnablePass } from "../../babylon/enable-fade.js";
 
 /** Longest delta time a modifier takes from the scene, in seconds (a hitch does not fling offsets). */
@@ -229,6 +229,8 @@ export abstract class OffsetModifier {
   private readonly preHook: () => void;
   private lastFrameId = -1;
   private disposed = false;
+  /** On the IK's onDisposeObservable: this goes with its IK. */
+  private readonly ikDisposal: Observer<FullBodyBipedIK> | null;
   /** The fade of {@link enabled} over {@link enableFadeSeconds}. */
   private readonly enableFade: EnableFade;
   /** A run was skipped (disabled or weight 0), or a gap was too long: the next run calls {@link onResume} first. */
@@ -237,6 +239,7 @@ export abstract class OffsetModifier {
   /** Attaches to `ik`. */
   protected constructor(ik: FullBodyBipedIK, options: OffsetModifierOptions = {}) {
     this.ik = ik;
+    this.ikDisposal = disposeWith(ik, this);
     this.weight = options.weight ?? 1;
     this.enabled = options.enabled ?? true;
     this.enableFade = new EnableFade(ik.scene, null);
@@ -370,6 +373,7 @@ export abstract class OffsetModifier {
     if (this.disposed) return;
     this.disposed = true;
     notifyDisposed(this.onDisposeObservable, this);
+    this.ik.onDisposeObservable.remove(this.ikDisposal);
     const s = this.ik.solver;
     s.onSkeletonRead.remove(this.preHook);
     for (const o of this.observers) s.onPostUpdateObservable.remove(o);

@@ -107,6 +107,62 @@ describe("Babylon conventions on every component", () => {
     expect(seen.length).toBe(all.length);
   });
 
+  it("disposing the IK disposes what is attached to it, and nothing else; isDisposed says so", async () => {
+    const { m, ik, all } = await everyComponent();
+    m.scene.render();
+    // attached to the IK (or to its interaction system); the IK family, the LOD and a hand poser stand alone
+    const attached = new Set([
+      "FBBIKSolver",
+      "FBBIKColliders",
+      "GrounderFBBIK",
+      "FBBIKHeadEffector",
+      "ClimbSequencer",
+      "InteractionSystem",
+      "Amplifier",
+      "BodyTilt",
+      "EffectorOffset",
+      "HitReaction",
+      "Inertia",
+      "Recoil",
+    ]);
+    const seen = new Map<string, number>();
+    for (const [name, c] of all) c.onDisposeObservable.add(() => seen.set(name, (seen.get(name) ?? 0) + 1));
+    // one hook gone before: not notified again, and the IK does not hold it
+    const hit = all.find(([n]) => n === "HitReaction")![1] as HitReaction;
+    hit.dispose();
+    ik.dispose();
+    for (const [name, c] of all) {
+      const disposed = (c as { isDisposed?: boolean }).isDisposed;
+      if (name === "FullBodyBipedIK") continue;
+      if (attached.has(name)) {
+        expect(seen.get(name), name).toBe(1);
+        if (disposed !== undefined) expect(disposed, name).toBe(true);
+      } else {
+        expect(seen.get(name), name).toBeUndefined();
+        expect(disposed, name).toBe(false);
+      }
+    }
+    expect(ik.onDisposeObservable.hasObservers()).toBe(false);
+  });
+
+  it("a character disposed without ik.dispose() takes the hooks with its IK", async () => {
+    const m = await loadModel("Mannequin");
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+    const hooks = [
+      GrounderFBBIK.create(ik, { raycast: () => false }),
+      FBBIKHeadEffector.create(ik),
+      FBBIKColliders.create(ik, { colliders: [BoneCollider.sphere(ik.references.spine[0]!, 0.1)] }),
+      new Recoil(ik),
+    ];
+    m.scene.render();
+    for (const mesh of m.scene.meshes.filter((x) => x.skeleton === m.skeleton)) mesh.dispose();
+    m.skeleton.dispose();
+    m.scene.render();
+    expect(ik.isDisposed).toBe(true);
+    for (const h of hooks) expect(h.isDisposed, h.getClassName()).toBe(true);
+    m.dispose();
+  });
+
   it("the IK's onDisposeObservable sees the IK before it lets go (not yet disposed: bones, rig readable)", async () => {
     const m = await loadModel("Mannequin");
     open.push(m);
