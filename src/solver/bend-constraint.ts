@@ -2,6 +2,7 @@
 // needs (ARCHITECTURE.md, deviation 9) share the bend plane's scratch state; split, they would pass it around.
 import { naturalPole } from "./natural-pole.js";
 import { swivelToFittedElbow } from "./elbow-swivel.js";
+import { ElbowSwivelMemory } from "./elbow-swivel-memory.js";
 import { clampDirectionByRef, orthoNormalize } from "../math/direction.js";
 import {
   Quat,
@@ -81,6 +82,11 @@ export interface BendSolver {
    * instead of the setup pose's (FinalIK). Absent: false.
    */
   readonly animatedBendNormal?: boolean;
+  /**
+   * Counts the solver's updates: the fitted elbow side's swivel limits its turn only across consecutive ones
+   * (elbow-swivel-memory.ts). Absent: no limit.
+   */
+  readonly updateCount?: number;
 }
 
 /**
@@ -150,6 +156,8 @@ export class BendConstraint {
   /** The arm's frame: away from the body on the arm's side; zero when the biped has not set the frame. */
   readonly elbowOutward = new Vec3(0, 0, 0);
   private limbOrientationsSet = false;
+  // the fitted elbow side's last turn, the full body's only memory of an earlier frame
+  private readonly swivelMemory = new ElbowSwivelMemory();
   // cos of the allowed cone's angle for the last clamp weight: the weight rarely changes between frames
   private coneClampWeight = Number.NaN;
   private coneCos = 1;
@@ -326,7 +334,7 @@ export class BendConstraint {
     sub(v3, b2.bonePosition, b1.bonePosition);
     rotateVector(out, q1, v3);
     if (this.naturalSide !== 0) this.carryAroundPole(out, v1, v3, s);
-    if (this.naturalElbowWeight > 0 && this.naturalSide < 0) this.swivelToFitted(out, s);
+    if (this.naturalElbowWeight > 0 && this.naturalSide < 0) this.swivelToFitted(out, s, solver);
     const erw = b3.effectorRotationWeight;
     if (erw > 0) {
       // the effector's rotation defines the bend plane through the default (or this frame's animated) normal
@@ -355,7 +363,7 @@ export class BendConstraint {
   }
 
   /** Turns `out` about the solved limb axis `axis` toward the fitted elbow side, by the hand's move and weights. */
-  private swivelToFitted(out: Vec3, axis: ReadonlyVec3): void {
+  private swivelToFitted(out: Vec3, axis: ReadonlyVec3, solver: BendSolver): void {
     const o = this.elbowOutward;
     if (o.x === 0 && o.y === 0 && o.z === 0) return;
     const effectorWeight = this.bone3!.effectorPositionWeight;
@@ -364,7 +372,10 @@ export class BendConstraint {
     if (!(moved > 0) || !(effectorWeight > 0)) return;
     const w = this.naturalElbowWeight;
     swivelAmount.value = moved * (effectorWeight < 1 ? effectorWeight : 1) * (w < 1 ? w : 1);
-    swivelToFittedElbow(out, axis, this.elbowForward, this.elbowUp, o, swivelAmount);
+    const count = solver.updateCount;
+    if (count !== undefined) this.swivelMemory.update = count;
+    const memory = count === undefined ? null : this.swivelMemory;
+    swivelToFittedElbow(out, axis, this.elbowForward, this.elbowUp, o, swivelAmount, memory);
   }
 
   /**

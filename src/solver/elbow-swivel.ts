@@ -7,6 +7,7 @@
 import type { NumberRef } from "../math/number-ref.js";
 import { type ReadonlyVec3, Vec3 } from "../math/vec3.js";
 import { elbowPole } from "./elbow-pole.js";
+import type { ElbowSwivelMemory } from "./elbow-swivel-memory.js";
 
 /**
  * Pole lengths between which the fitted side fades in: it is about unit where the fitted motion agrees, short where
@@ -32,6 +33,9 @@ const FOLD = Math.PI / 3;
  * full turn: at 1 onto the side from within 60° of it, from further off by less and less, not at all from
  * opposite it, so the elbow turns steadily wherever the bend and the amount go.
  * `forward`, `up`, `outward` are the arm's frame (unit, perpendicular; outward away from the body on the arm's side).
+ * With `memory` (its `update` set), the angle from the side turns from the last update's by no more than the
+ * carried bend's does, or 10° (elbow-swivel-memory.ts): where the bend sweeps past the side's 60°, turning by the
+ * angle alone turned the elbow 1.5 times as fast as the bend.
  */
 export function swivelToFittedElbow(
   out: Vec3,
@@ -40,6 +44,7 @@ export function swivelToFittedElbow(
   up: ReadonlyVec3,
   outward: ReadonlyVec3,
   amount: Readonly<NumberRef>,
+  memory: ElbowSwivelMemory | null = null,
 ): void {
   // written out: it runs per arm per frame (see ARCHITECTURE.md, "Doubles across calls")
   const al = Math.sqrt(axis.x * axis.x + axis.y * axis.y + axis.z * axis.z);
@@ -81,7 +86,16 @@ export function swivelToFittedElbow(
   // jump somewhere: blending the sides, where amount ½ met a bend opposite the pole (elbows swung up to 55° in a frame)
   const a = th < 0 ? -th : th;
   const full = a <= FOLD ? th : th - ((th < 0 ? -Math.PI : Math.PI) * (a - FOLD)) / (Math.PI - FOLD);
-  const psi = th - (k < 1 ? k : 1) * full;
+  let psi = th - (k < 1 ? k : 1) * full;
+  if (memory !== null) {
+    memory.carried = th;
+    memory.turned = psi;
+    memory.x = zx;
+    memory.y = zy;
+    memory.z = zz;
+    memory.limit();
+    psi = memory.turned;
+  }
   const cs = Math.cos(psi);
   const sn = Math.sin(psi);
   out.x = zx * d + bl * (px * cs + qx * sn);

@@ -103,8 +103,16 @@ export class IKSolverFullBody implements ChainSolver {
 
   /** True when the last update changed anything (false when every weight and offset was zero). */
   solvedLastUpdate = false;
+  /**
+   * Counts the updates (wrapping at 2³⁰): what tells the fitted elbow side's swivel that two solves are consecutive
+   * frames (elbow-swivel-memory.ts).
+   */
+  get updateCount(): number {
+    return this.updates;
+  }
 
   private readonly warned = new Set<string>();
+  private updates = 0;
   private validIterations = 4;
   /** Every node's solver position at the start of an iteration, to measure how far the iteration moved it. */
   private iterationStart = new Float64Array(0);
@@ -197,6 +205,7 @@ export class IKSolverFullBody implements ChainSolver {
   /** The frame's pipeline (FinalIK's IKSolverFullBody.OnUpdate). */
   protected onUpdate(): void {
     this.solvedLastUpdate = false;
+    this.updates = this.updates < 0x3fffffff ? this.updates + 1 : 0;
     let w = this.ikPositionWeight;
     if (!(w > 0)) {
       // offsets must not pile up while the solver is off
