@@ -94,6 +94,8 @@ export abstract class RigComponent {
   private disposed = false;
   private readonly showInInspector: boolean;
   private readonly firstBoneName: string;
+  /** The last of its bones' names: tells two components from one bone apart in the Inspector. */
+  private readonly lastBoneName: string;
   private inspectorSettings: InspectorSettings | null = null;
   private lastFrame = -1;
   /** The nodes the component turns (linked TransformNodes and Bones), for the scene's solve order. */
@@ -130,6 +132,7 @@ export abstract class RigComponent {
     this.updateOrder = options.updateOrder ?? order;
     this.showInInspector = options.inspector ?? true;
     this.firstBoneName = bones[0]!.name;
+    this.lastBoneName = bones[bones.length - 1]!.name;
     this.firstBone = bones[0]!;
     this.rig = new BabylonRig(skeleton, bones, { mesh: options.mesh ?? null });
     this.rig.watchDisposal();
@@ -149,7 +152,7 @@ export abstract class RigComponent {
     claimNodes(this, this.claimed);
     SceneUpdater.for(this.scene).add(this);
     // (the subclass's solver exists only now)
-    const key = this.firstBoneName.replace(/[^A-Za-z0-9_]/g, "_");
+    const key = this.inspectorKey();
     const label = `${this.getClassName()} ${key}`;
     const settings: InspectorSetting[] = [
       {
@@ -202,9 +205,27 @@ export abstract class RigComponent {
   }
 
   /**
+   * The first bone's name, as a property name; when a component of this class on the skeleton has it already (two
+   * chains from the chest to each hand), the last bone's name too, then a number: the Inspector shows both, and
+   * each writes its own component.
+   */
+  private inspectorKey(): string {
+    const clean = (name: string) => name.replace(/[^A-Za-z0-9_]/g, "_");
+    const taken = (key: string) =>
+      Object.getOwnPropertyDescriptor(this.skeleton, `${this.getClassName().toLowerCase()}_${key}_enabled`) !==
+      undefined;
+    let key = clean(this.firstBoneName);
+    if (!taken(key)) return key;
+    key = `${key}_${clean(this.lastBoneName)}`;
+    for (let n = 2, base = key; taken(key); n++) key = `${base}_${n}`;
+    return key;
+  }
+
+  /**
    * The component in Babylon's Inspector: `enabled`, the solver's `ikPositionWeight` (and the `ikRotationWeight`
    * of LimbIK, CCDIK and FABRIK) and `enableFadeSeconds`, shown on the skeleton as `<class>_<first bone>_enabled`,
-   * `…_weight` (e.g. `ccdik_upperarm_l_weight`), `…_rotationWeight` and `…_enableFadeSeconds`.
+   * `…_weight` (e.g. `ccdik_upperarm_l_weight`), `…_rotationWeight` and `…_enableFadeSeconds`; a second component
+   * of the class from the same bone adds its last bone's name (`ccdik_spine_03_hand_r_enabled`).
    */
   get inspector(): InspectorSettings {
     return this.inspectorSettings!;

@@ -861,6 +861,57 @@ describe("interaction details on the Mannequin", () => {
     }
   });
 
+  it("passed from hand to hand: the reaching hand goes where the holding hand shows the object, not where the animation has that hand", async () => {
+    const { LeftHand, RightHand } = FullBodyBipedEffector;
+    for (const name of ["Mannequin", "Superhero"] as const) {
+      const rig = await setup(name);
+      const { h, forward } = rig;
+      const r = rig.ik.references;
+      // in front of the chest, between the shoulders: the right hand takes it, holds it there, the left reaches
+      const mid = worldPos(r.leftUpperArm).add(worldPos(r.rightUpperArm)).scale(0.5);
+      const ball = new TransformNode("ball", rig.m.scene);
+      ball.position.copyFrom(mid.add(forward.scale(0.2 * h)).add(new Vector3(0, -0.1 * h, 0)));
+      const reach = Curve.linear(0, 0, 0.4, 1);
+      const events = [{ time: 0.4, pickUp: true, pause: true }];
+      const take = new InteractionObject(ball, {
+        weightCurves: [{ type: InteractionCurveType.PositionWeight, curve: reach }],
+        events,
+      });
+      rig.system.startInteraction(RightHand, take, false);
+      frames(rig, 40);
+      expect(ball.parent).toBe(r.rightHand.getTransformNode());
+      const pass = new InteractionObject(ball, {
+        weightCurves: [{ type: InteractionCurveType.PositionWeight, curve: reach }],
+        events,
+      });
+      rig.system.startInteraction(LeftHand, pass, false);
+      let reached = Infinity;
+      let moved = 0;
+      let last = nodePos(ball);
+      let picked = false;
+      rig.system.onInteractionPickUpObservable.add((e) => {
+        picked = e.effector === LeftHand;
+      });
+      frames(rig, 40, () => {
+        const now = nodePos(ball);
+        moved = Math.max(moved, Vector3.Distance(now, last) / h);
+        last = now;
+        if (picked) reached = Vector3.Distance(worldPos(r.leftHand), now) / h;
+        picked = false;
+      });
+      const held = Vector3.Distance(worldPos(r.leftHand), nodePos(ball)) / h;
+      console.log(
+        `${name}: the left hand ${reached.toExponential(2)} h off the ball held in the right at the pick-up, ${held.toExponential(2)} h once holding it; the ball moved at most ${moved.toExponential(2)} h a frame`,
+      );
+      expect(rig.system.getHeldObject(LeftHand)).toBe(pass);
+      expect(ball.parent).toBe(r.leftHand.getTransformNode());
+      // the ball was read where the right hand's animation had it, so the left hand ended up there, not on it
+      expect(reached).toBeLessThan(1e-5);
+      expect(held).toBeLessThan(1e-5);
+      expect(moved).toBeLessThan(1e-5);
+    }
+  });
+
   it("an object disposed mid-interaction stops it once and the weights return; a disposed held object is let go of, not put back", async () => {
     const rig = await setup("Mannequin");
     const RH = FullBodyBipedEffector.RightHand;

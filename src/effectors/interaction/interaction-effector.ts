@@ -48,6 +48,7 @@ const targetWorld = new Matrix();
 const scratchMatrix = new Matrix();
 const scratchMatrix2 = new Matrix();
 const scratchMatrix3 = new Matrix();
+const heldWorld = new Matrix();
 const bonePos = new Vector3();
 const boneRot = new Quaternion();
 const targetPos = new Vector3();
@@ -390,8 +391,7 @@ export class InteractionEffector {
       return;
     }
     const node = this.targetNode!;
-    // Babylon's cached matrix when it is current: forcing would recompute the target's ancestors too
-    targetWorld.copyFrom(currentWorldMatrix(node));
+    this.shownTargetWorld(node, targetWorld);
     positionOfMatrix(targetWorld, targetPos);
     if (hasRotation(targetWorld.m)) {
       rotationOfMatrix(targetWorld, targetRot);
@@ -407,6 +407,25 @@ export class InteractionEffector {
         );
       }
     }
+  }
+
+  /**
+   * The target node's world matrix into `out`: Babylon's cached one when it is current (forcing would recompute
+   * the target's ancestors too), or, on an object a hand of this character holds (the other hand's, handed over),
+   * where that hand shows it: Babylon's would place it by this frame's animated hand (Xbot's T-pose: 0.76 m off).
+   */
+  private shownTargetWorld(node: TransformNode, out: Matrix): Matrix {
+    for (let n: Node | null = node; n !== null; n = n.parent) {
+      const holder = holders.get(n as TransformNode);
+      if (holder === undefined || holder.system.ik !== this.system.ik) continue;
+      holder.heldWorldToRef(heldWorld);
+      if (n === node) return out.copyFrom(heldWorld);
+      // its place on the held object: both of Babylon's matrices hang from the same animated hand
+      currentWorldMatrix(n as TransformNode).invertToRef(scratchMatrix);
+      currentWorldMatrix(node).multiplyToRef(scratchMatrix, scratchMatrix2);
+      return scratchMatrix2.multiplyToRef(heldWorld, out);
+    }
+    return out.copyFrom(currentWorldMatrix(node));
   }
 
   /** Moves the held node's physics body, if it has one, to where the node is shown (see holdBody). */

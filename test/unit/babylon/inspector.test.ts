@@ -215,4 +215,34 @@ describe("FullBodyBipedIK in Babylon's Inspector", () => {
     expect(m.skeleton.inspectableCustomProperties).toEqual([]);
     expect(names.some((n) => n in skeleton)).toBe(false);
   });
+
+  it("two chains of one class from one bone: each its own names and label, written through, disposed alone", async () => {
+    const m = await loadModel("Mannequin");
+    open.push(m);
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton, { inspector: false });
+    const r = ik.references;
+    ik.dispose();
+    const chest = r.spine[r.spine.length - 1]!;
+    // the chest to each hand: both were named after the chest, the second's accessors replaced the first's
+    const left = CCDIK.create(m.scene, [chest, r.leftUpperArm, r.leftForearm, r.leftHand]);
+    const right = CCDIK.create(m.scene, [chest, r.rightUpperArm, r.rightForearm, r.rightHand]);
+    const third = CCDIK.create(m.scene, [chest, r.rightUpperArm, r.rightForearm, r.rightHand]);
+    const skeleton = m.skeleton as unknown as Record<string, number | boolean>;
+    const names = m.skeleton.inspectableCustomProperties.map((e) => e.propertyName);
+    expect(new Set(names).size).toBe(names.length);
+    const labels = m.skeleton.inspectableCustomProperties.map((e) => e.label);
+    expect(new Set(labels).size).toBe(labels.length);
+    const clean = (b: { name: string }) => b.name.replace(/[^A-Za-z0-9_]/g, "_");
+    expect(right.inspector.inspectables[0]!.propertyName).toBe(`ccdik_${clean(chest)}_${clean(r.rightHand)}_enabled`);
+    expect(third.inspector.inspectables[0]!.propertyName).toBe(`ccdik_${clean(chest)}_${clean(r.rightHand)}_2_enabled`);
+    skeleton[left.inspector.inspectables[0]!.propertyName] = false;
+    expect([left.enabled, right.enabled, third.enabled]).toEqual([false, true, true]);
+    right.dispose();
+    third.dispose();
+    // the first chain's settings stay, still its own
+    expect(m.skeleton.inspectableCustomProperties).toEqual(left.inspector.inspectables);
+    skeleton[left.inspector.inspectables[1]!.propertyName] = 0.4;
+    expect(left.solver.ikPositionWeight).toBe(0.4);
+    left.dispose();
+  });
 });
