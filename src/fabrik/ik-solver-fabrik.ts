@@ -44,7 +44,7 @@ export class IKSolverFABRIK extends IKSolverJoints {
   /**
    * With {@link hingeRoll}: whether the bone before a hinge also swivels about the line to the point the hinge's
    * plane must hold when its own limit (a twist limit) holds the roll back, and the whole chain swivels about the line
-   * from its root to the goal so that the joints above share the turn (default true, at 6–9 times the solve's time of
+   * from its root to the goal so that the joints above share the turn (default true, at 2.5–4 times the solve's time of
    * rolling only on such chains; false rolls only). ARCHITECTURE.md, deviation 20.
    */
   get hingeSwivel(): boolean {
@@ -73,7 +73,7 @@ export class IKSolverFABRIK extends IKSolverJoints {
       this.lastIterations = it + 1;
       this.forwardReach(g);
       this.backwardReach(root);
-      if (limited) this.limitedPass(it === 0);
+      if (limited) this.limitedPass(it);
     }
     if (!limited || this.lastIterations === 0) this.syncFromPositions(true);
   }
@@ -142,23 +142,31 @@ export class IKSolverFABRIK extends IKSolverJoints {
   }
 
   /**
-   * The rotation pass between iterations: with the hinge swivel on and a hinge inside the chain, at the swivel of the
-   * whole chain about the line from its root to the goal whose clamped tip ends nearest (chain-swivel.ts; `first` in
-   * the solve's first iteration); else once.
+   * The rotation pass after iteration `iteration` (0 first): with the hinge swivel on and a hinge inside the chain, at
+   * the swivel of the whole chain about the line from its root to the goal whose clamped tip ends nearest
+   * (chain-swivel.ts); else once.
    */
-  private limitedPass(first: boolean): void {
+  private limitedPass(iteration: number): void {
     const s = this.chainSwivel;
     const P = this.positions;
     const R = this.rotations;
-    if (!this.rollsForHinges || !this.swivelsForHinges || !this.hasInnerHinge() || !s.begin(P, R, this.goal, first)) {
+    if (
+      !this.rollsForHinges ||
+      !this.swivelsForHinges ||
+      !this.hasInnerHinge() ||
+      !s.begin(P, R, this.goal, iteration)
+    ) {
       this.syncFromPositions(true);
       return;
     }
     while (!s.done()) {
       s.place(P, R);
+      // a swivelled trial only ranks the swivel: the bone before a hinge searches its own in whole steps there
+      this.fineSwivels = !s.swivelled();
       this.syncFromPositions(true);
       s.score(P, R, this.goal);
     }
+    this.fineSwivels = true;
     s.finish(P, R);
   }
 
