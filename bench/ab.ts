@@ -1,8 +1,9 @@
 /**
- * `npm run bench:ab -- <git-ref> [solver|frame|biped|biped-fixed|family]`: the working tree against another revision,
- * in one process. biped: one frame of issue 19's problem + the skeleton's matrices (as `npm run bench --
- * biped-frame`); biped-fixed: the same with `iterationTolerance` 0; family: a frame of a rider and its mount with
- * FullBodyBipedIKs, an AimIK, a LookAtIK and a LimbIK hanging from each other.
+ * `npm run bench:ab -- <git-ref> [solver|frame|biped|biped-fixed|family|fabrik-arm|fabrik-finger]`: the working
+ * tree against another revision, in one process. biped: one frame of issue 19's problem + the skeleton's matrices
+ * (as `npm run bench -- biped-frame`); biped-fixed: the same with `iterationTolerance` 0; family: a frame of a rider
+ * and its mount with FullBodyBipedIKs, an AimIK, a LookAtIK and a LimbIK hanging from each other; fabrik-arm and
+ * fabrik-finger: one solve of the family benchmark's FABRIK-with-hinges rows at the default hinge help.
  *
  * This machine switches between two speeds every few seconds to minutes (bench/README.md), so two
  * benchmark runs minutes apart compare the machine, not the code. Here both builds are loaded into the
@@ -20,6 +21,7 @@ import { pathToFileURL } from "node:url";
 import { Logger } from "@babylonjs/core/Misc/logger.js";
 import { repoRoot } from "../test/helpers/repo-root.js";
 import { quantile, summarize, timeBatches } from "./common.js";
+import { machineProbe } from "./machine-probe.js";
 
 /** Segments per build, operations per segment's batch and batches per segment. */
 const SEGMENTS = 40;
@@ -42,7 +44,46 @@ const LOADERS: Record<string, (buildDir: string) => Promise<Op>> = {
   biped: (dir) => bipedFrame(dir, null),
   "biped-fixed": (dir) => bipedFrame(dir, 0),
   family: familyFrame,
+  "fabrik-arm": (dir) => fabrikHingeSolve(dir, "ROBOT_ARM"),
+  "fabrik-finger": (dir) => fabrikHingeSolve(dir, "ROBOT_FINGER"),
 };
+
+/**
+ * One solve of `npm run bench -- family`'s FABRIK-with-hinges group at its default hinge help: IKSolverFABRIK on a
+ * RobotExpressive chain of test/unit/fabrik/fabrik-mixed-limits.test.ts, the rest pose put back, the next of the
+ * group's 600 reachable targets, 4 iterations.
+ */
+async function fabrikHingeSolve(dir: string, chainName: "ROBOT_ARM" | "ROBOT_FINGER"): Promise<Op> {
+  const url = (f: string) => pathToFileURL(join(dir, f)).href;
+  type Mod<T> = Promise<T>;
+  const { IKSolverFABRIK } = await (import(url("src/fabrik/ik-solver-fabrik.js")) as Mod<
+    typeof import("../src/fabrik/ik-solver-fabrik.js")
+  >);
+  const { reachableTargets } = await (import(url("test/helpers/limited-chains.js")) as Mod<
+    typeof import("../test/helpers/limited-chains.js")
+  >);
+  const chains = await (import(url("test/helpers/mixed-limit-chains.js")) as Mod<
+    typeof import("../test/helpers/mixed-limit-chains.js")
+  >);
+  const chain = chains[chainName];
+  const rig = chain.rig();
+  const make = (pose: typeof rig.pose, ids: number[], rootParent: number) =>
+    new IKSolverFABRIK(pose, ids, { rootParent });
+  const targets = reachableTargets(rig, make, chain.limits, 600, 11);
+  const rest = rig.pose.clone();
+  const pose = rig.pose.clone();
+  const s = make(pose, rig.ids, rig.rootParent);
+  chain.limits(s);
+  s.maxIterations = 4;
+  return (f) => {
+    pose.copyLocalsFrom(rest);
+    const t = targets[f % targets.length]!;
+    s.ikPosition.x = t.x;
+    s.ikPosition.y = t.y;
+    s.ikPosition.z = t.z;
+    s.update();
+  };
+}
 
 /**
  * One frame of several IKs in a scene, so that each looks for the IKs it hangs from: a rider's FullBodyBipedIK
@@ -164,6 +205,7 @@ async function main(): Promise<void> {
     compile(other, join(other, ".bench-build"));
     const a = await load(join(other, ".bench-build"));
     const b = await load(join(root, ".bench-build"));
+    const probeBefore = machineProbe();
     let frame = 0;
     for (let i = 0; i < WARMUP_OPS; i++, frame++) {
       a(frame);
@@ -185,6 +227,7 @@ async function main(): Promise<void> {
       ratios[s] = tb[s]! / ta[s]!;
     }
     const f = (v: number): string => v.toFixed(3);
+    console.log(`${name}: machine probe ${f(probeBefore)} µs before, ${f(machineProbe())} µs after`);
     console.log(`${name}: ${ref} median ${f(median(ta))} µs (fastest segment ${f(Math.min(...ta))})`);
     console.log(`${name}: working tree median ${f(median(tb))} µs (fastest segment ${f(Math.min(...tb))})`);
     console.log(`${name}: working tree ÷ ${ref}, median of ${SEGMENTS} paired segments: ${f(median(ratios))} ×`);

@@ -3,6 +3,8 @@
  * @module
  */
 import { IKSolverJoints } from "../joints/ik-solver-joints.js";
+import { isSingleAxisLimit } from "../joints/limits/rotation-limit.js";
+import { ChainSwivel } from "./chain-swivel.js";
 import { type ReadonlyVec3, Vec3 } from "../math/vec3.js";
 
 /**
@@ -15,13 +17,15 @@ import { type ReadonlyVec3, Vec3 } from "../math/vec3.js";
  * the target or after `maxIterations`. Per-joint weights are CCD's; FABRIK ignores them. A single-axis limit (a
  * hinge) drops every turn off its axis, so the rotation pass first rolls the bone before it (unless that joint is a
  * hinge too) about itself to bring the next joint that is no hinge, or the tip, into the hinge's plane, swivels that
- * bone when its own limit holds the roll back, and puts the inner joints of a run of hinges on the side the hinges
- * can bend to (not in FinalIK; ARCHITECTURE.md, deviation 20).
+ * bone when its own limit holds the roll back, runs at the swivel of the whole chain that ends nearest, and puts
+ * the inner joints of a run of hinges on the side the hinges can bend to (not in FinalIK; ARCHITECTURE.md,
+ * deviation 20).
  *
  * Reachability and the rest of the frame: see {@link IKSolverJoints}. Allocation-free.
  */
 export class IKSolverFABRIK extends IKSolverJoints {
   private readonly rootStart = new Vec3();
+  private readonly chainSwivel = new ChainSwivel(this.count);
   protected override rollsForHinges = true;
 
   /**
@@ -39,8 +43,9 @@ export class IKSolverFABRIK extends IKSolverJoints {
 
   /**
    * With {@link hingeRoll}: whether the bone before a hinge also swivels about the line to the point the hinge's
-   * plane must hold when its own limit (a twist limit) holds the roll back (default true, at about 1.5–2 times the
-   * solve's time of rolling only on such chains; false rolls only). ARCHITECTURE.md, deviation 20.
+   * plane must hold when its own limit (a twist limit) holds the roll back, and the whole chain swivels about the line
+   * from its root to the goal so that the joints above share the turn (default true, at 2.5–4 times the solve's time of
+   * rolling only on such chains; false rolls only). ARCHITECTURE.md, deviation 20.
    */
   get hingeSwivel(): boolean {
     return this.swivelsForHinges;
@@ -68,7 +73,7 @@ export class IKSolverFABRIK extends IKSolverJoints {
       this.lastIterations = it + 1;
       this.forwardReach(g);
       this.backwardReach(root);
-      if (limited) this.syncFromPositions(true);
+      if (limited) this.limitedPass(it);
     }
     if (!limited || this.lastIterations === 0) this.syncFromPositions(true);
   }
@@ -134,6 +139,44 @@ export class IKSolverFABRIK extends IKSolverJoints {
   /** Makes the rotations follow the reached positions, limits applied (the pass run between iterations). */
   finishRotations(): void {
     this.syncFromPositions(true);
+  }
+
+  /**
+   * The rotation pass after iteration `iteration` (0 first): with the hinge swivel on and a hinge inside the chain, at
+   * the swivel of the whole chain about the line from its root to the goal whose clamped tip ends nearest
+   * (chain-swivel.ts); else once.
+   */
+  private limitedPass(iteration: number): void {
+    const s = this.chainSwivel;
+    const P = this.positions;
+    const R = this.rotations;
+    if (
+      !this.rollsForHinges ||
+      !this.swivelsForHinges ||
+      !this.hasInnerHinge() ||
+      !s.begin(P, R, this.goal, iteration)
+    ) {
+      this.syncFromPositions(true);
+      return;
+    }
+    while (!s.done()) {
+      s.place(P, R);
+      // a swivelled trial only ranks the swivel: the bone before a hinge searches its own in whole steps there
+      this.fineSwivels = !s.swivelled();
+      this.syncFromPositions(true);
+      s.score(P, R, this.goal);
+    }
+    this.fineSwivels = true;
+    s.finish(P, R);
+  }
+
+  /** True when a joint between the root and the tip has a single-axis limit (a hinge) the solve applies. */
+  private hasInnerHinge(): boolean {
+    for (let i = 1; i < this.count - 1; i++) {
+      const limit = this.activeLimit(i);
+      if (limit !== null && isSingleAxisLimit(limit)) return true;
+    }
+    return false;
   }
 
   /** True when the tip is within `tolerance` of the goal (never for a tolerance of 0). */

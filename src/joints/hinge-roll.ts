@@ -72,6 +72,8 @@ export class BeforeHinge {
   farIndex = 0;
   /** Whether the bone may swivel about the line to `far` when the joint's limit holds the roll back. */
   swivel = true;
+  /** Whether that swivel's search ends in half and quarter steps about the best (else whole steps only). */
+  fine = true;
   /**
    * What the hinge aims, in its own frame, when `useChord`: a two-hinge run's chord to `far` (hinge-chord.ts
    * `runChord`); else its own bone.
@@ -167,8 +169,8 @@ function tryTurn(rot: ReadonlyQuat, P: Float64Array, h: BeforeHinge): void {
  * no roll and the two rolls about the bone that put the hinge's axis across the way to the far point, the one that
  * does best once the joint's own limit and the hinge are applied. When the joint's limit holds that roll back (and
  * `h.swivel`), the bone also swivels about the line from the joint to the far point, which keeps the next joint's
- * distance from it: from FABRIK's swivel in steps of 22.5° the way the result improves, then in half and quarter
- * steps about the best. `R`, `O` and `P` are the solver's rotations, bone vectors and positions.
+ * distance from it: from FABRIK's swivel in steps of 22.5° the way the result improves, then (`h.fine`) in half and
+ * quarter steps about the best. `R`, `O` and `P` are the solver's rotations, bone vectors and positions.
  * Allocation-free.
  */
 export function placeBeforeHinge(
@@ -214,7 +216,10 @@ function served(): boolean {
   return choice.score > 1 - SERVED;
 }
 
-/** Swivels from FABRIK's own the way the result improves, step by step, then halves the step twice about the best. */
+/**
+ * Swivels from FABRIK's own the way the result improves, step by step, then (`h.fine`) halves the step twice about
+ * the best.
+ */
 function climbSwivel(rot: ReadonlyQuat, P: Float64Array, h: BeforeHinge): void {
   const step = (2 * Math.PI) / SWIVEL_STEPS;
   choice.trying = step;
@@ -228,7 +233,7 @@ function climbSwivel(rot: ReadonlyQuat, P: Float64Array, h: BeforeHinge): void {
     swivelTo(rot, P, h);
     if (!(choice.score > before)) break;
   }
-  for (let fine = step * 0.5; fine > step * 0.2 && !served(); fine *= 0.5) {
+  for (let fine = step * 0.5; h.fine && fine > step * 0.2 && !served(); fine *= 0.5) {
     const at = choice.angle;
     choice.trying = at + fine;
     swivelTo(rot, P, h);

@@ -134,6 +134,8 @@ export abstract class IKSolverJoints {
   protected rollsForHinges = false;
   /** With {@link rollsForHinges}: whether the joint before a hinge also swivels when its limit holds the roll back. */
   protected swivelsForHinges = true;
+  /** With {@link swivelsForHinges}: whether that swivel's search ends in finer steps about the best. */
+  protected fineSwivels = true;
   /** Iterations the last solve ran. */
   lastIterations = 0;
   /** Where the target lay at the last solve. */
@@ -486,6 +488,7 @@ export abstract class IKSolverJoints {
       normalizeQuat(rot, rot);
       if (beforeHinge) {
         h.swivel = this.swivelsForHinges;
+        h.fine = this.fineSwivels;
         copyQuat(h.parent, parentRot);
         placeBeforeHinge(rot, oldRot, R, O, P, h);
       }
