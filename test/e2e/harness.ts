@@ -17,6 +17,17 @@ export const len = (a: V) => Math.hypot(a[0], a[1], a[2]);
 export const dist = (a: V, b: V) => len(sub(a, b));
 export const pct = (d: number, h: number) => `${(d * 1000).toFixed(1)} mm (${((d / h) * 100).toFixed(2)} % of h)`;
 
+/** Distance from `p` to the segment a–b. */
+export function segmentDistance(p: V, a: V, b: V): number {
+  const ab = sub(b, a);
+  const ap = sub(p, a);
+  const t = Math.max(
+    0,
+    Math.min(1, (ab[0] * ap[0] + ab[1] * ap[1] + ab[2] * ap[2]) / (ab[0] ** 2 + ab[1] ** 2 + ab[2] ** 2)),
+  );
+  return dist(p, [a[0] + t * ab[0], a[1] + t * ab[1], a[2] + t * ab[2]]);
+}
+
 function newestMtime(dir: string): number {
   let t = 0;
   for (const e of readdirSync(dir, { withFileTypes: true })) {

@@ -8,7 +8,8 @@ import { Vector3 } from "@babylonjs/core/Maths/math.vector";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode";
 import { type EffectorHandle, type EffectorHandleKind, EffectorHandles } from "../../../src/babylon/effector-handles";
 import type { BabylonEffector } from "../../../src/babylon/babylon-effector";
-import { choice } from "../controls";
+import { bodyColliders } from "../body-colliders";
+import { checkbox, choice } from "../controls";
 import { frameWhole } from "../framing";
 import {
   armLength,
@@ -67,6 +68,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     return t;
   });
   const handles = EffectorHandles.create(ik, { size: SIZE });
+  const body = bodyColliders(c);
   const leftHand = handles.find("left hand");
   // the whole body and the raised hand in view, a little from the character's right
   frameWhole(ctx, c, 1.35, 0.45);
@@ -105,6 +107,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       // what the arrows do, not what the switch says
       gizmoWorld: handles.positionGizmo.xGizmo.updateGizmoRotationToMatchAttachedMesh === false,
       selected: handles.selected?.name ?? null,
+      colliders: body.world(),
       height: h,
     }),
     select: (sel) => {
@@ -132,13 +135,22 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       hint.className = "hint";
       hint.textContent =
         "Click a handle, drag its gizmo; hands, feet and the body also turn. A faint handle rides on the pose " +
-        "and pulls once dragged.";
-      el.append(legend(items), axes.el, hint);
+        "and pulls once dragged. With body colliders, a hand dragged into the body stops on it.";
+      // a hand dragged into the body stops on its surface (FBBIKColliders on the chest and pelvis)
+      const colliders = checkbox(
+        "body colliders",
+        "free-colliders",
+        () => body.colliders.enabled,
+        (v) => (body.colliders.enabled = v),
+      );
+      colliders.title = "FBBIKColliders: capsules on the chest and pelvis keep the hands out of the body";
+      el.append(legend(items), axes.el, colliders, hint);
     },
     // the weights the panel restored, and the handles back on the starting pose (the targets they found)
     reset: () => handles.reset(),
     dispose: () => {
       handles.dispose();
+      body.colliders.dispose();
       for (const t of starts) t.dispose();
     },
   };

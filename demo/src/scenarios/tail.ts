@@ -1,10 +1,12 @@
 /**
- * tail: CCDIK on a tentacle built in code (demo/src/props/tentacle.ts: a Skeleton of linked nodes skinning a
- * tapered tube) beside the character. Every link has a rotation limit (a RotationLimitAngle cone; the panel
- * switches to a RotationLimitPolygonal fan, a hinge or none); a BoneCollider sphere on the ball
- * (a plain mesh, not a bone) keeps the links outside the ball. The tip follows the green target: first held
- * clear of the ball, then behind it (the tentacle wraps around), then orbiting it; both balls can be dragged, and
- * IDLE seconds after a drag the script eases the target back from where the user left it.
+ * tail: a tentacle built in code (demo/src/props/tentacle.ts: a Skeleton of linked nodes skinning a tapered tube)
+ * beside the character, solved by CCDIK, FABRIK or JacobianIK (the panel's choice: demo/src/tentacle-solver.ts).
+ * Every link has a rotation limit (a RotationLimitAngle cone; the panel switches to a RotationLimitPolygonal fan, a
+ * hinge or none; JacobianIK holds per-axis ranges inside it); a BoneCollider sphere on the ball (a plain mesh, not a
+ * bone) keeps the links outside the ball (CCDIK and FABRIK; JacobianIK has no colliders). The tip follows the
+ * green target: first held clear of the ball, then behind it (the tentacle wraps around), then orbiting it; both
+ * balls can be dragged, and IDLE seconds after a drag the script eases the target back from where the user left it.
+ * Another solver starts the script (and the checks) over.
  * The checks record the tip and the target mesh at the holds, and over every frame the smallest clearance of
  * the joints to the ball and the largest bend beyond a limit, measured from the links' nodes.
  */
@@ -13,12 +15,7 @@ import { Color3 } from "@babylonjs/core/Maths/math.color";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector";
 import { CreateSphere } from "@babylonjs/core/Meshes/Builders/sphereBuilder";
 import { BoneCollider } from "../../../src/babylon/bone-collider";
-import { CCDIK } from "../../../src/babylon/chain-ik";
 import { LookAtIK } from "../../../src/babylon/look-at-ik";
-import type { RotationLimit } from "../../../src/joints/limits/rotation-limit";
-import { RotationLimitAngle } from "../../../src/joints/limits/rotation-limit-angle";
-import { RotationLimitHinge } from "../../../src/joints/limits/rotation-limit-hinge";
-import { RotationLimitPolygonal } from "../../../src/joints/limits/rotation-limit-polygonal";
 import { Vec3 } from "../../../src/math/vec3";
 import { checkbox, choice, propSlider, section, slider } from "../controls";
 import { framePoints } from "../frame-box";
@@ -30,18 +27,24 @@ import { limitExcess } from "../limit-excess";
 import { signalMaterial } from "../props/signal";
 import { buildTentacle } from "../props/tentacle";
 import { towardSun } from "../key-light";
+import { MAX_ITERATIONS, SOLVERS, TentacleIK } from "../tentacle-solver";
+import { SHAPES } from "../tentacle-limits";
 import type { DirectionalLight } from "@babylonjs/core/Lights/directionalLight";
 
 /** Links of the tentacle. */
 const LINKS = 16;
 /** Seconds after a drag before the script moves the target again. */
 const IDLE = 2;
+/** What each solver (SOLVERS' order) does with the tentacle's settings, in the panel. */
+const NOTES = [
+  "CCDIK turns link by link from the tip, held by the limits, the grey ball a collider.",
+  "FABRIK moves the joints to the target and back, then applies the limits; the grey ball pushes the links out " +
+    "after that, so behind it the tip falls short.",
+  "JacobianIK has no colliders: it goes through the grey ball. Its limits are angle ranges per axis (a cone or fan " +
+    "becomes a box inside it, no twist); its hinge keeps the sway's tilt off the axis (2.9°).",
+];
 /** Seconds the orbit takes to ease in from where the target was. */
 const EASE = 0.8;
-/** The links' limit shapes the panel offers. */
-const SHAPES = ["cone (Angle)", "fan (Polygonal)", "hinge", "none"] as const;
-/** Points of the fan's outline. */
-const FAN_POINTS = 12;
 
 async function build(ctx: Ctx): Promise<ScenarioRun> {
   const c = ctx.spawn(Vector3.Zero());
@@ -63,49 +66,23 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     m.receiveShadows = true;
   }
 
-  // CCD from the tip back to the root, the ball mesh as a collider, a rotation limit on every link
-  const collider = BoneCollider.sphere(t.ball, ballRadius);
-  const ccd = CCDIK.create(scene, t.chain, { maxIterations: 20, tolerance: 0.001 * h, colliders: [collider] });
-  const s = ccd.solver;
-  s.subSteps = 2;
-  s.colliderRadius = 0.8 * radius;
-  // the links stand along +Y in the holder's space, which is the world's turned by nothing: the orbit's plane
-  // (out, up) is where a fan bends freely and a hinge turns (about forward)
-  const axis = new Vec3(0, 1, 0);
-  const across = new Vec3(out.x, out.y, out.z);
+  // the target: a glowing green ball, draggable (the obstacle ball is draggable too)
+  const target = CreateSphere("tail target", { diameter: 0.05 * h, segments: 16 }, scene);
+  target.material = signalMaterial(scene, "tail target", new Color3(0.2, 0.85, 0.3));
+  // CCD (or FABRIK, JacobianIK) on the links, the ball mesh as a collider, a rotation limit on every link. The links
+  // stand along +Y in the holder's space, which is the world's turned by nothing: the orbit's plane (out, up) is
+  // where a fan bends freely and a hinge turns (about forward)
   const depth = new Vec3(forward.x, forward.y, forward.z);
-  let shape = 0;
-  let bend = 28;
-  /** Link i's limit for the chosen shape: the root's 45°, the others' `bend`, twist within 20°. */
-  const limitFor = (i: number): RotationLimit => {
-    const a = i === 0 ? 45 : bend;
-    if (shape === 2) return new RotationLimitHinge(depth, -a, a);
-    if (shape !== 1) return new RotationLimitAngle(axis, a, 20);
-    // an ellipse of swings, `a` across the orbit's plane, a quarter of it out of the plane
-    const points: Vec3[] = [];
-    for (let k = 0; k < FAN_POINTS; k++) {
-      const phi = (2 * Math.PI * k) / FAN_POINTS;
-      const c = Math.cos(phi) / a;
-      const sn = Math.sin(phi) / (a / 4);
-      const polar = (1 / Math.sqrt(c * c + sn * sn)) * (Math.PI / 180);
-      const side = Math.sin(polar);
-      points.push(
-        new Vec3(
-          axis.x * Math.cos(polar) + side * (across.x * Math.cos(phi) + depth.x * Math.sin(phi)),
-          axis.y * Math.cos(polar) + side * (across.y * Math.cos(phi) + depth.y * Math.sin(phi)),
-          axis.z * Math.cos(polar) + side * (across.z * Math.cos(phi) + depth.z * Math.sin(phi)),
-        ),
-      );
-    }
-    return new RotationLimitPolygonal(axis, points, 20);
-  };
-  const limits: RotationLimit[] = [];
-  const setLimits = () => {
-    for (let i = 0; i < LINKS; i++) s.setLimit(i, (limits[i] = limitFor(i)));
-    s.useRotationLimits = shape !== 3;
-  };
-  setLimits();
-  ctx.components.push(ccd);
+  const ik = new TentacleIK({
+    scene,
+    tentacle: t,
+    target,
+    collider: BoneCollider.sphere(t.ball, ballRadius),
+    frame: { axis: new Vec3(0, 1, 0), across: new Vec3(out.x, out.y, out.z), depth },
+    colliderRadius: 0.8 * radius,
+    tolerance: 0.001 * h,
+  });
+  ctx.components.push(ik);
   // the character watches the tip (LookAtIK on its spine and head)
   const r = c.ik.references;
   const look = LookAtIK.create(scene, { spine: r.spine, head: r.head, eyes: r.eyes }, { forward });
@@ -113,10 +90,6 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   look.solver.headWeight = 0.8;
   ctx.components.push(look);
 
-  // the target: a glowing green ball, draggable; the obstacle ball is draggable too
-  const target = CreateSphere("tail target", { diameter: 0.05 * h, segments: 16 }, scene);
-  target.material = signalMaterial(scene, "tail target", new Color3(0.2, 0.85, 0.3));
-  ccd.target = target;
   look.target = target;
   const drags = [target, t.ball].map((m) => {
     m.isPickable = true;
@@ -139,7 +112,8 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   ];
   target.position.copyFrom(worldPos(t.nodes[LINKS]!));
   // ease to each hold's point in 0.8 s, stay 1 s, then the orbit
-  const wander = new Wander(target.position, holds, { move: 0.8, hold: 1, idle: IDLE, loop: false });
+  const script = () => new Wander(target.position, holds, { move: 0.8, hold: 1, idle: IDLE, loop: false });
+  let wander = script();
   let time = 0;
   let angle = Math.PI / 4;
   let speed = 0.6;
@@ -166,7 +140,8 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     for (let i = 0; i < LINKS; i++) {
       minClearance = Math.min(minClearance, Vector3.Distance(joints[i + 1]!, ball) - ballRadius);
       // how far link i turns beyond its limit: its local rotation against the limit's own clamp of it (any shape)
-      const over = shape !== 3 ? limitExcess(limits[i]!, t.nodes[i]!.rotationQuaternion!) : 0;
+      const limit = ik.limits[i];
+      const over = limit !== null && limit !== undefined ? limitExcess(limit, t.nodes[i]!.rotationQuaternion!) : 0;
       frameOver = Math.max(frameOver, over);
     }
     maxOverLimit = Math.max(maxOverLimit, frameOver);
@@ -184,9 +159,21 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     settledOver,
     length: 1.05 * h,
     height: h,
-    shape: SHAPES[shape]!,
+    shape: SHAPES[ik.shape]!,
+    solver: SOLVERS[ik.solver]!,
+    collides: ik.collides,
     frame,
   });
+  // another solver: the script and the checks start over, so each solver is seen (and measured) on the same path
+  const restart = () => {
+    wander = script();
+    fromUser = true;
+    minClearance = Infinity;
+    maxOverLimit = -Infinity;
+    settledOver = -Infinity;
+    run.checks = {};
+    run.done = false;
+  };
   const run: ScenarioRun = {
     checks: {},
     done: false,
@@ -233,9 +220,34 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       }
     },
     panel: (el) => {
-      const sec = section("CCDIK");
+      const sec = section();
+      // what the chosen solver leaves out, said where the settings are; the iterations' range is the solver's
+      const note = document.createElement("div");
+      note.className = "hint";
+      note.id = "tail-solver-note";
+      const iterations = document.createElement("div");
+      const afterColliders = checkbox(
+        "limits after colliders",
+        "tail-limits-after",
+        () => ik.limitsAfterColliders,
+        (v) => (ik.limitsAfterColliders = v),
+      );
+      const show = () => {
+        note.textContent = NOTES[ik.solver]!;
+        iterations.replaceChildren(
+          propSlider(ik, "maxIterations", "iterations", [1, MAX_ITERATIONS[ik.solver]!, 1], "tail-iterations"),
+        );
+        afterColliders.querySelector("input")!.disabled = !ik.collides;
+      };
+      show();
       sec.append(
-        propSlider(s, "maxIterations", "iterations", [1, 40, 1], "tail-iterations"),
+        choice("solver", "tail-solver", [...SOLVERS], ik.solver, (i) => {
+          ik.setSolver(i);
+          restart();
+          show();
+        }).el,
+        note,
+        iterations,
         slider(
           "orbit speed",
           0,
@@ -245,34 +257,23 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
           (v) => (speed = v),
           "tail-speed",
         ),
-        choice("limit", "tail-shape", [...SHAPES], shape, (i) => {
-          shape = i;
-          setLimits();
-        }).el,
+        choice("limit", "tail-shape", [...SHAPES], ik.shape, (i) => ik.setLimits(i, ik.bend)).el,
         slider(
           "bend limit (°)",
           5,
           60,
           1,
-          () => bend,
-          (v) => {
-            bend = v;
-            setLimits();
-          },
+          () => ik.bend,
+          (v) => ik.setLimits(ik.shape, v),
           "tail-limit",
         ),
         // the library's choice when a collider pushes a link past its limit: the limit wins (default)
-        checkbox(
-          "limits after colliders",
-          "tail-limits-after",
-          () => s.limitsAfterColliders,
-          (v) => (s.limitsAfterColliders = v),
-        ),
+        afterColliders,
       );
       el.append(sec);
     },
     dispose: () => {
-      ccd.dispose();
+      ik.dispose();
       look.dispose();
     },
   };
@@ -290,8 +291,8 @@ export const tail: Scenario = {
   name: "tail",
   title: "Tentacle",
   help:
-    "CCDIK with rotation limits and a collider: the tentacle's tip chases the green ball and wraps around " +
-    "the grey one. Drag either ball; 2 s after you let go, the green one eases back to its orbit. A flat fan " +
-    "limit cannot swing round the ball toward you.",
+    "CCDIK, FABRIK or JacobianIK with rotation limits and a collider: the tentacle's tip chases the green ball and " +
+    "wraps around the grey one. Drag either ball; 2 s after you let go, the green one eases back to its orbit. A " +
+    "flat fan limit cannot swing round the ball toward you.",
   build,
 };

@@ -1,5 +1,16 @@
 import { expect } from "vitest";
-import { type Capture, type CheckContext, type V, decode, dist, hue, hueGap, meanColour, pct } from "../harness";
+import {
+  type Capture,
+  type CheckContext,
+  type V,
+  decode,
+  dist,
+  hue,
+  hueGap,
+  meanColour,
+  pct,
+  segmentDistance,
+} from "../harness";
 
 /** How far a handle's rendered hue may be from its legend swatch's (degrees): tone mapping made orange yellow. */
 const HUE_TOLERANCE = 10;
@@ -88,6 +99,7 @@ export async function checkFree({ checks, hook, waitFor, page, lines }: CheckCon
   const colors = await hook<Record<string, string>>("h.world().colors");
   expect(swatches.length, "legend: hands, feet, body, shoulders, thighs, bend goals").toBe(6);
   expect(new Set(Object.values(colors))).toEqual(new Set(swatches));
+  await bodyColliders(hook, waitFor, page, lines);
   // reset: parameters and handles back
   await hook("(h.handles().find('left hand').mesh.position.y += 0.2, 0)");
   const beforeReset = await hook<number>("h.frames");
@@ -181,4 +193,47 @@ async function handlesLookLikeTheLegend(hook: CheckContext["hook"], page: CheckC
     lines.push(`${label} handle: rendered rgb(${seen}), ${gap.toFixed(1)}° of hue from its swatch ${swatch}`);
     expect(gap, `${label}: the legend's colour (${swatch}), rendered rgb(${seen})`).toBeLessThan(HUE_TOLERANCE);
   }
+}
+
+interface Capsule {
+  start: V;
+  end: V;
+  radius: number;
+}
+
+/**
+ * The panel's body colliders (off by default): the left hand's target put inside the torso, 60 % of the way up
+ * its capsule's axis. Off, the hand goes in (within the capsule); on, it stops on the capsule's surface, its radius
+ * and the clearance from the axis.
+ */
+async function bodyColliders(
+  hook: CheckContext["hook"],
+  waitFor: CheckContext["waitFor"],
+  page: CheckContext["page"],
+  lines: string[],
+): Promise<void> {
+  type World = { leftHand: V; height: number; colliders: { on: boolean; torso: Capsule; clearance: number } };
+  const w0 = await hook<World>("h.world()");
+  expect(w0.colliders.on, "body colliders off by default").toBe(false);
+  const t = w0.colliders.torso;
+  const inside = [0, 1, 2].map((i) => t.start[i]! + 0.6 * (t.end[i]! - t.start[i]!)) as V;
+  await hook(`(h.handles().find('left hand').mesh.position.set(${inside.join(", ")}), 0)`);
+  const settle = async () => {
+    const f = await hook<number>("h.frames");
+    await waitFor(`h.frames > ${f + 10}`, 20_000);
+    const w = await hook<World>("h.world()");
+    return { w, axis: segmentDistance(w.leftHand, w.colliders.torso.start, w.colliders.torso.end) };
+  };
+  const off = await settle();
+  await page.click("#free-colliders");
+  const on = await settle();
+  const h = off.w.height;
+  const surface = on.w.colliders.torso.radius + on.w.colliders.clearance;
+  lines.push(
+    `left hand's target inside the torso: the hand ${pct(off.axis, h)} from the torso's axis with body colliders off, ${pct(on.axis, h)} on (radius + clearance ${pct(surface, h)})`,
+  );
+  expect(on.w.colliders.on).toBe(true);
+  expect(off.axis, "colliders off: the hand inside the torso").toBeLessThan(off.w.colliders.torso.radius);
+  expect(on.axis / h, "colliders on: the hand on the torso's surface").toBeGreaterThan(surface / h - 0.005);
+  await page.click("#free-colliders");
 }

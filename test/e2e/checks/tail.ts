@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { type CheckContext, type V, dist, pct, sub } from "../harness";
+import { type CheckContext, type V, dist, pct, segmentDistance } from "../harness";
 
 interface TailRecord {
   hold: string;
@@ -12,20 +12,23 @@ interface TailRecord {
   maxOverLimit: number;
   settledOver: number;
   shape: string;
+  solver: string;
+  collides: boolean;
   frame: number;
   length: number;
   height: number;
 }
 
-/** Distance from `p` to the segment a–b. */
-function segmentDistance(p: V, a: V, b: V): number {
-  const ab = sub(b, a);
-  const ap = sub(p, a);
-  const t = Math.max(
-    0,
-    Math.min(1, (ab[0] * ap[0] + ab[1] * ap[1] + ab[2] * ap[2]) / (ab[0] ** 2 + ab[1] ** 2 + ab[2] ** 2)),
+/** Picks entry `index` of the panel's select `id`, as a user does. */
+async function pick(page: CheckContext["page"], id: string, index: number): Promise<void> {
+  await page.evaluate(
+    ([id, i]) => {
+      const select = document.getElementById(id as string) as HTMLSelectElement;
+      select.value = String(i);
+      select.dispatchEvent(new Event("change"));
+    },
+    [id, index] as const,
   );
-  return dist(p, [a[0] + t * ab[0], a[1] + t * ab[1], a[2] + t * ab[2]]);
 }
 
 /** The tail scenario: the tip on reachable targets, around the ball, never inside it, within its limits. */
@@ -67,11 +70,7 @@ export async function checkTail({ checks, lines, page, hook, waitFor, wait }: Ch
     [1, "fan (Polygonal)"],
     [2, "hinge"],
   ] as const) {
-    await page.evaluate((i) => {
-      const select = document.getElementById("tail-shape") as HTMLSelectElement;
-      select.value = String(i);
-      select.dispatchEvent(new Event("change"));
-    }, index);
+    await pick(page, "tail-shape", index);
     const from = (await hook<TailRecord>("h.world()")).frame;
     await waitFor(`h.world().frame >= ${from + 240}`, wait);
     const r = await hook<TailRecord>("h.world()");
@@ -80,5 +79,33 @@ export async function checkTail({ checks, lines, page, hook, waitFor, wait }: Ch
     );
     expect(r.shape).toBe(name);
     expect(r.maxOverLimit, `${name}: limits respected on every frame`).toBeLessThan(0.5);
+  }
+  // the other solvers on the same chain, cone limits and ball: each replays the script from its start (the checks
+  // too), its tip on both holds within 1 % of the height, every link inside its limit on every frame. FABRIK keeps
+  // the ball out; JacobianIK has no colliders (the panel says so): its clearance is reported, not asserted
+  await pick(page, "tail-shape", 0);
+  for (const [index, name] of [
+    [1, "FABRIK"],
+    [2, "JacobianIK"],
+  ] as const) {
+    await pick(page, "tail-solver", index);
+    await hook("h.hold(() => h.done())");
+    await waitFor("h.done()", wait);
+    const c = await hook<Record<string, TailRecord>>("h.checks()");
+    const run = c.frames!;
+    expect(run.solver).toBe(name);
+    expect(run.shape).toBe("cone (Angle)");
+    for (const r of [c.reach!, c.wrap!]) {
+      const d = dist(r.tip, r.target);
+      lines.push(`${name}, ${r.hold}: tip to the target ${pct(d, h)} (tolerance 1 %)`);
+      expect(d / h, `${name}, ${r.hold}: tip on the target`).toBeLessThan(0.01);
+    }
+    lines.push(
+      `${name}, every frame until the orbit: joints' smallest clearance to the ball ${pct(run.minClearance, h)}${run.collides ? " (needs > 0)" : " (no colliders)"}, largest bend beyond a limit ${run.maxOverLimit.toFixed(3)}° (tolerance 0.5°)`,
+    );
+    expect(run.maxOverLimit, `${name}: limits respected on every frame`).toBeLessThan(0.5);
+    expect(run.collides, `${name}: whether the ball is a collider`).toBe(name !== "JacobianIK");
+    if (run.collides) expect(run.minClearance, `${name}: no joint inside the ball`).toBeGreaterThan(0);
+    await hook("h.hold(null)");
   }
 }
