@@ -67,6 +67,11 @@ export class BabylonEffector {
   private weighted = false;
   /** @internal Where the target hangs from the character's own bones (end effectors; set by the solver). */
   _anchor: TargetAnchor | null = null;
+  /**
+   * @internal Without a `target`: the node that `position` and `rotation` were read from this frame by code that
+   * sets them itself (an interaction), so that a node under the character's own bones is followed as a target is.
+   */
+  _hangsFrom: TransformNode | null = null;
 
   /** Wraps `inner`, whose node bone lives in `rig`. */
   constructor(inner: IKEffector, rig: BabylonRig, warn: (cause: string, message: string) => void) {
@@ -172,7 +177,7 @@ export class BabylonEffector {
       }
     }
     const anchor = this._anchor;
-    if (anchor !== null) anchor.follow(this.target, this.rig);
+    if (anchor !== null) anchor.follow(this.target ?? this._hangsFrom, this.rig);
     const inner = this.inner;
     const o = this.positionOffset;
     const offset = o.x !== 0 || o.y !== 0 || o.z !== 0;

@@ -148,6 +148,8 @@ export class FBBIKSolver {
     for (let i = 0; i < 4; i++) {
       this.effectors[FullBodyBipedEffector.LeftHand + i]!._anchor = new TargetAnchor(this.limbMappings[i]!, anchors);
     }
+    // first of the skeleton-read hooks: the anchors' bones as read, before the grounder moves the pelvis
+    inner.onPreUpdate.add(() => this.anchors.value > 0 && this.noteAnchored());
     inner.syncTargets = () => {
       for (const e of this.effectors) e._syncToSolver();
       if (this.anchors.value > 0) this.placeAnchored();
@@ -420,6 +422,15 @@ export class FBBIKSolver {
   _afterUpdate(): void {
     if (this.settled) this.settled = false;
     else this.settle();
+  }
+
+  /** The bones targets hang from, as the rig read them (see TargetAnchor.note). */
+  private noteAnchored(): void {
+    const effectors = this.effectors;
+    for (let i = FullBodyBipedEffector.LeftHand; i <= FullBodyBipedEffector.RightFoot; i++) {
+      const anchor = effectors[i]!._anchor;
+      if (anchor !== null && anchor.bone >= 0) anchor.note(this.rig);
+    }
   }
 
   /** Targets hanging from the character's own bones placed where the solve will about put them (TargetAnchor). */

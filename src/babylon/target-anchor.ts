@@ -6,8 +6,10 @@
  * full weights; else where the last solve left it relative to its animated pose), so the body is pulled toward
  * the right place; after it, under the bone as solved, and the limb bends and turns to follow it (its end by
  * the weight the solve used): the end lands on the target where the bone ends, at the cost of two bone turns.
- * Not in FinalIK, whose one pass leaves the error. Allocation-free; found again only when a target or its
- * parent changes.
+ * The bone is taken as the rig read it, before the hooks that move bones ahead of the solve (the grounder's
+ * pelvis): the target was placed by Babylon's animated bone. Used by plain effector targets and by interaction
+ * targets. Not in FinalIK, whose one pass leaves the error. Allocation-free; found again only when a target or
+ * its parent changes.
  * @module
  */
 import type { Node } from "@babylonjs/core/node.js";
@@ -72,6 +74,10 @@ export class TargetAnchor {
   private hasLag = false;
   /** True from a capture to its correction (a capture without one: the solve was skipped). */
   private pending = false;
+  /** The bone {@link note} read this update (its pose in animatedPosition/Rotation), or -1. */
+  private notedBone = -1;
+  /** True from a correction to the next update: {@link carry} may carry a pose of this update's capture. */
+  private corrected = false;
 
   /** The anchor of the end effector of `limb`, counted in `count`. */
   constructor(limb: IKMappingLimb, count: AnchorCount) {
@@ -87,6 +93,19 @@ export class TargetAnchor {
   private setBone(id: number): void {
     if (id >= 0 !== this._bone >= 0) this.count.value += id >= 0 ? 1 : -1;
     this._bone = id;
+    this.corrected = false;
+  }
+
+  /**
+   * Right after the rig read the skeleton, before the hooks: notes the bone as read, the pose Babylon placed
+   * the target by (a grounder moves the pelvis in the rig before {@link capture}, not in Babylon).
+   */
+  note(rig: BabylonRig): void {
+    const bone = this._bone;
+    this.corrected = false;
+    this.notedBone = bone;
+    rig.getPosition(bone, this.animatedPosition);
+    rig.getRotation(bone, this.animatedRotation);
   }
 
   /**
@@ -108,14 +127,9 @@ export class TargetAnchor {
     this.parent = parent;
     this.setBone(-1);
     this.hasLag = false;
-    for (let n: Node | null = parent; n !== null; n = (n as Hanging).parent) {
-      const id = rigId(rig, n);
-      if (id > 0) {
-        const l = this.limb;
-        if (id !== l.bone1.bone && id !== l.bone2.bone && id !== l.bone3.bone) this.setBone(id);
-        return;
-      }
-    }
+    const id = rigBoneAbove(rig, parent);
+    const l = this.limb;
+    if (id > 0 && id !== l.bone1.bone && id !== l.bone2.bone && id !== l.bone3.bone) this.setBone(id);
   }
 
   /** After the target was read: notes the one the solve uses in the bone's frame, as the pose was read. */
@@ -123,8 +137,15 @@ export class TargetAnchor {
     // the last capture had no solve after it: where that solve put the bone says nothing now
     if (this.pending) this.hasLag = false;
     this.pending = true;
-    const p = rig.getPosition(this._bone, this.animatedPosition);
-    const r = rig.getRotation(this._bone, this.animatedRotation);
+    // the bone as read when it was noted this update; else as it stands (a solver updated without the rig's read)
+    const bone = this._bone;
+    if (this.notedBone !== bone) {
+      rig.getPosition(bone, this.animatedPosition);
+      rig.getRotation(bone, this.animatedRotation);
+    }
+    this.notedBone = -1;
+    const p = this.animatedPosition;
+    const r = this.animatedRotation;
     inverseRotateVector(this.localPosition, r, sub(v2, inner.position, p));
     this.rotated = inner.rotationWeight !== 0;
     if (this.rotated) conjugateMultiply(this.localRotation, r, inner.rotation);
@@ -168,6 +189,7 @@ export class TargetAnchor {
     inverseRotateVector(this.lagPosition, ar, sub(v2, p, this.animatedPosition));
     conjugateMultiply(this.lagRotation, ar, r);
     this.hasLag = true;
+    this.corrected = true;
     const limb = this.limb;
     const ikw = solver.ikPositionWeight;
     let w = inner.positionWeight;
@@ -199,6 +221,29 @@ export class TargetAnchor {
     }
     rig.setRotation(end.bone, endRotation);
   }
+
+  /**
+   * After this update's correction: carries a component-space pose read with this update's targets (a pick-up
+   * pose) from the bone as read to the bone as solved, in place; false (nothing done) without one.
+   */
+  carry(rig: BabylonRig, position: Vec3, rotation: Quat): boolean {
+    if (!this.corrected) return false;
+    const ar = this.animatedRotation;
+    inverseRotateVector(v2, ar, sub(v2, position, this.animatedPosition));
+    const r = rig.getRotation(this._bone, q1);
+    add(position, rig.getPosition(this._bone, v1), rotateVector(v2, r, v2));
+    multiply(rotation, r, conjugateMultiply(q2, ar, rotation));
+    return true;
+  }
+}
+
+/** The rig id of the nearest bone of the rig at or above `node` (a linked node or a Bone), or -1. */
+export function rigBoneAbove(rig: BabylonRig, node: Node | null): number {
+  for (let n: Node | null = node; n !== null; n = (n as Hanging).parent) {
+    const id = rigId(rig, n);
+    if (id > 0) return id;
+  }
+  return -1;
 }
 
 /** The rig id of a node or bone of it, or -1. */

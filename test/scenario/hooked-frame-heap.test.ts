@@ -1,6 +1,7 @@
 /**
  * An FBBIK with everything hooked on it at once allocates nothing a frame once warm: a grounder on static
- * ground, a cup held by an interaction whose grip's pivot turns toward the hand every frame, a head effector
+ * ground, a cup held by an interaction whose grip's pivot turns toward the hand every frame, the other hand on a
+ * holster under the pelvis (the interaction's target followed through TargetAnchor), a head effector
  * on a moving headset, a hit reaction playing (effector and bone hit points) and a LookAtIK on the spine. In a
  * fresh module graph (vitest.config.ts, HEAP), a file of its own: which calls V8 inlines depends on what warmed
  * up first (after family-frame-heap's scene the grounder's and the hit reaction's clamps and angles, handed to
@@ -27,7 +28,7 @@ import { loadModel } from "../helpers/babylon-scene.js";
 import { bytesPerFrame, renderWithoutDrawing, whereFramesAllocate } from "../helpers/frame-heap.js";
 import { height, worldPos } from "../helpers/scene-probes.js";
 
-it("FBBIK (fitted elbows), grounder, a held cup with a turning pivot, head effector, hit reaction and a LookAtIK: 0 B a frame", async () => {
+it("FBBIK (fitted elbows), grounder, a held cup with a turning pivot, a hand on a holster, head effector, hit reaction and a LookAtIK: 0 B a frame", async () => {
   const m = await loadModel("Mannequin");
   const scene = m.scene;
   const h = height(m);
@@ -67,6 +68,17 @@ it("FBBIK (fitted elbows), grounder, a held cup with a turning pivot, head effec
     ],
   });
   expect(system.startInteraction(FullBodyBipedEffector.RightHand, hold, false)).toBe(true);
+  // the left hand on a holster under the pelvis: its target follows the bone through the hand's TargetAnchor
+  const holster = new TransformNode("holster", scene);
+  holster.parent = r.pelvis.getTransformNode()!;
+  holster.setAbsolutePosition(Vector3.Lerp(worldPos(r.leftThigh), worldPos(r.leftHand), 0.5));
+  const draw = new InteractionObject(holster, {
+    weightCurves: [
+      { type: InteractionCurveType.PositionWeight, curve: forever(0.6, 0.9) },
+      { type: InteractionCurveType.RotationWeight, curve: forever(0.3, 0.5) },
+    ],
+  });
+  expect(system.startInteraction(FullBodyBipedEffector.LeftHand, draw, false)).toBe(true);
   const box = CreateBox("chest", { size: 0.2 * h }, scene);
   const chest = worldPos(r.spine.at(-1)!);
   box.position.copyFrom(chest);
@@ -104,6 +116,8 @@ it("FBBIK (fitted elbows), grounder, a held cup with a turning pivot, head effec
   // setTranslationFromFloats and decompose's setters, 320 B a frame (0.02 B with them written out)
   console.log(`mixed frame heap: ${least.toFixed(2)} B a frame`);
   expect(hit.inProgress && system.getInteractionEffector(FullBodyBipedEffector.RightHand).inInteraction).toBe(true);
+  expect(system.getInteractionEffector(FullBodyBipedEffector.LeftHand).inInteraction).toBe(true);
+  expect(ik.solver.leftHandEffector._anchor!.bone).toBe(ik.rig.idOf(r.pelvis));
   expect(ik.warningsRaised.concat(look.warningsRaised)).toEqual([]);
   // printed with the failure (npm test prints a failing test's output): where the bytes come from
   if (least >= 1) console.log(await whereFramesAllocate(frame));

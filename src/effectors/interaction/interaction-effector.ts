@@ -10,6 +10,8 @@ import { Quat, slerpByRef } from "../../math/quat.js";
 import { Vec3 } from "../../math/vec3.js";
 import { clamp01 } from "../../math/scalar.js";
 import { setQuaternionFields, setVector3Fields } from "../../babylon/babylon-fields.js";
+import { NodeUnderBone } from "../../babylon/node-under-bone.js";
+import { rigBoneAbove } from "../../babylon/target-anchor.js";
 import { boneWorldMatrixToRef, currentWorldMatrix, hasRotation } from "../../babylon/world-matrix.js";
 import { FullBodyBipedChain, FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import type { HandPoser } from "./hand-poser.js";
@@ -61,6 +63,9 @@ const axisY = new Vector3();
 const axisZ = new Vector3();
 const cq = new Quat();
 const cq2 = new Quat();
+const cv = new Vec3();
+/** A picked-up object's transform below the character's bone it hangs from (a pistol in a holster on the hip). */
+const underBone = new NodeUnderBone();
 /** A weight handed to the per-frame helpers (see NumberRef). */
 const weightRef = new NumberRef();
 
@@ -411,13 +416,16 @@ export class InteractionEffector {
 
   /**
    * The target node's world matrix into `out`: Babylon's cached one when it is current (forcing would recompute
-   * the target's ancestors too), or, on an object a hand of this character holds (the other hand's, handed over),
-   * where that hand shows it: Babylon's would place it by this frame's animated hand (Xbot's T-pose: 0.76 m off).
+   * the target's ancestors too). An object another hand of this character holds under its bone (handed over)
+   * hangs from the character's own bones: the hand's TargetAnchor takes it from there, where that hand ends this
+   * frame. Held without being parented (skeletons without linked nodes), where that hand shows it: Babylon's
+   * would place it by this frame's animated hand (Xbot's T-pose: 0.76 m off).
    */
   private shownTargetWorld(node: TransformNode, out: Matrix): Matrix {
     for (let n: Node | null = node; n !== null; n = n.parent) {
       const holder = holders.get(n as TransformNode);
       if (holder === undefined || holder.system.ik !== this.system.ik) continue;
+      if (holder !== this && !holder.heldFollowManually && this.effector._anchor !== null) break;
       holder.heldWorldToRef(heldWorld);
       if (n === node) return out.copyFrom(heldWorld);
       // its place on the held object: both of Babylon's matrices hang from the same animated hand
@@ -620,6 +628,8 @@ export class InteractionEffector {
   /** @internal Per frame, before the solve: advances the interaction and sets the effector and weights. */
   _update(): void {
     const dt = this.system.lastDeltaTime;
+    // read from the target node below, unless picked up: its TargetAnchor follows it under the character's bones
+    this.effector._hangsFrom = null;
     if (this.resetTimer > 0) this.resetToDefaults();
     if (!this._inInteraction) return;
     if (!this.readAnimatedBone()) return;
@@ -636,6 +646,7 @@ export class InteractionEffector {
         e.position.copyFrom(targetPos);
         e.rotation.copyFrom(targetRot);
       } else {
+        e._hangsFrom = this.targetNode;
         transformCoordinatesToRef(this.pausePosition, targetWorld, e.position);
         multiplyQuaternionsToRef(targetRot, this.pauseRotation, e.rotation);
       }
@@ -652,6 +663,7 @@ export class InteractionEffector {
     this._weight = weight < 0 ? 0 : weight > 1 ? 1 : weight;
     if (this._target !== null && !this._target.rotateOnce) this._target.rotateTo(bonePos);
     this.readTarget();
+    if (!this._pickedUp) this.effector._hangsFrom = this.targetNode;
     // events due, in time order; pause and pick-up hold the timer at their time, so after a pause only the
     // events of its time still fire this frame (a button's message at the touch, not at the resume)
     let pauseEvent: InteractionEvent | null = null;
@@ -768,6 +780,7 @@ export class InteractionEffector {
     this._inInteraction = false;
     this._isPaused = false;
     this.used.fill(0);
+    this.effector._hangsFrom = null;
   }
 
   /** @internal After the solve (bones in the rig, not yet written to Babylon): rotate-bone, pick-up, poser. */
@@ -809,13 +822,33 @@ export class InteractionEffector {
     const object = this._object!;
     if (this._held !== null && this._held !== object) this._release(null, null);
     const root = object.pickUpNode;
-    // held by another hand: where that hand shows it, not where Babylon would put it with this frame's
-    // animated (not yet solved) hand
+    const rig = this.system.ik.rig;
+    // a target under the character's own bones: the pick-up pose where the solve took that bone, as the hand
+    const anchor = this.effector._anchor;
+    if (anchor !== null && anchor.bone >= 0) {
+      const p = this.pickUpComponentPosition;
+      cv.x = p.x;
+      cv.y = p.y;
+      cv.z = p.z;
+      if (anchor.carry(rig, cv, this.pickUpComponentRotation)) {
+        p.set(cv.x, cv.y, cv.z);
+        transformCoordinatesToRef(p, rig.componentToWorld, this.pickUpPosition);
+        rig.componentToWorldRotation(this.pickUpComponentRotation, this.pickUpRotation);
+      }
+    }
+    // Babylon would place it by this frame's animated (not yet solved) bones: under the character's own bone
+    // (a holster, the other hand), where the solve put that bone; held by another character's hand (or without
+    // a parent), where that hand shows it
     const holder = holders.get(root) ?? null;
-    if (holder !== null) holder.heldWorldToRef(scratchMatrix3);
+    const bone = rigBoneAbove(rig, root.parent);
+    if (bone > 0) {
+      underBone.read(root, (rig.nodes[bone] ?? rig.bones[bone])!);
+      Matrix.FromArrayToRef(underBone.m, 0, scratchMatrix2);
+      scratchMatrix2.multiplyToRef(rig.worldMatrixToRef(bone, scratchMatrix), scratchMatrix3);
+    } else if (holder !== null) holder.heldWorldToRef(scratchMatrix3);
     else scratchMatrix3.copyFrom(root.computeWorldMatrix(true));
     const other = holder !== this ? holder : null;
-    const hand = this.system.ik.rig.worldMatrixToRef(id, scratchMatrix);
+    const hand = rig.worldMatrixToRef(id, scratchMatrix);
     // the virtual hand: the solved hand moved to where it was going
     hand.setTranslationFromFloats(this.pickUpPosition.x, this.pickUpPosition.y, this.pickUpPosition.z);
     hand.invertToRef(scratchMatrix2);
