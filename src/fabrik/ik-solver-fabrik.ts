@@ -19,7 +19,8 @@ import { type ReadonlyVec3, Vec3 } from "../math/vec3.js";
  * hinge too) about itself to bring the next joint that is no hinge, or the tip, into the hinge's plane, swivels that
  * bone when its own limit holds the roll back, runs at the swivel of the whole chain that ends nearest, and puts
  * the inner joints of a run of hinges on the side the hinges can bend to (not in FinalIK; ARCHITECTURE.md,
- * deviation 20).
+ * deviation 20). With colliders (and `collideInIterations`), the joints are pushed out of them after every backward
+ * reach, so the chain wraps round a collider between the root and the target (deviation 21).
  *
  * Reachability and the rest of the frame: see {@link IKSolverJoints}. Allocation-free.
  */
@@ -62,6 +63,7 @@ export class IKSolverFABRIK extends IKSolverJoints {
 
   protected solveImpl(): void {
     const limited = this.limitsActive();
+    const collides = this.collideInIterations && this.colliders !== null;
     const g = this.goal;
     const P = this.positions;
     const root = this.rootStart;
@@ -73,6 +75,8 @@ export class IKSolverFABRIK extends IKSolverJoints {
       this.lastIterations = it + 1;
       this.forwardReach(g);
       this.backwardReach(root);
+      // a position constraint like the root's: the next forward reach starts from a chain that goes round them
+      if (collides) this.pushOutOfColliders();
       if (limited) this.limitedPass(it);
     }
     if (!limited || this.lastIterations === 0) this.syncFromPositions(true);

@@ -1,7 +1,7 @@
 /**
  * The shared frame of the chain solvers (CCD, FABRIK): read the pose once, solve in flat arrays, push out of
  * colliders in sub-steps, write the pose once.
- * Slightly over 500 lines: the frame's seven stages share the flat arrays; each is a short method here.
+ * About 600 lines: the frame's seven stages share the flat arrays; each is a short method here.
  * @module
  */
 import { BeforeHinge, placeBeforeHinge, setUpBeforeHinge } from "./hinge-roll.js";
@@ -79,7 +79,8 @@ const weightRef = new NumberRef();
  *    `ON_POINT` of the chain's length: float noise has no direction). Both
  *    apply the limits root to tip and skip the solver's step, as iterating toward an unreachable point would only
  *    creep to the same pose; `lastReach` says which happened.
- * 4. SolveImpl: the solver's own step on the arrays, toward `goal`.
+ * 4. SolveImpl: the solver's own step on the arrays, toward `goal` (with `collideInIterations`, keeping the joints
+ *    out of the colliders inside its iterations).
  * 5. `subSteps` sub-steps with `alpha = k / subSteps`, each `colliders.resolveStep(...)`; if anything moved, the
  *    rotations are re-derived root to tip, each joint turned by the shortest arc from its bone's direction before
  *    the sub-steps to the direction toward the moved child (bone lengths kept), and clamped by its limit again
@@ -122,6 +123,14 @@ export abstract class IKSolverJoints {
    * surface). No effect without colliders or limits.
    */
   limitsAfterColliders = true;
+  /**
+   * With `colliders`: push the joints out of them inside the solver's iterations too, the sub-steps after the solve
+   * staying the guarantee (default true). FABRIK pushes after every backward reach, so the chain wraps round a
+   * collider between the root and the target and the tip still reaches; CCD after every iteration when limits hold
+   * after the colliders (`limitsAfterColliders`), so the limits' clamp after the sub-steps has less push-out to
+   * undo. False: the solver's step ignores the colliders, only the sub-steps push out. No effect without colliders.
+   */
+  collideInIterations = true;
   /**
    * Whether the joints' rotation limits ({@link setLimit}) are applied (FinalIK's useRotationLimits); false sets
    * them aside without removing them. Default true.
@@ -548,21 +557,46 @@ export abstract class IKSolverJoints {
     if (moved) this.syncMoved(false);
   }
 
+  /**
+   * Pushes the joints in `positions` out of the colliders where they stand at this frame's end (alpha 1), with
+   * the clearance, the root kept: for a solver that keeps its joints out while it iterates (`collideInIterations`).
+   * The sub-steps stay the final word. False when nothing moved (no colliders, or a collider that wrote NaN).
+   */
+  protected pushOutOfColliders(): boolean {
+    const c = this.colliders;
+    if (c === null) return false;
+    const step = this.colliderStep;
+    step.radius = this.colliderRadius > 0 ? this.colliderRadius : 0;
+    step.alpha = 1;
+    const P = this.positions;
+    this.solvedPositions.set(P);
+    if (!c.resolveStep(P, this.count, step)) return false;
+    return this.keepPushed();
+  }
+
   /** Rotations re-derived from the pushed joints, the root kept; false (joints put back) if a collider wrote NaN. */
   private syncMoved(applyLimits: boolean): boolean {
+    if (!this.keepPushed()) return false;
+    this.syncFromPositions(applyLimits);
+    return true;
+  }
+
+  /**
+   * Takes the joints a collider pushed from `solvedPositions`: all put back (false) if it wrote NaN, else the root
+   * put back where it was, its rotation then turning to reach the moved second joint.
+   */
+  private keepPushed(): boolean {
     const P = this.positions;
     for (let i = 0; i < P.length; i++) {
       if (!Number.isFinite(P[i]!)) {
-        // a collider that wrote garbage is ignored for the frame
+        // a collider that wrote garbage is ignored
         P.set(this.solvedPositions);
         return false;
       }
     }
-    // the root stays where it is: its rotation turns to reach the moved second joint
     P[0] = this.solvedPositions[0]!;
     P[1] = this.solvedPositions[1]!;
     P[2] = this.solvedPositions[2]!;
-    this.syncFromPositions(applyLimits);
     return true;
   }
 

@@ -18,6 +18,8 @@ import {
 } from "../../helpers/joint-chains.js";
 import { eulerXYZ, relative } from "../../helpers/limit-reference.js";
 import { Random } from "../../helpers/random.js";
+import { ORBIT_FRAMES, orbitFrame, orbitRig } from "../../helpers/ball-orbit.js";
+import { bytesPerFrame, whereFramesAllocate } from "../../helpers/frame-heap.js";
 
 function aim(s: IKSolverCCD, c: TestChain, rng: Random, lo: number, hi: number): void {
   const root = c.pose.positions[c.ids[0]!]!;
@@ -308,5 +310,24 @@ describe("IKSolverCCD allocation", () => {
     }
     // an allocation per link per iteration would be ≥ 16 B × 19 × 10 × 1000 ≈ 3 MB
     expect(grown).toBeLessThan(300_000);
+  });
+
+  it("solves round a ball with limits, the colliders in the iterations, allocate nothing", async () => {
+    const { c, s, centre } = orbitRig(
+      (chain) => {
+        const ccd = new IKSolverCCD(chain.pose, chain.ids, { rootParent: 0 });
+        ccd.maxIterations = 20;
+        return ccd;
+      },
+      { limits: true },
+    );
+    const frame = orbitFrame(c, s, centre, true);
+    const solve = (f: number): void => {
+      frame(f % ORBIT_FRAMES);
+      s.update();
+    };
+    const bytes = bytesPerFrame(solve, 2_000);
+    if (process.env.FBBIK_REPORT) console.log(`[figures] CCD round a ball: ${bytes} B a solve`);
+    expect(bytes, bytes < 8 ? "" : await whereFramesAllocate(solve, 2_000)).toBeLessThan(8);
   });
 });

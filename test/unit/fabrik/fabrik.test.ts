@@ -14,6 +14,14 @@ import { FBBIKError } from "../../../src/solver/errors.js";
 import { type TestChain, buildChain, chainPositions, localRotation, snapshot } from "../../helpers/joint-chains.js";
 import { bytesPerFrame, whereFramesAllocate } from "../../helpers/frame-heap.js";
 import { Random } from "../../helpers/random.js";
+import { ORBIT_FRAMES, orbitFrame, orbitRig } from "../../helpers/ball-orbit.js";
+
+/** FABRIK as the demo's tentacle sets it (40 iterations). */
+const fabrikOf40 = (c: TestChain): IKSolverFABRIK => {
+  const s = new IKSolverFABRIK(c.pose, c.ids, { rootParent: 0 });
+  s.maxIterations = 40;
+  return s;
+};
 
 function aim(s: IKSolverFABRIK, c: TestChain, rng: Random, lo: number, hi: number): void {
   const root = c.pose.positions[c.ids[0]!]!;
@@ -271,6 +279,18 @@ describe("IKSolverFABRIK", () => {
     };
     const bytes = bytesPerFrame(solve, 2_000);
     if (process.env.FBBIK_REPORT) console.log(`[figures] FABRIK with runs of hinges: ${bytes} B a solve`);
+    expect(bytes, bytes < 8 ? "" : await whereFramesAllocate(solve, 2_000)).toBeLessThan(8);
+  });
+
+  it("solves round a ball, the colliders in the iterations, allocate nothing", async () => {
+    const { c, s, centre } = orbitRig(fabrikOf40, { limits: true });
+    const frame = orbitFrame(c, s, centre, true);
+    const solve = (f: number): void => {
+      frame(f % ORBIT_FRAMES);
+      s.update();
+    };
+    const bytes = bytesPerFrame(solve, 2_000);
+    if (process.env.FBBIK_REPORT) console.log(`[figures] FABRIK round a ball: ${bytes} B a solve`);
     expect(bytes, bytes < 8 ? "" : await whereFramesAllocate(solve, 2_000)).toBeLessThan(8);
   });
 });
