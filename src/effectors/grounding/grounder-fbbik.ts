@@ -318,7 +318,7 @@ export class GrounderFBBIK {
     this.readInputs();
     this.frameWeight = w;
     // the pelvis and the feet's turns go straight into the rig, where the solver's master weight cannot scale them
-    const mw = ik.solver.ikPositionWeight;
+    const mw = ik.solver.inner.ikPositionWeight;
     this.rigWeight = w * (mw < 1 ? mw : 1);
     solver._step();
     this.apply();
