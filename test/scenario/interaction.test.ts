@@ -692,6 +692,39 @@ describe("interaction details on the Mannequin", () => {
     );
   });
 
+  it("the IK's master weight scales RotateBoneWeight's turn of the hand, as the effectors' weights: none at 0", async () => {
+    const turns: number[] = [];
+    for (const weight of [1, 0.5, 0]) {
+      const rig = await setup("Mannequin");
+      const hand = rig.ik.references.leftHand.getTransformNode()!;
+      const rest = hand.rotationQuaternion!.clone();
+      const object = new InteractionObject(reachableNode(rig, true), {
+        weightCurves: [
+          {
+            type: InteractionCurveType.RotateBoneWeight,
+            curve: new Curve([
+              { time: 0, value: 1 },
+              { time: 3, value: 1 },
+            ]),
+          },
+        ],
+      });
+      rig.ik.solver.ikPositionWeight = weight;
+      rig.system.startInteraction(FullBodyBipedEffector.LeftHand, object, false);
+      frames(rig, 10);
+      // the hand's own turn (no clip plays: its rest rotation is the animated one)
+      const d = Quaternion.Inverse(rest).multiply(hand.rotationQuaternion!);
+      turns.push((2 * Math.atan2(Math.hypot(d.x, d.y, d.z), Math.abs(d.w)) * 180) / Math.PI);
+    }
+    const [full, half, none] = turns as [number, number, number];
+    console.log(`RotateBoneWeight at master weight 1, 0.5, 0: hand turned ${turns.map((t) => t.toFixed(2))}°`);
+    expect(full).toBeGreaterThan(10);
+    // slerp by rotate-bone weight² × master weight: half the angle at 0.5 (measured before: the full turn at every
+    // weight, 0 included)
+    expect(Math.abs(half / full - 0.5)).toBeLessThan(0.01);
+    expect(none).toBe(0);
+  });
+
   it("a target under the mirrored glTF root (left-handed scene) gives the hand its Y and Z axes", async () => {
     const rig = await setup("Mannequin");
     const world = reachableNode(rig, true, "free");

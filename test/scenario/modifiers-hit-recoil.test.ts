@@ -660,3 +660,54 @@ describe("modifiers and the rig", () => {
     expect(babylon!.forced).toBeGreaterThan(0);
   });
 });
+
+describe("the IK's master weight", () => {
+  it("scales HitReaction's bone turns and Recoil's hand turn as it scales the effectors: half at 0.5, none at 0", async () => {
+    /** Angle (degrees) between a bone's local rotation in `m` and in the reference scene. */
+    const turnOf = (m: LoadedModel, ref: LoadedModel, bone: Bone): number => {
+      const local = (l: LoadedModel) =>
+        l.skeleton.bones[m.skeleton.bones.indexOf(bone)]!.getTransformNode()!.rotationQuaternion!;
+      const d = Quaternion.Inverse(local(ref)).multiply(local(m));
+      return (2 * Math.atan2(Math.hypot(d.x, d.y, d.z), Math.abs(d.w)) * 180) / Math.PI;
+    };
+    const turns: { spine: number; hand: number }[] = [];
+    for (const weight of [1, 0.5, 0]) {
+      const m = await load("Mannequin", false, IDLE);
+      const ref = await load("Mannequin", false, IDLE);
+      const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+      FullBodyBipedIK.create(ref.scene, ref.skeleton).solver.ikPositionWeight = weight;
+      ik.solver.ikPositionWeight = weight;
+      m.scene.render();
+      ref.scene.render();
+      const h = height(m);
+      const r = ik.references;
+      const box = colliderAt(m, r.spine[0]!, 0.2 * h);
+      const hits = new HitReaction(ik, {
+        boneHitPoints: [new HitPointBone({ collider: box, boneLinks: [{ bone: r.spine[0]! }] })],
+      });
+      const recoil = new Recoil(ik, {
+        twoHanded: false,
+        magnitudeRandom: 0,
+        handRotationOffset: { x: -20, y: 0, z: 0 },
+      });
+      hits.hit(box, new Vector3(0, 0, 0.2), worldPos(r.spine[0]!).add(new Vector3(0, 0.1 * h, 0)));
+      recoil.fire(1);
+      for (let f = 0; f < 4; f++) {
+        m.scene.render();
+        ref.scene.render();
+      }
+      turns.push({ spine: turnOf(m, ref, r.spine[0]!), hand: turnOf(m, ref, r.rightHand) });
+    }
+    const [full, half, none] = turns as [(typeof turns)[0], (typeof turns)[0], (typeof turns)[0]];
+    report("master weight 1, 0.5, 0: spine turn (deg)", full.spine, half.spine, none.spine);
+    report("master weight 1, 0.5, 0: hand turn (deg)", full.hand, half.hand, none.hand);
+    expect(full.spine).toBeGreaterThan(3);
+    expect(full.hand).toBeGreaterThan(5);
+    // measured: 4.51°, 2.25°, 0 (spine) and 19.9°, 9.94°, 0 (hand); before, the same turns at every weight, 0
+    // included (the IK's output off, the turns still on)
+    expect(Math.abs(half.spine / full.spine - 0.5)).toBeLessThan(0.01);
+    expect(Math.abs(half.hand / full.hand - 0.5)).toBeLessThan(0.01);
+    expect(none.spine).toBe(0);
+    expect(none.hand).toBe(0);
+  });
+});

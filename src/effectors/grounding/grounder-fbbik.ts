@@ -54,7 +54,8 @@ const weightRef = new NumberRef();
  * IK's rig (so `FullBodyBipedIK` writes them, and a second update in a frame or `dispose` restores the
  * animated pose), and adds to the foot effectors' `positionOffset`. The leg mappings'
  * `maintainRotationWeight` is set to 1 so the feet keep the ground rotation through the solve. Nothing
- * happens while `weight`, `enabled` or the IK's `ikPositionWeight` is off: the pose is the IK's alone.
+ * happens while `weight`, `enabled` or the IK's `ikPositionWeight` is off: the pose is the IK's alone. The pelvis
+ * move and the feet's turns scale with `ikPositionWeight`, as the effectors' offsets do in the solver.
  *
  * Sizes: every length is in world units. Those left out of the options take FinalIK's defaults (made for a
  * human of about 1.8 m) scaled by `height / 1.8`, `height` being the vertical extent of the skeleton's
@@ -129,6 +130,8 @@ export class GrounderFBBIK {
   private readonly hook: () => void;
   private pendingDeltaTime: number | null = null;
   private frameWeight = 0;
+  /** frameWeight × the IK's master weight: for what the grounder writes straight into the rig. */
+  private rigWeight = 0;
   // the last finite weight, spineBend and spineSpeed: a non-finite value is replaced by these (warned once)
   private validWeight = 1;
   private validSpineBend = 2;
@@ -314,6 +317,9 @@ export class GrounderFBBIK {
     this.lastFrame = frame;
     this.readInputs();
     this.frameWeight = w;
+    // the pelvis and the feet's turns go straight into the rig, where the solver's master weight cannot scale them
+    const mw = ik.solver.inner.ikPositionWeight;
+    this.rigWeight = w * (mw < 1 ? mw : 1);
     solver._step();
     this.apply();
   }
@@ -433,6 +439,7 @@ export class GrounderFBBIK {
 
   private apply(): void {
     const w = this.frameWeight;
+    const rw = this.rigWeight;
     const g = this.solver;
     const dt = g.deltaTime;
     const rig = this.ik.rig;
@@ -440,9 +447,9 @@ export class GrounderFBBIK {
 
     // the pelvis, in the rig (before the solver reads the bones)
     const po = g.pelvis.ikOffset;
-    tv.x = po.x * w;
-    tv.y = po.y * w;
-    tv.z = po.z * w;
+    tv.x = po.x * rw;
+    tv.y = po.y * rw;
+    tv.z = po.z * rw;
     if (this.pelvisId > 0 && (tv.x !== 0 || tv.y !== 0 || tv.z !== 0)) {
       rig.worldToComponentVector(tv, tv);
       add(tv, rig.getPosition(this.pelvisId, bonePosition), tv);
@@ -475,7 +482,7 @@ export class GrounderFBBIK {
         }
       }
 
-      weightRef.value = w;
+      weightRef.value = rw;
       slerpByRef(tq, IDENTITY, leg.rotationOffset, weightRef);
       if (tq.x !== 0 || tq.y !== 0 || tq.z !== 0) {
         this.worldToComponentRotationOffset(tq, tq);

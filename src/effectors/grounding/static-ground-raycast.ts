@@ -27,9 +27,10 @@ export interface StaticGroundRaycastOptions {
  * Use it instead of Babylon picking for ground that does not move: `GrounderFBBIK.create(ik, { raycast:
  * StaticGroundRaycast.fromMeshes(groundMeshes).raycast })`. Picking allocates about 0.9 KB a ray and visits
  * every mesh of the scene; this allocates nothing per ray. Baking reads each mesh's positions and indices
- * and its world matrix at that moment: call {@link refresh} after moving, scaling or editing a ground mesh
- * (it allocates). Thin instances are baked each at its matrix. Skinned or morphed ground cannot be baked:
- * `fromMeshes` throws a RangeError naming such meshes (use Babylon picking there).
+ * and its world matrix at that moment: call {@link refresh} after moving, scaling, editing or disposing a
+ * ground mesh (it allocates; a disposed mesh stays ground until then). Thin instances are baked each at its
+ * matrix. Skinned or morphed ground cannot be baked: `fromMeshes` throws a RangeError naming such meshes (use
+ * Babylon picking there).
  *
  * `raycast.sphereCast` ({@link sphereCast}) sweeps a sphere over the triangles of the cells under it, each
  * tested once: the grounder's `Best` quality uses it for its sphere probes.

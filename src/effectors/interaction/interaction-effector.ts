@@ -790,10 +790,12 @@ export class InteractionEffector {
     const rig = this.system.ik.rig;
     const id = this.effector.inner.node.bone;
     const rb = clamp01(this.values[InteractionCurveType.RotateBoneWeight]!);
-    if (rb > 0) {
+    // the turn goes straight into the rig, so the IK's master weight scales it here, as the solver does the weights
+    const master = this.system.ik.solver.inner.ikPositionWeight;
+    if (rb > 0 && master > 0) {
       const goal = this._pickedUp ? this.pickUpRotation : this.effector.rotation;
       rig.worldToComponentRotation(goal, cq);
-      weightRef.value = rb * rb;
+      weightRef.value = rb * rb * (master < 1 ? master : 1);
       slerpByRef(cq2, rig.getRotation(id, cq2), cq, weightRef);
       rig.setRotation(id, cq2);
     }

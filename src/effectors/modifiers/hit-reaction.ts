@@ -457,7 +457,10 @@ export class HitReaction extends OffsetModifier {
 
   private afterSolve(): void {
     const rig = this.ik.rig;
-    const w = this.clock.weight;
+    // the turns go straight into the rig, so the IK's master weight scales them here, as the solver does the offsets
+    const master = this.ik.solver.inner.ikPositionWeight;
+    const w = this.clock.weight * (master > 0 ? (master < 1 ? master : 1) : 0);
+    if (!(w > 0)) return;
     let changed = false;
     const bps = this.boneHitPoints;
     for (let i = 0; i < bps.length; i++) {

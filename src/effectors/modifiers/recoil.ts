@@ -330,8 +330,10 @@ export class Recoil extends OffsetModifier {
       }
     }
 
-    // the primary hand's rotation offset, in the world
-    sc.s = w * mw;
+    // the primary hand's rotation offset, in the world; it goes straight into the rig, so the IK's master weight
+    // scales it here, as the solver does the offsets
+    const master = this.ik.solver.inner.ikPositionWeight;
+    sc.s = w * mw * (master > 0 ? (master < 1 ? master : 1) : 0);
     eulerDegreesScaled(tEuler, this.handRotationOffset, sc);
     // (the space's local rotation, the shot's random rotation, turns the axes it is given about)
     space.rotationToWorld(tEuler, this.handRotation);
