@@ -115,6 +115,32 @@ describe("hand poser", () => {
     });
   }
 
+  it("Superhero: the IK's master weight scales the finger pose, as the effectors' weights: none at 0", async () => {
+    const turns: number[] = [];
+    for (const master of [1, 0.5, 0]) {
+      const { m, ik, system, grip, interaction, poserWeight } = await setup("Superhero");
+      const poser = system.getPoser(FullBodyBipedEffector.LeftHand)!;
+      const rest = poser.bones.map((b) => b.rotationQuaternion!.clone());
+      for (const n of grip.getDescendants(false) as TransformNode[])
+        if (n.name !== "grip pose")
+          n.rotationQuaternion = n.rotationQuaternion!.multiply(Quaternion.RotationAxis(Vector3.Right(), 0.87));
+      ik.solver.ikPositionWeight = master;
+      system.startInteraction(FullBodyBipedEffector.LeftHand, interaction, false);
+      const ie = system.getInteractionEffector(FullBodyBipedEffector.LeftHand);
+      // to the curve's hold at 1 (0.5–1 s)
+      while (ie.timer < 0.7) m.scene.render();
+      expect(poser.weight).toBeCloseTo(poserWeight.evaluate(ie.timer) * ie.weight * master, 12);
+      turns.push(Math.max(...poser.bones.map((b, i) => angle(b.rotationQuaternion!, rest[i]!))));
+    }
+    const [full, half, none] = turns as [number, number, number];
+    console.log(`finger pose at master weight 1, 0.5, 0: largest finger turn ${turns.map((t) => t.toFixed(4))} rad`);
+    expect(full).toBeGreaterThan(0.8);
+    // a slerp by the weight: half the angle at 0.5 (before: the whole pose at every master weight, 0 included)
+    expect(Math.abs(half / full - 0.5)).toBeLessThan(0.01);
+    // the fingers as the animation left them (the angle's float noise aside)
+    expect(none).toBeLessThan(1e-6);
+  });
+
   it("Superhero: a PoserWeight curve with no finger pose under the target warns once, saying how to make one", async () => {
     // the fingers used to keep their animation without a word: a newcomer's grip did not close
     const LH = FullBodyBipedEffector.LeftHand;

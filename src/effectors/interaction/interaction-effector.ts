@@ -336,7 +336,8 @@ export class InteractionEffector {
         if (this.bendConstraint !== null) this.bendConstraint.weight = v;
         break;
       case InteractionCurveType.PoserWeight:
-        if (this.poser !== null) this.poser.weight = v;
+        // the poser writes the fingers itself: the IK's master weight scales it here, as it does RotateBoneWeight
+        if (this.poser !== null) this.poser.weight = v * clamp01(this.system.ik.solver.inner.ikPositionWeight);
         break;
       default:
         break;
