@@ -481,13 +481,16 @@ describe.skipIf(skip)(title, () => {
       const heroPlaying = await hook<string[]>("h.scene.animationGroups.filter((g) => g.isPlaying).map((g) => g.name)");
       expect(heroPlaying.some((n) => n.startsWith("Walk_Loop (UAL)"))).toBe(true);
       // with the IK off (the free scenario's handles hold the feet), a foot moves with the walk; scene time runs
-      // on the fixed clock: wait for it, reading fresh matrices
+      // on the fixed clock, let go for this (held, it stopped with the switch's 0.3 s fade, and the walk's phase
+      // then decided whether the foot had moved far enough): wait for it, reading fresh matrices
+      await hook("h.hold(null)");
       await hook("h.setIK(false)");
       const foot = "h.iks[0].references.leftFoot.getTransformNode().computeWorldMatrix(true).getTranslation()";
       await hook(`(window.__heroFoot = ${foot}, 0)`);
       await waitFor(`${foot}.subtract(window.__heroFoot).length() > 0.05 * h.height`, 60_000);
       const moved = await hook<number>(`${foot}.subtract(window.__heroFoot).length() / h.height`);
       await hook("h.setIK(true)");
+      await hook("h.hold(() => h.done() && !h.fading())");
       lines.push(
         `hero.gltf: ${borrowed.length} clips borrowed from UAL; "Walk_Loop (UAL)" plays, the left foot moved ${(moved * 100).toFixed(1)} % of h`,
       );
