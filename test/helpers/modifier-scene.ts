@@ -80,3 +80,46 @@ export function sampleOffsets(ik: FullBodyBipedIK, effector: FullBodyBipedEffect
   ik.solver.onPreReadObservable.add(() => out.push(ik.solver.getEffector(effector).positionOffset.clone()));
   return out;
 }
+
+/** The left hand's world rotation in the right hand's frame, into `out`. */
+export function leftInRight(ik: FullBodyBipedIK, out: Quaternion): Quaternion {
+  const r = ik.references;
+  const m = r.leftHand
+    .getTransformNode()!
+    .computeWorldMatrix(true)
+    .multiply(r.rightHand.getTransformNode()!.computeWorldMatrix(true).clone().invert());
+  m.decompose(undefined, out);
+  return out;
+}
+
+/** The hands as the animation has them (before the solve, as the modifiers see them), updated every frame. */
+export function recordAnimatedHands(ik: FullBodyBipedIK): { l: Vector3; r: Vector3; rel: Quaternion } {
+  const animated = { l: new Vector3(), r: new Vector3(), rel: new Quaternion() };
+  const r = ik.references;
+  ik.solver.onPreUpdateObservable.add(() => {
+    animated.l.copyFrom(worldPos(r.leftHand));
+    animated.r.copyFrom(worldPos(r.rightHand));
+    leftInRight(ik, animated.rel);
+  });
+  return animated;
+}
+
+/**
+ * How far the left hand is from its animated grip on the right hand turned by `turn` (a two-handed Recoil's hand
+ * rotation): its place (/h) and its rotation relative to the right hand (radians).
+ */
+export function gripError(
+  ik: FullBodyBipedIK,
+  animated: { l: Vector3; r: Vector3; rel: Quaternion },
+  turn: Quaternion,
+  h: number,
+): { place: number; rotation: number } {
+  const r = ik.references;
+  const expected = animated.l.subtract(animated.r).applyRotationQuaternion(turn);
+  const rel = worldPos(r.leftHand).subtract(worldPos(r.rightHand));
+  const q = leftInRight(ik, new Quaternion());
+  return {
+    place: rel.subtract(expected).length() / h,
+    rotation: 2 * Math.acos(Math.min(1, Math.abs(Quaternion.Dot(q, animated.rel)))),
+  };
+}

@@ -7,10 +7,11 @@ import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.j
 import type { FullBodyBipedIK } from "../../babylon/full-body-biped-ik.js";
 import { setQuaternionFields } from "../../babylon/babylon-fields.js";
 import { decomposeRotationToRef } from "../../babylon/matrix-decompose.js";
-import { Quat, copyQuat, multiply, rotateVector } from "../../math/quat.js";
+import { Quat, copyQuat, multiply, rotateVector, slerpByRef } from "../../math/quat.js";
 import { type ReadonlyVec3, Vec3, copy } from "../../math/vec3.js";
 import { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import { Curve } from "../../math/curve.js";
+import { NumberRef } from "../../math/number-ref.js";
 import {
   CharacterFrame,
   type Scalars,
@@ -112,6 +113,8 @@ const tM2 = new Matrix();
 const tDelta = new Quat();
 const tRot = new Quat();
 const tHalfAngles = new Vec3();
+const tPrimaryBefore = new Vec3();
+const tPinned = new Quat();
 
 /**
  * Procedural recoil (FinalIK's Recoil). `fire(magnitude)` starts a shot: for the length of
@@ -122,9 +125,10 @@ const tHalfAngles = new Vec3();
  * ±{@link rotationRandom}.
  *
  * After the solve the primary hand turns by {@link handRotationOffset} × w (in the aim space); when
- * {@link twoHanded}, the other hand's effector is re-pinned relative to the primary hand (its animated
- * position relative to the primary hand, carried by the primary hand's offset and rotation) and its bone
- * keeps its animated rotation relative to the primary hand.
+ * {@link twoHanded}, the other hand moves with the primary hand's recoil (the shot's offset and rotation, about
+ * the primary hand) and is pinned, by {@link pinWeight}, to its animated place and rotation relative to the
+ * primary hand. The pin follows the recoil curve, so it enters and leaves with the shot: a pin in full at once
+ * turned a hand that Inertia had moved off its grip by 30° in the shot's first frame.
  */
 export class Recoil extends OffsetModifier {
   /** The offsets. */
@@ -159,11 +163,21 @@ export class Recoil extends OffsetModifier {
   readonly randomRotation = new Quaternion();
   /** The primary hand's world rotation offset of the last frame. */
   readonly handRotation = new Quaternion();
+  /**
+   * [0, 1] How much of its animated grip on the primary hand the other hand was pinned to in the last frame
+   * ({@link twoHanded}): twice the recoil curve's value (without the magnitude), clamped to [0, 1], and at least
+   * what the previous shot's pin had when this one was fired, fading over this shot (so rapid fire does not let go).
+   */
+  pinWeight = 0;
   private length = 0;
   private active = false;
   private blendWeight = 1;
   private blendFrom = 0;
   private handsPending = false;
+  /** The pin weight when the running shot was fired (the previous shot's), fading over this shot. */
+  private pinFrom = 0;
+  /** The pin as a ref for slerpByRef (a double handed to a call may be boxed). */
+  private readonly pinRef = new NumberRef();
   private readonly space = new CharacterFrame();
   /** Secondary hand rotation relative to the primary (animated, this frame). */
   private readonly relativeRotation = new Quaternion();
@@ -269,6 +283,7 @@ export class Recoil extends OffsetModifier {
         a.setAll(0);
       }
     }
+    this.pinFrom = this.active ? this.pinWeight : 0;
     if (this.active && this.blendTime > 0) {
       this.blendFrom = this.currentWeight;
       this.blendWeight = 0;
@@ -285,6 +300,7 @@ export class Recoil extends OffsetModifier {
     this.active = false;
     this.handsPending = false;
     this.currentWeight = 0;
+    this.pinWeight = 0;
     for (const o of this.offsets) o.current.setAll(0);
   }
 
@@ -299,12 +315,21 @@ export class Recoil extends OffsetModifier {
     const sc = this.scalars;
     sc.a = this.timer;
     this.recoilWeight.evaluateInto(sc);
-    let w = sc.b * this.magnitudeMultiplier;
+    const c = sc.b;
+    let w = c * this.magnitudeMultiplier;
     if (this.blendWeight < 1) {
       this.blendWeight = this.blendTime > 0 ? Math.min(1, this.blendWeight + deltaTime / this.blendTime) : 1;
       w = this.blendFrom + (w - this.blendFrom) * this.blendWeight;
     }
     this.currentWeight = w;
+    // the pin follows the curve (not the magnitude: a light shot still holds the grip), full from half of it, and
+    // never drops below what the previous shot's had, fading over this one, so rapid fire without a blend keeps it
+    const carried = this.pinFrom * (1 - this.timer / length);
+    const pin = c > 0.5 ? 1 : c > 0 ? 2 * c : 0;
+    this.pinWeight = pin > carried ? pin : carried;
+    // what the primary hand's effector had before the recoil's offsets: the secondary hand keeps its own place
+    // relative to that, where the pin lets go
+    if (this.twoHanded) copy(tPrimaryBefore, this.primaryEffector().positionOffset);
 
     // the aim space, turned by the shot's random rotation
     // (this.frame is read afresh every update: turning it here touches nothing else)
@@ -365,15 +390,23 @@ export class Recoil extends OffsetModifier {
     }
   }
 
-  /** Moves the secondary hand's effector to keep its animated place relative to the primary hand. */
+  /** The effector of the hand holding the weapon. */
+  private primaryEffector() {
+    return this.ik.solver.getEffector(
+      this.handedness === RecoilHandedness.Right ? FullBodyBipedEffector.RightHand : FullBodyBipedEffector.LeftHand,
+    );
+  }
+
+  /**
+   * Moves the secondary hand's effector with the primary hand's recoil (its offset from the recoil, and the hand
+   * rotation about the primary hand) and, by {@link pinWeight}, to its animated place relative to the primary hand.
+   */
   private pinSecondaryHand(): void {
     const r = this.ik.references;
     const right = this.handedness === RecoilHandedness.Right;
     const primaryBone = right ? r.rightHand : r.leftHand;
     const secondaryBone = right ? r.leftHand : r.rightHand;
-    const primary = this.ik.solver.getEffector(
-      right ? FullBodyBipedEffector.RightHand : FullBodyBipedEffector.LeftHand,
-    );
+    const primary = this.primaryEffector();
     const secondary = this.ik.solver.getEffector(
       right ? FullBodyBipedEffector.LeftHand : FullBodyBipedEffector.RightHand,
     );
@@ -391,16 +424,20 @@ export class Recoil extends OffsetModifier {
     tM1.invertToRef(tM1);
     tM2.multiplyToRef(tM1, tM2);
     decomposeRotationToRef(tM2, this.relativeRotation);
-    // secondary target = primary (with its offset) + hand rotation × animated (secondary − primary)
-    tRel.x = tSecondary.x - tPrimary.x;
-    tRel.y = tSecondary.y - tPrimary.y;
-    tRel.z = tSecondary.z - tPrimary.z;
+    // secondary target = primary (with its offset) + hand rotation × (animated (secondary − primary) + the part of
+    // the secondary's own offset beyond the primary's before the recoil that the pin leaves): at pin 1 the animated
+    // grip, at 0 the hands' own relation carried rigidly by the primary's recoil
+    const keep = 1 - this.pinWeight;
+    const so = secondary.positionOffset;
+    tRel.x = tSecondary.x - tPrimary.x + keep * (so.x - tPrimaryBefore.x);
+    tRel.y = tSecondary.y - tPrimary.y + keep * (so.y - tPrimaryBefore.y);
+    tRel.z = tSecondary.z - tPrimary.z + keep * (so.z - tPrimaryBefore.z);
     rotateVector(tRel, this.handRotation, tRel);
     // the secondary offset that puts it there: primary offset + primary + rel − secondary
     tRel.x += tPrimary.x - tSecondary.x;
     tRel.y += tPrimary.y - tSecondary.y;
     tRel.z += tPrimary.z - tSecondary.z;
-    setSum(secondary.positionOffset, primary.positionOffset, tRel);
+    setSum(so, primary.positionOffset, tRel);
   }
 
   private afterSolve(): void {
@@ -414,14 +451,20 @@ export class Recoil extends OffsetModifier {
     if (p <= 0 || s <= 0) return;
     const hr = this.handRotation;
     let changed = false;
-    if (hr.x !== 0 || hr.y !== 0 || hr.z !== 0) {
+    const turned = hr.x !== 0 || hr.y !== 0 || hr.z !== 0;
+    if (turned) {
       worldDeltaToComponent(rig, hr, tDelta);
       multiply(tRot, tDelta, rig.getRotation(p, tRot));
       rig.setRotation(p, tRot);
       changed = true;
     }
     if (this.twoHanded) {
-      multiply(tRot, rig.getRotation(p, tRot), this.relativeRotation);
+      // the animated grip on the primary hand, by the pin, from the solved hand turned with the primary
+      multiply(tPinned, rig.getRotation(p, tRot), this.relativeRotation);
+      rig.getRotation(s, tRot);
+      if (turned) multiply(tRot, tDelta, tRot);
+      this.pinRef.value = this.pinWeight;
+      slerpByRef(tRot, tRot, tPinned, this.pinRef);
       rig.setRotation(s, tRot);
       changed = true;
     }
