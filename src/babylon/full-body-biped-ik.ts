@@ -355,6 +355,8 @@ export class FullBodyBipedIK {
       return;
     }
     this._resumed = this.skipping;
+    // frames went by unsolved: the elbow's memory of the last solve would ease from a pose no longer shown
+    if (this.skipping) this.solver.inner.resetMemory();
     this.skipping = false;
     this.lastFrame = this.scene.getFrameId();
     // what the IK wrote comes off before OnPreUpdate: its observers see the pose the solve will read

@@ -111,6 +111,16 @@ export class IKSolverFullBody implements ChainSolver {
     return this.updates;
   }
 
+  /**
+   * The next update starts afresh, as a first one: what an update carries into the next (the fitted elbow side's
+   * turn limit) is forgotten. Call it when updates resume after frames without one, or after a teleport; the
+   * Babylon component does when it resumes (enabled again, back from level of detail Off, shown again).
+   */
+  resetMemory(): void {
+    // one number skipped: the next update is no successor of the last (elbow-swivel-memory.ts)
+    this.updates = this.updates < 0x3fffffff ? this.updates + 1 : 0;
+  }
+
   private readonly warned = new Set<string>();
   private updates = 0;
   private validIterations = 4;
