@@ -65,6 +65,13 @@ const normal = new Float64Array(9);
 const rhs = new Float64Array(3);
 /** How far inside its reach (× the leg's length) a leg's step aims. */
 const REACH_MARGIN = 1e-3;
+/**
+ * Levenberg–Marquardt damping, × the summed squared gradients. Near 0 (Gauss–Newton) the steps overshoot where
+ * the excess is large and its gradient weak, and the turn ends wherever the steps left it: 50° jumps a frame.
+ */
+const DAMPING = 0.5;
+/** The damped steps taken (each shrinks the excess along a strong gradient to a third). */
+const STEPS = 12;
 /** The summed squared gradients of the legs in the equations. */
 const leverSize = new Float64Array(1);
 
@@ -77,11 +84,13 @@ export interface ReachingLeg {
 }
 
 /**
- * Turns the rigid pelvis about the root node so that feet out of their legs' reach come within it: a few
- * damped Gauss–Newton steps on the turn ω for the legs' excesses (how far, × the foot effector's weight, each
- * thigh stands beyond its leg's reach of its target). Directions no excess depends on stay 0 (damping),
- * so the smallest turn that brings the feet within reach is taken. The thighs are turned about the root and
- * `turn` (the pelvis's turn since the animation) with them.
+ * Turns the rigid pelvis about the root node so that feet out of their legs' reach come within it: a fixed
+ * number of Levenberg–Marquardt steps on the turn ω for the legs' excesses (how far, × the foot effector's
+ * weight, each thigh stands beyond its leg's reach of its target), from no turn. The damping keeps directions
+ * no excess depends on at 0, so the smallest turn that brings the feet within reach is taken, and makes the
+ * turn a continuous function of the targets: feet beyond any turn's help get a turn that grows smoothly as
+ * they go, not one that jumps between frames. The thighs are turned about the root and `turn` (the pelvis's
+ * turn since the animation) with them.
  */
 export function turnPelvisToReach(
   root: IKNode,
@@ -90,14 +99,13 @@ export function turnPelvisToReach(
   turn: Quat,
   maxStep: Readonly<NumberRef>,
 ): void {
-  for (let k = 0; k < 6; k++) {
+  for (let k = 0; k < STEPS; k++) {
     normal.fill(0);
     rhs.fill(0);
     leverSize[0] = 0;
     const reaching = addLeg(root, left);
     if (!addLeg(root, right) && !reaching) return;
-    // damping relative to the gradients' size: keeps the unconstrained directions at 0
-    const damping = 1e-3 * leverSize[0]!;
+    const damping = DAMPING * leverSize[0]!;
     normal[0]! += damping;
     normal[4]! += damping;
     normal[8]! += damping;
@@ -140,9 +148,9 @@ export function turnPelvisToReach(
 
 /**
  * Adds a leg's equation when its foot is beyond reach (and its gradient's squared length to `leverSize`); false
- * when it is reached. The excess e (× the foot effector's weight, plus a margin) shrinks by ω · (r × u) for a
- * small turn ω, r the lever from the root to the thigh and u the unit direction from the thigh to the target.
- * Nothing but a boolean is returned: no double crosses a call (see NumberRef).
+ * when it is reached. The excess e (× the foot effector's weight, plus a margin growing in with it) shrinks by
+ * ω · (r × u) for a small turn ω, r the lever from the root to the thigh and u the unit direction from the thigh
+ * to the target. Nothing but a boolean is returned: no double crosses a call (see NumberRef).
  */
 function addLeg(root: IKNode, leg: ReachingLeg): boolean {
   const w = leg.foot.effectorPositionWeight;
@@ -152,8 +160,10 @@ function addLeg(root: IKNode, leg: ReachingLeg): boolean {
   const d = Math.sqrt(goal.x * goal.x + goal.y * goal.y + goal.z * goal.z);
   const excess = d - leg.length;
   if (!(excess > 0)) return false;
-  // aim a little inside the reach: the steps then end within it instead of creeping up to its edge
-  const e = (excess + REACH_MARGIN * leg.length) * (w > 1 ? 1 : w);
+  // aim a little inside the reach (the steps then end within it instead of creeping up to its edge); the margin
+  // grows in with the excess, so the equation starts from 0 as the foot leaves the reach instead of jumping in
+  const margin = REACH_MARGIN * leg.length;
+  const e = (excess + (excess < margin ? excess : margin)) * (w > 1 ? 1 : w);
   sub(lever, t, root.solverPosition);
   const gx = (lever.y * goal.z - lever.z * goal.y) / d;
   const gy = (lever.z * goal.x - lever.x * goal.z) / d;
