@@ -22,8 +22,8 @@ import { type ReadonlyVec3, Vec3 } from "../math/vec3.js";
 
 /**
  * Sweeps at most per solve. Measured on the demo tentacle's orbit (test/helpers/ball-orbit.ts, 40 iterations, with
- * the ball): samples more than 1 % of the chain off 5/64 with none, 3/64 with 1, 0/64 with 2 and 3 (0/64, 1/64 and 0/64
- * without the ball).
+ * the ball): samples more than 1 % of the chain off 5/64 with none, 3/64 with 1, 0/64 with 2 and 3 (without the
+ * ball 7, 5, 1 and 0/64).
  */
 const SWEEPS = 3;
 
