@@ -1,9 +1,11 @@
 /**
- * `npm run bench:ab -- <git-ref> [solver|frame|biped|biped-fixed|family|fabrik-arm|fabrik-finger]`: the working
- * tree against another revision, in one process. biped: one frame of issue 19's problem + the skeleton's matrices
- * (as `npm run bench -- biped-frame`); biped-fixed: the same with `iterationTolerance` 0; family: a frame of a rider
- * and its mount with FullBodyBipedIKs, an AimIK, a LookAtIK and a LimbIK hanging from each other; fabrik-arm and
- * fabrik-finger: one solve of the family benchmark's FABRIK-with-hinges rows at the default hinge help.
+ * `npm run bench:ab -- <git-ref> [solver|frame|biped|biped-fixed|family|fabrik-arm|fabrik-finger|fabrik-orbit]`:
+ * the working tree against another revision, in one process. biped: one frame of issue 19's problem + the
+ * skeleton's matrices (as `npm run bench -- biped-frame`); biped-fixed: the same with `iterationTolerance` 0;
+ * family: a frame of a rider and its mount with FullBodyBipedIKs, an AimIK, a LookAtIK and a LimbIK hanging from
+ * each other; fabrik-arm and fabrik-finger: one solve of the family benchmark's FABRIK-with-hinges rows at the
+ * default hinge help; fabrik-orbit: one frame of the demo tentacle's orbit with its cone limits and ball
+ * (test/helpers/ball-orbit.ts, FABRIK at 40 iterations).
  *
  * This machine switches between two speeds every few seconds to minutes (bench/README.md), so two
  * benchmark runs minutes apart compare the machine, not the code. Here both builds are loaded into the
@@ -46,7 +48,33 @@ const LOADERS: Record<string, (buildDir: string) => Promise<Op>> = {
   family: familyFrame,
   "fabrik-arm": (dir) => fabrikHingeSolve(dir, "ROBOT_ARM"),
   "fabrik-finger": (dir) => fabrikHingeSolve(dir, "ROBOT_FINGER"),
+  "fabrik-orbit": fabrikOrbitFrame,
 };
+
+/** One frame of the demo tentacle's orbit (test/helpers/ball-orbit.ts): cone limits, the ball, FABRIK at 40. */
+async function fabrikOrbitFrame(dir: string): Promise<Op> {
+  const url = (f: string) => pathToFileURL(join(dir, f)).href;
+  type Mod<T> = Promise<T>;
+  const { IKSolverFABRIK } = await (import(url("src/fabrik/ik-solver-fabrik.js")) as Mod<
+    typeof import("../src/fabrik/ik-solver-fabrik.js")
+  >);
+  const orbit = await (import(url("test/helpers/ball-orbit.js")) as Mod<
+    typeof import("../test/helpers/ball-orbit.js")
+  >);
+  const { c, s, centre } = orbit.orbitRig(
+    (chain) => {
+      const f = new IKSolverFABRIK(chain.pose, chain.ids, { rootParent: 0 });
+      f.maxIterations = 40;
+      return f;
+    },
+    { limits: true },
+  );
+  const frame = orbit.orbitFrame(c, s, centre, true);
+  return (f) => {
+    frame(f % orbit.ORBIT_FRAMES);
+    s.update();
+  };
+}
 
 /**
  * One solve of `npm run bench -- family`'s FABRIK-with-hinges group at its default hinge help: IKSolverFABRIK on a

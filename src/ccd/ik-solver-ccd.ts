@@ -17,7 +17,8 @@ import {
 } from "../math/quat.js";
 import { Vec3, anyPerpendicular } from "../math/vec3.js";
 import type { IKPose } from "../solver/pose.js";
-import { FreePassSettings, composeOwnTurns, composeTurns, turnFreeLinks } from "./ccd-passes.js";
+import { composeOwnTurns } from "../joints/own-turns.js";
+import { FreePassSettings, composeTurns, turnFreeLinks } from "./ccd-passes.js";
 
 /** The order CCD turns the links in within an iteration. */
 export type CCDLinkOrder = "tipToRoot" | "rootToTip";

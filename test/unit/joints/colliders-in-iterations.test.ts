@@ -3,7 +3,9 @@
  * (test/helpers/ball-orbit.ts: 16 unit links under an idle sway, cone limits 45°/28°, a ball between the root and
  * a target orbiting it, 64 samples). FABRIK pushes the joints out after every backward reach, so the chain wraps
  * round the ball: tip's miss (median) 13.2 % of the chain → 0.09 %, samples more than 1 % off 48 → 27 (27 without
- * the ball at all: what the limits leave), without limits 14 → 0 (worst 17.3 % → 0.15 %). CCD with limits after
+ * the ball at all: what the limits leave), without limits 14 → 0 (worst 17.3 % → 0.15 %); with `limitedReach` (the
+ * limits kept in the forward reach, the closing sweeps) 27 → 0 with the ball and without (worst 37.0 % → 0.33 %,
+ * 0.30 %), where CCD leaves 2 (worst 10.8 %). CCD with limits after
  * the colliders pushes out after every iteration: the deepest joint or segment 2.2 % of the chain inside the ball →
  * 0.05 %, samples more than 1 % off 22 → 2. No limit is exceeded either way.
  */
@@ -28,6 +30,13 @@ const fabrik =
     s.collideInIterations = inIterations;
     return s;
   };
+
+/** FABRIK as the demo sets it, FinalIK's limits only between iterations (`limitedReach` false). */
+const fabrikUnlimitedReach = (c: TestChain): IKSolverJoints => {
+  const s = fabrik(true)(c) as IKSolverFABRIK;
+  s.limitedReach = false;
+  return s;
+};
 
 /** CCD as the demo sets it (20 iterations). */
 const ccd =
@@ -64,7 +73,7 @@ describe("colliders inside the iterations", () => {
       run("FABRIK, limits, ball, after the solve only", fabrik(false), { limits: true });
       run("FABRIK, no limits, ball, after the solve only", fabrik(false), { limits: false });
     }
-    // measured 0.09 % (13.2 % with the push-out after the solve only), 27/64 (48/64) as 27/64 with no ball at all
+    // measured 0.09 % (13.2 % with the push-out after the solve only), 0/64 (16/64) as 0/64 with no ball at all
     expect(median(limited.tips)).toBeLessThan(0.005);
     expect(off(limited)).toBeLessThanOrEqual(off(noBall));
     // without limits every target is met: worst 0.15 % (17.3 %)
@@ -74,6 +83,21 @@ describe("colliders inside the iterations", () => {
       expect(Math.max(...r.depths)).toBeLessThan(0);
       expect(r.over).toBeLessThan(1e-6);
     }
+  });
+
+  it("FABRIK with cone limits reaches what CCD reaches (limitedReach)", () => {
+    const ball = run("FABRIK, limits, ball", fabrik(true), { limits: true });
+    const noBall = run("FABRIK, limits, no ball", fabrik(true), { limits: true, colliders: false });
+    const finalIK = run("FABRIK, limits, ball, limitedReach false", fabrikUnlimitedReach, { limits: true });
+    const reference = run("CCD, limits, ball", ccd(true), { limits: true });
+    // measured 0/64 over 1 % with the ball and without (worst 0.33 %, 0.30 %); false: 27/64 (worst 37.0 %); CCD 2/64
+    expect(off(finalIK)).toBeGreaterThan(20);
+    for (const r of [ball, noBall]) {
+      expect(off(r)).toBeLessThanOrEqual(off(reference));
+      expect(Math.max(...r.tips)).toBeLessThan(0.01);
+      expect(r.over).toBeLessThan(1e-6);
+    }
+    expect(Math.max(...ball.depths)).toBeLessThan(0);
   });
 
   it("CCD with limits after the colliders: the limits undo less of the push-out", () => {
