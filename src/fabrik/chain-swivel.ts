@@ -149,8 +149,9 @@ export class ChainSwivel {
     const y = P[k + 1]! - goal.y;
     const z = P[k + 2]! - goal.z;
     const miss = x * x + y * y + z * z;
-    // another swivel must gain more than rounding, so a chain the first trial serves stays as the pass left it
-    if (!(miss < this.bestMiss * (1 - 1e-12))) return;
+    // another swivel must gain more than rounding (a leg's swivels tie to 1e-12, and rounding turned its knee aside),
+    // so a chain the first trial serves stays as the pass left it
+    if (!(miss < this.bestMiss * (1 - 1e-9))) return;
     this.bestMiss = miss;
     this.bestAngle = this.angle;
     this.bestPositions.set(P);

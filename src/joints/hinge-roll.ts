@@ -1,12 +1,14 @@
 /**
  * FABRIK's help for a hinge: the joint before it rolls about its own bone so that the hinge's plane holds the
  * point its bones must reach, which the hinge alone (it drops every turn off its axis) cannot; when the joint's own
- * limit holds the roll back, the joint swivels its bone about the line to that point instead.
+ * limit holds the roll back, the joint swivels its bone about the line to that point instead. Before a single hinge it
+ * also tries the hinge's joint on the other side of that line, so a one-sided hinge (a knee) bends forward.
  * @module
  */
 import {
   Quat,
   type ReadonlyQuat,
+  copyQuat,
   fromToRotation,
   multiply,
   multiplyConjugate,
@@ -45,6 +47,13 @@ const turned = new Quat();
 const child = new Quat();
 const turn = new Quat();
 const best = new Quat();
+const kept = new Quat();
+
+/**
+ * A single hinge's two sides ({@link pickSide}) reach alike when their scores (cosines) differ by less than this
+ * (about 0.08°): the one that turns the joint less then wins.
+ */
+const ALIKE = 1e-6;
 
 /** The best trial so far, kept in an object so no double crosses a call. */
 class Choice {
@@ -170,8 +179,9 @@ function tryTurn(rot: ReadonlyQuat, P: Float64Array, h: BeforeHinge): void {
  * does best once the joint's own limit and the hinge are applied. When the joint's limit holds that roll back (and
  * `h.swivel`), the bone also swivels about the line from the joint to the far point, which keeps the next joint's
  * distance from it: from FABRIK's swivel in steps of 22.5° the way the result improves, then (`h.fine`) in half and
- * quarter steps about the best. `R`, `O` and `P` are the solver's rotations, bone vectors and positions.
- * Allocation-free.
+ * quarter steps about the best. Before a single hinge, a joint turned more than a quarter turn also tries the other
+ * side of the line to the far point ({@link pickSide}). `R`, `O` and `P` are the solver's rotations, bone vectors and
+ * positions. Allocation-free.
  */
 export function placeBeforeHinge(
   rot: Quat,
@@ -206,9 +216,44 @@ export function placeBeforeHinge(
   swivelTo(rot, P, h);
   // FABRIK's own swivel stays unless the joint's limit holds back the roll the hinge needs
   if (h.swivel && onLine && choice.heldBack && !served()) climbSwivel(rot, P, h);
+  if (onLine && h.farIndex === h.i + 2 && choice.score >= -2) pickSide(rot, oldRot, P, h);
   if (choice.score < -2) return;
   multiply(rot, best, rot);
   normalizeQuat(rot, rot);
+}
+
+/**
+ * For a single hinge: FABRIK may leave the hinge's joint on the side it cannot bend to (a knee behind the line from
+ * hip to ankle), and the roll then turns the bone before it about half a turn so the hinge bends its own way, which
+ * in the world is backward. When the trial kept turns the joint more than a quarter turn from `oldRot` (its rotation
+ * before the pass: the animated one in the first), tries the other side, the bone swivelled half a turn about the
+ * line to the far point (the hinge's joint mirrored about that line, its distances kept), and keeps the side that
+ * reaches nearer or, where both reach alike, the one that turns the joint less: a knee bends the way the animation
+ * bends it.
+ */
+function pickSide(rot: ReadonlyQuat, oldRot: ReadonlyQuat, P: Float64Array, h: BeforeHinge): void {
+  // |q · oldRot| is the cosine of half the turn from oldRot: the larger, the smaller the turn
+  multiply(turned, best, rot);
+  const asIs = Math.abs(turned.x * oldRot.x + turned.y * oldRot.y + turned.z * oldRot.z + turned.w * oldRot.w);
+  if (asIs > Math.SQRT1_2) return;
+  copyQuat(kept, best);
+  const keptScore = choice.score;
+  const keptAngle = choice.angle;
+  const keptHeldBack = choice.heldBack;
+  choice.score = -3;
+  choice.trying = Math.PI;
+  swivelTo(rot, P, h);
+  const gain = choice.score - keptScore;
+  if (gain > ALIKE) return;
+  if (gain > -ALIKE) {
+    multiply(turned, best, rot);
+    const mirrored = Math.abs(turned.x * oldRot.x + turned.y * oldRot.y + turned.z * oldRot.z + turned.w * oldRot.w);
+    if (mirrored > asIs) return;
+  }
+  copyQuat(best, kept);
+  choice.score = keptScore;
+  choice.angle = keptAngle;
+  choice.heldBack = keptHeldBack;
 }
 
 /** True when the best trial points the child's bone at the far point (to {@link SERVED}). */
