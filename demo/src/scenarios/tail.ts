@@ -38,8 +38,8 @@ const IDLE = 2;
 /** What each solver (SOLVERS' order) does with the tentacle's settings, in the panel. */
 const NOTES = [
   "CCDIK turns link by link from the tip, held by the limits, the grey ball a collider.",
-  "FABRIK moves the joints to the target and back, the grey ball pushing the links out on each pass, then applies " +
-    "the limits: behind the ball the chain wraps round it.",
+  "FABRIK moves the joints to the target and back within the limits, the grey ball pushing the links out on each " +
+    "pass; a few limited sweeps from the tip close the rest.",
   "JacobianIK has no colliders: it goes through the grey ball. Its limits are angle ranges per axis (a cone or fan " +
     "becomes a box inside it, no twist); its hinge keeps the sway's tilt off the axis (2.9°).",
 ];
