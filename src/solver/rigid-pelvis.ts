@@ -3,8 +3,8 @@
  * preserveBoneLengths the mapping leaves the thighs on the pelvis, so the legs must solve from there).
  * @module
  */
-import type { NumberRef } from "../math/number-ref.js";
-import { Quat, copyQuat, multiply, multiplyConjugate, rotateVector } from "../math/quat.js";
+import { NumberRef } from "../math/number-ref.js";
+import { Quat, copyQuat, multiply, multiplyConjugate, rotateVector, slerpByRef } from "../math/quat.js";
 import { Vec3, add, sub } from "../math/vec3.js";
 import type { IKNode } from "./node.js";
 import { symmetricPlaneRotation } from "./plane.js";
@@ -74,6 +74,15 @@ const DAMPING = 0.5;
 const STEPS = 12;
 /** The summed squared gradients of the legs in the equations. */
 const leverSize = new Float64Array(1);
+/** The legs' summed excess (× weight, without the margin) as addLeg found it. */
+const excessSum = new Float64Array(1);
+/**
+ * The remaining excess (× the legs' mean length) at which the pelvis keeps half its turn: feet no turn brings within
+ * reach gain little from it (Xbot pulled 0.2 h back: 35° for 1 % h of foot), so the turn fades with what stays out.
+ */
+const GIVE_UP_EXCESS = 0.05;
+const identityTurn = new Quat();
+const kept = new NumberRef();
 
 /** A leg for {@link turnPelvisToReach}: its first node, its length and its end effector's target and weight. */
 export interface ReachingLeg {
@@ -89,8 +98,10 @@ export interface ReachingLeg {
  * weight, each thigh stands beyond its leg's reach of its target), from no turn. The damping keeps directions
  * no excess depends on at 0, so the smallest turn that brings the feet within reach is taken, and makes the
  * turn a continuous function of the targets: feet beyond any turn's help get a turn that grows smoothly as
- * they go, not one that jumps between frames. The thighs are turned about the root and `turn` (the pelvis's
- * turn since the animation) with them.
+ * they go, not one that jumps between frames. What excess the steps leave then turns the pelvis back toward the
+ * animation's (by 1 / (1 + (x / GIVE_UP_EXCESS)²), x the excess × the legs' mean length): a turn that brings the
+ * feet within reach is kept, one that cannot does not tip the hips for a centimetre of foot. The thighs are turned
+ * about the root and `turn` (the pelvis's turn since the animation) with them.
  */
 export function turnPelvisToReach(
   root: IKNode,
@@ -104,7 +115,10 @@ export function turnPelvisToReach(
     rhs.fill(0);
     leverSize[0] = 0;
     const reaching = addLeg(root, left);
-    if (!addLeg(root, right) && !reaching) return;
+    if (!addLeg(root, right) && !reaching) {
+      if (k === 0) return;
+      break;
+    }
     const damping = DAMPING * leverSize[0]!;
     normal[0]! += damping;
     normal[4]! += damping;
@@ -144,6 +158,19 @@ export function turnPelvisToReach(
     turnAbout(root, right.thigh);
     multiply(turn, step, turn);
   }
+  excessSum[0] = 0;
+  addLeg(root, left);
+  addLeg(root, right);
+  // squared: the small excess left where the turn nearly brings the feet in (issue 19's far sets) keeps it whole
+  const x = (2 * excessSum[0]!) / ((left.length + right.length) * GIVE_UP_EXCESS);
+  kept.value = 1 / (1 + x * x);
+  if (!(kept.value < 1)) return;
+  // the pelvis's whole turn (the rigid pelvis's in the iterations too) scaled back: step = turn^kept · turn⁻¹
+  slerpByRef(step, identityTurn, turn, kept);
+  multiplyConjugate(step, step, turn);
+  turnAbout(root, left.thigh);
+  turnAbout(root, right.thigh);
+  multiply(turn, step, turn);
 }
 
 /**
@@ -160,6 +187,7 @@ function addLeg(root: IKNode, leg: ReachingLeg): boolean {
   const d = Math.sqrt(goal.x * goal.x + goal.y * goal.y + goal.z * goal.z);
   const excess = d - leg.length;
   if (!(excess > 0)) return false;
+  excessSum[0]! += excess * (w > 1 ? 1 : w);
   // aim a little inside the reach (the steps then end within it instead of creeping up to its edge); the margin
   // grows in with the excess, so the equation starts from 0 as the foot leaves the reach instead of jumping in
   const margin = REACH_MARGIN * leg.length;
