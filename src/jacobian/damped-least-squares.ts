@@ -7,7 +7,8 @@ import { choleskyFactor, choleskySolve, choleskySubstitute } from "./cholesky.js
  *
  * With several priority levels (rows grouped, highest first) each level is solved in the null space of
  * the levels above it (task priority): Δθ += N(JₗN)ᵀ((JₗN)(JₗN)ᵀ + λ²I)⁻¹(eₗ − JₗΔθ), then N shrinks by
- * the projector onto the rows of JₗN (a pseudo-inverse regularised at 1e-6 of their scale).
+ * the projector onto the rows of JₗN (a pseudo-inverse regularised at 1e-6 of their scale). Each level has its own λ
+ * ({@link levelLambdaSq}), so a lower level's failed steps do not slow the higher ones.
  */
 export class DampedLeastSquares {
   /** Angles; the step adds to them in place. */
@@ -26,8 +27,8 @@ export class DampedLeastSquares {
   levels = 1;
   /** First row per level and one past the last at [levels] (set with {@link levels}). */
   levelStart = new Int32Array(1);
-  /** λ² of the next step. */
-  lambdaSq = 0;
+  /** λ² of the next step per level (the first also for a single level's solve). */
+  levelLambdaSq = new Float64Array(1);
   /** Largest angle change allowed per step (the whole step is scaled down to it). */
   maxStep = 0.5;
   /** Largest angle change of the last step. */
@@ -54,8 +55,9 @@ export class DampedLeastSquares {
     this.tmp = new Float64Array(theta.length);
   }
 
-  /** Allocates for up to `maxRows` rows (setup time). */
-  allocate(maxRows: number): void {
+  /** Allocates for up to `maxRows` rows in up to `maxLevels` levels (setup time). */
+  allocate(maxRows: number, maxLevels: number): void {
+    this.levelLambdaSq = new Float64Array(maxLevels > 0 ? maxLevels : 1);
     this.jac = new Float64Array(maxRows * this.theta.length);
     this.err = new Float64Array(maxRows);
     this.normal = new Float64Array(maxRows * maxRows);
@@ -122,7 +124,7 @@ export class DampedLeastSquares {
         A[i * m + j] = s;
         A[j * m + i] = s;
       }
-      A[i * m + i] += this.lambdaSq;
+      A[i * m + i] += this.levelLambdaSq[0]!;
       this.y[i] = this.err[i]!;
     }
     if (!choleskySolve(A, this.y, m, m)) return false;
@@ -169,7 +171,7 @@ export class DampedLeastSquares {
           A[j * m + i] = s;
         }
         trace += A[i * m + i]!;
-        A[i * m + i] += this.lambdaSq;
+        A[i * m + i] += this.levelLambdaSq[l]!;
       }
       if (!choleskySolve(A, y, m, m)) return false;
       const g = this.tmp;

@@ -49,6 +49,18 @@ export class EffectorRows {
   lastClamped = -1;
   /** Squared error below which two level errors count as equal (rounding), set per update. */
   floorSq = 0;
+  /**
+   * Squared error under which a level above the lowest counts as met in {@link improved}: the null-space steps of
+   * the levels below raise it at second order, and a strict comparison would reject every one of them.
+   */
+  bandSq = 0;
+  /**
+   * Relative difference under which two errors of a level above the lowest count as equal (what a correction leaves
+   * of a residual it cannot remove).
+   */
+  rel = 1e-15;
+  /** The level the last {@link improved} decided on, or −1 when every level was equal. */
+  decided = -1;
   private order = new Int32Array(0);
   private prio = new Float64Array(0);
 
@@ -195,17 +207,32 @@ export class EffectorRows {
   }
 
   /**
-   * True when the current errors beat the best ones, compared level by level from the highest priority:
-   * the first level that differs by more than {@link floorSq} and a relative 1e-15 (rounding) decides.
+   * True when the current errors beat the best ones, compared level by level from the highest priority: the first
+   * level that differs by more than {@link floorSq} and a relative {@link rel} decides ({@link decided}); errors of a
+   * level above the lowest under {@link bandSq} count as equal.
    */
   improved(): boolean {
     const floorSq = this.floorSq;
     for (let l = 0; l < this.levels; l++) {
-      const now = this.levelErr[l]!;
-      const best = this.bestLevelErr[l]!;
-      const eps = floorSq + best * 1e-15;
+      // the lowest level is never corrected: it is compared to rounding alone
+      const upper = l < this.levels - 1;
+      const band = upper ? this.bandSq : 0;
+      const now = this.levelErr[l]! > band ? this.levelErr[l]! : band;
+      const best = this.bestLevelErr[l]! > band ? this.bestLevelErr[l]! : band;
+      const eps = floorSq + best * (upper ? this.rel : 1e-15);
+      this.decided = l;
       if (now < best - eps) return true;
       if (now > best + eps) return false;
+    }
+    this.decided = -1;
+    return false;
+  }
+
+  /** True when one of the first `levels` levels is above both its best error and the band (as {@link improved}). */
+  rose(levels: number): boolean {
+    for (let l = 0; l < levels; l++) {
+      const best = this.bestLevelErr[l]! > this.bandSq ? this.bestLevelErr[l]! : this.bandSq;
+      if (this.levelErr[l]! > best + this.floorSq + best * this.rel) return true;
     }
     return false;
   }

@@ -118,7 +118,7 @@ export class JacobianKinematics {
 
   /** Allocates the effector rows (6 per effector: position and rotation). Setup time. */
   setEffectors(effectors: readonly JacobianEffector[]): void {
-    this.dls.allocate(this.fx.allocate(effectors));
+    this.dls.allocate(this.fx.allocate(effectors), effectors.length);
   }
 
   /**
