@@ -10,6 +10,7 @@ import type { JacobianJoint } from "../../../src/jacobian/jacobian-joint.js";
 import { type HierarchyBone, HierarchyPose } from "../../../src/mapping/hierarchy-pose.js";
 import { Quat } from "../../../src/math/quat.js";
 import { FBBIKError } from "../../../src/solver/errors.js";
+import { bytesPerFrame, whereFramesAllocate } from "../../helpers/frame-heap.js";
 import { Random } from "../../helpers/random.js";
 import { type V, dist, len, sub, v } from "../../helpers/vectors.js";
 
@@ -681,5 +682,39 @@ describe("IKSolverJacobian allocation", () => {
     run();
     const h1 = process.memoryUsage().heapUsed;
     expect(h1 - h0).toBeLessThan(1 << 20);
+  });
+
+  it("solves with two priority levels allocate nothing: the corrections of the higher level, its own damping", async () => {
+    const rest = new HierarchyPose(chainBones(10, 0.1));
+    const pose = rest.clone();
+    const s = new IKSolverJacobian(
+      pose,
+      Array.from({ length: 11 }, (_, i) => ({ bone: i })),
+    );
+    const mid = s.addEffector(5);
+    const tip = s.addEffector(10);
+    mid.priority = 1;
+    const rng = new Random(31);
+    // the tip's target within the last five bones' reach of the mid target, or beyond it: both levels work
+    const targets = Array.from({ length: 100 }, (_, k) => {
+      const u = rng.unitVector();
+      const w = rng.unitVector();
+      const r = k % 2 === 0 ? 0.3 : 0.7;
+      return [u.x * 0.35, u.y * 0.35, u.z * 0.35, u.x * 0.35 + w.x * r, u.y * 0.35 + w.y * r, u.z * 0.35 + w.z * r];
+    });
+    const solve = (f: number): void => {
+      const t = targets[f % 100]!;
+      pose.copyLocalsFrom(rest);
+      mid.position.x = t[0]!;
+      mid.position.y = t[1]!;
+      mid.position.z = t[2]!;
+      tip.position.x = t[3]!;
+      tip.position.y = t[4]!;
+      tip.position.z = t[5]!;
+      s.update();
+    };
+    const bytes = bytesPerFrame(solve, 1_000);
+    if (process.env.FBBIK_REPORT) console.log(`[figures] JacobianIK with two priorities: ${bytes} B a solve`);
+    expect(bytes, bytes < 8 ? "" : await whereFramesAllocate(solve, 1_000)).toBeLessThan(8);
   });
 });
