@@ -49,6 +49,7 @@ export function crowdPanel(
     0.01,
     () => lod.fullScreenSize,
     (v) => (lod.fullScreenSize = v),
+    "crowd-full",
   );
   // the slider's top is "none": its output says so, the label stays short enough to fit
   const budget = slider(

@@ -25,6 +25,8 @@ export const JACOBIAN = 2;
 const ITERATIONS = [20, 40, 100];
 /** The iterations slider's top, per solver. */
 export const MAX_ITERATIONS = [40, 100, 200];
+/** The links' bend limit as built (degrees). */
+const DEFAULT_BEND = 28;
 
 /** What the tentacle's IK is built from. */
 export interface TentacleIKSetup {
@@ -48,7 +50,7 @@ export class TentacleIK implements IKSwitch {
   /** Index in the limit shapes (tentacle-limits.ts). */
   shape = CONE;
   /** The links' bend limit in degrees (the root's is 45°). */
-  bend = 28;
+  bend = DEFAULT_BEND;
   /** Per link, the RotationLimit it is held to (the JacobianIK's box lies inside it), null for none. */
   readonly limits: (RotationLimit | null)[] = [];
   component: CCDIK | FABRIK | JacobianIK;
@@ -126,6 +128,16 @@ export class TentacleIK implements IKSwitch {
     this.fillLimits();
     for (let i = 0; i < this.limits.length; i++) c.solver.setLimit(i, this.limits[i]!);
     c.solver.useRotationLimits = shape !== NONE;
+  }
+
+  /** Every setting back to how it was built (CCDIK, its iterations, a cone of 28°, limits after colliders). */
+  reset(): void {
+    this.iterations.splice(0, ITERATIONS.length, ...ITERATIONS);
+    this.afterColliders = true;
+    this.shape = CONE;
+    this.bend = DEFAULT_BEND;
+    this.solver = 0;
+    this.rebuild();
   }
 
   dispose(): void {

@@ -116,6 +116,41 @@ async function panelFits(page: Page, name: string, lines: string[]): Promise<voi
 }
 
 /**
+ * "reset all" puts the scenario's own controls back: reset, then every slider to an end, every checkbox flipped,
+ * every menu to another entry, as a user would, then reset again; the rebuilt panel reads the scenario's state.
+ * All in one task: no frame runs in between (a crowd set to 1,000 would spawn for a second a frame).
+ */
+async function resetAllRestores(page: Page, lines: string[]): Promise<void> {
+  const { before, changed, after } = await page.evaluate(() => {
+    const read = () =>
+      Array.from(
+        document.querySelectorAll<HTMLInputElement | HTMLSelectElement>(
+          "#scenario-controls input, #scenario-controls select",
+        ),
+      ).map((el) => `${el.id}=${el instanceof HTMLInputElement && el.type === "checkbox" ? el.checked : el.value}`);
+    // from where the reset puts them (the scenario's check may have moved them: the tail's solvers)
+    (document.getElementById("reset") as HTMLButtonElement).click();
+    const before = read();
+    // by id, again each time: a menu (the tail's solver) rebuilds the controls under it
+    for (const id of before.map((v) => v.slice(0, v.indexOf("=")))) {
+      const el = document.getElementById(id) as HTMLInputElement | HTMLSelectElement | null;
+      if (el === null || el.disabled) continue;
+      if (el instanceof HTMLSelectElement) el.value = String((el.selectedIndex + 1) % el.options.length);
+      else if (el.type === "checkbox") el.checked = !el.checked;
+      else el.value = el.value === el.max ? el.min : el.max;
+      el.dispatchEvent(new Event(el instanceof HTMLInputElement && el.type === "range" ? "input" : "change"));
+    }
+    const changed = read().filter((v, i) => v !== before[i]).length;
+    (document.getElementById("reset") as HTMLButtonElement).click();
+    return { before, changed, after: read() };
+  });
+  if (before.length === 0) return;
+  lines.push(`reset all: ${changed} of ${before.length} own controls changed, then back: ${after.join(", ")}`);
+  expect(changed, "every own control changed").toBe(before.length);
+  expect(after, "reset all puts the scenario's own controls back").toEqual(before);
+}
+
+/**
  * The crowd on a phone (390×844) as a fresh page frames it, the panel still empty (its content comes after the
  * scenario framed its camera): the characters across the view's width, and in the same place once the panel is
  * folded (the view taller). The page is the session's, its scenario opened again: a page load costs 12 s more.
@@ -281,6 +316,7 @@ describe.skipIf(skip)(title, () => {
       expect(region.outside, "changes outside the character's box").toBeLessThan(0.01);
       expect(region.ground, "the ground (not the sky colour) fills the lower third").toBeGreaterThan(0.9);
       if (model === DEFAULT_MODEL) await panelFits(page, name, lines);
+      if (model === DEFAULT_MODEL) await resetAllRestores(page, lines);
       if (model === DEFAULT_MODEL && name === "crowd") await phoneFraming(page, hook, waitFor, lines);
       expect(s.errors.slice(errorsBefore)).toEqual([]);
       lines.push(

@@ -21,6 +21,8 @@ export interface TrackerGizmos {
   manager: GizmoManager;
   /** The panel's world/local switch. */
   axesControl(): HTMLElement;
+  /** Back to world axes (the panel's reset). */
+  resetAxes(): void;
 }
 
 /**
@@ -49,5 +51,6 @@ export function trackerGizmos(scene: Scene, meshes: AbstractMesh[], onDragStart?
     manager,
     axesControl: () =>
       choice("gizmo axes", "gizmo-axes", ["world", "local"], world ? 0 : 1, (i) => setWorld(i === 0)).el,
+    resetAxes: () => setWorld(true),
   };
 }

@@ -303,10 +303,12 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
         ),
       );
     },
-    // the target back in front of the chest, wandering again from the start of its figure, shots every 1.5 s
+    // the target back in front of the chest, wandering again from the start of its figure, shots every 1.5 s,
+    // the spine's limit off as built
     reset: () => {
       target.position.copyFrom(home);
       wander = autoFire = true;
+      aim.solver.useRotationLimits = false;
       time = 0;
       nextShot = 1.5;
     },

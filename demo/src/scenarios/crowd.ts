@@ -72,6 +72,8 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   let cols = 1;
   let rows = 1;
   let wanted = startCount();
+  /** What the panel's reset goes back to: the count the crowd opened with, the LOD's settings as built. */
+  const built = { count: wanted, lod: lod.enabled, budget: lod.budgetMs };
 
   /** The grid for `n`: about as wide as deep, row 0 nearest the camera. */
   const layout = (n: number) => {
@@ -262,7 +264,12 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       showLegend = crowdPanel(el, lod, () => wanted, setCount);
       showLegend(counts);
     },
-    reset: () => frame(),
+    reset: () => {
+      lod.enabled = built.lod;
+      lod.budgetMs = built.budget;
+      // the camera on the crowd again, and its full-quality threshold from it
+      setCount(built.count);
+    },
     control: (cmd, arg) => {
       if (cmd === "count" && typeof arg === "number") setCount(arg);
       if (cmd === "budget") setBudget(lod, typeof arg === "number" ? arg : Number.POSITIVE_INFINITY);

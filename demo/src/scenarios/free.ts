@@ -146,8 +146,13 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       colliders.title = "FBBIKColliders: capsules on the chest and pelvis keep the hands out of the body";
       el.append(legend(items), axes.el, colliders, hint);
     },
-    // the weights the panel restored, and the handles back on the starting pose (the targets they found)
-    reset: () => handles.reset(),
+    // the weights the panel restored, the handles back on the starting pose (the targets they found), the
+    // panel's own switches as built
+    reset: () => {
+      handles.reset();
+      handles.axes = "world";
+      body.colliders.enabled = false;
+    },
     dispose: () => {
       handles.dispose();
       body.colliders.dispose();

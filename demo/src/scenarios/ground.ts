@@ -42,10 +42,17 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
 
   const size = visibleHeight(c);
   const lookAt = 0.45 * size;
-  let stepHeight = 0.08 * h;
+  const builtStepHeight = 0.08 * h;
+  let stepHeight = builtStepHeight;
   const course = createCourse(scene, ctx.shadows, { origin, forward, right, h }, stepHeight);
   // the steps, ramps and floor are baked once (again when the steps change); the deck is followed as it moves
   const statics = StaticGroundRaycast.fromMeshes([...course.statics, ctx.ground]);
+  /** The steps raised to `height` (world units), and the grounder's baked ground with them. */
+  const setStepHeight = (height: number) => {
+    stepHeight = height;
+    course.setStepHeight(height);
+    statics.refresh();
+  };
   const raycast = nearestGroundRaycast(statics.raycast, MovingGroundRaycast.fromMeshes([course.deck.top]).raycast);
   const grounder = GrounderFBBIK.create(ik, { footRadius: 0.03 * h, raycast });
   ctx.components.push(grounder);
@@ -172,15 +179,13 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
           0.14,
           0.01,
           () => stepHeight / h,
-          (v) => {
-            stepHeight = v * h;
-            course.setStepHeight(stepHeight);
-            statics.refresh();
-          },
+          (v) => setStepHeight(v * h),
+          "ground-step",
         ),
       );
     },
     reset: () => {
+      if (stepHeight !== builtStepHeight) setStepHeight(builtStepHeight);
       u = 0;
       place(0, true);
       grounder.resetPosition();

@@ -116,7 +116,8 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   let wander = script();
   let time = 0;
   let angle = Math.PI / 4;
-  let speed = 0.6;
+  const builtSpeed = 0.6;
+  let speed = builtSpeed;
   // the orbit eases in from where the target is when it starts, and when the user lets go (it jumped 0.5 m)
   const left = new Vector3();
   const onOrbit = new Vector3();
@@ -271,6 +272,14 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
         afterColliders,
       );
       el.append(sec);
+    },
+    // the panel's settings as built, the grey ball back in place, the script from its start
+    reset: () => {
+      ik.reset();
+      speed = builtSpeed;
+      angle = Math.PI / 4;
+      t.ball.position.copyFrom(ballAt);
+      restart();
     },
     dispose: () => {
       ik.dispose();

@@ -265,6 +265,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       t = 0;
       setScript(true);
       gizmos.manager.attachToMesh(null);
+      gizmos.resetAxes();
     },
     dispose: () => {
       gizmos.manager.dispose();
