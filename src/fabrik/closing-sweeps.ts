@@ -35,6 +35,14 @@ const old = new Quat();
 const rot = new Quat();
 const turn = new Quat();
 
+/** What may refuse a sweep besides the tip's distance: the solver, when colliders act in its iterations. */
+export interface SweepGuard {
+  /** Called before the sweeps, with the pose they start from. */
+  beforeSweeps(): void;
+  /** False when the sweep just made (the pose in the solver's arrays) must be undone. */
+  keepsSweep(): boolean;
+}
+
 /** The sweeps' scratch (one per solver, sized at setup): each link's turn, and the pose before a sweep. */
 export class ClosingSweeps {
   private readonly turns: Float64Array;
@@ -53,7 +61,7 @@ export class ClosingSweeps {
   /**
    * Runs the sweeps on positions `P` and rotations `R` (`O`: each bone's vector in its joint's frame; `rootParent`:
    * the rotation the root's limit is relative to) until the tip is within {@link toleranceSquared} of `goal`, or a
-   * sweep brings it no nearer (that sweep undone). Allocation-free.
+   * sweep brings it no nearer or `guard` refuses it (that sweep undone). Allocation-free.
    */
   run(
     P: Float64Array,
@@ -62,15 +70,17 @@ export class ClosingSweeps {
     bones: readonly JointBone[],
     rootParent: ReadonlyQuat,
     goal: ReadonlyVec3,
+    guard: SweepGuard | null,
   ): void {
     const k = P.length - 3;
     let miss = distanceSquared(P, k, goal);
+    if (!(miss <= this.toleranceSquared)) guard?.beforeSweeps();
     for (let s = 0; s < SWEEPS && !(miss <= this.toleranceSquared); s++) {
       this.positions.set(P);
       this.rotations.set(R);
       this.sweep(P, R, O, bones, rootParent, goal);
       const now = distanceSquared(P, k, goal);
-      if (!(now < miss)) {
+      if (!(now < miss) || (guard !== null && !guard.keepsSweep())) {
         P.set(this.positions);
         R.set(this.rotations);
         return;

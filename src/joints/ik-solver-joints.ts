@@ -169,6 +169,10 @@ export abstract class IKSolverJoints {
   /** The point the solver's step aims the tip at (the target, or its reachable stand-in). */
   protected readonly goal = new Vec3();
   private readonly solvedPositions: Float64Array;
+  /** A copy of `positions` the colliders push, to measure how deep the chain lies inside them. */
+  private readonly probePositions: Float64Array;
+  /** How far the colliders would push the chain's deepest joint, as {@link measureCollisionDepth} last found it. */
+  protected collisionDepth = 0;
   /** The sub-step's clearance and alpha, handed to the colliders in an object (no double crosses the call). */
   private readonly colliderStep = new ColliderStep();
   /** What the roll before a hinge looks from (FABRIK's rotation pass). */
@@ -203,6 +207,7 @@ export abstract class IKSolverJoints {
     this.offsets = new Float64Array(3 * n);
     this.lengths = new Float64Array(n);
     this.solvedPositions = new Float64Array(3 * n);
+    this.probePositions = new Float64Array(3 * n);
     this.restLocals = boneIds.map(() => new Quat());
     this.readRestPose();
   }
@@ -572,6 +577,34 @@ export abstract class IKSolverJoints {
     this.solvedPositions.set(P);
     if (!c.resolveStep(P, this.count, step)) return false;
     return this.keepPushed();
+  }
+
+  /**
+   * Sets {@link collisionDepth} to how far a push out of the colliders where they stand at this frame's end would
+   * move the chain's joints in `positions` (the farthest one; 0 when clear, or without colliders), leaving them as
+   * they are.
+   */
+  protected measureCollisionDepth(): void {
+    this.collisionDepth = 0;
+    const c = this.colliders;
+    if (c === null) return;
+    const step = this.colliderStep;
+    step.radius = this.colliderRadius > 0 ? this.colliderRadius : 0;
+    step.alpha = 1;
+    const P = this.positions;
+    const Q = this.probePositions;
+    Q.set(P);
+    if (!c.resolveStep(Q, this.count, step)) return;
+    let deepest = 0;
+    for (let i = 3; i < P.length; i += 3) {
+      const x = Q[i]! - P[i]!;
+      const y = Q[i + 1]! - P[i + 1]!;
+      const z = Q[i + 2]! - P[i + 2]!;
+      const d = x * x + y * y + z * z;
+      if (d > deepest) deepest = d;
+    }
+    // a collider that wrote NaN reads as clear: its pushes are ignored everywhere else too
+    this.collisionDepth = deepest > 0 ? Math.sqrt(deepest) : 0;
   }
 
   /** Rotations re-derived from the pushed joints, the root kept; false (joints put back) if a collider wrote NaN. */

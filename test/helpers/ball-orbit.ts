@@ -134,17 +134,23 @@ export function solveOrbit(make: (c: TestChain) => IKSolverJoints, setup: OrbitS
     run.over = Math.max(run.over, (worstLimitViolation(s, c) * 180) / Math.PI);
     if ((f + 1) % FRAMES_PER_SAMPLE !== 0) continue;
     const P = chainPositions(c.pose, c.ids);
-    let depth = -Infinity;
-    for (let i = 0; i < P.length; i += 3) {
-      depth = Math.max(depth, radius - Math.hypot(P[i]! - centre.x, P[i + 1]! - centre.y, P[i + 2]! - centre.z));
-      if (i + 3 < P.length) depth = Math.max(depth, radius - segmentDistance(centre, P, i));
-    }
-    run.depths.push(depth / c.length);
+    run.depths.push(ballDepth(c, centre, radius));
     const k = P.length - 3;
     const t = s.ikPosition;
     run.tips.push(Math.hypot(P[k]! - t.x, P[k + 1]! - t.y, P[k + 2]! - t.z) / c.length);
   }
   return run;
+}
+
+/** The deepest joint or segment of the chain inside the ball (radius minus distance, in chain lengths; ≤ 0: clear). */
+export function ballDepth(c: TestChain, centre: Vec3, radius: number): number {
+  const P = chainPositions(c.pose, c.ids);
+  let depth = -Infinity;
+  for (let i = 0; i < P.length; i += 3) {
+    depth = Math.max(depth, radius - Math.hypot(P[i]! - centre.x, P[i + 1]! - centre.y, P[i + 2]! - centre.z));
+    if (i + 3 < P.length) depth = Math.max(depth, radius - segmentDistance(centre, P, i));
+  }
+  return depth / c.length;
 }
 
 /** Median of `xs`. */
