@@ -165,8 +165,13 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     collides: ik.collides,
     frame,
   });
-  // another solver: the script and the checks start over, so each solver is seen (and measured) on the same path
+  // another solver: the script and the checks start over, so each solver is seen (and measured) on the same path;
+  // the solver starts from the links at rest, and the target with it from the tip (from where the orbit left it,
+  // its way to the first hold crossed the grey ball)
   const restart = () => {
+    time = 0;
+    angle = Math.PI / 4;
+    target.position.copyFrom(worldPos(t.nodes[LINKS]!));
     wander = script();
     fromUser = true;
     minClearance = Infinity;
