@@ -280,7 +280,7 @@ export class IKSolverJacobian {
   }
 
   /**
-   * One Levenberg–Marquardt iteration, level l's λ = damping·L·{@link mu}[l]: false when the solve should stop
+   * One Levenberg–Marquardt iteration, level l's λ = damping·L·`mu[l]`: false when the solve should stop
    * (converged, stuck, or no step possible).
    */
   private lmStep(): boolean {
