@@ -8,6 +8,7 @@ import { ChainSwivel } from "./chain-swivel.js";
 import { ClosingSweeps, type SweepGuard } from "./closing-sweeps.js";
 import { forwardReachWithinLimits } from "./limited-reach.js";
 import { placeFrom } from "./reach-step.js";
+import { StraightBend } from "./straight-bend.js";
 import { type ReadonlyVec3, Vec3 } from "../math/vec3.js";
 
 /** How much deeper into the colliders (× the chain's length) a closing sweep may take a joint: rounding. */
@@ -47,6 +48,7 @@ export class IKSolverFABRIK extends IKSolverJoints {
       return !(this.collisionDepth > this.depthBeforeSweeps + SWEEP_DEPTH_SLACK * this.chainLength);
     },
   };
+  private readonly straightBend = new StraightBend();
   protected override rollsForHinges = true;
   /** See {@link limitedReach}: the forward reach keeps the limits, and the closing sweeps run. */
   private limitsInReach = true;
@@ -55,9 +57,10 @@ export class IKSolverFABRIK extends IKSolverJoints {
   /**
    * Whether, on a chain with rotation limits, the forward reach keeps each joint's limit from its child's side (so a
    * bend the limits refuse near the tip moves toward the root) and a solve still off its goal closes with up to three
-   * tip-to-root sweeps, each link turned within its limit toward the goal (default true; not in FinalIK, whose
-   * FABRIK clamps only between iterations and can stop far off a target its limits allow: false solves as it does).
-   * Chains without limits solve the same either way. ARCHITECTURE.md, deviation 22.
+   * tip-to-root sweeps, each link turned within its limit toward the goal; a chain lying along the line to its goal,
+   * which the reaches leave straight, is bent first toward the side its first inner hinge bends to (default true; not
+   * in FinalIK, whose FABRIK clamps only between iterations and can stop far off a target its limits allow: false
+   * solves as it does). Chains without limits solve the same either way. ARCHITECTURE.md, deviation 22.
    */
   get limitedReach(): boolean {
     return this.limitsInReach && this.closes;
@@ -111,6 +114,10 @@ export class IKSolverFABRIK extends IKSolverJoints {
     root.x = P[0]!;
     root.y = P[1]!;
     root.z = P[2]!;
+    // a chain along the line to its goal stays straight under the reaches: bent first, the way its limits allow
+    if (this.limitsInReach && limited && this.straightBend.run(P, this.rotations, this.lengths, this.bones, g)) {
+      this.syncFromPositions(true);
+    }
     for (let it = 0; it < this.maxIterations; it++) {
       if (this.tipWithinTolerance()) break;
       this.lastIterations = it + 1;

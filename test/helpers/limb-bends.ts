@@ -16,6 +16,8 @@
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import { Quat, conjugateMultiply } from "../../src/math/quat.js";
+import { eulerXYZ } from "./limit-reference.js";
 import { worldPos } from "./scene-probes.js";
 
 /** Arm or leg. */
@@ -119,4 +121,23 @@ export function straightenLimb(middle: TransformNode, end: TransformNode): void 
   const turn = new Quaternion();
   Quaternion.FromUnitVectorsToRef(lower, upper, turn);
   middle.rotationQuaternion = turn.multiply(q);
+}
+
+/** The knee's angle (degrees) from the side it flexes to (`pole`), about the hip–ankle line. */
+export function kneeOffSide(hip: Vector3, knee: Vector3, ankle: Vector3, pole: Vector3): number {
+  const z = ankle.subtract(hip).normalize();
+  const m = knee.subtract(hip);
+  const out = m.subtract(z.scale(Vector3.Dot(m, z))).normalize();
+  const p = pole.subtract(z.scale(Vector3.Dot(pole, z))).normalize();
+  return (Math.acos(Math.max(-1, Math.min(1, Vector3.Dot(out, p)))) * 180) / Math.PI;
+}
+
+/**
+ * The knee's turn from its rest local rotation `rest`, as X, Y, Z Euler angles (radians): the shin's node is the
+ * thigh's child, so its local rotation is the knee's.
+ */
+export function kneeTurn(shin: Bone, rest: Quat): { x: number; y: number; z: number } {
+  const q = shin.getTransformNode()!.rotationQuaternion!;
+  const delta = conjugateMultiply(new Quat(), rest, new Quat(q.x, q.y, q.z, q.w));
+  return eulerXYZ(delta);
 }

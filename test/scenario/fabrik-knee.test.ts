@@ -11,23 +11,13 @@ import { describe, expect, it } from "vitest";
 import { resolveBipedReferences } from "../../src/babylon/biped-references.js";
 import { FABRIK } from "../../src/babylon/chain-ik.js";
 import { kneeEulerLimit } from "../../src/babylon/knee-limit.js";
-import { Quat, conjugateMultiply } from "../../src/math/quat.js";
+import { Quat } from "../../src/math/quat.js";
 import { type ModelName, loadModel, modelAvailable } from "../helpers/babylon-scene.js";
-import { characterFrame, flexionPole } from "../helpers/limb-bends.js";
-import { eulerXYZ } from "../helpers/limit-reference.js";
+import { characterFrame, flexionPole, kneeOffSide, kneeTurn } from "../helpers/limb-bends.js";
 import { worldPos } from "../helpers/scene-probes.js";
 
 // Xbot and Soldier are Mixamo models read from ../shared (test/assets/models/README.md): skipped without it
 const MODELS: ModelName[] = ["UAL", "Mannequin", "Xbot", "Soldier"];
-
-/** The knee's angle (degrees) from the side it flexes to, about the hip–ankle line. */
-function kneeOffSide(hip: Vector3, knee: Vector3, ankle: Vector3, pole: Vector3): number {
-  const z = ankle.subtract(hip).normalize();
-  const m = knee.subtract(hip);
-  const out = m.subtract(z.scale(Vector3.Dot(m, z))).normalize();
-  const p = pole.subtract(z.scale(Vector3.Dot(pole, z))).normalize();
-  return (Math.acos(Math.max(-1, Math.min(1, Vector3.Dot(out, p)))) * 180) / Math.PI;
-}
 
 describe("FABRIK bends a one-sided knee forward (kneeEulerLimit, left leg)", () => {
   for (const name of MODELS) {
@@ -45,7 +35,6 @@ describe("FABRIK bends a one-sided knee forward (kneeEulerLimit, left leg)", () 
         ik.solver.setLimit(1, knee);
         ik.solver.hingeSwivel = swivel;
         const rest = ik.solver.getRestLocalRotation(1, new Quat());
-        const delta = new Quat();
         const off: number[] = [];
         const misses: number[] = [];
         for (const share of [0.4, 0.51, 0.62, 0.73, 0.84, 0.95])
@@ -59,10 +48,7 @@ describe("FABRIK bends a one-sided knee forward (kneeEulerLimit, left leg)", () 
             const [p0, p1, p2] = leg.map(worldPos) as [Vector3, Vector3, Vector3];
             off.push(kneeOffSide(p0, p1, p2, flexionPole("leg", p2.subtract(p0), frame)));
             misses.push(Vector3.Distance(p2, target) / length);
-            // the shin's node is the thigh's child: its local rotation is the knee's
-            const q = leg[1].getTransformNode()!.rotationQuaternion!;
-            conjugateMultiply(delta, rest, new Quat(q.x, q.y, q.z, q.w));
-            const e = eulerXYZ(delta);
+            const e = kneeTurn(leg[1], rest);
             expect(Math.abs(e.y) + Math.abs(e.z), "the knee turns about X only").toBeLessThan(1e-5);
             expect(e.x, "the knee within its range").toBeGreaterThanOrEqual(knee.min.x - 1e-5);
             expect(e.x, "the knee within its range").toBeLessThanOrEqual(knee.max.x + 1e-5);

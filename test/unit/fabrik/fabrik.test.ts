@@ -326,6 +326,33 @@ describe("IKSolverFABRIK", () => {
     expect(bytes, bytes < 8 ? "" : await whereFramesAllocate(solve, 2_000)).toBeLessThan(8);
   });
 
+  it("bending a straight chain along the line to its target allocates nothing", async () => {
+    // cones, a one-sided hinge, cones: straight, so a target on its line has it bent first (straight-bend.ts)
+    const c = buildChain({ bones: 5, seed: 1, bend: 0 });
+    const s = new IKSolverFABRIK(c.pose, c.ids, { rootParent: 0 });
+    for (let i = 1; i < 5; i++)
+      s.setLimit(
+        i,
+        i === 2
+          ? new RotationLimitHinge(new Vec3(1, 0, 0), -150, 0)
+          : new RotationLimitAngle(new Vec3(0, 1, 0), 40, 20),
+      );
+    const P = chainPositions(c.pose, c.ids);
+    const k = P.length - 3;
+    const solve = (f: number): void => {
+      // on the line at 40–90 % of the length, every other one a little off it
+      const share = 0.4 + 0.1 * (f % 6);
+      const off = f % 2 === 0 ? 0 : 0.01 * c.length;
+      s.ikPosition.x = P[0]! + (P[k]! - P[0]!) * share + off;
+      s.ikPosition.y = P[1]! + (P[k + 1]! - P[1]!) * share;
+      s.ikPosition.z = P[2]! + (P[k + 2]! - P[2]!) * share;
+      s.update();
+    };
+    const bytes = bytesPerFrame(solve, 2_000);
+    if (process.env.FBBIK_REPORT) console.log(`[figures] FABRIK bending a straight chain: ${bytes} B a solve`);
+    expect(bytes, bytes < 8 ? "" : await whereFramesAllocate(solve, 2_000)).toBeLessThan(8);
+  });
+
   it("solves round a ball, the colliders in the iterations, allocate nothing", async () => {
     const { c, s, centre } = orbitRig(fabrikOf40, { limits: true });
     const frame = orbitFrame(c, s, centre, true);
