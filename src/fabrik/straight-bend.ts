@@ -47,6 +47,8 @@ export class StraightBend {
   private need = 0;
   private chordX = 0;
   private chordY = 0;
+  /** The chain's length this solve (read by ownSide: a double handed to a call is boxed). */
+  private total = 0;
 
   /**
    * When the joints at `P` (3 per joint; `L` the bone lengths, `R` the rotations, 4 per joint) lie nearer the line
@@ -108,7 +110,8 @@ export class StraightBend {
     // against the bend's farthest joint from the chord (this.need): a chain along that line stays straight
     this.bulge(L, n);
     if (!(far < share * this.need)) return false;
-    const bent = this.ownSide(P, n, total);
+    this.total = total;
+    const bent = this.ownSide(P, n);
     if (!this.hingeSide(R, bones, bent) && !bent) {
       // no bend to follow: a side fixed in the root's frame, so it turns with the character
       quatFromArray(parent, R, 0);
@@ -126,7 +129,7 @@ export class StraightBend {
    * the line from the root to the tip, off that line, across the line to the goal. False when the chain is straight
    * to float noise ({@link ON_POINT}) or bends along the line to the goal.
    */
-  private ownSide(P: Float64Array, n: number, total: number): boolean {
+  private ownSide(P: Float64Array, n: number): boolean {
     const rx = P[0]!;
     const ry = P[1]!;
     const rz = P[2]!;
@@ -163,7 +166,7 @@ export class StraightBend {
     side.y -= along * u.y;
     side.z -= along * u.z;
     const l = Math.sqrt(side.x * side.x + side.y * side.y + side.z * side.z);
-    if (!(l > ON_POINT * total)) return false;
+    if (!(l > ON_POINT * this.total)) return false;
     side.x /= l;
     side.y /= l;
     side.z /= l;
