@@ -282,7 +282,6 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     reset: () => {
       ik.reset();
       speed = builtSpeed;
-      angle = Math.PI / 4;
       t.ball.position.copyFrom(ballAt);
       restart();
     },
