@@ -138,7 +138,8 @@ export function turnPelvisToReach(
     const c1 = a5 * a6 - a3 * a8;
     const c2 = a3 * a7 - a4 * a6;
     const det = a0 * c0 + a1 * c1 + a2 * c2;
-    if (!(Math.abs(det) > 0) || !Number.isFinite(det)) return;
+    // a stall ends the steps as their count does: the fade below must not depend on how they ended
+    if (!(Math.abs(det) > 0) || !Number.isFinite(det)) break;
     const b0 = rhs[0]!;
     const b1 = rhs[1]!;
     const b2 = rhs[2]!;
@@ -146,7 +147,7 @@ export function turnPelvisToReach(
     axis.y = (b0 * c1 + b1 * (a0 * a8 - a2 * a6) + b2 * (a2 * a3 - a0 * a5)) / det;
     axis.z = (b0 * c2 + b1 * (a1 * a6 - a0 * a7) + b2 * (a0 * a4 - a1 * a3)) / det;
     let angle = Math.sqrt(axis.x * axis.x + axis.y * axis.y + axis.z * axis.z);
-    if (!(angle > 1e-12)) return;
+    if (!(angle > 1e-12)) break;
     const cap = maxStep.value;
     const s = Math.sin((angle > cap ? cap : angle) / 2) / angle;
     angle = angle > cap ? cap : angle;
