@@ -164,6 +164,10 @@ export class BendConstraint {
   // how far the solve moved the end from where the animation has it about the first node, in limb lengths
   // (getDir, for the natural-side fold)
   private axisMove = 0;
+  // the animated limb axis (first node → end) before LimitBend turns the lower bone: the clip's, for axisMove
+  private readonly clipAxis = new Vec3();
+  // whether LimitBend read clipAxis since the last getDir (getDir called alone measures from the pose it reads)
+  private clipAxisRead = false;
 
   /** Assigns the three limb nodes. */
   setBones(bone1: IKNode, bone2: IKNode, bone3: IKNode): void {
@@ -249,6 +253,8 @@ export class BendConstraint {
     const b1 = this.bone1!;
     const b2 = this.bone2!;
     const b3 = this.bone3!;
+    sub(this.clipAxis, b3.bonePosition, b1.bonePosition);
+    this.clipAxisRead = true;
     // n: the side the lower bone must not face away from
     rotateVector(v1, b1.boneRotation, this.defaultLocalDirection);
     negate(v1, v1);
@@ -324,9 +330,12 @@ export class BendConstraint {
     const s = sub(v2, b3.solverPosition, b1.solverPosition);
     sub(v1, b3.bonePosition, b1.bonePosition);
     if (this.naturalSide !== 0) {
-      const dx = s.x - v1.x;
-      const dy = s.y - v1.y;
-      const dz = s.z - v1.z;
+      // from the clip's end, not LimitBend's: an end the solve leaves on the clip's hand keeps the clip's bend
+      const a = this.clipAxisRead ? this.clipAxis : v1;
+      this.clipAxisRead = false;
+      const dx = s.x - a.x;
+      const dy = s.y - a.y;
+      const dz = s.z - a.z;
       const limb = b1.length + b2.length;
       this.axisMove = limb > 0 ? Math.sqrt(dx * dx + dy * dy + dz * dz) / limb : 0;
     }
