@@ -44,7 +44,6 @@ export class StraightBend {
   bent = false;
   private cos = 1;
   private sin = 0;
-  private need = 0;
   private chordX = 0;
   private chordY = 0;
   /** The chain's length this solve (read by ownSide: a double handed to a call is boxed). */
@@ -107,9 +106,29 @@ export class StraightBend {
     this.angle = angle;
     this.cos = Math.cos(angle);
     this.sin = Math.sin(angle);
-    // against the bend's farthest joint from the chord (this.need): a chain along that line stays straight
-    this.bulge(L, n);
-    if (!(far < share * this.need)) return false;
+    // against the bend's farthest joint from its chord: a chain along that line stays straight. Here, not in a
+    // method: reached on some solves only, such a method was left unoptimised, boxing 40 B a solve (the ball orbit)
+    this.chord(L, n);
+    const span = Math.sqrt(this.chordX * this.chordX + this.chordY * this.chordY);
+    let need = 0;
+    if (span > 0) {
+      const cx = this.chordX / span;
+      const cy = this.chordY / span;
+      let px = 0;
+      let py = 0;
+      let dc = 1;
+      let ds = 0;
+      for (let i = 0; i < n - 2; i++) {
+        px += L[i]! * dc;
+        py += L[i]! * ds;
+        const off = Math.abs(py * cx - px * cy);
+        if (off > need) need = off;
+        const t = dc * this.cos - ds * this.sin;
+        ds = dc * this.sin + ds * this.cos;
+        dc = t;
+      }
+    }
+    if (!(far < share * need)) return false;
     this.total = total;
     const bent = this.ownSide(P, n);
     if (!this.hingeSide(R, bones, bent) && !bent) {
@@ -191,33 +210,6 @@ export class StraightBend {
     }
     this.chordX = x;
     this.chordY = y;
-  }
-
-  /** Sets `need` to the largest distance from the chord of the even bend of {@link angle} (`L`, `n` joints). */
-  private bulge(L: Float64Array, n: number): void {
-    this.chord(L, n);
-    const x = this.chordX;
-    const y = this.chordY;
-    const span = Math.sqrt(x * x + y * y);
-    this.need = 0;
-    if (!(span > 0)) return;
-    const cx = x / span;
-    const cy = y / span;
-    let most = 0;
-    let px = 0;
-    let py = 0;
-    let dc = 1;
-    let ds = 0;
-    for (let i = 0; i < n - 2; i++) {
-      px += L[i]! * dc;
-      py += L[i]! * ds;
-      const off = Math.abs(py * cx - px * cy);
-      if (off > most) most = off;
-      const t = dc * this.cos - ds * this.sin;
-      ds = dc * this.sin + ds * this.cos;
-      dc = t;
-    }
-    this.need = most;
   }
 
   /**

@@ -33,10 +33,11 @@ const STEADY_CEILING = 1;
  * the channels in use read; the rest is the curves' length and weights read through getters); the pause event
  * 128 B (1,232 B while it composed the pose relative to the target with Babylon's quaternion math); the end 160 B
  * (456 B while it iterated an array literal; the rest, for both, is the observers' event data); a hit updates
- * the collider's bounding box through Babylon (130–420 B) and, until V8 optimises the rarely run `onHit`, boxes
- * its lever and axis (480 B) and Babylon's getters' results (128 B): 832 B on a busy CI machine, where the 7,000
- * frames after the profiler started did not bring `onHit` back to optimised code; the level switch captures the
- * pose to cross-fade from (0 B once optimised, 13.7 KB before).
+ * the collider's bounding box through Babylon (160 B; 416 B while `hit` iterated its points with for-of, whose
+ * iterator and results V8's interpreter allocates) and, until V8 optimises the rarely run `onHit`, boxes its lever
+ * and axis (480 B) and Babylon's getters' results (128 B): 832 B on a busy CI machine (with the for-of), where the
+ * 7,000 frames after the profiler started did not bring `onHit` back to optimised code; the level switch captures
+ * the pose to cross-fade from (0 B once optimised, 13.7 KB before).
  */
 const EVENT_CEILING: Record<keyof typeof Happening, number> = {
   Fade: 300,

@@ -198,7 +198,9 @@ export class HitPointEffector extends HitPoint {
   }
 
   protected override onCrossFadeStart(wasActive: boolean): void {
-    for (const l of this.effectorLinks) {
+    const links = this.effectorLinks;
+    for (let i = 0; i < links.length; i++) {
+      const l = links[i]!;
       if (wasActive) l._last.copyFrom(l.current);
       else l._last.setAll(0);
     }
@@ -290,7 +292,9 @@ export class HitPointBone extends HitPoint {
   }
 
   protected override onCrossFadeStart(wasActive: boolean): void {
-    for (const l of this.boneLinks) {
+    const links = this.boneLinks;
+    for (let i = 0; i < links.length; i++) {
+      const l = links[i]!;
       if (wasActive) {
         const c = l.current;
         l._last.x = c.x;
@@ -426,8 +430,11 @@ export class HitReaction extends OffsetModifier {
    */
   hit(collider: AbstractMesh, force: ReadonlyVec3, point: ReadonlyVec3): number {
     let n = 0;
-    for (const p of this.effectorHitPoints) if (p.collider === collider && p._hit(force, point)) n++;
-    for (const p of this.boneHitPoints) if (p.collider === collider && p._hit(force, point)) n++;
+    // indexed: a hit is too rare for V8 to optimise, and unoptimised for-of allocates an iterator and its results
+    const eps = this.effectorHitPoints;
+    for (let i = 0; i < eps.length; i++) if (eps[i]!.collider === collider && eps[i]!._hit(force, point)) n++;
+    const bps = this.boneHitPoints;
+    for (let i = 0; i < bps.length; i++) if (bps[i]!.collider === collider && bps[i]!._hit(force, point)) n++;
     if (n === 0)
       this.ik.solver.inner.warn(
         `hitReaction:${collider.name}`,
