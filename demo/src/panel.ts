@@ -369,17 +369,18 @@ export function buildPanel(o: PanelOptions): void {
           "e-rotationWeight",
         ),
       );
-      effBody.append(
-        slider(
-          "maintainRelativePos",
-          0,
-          1,
-          0.01,
-          () => e.maintainRelativePositionWeight,
-          (v) => all((s) => (s.effectors[i]!.maintainRelativePositionWeight = v)),
-          "e-maintainRelativePositionWeight",
-        ),
+      const relative = slider(
+        "relative position",
+        0,
+        1,
+        0.01,
+        () => e.maintainRelativePositionWeight,
+        (v) => all((s) => (s.effectors[i]!.maintainRelativePositionWeight = v)),
+        "e-maintainRelativePositionWeight",
       );
+      // FinalIK's name does not fit the panel's label column; the hover shows it
+      relative.querySelector("span")!.title = "maintainRelativePositionWeight";
+      effBody.append(relative);
     }
   };
   fillEffector();
