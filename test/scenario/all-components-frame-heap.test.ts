@@ -97,7 +97,14 @@ it("every component on walking characters, fading, hitting, shooting, interactin
         `the top 1 %)\n  ${a.where.join("\n  ")}`,
     )
     .join("\n");
-  const scores = rounds.map((r) => worst(r).toFixed(2)).join(" and ");
+  // each round's worst kind by name: the round not chosen is not reported below, and a CI failure names both
+  const worstKind = (r: RoundAllocations): string => {
+    let most: [number, KindAllocations] | undefined;
+    for (const e of r.kinds)
+      if (!most || measureOf(e[0], e[1]) / ceilingOf(e[0]) > measureOf(...most) / ceilingOf(most[0])) most = e;
+    return most ? `${happeningNames(most[0]) || "steady"} ${measureOf(...most).toFixed(1)} B` : "none";
+  };
+  const scores = rounds.map((r) => `${worst(r).toFixed(2)} (${worstKind(r)})`).join(" and ");
   console.log(
     `all components frame heap, round ${chosen + 1} of 2 (worst share of a ceiling ${scores}; ${missedMarks} frame ` +
       `marks missed):\n${report}`,
