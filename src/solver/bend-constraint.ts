@@ -573,7 +573,17 @@ export class BendConstraint {
     // the bend passes opposite the pole), slope 0.8; by k, interpolated in angle, so a weight fading in
     // turns the bend gradually
     const full = (NATURAL_LIMIT * (Math.PI - angle)) / (Math.PI - NATURAL_LIMIT);
-    const folded = angle + (full - angle) * k;
+    let turn = (angle - full) * k;
+    // A partial fold jumps where the bend passes opposite the pole (it folds one way or the other): near there,
+    // a bend the solve has moved little keeps the clip's, the room shrinking to nothing as the move reaches full
+    // (the move without the weight's share, so a weight fading in still turns an inverted bend gradually)
+    const reach =
+      (this.axisMove / (effectorWeight < 1 ? effectorWeight : 1) - FOLD_MOVE_LOW) / (FOLD_MOVE_HIGH - FOLD_MOVE_LOW);
+    if (reach < 1) {
+      const room = (Math.PI - angle) / ((Math.PI - NATURAL_LIMIT) * (1 - reach));
+      if (room < 1) turn *= room;
+    }
+    const folded = angle - turn;
     // the side the bend lies on, perpendicular to axis and pole
     const along = ap * bl;
     let sx = bx - px * along;
