@@ -83,7 +83,8 @@ export interface GrounderFBBIKOptions {
   /** Lift pelvis weight. Default 0. */
   liftPelvisWeight?: number;
   /**
-   * [0, 1] The pelvis lowers at once for feet beyond their legs' reach (see {@link Grounding.pelvisReachWeight}).
+   * [0, 1] The pelvis lowers at once for feet beyond their legs' reach, and goes back up at `pelvisSpeed` (see
+   * {@link Grounding.pelvisReachWeight}).
    * Default 1 (0 is FinalIK's).
    */
   pelvisReachWeight?: number;

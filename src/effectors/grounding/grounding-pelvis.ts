@@ -23,7 +23,7 @@ export class GroundingPelvis {
   readonly ikOffset = new Vec3();
   /**
    * Output: the eased height offset (along up; negative lowers the pelvis). `ikOffset` may lower the pelvis
-   * further by the legs' reach ({@link Grounding.pelvisReachWeight}); that part is not eased nor kept.
+   * further by the legs' reach ({@link Grounding.pelvisReachWeight}): at once, and back up at `pelvisSpeed`.
    */
   heightOffset = 0;
   /** False until the first update after construction or {@link reset}. */
@@ -31,8 +31,10 @@ export class GroundingPelvis {
   private readonly grounding: Grounding;
   private readonly lastRootPosition = new Vec3();
   private damperF = 1;
-  /** This frame's lowering beyond the ease for the legs' reach (≥ 0, along −up). */
+  /** The lowering beyond the ease for the legs' reach (≥ 0, along −up): this frame's, kept for the next. */
   private reachDrop = 0;
+  /** This frame's lowering the legs' reach asks for, before easing back (set by lowerForReach). */
+  private reachNeed = 0;
 
   /** The pelvis of `grounding`. */
   constructor(grounding: Grounding) {
@@ -44,6 +46,7 @@ export class GroundingPelvis {
     this.initiated = false;
     this.heightOffset = 0;
     this.damperF = 1;
+    this.reachDrop = 0;
     this.ikOffset.x = this.ikOffset.y = this.ikOffset.z = 0;
   }
 
@@ -88,8 +91,22 @@ export class GroundingPelvis {
       if (Number.isFinite(h)) this.heightOffset = h;
     }
     const o = this.ikOffset;
-    this.reachDrop = 0;
+    this.reachNeed = 0;
     if (g.rootGrounded) this.lowerForReach();
+    // lowered at once, raised back at the pelvis's speed: a foot leaving its reach, or the root leaving the
+    // ground, would otherwise pop the pelvis up by the whole drop in a frame
+    const need = this.reachNeed;
+    let drop = this.reachDrop;
+    if (need >= drop) drop = need;
+    else {
+      const speed = deltaTime * g.pelvisSpeed;
+      drop += (need - drop) * (speed >= 0 ? (speed <= 1 ? speed : 1) : 0);
+      // still never lower than the lowest foot asks
+      const rw = g.pelvisReachWeight;
+      const most = (-this.lowestOffset + this.heightOffset) * (rw > 0 ? (rw < 1 ? rw : 1) : 0);
+      if (drop > most) drop = most > need ? most : need;
+    }
+    if (Number.isFinite(drop)) this.reachDrop = drop;
     const height = this.heightOffset - this.reachDrop;
     o.x = up.x * height;
     o.y = up.y * height;
@@ -97,7 +114,7 @@ export class GroundingPelvis {
   }
 
   /**
-   * Sets {@link reachDrop}: how much lower than the eased offset the pelvis must go for every grounded leg with a
+   * Sets {@link reachNeed}: how much lower than the eased offset the pelvis must go for every grounded leg with a
    * known length to reach its foot's ikPosition with the knee bent by at least {@link REACH_LIMIT} (or as much as
    * the animation bends it, if more), by the grounding's `pelvisReachWeight`; never past the lowest foot's own
    * offset. Written to a field, not returned (see ARCHITECTURE.md, "Doubles across calls").
@@ -138,6 +155,6 @@ export class GroundingPelvis {
       if (e > most) most = e;
     }
     const drop = (most < room ? most : room) * weight;
-    if (Number.isFinite(drop)) this.reachDrop = drop;
+    if (Number.isFinite(drop)) this.reachNeed = drop;
   }
 }
