@@ -117,7 +117,16 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   // the IK's share (solved − animation-only), then the recovery
   const watched: KeyBone[] = ["pelvis", "chest", "head", "leftShoulder", "rightShoulder"];
   let last = watched.map((b) => bonePos(keyBone(c, b)));
-  let measure: { base: Vector3[]; feet: Vector3[]; peak: number; peakIK: number; feetDrift: number } | null = null;
+  // the IK's share (solved − animation-only) per watched bone last frame: the pinned feet's own share is not the hit's
+  let lastShare = watched.map(() => Vector3.Zero());
+  let measure: {
+    base: Vector3[];
+    baseShare: Vector3[];
+    feet: Vector3[];
+    peak: number;
+    peakIK: number;
+    feetDrift: number;
+  } | null = null;
   let frames = 0;
   let after = 0;
   const clicks: Json[] = [];
@@ -162,6 +171,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
         if (clicked) {
           measure = {
             base: last.map((v) => v.clone()),
+            baseShare: lastShare.map((v) => v.clone()),
             feet: footBones.map(bonePos),
             peak: 0,
             peakIK: 0,
@@ -181,14 +191,16 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     after: () => {
       // after this frame's solve
       const now = watched.map((b) => bonePos(keyBone(c, b)));
+      const share = watched.map((b, i) => {
+        const a = c.animated[b];
+        return a === undefined ? Vector3.Zero() : now[i]!.subtract(a);
+      });
       const m = measure;
       if (m !== null && footRest !== null) {
         displacement = Math.max(...now.map((p, i) => Vector3.Distance(p, m.base[i]!)));
         m.peak = Math.max(m.peak, displacement);
-        const ikShare = watched.map((b, i) => {
-          const a = c.animated[b];
-          return a === undefined ? 0 : Vector3.Distance(now[i]!, a);
-        });
+        // the hit's share: the IK's over the animation beyond what it was the frame before the impact
+        const ikShare = share.map((v, i) => Vector3.Distance(v, m.baseShare[i]!));
         m.peakIK = Math.max(m.peakIK, ...ikShare);
         m.feetDrift = Math.max(m.feetDrift, ...footBones.map((b, i) => Vector3.Distance(bonePos(b), m.feet[i]!)));
         frames++;
@@ -204,6 +216,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
         }
       }
       last = now;
+      lastShare = share;
     },
     dispose: () => {
       scene.onPointerObservable.remove(pointer);
