@@ -7,7 +7,7 @@ import type { IKPose } from "./pose.js";
 /** The end effector's position weight handed to LimitBend by reference (see NumberRef). */
 const positionWeight = new NumberRef();
 /**
- * Met effectors end the iterations once no end the final pass does not place moved farther than this × the
+ * Met effectors end the iterations once no end of a limb with a free end moved farther than this × the
  * tolerance: a free shoulder still moving when one iteration sufficed lands elsewhere the frame the count changes
  * (Xbot's upper arm 8° in a frame, Soldier's 14°; 100× left 3.2° and 4.3°, 30× 1.5° and 1.2°).
  */
@@ -471,7 +471,8 @@ export class IKSolverFullBody implements ChainSolver {
    * True when more iterations would not change what the user sees: no chain's first or last node moved farther
    * than the tolerance in this iteration, or every effector at full weight will be met (a hand or foot within its
    * limb's reach of the limb's first node, where the final pass puts it on the target; a body, shoulder or thigh
-   * node on its target) and no other end moved farther than FREE_SETTLED × the tolerance. Middle nodes (elbows,
+   * node on its target) and no end of a limb whose end is free moved farther than FREE_SETTLED × the tolerance.
+   * Middle nodes (elbows,
    * knees) are left out: the bend constraints place them after the iterations, and they wander while the ends
    * have settled.
    */
@@ -487,17 +488,18 @@ export class IKSolverFullBody implements ChainSolver {
     for (let c = 0; c < this.chains.length; c++) {
       const nodes = this.chains[c]!.nodes;
       const last = nodes.length - 1;
+      // a pinned end's limb is solved onto its target from its first node: measured, stopping before that node
+      // settles does not show (Xbot's and Soldier's pinned arms turn alike either way), and it saves iterations
+      const pinned = last > 0 && nodes[last]!.effectorPositionWeight >= 1;
       for (let i = 0; i <= last; i++, k += 3) {
         if (i !== 0 && i !== last) continue;
-        const node = nodes[i]!;
-        const p = node.solverPosition;
+        const p = nodes[i]!.solverPosition;
         const dx = p.x - start[k]!;
         const dy = p.y - start[k + 1]!;
         const dz = p.z - start[k + 2]!;
         const d = dx * dx + dy * dy + dz * dz;
         if (!(d <= limit)) settled = false;
-        // a met end the final pass puts on its target: where the iterations leave it is not seen
-        if (!(d <= loose) && !(i === last && i !== 0 && node.effectorPositionWeight >= 1)) freeSettled = false;
+        if (!(d <= loose) && !pinned) freeSettled = false;
       }
     }
     return settled || (freeSettled && this.effectorsMet());
