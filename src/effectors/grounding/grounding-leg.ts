@@ -8,6 +8,8 @@ import type { Grounding } from "./grounding.js";
 const tv = new Vec3();
 const tv2 = new Vec3();
 const tv3 = new Vec3();
+/** Simple's plane through its three contacts. */
+const planeNormal = new Vec3();
 const tq = new Quat();
 const DEG = Math.PI / 180;
 
@@ -41,7 +43,10 @@ export class GroundingLeg {
   isGrounded = false;
   /** The foot's horizontal velocity (world units per second). */
   readonly velocity = new Vec3();
-  /** The ground normal last found under the foot (unit, facing up). */
+  /**
+   * The ground normal last found under the foot (unit, facing up), which the foot turns to. A foot lifted out
+   * of its probes' reach while the root stands on ground keeps the last one (not in FinalIK, see {@link process}).
+   */
   readonly groundNormal = new Vec3(0, 1, 0);
   /** The ground point under the foot last found. */
   readonly groundPoint = new Vec3();
@@ -71,6 +76,8 @@ export class GroundingLeg {
     this.velocity.x = this.velocity.y = this.velocity.z = 0;
     identity(this.r);
     identity(this.rotationOffset);
+    this.groundNormal.x = this.groundNormal.z = 0;
+    this.groundNormal.y = 1;
     copy(this.ikPosition, this.footPosition);
   }
 
@@ -78,6 +85,11 @@ export class GroundingLeg {
    * Probes and eases the leg by the grounding's `deltaTime` (called by {@link Grounding.update}). With a
    * time step ≤ 0 or a non-finite `footPosition` nothing is probed or eased: only `ikPosition` follows the
    * current `footPosition`.
+   *
+   * A probe that finds nothing (the foot higher than `maxStep` above the ground, as a running stride's
+   * swing lifts it on a slope) leaves the ground normal as last found while the root is grounded, so the foot
+   * lands turned to the slope rather than eased back toward flat. FinalIK turns it toward up then; with the
+   * root off the ground (a fall, a ledge) so does this.
    */
   process(): void {
     const g = this.grounding;
@@ -121,9 +133,9 @@ export class GroundingLeg {
     const at = tv3;
     switch (g.quality) {
       case GroundingQuality.Fastest: {
-        g.probeRay(add3(at, foot, pred), this.heelHit);
+        const hit = g.probeRay(add3(at, foot, pred), this.heelHit);
         copy(this.groundPoint, this.heelHit.point);
-        copy(this.groundNormal, this.heelHit.normal);
+        this.keepNormal(hit, this.heelHit.normal);
         this.setHeightAbove(this.heelHit.point);
         break;
       }
@@ -131,22 +143,22 @@ export class GroundingLeg {
         const heel = this.heelHit;
         const toe = this.probeHit;
         const side = this.sideHit;
-        g.probeRay(add3(at, foot, pred), heel);
+        let hit = g.probeRay(add3(at, foot, pred), heel);
         // the toe ahead and the side beside the predicted foot, written out (doubles across calls)
         const ahead = g.footRadius + g.footCenterOffset;
         const fw = g.forward;
         at.x = foot.x + pred.x + fw.x * ahead;
         at.y = foot.y + pred.y + fw.y * ahead;
         at.z = foot.z + pred.z + fw.z * ahead;
-        g.probeRay(at, toe);
+        if (g.probeRay(at, toe)) hit = true;
         const aside = g.footRadius * 0.5;
         const rt = g.right;
         at.x = foot.x + pred.x + rt.x * aside;
         at.y = foot.y + pred.y + rt.y * aside;
         at.z = foot.z + pred.z + rt.z * aside;
-        g.probeRay(at, side);
+        if (g.probeRay(at, side)) hit = true;
         // the plane through the three contacts, facing up
-        const n = cross(this.groundNormal, sub(tv, toe.point, heel.point), sub(tv2, side.point, heel.point));
+        const n = cross(planeNormal, sub(tv, toe.point, heel.point), sub(tv2, side.point, heel.point));
         if (dot(n, up) < 0) {
           n.x = -n.x;
           n.y = -n.y;
@@ -154,7 +166,8 @@ export class GroundingLeg {
         }
         normalize(n, n);
         if (!(dot(n, up) > 1e-6)) copy(n, heel.normal);
-        this.setFootToPlane(heel.point, heel.point);
+        this.setFootToPlane(n, heel.point, heel.point);
+        this.keepNormal(hit, n);
         break;
       }
       default: {
@@ -166,25 +179,29 @@ export class GroundingLeg {
         at.x = foot.x + fw.x * ahead + pred.x;
         at.y = foot.y + fw.y * ahead + pred.y;
         at.z = foot.z + fw.z * ahead + pred.z;
-        g.probeSphere(at, this.probeHit);
-        copy(this.groundNormal, this.probeHit.normal);
-        this.setFootToPlane(this.probeHit.point, heel.point);
+        const hit = g.probeSphere(at, this.probeHit);
+        this.setFootToPlane(this.probeHit.normal, this.probeHit.point, heel.point);
+        this.keepNormal(hit, this.probeHit.normal);
         break;
       }
     }
     this.isGrounded = this.heightFromGround < g.maxStep;
   }
 
+  /** The normal the foot turns to: the probe's, or on a miss with the root grounded the last found (see process). */
+  private keepNormal(hit: boolean, n: ReadonlyVec3): void {
+    if (hit || !this.grounding.rootGrounded) copy(this.groundNormal, n);
+  }
+
   /**
-   * The ground under the foot is the plane (groundNormal, planePoint) met by the vertical through the foot;
+   * The ground under the foot is the plane (n, planePoint) met by the vertical through the foot;
    * it may not be lower than the heel's contact (the heel does not sink into a ledge).
    */
-  private setFootToPlane(planePoint: ReadonlyVec3, heelPoint: ReadonlyVec3): void {
+  private setFootToPlane(n: ReadonlyVec3, planePoint: ReadonlyVec3, heelPoint: ReadonlyVec3): void {
     // written out rather than through dot/scaleAndAdd/heightAbove: this runs once per foot per frame inside
     // a large function where V8 may not inline them (see ARCHITECTURE.md, "Doubles across calls")
     const g = this.grounding;
     const u = g.up;
-    const n = this.groundNormal;
     const foot = this.footPosition;
     const dx = planePoint.x - foot.x;
     const dy = planePoint.y - foot.y;

@@ -192,6 +192,33 @@ describe("Grounding", () => {
     },
   );
 
+  it.each(QUALITIES)(
+    "quality %i: a foot lifted out of the probes' reach on a 20° slope (a stride's swing) lands turned to it",
+    (quality) => {
+      const s = slope(20);
+      const g = make([s], quality);
+      run(g, 300);
+      const leg = g.legs[0]!;
+      // 1.2 above the root: the probes reach 0.5 below the foot, the slope is at -0.036 under it
+      leg.footPosition.y = 1.2;
+      run(g, 12);
+      expect(g.rootGrounded).toBe(true);
+      leg.footPosition.y = 0.08;
+      g.update(1 / 60);
+      // measured: 0 (easing toward up during the miss, as FinalIK does, left it 13.7° off)
+      expect((upAngleTo(leg.rotationOffset, s.n) * 180) / Math.PI).toBeLessThan(1e-6);
+      // with the root off the ground too, a miss turns the foot back toward up, as in FinalIK
+      g.raycast = terrainRaycast([{ ...s, p: [0, -3, 0] }]);
+      run(g, 300);
+      expect(g.rootGrounded).toBe(false);
+      expect(upAngleTo(leg.rotationOffset, [0, 1, 0])).toBeLessThan(1e-6);
+      g.raycast = terrainRaycast([s]);
+      run(g, 300);
+      g.reset();
+      expect(leg.groundNormal).toEqual({ x: 0, y: 1, z: 0 });
+    },
+  );
+
   it("limits the foot rotation to maxFootRotationAngle and scales it by footRotationWeight", () => {
     const g = make([slope(60)], GroundingQuality.Fastest);
     g.maxStep = 1;
