@@ -123,3 +123,16 @@ export function gripError(
     rotation: 2 * Math.acos(Math.min(1, Math.abs(Quaternion.Dot(q, animated.rel)))),
   };
 }
+
+/** Pins both foot effectors, at full position weight, where the feet stand now. */
+export function pinFeetWhereTheyStand(ik: FullBodyBipedIK): void {
+  const s = ik.solver;
+  const r = ik.references;
+  for (const [e, foot] of [
+    [s.leftFootEffector, r.leftFoot],
+    [s.rightFootEffector, r.rightFoot],
+  ] as const) {
+    e.position.copyFrom(worldPos(foot));
+    e.positionWeight = 1;
+  }
+}

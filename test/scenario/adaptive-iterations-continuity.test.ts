@@ -8,7 +8,7 @@ import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import { modelAvailable } from "../helpers/babylon-scene.js";
-import { disposeOpen, height, load, report, worldPos } from "../helpers/modifier-scene.js";
+import { disposeOpen, height, load, pinFeetWhereTheyStand, report, worldPos } from "../helpers/modifier-scene.js";
 
 afterEach(disposeOpen);
 
@@ -33,13 +33,7 @@ async function sideDrag(name: "Xbot" | "Soldier"): Promise<number> {
   const h = height(m);
   const s = ik.solver;
   const r = ik.references;
-  for (const [e, foot] of [
-    [s.leftFootEffector, r.leftFoot],
-    [s.rightFootEffector, r.rightFoot],
-  ] as const) {
-    e.position.copyFrom(worldPos(foot));
-    e.positionWeight = 1;
-  }
+  pinFeetWhereTheyStand(ik);
   const forward = worldPos(r.leftFoot.children[0]!).subtract(worldPos(r.leftFoot));
   const side = Vector3.Cross(Vector3.Up(), new Vector3(forward.x, 0, forward.z)).normalize();
   const start = worldPos(s.bodyEffector.bone!);

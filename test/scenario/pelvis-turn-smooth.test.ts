@@ -14,7 +14,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import { FBBIKHeadEffector } from "../../src/effectors/head/fbbik-head-effector.js";
 import { modelAvailable } from "../helpers/babylon-scene.js";
-import { disposeOpen, height, load, report, worldPos } from "../helpers/modifier-scene.js";
+import { disposeOpen, height, load, pinFeetWhereTheyStand, report, worldPos } from "../helpers/modifier-scene.js";
 
 afterEach(disposeOpen);
 
@@ -64,14 +64,7 @@ async function pinnedFeet(name: "Xbot" | "Mannequin", preserve: boolean) {
   m.scene.render();
   const h = height(m);
   const s = ik.solver;
-  const r = ik.references;
-  for (const [e, foot] of [
-    [s.leftFootEffector, r.leftFoot],
-    [s.rightFootEffector, r.rightFoot],
-  ] as const) {
-    e.position.copyFrom(worldPos(foot));
-    e.positionWeight = 1;
-  }
+  pinFeetWhereTheyStand(ik);
   const start = worldPos(s.bodyEffector.bone!);
   const back = forwardOf(ik).scale(-0.2 * h);
   s.bodyEffector.positionWeight = 1;
