@@ -315,8 +315,7 @@ export class IKSolverJacobian {
   /**
    * After a step rejected at level `d` (−1: the solve failed, or no level changed): grows the factors of that level
    * and those below it, or only of those below it when it was met (it rose only by their steps' second-order
-   * disturbance), so a lower
-   * level's failures do not slow a higher one. False when they are spent.
+   * disturbance), so a lower level's failures do not slow a higher one. False when they are spent.
    */
   private grow(d: number): boolean {
     const fx = this.k.fx;

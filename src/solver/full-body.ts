@@ -472,9 +472,8 @@ export class IKSolverFullBody implements ChainSolver {
    * than the tolerance in this iteration, or every effector at full weight will be met (a hand or foot within its
    * limb's reach of the limb's first node, where the final pass puts it on the target; a body, shoulder or thigh
    * node on its target) and no end of a limb whose end is free moved farther than FREE_SETTLED × the tolerance.
-   * Middle nodes (elbows,
-   * knees) are left out: the bend constraints place them after the iterations, and they wander while the ends
-   * have settled.
+   * Middle nodes (elbows, knees) are left out: the bend constraints place them after the iterations, and they
+   * wander while the ends have settled.
    */
   private converged(): boolean {
     // whether the ends settled, written out here: a method called only when an effector is not met stayed in V8's

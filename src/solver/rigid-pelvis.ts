@@ -99,7 +99,7 @@ export interface ReachingLeg {
  * no excess depends on at 0, so the smallest turn that brings the feet within reach is taken, and makes the
  * turn a continuous function of the targets: feet beyond any turn's help get a turn that grows smoothly as
  * they go, not one that jumps between frames. What excess the steps leave then turns the pelvis back toward the
- * animation's (by 1 / (1 + (x / GIVE_UP_EXCESS)²), x the excess × the legs' mean length): a turn that brings the
+ * animation's (by 1 / (1 + (x / GIVE_UP_EXCESS)²), x the excess over the legs' mean length): a turn that brings the
  * feet within reach is kept, one that cannot does not tip the hips for a centimetre of foot. The thighs are turned
  * about the root and `turn` (the pelvis's turn since the animation) with them.
  */
