@@ -182,10 +182,21 @@ export function mat(scene: Scene, name: string, color: Color3, alpha = 1): Stand
   return m;
 }
 
+/** Length of a three-bone limb in the current pose: root to middle plus middle to end. */
+const limbLength = (a: Bone, b: Bone, d: Bone): number =>
+  Vector3.Distance(bonePos(a), bonePos(b)) + Vector3.Distance(bonePos(b), bonePos(d));
+
 export function armLength(c: Character, left: boolean): number {
   const r = c.ik.references;
-  const [a, b, d] = left ? [r.leftUpperArm, r.leftForearm, r.leftHand] : [r.rightUpperArm, r.rightForearm, r.rightHand];
-  return Vector3.Distance(bonePos(a), bonePos(b)) + Vector3.Distance(bonePos(b), bonePos(d));
+  return left
+    ? limbLength(r.leftUpperArm, r.leftForearm, r.leftHand)
+    : limbLength(r.rightUpperArm, r.rightForearm, r.rightHand);
+}
+
+/** The longer leg's length, thigh to calf to foot. */
+export function legLength(c: Character): number {
+  const r = c.ik.references;
+  return Math.max(limbLength(r.leftThigh, r.leftCalf, r.leftFoot), limbLength(r.rightThigh, r.rightCalf, r.rightFoot));
 }
 
 export function frameCamera(ctx: Ctx, c: Character, target: Vector3, radius: number, side = 0.5, front = 1): void {

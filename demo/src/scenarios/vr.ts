@@ -24,6 +24,7 @@ import {
   playClip,
   type Scenario,
   type ScenarioRun,
+  legLength,
   worldPos,
 } from "../kit";
 import { frameWhole, meshTop } from "../framing";
@@ -125,8 +126,9 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   const home = trackers.map((m) => ({ p: m.position.clone(), q: m.rotationQuaternion!.clone() }));
 
   // the script: crouch, lean and turn under the headset; the left hand waves, the right one reaches. The deepest
-  // crouch takes the headset lower than the legs fold to: minKneeAngle lifts the torso, the knees stay ahead
-  const DEPTH = 0.5;
+  // crouch stays where the head still reaches the headset: below 0.72–0.79 of the legs' length (measured on the
+  // menu's models) minKneeAngle stops the legs' fold and the headset would sink to the chest
+  const depth = 0.68 * legLength(c);
   let script = true;
   let t = 0;
   const yaw = new Quaternion();
@@ -135,7 +137,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   const pose = (time: number) => {
     const crouch = 0.5 - 0.5 * Math.cos((2 * Math.PI * time) / 6);
     Quaternion.RotationAxisToRef(up, 0.55 * Math.sin((2 * Math.PI * time) / 9), yaw);
-    offset.set(0, -DEPTH * h * crouch, 0);
+    offset.set(0, -depth * crouch, 0);
     offset.addInPlace(right.scale(0.08 * h * Math.sin((2 * Math.PI * time) / 7)));
     offset.addInPlace(forward.scale(0.06 * h * crouch));
     trackers.forEach((m, i) => {
@@ -167,7 +169,8 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       const mid = bonePos(thigh).add(bonePos(foot)).scale(0.5);
       return Vector3.Dot(bonePos(calf).subtract(mid), forward) / h;
     });
-  // the largest move of any bone in one frame while the script plays (× h): a flip of the legs shows here
+  // the largest move of any bone in one frame since the scenario began or `control('jumps')` (× h): a flip of the
+  // legs shows here
   const bones = c.skeleton.bones;
   const last = bones.map(() => new Vector3());
   let jump = 0;
@@ -212,7 +215,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
           (i === 0 ? s.leftHandEffector : s.rightHandEffector).rotationWeight = 1;
         });
       }
-      if (script && !ctx.paused()) trackJumps();
+      if (!ctx.paused()) trackJumps();
       const k = Object.keys(run.checks).length;
       if (script && k < moments.length && t >= moments[k]!) {
         run.checks[`t${moments[k]}`] = sample();
@@ -220,8 +223,10 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       }
     },
     control: (cmd, arg) => {
-      // `script` on/off; `pose` t: the script's pose at time t; `move` [tracker, right, up, forward] (× height)
+      // `script` on/off; `pose` t: the script's pose at time t; `move` [tracker, right, up, forward] (× height);
+      // `jumps`: the largest bone move counts from now
       if (cmd === "script") setScript(arg === true);
+      if (cmd === "jumps") jump = 0;
       if (cmd === "pose" && typeof arg === "number") pose(arg);
       if (cmd === "move" && Array.isArray(arg)) {
         const [i, x, y, z] = arg as number[];
