@@ -8,6 +8,7 @@ import { Quat, copyQuat, multiply, multiplyConjugate, rotateVector, slerpByRef }
 import { Vec3, add, sub } from "../math/vec3.js";
 import type { IKNode } from "./node.js";
 import { symmetricPlaneRotation } from "./plane.js";
+import { addReachCurvature } from "./reach-curvature.js";
 
 const solved = new Quat();
 const turn = new Quat();
@@ -66,16 +67,19 @@ const rhs = new Float64Array(3);
 /** How far inside its reach (× the leg's length) a leg's step aims. */
 const REACH_MARGIN = 1e-3;
 /**
- * Levenberg–Marquardt damping, × the summed squared gradients. Near 0 (Gauss–Newton) the steps overshoot where
- * the excess is large and its gradient weak, and the turn ends wherever the steps left it: 50° jumps a frame.
+ * Levenberg–Marquardt damping, × the summed squared gradients: it keeps the turn a continuous function of the
+ * targets (near 0 the steps ended wherever they stood: 50° jumps a frame). 0.48, not 0.5: the legs' curvature adds
+ * to the equations too, and 0.48 leaves issue 19's far sets' feet as close as 0.5 did without it.
  */
-const DAMPING = 0.5;
+const DAMPING = 0.48;
 /** The damped steps taken (each shrinks the excess along a strong gradient to a third). */
 const STEPS = 12;
 /** The summed squared gradients of the legs in the equations. */
 const leverSize = new Float64Array(1);
 /** The legs' summed excess (× weight, without the margin) as addLeg found it. */
 const excessSum = new Float64Array(1);
+/** A leg's excess in its equation, for addReachCurvature. */
+const legExcess = new NumberRef();
 /**
  * The remaining excess (× the legs' mean length) at which the pelvis keeps half its turn: feet no turn brings within
  * reach gain little from it (Xbot pulled 0.2 h back: 35° for 1 % h of foot), so the turn fades with what stays out.
@@ -95,9 +99,10 @@ export interface ReachingLeg {
 /**
  * Turns the rigid pelvis about the root node so that feet out of their legs' reach come within it: a fixed
  * number of Levenberg–Marquardt steps on the turn ω for the legs' excesses (how far, × the foot effector's
- * weight, each thigh stands beyond its leg's reach of its target), from no turn. The damping keeps directions
- * no excess depends on at 0, so the smallest turn that brings the feet within reach is taken, and makes the
- * turn a continuous function of the targets: feet beyond any turn's help get a turn that grows smoothly as
+ * weight, each thigh stands beyond its leg's reach of its target), from no turn, each leg's curvature in the
+ * equations (addReachCurvature) so that steps on a pull no turn meets converge instead of alternating. The damping
+ * keeps directions no excess depends on at 0, so the smallest turn that brings the feet within reach is taken, and
+ * makes the turn a continuous function of the targets: feet beyond any turn's help get a turn that grows smoothly as
  * they go, not one that jumps between frames. What excess the steps leave then turns the pelvis back toward the
  * animation's (by 1 / (1 + (x / GIVE_UP_EXCESS)²), x the excess over the legs' mean length): a turn that brings the
  * feet within reach is kept, one that cannot does not tip the hips for a centimetre of foot. The thighs are turned
@@ -178,7 +183,8 @@ export function turnPelvisToReach(
  * Adds a leg's equation when its foot is beyond reach (and its gradient's squared length to `leverSize`); false
  * when it is reached. The excess e (× the foot effector's weight, plus a margin growing in with it) shrinks by
  * ω · (r × u) for a small turn ω, r the lever from the root to the thigh and u the unit direction from the thigh
- * to the target. Nothing but a boolean is returned: no double crosses a call (see NumberRef).
+ * to the target; with it, the positive part of e × the curvature of the thigh's distance to the target in ω.
+ * Nothing but a boolean is returned: no double crosses a call (see NumberRef).
  */
 function addLeg(root: IKNode, leg: ReachingLeg): boolean {
   const w = leg.foot.effectorPositionWeight;
@@ -210,6 +216,9 @@ function addLeg(root: IKNode, leg: ReachingLeg): boolean {
   rhs[1]! += e * gy;
   rhs[2]! += e * gz;
   leverSize[0]! += gx * gx + gy * gy + gz * gz;
+  // without the curvature, a pull no turn meets grows the steps into a 2-cycle (Xbot dragged aside: 2.8° a frame)
+  legExcess.value = e;
+  addReachCurvature(normal, lever, goal, legExcess);
   return true;
 }
 
