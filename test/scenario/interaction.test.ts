@@ -1013,6 +1013,59 @@ describe("interaction details on the Mannequin", () => {
     expect(log).toEqual(["pause", "press", "pick-up", "paused", "picked up", "later"]);
   });
 
+  it("an event observer that starts or stops the interaction ends the frame's: no stale pause, events or weights", async () => {
+    const rig = await setup("Mannequin");
+    const RH = FullBodyBipedEffector.RightHand;
+    const sys = rig.system;
+    const ie = sys.getInteractionEffector(RH);
+    const hand = rig.ik.solver.rightHandEffector;
+    for (const how of ["interrupt", "stop"] as const) {
+      // a button: paused at the touch, whose "pressed" handler moves on (a new reach, or none)
+      const button = new InteractionObject(reachableNode(rig, false, "button"), {
+        weightCurves: [{ type: InteractionCurveType.PositionWeight, curve: Curve.riseHoldFall(0.4, 0.6, 1.2) }],
+        events: [
+          { time: 0.4, pause: true },
+          { time: 0.4, message: "pressed" },
+          { time: 0.4, message: "after" },
+        ],
+      });
+      const next = new InteractionObject(reachableNode(rig, false, "next"), {
+        weightCurves: [{ type: InteractionCurveType.PositionWeight, curve: Curve.riseHoldFall(0.2, 0.3, 0.5) }],
+      });
+      const log: string[] = [];
+      let before = Number.NaN;
+      const observers = [
+        sys.onInteractionEventObservable.add((d) => {
+          log.push(`${d.object.node.name}:${d.event!.message ?? "pause"}`);
+          if (d.event!.message !== "pressed") return;
+          before = hand.positionWeight;
+          if (how === "interrupt") sys.startInteraction(RH, next, true);
+          else sys.stopInteraction(RH);
+        }),
+        sys.onInteractionPauseObservable.add((d) => log.push(`${d.object.node.name}:paused`)),
+        sys.onInteractionStopObservable.add((d) => log.push(`${d.object.node.name}:stopped`)),
+      ];
+      sys.startInteraction(RH, button, true);
+      let frame = 0;
+      while (Number.isNaN(before) && frame++ < 60) rig.m.scene.render();
+      console.log(
+        `${how}: ${log.join(", ")}; weight ${before} before the handler, ${hand.positionWeight} after the frame`,
+      );
+      // the button's pause, listed first, no longer pauses the new reach; its later event no longer fires
+      expect(log).toEqual(["button:pause", "button:pressed", ...(how === "stop" ? ["button:stopped"] : [])]);
+      expect(sys.isPaused(RH)).toBe(false);
+      // the frame's weights are not the button's curve written over the stop's (or the new start's) values
+      expect(hand.positionWeight).toBe(before);
+      if (how === "interrupt") {
+        frames(rig, 40);
+        expect(ie.object).toBe(next);
+        expect(log.at(-1)).toBe("next:stopped");
+      }
+      for (const o of observers) o.remove();
+      frames(rig, 80);
+    }
+  });
+
   it("a negative or NaN speed holds the interactions (they do not play backward, which would never end)", async () => {
     const rig = await setup("Mannequin");
     const RH = FullBodyBipedEffector.RightHand;

@@ -149,6 +149,8 @@ export class InteractionEffector {
   private readonly used = new Uint8Array(N);
   private readonly resetting = new Uint8Array(N);
   private resetTimer = 0;
+  /** Counts starts and stops: an event observer that starts or stops this effector's interaction ends the frame's. */
+  private runs = 0;
 
   /** The object's events that can fire, by index in time order: the first `eventCount` (storage kept across starts). */
   private eventOrder: number[] = [];
@@ -526,6 +528,7 @@ export class InteractionEffector {
     this.pickUpPending = false;
     this._isPaused = false;
     this._inInteraction = true;
+    this.runs++;
     newTarget?.rotateTo(bonePos);
     this.system._notify("start", this, null);
     return true;
@@ -605,6 +608,7 @@ export class InteractionEffector {
       this._target?.resetRotation();
       this._inInteraction = false;
       this._isPaused = false;
+      this.runs++;
       if (!ended) this.pickUpPending = false;
       for (let t = 0; t < N; t++) {
         if (!this.used[t]) continue;
@@ -669,6 +673,7 @@ export class InteractionEffector {
     // events of its time still fire this frame (a button's message at the touch, not at the resume)
     let pauseEvent: InteractionEvent | null = null;
     const events = object.events;
+    const run = this.runs;
     for (let k = 0; k < this.eventCount; k++) {
       const i = this.eventOrder[k]!;
       if (this.triggered[i]) continue;
@@ -693,6 +698,12 @@ export class InteractionEffector {
         rig.worldToComponentRotation(targetRot, this.pickUpComponentRotation);
       }
       this.system._notify("event", this, ev);
+      if (this.runs !== run) {
+        // an observer stopped or restarted the interaction: the rest of this frame's events and curves were the
+        // old one's (a stop skips them; a new start begins from the hand as shown, at its weights)
+        this.effector._hangsFrom = null;
+        return;
+      }
       if (ev.pause === true && pauseEvent === null) pauseEvent = ev;
     }
     const e = this.effector;
