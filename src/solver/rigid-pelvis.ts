@@ -72,6 +72,12 @@ const REACH_MARGIN = 1e-3;
  * to the equations too, and 0.48 leaves issue 19's far sets' feet as close as 0.5 did without it.
  */
 const DAMPING = 0.48;
+/**
+ * Damping floor, × the equations' trace: a leg pulled straight at its target has no gradient left but its curvature,
+ * and without a floor the equations went singular, the step was rounding noise (a rig ×0.01 ended 1.5e-3 of its
+ * height off the scaled solution).
+ */
+const DAMPING_FLOOR = 1e-6;
 /** The damped steps taken (each shrinks the excess along a strong gradient to a third). */
 const STEPS = 12;
 /** The summed squared gradients of the legs in the equations. */
@@ -124,7 +130,7 @@ export function turnPelvisToReach(
       if (k === 0) return;
       break;
     }
-    const damping = DAMPING * leverSize[0]!;
+    const damping = DAMPING * leverSize[0]! + DAMPING_FLOOR * (normal[0]! + normal[4]! + normal[8]!);
     normal[0]! += damping;
     normal[4]! += damping;
     normal[8]! += damping;
