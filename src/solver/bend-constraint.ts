@@ -3,6 +3,7 @@
 import { naturalPole } from "./natural-pole.js";
 import { swivelToFittedElbow } from "./elbow-swivel.js";
 import { ElbowSwivelMemory } from "./elbow-swivel-memory.js";
+import { FoldMemory } from "./fold-memory.js";
 import { clampDirectionByRef, orthoNormalize } from "../math/direction.js";
 import {
   Quat,
@@ -61,6 +62,13 @@ const NATURAL_LIMIT_COS = Math.cos(NATURAL_LIMIT);
  */
 const FOLD_MOVE_LOW = 0.02;
 const FOLD_MOVE_HIGH = 0.1;
+/**
+ * The end's move (in limb lengths, as FOLD_MOVE_*, without the weight's share) over which the fold's rate limit
+ * (fold-memory.ts) fades out: a target this far from the clip's is no small correction of it, and the limb folds to
+ * its natural side at once (nearer, 4,000 random targets of test/scenario/natural-bends left elbows off it).
+ */
+const FOLD_MEMORY_MOVE_LOW = 0.2;
+const FOLD_MEMORY_MOVE_HIGH = 0.5;
 /** Pole lengths (limb axis off the sagittal plane) between which the natural-side limit fades in. */
 const NATURAL_POLE_LOW = 0.2;
 const NATURAL_POLE_HIGH = 0.4;
@@ -83,8 +91,8 @@ export interface BendSolver {
    */
   readonly animatedBendNormal?: boolean;
   /**
-   * Counts the solver's updates: the fitted elbow side's swivel limits its turn only across consecutive ones
-   * (elbow-swivel-memory.ts). Absent: no limit.
+   * Counts the solver's updates: the fitted elbow side's swivel and the natural-side fold limit their turns only
+   * across consecutive ones (elbow-swivel-memory.ts, fold-memory.ts). Absent: no limit.
    */
   readonly updateCount?: number;
 }
@@ -156,8 +164,11 @@ export class BendConstraint {
   /** The arm's frame: away from the body on the arm's side; zero when the biped has not set the frame. */
   readonly elbowOutward = new Vec3(0, 0, 0);
   private limbOrientationsSet = false;
-  // the fitted elbow side's last turn, the full body's only memory of an earlier frame
+  // the fitted elbow side's and the natural-side fold's last turns, the full body's only memories of an earlier frame
   private readonly swivelMemory = new ElbowSwivelMemory();
+  private readonly foldMemory = new FoldMemory();
+  // this update's solver counts its updates (getDir), so the fold may use its memory
+  private foldMemoryOn = false;
   // cos of the allowed cone's angle for the last clamp weight: the weight rarely changes between frames
   private coneClampWeight = Number.NaN;
   private coneCos = 1;
@@ -361,7 +372,12 @@ export class BendConstraint {
       multiply(q1, q1, this.rotationOffset);
       rotateVector(out, q1, out);
     }
-    if (this.naturalSide !== 0) this.limitToNaturalSide(out, s);
+    if (this.naturalSide !== 0) {
+      const count = solver.updateCount;
+      this.foldMemoryOn = count !== undefined;
+      if (count !== undefined) this.foldMemory.update = count;
+      this.limitToNaturalSide(out, s);
+    }
     if (w <= 0) return out;
     // Deviation from FinalIK for scale invariance: blend unit directions (FinalIK blends the
     // upper-bone-length vector with the unit direction, which depends on the rig's units).
@@ -527,7 +543,9 @@ export class BendConstraint {
    * limb axis `axis`: within 80° of its natural pole (naturalPole: a knee forward of the hip–ankle line,
    * up for a leg raised forward; an elbow behind the shoulder–wrist line, down for an arm reaching
    * forward). A bend more than 80° from it folds back inside, on the side it came from. The fold is scaled by the
-   * end effector's position weight and fades out as the limb points sideways (where the pole vanishes).
+   * end effector's position weight and fades out as the limb points sideways (where the pole vanishes). Across
+   * consecutive updates its turn changes by at most 20° an update beyond a fold fading out (fold-memory.ts), so the
+   * limb does not swing with a pole that turns fast; not for an end far from the clip's, which folds at once.
    */
   private limitToNaturalSide(out: Vec3, axis: ReadonlyVec3): void {
     // read here, not passed (see ARCHITECTURE.md, "Doubles across calls")
@@ -549,58 +567,103 @@ export class BendConstraint {
     const pl = Math.sqrt(px * px + py * py + pz * pz);
     let gate = (pl - NATURAL_POLE_LOW) / (NATURAL_POLE_HIGH - NATURAL_POLE_LOW);
     gate = gate > 1 ? 1 : gate;
-    if (!(gate > 0)) return;
     // a bend the solve leaves where the clip has it (the end on its animated place about the first node) is the
     // clip's, as in FinalIK: the fold comes in as the solve moves the end away from it
     let moved = (this.axisMove - FOLD_MOVE_LOW) / (FOLD_MOVE_HIGH - FOLD_MOVE_LOW);
     moved = moved > 1 ? 1 : moved;
-    if (!(moved > 0)) return;
-    const k = gate * moved * (effectorWeight < 1 ? effectorWeight : 1);
-    px /= pl;
-    py /= pl;
-    pz /= pl;
-    // the bend's part perpendicular to the axis
-    const d = out.x * zx + out.y * zy + out.z * zz;
-    const bx = out.x - zx * d;
-    const by = out.y - zy * d;
-    const bz = out.z - zz * d;
-    const bl = Math.sqrt(bx * bx + by * by + bz * bz);
-    const ap = bl > 0 ? (bx * px + by * py + bz * pz) / bl : -1;
-    if (ap >= NATURAL_LIMIT_COS) return;
-    const angle = Math.acos(ap < -1 ? -1 : ap);
-    // Beyond the limit the bend folds back toward the pole, 180° (fully inverted) landing on the pole:
-    // continuous all round the limb (a clamp to the limit would jump from one side to the other where
-    // the bend passes opposite the pole), slope 0.8; by k, interpolated in angle, so a weight fading in
-    // turns the bend gradually
-    const full = (NATURAL_LIMIT * (Math.PI - angle)) / (Math.PI - NATURAL_LIMIT);
-    let turn = (angle - full) * k;
-    // A partial fold jumps where the bend passes opposite the pole (it folds one way or the other): near there,
-    // a bend the solve has moved little keeps the clip's, the room shrinking to nothing as the move reaches full
-    // (the move without the weight's share, so a weight fading in still turns an inverted bend gradually)
-    const reach =
-      (this.axisMove / (effectorWeight < 1 ? effectorWeight : 1) - FOLD_MOVE_LOW) / (FOLD_MOVE_HIGH - FOLD_MOVE_LOW);
-    if (reach < 1) {
-      const room = (Math.PI - angle) / ((Math.PI - NATURAL_LIMIT) * (1 - reach));
-      if (room < 1) turn *= room;
+    // one function to the end, no early return past here: the memory hears of every update, and a branch of its own
+    // function that runs only in some frames runs cold and boxes its doubles (ARCHITECTURE.md, "Doubles across calls")
+    let folding = gate > 0 && moved > 0;
+    let angle = 0;
+    let turn = 0;
+    let sx = 0;
+    let sy = 0;
+    let sz = 0;
+    let sl = 0;
+    if (folding) {
+      px /= pl;
+      py /= pl;
+      pz /= pl;
+      // the bend's part perpendicular to the axis
+      const d = out.x * zx + out.y * zy + out.z * zz;
+      const bx = out.x - zx * d;
+      const by = out.y - zy * d;
+      const bz = out.z - zz * d;
+      const bl = Math.sqrt(bx * bx + by * by + bz * bz);
+      const ap = bl > 0 ? (bx * px + by * py + bz * pz) / bl : -1;
+      folding = ap < NATURAL_LIMIT_COS;
+      if (folding) {
+        const k = gate * moved * (effectorWeight < 1 ? effectorWeight : 1);
+        angle = Math.acos(ap < -1 ? -1 : ap);
+        // Beyond the limit the bend folds back toward the pole, 180° (fully inverted) landing on the pole:
+        // continuous all round the limb (a clamp to the limit would jump from one side to the other where
+        // the bend passes opposite the pole), slope 0.8; by k, interpolated in angle, so a weight fading in
+        // turns the bend gradually
+        const full = (NATURAL_LIMIT * (Math.PI - angle)) / (Math.PI - NATURAL_LIMIT);
+        turn = (angle - full) * k;
+        // A partial fold jumps where the bend passes opposite the pole (it folds one way or the other): near there,
+        // a bend the solve has moved little keeps the clip's, the room shrinking to nothing as the move reaches
+        // full (the move without the weight's share, so a weight fading in still turns an inverted bend gradually)
+        const reach =
+          (this.axisMove / (effectorWeight < 1 ? effectorWeight : 1) - FOLD_MOVE_LOW) /
+          (FOLD_MOVE_HIGH - FOLD_MOVE_LOW);
+        if (reach < 1) {
+          const room = (Math.PI - angle) / ((Math.PI - NATURAL_LIMIT) * (1 - reach));
+          if (room < 1) turn *= room;
+        }
+        // the side the bend lies on, perpendicular to axis and pole
+        const along = ap * bl;
+        sx = bx - px * along;
+        sy = by - py * along;
+        sz = bz - pz * along;
+        sl = Math.sqrt(sx * sx + sy * sy + sz * sz);
+        if (!(sl > 1e-9 * bl)) {
+          // exactly opposite the pole (or no bend at all): turn through the character's lateral axis
+          const l = this.naturalLateral;
+          const dl = l.x * zx + l.y * zy + l.z * zz;
+          const dp = l.x * px + l.y * py + l.z * pz;
+          sx = l.x - zx * dl - px * dp;
+          sy = l.y - zy * dl - py * dp;
+          sz = l.z - zz * dl - pz * dp;
+          sl = Math.sqrt(sx * sx + sy * sy + sz * sz);
+          folding = sl > 0;
+        }
+      }
     }
+    if (this.foldMemoryOn) {
+      // the turn about the axis, right-handed: toward the pole, so against the side's sense about axis × pole
+      const q = (zy * pz - zz * py) * sx + (zz * px - zx * pz) * sy + (zx * py - zy * px) * sz;
+      const sign = q < 0 ? -1 : 1;
+      const memory = this.foldMemory;
+      memory.turn = folding ? -sign * turn : 0;
+      // the amount without the pole's gate: a pole that shortens is what the limit is for
+      memory.amount = (moved > 0 ? moved : 0) * (effectorWeight < 1 ? effectorWeight : 1);
+      memory.far =
+        (this.axisMove / (effectorWeight < 1 ? effectorWeight : 1) - FOLD_MEMORY_MOVE_LOW) /
+        (FOLD_MEMORY_MOVE_HIGH - FOLD_MEMORY_MOVE_LOW);
+      memory.x = zx;
+      memory.y = zy;
+      memory.z = zz;
+      memory.limit();
+      const t = memory.turn;
+      if (folding) {
+        turn = -sign * t;
+      } else if (t !== 0) {
+        // no fold wanted, but the last one is still unwinding: the bend turned by what is left of it about the
+        // axis (right-handed), its part along the axis kept
+        const c = Math.cos(t);
+        const sn = Math.sin(t);
+        const d = out.x * zx + out.y * zy + out.z * zz;
+        const bx = out.x - zx * d;
+        const by = out.y - zy * d;
+        const bz = out.z - zz * d;
+        out.x = zx * d + bx * c + (zy * bz - zz * by) * sn;
+        out.y = zy * d + by * c + (zz * bx - zx * bz) * sn;
+        out.z = zz * d + bz * c + (zx * by - zy * bx) * sn;
+      }
+    }
+    if (!folding) return;
     const folded = angle - turn;
-    // the side the bend lies on, perpendicular to axis and pole
-    const along = ap * bl;
-    let sx = bx - px * along;
-    let sy = by - py * along;
-    let sz = bz - pz * along;
-    let sl = Math.sqrt(sx * sx + sy * sy + sz * sz);
-    if (!(sl > 1e-9 * bl)) {
-      // exactly opposite the pole (or no bend at all): turn through the character's lateral axis
-      const l = this.naturalLateral;
-      const dl = l.x * zx + l.y * zy + l.z * zz;
-      const dp = l.x * px + l.y * py + l.z * pz;
-      sx = l.x - zx * dl - px * dp;
-      sy = l.y - zy * dl - py * dp;
-      sz = l.z - zz * dl - pz * dp;
-      sl = Math.sqrt(sx * sx + sy * sy + sz * sz);
-      if (!(sl > 0)) return;
-    }
     const cf = Math.cos(folded);
     const c = Math.sin(folded) / sl;
     out.x = px * cf + sx * c;

@@ -1,8 +1,9 @@
 /**
- * What the fitted elbow side's swivel (elbow-swivel.ts) keeps of an arm's last update: the only state of the
- * full body's bend, so that the elbow's angle from the fitted side turns no faster than the carried bend's does.
+ * What the fitted elbow side's swivel (elbow-swivel.ts) keeps of an arm's last update (with fold-memory.ts, the full
+ * body's bend's only state), so that the elbow's angle from the fitted side turns no faster than the carried bend's.
  * @module
  */
+import { LimbAxisMemory } from "./limb-axis-memory.js";
 
 /**
  * Radians a frame the elbow's angle from the fitted side may turn beyond the carried bend's own turn. Lower, the
@@ -11,39 +12,23 @@
  * swung 36° in a frame where the carried bend turned 23°.
  */
 const TURN_RATE = (10 * Math.PI) / 180;
-/**
- * Cosine of the turn of the hand about the shoulder in one update beyond which it is a jump (a teleport, a new
- * target), not motion: the swivel starts afresh rather than easing toward a side far from the last one.
- */
-const JUMP_COS = Math.cos((30 * Math.PI) / 180);
 const TWO_PI = 2 * Math.PI;
 
 /**
  * The swivel's angles of one arm: this update's (set by the swivel, then limited by {@link limit}) and the last
  * update's. An update numbered other than the last one's successor (the swivel did not act in between: a weight
- * or the hand's move 0, the first frame, `ikPositionWeight` 0) or a hand that jumped starts afresh: the limit
+ * or the hand's move 0, the first frame, `ikPositionWeight` 0) or a hand that jumped (limb-axis-memory.ts) starts
+ * afresh: the limit
  * holds only across consecutive updates of moving hands, so one solve from a pose gives the elbow of no memory.
  * Written through fields: the swivel runs per arm per frame (see ARCHITECTURE.md, "Doubles across calls").
  */
-export class ElbowSwivelMemory {
-  /** The solver's update number (set by the bend constraint before the swivel). */
-  update = 0;
+export class ElbowSwivelMemory extends LimbAxisMemory {
   /** This update's carried bend: its angle (radians) from the fitted side about the limb axis, toward q. */
   carried = Number.NaN;
   /** This update's turned bend: its angle from the fitted side; {@link limit} writes back the limited angle. */
   turned = Number.NaN;
-  /** This update's unit limb axis (shoulder → hand). */
-  x = Number.NaN;
-  /** @see x */
-  y = Number.NaN;
-  /** @see x */
-  z = Number.NaN;
-  private lastUpdate = -1;
   private lastCarried = Number.NaN;
   private lastTurned = Number.NaN;
-  private lastX = Number.NaN;
-  private lastY = Number.NaN;
-  private lastZ = Number.NaN;
 
   /**
    * Limits {@link turned} to within the carried bend's turn since the last update (at least 10°)
@@ -51,8 +36,7 @@ export class ElbowSwivelMemory {
    * remembers this update.
    */
   limit(): void {
-    const cos = this.x * this.lastX + this.y * this.lastY + this.z * this.lastZ;
-    if (this.lastUpdate === this.update - 1 && cos > JUMP_COS) {
+    if (this.follows()) {
       // angles and their differences wrapped into [−π, π] without branches: a branch taken only on rare frames
       // runs unoptimised there and boxes its doubles (see ARCHITECTURE.md, "Doubles across calls")
       let step = this.carried - this.lastCarried;
@@ -62,11 +46,8 @@ export class ElbowSwivelMemory {
       const t = this.lastTurned + Math.max(-step, Math.min(step, turn));
       this.turned = t - TWO_PI * Math.round(t / TWO_PI);
     }
-    this.lastUpdate = this.update;
+    this.rememberAxis();
     this.lastCarried = this.carried;
     this.lastTurned = this.turned;
-    this.lastX = this.x;
-    this.lastY = this.y;
-    this.lastZ = this.z;
   }
 }

@@ -110,8 +110,8 @@ export class IKSolverFullBody implements ChainSolver {
   /** True when the last update changed anything (false when every weight and offset was zero). */
   solvedLastUpdate = false;
   /**
-   * Counts the updates (wrapping at 2³⁰): what tells the fitted elbow side's swivel that two solves are consecutive
-   * frames (elbow-swivel-memory.ts).
+   * Counts the updates (wrapping at 2³⁰): what tells the fitted elbow side's swivel and the natural-side fold that
+   * two solves are consecutive frames (elbow-swivel-memory.ts, fold-memory.ts).
    */
   get updateCount(): number {
     return this.updates;
@@ -119,11 +119,12 @@ export class IKSolverFullBody implements ChainSolver {
 
   /**
    * The next update starts afresh, as a first one: what an update carries into the next (the fitted elbow side's
-   * turn limit) is forgotten. Call it when updates resume after frames without one, or after a teleport; the
-   * Babylon component does when it resumes (enabled again, back from level of detail Off, shown again).
+   * and the natural-side fold's turn limits) is forgotten. Call it when updates resume after frames without one, or
+   * after a teleport; the Babylon component does when it resumes (enabled again, back from level of detail Off, shown
+   * again).
    */
   resetMemory(): void {
-    // one number skipped: the next update is no successor of the last (elbow-swivel-memory.ts)
+    // one number skipped: the next update is no successor of the last (elbow-swivel-memory.ts, fold-memory.ts)
     this.updates = this.updates < 0x3fffffff ? this.updates + 1 : 0;
   }
 

@@ -1,0 +1,93 @@
+/**
+ * FoldMemory (fold-memory.ts): across consecutive updates the natural-side fold's turn changes by at most 20° an
+ * update, more as the end nears a far target and as the fold's amount falls; a turn within that passes bit for bit;
+ * the first update, a skipped one, an axis that jumped or a far end start afresh.
+ */
+import { describe, expect, it } from "vitest";
+import { FoldMemory } from "../../../src/solver/fold-memory.js";
+
+const rad = (d: number) => (d * Math.PI) / 180;
+const deg = (r: number) => (r * 180) / Math.PI;
+
+/** One update of `memory`: the fold wants `turn`° about the axis (unit, by its coordinates); returns the turn kept. */
+function fold(
+  memory: FoldMemory,
+  update: number,
+  turn: number,
+  options: { amount?: number; far?: number; axis?: [number, number, number] } = {},
+): number {
+  const [x, y, z] = options.axis ?? [0, -1, 0];
+  memory.update = update;
+  memory.turn = rad(turn);
+  memory.amount = options.amount ?? 1;
+  memory.far = options.far ?? 0;
+  memory.x = x;
+  memory.y = y;
+  memory.z = z;
+  memory.limit();
+  return deg(memory.turn);
+}
+
+describe("FoldMemory", () => {
+  it("turns a fold that swings with its pole by at most 20° an update, then meets it", () => {
+    const memory = new FoldMemory();
+    expect(fold(memory, 1, 0)).toBe(0);
+    const kept: number[] = [];
+    for (let i = 2; i <= 11; i++) kept.push(fold(memory, i, -170));
+    expect(kept[0]).toBeCloseTo(-20, 9);
+    expect(kept[3]).toBeCloseTo(-80, 9);
+    expect(kept[7]).toBeCloseTo(-160, 9);
+    expect(kept[8]).toBe(deg(rad(-170)));
+  });
+
+  it("passes a turn within the rate bit for bit", () => {
+    const memory = new FoldMemory();
+    fold(memory, 1, -100);
+    const wanted = rad(-100 - 19.9);
+    memory.update = 2;
+    memory.turn = wanted;
+    memory.amount = 1;
+    memory.far = 0;
+    memory.x = 0;
+    memory.y = -1;
+    memory.z = 0;
+    memory.limit();
+    expect(memory.turn).toBe(wanted);
+  });
+
+  it("wraps across half a turn: −175° after 175° is a step of 10°", () => {
+    const memory = new FoldMemory();
+    fold(memory, 1, 175);
+    expect(fold(memory, 2, -175)).toBeCloseTo(-175, 9);
+  });
+
+  it("unwinds with a falling amount (a weight fading out): π times its fall on top of the rate", () => {
+    const memory = new FoldMemory();
+    fold(memory, 1, -170);
+    // amount 1 → 0.5: 20° + 90°, enough for the 85° the fold gives up
+    expect(fold(memory, 2, -85, { amount: 0.5 })).toBeCloseTo(-85, 9);
+    // a rising amount adds nothing
+    expect(fold(memory, 3, -170, { amount: 1 })).toBeCloseTo(-105, 9);
+  });
+
+  it("limits less as the end nears a far target, and not at all from there", () => {
+    const memory = new FoldMemory();
+    fold(memory, 1, 0, { far: 0.5 });
+    expect(fold(memory, 2, -170, { far: 0.5 })).toBeCloseTo(-40, 9);
+    expect(fold(memory, 3, 170, { far: 1 })).toBeCloseTo(170, 9);
+  });
+
+  it("starts afresh on the first update, after a skipped one, and when the axis turns more than 30°", () => {
+    // a hanging limb's axis tilted by `a`° toward +x
+    const tilted = (a: number): [number, number, number] => [Math.sin(rad(a)), -Math.cos(rad(a)), 0];
+    const memory = new FoldMemory();
+    expect(fold(memory, 5, -170)).toBeCloseTo(-170, 9);
+    fold(memory, 6, 0);
+    expect(fold(memory, 8, -170)).toBeCloseTo(-170, 9);
+    fold(memory, 9, 0);
+    expect(fold(memory, 10, -170, { axis: tilted(31) })).toBeCloseTo(-170, 9);
+    fold(memory, 11, 0, { axis: tilted(31), far: 1 });
+    // 29° more is motion: limited
+    expect(fold(memory, 12, -170, { axis: tilted(60) })).toBeCloseTo(-20, 9);
+  });
+});
