@@ -18,8 +18,8 @@ const TWO_PI = 2 * Math.PI;
  * The swivel's angles of one arm: this update's (set by the swivel, then limited by {@link limit}) and the last
  * update's. An update numbered other than the last one's successor (the swivel did not act in between: a weight
  * or the hand's move 0, the first frame, `ikPositionWeight` 0) or a hand that jumped (limb-axis-memory.ts) starts
- * afresh: the limit
- * holds only across consecutive updates of moving hands, so one solve from a pose gives the elbow of no memory.
+ * afresh: the limit holds only across consecutive updates of moving hands, so one solve from a pose gives the elbow
+ * of no memory.
  * Written through fields: the swivel runs per arm per frame (see ARCHITECTURE.md, "Doubles across calls").
  */
 export class ElbowSwivelMemory extends LimbAxisMemory {
