@@ -10,7 +10,7 @@ import { Quat, type ReadonlyQuat, lookRotation } from "../math/quat.js";
 import { type ReadonlyVec3, Vec3 } from "../math/vec3.js";
 import type { FixedBone, RestorablePose } from "../mapping/biped-mapping.js";
 import { FlatPose } from "../mapping/flat-pose.js";
-import { isUniform, isUniformWithin } from "../mapping/flat-pose-kernels.js";
+import { isUniform, isUniformWithin, mirrorAxis } from "../mapping/flat-pose-kernels.js";
 import type { OutputFade } from "./lod/output-fade.js";
 import { AnimatedPoseStore } from "./animated-pose-store.js";
 import { defaultCharacterRoot } from "./character-root.js";
@@ -285,7 +285,11 @@ export class BabylonRig extends FlatPose implements RestorablePose {
       lscl[o3 + 1] = sy;
       lscl[o3 + 2] = sz;
       // which FK each bone takes this frame (scales and parents change only here; parents come first)
-      const uniform = isUniform(lscl, o3);
+      let uniform = isUniform(lscl, o3);
+      // a mirror (a side mirrored by a negative scale) is uniform after a half turn: FK stays rigid below it
+      const mirror = uniform ? 0 : mirrorAxis(lscl, o3);
+      if (mirror !== 0) uniform = true;
+      this.mirrorAxis[i] = mirror;
       this.uniformScale[i] = uniform ? 1 : 0;
       const parent = this.parents[i]!;
       this.aligned[i] =
