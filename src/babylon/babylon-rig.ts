@@ -440,7 +440,44 @@ export class BabylonRig extends FlatPose implements RestorablePose {
    * The bone's world rotation from the rig's pose in Babylon's convention (see worldToComponentRotation), into `out`.
    */
   getWorldRotation(bone: number, out: Quaternion): Quaternion {
-    return this.componentToWorldRotation(this.getRotation(bone, tq), out);
+    const r = this.getRotation(bone, tq);
+    if (this.mirroredFrame(bone)) {
+      // Babylon reads a mirrored frame with its Y axis flipped: the rotation half turned about Y (r × y)
+      const x = r.x;
+      r.x = -r.z;
+      r.z = x;
+      const w = r.w;
+      r.w = -r.y;
+      r.y = w;
+    }
+    return this.componentToWorldRotation(r, out);
+  }
+
+  /**
+   * A world rotation in Babylon's convention (a node's `absoluteRotationQuaternion`) as the component rotation bone
+   * `bone` takes to show it (-1: any bone), into `out`: {@link worldToComponentRotation}, and for a bone whose frame a
+   * mirror scale turns inside out, the half turn {@link getWorldRotation} reads undone.
+   */
+  worldToBoneRotation(bone: number, world: ReadonlyQuat, out: Quat): Quat {
+    this.space.worldToComponentRotation(world, out);
+    if (bone > 0 && this.mirroredFrame(bone)) {
+      // out × y⁻¹
+      const x = out.x;
+      out.x = out.z;
+      out.z = -x;
+      const w = out.w;
+      out.w = out.y;
+      out.y = -w;
+    }
+    return out;
+  }
+
+  /**
+   * True where a mirror scale on the bone or above it (an odd number of them) turns its frame inside out in
+   * component space: its sign-uniform scale is negative (FK's reading, see FlatPose's mirrorAxis).
+   */
+  private mirroredFrame(bone: number): boolean {
+    return this.aligned[bone] !== 0 && this.getScale(bone, tv3).x < 0;
   }
 
   /**
