@@ -192,7 +192,7 @@ export class BabylonEffector {
       if (inner.positionWeight === 0 && inner.rotationWeight === 0 && !offset) return;
       this.rig.worldToComponentPoint(this.position, inner.position);
       // the rotation only where the solver reads it (a NaN weight is converted too: the solver reports it)
-      if (inner.rotationWeight !== 0) this.rig.worldToComponentRotation(this.rotation, inner.rotation);
+      if (inner.rotationWeight !== 0) this.rig.worldToBoneRotation(inner.node.bone, this.rotation, inner.rotation);
     }
     if (offset) {
       this.rig.worldToComponentVector(o, tv);
@@ -262,7 +262,7 @@ export class BabylonEffector {
       const rig = this.rig;
       // converted as without the ease (the solver normalises): a node that keeps moving is followed bit for bit
       rig.worldToComponentPoint(p, inner.position);
-      rig.worldToComponentRotation(r, inner.rotation);
+      rig.worldToBoneRotation(inner.node.bone, r, inner.rotation);
       fade.follow(this.target, inner.position, inner.rotation);
     }
   }

@@ -10,7 +10,7 @@ import { Quat, type ReadonlyQuat, lookRotation } from "../math/quat.js";
 import { type ReadonlyVec3, Vec3 } from "../math/vec3.js";
 import type { FixedBone, RestorablePose } from "../mapping/biped-mapping.js";
 import { FlatPose } from "../mapping/flat-pose.js";
-import { isUniform, isUniformWithin } from "../mapping/flat-pose-kernels.js";
+import { isUniform, isUniformWithin, mirrorAxis } from "../mapping/flat-pose-kernels.js";
 import type { OutputFade } from "./lod/output-fade.js";
 import { AnimatedPoseStore } from "./animated-pose-store.js";
 import { defaultCharacterRoot } from "./character-root.js";
@@ -285,7 +285,11 @@ export class BabylonRig extends FlatPose implements RestorablePose {
       lscl[o3 + 1] = sy;
       lscl[o3 + 2] = sz;
       // which FK each bone takes this frame (scales and parents change only here; parents come first)
-      const uniform = isUniform(lscl, o3);
+      let uniform = isUniform(lscl, o3);
+      // a mirror (a side mirrored by a negative scale) is uniform after a half turn: FK stays rigid below it
+      const mirror = uniform ? 0 : mirrorAxis(lscl, o3);
+      if (mirror !== 0) uniform = true;
+      this.mirrorAxis[i] = mirror;
       this.uniformScale[i] = uniform ? 1 : 0;
       const parent = this.parents[i]!;
       this.aligned[i] =
@@ -436,7 +440,44 @@ export class BabylonRig extends FlatPose implements RestorablePose {
    * The bone's world rotation from the rig's pose in Babylon's convention (see worldToComponentRotation), into `out`.
    */
   getWorldRotation(bone: number, out: Quaternion): Quaternion {
-    return this.componentToWorldRotation(this.getRotation(bone, tq), out);
+    const r = this.getRotation(bone, tq);
+    if (this.mirroredFrame(bone)) {
+      // Babylon reads a mirrored frame with its Y axis flipped: the rotation half turned about Y (r × y)
+      const x = r.x;
+      r.x = -r.z;
+      r.z = x;
+      const w = r.w;
+      r.w = -r.y;
+      r.y = w;
+    }
+    return this.componentToWorldRotation(r, out);
+  }
+
+  /**
+   * A world rotation in Babylon's convention (a node's `absoluteRotationQuaternion`) as the component rotation bone
+   * `bone` takes to show it (-1: any bone), into `out`: {@link worldToComponentRotation}, and for a bone whose frame a
+   * mirror scale turns inside out, the half turn {@link getWorldRotation} reads undone.
+   */
+  worldToBoneRotation(bone: number, world: ReadonlyQuat, out: Quat): Quat {
+    this.space.worldToComponentRotation(world, out);
+    if (bone > 0 && this.mirroredFrame(bone)) {
+      // out × y⁻¹
+      const x = out.x;
+      out.x = out.z;
+      out.z = -x;
+      const w = out.w;
+      out.w = out.y;
+      out.y = -w;
+    }
+    return out;
+  }
+
+  /**
+   * True where a mirror scale on the bone or above it (an odd number of them) turns its frame inside out in
+   * component space: its sign-uniform scale is negative (FK's reading, see FlatPose's mirrorAxis).
+   */
+  private mirroredFrame(bone: number): boolean {
+    return this.aligned[bone] !== 0 && this.getScale(bone, tv3).x < 0;
   }
 
   /**

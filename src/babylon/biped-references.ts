@@ -9,6 +9,7 @@ import {
   type DetectedBipedReferences,
   type RigBoneInfo,
   detectBipedReferences as detectFromInfo,
+  detectTrunk,
   dropZeroLengthSpineBones,
   validateBipedReferences as validateInfo,
 } from "../mapping/detection/detect-references.js";
@@ -134,6 +135,9 @@ export function readSkeletonInfo(skeleton: Skeleton): SkeletonInfo {
   return { infos, bones, leftHanded: !skeleton.getScene().useRightHandedSystem !== rig.mirrored };
 }
 
+/** The limb bones the trunk is found from (detection's pelvis is above the thighs, its spine leads to the arms). */
+const TRUNK_ANCHORS = ["leftThigh", "rightThigh", "leftUpperArm", "rightUpperArm"] as const;
+
 /**
  * Detects the biped references of `skeleton` by bone names (Mixamo, Unreal, Blender/Rigify, VRM, 3ds
  * Max Biped, HumanIK, Unity humanoid, DAZ Genesis, Character Creator, MakeHuman, Auto-Rig Pro, Synty
@@ -203,6 +207,19 @@ export function resolveBipedReferences(
     if (o !== undefined) refs[side] = o === null ? -1 : indexOf(o, side);
   }
   if (problems.length > 0) throw new FBBIKError(problems);
+  // thighs or upper arms other than detection's: the pelvis, spine and head left out are found above those
+  // (detection's own warnings then speak of the trunk it found: replaced by the new trunk's)
+  let detectionWarnings = detection.warnings;
+  const movedRoots = TRUNK_ANCHORS.some((k) => overridden.has(k) && refs[k] !== found[k]);
+  if (movedRoots && !overridden.has("pelvis") && !overridden.has("spine") && TRUNK_ANCHORS.every((k) => refs[k] >= 0)) {
+    const trunk = detectTrunk(info.infos, refs, { leftHanded: info.leftHanded });
+    if (trunk.problems.length > 0) throw new FBBIKError(trunk.problems);
+    refs.pelvis = trunk.references.pelvis;
+    refs.spine = trunk.references.spine;
+    if (overrides.head === undefined) refs.head = trunk.references.head;
+    if (overrides.eyes === undefined) refs.eyes = trunk.references.eyes;
+    detectionWarnings = trunk.warnings;
+  }
   // detection problems matter only for what the user did not provide
   const complete = LIMB_KEYS.every((k) => refs[k] >= 0) && refs.pelvis >= 0 && refs.spine.length > 0;
   if (!complete) {
@@ -224,7 +241,7 @@ export function resolveBipedReferences(
   const validation = validateInfo(info.infos, refs);
   if (validation.problems.length > 0) throw new FBBIKError(validation.problems);
   // detection already includes the validation warnings of what it found; keep each message once
-  const warnings = [...new Set([...detection.warnings, ...dropped, ...validation.warnings])];
+  const warnings = [...new Set([...detectionWarnings, ...dropped, ...validation.warnings])];
   const bone = (i: number): Bone => info.bones[i]!;
   const optional = (i: number): Bone | null => (i >= 0 ? info.bones[i]! : null);
   const references: BipedReferences = {

@@ -47,6 +47,8 @@ export abstract class ChainIK<S extends IKSolverJoints> extends RigComponent {
   readonly solver: S;
   /** The chain's bones, root first. */
   readonly bones: readonly Bone[];
+  /** The tip's id in the rig (its target rotation is read as the tip takes it). */
+  private readonly tipId: number;
   /** The node the tip follows, or null to use {@link targetPosition}/{@link targetRotation}. */
   target: IKTarget | null;
   /** World position the tip follows when there is no {@link target} (default: the tip where it was created). */
@@ -80,6 +82,7 @@ export abstract class ChainIK<S extends IKSolverJoints> extends RigComponent {
     this.toleranceWorld = options.tolerance ?? 0;
     this.target = options.target ?? null;
     const tip = bones[bones.length - 1]!;
+    this.tipId = rig.idOf(tip);
     rig.getWorldPosition(ids[ids.length - 1]!, this.targetPosition);
     rig.getWorldRotation(rig.idOf(tip), this.targetRotation);
     this.attach(bones);
@@ -135,7 +138,7 @@ export abstract class ChainIK<S extends IKSolverJoints> extends RigComponent {
     const node = this.target;
     if (!this.readTargetPosition(node, node === null ? this.targetPosition : null, s.ikPosition, "target")) return;
     if (s.ikRotationWeight > 0) {
-      this.readTargetRotation(node, node === null ? this.targetRotation : null, s.ikRotation, "target");
+      this.readTargetRotation(node, node === null ? this.targetRotation : null, s.ikRotation, "target", this.tipId);
     }
     // the tolerance is given in world units; the solver works in component space
     const t = this.toleranceWorld;

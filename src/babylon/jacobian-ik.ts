@@ -114,7 +114,7 @@ export class JacobianIKEffector {
     e.weight = this.hasPosition ? this.weight : 0;
     if (e.rotationWeight > 0) {
       // an unreadable rotation (a target scaled to 0, NaN) keeps the last one, as the position does; none set: free
-      if (ik._rotation(this.target, this.rotation, this.componentRotation, what)) this.hasRotation = true;
+      if (ik._rotation(this.target, this.rotation, this.componentRotation, what, e.bone)) this.hasRotation = true;
       else if (this.target === null && this.rotation === null) this.hasRotation = false;
       e.rotation = this.hasRotation ? this.componentRotation : null;
     } else {
@@ -225,7 +225,7 @@ export class JacobianIK extends RigComponent {
   }
 
   /** @internal {@link RigComponent.readTargetRotation} for the effectors. */
-  _rotation(node: IKTarget | null, rotation: Quaternion | null, out: Quat, what: string): boolean {
-    return this.readTargetRotation(node, rotation, out, what);
+  _rotation(node: IKTarget | null, rotation: Quaternion | null, out: Quat, what: string, bone: number): boolean {
+    return this.readTargetRotation(node, rotation, out, what, bone);
   }
 }

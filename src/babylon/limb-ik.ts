@@ -48,6 +48,8 @@ export class LimbIK extends RigComponent {
   readonly solver: IKSolverLimb;
   /** Upper, middle and end bone. */
   readonly bones: readonly [Bone, Bone, Bone];
+  /** The end bone's id in the rig (its target rotation is read as the end bone takes it). */
+  private readonly endId: number;
   /** The node the end bone follows, or null to use {@link targetPosition}/{@link targetRotation}. */
   target: IKTarget | null;
   /** The node the middle joint bends toward, or null to use {@link bendGoalPosition}. */
@@ -101,7 +103,8 @@ export class LimbIK extends RigComponent {
     this.target = options.target ?? null;
     this.bendGoal = options.bendGoal ?? null;
     rig.getWorldPosition(rig.idOf(end), this.targetPosition);
-    rig.getWorldRotation(rig.idOf(end), this.targetRotation);
+    this.endId = rig.idOf(end);
+    rig.getWorldRotation(this.endId, this.targetRotation);
     rig.getWorldPosition(rig.idOf(middle), this.bendGoalPosition);
     this.attach(this.bones);
   }
@@ -192,7 +195,7 @@ export class LimbIK extends RigComponent {
     const node = this.target;
     if (!this.readTargetPosition(node, node === null ? this.targetPosition : null, s.ikPosition, "target")) return;
     if (s.ikRotationWeight > 0) {
-      this.readTargetRotation(node, node === null ? this.targetRotation : null, s.ikRotation, "target");
+      this.readTargetRotation(node, node === null ? this.targetRotation : null, s.ikRotation, "target", this.endId);
     }
     if (s.bendGoalWeight > 0 || s.bendModifier === "goal") {
       const goal = this.bendGoal;

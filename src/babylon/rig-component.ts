@@ -397,9 +397,16 @@ export abstract class RigComponent {
 
   /**
    * A target's rotation in component space into `out` (Babylon's convention: a node's
-   * `absoluteRotationQuaternion`); false, warned once, when it has none (scaled to 0, not finite).
+   * `absoluteRotationQuaternion`), as bone `bone` takes it (-1: any bone; see BabylonRig.worldToBoneRotation);
+   * false, warned once, when it has none (scaled to 0, not finite).
    */
-  protected readTargetRotation(node: IKTarget | null, rotation: Quaternion | null, out: Quat, what: string): boolean {
+  protected readTargetRotation(
+    node: IKTarget | null,
+    rotation: Quaternion | null,
+    out: Quat,
+    what: string,
+    bone = -1,
+  ): boolean {
     if (node !== null) {
       const m = targetWorldMatrix(node).m;
       if (!hasRotation(m)) {
@@ -420,7 +427,7 @@ export abstract class RigComponent {
     } else {
       return false;
     }
-    this.rig.worldToComponentRotation(tq, out);
+    this.rig.worldToBoneRotation(bone, tq, out);
     return true;
   }
 

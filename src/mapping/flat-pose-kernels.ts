@@ -13,6 +13,28 @@ export function isUniform(s: ArrayLike<number>, o: number): boolean {
 }
 
 /**
+ * The axis (1 x, 2 y, 3 z) of the half turn that makes the scale at `s[o]` a sign-uniform one when it is a mirror
+ * (equal magnitudes to 1e-5, mixed signs: S = S' · half turn, S' with one sign), else 0. Axis: the one negative
+ * factor's (−1, 1, 1 = −1 · half turn about x), or the one positive factor's (−1, −1, 1 = half turn about z).
+ */
+export function mirrorAxis(s: ArrayLike<number>, o: number): number {
+  const x = s[o]!;
+  const y = s[o + 1]!;
+  const z = s[o + 2]!;
+  const negatives = (x < 0 ? 1 : 0) + (y < 0 ? 1 : 0) + (z < 0 ? 1 : 0);
+  if (negatives === 0 || negatives === 3) return 0;
+  const ax = x < 0 ? -x : x;
+  const ay = y < 0 ? -y : y;
+  const az = z < 0 ? -z : z;
+  const e = 1e-5 * (ax > ay ? (ax > az ? ax : az) : ay > az ? ay : az);
+  const dxy = ax - ay;
+  const dyz = ay - az;
+  if (!((dxy < 0 ? -dxy : dxy) <= e && (dyz < 0 ? -dyz : dyz) <= e)) return 0;
+  const odd = negatives === 1;
+  return x < 0 === odd ? 1 : y < 0 === odd ? 2 : 3;
+}
+
+/**
  * True when the three scale factors at `s[o]` differ by at most `tolerance` times the largest (read from the
  * array: three doubles handed to a call V8 does not inline are boxed, see ARCHITECTURE.md).
  */

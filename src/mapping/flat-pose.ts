@@ -47,6 +47,12 @@ export class FlatPose implements IKPose {
   /** 1 where the bone has a grandchild. */
   protected readonly hasGrandchild: Uint8Array;
   /**
+   * Where the bone's local scale is a mirror (equal magnitudes, mixed signs: a side mirrored by a negative scale),
+   * the axis (1–3) of the half turn that FK and setRotation put after its local rotation, so that the scale left is
+   * sign-uniform and the bones below stay rigid ({@link mirrorAxis}); else 0. Set by the adapter's read.
+   */
+  protected readonly mirrorAxis: Uint8Array;
+  /**
    * Per id, when the bone hangs from a node outside the pose: that parent's transform in component space
    * (translation 3, linear part 9 as rows, proper rotation 4).
    */
@@ -99,7 +105,7 @@ export class FlatPose implements IKPose {
     this.localPositionViews = parents.map(() => new Vec3());
     this.localRotationViews = parents.map(() => new Quat());
     this.localScaleViews = parents.map(() => new Vec3(1, 1, 1));
-    const flags = new Uint8Array(n * 7);
+    const flags = new Uint8Array(n * 8);
     this.stale = flags.subarray(0, n);
     this.rotationDirty = flags.subarray(n, 2 * n);
     this.positionDirty = flags.subarray(2 * n, 3 * n);
@@ -107,6 +113,7 @@ export class FlatPose implements IKPose {
     this.hasGrandchild = flags.subarray(4 * n, 5 * n);
     this.hasExternal = flags.subarray(5 * n, 6 * n);
     this.uniformScale = flags.subarray(6 * n, 7 * n).fill(1);
+    this.mirrorAxis = flags.subarray(7 * n, 8 * n);
     for (let i = 1; i < n; i++) {
       const p = parents[i]!;
       const g = p > 0 ? parents[p]! : -1;
@@ -241,6 +248,30 @@ export class FlatPose implements IKPose {
       y = aw * by - ax * bz + ay * bw + az * bx;
       z = aw * bz + ax * by - ay * bx + az * bw;
       w = aw * bw - ax * bx - ay * by - az * bz;
+    }
+    const mirror = this.mirrorAxis[bone]!;
+    if (mirror !== 0) {
+      // local × the half turn's inverse (FK put the half turn after the local rotation)
+      const lx = x;
+      const ly = y;
+      const lz = z;
+      const lw = w;
+      if (mirror === 1) {
+        x = -lw;
+        y = -lz;
+        z = ly;
+        w = lx;
+      } else if (mirror === 2) {
+        x = lz;
+        y = -lw;
+        z = -lx;
+        w = ly;
+      } else {
+        x = -ly;
+        y = lx;
+        z = -lw;
+        w = lz;
+      }
     }
     // normalizeQuat
     const l = Math.sqrt(x * x + y * y + z * z + w * w);
@@ -378,6 +409,7 @@ export class FlatPose implements IKPose {
       cscl[i3] = lscl[i3]!;
       cscl[i3 + 1] = lscl[i3 + 1]!;
       cscl[i3 + 2] = lscl[i3 + 2]!;
+      if (this.mirrorAxis[i] !== 0) this.unmirror(i);
       if (this.uniformScale[i] === 0) this.alignedLinear(i);
       return;
     }
@@ -425,6 +457,7 @@ export class FlatPose implements IKPose {
     cscl[i3] = psx * lscl[i3]!;
     cscl[i3 + 1] = psy * lscl[i3 + 1]!;
     cscl[i3 + 2] = psz * lscl[i3 + 2]!;
+    if (this.mirrorAxis[i] !== 0) this.unmirror(i);
     // (an aligned bone's scale is its own times a uniform factor: uniform when its own is)
     if (this.aligned[i] !== 0) {
       if (this.uniformScale[i] === 0) this.alignedLinear(i);
@@ -473,6 +506,44 @@ export class FlatPose implements IKPose {
     cscl[i3 + 1] = k * lscl[i3 + 1]!;
     cscl[i3 + 2] = k * lscl[i3 + 2]!;
     this.shearedLinear(i, e, o + 3);
+  }
+
+  /**
+   * A mirrored bone's component rotation and scale as a sign-uniform scale after a half turn: the rotation times the
+   * half turn about its {@link mirrorAxis} (q × axis), the scale's two other axes negated (the same matrix).
+   */
+  private unmirror(i: number): void {
+    const crot = this.crot;
+    const cscl = this.cscl;
+    const i3 = i * 3;
+    const i4 = i * 4;
+    const qx = crot[i4]!;
+    const qy = crot[i4 + 1]!;
+    const qz = crot[i4 + 2]!;
+    const qw = crot[i4 + 3]!;
+    const a = this.mirrorAxis[i]!;
+    if (a === 1) {
+      crot[i4] = qw;
+      crot[i4 + 1] = qz;
+      crot[i4 + 2] = -qy;
+      crot[i4 + 3] = -qx;
+      cscl[i3 + 1] = -cscl[i3 + 1]!;
+      cscl[i3 + 2] = -cscl[i3 + 2]!;
+    } else if (a === 2) {
+      crot[i4] = -qz;
+      crot[i4 + 1] = qw;
+      crot[i4 + 2] = qx;
+      crot[i4 + 3] = -qy;
+      cscl[i3] = -cscl[i3]!;
+      cscl[i3 + 2] = -cscl[i3 + 2]!;
+    } else {
+      crot[i4] = qy;
+      crot[i4 + 1] = -qx;
+      crot[i4 + 2] = qw;
+      crot[i4 + 3] = -qz;
+      cscl[i3] = -cscl[i3]!;
+      cscl[i3 + 1] = -cscl[i3 + 1]!;
+    }
   }
 
   /** The linear part of an aligned bone (its per-axis scale, then its rotation) into clin, for its children. */

@@ -148,6 +148,26 @@ describe("non-uniform bone scales", () => {
   }
 });
 
+describe("mirror bone scales (a side mirrored by a negative scale)", () => {
+  const CASES: [string, [number, number, number]][] = [
+    ["Clavicle.L", [-1, 1, 1]],
+    ["UpperArm.R", [1.2, -1.2, 1.2]],
+    ["Spine", [0.9, -0.9, -0.9]],
+  ];
+  for (const kind of BUILDS) {
+    for (const [name, s] of CASES) {
+      it(`${name} scaled (${s.join(", ")}) (${kind}): rigid below it, no warning, hands reach within 1e-6 of the size`, () => {
+        const { rig, ik, causes } = build(kind);
+        setScale(boneNamed(rig, name), ...s);
+        const r = reachHandTargets(ik, () => rig.scene.render(), rig.worldPos, new Random(11), 8);
+        expect(r.finite).toBe(true);
+        expect(r.worst / characterSize(rig.skeleton, rig.worldPos)).toBeLessThan(1e-6);
+        expect(causes).toEqual([]);
+      });
+    }
+  }
+});
+
 describe("a bone moved under another parent after create()", () => {
   for (const how of ["setParent", "parent ="] as const) {
     it(`the hips under a moved, turned, scaled node (${how}): composed with it, hands reach within 1e-6 of the size`, () => {

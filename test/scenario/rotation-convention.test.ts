@@ -9,12 +9,14 @@ import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.j
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
+import { LimbIK } from "../../src/babylon/limb-ik.js";
+import { CCDIK, FABRIK } from "../../src/babylon/chain-ik.js";
 import type { BabylonEffector } from "../../src/babylon/babylon-effector.js";
 import { rotationFromMatrix } from "../../src/babylon/world-matrix.js";
 import { Quat } from "../../src/math/quat.js";
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Random } from "../helpers/random.js";
-import { RigSpec, buildRig } from "../robustness/rig-builder.js";
+import { type BuiltRig, RigSpec, buildRig } from "../robustness/rig-builder.js";
 import { type LoadedModel, type ModelName, loadModel, modelAvailable } from "../helpers/babylon-scene.js";
 
 /** The tests play a model's first clip only: the others are not loaded. */
@@ -135,6 +137,53 @@ describe("rotations in Babylon's convention, left- and right-handed", () => {
   }
 });
 
+/** Babylon's world rotation of a built rig's bone: its node's, or the Bone's through the mesh it skins. */
+function builtWorldRotation(rig: BuiltRig, bone: Bone): Quaternion {
+  const node = bone.getTransformNode();
+  if (node !== null) {
+    node.computeWorldMatrix(true);
+    return node.absoluteRotationQuaternion.clone();
+  }
+  rig.skeleton.computeAbsoluteMatrices(true);
+  return bone.getRotationQuaternion(Space.WORLD, rig.mesh);
+}
+
+/**
+ * An IK created on `rig` (disposed after): the largest angle, in degrees, between each hand's and foot's world
+ * rotation as Babylon reports it and what `pinToBone` and `rig.getWorldRotation` report, and after that rotation
+ * is fed back to its effector (rotationWeight 1) and a frame rendered, between the bone's rotation and it.
+ */
+function feedBackEndRotations(rig: BuiltRig): number {
+  try {
+    return feedBack(rig, FullBodyBipedIK.create(rig.scene, rig.skeleton));
+  } finally {
+    rig.dispose();
+  }
+}
+
+/** {@link feedBackEndRotations} on a created IK. */
+function feedBack(rig: BuiltRig, ik: FullBodyBipedIK): number {
+  rig.scene.render();
+  let worst = 0;
+  const ends = [
+    ik.solver.leftHandEffector,
+    ik.solver.rightHandEffector,
+    ik.solver.leftFootEffector,
+    ik.solver.rightFootEffector,
+  ];
+  const given = ends.map((e) => builtWorldRotation(rig, e.bone!));
+  ends.forEach((e, i) => {
+    worst = Math.max(worst, angleDeg(ik.rig.getWorldRotation(ik.rig.idOf(e.bone!), new Quaternion()), given[i]!));
+    e.pinToBone(0, 0);
+    worst = Math.max(worst, angleDeg(e.rotation, given[i]!));
+    e.rotation.copyFrom(given[i]!);
+    e.rotationWeight = 1;
+  });
+  rig.scene.render();
+  ends.forEach((e, i) => (worst = Math.max(worst, angleDeg(builtWorldRotation(rig, e.bone!), given[i]!))));
+  return worst;
+}
+
 describe("rotations in Babylon's convention on rigs built in code (mirrored and turned holder)", () => {
   for (const linked of [true, false]) {
     it(`${linked ? "TransformNodes linked to bones" : "plain Bones skinning a mesh"}: the bones' world rotations fed back change nothing; pinToBone reports them`, () => {
@@ -151,37 +200,7 @@ describe("rotations in Babylon's convention on rigs built in code (mirrored and 
               scaling: new Vector3(mirrored ? -1.5 : 1.5, 1.5, 1.5),
             },
           });
-          try {
-            const ik = FullBodyBipedIK.create(rig.scene, rig.skeleton);
-            rig.scene.render();
-            // Babylon's world rotation of a bone: its node's, or the Bone's through the mesh it skins
-            const worldRotation = (bone: Bone): Quaternion => {
-              const node = bone.getTransformNode();
-              if (node !== null) {
-                node.computeWorldMatrix(true);
-                return node.absoluteRotationQuaternion.clone();
-              }
-              rig.skeleton.computeAbsoluteMatrices(true);
-              return bone.getRotationQuaternion(Space.WORLD, rig.mesh);
-            };
-            const ends = [
-              ik.solver.leftHandEffector,
-              ik.solver.rightHandEffector,
-              ik.solver.leftFootEffector,
-              ik.solver.rightFootEffector,
-            ];
-            const given = ends.map((e) => worldRotation(e.bone!));
-            ends.forEach((e, i) => {
-              e.pinToBone(0, 0);
-              worst = Math.max(worst, angleDeg(e.rotation, given[i]!));
-              e.rotation.copyFrom(given[i]!);
-              e.rotationWeight = 1;
-            });
-            rig.scene.render();
-            ends.forEach((e, i) => (worst = Math.max(worst, angleDeg(worldRotation(e.bone!), given[i]!))));
-          } finally {
-            rig.dispose();
-          }
+          worst = Math.max(worst, feedBackEndRotations(rig));
         }
       }
       console.log(
@@ -190,6 +209,65 @@ describe("rotations in Babylon's convention on rigs built in code (mirrored and 
       expect(worst).toBeLessThan(1e-3);
     });
   }
+});
+
+describe("rotations of bones below a mirror scale (a side mirrored by a negative scale)", () => {
+  // an odd number of mirrors above the hand or foot turns its frame inside out; an even number does not
+  const MIRRORS: [string, [number, number, number]][] = [
+    ["Clavicle.L", [-1, 1, 1]],
+    ["UpperArm.R", [-1, -1, -1]],
+    ["Thigh.L", [1, -1, 1]],
+    ["Thigh.R", [0.8, -0.8, -0.8]],
+  ];
+  for (const linked of [true, false]) {
+    it(`${linked ? "TransformNodes linked to bones" : "plain Bones skinning a mesh"}: hands' and feet's world rotations fed back change nothing; rig.getWorldRotation reports them`, () => {
+      let worst = 0;
+      for (const rightHanded of [false, true]) {
+        const rig = buildRig(RigSpec.biped(), { linked, withMesh: !linked, rightHanded });
+        for (const [name, [x, y, z]] of MIRRORS) {
+          const bone = rig.skeleton.bones.find((b) => b.name === name)!;
+          const node = bone.getTransformNode();
+          if (node !== null) node.scaling.set(x, y, z);
+          else bone.scaling = new Vector3(x, y, z);
+        }
+        worst = Math.max(worst, feedBackEndRotations(rig));
+      }
+      console.log(
+        `mirror-scaled bones (${linked ? "linked" : "plain Bones"}), LH/RH: worst ${worst.toExponential(2)}°`,
+      );
+      expect(worst).toBeLessThan(1e-3);
+    });
+  }
+
+  it("LimbIK, CCDIK and FABRIK on an arm below a mirror scale: the hand's world rotation as target changes nothing", () => {
+    let worst = 0;
+    for (const rightHanded of [false, true]) {
+      for (const kind of ["limb", "ccd", "fabrik"] as const) {
+        const rig = buildRig(RigSpec.biped(), { linked: true, rightHanded });
+        try {
+          const named = (n: string) => rig.skeleton.bones.find((b) => b.name === n)!;
+          named("Clavicle.L").getTransformNode()!.scaling.set(-1, 1, 1);
+          const arm = [named("UpperArm.L"), named("Forearm.L"), named("Hand.L")] as const;
+          const hand = arm[2].getTransformNode()!;
+          hand.computeWorldMatrix(true);
+          const given = hand.absoluteRotationQuaternion.clone();
+          const target = new TransformNode("grip", rig.scene);
+          target.position.copyFrom(hand.getAbsolutePosition());
+          target.rotationQuaternion = given.clone();
+          if (kind === "limb") LimbIK.create(rig.scene, ...arm, { target }).solver.ikRotationWeight = 1;
+          else if (kind === "ccd") CCDIK.create(rig.scene, arm, { target }).solver.ikRotationWeight = 1;
+          else FABRIK.create(rig.scene, arm, { target }).solver.ikRotationWeight = 1;
+          rig.scene.render();
+          hand.computeWorldMatrix(true);
+          worst = Math.max(worst, angleDeg(hand.absoluteRotationQuaternion, given));
+        } finally {
+          rig.dispose();
+        }
+      }
+    }
+    console.log(`LimbIK, CCDIK and FABRIK below a mirror scale, LH/RH: worst ${worst.toExponential(2)}°`);
+    expect(worst).toBeLessThan(1e-3);
+  });
 });
 
 describe("a character under a non-uniformly scaled node", () => {

@@ -527,7 +527,7 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
     tq.z = r.z;
     tq.w = r.w;
     normalizeQuat(tq, tq);
-    rig.worldToComponentRotation(tq, this.targetRotation);
+    rig.worldToBoneRotation(this.headId, tq, this.targetRotation);
     this.fade.follow(this.target, this.targetPosition, this.targetRotation);
     return true;
   }

@@ -806,7 +806,7 @@ export class InteractionEffector {
     const master = this.system.ik.solver.inner.ikPositionWeight;
     if (rb > 0 && master > 0) {
       const goal = this._pickedUp ? this.pickUpRotation : this.effector.rotation;
-      rig.worldToComponentRotation(goal, cq);
+      rig.worldToBoneRotation(id, goal, cq);
       weightRef.value = rb * rb * (master < 1 ? master : 1);
       slerpByRef(cq2, rig.getRotation(id, cq2), cq, weightRef);
       rig.setRotation(id, cq2);

@@ -162,6 +162,23 @@ function run(ctx: DetectorContext): DetectionResult {
 }
 
 /**
+ * The trunk (pelvis, spine, head, clavicles, eyes) above given limbs, by the rules detection uses
+ * ({@link assembleTrunk}): `limbs` holds the twelve limb bones; the rest of it is ignored.
+ */
+export function detectTrunk(
+  bones: readonly RigBoneInfo[],
+  limbs: DetectedBipedReferences,
+  options: DetectionOptions = {},
+): { references: DetectedBipedReferences; problems: string[]; warnings: string[] } {
+  const ctx = new DetectorContext(bones, options.leftHanded);
+  const refs = emptyReferences();
+  for (const kind of ["leg", "arm"] as const)
+    for (const side of SIDES) for (const k of LIMB_KEYS[kind][side]) refs[k] = limbs[k];
+  assembleTrunk(ctx, refs);
+  return { references: refs, problems: ctx.problems, warnings: ctx.warnings };
+}
+
+/**
  * Detects the biped references of a humanoid skeleton from bone names, the hierarchy and rest
  * positions. `references` is null when anything required is missing or bad; `problems` then names every
  * issue and the bones that were considered, and `partial` holds what was found.
