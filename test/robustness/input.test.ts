@@ -2,7 +2,8 @@
  * Bad input every frame, on Mannequin (glTF: TransformNodes) and on the synthetic biped as plain Bones
  * skinning a moved, turned, ×2 mesh. For every bad value: no exception escapes a frame, every bone stays
  * finite, the pose equals the pose of the same frame with the bad input left out (it is ignored), each
- * cause is warned exactly once on onWarningObservable, and the next good frame gives the good pose again.
+ * cause is warned exactly once on onWarningObservable, and good frames give the good pose again (the next one, or
+ * within a few where a usable but different value changed the bend: the natural-side fold's memory).
  * Rows are checked against docs/ROBUSTNESS.md (section "input").
  */
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
@@ -151,6 +152,13 @@ interface Sub {
   cause: string | null;
 }
 
+/** Good frames allowed for the pose to come back after a usable but different input. */
+const BACK_FRAMES = 20;
+
+/** How the pose came back: on the next good frame, or within a few (the fold's memory). */
+const normalAgain = (frames: number): string =>
+  frames <= 1 ? "next frame normal" : `normal again within ${frames} good frames (the natural-side fold's memory)`;
+
 /**
  * Runs the subcases on one fresh IK per subject: good frame, two bad frames (finite, equivalent to the
  * input without the bad value), the equivalent frame, a good frame (the good pose again). Checks each
@@ -159,9 +167,10 @@ interface Sub {
 async function runSubs(
   make: (ik: FullBodyBipedIK) => Sub[],
   tolerance = 1e-9,
-): Promise<{ count: number; worst: number; causes: Set<string> }> {
+): Promise<{ count: number; worst: number; causes: Set<string>; back: number }> {
   let count = 0;
   let worst = 0;
+  let back = 0;
   const allCauses = new Set<string>();
   for (const kind of KINDS) {
     const s = await subject(kind);
@@ -188,9 +197,18 @@ async function runSubs(
       const d = poseDiff(badPose, pose(s), s.size);
       expect(d, `${where}: the bad frame differs from the frame without the bad input`).toBeLessThan(tolerance);
       worst = Math.max(worst, d);
-      applyGood(ik, good);
-      s.scene.render();
-      expect(poseDiff(goodPose, pose(s), s.size), `${where}: the next good frame`).toBeLessThan(1e-9);
+      // a usable value different enough (a normalised 1e30 rotation) changes the bend: the natural-side fold's
+      // memory turns it back at most 20° a frame (fold-memory.ts), so good frames bring the good pose back
+      let frames = 0;
+      let off = Number.POSITIVE_INFINITY;
+      while (frames < BACK_FRAMES && !(off < 1e-9)) {
+        applyGood(ik, good);
+        s.scene.render();
+        off = poseDiff(goodPose, pose(s), s.size);
+        frames++;
+      }
+      expect(off, `${where}: the good pose again within ${BACK_FRAMES} good frames`).toBeLessThan(1e-9);
+      back = Math.max(back, frames);
       if (sub.cause !== null) {
         expect(seen.has(sub.cause), `${where}: warning ${sub.cause} (seen: ${[...seen.keys()].join(", ")})`).toBe(true);
         expected.add(sub.cause);
@@ -205,7 +223,7 @@ async function runSubs(
     for (const c of seen.keys()) allCauses.add(c.replace(/^[A-Za-z ]+:/, "*:"));
     ik.dispose();
   }
-  return { count, worst, causes: allCauses };
+  return { count, worst, causes: allCauses, back };
 }
 
 const BAD_NUMBERS = [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY] as const;
@@ -234,7 +252,7 @@ describe("bad input every frame", () => {
     report.add({
       what: "effector positions NaN, ±∞, ±1e30 (each effector, weight 1)",
       cases: r.count,
-      outcome: `ignored for the frame (pose = weight 0 ${within(r.worst)}), warned once per effector and kind (${[...r.causes].sort().join(", ")}), next frame normal`,
+      outcome: `ignored for the frame (pose = weight 0 ${within(r.worst)}), warned once per effector and kind (${[...r.causes].sort().join(", ")}), ${normalAgain(r.back)}`,
     });
   });
 
@@ -284,7 +302,7 @@ describe("bad input every frame", () => {
     report.add({
       what: "effector rotations NaN, ±∞, 1e300, zero quaternion; 1e30 and non-unit quaternions (hands, feet)",
       cases: r.count,
-      outcome: `unusable ones ignored for the frame, warned once per effector (${[...r.causes].sort().join(", ")}); 1e30 and non-unit ones normalised (pose = unit quaternion ${within(r.worst)}), no warning; next frame normal`,
+      outcome: `unusable ones ignored for the frame, warned once per effector (${[...r.causes].sort().join(", ")}); 1e30 and non-unit ones normalised (pose = unit quaternion ${within(r.worst)}), no warning; ${normalAgain(r.back)}`,
     });
   });
 
@@ -302,7 +320,7 @@ describe("bad input every frame", () => {
     report.add({
       what: "effector positionOffset NaN, ±∞, ±1e30 (each effector)",
       cases: r.count,
-      outcome: `ignored for the frame (pose = no offset ${within(r.worst)}), warned once per effector and kind (${[...r.causes].sort().join(", ")}), next frame normal`,
+      outcome: `ignored for the frame (pose = no offset ${within(r.worst)}), warned once per effector and kind (${[...r.causes].sort().join(", ")}), ${normalAgain(r.back)}`,
     });
   });
 
@@ -333,7 +351,7 @@ describe("bad input every frame", () => {
     report.add({
       what: "effector weights NaN, ±∞, −0.5, 1.5, 1e30 (position, rotation, maintainRelativePosition; body, hand, foot)",
       cases: r.count,
-      outcome: `non-finite ignored for the frame, warned once per effector and weight; others clamped to [0, 1] without warning (pose equal ${within(r.worst)}); next frame normal`,
+      outcome: `non-finite ignored for the frame, warned once per effector and weight; others clamped to [0, 1] without warning (pose equal ${within(r.worst)}); ${normalAgain(r.back)}`,
     });
   });
 
@@ -356,7 +374,7 @@ describe("bad input every frame", () => {
     report.add({
       what: "ikPositionWeight and iterations NaN, ±∞, out of range",
       cases: r.count,
-      outcome: `NaN master weight: solver off for the frame, warned once; non-finite iterations: the last valid count is kept, warned once; others clamped (weight to [0, 1], iterations to 0…10, floored) without warning (pose equal ${within(r.worst)}); next frame normal`,
+      outcome: `NaN master weight: solver off for the frame, warned once; non-finite iterations: the last valid count is kept, warned once; others clamped (weight to [0, 1], iterations to 0…10, floored) without warning (pose equal ${within(r.worst)}); ${normalAgain(r.back)}`,
     });
   });
 
@@ -422,7 +440,7 @@ describe("bad input every frame", () => {
     report.add({
       what: "chain pull, reach, push, pushParent, bend weight NaN, ±∞, ±3; bend direction and bend goal not finite (each limb)",
       cases: r.count,
-      outcome: `non-finite: the last valid value is kept, warned once per limb and setting; out of range clamped without warning (pose equal ${within(r.worst)}); next frame normal`,
+      outcome: `non-finite: the last valid value is kept, warned once per limb and setting; out of range clamped without warning (pose equal ${within(r.worst)}); ${normalAgain(r.back)}`,
     });
   });
 
@@ -454,7 +472,7 @@ describe("bad input every frame", () => {
     report.add({
       what: "spineStiffness, pullBodyVertical, pullBodyHorizontal NaN, ±∞ (body pushed down, hand out of reach)",
       cases: r.count,
-      outcome: `the last valid value is kept (pose equal ${within(r.worst)}), warned once per setting (${[...r.causes].sort().join(", ")}); next frame normal`,
+      outcome: `the last valid value is kept (pose equal ${within(r.worst)}), warned once per setting (${[...r.causes].sort().join(", ")}); ${normalAgain(r.back)}`,
     });
   });
 });
