@@ -348,6 +348,61 @@ describe("IK level of detail", () => {
     expect(worst).toBeLessThanOrEqual(0.005);
   });
 
+  it("a fade under a moving target ends without a catch-up: no bone outpaces both levels by more than the fade's", async () => {
+    const m = await mannequin();
+    m.root.position.set(1000, 0, 0);
+    // the character, and twins outside the controller at Full and at Cheap's 0 iterations, on one moving target
+    const [me, full, cheap] = clones(m, [Vector3.Zero(), Vector3.Zero(), Vector3.Zero()]).map((c) =>
+      FullBodyBipedIK.create(m.scene, c.skeleton),
+    );
+    const h = height(m);
+    const lod = IKLevelOfDetail.for(m.scene);
+    Object.assign(lod, { fullScreenSize: 0, offScreenSize: 0, cheapDistance: 10, offDistance: 20, budgetMs: Infinity });
+    lod.setManaged(full!, false);
+    lod.setManaged(cheap!, false);
+    cheap!.solver.iterations = 0;
+    const from = worldPos(me!.solver.leftHandEffector.bone!);
+    for (const ik of [me!, full!, cheap!]) {
+      ik.solver.leftHandEffector.positionWeight = 1;
+      ik.solver.leftArmChain.pull = 1;
+    }
+    const camera = m.scene.activeCamera!;
+    let frame = 0;
+    let last: Vector3[][] | null = null;
+    /** Renders `n` frames, the target circling 0.15 h about a point before the hand: the worst excess, % h. */
+    const run = (d: number, n: number): number => {
+      camera.position.z = -d;
+      let worst = 0;
+      for (let i = 0; i < n; i++, frame++) {
+        const a = frame * 0.05;
+        for (const ik of [me!, full!, cheap!])
+          ik.solver.leftHandEffector.position.set(
+            from.x + 0.15 * h * Math.cos(a),
+            from.y + 0.1 * h + 0.15 * h * Math.sin(a),
+            from.z - 0.15 * h,
+          );
+        m.scene.render();
+        const now = [me!, full!, cheap!].map((ik) => positions(ik.skeleton));
+        if (last !== null) {
+          for (let b = 0; b < now[0]!.length; b++) {
+            const jump = (k: number) => Vector3.Distance(last![k]![b]!, now[k]![b]!);
+            worst = Math.max(worst, (jump(0) - Math.max(jump(1), jump(2))) / h);
+          }
+        }
+        last = now;
+      }
+      return worst;
+    };
+    run(5, 10);
+    // out to Off, back to Full, out to Cheap and back: each fade over 1.2 s (72 frames), a settled stretch after
+    const fades = [run(25, 100), run(5, 100), run(15, 100), run(5, 100)];
+    expect(lod.levelOf(me!)).toBe(IKLevel.Full);
+    if (process.env.FBBIK_REPORT)
+      console.log(`beyond both levels' motion in a frame: ${fades.map((f) => (f * 100).toFixed(3)).join(", ")} % h`);
+    // the fade's own pace: the hand held up to 0.35 h off its animated place, 0.016 s / 1.2 s of it a frame
+    for (const f of fades) expect(f).toBeLessThanOrEqual(0.005);
+  });
+
   it("a controller created while a character solves fades it from what it shows, without a pop", async () => {
     const m = await mannequin();
     const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
@@ -532,11 +587,12 @@ describe("OutputFade", () => {
     const lpos = new Float64Array(6);
     const animated = new Float64Array([0, 0, 0, 0, 0, 0, 1]);
     const indexOf = new Int32Array([-1, 0]);
+    fade.capture(indexOf, animated); // what is shown starts the fade
     fade.toAnimated = true;
     const steps: number[] = [];
     let angle = 150;
-    for (let left = 75; left >= 1; left--) {
-      fade.step = 1 / left;
+    for (let done = 1; done <= 75; done++) {
+      fade.step = done / 75;
       fade.apply(lrot, lpos, new Uint8Array(2), new Uint8Array(2), indexOf, animated);
       const now = (360 / Math.PI) * Math.acos(Math.min(1, Math.abs(fade.offsets[13]!)));
       steps.push(angle - now);
