@@ -5,6 +5,7 @@
  * controller, and dispose.
  */
 import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
+import { FreeCamera } from "@babylonjs/core/Cameras/freeCamera.js";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -303,6 +304,28 @@ describe("IK level of detail", () => {
     m.root.scaling.scaleInPlace(0.01);
     for (let i = 0; i < 60; i++) m.scene.render();
     expect(lod.levelOf(ik)).toBe(IKLevel.Off);
+  });
+
+  it("a camera that draws none of a character's meshes (a GUI camera's layerMask) does not level it", async () => {
+    const m = await mannequin();
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+    const lod = IKLevelOfDetail.for(m.scene);
+    lod.budgetMs = Infinity;
+    const camera = m.scene.activeCamera!;
+    camera.position.set(0, 1, -200); // the character a speck: Off
+    // Babylon's recipe for a GUI over the scene: a second camera that draws the GUI's layer only
+    const gui = new FreeCamera("gui", new Vector3(0, 1, -3), m.scene);
+    gui.layerMask = 0x10000000;
+    m.scene.activeCameras = [camera, gui];
+    for (let i = 0; i < 100; i++) m.scene.render();
+    const seenFromGui = lod.levelOf(ik);
+    // a mesh put on the GUI's layer is drawn by it: then the GUI camera levels the character
+    for (const mesh of m.scene.meshes) if (mesh.skeleton === m.skeleton) mesh.layerMask = 0x10000000;
+    for (let i = 0; i < 100; i++) m.scene.render();
+    if (process.env.FBBIK_REPORT)
+      console.log(`level with the GUI camera: ${seenFromGui}, meshes on its layer: ${lod.levelOf(ik)}`);
+    expect(seenFromGui).toBe(IKLevel.Off);
+    expect(lod.levelOf(ik)).toBe(IKLevel.Full);
   });
 
   it("fades at every change of level: no bone jumps more than 0.5 % of the height between frames", async () => {

@@ -31,6 +31,8 @@ const WARMUP_FRAMES = 60;
 const SETTLE_FRAMES = 15;
 /** A demotion asks for this much more than the measured excess, so one step usually suffices. */
 const DEMOTE_MARGIN = 1.1;
+/** Babylon's default layers (a mesh's and a camera's default `layerMask`). */
+const DEFAULT_LAYERS = 0x0fffffff;
 
 /**
  * IK level of detail for crowds: per character and automatic, full quality near the camera, FinalIK's cheap
@@ -268,7 +270,15 @@ export class IKLevelOfDetail {
       for (let k = 0; k < cameras; k++) {
         const camera = this.cameraList[k]!;
         if (!this.view(camera)) continue;
-        for (let i = 0; i < chars.length; i++) if (chars[i]!.looked) this.classify(chars[i]!, camera);
+        // a camera off Babylon's default layers (a GUI's) levels only the characters it draws a mesh of
+        const layers = camera.layerMask;
+        const some = (layers & DEFAULT_LAYERS) !== DEFAULT_LAYERS;
+        for (let i = 0; i < chars.length; i++) {
+          const c = chars[i]!;
+          if (!c.looked) continue;
+          if (some && !c.ik._drawnBy(layers)) c.undrawn();
+          else this.classify(c, camera);
+        }
       }
     }
     for (let i = 0; i < chars.length; i++) {

@@ -200,6 +200,14 @@ export class LodCharacter {
     ik._lodFade = fade;
   }
 
+  /** This frame: a camera does not draw the character (its layers): Off, unless another camera asks more. */
+  undrawn(): void {
+    if (this.best >= 0) return;
+    this.best = IKLevel.Off;
+    this.seen = false;
+    this.size = 0;
+  }
+
   /**
    * Places {@link centre} by the node's world matrix this frame. getWorldMatrix, not the cache: a glTF
    * armature node has no mesh under it, so no render computes its matrix and the cache keeps where the
