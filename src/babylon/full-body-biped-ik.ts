@@ -489,6 +489,11 @@ export class FullBodyBipedIK {
     return rootOnly ? this.visibility.rootEnabled() : this.visibility.shown();
   }
 
+  /** @internal Whether a camera with this `layerMask` draws a mesh of the character, for the level of detail. */
+  _drawnBy(layerMask: number): boolean {
+    return this.visibility.drawnBy(layerMask);
+  }
+
   /** @internal */
   _beforeRender(): void {
     // off by level of detail: not even a look (IKLevelOfDetail resets the offsets when it comes back on)

@@ -58,6 +58,22 @@ export class RigVisibility {
     return false;
   }
 
+  /**
+   * True when a camera with this `layerMask` draws the character: a mesh of it that draws something shares a bit
+   * with the mask (Babylon's test), or none draws anything.
+   */
+  drawnBy(layerMask: number): boolean {
+    const meshes = this.meshes;
+    let drawn = false;
+    for (let i = 0; i < meshes.length; i++) {
+      const m = meshes[i]!;
+      if (m.isDisposed()) continue;
+      if ((m.layerMask & layerMask) !== 0) return true;
+      drawn = true;
+    }
+    return !drawn;
+  }
+
   /** True when a mesh of the character that draws something is enabled, or none draws anything. */
   private anyMeshEnabled(): boolean {
     const meshes = this.meshes;

@@ -60,6 +60,8 @@ export class LodCharacter {
   level: IKLevel = IKLevel.Full;
   /** Seconds left of the cross-fade toward {@link level} (0: settled). */
   remaining = 0;
+  /** Seconds the cross-fade under way lasts in all (its `fadeSeconds` when it began). */
+  private duration = 0;
   /** True while the cross-fade started from the animated pose (the IK was off). */
   fromOff = false;
   /** The output's cross-fade, shared with the IK. */
@@ -132,7 +134,8 @@ export class LodCharacter {
 
   /** How much of the IK shows, in [0, 1]: 0 off, 1 settled on, in between while fading in or out. */
   weight(fadeSeconds: number): number {
-    const left = fadeSeconds > 0 ? this.remaining / fadeSeconds : 0;
+    const total = this.remaining > 0 ? this.duration : fadeSeconds;
+    const left = total > 0 ? this.remaining / total : 0;
     const f = left > 1 ? 1 : left;
     if (this.level === IKLevel.Off) return f;
     return this.fromOff ? 1 - f : 1;
@@ -174,6 +177,7 @@ export class LodCharacter {
       } else ik.rig._captureFade(fade);
       this.level = this.target;
       this.remaining = fadeSeconds > 0 ? fadeSeconds : 0;
+      this.duration = this.remaining;
       ik._lodOff = false;
     }
     const off = this.level === IKLevel.Off;
@@ -188,11 +192,20 @@ export class LodCharacter {
       ik._lodOff = true;
       return;
     }
-    fade.step = this.remaining > dt ? dt / this.remaining : 1;
-    fade.toAnimated = off;
     this.remaining = this.remaining > dt ? this.remaining - dt : 0;
+    // the fraction of the whole fade done, from its start (not the rest of the way from the last frame's)
+    fade.step = this.remaining > 0 ? 1 - this.remaining / this.duration : 1;
+    fade.toAnimated = off;
     ik._lodCheap = this.level === IKLevel.Cheap;
     ik._lodFade = fade;
+  }
+
+  /** This frame: a camera does not draw the character (its layers): Off, unless another camera asks more. */
+  undrawn(): void {
+    if (this.best >= 0) return;
+    this.best = IKLevel.Off;
+    this.seen = false;
+    this.size = 0;
   }
 
   /**

@@ -25,6 +25,6 @@ export interface IKLodView {
   readonly centre: Readonly<Vector3>;
   /** The node whose world matrix places the character, or null (always Full). */
   readonly node: TransformNode | null;
-  /** The bones' largest extent when the character joined, world units (its height). */
+  /** The bones' largest extent (measured when the character joined) at its root node's scale now, world units. */
   readonly height: number;
 }

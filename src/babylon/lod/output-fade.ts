@@ -15,17 +15,21 @@ function slerpWeights(w: Float64Array): void {
 /**
  * The cross-fade of a character's IK output at a change of level of detail. The output is kept as an
  * offset from the animated pose per written bone (local rotation animated⁻¹ · solved, local position
- * solved − animated); each frame of a fade the offset moves a fraction {@link OutputFade.step} of the way
- * from the last frame's offset to this frame's (0 when fading out), so every change of level, Full ↔ Cheap
- * included, is a straight blend from what was on screen to what the new level solves: no dip through the
- * animated pose, and none of the solver's own jumps near weight 0 (LimitBend and the bend plane switch on at
- * any weight above 0). Allocation-free after construction.
+ * solved − animated); each frame of a fade writes the offset a fraction {@link OutputFade.step} of the way
+ * from the offset shown when the fade began to this frame's (none when fading out), so every change of level,
+ * Full ↔ Cheap included, is a straight blend from what was on screen to what the new level solves: no dip
+ * through the animated pose, and none of the solver's own jumps near weight 0 (LimitBend and the bend plane
+ * switch on at any weight above 0). The start is held, not the last frame's offset: chasing a solution that
+ * moves every frame would lag it more and more and make up the lag in the fade's last frames (a pop).
+ * Allocation-free after construction.
  */
 export class OutputFade {
   /** Per rig id: the offset last written, position (3) + rotation (4) at id * 7; identity when none. */
   readonly offsets: Float64Array;
+  /** Per rig id, as {@link offsets}: the offset shown when the fade began, the blend's start. */
+  private readonly start: Float64Array;
   /**
-   * The fraction of the way from the last offset to this frame's solution (1: the fade is over, the solution
+   * The fraction of the way from the fade's start to this frame's solution (1: the fade is over, the solution
    * is written as solved).
    */
   step = 1;
@@ -40,6 +44,7 @@ export class OutputFade {
   constructor(count: number) {
     this.offsets = new Float64Array(count * 7);
     for (let i = 0; i < count; i++) this.offsets[i * 7 + 6] = 1;
+    this.start = this.offsets.slice();
     this.lastRotation = new Float64Array(count * 4);
     this.lastPosition = new Float64Array(count * 3);
   }
@@ -50,11 +55,15 @@ export class OutputFade {
   }
 
   /**
-   * Before a fade starts from a settled output: its offsets from the last pose written and the animated pose
-   * it was written over (`animated`, 7 per stored bone, still the last read's before this frame's read).
+   * Before a fade starts: what is shown becomes its start. Settled, the offsets of the last pose written from
+   * the animated pose it was written over (`animated`, 7 per stored bone, still the last read's before this
+   * frame's read); mid-fade, the offsets last written.
    */
   capture(indexOf: Int32Array, animated: Float64Array): void {
-    if (this.current) return;
+    if (this.current) {
+      this.start.set(this.offsets);
+      return;
+    }
     this.current = true;
     const off = this.offsets;
     const lrot = this.lastRotation;
@@ -82,6 +91,7 @@ export class OutputFade {
       off[o + 5] = aw * bz - ax * by + ay * bx - az * bw;
       off[o + 6] = aw * bw + ax * bx + ay * by + az * bz;
     }
+    this.start.set(off);
   }
 
   /** Forgets the last output: the next fade starts from the animated pose (the IK was off). */
@@ -97,11 +107,12 @@ export class OutputFade {
       o[i + 5] = 0;
       o[i + 6] = 1;
     }
+    this.start.set(o);
   }
 
   /**
    * Blends the local pose about to be written (`lrot` 4 and `lpos` 3 per id, `*Dirty` where the solve changed
-   * it) toward this frame's solution from the last offset, for the bones with an animated pose (`indexOf`,
+   * it) toward this frame's solution from the fade's start, for the bones with an animated pose (`indexOf`,
    * `animated`: 7 per stored bone); marks the blended channels dirty. Settled (step 1, not fading out) it
    * only keeps a copy of the pose (written as solved, bit for bit).
    */
@@ -122,6 +133,7 @@ export class OutputFade {
     }
     this.current = true;
     const off = this.offsets;
+    const start = this.start;
     const t = this.step < 1 ? this.step : 1;
     for (let i = 1; i < indexOf.length; i++) {
       const k = indexOf[i]!;
@@ -158,15 +170,15 @@ export class OutputFade {
         qz = aw * bz - ax * by + ay * bx - az * bw;
         qw = aw * bw + ax * bx + ay * by + az * bz;
       }
-      px = off[o]! + (px - off[o]!) * t;
-      py = off[o + 1]! + (py - off[o + 1]!) * t;
-      pz = off[o + 2]! + (pz - off[o + 2]!) * t;
-      // slerp on the near hemisphere: each step turns the fraction t of the angle left. A step of nlerp turns
-      // less early on and catches up at the end (a hand 0.56 h off its animated place moved 1.4 % h a frame).
-      const sx = off[o + 3]!;
-      const sy = off[o + 4]!;
-      const sz = off[o + 5]!;
-      const sw = off[o + 6]!;
+      px = start[o]! + (px - start[o]!) * t;
+      py = start[o + 1]! + (py - start[o + 1]!) * t;
+      pz = start[o + 2]! + (pz - start[o + 2]!) * t;
+      // slerp on the near hemisphere: the fraction t of the angle. An nlerp turns less early on and catches up
+      // at the end (a hand 0.56 h off its animated place moved 1.4 % h a frame).
+      const sx = start[o + 3]!;
+      const sy = start[o + 4]!;
+      const sz = start[o + 5]!;
+      const sw = start[o + 6]!;
       let cos = sx * qx + sy * qy + sz * qz + sw * qw;
       const sign = cos < 0 ? -1 : 1;
       cos *= sign;
