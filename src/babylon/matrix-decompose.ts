@@ -4,16 +4,18 @@
  * callee (ARCHITECTURE.md, "Doubles across calls").
  * @module
  */
-import { Matrix, type Quaternion } from "@babylonjs/core/Maths/math.vector.js";
+import { type Matrix, type Quaternion, TmpVectors } from "@babylonjs/core/Maths/math.vector.js";
 import { Vec3 } from "../math/vec3.js";
 import { axisLengths } from "./world-matrix.js";
 
 /**
- * Holds the unscaled 3×3 block as decompose's temporary matrix does: made at module load like Babylon's
- * `MathTmp` matrices, so it has their element type (Float32Array, or plain doubles once an engine asks for
- * high precision) and rounds the block as they do.
+ * Holds the unscaled 3×3 block as decompose's temporary matrix does: in the element type of Babylon's own
+ * temporaries (`TmpVectors`, made with `MathTmp` at Babylon's load: Float32Array, or plain doubles when an engine
+ * asked for high precision first), so it rounds the block as they do. Not a `new Matrix()` here: this module may
+ * load after an engine changed the type of new matrices, and the block then rounded otherwise (1e-8).
  */
-const block = new Matrix();
+const b: Float32Array | number[] =
+  TmpVectors.Matrix[0]!.m instanceof Float32Array ? new Float32Array(16) : new Array<number>(16).fill(0);
 /** The matrix's scale per axis, unsigned. */
 const scale = new Vec3();
 
@@ -35,7 +37,6 @@ export function decomposeRotationToRef(matrix: Matrix, out: Quaternion): Quatern
   const ix = 1 / sx;
   const iy = 1 / sy;
   const iz = 1 / sz;
-  const b = block.asArray();
   b[0] = m[0]! * ix;
   b[1] = m[1]! * ix;
   b[2] = m[2]! * ix;

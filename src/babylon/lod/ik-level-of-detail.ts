@@ -271,9 +271,10 @@ export class IKLevelOfDetail {
       for (let k = 0; k < cameras; k++) {
         const camera = this.cameraList[k]!;
         if (!this.view(camera)) continue;
-        // a camera off Babylon's default layers (a GUI's) levels only the characters it draws a mesh of
+        // among several, a camera off Babylon's default layers (a GUI's) levels only the characters it draws a mesh
+        // of; a lone camera's mask is not read (a frame drawn with it at 0 to skip drawing keeps its levels)
         const layers = camera.layerMask;
-        const some = (layers & DEFAULT_LAYERS) !== DEFAULT_LAYERS;
+        const some = cameras > 1 && (layers & DEFAULT_LAYERS) !== DEFAULT_LAYERS;
         for (let i = 0; i < chars.length; i++) {
           const c = chars[i]!;
           if (!c.looked) continue;
