@@ -5,6 +5,7 @@ import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { BIPED_LIMB_KEYS } from "../solver/biped-bones.js";
 import { FBBIKError } from "../solver/errors.js";
 import { BabylonRig } from "./babylon-rig.js";
+import { deformingBones } from "./deforming-bones.js";
 import {
   type DetectedBipedReferences,
   type RigBoneInfo,
@@ -110,6 +111,12 @@ export function readSkeletonInfo(skeleton: Skeleton): SkeletonInfo {
     indexOfId.set(id, bones.length);
     bones.push(b);
   }
+  // the mesh is read only when detection asks (limbs named twice): it costs a quarter of a create
+  let deforming: Set<Bone> | null | undefined;
+  const deforms = (b: Bone): boolean | undefined => {
+    deforming = deforming === undefined ? deformingBones(skeleton) : deforming;
+    return deforming === null ? undefined : deforming.has(b);
+  };
   const infos: RigBoneInfo[] = [];
   for (let id = 1; id < rig.count; id++) {
     const b = rig.bones[id];
@@ -130,6 +137,9 @@ export function readSkeletonInfo(skeleton: Skeleton): SkeletonInfo {
       parent: p > 0 ? indexOfId.get(p)! : -1,
       position: { x: pos.x, y: pos.y, z: pos.z },
       rotation: { x: q.x, y: q.y, z: q.z, w: q.w },
+      get deforms() {
+        return deforms(b);
+      },
     });
   }
   return { infos, bones, leftHanded: !skeleton.getScene().useRightHandedSystem !== rig.mirrored };
