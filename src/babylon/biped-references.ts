@@ -10,6 +10,7 @@ import {
   type DetectedBipedReferences,
   type RigBoneInfo,
   detectBipedReferences as detectFromInfo,
+  detectClavicles,
   detectTrunk,
   dropZeroLengthSpineBones,
   validateBipedReferences as validateInfo,
@@ -238,13 +239,9 @@ export function resolveBipedReferences(
     );
   }
   // clavicles follow FinalIK's rule unless given: the upper arm's parent when it is not a spine bone
-  for (const [side, arm] of [
-    ["leftClavicle", "leftUpperArm"],
-    ["rightClavicle", "rightUpperArm"],
-  ] as const) {
-    if (overrides[side] !== undefined) continue;
-    const parent = info.infos[refs[arm]]!.parent;
-    refs[side] = parent >= 0 && parent !== refs.pelvis && !refs.spine.includes(parent) ? parent : -1;
+  const clavicles = detectClavicles(info.infos, refs);
+  for (const side of ["leftClavicle", "rightClavicle"] as const) {
+    if (overrides[side] === undefined) refs[side] = clavicles[side];
   }
   // a spine given (or a pelvis moved) by the user may hold a zero-length bone detection did not see
   const dropped = dropZeroLengthSpineBones(info.infos, refs);

@@ -79,7 +79,7 @@ export const CENTRAL_ROLES: ReadonlySet<BoneRole> = new Set<BoneRole>(["pelvis",
 
 /**
  * Whole words (after splitting at separators, camelCase humps and digits) that mark a helper bone:
- * twist/roll segments, end markers, IK/FK controls, attachment points.
+ * twist/roll segments, end markers, IK/FK controls, attachment points, importers' pivot nodes.
  */
 export const EXCLUDED_WORDS: ReadonlySet<string> = new Set([
   "twist",
@@ -102,6 +102,8 @@ export const EXCLUDED_WORDS: ReadonlySet<string> = new Set([
   "attachment",
   "weapon",
   "prop",
+  // Assimp's FBX pivots above each bone (Hips_$AssimpFbx$_Translation, …_PreRotation, …_Rotation)
+  "assimp",
 ]);
 
 /**

@@ -449,6 +449,25 @@ describe("naming conventions", () => {
     });
   });
 
+  it("Assimp's FBX pivots (Bone_$AssimpFbx$_Translation → _PreRotation → _Rotation above each bone) are passed over", () => {
+    const plain = humanoid(mixamo());
+    const bones: RigBoneInfo[] = [];
+    const at: number[] = [];
+    plain.forEach((b, i) => {
+      let parent = b.parent < 0 ? -1 : at[b.parent]!;
+      for (const k of b.parent < 0 ? [] : ["Translation", "PreRotation", "Rotation"]) {
+        bones.push({ name: `${b.name}_$AssimpFbx$_${k}`, parent, position: b.position });
+        parent = bones.length - 1;
+      }
+      bones.push({ ...b, parent });
+      at[i] = bones.length - 1;
+    });
+    const result = detectBipedReferences(bones);
+    // the pivots were spine bones (9 zero-length warnings) and the clavicles (the upper arms' _Rotation pivots)
+    expect(result.warnings).toEqual([]);
+    expect(detectedNames(bones, result)).toEqual(expectedNames(mixamo()));
+  });
+
   it("twist, roll, IK and end bones are never chosen (Unreal ik_* bones, twist leaves; HumanIK rolls in line)", () => {
     const bones = humanoid(unreal());
     const b = new RigBuilder();
