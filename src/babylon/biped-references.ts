@@ -5,10 +5,12 @@ import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { BIPED_LIMB_KEYS } from "../solver/biped-bones.js";
 import { FBBIKError } from "../solver/errors.js";
 import { BabylonRig } from "./babylon-rig.js";
+import { deformingBones } from "./deforming-bones.js";
 import {
   type DetectedBipedReferences,
   type RigBoneInfo,
   detectBipedReferences as detectFromInfo,
+  detectClavicles,
   detectTrunk,
   dropZeroLengthSpineBones,
   validateBipedReferences as validateInfo,
@@ -110,6 +112,12 @@ export function readSkeletonInfo(skeleton: Skeleton): SkeletonInfo {
     indexOfId.set(id, bones.length);
     bones.push(b);
   }
+  // the mesh is read only when detection asks (limbs named twice): it costs a quarter of a create
+  let deforming: Set<Bone> | null | undefined;
+  const deforms = (b: Bone): boolean | undefined => {
+    deforming = deforming === undefined ? deformingBones(skeleton) : deforming;
+    return deforming === null ? undefined : deforming.has(b);
+  };
   const infos: RigBoneInfo[] = [];
   for (let id = 1; id < rig.count; id++) {
     const b = rig.bones[id];
@@ -130,6 +138,9 @@ export function readSkeletonInfo(skeleton: Skeleton): SkeletonInfo {
       parent: p > 0 ? indexOfId.get(p)! : -1,
       position: { x: pos.x, y: pos.y, z: pos.z },
       rotation: { x: q.x, y: q.y, z: q.z, w: q.w },
+      get deforms() {
+        return deforms(b);
+      },
     });
   }
   return { infos, bones, leftHanded: !skeleton.getScene().useRightHandedSystem !== rig.mirrored };
@@ -228,13 +239,9 @@ export function resolveBipedReferences(
     );
   }
   // clavicles follow FinalIK's rule unless given: the upper arm's parent when it is not a spine bone
-  for (const [side, arm] of [
-    ["leftClavicle", "leftUpperArm"],
-    ["rightClavicle", "rightUpperArm"],
-  ] as const) {
-    if (overrides[side] !== undefined) continue;
-    const parent = info.infos[refs[arm]]!.parent;
-    refs[side] = parent >= 0 && parent !== refs.pelvis && !refs.spine.includes(parent) ? parent : -1;
+  const clavicles = detectClavicles(info.infos, refs);
+  for (const side of ["leftClavicle", "rightClavicle"] as const) {
+    if (overrides[side] === undefined) refs[side] = clavicles[side];
   }
   // a spine given (or a pelvis moved) by the user may hold a zero-length bone detection did not see
   const dropped = dropZeroLengthSpineBones(info.infos, refs);

@@ -64,16 +64,12 @@ export function assembleTrunk(ctx: DetectorContext, refs: DetectedBipedReference
     );
     return;
   }
-  refs.spine = [...rig.between(refs.pelvis, branch), branch];
+  // helpers in line (pivot nodes) are carried by the bones around them, as in the limbs
+  refs.spine = [...rig.between(refs.pelvis, branch).filter(ctx.keep), branch];
   ctx.warnings.push(...dropZeroLengthSpineBones(rig, refs));
 
-  // clavicles: the upper arm's parent unless it is a spine bone
-  const clavicle = (upper: number): number => {
-    const p = upper >= 0 ? rig.parent(upper) : -1;
-    return p >= 0 && p !== refs.pelvis && !refs.spine.includes(p) ? p : -1;
-  };
-  refs.leftClavicle = clavicle(refs.leftUpperArm);
-  refs.rightClavicle = clavicle(refs.rightUpperArm);
+  refs.leftClavicle = clavicleOf(ctx, refs, refs.leftUpperArm);
+  refs.rightClavicle = clavicleOf(ctx, refs, refs.rightUpperArm);
 
   // head: named (the shallowest below the arms' branch, outside the arms), else the spine's continuation
   const armTops = [refs.leftClavicle, refs.rightClavicle, ...uppers].filter((b) => b >= 0);
@@ -111,6 +107,16 @@ export function assembleTrunk(ctx: DetectorContext, refs: DetectedBipedReference
     refs.eyes = [...first("left"), ...first("right")];
     if (refs.eyes.length === 0) refs.eyes = first(null);
   }
+}
+
+/**
+ * FinalIK's clavicle: the upper arm's parent unless that is the pelvis or a spine bone (-1 then); helpers between
+ * (pivot nodes) are passed over.
+ */
+export function clavicleOf(ctx: DetectorContext, refs: DetectedBipedReferences, upper: number): number {
+  let p = upper >= 0 ? ctx.rig.parent(upper) : -1;
+  while (p >= 0 && !ctx.keep(p)) p = ctx.rig.parent(p);
+  return p >= 0 && p !== refs.pelvis && !refs.spine.includes(p) ? p : -1;
 }
 
 /**

@@ -7,7 +7,8 @@
  * - {@link ROLE_ALIASES}: the words that end a bone's name per role, after the side marker and any
  *   prefix are gone; the longest matching alias wins ("LowerArm" is a forearm, not an "Arm");
  * - {@link EXCLUDED_WORDS}: whole words that make a bone a helper, never a biped bone;
- * - {@link DEFORM_SUFFIXES}: words some tools append to a limb segment's deforming bone, dropped.
+ * - {@link DEFORM_SUFFIXES}: words some tools append to a limb segment's deforming bone, dropped;
+ * - {@link DEFORM_PREFIXES}: first words that mark a bone's deforming copy, preferred over other copies.
  *
  * Matching the *end* of the name is what makes prefixes free: `mixamorig:LeftArm`, `Character1_LeftArm`,
  * `Armature_LeftArm`, `Bip01 L UpperArm` and `J_Bip_L_UpperArm` all end with an upper-arm word once the
@@ -78,7 +79,7 @@ export const CENTRAL_ROLES: ReadonlySet<BoneRole> = new Set<BoneRole>(["pelvis",
 
 /**
  * Whole words (after splitting at separators, camelCase humps and digits) that mark a helper bone:
- * twist/roll segments, end markers, IK/FK controls, attachment points.
+ * twist/roll segments, end markers, IK/FK controls, attachment points, importers' pivot nodes.
  */
 export const EXCLUDED_WORDS: ReadonlySet<string> = new Set([
   "twist",
@@ -101,6 +102,8 @@ export const EXCLUDED_WORDS: ReadonlySet<string> = new Set([
   "attachment",
   "weapon",
   "prop",
+  // Assimp's FBX pivots above each bone (Hips_$AssimpFbx$_Translation, …_PreRotation, …_Rotation)
+  "assimp",
 ]);
 
 /**
@@ -108,6 +111,12 @@ export const EXCLUDED_WORDS: ReadonlySet<string> = new Set([
  * is read: DAZ Genesis 3–8's `lShldrBend` (beside `lShldrTwist`), Auto-Rig Pro's `thigh_stretch.l`.
  */
 export const DEFORM_SUFFIXES: readonly string[] = ["bend", "stretch"];
+
+/**
+ * First words that mark the deforming copy of a bone where a rig holds two (Rigify's `DEF-upper_arm.L` beside the
+ * `ORG-upper_arm.L` its controls drive): the tie-break when no skinned mesh says which copy deforms.
+ */
+export const DEFORM_PREFIXES: ReadonlySet<string> = new Set(["def"]);
 
 /**
  * Side markers, tried in order; the first that matches decides the side and is removed from the name
@@ -144,6 +153,8 @@ export interface BoneNameInfo {
   readonly excludedBy: string | null;
   /** A role the name would have had, when a side marker on a central role cancelled it. */
   readonly ignoredRole: BoneRole | null;
+  /** The name starts with a word that marks a deforming copy (`DEF-`). */
+  readonly deformPrefix: boolean;
 }
 
 /** Splits a name into lower-case words: at separators, camelCase humps and letter/digit boundaries. */
@@ -177,7 +188,9 @@ function roleOf(core: string): BoneRole | null {
 export function parseBoneName(name: string): BoneNameInfo {
   // namespaces (mixamorig:, mixamorig1:) and DAG paths (Armature|Hips) say nothing about the bone
   const base = name.slice(Math.max(name.lastIndexOf(":"), name.lastIndexOf("|")) + 1);
-  const excludedBy = nameWords(base).find((w) => EXCLUDED_WORDS.has(w)) ?? null;
+  const baseWords = nameWords(base);
+  const excludedBy = baseWords.find((w) => EXCLUDED_WORDS.has(w)) ?? null;
+  const deformPrefix = baseWords.length > 1 && DEFORM_PREFIXES.has(baseWords[0]!);
 
   let side: BoneSide | null = null;
   let rest = base;
@@ -197,7 +210,14 @@ export function parseBoneName(name: string): BoneNameInfo {
   const core = suffix === undefined ? words : words.slice(0, -suffix.length).replace(/\d+$/, "");
   const read = excludedBy === null ? roleOf(core) : null;
   const contradicts = read !== null && side !== null && CENTRAL_ROLES.has(read);
-  return { name, side, role: contradicts ? null : read, excludedBy, ignoredRole: contradicts ? read : null };
+  return {
+    name,
+    side,
+    role: contradicts ? null : read,
+    excludedBy,
+    ignoredRole: contradicts ? read : null,
+    deformPrefix,
+  };
 }
 
 /** Words for a role in messages ("upper arm", "calf"). */

@@ -22,7 +22,7 @@
  * @module
  */
 import type { BipedBones } from "../../solver/biped-bones.js";
-import { assembleTrunk } from "./assemble-trunk.js";
+import { assembleTrunk, clavicleOf } from "./assemble-trunk.js";
 import type { BoneSide } from "./bone-naming.js";
 import { DetectorContext, type LimbKind, type LimbSlots, SIDES } from "./detector-context.js";
 import { checkNamedSides, fillFromTopology } from "./fill-from-topology.js";
@@ -176,6 +176,21 @@ export function detectTrunk(
     for (const side of SIDES) for (const k of LIMB_KEYS[kind][side]) refs[k] = limbs[k];
   assembleTrunk(ctx, refs);
   return { references: refs, problems: ctx.problems, warnings: ctx.warnings };
+}
+
+/**
+ * FinalIK's clavicles for `refs` (its pelvis, spine and upper arms): each upper arm's parent unless that is the
+ * pelvis or a spine bone, helpers between passed over; -1 for none.
+ */
+export function detectClavicles(
+  bones: readonly RigBoneInfo[],
+  refs: DetectedBipedReferences,
+): { leftClavicle: number; rightClavicle: number } {
+  const ctx = new DetectorContext(bones, undefined);
+  return {
+    leftClavicle: clavicleOf(ctx, refs, refs.leftUpperArm),
+    rightClavicle: clavicleOf(ctx, refs, refs.rightUpperArm),
+  };
 }
 
 /**

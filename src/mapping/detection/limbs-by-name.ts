@@ -52,7 +52,36 @@ function namedTriples(
     const end = nearest[0]!;
     limbs.push({ bones: [ups[0]!, m, end], toe: kind === "leg" ? ctx.toeOf(end) : -1 });
   }
-  return { limbs, ambiguous };
+  // two copies of one side's limb are one too many; unsided limbs may be the pair
+  return { limbs: side === null ? limbs : deformingCopies(ctx, limbs), ambiguous };
+}
+
+/**
+ * Of limbs the names give more than once (a Rigify export's ORG- and DEF- copies), the ones whose bones deform the
+ * mesh (skin weights), else the ones whose names say they deform (bone-naming's `DEFORM_PREFIXES`); all when
+ * neither tells.
+ */
+function deformingCopies(ctx: DetectorContext, limbs: LimbBones[]): LimbBones[] {
+  if (limbs.length < 2) return limbs;
+  const weighted = (l: LimbBones): number => l.bones.filter((b) => ctx.rig.bones[b]!.deforms === true).length;
+  const prefixed = (l: LimbBones): number => l.bones.filter((b) => ctx.info[b]!.deformPrefix).length;
+  let kept = limbs;
+  for (const [score, how] of [
+    [weighted, "skin the mesh"],
+    [prefixed, "are named to deform"],
+  ] as const) {
+    const best = Math.max(...kept.map(score));
+    if (best === 0) continue;
+    const better = kept.filter((l) => score(l) === best);
+    if (better.length < kept.length) {
+      // once per rig, not per limb: the references name the copies taken
+      ctx.warnOnce(
+        `limbs are named twice (a Rigify export's ORG- and DEF- copies?): the copies that ${how} were taken.`,
+      );
+    }
+    kept = better;
+  }
+  return kept;
 }
 
 /**

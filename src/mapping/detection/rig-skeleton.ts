@@ -22,6 +22,11 @@ export interface RigBoneInfo {
    * position is (Babylon would render the bone's subtree as NaN; read as a rotation it would pass for none).
    */
   rotation?: { x: number; y: number; z: number; w: number };
+  /**
+   * Some vertex of a mesh the skeleton skins is weighted to this bone; undefined when unknown (no mesh read).
+   * Where names give a limb twice (a Rigify export's ORG- and DEF- copies), the one that deforms is taken.
+   */
+  deforms?: boolean;
 }
 
 /** Why a bone list cannot be read as a skeleton (empty when it can). */

@@ -397,6 +397,77 @@ describe("naming conventions", () => {
     expect(result.method).toBe("mixed"); // DEF-spine is found as the pelvis by structure
   });
 
+  describe("a Rigify export with every bone: the ORG- metarig copy and the DEF- deform copy, each a whole biped", () => {
+    /** Both copies under one root, the DEF one with its in-line .001 segments; `deforms` as a skinned mesh says. */
+    const rigifyExport = (deforms?: (name: string) => boolean): RigBoneInfo[] => {
+      const org = humanoid(rigifyMetarig()).map((b) => ({ ...b, name: `ORG-${b.name}` }));
+      const def = humanoid(rigifyDeform(), { inlineTwist: true });
+      const root: RigBoneInfo = { name: "root", parent: -1, position: { x: 0, y: 0, z: 0 } };
+      const shift = (list: RigBoneInfo[], by: number): RigBoneInfo[] =>
+        list.map((b) => ({ ...b, parent: b.parent < 0 ? 0 : b.parent + by }));
+      const all = [root, ...shift(org, 1), ...shift(def, 1 + org.length)];
+      return deforms === undefined ? all : all.map((b) => ({ ...b, deforms: deforms(b.name) }));
+    };
+    const defExpected = expectedNames(rigifyDeform(), { inlineTwist: true });
+
+    it("no mesh read: the DEF- names are taken, with one warning", () => {
+      const bones = rigifyExport();
+      const result = detectBipedReferences(bones);
+      expect(result.problems).toEqual([]);
+      expect(detectedNames(bones, result)).toEqual(defExpected);
+      expect(result.warnings.filter((w) => w.includes("named twice"))).toEqual([
+        "limbs are named twice (a Rigify export's ORG- and DEF- copies?): the copies that are named to deform were taken.",
+      ]);
+    });
+
+    it("skin weights on the DEF- bones: those are taken", () => {
+      const bones = rigifyExport((n) => n.startsWith("DEF-"));
+      const result = detectBipedReferences(bones);
+      expect(detectedNames(bones, result)).toEqual(defExpected);
+      expect(result.warnings.filter((w) => w.includes("named twice"))).toEqual([
+        "limbs are named twice (a Rigify export's ORG- and DEF- copies?): the copies that skin the mesh were taken.",
+      ]);
+    });
+
+    it("skin weights decide over names: a mesh skinned to the ORG- bones takes those", () => {
+      const bones = rigifyExport((n) => n.startsWith("ORG-"));
+      const result = detectBipedReferences(bones);
+      expect(result.problems).toEqual([]);
+      const names = detectedNames(bones, result);
+      for (const key of ["leftUpperArm", "leftForearm", "leftHand", "rightThigh", "rightCalf", "rightFoot"]) {
+        expect(names[key], key).toBe(`ORG-${expectedNames(rigifyMetarig())[key]}`);
+      }
+      // the trunk is the one above the limbs taken
+      expect(names.pelvis).toBe("ORG-spine");
+    });
+
+    it("neither weights nor names tell two copies apart: still the duplicates problem", () => {
+      const bones = rigifyExport().map((b) => ({ ...b, name: b.name.replace(/^DEF-/, "COPY-") }));
+      const result = detectBipedReferences(bones);
+      expect(result.references).toBeNull();
+      expect(result.problems.some((p) => p.startsWith("2 left arms found by name (duplicates)"))).toBe(true);
+    });
+  });
+
+  it("Assimp's FBX pivots (Bone_$AssimpFbx$_Translation → _PreRotation → _Rotation above each bone) are passed over", () => {
+    const plain = humanoid(mixamo());
+    const bones: RigBoneInfo[] = [];
+    const at: number[] = [];
+    plain.forEach((b, i) => {
+      let parent = b.parent < 0 ? -1 : at[b.parent]!;
+      for (const k of b.parent < 0 ? [] : ["Translation", "PreRotation", "Rotation"]) {
+        bones.push({ name: `${b.name}_$AssimpFbx$_${k}`, parent, position: b.position });
+        parent = bones.length - 1;
+      }
+      bones.push({ ...b, parent });
+      at[i] = bones.length - 1;
+    });
+    const result = detectBipedReferences(bones);
+    // the pivots were spine bones (9 zero-length warnings) and the clavicles (the upper arms' _Rotation pivots)
+    expect(result.warnings).toEqual([]);
+    expect(detectedNames(bones, result)).toEqual(expectedNames(mixamo()));
+  });
+
   it("twist, roll, IK and end bones are never chosen (Unreal ik_* bones, twist leaves; HumanIK rolls in line)", () => {
     const bones = humanoid(unreal());
     const b = new RigBuilder();
