@@ -21,6 +21,7 @@ import {
 import { StaticGroundRaycast } from "../../src/effectors/grounding/static-ground-raycast.js";
 import { loadModel, modelAvailable } from "../helpers/babylon-scene.js";
 import { report } from "../helpers/modifier-scene.js";
+import { plantedVelocity } from "../helpers/planted-velocity.js";
 import { height, worldPos } from "../helpers/scene-probes.js";
 
 /** Bumps `amp` high, `spacing` apart in x and z (a product of raised cosines). */
@@ -103,15 +104,7 @@ describe.skipIf(!modelAvailable("UAL"))("GrounderFBBIK over rounded bumps (UAL)"
     }
     const lowest = Math.min(...track.map((p) => p.y));
     const planted = (y: number) => y < lowest + 0.005 * h;
-    const velocity = new Vector3();
-    let n = 0;
-    for (let f = 1; f < track.length; f++) {
-      if (!planted(track[f]!.y) || !planted(track[f - 1]!.y)) continue;
-      velocity.addInPlace(track[f]!.subtract(track[f - 1]!).scale(60));
-      n++;
-    }
-    velocity.scaleInPlace(1 / n);
-    velocity.y = 0;
+    const velocity = plantedVelocity([track], h);
     const speed = velocity.length();
     const dir = velocity.scale(-1 / speed);
     const amp = 0.04 * h;

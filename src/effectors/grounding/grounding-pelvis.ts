@@ -35,6 +35,11 @@ export class GroundingPelvis {
   private reachDrop = 0;
   /** This frame's lowering the legs' reach asks for, before easing back (set by lowerForReach). */
   private reachNeed = 0;
+  /**
+   * The lowest foot's offset (≤ 0) as the reach's drop may use it: a lower one at once, a higher one at
+   * `pelvisSpeed`, so the drop is not pulled up with the root's own descent past a planted foot (down a slope).
+   */
+  private lowestHeld = 0;
 
   /** The pelvis of `grounding`. */
   constructor(grounding: Grounding) {
@@ -47,6 +52,7 @@ export class GroundingPelvis {
     this.heightOffset = 0;
     this.damperF = 1;
     this.reachDrop = 0;
+    this.lowestHeld = 0;
     this.ikOffset.x = this.ikOffset.y = this.ikOffset.z = 0;
   }
 
@@ -91,6 +97,12 @@ export class GroundingPelvis {
       if (Number.isFinite(h)) this.heightOffset = h;
     }
     const o = this.ikOffset;
+    const lowest = this.lowestOffset;
+    if (lowest < this.lowestHeld) this.lowestHeld = lowest;
+    else if (lowest > this.lowestHeld) {
+      const speed = deltaTime * g.pelvisSpeed;
+      this.lowestHeld += (lowest - this.lowestHeld) * (speed >= 0 ? (speed <= 1 ? speed : 1) : 0);
+    }
     this.reachNeed = 0;
     if (g.rootGrounded) this.lowerForReach();
     // lowered at once, raised back at the pelvis's speed: a foot leaving its reach, or the root leaving the
@@ -101,9 +113,10 @@ export class GroundingPelvis {
     else {
       const speed = deltaTime * g.pelvisSpeed;
       drop += (need - drop) * (speed >= 0 ? (speed <= 1 ? speed : 1) : 0);
-      // still never lower than the lowest foot asks
+      // never lower than the lowest foot has asked lately (lowestHeld): its offset itself rises as the root goes
+      // down a slope past a planted foot, and pulled the drop up by the root's descent, a jerk every step
       const rw = g.pelvisReachWeight;
-      const most = (-this.lowestOffset + this.heightOffset) * (rw > 0 ? (rw < 1 ? rw : 1) : 0);
+      const most = (-this.lowestHeld + this.heightOffset) * (rw > 0 ? (rw < 1 ? rw : 1) : 0);
       if (drop > most) drop = most > need ? most : need;
     }
     if (Number.isFinite(drop)) this.reachDrop = drop;

@@ -99,8 +99,9 @@ export class Grounding {
   /**
    * [0, 1] How much the pelvis lowers further, at once, while it eases down more slowly than a grounded foot
    * (going down stairs): enough that each leg whose {@link GroundingLeg.legLength} is set reaches its
-   * `ikPosition` with the knee still bent, never lower than the lowest foot asks (`lowerPelvisWeight`); when less
-   * is needed, the pelvis goes back up at `pelvisSpeed` (not in a frame). 0 is FinalIK's: the leg straightens
+   * `ikPosition` with the knee still bent, never lower than the lowest foot asks (`lowerPelvisWeight`), a foot
+   * asking less being heeded at `pelvisSpeed` (the root going down a slope past a planted foot); when less is
+   * needed, the pelvis goes back up at `pelvisSpeed` (not in a frame). 0 is FinalIK's: the leg straightens
    * and its foot hangs above the ground until the pelvis catches up. Default 1.
    */
   pelvisReachWeight = 1;
