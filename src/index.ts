@@ -105,7 +105,7 @@ export { Grounding } from "./effectors/grounding/grounding.js";
 export { GroundingLeg } from "./effectors/grounding/grounding-leg.js";
 export { GroundingPelvis } from "./effectors/grounding/grounding-pelvis.js";
 export { GroundingHit, GroundingQuality, lerpValue } from "./effectors/grounding/grounding-common.js";
-export type { GroundingRaycast, GroundingSphereCast } from "./effectors/grounding/grounding-common.js";
+export type { GroundingBody, GroundingRaycast, GroundingSphereCast } from "./effectors/grounding/grounding-common.js";
 export { BabylonGroundRaycast } from "./effectors/grounding/babylon-ground-raycast.js";
 export { StaticGroundRaycast } from "./effectors/grounding/static-ground-raycast.js";
 export type { StaticGroundRaycastOptions } from "./effectors/grounding/static-ground-raycast.js";

@@ -7,6 +7,7 @@ import { currentWorldMatrix } from "../../babylon/world-matrix.js";
 import type { ReadonlyVec3 } from "../../math/vec3.js";
 import type { GroundingHit, GroundingRaycast } from "./grounding-common.js";
 import { thinInstanceCount, thinInstanceMatrices } from "./mesh-triangles.js";
+import { groundBodyOf } from "./node-ground-body.js";
 import { SphereSweep } from "./sphere-sweep.js";
 
 /** Selects the meshes that count as ground. */
@@ -52,7 +53,8 @@ interface PickablePoints {
  *
  * Each ground mesh is probed at its current world matrix (recomputed when it or a parent moved since it was
  * computed), not at the one Babylon cached in the previous frame, so a lift moved before the frame carries
- * the feet with it. Thin instances are probed only with the mesh's `thinInstanceEnablePicking` set.
+ * the feet with it. Thin instances are probed only with the mesh's `thinInstanceEnablePicking` set. Each ray's
+ * hit names the mesh (or thin instance) it hit (`GroundingHit.ground`), over which the feet's velocity is measured.
  */
 export class BabylonGroundRaycast {
   /** The scene whose meshes are probed. */
@@ -118,6 +120,8 @@ export class BabylonGroundRaycast {
       out.normal.y = -out.normal.y;
       out.normal.z = -out.normal.z;
     }
+    // the mesh (or thin instance) hit: a foot standing on it is carried by its motion
+    out.ground = groundBodyOf(info.pickedMesh, info.thinInstanceIndex);
     return true;
   }
 

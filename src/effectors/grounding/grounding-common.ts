@@ -20,6 +20,18 @@ export enum GroundingQuality {
   Best = 2,
 }
 
+/**
+ * What a ray hit, as a raycast may name it ({@link GroundingHit.ground}): something whose current world transform
+ * can be read, so that a foot standing on it is carried by its motion (a ship's deck, a lift, a platform).
+ */
+export interface GroundingBody {
+  /**
+   * Writes the current world transform into `out` (affine, 16 numbers in Babylon's row-vector layout:
+   * p' = p · m) and returns true; false when it has none usable now (disposed, disabled). Must not allocate.
+   */
+  worldMatrixToRef(out: Float64Array): boolean;
+}
+
 /** A ground contact: world point, unit normal facing the probe, and the distance travelled by the probe. */
 export class GroundingHit {
   /** The contact point. */
@@ -28,6 +40,12 @@ export class GroundingHit {
   readonly normal = new Vec3(0, 1, 0);
   /** Distance from the probe's origin to the contact (along the probe's direction). */
   distance = 0;
+  /**
+   * The ground the ray hit, when the raycast names it (null: not named, or static): a foot standing on it has
+   * its velocity measured over it (`GroundingLeg.velocity`). The library's raycasts set it on every
+   * ray's hit (`StaticGroundRaycast` to null); sphere casts set it to null.
+   */
+  ground: GroundingBody | null = null;
 }
 
 /**

@@ -2,7 +2,9 @@ import { NumberRef } from "../../math/number-ref.js";
 import { type Quat as QuatType, Quat, fromToRotation, identity, slerpByRef } from "../../math/quat.js";
 import { Vec3, copy, cross, dot, isFiniteVec, normalize, projectOnPlane, sub } from "../../math/vec3.js";
 import type { ReadonlyVec3 } from "../../math/vec3.js";
-import { GroundingHit, GroundingQuality } from "./grounding-common.js";
+import { matrixEquals } from "../../babylon/world-matrix.js";
+import { carryByMotion } from "./ground-motion.js";
+import { type GroundingBody, GroundingHit, GroundingQuality } from "./grounding-common.js";
 import type { Grounding } from "./grounding.js";
 
 const tv = new Vec3();
@@ -41,7 +43,11 @@ export class GroundingLeg {
   heightFromGround = 0;
   /** True when the ground under the foot is less than maxStep below the root. */
   isGrounded = false;
-  /** The foot's horizontal velocity (world units per second). */
+  /**
+   * The foot's horizontal velocity (world units per second), which `prediction` probes ahead by: over the ground
+   * the foot stood on at the last update when the raycast named it ({@link GroundingHit.ground}: a ship's deck, a
+   * lift), so a foot standing on moving ground has none; over the world otherwise (FinalIK's).
+   */
   readonly velocity = new Vec3();
   /**
    * The ground normal last found under the foot (unit, facing up), which the foot turns to. A foot lifted out
@@ -62,6 +68,10 @@ export class GroundingLeg {
   private readonly lastPosition = new Vec3();
   private readonly predictionOffset = new Vec3();
   private readonly r = new Quat();
+  /** The ground the heel ray hit at the last update (null: unnamed), and its world matrix then and now. */
+  private ground: GroundingBody | null = null;
+  private readonly groundWas = new Float64Array(16);
+  private readonly groundNow = new Float64Array(16);
 
   /** A leg of `grounding`. */
   constructor(grounding: Grounding) {
@@ -71,6 +81,7 @@ export class GroundingLeg {
   /** Forgets the motion and the offsets (teleports): the next update starts from the animated foot. */
   reset(): void {
     this.initiated = false;
+    this.ground = null;
     this.ikOffset = 0;
     this.heightFromGround = 0;
     this.velocity.x = this.velocity.y = this.velocity.z = 0;
@@ -98,10 +109,16 @@ export class GroundingLeg {
     const foot = this.footPosition;
     if (!this.initiated) {
       copy(this.lastPosition, foot);
+      this.ground = null;
       this.initiated = true;
     }
     // a non-finite foot eases nothing (and is not remembered as the last position)
     if (deltaTime > 0 && isFiniteVec(foot)) {
+      // the last position carried by the ground's motion since: the velocity is the foot's over its ground
+      const ground = this.ground;
+      const now = this.groundNow;
+      if (ground?.worldMatrixToRef(now) && !matrixEquals(now, this.groundWas))
+        carryByMotion(this.lastPosition, this.groundWas, now);
       // horizontal velocity of the animated foot, for predicting where it lands
       projectOnPlane(tv, sub(tv, foot, this.lastPosition), up);
       this.velocity.x = tv.x / deltaTime;
@@ -112,10 +129,14 @@ export class GroundingLeg {
       p.x = this.velocity.x * g.prediction;
       p.y = this.velocity.y * g.prediction;
       p.z = this.velocity.z * g.prediction;
+      let under: GroundingBody | null = null;
       if (g.maxStep > 0) {
         this.probe();
         this.ease();
+        under = this.heelHit.ground;
       }
+      // the ground the foot stands on (the heel ray's), and where it is, for the next update
+      this.ground = under?.worldMatrixToRef(this.groundWas) ? under : null;
     }
     // written out, as everything this step runs per frame (see ARCHITECTURE.md, "Doubles across calls")
     const down = -this.ikOffset;

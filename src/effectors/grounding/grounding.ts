@@ -440,6 +440,7 @@ export class Grounding {
     p.z = footAt.z + up.z * down;
     copy(out.normal, up);
     out.distance = 2 * this.maxStep;
+    out.ground = null;
   }
 
   private probeRoot(): void {

@@ -7,7 +7,10 @@ import type { HavokPlugin } from "@babylonjs/core/Physics/v2/Plugins/havokPlugin
 import type { PhysicsBody } from "@babylonjs/core/Physics/v2/physicsBody.js";
 import type { PhysicsShape } from "@babylonjs/core/Physics/v2/physicsShape.js";
 import { type ReadonlyVec3, Vec3 } from "../../math/vec3.js";
+import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import { GroundingHit, type GroundingRaycast, type GroundingSphereCast } from "./grounding-common.js";
+import { thinInstanceCount } from "./mesh-triangles.js";
+import { groundBodyOf } from "./node-ground-body.js";
 
 /** Hits on the ignored body stepped past, at most, when the plugin does not skip them itself. */
 const IGNORED_PASSES = 4;
@@ -387,6 +390,14 @@ export class HavokGroundRaycast {
     out.point.y = p.y;
     out.point.z = p.z;
     facingNormal(out.normal, r.hitNormalWorld, direction);
+    // the body's node (or instance) hit: a foot standing on it is carried by its motion
+    const hitBody = r.body;
+    if (hitBody === undefined) out.ground = null;
+    else {
+      // Havok reports index 0 for a body without instances: an instance only where the node has thin instances
+      const node = hitBody.transformNode;
+      out.ground = groundBodyOf(node, thinInstanceCount(node as AbstractMesh) > 0 ? (r.bodyIndex ?? 0) : -1);
+    }
     return true;
   }
 }

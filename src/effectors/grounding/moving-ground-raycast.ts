@@ -1,7 +1,7 @@
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import { currentWorldMatrix, multiplyMatrices } from "../../babylon/world-matrix.js";
 import { type ReadonlyVec3, Vec3 } from "../../math/vec3.js";
-import type { GroundingHit, GroundingRaycast, GroundingSphereCast } from "./grounding-common.js";
+import type { GroundingBody, GroundingHit, GroundingRaycast, GroundingSphereCast } from "./grounding-common.js";
 import { checkGroundMeshes, meshTriangles, thinInstanceCount, thinInstanceMatrices } from "./mesh-triangles.js";
 import { SphereSweep } from "./sphere-sweep.js";
 import { TriangleGrid, clipRayToBoxAxis, faceNormalToward } from "./triangle-grid.js";
@@ -19,7 +19,7 @@ export interface MovingGroundRaycastOptions {
  * One ground mesh, or one thin instance of it: the triangles binned in the mesh's space, and the world transform as
  * last seen.
  */
-class MovingMesh {
+class MovingMesh implements GroundingBody {
   readonly mesh: AbstractMesh;
   /** The thin instance this entry stands for, or −1 for the mesh itself. */
   readonly instance: number;
@@ -44,6 +44,19 @@ class MovingMesh {
     this.instance = instance;
     this.instanceMatrix = instance >= 0 ? new Float64Array(16).fill(Number.NaN) : null;
     this.combined = instance >= 0 ? new Float64Array(16) : null;
+  }
+
+  /** The current world matrix (the mesh's, or the instance's × the mesh's), as the rays see it. */
+  worldMatrixToRef(out: Float64Array): boolean {
+    if (!current(this)) return false;
+    const w = this.world;
+    for (let r = 0; r < 4; r++) {
+      out[r * 4] = w[r * 3]!;
+      out[r * 4 + 1] = w[r * 3 + 1]!;
+      out[r * 4 + 2] = w[r * 3 + 2]!;
+      out[r * 4 + 3] = r < 3 ? 0 : 1;
+    }
+    return true;
   }
 }
 
@@ -86,6 +99,9 @@ const span = new Float64Array(3);
  *
  * `raycast.sphereCast` ({@link sphereCast}) sweeps a sphere over each mesh whose world bounds it crosses,
  * the triangles of the cells under it carried into world space: the grounder's `Best` quality uses it.
+ *
+ * Each ray's hit names the mesh (or thin instance) it hit (`GroundingHit.ground`), so a foot standing on a moving
+ * mesh has its velocity measured over that mesh, not over the world.
  */
 export class MovingGroundRaycast {
   /** The raycast as a function (bound once), for `GrounderFBBIK`'s `raycast` option. */
@@ -166,6 +182,7 @@ export class MovingGroundRaycast {
     out.point.z = origin.z + direction.z * distance;
     worldCorners(best, bestTriangle);
     faceNormalToward(corners, 0, direction, out.normal);
+    out.ground = best;
     return true;
   }
 

@@ -46,4 +46,5 @@ function copyHit(out: GroundingHit, from: GroundingHit): void {
   out.normal.x = from.normal.x;
   out.normal.y = from.normal.y;
   out.normal.z = from.normal.z;
+  out.ground = from.ground;
 }

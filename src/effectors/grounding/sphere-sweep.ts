@@ -70,6 +70,7 @@ export class SphereSweep {
     out.normal.x = io[12]!;
     out.normal.y = io[13]!;
     out.normal.z = io[14]!;
+    out.ground = null;
     return true;
   }
 

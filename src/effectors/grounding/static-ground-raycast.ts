@@ -123,6 +123,7 @@ export class StaticGroundRaycast {
     out.point.y = origin.y + direction.y * distance;
     out.point.z = origin.z + direction.z * distance;
     faceNormalToward(grid.triangles, t * 9, direction, out.normal);
+    out.ground = null;
     return true;
   }
 
