@@ -33,11 +33,7 @@ export function currentWorldMatrix(node: TransformNode): Matrix {
   return node.computeWorldMatrix(true);
 }
 
-/** Exact equality of two 4×4 matrices' elements. */
-export function matrixEquals(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
-  for (let i = 0; i < 16; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
+export { matrixEquals } from "../math/matrix-equals.js";
 
 /**
  * The rotation of the Babylon world matrix `m` in Babylon's convention, as `m.decompose` gives it: its

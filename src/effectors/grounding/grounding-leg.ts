@@ -2,7 +2,7 @@ import { NumberRef } from "../../math/number-ref.js";
 import { type Quat as QuatType, Quat, fromToRotation, identity, slerpByRef } from "../../math/quat.js";
 import { Vec3, copy, cross, dot, isFiniteVec, normalize, projectOnPlane, sub } from "../../math/vec3.js";
 import type { ReadonlyVec3 } from "../../math/vec3.js";
-import { matrixEquals } from "../../babylon/world-matrix.js";
+import { matrixEquals } from "../../math/matrix-equals.js";
 import { carryByMotion } from "./ground-motion.js";
 import { type GroundingBody, GroundingHit, GroundingQuality } from "./grounding-common.js";
 import type { Grounding } from "./grounding.js";
