@@ -76,6 +76,8 @@ export class LodCharacter {
   visible = true;
   /** False when the user excluded the character: it stays Full. */
   managed = true;
+  /** This frame: its IK solves when its level lets it (the budget counts and lowers only those). */
+  solves = true;
   /** This frame: the character is levelled by the view (managed, placed, its rig attached). */
   looked = false;
   /** This frame: Off with its skeleton, nodes or mesh gone: woken whatever the budget, so its IK can dispose. */
