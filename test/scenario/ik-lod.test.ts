@@ -194,6 +194,34 @@ describe("IK level of detail", () => {
     expect(lod.weightOf(ik)).toBe(1);
   });
 
+  it("notifies each change of level once, as it starts, with one reused event", async () => {
+    const m = await mannequin();
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+    const lod = IKLevelOfDetail.for(m.scene);
+    Object.assign(lod, { fullScreenSize: 0, offScreenSize: 0, cheapDistance: 10, offDistance: 20, budgetMs: Infinity });
+    const changes: string[] = [];
+    const events = new Set<object>();
+    lod.onLevelChangedObservable.add((e) => {
+      changes.push(`${e.previousLevel}→${e.level}`);
+      events.add(e);
+      expect(e.ik).toBe(ik);
+      // what levelOf reports from now on
+      expect(lod.levelOf(ik)).toBe(e.level);
+    });
+    const camera = m.scene.activeCamera!;
+    for (const d of [5, 15, 25, 5]) {
+      camera.position.z = -d;
+      for (let i = 0; i < 90; i++) m.scene.render();
+    }
+    lod.setManaged(ik, false);
+    camera.position.z = -25;
+    for (let i = 0; i < 90; i++) m.scene.render();
+    expect(changes).toEqual(["2→1", "1→0", "0→2"]);
+    expect(events.size).toBe(1);
+    lod.dispose();
+    expect(lod.onLevelChangedObservable.hasObservers()).toBe(false);
+  });
+
   it("levels a character where it stands now, after its root moved (no mesh renders its armature node)", async () => {
     const m = await loadModel("UAL");
     open.push(m);

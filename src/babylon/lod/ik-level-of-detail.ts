@@ -8,9 +8,11 @@ import { NumberRef } from "../../math/number-ref.js";
 import { type SceneUpdatable, SceneUpdater } from "../scene-updater.js";
 import { sceneDeltaSecondsToRef } from "../scene-time.js";
 import { IKLevel, LodCharacter } from "./lod-character.js";
+import { Logger } from "@babylonjs/core/Misc/logger.js";
 import { Observable } from "@babylonjs/core/Misc/observable.js";
 import { notifyDisposed } from "../dispose-notice.js";
 import type { IKLodView } from "./lod-view.js";
+import type { IKLevelChangedEvent } from "./level-changed-event.js";
 
 const controllers = new WeakMap<Scene, IKLevelOfDetail>();
 
@@ -74,6 +76,11 @@ export class IKLevelOfDetail {
   /** Notified once by {@link dispose}, before it lets go of its state (Babylon's convention). */
   readonly onDisposeObservable = new Observable<IKLevelOfDetail>();
   /**
+   * Notified when a character's level changes (by the view, the budget, {@link enabled} or {@link setManaged}), in
+   * the solve pass, as its cross-fade starts; not by {@link dispose}. The event object is reused: copy what you keep.
+   */
+  readonly onLevelChangedObservable = new Observable<IKLevelChangedEvent>();
+  /**
    * The camera the levels are seen from; null: the scene's active cameras (with several viewports, the
    * highest level any of them asks for).
    */
@@ -127,6 +134,12 @@ export class IKLevelOfDetail {
   private readonly clock = new Float64Array(2);
   /** This frame's step in seconds, as the scene's clock gives it. */
   private readonly step = new NumberRef(0);
+  /** The one event {@link onLevelChangedObservable} delivers, refilled at each change. */
+  private readonly levelEvent: { -readonly [K in keyof IKLevelChangedEvent]: IKLevelChangedEvent[K] } = {
+    ik: null as unknown as FullBodyBipedIK,
+    previousLevel: IKLevel.Full,
+    level: IKLevel.Full,
+  };
   /** True on a frame whose solves are timed. */
   private timed = false;
   /** Frames timed since the budget started or last changed the levels; it acts once {@link FIRST_SAMPLES} are in. */
@@ -228,6 +241,7 @@ export class IKLevelOfDetail {
     if (this.disposed) return;
     this.disposed = true;
     notifyDisposed(this.onDisposeObservable, this);
+    this.onLevelChangedObservable.clear();
     for (const c of this.characters) c.release();
     this.characters.length = 0;
     this.order.length = 0;
@@ -322,7 +336,30 @@ export class IKLevelOfDetail {
     clock[0] = step > 0 ? step : 0;
     clock[1] = this.fadeSeconds;
     this.applyBudget();
-    for (let i = 0; i < chars.length; i++) chars[i]!.advance(clock);
+    for (let i = 0; i < chars.length; i++) {
+      const c = chars[i]!;
+      c.advance(clock);
+      if (c.level !== c.announced) this.announce(c);
+      // an observer disposed the controller: its characters are let go
+      if (this.disposed) return;
+    }
+  }
+
+  /** Tells {@link onLevelChangedObservable} that `c`'s level changed (observed or not, it is then the known one). */
+  private announce(c: LodCharacter): void {
+    const previous = c.announced;
+    c.announced = c.level;
+    if (!this.onLevelChangedObservable.hasObservers()) return;
+    const e = this.levelEvent;
+    e.ik = c.ik;
+    e.previousLevel = previous;
+    e.level = c.level;
+    try {
+      this.onLevelChangedObservable.notifyObservers(e);
+    } catch (err) {
+      // the other characters still get their levels and fades this frame
+      Logger.Error(`babylon-fbbik: an onLevelChangedObservable observer threw: ${String(err)}`);
+    }
   }
 
   /**

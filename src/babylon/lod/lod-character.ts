@@ -58,6 +58,8 @@ export class LodCharacter {
   target: IKLevel = IKLevel.Full;
   /** The level the IK runs at, or fades out toward (Off). */
   level: IKLevel = IKLevel.Full;
+  /** The level last announced by the controller's `onLevelChangedObservable`. */
+  announced: IKLevel = IKLevel.Full;
   /** Seconds left of the cross-fade toward {@link level} (0: settled). */
   remaining = 0;
   /** Seconds the cross-fade under way lasts in all (its `fadeSeconds` when it began). */
