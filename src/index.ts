@@ -14,6 +14,7 @@ export { FBBIKSolver, BabylonBipedSolver } from "./babylon/fbbik-solver.js";
 export { IKLevelOfDetail } from "./babylon/lod/ik-level-of-detail.js";
 export { IKLevel } from "./babylon/lod/lod-character.js";
 export type { IKLodView } from "./babylon/lod/lod-view.js";
+export type { IKLevelChangedEvent } from "./babylon/lod/level-changed-event.js";
 export { BabylonEffector } from "./babylon/babylon-effector.js";
 export { BabylonChain, BabylonBendConstraint } from "./babylon/babylon-chain.js";
 export { BabylonRig } from "./babylon/babylon-rig.js";

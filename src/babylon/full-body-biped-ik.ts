@@ -489,6 +489,15 @@ export class FullBodyBipedIK {
     return rootOnly ? this.visibility.rootEnabled() : this.visibility.shown();
   }
 
+  /**
+   * @internal Whether the IK solves when its level lets it, for the level of detail's budget: not disposed,
+   * `autoUpdate`, on (or fading out) and `ikPositionWeight` above 0. One that does not costs the budget nothing
+   * a level could save.
+   */
+  get _solves(): boolean {
+    return !this.disposed && this.autoUpdate && this.enableFade.active(this) && this.solver.inner.ikPositionWeight > 0;
+  }
+
   /** @internal Whether a camera with this `layerMask` draws a mesh of the character, for the level of detail. */
   _drawnBy(layerMask: number): boolean {
     return this.visibility.drawnBy(layerMask);

@@ -338,7 +338,10 @@ export async function allComponentsScene(events = { hits: true, shots: true, int
     inner |= Happening.Stop;
   });
   let last = 0;
-  let level = lod.levelOf(ik);
+  // the level switches in a frame of the level of detail's choosing: its event says so
+  lod.onLevelChangedObservable.add((e) => {
+    if (e.ik === ik) inner |= Happening.Level;
+  });
 
   const frame = (f: number): void => {
     const k = f % PERIOD;
@@ -369,11 +372,6 @@ export async function allComponentsScene(events = { hits: true, shots: true, int
     step(scene, clip, f);
     layer.onBeforeRenderObservable.notifyObservers(layer);
     step(c.scene, cClip, f);
-    // the level switches in a frame of the level of detail's choosing
-    if (lod.levelOf(ik) !== level) {
-      level = lod.levelOf(ik);
-      inner |= Happening.Level;
-    }
     last = now | inner;
   };
   return {

@@ -8,9 +8,11 @@ import { NumberRef } from "../../math/number-ref.js";
 import { type SceneUpdatable, SceneUpdater } from "../scene-updater.js";
 import { sceneDeltaSecondsToRef } from "../scene-time.js";
 import { IKLevel, LodCharacter } from "./lod-character.js";
+import { Logger } from "@babylonjs/core/Misc/logger.js";
 import { Observable } from "@babylonjs/core/Misc/observable.js";
 import { notifyDisposed } from "../dispose-notice.js";
 import type { IKLodView } from "./lod-view.js";
+import type { IKLevelChangedEvent } from "./level-changed-event.js";
 
 const controllers = new WeakMap<Scene, IKLevelOfDetail>();
 
@@ -25,10 +27,21 @@ const SAMPLE_EVERY = 64;
 const PROMOTE_BELOW = 0.8;
 /** A single frame's measured cost counts for at most this many budgets (a hitch, a first compile). */
 const COST_CLAMP = 3;
-/** Frames after the controller starts in which the budget only measures (the first frames compile code). */
+/**
+ * Frames after the controller starts in which the budget neither measures nor acts: the first frames compile code
+ * (40 walking Xbots: 117 ms for the first frame's pass, 1.3 to 1.9 ms once compiled).
+ */
 const WARMUP_FRAMES = 60;
-/** Frames a budget change waits after its fades before the next (the smoothed cost catching up). */
-const SETTLE_FRAMES = 15;
+/**
+ * Frames timed before the budget acts, after the warm-up and after each change's fades (the levels it measured are
+ * gone), {@link FRESH_EVERY} frames apart: the quickest counts (40 walking Xbots on a busy 2-core machine, frames 60
+ * to 63: 2.1 to 44 ms, and 3 to 8 ms in a row; settled 1.4 to 2).
+ */
+const FIRST_SAMPLES = 4;
+/** Frames between two of the {@link FIRST_SAMPLES}: a pause of the machine lasts a few frames. */
+const FRESH_EVERY = 4;
+/** Frames a budget change waits after its fades before it is measured (a fade's last frame, the clock's rounding). */
+const SETTLE_FRAMES = 2;
 /** A demotion asks for this much more than the measured excess, so one step usually suffices. */
 const DEMOTE_MARGIN = 1.1;
 /** Babylon's default layers (a mesh's and a camera's default `layerMask`). */
@@ -63,6 +76,11 @@ export class IKLevelOfDetail {
   /** Notified once by {@link dispose}, before it lets go of its state (Babylon's convention). */
   readonly onDisposeObservable = new Observable<IKLevelOfDetail>();
   /**
+   * Notified when a character's level changes (by the view, the budget, {@link enabled} or {@link setManaged}), in
+   * the solve pass, as its cross-fade starts; not by {@link dispose}. The event object is reused: copy what you keep.
+   */
+  readonly onLevelChangedObservable = new Observable<IKLevelChangedEvent>();
+  /**
    * The camera the levels are seen from; null: the scene's active cameras (with several viewports, the
    * highest level any of them asks for).
    */
@@ -90,7 +108,9 @@ export class IKLevelOfDetail {
   /**
    * The IK's share of a frame in ms (its solves and this controller, timed with `performance.now()` on one
    * frame in 64, the quicker of the last two counting, smoothed); over it the characters smallest on screen are
-   * lowered first, one level at a time.
+   * lowered first, one level at a time. Only IKs that solve count and are lowered (not one with `enabled` false,
+   * `ikPositionWeight` 0 or `autoUpdate` false). It acts after 60 frames (compiling) on the quickest of 4 timed
+   * frames, and after each change on 4 more timed once its fades are over.
    * Default 3; Infinity: no budget (and no clock reads).
    */
   budgetMs = 3;
@@ -114,8 +134,16 @@ export class IKLevelOfDetail {
   private readonly clock = new Float64Array(2);
   /** This frame's step in seconds, as the scene's clock gives it. */
   private readonly step = new NumberRef(0);
+  /** The one event {@link onLevelChangedObservable} delivers, refilled at each change. */
+  private readonly levelEvent: { -readonly [K in keyof IKLevelChangedEvent]: IKLevelChangedEvent[K] } = {
+    ik: null as unknown as FullBodyBipedIK,
+    previousLevel: IKLevel.Full,
+    level: IKLevel.Full,
+  };
   /** True on a frame whose solves are timed. */
   private timed = false;
+  /** Frames timed since the budget started or last changed the levels; it acts once {@link FIRST_SAMPLES} are in. */
+  private samples = 0;
   private version = -1;
   private frames = 0;
   /** Seconds before the budget may change the levels again (its last change fading in and settling). */
@@ -213,6 +241,7 @@ export class IKLevelOfDetail {
     if (this.disposed) return;
     this.disposed = true;
     notifyDisposed(this.onDisposeObservable, this);
+    this.onLevelChangedObservable.clear();
     for (const c of this.characters) c.release();
     this.characters.length = 0;
     this.order.length = 0;
@@ -249,7 +278,19 @@ export class IKLevelOfDetail {
 
   /** The solve pass's first step: levels, budget and fades for every character. */
   private frame(): void {
-    this.timed = this.budgetMs < Number.POSITIVE_INFINITY && this.frames % SAMPLE_EVERY === 0;
+    const budgeted = this.enabled && this.budgetMs < Number.POSITIVE_INFINITY;
+    // off, what was measured goes stale: switched on again, the budget starts from fresh frames
+    if (!budgeted && this.samples !== 0) {
+      this.samples = 0;
+      this.state[4] = Number.POSITIVE_INFINITY;
+    }
+    // a fresh start times a few frames once the last change's fades are over, then one frame in SAMPLE_EVERY
+    this.timed =
+      budgeted &&
+      this.frames >= WARMUP_FRAMES &&
+      (this.samples < FIRST_SAMPLES
+        ? this.hold <= 0 && this.frames % FRESH_EVERY === 0
+        : this.frames % SAMPLE_EVERY === 0);
     if (this.timed) this.state[0] = performance.now();
     this.sync();
     const cameras = this.cameras();
@@ -295,10 +336,36 @@ export class IKLevelOfDetail {
     clock[0] = step > 0 ? step : 0;
     clock[1] = this.fadeSeconds;
     this.applyBudget();
-    for (let i = 0; i < chars.length; i++) chars[i]!.advance(clock);
+    for (let i = 0; i < chars.length; i++) {
+      const c = chars[i]!;
+      c.advance(clock);
+      if (c.level !== c.announced) this.announce(c);
+      // an observer disposed the controller: its characters are let go
+      if (this.disposed) return;
+    }
   }
 
-  /** The span of the solve pass on a timed frame; the quicker of the last two is smoothed into the cost. */
+  /** Tells {@link onLevelChangedObservable} that `c`'s level changed (observed or not, it is then the known one). */
+  private announce(c: LodCharacter): void {
+    const previous = c.announced;
+    c.announced = c.level;
+    if (!this.onLevelChangedObservable.hasObservers()) return;
+    const e = this.levelEvent;
+    e.ik = c.ik;
+    e.previousLevel = previous;
+    e.level = c.level;
+    try {
+      this.onLevelChangedObservable.notifyObservers(e);
+    } catch (err) {
+      // the other characters still get their levels and fades this frame
+      Logger.Error(`babylon-fbbik: an onLevelChangedObservable observer threw: ${String(err)}`);
+    }
+  }
+
+  /**
+   * The span of the solve pass on a timed frame: the quicker of the last two is smoothed into the cost; while the
+   * budget starts afresh, the quickest so far is the cost.
+   */
   private measure(): void {
     if (!this.timed) return;
     this.timed = false;
@@ -307,11 +374,14 @@ export class IKLevelOfDetail {
     // a pause in one timed frame (a garbage collection, another thread) is not the IK's cost (40 walking Xbots:
     // the pass's median 0.43 ms, 1 frame in 100 over 5 ms); a lasting cost shows in both
     const last = s[4]!;
-    s[4] = raw;
+    const fresh = this.samples < FIRST_SAMPLES;
+    // a fresh start keeps its quickest frame, and that is the cost: smoothed, the old levels' cost would linger
+    if (!fresh || raw < last) s[4] = raw;
     if (last < raw) raw = last;
     const cap = COST_CLAMP * this.budgetMs;
     if (raw > cap) raw = cap;
-    s[1] = s[1]! + (raw - s[1]!) * COST_SMOOTHING;
+    s[1] = fresh ? raw : s[1]! + (raw - s[1]!) * COST_SMOOTHING;
+    this.samples++;
   }
 
   /** The camera's frustum planes and projection; false when it cannot be read. */
@@ -415,35 +485,43 @@ export class IKLevelOfDetail {
     let running = 0;
     for (let i = 0; i < o.length; i++) {
       const c = o[i]!;
+      // an IK that does not solve (off, weight 0, no autoUpdate) costs nothing a level could save: it neither
+      // counts nor is lowered (40 Xbots, 20 of them off: they took half the levels the budget lowered)
+      c.solves = c.ik._solves;
+      if (!c.solves) continue;
       if (c.managed) available += c.natural;
       running += c.level;
     }
     let demotion = s[2]!;
+    let change = 0;
     this.frames++;
     this.hold -= dt;
     const cost = s[1]!;
     const budget = this.budgetMs;
     if (!(budget < Number.POSITIVE_INFINITY) || !this.enabled) demotion = 0;
-    else if (this.frames > WARMUP_FRAMES && this.hold <= 0 && (running > 0 || demotion > 0)) {
+    else if (this.samples >= FIRST_SAMPLES && this.hold <= 0 && (running > 0 || demotion > 0)) {
       // all off: the last cost of a level running (the controller's own cost alone would overestimate room)
       if (running > 0) s[3] = cost / running;
       const perLevel = s[3]! > 0 ? s[3]! : cost;
-      let change = 0;
       if (cost > budget) change = Math.ceil(((cost - budget) / perLevel) * DEMOTE_MARGIN);
       else if (cost < budget * PROMOTE_BELOW && demotion > 0)
         change = -Math.max(1, Math.floor(((budget * PROMOTE_BELOW - cost) / perLevel) * 0.5));
-      if (change !== 0) {
-        demotion += change;
-        this.hold = this.fadeSeconds + SETTLE_FRAMES * dt;
-      }
+      demotion += change;
     }
     demotion = demotion > available ? available : demotion < 0 ? 0 : demotion;
+    // a change the clamp undid (every character already Off) changes no level: nothing to wait for
+    if (change !== 0 && demotion !== s[2]!) {
+      this.hold = this.fadeSeconds + SETTLE_FRAMES * dt;
+      // the next decision measures the new levels afresh, once their fades are over
+      this.samples = 0;
+      s[4] = Number.POSITIVE_INFINITY;
+    }
     s[2] = demotion;
     for (let i = o.length - 1; i >= 0; i--) {
       const c = o[i]!;
       let t: number = c.natural;
       // one waking to dispose is not demoted (it would stay Off, and its IK in the scene, for good)
-      if (c.managed && !c.waking && demotion > 0 && t > 0) {
+      if (c.managed && c.solves && !c.waking && demotion > 0 && t > 0) {
         const take = demotion < t ? demotion : t;
         t -= take;
         demotion -= take;

@@ -58,6 +58,8 @@ export class LodCharacter {
   target: IKLevel = IKLevel.Full;
   /** The level the IK runs at, or fades out toward (Off). */
   level: IKLevel = IKLevel.Full;
+  /** The level last announced by the controller's `onLevelChangedObservable`. */
+  announced: IKLevel = IKLevel.Full;
   /** Seconds left of the cross-fade toward {@link level} (0: settled). */
   remaining = 0;
   /** Seconds the cross-fade under way lasts in all (its `fadeSeconds` when it began). */
@@ -76,6 +78,8 @@ export class LodCharacter {
   visible = true;
   /** False when the user excluded the character: it stays Full. */
   managed = true;
+  /** This frame: its IK solves when its level lets it (the budget counts and lowers only those). */
+  solves = true;
   /** This frame: the character is levelled by the view (managed, placed, its rig attached). */
   looked = false;
   /** This frame: Off with its skeleton, nodes or mesh gone: woken whatever the budget, so its IK can dispose. */
