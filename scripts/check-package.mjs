@@ -1,8 +1,9 @@
 // npm run check:package: packs the package as npm publish would (prepack builds), then checks the tarball:
 // every main/types/exports/unpkg/jsdelivr target and README link is inside it, publint (warnings are errors),
 // Are the Types Wrong (ESM only: CommonJS resolution is not offered), no `@internal` declaration left in the
-// .d.ts files (tsconfig.build.json strips them) nor an underscore member not allowed in UNDERSCORE_ALLOWED, and
-// a consumer type-checked against them with skipLibCheck off.
+// .d.ts files (tsconfig.build.json strips them) nor an underscore member not allowed in UNDERSCORE_ALLOWED, a
+// consumer type-checked against them with skipLibCheck off, and a TSDoc comment on every export of the entry
+// point and on each of their public and protected members (what an editor shows on hover).
 import { execFileSync } from "node:child_process";
 import {
   existsSync,
@@ -126,6 +127,9 @@ for (const file of dts) {
   }
 }
 
+/** A path with forward slashes, as the compiler names files. */
+const slashed = (f) => f.replace(/\\/g, "/");
+
 /**
  * Type-checks a consumer of the tarball's types, strict and with skipLibCheck off: a stripped member that a
  * published class still implements (an interface's, an abstract one) or a type it still names fails here.
@@ -180,9 +184,8 @@ function checkConsumer() {
     lib: ["lib.es2022.d.ts", "lib.dom.d.ts"],
     types: [],
   });
-  const slash = (f) => f.replace(/\\/g, "/");
-  const real = slash(realpathSync(pkgDir));
-  const ours = program.getSourceFiles().filter((f) => f.fileName === slash(consumer) || f.fileName.startsWith(real));
+  const real = slashed(realpathSync(pkgDir));
+  const ours = program.getSourceFiles().filter((f) => f.fileName === slashed(consumer) || f.fileName.startsWith(real));
   const diagnostics = [
     ...program.getGlobalDiagnostics(),
     ...ours.flatMap((f) => [...program.getSyntacticDiagnostics(f), ...program.getSemanticDiagnostics(f)]),
@@ -190,12 +193,57 @@ function checkConsumer() {
   const host = { getCanonicalFileName: (f) => f, getCurrentDirectory: () => out, getNewLine: () => "\n" };
   if (diagnostics.length > 0)
     problems.push(`a consumer of the types fails:\n${ts.formatDiagnostics(diagnostics, host)}`);
-  return ours.length - 1;
+  return { checked: ours.length - 1, program };
 }
-const checked = checkConsumer();
+const { checked, program } = checkConsumer();
+
+/** Whether `symbol` has a TSDoc comment on one of its declarations (a getter's covers its setter). */
+function hasDoc(symbol, checker) {
+  if (symbol.getDocumentationComment(checker).length > 0 || symbol.getJsDocTags(checker).length > 0) return true;
+  // `export * as vec3 from …`: the comment sits on the export declaration around the name
+  return (symbol.declarations ?? []).some(
+    (d) => ts.isNamespaceExport(d) && ts.getJSDocCommentsAndTags(d.parent).length,
+  );
+}
+
+/**
+ * `Export` and `Export.member` of every export of the entry point's declarations, and of each of its public or
+ * protected members, that has no TSDoc comment: TypeDoc's own check also demands one on each setter beside a
+ * documented getter, hence this one. An override counts as documented when the member it overrides is.
+ */
+function undocumented(program) {
+  const checker = program.getTypeChecker();
+  const entry = program.getSourceFile(slashed(realpathSync(join(pkgDir, pkg.types))));
+  const missing = [];
+  const inherited = (type, name) =>
+    (type.getBaseTypes?.() ?? []).some((base) => {
+      const m = base.getProperty(name);
+      return (m && hasDoc(m, checker)) || inherited(base, name);
+    });
+  for (const exported of checker.getExportsOfModule(checker.getSymbolAtLocation(entry))) {
+    const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+    // a namespace export (`export * as vec3`) carries its comment itself, the module it names has none
+    const chain = [exported];
+    while (chain.at(-1).flags & ts.SymbolFlags.Alias) chain.push(checker.getImmediateAliasedSymbol(chain.at(-1)));
+    if (!chain.some((s) => s && hasDoc(s, checker))) missing.push(exported.name);
+    if (!(symbol.flags & (ts.SymbolFlags.Class | ts.SymbolFlags.Interface))) continue;
+    const type = checker.getDeclaredTypeOfSymbol(symbol);
+    const statics = symbol.flags & ts.SymbolFlags.Class ? checker.getTypeOfSymbol(symbol).getProperties() : [];
+    for (const member of [...type.getProperties(), ...statics]) {
+      const decl = member.declarations?.[0];
+      if (!decl || !slashed(decl.getSourceFile().fileName).startsWith(slashed(realpathSync(pkgDir)))) continue;
+      if (ts.getCombinedModifierFlags(decl) & ts.ModifierFlags.Private || member.name === "prototype") continue;
+      if (!hasDoc(member, checker) && !inherited(type, member.name)) missing.push(`${exported.name}.${member.name}`);
+    }
+  }
+  return missing;
+}
+const missingDocs = undocumented(program);
+if (missingDocs.length > 0)
+  problems.push(`${missingDocs.length} public declarations lack a TSDoc comment:\n  ${missingDocs.join("\n  ")}`);
 console.log(
   `${dts.length} .d.ts files without @internal; ${underscores} allowed underscore members; a strict ` +
-    `consumer checked ${checked} of them (skipLibCheck off)`,
+    `consumer checked ${checked} of them (skipLibCheck off); every export and member documented`,
 );
 
 if (problems.length > 0) {

@@ -65,24 +65,43 @@ export type BoneReference = Bone | string;
 
 /** References a user passes to override detection; anything left out is detected. */
 export interface BipedReferencesInput {
+  /** The character's root node: its up and forward are the character's (default: the model's top node). */
   root?: TransformNode | null;
+  /** The pelvis (hips) bone. */
   pelvis?: BoneReference;
+  /** The spine bones from the pelvis up to the bone the arms hang from (pelvis excluded). */
   spine?: BoneReference[];
+  /** The head bone (null: none). */
   head?: BoneReference | null;
+  /** The eye bones. */
   eyes?: BoneReference[];
+  /** The left thigh (upper leg). */
   leftThigh?: BoneReference;
+  /** The left calf (lower leg). */
   leftCalf?: BoneReference;
+  /** The left foot. */
   leftFoot?: BoneReference;
+  /** The right thigh (upper leg). */
   rightThigh?: BoneReference;
+  /** The right calf (lower leg). */
   rightCalf?: BoneReference;
+  /** The right foot. */
   rightFoot?: BoneReference;
+  /** The left upper arm. */
   leftUpperArm?: BoneReference;
+  /** The left forearm. */
   leftForearm?: BoneReference;
+  /** The left hand. */
   leftHand?: BoneReference;
+  /** The right upper arm. */
   rightUpperArm?: BoneReference;
+  /** The right forearm. */
   rightForearm?: BoneReference;
+  /** The right hand. */
   rightHand?: BoneReference;
+  /** The left clavicle (shoulder) bone (null: none). */
   leftClavicle?: BoneReference | null;
+  /** The right clavicle (shoulder) bone (null: none). */
   rightClavicle?: BoneReference | null;
 }
 

@@ -82,7 +82,9 @@ export class InspectorSettings {
 
   /** Settings with property names `prefix + setting.name`, not attached to any host yet. */
   constructor(
+    /** Put before each setting's name to make the host's property name. */
     readonly prefix: string,
+    /** The settings, in the Inspector's order. */
     readonly settings: readonly InspectorSetting[],
   ) {
     this.inspectables = settings.map((s) => {

@@ -23,11 +23,17 @@ export class FlatPose implements IKPose {
   readonly parents: number[];
   /** One past the last descendant of each id. */
   readonly subtreeEnd: number[];
+  /** Local position relative to the parent (3 per id). */
   protected readonly lpos: Float64Array;
+  /** Local rotation relative to the parent, a quaternion x, y, z, w (4 per id). */
   protected readonly lrot: Float64Array;
+  /** Local per-axis scale (3 per id). */
   protected readonly lscl: Float64Array;
+  /** Component-space position (3 per id), kept up to date by FK. */
   protected readonly cpos: Float64Array;
+  /** Component-space rotation, a quaternion x, y, z, w (4 per id), kept up to date by FK. */
   protected readonly crot: Float64Array;
+  /** Component-space per-axis scale (3 per id). */
   protected readonly cscl: Float64Array;
   /**
    * Component-space linear part (9 per id, rows = the images of the local axes, Babylon's row-vector
@@ -59,8 +65,9 @@ export class FlatPose implements IKPose {
   protected external: Float64Array | null = null;
   /** 1 where `external` holds the id's parent transform this frame. */
   protected readonly hasExternal: Uint8Array;
-  /** 1 where the local rotation / position changed since the adapter last read or wrote it. */
+  /** 1 where the local rotation changed since the adapter last read or wrote it. */
   protected readonly rotationDirty: Uint8Array;
+  /** 1 where the local position changed since the adapter last read or wrote it. */
   protected readonly positionDirty: Uint8Array;
   /** True when a non-rotation (NaN, ±∞, zero) was set since the last read: the adapter refuses to write it. */
   protected rejected = false;

@@ -33,9 +33,13 @@ export class Quat {
 
 /** Anything with x, y, z, w (a Babylon `Quaternion` qualifies for reading). */
 export interface ReadonlyQuat {
+  /** The x component. */
   readonly x: number;
+  /** The y component. */
   readonly y: number;
+  /** The z component. */
   readonly z: number;
+  /** The w component. */
   readonly w: number;
 }
 

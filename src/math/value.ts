@@ -7,8 +7,11 @@
 
 /** A point or direction. */
 export interface P3 {
+  /** The x component. */
   readonly x: number;
+  /** The y component. */
   readonly y: number;
+  /** The z component. */
   readonly z: number;
 }
 

@@ -36,8 +36,11 @@ const scratchT = new NumberRef();
  * "Doubles across calls").
  */
 export interface ReadonlyVec3 {
+  /** The x component. */
   readonly x: number;
+  /** The y component. */
   readonly y: number;
+  /** The z component. */
   readonly z: number;
 }
 

@@ -28,16 +28,23 @@ const tm = new Matrix();
 
 /** Anything with writable x, y, z (the library's Vec3 or a Babylon Vector3). */
 export interface MutableVec3 {
+  /** The x component. */
   x: number;
+  /** The y component. */
   y: number;
+  /** The z component. */
   z: number;
 }
 
 /** Anything with writable x, y, z, w (the library's Quat or a Babylon Quaternion). */
 export interface MutableQuat {
+  /** The x component. */
   x: number;
+  /** The y component. */
   y: number;
+  /** The z component. */
   z: number;
+  /** The w component. */
   w: number;
 }
 

@@ -76,7 +76,9 @@ export interface DetectionOptions {
 
 /** Problems (the references cannot be used) and warnings (they can, but look). */
 export interface ReferenceValidation {
+  /** Why the references cannot be used, one line each (empty: they can). */
   problems: string[];
+  /** What looks wrong but still works, one line each. */
   warnings: string[];
 }
 
