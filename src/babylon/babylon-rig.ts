@@ -122,7 +122,14 @@ export class BabylonRig extends FlatPose implements RestorablePose {
     });
     this.boneOnly = this.nodes.length > 1 && this.nodes[1] === null;
     this.store = new AnimatedPoseStore(this.nodes, this.bones, this.lscl, this.boneOnly);
-    this.attachment = new RigAttachment(skeleton.getScene(), skeleton, this.nodes, this.boneOnly ? shape.mesh : null);
+    const probe = this.bones.findIndex((b, i) => i > 0 && b !== null && this.nodes[i] !== null);
+    this.attachment = new RigAttachment(
+      skeleton.getScene(),
+      skeleton,
+      this.nodes,
+      this.boneOnly ? shape.mesh : null,
+      probe > 0 ? { bone: this.bones[probe]!, node: this.nodes[probe]! } : null,
+    );
     this.read();
   }
 

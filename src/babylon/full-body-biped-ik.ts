@@ -44,6 +44,11 @@ const DETACHED: readonly (readonly [string, string])[] = [
     "detached:mesh",
     "The mesh the skeleton deforms was disposed: the IK is skipped. Dispose the IK with the character.",
   ],
+  [
+    "detached:unlinked",
+    "The skeleton's bones no longer follow their TransformNodes (bone.linkTransformNode(null), as Babylon's " +
+      "Ragdoll does): the IK is skipped until they are linked back, as nothing it wrote would show.",
+  ],
 ];
 /** The same when the skeleton left its scene for good (disposed: in no asset container either). */
 const DETACHED_FOR_GOOD = [
@@ -415,8 +420,14 @@ export class FullBodyBipedIK {
   private detached(): boolean {
     const state = this.rig.detachment();
     if (state === RigDetachment.Attached) return false;
+    // an IK switched off has nothing to say of bones it would not write anyway
+    if (state === RigDetachment.Unlinked && !this.enableFade.active(this)) return true;
     const removed = state === RigDetachment.SkeletonRemoved;
-    const forGood = !removed || (this.skeleton as unknown as SkeletonContainerState)._parentContainer == null;
+    // a skeleton out of its scene may come back with its asset container, bones may be linked back
+    const forGood =
+      state === RigDetachment.NodeDisposed ||
+      state === RigDetachment.MeshDisposed ||
+      (removed && (this.skeleton as unknown as SkeletonContainerState)._parentContainer == null);
     if (forGood && removed) this.report(DETACHED_FOR_GOOD[0], DETACHED_FOR_GOOD[1]);
     else this.report(DETACHED[state]![0], DETACHED[state]![1]);
     if (forGood) this.dispose();

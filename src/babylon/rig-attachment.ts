@@ -1,3 +1,4 @@
+import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
@@ -15,6 +16,11 @@ export const RigDetachment = {
   NodeDisposed: 2,
   /** The mesh whose space a bone-only skeleton lives in was disposed. */
   MeshDisposed: 3,
+  /**
+   * The bones no longer follow the TransformNodes the rig reads and writes (`bone.linkTransformNode(null)`, as
+   * Babylon's `Ragdoll` does to every bone): whatever the IK wrote would not show.
+   */
+  Unlinked: 4,
 } as const;
 /** One of {@link RigDetachment}'s values. */
 export type RigDetachment = (typeof RigDetachment)[keyof typeof RigDetachment];
@@ -38,12 +44,15 @@ export class RigAttachment {
    * @param skeleton the skeleton
    * @param nodes the rig's TransformNodes (null entries ignored)
    * @param mesh the mesh a bone-only skeleton lives in, or null (linked skeletons)
+   * @param linked a bone of the rig and the node it is linked to, or null (bone-only skeletons): one bone is
+   *   asked each frame whether it still follows its node (an unlink is of every bone, as `Ragdoll`'s, or of none)
    */
   constructor(
     private readonly scene: Scene,
     private readonly skeleton: Skeleton,
     private readonly nodes: readonly (TransformNode | null)[],
     private readonly mesh: AbstractMesh | null,
+    private readonly linked: { readonly bone: Bone; readonly node: TransformNode } | null = null,
   ) {}
 
   /**
@@ -92,6 +101,8 @@ export class RigAttachment {
       }
     }
     if (this.mesh?.isDisposed()) return RigDetachment.MeshDisposed;
+    const linked = this.linked;
+    if (linked !== null && linked.bone.getTransformNode() !== linked.node) return RigDetachment.Unlinked;
     return RigDetachment.Attached;
   }
 }

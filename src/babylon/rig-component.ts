@@ -443,6 +443,14 @@ export abstract class RigComponent {
       this.warn("detached:skeleton", "The skeleton is not in the scene: the IK is skipped until it is back.");
       return true;
     }
+    if (state === RigDetachment.Unlinked) {
+      this.warn(
+        "detached:unlinked",
+        "The skeleton's bones no longer follow their TransformNodes (as under Babylon's Ragdoll): the IK is skipped " +
+          "until they are linked back.",
+      );
+      return true;
+    }
     this.warn(
       "detached",
       "The skeleton, a node of it or its mesh was disposed: the IK disposed itself. Dispose the IK with the character.",
