@@ -5,11 +5,7 @@
  * under them; then standing with a foot at points over a dome, how far the foot turns off the normal under
  * it. The figures of docs/API.md's grounder limits.
  */
-import { StandardMaterial } from "@babylonjs/core/Materials/standardMaterial.js";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
-import { Mesh } from "@babylonjs/core/Meshes/mesh.js";
-import { VertexData } from "@babylonjs/core/Meshes/mesh.vertexData.js";
-import type { Scene } from "@babylonjs/core/scene.js";
 import { describe, expect, it } from "vitest";
 import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import { GrounderFBBIK } from "../../src/effectors/grounding/grounder-fbbik.js";
@@ -20,6 +16,7 @@ import {
 } from "../../src/effectors/grounding/grounding-common.js";
 import { StaticGroundRaycast } from "../../src/effectors/grounding/static-ground-raycast.js";
 import { loadModel, modelAvailable } from "../helpers/babylon-scene.js";
+import { heightfield } from "../helpers/heightfield.js";
 import { report } from "../helpers/modifier-scene.js";
 import { plantedVelocity } from "../helpers/planted-velocity.js";
 import { height, worldPos } from "../helpers/scene-probes.js";
@@ -41,30 +38,6 @@ function bumpNormal(x: number, z: number, amp: number, spacing: number): Vector3
     1,
     -(bumpHeight(x, z + e, amp, spacing) - bumpHeight(x, z - e, amp, spacing)) / (2 * e),
   ).normalize();
-}
-
-function heightfield(scene: Scene, size: number, cells: number, f: (x: number, z: number) => number): Mesh {
-  const positions: number[] = [];
-  const indices: number[] = [];
-  const step = size / cells;
-  for (let j = 0; j <= cells; j++)
-    for (let i = 0; i <= cells; i++) {
-      const x = -size / 2 + i * step;
-      const z = -size / 2 + j * step;
-      positions.push(x, f(x, z), z);
-    }
-  for (let j = 0; j < cells; j++)
-    for (let i = 0; i < cells; i++) {
-      const a = j * (cells + 1) + i;
-      indices.push(a, a + cells + 1, a + 1, a + 1, a + cells + 1, a + cells + 2);
-    }
-  const mesh = new Mesh("bumps", scene);
-  const vd = new VertexData();
-  vd.positions = positions;
-  vd.indices = indices;
-  vd.applyToMesh(mesh);
-  mesh.material = new StandardMaterial("bumps", scene);
-  return mesh;
 }
 
 /** A probe setting: a quality, and whether the raycast has its sphere cast. */
@@ -109,7 +82,7 @@ describe.skipIf(!modelAvailable("UAL"))("GrounderFBBIK over rounded bumps (UAL)"
     const dir = velocity.scale(-1 / speed);
     const amp = 0.04 * h;
     const spacing = 0.7 * h;
-    const ground = heightfield(m.scene, 8 * h, 320, (x, z) => bumpHeight(x, z, amp, spacing));
+    const ground = heightfield(m.scene, 8 * h, 320, (x, z) => bumpHeight(x, z, amp, spacing), "bumps");
     const baked = StaticGroundRaycast.fromMeshes([ground]);
     let sphereCast = true;
     const grounder = GrounderFBBIK.create(ik, { raycast: baked.raycast });

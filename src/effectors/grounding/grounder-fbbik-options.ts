@@ -27,8 +27,9 @@ export class GrounderSpineEffector {
 }
 
 /**
- * Options of {@link GrounderFBBIK}. Lengths are world units; any left out takes FinalIK's default scaled by
- * `height / 1.8` (FinalIK's defaults are for a human of about 1.8 m).
+ * Options of {@link GrounderFBBIK}. Lengths are world units at create; any left out takes FinalIK's default scaled
+ * by `height / 1.8` (FinalIK's defaults are for a human of about 1.8 m). They follow the character's scale since
+ * create ({@link GrounderFBBIK.lengthScale}).
  */
 export interface GrounderFBBIKOptions {
   /**

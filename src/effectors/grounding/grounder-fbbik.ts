@@ -62,9 +62,11 @@ const weightRef = new NumberRef();
  * joints when the grounder is created (or `options.height`): maxStep 0.5, footRadius 0.15,
  * rootSphereCastRadius 0.1 (heightOffset and footCenterOffset 0). `prediction` is a time and the speeds
  * are rates, so they need no scaling, except the constant-rate part of `footSpeed`, which is multiplied by
- * {@link lengthUnit}. Feet closer together than two foot radii cannot follow a step edge between them
- * with the Best quality (each foot's probe reaches the other's ground): lower `footRadius` for such
- * terrain or characters.
+ * {@link lengthUnit}. The lengths are the character's size at create: where they are used they are multiplied
+ * by {@link lengthScale}, how much the root was scaled since, so a character scaled at run time grounds as one
+ * created at its new size; the fields keep the values set (not FinalIK's, whose lengths stay as set). Feet
+ * closer together than two foot radii cannot follow a step edge between them with the Best quality (each foot's
+ * probe reaches the other's ground): lower `footRadius` for such terrain or characters.
  *
  * Ground: Babylon picking over the scene's meshes (see {@link BabylonGroundRaycast}, including its
  * allocations) filtered by `options.predicate`, or `options.raycast`. Ground meshes need a material (or
@@ -86,6 +88,14 @@ export class GrounderFBBIK {
   root: TransformNode | null;
   /** The character height the defaults were scaled for. */
   readonly height: number;
+  /**
+   * How much the character was scaled since create: {@link root}'s world scale along its up axis over the one it
+   * had then (1 without a root). The lengths are multiplied by it when used (`solver.lengthScale`); see the class
+   * notes. Updated each frame the grounder runs.
+   */
+  get lengthScale(): number {
+    return this.solver.lengthScale;
+  }
   /** [0, 1] Master weight. */
   weight = 1;
   /**
@@ -142,6 +152,9 @@ export class GrounderFBBIK {
   private readonly ikDisposal: Observer<FullBodyBipedIK> | null;
   /** The fade of {@link enabled} over {@link enableFadeSeconds}. */
   private readonly enableFade: EnableFade;
+  /** The node whose scale {@link lengthScale} is relative to, and its world scale along its up axis then. */
+  private scaleRoot: TransformNode | null;
+  private createdScale: number;
 
   /** Attaches a grounder to `ik` (see {@link GrounderFBBIKOptions}). */
   constructor(ik: FullBodyBipedIK, options: GrounderFBBIKOptions = {}) {
@@ -149,6 +162,8 @@ export class GrounderFBBIK {
     this.ikDisposal = disposeWith(ik, this);
     const rig = ik.rig;
     this.root = options.root !== undefined ? options.root : rig.characterRoot;
+    this.scaleRoot = this.root;
+    this.createdScale = upScale(this.root);
     this.height = options.height !== undefined && options.height > 0 ? options.height : measureHeight(ik);
     const unit = this.height / GROUNDER_REFERENCE_HEIGHT;
     const defaultPredicate: GroundPredicate = (mesh) =>
@@ -400,6 +415,7 @@ export class GrounderFBBIK {
       g.rootForward.x = 0;
       g.rootForward.y = 0;
       g.rootForward.z = 1;
+      g.lengthScale = 1;
     } else {
       // the cached matrix when it is current: forcing it would make Babylon redo an unmoved character
       const m = currentWorldMatrix(root).m;
@@ -412,6 +428,14 @@ export class GrounderFBBIK {
       g.rootForward.x = m[8]!;
       g.rootForward.y = m[9]!;
       g.rootForward.z = m[10]!;
+      if (root !== this.scaleRoot) {
+        // another root: the lengths are relative to its scale when it took over
+        this.scaleRoot = root;
+        this.createdScale = upScale(root);
+      }
+      // written out (doubles across calls); a tilted root's Float32 axes round up to 5e-8 off: not a change of scale
+      const ratio = Math.sqrt(m[4]! * m[4]! + m[5]! * m[5]! + m[6]! * m[6]!) / this.createdScale;
+      if (ratio > 0 && ratio < Infinity) g.lengthScale = ratio > 1 - 1e-6 && ratio < 1 + 1e-6 ? 1 : ratio;
     }
     for (let i = 0; i < 2; i++) {
       const leg = g.legs[i]!;
@@ -495,7 +519,7 @@ export class GrounderFBBIK {
     const spine = this.spine;
     const so = this.spineOffset;
     if (spine.length > 0 || so.x !== 0 || so.y !== 0 || so.z !== 0) {
-      const k = (w * this.spineBend) / g.lengthUnit;
+      const k = (w * this.spineBend) / (g.lengthUnit * g.lengthScale);
       const ds = dt * this.spineSpeed;
       const t = ds > 0 ? (ds < 1 ? ds : 1) : 0;
       const sx = so.x + (target.x * k - so.x) * t;
@@ -534,6 +558,17 @@ export class GrounderFBBIK {
     }
     return out;
   }
+}
+
+/**
+ * A root's world scale along its up axis (the length of its world matrix's second column), what the character's
+ * height follows; 1 without a root, or when not finite and > 0.
+ */
+function upScale(root: TransformNode | null): number {
+  if (root === null || root.isDisposed()) return 1;
+  const m = currentWorldMatrix(root).m;
+  const s = Math.sqrt(m[4]! * m[4]! + m[5]! * m[5]! + m[6]! * m[6]!);
+  return s > 0 && s < Infinity ? s : 1;
 }
 
 /** Vertical extent of the skeleton's joints in the world (linked nodes, else the IK rig's bones). */

@@ -166,13 +166,13 @@ export class GroundingLeg {
         const side = this.sideHit;
         let hit = g.probeRay(add3(at, foot, pred), heel);
         // the toe ahead and the side beside the predicted foot, written out (doubles across calls)
-        const ahead = g.footRadius + g.footCenterOffset;
+        const ahead = (g.footRadius + g.footCenterOffset) * g.lengthScale;
         const fw = g.forward;
         at.x = foot.x + pred.x + fw.x * ahead;
         at.y = foot.y + pred.y + fw.y * ahead;
         at.z = foot.z + pred.z + fw.z * ahead;
         if (g.probeRay(at, toe)) hit = true;
-        const aside = g.footRadius * 0.5;
+        const aside = g.footRadius * 0.5 * g.lengthScale;
         const rt = g.right;
         at.x = foot.x + pred.x + rt.x * aside;
         at.y = foot.y + pred.y + rt.y * aside;
@@ -195,7 +195,7 @@ export class GroundingLeg {
         // heel under the foot now; the sphere under the foot centre where it is going
         const heel = this.heelHit;
         g.probeRay(foot, heel);
-        const ahead = g.footCenterOffset;
+        const ahead = g.footCenterOffset * g.lengthScale;
         const fw = g.forward;
         at.x = foot.x + fw.x * ahead + pred.x;
         at.y = foot.y + fw.y * ahead + pred.y;
@@ -206,7 +206,7 @@ export class GroundingLeg {
         break;
       }
     }
-    this.isGrounded = this.heightFromGround < g.maxStep;
+    this.isGrounded = this.heightFromGround < g.maxStep * g.lengthScale;
   }
 
   /** The normal the foot turns to: the probe's, or on a miss with the root grounded the last found (see process). */
@@ -234,8 +234,9 @@ export class GroundingLeg {
     gp.y = foot.y + u.y * t;
     gp.z = foot.z + u.z * t;
     const r = g.rootPosition;
-    const h = (r.x - gp.x) * u.x + (r.y - gp.y) * u.y + (r.z - gp.z) * u.z - g.heightOffset;
-    const heel = (r.x - heelPoint.x) * u.x + (r.y - heelPoint.y) * u.y + (r.z - heelPoint.z) * u.z - g.heightOffset;
+    const lift = g.heightOffset * g.lengthScale;
+    const h = (r.x - gp.x) * u.x + (r.y - gp.y) * u.y + (r.z - gp.z) * u.z - lift;
+    const heel = (r.x - heelPoint.x) * u.x + (r.y - heelPoint.y) * u.y + (r.z - heelPoint.z) * u.z - lift;
     this.heightFromGround = h < heel ? h : heel;
   }
 
@@ -244,20 +245,20 @@ export class GroundingLeg {
     const g = this.grounding;
     const r = g.rootPosition;
     const u = g.up;
-    this.heightFromGround = (r.x - p.x) * u.x + (r.y - p.y) * u.y + (r.z - p.z) * u.z - g.heightOffset;
+    this.heightFromGround = (r.x - p.x) * u.x + (r.y - p.y) * u.y + (r.z - p.z) * u.z - g.heightOffset * g.lengthScale;
   }
 
   private ease(): void {
     const g = this.grounding;
     const deltaTime = g.deltaTime;
     const up = g.up;
-    const maxStep = g.maxStep;
+    const maxStep = g.maxStep * g.lengthScale;
     // the clamps written out (see ARCHITECTURE.md, "Doubles across calls"); NaN clamps to the low end
     const below = this.heightFromGround;
     const target = g.rootGrounded ? (below >= -maxStep ? (below <= maxStep ? below : maxStep) : -maxStep) : 0;
     // a constant rate first (footSpeed × the character's length unit per second), then an exponential ease
     let o = this.ikOffset;
-    const step = deltaTime * g.footSpeed * g.lengthUnit;
+    const step = deltaTime * g.footSpeed * g.lengthUnit * g.lengthScale;
     if (o < target) o = o + step > target ? target : o + step;
     else if (o > target) o = o - step < target ? target : o - step;
     const ease = deltaTime * g.footSpeed;

@@ -42,8 +42,11 @@ const SETTINGS = [
   "rootSphereCastRadius",
   "sphereProbeRays",
   "lengthUnit",
+  "lengthScale",
 ] as const;
 type Setting = (typeof SETTINGS)[number];
+/** The settings that must also be > 0 (scale factors). */
+const POSITIVE_SETTINGS: ReadonlySet<Setting> = new Set<Setting>(["lengthUnit", "lengthScale"]);
 
 /** The cast-length boxes of {@link Grounding}: the feet's rays and the root's. */
 const FEET_RAYS = 0;
@@ -59,8 +62,10 @@ const ROOT_RAY = 1;
  * (`rootPosition`, `rootUp`, `rootForward`) and each leg's `footPosition` (the animated foot).
  *
  * Lengths (`maxStep`, `footRadius`, `heightOffset`, `footCenterOffset`, `rootSphereCastRadius`) are
- * world units; the defaults are FinalIK's, for a human about 1.8 units tall (`GrounderFBBIK` scales them
- * to its character). `prediction` is a time (seconds of foot velocity), so it needs no scaling.
+ * world units, multiplied when used by {@link lengthScale} (1 unless a caller sets it: `GrounderFBBIK` sets it to
+ * how much its character was scaled since create); the defaults are FinalIK's, for a human about 1.8 units tall
+ * (`GrounderFBBIK` scales them to its character). `prediction` is a time (seconds of foot velocity), so it needs
+ * no scaling.
  */
 export class Grounding {
   /** How the ground under the feet is probed. Default Best. */
@@ -119,6 +124,13 @@ export class Grounding {
    * constant-rate part of `footSpeed` (a speed) so that the motion looks the same at any size.
    */
   lengthUnit = 1;
+  /**
+   * Multiplies every length (`maxStep`, `footRadius`, `heightOffset`, `footCenterOffset`, `rootSphereCastRadius`,
+   * and `lengthUnit`) when it is used, leaving the fields as set: a character scaled at run time keeps its
+   * proportions. `GrounderFBBIK` sets it every frame (its root's world scale over the one at create). Finite,
+   * > 0. Default 1. Not in FinalIK.
+   */
+  lengthScale = 1;
   /** The time step of the update in progress (or the last one), seconds; 0 when nothing was eased. */
   deltaTime = 0;
   /**
@@ -299,7 +311,9 @@ export class Grounding {
       Number.isFinite(this.rootSphereCastRadius) &&
       Number.isFinite(this.sphereProbeRays) &&
       this.lengthUnit > 0 &&
-      this.lengthUnit < Infinity
+      this.lengthUnit < Infinity &&
+      this.lengthScale > 0 &&
+      this.lengthScale < Infinity
     ) {
       v[0] = this.maxStep;
       v[1] = this.heightOffset;
@@ -318,6 +332,7 @@ export class Grounding {
       v[14] = this.rootSphereCastRadius;
       v[15] = this.sphereProbeRays;
       v[16] = this.lengthUnit;
+      v[17] = this.lengthScale;
       return;
     }
     // a bad frame: by name (rare, allowed to be slow)
@@ -334,8 +349,8 @@ export class Grounding {
       this.onWarning?.(
         `grounding:${name}`,
         `${this.warningPrefix}${name} is ${String(x)}` +
-          `${name === "lengthUnit" ? " (it must be finite and > 0)" : " (not finite)"}; its last valid value ` +
-          `${v[i]} is kept.`,
+          `${POSITIVE_SETTINGS.has(name) ? " (it must be finite and > 0)" : " (not finite)"}; its last ` +
+          `valid value ${v[i]} is kept.`,
       );
     }
   }
@@ -356,7 +371,7 @@ export class Grounding {
 
   /** How far `point` is below the root (along up), less `heightOffset`. */
   heightAboveGround(point: ReadonlyVec3): number {
-    return dot(sub(tv, this.rootPosition, point), this.up) - this.heightOffset;
+    return dot(sub(tv, this.rootPosition, point), this.up) - this.heightOffset * this.lengthScale;
   }
 
   /**
@@ -391,7 +406,7 @@ export class Grounding {
    * {@link probeRay}. Returns true on a hit.
    */
   probeSphere(centre: ReadonlyVec3, out: GroundingHit): boolean {
-    this.sphereRadius = this.footRadius;
+    this.sphereRadius = this.footRadius * this.lengthScale;
     this.useSphereRadius(FEET_RAYS);
     this.useCastLength(FEET_RAYS, 2);
     if (this.sphereCast(centre, out)) return true;
@@ -401,7 +416,7 @@ export class Grounding {
 
   /** Rays of `steps` × maxStep from here on, through the feet's or the root's box (see castLengths). */
   private useCastLength(rays: typeof FEET_RAYS | typeof ROOT_RAY, steps: number): void {
-    const length = steps * this.maxStep;
+    const length = steps * this.maxStep * this.lengthScale;
     if (!(this.castValues[rays] === length)) {
       this.castValues[rays] = length;
       this.castLengths[rays]![0] = length;
@@ -422,7 +437,7 @@ export class Grounding {
   /** A ray's origin: `maxStep` above `at` (written out: doubles across calls, ARCHITECTURE.md). */
   private setOrigin(at: ReadonlyVec3): void {
     const up = this.up;
-    const lift = this.maxStep;
+    const lift = this.maxStep * this.lengthScale;
     origin.x = at.x + up.x * lift;
     origin.y = at.y + up.y * lift;
     origin.z = at.z + up.z * lift;
@@ -431,15 +446,16 @@ export class Grounding {
   private missDefault(footAt: ReadonlyVec3, out: GroundingHit): void {
     const up = this.up;
     const r = this.rootPosition;
+    const maxStep = this.maxStep * this.lengthScale;
     const down = this.overstepFallsDown
-      ? -this.maxStep
+      ? -maxStep
       : -((footAt.x - r.x) * up.x + (footAt.y - r.y) * up.y + (footAt.z - r.z) * up.z);
     const p = out.point;
     p.x = footAt.x + up.x * down;
     p.y = footAt.y + up.y * down;
     p.z = footAt.z + up.z * down;
     copy(out.normal, up);
-    out.distance = 2 * this.maxStep;
+    out.distance = 2 * maxStep;
     out.ground = null;
   }
 
@@ -469,7 +485,7 @@ export class Grounding {
     this.useCastLength(ROOT_RAY, 11);
     let hit: boolean;
     if (this.quality === GroundingQuality.Best && this.rootSphereCastRadius > 0) {
-      this.sphereRadius = this.rootSphereCastRadius;
+      this.sphereRadius = this.rootSphereCastRadius * this.lengthScale;
       this.useSphereRadius(ROOT_RAY);
       hit = this.sphereCast(c, this.rootHit);
     } else {
@@ -477,7 +493,7 @@ export class Grounding {
       hit = this.cast(origin, this.rootHit);
     }
     if (!hit) this.rootHit.distance = Infinity;
-    this.rootGrounded = this.rootHit.distance < 2 * this.maxStep;
+    this.rootGrounded = this.rootHit.distance < 2 * this.maxStep * this.lengthScale;
   }
 
   /** One ray of `castLength` along −up with sanitised output (unit normal facing up). */
@@ -514,7 +530,7 @@ export class Grounding {
     if (sweep === undefined) return this.sampleSphere(centre, out);
     // the sphere's lowest point starts where the rays would: its centre a radius higher
     const up = this.up;
-    const lift = this.maxStep + this.sphereRadius;
+    const lift = this.maxStep * this.lengthScale + this.sphereRadius;
     sample.x = centre.x + up.x * lift;
     sample.y = centre.y + up.y * lift;
     sample.z = centre.z + up.z * lift;
@@ -528,7 +544,7 @@ export class Grounding {
     const fw = this.forward;
     const rt = this.right;
     const radius = this.sphereRadius;
-    const start = this.maxStep;
+    const start = this.maxStep * this.lengthScale;
     const asked = Math.round(this.sphereProbeRays);
     const rays = asked >= 3 ? (asked <= 32 ? asked : 32) : 3;
     const hc = centre.x * up.x + centre.y * up.y + centre.z * up.z;
@@ -577,7 +593,7 @@ export class Grounding {
   }
 }
 
-/** Whether `x` is a valid value of SETTINGS[i]: finite (lengthUnit also > 0). */
+/** Whether `x` is a valid value of SETTINGS[i]: finite (lengthUnit and lengthScale also > 0). */
 function settingValid(i: number, x: number): boolean {
-  return SETTINGS[i] === "lengthUnit" ? x > 0 && x < Infinity : Number.isFinite(x);
+  return POSITIVE_SETTINGS.has(SETTINGS[i]!) ? x > 0 && x < Infinity : Number.isFinite(x);
 }

@@ -126,6 +126,46 @@ describe("Grounding", () => {
     expect(g.pelvis.heightOffset).toBe(0);
   });
 
+  it("lengthScale k: in a world scaled by k, k times the unscaled solution, the settings as set", () => {
+    const terrain = (k: number): Patch[] => [
+      { ...flat(0.2 * k, -Infinity, 0) },
+      { xMin: 0, xMax: Infinity, p: [0, -0.1 * k, 0], n: slope(20).n },
+    ];
+    for (const quality of QUALITIES)
+      for (const k of [0.1, 10]) {
+        const a = make(terrain(1), quality);
+        const b = make(terrain(k), quality);
+        for (const g of [a, b]) {
+          g.heightOffset = 0.02;
+          g.footCenterOffset = 0.03;
+          g.lengthUnit = 1.1;
+          g.liftPelvisWeight = 0.5;
+          g.pelvisDamper = 0.3;
+        }
+        b.lengthScale = k;
+        setFeet(b, [-0.1 * k, 0.08 * k, 0], [0.1 * k, 0.08 * k, 0]);
+        for (let f = 0; f < 40; f++) {
+          // the root goes down, the feet forward: the damper and the prediction act
+          a.rootPosition.y = -0.002 * f;
+          b.rootPosition.y = -0.002 * f * k;
+          a.legs[0]!.footPosition.z = 0.003 * f;
+          b.legs[0]!.footPosition.z = 0.003 * f * k;
+          a.update(1 / 60);
+          b.update(1 / 60);
+          for (let i = 0; i < 2; i++) {
+            expect(b.legs[i]!.ikOffset).toBeCloseTo(a.legs[i]!.ikOffset * k, 12);
+            expect(b.legs[i]!.rotationOffset.x).toBeCloseTo(a.legs[i]!.rotationOffset.x, 12);
+            expect(b.legs[i]!.rotationOffset.z).toBeCloseTo(a.legs[i]!.rotationOffset.z, 12);
+          }
+          expect(b.pelvis.ikOffset.y).toBeCloseTo(a.pelvis.ikOffset.y * k, 12);
+        }
+        expect(Math.abs(a.legs[0]!.ikOffset)).toBeGreaterThan(0.05);
+        expect([b.maxStep, b.footRadius, b.heightOffset, b.footCenterOffset, b.lengthUnit]).toEqual([
+          0.5, 0.15, 0.02, 0.03, 1.1,
+        ]);
+      }
+  });
+
   it("scales the constant-rate part of footSpeed by lengthUnit", () => {
     const g = make([flat(2)], GroundingQuality.Fastest);
     g.maxStep = 5;
@@ -497,6 +537,7 @@ describe("Grounding", () => {
       ["pelvisReachWeight", Number.NaN],
       ["footSpeed", Number.NaN],
       ["lengthUnit", 0],
+      ["lengthScale", Number.NaN],
       ["maxStep", Number.NEGATIVE_INFINITY],
     ] as const) {
       const good = a[k];
@@ -519,6 +560,7 @@ describe("Grounding", () => {
       "grounding:pelvisReachWeight",
       "grounding:footSpeed",
       "grounding:lengthUnit",
+      "grounding:lengthScale",
       "grounding:maxStep",
     ]);
   });
