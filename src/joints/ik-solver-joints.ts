@@ -473,57 +473,66 @@ export abstract class IKSolverJoints {
    */
   protected syncFromPositions(applyLimits: boolean): void {
     const n = this.count;
-    const P = this.positions;
-    const R = this.rotations;
-    const O = this.offsets;
     identity(change);
     copyQuat(parentRot, this.rootParentRotation);
     const helps = applyLimits && this.rollsForHinges && this.useRotationLimits;
-    const h = this.beforeHinge;
-    for (let i = 0; i < n - 1; i++) {
-      const beforeHinge = helps && setUpBeforeHinge(h, this.bones, true, i, P);
-      if (beforeHinge) aimRunChord(h, this.bones, this.restLocals, O, P);
-      if (helps) {
-        const end = hingeRunEnd(this.bones, i);
-        if (end > i) placeHingeRun(this.bones, i, end, change, parentRot, R, O, P);
-      }
-      quatFromArray(oldRot, R, 4 * i);
-      multiply(rot, change, oldRot);
-      cur.x = O[3 * i]!;
-      cur.y = O[3 * i + 1]!;
-      cur.z = O[3 * i + 2]!;
-      rotateVector(cur, rot, cur);
-      const i3 = 3 * i;
-      want.x = P[i3 + 3]! - P[i3]!;
-      want.y = P[i3 + 4]! - P[i3 + 1]!;
-      want.z = P[i3 + 5]! - P[i3 + 2]!;
-      fromToRotation(turn, cur, want);
-      multiply(rot, turn, rot);
-      normalizeQuat(rot, rot);
-      if (beforeHinge) {
-        h.swivel = this.swivelsForHinges;
-        h.fine = this.fineSwivels;
-        copyQuat(h.parent, parentRot);
-        placeBeforeHinge(rot, oldRot, R, O, P, h);
-      }
-      if (applyLimits) this.clampJoint(i, parentRot, rot);
-      quatToArray(R, 4 * i, rot);
-      cur.x = O[i3]!;
-      cur.y = O[i3 + 1]!;
-      cur.z = O[i3 + 2]!;
-      rotateVector(cur, rot, cur);
-      P[i3 + 3] = P[i3]! + cur.x;
-      P[i3 + 4] = P[i3 + 1]! + cur.y;
-      P[i3 + 5] = P[i3 + 2]! + cur.z;
-      multiplyConjugate(change, rot, oldRot);
-      copyQuat(parentRot, rot);
-    }
+    // the loop only calls: run unoptimised (even only until V8 enters its optimised loop), it boxes no double
+    // (the pass computing them itself: 123.9 KB a solve round a ball, ARCHITECTURE.md "Doubles across calls")
+    for (let i = 0; i < n - 1; i++) this.syncJoint(i, applyLimits, helps);
+    const R = this.rotations;
     const k = 4 * (n - 1);
     quatFromArray(oldRot, R, k);
     multiply(rot, change, oldRot);
     normalizeQuat(rot, rot);
     if (applyLimits) this.clampJoint(n - 1, parentRot, rot);
     quatToArray(R, k, rot);
+  }
+
+  /**
+   * Joint `i` of {@link syncFromPositions} (not the tip): turned with its parent's change in `change`, then toward
+   * its child's wanted position, clamped, its child's position rebuilt; `change` and `parentRot` left for the next.
+   */
+  private syncJoint(i: number, applyLimits: boolean, helps: boolean): void {
+    const P = this.positions;
+    const R = this.rotations;
+    const O = this.offsets;
+    const h = this.beforeHinge;
+    const beforeHinge = helps && setUpBeforeHinge(h, this.bones, true, i, P);
+    if (beforeHinge) aimRunChord(h, this.bones, this.restLocals, O, P);
+    if (helps) {
+      const end = hingeRunEnd(this.bones, i);
+      if (end > i) placeHingeRun(this.bones, i, end, change, parentRot, R, O, P);
+    }
+    quatFromArray(oldRot, R, 4 * i);
+    multiply(rot, change, oldRot);
+    cur.x = O[3 * i]!;
+    cur.y = O[3 * i + 1]!;
+    cur.z = O[3 * i + 2]!;
+    rotateVector(cur, rot, cur);
+    const i3 = 3 * i;
+    want.x = P[i3 + 3]! - P[i3]!;
+    want.y = P[i3 + 4]! - P[i3 + 1]!;
+    want.z = P[i3 + 5]! - P[i3 + 2]!;
+    fromToRotation(turn, cur, want);
+    multiply(rot, turn, rot);
+    normalizeQuat(rot, rot);
+    if (beforeHinge) {
+      h.swivel = this.swivelsForHinges;
+      h.fine = this.fineSwivels;
+      copyQuat(h.parent, parentRot);
+      placeBeforeHinge(rot, oldRot, R, O, P, h);
+    }
+    if (applyLimits) this.clampJoint(i, parentRot, rot);
+    quatToArray(R, 4 * i, rot);
+    cur.x = O[i3]!;
+    cur.y = O[i3 + 1]!;
+    cur.z = O[i3 + 2]!;
+    rotateVector(cur, rot, cur);
+    P[i3 + 3] = P[i3]! + cur.x;
+    P[i3 + 4] = P[i3 + 1]! + cur.y;
+    P[i3 + 5] = P[i3 + 2]! + cur.z;
+    multiplyConjugate(change, rot, oldRot);
+    copyQuat(parentRot, rot);
   }
 
   /**

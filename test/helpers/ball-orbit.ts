@@ -123,6 +123,19 @@ export function orbitFrame(c: TestChain, s: IKSolverJoints, centre: Vec3, animat
   };
 }
 
+/**
+ * The heap tests' frame `f` round the ball (allocation-free): the target at its place on the orbit, the idle sway on
+ * the links, then a solve.
+ */
+export function orbitSolve(make: (c: TestChain) => IKSolverJoints, setup: OrbitSetup): (f: number) => void {
+  const { c, s, centre } = orbitRig(make, setup);
+  const frame = orbitFrame(c, s, centre, true);
+  return (f) => {
+    frame(f % ORBIT_FRAMES);
+    s.update();
+  };
+}
+
 /** Solves the orbit once round and measures every sample. */
 export function solveOrbit(make: (c: TestChain) => IKSolverJoints, setup: OrbitSetup): OrbitRun {
   const { c, s, centre, radius } = orbitRig(make, setup);

@@ -18,7 +18,7 @@ import {
 } from "../../helpers/joint-chains.js";
 import { eulerXYZ, relative } from "../../helpers/limit-reference.js";
 import { Random } from "../../helpers/random.js";
-import { ORBIT_FRAMES, orbitFrame, orbitRig } from "../../helpers/ball-orbit.js";
+import { orbitSolve } from "../../helpers/ball-orbit.js";
 import { bytesPerFrame, whereFramesAllocate } from "../../helpers/frame-heap.js";
 
 function aim(s: IKSolverCCD, c: TestChain, rng: Random, lo: number, hi: number): void {
@@ -313,7 +313,7 @@ describe("IKSolverCCD allocation", () => {
   });
 
   it("solves round a ball with limits, the colliders in the iterations, allocate nothing", async () => {
-    const { c, s, centre } = orbitRig(
+    const solve = orbitSolve(
       (chain) => {
         const ccd = new IKSolverCCD(chain.pose, chain.ids, { rootParent: 0 });
         ccd.maxIterations = 20;
@@ -321,11 +321,6 @@ describe("IKSolverCCD allocation", () => {
       },
       { limits: true },
     );
-    const frame = orbitFrame(c, s, centre, true);
-    const solve = (f: number): void => {
-      frame(f % ORBIT_FRAMES);
-      s.update();
-    };
     const bytes = bytesPerFrame(solve, 2_000);
     if (process.env.FBBIK_REPORT) console.log(`[figures] CCD round a ball: ${bytes} B a solve`);
     expect(bytes, bytes < 8 ? "" : await whereFramesAllocate(solve, 2_000)).toBeLessThan(8);

@@ -16,7 +16,7 @@ import { bytesPerFrame, whereFramesAllocate } from "../../helpers/frame-heap.js"
 import { Random } from "../../helpers/random.js";
 import { type LimitedRig, type MakeSolver, chainErrors, reachableTargets } from "../../helpers/limited-chains.js";
 import type { IKSolverJoints } from "../../../src/joints/ik-solver-joints.js";
-import { ORBIT_FRAMES, orbitFrame, orbitRig } from "../../helpers/ball-orbit.js";
+import { orbitSolve } from "../../helpers/ball-orbit.js";
 
 /** FABRIK as the demo's tentacle sets it (40 iterations). */
 const fabrikOf40 = (c: TestChain): IKSolverFABRIK => {
@@ -354,12 +354,7 @@ describe("IKSolverFABRIK", () => {
   });
 
   it("solves round a ball, the colliders in the iterations, allocate nothing", async () => {
-    const { c, s, centre } = orbitRig(fabrikOf40, { limits: true });
-    const frame = orbitFrame(c, s, centre, true);
-    const solve = (f: number): void => {
-      frame(f % ORBIT_FRAMES);
-      s.update();
-    };
+    const solve = orbitSolve(fabrikOf40, { limits: true });
     const bytes = bytesPerFrame(solve, 2_000);
     if (process.env.FBBIK_REPORT) console.log(`[figures] FABRIK round a ball: ${bytes} B a solve`);
     expect(bytes, bytes < 8 ? "" : await whereFramesAllocate(solve, 2_000)).toBeLessThan(8);
