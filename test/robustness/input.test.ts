@@ -631,10 +631,16 @@ describe("things disposed or removed while in use", () => {
     });
   });
 
-  it("the skeleton disposed, the meshes disposed, the model's container removed and added back", async () => {
+  it("the skeleton disposed, the meshes disposed, the container removed and added back, the bones unlinked", async () => {
     const outcomes: string[] = [];
     let count = 0;
-    for (const what of ["skeleton disposed", "meshes disposed", "container removed and added back"] as const) {
+    for (const what of [
+      "skeleton disposed",
+      "meshes disposed",
+      "container removed and added back",
+      "bones unlinked from their nodes (a Ragdoll) and linked back",
+    ] as const) {
+      const back = what.startsWith("container") || what.startsWith("bones");
       const m = await loadModel("Mannequin");
       open.push(m);
       const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
@@ -656,27 +662,32 @@ describe("things disposed or removed while in use", () => {
       if (what === "skeleton disposed") m.skeleton.dispose();
       if (what === "meshes disposed") for (const mesh of m.scene.meshes.slice()) mesh.dispose();
       if (what === "container removed and added back") m.container.removeAllFromScene();
+      const nodes = m.skeleton.bones.map((b) => b.getTransformNode());
+      if (what.startsWith("bones")) for (const b of m.skeleton.bones) b.linkTransformNode(null);
       for (let f = 0; f < 3; f++) {
         expect(() => m.scene.render()).not.toThrow();
         expect(() => ik.update()).not.toThrow();
         if (what !== "meshes disposed") expect(bonesFinite(m.skeleton)).toBe(true);
         count++;
       }
-      if (what === "container removed and added back") {
-        m.container.addAllToScene();
+      if (back) {
+        if (what.startsWith("container")) m.container.addAllToScene();
+        else m.skeleton.bones.forEach((b, i) => nodes[i] && b.linkTransformNode(nodes[i]));
         m.scene.render();
         expect(poseDiff(goodPose, pose(s), s.size)).toBeLessThan(1e-9);
       }
       expect(causes.length).toBe(1);
       // disposed for good: the IK disposes itself (nothing keeps it or the character in memory)
-      expect(ik.isDisposed).toBe(!what.startsWith("container"));
+      expect(ik.isDisposed).toBe(!back);
       outcomes.push(
-        `${what}: warned once (${causes[0]}), ${what.startsWith("container") ? "frames skipped, solved again once back" : "the IK disposed itself"}`,
+        `${what}: warned once (${causes[0]}), ${back ? "frames skipped, solved again once back" : "the IK disposed itself"}`,
       );
       expect(() => ik.dispose()).not.toThrow();
     }
     report.add({
-      what: "the skeleton or the meshes disposed, or the asset container removed, while the IK is attached (Mannequin)",
+      what:
+        "the skeleton or the meshes disposed, the asset container removed, or the bones unlinked from their nodes, " +
+        "while the IK is attached (Mannequin)",
       cases: count,
       outcome: `no exception; ${outcomes.join("; ")}`,
     });
