@@ -10,6 +10,7 @@ import { Observable, type Observer } from "@babylonjs/core/Misc/observable.js";
 import type { FullBodyBipedIK } from "../../babylon/full-body-biped-ik.js";
 import { solveOwnerAbove } from "../../babylon/solve-order.js";
 import { TargetFade } from "../../babylon/target-fade.js";
+import { ScaleSinceCreate } from "../../babylon/scale-since-create.js";
 import { currentWorldMatrix, hasRotation, rotationFromMatrix } from "../../babylon/world-matrix.js";
 import type { BipedMapping } from "../../mapping/biped-mapping.js";
 import { NumberRef } from "../../math/number-ref.js";
@@ -154,7 +155,10 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
   readonly CCDBones: readonly Bone[];
   /** [0, 1] How much of the head's remaining error the stretch bones take after the solve. Default 1. */
   postStretchWeight = 1;
-  /** Longest stretch, world units. */
+  /**
+   * Longest stretch, world units at the character's size when the effector was created (a character scaled
+   * since stretches as far for its size: ARCHITECTURE.md, deviation 24).
+   */
   maxStretch: number;
   /** The bones the stretch moves (none by default). */
   readonly stretchBones: readonly Bone[];
@@ -173,6 +177,8 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
   fadeSeconds = 0.3;
 
   private readonly torso: HeadTorso;
+  /** Component space's scale at create: {@link maxStretch} is in world units then. */
+  private readonly createdScale: number;
   private readonly settings: HeadSettingValues;
   private readonly frame = new HeadFrame();
   /** Eases position, rotation and bend weights (in that order) and the target. */
@@ -256,6 +262,7 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
     this.damper = n.damper ?? 500;
     this.postStretchWeight = n.postStretchWeight ?? 1;
     this.maxStretch = n.maxStretch ?? 0.05 * this.torso.measureHeight();
+    this.createdScale = new ScaleSinceCreate(rig).created;
     this.handsPullBody = n.handsPullBody ?? true;
     this.fixHead = n.fixHead ?? false;
     this.fadeSeconds = n.fadeSeconds ?? 0.3;
@@ -547,7 +554,8 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
       tv.y = target.y - headPosition.y;
       tv.z = target.z - headPosition.z;
       const l = Math.sqrt(tv.x * tv.x + tv.y * tv.y + tv.z * tv.z);
-      const max = this.maxStretch / rig.space.scale;
+      // world units at create → the rig's: the same share of the character whatever its scale since
+      const max = this.maxStretch / this.createdScale;
       const k = (l > max ? (max > 0 ? max / l : 0) : 1) * f.stretch;
       tv.x *= k;
       tv.y *= k;

@@ -94,6 +94,7 @@ export class EffectorOffset extends OffsetModifier {
     }
     const frame =
       this.node === null ? this.frame : this.nodeFrame.setFromNode(this.node, this.ik.scene.useRightHandedSystem);
+    frame.lengthScale = this.frame.lengthScale;
     this.scalars.s = this.clock.weight;
     for (let i = 0; i < this.offsets.length; i++) {
       const o = this.offsets[i]!;

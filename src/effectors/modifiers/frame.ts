@@ -71,6 +71,12 @@ export class CharacterFrame {
   readonly localRotation = new Quat();
   /** +1 when (right, up, forward) is a rotation of the world axes (left-handed scene), −1 when mirrored. */
   determinant = 1;
+  /**
+   * World units per unit of a length given in the frame: 1, or how much the character was scaled since the
+   * modifier using the frame was created (ARCHITECTURE.md, deviation 24), so offsets authored at one size keep
+   * their proportion at another. The conversions of offsets and points apply it.
+   */
+  lengthScale = 1;
 
   /**
    * Sets the axes from a forward and an up direction (forward is made perpendicular to up). Degenerate
@@ -164,15 +170,20 @@ export class CharacterFrame {
     copy(this.position, other.position);
     copyQuat(this.localRotation, other.localRotation);
     this.determinant = other.determinant;
+    this.lengthScale = other.lengthScale;
     return this;
   }
 
-  /** A direction given in the frame (x right, y up, z forward) → world. `out` may alias `local`. */
+  /**
+   * An offset given in the frame (x right, y up, z forward) → world, × {@link lengthScale}. `out` may alias
+   * `local`.
+   */
   directionToWorld<T extends MutableVec3>(local: ReadonlyVec3, out: T): T {
     rotateVector(tv, this.localRotation, local);
-    const x = tv.x;
-    const y = tv.y;
-    const z = tv.z;
+    const k = this.lengthScale;
+    const x = tv.x * k;
+    const y = tv.y * k;
+    const z = tv.z * k;
     const r = this.right;
     const u = this.up;
     const f = this.forward;
@@ -182,11 +193,12 @@ export class CharacterFrame {
     return out;
   }
 
-  /** A world direction → the frame's axes (the inverse of {@link directionToWorld}). `out` may alias `world`. */
+  /** A world offset → the frame's axes (the inverse of {@link directionToWorld}). `out` may alias `world`. */
   directionToLocal<T extends MutableVec3>(world: ReadonlyVec3, out: T): T {
-    const wx = world.x;
-    const wy = world.y;
-    const wz = world.z;
+    const k = this.lengthScale;
+    const wx = world.x / k;
+    const wy = world.y / k;
+    const wz = world.z / k;
     const r = this.right;
     const u = this.up;
     const f = this.forward;

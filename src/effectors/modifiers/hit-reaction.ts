@@ -216,9 +216,11 @@ export class HitPointEffector extends HitPoint {
     const force = this.force;
     const u = io.b * Math.sqrt(force.x * force.x + force.y * force.y + force.z * force.z);
     const up = frame.up;
-    const fx = this.force.x * f + up.x * u;
-    const fy = this.force.y * f + up.y * u;
-    const fz = this.force.z * f + up.z * u;
+    // the curves' offsets are lengths at the size of create (see frame.lengthScale)
+    const k = frame.lengthScale;
+    const fx = (this.force.x * f + up.x * u) * k;
+    const fy = (this.force.y * f + up.y * u) * k;
+    const fz = (this.force.z * f + up.z * u) * k;
     const c = this.crossFader;
     const links = this.effectorLinks;
     for (let i = 0; i < links.length; i++) {

@@ -97,7 +97,7 @@ export class InertiaBody {
     const a = a0 > 0 ? (a0 < 1 ? a0 : 1) : 0;
     const s = this.speed;
     const m = this.matchVelocity;
-    const g = this.gravity * h;
+    const g = this.gravity * h * frame.lengthScale;
     const up = frame.up;
     const dx = (p.x - last.x) / n;
     const dy = (p.y - last.y) / n;

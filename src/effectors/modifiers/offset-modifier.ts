@@ -13,6 +13,7 @@ import { clamp01 } from "../../math/scalar.js";
 import { sceneDeltaSecondsToRef } from "../../babylon/scene-time.js";
 import type { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import { CharacterFrame, Scalars, addScaled, readCharacterFrame, worldPositionOf } from "./frame.js";
+import { ScaleSinceCreate } from "../../babylon/scale-since-create.js";
 import { disposeWith, notifyDisposed } from "../../babylon/dispose-notice.js";
 import { EnableFade, EnablePass } from "../../babylon/enable-fade.js";
 
@@ -233,6 +234,8 @@ export abstract class OffsetModifier {
   private readonly ikDisposal: Observer<FullBodyBipedIK> | null;
   /** The fade of {@link enabled} over {@link enableFadeSeconds}. */
   private readonly enableFade: EnableFade;
+  /** The character's scale since create, which the lengths in {@link frame} are multiplied by. */
+  private readonly scaleSince: ScaleSinceCreate;
   /** A run was skipped (disabled or weight 0), or a gap was too long: the next run calls {@link onResume} first. */
   private paused = false;
 
@@ -246,6 +249,7 @@ export abstract class OffsetModifier {
     this.enableFadeSeconds = options.enableFadeSeconds ?? 0;
     this.autoUpdate = options.autoUpdate ?? true;
     this.clock.characterScale = options.characterScale ?? Number.NaN;
+    this.scaleSince = new ScaleSinceCreate(ik.rig);
     // after the IK has read the skeleton (as the interaction system and the grounder): bones then come
     // from the rig's pose instead of Babylon's recomputed world matrices
     this.preHook = () => {
@@ -280,7 +284,8 @@ export abstract class OffsetModifier {
    * the head joint's height above the ankles along the character's up, divided by
    * {@link REFERENCE_HEAD_HEIGHT} (1.5 m), measured from the pose at first use. Defaults given in metres
    * (Recoil's maxAdditiveOffsetMag 0.2) are multiplied by it; values you set explicitly are used as they are.
-   * Assign to override.
+   * Assign to override. Like every length the modifier takes, it is the size when the modifier was created:
+   * a character scaled since has them all scaled with it (`frame.lengthScale`; ARCHITECTURE.md, deviation 24).
    */
   get characterScale(): number {
     this.characterScaleToScalars();
@@ -293,7 +298,11 @@ export abstract class OffsetModifier {
   /** {@link characterScale} into `scalars.s`, for the per-frame paths (no double returned). */
   protected characterScaleToScalars(): void {
     const c = this.clock;
-    if (!(c.characterScale > 0)) c.characterScale = measureCharacterScale(this.ik);
+    if (!(c.characterScale > 0)) {
+      // measured now, kept at the size of create as every length the modifier takes (see frame.lengthScale)
+      this.scaleSince.updateNow(this.ik.rig);
+      c.characterScale = measureCharacterScale(this.ik) / this.scaleSince.value;
+    }
     this.scalars.s = c.characterScale;
   }
 
@@ -354,6 +363,8 @@ export abstract class OffsetModifier {
     clock.weight = pass === EnablePass.Fade ? clock.master * this.enableFade.weight : clock.master;
     clock.deltaTime = dt;
     readCharacterFrame(this.ik, this.frame);
+    this.scaleSince.update(this.ik.rig);
+    this.frame.lengthScale = this.scaleSince.value;
     if (this.paused) {
       this.paused = false;
       this.onResume();

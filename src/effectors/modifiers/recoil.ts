@@ -337,6 +337,7 @@ export class Recoil extends OffsetModifier {
     if (this.aimDirection !== null) {
       space = this.space.setAxes(this.aimDirection, this.frame.up, this.ik.scene.useRightHandedSystem);
       copy(space.position, this.frame.position);
+      space.lengthScale = this.frame.lengthScale;
     }
     copyQuat(space.localRotation, this.randomRotation);
 
