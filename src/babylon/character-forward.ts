@@ -6,6 +6,7 @@ import { rotateVector } from "../math/quat.js";
 import { Vec3, add, cross, length, normalize, projectOnPlane, sub } from "../math/vec3.js";
 import type { BipedBones } from "../solver/biped-bones.js";
 import { BabylonRig } from "./babylon-rig.js";
+import { currentWorldMatrix } from "./world-matrix.js";
 import { type BipedReferences, referencedBones, resolveBipedReferences } from "./biped-references.js";
 
 /** The character's forward in component space: the given world forward, else from the toes, else null. */
@@ -90,4 +91,24 @@ export function detectBipedFacing(
   rig.dispose();
   if (world === null || !(world.length() > 0) || !(up.length() > 0)) return null;
   return { references, forward: world.normalize(), up: up.normalize() };
+}
+
+/**
+ * The axis of `rig`'s character root, in the root's own frame, nearest the way the character faces: ±x or ±z,
+ * into `out`; +z (the glTF convention) without a root or a forward (`forward`: component space, as
+ * {@link estimateForward} gives it). Snapped to an axis, so a character facing its root's +z gets exactly +z.
+ */
+export function rootFacingAxisToRef(rig: BabylonRig, forward: Vec3 | null, out: Vector3): Vector3 {
+  out.set(0, 0, 1);
+  const root = rig.characterRoot;
+  if (forward === null || root === null) return out;
+  const world = rig.componentToWorldVector(forward, new Vector3());
+  const local = Vector3.TransformNormal(world, currentWorldMatrix(root).clone().invert());
+  const x = local.x;
+  const z = local.z;
+  // facing along the root's own y (a root turned off the character's up): no horizontal axis to take
+  if (!(Math.abs(x) > 1e-6 || Math.abs(z) > 1e-6)) return out;
+  if (Math.abs(x) > Math.abs(z)) out.set(Math.sign(x), 0, 0);
+  else out.set(0, 0, Math.sign(z));
+  return out;
 }

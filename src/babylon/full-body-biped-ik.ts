@@ -1,6 +1,6 @@
 import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
-import type { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { Logger } from "@babylonjs/core/Misc/logger.js";
@@ -16,6 +16,7 @@ import {
 import { FBBIKError } from "../solver/errors.js";
 import type { SolverWarning } from "../solver/full-body.js";
 import { buildBipedSolver, resolveRootNode } from "./build-solver.js";
+import { rootFacingAxisToRef } from "./character-forward.js";
 import { fullBodyInspectorSettings } from "./fbbik-inspector.js";
 import { FBBIKSolver } from "./fbbik-solver.js";
 import { EnableFade, EnablePass } from "./enable-fade.js";
@@ -86,9 +87,9 @@ export interface FullBodyBipedIKOptions {
   /** For skeletons without linked TransformNodes: the mesh the skeleton deforms (default: the first one using it). */
   mesh?: AbstractMesh;
   /**
-   * The character's forward in world space, used only to bend limbs that are straight in the pose the IK
-   * is attached in (elbows back, knees forward). Default: from the toes when the feet have child bones,
-   * else estimated from the rig.
+   * The character's forward in world space, used to bend limbs that are straight in the pose the IK is
+   * attached in (elbows back, knees forward) and to find {@link FullBodyBipedIK.characterForward}. Default: from
+   * the toes when the feet have child bones, else estimated from the rig.
    */
   forward?: Vector3;
   /**
@@ -123,6 +124,15 @@ export class FullBodyBipedIK {
   readonly solver: FBBIKSolver;
   /** The root node bone the body chain stands for. */
   readonly rootNode: Bone;
+  /**
+   * The way the character faces, as an axis of its root node (`references.root`) in the root's own frame: root
+   * space's z, which the offset modifiers' vectors and the grounder's forward are taken in. Detected at create:
+   * of the root's ±x and ±z, the one nearest the forward measured from the toes (or `options.forward`), +z when
+   * it cannot be measured. Most glTF characters face their root's +z; some face −z (Soldier, a `.babylon`
+   * exported facing away, VRM 0.x). Mutate it for a rig the estimate gets wrong. Not FinalIK's, which takes the
+   * root's +z (Unity's import makes characters face it).
+   */
+  readonly characterForward = new Vector3(0, 0, 1);
   /**
    * A problem, reported once per cause (bad input, a disposed target…). Warnings raised while `create`
    * attaches (a straight limb, a guess of the detection) happen before you can subscribe: read them from
@@ -225,6 +235,7 @@ export class FullBodyBipedIK {
     // the root the rig resolved (the model's top node unless given)
     this.references.root = built.rig.characterRoot;
     this.rootNode = built.rootNode;
+    rootFacingAxisToRef(built.rig, built.inner.forward, this.characterForward);
     this.solver = new FBBIKSolver(built.inner, built.rig, built.mapping);
     this.rig.watchDisposal();
     this.visibility = new RigVisibility(this.rig, skeleton);

@@ -41,7 +41,8 @@ export interface GrounderFBBIKOptions {
   raycast?: GroundingRaycast;
   /**
    * The character's root: it is expected to stand on the ground, and its forward orients the Simple
-   * rays. Default: the IK rig's character root (glTF's `__root__`), or the world origin when there is none.
+   * rays (the IK's character root: the axis it faces, `FullBodyBipedIK.characterForward`; another node: its +z).
+   * Default: the IK rig's character root (glTF's `__root__`), or the world origin when there is none.
    */
   root?: TransformNode | null;
   /**

@@ -34,6 +34,7 @@ const tq2 = new Quat();
 const IDENTITY = new Quat();
 const sceneSeconds = new NumberRef();
 const weightRef = new NumberRef();
+const unitZ = new Vec3(0, 0, 1);
 
 /**
  * FinalIK's GrounderFBBIK for a {@link FullBodyBipedIK}: keeps the feet on uneven ground. Each frame,
@@ -425,9 +426,14 @@ export class GrounderFBBIK {
       g.rootUp.x = m[4]!;
       g.rootUp.y = m[5]!;
       g.rootUp.z = m[6]!;
-      g.rootForward.x = m[8]!;
-      g.rootForward.y = m[9]!;
-      g.rootForward.z = m[10]!;
+      // the character root: the axis it faces (FullBodyBipedIK.characterForward); another node: its +z
+      const f = root === this.ik.rig.characterRoot ? this.ik.characterForward : unitZ;
+      const fx = f.x;
+      const fy = f.y;
+      const fz = f.z;
+      g.rootForward.x = fx * m[0]! + fy * m[4]! + fz * m[8]!;
+      g.rootForward.y = fx * m[1]! + fy * m[5]! + fz * m[9]!;
+      g.rootForward.z = fx * m[2]! + fy * m[6]! + fz * m[10]!;
       if (root !== this.scaleRoot) {
         // another root: the lengths are relative to its scale when it took over
         this.scaleRoot = root;

@@ -25,6 +25,7 @@ const tv = new Vec3();
 const tv2 = new Vec3();
 const tq = new Quat();
 const tm = new Matrix();
+const unitZ: ReadonlyVec3 = new Vec3(0, 0, 1);
 
 /** Anything with writable x, y, z (the library's Vec3 or a Babylon Vector3). */
 export interface MutableVec3 {
@@ -133,10 +134,10 @@ export class CharacterFrame {
   }
 
   /**
-   * Sets the frame from a node's world matrix: up = its Y axis, forward = its Z axis, origin = its
-   * position (null: the world's axes at the origin).
+   * Sets the frame from a node's world matrix: up = its Y axis, forward = `localForward` (default its Z axis),
+   * origin = its position (null: the world's axes at the origin).
    */
-  setFromNode(node: TransformNode | null, rightHanded: boolean): this {
+  setFromNode(node: TransformNode | null, rightHanded: boolean, localForward: ReadonlyVec3 = unitZ): this {
     const p = this.position;
     if (node === null) {
       p.x = p.y = p.z = 0;
@@ -156,9 +157,13 @@ export class CharacterFrame {
     tv2.x = m[4]!;
     tv2.y = m[5]!;
     tv2.z = m[6]!;
-    tv.x = m[8]!;
-    tv.y = m[9]!;
-    tv.z = m[10]!;
+    // (0, 0, 1) gives the Z axis bit for bit
+    const fx = localForward.x;
+    const fy = localForward.y;
+    const fz = localForward.z;
+    tv.x = fx * m[0]! + fy * m[4]! + fz * m[8]!;
+    tv.y = fx * m[1]! + fy * m[5]! + fz * m[9]!;
+    tv.z = fx * m[2]! + fy * m[6]! + fz * m[10]!;
     return this.setAxes(tv, tv2, rightHanded);
   }
 
@@ -268,7 +273,7 @@ export class CharacterFrame {
 
 /** The character's frame as the IK sees it: the rig's character root node, in the scene's handedness. */
 export function readCharacterFrame(ik: FullBodyBipedIK, out: CharacterFrame): CharacterFrame {
-  out.setFromNode(ik.rig.characterRoot, ik.scene.useRightHandedSystem);
+  out.setFromNode(ik.rig.characterRoot, ik.scene.useRightHandedSystem, ik.characterForward);
   identity(out.localRotation);
   return out;
 }
