@@ -5,7 +5,7 @@ import type { FullBodyBipedIK } from "../../babylon/full-body-biped-ik.js";
 import type { BabylonEffector } from "../../babylon/babylon-effector.js";
 import { Quat, conjugateMultiply, multiply, slerpByRef } from "../../math/quat.js";
 import { Vec3, add, projectOnPlane, sub } from "../../math/vec3.js";
-import { currentWorldMatrix } from "../../babylon/world-matrix.js";
+import { currentWorldMatrix, transformVector } from "../../babylon/world-matrix.js";
 import { NumberRef } from "../../math/number-ref.js";
 import { sceneDeltaSecondsToRef } from "../../babylon/scene-time.js";
 import { type GroundPredicate, BabylonGroundRaycast } from "./babylon-ground-raycast.js";
@@ -427,13 +427,7 @@ export class GrounderFBBIK {
       g.rootUp.y = m[5]!;
       g.rootUp.z = m[6]!;
       // the character root: the axis it faces (FullBodyBipedIK.characterForward); another node: its +z
-      const f = root === this.ik.rig.characterRoot ? this.ik.characterForward : unitZ;
-      const fx = f.x;
-      const fy = f.y;
-      const fz = f.z;
-      g.rootForward.x = fx * m[0]! + fy * m[4]! + fz * m[8]!;
-      g.rootForward.y = fx * m[1]! + fy * m[5]! + fz * m[9]!;
-      g.rootForward.z = fx * m[2]! + fy * m[6]! + fz * m[10]!;
+      transformVector(m, root === this.ik.rig.characterRoot ? this.ik.characterForward : unitZ, g.rootForward);
       if (root !== this.scaleRoot) {
         // another root: the lengths are relative to its scale when it took over
         this.scaleRoot = root;

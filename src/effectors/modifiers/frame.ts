@@ -9,7 +9,7 @@ import { Matrix, type Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { FullBodyBipedIK } from "../../babylon/full-body-biped-ik.js";
 import type { BabylonRig } from "../../babylon/babylon-rig.js";
-import { boneWorldMatrixToRef, currentWorldMatrix, isBone } from "../../babylon/world-matrix.js";
+import { boneWorldMatrixToRef, currentWorldMatrix, isBone, transformVector } from "../../babylon/world-matrix.js";
 import {
   Quat,
   type ReadonlyQuat,
@@ -158,13 +158,7 @@ export class CharacterFrame {
     tv2.y = m[5]!;
     tv2.z = m[6]!;
     // (0, 0, 1) gives the Z axis bit for bit
-    const fx = localForward.x;
-    const fy = localForward.y;
-    const fz = localForward.z;
-    tv.x = fx * m[0]! + fy * m[4]! + fz * m[8]!;
-    tv.y = fx * m[1]! + fy * m[5]! + fz * m[9]!;
-    tv.z = fx * m[2]! + fy * m[6]! + fz * m[10]!;
-    return this.setAxes(tv, tv2, rightHanded);
+    return this.setAxes(transformVector(m, localForward, tv), tv2, rightHanded);
   }
 
   /** Copies another frame. */
