@@ -11,6 +11,7 @@ import { FreeCamera } from "@babylonjs/core/Cameras/freeCamera.js";
 import { NullEngine } from "@babylonjs/core/Engines/nullEngine.js";
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { Mesh } from "@babylonjs/core/Meshes/mesh.js";
+import { VertexData } from "@babylonjs/core/Meshes/mesh.vertexData.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { Scene } from "@babylonjs/core/scene.js";
 import { type SyntheticBipedOptions, syntheticBiped } from "../helpers/synthetic-biped.js";
@@ -296,4 +297,18 @@ export function buildRig(
       engine.dispose();
     },
   };
+}
+
+/** Skins the rig's mesh (a new one when it has none) to the bones `deforms` picks: one vertex on each, weight 1. */
+export function skinMeshTo(rig: BuiltRig, deforms: (bone: Bone) => boolean): Mesh {
+  const mesh = rig.mesh ?? new Mesh("body", rig.scene);
+  mesh.skeleton = rig.skeleton;
+  const bones = rig.skeleton.bones.filter(deforms);
+  const data = new VertexData();
+  data.positions = bones.flatMap((b) => rig.worldPos(b).asArray());
+  data.indices = bones.map((_, i) => i);
+  data.matricesIndices = bones.flatMap((b) => [b.getIndex(), 0, 0, 0]);
+  data.matricesWeights = bones.flatMap(() => [1, 0, 0, 0]);
+  data.applyToMesh(mesh);
+  return mesh;
 }

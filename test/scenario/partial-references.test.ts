@@ -6,13 +6,11 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
-import { Mesh } from "@babylonjs/core/Meshes/mesh.js";
-import { VertexData } from "@babylonjs/core/Meshes/mesh.vertexData.js";
 import { BIPED_LIMB_KEYS } from "../../src/solver/biped-bones.js";
 import { FBBIKError } from "../../src/solver/errors.js";
 import { Random } from "../helpers/random.js";
 import { characterSize, reachHandTargets } from "../robustness/common.js";
-import { type BuiltRig, RigSpec, buildRig } from "../robustness/rig-builder.js";
+import { type BuiltRig, RigSpec, buildRig, skinMeshTo } from "../robustness/rig-builder.js";
 
 const open: BuiltRig[] = [];
 afterEach(() => {
@@ -53,19 +51,6 @@ const trunkNames = (ik: FullBodyBipedIK): (string | undefined)[] => {
 const trunkOf = (prefix: string): string[] =>
   ["Hips", "Spine", "Chest", "Head", "Clavicle.L", "Clavicle.R"].map((n) => prefix + n);
 
-/** The rig's mesh: one vertex per bone whose name starts with `prefix`, weighted to it alone. */
-function skinTo(rig: BuiltRig, prefix: string): void {
-  const mesh = rig.mesh ?? new Mesh("body", rig.scene);
-  mesh.skeleton = rig.skeleton;
-  const bones = rig.skeleton.bones.filter((b) => b.name.startsWith(prefix));
-  const data = new VertexData();
-  data.positions = bones.flatMap((b) => rig.worldPos(b).asArray());
-  data.indices = bones.map((_, i) => i);
-  data.matricesIndices = bones.flatMap((b) => [b.getIndex(), 0, 0, 0]);
-  data.matricesWeights = bones.flatMap(() => [1, 0, 0, 0]);
-  data.applyToMesh(mesh);
-}
-
 describe("two copies of the biped in one skeleton", () => {
   for (const linked of [true, false]) {
     const kind = linked ? "linked" : "plain";
@@ -83,7 +68,7 @@ describe("two copies of the biped in one skeleton", () => {
       open.push(rig);
       // names alone cannot choose between the two
       expect(() => FullBodyBipedIK.create(rig.scene, rig.skeleton)).toThrow(FBBIKError);
-      skinTo(rig, "B-");
+      skinMeshTo(rig, (b) => b.name.startsWith("B-"));
       const ik = FullBodyBipedIK.create(rig.scene, rig.skeleton);
       expect(trunkNames(ik)).toEqual(trunkOf("B-"));
       expect(BIPED_LIMB_KEYS.map((k) => ik.references[k].name)).toEqual(BIPED_LIMB_KEYS.map((k) => limbsOf("B-")[k]));

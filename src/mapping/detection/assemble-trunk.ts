@@ -33,7 +33,8 @@ export function assembleTrunk(ctx: DetectorContext, refs: DetectedBipedReference
     if (common < 0 || limbRoots.includes(common)) {
       ctx.problems.push(
         `no pelvis found: the thighs ${rig.names(thighs)} and upper arms ${rig.names(uppers)} ` +
-          `have no common ancestor above them all`,
+          `have no common ancestor above them all` +
+          (common < 0 ? separateRoots(ctx, uppers.length === 2 ? limbRoots : thighs) : ""),
       );
       return;
     }
@@ -107,6 +108,24 @@ export function assembleTrunk(ctx: DetectorContext, refs: DetectedBipedReference
     refs.eyes = [...first("left"), ...first("right")];
     if (refs.eyes.length === 0) refs.eyes = first(null);
   }
+}
+
+/**
+ * Why limbs have no common ancestor: the root bone each hangs from (the limbs in separate hierarchies), and for
+ * Rigify's DEF- limbs the export that does it: "Deform Bones Only" drops the ORG- bones they hang from.
+ */
+function separateRoots(ctx: DetectorContext, limbs: readonly number[]): string {
+  const rig = ctx.rig;
+  const top = (b: number): number => (rig.parent(b) < 0 ? b : top(rig.parent(b)));
+  const where = limbs
+    .map((b) => (top(b) === b ? `${rig.name(b)} is a root bone` : `${rig.name(b)} hangs from root ${rig.name(top(b))}`))
+    .join(", ");
+  const rigify = limbs.every((b) => ctx.info[b]!.deformPrefix)
+    ? ": a Rigify rig exported with only its deform bones? Rigify hangs each DEF- limb from an ORG- bone, which " +
+      "that export leaves out, so each limb becomes a root of its own; give the deform bones one hierarchy " +
+      "before exporting (see Rigify in docs/API.md)"
+    : "";
+  return ` (they are in separate hierarchies: ${where})${rigify}`;
 }
 
 /**

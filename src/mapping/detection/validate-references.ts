@@ -5,6 +5,7 @@
  */
 import { BIPED_LIMB_KEYS } from "../../solver/biped-bones.js";
 import type { DetectedBipedReferences, ReferenceValidation } from "./detect-references.js";
+import { leftBehindWarning } from "./left-behind.js";
 import { type RigBoneInfo, RigSkeleton, skeletonInputProblems, vcross, vdot, vlen, vsub } from "./rig-skeleton.js";
 
 /** Relative tolerance (× character size) under which two bones are at the same position. */
@@ -71,7 +72,7 @@ function labelled(refs: DetectedBipedReferences): [string, number][] {
  * thighs not below the pelvis, a clavicle not between the spine and its upper arm, and zero-length bones
  * (consecutive limb or spine bones at the same position, within 1e-6 × the character's size).
  * Warnings: a limb straight in this pose (bend direction unknown), a head not above the spine or inside
- * an arm, eyes not below the head.
+ * an arm, eyes not below the head, bones that deform outside the pelvis's hierarchy (the IK cannot move them).
  */
 export function validateBipedReferences(
   bones: readonly RigBoneInfo[],
@@ -203,5 +204,7 @@ export function validateBipedReferences(
   for (const eye of refs.eyes) {
     if (refs.head < 0 || !rig.isAncestor(refs.head, eye)) warnings.push(`the eye ${name(eye)} is not below the head`);
   }
+  const leftBehind = leftBehindWarning(rig, refs.pelvis);
+  if (leftBehind !== null) warnings.push(leftBehind);
   return { problems, warnings };
 }
