@@ -1,19 +1,32 @@
 import type { Scene } from "@babylonjs/core/scene.js";
-import { NumberRef } from "../math/number-ref.js";
+import type { NumberRef } from "../math/number-ref.js";
 
 /**
  * The seconds the scene's animations advanced in this frame, into `out.value`: `scene.deltaTime`
  * (16 ms with `useConstantAnimationDeltaTime`, else the measured frame time × `animationTimeScale`), or
- * the engine's delta time while the scene's animations are disabled. The one clock of every component
- * around the IK (interactions, grounding, offset modifiers), so they keep pace with the animations they
- * sit on, as FinalIK's all follow Unity's scaled `Time.deltaTime`. Written into a {@link NumberRef}
- * (see ARCHITECTURE.md, "Doubles across calls").
+ * the engine's delta time while the scene's animations are disabled; under deterministic lockstep, the fixed
+ * steps Babylon took this frame × the step (its `scene.deltaTime` is one step's, however many ran). The one clock
+ * of every component around the IK (interactions, grounding, offset modifiers), so they keep pace with the
+ * animations they sit on, as FinalIK's all follow Unity's scaled `Time.deltaTime`. Written into a
+ * {@link NumberRef} (see ARCHITECTURE.md, "Doubles across calls").
  */
 export function sceneDeltaSecondsToRef(scene: Scene, out: NumberRef): NumberRef {
-  const ms =
-    scene.animationsEnabled && Number.isFinite(scene.deltaTime) ? scene.deltaTime : scene.getEngine().getDeltaTime();
-  out.value = ms / 1000;
+  if (scene.getEngine().isDeterministicLockStep()) {
+    // the steps are counted between frames: the scene's clock keeps the last count
+    const clock = sceneClock(scene);
+    clock.tick();
+    out.value = clock.delta;
+    return out;
+  }
+  out.value = frameMilliseconds(scene) / 1000;
   return out;
+}
+
+/** The animations' time of this frame in ms, outside lockstep (see {@link sceneDeltaSecondsToRef}). */
+function frameMilliseconds(scene: Scene): number {
+  return scene.animationsEnabled && Number.isFinite(scene.deltaTime)
+    ? scene.deltaTime
+    : scene.getEngine().getDeltaTime();
 }
 
 /**
@@ -30,16 +43,26 @@ export class SceneClock {
   /** Frames ticked (a reader one tick behind takes {@link delta} exactly, without a subtraction's rounding). */
   ticks = 0;
   private frame = -1;
-  private readonly dt = new NumberRef();
+  /** The scene's lockstep step count at the last tick. */
+  private step: number;
 
-  constructor(private readonly scene: Scene) {}
+  constructor(private readonly scene: Scene) {
+    this.step = scene.getStepId();
+  }
 
   /** Adds the frame's delta time on the first call in a scene frame; later calls in it do nothing. */
   tick(): void {
-    const frame = this.scene.getFrameId();
+    const scene = this.scene;
+    const frame = scene.getFrameId();
     if (frame === this.frame) return;
     this.frame = frame;
-    const dt = sceneDeltaSecondsToRef(this.scene, this.dt).value;
+    const engine = scene.getEngine();
+    const step = scene.getStepId();
+    // lockstep: the steps taken since the last tick (none in some frames of a fast display, several in a slow one)
+    const dt = engine.isDeterministicLockStep()
+      ? ((step - this.step) * engine.getTimeStep()) / 1000
+      : frameMilliseconds(scene) / 1000;
+    this.step = step;
     this.delta = dt > 0 ? dt : 0;
     this.seconds += this.delta;
     this.ticks++;

@@ -7,7 +7,7 @@ import { Quat, conjugateMultiply, multiply, slerpByRef } from "../../math/quat.j
 import { Vec3, add, projectOnPlane, sub } from "../../math/vec3.js";
 import { currentWorldMatrix, transformVector } from "../../babylon/world-matrix.js";
 import { NumberRef } from "../../math/number-ref.js";
-import { sceneDeltaSecondsToRef } from "../../babylon/scene-time.js";
+import { FadeClock, sceneDeltaSecondsToRef } from "../../babylon/scene-time.js";
 import { type GroundPredicate, BabylonGroundRaycast } from "./babylon-ground-raycast.js";
 import { type GroundingQuality, clampNumber } from "./grounding-common.js";
 import { Grounding } from "./grounding.js";
@@ -76,7 +76,8 @@ const unitZ = new Vec3(0, 0, 1);
  *
  * Time: each scene frame advances the grounder once, by the scene's animation time
  * (`sceneDeltaSecondsToRef`), clamped to [0, 0.1] s. A second IK update in the
- * same frame re-applies the same result without stepping.
+ * same frame re-applies the same result without stepping. The feet's velocity (`prediction`) is their move over
+ * the whole scene time since the grounder last ran (`solver.frameTime`).
  */
 export class GrounderFBBIK {
   /** The IK this grounder drives. */
@@ -140,6 +141,10 @@ export class GrounderFBBIK {
   private readonly previousMaintain: [number, number];
   private readonly hook: () => void;
   private pendingDeltaTime: number | null = null;
+  /** The time the feet moved over for a manual {@link update} (its `deltaTime`, or the scene's since the last run). */
+  private pendingFrameTime = 0;
+  /** The scene time since the grounder last ran: the feet's velocity is their move over it. */
+  private readonly time = new FadeClock();
   private frameWeight = 0;
   /** frameWeight × the IK's master weight: for what the grounder writes straight into the rig. */
   private rigWeight = 0;
@@ -258,6 +263,8 @@ export class GrounderFBBIK {
   update(deltaTime?: number): void {
     if (this.disposed) return;
     this.pendingDeltaTime = deltaTime !== undefined ? clampNumber(deltaTime, 0, Infinity) : this.sceneDeltaTime();
+    if (deltaTime === undefined) this.time.step(this.ik.scene);
+    this.pendingFrameTime = deltaTime !== undefined ? this.pendingDeltaTime : this.time.dt;
     try {
       this.ik.update();
     } finally {
@@ -323,9 +330,14 @@ export class GrounderFBBIK {
     const frame = ik.scene.getFrameId();
     if (this.pendingDeltaTime !== null) {
       solver.deltaTime = this.pendingDeltaTime;
+      solver.frameTime = this.pendingFrameTime;
     } else if (frame !== this.lastFrame) {
       const dt = sceneDeltaSecondsToRef(ik.scene, sceneSeconds).value;
       solver.deltaTime = dt > 0 ? (dt < 0.1 ? dt : 0.1) : 0;
+      // the feet moved for the whole time since the last run, frames sat out included, not the clamped step
+      const time = this.time;
+      time.step(ik.scene);
+      solver.frameTime = time.dt;
     } else {
       // once per scene frame: a second solve in the frame re-applies the same result
       solver.deltaTime = 0;

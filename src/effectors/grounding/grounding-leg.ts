@@ -119,11 +119,13 @@ export class GroundingLeg {
       const now = this.groundNow;
       if (ground?.worldMatrixToRef(now) && !matrixEquals(now, this.groundWas))
         carryByMotion(this.lastPosition, this.groundWas, now);
-      // horizontal velocity of the animated foot, for predicting where it lands
+      // horizontal velocity of the animated foot, for predicting where it lands: over the time it moved, which
+      // a long frame or frames the grounder sat out make longer than the (clamped) step
       projectOnPlane(tv, sub(tv, foot, this.lastPosition), up);
-      this.velocity.x = tv.x / deltaTime;
-      this.velocity.y = tv.y / deltaTime;
-      this.velocity.z = tv.z / deltaTime;
+      const frameTime = g.frameTime;
+      this.velocity.x = tv.x / frameTime;
+      this.velocity.y = tv.y / frameTime;
+      this.velocity.z = tv.z / frameTime;
       copy(this.lastPosition, foot);
       const p = this.predictionOffset;
       p.x = this.velocity.x * g.prediction;

@@ -134,6 +134,12 @@ export class Grounding {
   /** The time step of the update in progress (or the last one), seconds; 0 when nothing was eased. */
   deltaTime = 0;
   /**
+   * The time the feet moved over since the last update, seconds: their velocity (what `prediction` probes ahead
+   * by) is their move over it. {@link update} sets it; `GrounderFBBIK` sets the scene time since it last ran, as
+   * its eases' `deltaTime` is clamped to 0.1 s. Below `deltaTime` or not finite: `deltaTime` is used.
+   */
+  frameTime = 0;
+  /**
    * Called once per setting whose value is not finite (NaN, ±∞; `lengthUnit` also when ≤ 0): that setting
    * keeps its last valid value, written back in place. `cause` is `grounding:<setting>`. Default: none.
    */
@@ -221,10 +227,12 @@ export class Grounding {
   /**
    * Probes and eases everything by `deltaTime` seconds. With `deltaTime` ≤ 0, or a non-finite `rootPosition`
    * (a frame a controller got wrong), nothing is probed or eased; the legs' `ikPosition` follows the current feet
-   * with the current offsets. A leg whose foot is not finite eases nothing either.
+   * with the current offsets. A leg whose foot is not finite eases nothing either. `frameTime` is the time the
+   * feet moved over since the last update, if longer (see the `frameTime` field).
    */
-  update(deltaTime: number): void {
+  update(deltaTime: number, frameTime = deltaTime): void {
     this.deltaTime = deltaTime;
+    this.frameTime = frameTime;
     this._step();
   }
 
@@ -239,6 +247,8 @@ export class Grounding {
     // a frame with a non-finite root position (a controller's bad frame) passes no time: the eased state stays
     const dt = deltaTime > 0 && deltaTime < Infinity && isFiniteVec(this.rootPosition) ? deltaTime : 0;
     this.deltaTime = dt;
+    const frameTime = this.frameTime;
+    this.frameTime = dt > 0 && frameTime > dt && frameTime < Infinity ? frameTime : dt;
 
     const up = this.up;
     const wu = this.worldUp;

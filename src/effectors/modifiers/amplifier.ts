@@ -95,18 +95,21 @@ export class AmplifierBody {
       copy(last, tRel);
       this.started = true;
     }
-    const vx = (tRel.x - last.x) / dt;
-    const vy = (tRel.y - last.y) / dt;
-    const vz = (tRel.z - last.z) / dt;
-    copy(last, tRel);
     const sv = this.smoothVelocity;
-    // exponential easing: the same smoothing at any frame rate (clamped to [0, 1]: a NaN speed eases nothing;
-    // written out, see ARCHITECTURE.md, "Doubles across calls")
-    const e = 1 - Math.exp(-dt * this.speed);
-    const a = this.speed <= 0 ? 1 : e > 0 ? (e < 1 ? e : 1) : 0;
-    sv.x += (vx - sv.x) * a;
-    sv.y += (vy - sv.y) * a;
-    sv.z += (vz - sv.z) * a;
+    // a paused frame (dt 0) keeps the smoothed velocity: a move while time stands still is no velocity
+    if (dt > 0) {
+      const vx = (tRel.x - last.x) / dt;
+      const vy = (tRel.y - last.y) / dt;
+      const vz = (tRel.z - last.z) / dt;
+      // exponential easing: the same smoothing at any frame rate (clamped to [0, 1]: a NaN speed eases nothing;
+      // written out, see ARCHITECTURE.md, "Doubles across calls")
+      const e = 1 - Math.exp(-dt * this.speed);
+      const a = this.speed <= 0 ? 1 : e > 0 ? (e < 1 ? e : 1) : 0;
+      sv.x += (vx - sv.x) * a;
+      sv.y += (vy - sv.y) * a;
+      sv.z += (vz - sv.z) * a;
+    }
+    copy(last, tRel);
     // back to the world through relativeTo (its scale cancels with the inverse above)
     const wx = sv.x * m[0]! + sv.y * m[4]! + sv.z * m[8]!;
     const wy = sv.x * m[1]! + sv.y * m[5]! + sv.z * m[9]!;

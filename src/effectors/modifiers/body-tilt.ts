@@ -127,14 +127,17 @@ export class BodyTilt extends OffsetModifier {
     const cos = last.x * fw.x + last.y * fw.y + last.z * fw.z;
     const angle = sin === 0 && cos === 0 ? 0 : (Math.atan2(sin, cos) * 180) / Math.PI;
     copy(last, fw);
-    this.yawRate = angle / deltaTime;
-    let target = this.yawRate * this.tiltSensitivity * 0.01;
-    target = target > 1 ? 1 : target < -1 ? -1 : target;
-    // exponential easing: a rate-independent share of the gap each second (dt × speed was not at 30 FPS)
-    const e = 1 - Math.exp(-deltaTime * this.tiltSpeed);
-    const tilt = this.tiltAngle + (target - this.tiltAngle) * (e > 0 ? (e < 1 ? e : 1) : 0);
-    // a non-finite step (a non-finite root turn) must not stay in the eased tilt
-    if (Number.isFinite(tilt)) this.tiltAngle = tilt;
+    // a paused frame (dt 0) keeps the rate and the tilt: a turn while time stands still is no yaw rate
+    if (deltaTime > 0) {
+      this.yawRate = angle / deltaTime;
+      let target = this.yawRate * this.tiltSensitivity * 0.01;
+      target = target > 1 ? 1 : target < -1 ? -1 : target;
+      // exponential easing: a rate-independent share of the gap each second (dt × speed was not at 30 FPS)
+      const e = 1 - Math.exp(-deltaTime * this.tiltSpeed);
+      const tilt = this.tiltAngle + (target - this.tiltAngle) * (e > 0 ? (e < 1 ? e : 1) : 0);
+      // a non-finite step (a non-finite root turn) must not stay in the eased tilt
+      if (Number.isFinite(tilt)) this.tiltAngle = tilt;
+    }
     const t = this.tiltAngle;
     this.scalars.s = (t < 0 ? -t : t) * this.clock.weight;
     if (t > 0) this.poseRight._apply(this.ik, this.scalars, f);

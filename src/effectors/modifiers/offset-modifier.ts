@@ -156,6 +156,11 @@ export class ModifierClock {
   deltaTime = 0;
   /** The delta time the next run uses. */
   pending = 0;
+  /**
+   * The next run is a scene frame whose animation time stood still (`animationTimeScale` 0, a paused game): it
+   * runs at 0 s, timers standing, so what the modifier adds stays on instead of popping off for the pause.
+   */
+  still = false;
   /** [0, 1] The master weight ({@link OffsetModifier.weight}). */
   master = 1;
   /** [0, 1] The weight of this run: the master weight, times the enable fade's while `enabled` fades. */
@@ -175,7 +180,9 @@ export class ModifierClock {
  * Delta time: the scene's animation delta time (`sceneDeltaSecondsToRef`), in seconds, clamped to
  * [0, {@link MAX_MODIFIER_DELTA_TIME}]. A second IK
  * update in the same frame gets 0, so a modifier adds its offsets once per frame (FinalIK: Time.time −
- * lastTime). Skipped when disabled, when the weight is ≤ 0 or when the delta time is ≤ 0. When you drive
+ * lastTime). Skipped when disabled, when the weight is ≤ 0 or when the delta time is ≤ 0, except in a scene
+ * frame whose animation time stood still (`animationTimeScale` 0): that runs at 0 s, so the offsets stay on
+ * through a pause with their timers standing. When you drive
  * the IK outside `scene.render()` (a fixed step, a tool), set `autoUpdate` false and call
  * {@link update} with your own delta time.
  *
@@ -324,6 +331,7 @@ export abstract class OffsetModifier {
    */
   update(deltaTime: number): boolean {
     this.clock.pending = deltaTime;
+    this.clock.still = false;
     return this.run();
   }
 
@@ -337,6 +345,7 @@ export abstract class OffsetModifier {
     const frameId = scene.getFrameId();
     if (frameId === this.lastFrameId) {
       this.clock.pending = 0;
+      this.clock.still = false;
       return;
     }
     this.lastFrameId = frameId;
@@ -346,6 +355,7 @@ export abstract class OffsetModifier {
     if (motion && (dt > MAX_MOTION_DELTA_TIME || this.ik._resumed)) this.paused = true;
     // Math.min: nested conditionals here boxed dt every frame; the store goes into the clock (see `clock`)
     this.clock.pending = dt > 0 ? Math.min(dt, motion ? MAX_MOTION_DELTA_TIME : MAX_MODIFIER_DELTA_TIME) : 0;
+    this.clock.still = dt === 0;
   }
 
   private run(): boolean {
@@ -353,7 +363,9 @@ export abstract class OffsetModifier {
     const dt = clock.pending;
     const pass = this.disposed ? EnablePass.Off : this.enableFade.beginHook(this, this.ik._resumed);
     const on = pass === EnablePass.Solve || pass === EnablePass.Fade;
-    if (!on || !(clock.master > 0) || !(dt > 0) || !Number.isFinite(dt)) {
+    // a paused scene frame runs at 0 s; a second update in a frame (or a manual one of 0 s) is skipped
+    const moves = dt > 0 || (dt === 0 && clock.still);
+    if (!on || !(clock.master > 0) || !moves || !Number.isFinite(dt)) {
       // the character may move while switched off (not over a mere second update in a frame, dt 0)
       if (!on || !(clock.master > 0)) this.paused = true;
       clock.deltaTime = 0;
@@ -391,7 +403,10 @@ export abstract class OffsetModifier {
     this.observers.length = 0;
   }
 
-  /** Adds the offsets of this frame; {@link deltaTime} > 0 and {@link frame} are current. */
+  /**
+   * Adds the offsets of this frame; {@link deltaTime} and {@link frame} are current. {@link deltaTime} is 0 in a
+   * scene frame whose animation time stood still (a paused game): add the same offsets, advancing nothing.
+   */
   protected abstract onModifyOffset(): void;
 
   /**
