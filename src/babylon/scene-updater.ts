@@ -27,6 +27,8 @@ export interface SceneUpdatable {
   readonly skeleton?: Skeleton;
   /** False while the component is switched off (its last output stays on the bones, as FinalIK leaves it). */
   readonly enabled?: boolean;
+  /** True while `enabled` fades: switched off, its output still shows until the fade ends. */
+  readonly isFading?: boolean;
   /** @internal Takes the component's own output off its bones now (what its FixTransforms does). */
   _takeOff?(): void;
   /**
@@ -216,13 +218,14 @@ export class SceneUpdater {
   /**
    * Takes the output of every component on `skeleton` off its bones, in reverse update order (each before
    * the one it solved on top of), so a component disposed in any order leaves the animated pose: the others
-   * solve again in the next frame. `enabledOnly`: the components switched off keep their last output.
+   * solve again in the next frame. `enabledOnly`: the components switched off (and faded out) keep their last
+   * output.
    */
   takeOff(skeleton: Skeleton, enabledOnly = false): void {
     for (let i = this.items.length - 1; i >= 0; i--) {
       const item = this.items[i]!;
       if (item.skeleton !== skeleton || item._takeOff === undefined) continue;
-      if (enabledOnly && item.enabled === false) continue;
+      if (enabledOnly && item.enabled === false && item.isFading !== true) continue;
       try {
         item._takeOff();
       } catch (e) {

@@ -884,9 +884,21 @@ describe("G12: a character disposed without ik.dispose()", () => {
     m.container.addAllToScene();
     m.scene.render();
     expect(Vector3.Distance(worldPos(ik.references.leftHand), hand.position) / h).toBeLessThan(1e-5);
-    // switched off, the IK keeps its last output on the bones (as FinalIK), removed or not
+    // fading out (enableFadeSeconds), its output still shows: it comes off too
+    ik.enableFadeSeconds = 0.3;
+    ik.enabled = false;
+    m.scene.render();
+    expect(ik.isFading).toBe(true);
+    m.container.removeAllFromScene();
+    expect(localPose(m)).toEqual(animated);
+    m.container.addAllToScene();
+    // switched off at once, the IK keeps its last output on the bones (as FinalIK), removed or not
+    ik.enableFadeSeconds = 0;
+    ik.enabled = true;
+    m.scene.render();
     ik.enabled = false;
     const kept = localPose(m);
+    expect(kept).not.toEqual(animated);
     m.container.removeAllFromScene();
     expect(localPose(m)).toEqual(kept);
     m.container.addAllToScene();
