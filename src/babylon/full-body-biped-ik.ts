@@ -62,6 +62,11 @@ const attached = new WeakMap<Skeleton, FullBodyBipedIK>();
 /** The pelvis node of each attached IK: the skeletons of a glTF model's skins share their nodes. */
 const attachedNodes = new WeakMap<TransformNode, FullBodyBipedIK>();
 
+/** The part of an asset container the Inspector's settings look in. */
+interface ContainerMeshes {
+  readonly meshes?: readonly AbstractMesh[];
+}
+
 /** The fields of a Babylon skeleton read here beyond its public typings (internal in @babylonjs/core 9). */
 interface SkeletonContainerState {
   /** The asset container holding the skeleton; Skeleton.dispose sets it to null. */
@@ -246,6 +251,9 @@ export class FullBodyBipedIK {
       if (references.root !== null) this.inspector.attach(references.root);
       this.inspector.attach(skeleton);
       for (const mesh of scene.meshes) if (mesh.skeleton === skeleton) this.inspector.attach(mesh);
+      // created before its container's addAllToScene, the meshes are only in the container yet
+      const container = (skeleton as unknown as SkeletonContainerState)._parentContainer as ContainerMeshes | null;
+      for (const mesh of container?.meshes ?? []) if (mesh.skeleton === skeleton) this.inspector.attach(mesh);
     }
     attached.set(skeleton, this);
     const pelvis = references.pelvis.getTransformNode();

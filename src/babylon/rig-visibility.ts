@@ -7,8 +7,9 @@ import type { BabylonRig } from "./babylon-rig.js";
  * Whether a character is shown, for the IK components to skip one that is not (nothing of it is rendered):
  * its root node disabled (`setEnabled(false)` on it or on any node above it: Babylon's `isEnabled()` checks
  * the ancestors, from a flag it keeps when an ancestor changes, so the test is O(1)), or every mesh it has
- * disabled (the meshes with vertices the skeleton skins or under the root, such as a prop on a hand; a character
- * without any is judged by its root alone). On hiding,
+ * disabled or disposed (the meshes with vertices the skeleton skins or under the root, such as a prop on a hand; a
+ * character that never had any is judged by its root alone, and looked for again while the scene's count of meshes
+ * changes: a container's meshes added after create). On hiding,
  * the rig's output is taken off once, so the bones show the animation alone until the character is back.
  */
 export class RigVisibility {
@@ -18,6 +19,8 @@ export class RigVisibility {
   private meshCount = -1;
   /** True while hidden: the output was taken off when it hid. */
   private hiding = false;
+  /** True once a mesh that draws was found: with all of them disposed since, nothing of the character shows. */
+  private hadMeshes = false;
 
   /** Watches the character of `rig` (its `characterRoot`, and the meshes skinned by `skeleton`). */
   constructor(
@@ -49,8 +52,10 @@ export class RigVisibility {
   /** True when the root node is enabled and a mesh that draws is (or none draws). Allocation-free, no side effect. */
   shown(): boolean {
     if (!this.rootEnabled()) return false;
+    // none known yet (created before its container's addAllToScene): look again when the scene's meshes change
+    if (this.meshes.length === 0 && this.skeleton.getScene().meshes.length !== this.meshCount) this.gather();
     if (this.anyMeshEnabled()) return true;
-    // every mesh known is disabled: a mesh added since (a prop on a hand) may show the character
+    // every mesh known is disabled or disposed: a mesh added since (a prop on a hand) may show the character
     if (this.skeleton.getScene().meshes.length !== this.meshCount) {
       this.gather();
       return this.anyMeshEnabled();
@@ -74,17 +79,17 @@ export class RigVisibility {
     return !drawn;
   }
 
-  /** True when a mesh of the character that draws something is enabled, or none draws anything. */
+  /**
+   * True when a mesh of the character that draws something is enabled, or none ever drew anything (every one
+   * disposed since is a character nothing of which shows).
+   */
   private anyMeshEnabled(): boolean {
     const meshes = this.meshes;
-    let drawn = false;
     for (let i = 0; i < meshes.length; i++) {
       const m = meshes[i]!;
-      if (m.isDisposed()) continue;
-      if (m.isEnabled()) return true;
-      drawn = true;
+      if (!m.isDisposed() && m.isEnabled()) return true;
     }
-    return !drawn;
+    return !this.hadMeshes;
   }
 
   /** The meshes the skeleton skins and the meshes under the character root. */
@@ -101,5 +106,6 @@ export class RigVisibility {
         this.meshes.push(m);
       }
     }
+    if (this.meshes.length > 0) this.hadMeshes = true;
   }
 }

@@ -25,6 +25,10 @@ export interface SceneUpdatable {
   readonly updateOrder?: number;
   /** The skeleton the component writes, for {@link SceneUpdater.takeOff}. */
   readonly skeleton?: Skeleton;
+  /** False while the component is switched off (its last output stays on the bones, as FinalIK leaves it). */
+  readonly enabled?: boolean;
+  /** True while `enabled` fades: switched off, its output still shows until the fade ends. */
+  readonly isFading?: boolean;
   /** @internal Takes the component's own output off its bones now (what its FixTransforms does). */
   _takeOff?(): void;
   /**
@@ -78,6 +82,7 @@ export class SceneUpdater {
   private beforeAnimations: Observer<Scene> | null = null;
   private beforeRender: Observer<Scene> | null = null;
   private sceneDisposal: Observer<Scene> | null = null;
+  private skeletonRemoval: Observer<Skeleton> | null = null;
   /** The solve on `onBeforeRenderObservable`, kept its last observer while the scene has a frame graph. */
   private graphRender: Observer<Scene> | null = null;
   /** Index of the item being called, -1 outside a pass (a removal during the pass adjusts it). */
@@ -133,6 +138,8 @@ export class SceneUpdater {
       this.beforeRender = this.scene.onBeforeRenderTargetsRenderObservable.add(() => this.solve());
       // without it, a scene disposed under live IKs stayed reachable through them (solve-order's claimants)
       this.sceneDisposal = this.scene.onDisposeObservable.add(() => this.disposeAll());
+      // a container's nodes left out of the scene (or cloned by instantiateModelsToScene) keep the animated pose
+      this.skeletonRemoval = this.scene.onSkeletonRemovedObservable.add((skeleton) => this.takeOff(skeleton, true));
     }
   }
 
@@ -211,12 +218,14 @@ export class SceneUpdater {
   /**
    * Takes the output of every component on `skeleton` off its bones, in reverse update order (each before
    * the one it solved on top of), so a component disposed in any order leaves the animated pose: the others
-   * solve again in the next frame.
+   * solve again in the next frame. `enabledOnly`: the components switched off (and faded out) keep their last
+   * output.
    */
-  takeOff(skeleton: Skeleton): void {
+  takeOff(skeleton: Skeleton, enabledOnly = false): void {
     for (let i = this.items.length - 1; i >= 0; i--) {
       const item = this.items[i]!;
       if (item.skeleton !== skeleton || item._takeOff === undefined) continue;
+      if (enabledOnly && item.enabled === false && item.isFading !== true) continue;
       try {
         item._takeOff();
       } catch (e) {
@@ -246,6 +255,8 @@ export class SceneUpdater {
       this.scene.onBeforeAnimationsObservable.remove(this.beforeAnimations);
       this.scene.onBeforeRenderTargetsRenderObservable.remove(this.beforeRender);
       this.scene.onDisposeObservable.remove(this.sceneDisposal);
+      this.scene.onSkeletonRemovedObservable.remove(this.skeletonRemoval);
+      this.skeletonRemoval = null;
       this.scene.onBeforeRenderObservable.remove(this.graphRender);
       this.graphRender = null;
       this.beforeAnimations = null;

@@ -108,6 +108,40 @@ describe("a disabled character (Mannequin)", () => {
     expect(pose(m)).toEqual(solved);
   });
 
+  it("every mesh of it disposed, its skeleton and nodes kept, hides it too; a mesh added since shows it", async () => {
+    const { m, ik, count, animated, solved, h } = await character();
+    for (const mesh of m.scene.meshes.filter((x) => x.skeleton === m.skeleton)) mesh.dispose(false, true);
+    const before = { ...count };
+    for (let f = 0; f < 3; f++) m.scene.render();
+    // before: solved every frame (3 of 3), nothing of the character shown
+    expect(count).toEqual(before);
+    expect(pose(m)).toEqual(animated);
+    // not disposed: the skeleton lives on, a new outfit or a prop may show it again
+    expect(ik.isDisposed).toBe(false);
+    const prop = CreateBox("prop", { size: 0.05 * h }, m.scene);
+    prop.parent = m.skeleton.bones.find((b) => /hand/i.test(b.name))!.getTransformNode();
+    m.scene.render();
+    expect(count.fbbik).toBeGreaterThan(before.fbbik);
+    expect(pose(m)).toEqual(solved);
+  });
+
+  it("created before its container's addAllToScene: every mesh disabled hides it once added", async () => {
+    const m = await load("Mannequin");
+    // the state a container is in before addAllToScene: its meshes and skeleton are in it, not in the scene
+    m.container.removeAllFromScene();
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+    m.container.addAllToScene();
+    let solves = 0;
+    ik.solver.onPreUpdateObservable.add(() => solves++);
+    m.scene.render();
+    expect(solves).toBe(1);
+    for (const mesh of m.scene.meshes.filter((x) => x.skeleton === m.skeleton)) mesh.setEnabled(false);
+    m.scene.render();
+    m.scene.render();
+    // before: solved 2 of 2 frames (the meshes were never looked for once the container was added)
+    expect(solves).toBe(1);
+  });
+
   it("Inertia restarts from the current pose after frames the IK skipped: the body does not swing back", async () => {
     const m = await load("Mannequin");
     const h = height(m);

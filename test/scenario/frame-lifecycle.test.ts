@@ -862,6 +862,48 @@ describe("G12: a character disposed without ik.dispose()", () => {
     });
   }
 
+  it("a container removed from the scene takes the IK's output off at once: clones made from it start animated", async () => {
+    const m = await load("UAL");
+    const h = height(m);
+    const animated = localPose(m);
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+    const hand = ik.solver.leftHandEffector;
+    hand.position.copyFrom(worldPos(ik.references.leftHand).add(new Vector3(0.1 * h, 0.2 * h, 0.15 * h)));
+    hand.positionWeight = 1;
+    m.scene.render();
+    expect(localPose(m)).not.toEqual(animated);
+    // a level streamed out, its character kept as a template for clones: nothing renders in between
+    m.container.removeAllFromScene();
+    // before: the nodes kept the IK's pose (local values up to 0.36 off) and the clone's hand was 0.27 h away
+    expect(localPose(m)).toEqual(animated);
+    const clone = m.container.instantiateModelsToScene((n) => `clone_${n}`, false, { doNotInstantiate: true });
+    const twin = clone.skeletons[0]!.bones.map((b) => b.getTransformNode()!);
+    const twinPose = twin.flatMap((n) => [...n.position.asArray(), ...n.rotationQuaternion!.asArray()]);
+    expect(twinPose).toEqual(animated);
+    // back in the scene, it solves again
+    m.container.addAllToScene();
+    m.scene.render();
+    expect(Vector3.Distance(worldPos(ik.references.leftHand), hand.position) / h).toBeLessThan(1e-5);
+    // fading out (enableFadeSeconds), its output still shows: it comes off too
+    ik.enableFadeSeconds = 0.3;
+    ik.enabled = false;
+    m.scene.render();
+    expect(ik.isFading).toBe(true);
+    m.container.removeAllFromScene();
+    expect(localPose(m)).toEqual(animated);
+    m.container.addAllToScene();
+    // switched off at once, the IK keeps its last output on the bones (as FinalIK), removed or not
+    ik.enableFadeSeconds = 0;
+    ik.enabled = true;
+    m.scene.render();
+    ik.enabled = false;
+    const kept = localPose(m);
+    expect(kept).not.toEqual(animated);
+    m.container.removeAllFromScene();
+    expect(localPose(m)).toEqual(kept);
+    m.container.addAllToScene();
+  });
+
   it("a skeleton removed from the scene with its container is not disposed for good: the IK waits for it", async () => {
     const m = await load("Mannequin");
     const ik = FullBodyBipedIK.create(m.scene, m.skeleton);

@@ -18,7 +18,11 @@ describe("scene.dispose() with IKs alive", () => {
   it("disposes every IK component of the scene, once, and leaves another scene's IK running", async () => {
     const a = await loadModel("Mannequin");
     const b = await loadModel("Mannequin");
+    // the scene's observers run in the order they were added: the IKs go at the place of the first one's create
+    const seen: boolean[] = [];
+    a.scene.onDisposeObservable.add(() => seen.push(ik.isDisposed));
     const ik = FullBodyBipedIK.create(a.scene, a.skeleton);
+    a.scene.onDisposeObservable.add(() => seen.push(ik.isDisposed));
     const r = ik.references;
     const limb = LimbIK.create(a.scene, r.rightUpperArm, r.rightForearm, r.rightHand);
     const lod = IKLevelOfDetail.for(a.scene);
@@ -33,6 +37,7 @@ describe("scene.dispose() with IKs alive", () => {
     a.dispose();
     expect([ik.isDisposed, limb.isDisposed]).toEqual([true, true]);
     expect(notified).toEqual({ ik: 1, limb: 1, lod: 1 });
+    expect(seen).toEqual([false, true]);
     expect(IKLevelOfDetail.get(a.scene)).toBeNull();
     expect(SceneUpdater.isActive(a.scene)).toBe(false);
     ik.dispose(); // the user's own dispose afterwards is harmless

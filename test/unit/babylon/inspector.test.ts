@@ -103,6 +103,21 @@ describe("FullBodyBipedIK in Babylon's Inspector", () => {
     }
   });
 
+  it("created before its container's addAllToScene: the settings are on the container's skinned mesh too", async () => {
+    const m = await loadModel("Mannequin");
+    open.push(m);
+    // the state a container is in before addAllToScene: its meshes and skeleton are in it, not in the scene
+    m.container.removeAllFromScene();
+    const mesh = m.container.meshes.find((x) => x.skeleton === m.skeleton)!;
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+    m.container.addAllToScene();
+    // before: on the root and skeleton only (the mesh had 0 entries; 39 when created after addAllToScene)
+    expect(ik.inspector.attachedTo).toContain(mesh);
+    expect(mesh.inspectableCustomProperties.length).toBe(ik.inspector.inspectables.length);
+    (mesh as unknown as Record<string, number>).fbbik_ikPositionWeight = 0.25;
+    expect(ik.solver.ikPositionWeight).toBe(0.25);
+  });
+
   it("a weight written through the Inspector's property changes the solve", async () => {
     const m = await loadModel("Mannequin");
     open.push(m);
