@@ -464,6 +464,17 @@ export class FBBIKSolver {
     for (const e of this.effectors) e._resetOffset();
   }
 
+  /**
+   * @internal True when something may look at the bones read this frame: a skeleton-read hook besides the facade's
+   * own (the grounder's, the interaction system's, a user's), an onPostUpdate observer, or a target hanging from the
+   * character's own bones. At `ikPositionWeight` 0 without any, the IK reads nothing.
+   */
+  get _readWatched(): boolean {
+    return (
+      this.inner.onPreUpdate.observerCount > 1 || this.anchors.value > 0 || this.onPostUpdateObservable.hasObservers()
+    );
+  }
+
   /** The class name, as Babylon's own objects report it. */
   getClassName(): string {
     return "FBBIKSolver";

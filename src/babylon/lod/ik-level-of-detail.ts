@@ -20,7 +20,7 @@ const controllers = new WeakMap<Scene, IKLevelOfDetail>();
 const COST_SMOOTHING = 0.5;
 /**
  * Frames between two timed frames. A clock read allocates a 16-byte number in V8 (performance.now and
- * Date.now alike): two reads every 64 frames are 0.5 B a frame.
+ * Date.now alike): two reads every 64 frames are 0.5 B a frame (three on the few frames after a change).
  */
 const SAMPLE_EVERY = 64;
 /** Under budget means below this fraction of it: the band keeps the budget from flickering. */
@@ -42,8 +42,46 @@ const FIRST_SAMPLES = 4;
 const FRESH_EVERY = 4;
 /** Frames a budget change waits after its fades before it is measured (a fade's last frame, the clock's rounding). */
 const SETTLE_FRAMES = 2;
-/** A demotion asks for this much more than the measured excess, so one step usually suffices. */
-const DEMOTE_MARGIN = 1.1;
+/**
+ * A change aims at this fraction of the budget, the middle of the band it leaves alone (from {@link PROMOTE_BELOW}
+ * to 1): an estimate off by a level either way still lands inside it.
+ */
+const AIM = (1 + PROMOTE_BELOW) / 2;
+/** Levels two decisions' measurements must differ by before the cost per level is fitted through them. */
+const FIT_LEVELS = 2;
+/** The fixed part a fit may find outside the controller's own work, at most this share of the rest (timing noise). */
+const FIT_FIXED_SHARE = 0.5;
+/** Indices into {@link IKLevelOfDetail}'s `state` (doubles kept in one array: none crosses a call). */
+const S = {
+  /** The clock at the start of the solve pass, on a timed frame. */
+  Start: 0,
+  /** The pass's cost, ms: the quickest of a fresh start's frames, then smoothed. */
+  Cost: 1,
+  /** Levels lowered by the budget. */
+  Demotion: 2,
+  /** The last cost of one more running level, ms (kept for when none runs). */
+  PerLevel: 3,
+  /** The last timed frame's span of the pass. */
+  LastCost: 4,
+  /** The clock at the end of the controller's own work, on a timed frame. */
+  OwnEnd: 5,
+  /**
+   * The controller's own share of {@link Cost} (its work for every character, whatever their levels), ms: the quickest
+   * of a fresh start's frames.
+   */
+  Own: 6,
+  /** The quickest {@link Own} of the fresh start so far. */
+  LastOwn: 7,
+  /** The fixed part outside the controller's work (IKs it does not level), fitted through two decisions, ms. */
+  Fixed: 8,
+  /** The running levels at the last decision (-1: none yet). */
+  FitLevels: 9,
+  /** {@link Cost} less {@link Own} at the last decision. */
+  FitCost: 10,
+  /** A timed frame's raw measure, handed to {@link IKLevelOfDetail.sample}. */
+  Raw: 11,
+} as const;
+
 /** Babylon's default layers (a mesh's and a camera's default `layerMask`). */
 const DEFAULT_LAYERS = 0x0fffffff;
 
@@ -110,7 +148,9 @@ export class IKLevelOfDetail {
    * frame in 64, the quicker of the last two counting, smoothed); over it the characters smallest on screen are
    * lowered first, one level at a time. Only IKs that solve count and are lowered (not one with `enabled` false,
    * `ikPositionWeight` 0 or `autoUpdate` false). It acts after 60 frames (compiling) on the quickest of 4 timed
-   * frames, and after each change on 4 more timed once its fades are over.
+   * frames, and after each change on 4 more timed once its fades are over. A change aims at 90 % of the budget,
+   * modelling the cost as this controller's own work (timed apart), a fixed part (what else the pass runs, fitted
+   * through the measures of two changes) and a cost per running level, so one change usually lands.
    * Default 3; Infinity: no budget (and no clock reads).
    */
   budgetMs = 3;
@@ -125,11 +165,21 @@ export class IKLevelOfDetail {
   private readonly planes = [0, 1, 2, 3, 4, 5].map(() => new Plane(0, 0, 0, 0));
   private readonly viewProjection = new Matrix();
   private readonly cameraList: (Camera | null)[] = [];
-  /**
-   * [start of the solve pass, smoothed cost ms, levels lowered by the budget, last cost per running level,
-   * the last timed frame's span] (no double crosses a call).
-   */
-  private readonly state = new Float64Array([0, 0, 0, 0, Number.POSITIVE_INFINITY]);
+  /** The budget's doubles, indexed by {@link S} (no double crosses a call). */
+  private readonly state = new Float64Array([
+    0,
+    0,
+    0,
+    0,
+    Number.POSITIVE_INFINITY,
+    0,
+    0,
+    Number.POSITIVE_INFINITY,
+    0,
+    -1,
+    0,
+    0,
+  ]);
   /** [this frame's step in seconds, the fade's seconds] for the characters' {@link LodCharacter.advance}. */
   private readonly clock = new Float64Array(2);
   /** This frame's step in seconds, as the scene's clock gives it. */
@@ -218,12 +268,12 @@ export class IKLevelOfDetail {
 
   /** The measured cost of the IK's solves, ms per frame, smoothed. */
   get costMs(): number {
-    return this.state[1]!;
+    return this.state[S.Cost]!;
   }
 
   /** How many levels the budget takes off the farthest characters now. */
   get budgetDemotion(): number {
-    return this.state[2]!;
+    return this.state[S.Demotion]!;
   }
 
   /** True after dispose. */
@@ -280,10 +330,7 @@ export class IKLevelOfDetail {
   private frame(): void {
     const budgeted = this.enabled && this.budgetMs < Number.POSITIVE_INFINITY;
     // off, what was measured goes stale: switched on again, the budget starts from fresh frames
-    if (!budgeted && this.samples !== 0) {
-      this.samples = 0;
-      this.state[4] = Number.POSITIVE_INFINITY;
-    }
+    if (!budgeted && this.samples !== 0) this.restart();
     // a fresh start times a few frames once the last change's fades are over, then one frame in SAMPLE_EVERY
     this.timed =
       budgeted &&
@@ -291,7 +338,7 @@ export class IKLevelOfDetail {
       (this.samples < FIRST_SAMPLES
         ? this.hold <= 0 && this.frames % FRESH_EVERY === 0
         : this.frames % SAMPLE_EVERY === 0);
-    if (this.timed) this.state[0] = performance.now();
+    if (this.timed) this.state[S.Start] = performance.now();
     this.sync();
     const cameras = this.cameras();
     const chars = this.characters;
@@ -343,6 +390,16 @@ export class IKLevelOfDetail {
       // an observer disposed the controller: its characters are let go
       if (this.disposed) return;
     }
+    // the controller's own work is the same whatever the levels: the budget tells it from what a level costs
+    // (read while it starts afresh only: a third read on every timed frame would be 0.25 B a frame more)
+    if (this.timed && this.samples < FIRST_SAMPLES) this.state[S.OwnEnd] = performance.now();
+  }
+
+  /** The budget starts afresh: the next decision waits for {@link FIRST_SAMPLES} new timed frames. */
+  private restart(): void {
+    this.samples = 0;
+    this.state[S.LastCost] = Number.POSITIVE_INFINITY;
+    this.state[S.LastOwn] = Number.POSITIVE_INFINITY;
   }
 
   /** Tells {@link onLevelChangedObservable} that `c`'s level changed (observed or not, it is then the known one). */
@@ -364,24 +421,35 @@ export class IKLevelOfDetail {
 
   /**
    * The span of the solve pass on a timed frame: the quicker of the last two is smoothed into the cost; while the
-   * budget starts afresh, the quickest so far is the cost.
+   * budget starts afresh, the quickest so far is the cost, and the quickest of the controller's own part its own.
    */
   private measure(): void {
     if (!this.timed) return;
     this.timed = false;
     const s = this.state;
-    let raw = performance.now() - s[0]!;
+    s[S.Raw] = performance.now() - s[S.Start]!;
+    this.sample(S.Cost, S.LastCost);
+    if (this.samples < FIRST_SAMPLES) {
+      s[S.Raw] = s[S.OwnEnd]! - s[S.Start]!;
+      this.sample(S.Own, S.LastOwn);
+    }
+    this.samples++;
+  }
+
+  /** One timed frame's `state[S.Raw]` into the measure at `into`, `last` holding the last timed frame's. */
+  private sample(into: number, last: number): void {
+    const s = this.state;
+    let raw = s[S.Raw]!;
     // a pause in one timed frame (a garbage collection, another thread) is not the IK's cost (40 walking Xbots:
     // the pass's median 0.43 ms, 1 frame in 100 over 5 ms); a lasting cost shows in both
-    const last = s[4]!;
+    const previous = s[last]!;
     const fresh = this.samples < FIRST_SAMPLES;
     // a fresh start keeps its quickest frame, and that is the cost: smoothed, the old levels' cost would linger
-    if (!fresh || raw < last) s[4] = raw;
-    if (last < raw) raw = last;
+    if (!fresh || raw < previous) s[last] = raw;
+    if (previous < raw) raw = previous;
     const cap = COST_CLAMP * this.budgetMs;
     if (raw > cap) raw = cap;
-    s[1] = fresh ? raw : s[1]! + (raw - s[1]!) * COST_SMOOTHING;
-    this.samples++;
+    s[into] = fresh ? raw : s[into]! + (raw - s[into]!) * COST_SMOOTHING;
   }
 
   /** The camera's frustum planes and projection; false when it cannot be read. */
@@ -456,6 +524,37 @@ export class IKLevelOfDetail {
     }
   }
 
+  /**
+   * The cost of one running level into `state[S.PerLevel]`: the pass's cost less the controller's own work and the
+   * fixed part, over the running levels. The fixed part is fitted through this decision's measure and the last
+   * one's when their levels differ (none running: what is left is all fixed), and kept for the decisions after. A
+   * cost at {@link COST_CLAMP} budgets is a bound, not a measure: no fit goes through it.
+   */
+  private fitPerLevel(running: number): void {
+    const s = this.state;
+    // what the levels cost, with whatever else the pass runs that no level saves (IKs not levelled)
+    const left = s[S.Cost]! - s[S.Own]!;
+    const rest = left > 0 ? left : 0;
+    const measured = s[S.Cost]! < COST_CLAMP * this.budgetMs;
+    const before = s[S.FitLevels]!;
+    const apart = running - before;
+    if (measured && running === 0) s[S.Fixed] = rest;
+    else if (measured && before >= 0 && (apart >= FIT_LEVELS || apart <= -FIT_LEVELS)) {
+      const slope = (rest - s[S.FitCost]!) / apart;
+      // a cost that did not fall with the levels is the clock's noise: the last fit stands
+      if (slope > 0) {
+        const fixed = rest - slope * running;
+        s[S.Fixed] = fixed > 0 ? fixed : 0;
+      }
+    }
+    s[S.FitLevels] = measured ? running : -1;
+    s[S.FitCost] = rest;
+    if (running === 0) return;
+    const most = rest * FIT_FIXED_SHARE;
+    const fixed = s[S.Fixed]! < most ? s[S.Fixed]! : most;
+    s[S.PerLevel] = (rest - fixed) / running;
+  }
+
   /** Insertion sort of {@link order} by size, largest first: the order changes little between frames. */
   private sortBySize(): void {
     const o = this.order;
@@ -472,10 +571,10 @@ export class IKLevelOfDetail {
   }
 
   /**
-   * Targets after the budget. Over it, the levels the excess costs (the smoothed cost per running level
-   * times the excess) come off the characters smallest on screen, the farthest first (Full → Cheap → Off);
-   * under most of it, half of what the margin pays for comes back, nearest first. Each change waits for
-   * its fades and the smoothed cost to settle before the next.
+   * Targets after the budget. Over it, or under most of it, the cost is modelled as a fixed part (the controller's
+   * own work, and what a fit finds beside it) plus a cost per running level, and the levels that take it to the
+   * middle of the band (see {@link AIM}) come off the characters smallest on screen, the farthest first (Full →
+   * Cheap → Off), or come back, nearest first. Each change waits for its fades and a fresh measure before the next.
    */
   private applyBudget(): void {
     const dt = this.clock[0]!;
@@ -492,31 +591,33 @@ export class IKLevelOfDetail {
       if (c.managed) available += c.natural;
       running += c.level;
     }
-    let demotion = s[2]!;
+    let demotion = s[S.Demotion]!;
     let change = 0;
     this.frames++;
     this.hold -= dt;
-    const cost = s[1]!;
+    const cost = s[S.Cost]!;
     const budget = this.budgetMs;
     if (!(budget < Number.POSITIVE_INFINITY) || !this.enabled) demotion = 0;
     else if (this.samples >= FIRST_SAMPLES && this.hold <= 0 && (running > 0 || demotion > 0)) {
-      // all off: the last cost of a level running (the controller's own cost alone would overestimate room)
-      if (running > 0) s[3] = cost / running;
-      const perLevel = s[3]! > 0 ? s[3]! : cost;
-      if (cost > budget) change = Math.ceil(((cost - budget) / perLevel) * DEMOTE_MARGIN);
-      else if (cost < budget * PROMOTE_BELOW && demotion > 0)
-        change = -Math.max(1, Math.floor(((budget * PROMOTE_BELOW - cost) / perLevel) * 0.5));
-      demotion += change;
+      const over = cost > budget;
+      if (over || (cost < budget * PROMOTE_BELOW && demotion > 0)) {
+        this.fitPerLevel(running);
+        const perLevel = s[S.PerLevel]! > 0 ? s[S.PerLevel]! : cost;
+        const aim = budget * AIM;
+        // to the nearest level: the aim is the band's middle, half a level either way stays inside it
+        const levels = Math.round((over ? cost - aim : aim - cost) / perLevel);
+        change = (over ? 1 : -1) * (levels > 1 ? levels : 1);
+        demotion += change;
+      }
     }
     demotion = demotion > available ? available : demotion < 0 ? 0 : demotion;
     // a change the clamp undid (every character already Off) changes no level: nothing to wait for
-    if (change !== 0 && demotion !== s[2]!) {
+    if (change !== 0 && demotion !== s[S.Demotion]!) {
       this.hold = this.fadeSeconds + SETTLE_FRAMES * dt;
       // the next decision measures the new levels afresh, once their fades are over
-      this.samples = 0;
-      s[4] = Number.POSITIVE_INFINITY;
+      this.restart();
     }
-    s[2] = demotion;
+    s[S.Demotion] = demotion;
     for (let i = o.length - 1; i >= 0; i--) {
       const c = o[i]!;
       let t: number = c.natural;
