@@ -349,9 +349,9 @@ export class FBBIKSolver {
     this.inner.maxIterations = v;
   }
   /**
-   * Relative to the rig's size: the iterations stop once every full-weight effector will be met or no chain
-   * end moved farther in the last iteration (easy frames stop early). 0 runs exactly {@link iterations}, as
-   * FinalIK does. Default 1e-5.
+   * Relative to the rig's size: the iterations stop once no pelvis, shoulder or thigh node moved farther in
+   * the last iteration (easy frames stop early; the weights do not enter). 0 runs exactly
+   * {@link iterations}, as FinalIK does. Default 1e-5.
    */
   get iterationTolerance(): number {
     return this.inner.iterationTolerance;
