@@ -603,7 +603,8 @@ describe("interaction details on the Mannequin", () => {
       // at half speed, 20 ms of wall time is at least 10 ms of animation time
       expect(scene.deltaTime).toBeGreaterThanOrEqual(9.5);
       const expected = Math.min(scene.deltaTime / 1000, 0.1);
-      expect(rig.system.lastDeltaTime).toBe(expected);
+      // interactions clamp at Unity's 1/3 s (a slow machine's frame here may pass 0.1 s)
+      expect(rig.system.lastDeltaTime).toBe(Math.min(scene.deltaTime / 1000, rig.system.maxDeltaTime));
       expect(grounder.solver.deltaTime).toBe(expected);
       expect(modifier.deltaTime).toBe(expected);
     }

@@ -70,8 +70,11 @@ export class InteractionSystem {
   speed = 1;
   /** Speed of the weights' return to their defaults after an interaction (1: one second). */
   resetToDefaultsSpeed = 1;
-  /** Upper bound of the delta time of one frame (seconds). */
-  maxDeltaTime = 0.1;
+  /**
+   * Upper bound of the delta time of one frame (seconds). Default 1/3, Unity's `maximumDeltaTime`: a frame up to a
+   * third of a second long (a GC pause, a slow load) keeps the interaction on the clip it was started with.
+   */
+  maxDeltaTime = 1 / 3;
   /** The interaction state of each effector, indexed by {@link FullBodyBipedEffector}. */
   readonly effectors: readonly InteractionEffector[];
   /** The delta time (seconds) of the last update. */
