@@ -6,10 +6,10 @@
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import { LookAtIK } from "../../src/babylon/look-at-ik.js";
-import { type LoadedModel, loadModel } from "../helpers/babylon-scene.js";
-import { height, nodePos } from "../helpers/scene-probes.js";
+import type { LoadedModel } from "../helpers/babylon-scene.js";
+import { nodePos } from "../helpers/scene-probes.js";
+import { twoWalkers } from "../helpers/two-walkers.js";
 
 const open: LoadedModel[] = [];
 afterEach(() => {
@@ -18,23 +18,9 @@ afterEach(() => {
 
 /** Worst gap (of the height) of A's right and B's left hand from their targets over 80 walking frames. */
 async function handInHand(shared: boolean): Promise<{ first: number; second: number; warnings: string[] }> {
-  const walk = (n: string) => n === "Walk_Loop";
-  const a = await loadModel("UAL", { clips: walk });
-  open.push(a);
-  const b = await loadModel("UAL", { clips: walk, scene: a.scene });
-  const scene = a.scene;
-  const h = height(a);
-  const ikA = FullBodyBipedIK.create(scene, a.skeleton);
-  const ikB = FullBodyBipedIK.create(scene, b.skeleton);
+  const { scene, h, ikA, ikB, side, aHand, bHand } = await twoWalkers(open);
   const r = ikA.references;
-  const side = nodePos(r.rightUpperArm.getTransformNode()!).subtract(nodePos(r.leftUpperArm.getTransformNode()!));
-  side.y = 0;
-  side.normalize();
-  b.root.position.addInPlace(side.scale(0.45 * h));
-  for (const m of [a, b]) m.container.animationGroups.find((g) => g.name === "Walk_Loop")!.start(true);
   scene.render();
-  const aHand = r.rightHand.getTransformNode()!;
-  const bHand = ikB.references.leftHand.getTransformNode()!;
   const middle = nodePos(aHand).add(nodePos(bHand)).scale(0.5);
   const onA = new TransformNode("A's grip", scene);
   const onB = new TransformNode("B's grip", scene);
@@ -87,24 +73,13 @@ describe("two characters hand in hand", () => {
   });
 
   it("a hand on a point under the other's hand, whose LookAtIK turns its chest: that LookAtIK solves first too", async () => {
-    const walk = (n: string) => n === "Walk_Loop";
-    const a = await loadModel("UAL", { clips: walk });
-    open.push(a);
-    const b = await loadModel("UAL", { clips: walk, scene: a.scene });
-    const scene = a.scene;
-    const h = height(a);
-    const ikA = FullBodyBipedIK.create(scene, a.skeleton);
-    const ikB = FullBodyBipedIK.create(scene, b.skeleton);
-    b.root.position.x += 0.45 * h;
-    for (const m of [a, b]) m.container.animationGroups.find((g) => g.name === "Walk_Loop")!.start(true);
+    const { scene, h, ikA, ikB, aHand, bHand } = await twoWalkers(open);
     const rb = ikB.references;
     const watched = new TransformNode("watched", scene);
     watched.position.set(3, 1.5, 2);
     // after the FBBIKs (the default order), turning B's chest and with it the hand A holds
     LookAtIK.create(scene, { spine: rb.spine.slice(-2), head: rb.head! }, { target: watched });
     scene.render();
-    const aHand = ikA.references.rightHand.getTransformNode()!;
-    const bHand = rb.leftHand.getTransformNode()!;
     const grip = new TransformNode("grip", scene);
     grip.parent = bHand;
     grip.setAbsolutePosition(nodePos(aHand).add(nodePos(bHand)).scale(0.5));

@@ -6,7 +6,6 @@
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import {
   Curve,
   FullBodyBipedEffector,
@@ -14,8 +13,9 @@ import {
   InteractionObject,
   InteractionSystem,
 } from "../../src/index.js";
-import { type LoadedModel, loadModel } from "../helpers/babylon-scene.js";
-import { height, nodePos } from "../helpers/scene-probes.js";
+import type { LoadedModel } from "../helpers/babylon-scene.js";
+import { nodePos } from "../helpers/scene-probes.js";
+import { twoWalkers } from "../helpers/two-walkers.js";
 
 const open: LoadedModel[] = [];
 afterEach(() => {
@@ -28,25 +28,9 @@ const LH = FullBodyBipedEffector.LeftHand;
 describe("two characters carrying one box", () => {
   for (const secondFirst of [false, true]) {
     it(`both pick it up, walking side by side: each hand stays on its side of the box (${secondFirst ? "B" : "A"} created first)`, async () => {
-      const walk = (n: string) => n === "Walk_Loop";
-      const a = await loadModel("UAL", { clips: walk });
-      open.push(a);
-      const b = await loadModel("UAL", { clips: walk, scene: a.scene });
-      const scene = a.scene;
-      const h = height(a);
-      const ikFirst = FullBodyBipedIK.create(scene, (secondFirst ? b : a).skeleton);
-      const ikSecond = FullBodyBipedIK.create(scene, (secondFirst ? a : b).skeleton);
-      const [ikA, ikB] = secondFirst ? [ikSecond, ikFirst] : [ikFirst, ikSecond];
-      const r = ikA.references;
-      const side = nodePos(r.rightUpperArm.getTransformNode()!).subtract(nodePos(r.leftUpperArm.getTransformNode()!));
-      side.y = 0;
-      side.normalize();
       // B on A's right, A's right hand and B's left on the box between them
-      b.root.position.addInPlace(side.scale(0.45 * h));
-      for (const m of [a, b]) m.container.animationGroups.find((g) => g.name === "Walk_Loop")!.start(true);
+      const { scene, h, ikA, ikB, side, aHand, bHand } = await twoWalkers(open, secondFirst);
       scene.render();
-      const aHand = r.rightHand.getTransformNode()!;
-      const bHand = ikB.references.leftHand.getTransformNode()!;
       const box = new TransformNode("box", scene);
       box.position.copyFrom(nodePos(aHand).add(nodePos(bHand)).scale(0.5));
       const onA = new TransformNode("onA", scene);
