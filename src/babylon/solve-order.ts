@@ -72,24 +72,24 @@ export function severalClaimants(): boolean {
 }
 
 /**
- * Solves first the other IKs that move the nearest node `node` hangs from (`node` itself included), in the
- * scene's order: a rider parented to a mount's spine, a hand target parented to another character's hand.
- * Solved in creation order instead, the rider would read where the mount's bones were before the mount's IK
- * moved them (13 % of the height off on a rein, measured). Those IKs do the same for the nodes they hang
- * from. `earlierOnly`: only those that solve before `self` in the scene's order (the IKs under `self`'s own
- * bones, when something asked `self` to solve ahead of its place); true then when one of them could not
- * solve yet (it waits for `self`, a cycle): `self` must not solve before it, but in its place.
+ * Solves first the other IKs that move a node `node` hangs from (`node` itself included), nearest first, each
+ * level in the scene's order: a rider parented to a mount's spine, a hand target parented to another
+ * character's hand, and the LookAtIK turning that character's chest above the hand (asked at the nearest level
+ * only, a hand on it was 17 % of the height off, measured). Solved in creation order instead, the rider would
+ * read where the mount's bones were before the mount's IK moved them (13 % of the height off on a rein). Those
+ * IKs do the same for the nodes they hang from. `earlierOnly`: only those that solve before `self` in the
+ * scene's order (the IKs under `self`'s own bones, when something asked `self` to solve ahead of its place);
+ * true then when one of them could not solve yet (it waits for `self`, a cycle): `self` must not solve before
+ * it, but in its place.
  */
 export function solveOwnerAbove(node: Node | null, self: OrderedSolve, earlierOnly = false): boolean {
+  let blocked = false;
   for (let a = node; a !== null; a = a.parent) {
     const list = owners.get(a);
     if (list === undefined) continue;
-    let found = false;
-    let blocked = false;
     for (let i = 0; i < list.length; i++) {
       const owner = list[i]!;
       if (owner === self || (earlierOnly && !solvesBefore(owner, self))) continue;
-      found = true;
       asking++;
       try {
         owner._beforeRender();
@@ -98,7 +98,6 @@ export function solveOwnerAbove(node: Node | null, self: OrderedSolve, earlierOn
       }
       if (earlierOnly && owner._ordering) blocked = true;
     }
-    if (found) return blocked;
   }
-  return false;
+  return blocked;
 }

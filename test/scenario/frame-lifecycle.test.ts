@@ -206,7 +206,7 @@ describe("F: frame order", () => {
     rein.setAbsolutePosition(Vector3.Lerp(worldPos(r.rightHand), worldPos(r.rightUpperArm), 0.3));
     rider.solver.rightHandEffector.target = rein;
     rider.solver.rightHandEffector.positionWeight = 1;
-    // and the mount's left hand on the rider's left hand: a cycle, solved in creation order, without recursion
+    // and the mount's left hand on the rider's left hand: a cycle; the rider asks the mount first, without recursion
     mount.solver.leftHandEffector.target = r.leftHand.getTransformNode()!;
     let worst = 0;
     for (let f = 0; f < 40; f++) {

@@ -254,7 +254,7 @@ export class InteractionEffector {
     const node = this.targetNode;
     return this._inInteraction && !this._pickedUp && node !== null && !node.isDisposed() ? node : null;
   }
-  /** True after a pick-up event of the current interaction. */
+  /** True after a pick-up event of the current interaction (false again once another character takes it over). */
   get pickedUp(): boolean {
     return this._pickedUp;
   }
@@ -871,6 +871,7 @@ export class InteractionEffector {
       // taken over: the release puts it back where it was before the first pick-up
       this.heldParent = other.heldParent;
       other._forgetHeld();
+      if (other.system.ik !== this.system.ik) other._handedOver();
     } else if (this._held !== object) {
       this.heldParent = root.parent;
     }
@@ -938,6 +939,17 @@ export class InteractionEffector {
     this.heldParent = null;
     this.heldFollowManually = false;
     this.heldFrame = -1;
+  }
+
+  /**
+   * @internal Another character's hand took the object over: this hand goes on reaching for its target on the
+   * object where that hand shows it, as a hand paused on it without a pick-up, not for its pick-up pose relative
+   * to its own character, which the other character's motion leaves (two UALs carrying a box: 4.6 % h off).
+   */
+  _handedOver(): void {
+    if (!this._pickedUp || !this._inInteraction || this.targetNode === null) return;
+    this._pickedUp = false;
+    this.keepPoseOnTarget();
   }
 
   /** Keeps the held node's world pose of this solve, in component space (see heldWorldToRef). */
