@@ -20,8 +20,7 @@ export class ScaleSinceCreate {
 
   /** Takes the scale of `rig`'s component space now (its world matrix as it stands, not the last read). */
   constructor(rig: BabylonRig) {
-    const s = meanAxisLength(rig._componentToWorldNow(tm));
-    this.created = s > 0 && s < Infinity ? s : 1;
+    this.created = componentScaleNow(rig);
   }
 
   /** {@link value} from the rig's last read (the pose the IK solves). */
@@ -45,4 +44,13 @@ export class ScaleSinceCreate {
 export function meanAxisLength(m: Matrix): number {
   axisLengths(m.m, lengths);
   return (lengths.x + lengths.y + lengths.z) / 3;
+}
+
+/**
+ * The scale of `rig`'s component space as its world matrix stands now (not the last read): what a component
+ * created now takes its world-unit lengths at; 1 when not finite and > 0. Setup-time.
+ */
+export function componentScaleNow(rig: BabylonRig): number {
+  const s = meanAxisLength(rig._componentToWorldNow(tm));
+  return s > 0 && s < Infinity ? s : 1;
 }

@@ -10,7 +10,7 @@ import { Observable, type Observer } from "@babylonjs/core/Misc/observable.js";
 import type { FullBodyBipedIK } from "../../babylon/full-body-biped-ik.js";
 import { solveOwnerAbove } from "../../babylon/solve-order.js";
 import { TargetFade } from "../../babylon/target-fade.js";
-import { ScaleSinceCreate } from "../../babylon/scale-since-create.js";
+import { componentScaleNow } from "../../babylon/scale-since-create.js";
 import { currentWorldMatrix, hasRotation, rotationFromMatrix } from "../../babylon/world-matrix.js";
 import type { BipedMapping } from "../../mapping/biped-mapping.js";
 import { NumberRef } from "../../math/number-ref.js";
@@ -262,7 +262,7 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
     this.damper = n.damper ?? 500;
     this.postStretchWeight = n.postStretchWeight ?? 1;
     this.maxStretch = n.maxStretch ?? 0.05 * this.torso.measureHeight();
-    this.createdScale = new ScaleSinceCreate(rig).created;
+    this.createdScale = componentScaleNow(rig);
     this.handsPullBody = n.handsPullBody ?? true;
     this.fixHead = n.fixHead ?? false;
     this.fadeSeconds = n.fadeSeconds ?? 0.3;

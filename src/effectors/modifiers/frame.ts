@@ -265,7 +265,10 @@ export class CharacterFrame {
   }
 }
 
-/** The character's frame as the IK sees it: the rig's character root node, in the scene's handedness. */
+/**
+ * The character's frame as the IK sees it: the rig's character root node, facing its
+ * {@link FullBodyBipedIK.characterForward} axis, in the scene's handedness. `lengthScale` is left as it is.
+ */
 export function readCharacterFrame(ik: FullBodyBipedIK, out: CharacterFrame): CharacterFrame {
   out.setFromNode(ik.rig.characterRoot, ik.scene.useRightHandedSystem, ik.characterForward);
   identity(out.localRotation);
