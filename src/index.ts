@@ -12,6 +12,7 @@ export { FullBodyBipedIK } from "./babylon/full-body-biped-ik.js";
 export type { FullBodyBipedIKOptions } from "./babylon/full-body-biped-ik.js";
 export { FBBIKSolver, BabylonBipedSolver } from "./babylon/fbbik-solver.js";
 export { IKLevelOfDetail } from "./babylon/lod/ik-level-of-detail.js";
+export { SceneClock, sceneClock } from "./babylon/scene-time.js";
 export { IKLevel } from "./babylon/lod/lod-character.js";
 export type { IKLodView } from "./babylon/lod/lod-view.js";
 export type { IKLevelChangedEvent } from "./babylon/lod/level-changed-event.js";

@@ -30,10 +30,13 @@ function frameMilliseconds(scene: Scene): number {
 }
 
 /**
- * A scene's animation time summed frame by frame ({@link sceneDeltaSecondsToRef}, once per scene frame),
- * for what does not run every frame (an ease under a skipped solve, a manual `update()` every few frames) to
- * advance by the time since it last ran. Ticked by the scene updater's solve pass each frame and by every
- * reader (the first tick of a frame adds it).
+ * A scene's animation time summed frame by frame, once per scene frame: the seconds its animations advanced
+ * (`scene.deltaTime`; under deterministic lockstep the steps taken × the step, as `scene.deltaTime` is then one
+ * step's however many ran). For what does not run every frame (an ease under a skipped solve, a manual
+ * `update()` every few frames) to advance by the time since it last ran. Ticked by the scene updater's solve
+ * pass each frame and by every reader (the first tick of a frame adds it). Your own eases around the IK (a
+ * weight faded in an `onPreUpdateObservable` observer) keep pace with the animations too: call {@link tick},
+ * then read {@link delta}.
  */
 export class SceneClock {
   /** Seconds summed over the frames ticked. */
@@ -71,7 +74,7 @@ export class SceneClock {
 
 const clocks = new WeakMap<Scene, SceneClock>();
 
-/** The {@link SceneClock} of `scene` (created on first use). */
+/** The {@link SceneClock} of `scene` (created on first use): the one clock of the IK and its components. */
 export function sceneClock(scene: Scene): SceneClock {
   let c = clocks.get(scene);
   if (c === undefined) {

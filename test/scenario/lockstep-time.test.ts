@@ -16,6 +16,7 @@ import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import { GrounderFBBIK } from "../../src/effectors/grounding/grounder-fbbik.js";
 import { EffectorOffset } from "../../src/effectors/modifiers/effector-offset.js";
 import { StaticGroundRaycast } from "../../src/effectors/grounding/static-ground-raycast.js";
+import { sceneClock } from "../../src/index.js";
 import { loadModel, modelAvailable } from "../helpers/babylon-scene.js";
 import { heightfield } from "../helpers/heightfield.js";
 import { report } from "../helpers/modifier-scene.js";
@@ -31,9 +32,13 @@ afterEach(() => {
  * UAL walking in a lockstep scene rendered at `hz` for 3 s: over its first second the grounder's steps (not
  * clamped at these rates) and the animation time Babylon stepped (steps × 1/60 s) are summed; then the IK, with
  * `enableFadeSeconds` 1, is switched off and the animation time its fade took is returned. `still`: the largest
- * bone move (× h) in a frame that took no step, with an EffectorOffset holding a hand 0.17 h off.
+ * bone move (× h) in a frame that took no step, with an EffectorOffset holding a hand 0.17 h off. `user`: the
+ * seconds a user's `onPreUpdateObservable` observer read from the exported {@link sceneClock} over that second
+ * (docs/API.md's `fadeIk`).
  */
-async function lockstep(hz: number): Promise<{ grounder: number; animation: number; fade: number; still: number }> {
+async function lockstep(
+  hz: number,
+): Promise<{ grounder: number; animation: number; fade: number; still: number; user: number }> {
   let now = 1000;
   vi.spyOn(PrecisionDate, "Now", "get").mockImplementation(() => now);
   const engine = new NullEngine({ deterministicLockstep: true, lockstepMaxSteps: 4, timeStep: 1 / 60 } as never);
@@ -55,6 +60,12 @@ async function lockstep(hz: number): Promise<{ grounder: number; animation: numb
   let animation = 0;
   let fadeFrom = -1;
   let fade = -1;
+  let user = 0;
+  const clock = sceneClock(scene);
+  ik.solver.onPreUpdateObservable.add(() => {
+    clock.tick();
+    if (fadeFrom < 0) user += clock.delta;
+  });
   for (let f = 0; f < 3 * hz; f++) {
     now += 1000 / hz;
     const stepsBefore = steps;
@@ -73,7 +84,7 @@ async function lockstep(hz: number): Promise<{ grounder: number; animation: numb
       fadeFrom = steps;
     } else if (fadeFrom >= 0 && fade < 0 && !ik.isFading) fade = (steps - fadeFrom) / 60;
   }
-  return { grounder: grounderSeconds, animation, fade, still };
+  return { grounder: grounderSeconds, animation, fade, still, user };
 }
 
 describe.skipIf(!modelAvailable("UAL"))("the IK's components under deterministic lockstep (UAL)", () => {
@@ -86,10 +97,13 @@ describe.skipIf(!modelAvailable("UAL"))("the IK's components under deterministic
         r.animation,
         r.fade,
         r.still,
+        r.user,
       );
       // measured before: the grounder's time half the animations' at 30 Hz, 2.4 times it at 144 Hz (one step's
       // time a frame, steps taken or not); the fade not over after 2 s at 30 Hz, over in 0.42 s at 144 Hz
       expect(r.grounder).toBeCloseTo(r.animation, 9);
+      // scene.deltaTime summed instead: 0.5 s at 30 Hz, 2.37 s at 144 Hz (NaN unless its first frame's undefined is caught)
+      expect(r.user).toBeCloseTo(r.animation, 9);
       expect(Math.abs(r.fade - 1)).toBeLessThanOrEqual(1 / hz + 1e-9);
       // a frame without a step shows the last one's pose: nothing eases, nothing comes off (the offset stays;
       // with the modifiers skipping frames of 0 s it came off in every such frame at 144 Hz: 0.26 h)
