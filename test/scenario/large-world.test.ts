@@ -10,9 +10,12 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vites
 import { resolveBipedReferences } from "../../src/babylon/biped-references.js";
 import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import { LimbIK } from "../../src/babylon/limb-ik.js";
+import { LookAtIK } from "../../src/babylon/look-at-ik.js";
+import { GrounderFBBIK } from "../../src/effectors/grounding/grounder-fbbik.js";
 import { Curve } from "../../src/math/curve.js";
 import { FullBodyBipedEffector, InteractionCurveType, InteractionObject, InteractionSystem } from "../../src/index.js";
 import { type LoadedModel, loadModel } from "../helpers/babylon-scene.js";
+import { heightfield } from "../helpers/heightfield.js";
 import { height, worldPos } from "../helpers/scene-probes.js";
 
 /** How far the character is moved: the tests compare each bone's place relative to the root. */
@@ -143,6 +146,36 @@ describe("a character 1e6 from the origin, high-precision matrices: the pose it 
       const off = worst(base, carry(new Vector3(far, 0, -far)));
       console.log(
         `pick-up at ${far}: every bone and the cup within ${off.toExponential(2)} h of their place at the origin`,
+      );
+      expect(off).toBeLessThan(1e-7);
+    }
+  });
+
+  it("GrounderFBBIK on a heightfield under the character, and a LookAtIK on the spine and head", () => {
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+    onTestFinished(() => ik.dispose());
+    const ground = heightfield(m.scene, 4, 40, (x, z) => 0.05 * Math.sin(x * 3) * Math.cos(z * 2.5) + 0.03 * x);
+    onTestFinished(() => ground.dispose());
+    const grounder = GrounderFBBIK.create(ik, { predicate: (mesh) => mesh === ground });
+    onTestFinished(() => grounder.dispose());
+    const r = ik.references;
+    const [look] = targetsBeside([r.head!], [new Vector3(0.4, 0.1, 1)]);
+    const lookAt = LookAtIK.create(m.scene, { spine: r.spine, head: r.head! }, { target: look! });
+    onTestFinished(() => lookAt.dispose());
+    const bones = () => m.skeleton.bones.map((b) => worldPos(b));
+    const at = (shift: Vector3) => {
+      ground.position.copyFrom(start.add(shift));
+      grounder.resetPosition();
+      return run(shift, bones);
+    };
+    const base = at(Vector3.Zero());
+    grounder.weight = 0;
+    expect(worst(base, at(Vector3.Zero())), "the grounder moves the legs").toBeGreaterThan(1e-3);
+    grounder.weight = 1;
+    for (const far of FAR) {
+      const off = worst(base, at(new Vector3(far, 0, -far)));
+      console.log(
+        `grounder and LookAtIK at ${far}: every bone within ${off.toExponential(2)} h of its place at the origin`,
       );
       expect(off).toBeLessThan(1e-7);
     }
