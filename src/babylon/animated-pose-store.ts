@@ -2,6 +2,7 @@ import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { FixedBone } from "../mapping/biped-mapping.js";
+import { moduleMatrix } from "./module-matrix.js";
 
 /** Flags of `owned`: the channel holds what the IK wrote. */
 const OWN_ROTATION = 1;
@@ -10,7 +11,7 @@ const OWN_POSITION = 2;
 const bq = new Quaternion();
 const bv = new Vector3();
 const bs = new Vector3();
-const bm = new Matrix();
+const bm = moduleMatrix();
 
 /**
  * FinalIK's StoreDefaultLocalState / FixTransforms for a Babylon rig, with one difference: only what the IK

@@ -1,5 +1,5 @@
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
-import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { Scene } from "@babylonjs/core/scene.js";
 import { setQuaternionFields } from "./babylon-fields.js";
@@ -10,10 +10,11 @@ import { currentWorldMatrix, hasRotation, rotationFromMatrix } from "./world-mat
 import { Quat } from "../math/quat.js";
 import { Vec3 } from "../math/vec3.js";
 import type { IKEffector } from "../solver/effector.js";
+import { moduleMatrix } from "./module-matrix.js";
 
 const tv = new Vec3();
 const tq = new Quat();
-const shownBone = new Matrix();
+const shownBone = moduleMatrix();
 
 /**
  * An effector in Babylon terms: world-space `position`, `rotation` and `positionOffset`, weights, and an

@@ -19,6 +19,7 @@ import { RigAttachment, type RigDetachment } from "./rig-attachment.js";
 import { rigProblemText } from "./rig-problems.js";
 import { rigShape } from "./rig-shape.js";
 import { currentWorldMatrix, matrixEquals, rotationFromMatrix } from "./world-matrix.js";
+import { moduleMatrix } from "./module-matrix.js";
 
 /** Options of {@link BabylonRig}. */
 export interface BabylonRigOptions {
@@ -39,9 +40,9 @@ const tv3 = new Vec3();
 const bq = new Quaternion();
 const bv = new Vector3();
 const bv2 = new Vector3();
-const rigMatrix = new Matrix();
-const externalMatrix = new Matrix();
-const shownSpace = new Matrix();
+const rigMatrix = moduleMatrix();
+const externalMatrix = moduleMatrix();
+const shownSpace = moduleMatrix();
 
 /**
  * A Babylon skeleton seen as an {@link RestorablePose}: the mapped bones and their ancestors as a

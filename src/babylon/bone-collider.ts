@@ -1,9 +1,10 @@
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
-import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { FBBIKError } from "../solver/errors.js";
 import { boneWorldMatrixToRef, currentWorldMatrix, isBone, skinnedMeshOf } from "./world-matrix.js";
+import { moduleMatrix } from "./module-matrix.js";
 
 /** A point given as three numbers (a Babylon Vector3 or any `{ x, y, z }`). */
 export interface XYZ {
@@ -15,8 +16,8 @@ export interface XYZ {
   readonly z: number;
 }
 
-const world = new Matrix();
-const inverse = new Matrix();
+const world = moduleMatrix();
+const inverse = moduleMatrix();
 
 /**
  * A sphere or capsule hanging on a Babylon bone or on any TransformNode (a mesh: a ball, a pillar, a door),

@@ -21,6 +21,7 @@ import {
   transformPoint,
   transformVector,
 } from "./world-matrix.js";
+import { moduleMatrix } from "./module-matrix.js";
 
 const tv = new Vec3();
 const tq = new Quat();
@@ -28,7 +29,7 @@ const unitY = new Vec3(0, 1, 0);
 const unitZ = new Vec3(0, 0, 1);
 const axisY = new Vec3();
 const axisZ = new Vec3();
-const skinPoseWorld = new Matrix();
+const skinPoseWorld = moduleMatrix();
 const lengths = new Vec3();
 
 /** Component space's world matrix now, as {@link ComponentSpace.read} takes it (no copy: Babylon's or a scratch). */

@@ -28,6 +28,7 @@ import { RigVisibility } from "./rig-visibility.js";
 import { SceneUpdater } from "./scene-updater.js";
 import { type HookTargets, claimNodes, releaseNodes, severalClaimants, solveOwnerAbove } from "./solve-order.js";
 import { checkSkeletonScene } from "./skeleton-scene.js";
+import { matchMatrixPrecision } from "./module-matrix.js";
 
 /** Warning cause and message per {@link RigDetachment} (indexed by its value). */
 const DETACHED: readonly (readonly [string, string])[] = [
@@ -274,6 +275,7 @@ export class FullBodyBipedIK {
    * FullBodyBipedIK that is not disposed.
    */
   static create(scene: Scene, skeleton: Skeleton, options: FullBodyBipedIKOptions = {}): FullBodyBipedIK {
+    matchMatrixPrecision();
     checkSkeletonScene(scene, skeleton);
     if (attached.has(skeleton)) {
       // two IKs would each take the other's output for the animated pose: dispose the first one before

@@ -4,7 +4,6 @@
  * @module
  */
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
-import { Matrix } from "@babylonjs/core/Maths/math.vector.js";
 import {
   type ReadonlyVec3,
   Vec3,
@@ -18,8 +17,9 @@ import {
 } from "../math/vec3.js";
 import { FBBIKError } from "../solver/errors.js";
 import { boneWorldMatrixToRef, hasRotation, isMirror, skinnedMeshOf } from "./world-matrix.js";
+import { moduleMatrix } from "./module-matrix.js";
 
-const world = new Matrix();
+const world = moduleMatrix();
 const axisX = new Vec3();
 const axisY = new Vec3();
 const axisZ = new Vec3();

@@ -21,6 +21,7 @@ import { RigVisibility } from "./rig-visibility.js";
 import { SceneUpdater } from "./scene-updater.js";
 import { askedAhead, claimNodes, releaseNodes, severalClaimants, solveOwnerAbove } from "./solve-order.js";
 import { currentWorldMatrix, hasRotation, rotationFromMatrix } from "./world-matrix.js";
+import { matchMatrixPrecision } from "./module-matrix.js";
 
 const tv = new Vec3();
 
@@ -116,6 +117,7 @@ export abstract class RigComponent {
    * Throws {@link FBBIKError} when a bone is missing or not in the skeleton.
    */
   protected constructor(skeleton: Skeleton, bones: readonly Bone[], options: RigComponentOptions, order: number) {
+    matchMatrixPrecision();
     const problems = bones.flatMap((b, i) =>
       b === null || b === undefined
         ? [`bone ${i} is missing`]

@@ -1,9 +1,10 @@
-import { Matrix } from "@babylonjs/core/Maths/math.vector.js";
+import type { Matrix } from "@babylonjs/core/Maths/math.vector.js";
 import { Vec3 } from "../math/vec3.js";
 import type { BabylonRig } from "./babylon-rig.js";
 import { axisLengths } from "./world-matrix.js";
+import { moduleMatrix } from "./module-matrix.js";
 
-const tm = new Matrix();
+const tm = moduleMatrix();
 const lengths = new Vec3();
 
 /**

@@ -4,6 +4,7 @@ import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import type { Scene } from "@babylonjs/core/scene.js";
 import { AnimationSnapshots } from "./animation-snapshots.js";
 import { type SceneClock, sceneClock } from "./scene-time.js";
+import { matchMatrixPrecision } from "./module-matrix.js";
 
 /**
  * What the scene updater drives: a FullBodyBipedIK, a RigComponent, a level-of-detail marker.
@@ -104,6 +105,7 @@ export class SceneUpdater {
 
   /** The updater of `scene` (created on first use). */
   static for(scene: Scene): SceneUpdater {
+    matchMatrixPrecision();
     let u = updaters.get(scene);
     if (u === undefined) {
       u = new SceneUpdater(scene);

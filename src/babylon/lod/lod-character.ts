@@ -1,9 +1,10 @@
-import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { type Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { FullBodyBipedIK } from "../full-body-biped-ik.js";
 import { RigDetachment } from "../rig-attachment.js";
 import { Vec3 } from "../../math/vec3.js";
 import { OutputFade } from "./output-fade.js";
+import { moduleMatrix } from "../module-matrix.js";
 
 /** A character's level of IK detail: what its FullBodyBipedIK does each frame. */
 export const IKLevel = {
@@ -18,8 +19,8 @@ export const IKLevel = {
 export type IKLevel = (typeof IKLevel)[keyof typeof IKLevel];
 
 const corner = new Vector3();
-const inverse = new Matrix();
-const componentNow = new Matrix();
+const inverse = moduleMatrix();
+const componentNow = moduleMatrix();
 const component = new Vec3();
 
 /**

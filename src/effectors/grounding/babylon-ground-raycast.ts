@@ -9,6 +9,7 @@ import type { GroundingHit, GroundingRaycast } from "./grounding-common.js";
 import { thinInstanceCount, thinInstanceMatrices } from "./mesh-triangles.js";
 import { groundBodyOf } from "./node-ground-body.js";
 import { SphereSweep } from "./sphere-sweep.js";
+import { moduleMatrix } from "../../babylon/module-matrix.js";
 
 /** Selects the meshes that count as ground. */
 export type GroundPredicate = (mesh: AbstractMesh) => boolean;
@@ -16,9 +17,9 @@ export type GroundPredicate = (mesh: AbstractMesh) => boolean;
 const v0 = new Vector3();
 const v1 = new Vector3();
 const v2 = new Vector3();
-const thin = new Matrix();
-const combined = new Matrix();
-const inverse = new Matrix();
+const thin = moduleMatrix();
+const combined = moduleMatrix();
+const inverse = moduleMatrix();
 // a triangle in world space, for the sweep
 const corners = new Float64Array(9);
 // the sweep's box in a mesh's space: min x, y, z, max x, y, z

@@ -5,12 +5,13 @@
  * @module
  */
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
-import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { boneWorldMatrixToRef, currentWorldMatrix } from "../../babylon/world-matrix.js";
 import type { InteractionEffector } from "./interaction-effector.js";
 import { positionOfMatrix } from "./node-pose.js";
 import type { InteractionSystem } from "./interaction-system.js";
+import { moduleMatrix } from "../../babylon/module-matrix.js";
 
 /** Share of the leg's length within which a foot counts as reached (a knee never quite straight). */
 const REACH = 0.93;
@@ -19,7 +20,7 @@ const MAX_SINK = 0.5;
 /** Top speed of the sink (leg lengths per second). */
 const SINK_SPEED = 2;
 
-const m = new Matrix();
+const m = moduleMatrix();
 const v = new Vector3();
 const v2 = new Vector3();
 

@@ -1,4 +1,4 @@
-import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { Observable, type Observer } from "@babylonjs/core/Misc/observable.js";
 import { boneWorldMatrixToRef, currentWorldMatrix, transformVector } from "../../babylon/world-matrix.js";
@@ -13,6 +13,7 @@ import { copyVector3Fields, setVector3Fields } from "../../babylon/babylon-field
 import { Vec3 } from "../../math/vec3.js";
 import { NumberRef } from "../../math/number-ref.js";
 import { notifyDisposed } from "../../babylon/dispose-notice.js";
+import { moduleMatrix } from "../../babylon/module-matrix.js";
 
 /** One move of a climb: at `time` (seconds after start), `limb` goes to `hold`. */
 export interface ClimbStep {
@@ -85,7 +86,7 @@ const LIMBS = [
   FullBodyBipedEffector.LeftFoot,
   FullBodyBipedEffector.RightFoot,
 ] as const;
-const tm = new Matrix();
+const tm = moduleMatrix();
 /** A direction in the library's Vec3, for transformVector. */
 const dir = new Vec3();
 const tv = new Vector3();

@@ -31,6 +31,7 @@ import {
   setWorldMatrix,
   transformCoordinatesToRef,
 } from "./node-pose.js";
+import { moduleMatrix } from "../../babylon/module-matrix.js";
 
 /** The chain weights an interaction drives (a limb chain, or the body chain). */
 export interface InteractionChainWeights {
@@ -45,12 +46,12 @@ export interface InteractionChainWeights {
 }
 
 const N = INTERACTION_CURVE_TYPE_COUNT;
-const boneWorld = new Matrix();
-const targetWorld = new Matrix();
-const scratchMatrix = new Matrix();
-const scratchMatrix2 = new Matrix();
-const scratchMatrix3 = new Matrix();
-const heldWorld = new Matrix();
+const boneWorld = moduleMatrix();
+const targetWorld = moduleMatrix();
+const scratchMatrix = moduleMatrix();
+const scratchMatrix2 = moduleMatrix();
+const scratchMatrix3 = moduleMatrix();
+const heldWorld = moduleMatrix();
 const bonePos = new Vector3();
 const boneRot = new Quaternion();
 const targetPos = new Vector3();

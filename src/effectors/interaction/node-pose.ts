@@ -5,14 +5,15 @@ import { rotationFromMatrix, transformPoint } from "../../babylon/world-matrix.j
 import { NumberRef } from "../../math/number-ref.js";
 import { Quat, conjugateMultiply, multiply } from "../../math/quat.js";
 import { Vec3 } from "../../math/vec3.js";
+import { moduleMatrix } from "../../babylon/module-matrix.js";
 
 // Per-frame helpers of the interaction system on Babylon's vectors: they write Babylon's fields directly
 // and take weights through a NumberRef, so no double crosses a call V8 may not inline (it would box it:
 // 16 B a frame each; see NumberRef).
 
-const basis = new Matrix();
-const inv = new Matrix();
-const local = new Matrix();
+const basis = moduleMatrix();
+const inv = moduleMatrix();
+const local = moduleMatrix();
 const tp = new Vector3();
 
 const scratchQuat = new Quat();

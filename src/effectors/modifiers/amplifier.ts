@@ -4,13 +4,13 @@
  * @module
  */
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
-import { Matrix } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { FullBodyBipedIK } from "../../babylon/full-body-biped-ik.js";
 import { Vec3, copy, zero } from "../../math/vec3.js";
 import type { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import { type CharacterFrame, worldMatrixOf, worldPositionOf } from "./frame.js";
 import { type EffectorLink, OffsetModifier, type OffsetModifierOptions } from "./offset-modifier.js";
+import { moduleMatrix } from "../../babylon/module-matrix.js";
 
 /** What {@link AmplifierBody}'s constructor takes. */
 export interface AmplifierBodyInit {
@@ -30,8 +30,8 @@ export interface AmplifierBodyInit {
 
 const tPos = new Vec3();
 const tRel = new Vec3();
-const tM = new Matrix();
-const tInv = new Matrix();
+const tM = moduleMatrix();
+const tInv = moduleMatrix();
 
 /**
  * One amplified body part. Each frame (dt seconds):

@@ -5,7 +5,7 @@
  * @module
  */
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
-import { Matrix, type Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import type { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { FullBodyBipedIK } from "../../babylon/full-body-biped-ik.js";
 import type { BabylonRig } from "../../babylon/babylon-rig.js";
@@ -20,11 +20,12 @@ import {
   rotateVector,
 } from "../../math/quat.js";
 import { type ReadonlyVec3, Vec3, copy } from "../../math/vec3.js";
+import { moduleMatrix } from "../../babylon/module-matrix.js";
 
 const tv = new Vec3();
 const tv2 = new Vec3();
 const tq = new Quat();
-const tm = new Matrix();
+const tm = moduleMatrix();
 const unitZ: ReadonlyVec3 = new Vec3(0, 0, 1);
 
 /** Anything with writable x, y, z (the library's Vec3 or a Babylon Vector3). */

@@ -3,7 +3,7 @@
  * weight curve and a hand rotation after the solve.
  * @module
  */
-import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { FullBodyBipedIK } from "../../babylon/full-body-biped-ik.js";
 import { setQuaternionFields } from "../../babylon/babylon-fields.js";
 import { decomposeRotationToRef } from "../../babylon/matrix-decompose.js";
@@ -22,6 +22,7 @@ import {
   worldMatrixOf,
 } from "./frame.js";
 import { type EffectorLink, OffsetModifier, type OffsetModifierOptions } from "./offset-modifier.js";
+import { moduleMatrix } from "../../babylon/module-matrix.js";
 
 const DEG = Math.PI / 180;
 
@@ -108,8 +109,8 @@ const tEuler = new Quat();
 const tPrimary = new Vec3();
 const tSecondary = new Vec3();
 const tRel = new Vec3();
-const tM1 = new Matrix();
-const tM2 = new Matrix();
+const tM1 = moduleMatrix();
+const tM2 = moduleMatrix();
 const tDelta = new Quat();
 const tRot = new Quat();
 const tHalfAngles = new Vec3();
