@@ -565,6 +565,26 @@ export const BIPED_RUNS: Record<string, ExampleRun> = {
     expect(logs().length).toBe(1);
   },
 
+  async saveAndLoadSettings({ world, load, logs }) {
+    const ik = await world.ik();
+    const other = await world.mannequin();
+    const copy: FullBodyBipedIK = (await load()).saveAndLoadSettings(ik, other.scene, other.skeleton);
+    try {
+      expect(copy.skeleton).toBe(other.skeleton);
+      expect(copy.solver.leftHandEffector.positionWeight).toBe(1);
+      expect(copy.solver.leftArmChain.pull).toBe(0.4);
+      // everything else as tuned on UAL; the part loaded afterwards went to UAL's IK alone
+      const saved = ik.serialize();
+      expect(copy.serialize()).toEqual({ ...saved, solver: { ...(saved.solver as object), spineStiffness: 0.5 } });
+      expect(ik.solver.spineStiffness).toBe(0.8);
+      expect(copy.solver.spineStiffness).toBe(0.5);
+      expectNoWarnings(ik);
+      expect(logs().length).toBe(0);
+    } finally {
+      copy.dispose();
+    }
+  },
+
   async showInInspector({ world, load, logs }) {
     const ik = await world.ik();
     const controls = new TransformNode("IK controls", ik.scene);
