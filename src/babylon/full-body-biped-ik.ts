@@ -341,23 +341,25 @@ export class FullBodyBipedIK {
   }
 
   /**
-   * The IK's settings as a plain JSON object (Babylon's `serialize`): `version`, then the fades and
+   * The IK's settings as a plain JSON object (Babylon's `serialize`): `version`, `customType`, then the fades and
    * FixTransforms, `solver` (weight, iterations, spine stiffness, pull body…), `bodyChain.pin`, `effectors` (each
    * one's weights and fade, by name: `body`, `leftHand`…), `chains` (each limb's pull, reach, push and bend
    * constraint weights) and `mappings`, in a fixed order. Not `enabled`, `autoUpdate`, targets or positions.
    * Load it with {@link applySettings} or {@link Parse}; `JSON.stringify` it to keep it.
    */
   serialize(): IKSettingsObject {
-    return serializeSettings(this.settings);
+    return serializeSettings(this.settings, "FullBodyBipedIK");
   }
 
   /**
    * Loads settings saved by {@link serialize} (whole or in part: what is left out keeps its value), from this
    * character or another one. An unknown key, a value of the wrong kind or out of its range (weights in
-   * [0, 1]…) is warned once on {@link onWarningObservable} and skipped; nothing throws.
+   * [0, 1]…) is warned once on {@link onWarningObservable} and skipped; another component's settings
+   * (`customType`) load nothing, warned once. Nothing throws.
    */
   applySettings(parsed: unknown): void {
-    applySettings(this.settings, parsed, (cause, message) => this.report(cause, message), "FullBodyBipedIK");
+    const warn = (cause: string, message: string) => this.report(cause, `FullBodyBipedIK: ${message}`);
+    applySettings(this.settings, parsed, warn, "FullBodyBipedIK");
   }
 
   /** The class name, as Babylon's own objects report it. */

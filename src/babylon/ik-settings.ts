@@ -15,6 +15,8 @@ export interface IKSettingField {
   readonly max?: number;
   /** The strings a `choice` may be. */
   readonly choices?: readonly string[];
+  /** A number that may be Infinity ("none"), saved as `null` (JSON has no Infinity). */
+  readonly unbounded?: boolean;
 }
 
 /**
@@ -30,13 +32,18 @@ export interface IKSettingsGroup {
   readonly fields: Readonly<Record<string, IKSettingField>>;
 }
 
-/** A value in saved settings: a setting, or a nested group. */
-export type IKSettingValue = number | boolean | string | { [key: string]: IKSettingValue };
+/** A value in saved settings: a setting (`null`: an unbounded one's Infinity), or a nested group. */
+export type IKSettingValue = number | boolean | string | null | { [key: string]: IKSettingValue };
 
-/** An IK's saved settings: plain JSON, versioned (`version` first), keys in a fixed order. */
+/**
+ * An IK's saved settings: plain JSON, versioned (`version` first), the component's class name (`customType`,
+ * Babylon's type tag), then the settings in a fixed order.
+ */
 export interface IKSettingsObject {
   /** The version of the saved form ({@link IK_SETTINGS_VERSION} when saved by this library). */
   version: number;
+  /** The class that saved them ("FullBodyBipedIK", "LimbIK"…): loaded onto another kind, nothing is loaded. */
+  customType: string;
   /** The settings and nested groups. */
   [key: string]: IKSettingValue;
 }
@@ -50,6 +57,8 @@ export const WEIGHT: IKSettingField = { kind: "number", min: 0, max: 1 };
 export const SIGNED_WEIGHT: IKSettingField = { kind: "number", min: -1, max: 1 };
 /** A number ≥ 0 (seconds, lengths, tolerances). */
 export const NON_NEGATIVE: IKSettingField = { kind: "number", min: 0 };
+/** Any finite number. */
+export const NUMBER: IKSettingField = { kind: "number" };
 /** A boolean. */
 export const FLAG: IKSettingField = { kind: "boolean" };
 /** An integer in [min, max]. */
@@ -67,13 +76,19 @@ export function choiceField(choices: readonly string[]): IKSettingField {
 
 type Bag = Record<string, IKSettingValue>;
 
-/** The settings of `groups` as a plain object: `version`, then each group's fields nested under its key. */
-export function serializeSettings(groups: readonly IKSettingsGroup[]): IKSettingsObject {
-  const out: IKSettingsObject = { version: IK_SETTINGS_VERSION };
+/**
+ * The settings of `groups` as a plain object: `version`, `customType` (`type`, the component's class name), then
+ * each group's fields nested under its key.
+ */
+export function serializeSettings(groups: readonly IKSettingsGroup[], type: string): IKSettingsObject {
+  const out: IKSettingsObject = { version: IK_SETTINGS_VERSION, customType: type };
   for (const g of groups) {
     const bag = branch(out, g.key);
     const target = g.target as Record<string, IKSettingValue>;
-    for (const name of Object.keys(g.fields)) bag[name] = target[name]!;
+    for (const [name, field] of Object.entries(g.fields)) {
+      const v = target[name]!;
+      bag[name] = field.unbounded === true && v === Infinity ? null : v;
+    }
   }
   return out;
 }
@@ -84,7 +99,7 @@ function branch(root: Bag, key: string): Bag {
   if (key === "") return bag;
   for (const part of key.split(".")) {
     const next = bag[part];
-    if (next !== undefined && typeof next === "object") bag = next;
+    if (next !== undefined && next !== null && typeof next === "object") bag = next;
     else bag = bag[part] = {};
   }
   return bag;
@@ -92,27 +107,33 @@ function branch(root: Bag, key: string): Bag {
 
 /**
  * Writes the settings found in `parsed` (as {@link serializeSettings} made them, whole or in part) into the
- * objects of `groups`. Settings left out keep their values. An unknown key, a value of the wrong kind or out of
- * range, a missing or newer version: warned through `warn` (once per cause there) and skipped, never thrown.
+ * objects of `groups`, a `type` component's. Settings left out keep their values. Settings of another type
+ * (`customType`) load nothing, warned once; an unknown key, a value of the wrong kind or out of range, a missing
+ * or newer version: warned through `warn` (once per cause there; messages without the owner's name) and
+ * skipped, never thrown.
  */
 export function applySettings(
   groups: readonly IKSettingsGroup[],
   parsed: unknown,
   warn: (cause: string, message: string) => void,
-  owner: string,
+  type: string,
 ): void {
   if (!isBag(parsed)) {
-    warn("settings:not-an-object", `${owner}: the settings to load are not an object; nothing was loaded.`);
+    warn("settings:not-an-object", "the settings to load are not an object; nothing was loaded.");
+    return;
+  }
+  const saved = parsed.customType;
+  if (saved !== undefined && saved !== type) {
+    warn("settings:type", `the settings to load are a ${show(saved)}'s, not a ${type}'s; nothing was loaded.`);
     return;
   }
   const version = parsed.version;
   if (typeof version !== "number") {
-    warn("settings:version", `${owner}: the settings to load have no version; loading the settings it knows.`);
+    warn("settings:version", "the settings to load have no version; loading the settings it knows.");
   } else if (version > IK_SETTINGS_VERSION) {
     warn(
       "settings:version",
-      `${owner}: the settings to load are version ${version}, newer than ${IK_SETTINGS_VERSION}; loading the ` +
-        "settings it knows.",
+      `the settings to load are version ${version}, newer than ${IK_SETTINGS_VERSION}; loading the settings it knows.`,
     );
   }
   const leaves = new Map<string, [IKSettingsGroup, string]>();
@@ -128,22 +149,19 @@ export function applySettings(
   const visit = (bag: Bag, prefix: string): void => {
     for (const key of Object.keys(bag)) {
       const path = prefix + key;
-      if (path === "version") continue;
+      if (path === "version" || path === "customType") continue;
       const value = bag[key];
       const leaf = leaves.get(path);
       if (leaf !== undefined) {
         const [g, name] = leaf;
         const field = g.fields[name]!;
-        if (fits(field, value)) (g.target as Record<string, unknown>)[name] = value;
-        else
-          warn(
-            `settings:bad:${path}`,
-            `${owner}: setting ${path} = ${show(value)} is not ${expected(field)}; skipped.`,
-          );
+        if (field.unbounded === true && value === null) (g.target as Record<string, unknown>)[name] = Infinity;
+        else if (fits(field, value)) (g.target as Record<string, unknown>)[name] = value;
+        else warn(`settings:bad:${path}`, `setting ${path} = ${show(value)} is not ${expected(field)}; skipped.`);
       } else if (branches.has(path) && isBag(value)) {
         visit(value, `${path}.`);
       } else {
-        warn(`settings:unknown:${path}`, `${owner}: no setting ${path} here; skipped.`);
+        warn(`settings:unknown:${path}`, `no setting ${path} here; skipped.`);
       }
     }
   };
@@ -179,8 +197,9 @@ function expected(field: IKSettingField): string {
   const what = field.kind === "integer" ? "an integer" : "a finite number";
   const min = field.min ?? -Infinity;
   const max = field.max ?? Infinity;
-  if (max === Infinity) return min === -Infinity ? what : `${what} ≥ ${min}`;
-  return `${what} in [${min}, ${max}]`;
+  const none = field.unbounded === true ? " or null (none)" : "";
+  if (max === Infinity) return (min === -Infinity ? what : `${what} ≥ ${min}`) + none;
+  return `${what} in [${min}, ${max}]${none}`;
 }
 
 /** A loaded value as a warning shows it. */

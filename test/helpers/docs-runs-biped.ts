@@ -9,7 +9,14 @@ import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { Scene } from "@babylonjs/core/scene.js";
 import { expect } from "vitest";
-import { type EffectorHandles, FBBIKError, FullBodyBipedIK, IKLevel, IKLevelOfDetail } from "../../src/index.js";
+import {
+  type EffectorHandles,
+  FBBIKError,
+  FullBodyBipedIK,
+  IKLevel,
+  IKLevelOfDetail,
+  LimbIK,
+} from "../../src/index.js";
 import { loadModel, proceduralIdle } from "./babylon-scene.js";
 import { tailRig } from "./docs-rigs.js";
 import { type ExampleRun, armReach, expectNear, expectNoWarnings } from "./docs-world.js";
@@ -583,6 +590,23 @@ export const BIPED_RUNS: Record<string, ExampleRun> = {
     } finally {
       copy.dispose();
     }
+  },
+
+  async copyLimbSettings({ world, load, logs }) {
+    const m = await world.model();
+    const bones = (side: "left" | "right") =>
+      [world.bone(`${side}UpperArm`), world.bone(`${side}Forearm`), world.bone(`${side}Hand`)] as const;
+    const arm = world.own(LimbIK.create(m.scene, ...bones("left")));
+    const copy = world.own((await load()).copyLimbSettings(arm, m.scene, ...bones("right")) as LimbIK);
+    expect(copy.bones).toEqual(bones("right"));
+    expect(copy.solver.bendModifier).toBe("goal");
+    expect(copy.solver.bendGoalWeight).toBe(0.6);
+    const saved = arm.serialize();
+    expect(saved.customType).toBe("LimbIK");
+    expect(copy.serialize()).toEqual(saved);
+    expectNoWarnings(arm);
+    expectNoWarnings(copy);
+    expect(logs().length).toBe(0);
   },
 
   async showInInspector({ world, load, logs }) {

@@ -9,25 +9,12 @@ import { FBBIK_EFFECTOR_KEYS, FBBIK_LIMB_KEYS } from "../../src/babylon/fbbik-se
 import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import type { IKSettingsObject, IKSettingValue } from "../../src/babylon/ik-settings.js";
 import { type LoadedModel, loadModel } from "../helpers/babylon-scene.js";
+import { at, expectRoundTrip, leaves, paths, settingLike, varied } from "../helpers/saved-settings.js";
 
 const open: LoadedModel[] = [];
 afterEach(() => {
   while (open.length > 0) open.pop()!.dispose();
 });
-
-/** The names of an object's writable number, boolean and string properties (own and inherited, not `_…`). */
-function settingLike(o: object): string[] {
-  const names = new Set<string>();
-  for (let p: object | null = o; p !== null && p !== Object.prototype; p = Object.getPrototypeOf(p)) {
-    for (const [n, d] of Object.entries(Object.getOwnPropertyDescriptors(p))) {
-      if (n.startsWith("_") || n === "constructor") continue;
-      if (d.set === undefined && d.writable !== true) continue;
-      const v = (o as Record<string, unknown>)[n];
-      if (typeof v === "number" || typeof v === "boolean" || typeof v === "string") names.add(n);
-    }
-  }
-  return [...names].sort();
-}
 
 /** What is not a setting, with why: runtime state, per-frame values, private validity copies. */
 const NOT_SETTINGS: Record<string, readonly string[]> = {
@@ -108,15 +95,6 @@ const NOT_SETTINGS: Record<string, readonly string[]> = {
   limbMapping: ["writing", "reaching"],
 };
 
-/** The keys of a saved group (its leaves: numbers, booleans, strings). */
-function leaves(bag: IKSettingValue | undefined): string[] {
-  if (bag === undefined || typeof bag !== "object") return [];
-  return Object.keys(bag).filter((k) => typeof bag[k] !== "object");
-}
-
-const at = (o: IKSettingsObject, path: string): IKSettingValue | undefined =>
-  path.split(".").reduce<IKSettingValue | undefined>((b, k) => (typeof b === "object" ? b[k] : undefined), o);
-
 async function ual(scene?: LoadedModel["scene"]): Promise<LoadedModel> {
   const m = await loadModel("UAL", scene === undefined ? {} : { scene });
   open.push(m);
@@ -133,7 +111,10 @@ describe("FullBodyBipedIK settings", () => {
     /** The object's settings not saved at `path` nor excluded (`extra`: what its facade saves instead). */
     const check = (label: string, o: object, path: string, excluded: readonly string[], facade: string[] = []) => {
       const known = new Set([...leaves(path === "" ? saved : at(saved, path)), ...facade, ...excluded]);
-      if (path === "") known.delete("version");
+      if (path === "") {
+        known.delete("version");
+        known.delete("customType");
+      }
       for (const n of settingLike(o)) if (!known.has(n)) missing.push(`${label}.${n}`);
     };
     const solverKeys = leaves(saved.solver);
@@ -168,17 +149,7 @@ describe("FullBodyBipedIK settings", () => {
     open.push(b);
     const ikA = FullBodyBipedIK.create(a.scene, a.skeleton);
     const ikB = FullBodyBipedIK.create(b.scene, b.skeleton);
-    const fresh = ikB.serialize();
-    const tuned = varied(ikA.serialize());
-    setByProperty(ikA, tuned);
-    const saved = ikA.serialize();
-    expect(saved).toEqual(tuned);
-    const text = JSON.stringify(saved);
-    ikB.applySettings(JSON.parse(text));
-    expect(JSON.stringify(ikB.serialize())).toBe(text);
-    // every setting changed, so the round trip is not defaults meeting defaults
-    const changed = paths(fresh).filter((p) => at(fresh, p) !== at(saved, p));
-    expect(changed).toEqual(paths(fresh).filter((p) => p !== "version"));
+    const text = expectRoundTrip(ikA, ikB, setByProperty);
     // and back: Mannequin's settings loaded on UAL's fresh IK
     const c = await ual(a.scene);
     const ikC = FullBodyBipedIK.Parse(JSON.parse(JSON.stringify(ikB.serialize())), a.scene, c.skeleton);
@@ -282,32 +253,6 @@ const BAD_CAUSES = [
   "settings:unknown:nope",
 ];
 
-/** Every leaf path of saved settings. */
-function paths(o: IKSettingValue, prefix = ""): string[] {
-  if (typeof o !== "object") return [prefix.slice(0, -1)];
-  return Object.keys(o).flatMap((k) => paths(o[k]!, `${prefix}${k}.`));
-}
-
-/** Saved settings with every value changed to another valid one (each number its own). */
-function varied(saved: IKSettingsObject): IKSettingsObject {
-  let n = 0;
-  const change = (key: string, v: IKSettingValue): IKSettingValue => {
-    if (typeof v === "object") return Object.fromEntries(Object.keys(v).map((k) => [k, change(k, v[k]!)]));
-    if (typeof v === "boolean") return !v;
-    if (typeof v !== "number" || key === "version") return v;
-    n++;
-    if (key === "iterations") return v === 4 ? 6 : 2;
-    if (key === "maxIterations") return 8;
-    if (key.endsWith("Smoothing")) return (v + 1) % 3;
-    if (key === "iterationTolerance") return 3e-5;
-    if (key.endsWith("Seconds")) return 0.1 + n / 100;
-    // weights: distinct values in (0.05, 0.95), away from the default
-    const w = 0.05 + ((n * 0.137) % 0.9);
-    return Math.abs(w - v) < 0.01 ? w + 0.02 : w;
-  };
-  return change("", saved) as IKSettingsObject;
-}
-
 /** Writes saved settings straight into the objects' properties, by the same paths (not through applySettings). */
 function setByProperty(ik: FullBodyBipedIK, saved: IKSettingsObject): void {
   const s = ik.solver;
@@ -327,7 +272,7 @@ function setByProperty(ik: FullBodyBipedIK, saved: IKSettingsObject): void {
     objects[`mappings.${k}`] = s.limbMappings[i]!;
   });
   for (const p of paths(saved)) {
-    if (p === "version") continue;
+    if (p === "version" || p === "customType") continue;
     const cut = p.lastIndexOf(".");
     const target = objects[cut < 0 ? "" : p.slice(0, cut)];
     if (target === undefined) throw new Error(`no object for ${p}`);
