@@ -193,6 +193,13 @@ export { RigComponent, type RigComponentOptions, type IKTarget } from "./babylon
 export { IKUpdateOrder } from "./babylon/scene-updater.js";
 export { InspectorSettings } from "./babylon/inspector-settings.js";
 export type { InspectorSetting, InspectorHost } from "./babylon/inspector-settings.js";
+export {
+  IK_SETTINGS_VERSION,
+  type IKSettingsObject,
+  type IKSettingValue,
+  type IKSettingsGroup,
+  type IKSettingField,
+} from "./babylon/ik-settings.js";
 export { ChainIK, CCDIK, FABRIK, FABRIKRoot, type ChainIKOptions, type FABRIKRootOptions } from "./babylon/chain-ik.js";
 export {
   IKSolverLimb,

@@ -7,6 +7,8 @@ import { Quat, conjugate, rotateVector } from "../math/quat.js";
 import { Vec3, normalize } from "../math/vec3.js";
 import { FBBIKError, setUpAs } from "../solver/errors.js";
 import { chainProblems, isAncestorBone } from "./bone-chain.js";
+import { AIM_FIELDS, linkWeightGroups } from "./family-settings.js";
+import type { IKSettingsGroup } from "./ik-settings.js";
 import { RigComponent, type RigComponentOptions, type IKTarget } from "./rig-component.js";
 import { IKUpdateOrder } from "./scene-updater.js";
 import { currentWorldMatrix } from "./world-matrix.js";
@@ -132,9 +134,25 @@ export class AimIK extends RigComponent {
     });
   }
 
+  /** Creates an AimIK ({@link create}) and loads the settings `parsed` into it: Babylon's `Parse` (see `serialize`). */
+  static Parse(parsed: unknown, scene: Scene, bones: readonly Bone[], options: AimIKOptions = {}): AimIK {
+    const ik = AimIK.create(scene, bones, options);
+    ik.applySettings(parsed);
+    return ik;
+  }
+
   /** "AimIK". */
   getClassName(): string {
     return "AimIK";
+  }
+
+  /** The component's settings, then the solver's weights, clamp and iterations and each bone's weight. */
+  protected override settingsGroups(): IKSettingsGroup[] {
+    return [
+      ...super.settingsGroups(),
+      { key: "solver", target: this.solver, fields: AIM_FIELDS },
+      ...linkWeightGroups("solver.links", this.solver.bones),
+    ];
   }
 
   /**

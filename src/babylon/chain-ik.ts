@@ -11,6 +11,8 @@ import { checkChain } from "./bone-chain.js";
 import type { BabylonRig } from "./babylon-rig.js";
 import type { BoneCollider } from "./bone-collider.js";
 import { BoneColliderSet, colliderBones } from "./bone-collider-set.js";
+import { FABRIK_ROOT_FIELDS, jointsGroups } from "./family-settings.js";
+import { type IKSettingsGroup, NON_NEGATIVE } from "./ik-settings.js";
 import { RigComponent, type RigComponentOptions, type IKTarget } from "./rig-component.js";
 import { IKUpdateOrder } from "./scene-updater.js";
 import { checkSkeletonScene } from "./skeleton-scene.js";
@@ -125,6 +127,15 @@ export abstract class ChainIK<S extends IKSolverJoints> extends RigComponent {
     this.toleranceWorld = value;
   }
 
+  /** The component's settings and its world tolerance, then the solver's and its bones' weights. */
+  protected override settingsGroups(): IKSettingsGroup[] {
+    return [
+      ...super.settingsGroups(),
+      { key: "", target: this, fields: { tolerance: NON_NEGATIVE } },
+      ...jointsGroups("solver", this.solver as unknown as IKSolverCCD | IKSolverFABRIK),
+    ];
+  }
+
   /** @internal */
   protected override solveTargetOwners(): void {
     this.solveTargetOwner(this.target);
@@ -176,6 +187,13 @@ export class CCDIK extends ChainIK<IKSolverCCD> {
     });
   }
 
+  /** Creates a CCDIK ({@link create}) and loads the settings `parsed` into it: Babylon's `Parse` (see `serialize`). */
+  static Parse(parsed: unknown, scene: Scene, bones: readonly Bone[], options: ChainIKOptions = {}): CCDIK {
+    const ik = CCDIK.create(scene, bones, options);
+    ik.applySettings(parsed);
+    return ik;
+  }
+
   /** "CCDIK". */
   getClassName(): string {
     return "CCDIK";
@@ -202,6 +220,13 @@ export class FABRIK extends ChainIK<IKSolverFABRIK> {
       checkSkeletonScene(scene, bones[0]);
       return new FABRIK(bones, options);
     });
+  }
+
+  /** Creates a FABRIK ({@link create}) and loads the settings `parsed` into it: Babylon's `Parse` (see `serialize`). */
+  static Parse(parsed: unknown, scene: Scene, bones: readonly Bone[], options: ChainIKOptions = {}): FABRIK {
+    const ik = FABRIK.create(scene, bones, options);
+    ik.applySettings(parsed);
+    return ik;
   }
 
   /** "FABRIK". */
@@ -291,9 +316,37 @@ export class FABRIKRoot extends RigComponent {
     });
   }
 
+  /**
+   * Creates a FABRIKRoot ({@link create}) and loads the settings `parsed` into it: Babylon's `Parse` (see
+   * `serialize`).
+   */
+  static Parse(
+    parsed: unknown,
+    scene: Scene,
+    root: Bone,
+    chains: readonly (readonly Bone[])[],
+    options: FABRIKRootOptions = {},
+  ): FABRIKRoot {
+    const ik = FABRIKRoot.create(scene, root, chains, options);
+    ik.applySettings(parsed);
+    return ik;
+  }
+
   /** "FABRIKRoot". */
   getClassName(): string {
     return "FABRIKRoot";
+  }
+
+  /** The component's settings, the root's pin and iterations, then each chain's pull and FABRIK settings. */
+  protected override settingsGroups(): IKSettingsGroup[] {
+    return [
+      ...super.settingsGroups(),
+      { key: "solver", target: this.solver, fields: FABRIK_ROOT_FIELDS },
+      ...this.solver.chains.flatMap((chain, i) => [
+        { key: `solver.chains.${i}`, target: chain, fields: { pull: NON_NEGATIVE } },
+        ...jointsGroups(`solver.chains.${i}.solver`, chain.solver),
+      ]),
+    ];
   }
 
   /** @internal */

@@ -1,26 +1,14 @@
 import { InspectableType } from "@babylonjs/core/Misc/iInspectable.js";
+import { FBBIK_EFFECTOR_KEYS, FBBIK_LIMB_KEYS } from "./fbbik-settings.js";
 import type { FBBIKSolver } from "./fbbik-solver.js";
 import { type InspectorSetting, secondsSetting, weightSetting } from "./inspector-settings.js";
 
+/** "leftShoulder" → "left shoulder": the Inspector's label of a saved settings key. */
+const label = (key: string): string => key.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`);
 /** The effectors in FinalIK's order, as property-name keys and labels. */
-const EFFECTORS = [
-  ["body", "body"],
-  ["leftShoulder", "left shoulder"],
-  ["rightShoulder", "right shoulder"],
-  ["leftThigh", "left thigh"],
-  ["rightThigh", "right thigh"],
-  ["leftHand", "left hand"],
-  ["rightHand", "right hand"],
-  ["leftFoot", "left foot"],
-  ["rightFoot", "right foot"],
-] as const;
+const EFFECTORS = FBBIK_EFFECTOR_KEYS.map((key) => [key, label(key)] as const);
 /** The limb chains (left arm, right arm, left leg, right leg), as keys and labels. */
-const CHAINS = [
-  ["leftArm", "left arm"],
-  ["rightArm", "right arm"],
-  ["leftLeg", "left leg"],
-  ["rightLeg", "right leg"],
-] as const;
+const CHAINS = FBBIK_LIMB_KEYS.map((key) => [key, label(key)] as const);
 
 /**
  * FullBodyBipedIK's main settings for Babylon's Inspector: enabled and its fade, the master weight, the

@@ -18,8 +18,10 @@ import type { SolverWarning } from "../solver/full-body.js";
 import { buildBipedSolver, resolveRootNode } from "./build-solver.js";
 import { rootFacingAxisToRef } from "./character-forward.js";
 import { fullBodyInspectorSettings } from "./fbbik-inspector.js";
+import { fullBodySettings } from "./fbbik-settings.js";
 import { FBBIKSolver } from "./fbbik-solver.js";
 import { EnableFade, EnablePass } from "./enable-fade.js";
+import { type IKSettingsGroup, type IKSettingsObject, applySettings, serializeSettings } from "./ik-settings.js";
 import { InspectorSettings } from "./inspector-settings.js";
 import type { OutputFade } from "./lod/output-fade.js";
 import { notifyDisposed } from "./dispose-notice.js";
@@ -214,6 +216,8 @@ export class FullBodyBipedIK {
   private readonly hookTargets: HookTargets[] = [];
   /** The fade of {@link enabled} over {@link enableFadeSeconds}. */
   private readonly enableFade: EnableFade;
+  /** Every setting {@link serialize} saves and {@link applySettings} loads. */
+  private readonly settings: readonly IKSettingsGroup[];
 
   private constructor(
     scene: Scene,
@@ -247,6 +251,7 @@ export class FullBodyBipedIK {
     this.visibility = new RigVisibility(this.rig, skeleton);
     this.enableFade = new EnableFade(scene, this.rig);
     this.enableFadeSeconds = options.enableFadeSeconds ?? 0;
+    this.settings = fullBodySettings(this);
     this.inspector = new InspectorSettings("fbbik_", fullBodyInspectorSettings(this));
     if (options.inspector ?? true) {
       if (references.root !== null) this.inspector.attach(references.root);
@@ -319,6 +324,44 @@ export class FullBodyBipedIK {
       if (e instanceof FBBIKError) return { problems: [...e.problems], warnings };
       throw e;
     }
+  }
+
+  /**
+   * Creates a FullBodyBipedIK on `skeleton` ({@link create}, with `options`) and loads the settings `parsed`
+   * into it ({@link applySettings}): Babylon's `Parse` for settings saved by {@link serialize}, from this
+   * character or another one.
+   */
+  static Parse(
+    parsed: unknown,
+    scene: Scene,
+    skeleton: Skeleton,
+    options: FullBodyBipedIKOptions = {},
+  ): FullBodyBipedIK {
+    const ik = FullBodyBipedIK.create(scene, skeleton, options);
+    ik.applySettings(parsed);
+    return ik;
+  }
+
+  /**
+   * The IK's settings as a plain JSON object (Babylon's `serialize`): `version`, `customType`, then the fades and
+   * FixTransforms, `solver` (weight, iterations, spine stiffness, pull body…), `bodyChain.pin`, `effectors` (each
+   * one's weights and fade, by name: `body`, `leftHand`…), `chains` (each limb's pull, reach, push and bend
+   * constraint weights) and `mappings`, in a fixed order. Not `enabled`, `autoUpdate`, targets or positions.
+   * Load it with {@link applySettings} or {@link Parse}; `JSON.stringify` it to keep it.
+   */
+  serialize(): IKSettingsObject {
+    return serializeSettings(this.settings, "FullBodyBipedIK");
+  }
+
+  /**
+   * Loads settings saved by {@link serialize} (whole or in part: what is left out keeps its value), from this
+   * character or another one. An unknown key, a value of the wrong kind or out of its range (weights in
+   * [0, 1]…) is warned once on {@link onWarningObservable} and skipped; another component's settings
+   * (`customType`) load nothing, warned once. Nothing throws.
+   */
+  applySettings(parsed: unknown): void {
+    const warn = (cause: string, message: string) => this.report(cause, `FullBodyBipedIK: ${message}`);
+    applySettings(this.settings, parsed, warn, "FullBodyBipedIK");
   }
 
   /** The class name, as Babylon's own objects report it. */

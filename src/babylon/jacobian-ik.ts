@@ -7,6 +7,8 @@ import type { JacobianJoint } from "../jacobian/jacobian-joint.js";
 import { Quat } from "../math/quat.js";
 import type { Vec3 } from "../math/vec3.js";
 import { FBBIKError, setUpAs } from "../solver/errors.js";
+import { JACOBIAN_EFFECTOR_FIELDS, JACOBIAN_FIELDS } from "./family-settings.js";
+import { type IKSettingsGroup, NON_NEGATIVE } from "./ik-settings.js";
 import { RigComponent, type RigComponentOptions, type IKTarget } from "./rig-component.js";
 import type { Scene } from "@babylonjs/core/scene.js";
 import { IKUpdateOrder } from "./scene-updater.js";
@@ -192,9 +194,29 @@ export class JacobianIK extends RigComponent {
     return e;
   }
 
+  /**
+   * Creates a JacobianIK ({@link create}) and loads the settings `parsed` into it: Babylon's `Parse` (see
+   * `serialize`; the effectors' settings go to the effectors of `options` and those added before, by index).
+   */
+  static Parse(parsed: unknown, scene: Scene, bones: readonly Bone[], options: JacobianIKOptions = {}): JacobianIK {
+    const ik = JacobianIK.create(scene, bones, options);
+    ik.applySettings(parsed);
+    return ik;
+  }
+
   /** @inheritdoc */
   getClassName(): string {
     return "JacobianIK";
+  }
+
+  /** The component's settings and world tolerance, the solver's, then each effector's weights and priority. */
+  protected override settingsGroups(): IKSettingsGroup[] {
+    return [
+      ...super.settingsGroups(),
+      { key: "", target: this, fields: { tolerance: NON_NEGATIVE } },
+      { key: "solver", target: this.solver, fields: JACOBIAN_FIELDS },
+      ...this.effectors.map((e, i) => ({ key: `effectors.${i}`, target: e, fields: JACOBIAN_EFFECTOR_FIELDS })),
+    ];
   }
 
   /** @inheritdoc */

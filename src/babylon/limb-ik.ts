@@ -6,6 +6,8 @@ import { Vec3, cross, dot, length, lengthSq, normalize, scale, sub } from "../ma
 import { FBBIKError, setUpAs } from "../solver/errors.js";
 import { checkChain } from "./bone-chain.js";
 import { detectBipedFacing } from "./character-forward.js";
+import { LIMB_FIELDS } from "./family-settings.js";
+import type { IKSettingsGroup } from "./ik-settings.js";
 import { RigComponent, type RigComponentOptions, type IKTarget } from "./rig-component.js";
 import { IKUpdateOrder } from "./scene-updater.js";
 import { checkSkeletonScene } from "./skeleton-scene.js";
@@ -121,9 +123,31 @@ export class LimbIK extends RigComponent {
     });
   }
 
+  /**
+   * Creates a LimbIK ({@link create}) and loads the settings `parsed` into it (`applySettings`): Babylon's `Parse`
+   * for settings saved by `serialize`, from this limb or another one.
+   */
+  static Parse(
+    parsed: unknown,
+    scene: Scene,
+    upper: Bone,
+    middle: Bone,
+    end: Bone,
+    options: LimbIKOptions = {},
+  ): LimbIK {
+    const ik = LimbIK.create(scene, upper, middle, end, options);
+    ik.applySettings(parsed);
+    return ik;
+  }
+
   /** "LimbIK". */
   getClassName(): string {
     return "LimbIK";
+  }
+
+  /** The component's settings, then the solver's weights and bend modifier. */
+  protected override settingsGroups(): IKSettingsGroup[] {
+    return [...super.settingsGroups(), { key: "solver", target: this.solver, fields: LIMB_FIELDS }];
   }
 
   /**

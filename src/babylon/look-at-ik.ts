@@ -6,6 +6,8 @@ import { Vec3, normalize } from "../math/vec3.js";
 import { FBBIKError, setUpAs } from "../solver/errors.js";
 import { chainProblems, isAncestorBone } from "./bone-chain.js";
 import { detectBipedFacing } from "./character-forward.js";
+import { LOOK_AT_FIELDS } from "./family-settings.js";
+import type { IKSettingsGroup } from "./ik-settings.js";
 import { RigComponent, type RigComponentOptions, type IKTarget } from "./rig-component.js";
 import { IKUpdateOrder } from "./scene-updater.js";
 import { checkSkeletonScene } from "./skeleton-scene.js";
@@ -97,9 +99,21 @@ export class LookAtIK extends RigComponent {
     });
   }
 
+  /** Creates a LookAtIK ({@link create}) and loads the settings `parsed` into it: Babylon's `Parse`. */
+  static Parse(parsed: unknown, scene: Scene, bones: LookAtBones, options: LookAtIKOptions = {}): LookAtIK {
+    const ik = LookAtIK.create(scene, bones, options);
+    ik.applySettings(parsed);
+    return ik;
+  }
+
   /** "LookAtIK". */
   getClassName(): string {
     return "LookAtIK";
+  }
+
+  /** The component's settings, then the solver's weights and clamps. */
+  protected override settingsGroups(): IKSettingsGroup[] {
+    return [...super.settingsGroups(), { key: "solver", target: this.solver, fields: LOOK_AT_FIELDS }];
   }
 
   /** @internal */

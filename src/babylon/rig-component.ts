@@ -15,6 +15,8 @@ import type { SolverWarning } from "../solver/full-body.js";
 import { BabylonRig } from "./babylon-rig.js";
 import { notifyDisposed } from "./dispose-notice.js";
 import { EnableFade, EnablePass } from "./enable-fade.js";
+import { COMPONENT_FIELDS } from "./family-settings.js";
+import { type IKSettingsGroup, type IKSettingsObject, applySettings, serializeSettings } from "./ik-settings.js";
 import { type InspectorSetting, InspectorSettings, secondsSetting, weightSetting } from "./inspector-settings.js";
 import { RigDetachment } from "./rig-attachment.js";
 import { RigVisibility } from "./rig-visibility.js";
@@ -235,6 +237,34 @@ export abstract class RigComponent {
 
   /** The class name, as Babylon's own objects report it. */
   abstract getClassName(): string;
+
+  /**
+   * The component's settings as a plain JSON object (Babylon's `serialize`): `version`, `customType` (the class
+   * name), `enableFadeSeconds`, `fixTransforms`, then the solver's parameters under `solver` (a chain's per-bone
+   * weights under `solver.links`), in a fixed order. Not `enabled`, `autoUpdate`, bones, targets or limits.
+   * Load it with {@link applySettings} or the class's static `Parse`; `JSON.stringify` it to keep it.
+   */
+  serialize(): IKSettingsObject {
+    return serializeSettings(this.settingsGroups(), this.getClassName());
+  }
+
+  /**
+   * Loads settings saved by {@link serialize} (whole or in part: what is left out keeps its value), from this
+   * component or one of its class on another chain or character. An unknown key, a value of the wrong kind or out
+   * of range is warned once on {@link onWarningObservable} and skipped; another class's settings (`customType`)
+   * load nothing, warned once. Nothing throws.
+   */
+  applySettings(parsed: unknown): void {
+    applySettings(this.settingsGroups(), parsed, (cause, message) => this.warn(cause, message), this.getClassName());
+  }
+
+  /**
+   * Every setting {@link serialize} saves and {@link applySettings} loads, the one list both walk: the
+   * component's fade and FixTransforms; a subclass adds its solver's (built per call: a list may grow).
+   */
+  protected settingsGroups(): IKSettingsGroup[] {
+    return [{ key: "", target: this, fields: COMPONENT_FIELDS }];
+  }
 
   /** Reads the targets and runs the solver on the rig (between the rig's read and write). */
   protected abstract solve(): void;

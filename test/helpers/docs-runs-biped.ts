@@ -9,7 +9,14 @@ import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { Scene } from "@babylonjs/core/scene.js";
 import { expect } from "vitest";
-import { type EffectorHandles, FBBIKError, FullBodyBipedIK, IKLevel, IKLevelOfDetail } from "../../src/index.js";
+import {
+  type EffectorHandles,
+  FBBIKError,
+  FullBodyBipedIK,
+  IKLevel,
+  IKLevelOfDetail,
+  LimbIK,
+} from "../../src/index.js";
 import { loadModel, proceduralIdle } from "./babylon-scene.js";
 import { tailRig } from "./docs-rigs.js";
 import { type ExampleRun, armReach, expectNear, expectNoWarnings } from "./docs-world.js";
@@ -563,6 +570,43 @@ export const BIPED_RUNS: Record<string, ExampleRun> = {
     const hand = pose.positions[pose.indexOf("hand.L")];
     expectNear("hand.L", new Vector3(hand.x, hand.y, hand.z), new Vector3(0.5, 1.1, 0.4), 0.005);
     expect(logs().length).toBe(1);
+  },
+
+  async saveAndLoadSettings({ world, load, logs }) {
+    const ik = await world.ik();
+    const other = await world.mannequin();
+    const copy: FullBodyBipedIK = (await load()).saveAndLoadSettings(ik, other.scene, other.skeleton);
+    try {
+      expect(copy.skeleton).toBe(other.skeleton);
+      expect(copy.solver.leftHandEffector.positionWeight).toBe(1);
+      expect(copy.solver.leftArmChain.pull).toBe(0.4);
+      // everything else as tuned on UAL; the part loaded afterwards went to UAL's IK alone
+      const saved = ik.serialize();
+      expect(copy.serialize()).toEqual({ ...saved, solver: { ...(saved.solver as object), spineStiffness: 0.5 } });
+      expect(ik.solver.spineStiffness).toBe(0.8);
+      expect(copy.solver.spineStiffness).toBe(0.5);
+      expectNoWarnings(ik);
+      expect(logs().length).toBe(0);
+    } finally {
+      copy.dispose();
+    }
+  },
+
+  async copyLimbSettings({ world, load, logs }) {
+    const m = await world.model();
+    const bones = (side: "left" | "right") =>
+      [world.bone(`${side}UpperArm`), world.bone(`${side}Forearm`), world.bone(`${side}Hand`)] as const;
+    const arm = world.own(LimbIK.create(m.scene, ...bones("left")));
+    const copy = world.own((await load()).copyLimbSettings(arm, m.scene, ...bones("right")) as LimbIK);
+    expect(copy.bones).toEqual(bones("right"));
+    expect(copy.solver.bendModifier).toBe("goal");
+    expect(copy.solver.bendGoalWeight).toBe(0.6);
+    const saved = arm.serialize();
+    expect(saved.customType).toBe("LimbIK");
+    expect(copy.serialize()).toEqual(saved);
+    expectNoWarnings(arm);
+    expectNoWarnings(copy);
+    expect(logs().length).toBe(0);
   },
 
   async showInInspector({ world, load, logs }) {

@@ -15,6 +15,8 @@ import type { GrounderFBBIKOptions, GrounderSpineEffector } from "./grounder-fbb
 import { Observable, type Observer } from "@babylonjs/core/Misc/observable.js";
 import { disposeWith, notifyDisposed } from "../../babylon/dispose-notice.js";
 import { EnableFade, EnablePass } from "../../babylon/enable-fade.js";
+import { type IKSettingsObject, applySettings, serializeSettings } from "../../babylon/ik-settings.js";
+import { grounderSettings } from "./grounder-fbbik-settings.js";
 
 export { type GrounderFBBIKOptions, GrounderSpineEffector } from "./grounder-fbbik-options.js";
 
@@ -232,6 +234,37 @@ export class GrounderFBBIK {
   /** Attaches a grounder to `ik` (same as the constructor). */
   static create(ik: FullBodyBipedIK, options: GrounderFBBIKOptions = {}): GrounderFBBIK {
     return new GrounderFBBIK(ik, options);
+  }
+
+  /**
+   * Creates a grounder on `ik` ({@link create}, with `options`) and loads the settings `parsed` into it
+   * ({@link applySettings}): Babylon's `Parse` for settings saved by {@link serialize}.
+   */
+  static Parse(parsed: unknown, ik: FullBodyBipedIK, options: GrounderFBBIKOptions = {}): GrounderFBBIK {
+    const grounder = new GrounderFBBIK(ik, options);
+    grounder.applySettings(parsed);
+    return grounder;
+  }
+
+  /**
+   * The grounder's settings as a plain JSON object (Babylon's `serialize`): `version`, `customType`, its
+   * `weight`, `enableFadeSeconds`, `spineBend` and `spineSpeed`, then `solver` (quality as 0–2, lengths in world
+   * units as set, speeds, the pelvis's and feet's weights). Not `enabled`, `root`, `spine` or the probe. The IK's
+   * own settings are the IK's `serialize()`.
+   */
+  serialize(): IKSettingsObject {
+    return serializeSettings(grounderSettings(this), "GrounderFBBIK");
+  }
+
+  /**
+   * Loads settings saved by {@link serialize} (whole or in part), from this grounder or another character's. An
+   * unknown key, a bad value or another component's settings are warned once on the IK's `onWarningObservable`
+   * (`grounder:settings:…`) and skipped; nothing throws.
+   */
+  applySettings(parsed: unknown): void {
+    const warn = (cause: string, message: string) =>
+      this.ik.solver.inner.warn(`grounder:${cause}`, `GrounderFBBIK: ${message}`);
+    applySettings(grounderSettings(this), parsed, warn, "GrounderFBBIK");
   }
 
   /** The character's length unit (`height / 1.8`): what the default lengths were scaled by. */

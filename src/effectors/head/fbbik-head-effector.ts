@@ -22,12 +22,14 @@ import {
   HeadBendBone,
   type HeadSettingHolder,
   HeadSettingValues,
+  headEffectorSettings,
 } from "./head-effector-settings.js";
 import { HeadPassInput, bendSpine, ccdPass, stretchBones } from "./head-passes.js";
 import { RotationIO, clampRotation, partialRotation } from "./head-rotation.js";
 import { HeadTorso } from "./head-torso.js";
 import { disposeWith, notifyDisposed } from "../../babylon/dispose-notice.js";
 import { EnableFade, EnablePass } from "../../babylon/enable-fade.js";
+import { type IKSettingsObject, applySettings, serializeSettings } from "../../babylon/ik-settings.js";
 
 export { type FBBIKHeadEffectorOptions, HeadBendBone } from "./head-effector-settings.js";
 
@@ -307,6 +309,36 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
   /** Attaches a head effector to `ik` (same as the constructor). */
   static create(ik: FullBodyBipedIK, options: FBBIKHeadEffectorOptions = {}): FBBIKHeadEffector {
     return new FBBIKHeadEffector(ik, options);
+  }
+
+  /**
+   * Creates a head effector on `ik` ({@link create}, with `options`) and loads the settings `parsed` into it
+   * ({@link applySettings}): Babylon's `Parse` for settings saved by {@link serialize}.
+   */
+  static Parse(parsed: unknown, ik: FullBodyBipedIK, options: FBBIKHeadEffectorOptions = {}): FBBIKHeadEffector {
+    const head = new FBBIKHeadEffector(ik, options);
+    head.applySettings(parsed);
+    return head;
+  }
+
+  /**
+   * The effector's settings as a plain JSON object (Babylon's `serialize`): `version`, `customType`, the weights,
+   * clamps, knee angle, CCD damping, stretch, `handsPullBody`, `fixHead` and the fades, then each bend bone's weight
+   * by index (`bendBones.<i>.weight`). Not `enabled`, the target, nor which bones bend, turn or stretch (the rig's).
+   */
+  serialize(): IKSettingsObject {
+    return serializeSettings(headEffectorSettings(this), "FBBIKHeadEffector");
+  }
+
+  /**
+   * Loads settings saved by {@link serialize} (whole or in part), from this effector or another character's. An
+   * unknown key (a bend bone this rig does not have), a bad value or another component's settings are warned once
+   * on the IK's `onWarningObservable` (`headEffector:settings:…`) and skipped; nothing throws.
+   */
+  applySettings(parsed: unknown): void {
+    const warn = (cause: string, message: string) =>
+      this.warn(`headEffector:${cause}`, `FBBIKHeadEffector: ${message}`);
+    applySettings(headEffectorSettings(this), parsed, warn, "FBBIKHeadEffector");
   }
 
   /** The class name, as Babylon's own objects report it. */

@@ -6,6 +6,15 @@
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import type { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import { linkWeightGroups } from "../../babylon/family-settings.js";
+import {
+  FLAG,
+  type IKSettingField,
+  type IKSettingsGroup,
+  NON_NEGATIVE,
+  WEIGHT,
+  rangeField,
+} from "../../babylon/ik-settings.js";
 
 /** A spine bone bent toward the head target's rotation, with its share (FinalIK's BendBone). */
 export class HeadBendBone {
@@ -105,6 +114,39 @@ export const HEAD_SETTINGS = [
   "maxStretch",
   "fadeSeconds",
 ] as const;
+
+/** The saved settings: the numeric ones with their ranges, the switches and the fade of `enabled`. */
+const HEAD_FIELDS: Readonly<
+  Record<HeadSettingName | "handsPullBody" | "fixHead" | "enableFadeSeconds", IKSettingField>
+> = {
+  weight: WEIGHT,
+  positionWeight: WEIGHT,
+  rotationWeight: WEIGHT,
+  bodyWeight: WEIGHT,
+  thighWeight: WEIGHT,
+  minKneeAngle: rangeField(0, 170),
+  bodyClampWeight: WEIGHT,
+  headClampWeight: WEIGHT,
+  bendWeight: WEIGHT,
+  CCDWeight: WEIGHT,
+  roll: WEIGHT,
+  damper: { kind: "number", max: 1000 },
+  postStretchWeight: WEIGHT,
+  maxStretch: NON_NEGATIVE,
+  fadeSeconds: NON_NEGATIVE,
+  handsPullBody: FLAG,
+  fixHead: FLAG,
+  enableFadeSeconds: NON_NEGATIVE,
+};
+
+/**
+ * Every setting of a head effector, the one list its `serialize` and `applySettings` walk: its weights, clamps,
+ * stretch and fades, then each bend bone's weight by index (`bendBones.<i>.weight`). The bone lists themselves
+ * (bend, CCD and stretch bones) are the rig's, chosen at create: not saved.
+ */
+export function headEffectorSettings(head: { readonly bendBones: readonly HeadBendBone[] }): IKSettingsGroup[] {
+  return [{ key: "", target: head, fields: HEAD_FIELDS }, ...linkWeightGroups("bendBones", head.bendBones)];
+}
 
 /** A numeric setting's name. */
 export type HeadSettingName = (typeof HEAD_SETTINGS)[number];

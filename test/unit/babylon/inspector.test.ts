@@ -10,6 +10,7 @@ import type { BabylonChain } from "../../../src/babylon/babylon-chain.js";
 import type { BabylonEffector } from "../../../src/babylon/babylon-effector.js";
 import { AimIK } from "../../../src/babylon/aim-ik.js";
 import { CCDIK, FABRIK, FABRIKRoot } from "../../../src/babylon/chain-ik.js";
+import { FBBIK_EFFECTOR_KEYS, FBBIK_LIMB_KEYS } from "../../../src/babylon/fbbik-settings.js";
 import { FullBodyBipedIK } from "../../../src/babylon/full-body-biped-ik.js";
 import { JacobianIK } from "../../../src/babylon/jacobian-ik.js";
 import { LimbIK } from "../../../src/babylon/limb-ik.js";
@@ -22,18 +23,9 @@ afterEach(() => {
   while (open.length > 0) open.pop()!.dispose();
 });
 
-const EFFECTORS = [
-  "body",
-  "leftShoulder",
-  "rightShoulder",
-  "leftThigh",
-  "rightThigh",
-  "leftHand",
-  "rightHand",
-  "leftFoot",
-  "rightFoot",
-];
-const CHAINS = ["leftArm", "rightArm", "leftLeg", "rightLeg"];
+/** The effectors and limb chains by the keys their settings are saved and shown under. */
+const EFFECTORS = FBBIK_EFFECTOR_KEYS;
+const CHAINS = FBBIK_LIMB_KEYS;
 
 /** The expected settings, each read and written straight on the solver (by its public names). */
 function expected(ik: FullBodyBipedIK): Map<string, { get(): number | boolean; set(v: number | boolean): void }> {

@@ -1,0 +1,62 @@
+/**
+ * The saved settings of {@link GrounderFBBIK}: one list of fields for the grounder and one for its
+ * {@link Grounding} solver, walked both ways by `serialize` and `applySettings`.
+ * @module
+ */
+import {
+  FLAG,
+  type IKSettingField,
+  type IKSettingsGroup,
+  NON_NEGATIVE,
+  NUMBER,
+  WEIGHT,
+  integerField,
+  rangeField,
+} from "../../babylon/ik-settings.js";
+import type { Grounding } from "./grounding.js";
+
+/**
+ * The grounder's own settings (not `enabled`, the app's state; not `spine`, a list of effectors the app builds,
+ * nor `root` and `height`, the character's).
+ */
+const GROUNDER_FIELDS: Readonly<Record<string, IKSettingField>> = {
+  weight: WEIGHT,
+  enableFadeSeconds: NON_NEGATIVE,
+  spineBend: NUMBER,
+  spineSpeed: NON_NEGATIVE,
+};
+
+/**
+ * The grounding solver's settings: quality (`GroundingQuality`: Fastest 0, Simple 1, Best 2), lengths in world
+ * units as set, speeds, weights. Not `lengthUnit` (the character's size at create) nor the per-frame
+ * `lengthScale`, `deltaTime` and `frameTime`.
+ */
+const GROUNDING_FIELDS: Readonly<Record<string, IKSettingField>> = {
+  quality: integerField(0, 2),
+  maxStep: NON_NEGATIVE,
+  heightOffset: NUMBER,
+  footSpeed: NON_NEGATIVE,
+  footRadius: NON_NEGATIVE,
+  footCenterOffset: NUMBER,
+  prediction: NON_NEGATIVE,
+  footRotationWeight: WEIGHT,
+  footRotationSpeed: NON_NEGATIVE,
+  maxFootRotationAngle: rangeField(0, 90),
+  rotateSolver: FLAG,
+  pelvisSpeed: NON_NEGATIVE,
+  pelvisDamper: WEIGHT,
+  lowerPelvisWeight: NON_NEGATIVE,
+  liftPelvisWeight: NON_NEGATIVE,
+  pelvisReachWeight: WEIGHT,
+  rootSphereCastRadius: NON_NEGATIVE,
+  overstepFallsDown: FLAG,
+  sphereProbeRays: integerField(3, 32),
+};
+
+/** Every setting of a grounder, the one list its `serialize` and `applySettings` walk. */
+export function grounderSettings(grounder: { readonly solver: Grounding }): IKSettingsGroup[] {
+  return [
+    { key: "", target: grounder, fields: GROUNDER_FIELDS },
+    { key: "solver", target: grounder.solver, fields: GROUNDING_FIELDS },
+  ];
+}
