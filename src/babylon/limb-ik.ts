@@ -6,9 +6,10 @@ import { Vec3, cross, dot, length, lengthSq, normalize, scale, sub } from "../ma
 import { FBBIKError, setUpAs } from "../solver/errors.js";
 import { checkChain } from "./bone-chain.js";
 import { detectBipedFacing } from "./character-forward.js";
-import { RigComponent, type RigComponentOptions, type IKTarget } from "./rig-component.js";
+import { RIG_COMPONENT_OPTION_KINDS, RigComponent, type RigComponentOptions, type IKTarget } from "./rig-component.js";
 import { IKUpdateOrder } from "./scene-updater.js";
 import { checkSkeletonScene } from "./skeleton-scene.js";
+import type { OptionKinds } from "./option-check.js";
 
 const tv = new Vec3();
 
@@ -30,6 +31,15 @@ export interface LimbIKOptions extends RigComponentOptions {
    */
   bendNormal?: Vector3;
 }
+
+/** The kinds of {@link LimbIKOptions}, for the check at create. */
+export const LIMB_IK_OPTION_KINDS: OptionKinds<LimbIKOptions> = {
+  ...RIG_COMPONENT_OPTION_KINDS,
+  target: "object|null",
+  bendGoal: "object|null",
+  bendModifier: "string",
+  bendNormal: "object",
+};
 
 /**
  * FinalIK's LimbIK on a Babylon skeleton: an arm or a leg (upper, middle and end bone) solved exactly by the
@@ -65,7 +75,13 @@ export class LimbIK extends RigComponent {
     const skeleton = upper.getSkeleton();
     checkChain([upper, middle, end], 3);
     const parent = upper.getParent();
-    super(skeleton, parent !== null ? [upper, middle, end, parent] : [upper, middle, end], options, IKUpdateOrder.Limb);
+    super(
+      skeleton,
+      parent !== null ? [upper, middle, end, parent] : [upper, middle, end],
+      options,
+      IKUpdateOrder.Limb,
+      LIMB_IK_OPTION_KINDS,
+    );
     const rig = this.rig;
     this.bones = [upper, middle, end];
     const facing = detectBipedFacing(this.skeleton, options.mesh ?? null);

@@ -6,9 +6,10 @@ import { Vec3, normalize } from "../math/vec3.js";
 import { FBBIKError, setUpAs } from "../solver/errors.js";
 import { chainProblems, isAncestorBone } from "./bone-chain.js";
 import { detectBipedFacing } from "./character-forward.js";
-import { RigComponent, type RigComponentOptions, type IKTarget } from "./rig-component.js";
+import { RIG_COMPONENT_OPTION_KINDS, RigComponent, type RigComponentOptions, type IKTarget } from "./rig-component.js";
 import { IKUpdateOrder } from "./scene-updater.js";
 import { checkSkeletonScene } from "./skeleton-scene.js";
+import type { OptionKinds } from "./option-check.js";
 
 /** The bones a {@link LookAtIK} turns. */
 export interface LookAtBones {
@@ -31,6 +32,13 @@ export interface LookAtIKOptions extends RigComponentOptions {
    */
   forward?: Vector3;
 }
+
+/** The kinds of {@link LookAtIKOptions}, for the check at create. */
+export const LOOK_AT_IK_OPTION_KINDS: OptionKinds<LookAtIKOptions> = {
+  ...RIG_COMPONENT_OPTION_KINDS,
+  target: "object|null",
+  forward: "object",
+};
 
 const tv = new Vec3();
 
@@ -64,7 +72,7 @@ export class LookAtIK extends RigComponent {
       problems.push(`the head "${bones.head.name}" is not under the spine's last bone "${top.name}"`);
     }
     if (problems.length > 0) throw new FBBIKError(problems);
-    super(skeleton, all, options, IKUpdateOrder.LookAt);
+    super(skeleton, all, options, IKUpdateOrder.LookAt, LOOK_AT_IK_OPTION_KINDS);
     const rig = this.rig;
     let forward: Vec3 | undefined;
     // a Z-up armature (Mixamo exports, .babylon files) or a character facing −Z makes +Z a poor guess
