@@ -46,9 +46,12 @@ function kindOf(value: unknown): string {
   return value === null ? "null" : typeof value;
 }
 
-/** True when `value` is of `kind` ("number", "object|null"…); undefined always is: every option may be left out. */
+/**
+ * True when `value` is of `kind` ("number", "object|null"…). Undefined and null always are: every option may be
+ * left out, and the components read a null one as left out (`??`), as they did before this check.
+ */
 function holds(value: unknown, kind: string): boolean {
-  if (value === undefined) return true;
+  if (value === undefined || value === null) return true;
   const is = kindOf(value);
   return kind.split("|").some((k) => k === "any" || k === is);
 }
