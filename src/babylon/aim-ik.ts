@@ -9,10 +9,11 @@ import { FBBIKError, setUpAs } from "../solver/errors.js";
 import { chainProblems, isAncestorBone } from "./bone-chain.js";
 import { AIM_FIELDS, linkWeightGroups } from "./family-settings.js";
 import type { IKSettingsGroup } from "./ik-settings.js";
-import { RigComponent, type RigComponentOptions, type IKTarget } from "./rig-component.js";
+import { RIG_COMPONENT_OPTION_KINDS, RigComponent, type RigComponentOptions, type IKTarget } from "./rig-component.js";
 import { IKUpdateOrder } from "./scene-updater.js";
 import { currentWorldMatrix } from "./world-matrix.js";
 import { checkSkeletonScene } from "./skeleton-scene.js";
+import type { OptionKinds } from "./option-check.js";
 
 /** Options of {@link AimIK.create}. */
 export interface AimIKOptions extends RigComponentOptions {
@@ -32,6 +33,17 @@ export interface AimIKOptions extends RigComponentOptions {
   /** The axis turned toward the pole target, in the aim bone's frame (default +Y). */
   poleAxis?: Vector3;
 }
+
+/** The kinds of {@link AimIKOptions}, for the check at create. */
+export const AIM_IK_OPTION_KINDS: OptionKinds<AimIKOptions> = {
+  ...RIG_COMPONENT_OPTION_KINDS,
+  target: "object|null",
+  aimBone: "object",
+  aimTransform: "object",
+  axis: "object",
+  poleTarget: "object|null",
+  poleAxis: "object",
+};
 
 const tq = new Quat();
 const tv = new Vec3();
@@ -73,7 +85,13 @@ export class AimIK extends RigComponent {
       problems.push(`aimBone "${aimBone.name}" is not the chain's last bone "${last.name}" or under it`);
     }
     if (problems.length > 0) throw new FBBIKError(problems);
-    super(skeleton, aimBone === bones[bones.length - 1] ? bones : [...bones, aimBone], options, IKUpdateOrder.Aim);
+    super(
+      skeleton,
+      aimBone === bones[bones.length - 1] ? bones : [...bones, aimBone],
+      options,
+      IKUpdateOrder.Aim,
+      AIM_IK_OPTION_KINDS,
+    );
     const rig = this.rig;
     this.bones = [...bones];
     const aimId = rig.idOf(aimBone);

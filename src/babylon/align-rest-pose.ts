@@ -1,7 +1,8 @@
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
-import type { BipedNameMapOptions } from "./biped-name-map.js";
+import { BIPED_NAME_MAP_OPTION_KINDS, type BipedNameMapOptions } from "./biped-name-map.js";
+import { checkLoggedOptions } from "./option-check.js";
 import { type BipedReferences, resolveBipedReferences } from "./biped-references.js";
 
 /** The limb segments turned, each a bone and the joint it points at, parents before children. */
@@ -120,6 +121,7 @@ function segment(
  * them as for {@link bipedNameMap}.
  */
 export function alignRestPose(source: Skeleton, target: Skeleton, options: BipedNameMapOptions = {}): () => void {
+  checkLoggedOptions("alignRestPose", options, BIPED_NAME_MAP_OPTION_KINDS);
   const s = resolveBipedReferences(source, options.sourceReferences).references;
   const t = resolveBipedReferences(target, options.targetReferences).references;
   const saved = target.bones.map((b) => b.getRestMatrix().clone());

@@ -2,6 +2,7 @@ import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import { type BipedReferences, type BipedReferencesInput, resolveBipedReferences } from "./biped-references.js";
 import { fingersOf, toeOf } from "./biped-digits.js";
+import { type OptionKinds, checkLoggedOptions } from "./option-check.js";
 
 /** Options of {@link bipedNameMap}. The toes and fingers are looked for under the feet and hands these give. */
 export interface BipedNameMapOptions {
@@ -10,6 +11,12 @@ export interface BipedNameMapOptions {
   /** Overrides for the target's detected references. */
   targetReferences?: BipedReferencesInput;
 }
+
+/** The kinds of {@link BipedNameMapOptions}, for the check at create. */
+export const BIPED_NAME_MAP_OPTION_KINDS: OptionKinds<BipedNameMapOptions> = {
+  sourceReferences: "object",
+  targetReferences: "object",
+};
 
 /**
  * Pairs a chain of `length` bones with one of `count`, both ends kept: bone `k` of the shorter chain (of `n`)
@@ -71,6 +78,7 @@ export function bipedNameMap(
   target: Skeleton,
   options: BipedNameMapOptions = {},
 ): Map<string, string> {
+  checkLoggedOptions("bipedNameMap", options, BIPED_NAME_MAP_OPTION_KINDS);
   const s = resolveBipedReferences(source, options.sourceReferences).references;
   const t = resolveBipedReferences(target, options.targetReferences).references;
   const map = new Map<string, string>();

@@ -13,9 +13,10 @@ import type { BoneCollider } from "./bone-collider.js";
 import { BoneColliderSet, colliderBones } from "./bone-collider-set.js";
 import { FABRIK_ROOT_FIELDS, jointsGroups } from "./family-settings.js";
 import { type IKSettingsGroup, NON_NEGATIVE } from "./ik-settings.js";
-import { RigComponent, type RigComponentOptions, type IKTarget } from "./rig-component.js";
+import { RIG_COMPONENT_OPTION_KINDS, RigComponent, type RigComponentOptions, type IKTarget } from "./rig-component.js";
 import { IKUpdateOrder } from "./scene-updater.js";
 import { checkSkeletonScene } from "./skeleton-scene.js";
+import type { OptionKinds } from "./option-check.js";
 
 /** Options of {@link CCDIK.create} and {@link FABRIK.create}. */
 export interface ChainIKOptions extends RigComponentOptions {
@@ -37,6 +38,15 @@ export interface ChainIKOptions extends RigComponentOptions {
    */
   colliders?: readonly BoneCollider[];
 }
+
+/** The kinds of {@link ChainIKOptions}, for the check at create. */
+export const CHAIN_IK_OPTION_KINDS: OptionKinds<ChainIKOptions> = {
+  ...RIG_COMPONENT_OPTION_KINDS,
+  target: "object|null",
+  maxIterations: "number",
+  tolerance: "number",
+  colliders: "object",
+};
 
 /**
  * A chain of bones solved by one of the joint-frame solvers ({@link IKSolverJoints}) on a Babylon skeleton:
@@ -69,7 +79,7 @@ export abstract class ChainIK<S extends IKSolverJoints> extends RigComponent {
     const skeleton = bones[0]?.getSkeleton();
     if (skeleton === undefined) throw new FBBIKError(["no bones given"]);
     checkChain(bones, 2);
-    super(skeleton, colliderBones(bones, options.colliders), options, IKUpdateOrder.Chain);
+    super(skeleton, colliderBones(bones, options.colliders), options, IKUpdateOrder.Chain, CHAIN_IK_OPTION_KINDS);
     this.bones = [...bones];
     const rig: BabylonRig = this.rig;
     const ids = bones.map((b) => rig.idOf(b));
@@ -243,6 +253,13 @@ export interface FABRIKRootOptions extends RigComponentOptions {
   maxIterations?: number;
 }
 
+/** The kinds of {@link FABRIKRootOptions}, for the check at create. */
+export const FABRIK_ROOT_OPTION_KINDS: OptionKinds<FABRIKRootOptions> = {
+  ...RIG_COMPONENT_OPTION_KINDS,
+  targets: "object",
+  maxIterations: "number",
+};
+
 /**
  * FinalIK's FABRIKRoot on a Babylon skeleton: several FABRIK chains hanging from one root bone (the fingers
  * of a hand, the tails of a multi-tail). Each chain's tip follows its target; the root moves (never turns)
@@ -279,7 +296,7 @@ export class FABRIKRoot extends RigComponent {
     }
     if (problems.length > 0) throw new FBBIKError(problems);
     for (const c of chains) checkChain(c, 2);
-    super(skeleton, [root, ...chains.flat()], options, IKUpdateOrder.Chain);
+    super(skeleton, [root, ...chains.flat()], options, IKUpdateOrder.Chain, FABRIK_ROOT_OPTION_KINDS);
     this.root = root;
     this.chainBones = chains.map((c) => [...c]);
     const rig = this.rig;

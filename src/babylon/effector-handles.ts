@@ -22,6 +22,7 @@ import type { BabylonEffector } from "./babylon-effector.js";
 import { notifyDisposed } from "./dispose-notice.js";
 import type { FullBodyBipedIK } from "./full-body-biped-ik.js";
 import { currentWorldMatrix } from "./world-matrix.js";
+import { type OptionKinds, checkOptions, warnUnknownOptions } from "./option-check.js";
 
 /** What a handle drives: an effector of each kind, or a limb's bend goal. */
 export type EffectorHandleKind = "body" | "shoulder" | "thigh" | "hand" | "foot" | "bendGoal";
@@ -67,6 +68,14 @@ export interface EffectorHandlesOptions {
    */
   utilityLayer?: UtilityLayerRenderer;
 }
+
+/** The kinds of {@link EffectorHandlesOptions}, for the check at create. */
+export const EFFECTOR_HANDLES_OPTION_KINDS: OptionKinds<EffectorHandlesOptions> = {
+  effectors: "object",
+  bendGoals: "boolean",
+  size: "number",
+  utilityLayer: "object",
+};
 
 /** The handles' colours by kind (what a legend shows; the demo's does). */
 const COLORS: Record<EffectorHandleKind, Color3> = {
@@ -155,6 +164,7 @@ export class EffectorHandles {
   private disposed = false;
 
   private constructor(ik: FullBodyBipedIK, options: EffectorHandlesOptions) {
+    const unknownOptions = checkOptions("EffectorHandles", options, EFFECTOR_HANDLES_OPTION_KINDS);
     this.ik = ik;
     const size = options.size ?? 0.03;
     if (!(size > 0 && size < Infinity)) throw new FBBIKError([`size ${size} is not a positive number`]);
@@ -247,6 +257,7 @@ export class EffectorHandles {
     this.listen(this.positionGizmo.onDragStartObservable, () => this.grab("position"));
     this.listen(this.rotationGizmo.onDragStartObservable, () => this.grab("rotation"));
     this.listen(ik.onDisposeObservable, () => this.dispose());
+    warnUnknownOptions(ik.solver.inner, "EffectorHandles", unknownOptions, EFFECTOR_HANDLES_OPTION_KINDS, { "": this });
   }
 
   /**

@@ -10,6 +10,7 @@ import { BoneColliderSet } from "./bone-collider-set.js";
 import type { FullBodyBipedIK } from "./full-body-biped-ik.js";
 import { disposeWith, notifyDisposed } from "./dispose-notice.js";
 import { EnableFade, EnablePass } from "./enable-fade.js";
+import { type OptionKinds, checkOptions, warnUnknownOptions } from "./option-check.js";
 
 /** Options of {@link FBBIKColliders.create}. */
 export interface FBBIKCollidersOptions {
@@ -25,6 +26,14 @@ export interface FBBIKCollidersOptions {
   /** Seconds `enabled` takes to fade out or in (default 0: at once): {@link FBBIKColliders.enableFadeSeconds}. */
   enableFadeSeconds?: number;
 }
+
+/** The kinds of {@link FBBIKCollidersOptions}, for the check at create. */
+export const FBBIK_COLLIDERS_OPTION_KINDS: OptionKinds<FBBIKCollidersOptions> = {
+  colliders: "object",
+  limbs: "object",
+  clearance: "number",
+  enableFadeSeconds: "number",
+};
 
 const s = new Vec3();
 const e = new Vec3();
@@ -99,6 +108,7 @@ export class FBBIKColliders {
   private readonly enableFade: EnableFade;
 
   private constructor(ik: FullBodyBipedIK, options: FBBIKCollidersOptions) {
+    const unknown = checkOptions("FBBIKColliders", options, FBBIK_COLLIDERS_OPTION_KINDS);
     this.ik = ik;
     this.colliders = new BoneColliderSet(ik.rig, options.colliders ?? [], (cause, message) =>
       ik.solver.inner.warn(cause, message),
@@ -113,6 +123,7 @@ export class FBBIKColliders {
     this.observer = ik.solver.onPostUpdateObservable.add(() => this.apply());
     // last: a constructor that threw leaves nothing on the IK
     this.ikDisposal = disposeWith(ik, this);
+    warnUnknownOptions(ik.solver.inner, "FBBIKColliders", unknown, FBBIK_COLLIDERS_OPTION_KINDS, { "": this });
   }
 
   /**

@@ -31,6 +31,7 @@ import { SceneUpdater } from "./scene-updater.js";
 import { type HookTargets, claimNodes, releaseNodes, severalClaimants, solveOwnerAbove } from "./solve-order.js";
 import { checkSkeletonScene } from "./skeleton-scene.js";
 import { matchMatrixPrecision } from "./module-matrix.js";
+import { type OptionKinds, checkOptions, warnUnknownOptions } from "./option-check.js";
 
 /** Warning cause and message per {@link RigDetachment} (indexed by its value). */
 const DETACHED: readonly (readonly [string, string])[] = [
@@ -108,6 +109,18 @@ export interface FullBodyBipedIKOptions {
   /** Seconds `enabled` takes to fade out or in (default 0: at once): {@link FullBodyBipedIK.enableFadeSeconds}. */
   enableFadeSeconds?: number;
 }
+
+/** The kinds of {@link FullBodyBipedIKOptions}, for the check at create. */
+export const FULL_BODY_BIPED_IK_OPTION_KINDS: OptionKinds<FullBodyBipedIKOptions> = {
+  references: "object",
+  rootNode: "any",
+  autoUpdate: "boolean",
+  fixTransforms: "boolean",
+  mesh: "object",
+  forward: "object",
+  inspector: "boolean",
+  enableFadeSeconds: "number",
+};
 
 /**
  * FinalIK's FullBodyBipedIK for a Babylon skeleton: nine effectors (body, shoulders, thighs, hands,
@@ -280,6 +293,7 @@ export class FullBodyBipedIK {
    * FullBodyBipedIK that is not disposed.
    */
   static create(scene: Scene, skeleton: Skeleton, options: FullBodyBipedIKOptions = {}): FullBodyBipedIK {
+    const unknown = checkOptions("FullBodyBipedIK", options, FULL_BODY_BIPED_IK_OPTION_KINDS);
     matchMatrixPrecision();
     checkSkeletonScene(scene, skeleton);
     if (attached.has(skeleton)) {
@@ -299,7 +313,12 @@ export class FullBodyBipedIK {
       ]);
     }
     const rootNode = resolveRootNode(skeleton, references, options.rootNode);
-    return new FullBodyBipedIK(scene, skeleton, references, rootNode, options, warnings);
+    const ik = new FullBodyBipedIK(scene, skeleton, references, rootNode, options, warnings);
+    warnUnknownOptions(ik.solver.inner, "FullBodyBipedIK", unknown, FULL_BODY_BIPED_IK_OPTION_KINDS, {
+      "": ik,
+      solver: ik.solver,
+    });
+    return ik;
   }
 
   /**
@@ -314,6 +333,13 @@ export class FullBodyBipedIK {
   ): { problems: string[]; warnings: string[] } {
     const warnings: string[] = [];
     try {
+      const unknown = checkOptions("FullBodyBipedIK", options, FULL_BODY_BIPED_IK_OPTION_KINDS);
+      warnUnknownOptions(
+        { warn: (_, m) => warnings.push(m) },
+        "FullBodyBipedIK",
+        unknown,
+        FULL_BODY_BIPED_IK_OPTION_KINDS,
+      );
       const resolved = resolveBipedReferences(skeleton, options.references);
       const rootNode = resolveRootNode(skeleton, resolved.references, options.rootNode);
       buildBipedSolver(skeleton, resolved.references, rootNode, options, resolved.warnings, (w) =>

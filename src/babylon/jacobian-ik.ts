@@ -9,10 +9,11 @@ import type { Vec3 } from "../math/vec3.js";
 import { FBBIKError, setUpAs } from "../solver/errors.js";
 import { JACOBIAN_EFFECTOR_FIELDS, JACOBIAN_FIELDS } from "./family-settings.js";
 import { type IKSettingsGroup, NON_NEGATIVE } from "./ik-settings.js";
-import { RigComponent, type RigComponentOptions, type IKTarget } from "./rig-component.js";
+import { RIG_COMPONENT_OPTION_KINDS, RigComponent, type RigComponentOptions, type IKTarget } from "./rig-component.js";
 import type { Scene } from "@babylonjs/core/scene.js";
 import { IKUpdateOrder } from "./scene-updater.js";
 import { checkSkeletonScene } from "./skeleton-scene.js";
+import { type OptionKinds, checkOptions } from "./option-check.js";
 
 /** A joint's degrees of freedom and limits (see {@link JacobianJoint}; the bone and parent come from the rig). */
 export type JacobianIKJoint = Omit<JacobianJoint, "bone" | "parent">;
@@ -31,6 +32,15 @@ export interface JacobianIKEffectorOptions {
   rotationWeight?: number;
 }
 
+/** The kinds of {@link JacobianIKEffectorOptions}, for the check at create. */
+export const JACOBIAN_IK_EFFECTOR_OPTION_KINDS: OptionKinds<JacobianIKEffectorOptions> = {
+  bone: "object",
+  target: "object|null",
+  weight: "number",
+  priority: "number",
+  rotationWeight: "number",
+};
+
 /** Options of {@link JacobianIK.create}. */
 export interface JacobianIKOptions extends RigComponentOptions {
   /** The end effectors (more can be added with {@link JacobianIK.addEffector}). */
@@ -42,6 +52,15 @@ export interface JacobianIKOptions extends RigComponentOptions {
   /** Stop when every effector is this close to its target, in world units (default 0: iterate to the end). */
   tolerance?: number;
 }
+
+/** The kinds of {@link JacobianIKOptions}, for the check at create. */
+export const JACOBIAN_IK_OPTION_KINDS: OptionKinds<JacobianIKOptions> = {
+  ...RIG_COMPONENT_OPTION_KINDS,
+  effectors: "object",
+  joints: "object",
+  maxIterations: "number",
+  tolerance: "number",
+};
 
 /**
  * One end effector of a {@link JacobianIK}: a bone pulled to a world target (a node followed every frame, or
@@ -149,7 +168,7 @@ export class JacobianIK extends RigComponent {
   tolerance: number;
 
   private constructor(skeleton: Skeleton, bones: readonly Bone[], options: JacobianIKOptions) {
-    super(skeleton, bones, options, IKUpdateOrder.Chain);
+    super(skeleton, bones, options, IKUpdateOrder.Chain, JACOBIAN_IK_OPTION_KINDS);
     this.bones = bones;
     const ids = bones.map((b) => this.idOf(b));
     const joints: JacobianJoint[] = ids.map((id, i) => {
@@ -185,12 +204,14 @@ export class JacobianIK extends RigComponent {
 
   /** Adds an end effector (setup time). Throws {@link FBBIKError} when its bone is not one of the bones. */
   addEffector(options: JacobianIKEffectorOptions): JacobianIKEffector {
+    const unknown = checkOptions("JacobianIK", options, JACOBIAN_IK_EFFECTOR_OPTION_KINDS);
     const bone = options.bone;
     if (bone === null || bone === undefined || !this.bones.includes(bone)) {
       throw new FBBIKError([`effector bone "${bone?.name ?? "(none)"}" is not one of the JacobianIK's bones`]);
     }
     const e = new JacobianIKEffector(bone, this.solver.addEffector(this.idOf(bone)), options, this.effectors.length);
     this.effectors.push(e);
+    this.warnUnknownOptions("JacobianIK effector", unknown, JACOBIAN_IK_EFFECTOR_OPTION_KINDS, { "": e });
     return e;
   }
 

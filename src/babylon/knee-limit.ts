@@ -9,6 +9,7 @@ import { RotationLimitEuler } from "../joints/limits/rotation-limit-euler.js";
 import { Vec3 } from "../math/vec3.js";
 import { FBBIKError } from "../solver/errors.js";
 import { boneWorldMatrixToRef, skinnedMeshOf } from "./world-matrix.js";
+import { type OptionKinds, checkLoggedOptions } from "./option-check.js";
 
 /** Options of {@link kneeEulerLimit}. */
 export interface KneeLimitOptions {
@@ -22,6 +23,13 @@ export interface KneeLimitOptions {
    */
   forward?: Vector3;
 }
+
+/** The kinds of {@link KneeLimitOptions}, for the check at create. */
+export const KNEE_LIMIT_OPTION_KINDS: OptionKinds<KneeLimitOptions> = {
+  minBend: "number",
+  maxBend: "number",
+  forward: "object",
+};
 
 /** Below this sine of the knee's deviation from straight (0.5°) the pose says nothing about the bend's side. */
 const STRAIGHT = Math.sin((0.5 * Math.PI) / 180);
@@ -48,6 +56,7 @@ export function kneeEulerLimit(
   foot: Bone,
   options: KneeLimitOptions = {},
 ): RotationLimitEuler {
+  checkLoggedOptions("kneeEulerLimit", options, KNEE_LIMIT_OPTION_KINDS);
   const space = skinnedMeshOf(shin);
   const toShin = boneWorldMatrixToRef(shin, space, new Matrix()).invert();
   const at = (b: Bone) =>

@@ -8,9 +8,10 @@ import { checkChain } from "./bone-chain.js";
 import { detectBipedFacing } from "./character-forward.js";
 import { LIMB_FIELDS } from "./family-settings.js";
 import type { IKSettingsGroup } from "./ik-settings.js";
-import { RigComponent, type RigComponentOptions, type IKTarget } from "./rig-component.js";
+import { RIG_COMPONENT_OPTION_KINDS, RigComponent, type RigComponentOptions, type IKTarget } from "./rig-component.js";
 import { IKUpdateOrder } from "./scene-updater.js";
 import { checkSkeletonScene } from "./skeleton-scene.js";
+import type { OptionKinds } from "./option-check.js";
 
 const tv = new Vec3();
 
@@ -32,6 +33,15 @@ export interface LimbIKOptions extends RigComponentOptions {
    */
   bendNormal?: Vector3;
 }
+
+/** The kinds of {@link LimbIKOptions}, for the check at create. */
+export const LIMB_IK_OPTION_KINDS: OptionKinds<LimbIKOptions> = {
+  ...RIG_COMPONENT_OPTION_KINDS,
+  target: "object|null",
+  bendGoal: "object|null",
+  bendModifier: "string",
+  bendNormal: "object",
+};
 
 /**
  * FinalIK's LimbIK on a Babylon skeleton: an arm or a leg (upper, middle and end bone) solved exactly by the
@@ -67,7 +77,13 @@ export class LimbIK extends RigComponent {
     const skeleton = upper.getSkeleton();
     checkChain([upper, middle, end], 3);
     const parent = upper.getParent();
-    super(skeleton, parent !== null ? [upper, middle, end, parent] : [upper, middle, end], options, IKUpdateOrder.Limb);
+    super(
+      skeleton,
+      parent !== null ? [upper, middle, end, parent] : [upper, middle, end],
+      options,
+      IKUpdateOrder.Limb,
+      LIMB_IK_OPTION_KINDS,
+    );
     const rig = this.rig;
     this.bones = [upper, middle, end];
     const facing = detectBipedFacing(this.skeleton, options.mesh ?? null);

@@ -8,9 +8,10 @@ import { chainProblems, isAncestorBone } from "./bone-chain.js";
 import { detectBipedFacing } from "./character-forward.js";
 import { LOOK_AT_FIELDS } from "./family-settings.js";
 import type { IKSettingsGroup } from "./ik-settings.js";
-import { RigComponent, type RigComponentOptions, type IKTarget } from "./rig-component.js";
+import { RIG_COMPONENT_OPTION_KINDS, RigComponent, type RigComponentOptions, type IKTarget } from "./rig-component.js";
 import { IKUpdateOrder } from "./scene-updater.js";
 import { checkSkeletonScene } from "./skeleton-scene.js";
+import type { OptionKinds } from "./option-check.js";
 
 /** The bones a {@link LookAtIK} turns. */
 export interface LookAtBones {
@@ -33,6 +34,13 @@ export interface LookAtIKOptions extends RigComponentOptions {
    */
   forward?: Vector3;
 }
+
+/** The kinds of {@link LookAtIKOptions}, for the check at create. */
+export const LOOK_AT_IK_OPTION_KINDS: OptionKinds<LookAtIKOptions> = {
+  ...RIG_COMPONENT_OPTION_KINDS,
+  target: "object|null",
+  forward: "object",
+};
 
 const tv = new Vec3();
 
@@ -66,7 +74,7 @@ export class LookAtIK extends RigComponent {
       problems.push(`the head "${bones.head.name}" is not under the spine's last bone "${top.name}"`);
     }
     if (problems.length > 0) throw new FBBIKError(problems);
-    super(skeleton, all, options, IKUpdateOrder.LookAt);
+    super(skeleton, all, options, IKUpdateOrder.LookAt, LOOK_AT_IK_OPTION_KINDS);
     const rig = this.rig;
     let forward: Vec3 | undefined;
     // a Z-up armature (Mixamo exports, .babylon files) or a character facing −Z makes +Z a poor guess

@@ -18,6 +18,7 @@ import { EnableFade, EnablePass } from "./enable-fade.js";
 import { COMPONENT_FIELDS } from "./family-settings.js";
 import { type IKSettingsGroup, type IKSettingsObject, applySettings, serializeSettings } from "./ik-settings.js";
 import { type InspectorSetting, InspectorSettings, secondsSetting, weightSetting } from "./inspector-settings.js";
+import { type OptionKinds, checkOptions, warnUnknownOptions } from "./option-check.js";
 import { RigDetachment } from "./rig-attachment.js";
 import { RigVisibility } from "./rig-visibility.js";
 import { SceneUpdater } from "./scene-updater.js";
@@ -52,6 +53,16 @@ export interface RigComponentOptions {
   /** Seconds `enabled` takes to fade out or in (default 0: at once): {@link RigComponent.enableFadeSeconds}. */
   enableFadeSeconds?: number;
 }
+
+/** The kinds of {@link RigComponentOptions}, which every component's own table spreads. */
+export const RIG_COMPONENT_OPTION_KINDS: OptionKinds<RigComponentOptions> = {
+  autoUpdate: "boolean",
+  fixTransforms: "boolean",
+  updateOrder: "number",
+  mesh: "object",
+  inspector: "boolean",
+  enableFadeSeconds: "number",
+};
 
 /**
  * What every Babylon IK component of the family shares: a {@link BabylonRig} over its bones, the frame
@@ -113,12 +124,26 @@ export abstract class RigComponent {
   private readonly warnings: SolverWarning[] = [];
   /** The fade of {@link enabled} over {@link enableFadeSeconds}. */
   private readonly enableFade: EnableFade;
+  /** The subclass's option kinds, and the keys of the options given that are not among them (warned at attach). */
+  private readonly optionKinds: OptionKinds<RigComponentOptions>;
+  private readonly unknownOptions: readonly string[];
 
   /**
    * Builds the rig over `bones` (all of `skeleton`) and registers the component with the scene's updater.
-   * Throws {@link FBBIKError} when a bone is missing or not in the skeleton.
+   * Throws {@link FBBIKError} when a bone is missing or not in the skeleton, or an option has the wrong type for
+   * `kinds` (the subclass's options, whose unknown keys are warned at {@link attach}; without them, only the
+   * options of every component are checked, and no key is unknown).
    */
-  protected constructor(skeleton: Skeleton, bones: readonly Bone[], options: RigComponentOptions, order: number) {
+  protected constructor(
+    skeleton: Skeleton,
+    bones: readonly Bone[],
+    options: RigComponentOptions,
+    order: number,
+    kinds?: OptionKinds<RigComponentOptions>,
+  ) {
+    const unknown = checkOptions(this.getClassName(), options, kinds ?? RIG_COMPONENT_OPTION_KINDS);
+    this.unknownOptions = kinds === undefined ? [] : unknown;
+    this.optionKinds = kinds ?? RIG_COMPONENT_OPTION_KINDS;
     matchMatrixPrecision();
     const problems = bones.flatMap((b, i) =>
       b === null || b === undefined
@@ -155,7 +180,11 @@ export abstract class RigComponent {
     this.claimed = turned.flatMap((b) => [b, b.getTransformNode()]);
     claimNodes(this, this.claimed);
     SceneUpdater.for(this.scene).add(this);
-    // (the subclass's solver exists only now)
+    // (the subclass's solver exists only now: an unknown option may be one of its settings)
+    const solver = (this as { solver?: object }).solver;
+    const settable: Record<string, object> = { "": this };
+    if (solver !== undefined) settable.solver = solver;
+    this.warnUnknownOptions(this.getClassName(), this.unknownOptions, this.optionKinds, settable);
     const key = this.inspectorKey();
     const label = `${this.getClassName()} ${key}`;
     const settings: InspectorSetting[] = [
@@ -171,9 +200,9 @@ export abstract class RigComponent {
     ];
     // every solver of the family has a master weight; the end of LimbIK, CCDIK and FABRIK turns by a second one
     // (LimbIK's defaults to 1, so "weight" 0 alone would leave its hand turning)
-    const solver = (this as { solver?: { ikPositionWeight?: unknown; ikRotationWeight?: unknown } }).solver;
-    if (solver !== undefined && typeof solver.ikPositionWeight === "number") {
-      const holder = solver as { ikPositionWeight: number };
+    const weights = solver as { ikPositionWeight?: unknown; ikRotationWeight?: unknown } | undefined;
+    if (weights !== undefined && typeof weights.ikPositionWeight === "number") {
+      const holder = weights as { ikPositionWeight: number };
       const get = () => holder.ikPositionWeight;
       settings.push(
         weightSetting("weight", `${label} weight`, get, (v) => {
@@ -181,8 +210,8 @@ export abstract class RigComponent {
         }),
       );
     }
-    if (solver !== undefined && typeof solver.ikRotationWeight === "number") {
-      const holder = solver as { ikRotationWeight: number };
+    if (weights !== undefined && typeof weights.ikRotationWeight === "number") {
+      const holder = weights as { ikRotationWeight: number };
       settings.push(
         weightSetting(
           "rotationWeight",
@@ -362,9 +391,27 @@ export abstract class RigComponent {
    * warning observer throws gets out.
    */
   protected warn(cause: string, message: string): void {
+    this.raise(cause, `${this.getClassName()}: ${message}`);
+  }
+
+  /**
+   * Warns once each of the `unknown` option keys of `component` (this component, or a part of it such as an
+   * effector) that `kinds` does not know, with the nearest known option or property of `settable`.
+   */
+  protected warnUnknownOptions(
+    component: string,
+    unknown: readonly string[],
+    kinds: object,
+    settable: Readonly<Record<string, object>>,
+  ): void {
+    warnUnknownOptions({ warn: (cause, message) => this.raise(cause, message) }, component, unknown, kinds, settable);
+  }
+
+  /** {@link warn} with the message as given (it names the component already). */
+  private raise(cause: string, message: string): void {
     if (this.warned.has(cause)) return;
     this.warned.add(cause);
-    const w: SolverWarning = { cause, message: `${this.getClassName()}: ${message}` };
+    const w: SolverWarning = { cause, message };
     this.warnings.push(w);
     try {
       if (this.onWarningObservable.hasObservers()) this.onWarningObservable.notifyObservers(w);

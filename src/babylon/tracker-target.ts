@@ -10,6 +10,7 @@ import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { Node } from "@babylonjs/core/node.js";
 import { Quat } from "../math/quat.js";
 import { boneWorldMatrixToRef, rotationFromMatrix, skinnedMeshOf } from "./world-matrix.js";
+import { type OptionKinds, checkLoggedOptions } from "./option-check.js";
 
 /** Options of {@link createTrackerTarget}. */
 export interface TrackerTargetOptions {
@@ -23,6 +24,12 @@ export interface TrackerTargetOptions {
   position?: "bone" | "tracker";
 }
 
+/** The kinds of {@link TrackerTargetOptions}, for the check at create. */
+export const TRACKER_TARGET_OPTION_KINDS: OptionKinds<TrackerTargetOptions> = {
+  name: "string",
+  position: "string",
+};
+
 /**
  * A new TransformNode, child of `tracker`, turned as `bone` is now in the world (and placed as
  * {@link TrackerTargetOptions.position} says): give it as the effector's target (`FBBIKHeadEffector`'s
@@ -32,6 +39,7 @@ export interface TrackerTargetOptions {
  * (a `WebXRCamera`) or a mesh (a controller's `grip`); the target goes with it when it is disposed.
  */
 export function createTrackerTarget(tracker: Node, bone: Bone, options: TrackerTargetOptions = {}): TransformNode {
+  checkLoggedOptions("createTrackerTarget", options, TRACKER_TARGET_OPTION_KINDS);
   const world = boneWorldMatrixToRef(bone, skinnedMeshOf(bone), new Matrix());
   // the library's rotation convention for a bone's world rotation (a mirrored root's sign taken out)
   const q = rotationFromMatrix(world.m, new Quat());

@@ -24,6 +24,27 @@ import { FAMILY_RUNS } from "../helpers/docs-runs-family.js";
 import { DocsWorld, type Example, type ExampleRun } from "../helpers/docs-world.js";
 import { repoRoot } from "../helpers/repo-root.js";
 
+/** The option keys the examples gave that their component does not know (`Component.key`): none is expected. */
+const seen = vi.hoisted(() => ({ unknownOptions: [] as string[] }));
+vi.mock("../../src/babylon/option-check.js", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../../src/babylon/option-check.js")>();
+  const record = (component: string, unknown: readonly string[]) => {
+    for (const key of unknown) seen.unknownOptions.push(`${component}.${key}`);
+  };
+  return {
+    ...real,
+    checkOptions: ((component, options, kinds) => {
+      const unknown = real.checkOptions(component, options, kinds);
+      record(component, unknown);
+      return unknown;
+    }) as typeof real.checkOptions,
+    checkLoggedOptions: ((component, options, kinds) => {
+      record(component, real.checkOptions(component, options, kinds));
+      real.checkLoggedOptions(component, options, kinds);
+    }) as typeof real.checkLoggedOptions,
+  };
+});
+
 /** Per example, its run. */
 const RUNS: Record<string, ExampleRun> = { ...BIPED_RUNS, ...AROUND_RUNS, ...FAMILY_RUNS };
 
@@ -82,6 +103,7 @@ let logs: unknown[][] = [];
 beforeEach(() => {
   errors = [];
   logs = [];
+  seen.unknownOptions.length = 0;
   vi.spyOn(Logger, "Error").mockImplementation((m: unknown) => void errors.push(String(m)));
   // the examples log what they found: kept for the checks, not printed
   vi.spyOn(console, "log").mockImplementation((...a: unknown[]) => void logs.push(a));
@@ -110,6 +132,8 @@ describe("docs/API.md examples run", () => {
       const load = (): Promise<Example> => import(join(dir, `example-${i}.ts`));
       await run({ world, load, logs: () => logs });
       expect(errors).toEqual([]);
+      // the examples' options are what a user copies: every key one the component knows
+      expect(seen.unknownOptions).toEqual([]);
     });
   });
 });

@@ -2,6 +2,7 @@ import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import type { GroundPredicate } from "./babylon-ground-raycast.js";
 import type { GroundingQuality, GroundingRaycast } from "./grounding-common.js";
+import type { OptionKinds } from "../../babylon/option-check.js";
 
 /** A spine effector the grounder bends toward the displaced feet (FinalIK's GrounderFBBIK.SpineEffector). */
 export class GrounderSpineEffector {
@@ -103,3 +104,35 @@ export interface GrounderFBBIKOptions {
   /** The effectors the spine bend moves. Default none (as FinalIK). */
   spine?: GrounderSpineEffector[];
 }
+
+/** The kinds of {@link GrounderFBBIKOptions}, for the check at create. */
+export const GROUNDER_FBBIK_OPTION_KINDS: OptionKinds<GrounderFBBIKOptions> = {
+  predicate: "function",
+  raycast: "function",
+  root: "object|null",
+  height: "number",
+  weight: "number",
+  enableFadeSeconds: "number",
+  quality: "number",
+  maxStep: "number",
+  heightOffset: "number",
+  footSpeed: "number",
+  footRadius: "number",
+  footCenterOffset: "number",
+  prediction: "number",
+  footRotationWeight: "number",
+  footRotationSpeed: "number",
+  maxFootRotationAngle: "number",
+  rotateSolver: "boolean",
+  pelvisSpeed: "number",
+  pelvisDamper: "number",
+  lowerPelvisWeight: "number",
+  liftPelvisWeight: "number",
+  pelvisReachWeight: "number",
+  rootSphereCastRadius: "number",
+  overstepFallsDown: "boolean",
+  sphereProbeRays: "number",
+  spineBend: "number",
+  spineSpeed: "number",
+  spine: "object",
+};

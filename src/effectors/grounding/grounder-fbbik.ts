@@ -11,7 +11,12 @@ import { FadeClock, sceneDeltaSecondsToRef } from "../../babylon/scene-time.js";
 import { type GroundPredicate, BabylonGroundRaycast } from "./babylon-ground-raycast.js";
 import { type GroundingQuality, clampNumber } from "./grounding-common.js";
 import { Grounding } from "./grounding.js";
-import type { GrounderFBBIKOptions, GrounderSpineEffector } from "./grounder-fbbik-options.js";
+import {
+  GROUNDER_FBBIK_OPTION_KINDS,
+  type GrounderFBBIKOptions,
+  type GrounderSpineEffector,
+} from "./grounder-fbbik-options.js";
+import { checkOptions, warnUnknownOptions } from "../../babylon/option-check.js";
 import { Observable, type Observer } from "@babylonjs/core/Misc/observable.js";
 import { disposeWith, notifyDisposed } from "../../babylon/dispose-notice.js";
 import { EnableFade, EnablePass } from "../../babylon/enable-fade.js";
@@ -166,6 +171,7 @@ export class GrounderFBBIK {
 
   /** Attaches a grounder to `ik` (see {@link GrounderFBBIKOptions}). */
   constructor(ik: FullBodyBipedIK, options: GrounderFBBIKOptions = {}) {
+    const unknown = checkOptions("GrounderFBBIK", options, GROUNDER_FBBIK_OPTION_KINDS);
     this.ik = ik;
     this.ikDisposal = disposeWith(ik, this);
     const rig = ik.rig;
@@ -229,6 +235,8 @@ export class GrounderFBBIK {
     legs[1]!.maintainRotationWeight = 1;
     this.hook = () => this.onPreUpdate();
     ik.solver.onSkeletonRead.add(this.hook);
+    const settable = { "": this, solver: this.solver };
+    warnUnknownOptions(ik.solver.inner, "GrounderFBBIK", unknown, GROUNDER_FBBIK_OPTION_KINDS, settable);
   }
 
   /** Attaches a grounder to `ik` (same as the constructor). */

@@ -11,6 +11,7 @@ import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import { GroundingHit, type GroundingRaycast, type GroundingSphereCast } from "./grounding-common.js";
 import { thinInstanceCount } from "./mesh-triangles.js";
 import { groundBodyOf } from "./node-ground-body.js";
+import { type OptionKinds, checkLoggedOptions } from "../../babylon/option-check.js";
 
 /** Hits on the ignored body stepped past, at most, when the plugin does not skip them itself. */
 const IGNORED_PASSES = 4;
@@ -57,6 +58,14 @@ export interface HavokGroundRaycastOptions {
    */
   ignoreBody?: PhysicsBody | null;
 }
+
+/** The kinds of {@link HavokGroundRaycastOptions}, for the check at create. */
+export const HAVOK_GROUND_RAYCAST_OPTION_KINDS: OptionKinds<HavokGroundRaycastOptions> = {
+  membership: "number",
+  collideWith: "number",
+  queryTriggers: "boolean",
+  ignoreBody: "object|null",
+};
 
 /**
  * A {@link GroundingRaycast} over the physics world: `HavokPlugin.raycast` (Physics v2), so the grounder
@@ -124,6 +133,7 @@ export class HavokGroundRaycast {
 
   /** Probes the world of `plugin` (the HavokPlugin given to `scene.enablePhysics`). */
   constructor(plugin: PhysicsRaycaster, options: HavokGroundRaycastOptions = {}) {
+    checkLoggedOptions("HavokGroundRaycast", options, HAVOK_GROUND_RAYCAST_OPTION_KINDS);
     this.plugin = plugin;
     this.membership = options.membership ?? ~0;
     this.collideWith = options.collideWith ?? ~0;

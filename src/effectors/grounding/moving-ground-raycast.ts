@@ -5,6 +5,7 @@ import type { GroundingBody, GroundingHit, GroundingRaycast, GroundingSphereCast
 import { checkGroundMeshes, meshTriangles, thinInstanceCount, thinInstanceMatrices } from "./mesh-triangles.js";
 import { SphereSweep } from "./sphere-sweep.js";
 import { TriangleGrid, clipRayToBoxAxis, faceNormalToward } from "./triangle-grid.js";
+import { type OptionKinds, checkLoggedOptions } from "../../babylon/option-check.js";
 
 /** Options of {@link MovingGroundRaycast}. */
 export interface MovingGroundRaycastOptions {
@@ -14,6 +15,11 @@ export interface MovingGroundRaycastOptions {
    */
   cellSize?: number;
 }
+
+/** The kinds of {@link MovingGroundRaycastOptions}, for the check at create. */
+export const MOVING_GROUND_RAYCAST_OPTION_KINDS: OptionKinds<MovingGroundRaycastOptions> = {
+  cellSize: "number",
+};
 
 /**
  * One ground mesh, or one thin instance of it: the triangles binned in the mesh's space, and the world transform as
@@ -112,6 +118,7 @@ export class MovingGroundRaycast {
   private readonly sweep = new SphereSweep();
 
   private constructor(meshes: readonly AbstractMesh[], options: MovingGroundRaycastOptions) {
+    checkLoggedOptions("MovingGroundRaycast", options, MOVING_GROUND_RAYCAST_OPTION_KINDS);
     this.cellSize = options.cellSize;
     this.meshList = meshes.slice();
     this.entries = entriesOf(this.meshList, this.cellSize);

@@ -5,6 +5,7 @@ import type { GroundingHit, GroundingRaycast, GroundingSphereCast } from "./grou
 import { checkGroundMeshes, meshTriangles, thinInstanceCount, thinInstanceMatrices } from "./mesh-triangles.js";
 import { SphereSweep } from "./sphere-sweep.js";
 import { TriangleGrid, faceNormalToward } from "./triangle-grid.js";
+import { type OptionKinds, checkLoggedOptions } from "../../babylon/option-check.js";
 
 /** Options of {@link StaticGroundRaycast}. */
 export interface StaticGroundRaycastOptions {
@@ -14,6 +15,11 @@ export interface StaticGroundRaycastOptions {
    */
   cellSize?: number;
 }
+
+/** The kinds of {@link StaticGroundRaycastOptions}, for the check at create. */
+export const STATIC_GROUND_RAYCAST_OPTION_KINDS: OptionKinds<StaticGroundRaycastOptions> = {
+  cellSize: "number",
+};
 
 /**
  * A {@link GroundingRaycast} over static ground, allocation-free and independent of the scene's size: the
@@ -49,6 +55,7 @@ export class StaticGroundRaycast {
     triangles: Float64Array,
     options: StaticGroundRaycastOptions,
   ) {
+    checkLoggedOptions("StaticGroundRaycast", options, STATIC_GROUND_RAYCAST_OPTION_KINDS);
     this.meshes = meshes;
     this.cellSizeOption = options.cellSize;
     const raycast: GroundingRaycast = (origin, direction, maxDistance, out) =>

@@ -17,8 +17,10 @@ import { NumberRef } from "../../math/number-ref.js";
 import { Quat, conjugateMultiply, multiply, multiplyConjugate, normalizeQuat } from "../../math/quat.js";
 import { Vec3 } from "../../math/vec3.js";
 import { FBBIKError } from "../../solver/errors.js";
+import { checkOptions, warnUnknownOptions } from "../../babylon/option-check.js";
 import {
   type FBBIKHeadEffectorOptions,
+  HEAD_EFFECTOR_OPTION_KINDS,
   HeadBendBone,
   type HeadSettingHolder,
   HeadSettingValues,
@@ -216,6 +218,7 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
    * is not one the IK's rig holds (a referenced bone or an ancestor of one).
    */
   constructor(ik: FullBodyBipedIK, options: FBBIKHeadEffectorOptions = {}) {
+    const unknown = checkOptions("FBBIKHeadEffector", options, HEAD_EFFECTOR_OPTION_KINDS);
     this.ik = ik;
     const rig = ik.rig;
     const refs = ik.references;
@@ -290,6 +293,7 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
     ik._addHookTargets(this);
     // last: a constructor that threw leaves nothing on the IK
     this.ikDisposal = disposeWith(ik, this);
+    warnUnknownOptions(ik.solver.inner, "FBBIKHeadEffector", unknown, HEAD_EFFECTOR_OPTION_KINDS, { "": this });
   }
 
   /** @internal A headset on a platform another IK moves (a passenger's seat on a vehicle's rig): that IK first. */

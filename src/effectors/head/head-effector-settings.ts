@@ -15,6 +15,7 @@ import {
   WEIGHT,
   rangeField,
 } from "../../babylon/ik-settings.js";
+import type { OptionKinds } from "../../babylon/option-check.js";
 
 /** A spine bone bent toward the head target's rotation, with its share (FinalIK's BendBone). */
 export class HeadBendBone {
@@ -95,6 +96,35 @@ export interface FBBIKHeadEffectorOptions {
   /** Seconds of the ease when tracking is lost and comes back (0: none, FinalIK's). Default 0.3. */
   fadeSeconds?: number;
 }
+
+/** The kinds of {@link FBBIKHeadEffectorOptions}, for the check at create. */
+export const HEAD_EFFECTOR_OPTION_KINDS: OptionKinds<FBBIKHeadEffectorOptions> = {
+  target: "object|null",
+  position: "object",
+  rotation: "object",
+  enabled: "boolean",
+  enableFadeSeconds: "number",
+  weight: "number",
+  positionWeight: "number",
+  rotationWeight: "number",
+  bodyWeight: "number",
+  thighWeight: "number",
+  minKneeAngle: "number",
+  bodyClampWeight: "number",
+  headClampWeight: "number",
+  bendWeight: "number",
+  bendBones: "object",
+  CCDWeight: "number",
+  roll: "number",
+  damper: "number",
+  CCDBones: "object",
+  postStretchWeight: "number",
+  maxStretch: "number",
+  stretchBones: "object",
+  handsPullBody: "boolean",
+  fixHead: "boolean",
+  fadeSeconds: "number",
+};
 
 /** The numeric settings, in the order `HeadSettingValues` keeps their last valid values. */
 export const HEAD_SETTINGS = [

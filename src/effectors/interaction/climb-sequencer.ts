@@ -14,6 +14,7 @@ import { Vec3 } from "../../math/vec3.js";
 import { NumberRef } from "../../math/number-ref.js";
 import { notifyDisposed } from "../../babylon/dispose-notice.js";
 import { moduleMatrix } from "../../babylon/module-matrix.js";
+import { type OptionKinds, checkOptions, warnUnknownOptions } from "../../babylon/option-check.js";
 
 /** One move of a climb: at `time` (seconds after start), `limb` goes to `hold`. */
 export interface ClimbStep {
@@ -79,6 +80,21 @@ export interface ClimbSequencerOptions {
    */
   gripPose?: TransformNode | null;
 }
+
+/** The kinds of {@link ClimbSequencerOptions}, for the check at create. */
+export const CLIMB_SEQUENCER_OPTION_KINDS: OptionKinds<ClimbSequencerOptions> = {
+  steps: "object",
+  moveTime: "number",
+  liftHeight: "number",
+  rotationWeight: "number",
+  handRotationWeight: "number",
+  bodyOffset: "object|null",
+  bodyWeight: "number",
+  bodySpeed: "number",
+  root: "object|null",
+  swingBack: "number",
+  gripPose: "object|null",
+};
 
 const LIMBS = [
   FullBodyBipedEffector.LeftHand,
@@ -217,6 +233,7 @@ export class ClimbSequencer {
 
   /** A sequencer on `system` (not started). */
   constructor(system: InteractionSystem, options: ClimbSequencerOptions = {}) {
+    const unknown = checkOptions("ClimbSequencer", options, CLIMB_SEQUENCER_OPTION_KINDS);
     this.system = system;
     // steps whose time can never come go last: a NaN would otherwise leave the order undefined
     this.steps = [...(options.steps ?? [])].sort((a, b) => {
@@ -240,6 +257,7 @@ export class ClimbSequencer {
     this.rootObserver = system.ik.solver.onPreUpdateObservable.add(() => this.moveRoot());
     // without its system (disposed, or its IK or character disposed) nothing would ever move a limb again
     this.systemDisposeObserver = system.onDisposeObservable.add(() => this.dispose());
+    warnUnknownOptions(system.ik.solver.inner, "ClimbSequencer", unknown, CLIMB_SEQUENCER_OPTION_KINDS, { "": this });
   }
 
   /** True between start and stop. */

@@ -4,6 +4,7 @@ import { type Curve, CurveIO } from "../../math/curve.js";
 import { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import type { InteractionCurveType } from "./interaction-curves.js";
 import { InteractionTarget, type InteractionTargetOptions } from "./interaction-target.js";
+import { type OptionKinds, checkLoggedOptions } from "../../babylon/option-check.js";
 
 /** A curve driving one channel over the interaction's time (seconds). */
 export interface InteractionWeightCurve {
@@ -86,6 +87,19 @@ export interface InteractionObjectOptions {
   findTargets?: boolean;
 }
 
+/** The kinds of {@link InteractionObjectOptions}, for the check at create. */
+export const INTERACTION_OBJECT_OPTION_KINDS: OptionKinds<InteractionObjectOptions> = {
+  weightCurves: "object",
+  multipliers: "object",
+  events: "object",
+  positionOffsetSpace: "object|null",
+  targets: "object",
+  fadeInTime: "number|null",
+  pickUpRoot: "object|null",
+  handPose: "object|null",
+  findTargets: "boolean",
+};
+
 const NAME_PATTERN = /^interaction[ _-]?target[ _.:-]+([a-z]+)$/i;
 
 /**
@@ -120,6 +134,7 @@ export class InteractionObject {
 
   /** Wraps `node`. */
   constructor(node: TransformNode, options: InteractionObjectOptions = {}) {
+    checkLoggedOptions("InteractionObject", options, INTERACTION_OBJECT_OPTION_KINDS);
     this.node = node;
     this.weightCurves = options.weightCurves ?? [];
     this.multipliers = options.multipliers ?? [];

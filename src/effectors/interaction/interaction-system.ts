@@ -11,6 +11,7 @@ import { InteractionEffector } from "./interaction-effector.js";
 import type { InteractionEvent, InteractionObject } from "./interaction-object.js";
 import type { InteractionTarget } from "./interaction-target.js";
 import { disposeWith, notifyDisposed } from "../../babylon/dispose-notice.js";
+import { type OptionKinds, checkOptions, warnUnknownOptions } from "../../babylon/option-check.js";
 
 const sceneSeconds = new NumberRef();
 
@@ -33,6 +34,11 @@ export interface InteractionSystemOptions {
   /** Create a {@link HandPoser} for each hand with bones under it (default true). */
   handPosers?: boolean;
 }
+
+/** The kinds of {@link InteractionSystemOptions}, for the check at create. */
+export const INTERACTION_SYSTEM_OPTION_KINDS: OptionKinds<InteractionSystemOptions> = {
+  handPosers: "boolean",
+};
 
 /** Which of the system's observables a notification goes to (start, pause, pick-up, resume, stop, event). */
 export type InteractionNotification = "start" | "pause" | "pickUp" | "resume" | "stop" | "event";
@@ -152,6 +158,7 @@ export class InteractionSystem {
 
   /** Attaches an interaction system to `ik`. */
   constructor(ik: FullBodyBipedIK, options: InteractionSystemOptions = {}) {
+    const unknown = checkOptions("InteractionSystem", options, INTERACTION_SYSTEM_OPTION_KINDS);
     this.ik = ik;
     this.mesh = ik.scene.meshes.find((m) => m.skeleton === ik.skeleton) ?? null;
     const list: InteractionEffector[] = [];
@@ -173,6 +180,7 @@ export class InteractionSystem {
     // a character disposed takes its IK with it, and with the IK this: nothing left holding its hands
     this.ikDisposeObserver = disposeWith(ik, this);
     ik._addHookTargets(this);
+    warnUnknownOptions(ik.solver.inner, "InteractionSystem", unknown, INTERACTION_SYSTEM_OPTION_KINDS, { "": this });
   }
 
   /** @internal A cup handed over from another character's hand: that character's IKs solve first. */

@@ -3,6 +3,7 @@ import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import { INTERACTION_CURVE_TYPE_COUNT, type InteractionCurveType } from "./interaction-curves.js";
 import { positionOfMatrix, rotateNodeAround } from "./node-pose.js";
+import { type OptionKinds, checkLoggedOptions } from "../../babylon/option-check.js";
 
 /** Options of {@link InteractionTarget}. */
 export interface InteractionTargetOptions {
@@ -21,6 +22,17 @@ export interface InteractionTargetOptions {
   /** Per-channel multipliers of the curves' weights (default 1 each). */
   multipliers?: Partial<Record<InteractionCurveType, number>>;
 }
+
+/** The kinds of {@link InteractionTargetOptions}, for the check at create. */
+export const INTERACTION_TARGET_OPTION_KINDS: OptionKinds<InteractionTargetOptions> = {
+  pivot: "object|null",
+  twistAxis: "object",
+  twistWeight: "number",
+  swingWeight: "number",
+  rotateOnce: "boolean",
+  interactionSpeedMlp: "number",
+  multipliers: "object",
+};
 
 const pivotPos = new Vector3();
 const targetPos = new Vector3();
@@ -58,6 +70,7 @@ export class InteractionTarget {
 
   /** A target for `effectorType` at `node`. */
   constructor(effectorType: FullBodyBipedEffector, node: TransformNode, options: InteractionTargetOptions = {}) {
+    checkLoggedOptions("InteractionTarget", options, INTERACTION_TARGET_OPTION_KINDS);
     this.effectorType = effectorType;
     this.node = node;
     this.twistAxis = options.twistAxis?.clone() ?? new Vector3(0, 1, 0);

@@ -9,8 +9,14 @@ import type { FullBodyBipedIK } from "../../babylon/full-body-biped-ik.js";
 import { Vec3, copy, zero } from "../../math/vec3.js";
 import type { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import { type CharacterFrame, worldMatrixOf, worldPositionOf } from "./frame.js";
-import { type EffectorLink, OffsetModifier, type OffsetModifierOptions } from "./offset-modifier.js";
 import { moduleMatrix } from "../../babylon/module-matrix.js";
+import {
+  type EffectorLink,
+  OFFSET_MODIFIER_OPTION_KINDS,
+  OffsetModifier,
+  type OffsetModifierOptions,
+} from "./offset-modifier.js";
+import type { OptionKinds } from "../../babylon/option-check.js";
 
 /** What {@link AmplifierBody}'s constructor takes. */
 export interface AmplifierBodyInit {
@@ -131,6 +137,12 @@ export interface AmplifierOptions extends OffsetModifierOptions {
   bodies?: readonly (AmplifierBody | AmplifierBodyInit)[];
 }
 
+/** The kinds of {@link AmplifierOptions}, for the check at create. */
+export const AMPLIFIER_OPTION_KINDS: OptionKinds<AmplifierOptions> = {
+  ...OFFSET_MODIFIER_OPTION_KINDS,
+  bodies: "object",
+};
+
 /**
  * Amplifies the animated motion of body parts relative to other nodes (FinalIK's Amplifier): each
  * {@link AmplifierBody} offsets its effectors by its smoothed velocity relative to `relativeTo`.
@@ -146,7 +158,7 @@ export class Amplifier extends OffsetModifier {
 
   /** Attaches to `ik`. */
   constructor(ik: FullBodyBipedIK, options: AmplifierOptions = {}) {
-    super(ik, options);
+    super(ik, options, AMPLIFIER_OPTION_KINDS);
     this.followsMotion = true;
     this.bodies = (options.bodies ?? []).map((b) => (b instanceof AmplifierBody ? b : new AmplifierBody(b)));
   }

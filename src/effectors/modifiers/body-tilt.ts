@@ -4,8 +4,9 @@
  */
 import { Vec3, copy, cross } from "../../math/vec3.js";
 import type { FullBodyBipedIK } from "../../babylon/full-body-biped-ik.js";
-import { OffsetModifier, type OffsetModifierOptions } from "./offset-modifier.js";
+import { OFFSET_MODIFIER_OPTION_KINDS, OffsetModifier, type OffsetModifierOptions } from "./offset-modifier.js";
 import { OffsetPose } from "./offset-pose.js";
+import type { OptionKinds } from "../../babylon/option-check.js";
 
 /** Options of {@link BodyTilt}. */
 export interface BodyTiltOptions extends OffsetModifierOptions {
@@ -18,6 +19,15 @@ export interface BodyTiltOptions extends OffsetModifierOptions {
   /** The pose at full tilt when turning right (default: empty). */
   poseRight?: OffsetPose;
 }
+
+/** The kinds of {@link BodyTiltOptions}, for the check at create. */
+export const BODY_TILT_OPTION_KINDS: OptionKinds<BodyTiltOptions> = {
+  ...OFFSET_MODIFIER_OPTION_KINDS,
+  tiltSpeed: "number",
+  tiltSensitivity: "number",
+  poseLeft: "object",
+  poseRight: "object",
+};
 
 const tCross = new Vec3();
 
@@ -52,7 +62,7 @@ export class BodyTilt extends OffsetModifier {
 
   /** Attaches to `ik`. */
   constructor(ik: FullBodyBipedIK, options: BodyTiltOptions = {}) {
-    super(ik, options);
+    super(ik, options, BODY_TILT_OPTION_KINDS);
     this.followsMotion = true;
     this.tiltSpeed = options.tiltSpeed ?? 6;
     this.tiltSensitivity = options.tiltSensitivity ?? 0.07;

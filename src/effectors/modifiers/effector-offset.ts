@@ -8,7 +8,8 @@ import type { FullBodyBipedIK } from "../../babylon/full-body-biped-ik.js";
 import { Vec3 } from "../../math/vec3.js";
 import { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import { CharacterFrame } from "./frame.js";
-import { OffsetModifier, type OffsetModifierOptions } from "./offset-modifier.js";
+import { OFFSET_MODIFIER_OPTION_KINDS, OffsetModifier, type OffsetModifierOptions } from "./offset-modifier.js";
+import type { OptionKinds } from "../../babylon/option-check.js";
 
 /** Options of {@link EffectorOffset}. */
 export interface EffectorOffsetOptions extends OffsetModifierOptions {
@@ -17,6 +18,13 @@ export interface EffectorOffsetOptions extends OffsetModifierOptions {
   /** Sets both hands' maintainRelativePositionWeight every frame (default null: left alone). */
   handsMaintainRelativePositionWeight?: number | null;
 }
+
+/** The kinds of {@link EffectorOffsetOptions}, for the check at create. */
+export const EFFECTOR_OFFSET_OPTION_KINDS: OptionKinds<EffectorOffsetOptions> = {
+  ...OFFSET_MODIFIER_OPTION_KINDS,
+  node: "object|null",
+  handsMaintainRelativePositionWeight: "number|null",
+};
 
 const tWorld = new Vec3();
 
@@ -59,7 +67,7 @@ export class EffectorOffset extends OffsetModifier {
 
   /** Attaches to `ik`. */
   constructor(ik: FullBodyBipedIK, options: EffectorOffsetOptions = {}) {
-    super(ik, options);
+    super(ik, options, EFFECTOR_OFFSET_OPTION_KINDS);
     this.node = options.node ?? null;
     this.handsMaintainRelativePositionWeight = options.handsMaintainRelativePositionWeight ?? null;
     // in FullBodyBipedEffector order

@@ -14,7 +14,8 @@ import { type ReadonlyVec3, Vec3 } from "../../math/vec3.js";
 import type { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import { Curve } from "../../math/curve.js";
 import { type CharacterFrame, Scalars, worldDeltaToComponent } from "./frame.js";
-import { OffsetModifier, type OffsetModifierOptions } from "./offset-modifier.js";
+import { OFFSET_MODIFIER_OPTION_KINDS, OffsetModifier, type OffsetModifierOptions } from "./offset-modifier.js";
+import { type OptionKinds, checkLoggedOptions, checkOptions } from "../../babylon/option-check.js";
 
 const DEG = Math.PI / 180;
 const io = new Scalars();
@@ -67,6 +68,13 @@ export interface HitPointOptions {
   crossFadeTime?: number;
 }
 
+/** The kinds of {@link HitPointOptions}, for the check at create. */
+export const HIT_POINT_OPTION_KINDS: OptionKinds<HitPointOptions> = {
+  name: "string",
+  collider: "object|null",
+  crossFadeTime: "number",
+};
+
 /**
  * A part of the character that reacts to hits on its collider: a timer runs along the point's curves
  * from each hit; a new hit cross-fades from where the previous one was.
@@ -92,8 +100,13 @@ export abstract class HitPoint {
   _length = 0;
   private active = false;
 
-  /** Sets the common fields. */
-  protected constructor(options: HitPointOptions) {
+  /**
+   * Sets the common fields; checks `options` first against `kinds`, the options of `component` (the subclass), or
+   * without them the types of the common options alone.
+   */
+  protected constructor(options: HitPointOptions, kinds?: OptionKinds<HitPointOptions>, component = "HitPoint") {
+    if (kinds !== undefined) checkLoggedOptions(component, options, kinds);
+    else checkOptions(component, options, HIT_POINT_OPTION_KINDS);
     this.name = options.name ?? "";
     this.collider = options.collider;
     this.crossFadeTime = options.crossFadeTime ?? 0.1;
@@ -164,6 +177,14 @@ export interface HitPointEffectorOptions extends HitPointOptions {
   effectorLinks?: readonly { effector: FullBodyBipedEffector; weight?: number }[];
 }
 
+/** The kinds of {@link HitPointEffectorOptions}, for the check at create. */
+export const HIT_POINT_EFFECTOR_OPTION_KINDS: OptionKinds<HitPointEffectorOptions> = {
+  ...HIT_POINT_OPTION_KINDS,
+  offsetInForceDirection: "object",
+  offsetInUpDirection: "object",
+  effectorLinks: "object",
+};
+
 const tTarget = new Vec3();
 
 /**
@@ -181,7 +202,7 @@ export class HitPointEffector extends HitPoint {
 
   /** Creates the hit point. */
   constructor(options: HitPointEffectorOptions) {
-    super(options);
+    super(options, HIT_POINT_EFFECTOR_OPTION_KINDS, "HitPointEffector");
     this.offsetInForceDirection =
       options.offsetInForceDirection ??
       new Curve([
@@ -256,6 +277,13 @@ export interface HitPointBoneOptions extends HitPointOptions {
   boneLinks?: readonly { bone: Bone; weight?: number }[];
 }
 
+/** The kinds of {@link HitPointBoneOptions}, for the check at create. */
+export const HIT_POINT_BONE_OPTION_KINDS: OptionKinds<HitPointBoneOptions> = {
+  ...HIT_POINT_OPTION_KINDS,
+  aroundCenterOfMass: "object",
+  boneLinks: "object",
+};
+
 const tAxis = new Vec3();
 const hitCentre = new Vec3();
 const hitLever = new Vec3();
@@ -278,7 +306,7 @@ export class HitPointBone extends HitPoint {
 
   /** Creates the hit point. */
   constructor(options: HitPointBoneOptions) {
-    super(options);
+    super(options, HIT_POINT_BONE_OPTION_KINDS, "HitPointBone");
     this.aroundCenterOfMass =
       options.aroundCenterOfMass ??
       new Curve([
@@ -378,6 +406,13 @@ export interface HitReactionOptions extends OffsetModifierOptions {
   boneHitPoints?: HitPointBone[];
 }
 
+/** The kinds of {@link HitReactionOptions}, for the check at create. */
+export const HIT_REACTION_OPTION_KINDS: OptionKinds<HitReactionOptions> = {
+  ...OFFSET_MODIFIER_OPTION_KINDS,
+  effectorHitPoints: "object",
+  boneHitPoints: "object",
+};
+
 const tBone = new Quat();
 const tDelta = new Quat();
 const tW = new Quat();
@@ -406,7 +441,7 @@ export class HitReaction extends OffsetModifier {
 
   /** Attaches to `ik`. */
   constructor(ik: FullBodyBipedIK, options: HitReactionOptions = {}) {
-    super(ik, options);
+    super(ik, options, HIT_REACTION_OPTION_KINDS);
     this.effectorHitPoints = options.effectorHitPoints ?? [];
     this.boneHitPoints = options.boneHitPoints ?? [];
     this.addPostUpdate(() => this.afterSolve());

@@ -8,7 +8,14 @@ import type { FullBodyBipedIK } from "../../babylon/full-body-biped-ik.js";
 import { Vec3, copy, sub, zero } from "../../math/vec3.js";
 import type { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import { type CharacterFrame, worldPositionOf } from "./frame.js";
-import { type EffectorLink, type OffsetLimits, OffsetModifier, type OffsetModifierOptions } from "./offset-modifier.js";
+import {
+  type EffectorLink,
+  type OffsetLimits,
+  OFFSET_MODIFIER_OPTION_KINDS,
+  OffsetModifier,
+  type OffsetModifierOptions,
+} from "./offset-modifier.js";
+import type { OptionKinds } from "../../babylon/option-check.js";
 
 /** What {@link InertiaBody}'s constructor takes. */
 export interface InertiaBodyInit {
@@ -136,6 +143,13 @@ export interface InertiaOptions extends OffsetModifierOptions {
   limits?: readonly OffsetLimits[];
 }
 
+/** The kinds of {@link InertiaOptions}, for the check at create. */
+export const INERTIA_OPTION_KINDS: OptionKinds<InertiaOptions> = {
+  ...OFFSET_MODIFIER_OPTION_KINDS,
+  bodies: "object",
+  limits: "object",
+};
+
 /**
  * Inertia for body parts (FinalIK's Inertia): each {@link InertiaBody} follows its node lazily and offsets
  * its effectors by how far the lazy point is from the node; then {@link limits} clamp the effectors'
@@ -154,7 +168,7 @@ export class Inertia extends OffsetModifier {
 
   /** Attaches to `ik`. */
   constructor(ik: FullBodyBipedIK, options: InertiaOptions = {}) {
-    super(ik, options);
+    super(ik, options, INERTIA_OPTION_KINDS);
     this.followsMotion = true;
     this.bodies = (options.bodies ?? []).map((b) => (b instanceof InertiaBody ? b : new InertiaBody(b)));
     this.limits = [...(options.limits ?? [])];

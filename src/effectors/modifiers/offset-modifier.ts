@@ -16,6 +16,7 @@ import { CharacterFrame, Scalars, addScaled, readCharacterFrame, worldPositionOf
 import { ScaleSinceCreate } from "../../babylon/scale-since-create.js";
 import { disposeWith, notifyDisposed } from "../../babylon/dispose-notice.js";
 import { EnableFade, EnablePass } from "../../babylon/enable-fade.js";
+import { type OptionKinds, checkOptions, warnUnknownOptions } from "../../babylon/option-check.js";
 
 /** Longest delta time a modifier takes from the scene, in seconds (a hitch does not fling offsets). */
 export const MAX_MODIFIER_DELTA_TIME = 0.1;
@@ -69,6 +70,15 @@ export interface OffsetModifierOptions {
   /** The character's size relative to a 1.8 m human (default: measured; see {@link OffsetModifier.characterScale}). */
   characterScale?: number;
 }
+
+/** The kinds of {@link OffsetModifierOptions}, for the check at create. */
+export const OFFSET_MODIFIER_OPTION_KINDS: OptionKinds<OffsetModifierOptions> = {
+  weight: "number",
+  enabled: "boolean",
+  enableFadeSeconds: "number",
+  autoUpdate: "boolean",
+  characterScale: "number",
+};
 
 const clampTmp = new Vec3();
 
@@ -246,8 +256,20 @@ export abstract class OffsetModifier {
   /** A run was skipped (disabled or weight 0), or a gap was too long: the next run calls {@link onResume} first. */
   private paused = false;
 
-  /** Attaches to `ik`. */
-  protected constructor(ik: FullBodyBipedIK, options: OffsetModifierOptions = {}) {
+  /**
+   * Attaches to `ik`. Throws {@link FBBIKError} when an option has the wrong type for `kinds` (the subclass's
+   * options, whose unknown keys are warned on the IK's channel; without them, only the options of every modifier
+   * are checked, and no key is unknown).
+   */
+  protected constructor(
+    ik: FullBodyBipedIK,
+    options: OffsetModifierOptions = {},
+    kinds?: OptionKinds<OffsetModifierOptions>,
+  ) {
+    const known = kinds ?? OFFSET_MODIFIER_OPTION_KINDS;
+    const found = checkOptions(this.getClassName(), options, known);
+    // a subclass that names no options of its own may take keys of its own
+    const unknown = kinds === undefined ? [] : found;
     this.ik = ik;
     this.ikDisposal = disposeWith(ik, this);
     this.weight = options.weight ?? 1;
@@ -266,6 +288,7 @@ export abstract class OffsetModifier {
       this.run();
     };
     ik.solver.onSkeletonRead.add(this.preHook);
+    warnUnknownOptions(ik.solver.inner, this.getClassName(), unknown, known, { "": this });
   }
 
   /** [0, 1] Master weight of the modifier (clamped; NaN is 0). */

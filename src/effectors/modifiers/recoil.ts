@@ -21,8 +21,14 @@ import {
   rotationFromHalfAngles,
   worldMatrixOf,
 } from "./frame.js";
-import { type EffectorLink, OffsetModifier, type OffsetModifierOptions } from "./offset-modifier.js";
 import { moduleMatrix } from "../../babylon/module-matrix.js";
+import {
+  type EffectorLink,
+  OFFSET_MODIFIER_OPTION_KINDS,
+  OffsetModifier,
+  type OffsetModifierOptions,
+} from "./offset-modifier.js";
+import type { OptionKinds } from "../../babylon/option-check.js";
 
 const DEG = Math.PI / 180;
 
@@ -103,6 +109,21 @@ export interface RecoilOptions extends OffsetModifierOptions {
    */
   random?: () => number;
 }
+
+/** The kinds of {@link RecoilOptions}, for the check at create. */
+export const RECOIL_OPTION_KINDS: OptionKinds<RecoilOptions> = {
+  ...OFFSET_MODIFIER_OPTION_KINDS,
+  offsets: "object",
+  recoilWeight: "object",
+  magnitudeRandom: "number",
+  rotationRandom: "object",
+  handRotationOffset: "object",
+  blendTime: "number",
+  handedness: "number",
+  twoHanded: "boolean",
+  aimDirection: "object|null",
+  random: "function",
+};
 
 const tWorld = new Vec3();
 const tEuler = new Quat();
@@ -185,7 +206,7 @@ export class Recoil extends OffsetModifier {
 
   /** Attaches to `ik`. */
   constructor(ik: FullBodyBipedIK, options: RecoilOptions = {}) {
-    super(ik, options);
+    super(ik, options, RECOIL_OPTION_KINDS);
     this.offsets = (options.offsets ?? []).map((o) => (o instanceof RecoilOffset ? o : new RecoilOffset(o)));
     this.recoilWeight =
       options.recoilWeight ??

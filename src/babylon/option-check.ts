@@ -1,0 +1,188 @@
+/**
+ * The check of an options object at create, for users writing plain JavaScript (the Playground, the UMD bundle):
+ * a key the component does not know is warned of with the nearest one, a value of the wrong type throws.
+ * @module
+ */
+import { Logger } from "@babylonjs/core/Misc/logger.js";
+import { FBBIKError } from "../solver/errors.js";
+
+/**
+ * What an option of type `V` may hold at run time, as `typeof` tells it: "number", "boolean", "string", "function",
+ * "object", or "any" for a union of several (unchecked); `|null` appended when the option takes null.
+ */
+export type OptionKind<V> = (
+  [NonNullable<V>] extends [number]
+    ? "number"
+    : [NonNullable<V>] extends [boolean]
+      ? "boolean"
+      : [NonNullable<V>] extends [string]
+        ? "string"
+        : [NonNullable<V>] extends [(...args: never[]) => unknown]
+          ? "function"
+          : [NonNullable<V>] extends [object]
+            ? "object"
+            : "any"
+) extends infer K extends string
+  ? null extends V
+    ? `${K}|null`
+    : K
+  : never;
+
+/**
+ * The known keys of an options interface with the kind each holds. Declared as `OptionKinds<XOptions>`, the
+ * table cannot drift from the interface: `tsc` fails on a key missing, a key too many or a kind that is not the
+ * option's type.
+ */
+export type OptionKinds<T> = { readonly [K in keyof T]-?: OptionKind<T[K]> };
+
+/** A warning channel (an IK's solver, a component): one message per cause (`option:<component>.<key>` here). */
+export interface WarningChannel {
+  /** Reports `message` once per `cause`. */
+  warn(cause: string, message: string): void;
+}
+
+/** What `value` is, in the words of an option kind. */
+function kindOf(value: unknown): string {
+  return value === null ? "null" : typeof value;
+}
+
+/**
+ * True when `value` is of `kind` ("number", "object|null"…). Undefined and null always are: every option may be
+ * left out, and the components read a null one as left out (`??`), as they did before this check.
+ */
+function holds(value: unknown, kind: string): boolean {
+  if (value === undefined || value === null) return true;
+  const is = kindOf(value);
+  return kind.split("|").some((k) => k === "any" || k === is);
+}
+
+/** The value as a problem quotes it: a string in quotes, an object by its class. */
+function shown(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(value);
+  if (typeof value === "object" && value !== null) return `a ${value.constructor?.name ?? "object"}`;
+  return String(value);
+}
+
+/**
+ * Checks `options` of `component` against `kinds` at create: throws an {@link FBBIKError} naming every value of
+ * the wrong type (the setup policy: nothing is attached), and returns the keys `kinds` does not know, for
+ * {@link warnUnknownOptions} (the caller warns them once its warning channel exists).
+ */
+export function checkOptions<T>(
+  component: string,
+  options: NoInfer<T> | null | undefined,
+  kinds: OptionKinds<T>,
+): string[] {
+  if (options === undefined || options === null) return [];
+  if (typeof options !== "object")
+    throw new FBBIKError([`the options are ${shown(options)} (${typeof options}), not an object`], component);
+  const table = kinds as Readonly<Record<string, string>>;
+  const unknown: string[] = [];
+  const problems: string[] = [];
+  for (const [key, value] of Object.entries(options)) {
+    const kind = table[key];
+    if (kind === undefined) unknown.push(key);
+    else if (!holds(value, kind))
+      problems.push(`option "${key}" is ${shown(value)} (${kindOf(value)}): ${kind.replace("|", " or ")} expected`);
+  }
+  if (problems.length > 0) throw new FBBIKError(problems, component);
+  return unknown;
+}
+
+/** Levenshtein distance between `a` and `b`, ignoring case. */
+function distance(a: string, b: string): number {
+  const s = a.toLowerCase();
+  const t = b.toLowerCase();
+  let row = Array.from({ length: t.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= s.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= t.length; j++)
+      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (s[i - 1] === t[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[t.length]!;
+}
+
+/** The names one may assign on `target`: setters and writable fields, its own and its classes'. */
+function settableNames(target: object): string[] {
+  const names: string[] = [];
+  for (let o: object | null = target; o !== null && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
+    for (const [name, d] of Object.entries(Object.getOwnPropertyDescriptors(o))) {
+      if (name.startsWith("_") || name === "constructor") continue;
+      if (d.set !== undefined || (d.writable === true && typeof d.value !== "function")) names.push(name);
+    }
+  }
+  return names;
+}
+
+/** The candidate nearest to `key` by {@link distance} (ties: the first), or null when none is near. */
+function nearest(key: string, candidates: readonly (readonly [name: string, label: string])[]): string | null {
+  let best: string | null = null;
+  let bestDistance = Math.max(2, Math.floor(key.length / 3)) + 1;
+  for (const [name, label] of candidates) {
+    const d = distance(key, name);
+    if (d < bestDistance) [best, bestDistance] = [label, d];
+  }
+  return best;
+}
+
+/**
+ * Warns on `channel` of each key of `unknown` (from {@link checkOptions}), naming the nearest known option, else
+ * the nearest property to set after create on the component or one of `settable` (by its path on the component:
+ * `""` the component, `"solver"` its solver), else the known options.
+ */
+export function warnUnknownOptions(
+  channel: WarningChannel,
+  component: string,
+  unknown: readonly string[],
+  kinds: object,
+  settable: Readonly<Record<string, object>> = {},
+): void {
+  const known = Object.keys(kinds);
+  for (const key of unknown) {
+    const option = nearest(
+      key,
+      known.map((k) => [k, k] as const),
+    );
+    const property =
+      option !== null
+        ? null
+        : nearest(
+            key,
+            Object.entries(settable).flatMap(([path, o]) =>
+              settableNames(o).map((n) => [n, path === "" ? n : `${path}.${n}`] as const),
+            ),
+          );
+    const hint =
+      option !== null
+        ? `did you mean "${option}"?`
+        : property !== null
+          ? `it is not an option: set \`${property}\` on the ${component} after create`
+          : `its options are ${known.join(", ")}`;
+    channel.warn(`option:${component}.${key}`, `${component}: unknown option "${key}" ignored; ${hint}`);
+  }
+}
+
+/** The option warnings already logged without a component to carry them (one per component and key). */
+const logged = new Set<string>();
+
+/** The channel of what has no warning channel of its own: Babylon's Logger, once per cause. */
+export const LOGGER_CHANNEL: WarningChannel = {
+  warn(cause, message) {
+    if (logged.has(cause)) return;
+    logged.add(cause);
+    Logger.Warn(`babylon-fbbik: ${message}`);
+  },
+};
+
+/**
+ * {@link checkOptions} and {@link warnUnknownOptions} at once, for what has no warning channel of its own (a
+ * function, a ground probe, an interaction object): unknown keys go to Babylon's Logger, once per component and key.
+ */
+export function checkLoggedOptions<T>(
+  component: string,
+  options: NoInfer<T> | null | undefined,
+  kinds: OptionKinds<T>,
+): void {
+  warnUnknownOptions(LOGGER_CHANNEL, component, checkOptions(component, options, kinds), kinds);
+}

@@ -1,0 +1,109 @@
+/**
+ * The check of an options object at create (src/babylon/option-check.ts): kinds derived from the interface, so that
+ * the table cannot drift from it (the `@ts-expect-error` lines fail `npm run typecheck` if it could), types thrown,
+ * unknown keys warned with the nearest option or settable property.
+ */
+import { describe, expect, it } from "vitest";
+import { type OptionKinds, checkOptions, warnUnknownOptions } from "../../../src/babylon/option-check.js";
+import { FBBIKError } from "../../../src/solver/errors.js";
+
+interface Sample {
+  weight?: number;
+  target?: object | null;
+  name?: string;
+  done?: () => void;
+  flag?: boolean;
+  either?: string | object;
+}
+const KINDS: OptionKinds<Sample> = {
+  weight: "number",
+  target: "object|null",
+  name: "string",
+  done: "function",
+  flag: "boolean",
+  either: "any",
+};
+
+// the table follows the interface: a key left out, a key too many or a kind not the option's type is a type error
+// @ts-expect-error `flag` and `either` are missing
+const missing: OptionKinds<Sample> = { weight: "number", target: "object|null", name: "string", done: "function" };
+// @ts-expect-error `iterations` is not an option of Sample
+const extra: OptionKinds<Sample> = { ...KINDS, iterations: "number" };
+// @ts-expect-error `target` takes null
+const wrongKind: OptionKinds<Sample> = { ...KINDS, target: "object" };
+void [missing, extra, wrongKind];
+
+/** The warnings `warnUnknownOptions` gives for `unknown`, as [cause, message]. */
+function warnings(unknown: string[], settable: Record<string, object> = {}): [string, string][] {
+  const out: [string, string][] = [];
+  warnUnknownOptions({ warn: (c, m) => void out.push([c, m]) }, "Sample", unknown, KINDS, settable);
+  return out;
+}
+
+describe("checkOptions", () => {
+  it("takes options of the right kinds, and undefined or null (left out) anywhere", () => {
+    const ok = {
+      weight: 1,
+      target: null,
+      name: "n",
+      done: () => {},
+      flag: false,
+      either: 3,
+      flagg: true,
+    } as unknown as Sample;
+    expect(checkOptions("Sample", ok, KINDS)).toEqual(["flagg"]);
+    expect(checkOptions("Sample", { weight: undefined }, KINDS)).toEqual([]);
+    // a null option reads as left out (`??`), as before the check: `mesh: scene.getMeshByName(...)` not found
+    expect(checkOptions("Sample", { weight: null, name: null } as unknown as Sample, KINDS)).toEqual([]);
+    expect(checkOptions("Sample", undefined, KINDS)).toEqual([]);
+  });
+
+  it("throws one FBBIKError naming every value of the wrong type", () => {
+    const bad = { weight: "0.5", flag: 1, target: "node" } as unknown as Sample;
+    let error: unknown = null;
+    try {
+      checkOptions("Sample", bad, KINDS);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(FBBIKError);
+    expect((error as FBBIKError).component).toBe("Sample");
+    expect((error as FBBIKError).problems).toEqual([
+      'option "weight" is "0.5" (string): number expected',
+      'option "flag" is 1 (number): boolean expected',
+      'option "target" is "node" (string): object or null expected',
+    ]);
+    expect(() => checkOptions("Sample", 4 as Sample, KINDS)).toThrow("the options are 4 (number), not an object");
+  });
+});
+
+describe("warnUnknownOptions", () => {
+  it("names the nearest option, case and a letter or two apart", () => {
+    expect(warnings(["Weight", "wieght", "flagg"])).toEqual([
+      ["option:Sample.Weight", 'Sample: unknown option "Weight" ignored; did you mean "weight"?'],
+      ["option:Sample.wieght", 'Sample: unknown option "wieght" ignored; did you mean "weight"?'],
+      ["option:Sample.flagg", 'Sample: unknown option "flagg" ignored; did you mean "flag"?'],
+    ]);
+  });
+
+  it("else the property to set after create, else the options there are", () => {
+    class Solver {
+      iterations = 4;
+      get tolerance(): number {
+        return 0;
+      }
+      set tolerance(_: number) {}
+      update(): void {}
+    }
+    const settable = { "": { enabled: true }, solver: new Solver() };
+    expect(warnings(["iteration", "tolerence", "updat", "zzz"], settable).map(([, m]) => m)).toEqual([
+      'Sample: unknown option "iteration" ignored; it is not an option: set `solver.iterations` on the Sample after ' +
+        "create",
+      'Sample: unknown option "tolerence" ignored; it is not an option: set `solver.tolerance` on the Sample after ' +
+        "create",
+      // a method is not something to set
+      'Sample: unknown option "updat" ignored; its options are weight, target, name, done, flag, either',
+      'Sample: unknown option "zzz" ignored; its options are weight, target, name, done, flag, either',
+    ]);
+  });
+});
