@@ -103,6 +103,9 @@ export {
   GROUNDER_REFERENCE_HEIGHT,
 } from "./effectors/grounding/grounder-fbbik.js";
 export type { GrounderFBBIKOptions } from "./effectors/grounding/grounder-fbbik.js";
+export type { GrounderOptions } from "./effectors/grounding/grounder-options.js";
+export { GrounderIK } from "./effectors/grounding/grounder-ik.js";
+export type { GrounderIKOptions, GrounderLeg } from "./effectors/grounding/grounder-ik.js";
 export { Grounding } from "./effectors/grounding/grounding.js";
 export { GroundingLeg } from "./effectors/grounding/grounding-leg.js";
 export { GroundingPelvis } from "./effectors/grounding/grounding-pelvis.js";

@@ -164,7 +164,10 @@ export abstract class ChainIK<S extends IKSolverJoints> extends RigComponent {
     // the tolerance is given in world units; the solver works in component space
     const t = this.toleranceWorld;
     s.tolerance = t > 0 && Number.isFinite(t) ? t / this.rig.componentScale : 0;
+    const driver = this._legDriver;
+    if (driver !== null) driver._beforeLegSolve(this);
     s.update();
+    if (driver !== null) driver._afterLegSolve(this);
   }
 }
 

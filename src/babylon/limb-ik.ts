@@ -241,7 +241,10 @@ export class LimbIK extends RigComponent {
       const goal = this.bendGoal;
       this.readTargetPosition(goal, goal === null ? this.bendGoalPosition : null, s.bendGoal, "bendGoal");
     }
+    const driver = this._legDriver;
+    if (driver !== null) driver._beforeLegSolve(this);
     s.solve();
+    if (driver !== null) driver._afterLegSolve(this);
     if (s.skipReason === "target unusable") {
       this.warn(
         "target:on-root",

@@ -38,6 +38,20 @@ function targetWorldMatrix(target: IKTarget): { readonly m: ArrayLike<number> } 
 }
 const tq = new Quat();
 
+/**
+ * What drives a component as a leg (GrounderIK): called around the component's frame, so a grounder moves the
+ * pelvis before the leg reads its bones, aims the leg at the ground and turns its foot after it solves.
+ * @internal
+ */
+export interface LegDriver {
+  /** @internal Before the leg reads its bones: the driver's own pass of the frame, when not done yet. */
+  _beforeLegRead(): void;
+  /** @internal After the leg read its target, before its solver runs. */
+  _beforeLegSolve(leg: RigComponent): void;
+  /** @internal After its solver ran, before the leg writes. */
+  _afterLegSolve(leg: RigComponent): void;
+}
+
 /** Options every IK component of the family takes. */
 export interface RigComponentOptions {
   /** Solve every frame after the animations (default true); otherwise call `update()` yourself. */
@@ -101,6 +115,8 @@ export abstract class RigComponent {
   set enableFadeSeconds(v: number) {
     this.enableFade.seconds = v;
   }
+  /** @internal The grounder that drives this component as a leg, or null. */
+  _legDriver: LegDriver | null = null;
   /** Solve after the animations and the before-render observers every frame. */
   autoUpdate: boolean;
   /** Take the component's own output off its bones before the animations every frame. */
@@ -354,6 +370,8 @@ export abstract class RigComponent {
         this.rig.restoreAnimatedPose();
         return;
       }
+      // a grounder moves the pelvis above the leg before the leg reads it
+      if (this._legDriver !== null) this._legDriver._beforeLegRead();
       this.lastFrame = this.scene.getFrameId();
       this.rig.restoreAnimatedPose();
       this.rig.read();
@@ -419,6 +437,11 @@ export abstract class RigComponent {
     } catch (e) {
       Logger.Error(`babylon-fbbik: an onWarningObservable observer threw on "${cause}": ${String(e)}`);
     }
+  }
+
+  /** @internal {@link warn} for what drives the component (a grounder's warnings go to its first leg). */
+  _warn(cause: string, message: string): void {
+    this.warn(cause, message);
   }
 
   /** Forgets which causes were warned, so each may warn again. */

@@ -21,6 +21,7 @@ import {
   FBBIKHeadEffector,
   FullBodyBipedEffector,
   type FullBodyBipedIK,
+  type GrounderIK,
   type InteractionObject,
   InteractionSystem,
 } from "../../src/index.js";
@@ -51,13 +52,18 @@ async function grounded(world: DocsWorld, ground: (ik: FullBodyBipedIK, t: { gro
   const right0 = world.pos("rightFoot");
   ground(ik, terrain(world, ik.scene));
   world.frames(30);
-  for (const [foot, y0] of [
-    ["leftFoot", left0.y],
-    ["rightFoot", right0.y],
-  ] as const)
-    expect(Math.abs(world.pos(foot).y - y0 - 0.1), `${foot} onto the 0.1 step`).toBeLessThan(0.005);
+  expectFeetOnStep(world, left0.y, right0.y);
   expectNoWarnings(ik);
   return ik;
+}
+
+/** Both feet 0.1 above where they stood (`left0`, `right0`: their heights then), onto the step, within 5 mm. */
+function expectFeetOnStep(world: DocsWorld, left0: number, right0: number): void {
+  for (const [foot, y0] of [
+    ["leftFoot", left0],
+    ["rightFoot", right0],
+  ] as const)
+    expect(Math.abs(world.pos(foot).y - y0 - 0.1), `${foot} onto the 0.1 step`).toBeLessThan(0.005);
 }
 
 /** Havok's engine from its wasm in node_modules (Node has no fetch of it), as test/scenario/grounding-havok does. */
@@ -189,6 +195,22 @@ export const AROUND_RUNS: Record<string, ExampleRun> = {
     });
     teleport!(ik.references.root!.position.clone());
     world.frames(1);
+  },
+
+  async groundLimbLegs({ world, load }) {
+    const run = (await load()).groundLimbLegs;
+    const m = await world.model();
+    world.frames(1);
+    const left0 = world.pos("leftFoot");
+    const right0 = world.pos("rightFoot");
+    const t = terrain(world, m.scene);
+    const sides = ["left", "right"] as const;
+    const legBones = sides.map((s) => [world.bone(`${s}Thigh`), world.bone(`${s}Calf`), world.bone(`${s}Foot`)]);
+    const grounder = world.own(run(m.scene, world.bone("hips"), legBones, [t.ground, t.step]) as GrounderIK);
+    for (const leg of grounder.legs) world.own(leg);
+    world.frames(30);
+    expectFeetOnStep(world, left0.y, right0.y);
+    for (const leg of grounder.legs) expectNoWarnings(leg);
   },
 
   async groundOnTerrain({ world, load }) {

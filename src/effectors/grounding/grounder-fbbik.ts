@@ -3,14 +3,21 @@ import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { FullBodyBipedIK } from "../../babylon/full-body-biped-ik.js";
 import type { BabylonEffector } from "../../babylon/babylon-effector.js";
-import { Quat, conjugateMultiply, multiply, slerpByRef } from "../../math/quat.js";
-import { Vec3, add, projectOnPlane, sub } from "../../math/vec3.js";
-import { currentWorldMatrix, transformVector } from "../../babylon/world-matrix.js";
+import { Quat, multiply, slerpByRef } from "../../math/quat.js";
+import { Vec3, projectOnPlane, sub } from "../../math/vec3.js";
 import { NumberRef } from "../../math/number-ref.js";
 import { FadeClock, sceneDeltaSecondsToRef } from "../../babylon/scene-time.js";
 import { type GroundPredicate, BabylonGroundRaycast } from "./babylon-ground-raycast.js";
 import { type GroundingQuality, clampNumber } from "./grounding-common.js";
-import { Grounding } from "./grounding.js";
+import type { Grounding } from "./grounding.js";
+import {
+  GROUNDER_REFERENCE_HEIGHT,
+  GrounderRoot,
+  createGrounding,
+  moveBoneInWorld,
+  skeletonHeight,
+} from "./grounder-setup.js";
+import { worldDeltaToComponent } from "../../babylon/world-delta.js";
 import {
   GROUNDER_FBBIK_OPTION_KINDS,
   type GrounderFBBIKOptions,
@@ -25,23 +32,19 @@ import { grounderSettings } from "./grounder-fbbik-settings.js";
 
 export { type GrounderFBBIKOptions, GrounderSpineEffector } from "./grounder-fbbik-options.js";
 
-/** The height FinalIK's default lengths are meant for (world units). */
-export const GROUNDER_REFERENCE_HEIGHT = 1.8;
+export { GROUNDER_REFERENCE_HEIGHT } from "./grounder-setup.js";
 
 const tv = new Vec3();
 /** A bone's pose read from the rig, one bone at a time (the rig's views would bring every bone up to date). */
-const bonePosition = new Vec3();
 const boneRotation = new Quat();
 const tv2 = new Vec3();
 const target = new Vec3();
 const bv = new Vector3();
 const bv2 = new Vector3();
 const tq = new Quat();
-const tq2 = new Quat();
 const IDENTITY = new Quat();
 const sceneSeconds = new NumberRef();
 const weightRef = new NumberRef();
-const unitZ = new Vec3(0, 0, 1);
 
 /**
  * FinalIK's GrounderFBBIK for a {@link FullBodyBipedIK}: keeps the feet on uneven ground. Each frame,
@@ -165,9 +168,8 @@ export class GrounderFBBIK {
   private readonly ikDisposal: Observer<FullBodyBipedIK> | null;
   /** The fade of {@link enabled} over {@link enableFadeSeconds}. */
   private readonly enableFade: EnableFade;
-  /** The node whose scale {@link lengthScale} is relative to, and its world scale along its up axis then. */
-  private scaleRoot: TransformNode | null;
-  private createdScale: number;
+  /** Reads the root into the solver, with the character's scale since create. */
+  private readonly rootReader: GrounderRoot;
 
   /** Attaches a grounder to `ik` (see {@link GrounderFBBIKOptions}). */
   constructor(ik: FullBodyBipedIK, options: GrounderFBBIKOptions = {}) {
@@ -176,9 +178,9 @@ export class GrounderFBBIK {
     this.ikDisposal = disposeWith(ik, this);
     const rig = ik.rig;
     this.root = options.root !== undefined ? options.root : rig.characterRoot;
-    this.scaleRoot = this.root;
-    this.createdScale = upScale(this.root);
-    this.height = options.height !== undefined && options.height > 0 ? options.height : measureHeight(ik);
+    this.rootReader = new GrounderRoot(this.root);
+    this.height =
+      options.height !== undefined && options.height > 0 ? options.height : skeletonHeight(ik.skeleton, ik.rig);
     const unit = this.height / GROUNDER_REFERENCE_HEIGHT;
     const defaultPredicate: GroundPredicate = (mesh) =>
       mesh.isEnabled() && mesh.isVisible && mesh.isPickable && !this.isCharacterMesh(mesh);
@@ -187,30 +189,7 @@ export class GrounderFBBIK {
     const warn = (cause: string, message: string): void => ik.solver.inner.warn(cause, message);
     if (this.groundRaycast !== null) this.groundRaycast.onWarning = warn;
     const raycast = options.raycast ?? this.groundRaycast!.raycast;
-    const g = new Grounding(2, raycast);
-    g.onWarning = warn;
-    g.warningPrefix = "GrounderFBBIK: solver.";
-    g.lengthUnit = unit;
-    g.maxStep = options.maxStep ?? 0.5 * unit;
-    g.footRadius = options.footRadius ?? 0.15 * unit;
-    g.rootSphereCastRadius = options.rootSphereCastRadius ?? 0.1 * unit;
-    g.heightOffset = options.heightOffset ?? 0;
-    g.footCenterOffset = options.footCenterOffset ?? 0;
-    if (options.quality !== undefined) g.quality = options.quality;
-    if (options.footSpeed !== undefined) g.footSpeed = options.footSpeed;
-    if (options.prediction !== undefined) g.prediction = options.prediction;
-    if (options.footRotationWeight !== undefined) g.footRotationWeight = options.footRotationWeight;
-    if (options.footRotationSpeed !== undefined) g.footRotationSpeed = options.footRotationSpeed;
-    if (options.maxFootRotationAngle !== undefined) g.maxFootRotationAngle = options.maxFootRotationAngle;
-    if (options.rotateSolver !== undefined) g.rotateSolver = options.rotateSolver;
-    if (options.pelvisSpeed !== undefined) g.pelvisSpeed = options.pelvisSpeed;
-    if (options.pelvisDamper !== undefined) g.pelvisDamper = options.pelvisDamper;
-    if (options.lowerPelvisWeight !== undefined) g.lowerPelvisWeight = options.lowerPelvisWeight;
-    if (options.liftPelvisWeight !== undefined) g.liftPelvisWeight = options.liftPelvisWeight;
-    if (options.pelvisReachWeight !== undefined) g.pelvisReachWeight = options.pelvisReachWeight;
-    if (options.overstepFallsDown !== undefined) g.overstepFallsDown = options.overstepFallsDown;
-    if (options.sphereProbeRays !== undefined) g.sphereProbeRays = options.sphereProbeRays;
-    g.keepValidSettings();
+    const g = createGrounding(2, raycast, options, unit, warn, "GrounderFBBIK: solver.");
     this.solver = g;
     if (options.weight !== undefined) this.weight = options.weight;
     this.enableFade = new EnableFade(ik.scene, null);
@@ -461,35 +440,12 @@ export class GrounderFBBIK {
     const g = this.solver;
     const rig = this.ik.rig;
     const root = this.root;
-    if (root === null || root.isDisposed()) {
-      g.rootPosition.x = g.rootPosition.y = g.rootPosition.z = 0;
-      g.rootUp.x = 0;
-      g.rootUp.y = 1;
-      g.rootUp.z = 0;
-      g.rootForward.x = 0;
-      g.rootForward.y = 0;
-      g.rootForward.z = 1;
-      g.lengthScale = 1;
-    } else {
-      // the cached matrix when it is current: forcing it would make Babylon redo an unmoved character
-      const m = currentWorldMatrix(root).m;
-      g.rootPosition.x = m[12]!;
-      g.rootPosition.y = m[13]!;
-      g.rootPosition.z = m[14]!;
-      g.rootUp.x = m[4]!;
-      g.rootUp.y = m[5]!;
-      g.rootUp.z = m[6]!;
-      // the character root: the axis it faces (FullBodyBipedIK.characterForward); another node: its +z
-      transformVector(m, root === this.ik.rig.characterRoot ? this.ik.characterForward : unitZ, g.rootForward);
-      if (root !== this.scaleRoot) {
-        // another root: the lengths are relative to its scale when it took over
-        this.scaleRoot = root;
-        this.createdScale = upScale(root);
-      }
-      // written out (doubles across calls); a tilted root's Float32 axes round up to 5e-8 off: not a change of scale
-      const ratio = Math.sqrt(m[4]! * m[4]! + m[5]! * m[5]! + m[6]! * m[6]!) / this.createdScale;
-      if (ratio > 0 && ratio < Infinity) g.lengthScale = ratio > 1 - 1e-6 && ratio < 1 + 1e-6 ? 1 : ratio;
-    }
+    // the character root: the axis it faces (FullBodyBipedIK.characterForward); another node: its +z
+    this.rootReader.read(
+      g,
+      root,
+      root !== null && root === this.ik.rig.characterRoot ? this.ik.characterForward : null,
+    );
     for (let i = 0; i < 2; i++) {
       const leg = g.legs[i]!;
       rig.getWorldPosition(this.footIds[i]!, bv);
@@ -527,11 +483,7 @@ export class GrounderFBBIK {
     tv.x = po.x * rw;
     tv.y = po.y * rw;
     tv.z = po.z * rw;
-    if (this.pelvisId > 0 && (tv.x !== 0 || tv.y !== 0 || tv.z !== 0)) {
-      rig.worldToComponentVector(tv, tv);
-      add(tv, rig.getPosition(this.pelvisId, bonePosition), tv);
-      rig.setPosition(this.pelvisId, tv);
-    }
+    moveBoneInWorld(rig, this.pelvisId, tv);
 
     // feet: offsets to where the grounding wants them (from where the moved pelvis left them), rotations
     target.x = target.y = target.z = 0;
@@ -562,7 +514,7 @@ export class GrounderFBBIK {
       weightRef.value = rw;
       slerpByRef(tq, IDENTITY, leg.rotationOffset, weightRef);
       if (tq.x !== 0 || tq.y !== 0 || tq.z !== 0) {
-        this.worldToComponentRotationOffset(tq, tq);
+        worldDeltaToComponent(rig, tq, tq);
         multiply(tq, tq, rig.getRotation(id, boneRotation));
         rig.setRotation(id, tq);
       }
@@ -596,54 +548,4 @@ export class GrounderFBBIK {
       }
     }
   }
-
-  /**
-   * A world rotation offset (applied on the left of world rotations) as the rig's component-space offset:
-   * C⁻¹·R·C, conjugated by the Y mirror when component space is mirrored (C in Babylon's convention).
-   */
-  private worldToComponentRotationOffset(r: Quat, out: Quat): Quat {
-    const c = this.ik.rig.componentRotation;
-    conjugateMultiply(tq2, c, r);
-    multiply(out, tq2, c);
-    if (this.ik.rig.mirrored) {
-      out.x = -out.x;
-      out.z = -out.z;
-    }
-    return out;
-  }
-}
-
-/**
- * A root's world scale along its up axis (the length of its world matrix's second column), what the character's
- * height follows; 1 without a root, or when not finite and > 0.
- */
-function upScale(root: TransformNode | null): number {
-  if (root === null || root.isDisposed()) return 1;
-  const m = currentWorldMatrix(root).m;
-  const s = Math.sqrt(m[4]! * m[4]! + m[5]! * m[5]! + m[6]! * m[6]!);
-  return s > 0 && s < Infinity ? s : 1;
-}
-
-/** Vertical extent of the skeleton's joints in the world (linked nodes, else the IK rig's bones). */
-function measureHeight(ik: FullBodyBipedIK): number {
-  let lo = Infinity;
-  let hi = -Infinity;
-  const bones = ik.skeleton.bones;
-  const linked = bones.length > 0 && bones.every((b) => b.getTransformNode() !== null);
-  if (linked) {
-    for (const b of bones) {
-      const y = b.getTransformNode()!.computeWorldMatrix(true).m[13]!;
-      lo = Math.min(lo, y);
-      hi = Math.max(hi, y);
-    }
-  } else {
-    const rig = ik.rig;
-    for (let i = 1; i < rig.count; i++) {
-      rig.getWorldPosition(i, bv);
-      lo = Math.min(lo, bv.y);
-      hi = Math.max(hi, bv.y);
-    }
-  }
-  const h = hi - lo;
-  return h > 0 && Number.isFinite(h) ? h : GROUNDER_REFERENCE_HEIGHT;
 }

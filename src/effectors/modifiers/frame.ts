@@ -8,17 +8,8 @@ import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import type { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { FullBodyBipedIK } from "../../babylon/full-body-biped-ik.js";
-import type { BabylonRig } from "../../babylon/babylon-rig.js";
 import { boneWorldMatrixToRef, currentWorldMatrix, isBone, transformVector } from "../../babylon/world-matrix.js";
-import {
-  Quat,
-  type ReadonlyQuat,
-  conjugateMultiply,
-  copyQuat,
-  identity,
-  multiply,
-  rotateVector,
-} from "../../math/quat.js";
+import { Quat, type ReadonlyQuat, copyQuat, identity, multiply, rotateVector } from "../../math/quat.js";
 import { type ReadonlyVec3, Vec3, copy } from "../../math/vec3.js";
 import { moduleMatrix } from "../../babylon/module-matrix.js";
 
@@ -307,22 +298,7 @@ export function worldMatrixOf(ik: FullBodyBipedIK, target: TransformNode | Bone,
   return out.copyFrom(currentWorldMatrix(target));
 }
 
-/**
- * A rotation about world axes → the same rotation about the rig's component-space axes (conjugation by
- * component space's rotation, then by its Y mirror when component space is mirrored: the rotation is in
- * Babylon's convention, see BabylonRig.worldToComponentRotation), so that
- * `multiply(rot, out, rig.rotations[id])` turns a bone in the world by `world`.
- */
-export function worldDeltaToComponent(rig: BabylonRig, world: ReadonlyQuat, out: Quat): Quat {
-  const c = rig.componentRotation;
-  conjugateMultiply(out, c, world);
-  multiply(out, out, c);
-  if (rig.mirrored) {
-    out.x = -out.x;
-    out.z = -out.z;
-  }
-  return out;
-}
+export { worldDeltaToComponent } from "../../babylon/world-delta.js";
 
 /**
  * Numbers handed to and from the modifiers' small helpers through fields (an offset modifier's protected
