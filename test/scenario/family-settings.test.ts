@@ -22,6 +22,7 @@ import { LimbIK } from "../../src/babylon/limb-ik.js";
 import { LookAtIK } from "../../src/babylon/look-at-ik.js";
 import type { RigComponent } from "../../src/babylon/rig-component.js";
 import { GrounderFBBIK } from "../../src/effectors/grounding/grounder-fbbik.js";
+import { GrounderIK } from "../../src/effectors/grounding/grounder-ik.js";
 import { FBBIKHeadEffector } from "../../src/effectors/head/fbbik-head-effector.js";
 import { type LoadedModel, type ModelName, loadModel } from "../helpers/babylon-scene.js";
 import {
@@ -52,6 +53,16 @@ function ground(scene: Scene): void {
   const step = CreateBox("ground step", { size: 1 }, scene);
   step.scaling.set(0.4, 0.12, 0.4);
   step.position.set(0, 0.06, 0);
+}
+
+/** Two LimbIK legs on the skeleton of `bones` (a GrounderIK's). */
+function legs(bones: Bone[]): LimbIK[] {
+  const r = resolveBipedReferences(bones[0]!.getSkeleton()).references;
+  const scene = bones[0]!.getScene();
+  return [
+    LimbIK.create(scene, r.leftThigh, r.leftCalf, r.leftFoot),
+    LimbIK.create(scene, r.rightThigh, r.rightCalf, r.rightFoot),
+  ];
 }
 
 /** How each kind of component is made on a character (the same bones on every model: the lists match). */
@@ -94,6 +105,12 @@ const MAKE = {
     const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
     return GrounderFBBIK.create(ik, { predicate: (mesh) => mesh.name.startsWith("ground") });
   },
+  GrounderIK: (m: LoadedModel) => {
+    ground(m.scene);
+    return GrounderIK.create(legs(m.skeleton.bones), resolveBipedReferences(m.skeleton).references.pelvis, {
+      predicate: (mesh) => mesh.name.startsWith("ground"),
+    });
+  },
   FBBIKHeadEffector: (m: LoadedModel) => {
     const r = resolveBipedReferences(m.skeleton).references;
     const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
@@ -105,7 +122,12 @@ const KINDS = Object.keys(MAKE) as Kind[];
 
 /** The warnings a component raised about its settings. */
 function settingsWarnings(c: WithSettings): string[] {
-  const raised = "warningsRaised" in c ? (c as RigComponent).warningsRaised : (c as GrounderFBBIK).ik.warningsRaised;
+  const raised =
+    c instanceof GrounderIK
+      ? c.legs[0]!.warningsRaised
+      : "warningsRaised" in c
+        ? (c as RigComponent).warningsRaised
+        : (c as GrounderFBBIK).ik.warningsRaised;
   return raised.map((w) => w.cause).filter((cause) => cause.includes("settings:"));
 }
 
@@ -184,6 +206,8 @@ const NOT_SETTINGS: Record<string, readonly string[]> = {
     "validSpineSpeed",
     "quality",
   ],
+  // GrounderIK: the app's switch, the frame's state, the character's size at create, where it runs (its legs')
+  grounderIK: ["enabled", "disposed", "lastFrame", "frameWeight", "height", "updateOrder", "pelvisId"],
   // the character's size at create (`lengthUnit`), the per-frame scale and times, the probe's state
   grounding: ["lengthUnit", "lengthScale", "deltaTime", "frameTime", "rootGrounded", "warningPrefix", "sphereRadius"],
   // the head effector: the app's switch, the frame's state, the rig's head and its scale at create
@@ -198,6 +222,13 @@ function settingObjects(kind: Kind, c: WithSettings): [string, object, string, r
     const g = c as GrounderFBBIK;
     return [
       ["grounder", g, "", NOT_SETTINGS.grounder!],
+      ["grounder.solver", g.solver, "solver", NOT_SETTINGS.grounding!],
+    ];
+  }
+  if (kind === "GrounderIK") {
+    const g = c as GrounderIK;
+    return [
+      ["grounder", g, "", NOT_SETTINGS.grounderIK!],
       ["grounder.solver", g.solver, "solver", NOT_SETTINGS.grounding!],
     ];
   }
@@ -325,7 +356,7 @@ function pose(m: LoadedModel): number[] {
 const differing = (x: number[], y: number[]) => x.filter((v, i) => !Object.is(v, y[i])).length;
 
 describe("the same settings solve the same pose, bit for bit", () => {
-  it.each(["LimbIK", "CCDIK", "GrounderFBBIK"] as const)("%s", async (kind) => {
+  it.each(["LimbIK", "CCDIK", "GrounderFBBIK", "GrounderIK"] as const)("%s", async (kind) => {
     const a = await model("UAL");
     const b = await model("UAL", a.scene);
     const c = await model("UAL", a.scene);
@@ -334,7 +365,7 @@ describe("the same settings solve the same pose, bit for bit", () => {
     // the control: same targets, default settings
     const cc = MAKE[kind](c);
     const tuned = varied(ca.serialize());
-    if (kind === "GrounderFBBIK") {
+    if (kind === "GrounderFBBIK" || kind === "GrounderIK") {
       // a probe quality and a weight that let the step show
       Object.assign(tuned.solver as object, { quality: 2, footRotationWeight: 1 });
       Object.assign(tuned, { weight: 1 });
@@ -351,12 +382,16 @@ describe("the same settings solve the same pose, bit for bit", () => {
       cb = LimbIK.Parse(parsed, a.scene, upper!, middle!, end!);
     } else if (kind === "CCDIK") {
       cb = CCDIK.Parse(parsed, a.scene, (ca as CCDIK).bones.map(twin));
+    } else if (kind === "GrounderIK") {
+      const predicate = (mesh: AbstractMesh) => mesh.name.startsWith("ground");
+      const pelvis = twin((ca as GrounderIK).pelvis);
+      cb = GrounderIK.Parse(parsed, legs(b.skeleton.bones), pelvis, { predicate });
     } else {
       const predicate = (mesh: AbstractMesh) => mesh.name.startsWith("ground");
       cb = GrounderFBBIK.Parse(parsed, FullBodyBipedIK.create(a.scene, b.skeleton), { predicate });
     }
     for (const comp of [ca, cb, cc]) {
-      if (comp instanceof GrounderFBBIK) continue;
+      if (comp instanceof GrounderFBBIK || comp instanceof GrounderIK) continue;
       const chain = comp as LimbIK | CCDIK;
       const tip = chain.bones[chain.bones.length - 1]!.getTransformNode()!;
       tip.computeWorldMatrix(true);

@@ -28,6 +28,7 @@ import {
   FullBodyBipedEffector as E,
   FullBodyBipedIK,
   GrounderFBBIK,
+  GrounderIK,
   HavokGroundRaycast,
   HitPointBone,
   HitPointEffector,
@@ -173,6 +174,27 @@ const CASES: Case[] = [
     good: () => ({ maxStep: 0.5, footSpeed: 2.5, rotateSolver: false }),
     typo: { options: () => ({ maxstep: 0.5 }), key: "maxstep", hint: '"maxStep"' },
     wrong: () => ({ maxStep: "0.5" }),
+  },
+  {
+    name: "GrounderIK",
+    make: (o) => {
+      const legs = [
+        LimbIK.create(scene, tr.leftThigh, tr.leftCalf, tr.leftFoot),
+        LimbIK.create(scene, tr.rightThigh, tr.rightCalf, tr.rightFoot),
+      ];
+      const free = () => legs.forEach((l) => l.dispose());
+      try {
+        const g = GrounderIK.create(legs, tr.pelvis, o);
+        // its warnings go to its first leg
+        return { warningsRaised: legs[0]!.warningsRaised, dispose: () => (g.dispose(), free()) };
+      } catch (e) {
+        free();
+        throw e;
+      }
+    },
+    good: () => ({ maxStep: 0.5, characterRoot: node("root"), rootRotationWeight: 0.3 }),
+    typo: { options: () => ({ rootRotationWieght: 0.5 }), key: "rootRotationWieght", hint: '"rootRotationWeight"' },
+    wrong: () => ({ characterRoot: "root" }),
   },
   {
     name: "FBBIKHeadEffector",

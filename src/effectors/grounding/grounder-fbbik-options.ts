@@ -1,5 +1,5 @@
 import type { FullBodyBipedEffector } from "../../solver/biped-bones.js";
-import type { GrounderOptions } from "./grounder-options.js";
+import { GROUNDER_OPTION_KINDS, type GrounderOptions } from "./grounder-options.js";
 import type { OptionKinds } from "../../babylon/option-check.js";
 
 /** A spine effector the grounder bends toward the displaced feet (FinalIK's GrounderFBBIK.SpineEffector). */
@@ -42,31 +42,8 @@ export interface GrounderFBBIKOptions extends GrounderOptions {
 
 /** The kinds of {@link GrounderFBBIKOptions}, for the check at create. */
 export const GROUNDER_FBBIK_OPTION_KINDS: OptionKinds<GrounderFBBIKOptions> = {
-  predicate: "function",
-  raycast: "function",
-  root: "object|null",
-  height: "number",
-  weight: "number",
+  ...GROUNDER_OPTION_KINDS,
   enableFadeSeconds: "number",
-  quality: "number",
-  maxStep: "number",
-  heightOffset: "number",
-  footSpeed: "number",
-  footRadius: "number",
-  footCenterOffset: "number",
-  prediction: "number",
-  footRotationWeight: "number",
-  footRotationSpeed: "number",
-  maxFootRotationAngle: "number",
-  rotateSolver: "boolean",
-  pelvisSpeed: "number",
-  pelvisDamper: "number",
-  lowerPelvisWeight: "number",
-  liftPelvisWeight: "number",
-  pelvisReachWeight: "number",
-  rootSphereCastRadius: "number",
-  overstepFallsDown: "boolean",
-  sphereProbeRays: "number",
   spineBend: "number",
   spineSpeed: "number",
   spine: "object",

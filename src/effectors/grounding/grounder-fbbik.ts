@@ -28,7 +28,7 @@ import { Observable, type Observer } from "@babylonjs/core/Misc/observable.js";
 import { disposeWith, notifyDisposed } from "../../babylon/dispose-notice.js";
 import { EnableFade, EnablePass } from "../../babylon/enable-fade.js";
 import { type IKSettingsObject, applySettings, serializeSettings } from "../../babylon/ik-settings.js";
-import { grounderSettings } from "./grounder-fbbik-settings.js";
+import { grounderSettings } from "./grounder-settings.js";
 
 export { type GrounderFBBIKOptions, GrounderSpineEffector } from "./grounder-fbbik-options.js";
 

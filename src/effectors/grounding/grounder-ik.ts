@@ -19,7 +19,10 @@ import { Quat, multiply, slerpByRef } from "../../math/quat.js";
 import { Vec3 } from "../../math/vec3.js";
 import { type GroundPredicate, BabylonGroundRaycast } from "./babylon-ground-raycast.js";
 import type { Grounding } from "./grounding.js";
-import type { GrounderOptions } from "./grounder-options.js";
+import { GROUNDER_OPTION_KINDS, type GrounderOptions } from "./grounder-options.js";
+import { grounderIKSettings } from "./grounder-settings.js";
+import { type OptionKinds, checkOptions, warnUnknownOptions } from "../../babylon/option-check.js";
+import { type IKSettingsObject, applySettings, serializeSettings } from "../../babylon/ik-settings.js";
 import { GrounderRootTurn } from "./grounder-root-turn.js";
 import {
   GROUNDER_REFERENCE_HEIGHT,
@@ -49,6 +52,16 @@ export interface GrounderIKOptions extends GrounderOptions {
   /** [0, 90] The most the root turns, degrees. Default 45. */
   maxRootRotationAngle?: number;
 }
+
+/** The kinds of {@link GrounderIKOptions}, for the check at create. */
+export const GROUNDER_IK_OPTION_KINDS: OptionKinds<GrounderIKOptions> = {
+  ...GROUNDER_OPTION_KINDS,
+  characterRoot: "object|null",
+  rootRotationWeight: "number",
+  rootRotationSpeed: "number",
+  mesh: "object",
+  maxRootRotationAngle: "number",
+};
 
 const tv = new Vec3();
 const bv = new Vector3();
@@ -134,6 +147,7 @@ export class GrounderIK {
 
   /** Attaches a grounder to `legs` ({@link GrounderIKOptions}); throws {@link FBBIKError} for legs it cannot use. */
   constructor(legs: readonly GrounderLeg[], pelvis: Bone, options: GrounderIKOptions = {}) {
+    const unknown = checkOptions("GrounderIK", options, GROUNDER_IK_OPTION_KINDS);
     const problems: string[] = [];
     if (legs.length === 0) problems.push("GrounderIK needs at least one leg");
     const skeleton = pelvis.getSkeleton();
@@ -187,11 +201,46 @@ export class GrounderIK {
     this.updateOrder = order - 1;
     for (const leg of legs) leg._legDriver = this;
     SceneUpdater.for(this.scene).add(this);
+    const channel = { warn: (cause: string, message: string) => this.warn(cause, message) };
+    warnUnknownOptions(channel, "GrounderIK", unknown, GROUNDER_IK_OPTION_KINDS, { "": this, solver: this.solver });
   }
 
   /** Attaches a grounder to `legs` (same as the constructor). */
   static create(legs: readonly GrounderLeg[], pelvis: Bone, options: GrounderIKOptions = {}): GrounderIK {
     return new GrounderIK(legs, pelvis, options);
+  }
+
+  /**
+   * Creates a grounder on `legs` ({@link create}, with `options`) and loads the settings `parsed` into it
+   * ({@link applySettings}): Babylon's `Parse` for settings saved by {@link serialize}.
+   */
+  static Parse(
+    parsed: unknown,
+    legs: readonly GrounderLeg[],
+    pelvis: Bone,
+    options: GrounderIKOptions = {},
+  ): GrounderIK {
+    const grounder = new GrounderIK(legs, pelvis, options);
+    grounder.applySettings(parsed);
+    return grounder;
+  }
+
+  /**
+   * The grounder's settings as a plain JSON object (Babylon's `serialize`): `version`, `customType`, its
+   * `weight` and the root's turn, then `solver` (as GrounderFBBIK's). Not `enabled`, the legs, `root` or
+   * `characterRoot`. The legs' own settings are theirs.
+   */
+  serialize(): IKSettingsObject {
+    return serializeSettings(grounderIKSettings(this), "GrounderIK");
+  }
+
+  /**
+   * Loads settings saved by {@link serialize} (whole or in part). An unknown key, a bad value or another
+   * component's settings are warned once on the first leg's `onWarningObservable` (`grounder:settings:…`) and
+   * skipped; nothing throws.
+   */
+  applySettings(parsed: unknown): void {
+    applySettings(grounderIKSettings(this), parsed, (cause, message) => this.warn(cause, message), "GrounderIK");
   }
 
   /** [0, 1] How much {@link characterRoot} turns toward the feet's ground plane. Default 0.5. */
@@ -341,6 +390,11 @@ export class GrounderIK {
     multiply(tq, tq, this.footRotations[i]!);
     slerpByRef(tq, rig.getRotation(foot, tq2), tq, weightRef);
     rig.setRotation(foot, tq);
+  }
+
+  /** Warns on the first leg's channel (the grounder has none of its own), once per cause. */
+  private warn(cause: string, message: string): void {
+    this.legs[0]!._warn(`grounder:${cause}`, `GrounderIK: ${message}`);
   }
 
   /** The root, and each leg's foot, hip and reach, from the pose the animation left. */

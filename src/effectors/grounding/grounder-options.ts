@@ -1,6 +1,7 @@
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { GroundPredicate } from "./babylon-ground-raycast.js";
 import type { GroundingQuality, GroundingRaycast } from "./grounding-common.js";
+import type { OptionKinds } from "../../babylon/option-check.js";
 
 /**
  * What every grounder takes ({@link GrounderFBBIK}, {@link GrounderIK}). Lengths are world units at create; any left
@@ -71,3 +72,31 @@ export interface GrounderOptions {
   /** Rays on the Best quality probe's circle. Default 8. */
   sphereProbeRays?: number;
 }
+
+/** The kinds of {@link GrounderOptions}, which each grounder's own table spreads. */
+export const GROUNDER_OPTION_KINDS: OptionKinds<GrounderOptions> = {
+  predicate: "function",
+  raycast: "function",
+  root: "object|null",
+  height: "number",
+  weight: "number",
+  quality: "number",
+  maxStep: "number",
+  heightOffset: "number",
+  footSpeed: "number",
+  footRadius: "number",
+  footCenterOffset: "number",
+  prediction: "number",
+  footRotationWeight: "number",
+  footRotationSpeed: "number",
+  maxFootRotationAngle: "number",
+  rotateSolver: "boolean",
+  pelvisSpeed: "number",
+  pelvisDamper: "number",
+  lowerPelvisWeight: "number",
+  liftPelvisWeight: "number",
+  pelvisReachWeight: "number",
+  rootSphereCastRadius: "number",
+  overstepFallsDown: "boolean",
+  sphereProbeRays: "number",
+};

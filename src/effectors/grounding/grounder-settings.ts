@@ -1,6 +1,6 @@
 /**
- * The saved settings of {@link GrounderFBBIK}: one list of fields for the grounder and one for its
- * {@link Grounding} solver, walked both ways by `serialize` and `applySettings`.
+ * The saved settings of the grounders ({@link GrounderFBBIK}, {@link GrounderIK}): one list of fields for each
+ * grounder and one for their {@link Grounding} solver, walked both ways by `serialize` and `applySettings`.
  * @module
  */
 import {
@@ -53,7 +53,23 @@ const GROUNDING_FIELDS: Readonly<Record<string, IKSettingField>> = {
   sphereProbeRays: integerField(3, 32),
 };
 
-/** Every setting of a grounder, the one list its `serialize` and `applySettings` walk. */
+/** GrounderIK's own settings: its weight and the root's turn (not `characterRoot`, `root` or `legs`: the rig's). */
+const GROUNDER_IK_FIELDS: Readonly<Record<string, IKSettingField>> = {
+  weight: WEIGHT,
+  rootRotationWeight: WEIGHT,
+  rootRotationSpeed: NON_NEGATIVE,
+  maxRootRotationAngle: rangeField(0, 90),
+};
+
+/** Every setting of a GrounderIK, the one list its `serialize` and `applySettings` walk. */
+export function grounderIKSettings(grounder: { readonly solver: Grounding }): IKSettingsGroup[] {
+  return [
+    { key: "", target: grounder, fields: GROUNDER_IK_FIELDS },
+    { key: "solver", target: grounder.solver, fields: GROUNDING_FIELDS },
+  ];
+}
+
+/** Every setting of a GrounderFBBIK, the one list its `serialize` and `applySettings` walk. */
 export function grounderSettings(grounder: { readonly solver: Grounding }): IKSettingsGroup[] {
   return [
     { key: "", target: grounder, fields: GROUNDER_FIELDS },
