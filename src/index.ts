@@ -197,6 +197,7 @@ export type { OptionKind, OptionKinds } from "./babylon/option-check.js";
 export { IKUpdateOrder } from "./babylon/scene-updater.js";
 export { InspectorSettings } from "./babylon/inspector-settings.js";
 export type { InspectorSetting, InspectorHost } from "./babylon/inspector-settings.js";
+export type { InspectorSettingsFile } from "./babylon/inspector-settings-file.js";
 export {
   IK_SETTINGS_VERSION,
   type IKSettingsObject,

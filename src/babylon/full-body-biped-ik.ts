@@ -265,7 +265,13 @@ export class FullBodyBipedIK {
     this.enableFade = new EnableFade(scene, this.rig);
     this.enableFadeSeconds = options.enableFadeSeconds ?? 0;
     this.settings = fullBodySettings(this);
-    this.inspector = new InspectorSettings("fbbik_", fullBodyInspectorSettings(this));
+    this.inspector = new InspectorSettings("fbbik_", fullBodyInspectorSettings(this), {
+      label: "IK",
+      characterName: () => skeleton.name,
+      serialize: () => this.serialize(),
+      applySettings: (parsed) => this.applySettings(parsed),
+      warn: (cause, message) => this.warnSettings(cause, message),
+    });
     if (options.inspector ?? true) {
       if (references.root !== null) this.inspector.attach(references.root);
       this.inspector.attach(skeleton);
@@ -386,8 +392,12 @@ export class FullBodyBipedIK {
    * (`customType`) load nothing, warned once. Nothing throws.
    */
   applySettings(parsed: unknown): void {
-    const warn = (cause: string, message: string) => this.report(cause, `FullBodyBipedIK: ${message}`);
-    applySettings(this.settings, parsed, warn, "FullBodyBipedIK");
+    applySettings(this.settings, parsed, (cause, message) => this.warnSettings(cause, message), "FullBodyBipedIK");
+  }
+
+  /** A settings warning, named after the IK as the solver's own are not. */
+  private warnSettings(cause: string, message: string): void {
+    this.report(cause, `FullBodyBipedIK: ${message}`);
   }
 
   /** The class name, as Babylon's own objects report it. */

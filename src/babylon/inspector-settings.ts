@@ -1,5 +1,6 @@
 import { type IInspectable, InspectableType } from "@babylonjs/core/Misc/iInspectable.js";
 import type { Scene } from "@babylonjs/core/scene.js";
+import { type InspectorSettingsFile, loadSettingsFile, saveSettingsFile } from "./inspector-settings-file.js";
 
 /** One setting shown in Babylon's Inspector: how to show it, and how to read and write it. */
 export interface InspectorSetting {
@@ -48,8 +49,11 @@ class InspectorEntry implements IInspectable {
   min?: number;
   max?: number;
   step?: number;
+  callback?: () => void;
+  fileCallback?: (file: File) => Promise<void>;
+  accept?: string;
 
-  constructor(s: InspectorSetting, prefix: string) {
+  constructor(s: Omit<InspectorSetting, "type" | "get" | "set"> & { readonly type: InspectableType }, prefix: string) {
     this.label = s.label;
     this.propertyName = prefix + s.name;
     this.type = s.type;
@@ -69,11 +73,18 @@ class InspectorEntry implements IInspectable {
  * A component's settings in Babylon's Inspector. The Inspector shows an entity's `inspectableCustomProperties`
  * (nodes, meshes, skeletons) and reads and writes each as `entity[propertyName]`, so every host gets one
  * accessor property per setting (non-enumerable, forwarding to the component) and one entry in that list.
- * {@link dispose} takes both off again.
+ * Given the component's `file`, two buttons follow them: "save settings" and "load settings".
+ * {@link dispose} takes all of them off again.
  */
 export class InspectorSettings {
-  /** The entries added to each host's `inspectableCustomProperties`. */
+  /**
+   * The entries added to each host's `inspectableCustomProperties`: one per setting, in order, then (given a
+   * `file`) `<prefix>saveSettings`, a Button that downloads `<prefix without its _>-<skeleton's name>.json`
+   * and copies it to the clipboard, and `<prefix>loadSettings`, a FileButton (`.json`) that loads one.
+   */
   readonly inspectables: readonly IInspectable[];
+  /** The settings' entries alone (each with an accessor property on the hosts). */
+  private readonly settingEntries: readonly IInspectable[];
   private readonly hosts: InspectorHost[] = [];
   private readonly descriptors: PropertyDescriptor[];
   /** The scenes of the hosts so far, where clones of them appear. */
@@ -86,12 +97,12 @@ export class InspectorSettings {
     readonly prefix: string,
     /** The settings, in the Inspector's order. */
     readonly settings: readonly InspectorSetting[],
+    /** The component's settings as a whole, for the save and load buttons (none without it). */
+    file?: InspectorSettingsFile,
   ) {
-    this.inspectables = settings.map((s) => {
-      const entry = new InspectorEntry(s, prefix);
-      owners.set(entry, this);
-      return entry;
-    });
+    this.settingEntries = settings.map((s) => new InspectorEntry(s, prefix));
+    this.inspectables = file === undefined ? this.settingEntries : [...this.settingEntries, ...this.fileButtons(file)];
+    for (const entry of this.inspectables) owners.set(entry, this);
     this.descriptors = settings.map((s) => ({
       configurable: true,
       enumerable: false,
@@ -106,9 +117,27 @@ export class InspectorSettings {
     this.hosts.push(host);
     const getScene = (host as Partial<SceneHost>).getScene;
     if (typeof getScene === "function") this.scenes.add(getScene.call(host));
-    this.inspectables.forEach((entry, i) => Object.defineProperty(host, entry.propertyName, this.descriptors[i]!));
+    this.settingEntries.forEach((entry, i) => Object.defineProperty(host, entry.propertyName, this.descriptors[i]!));
     // (undefined on a Node or Skeleton until someone sets it, though typed as an array)
     host.inspectableCustomProperties = [...(host.inspectableCustomProperties ?? []), ...this.inspectables];
+  }
+
+  /** The "save settings" Button and "load settings" FileButton of `file`'s settings (they read no property). */
+  private fileButtons(file: InspectorSettingsFile): InspectorEntry[] {
+    const save = new InspectorEntry(
+      { name: "saveSettings", label: `${file.label} save settings`, type: InspectableType.Button },
+      this.prefix,
+    );
+    save.callback = () => {
+      saveSettingsFile(file, this.prefix);
+    };
+    const load = new InspectorEntry(
+      { name: "loadSettings", label: `${file.label} load settings`, type: InspectableType.FileButton },
+      this.prefix,
+    );
+    load.accept = ".json";
+    load.fileCallback = (f) => loadSettingsFile(file, f);
+    return [save, load];
   }
 
   /** The entities the settings are shown on. */
@@ -133,7 +162,7 @@ export class InspectorSettings {
     // a node that never showed these settings keeps whatever it has under the same names
     if (!shown && !accessors) return;
     if (shown) host.inspectableCustomProperties = list.filter((e) => owners.get(e) !== this);
-    this.inspectables.forEach((entry, i) => {
+    this.settingEntries.forEach((entry, i) => {
       const d = Object.getOwnPropertyDescriptor(host, entry.propertyName);
       if (d === undefined) return;
       if (accessors ? d.get === this.descriptors[i]!.get : d.get === undefined && d.set === undefined)

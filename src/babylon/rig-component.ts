@@ -249,7 +249,13 @@ export abstract class RigComponent {
         },
       ),
     );
-    this.inspectorSettings = new InspectorSettings(`${this.getClassName().toLowerCase()}_${key}_`, settings);
+    this.inspectorSettings = new InspectorSettings(`${this.getClassName().toLowerCase()}_${key}_`, settings, {
+      label,
+      characterName: () => this.skeleton.name,
+      serialize: () => this.serialize(),
+      applySettings: (parsed) => this.applySettings(parsed),
+      warn: (cause, message) => this.warn(cause, message),
+    });
     if (this.showInInspector) this.inspectorSettings.attach(this.skeleton);
   }
 

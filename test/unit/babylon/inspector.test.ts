@@ -27,6 +27,10 @@ afterEach(() => {
 const EFFECTORS = FBBIK_EFFECTOR_KEYS;
 const CHAINS = FBBIK_LIMB_KEYS;
 
+/** The entries read and written as properties (the save and load buttons have none: inspector-settings-file.test.ts). */
+const isSetting = (e: { type: InspectableType }) =>
+  e.type === InspectableType.Slider || e.type === InspectableType.Checkbox;
+
 /** The expected settings, each read and written straight on the solver (by its public names). */
 function expected(ik: FullBodyBipedIK): Map<string, { get(): number | boolean; set(v: number | boolean): void }> {
   const s = ik.solver as unknown as Record<string, unknown>;
@@ -62,14 +66,15 @@ describe("FullBodyBipedIK in Babylon's Inspector", () => {
     const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
     const mesh = m.scene.meshes.find((x) => x.skeleton === m.skeleton)!;
     const want = expected(ik);
-    expect(ik.inspector.inspectables.map((e) => e.propertyName).sort()).toEqual([...want.keys()].sort());
+    const names = ik.inspector.inspectables.filter(isSetting).map((e) => e.propertyName);
+    expect(names.sort()).toEqual([...want.keys()].sort());
     expect(ik.inspector.attachedTo).toContain(m.root);
     expect(ik.inspector.attachedTo).toContain(mesh);
     expect(ik.inspector.attachedTo).toContain(m.skeleton);
     for (const host of [m.root, mesh, m.skeleton]) {
       const target = host as unknown as Record<string, number | boolean>;
       for (const entry of ik.inspector.inspectables) expect(host.inspectableCustomProperties).toContain(entry);
-      for (const entry of host.inspectableCustomProperties) {
+      for (const entry of host.inspectableCustomProperties.filter(isSetting)) {
         const name = entry.propertyName;
         const direct = want.get(name)!;
         expect(direct, name).toBeDefined();
@@ -192,7 +197,7 @@ describe("FullBodyBipedIK in Babylon's Inspector", () => {
       JacobianIK.create(m.scene, [r.rightThigh, r.rightCalf, r.rightFoot]),
     ];
     const skeleton = m.skeleton as unknown as Record<string, number | boolean>;
-    const names = m.skeleton.inspectableCustomProperties.map((e) => e.propertyName);
+    const names = m.skeleton.inspectableCustomProperties.filter(isSetting).map((e) => e.propertyName);
     // three settings each (CCDIK, FABRIK and LimbIK four: their rotation weight), no name twice (two chains on one
     // skeleton do not collide)
     expect(names.length).toBe(3 * family.length + 3);
@@ -207,7 +212,7 @@ describe("FullBodyBipedIK in Babylon's Inspector", () => {
       expect(skeleton[weight!.propertyName]).toBe(solver.ikPositionWeight);
       skeleton[weight!.propertyName] = 0.3;
       expect(solver.ikPositionWeight).toBe(0.3);
-      const fade = c.inspector.inspectables.at(-1)!;
+      const fade = c.inspector.inspectables.filter(isSetting).at(-1)!;
       expect(fade.propertyName).toMatch(/_enableFadeSeconds$/);
       skeleton[fade.propertyName] = 0.4;
       expect(c.enableFadeSeconds).toBe(0.4);
