@@ -2,7 +2,7 @@ import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import type { GroundPredicate } from "./babylon-ground-raycast.js";
 import type { GroundingQuality, GroundingRaycast } from "./grounding-common.js";
-import type { OptionKinds } from "../../babylon/option-check.js";
+import { type OptionKinds, eachOf } from "../../babylon/option-check.js";
 
 /** A spine effector the grounder bends toward the displaced feet (FinalIK's GrounderFBBIK.SpineEffector). */
 export class GrounderSpineEffector {
@@ -26,6 +26,18 @@ export class GrounderSpineEffector {
     if (Number.isFinite(verticalWeight)) this._validVerticalWeight = verticalWeight;
   }
 }
+
+/**
+ * The kinds of a {@link GrounderSpineEffector}'s settings, for the check at create of a `spine` entry written as
+ * an object literal (plain JavaScript) rather than constructed.
+ */
+const GROUNDER_SPINE_EFFECTOR_KINDS: OptionKinds<
+  Pick<GrounderSpineEffector, "effectorType" | "horizontalWeight" | "verticalWeight">
+> = {
+  effectorType: "number",
+  horizontalWeight: "number",
+  verticalWeight: "number",
+};
 
 /**
  * Options of {@link GrounderFBBIK}. Lengths are world units at create; any left out takes FinalIK's default scaled
@@ -134,5 +146,5 @@ export const GROUNDER_FBBIK_OPTION_KINDS: OptionKinds<GrounderFBBIKOptions> = {
   sphereProbeRays: "number",
   spineBend: "number",
   spineSpeed: "number",
-  spine: "object",
+  spine: eachOf(GROUNDER_SPINE_EFFECTOR_KINDS),
 };
