@@ -153,6 +153,7 @@ export type {
   AmplifierOptions,
   BodyTiltOptions,
   EffectorLink,
+  EffectorLinkInit,
   EffectorOffsetOptions,
   HitPointBoneOptions,
   HitPointEffectorOptions,
@@ -193,7 +194,7 @@ export { IKSolverJacobian, type IKSolverJacobianOptions } from "./jacobian/ik-so
 export { JacobianEffector } from "./jacobian/jacobian-effector.js";
 export type { JacobianJoint } from "./jacobian/jacobian-joint.js";
 export { RigComponent, type RigComponentOptions, type IKTarget } from "./babylon/rig-component.js";
-export type { OptionKind, OptionKinds } from "./babylon/option-check.js";
+export type { NestedKinds, OptionKind, OptionKinds } from "./babylon/option-check.js";
 export { IKUpdateOrder } from "./babylon/scene-updater.js";
 export { InspectorSettings } from "./babylon/inspector-settings.js";
 export type { InspectorSetting, InspectorHost } from "./babylon/inspector-settings.js";

@@ -1,8 +1,13 @@
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
-import { type BipedReferences, type BipedReferencesInput, resolveBipedReferences } from "./biped-references.js";
+import {
+  BIPED_REFERENCES_INPUT_KINDS,
+  type BipedReferences,
+  type BipedReferencesInput,
+  resolveBipedReferences,
+} from "./biped-references.js";
 import { fingersOf, toeOf } from "./biped-digits.js";
-import { type OptionKinds, checkLoggedOptions } from "./option-check.js";
+import { type OptionKinds, checkLoggedOptions, objectOf } from "./option-check.js";
 
 /** Options of {@link bipedNameMap}. The toes and fingers are looked for under the feet and hands these give. */
 export interface BipedNameMapOptions {
@@ -14,8 +19,8 @@ export interface BipedNameMapOptions {
 
 /** The kinds of {@link BipedNameMapOptions}, for the check at create. */
 export const BIPED_NAME_MAP_OPTION_KINDS: OptionKinds<BipedNameMapOptions> = {
-  sourceReferences: "object",
-  targetReferences: "object",
+  sourceReferences: objectOf(BIPED_REFERENCES_INPUT_KINDS),
+  targetReferences: objectOf(BIPED_REFERENCES_INPUT_KINDS),
 };
 
 /**

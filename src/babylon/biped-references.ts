@@ -5,6 +5,7 @@ import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { BIPED_LIMB_KEYS } from "../solver/biped-bones.js";
 import { FBBIKError } from "../solver/errors.js";
 import { BabylonRig } from "./babylon-rig.js";
+import type { OptionKinds } from "./option-check.js";
 import { deformingBones } from "./deforming-bones.js";
 import {
   type DetectedBipedReferences,
@@ -104,6 +105,29 @@ export interface BipedReferencesInput {
   /** The right clavicle (shoulder) bone (null: none). */
   rightClavicle?: BoneReference | null;
 }
+
+/** The kinds of {@link BipedReferencesInput}, for the check at create of what takes references. */
+export const BIPED_REFERENCES_INPUT_KINDS: OptionKinds<BipedReferencesInput> = {
+  root: "object|null",
+  pelvis: "object|string",
+  spine: "object",
+  head: "object|string|null",
+  eyes: "object",
+  leftThigh: "object|string",
+  leftCalf: "object|string",
+  leftFoot: "object|string",
+  rightThigh: "object|string",
+  rightCalf: "object|string",
+  rightFoot: "object|string",
+  leftUpperArm: "object|string",
+  leftForearm: "object|string",
+  leftHand: "object|string",
+  rightUpperArm: "object|string",
+  rightForearm: "object|string",
+  rightHand: "object|string",
+  leftClavicle: "object|string|null",
+  rightClavicle: "object|string|null",
+};
 
 const LIMB_KEYS = BIPED_LIMB_KEYS;
 

@@ -8,6 +8,7 @@ import { Observable } from "@babylonjs/core/Misc/observable.js";
 import type { Scene } from "@babylonjs/core/scene.js";
 import type { BabylonRig } from "./babylon-rig.js";
 import {
+  BIPED_REFERENCES_INPUT_KINDS,
   type BipedReferences,
   type BipedReferencesInput,
   type BoneReference,
@@ -31,7 +32,7 @@ import { SceneUpdater } from "./scene-updater.js";
 import { type HookTargets, claimNodes, releaseNodes, severalClaimants, solveOwnerAbove } from "./solve-order.js";
 import { checkSkeletonScene } from "./skeleton-scene.js";
 import { matchMatrixPrecision } from "./module-matrix.js";
-import { type OptionKinds, checkOptions, warnUnknownOptions } from "./option-check.js";
+import { type OptionKinds, checkOptions, objectOf, warnUnknownOptions } from "./option-check.js";
 
 /** Warning cause and message per {@link RigDetachment} (indexed by its value). */
 const DETACHED: readonly (readonly [string, string])[] = [
@@ -112,8 +113,8 @@ export interface FullBodyBipedIKOptions {
 
 /** The kinds of {@link FullBodyBipedIKOptions}, for the check at create. */
 export const FULL_BODY_BIPED_IK_OPTION_KINDS: OptionKinds<FullBodyBipedIKOptions> = {
-  references: "object",
-  rootNode: "any",
+  references: objectOf(BIPED_REFERENCES_INPUT_KINDS),
+  rootNode: "object|string",
   autoUpdate: "boolean",
   fixTransforms: "boolean",
   mesh: "object",

@@ -13,7 +13,7 @@ import { RIG_COMPONENT_OPTION_KINDS, RigComponent, type RigComponentOptions, typ
 import type { Scene } from "@babylonjs/core/scene.js";
 import { IKUpdateOrder } from "./scene-updater.js";
 import { checkSkeletonScene } from "./skeleton-scene.js";
-import { type OptionKinds, checkOptions } from "./option-check.js";
+import { type OptionKinds, checkOptions, eachOf } from "./option-check.js";
 
 /** A joint's degrees of freedom and limits (see {@link JacobianJoint}; the bone and parent come from the rig). */
 export type JacobianIKJoint = Omit<JacobianJoint, "bone" | "parent">;
@@ -41,6 +41,14 @@ export const JACOBIAN_IK_EFFECTOR_OPTION_KINDS: OptionKinds<JacobianIKEffectorOp
   rotationWeight: "number",
 };
 
+/** The kinds of a {@link JacobianIKOptions.joints} entry, for the check at create. */
+const JACOBIAN_IK_JOINT_KINDS: OptionKinds<JacobianIKJoint> = {
+  hingeAxis: "object",
+  locked: "boolean",
+  min: "object",
+  max: "object",
+};
+
 /** Options of {@link JacobianIK.create}. */
 export interface JacobianIKOptions extends RigComponentOptions {
   /** The end effectors (more can be added with {@link JacobianIK.addEffector}). */
@@ -56,8 +64,8 @@ export interface JacobianIKOptions extends RigComponentOptions {
 /** The kinds of {@link JacobianIKOptions}, for the check at create. */
 export const JACOBIAN_IK_OPTION_KINDS: OptionKinds<JacobianIKOptions> = {
   ...RIG_COMPONENT_OPTION_KINDS,
-  effectors: "object",
-  joints: "object",
+  effectors: eachOf(JACOBIAN_IK_EFFECTOR_OPTION_KINDS),
+  joints: eachOf(JACOBIAN_IK_JOINT_KINDS),
   maxIterations: "number",
   tolerance: "number",
 };
@@ -184,7 +192,8 @@ export class JacobianIK extends RigComponent {
     this.solver = new IKSolverJacobian(this.rig, joints, rootParent > 0 ? { rootParent } : {});
     if (options.maxIterations !== undefined) this.solver.maxIterations = options.maxIterations;
     this.tolerance = options.tolerance ?? 0;
-    for (const e of options.effectors ?? []) this.addEffector(e);
+    // checked with the options, by path (`effectors[0].wieght`): not once more as an effector
+    for (const e of options.effectors ?? []) this.addCheckedEffector(e, []);
     this.attach(bones);
   }
 
@@ -204,7 +213,11 @@ export class JacobianIK extends RigComponent {
 
   /** Adds an end effector (setup time). Throws {@link FBBIKError} when its bone is not one of the bones. */
   addEffector(options: JacobianIKEffectorOptions): JacobianIKEffector {
-    const unknown = checkOptions("JacobianIK", options, JACOBIAN_IK_EFFECTOR_OPTION_KINDS);
+    return this.addCheckedEffector(options, checkOptions("JacobianIK", options, JACOBIAN_IK_EFFECTOR_OPTION_KINDS));
+  }
+
+  /** {@link addEffector} of `options` already checked: `unknown` are the keys to warn of. */
+  private addCheckedEffector(options: JacobianIKEffectorOptions, unknown: readonly string[]): JacobianIKEffector {
     const bone = options.bone;
     if (bone === null || bone === undefined || !this.bones.includes(bone)) {
       throw new FBBIKError([`effector bone "${bone?.name ?? "(none)"}" is not one of the JacobianIK's bones`]);

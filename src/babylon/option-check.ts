@@ -8,7 +8,8 @@ import { FBBIKError } from "../solver/errors.js";
 
 /**
  * What an option of type `V` may hold at run time, as `typeof` tells it: "number", "boolean", "string", "function",
- * "object", or "any" for a union of several (unchecked); `|null` appended when the option takes null.
+ * "object", "object|string" (a bone or its name), or "any" for another union (unchecked); `|null` appended when the
+ * option takes null.
  */
 export type OptionKind<V> = (
   [NonNullable<V>] extends [number]
@@ -21,7 +22,12 @@ export type OptionKind<V> = (
           ? "function"
           : [NonNullable<V>] extends [object]
             ? "object"
-            : "any"
+            : [NonNullable<V>] extends [object | string]
+              ? // a bone or its name; a function among them would be "function" at run time
+                [Extract<NonNullable<V>, (...args: never[]) => unknown>] extends [never]
+                ? "object|string"
+                : "any"
+              : "any"
 ) extends infer K extends string
   ? null extends V
     ? `${K}|null`
@@ -33,7 +39,35 @@ export type OptionKind<V> = (
  * table cannot drift from the interface: `tsc` fails on a key missing, a key too many or a kind that is not the
  * option's type.
  */
-export type OptionKinds<T> = { readonly [K in keyof T]-?: OptionKind<T[K]> };
+export type OptionKinds<T> = {
+  readonly [K in keyof T]-?:
+    | OptionKind<T[K]>
+    | (OptionKind<T[K]> extends `object${string}` ? NestedKinds<OptionKind<T[K]>> : never);
+};
+
+/**
+ * An option whose plain objects are checked too, against `kinds` (a table typed `OptionKinds<XInit>`, so it
+ * cannot drift either): the option's value itself (`"object"`), or each entry of its array (`"each"`). Class
+ * instances (a Bone, a Vector3, a RecoilOffset) are not looked into: their own constructors check them.
+ */
+export interface NestedKinds<K extends string = string> {
+  /** The option's own kind, as {@link OptionKind} gives it ("object", "object|null"). */
+  readonly kind: K;
+  /** `"object"`: the value is checked; `"each"`: every entry of the array is. */
+  readonly shape: "object" | "each";
+  /** The kinds of the nested object's keys. */
+  readonly kinds: object;
+}
+
+/** An option of kind `kind` whose plain object is checked against `kinds` ({@link NestedKinds}). */
+export function objectOf<T, K extends string = "object">(kinds: OptionKinds<T>, kind = "object" as K): NestedKinds<K> {
+  return { kind, shape: "object", kinds };
+}
+
+/** An array option whose plain-object entries are each checked against `kinds` ({@link NestedKinds}). */
+export function eachOf<T, K extends string = "object">(kinds: OptionKinds<T>, kind = "object" as K): NestedKinds<K> {
+  return { kind, shape: "each", kinds };
+}
 
 /** A warning channel (an IK's solver, a component): one message per cause (`option:<component>.<key>` here). */
 export interface WarningChannel {
@@ -66,7 +100,8 @@ function shown(value: unknown): string {
 /**
  * Checks `options` of `component` against `kinds` at create: throws an {@link FBBIKError} naming every value of
  * the wrong type (the setup policy: nothing is attached), and returns the keys `kinds` does not know, for
- * {@link warnUnknownOptions} (the caller warns them once its warning channel exists).
+ * {@link warnUnknownOptions} (the caller warns them once its warning channel exists). The plain objects of a
+ * nested option ({@link NestedKinds}) are checked too, their keys named by path (`references.leftHand`).
  */
 export function checkOptions<T>(
   component: string,
@@ -76,17 +111,61 @@ export function checkOptions<T>(
   if (options === undefined || options === null) return [];
   if (typeof options !== "object")
     throw new FBBIKError([`the options are ${shown(options)} (${typeof options}), not an object`], component);
-  const table = kinds as Readonly<Record<string, string>>;
   const unknown: string[] = [];
   const problems: string[] = [];
-  for (const [key, value] of Object.entries(options)) {
-    const kind = table[key];
-    if (kind === undefined) unknown.push(key);
-    else if (!holds(value, kind))
-      problems.push(`option "${key}" is ${shown(value)} (${kindOf(value)}): ${kind.replace("|", " or ")} expected`);
-  }
+  checkInto("", options, kinds, unknown, problems);
   if (problems.length > 0) throw new FBBIKError(problems, component);
   return unknown;
+}
+
+/** A table's entry for a key: its kind and, for a nested option, its {@link NestedKinds}. */
+type TableEntry = string | NestedKinds;
+
+/** True for an object literal (a JSON-like object), the only objects a nested table describes. */
+function isPlain(value: unknown): value is object {
+  if (typeof value !== "object" || value === null) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** Checks `options` against `kinds`, its keys named `prefix` + key: unknown paths and problems are pushed. */
+function checkInto(prefix: string, options: object, kinds: object, unknown: string[], problems: string[]): void {
+  const table = kinds as Readonly<Record<string, TableEntry>>;
+  for (const [key, value] of Object.entries(options)) {
+    const path = prefix + key;
+    const entry = table[key];
+    if (entry === undefined) {
+      unknown.push(path);
+      continue;
+    }
+    const kind = typeof entry === "string" ? entry : entry.kind;
+    if (!holds(value, kind)) {
+      problems.push(`option "${path}" is ${shown(value)} (${kindOf(value)}): ${kind.split("|").join(" or ")} expected`);
+    } else if (typeof entry === "object" && value !== null && value !== undefined) {
+      if (entry.shape === "object") {
+        if (isPlain(value)) checkInto(`${path}.`, value, entry.kinds, unknown, problems);
+      } else if (Array.isArray(value)) {
+        value.forEach((v: unknown, i) => {
+          // an entry left out (a joint without settings) is as the option left out
+          if (isPlain(v)) checkInto(`${path}[${i}].`, v, entry.kinds, unknown, problems);
+          else if (!holds(v, "object"))
+            problems.push(`option "${path}[${i}]" is ${shown(v)} (${kindOf(v)}): object expected`);
+        });
+      }
+    }
+  }
+}
+
+/** The table that describes the last key of `path` ("references.leftHnad", "offsets[0].effectorLinks[1].wieght"). */
+function tableOf(kinds: object, path: string): object {
+  const names = path.split(".");
+  let table = kinds;
+  for (const name of names.slice(0, -1)) {
+    const entry = (table as Readonly<Record<string, TableEntry>>)[name.replace(/\[\d+\]$/, "")];
+    if (entry === undefined || typeof entry === "string") return {};
+    table = entry.kinds;
+  }
+  return table;
 }
 
 /** Levenshtein distance between `a` and `b`, ignoring case. */
@@ -127,7 +206,8 @@ function nearest(key: string, candidates: readonly (readonly [name: string, labe
 }
 
 /**
- * Warns on `channel` of each key of `unknown` (from {@link checkOptions}), naming the nearest known option, else
+ * Warns on `channel` of each key of `unknown` (from {@link checkOptions}; a nested one by its path,
+ * `references.leftHnad`), naming the nearest known option (of the nested table), else
  * the nearest property to set after create on the component or one of `settable` (by its path on the component:
  * `""` the component, `"solver"` its solver), else the known options.
  */
@@ -138,19 +218,22 @@ export function warnUnknownOptions(
   kinds: object,
   settable: Readonly<Record<string, object>> = {},
 ): void {
-  const known = Object.keys(kinds);
-  for (const key of unknown) {
+  for (const path of unknown) {
+    const dot = path.lastIndexOf(".");
+    const key = path.slice(dot + 1);
+    const known = Object.keys(tableOf(kinds, path));
     const option = nearest(
       key,
       known.map((k) => [k, k] as const),
     );
+    // a nested key is no property of the component: only its own options get that hint
     const property =
-      option !== null
+      option !== null || dot >= 0
         ? null
         : nearest(
             key,
-            Object.entries(settable).flatMap(([path, o]) =>
-              settableNames(o).map((n) => [n, path === "" ? n : `${path}.${n}`] as const),
+            Object.entries(settable).flatMap(([at, o]) =>
+              settableNames(o).map((n) => [n, at === "" ? n : `${at}.${n}`] as const),
             ),
           );
     const hint =
@@ -158,8 +241,10 @@ export function warnUnknownOptions(
         ? `did you mean "${option}"?`
         : property !== null
           ? `it is not an option: set \`${property}\` on the ${component} after create`
-          : `its options are ${known.join(", ")}`;
-    channel.warn(`option:${component}.${key}`, `${component}: unknown option "${key}" ignored; ${hint}`);
+          : dot >= 0
+            ? `the keys of "${path.slice(0, dot)}" are ${known.join(", ")}`
+            : `its options are ${known.join(", ")}`;
+    channel.warn(`option:${component}.${path}`, `${component}: unknown option "${path}" ignored; ${hint}`);
   }
 }
 

@@ -29,6 +29,7 @@ import {
   FullBodyBipedIK,
   GrounderFBBIK,
   GrounderIK,
+  GrounderSpineEffector,
   HavokGroundRaycast,
   HitPointBone,
   HitPointEffector,
@@ -65,6 +66,8 @@ interface Case {
   good: () => object;
   typo: { options: () => object; key: string; hint: string };
   wrong: () => object;
+  /** The option the wrong value is at, by path (default: the first key of `wrong`). */
+  wrongAt?: string;
 }
 
 let m: LoadedModel;
@@ -80,6 +83,18 @@ const fromIk: string[] = [];
 /** A node at the origin. */
 const node = (name: string) => new TransformNode(name, scene);
 const bones = (...b: (Bone | undefined | null)[]) => b as Bone[];
+
+/** A ClimbSequencer on a new InteractionSystem of the IK (the system carries the warnings, and is disposed). */
+function climbing(options: object): Made {
+  const system = new InteractionSystem(ik);
+  try {
+    new ClimbSequencer(system, options);
+  } catch (e) {
+    system.dispose();
+    throw e;
+  }
+  return system;
+}
 
 const CASES: Case[] = [
   {
@@ -212,16 +227,7 @@ const CASES: Case[] = [
   },
   {
     name: "ClimbSequencer",
-    make: (o) => {
-      const system = new InteractionSystem(ik);
-      try {
-        new ClimbSequencer(system, o);
-      } catch (e) {
-        system.dispose();
-        throw e;
-      }
-      return system;
-    },
+    make: climbing,
     good: () => ({ moveTime: 1, liftHeight: 0.1, bodyOffset: null }),
     typo: { options: () => ({ moveTme: 1 }), key: "moveTme", hint: '"moveTime"' },
     wrong: () => ({ moveTime: "1" }),
@@ -347,6 +353,159 @@ const CASES: Case[] = [
   },
 ];
 
+/** A link to the right hand, and one with a misspelt key, as a modifier's effectorLinks hold them. */
+const rightHand = () => [{ effector: E.RightHand, weight: 1 }];
+const misspeltLink = () => [{ effector: E.RightHand, wieght: 1 }];
+
+/** The nested options: references, array entries and links, checked key by key and named by their path. */
+const NESTED: Case[] = [
+  {
+    name: "FullBodyBipedIK references",
+    make: (o) => FullBodyBipedIK.create(scene, twin, o),
+    good: () => ({ references: { leftHand: tr.leftHand, rightHand: tr.rightHand.name, root: null } }),
+    // the likeliest typo of a custom rig: main ignored it and detected the left hand by name, without a word
+    typo: {
+      options: () => ({ references: { leftHnad: tr.leftForearm } }),
+      key: "references.leftHnad",
+      hint: '"leftHand"',
+    },
+    wrong: () => ({ references: { leftHand: 5 } }),
+    wrongAt: "references.leftHand",
+  },
+  {
+    name: "bipedNameMap references",
+    make: (o) => void bipedNameMap(m.skeleton, twin, o),
+    good: () => ({ sourceReferences: { pelvis: m.skeleton.bones[0]!.name }, targetReferences: {} }),
+    typo: {
+      options: () => ({ targetReferences: { pelivs: tr.pelvis } }),
+      key: "targetReferences.pelivs",
+      hint: '"pelvis"',
+    },
+    wrong: () => ({ sourceReferences: { head: true } }),
+    wrongAt: "sourceReferences.head",
+  },
+  {
+    name: "JacobianIK effectors",
+    make: (o) => JacobianIK.create(scene, bones(tr.leftThigh, tr.leftCalf, tr.leftFoot), o),
+    good: () => ({
+      effectors: [{ bone: tr.leftFoot, target: node("t"), weight: 1 }],
+      joints: [undefined, { locked: true }],
+    }),
+    // once, by its path: not again as an effector's option
+    typo: {
+      options: () => ({ effectors: [{ bone: tr.leftFoot, wieght: 1 }] }),
+      key: "effectors[0].wieght",
+      hint: '"weight"',
+    },
+    wrong: () => ({ joints: [{ locked: "yes" }] }),
+    wrongAt: "joints[0].locked",
+  },
+  {
+    name: "Recoil offsets",
+    make: (o) => new Recoil(ik, o),
+    good: () => ({ offsets: [{ offset: { x: 0, y: 0, z: -0.1 }, additivity: 1, effectorLinks: rightHand() }] }),
+    typo: {
+      options: () => ({ offsets: [{ offset: { x: 0, y: 0, z: -0.1 }, effectorLinks: misspeltLink() }] }),
+      key: "offsets[0].effectorLinks[0].wieght",
+      hint: '"weight"',
+    },
+    // an effector by its enum's name: a number is expected
+    wrong: () => ({ offsets: [{ offset: { x: 0, y: 0, z: -0.1 }, effectorLinks: [{ effector: "RightHand" }] }] }),
+    wrongAt: "offsets[0].effectorLinks[0].effector",
+  },
+  {
+    name: "Inertia bodies",
+    make: (o) => new Inertia(ik, o),
+    good: () => ({ bodies: [{ transform: ik.references.pelvis, effectorLinks: rightHand(), speed: 10 }] }),
+    typo: {
+      options: () => ({ bodies: [{ transform: ik.references.pelvis, effectorLinks: rightHand(), sped: 10 }] }),
+      key: "bodies[0].sped",
+      hint: '"speed"',
+    },
+    wrong: () => ({ bodies: [{ transform: ik.references.pelvis, effectorLinks: rightHand(), gravity: "1" }] }),
+    wrongAt: "bodies[0].gravity",
+  },
+  {
+    name: "Amplifier bodies",
+    make: (o) => new Amplifier(ik, o),
+    good: () => ({
+      bodies: [{ transform: ik.references.pelvis, relativeTo: ik.references.spine[0]!, effectorLinks: rightHand() }],
+    }),
+    typo: {
+      options: () => ({
+        bodies: [{ transform: ik.references.pelvis, relativeto: ik.references.spine[0]!, effectorLinks: rightHand() }],
+      }),
+      key: "bodies[0].relativeto",
+      hint: '"relativeTo"',
+    },
+    wrong: () => ({ bodies: [3] }),
+    wrongAt: "bodies[0]",
+  },
+  {
+    name: "HitPointEffector effectorLinks",
+    make: (o) => void new HitPointEffector({ name: "chest", ...o } as never),
+    good: () => ({ effectorLinks: [{ effector: E.Body, weight: 0.5 }] }),
+    typo: {
+      options: () => ({ effectorLinks: [{ efector: E.Body }] }),
+      key: "effectorLinks[0].efector",
+      hint: '"effector"',
+    },
+    wrong: () => ({ effectorLinks: [{ effector: E.Body, weight: "1" }] }),
+    wrongAt: "effectorLinks[0].weight",
+  },
+  {
+    name: "HitPointBone boneLinks",
+    make: (o) => void new HitPointBone({ name: "spine", ...o } as never),
+    good: () => ({ boneLinks: [{ bone: ik.references.spine[0]!, weight: 1 }] }),
+    typo: {
+      options: () => ({ boneLinks: [{ bone: ik.references.spine[0]!, wieght: 1 }] }),
+      key: "boneLinks[0].wieght",
+      hint: '"weight"',
+    },
+    wrong: () => ({ boneLinks: [{ bone: "spine" }] }),
+    wrongAt: "boneLinks[0].bone",
+  },
+  {
+    name: "FBBIKHeadEffector bendBones",
+    make: (o) => FBBIKHeadEffector.create(ik, o),
+    good: () => ({
+      bendBones: [ik.references.spine[0]!, { bone: ik.references.spine[1] ?? ik.references.spine[0]!, weight: 0.5 }],
+    }),
+    typo: {
+      options: () => ({ bendBones: [{ bone: ik.references.spine[0]!, wieght: 1 }] }),
+      key: "bendBones[0].wieght",
+      hint: '"weight"',
+    },
+    wrong: () => ({ bendBones: [{ bone: ik.references.spine[0]!, weight: "1" }] }),
+    wrongAt: "bendBones[0].weight",
+  },
+  {
+    name: "GrounderFBBIK spine",
+    make: (o) => GrounderFBBIK.create(ik, o),
+    good: () => ({ spine: [new GrounderSpineEffector(E.LeftShoulder, 1, 0)] }),
+    // a JavaScript user's object literal for the class
+    typo: {
+      options: () => ({ spine: [{ effectorType: E.LeftShoulder, horizontalWieght: 1, verticalWeight: 0 }] }),
+      key: "spine[0].horizontalWieght",
+      hint: '"horizontalWeight"',
+    },
+    wrong: () => ({ spine: [{ effectorType: "LeftShoulder", horizontalWeight: 1, verticalWeight: 0 }] }),
+    wrongAt: "spine[0].effectorType",
+  },
+  {
+    name: "ClimbSequencer steps",
+    make: climbing,
+    good: () => ({ steps: [{ time: 0, limb: E.LeftHand, hold: node("rung") }] }),
+    typo: {
+      options: () => ({ steps: [{ tme: 0, limb: E.LeftHand, hold: node("rung") }] }),
+      key: "steps[0].tme",
+      hint: '"time"',
+    },
+    wrong: () => ({ steps: [{ time: "0", limb: E.LeftHand, hold: node("rung") }] }),
+    wrongAt: "steps[0].time",
+  },
+];
+
 beforeAll(async () => {
   m = await loadModel("UAL");
   scene = m.scene;
@@ -386,7 +545,7 @@ function attempt(c: Case, options: object): { threw: unknown; warned: string[] }
 }
 
 describe("options a JavaScript user mistypes", () => {
-  describe.each(CASES)("$name", (c) => {
+  describe.each([...CASES, ...NESTED])("$name", (c) => {
     it("options as the docs write them warn nothing", () => {
       const r = attempt(c, c.good());
       expect(r.threw).toBeNull();
@@ -404,7 +563,7 @@ describe("options a JavaScript user mistypes", () => {
       const options = c.wrong();
       const r = attempt(c, options);
       expect(r.threw).toBeInstanceOf(FBBIKError);
-      expect((r.threw as FBBIKError).message).toContain(`"${Object.keys(options)[0]}"`);
+      expect((r.threw as FBBIKError).message).toContain(`"${c.wrongAt ?? Object.keys(options)[0]}"`);
     });
   });
 });

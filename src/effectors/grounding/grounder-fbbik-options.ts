@@ -1,6 +1,6 @@
 import type { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import { GROUNDER_OPTION_KINDS, type GrounderOptions } from "./grounder-options.js";
-import type { OptionKinds } from "../../babylon/option-check.js";
+import { type OptionKinds, eachOf } from "../../babylon/option-check.js";
 
 /** A spine effector the grounder bends toward the displaced feet (FinalIK's GrounderFBBIK.SpineEffector). */
 export class GrounderSpineEffector {
@@ -26,6 +26,18 @@ export class GrounderSpineEffector {
 }
 
 /**
+ * The kinds of a {@link GrounderSpineEffector}'s settings, for the check at create of a `spine` entry written as
+ * an object literal (plain JavaScript) rather than constructed.
+ */
+const GROUNDER_SPINE_EFFECTOR_KINDS: OptionKinds<
+  Pick<GrounderSpineEffector, "effectorType" | "horizontalWeight" | "verticalWeight">
+> = {
+  effectorType: "number",
+  horizontalWeight: "number",
+  verticalWeight: "number",
+};
+
+/**
  * Options of {@link GrounderFBBIK}: those of every grounder ({@link GrounderOptions}), `enableFadeSeconds` and the
  * spine bend.
  */
@@ -46,5 +58,5 @@ export const GROUNDER_FBBIK_OPTION_KINDS: OptionKinds<GrounderFBBIKOptions> = {
   enableFadeSeconds: "number",
   spineBend: "number",
   spineSpeed: "number",
-  spine: "object",
+  spine: eachOf(GROUNDER_SPINE_EFFECTOR_KINDS),
 };

@@ -15,7 +15,7 @@ import {
   WEIGHT,
   rangeField,
 } from "../../babylon/ik-settings.js";
-import type { OptionKinds } from "../../babylon/option-check.js";
+import { type OptionKinds, eachOf } from "../../babylon/option-check.js";
 
 /** A spine bone bent toward the head target's rotation, with its share (FinalIK's BendBone). */
 export class HeadBendBone {
@@ -97,6 +97,12 @@ export interface FBBIKHeadEffectorOptions {
   fadeSeconds?: number;
 }
 
+/** The kinds of a {@link FBBIKHeadEffectorOptions.bendBones} entry given as an object, for the check at create. */
+const BEND_BONE_INIT_KINDS: OptionKinds<Exclude<NonNullable<FBBIKHeadEffectorOptions["bendBones"]>[number], Bone>> = {
+  bone: "object",
+  weight: "number",
+};
+
 /** The kinds of {@link FBBIKHeadEffectorOptions}, for the check at create. */
 export const HEAD_EFFECTOR_OPTION_KINDS: OptionKinds<FBBIKHeadEffectorOptions> = {
   target: "object|null",
@@ -113,7 +119,7 @@ export const HEAD_EFFECTOR_OPTION_KINDS: OptionKinds<FBBIKHeadEffectorOptions> =
   bodyClampWeight: "number",
   headClampWeight: "number",
   bendWeight: "number",
-  bendBones: "object",
+  bendBones: eachOf(BEND_BONE_INIT_KINDS),
   CCDWeight: "number",
   roll: "number",
   damper: "number",

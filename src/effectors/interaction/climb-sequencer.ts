@@ -14,7 +14,7 @@ import { Vec3 } from "../../math/vec3.js";
 import { NumberRef } from "../../math/number-ref.js";
 import { notifyDisposed } from "../../babylon/dispose-notice.js";
 import { moduleMatrix } from "../../babylon/module-matrix.js";
-import { type OptionKinds, checkOptions, warnUnknownOptions } from "../../babylon/option-check.js";
+import { type OptionKinds, checkOptions, eachOf, warnUnknownOptions } from "../../babylon/option-check.js";
 
 /** One move of a climb: at `time` (seconds after start), `limb` goes to `hold`. */
 export interface ClimbStep {
@@ -28,6 +28,9 @@ export interface ClimbStep {
   /** The hold (a rung, a grip): the limb's target. */
   hold: TransformNode;
 }
+
+/** The kinds of {@link ClimbStep}, for the check at create of {@link ClimbSequencerOptions.steps}. */
+export const CLIMB_STEP_KINDS: OptionKinds<ClimbStep> = { time: "number", limb: "number", hold: "object" };
 
 /** Delivered by {@link ClimbSequencer.onStepObservable}. */
 export interface ClimbStepEvent {
@@ -83,7 +86,7 @@ export interface ClimbSequencerOptions {
 
 /** The kinds of {@link ClimbSequencerOptions}, for the check at create. */
 export const CLIMB_SEQUENCER_OPTION_KINDS: OptionKinds<ClimbSequencerOptions> = {
-  steps: "object",
+  steps: eachOf(CLIMB_STEP_KINDS),
   moveTime: "number",
   liftHeight: "number",
   rotationWeight: "number",

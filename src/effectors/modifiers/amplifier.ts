@@ -7,16 +7,17 @@ import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { FullBodyBipedIK } from "../../babylon/full-body-biped-ik.js";
 import { Vec3, copy, zero } from "../../math/vec3.js";
-import type { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import { type CharacterFrame, worldMatrixOf, worldPositionOf } from "./frame.js";
 import { moduleMatrix } from "../../babylon/module-matrix.js";
 import {
+  EFFECTOR_LINK_INIT_KINDS,
   type EffectorLink,
+  type EffectorLinkInit,
   OFFSET_MODIFIER_OPTION_KINDS,
   OffsetModifier,
   type OffsetModifierOptions,
 } from "./offset-modifier.js";
-import type { OptionKinds } from "../../babylon/option-check.js";
+import { type OptionKinds, eachOf } from "../../babylon/option-check.js";
 
 /** What {@link AmplifierBody}'s constructor takes. */
 export interface AmplifierBodyInit {
@@ -25,7 +26,7 @@ export interface AmplifierBodyInit {
   /** The node (or bone) the motion is measured relative to (e.g. the character root or the pelvis). */
   relativeTo: TransformNode | Bone;
   /** The effectors moved and their weights: offset = relative velocity × weight (seconds; default 1). */
-  effectorLinks: readonly { effector: FullBodyBipedEffector; weight?: number }[];
+  effectorLinks: readonly EffectorLinkInit[];
   /** Multiplier of the velocity along the character's up (default 1). */
   verticalWeight?: number;
   /** Multiplier of the velocity across the character's up (default 1). */
@@ -38,6 +39,16 @@ const tPos = new Vec3();
 const tRel = new Vec3();
 const tM = moduleMatrix();
 const tInv = moduleMatrix();
+
+/** The kinds of {@link AmplifierBodyInit}, for the check at create of {@link Amplifier}'s `bodies`. */
+export const AMPLIFIER_BODY_INIT_KINDS: OptionKinds<AmplifierBodyInit> = {
+  transform: "object",
+  relativeTo: "object",
+  effectorLinks: eachOf(EFFECTOR_LINK_INIT_KINDS),
+  verticalWeight: "number",
+  horizontalWeight: "number",
+  speed: "number",
+};
 
 /**
  * One amplified body part. Each frame (dt seconds):
@@ -140,7 +151,7 @@ export interface AmplifierOptions extends OffsetModifierOptions {
 /** The kinds of {@link AmplifierOptions}, for the check at create. */
 export const AMPLIFIER_OPTION_KINDS: OptionKinds<AmplifierOptions> = {
   ...OFFSET_MODIFIER_OPTION_KINDS,
-  bodies: "object",
+  bodies: eachOf(AMPLIFIER_BODY_INIT_KINDS),
 };
 
 /**

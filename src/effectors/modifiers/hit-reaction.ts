@@ -14,8 +14,14 @@ import { type ReadonlyVec3, Vec3 } from "../../math/vec3.js";
 import type { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import { Curve } from "../../math/curve.js";
 import { type CharacterFrame, Scalars, worldDeltaToComponent } from "./frame.js";
-import { OFFSET_MODIFIER_OPTION_KINDS, OffsetModifier, type OffsetModifierOptions } from "./offset-modifier.js";
-import { type OptionKinds, checkLoggedOptions, checkOptions } from "../../babylon/option-check.js";
+import {
+  EFFECTOR_LINK_INIT_KINDS,
+  type EffectorLinkInit,
+  OFFSET_MODIFIER_OPTION_KINDS,
+  OffsetModifier,
+  type OffsetModifierOptions,
+} from "./offset-modifier.js";
+import { type OptionKinds, checkLoggedOptions, checkOptions, eachOf } from "../../babylon/option-check.js";
 
 const DEG = Math.PI / 180;
 const io = new Scalars();
@@ -174,7 +180,7 @@ export interface HitPointEffectorOptions extends HitPointOptions {
   /** Offset along the character's up per unit |force| over time (default: zero, 0.5 s). */
   offsetInUpDirection?: Curve;
   /** The effectors moved and their weights (default weight 1). */
-  effectorLinks?: readonly { effector: FullBodyBipedEffector; weight?: number }[];
+  effectorLinks?: readonly EffectorLinkInit[];
 }
 
 /** The kinds of {@link HitPointEffectorOptions}, for the check at create. */
@@ -182,7 +188,7 @@ export const HIT_POINT_EFFECTOR_OPTION_KINDS: OptionKinds<HitPointEffectorOption
   ...HIT_POINT_OPTION_KINDS,
   offsetInForceDirection: "object",
   offsetInUpDirection: "object",
-  effectorLinks: "object",
+  effectorLinks: eachOf(EFFECTOR_LINK_INIT_KINDS),
 };
 
 const tTarget = new Vec3();
@@ -277,11 +283,17 @@ export interface HitPointBoneOptions extends HitPointOptions {
   boneLinks?: readonly { bone: Bone; weight?: number }[];
 }
 
+/** The kinds of a {@link HitPointBoneOptions.boneLinks} entry, for the check at create. */
+const BONE_LINK_INIT_KINDS: OptionKinds<NonNullable<HitPointBoneOptions["boneLinks"]>[number]> = {
+  bone: "object",
+  weight: "number",
+};
+
 /** The kinds of {@link HitPointBoneOptions}, for the check at create. */
 export const HIT_POINT_BONE_OPTION_KINDS: OptionKinds<HitPointBoneOptions> = {
   ...HIT_POINT_OPTION_KINDS,
   aroundCenterOfMass: "object",
-  boneLinks: "object",
+  boneLinks: eachOf(BONE_LINK_INIT_KINDS),
 };
 
 const tAxis = new Vec3();

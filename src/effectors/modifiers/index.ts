@@ -12,7 +12,7 @@ export {
   REFERENCE_HEAD_HEIGHT,
   measureCharacterScale,
 } from "./offset-modifier.js";
-export type { EffectorLink, OffsetModifierOptions } from "./offset-modifier.js";
+export type { EffectorLink, EffectorLinkInit, OffsetModifierOptions } from "./offset-modifier.js";
 export { OffsetPose } from "./offset-pose.js";
 export type { OffsetPoseEffectorLink, OffsetPoseEffectorLinkInit } from "./offset-pose.js";
 export { EffectorOffset } from "./effector-offset.js";

@@ -6,23 +6,24 @@ import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { FullBodyBipedIK } from "../../babylon/full-body-biped-ik.js";
 import { Vec3, copy, sub, zero } from "../../math/vec3.js";
-import type { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import { type CharacterFrame, worldPositionOf } from "./frame.js";
 import {
+  EFFECTOR_LINK_INIT_KINDS,
   type EffectorLink,
+  type EffectorLinkInit,
   type OffsetLimits,
   OFFSET_MODIFIER_OPTION_KINDS,
   OffsetModifier,
   type OffsetModifierOptions,
 } from "./offset-modifier.js";
-import type { OptionKinds } from "../../babylon/option-check.js";
+import { type OptionKinds, eachOf } from "../../babylon/option-check.js";
 
 /** What {@link InertiaBody}'s constructor takes. */
 export interface InertiaBodyInit {
   /** The node (or bone) whose motion is followed lazily. */
   transform: TransformNode | Bone;
   /** The effectors moved and their weights (default weight 1). */
-  effectorLinks: readonly { effector: FullBodyBipedEffector; weight?: number }[];
+  effectorLinks: readonly EffectorLinkInit[];
   /** Stiffness of the follow, 1/s (default 10). */
   speed?: number;
   /** How fast the follow velocity changes, 1/s (default 3). */
@@ -32,6 +33,16 @@ export interface InertiaBodyInit {
   /** Drift of the lazy point along the character's up, world units per second (default 0; negative sinks). */
   gravity?: number;
 }
+
+/** The kinds of {@link InertiaBodyInit}, for the check at create of {@link Inertia}'s `bodies`. */
+export const INERTIA_BODY_INIT_KINDS: OptionKinds<InertiaBodyInit> = {
+  transform: "object",
+  effectorLinks: eachOf(EFFECTOR_LINK_INIT_KINDS),
+  speed: "number",
+  acceleration: "number",
+  matchVelocity: "number",
+  gravity: "number",
+};
 
 /**
  * A lazy point following a node: each frame (dt seconds)
@@ -146,7 +157,7 @@ export interface InertiaOptions extends OffsetModifierOptions {
 /** The kinds of {@link InertiaOptions}, for the check at create. */
 export const INERTIA_OPTION_KINDS: OptionKinds<InertiaOptions> = {
   ...OFFSET_MODIFIER_OPTION_KINDS,
-  bodies: "object",
+  bodies: eachOf(INERTIA_BODY_INIT_KINDS),
   limits: "object",
 };
 

@@ -43,6 +43,17 @@ export interface EffectorLink {
   weight: number;
 }
 
+/** An effector link as a constructor takes it: the weight defaults to 1. */
+export interface EffectorLinkInit {
+  /** The effector. */
+  effector: FullBodyBipedEffector;
+  /** Multiplier of the offset for this effector (default 1). */
+  weight?: number;
+}
+
+/** The kinds of {@link EffectorLinkInit}, for the check at create of the options that list links. */
+export const EFFECTOR_LINK_INIT_KINDS: OptionKinds<EffectorLinkInit> = { effector: "number", weight: "number" };
+
 /** A body that follows a node each frame and hands its offset to the effectors it links (Amplifier, Inertia). */
 export interface OffsetBody {
   /** The effectors that take this body's offset, each with its weight. */

@@ -23,12 +23,14 @@ import {
 } from "./frame.js";
 import { moduleMatrix } from "../../babylon/module-matrix.js";
 import {
+  EFFECTOR_LINK_INIT_KINDS,
   type EffectorLink,
+  type EffectorLinkInit,
   OFFSET_MODIFIER_OPTION_KINDS,
   OffsetModifier,
   type OffsetModifierOptions,
 } from "./offset-modifier.js";
-import type { OptionKinds } from "../../babylon/option-check.js";
+import { type OptionKinds, eachOf } from "../../babylon/option-check.js";
 
 const DEG = Math.PI / 180;
 
@@ -49,8 +51,16 @@ export interface RecoilOffsetInit {
   /** Longest carried-over offset, world units (default 0.2 × the character's scale). */
   maxAdditiveOffsetMag?: number;
   /** Effectors moved and their weights (default weight 1). */
-  effectorLinks: readonly { effector: FullBodyBipedEffector; weight?: number }[];
+  effectorLinks: readonly EffectorLinkInit[];
 }
+
+/** The kinds of {@link RecoilOffsetInit}, for the check at create of {@link Recoil}'s `offsets`. */
+export const RECOIL_OFFSET_INIT_KINDS: OptionKinds<RecoilOffsetInit> = {
+  offset: "object",
+  additivity: "number",
+  maxAdditiveOffsetMag: "number",
+  effectorLinks: eachOf(EFFECTOR_LINK_INIT_KINDS),
+};
 
 /**
  * One offset of a {@link Recoil}: `offset` × recoil weight in the aim space, plus what the previous shot
@@ -113,7 +123,7 @@ export interface RecoilOptions extends OffsetModifierOptions {
 /** The kinds of {@link RecoilOptions}, for the check at create. */
 export const RECOIL_OPTION_KINDS: OptionKinds<RecoilOptions> = {
   ...OFFSET_MODIFIER_OPTION_KINDS,
-  offsets: "object",
+  offsets: eachOf(RECOIL_OFFSET_INIT_KINDS),
   recoilWeight: "object",
   magnitudeRandom: "number",
   rotationRandom: "object",

@@ -4,7 +4,13 @@
  * unknown keys warned with the nearest option or settable property.
  */
 import { describe, expect, it } from "vitest";
-import { type OptionKinds, checkOptions, warnUnknownOptions } from "../../../src/babylon/option-check.js";
+import {
+  type OptionKinds,
+  checkOptions,
+  eachOf,
+  objectOf,
+  warnUnknownOptions,
+} from "../../../src/babylon/option-check.js";
 import { FBBIKError } from "../../../src/solver/errors.js";
 
 interface Sample {
@@ -13,7 +19,7 @@ interface Sample {
   name?: string;
   done?: () => void;
   flag?: boolean;
-  either?: string | object;
+  either?: string | number;
 }
 const KINDS: OptionKinds<Sample> = {
   weight: "number",
@@ -23,6 +29,25 @@ const KINDS: OptionKinds<Sample> = {
   flag: "boolean",
   either: "any",
 };
+
+interface Link {
+  bone: object | string;
+  weight?: number;
+}
+interface Nesting {
+  refs?: { hand?: object | string; root?: object | null };
+  links?: readonly (Link | Date)[];
+}
+const LINK_KINDS: OptionKinds<Link> = { bone: "object|string", weight: "number" };
+const REFS_KINDS: OptionKinds<NonNullable<Nesting["refs"]>> = { hand: "object|string", root: "object|null" };
+const NESTING_KINDS: OptionKinds<Nesting> = { refs: objectOf(REFS_KINDS), links: eachOf(LINK_KINDS) };
+// @ts-expect-error a number option cannot be nested
+const nestedNumber: OptionKinds<Sample> = { ...KINDS, weight: objectOf(LINK_KINDS) };
+// @ts-expect-error a nested table follows its interface too: `weight` is a number
+const wrongNested: OptionKinds<Link> = { bone: "object|string", weight: "string" };
+// @ts-expect-error a nested option keeps its own kind: `refs` does not take null
+const nestedNull: OptionKinds<Nesting> = { ...NESTING_KINDS, refs: objectOf(REFS_KINDS, "object|null") };
+void [nestedNumber, wrongNested, nestedNull];
 
 // the table follows the interface: a key left out, a key too many or a kind not the option's type is a type error
 // @ts-expect-error `flag` and `either` are missing
@@ -75,9 +100,41 @@ describe("checkOptions", () => {
     ]);
     expect(() => checkOptions("Sample", 4 as Sample, KINDS)).toThrow("the options are 4 (number), not an object");
   });
+
+  it("checks nested plain objects and array entries by path, not class instances", () => {
+    const options = {
+      refs: { hnad: "Hand", root: null },
+      // an entry left out (undefined, null) is taken, a class instance is not looked into
+      links: [{ bone: "a", wieght: 1 }, new Date(0), { bone: {}, weight: 1, extra: 0 }, undefined, null],
+    } as unknown as Nesting;
+    expect(checkOptions("Nesting", options, NESTING_KINDS)).toEqual(["refs.hnad", "links[0].wieght", "links[2].extra"]);
+    let error: unknown = null;
+    try {
+      const bad = { refs: { hand: 5 }, links: [{ bone: "a", weight: "1" }, 3] } as unknown as Nesting;
+      checkOptions("Nesting", bad, NESTING_KINDS);
+    } catch (e) {
+      error = e;
+    }
+    expect((error as FBBIKError).problems).toEqual([
+      'option "refs.hand" is 5 (number): object or string expected',
+      'option "links[0].weight" is "1" (string): number expected',
+      'option "links[1]" is 3 (number): object expected',
+    ]);
+  });
 });
 
 describe("warnUnknownOptions", () => {
+  it("names a nested key by its path and the nearest key of its own table", () => {
+    const out: string[] = [];
+    const unknown = ["refs.hnad", "links[0].wieght", "links[2].zzz"];
+    warnUnknownOptions({ warn: (_, m) => void out.push(m) }, "Nesting", unknown, NESTING_KINDS, { "": { hand: 1 } });
+    expect(out).toEqual([
+      'Nesting: unknown option "refs.hnad" ignored; did you mean "hand"?',
+      'Nesting: unknown option "links[0].wieght" ignored; did you mean "weight"?',
+      'Nesting: unknown option "links[2].zzz" ignored; the keys of "links[2]" are bone, weight',
+    ]);
+  });
+
   it("names the nearest option, case and a letter or two apart", () => {
     expect(warnings(["Weight", "wieght", "flagg"])).toEqual([
       ["option:Sample.Weight", 'Sample: unknown option "Weight" ignored; did you mean "weight"?'],
