@@ -1,11 +1,12 @@
 /**
- * Every component class the package exports on characters walking at once (all-components-frame-heap.test.ts). UAL walking a circle (Walk_Loop) carries a
- * FullBodyBipedIK with handles, a head effector, a grounder on static and moving ground, an interaction started,
- * paused, resumed and ended, all six offset modifiers (a hit and a shot now and then) and colliders, under an
- * IKLevelOfDetail switching it between Full and Cheap; its twin in the same scene carries the family (LimbIK,
- * AimIK, LookAtIK, CCDIK with joint limits and colliders, FABRIK, FABRIKRoot, JacobianIK); RiggedFigure.babylon
- * (plain Bones) an FBBIK with a grounder and modifiers, a LookAtIK and a limited CCDIK. Components fade off and
- * on over enableFadeSeconds, reversed mid-fade.
+ * Every component class the package exports on characters walking at once (all-components-frame-heap.test.ts).
+ * UAL walking a circle (Walk_Loop) carries a FullBodyBipedIK with handles, a head effector, a grounder on static
+ * and moving ground, an interaction started, paused, resumed and ended, all six offset modifiers (a hit and a shot
+ * now and then) and colliders, under an IKLevelOfDetail switching it between Full and Cheap; its twin in the same
+ * scene carries the family (LimbIK, AimIK, LookAtIK, CCDIK with joint limits and colliders, FABRIK, FABRIKRoot,
+ * JacobianIK); a third UAL walks on LimbIK legs grounded by GrounderIK, one foot on a step; RiggedFigure.babylon
+ * (plain Bones) an FBBIK with a grounder and modifiers, a LookAtIK and a limited CCDIK. Components fade off and on
+ * over enableFadeSeconds, reversed mid-fade.
  */
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
@@ -27,6 +28,7 @@ import { LookAtIK } from "../../src/babylon/look-at-ik.js";
 import { IKLevelOfDetail } from "../../src/babylon/lod/ik-level-of-detail.js";
 import { Curve } from "../../src/math/curve.js";
 import { GrounderFBBIK } from "../../src/effectors/grounding/grounder-fbbik.js";
+import { GrounderIK } from "../../src/effectors/grounding/grounder-ik.js";
 import { MovingGroundRaycast } from "../../src/effectors/grounding/moving-ground-raycast.js";
 import { nearestGroundRaycast } from "../../src/effectors/grounding/nearest-ground-raycast.js";
 import { StaticGroundRaycast } from "../../src/effectors/grounding/static-ground-raycast.js";
@@ -137,7 +139,9 @@ export async function allComponentsScene(events = { hits: true, shots: true, int
   const twin = m.container.instantiateModelsToScene((n) => `twin_${n}`, false, { doNotInstantiate: true });
   const twinRoot = twin.rootNodes[0] as TransformNode;
   twinRoot.position.set(2 * h, 0, 3 * h);
-  for (const g of [...m.container.animationGroups, ...twin.animationGroups]) g.start(true);
+  const walker = m.container.instantiateModelsToScene((n) => `walker_${n}`, false, { doNotInstantiate: true });
+  (walker.rootNodes[0] as TransformNode).position.set(-2 * h, 0, 3 * h);
+  for (const g of [...m.container.animationGroups, ...twin.animationGroups, ...walker.animationGroups]) g.start(true);
   const clip = BakedClip.bake(scene, 167);
   clip.apply(0);
   scene.render();
@@ -273,6 +277,19 @@ export async function allComponentsScene(events = { hits: true, shots: true, int
   const fingers = ["f_index", "f_middle", "f_ring"].map((n) => finger("L", n));
   const palm = FABRIKRoot.create(scene, tr.leftHand, fingers, { maxIterations: 4, ...FADE });
   palm.solver.rootPin = 1;
+  // a third UAL walking in place on LimbIK legs, grounded by GrounderIK over the ground and a step under one foot
+  const wr = resolveBipedReferences(walker.skeletons[0]!).references;
+  const walkerLegs = (["left", "right"] as const).map((side) => {
+    const leg = LimbIK.create(scene, wr[`${side}Thigh`], wr[`${side}Calf`], wr[`${side}Foot`], FADE);
+    leg.solver.ikPositionWeight = leg.solver.ikRotationWeight = 0;
+    return leg;
+  });
+  const stair = CreateBox("stair", { width: 0.3 * h, depth: 0.4 * h, height: 0.12 * h }, scene);
+  stair.position.copyFrom(worldPos(wr.leftFoot));
+  stair.position.y = 0.06 * h - 0.04 * h;
+  const walkerGrounder = GrounderIK.create(walkerLegs, wr.pelvis, {
+    raycast: StaticGroundRaycast.fromMeshes([ground, stair]).raycast,
+  });
 
   // --- C: RiggedFigure.babylon (plain Bones) in a scene of its own
   const c = await loadModel("RiggedFigureBabylon");
@@ -312,7 +329,22 @@ export async function allComponentsScene(events = { hits: true, shots: true, int
   const cHead = bonePos(c, cr.head!);
   const cLooks = ring(cHead.add(new Vector3(0, 0, ch)), 0.3 * ch, 32);
   const cReaches = ring(bonePos(c, cr.rightHand).add(new Vector3(0, 0.1 * ch, 0.2 * ch)), 0.05 * ch, 32);
-  const fading = [head, grounder, offset, colliders, hit, inertia, look, aim, limb, ccd, palm, cIk, cArm];
+  const fading = [
+    head,
+    grounder,
+    offset,
+    colliders,
+    hit,
+    inertia,
+    look,
+    aim,
+    limb,
+    ccd,
+    palm,
+    cIk,
+    cArm,
+    ...walkerLegs,
+  ];
   const flip = (xs: { enabled: boolean }[]): void => {
     for (let i = 0; i < xs.length; i++) xs[i]!.enabled = !xs[i]!.enabled;
   };
@@ -386,6 +418,7 @@ export async function allComponentsScene(events = { hits: true, shots: true, int
     recoil,
     tilt,
     amplifier,
+    walkerGrounder,
     dispose: () => {
       for (const x of open) x.dispose();
     },

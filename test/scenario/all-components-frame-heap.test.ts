@@ -6,9 +6,9 @@
  * moving ground, an interaction started, paused, resumed and ended, all six offset modifiers (a hit and a shot
  * now and then) and colliders, under an IKLevelOfDetail switching it between Full and Cheap; its twin in the same
  * scene carries the family (LimbIK, AimIK, LookAtIK, CCDIK with joint limits and colliders, FABRIK, FABRIKRoot,
- * JacobianIK); RiggedFigure.babylon (plain Bones) an FBBIK with a grounder and modifiers, a LookAtIK and a
- * limited CCDIK. Components fade off and on over enableFadeSeconds, reversed mid-fade. In a fresh module graph
- * (vitest.config.ts, HEAP).
+ * JacobianIK); a third UAL walking on LimbIK legs grounded by GrounderIK, one foot on a step; RiggedFigure.babylon
+ * (plain Bones) an FBBIK with a grounder and modifiers, a LookAtIK and a limited CCDIK. Components fade off and on
+ * over enableFadeSeconds, reversed mid-fade. In a fresh module graph (vitest.config.ts, HEAP).
  */
 import { expect, it } from "vitest";
 import { IKLevel } from "../../src/babylon/lod/lod-character.js";
@@ -54,11 +54,16 @@ const EVENT_CEILING: Record<keyof typeof Happening, number> = {
 it("every component on walking characters, fading, hitting, shooting, interacting, levelled: steady and event frames", {
   timeout: 300_000,
 }, async () => {
-  const { frame, happened, ik, head, system, lod, hit, recoil, tilt, amplifier, dispose } = await allComponentsScene();
+  const { frame, happened, ik, head, system, lod, hit, recoil, tilt, amplifier, walkerGrounder, dispose } =
+    await allComponentsScene();
   // the schedule does what it says: every state of a fade, an interaction paused and running, Cheap and Full
   const seen = new Set<string>();
+  // the walker's feet: one on the step, lifted above the other by the grounder
+  let stepped = 0;
   for (let f = 0; f < PERIOD; f++) {
     frame(f);
+    const [left, right] = walkerGrounder.solver.legs;
+    stepped = Math.max(stepped, Math.abs(left!.ikOffset - right!.ikOffset));
     const inter = system.isInInteraction(E.RightHand) ? (system.isPaused(E.RightHand) ? "paused" : "on") : "idle";
     seen.add(`${head.isFading}/${head.enabled}/${inter}/${lod.levelOf(ik)}/${hit.inProgress}/${recoil.inProgress}`);
   }
@@ -68,6 +73,9 @@ it("every component on walking characters, fading, hitting, shooting, interactin
   expect(states).toContain(`/${IKLevel.Cheap}/`);
   expect(states).toContain(`/${IKLevel.Full}/`);
   expect(system.isInInteraction(E.RightHand)).toBe(false);
+  console.log(`walker: feet ${(stepped / walkerGrounder.height).toFixed(4)} of the height apart in offset`);
+  // the step is 0.08 of UAL's height: without the grounder (or the step) the legs' offsets stay apart by 0
+  expect(stepped / walkerGrounder.height).toBeGreaterThan(0.03);
 
   // ten periods after 12,000 frames (5,000 before the profiler, 7,000 after: it costs V8 some optimised code), then
   // ten more; each round is judged whole and the better one decides. V8's own work lands in one round: when it
