@@ -284,7 +284,9 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   };
   walker.place(u, 0, true);
   const camera = new FollowCamera(ctx.camera, walker.dir);
-  frameCamera(ctx, c, walkerNode.position.add(new Vector3(0, bodyLook, 0)), 2.3 * h, 1, 0.35);
+  // it opens on the creature and the character (a phone's narrow view holds both), then follows the creature
+  const between = Vector3.Lerp(walkerNode.position, c.root.getAbsolutePosition(), 0.5);
+  frameCamera(ctx, c, between.addInPlaceFromFloats(0, bodyLook, 0), 2.3 * h, 1, 0.35);
   ctx.camera.beta = 0.95;
   return run;
 }
