@@ -7,7 +7,7 @@
  * the lanes and watches it (LookAtIK). The checks record, from scene objects, the tips' height over the surface
  * under them while they stand, per surface, and the body's tilt while every tip stands on a ramp.
  */
-import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector";
+import { Vector3 } from "@babylonjs/core/Maths/math.vector";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode";
 import { CCDIK, FABRIK } from "../../../src/babylon/chain-ik";
 import { LookAtIK } from "../../../src/babylon/look-at-ik";
@@ -274,7 +274,6 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       make();
       u = start;
       walker.place(u, 0, true);
-      creature.root.rotationQuaternion = Quaternion.Identity();
     },
     dispose: () => {
       grounder?.dispose();
