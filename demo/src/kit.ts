@@ -231,6 +231,28 @@ export function feetOnSurfaces(scene: Scene, surfaces: AbstractMesh[], feet: Bon
   });
 }
 
+/**
+ * True where the ground under `p` (at height `g`) is a plane `dx` ahead and behind along `along` and `dy` to
+ * either side: each pair's heights average to `g` within `tolerance` (an edge or a step's side breaks it, a ramp
+ * does not).
+ */
+export function flatAround(
+  scene: Scene,
+  surfaces: AbstractMesh[],
+  p: Vector3,
+  g: number,
+  along: Vector3,
+  dx: number,
+  dy: number,
+  tolerance: number,
+): boolean {
+  const y = (d: Vector3) => surfaceAt(scene, surfaces, p.add(d))?.y ?? Number.NaN;
+  const f = along.scale(dx);
+  const s = Vector3.Cross(along, Vector3.Up()).normalize().scale(dy);
+  const ok = (d: Vector3) => Math.abs(y(d) + y(d.negate()) - 2 * g) < tolerance;
+  return ok(f) && ok(s);
+}
+
 export function surfaceAt(scene: Scene, meshes: AbstractMesh[], p: Vector3): { y: number; mesh: string } | null {
   const ray = new Ray(new Vector3(p.x, p.y + 5, p.z), new Vector3(0, -1, 0), 20);
   const hit = scene.pickWithRay(ray, (m) => meshes.includes(m));

@@ -219,7 +219,7 @@ describe("the demo on a native .babylon character (bones without linked nodes)",
   });
 
   // every scenario of the menu (the list's module loads the panel's, which listen on the page)
-  it.each(["free", "grab", "climb", "ground", "deck", "hit", "aim", "look", "tail", "vr", "crowd"])(
+  it.each(["free", "grab", "climb", "ground", "deck", "hit", "aim", "look", "tail", "creature", "vr", "crowd"])(
     "%s builds and runs on RiggedFigure.babylon, hands, feet and props where the glTF copy has them",
     async (name) => {
       const { scenarioNamed } = await scenarios();

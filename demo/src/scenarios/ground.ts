@@ -3,14 +3,14 @@ import { Vector3 } from "@babylonjs/core/Maths/math.vector";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode";
 import { GrounderFBBIK } from "../../../src/effectors/grounding/grounder-fbbik";
-import { GroundingHit } from "../../../src/effectors/grounding/grounding-common";
 import { MovingGroundRaycast } from "../../../src/effectors/grounding/moving-ground-raycast";
 import { nearestGroundRaycast } from "../../../src/effectors/grounding/nearest-ground-raycast";
 import { StaticGroundRaycast } from "../../../src/effectors/grounding/static-ground-raycast";
-import { Vec3 } from "../../../src/math/vec3";
 import { slider } from "../controls";
+import { CourseWalker } from "../course-walker";
+import { FollowCamera } from "../follow-camera";
 import type { Ctx, Json, Scenario, ScenarioRun } from "../kit";
-import { bonePos, captureAnimated, feetOnSurfaces, frameCamera, playClip, surfaceAt } from "../kit";
+import { bonePos, captureAnimated, feetOnSurfaces, flatAround, frameCamera, playClip, surfaceAt } from "../kit";
 import { visibleHeight } from "../framing";
 import { LoopPath, measureGait, walkInPlace } from "../locomotion";
 import { createCourse } from "../props/course";
@@ -25,10 +25,10 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   // the walker carries the character along the loop: a node between the feet, the model's root under it
   const origin = bonePos(r.leftFoot).add(bonePos(r.rightFoot)).scale(0.5);
   origin.y = 0;
-  const walker = new TransformNode("walker", scene);
-  walker.position.copyFrom(origin);
+  const walkerNode = new TransformNode("walker", scene);
+  walkerNode.position.copyFrom(origin);
   c.root.position.subtractInPlace(origin);
-  c.root.parent = walker;
+  c.root.parent = walkerNode;
   // the model's own in-place walk, else a procedural walk in place; the walker moves at the clip's pace
   let walk = playClip(c, "Walk_Loop") ?? playClip(c, "walk") ?? playClip(c, "Walk");
   const natural = walk !== null;
@@ -62,33 +62,14 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   const path = new LoopPath(origin, forward, right, course.length, course.radius);
   const fps = walk.targetedAnimations[0]?.animation.framePerSecond ?? 60;
   const yaw0 = Math.atan2(forward.x, forward.z);
-  const pos = new Vector3();
-  const dir = new Vector3();
-  const probe = new Vec3();
-  const down = new Vec3(0, -1, 0);
-  const hit = new GroundingHit();
+  const walker = new CourseWalker(walkerNode, path, raycast, h, 0.1 * h, yaw0);
+  const { dir } = walker;
   let u = 0;
   const duration = (walk.to - walk.from) / fps;
   let clipTime = 0;
   let deckTime = 0;
-  let heading = Math.atan2(forward.z, forward.x);
-  let cameraTurn = 0;
-  const groundUnder = (x: number, z: number): number => {
-    probe.x = x;
-    probe.y = walker.position.y + 0.5 * h;
-    probe.z = z;
-    return raycast(probe, down, 2 * h, hit) ? hit.point.y : 0;
-  };
-  const place = (dt: number, snap: boolean): void => {
-    path.at(u, pos, dir);
-    walker.rotation.y = Math.atan2(dir.x, dir.z) - yaw0;
-    // like a capsule: the highest ground under its front, middle and back, eased in
-    const reach = 0.1 * h;
-    let y = groundUnder(pos.x, pos.z);
-    y = Math.max(y, groundUnder(pos.x + dir.x * reach, pos.z + dir.z * reach));
-    y = Math.max(y, groundUnder(pos.x - dir.x * reach, pos.z - dir.z * reach));
-    walker.position.set(pos.x, snap ? y : walker.position.y + (y - walker.position.y) * Math.min(1, 12 * dt), pos.z);
-  };
+  const camera = new FollowCamera(ctx.camera, forward);
+  const lookAtNow = new Vector3();
 
   // checks: each foot planted (its animation near its lowest for 0.1 s) where the ground is flat around it
   type Rec = { count: number; worst: number; ground: number; foot: number };
@@ -98,12 +79,8 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   let settled = 0;
   let rootY = 0;
   let lastDt = 0;
-  const flat = (p: Vector3, g: number): boolean => {
-    const y = (dx: Vector3) => surfaceAt(scene, surfaces, p.add(dx))?.y ?? Number.NaN;
-    const f = dir.scale(0.05 * h);
-    const s = Vector3.Cross(dir, Vector3.Up()).scale(0.03 * h);
-    return Math.abs(y(f) + y(f.negate()) - 2 * g) < 0.001 * h && Math.abs(y(s) + y(s.negate()) - 2 * g) < 0.001 * h;
-  };
+  const flat = (p: Vector3, g: number): boolean =>
+    flatAround(scene, surfaces, p, g, dir, 0.05 * h, 0.03 * h, 0.001 * h);
   const run: ScenarioRun = {
     checks: {},
     done: false,
@@ -120,23 +97,11 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       walk.goToFrame(walk.from + clipTime * fps);
       // the animation-only pose for the checks, taken before the walker moves (its height is rootY)
       captureAnimated(c);
-      rootY = walker.position.y;
+      rootY = walkerNode.position.y;
       u += dt * pace;
-      place(dt, false);
+      walker.place(u, dt, false);
       // the camera follows from the side-front: it turns with the walker's heading, eased
-      const now = Math.atan2(dir.z, dir.x);
-      cameraTurn += Math.atan2(Math.sin(now - heading), Math.cos(now - heading));
-      heading = now;
-      const turn = cameraTurn * Math.min(1, 2 * dt);
-      ctx.camera.alpha += turn;
-      cameraTurn -= turn;
-      const t = ctx.camera.target;
-      const k = Math.min(1, 4 * dt);
-      t.set(
-        t.x + (walker.position.x - t.x) * k,
-        t.y + (walker.position.y + lookAt - t.y) * k,
-        t.z + (walker.position.z - t.z) * k,
-      );
+      camera.update(dt, dir, lookAtNow.copyFrom(walkerNode.position).addInPlaceFromFloats(0, lookAt, 0));
     },
     after: () => {
       if (run.done) return;
@@ -187,14 +152,14 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     reset: () => {
       if (stepHeight !== builtStepHeight) setStepHeight(builtStepHeight);
       u = 0;
-      place(0, true);
+      walker.place(0, 0, true);
       grounder.resetPosition();
     },
     dispose: () => grounder.dispose(),
   };
-  place(0, true);
+  walker.place(0, 0, true);
   // sized from how tall the character looks (a chibi's helmet reaches far above its joints)
-  frameCamera(ctx, c, walker.position.add(new Vector3(0, lookAt, 0)), 3.1 * size, 0.9, 0.8);
+  frameCamera(ctx, c, walkerNode.position.add(new Vector3(0, lookAt, 0)), 3.1 * size, 0.9, 0.8);
   ctx.camera.beta = 1.15;
   return run;
 }

@@ -2,6 +2,7 @@
 import type { Scenario } from "../kit";
 import { aim } from "./aim";
 import { climb } from "./climb";
+import { creature } from "./creature";
 import { crowd } from "./crowd";
 import { deck } from "./deck";
 import { free } from "./free";
@@ -11,7 +12,20 @@ import { hit } from "./hit";
 import { look } from "./look";
 import { tail } from "./tail";
 import { vr } from "./vr";
-export const SCENARIO_LIST: readonly Scenario[] = [free, grab, climb, ground, deck, hit, aim, look, tail, vr, crowd];
+export const SCENARIO_LIST: readonly Scenario[] = [
+  free,
+  grab,
+  climb,
+  ground,
+  deck,
+  hit,
+  aim,
+  look,
+  tail,
+  creature,
+  vr,
+  crowd,
+];
 
 export const SCENARIOS = SCENARIO_LIST.map((s) => s.name);
 export type ScenarioName = string;

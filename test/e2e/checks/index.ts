@@ -2,6 +2,7 @@
 import type { Capture, CheckContext } from "../harness";
 import { checkAim } from "./aim";
 import { checkClimb } from "./climb";
+import { checkCreature } from "./creature";
 import { checkCrowd, crowdWithoutBudget } from "./crowd";
 import { checkDeck } from "./deck";
 import { checkFree } from "./free";
@@ -32,5 +33,6 @@ export const SCENARIO_CHECKS: { name: string; wait: number; check: ScenarioCheck
   { name: "aim", wait: 60_000, check: checkAim },
   { name: "look", wait: 90_000, check: checkLook },
   { name: "tail", wait: 90_000, check: checkTail },
+  { name: "creature", wait: 120_000, check: checkCreature },
   { name: "vr", wait: 90_000, check: checkVR },
 ];
