@@ -201,7 +201,11 @@ const CASES: Case[] = [
       try {
         const g = GrounderIK.create(legs, tr.pelvis, o);
         // its warnings go to its first leg
-        return { warningsRaised: legs[0]!.warningsRaised, dispose: () => (g.dispose(), free()) };
+        const dispose = () => {
+          g.dispose();
+          free();
+        };
+        return { warningsRaised: legs[0]!.warningsRaised, dispose };
       } catch (e) {
         free();
         throw e;
