@@ -172,6 +172,46 @@ describe.each([false, true])("GrounderIK on a Mannequin with two LimbIK legs (ri
     m.scene.render();
     expect(pose(bones)).toEqual(alone);
   });
+
+  it("enableFadeSeconds eases it out and in over that time, as its weight would; off, the legs' own result", async () => {
+    const { m, r, legs, h, unit } = await standing();
+    const floor = CreateGround("ground-floor", { width: 8 * h, height: 8 * h }, m.scene);
+    floor.position.y = -0.2 * unit;
+    const bones = m.skeleton.bones;
+    for (let f = 0; f < 3; f++) m.scene.render();
+    const alone = pose(bones);
+    const pelvis = r.pelvis!.getTransformNode()!;
+    const pelvisY = () => pelvis.computeWorldMatrix(true).getTranslation().y;
+    const y0 = pelvisY();
+    // 16 ms a frame (the test scenes' constant animation time): 20 frames
+    const grounder = GrounderIK.create(legs, r.pelvis!, { predicate: ground, enableFadeSeconds: 0.32 });
+    for (let f = 0; f < 40; f++) m.scene.render();
+    const drop = y0 - pelvisY();
+    expect(drop / unit).toBeGreaterThan(0.15);
+    grounder.enabled = false;
+    expect(grounder.isFading).toBe(true);
+    const drops: number[] = [];
+    let frames = 0;
+    while (grounder.isFading && frames < 100) {
+      m.scene.render();
+      drops.push((y0 - pelvisY()) / drop);
+      frames++;
+    }
+    // without the fade: off at once (1 frame, the drop gone)
+    expect(frames).toBeGreaterThanOrEqual(19);
+    expect(frames).toBeLessThanOrEqual(21);
+    // the drop eases out: halfway through, about half of it is left (the pelvis speed lags a little)
+    expect(drops[9]!).toBeGreaterThan(0.3);
+    expect(drops[9]!).toBeLessThan(0.7);
+    for (let i = 1; i < drops.length; i++) expect(drops[i]!).toBeLessThanOrEqual(drops[i - 1]! + 1e-9);
+    m.scene.render();
+    expect(pose(bones)).toEqual(alone);
+    grounder.enabled = true;
+    m.scene.render();
+    expect(grounder.isFading).toBe(true);
+    expect((y0 - pelvisY()) / drop).toBeLessThan(0.2);
+    expect(grounder.serialize().enableFadeSeconds).toBe(0.32);
+  });
 });
 
 describe.each([

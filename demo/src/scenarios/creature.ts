@@ -11,12 +11,10 @@ import { Vector3 } from "@babylonjs/core/Maths/math.vector";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode";
 import { CCDIK, FABRIK } from "../../../src/babylon/chain-ik";
 import { LookAtIK } from "../../../src/babylon/look-at-ik";
-import { sceneDeltaSecondsToRef } from "../../../src/babylon/scene-time";
 import { GrounderIK } from "../../../src/effectors/grounding/grounder-ik";
 import { MovingGroundRaycast } from "../../../src/effectors/grounding/moving-ground-raycast";
 import { nearestGroundRaycast } from "../../../src/effectors/grounding/nearest-ground-raycast";
 import { StaticGroundRaycast } from "../../../src/effectors/grounding/static-ground-raycast";
-import { NumberRef } from "../../../src/math/number-ref";
 import { choice, slider } from "../controls";
 import { CourseWalker } from "../course-walker";
 import { CreatureGait } from "../creature-gait";
@@ -69,6 +67,30 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   let solver = 0;
   let legs: (CCDIK | FABRIK)[] = [];
   let grounder: GrounderIK | null = null;
+  // the IK switch: the current grounder's own enable fade (the legs without it follow the walk, bit for bit)
+  let on = true;
+  let fadeSeconds = 0;
+  const ikSwitch: IKSwitch = {
+    get enabled() {
+      return on;
+    },
+    set enabled(v: boolean) {
+      on = v;
+      if (grounder !== null) grounder.enabled = v;
+    },
+    get enableFadeSeconds() {
+      return fadeSeconds;
+    },
+    set enableFadeSeconds(v: number) {
+      fadeSeconds = v;
+      if (grounder !== null) grounder.enableFadeSeconds = v;
+    },
+    get isFading() {
+      return grounder?.isFading ?? false;
+    },
+  };
+  /** True when the grounder is on in full: neither off nor fading. */
+  const full = () => on && !ikSwitch.isFading;
   const make = () => {
     grounder?.dispose();
     for (const leg of legs) leg.dispose();
@@ -85,20 +107,12 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       maxStep: settings.maxStep * h,
       footRadius: 0.012 * h,
       footSpeed: 10,
+      enableFadeSeconds: fadeSeconds,
     });
+    grounder.enabled = on;
   };
   make();
-  // the IK switch fades the grounder's weight (the legs without it follow the walk, bit for bit)
-  let fade = 1;
-  const ikSwitch: IKSwitch = {
-    enabled: true,
-    enableFadeSeconds: 0,
-    get isFading() {
-      return fade !== (this.enabled ? 1 : 0);
-    },
-  };
   ctx.components.push(ikSwitch);
-  const seconds = new NumberRef();
   // the character watches the creature
   const r = c.ik.references;
   const look = LookAtIK.create(scene, { spine: r.spine, head: r.head, eyes: r.eyes }, { forward });
@@ -154,11 +168,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     }),
     update: (dt) => {
       lastDt = dt;
-      const step = sceneDeltaSecondsToRef(scene, seconds).value;
-      const goal = ikSwitch.enabled ? 1 : 0;
-      const fadeSeconds = ikSwitch.enableFadeSeconds;
-      fade = fadeSeconds > 0 ? Math.max(0, Math.min(1, fade + Math.sign(goal - fade) * (step / fadeSeconds))) : goal;
-      if (grounder !== null) grounder.weight = settings.weight * (fade * fade * (3 - 2 * fade));
+      if (grounder !== null) grounder.weight = settings.weight;
       if (!ctx.paused()) {
         deckTime += dt;
         course.moveDeck(deckTime);
@@ -191,7 +201,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
         // the walk has a standing tip on the root's plane: grounded, it stands on the surface under it
         const err = p.y - g.y;
         if (!(Math.abs(err) <= Math.abs(worst))) worst = err;
-        if (settled < 30 || fade < 1 || run.done) return;
+        if (settled < 30 || !full() || run.done) return;
         const rec = (perSurface[g.mesh] ??= { count: 0, worst: 0, ground: g.y });
         rec.count++;
         if (Math.abs(err) > Math.abs(rec.worst)) Object.assign(rec, { worst: err, ground: g.y });
@@ -199,7 +209,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       recent.push(worst);
       if (recent.length > 30) recent.shift();
       onRamp = allOnRamp && ramp !== null ? onRamp + lastDt : 0;
-      if (ramp !== null && onRamp > 0.3 && !run.done && fade === 1) {
+      if (ramp !== null && onRamp > 0.3 && !run.done && full()) {
         // the ramp's slope along the walk, from the ground ahead of and behind the body
         const { pos, dir } = walker;
         const d = 0.1 * h;

@@ -38,12 +38,9 @@ const GROUNDER_SPINE_EFFECTOR_KINDS: OptionKinds<
 };
 
 /**
- * Options of {@link GrounderFBBIK}: those of every grounder ({@link GrounderOptions}), `enableFadeSeconds` and the
- * spine bend.
+ * Options of {@link GrounderFBBIK}: those of every grounder ({@link GrounderOptions}) and the spine bend.
  */
 export interface GrounderFBBIKOptions extends GrounderOptions {
-  /** Seconds `enabled` takes to fade out or in (default 0: at once): {@link GrounderFBBIK.enableFadeSeconds}. */
-  enableFadeSeconds?: number;
   /** Spine bend toward displaced feet. Default 2. */
   spineBend?: number;
   /** Spine bend speed. Default 3. */
@@ -55,7 +52,6 @@ export interface GrounderFBBIKOptions extends GrounderOptions {
 /** The kinds of {@link GrounderFBBIKOptions}, for the check at create. */
 export const GROUNDER_FBBIK_OPTION_KINDS: OptionKinds<GrounderFBBIKOptions> = {
   ...GROUNDER_OPTION_KINDS,
-  enableFadeSeconds: "number",
   spineBend: "number",
   spineSpeed: "number",
   spine: eachOf(GROUNDER_SPINE_EFFECTOR_KINDS),

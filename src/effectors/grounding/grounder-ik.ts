@@ -12,6 +12,7 @@ import { notifyDisposed } from "../../babylon/dispose-notice.js";
 import type { LimbIK } from "../../babylon/limb-ik.js";
 import type { RigComponent } from "../../babylon/rig-component.js";
 import { FadeClock, sceneDeltaSecondsToRef } from "../../babylon/scene-time.js";
+import { EnableFade, EnablePass } from "../../babylon/enable-fade.js";
 import { SceneUpdater } from "../../babylon/scene-updater.js";
 import { FBBIKError } from "../../solver/errors.js";
 import { NumberRef } from "../../math/number-ref.js";
@@ -122,7 +123,11 @@ export class GrounderIK {
   readonly updateOrder: number;
   /** [0, 1] Master weight. */
   weight = 1;
-  /** When false the grounder does nothing (its last pelvis move and root turn come off before the next frame). */
+  /**
+   * When false the grounder does nothing: at once (its last pelvis move and root turn come off before the next
+   * frame), or once faded out over {@link enableFadeSeconds}. It reads what you set, also while the fade runs
+   * ({@link isFading}).
+   */
   enabled = true;
   /** Notified once by {@link dispose}, before it lets go of its state (Babylon's convention). */
   readonly onDisposeObservable = new Observable<GrounderIK>();
@@ -140,6 +145,8 @@ export class GrounderIK {
   private readonly footRotations: Quat[];
   private readonly rootReader: GrounderRoot;
   private readonly time = new FadeClock();
+  /** The fade of {@link enabled} over {@link enableFadeSeconds}. */
+  private readonly enableFade: EnableFade;
   /** This frame's weight (0: the legs are left alone). */
   private frameWeight = 0;
   private lastFrame = -1;
@@ -193,6 +200,8 @@ export class GrounderIK {
       "GrounderIK: solver.",
     );
     if (options.weight !== undefined) this.weight = options.weight;
+    this.enableFade = new EnableFade(this.scene, null);
+    if (options.enableFadeSeconds !== undefined) this.enableFadeSeconds = options.enableFadeSeconds;
     if (options.rootRotationWeight !== undefined) this.turn.weight = options.rootRotationWeight;
     if (options.rootRotationSpeed !== undefined) this.turn.speed = options.rootRotationSpeed;
     if (options.maxRootRotationAngle !== undefined) this.turn.maxAngle = options.maxRootRotationAngle;
@@ -241,6 +250,24 @@ export class GrounderIK {
    */
   applySettings(parsed: unknown): void {
     applySettings(grounderIKSettings(this), parsed, (cause, message) => this.warn(cause, message), "GrounderIK");
+  }
+
+  /**
+   * Seconds `enabled` takes to switch (default 0: at once). Set to false, the pelvis's move, the root's turn and
+   * the legs' aim at the ground ease out over this time as if {@link weight} fell to 0 (the ground is still
+   * probed meanwhile), then the grounder stops; set to true, they ease in the same way; set back mid-fade, they
+   * turn back where they are. Not in FinalIK (GrounderFBBIK has the same).
+   */
+  get enableFadeSeconds(): number {
+    return this.enableFade.seconds;
+  }
+  set enableFadeSeconds(v: number) {
+    this.enableFade.seconds = v;
+  }
+
+  /** True while what the grounder does eases in or out after `enabled` changed ({@link enableFadeSeconds}). */
+  get isFading(): boolean {
+    return this.enableFade.fading(this);
   }
 
   /** [0, 1] How much {@link characterRoot} turns toward the feet's ground plane. Default 0.5. */
@@ -332,7 +359,13 @@ export class GrounderIK {
     if (this.disposed || frame === this.lastFrame) return;
     this.lastFrame = frame;
     const weight = this.weight;
-    const w = this.enabled ? (weight > 0 ? (weight < 1 ? weight : 1) : 0) : 0;
+    const enable = this.enableFade;
+    const pass = enable.begin(this);
+    // fading `enabled`: everything the grounder does, scaled by the fade's weight
+    const w =
+      pass === EnablePass.Off || pass === EnablePass.Done
+        ? 0
+        : (weight > 0 ? (weight < 1 ? weight : 1) : 0) * (pass === EnablePass.Fade ? enable.weight : 1);
     this.frameWeight = w;
     // the clock runs while off too: the first frame back is one frame's step
     this.time.step(this.scene);

@@ -71,6 +71,8 @@ export interface GrounderOptions {
   overstepFallsDown?: boolean;
   /** Rays on the Best quality probe's circle. Default 8. */
   sphereProbeRays?: number;
+  /** Seconds `enabled` takes to fade out or in (default 0: at once): the grounder's `enableFadeSeconds`. */
+  enableFadeSeconds?: number;
 }
 
 /** The kinds of {@link GrounderOptions}, which each grounder's own table spreads. */
@@ -99,4 +101,5 @@ export const GROUNDER_OPTION_KINDS: OptionKinds<GrounderOptions> = {
   rootSphereCastRadius: "number",
   overstepFallsDown: "boolean",
   sphereProbeRays: "number",
+  enableFadeSeconds: "number",
 };

@@ -56,6 +56,7 @@ const GROUNDING_FIELDS: Readonly<Record<string, IKSettingField>> = {
 /** GrounderIK's own settings: its weight and the root's turn (not `characterRoot`, `root` or `legs`: the rig's). */
 const GROUNDER_IK_FIELDS: Readonly<Record<string, IKSettingField>> = {
   weight: WEIGHT,
+  enableFadeSeconds: NON_NEGATIVE,
   rootRotationWeight: WEIGHT,
   rootRotationSpeed: NON_NEGATIVE,
   maxRootRotationAngle: rangeField(0, 90),
