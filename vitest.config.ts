@@ -19,6 +19,7 @@ export const HEAP = [
   "test/scenario/enable-fade-frame-heap.test.ts",
   "test/scenario/family-frame-heap.test.ts",
   "test/scenario/grounder-ik-frame-heap.test.ts",
+  "test/scenario/grounder-quadruped-frame-heap.test.ts",
   "test/scenario/handles-frame-heap.test.ts",
   "test/scenario/head-effector.test.ts",
   "test/scenario/hook-fade-frame-heap.test.ts",

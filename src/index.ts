@@ -106,6 +106,8 @@ export type { GrounderFBBIKOptions } from "./effectors/grounding/grounder-fbbik.
 export type { GrounderOptions } from "./effectors/grounding/grounder-options.js";
 export { GrounderIK } from "./effectors/grounding/grounder-ik.js";
 export type { GrounderIKOptions, GrounderLeg } from "./effectors/grounding/grounder-ik.js";
+export { GrounderQuadruped } from "./effectors/grounding/grounder-quadruped.js";
+export type { GrounderQuadrupedOptions } from "./effectors/grounding/grounder-quadruped-options.js";
 export { Grounding } from "./effectors/grounding/grounding.js";
 export { GroundingLeg } from "./effectors/grounding/grounding-leg.js";
 export { GroundingPelvis } from "./effectors/grounding/grounding-pelvis.js";

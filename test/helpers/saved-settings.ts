@@ -50,6 +50,7 @@ const OTHER: Record<string, (v: IKSettingValue) => IKSettingValue> = {
   iterations: (v) => (v === 4 ? 6 : 2),
   maxIterations: () => 8,
   iterationTolerance: () => 3e-5,
+  minRootRotation: (v) => (v === -10 ? -20 : -10),
 };
 
 /** Saved settings with every value changed to another valid one (each number its own). */

@@ -9,7 +9,9 @@ import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.j
 import type { Mesh } from "@babylonjs/core/Meshes/mesh.js";
 import { CreateBox } from "@babylonjs/core/Meshes/Builders/boxBuilder.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
-import type { Scene } from "@babylonjs/core/scene.js";
+import { FreeCamera } from "@babylonjs/core/Cameras/freeCamera.js";
+import { NullEngine } from "@babylonjs/core/Engines/nullEngine.js";
+import { Scene } from "@babylonjs/core/scene.js";
 
 /** The creature's nodes and bones. */
 export interface SpiderRig {
@@ -28,20 +30,7 @@ export function buildSpider(scene: Scene, legCount: number, position = Vector3.Z
   root.scaling.setAll(scale);
   const skeleton = new Skeleton("spider-skeleton", "spider-skeleton", scene);
   const bodyHeight = 0.5;
-  const joint = (
-    name: string,
-    parent: Bone | null,
-    parentNode: TransformNode,
-    offset: Vector3,
-  ): [Bone, TransformNode] => {
-    const node = new TransformNode(name, scene);
-    node.parent = parentNode;
-    node.position.copyFrom(offset);
-    node.rotationQuaternion = Quaternion.Identity();
-    const bone = new Bone(name, skeleton, parent, Matrix.Translation(offset.x, offset.y, offset.z));
-    bone.linkTransformNode(node);
-    return [bone, node];
-  };
+  const joint = jointMaker(scene, skeleton);
   const [body, bodyNode] = joint("body", null, root, new Vector3(0, bodyHeight, 0));
   const legs: Bone[][] = [];
   for (let i = 0; i < legCount; i++) {
@@ -57,4 +46,40 @@ export function buildSpider(scene: Scene, legCount: number, position = Vector3.Z
   const mesh = CreateBox("spider-body", { size: 0.3 }, scene);
   mesh.parent = root;
   return { root, skeleton, body, legs, mesh };
+}
+
+/** A joint of `skeleton`: a bone `offset` from its parent, linked to a TransformNode under `parentNode`. */
+export type JointMaker = (
+  name: string,
+  parent: Bone | null,
+  parentNode: TransformNode,
+  offset: Vector3,
+) => [Bone, TransformNode];
+
+/** Makes the joints of a rig built in code on `skeleton` (the spider's, the quadruped's). */
+export function jointMaker(scene: Scene, skeleton: Skeleton): JointMaker {
+  return (name, parent, parentNode, offset) => {
+    const node = new TransformNode(name, scene);
+    node.parent = parentNode;
+    node.position.copyFrom(offset);
+    node.rotationQuaternion = Quaternion.Identity();
+    const bone = new Bone(name, skeleton, parent, Matrix.Translation(offset.x, offset.y, offset.z));
+    bone.linkTransformNode(node);
+    return [bone, node];
+  };
+}
+
+/** A scene on the NullEngine for rigs built in code, 16 ms a frame, whose `dispose` takes the engine too. */
+export function codeScene(rightHanded: boolean): Scene & { disposeAll(): void } {
+  const engine = new NullEngine();
+  const scene = new Scene(engine) as Scene & { disposeAll(): void };
+  scene.useRightHandedSystem = rightHanded;
+  // 16 ms a frame, whatever the machine's speed
+  scene.useConstantAnimationDeltaTime = true;
+  new FreeCamera("camera", new Vector3(0, 2, -5), scene);
+  scene.disposeAll = () => {
+    scene.dispose();
+    engine.dispose();
+  };
+  return scene;
 }

@@ -23,6 +23,7 @@ import { LookAtIK } from "../../src/babylon/look-at-ik.js";
 import type { RigComponent } from "../../src/babylon/rig-component.js";
 import { GrounderFBBIK } from "../../src/effectors/grounding/grounder-fbbik.js";
 import { GrounderIK } from "../../src/effectors/grounding/grounder-ik.js";
+import { GrounderQuadruped } from "../../src/effectors/grounding/grounder-quadruped.js";
 import { FBBIKHeadEffector } from "../../src/effectors/head/fbbik-head-effector.js";
 import { type LoadedModel, type ModelName, loadModel } from "../helpers/babylon-scene.js";
 import {
@@ -111,6 +112,18 @@ const MAKE = {
       predicate: (mesh) => mesh.name.startsWith("ground"),
     });
   },
+  GrounderQuadruped: (m: LoadedModel) => {
+    // a biped on all fours as far as the grounder can tell: the arms are the forelegs, under the last spine bone
+    ground(m.scene);
+    const r = resolveBipedReferences(m.skeleton).references;
+    const arms = (["left", "right"] as const).map((s) =>
+      LimbIK.create(m.scene, r[`${s}UpperArm`], r[`${s}Forearm`], r[`${s}Hand`]),
+    );
+    return GrounderQuadruped.create(legs(m.skeleton.bones), r.pelvis, arms, r.spine[r.spine.length - 1]!, {
+      head: r.head,
+      predicate: (mesh) => mesh.name.startsWith("ground"),
+    });
+  },
   FBBIKHeadEffector: (m: LoadedModel) => {
     const r = resolveBipedReferences(m.skeleton).references;
     const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
@@ -123,7 +136,7 @@ const KINDS = Object.keys(MAKE) as Kind[];
 /** The warnings a component raised about its settings. */
 function settingsWarnings(c: WithSettings): string[] {
   const raised =
-    c instanceof GrounderIK
+    c instanceof GrounderIK || c instanceof GrounderQuadruped
       ? c.legs[0]!.warningsRaised
       : "warningsRaised" in c
         ? (c as RigComponent).warningsRaised
@@ -206,8 +219,33 @@ const NOT_SETTINGS: Record<string, readonly string[]> = {
     "validSpineSpeed",
     "quality",
   ],
-  // GrounderIK: the app's switch, the frame's state, the character's size at create, where it runs (its legs')
-  grounderIK: ["enabled", "disposed", "lastFrame", "frameWeight", "height", "updateOrder", "pelvisId"],
+  // GrounderIK: the app's switch, the frame's state, the character's size at create, where it runs (its legs'), its
+  // class's name, the leg a hook was called for
+  grounderIK: [
+    "enabled",
+    "disposed",
+    "lastFrame",
+    "frameWeight",
+    "height",
+    "updateOrder",
+    "pelvisId",
+    "className",
+    "foundIndex",
+  ],
+  // GrounderQuadruped: as GrounderIK, and the rig's chest and head
+  grounderQuadruped: [
+    "enabled",
+    "disposed",
+    "lastFrame",
+    "frameWeight",
+    "height",
+    "updateOrder",
+    "pelvisId",
+    "chestId",
+    "headId",
+    "className",
+    "foundIndex",
+  ],
   // the character's size at create (`lengthUnit`), the per-frame scale and times, the probe's state
   grounding: ["lengthUnit", "lengthScale", "deltaTime", "frameTime", "rootGrounded", "warningPrefix", "sphereRadius"],
   // the head effector: the app's switch, the frame's state, the rig's head and its scale at create
@@ -230,6 +268,14 @@ function settingObjects(kind: Kind, c: WithSettings): [string, object, string, r
     return [
       ["grounder", g, "", NOT_SETTINGS.grounderIK!],
       ["grounder.solver", g.solver, "solver", NOT_SETTINGS.grounding!],
+    ];
+  }
+  if (kind === "GrounderQuadruped") {
+    const g = c as GrounderQuadruped;
+    return [
+      ["grounder", g, "", NOT_SETTINGS.grounderQuadruped!],
+      ["grounder.solver", g.solver, "solver", NOT_SETTINGS.grounding!],
+      ["grounder.forelegSolver", g.forelegSolver, "forelegSolver", NOT_SETTINGS.grounding!],
     ];
   }
   if (kind === "FBBIKHeadEffector") {

@@ -13,7 +13,7 @@ import { LimbIK } from "../../src/babylon/limb-ik.js";
 import { GrounderIK } from "../../src/effectors/grounding/grounder-ik.js";
 import { MovingGroundRaycast } from "../../src/effectors/grounding/moving-ground-raycast.js";
 import { loadModel } from "../helpers/babylon-scene.js";
-import { bytesPerFrame, renderWithoutDrawing, whereFramesAllocate } from "../helpers/frame-heap.js";
+import { movingDeckBytes } from "../helpers/moving-deck.js";
 import { height } from "../helpers/scene-probes.js";
 import { buildSpider } from "../helpers/spider-rig.js";
 
@@ -43,19 +43,15 @@ it("GrounderIK: a Mannequin on two LimbIK legs and a spider on FABRIK and CCDIK 
   for (const leg of spiderLegs) leg.solver.ikPositionWeight = 0;
   GrounderIK.create(spiderLegs, spider.body, { raycast, root: spider.root, characterRoot: spider.root });
   scene.render();
-  // the poses made beforehand: a double handed to Babylon's setters may be boxed
-  const heights = Array.from({ length: 64 }, (_, i) => new Vector3(h, Math.sin(i / 10) * 0.05 * h, 0));
-  const tilts = Array.from({ length: 64 }, (_, i) =>
-    Quaternion.RotationAxis(new Vector3(1, 0, 1), 0.1 * Math.sin(i / 7)),
+  const least = await movingDeckBytes(
+    scene,
+    deck,
+    "grounder-ik",
+    new Vector3(h, 0, 0),
+    0.05 * h,
+    new Vector3(1, 0, 1),
+    0.1,
   );
-  const frame = (f: number): void => {
-    deck.position.copyFrom(heights[f % 64]!);
-    deck.rotationQuaternion!.copyFrom(tilts[f % 64]!);
-    renderWithoutDrawing(scene);
-  };
-  const least = bytesPerFrame(frame, 10_000);
-  console.log(`grounder-ik frame heap: ${least.toFixed(2)} B a frame`);
-  if (least >= 1) console.log(await whereFramesAllocate(frame));
   expect(least).toBeLessThan(1);
   m.dispose();
 });

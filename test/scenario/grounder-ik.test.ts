@@ -5,14 +5,12 @@
  * maxRootRotationAngle, weight 0 bit for bit the legs' own result.
  */
 import "@babylonjs/core/Materials/standardMaterial.js";
-import { FreeCamera } from "@babylonjs/core/Cameras/freeCamera.js";
-import { NullEngine } from "@babylonjs/core/Engines/nullEngine.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { Mesh } from "@babylonjs/core/Meshes/mesh.js";
 import { CreateBox } from "@babylonjs/core/Meshes/Builders/boxBuilder.js";
 import { CreateGround } from "@babylonjs/core/Meshes/Builders/groundBuilder.js";
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
-import { Scene } from "@babylonjs/core/scene.js";
+import type { Scene } from "@babylonjs/core/scene.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { resolveBipedReferences } from "../../src/babylon/biped-references.js";
 import { CCDIK, FABRIK } from "../../src/babylon/chain-ik.js";
@@ -21,7 +19,7 @@ import { GrounderIK, type GrounderLeg } from "../../src/effectors/grounding/grou
 import { type LoadedModel, loadModel } from "../helpers/babylon-scene.js";
 import { report } from "../helpers/modifier-scene.js";
 import { height, worldPos } from "../helpers/scene-probes.js";
-import { buildSpider } from "../helpers/spider-rig.js";
+import { buildSpider, codeScene } from "../helpers/spider-rig.js";
 
 const open: { dispose(): void }[] = [];
 afterEach(() => {
@@ -221,18 +219,8 @@ describe.each([
   [true, 3],
 ])("GrounderIK on a six-legged creature (right-handed: %s, scale %d)", (rightHanded, scale) => {
   function world() {
-    const engine = new NullEngine();
-    const scene = new Scene(engine);
-    scene.useRightHandedSystem = rightHanded;
-    // 16 ms a frame, whatever the machine's speed
-    scene.useConstantAnimationDeltaTime = true;
-    new FreeCamera("camera", new Vector3(0, 2, -5), scene);
-    open.push({
-      dispose: () => {
-        scene.dispose();
-        engine.dispose();
-      },
-    });
+    const scene = codeScene(rightHanded);
+    open.push({ dispose: () => scene.disposeAll() });
     const spider = buildSpider(scene, 6, Vector3.Zero(), scale);
     const legs: GrounderLeg[] = spider.legs.map((bones, i) =>
       i % 2 === 0 ? FABRIK.create(scene, bones, { maxIterations: 16 }) : CCDIK.create(scene, bones),

@@ -29,6 +29,7 @@ import {
   FullBodyBipedIK,
   GrounderFBBIK,
   GrounderIK,
+  GrounderQuadruped,
   GrounderSpineEffector,
   HavokGroundRaycast,
   HitPointBone,
@@ -214,6 +215,35 @@ const CASES: Case[] = [
     good: () => ({ maxStep: 0.5, characterRoot: node("root"), rootRotationWeight: 0.3 }),
     typo: { options: () => ({ rootRotationWieght: 0.5 }), key: "rootRotationWieght", hint: '"rootRotationWeight"' },
     wrong: () => ({ characterRoot: "root" }),
+  },
+  {
+    name: "GrounderQuadruped",
+    make: (o) => {
+      // the arms as forelegs, under the last spine bone
+      const legs = [
+        LimbIK.create(scene, tr.leftThigh, tr.leftCalf, tr.leftFoot),
+        LimbIK.create(scene, tr.rightThigh, tr.rightCalf, tr.rightFoot),
+      ];
+      const arms = [
+        LimbIK.create(scene, tr.leftUpperArm, tr.leftForearm, tr.leftHand),
+        LimbIK.create(scene, tr.rightUpperArm, tr.rightForearm, tr.rightHand),
+      ];
+      const free = () => [...legs, ...arms].forEach((l) => l.dispose());
+      try {
+        const g = GrounderQuadruped.create(legs, tr.pelvis, arms, tr.spine[tr.spine.length - 1]!, o);
+        const dispose = () => {
+          g.dispose();
+          free();
+        };
+        return { warningsRaised: legs[0]!.warningsRaised, dispose };
+      } catch (e) {
+        free();
+        throw e;
+      }
+    },
+    good: () => ({ maxLegOffset: 0.3, head: tr.head, minRootRotation: -10 }),
+    typo: { options: () => ({ maxForelegOffset: 0.5 }), key: "maxForelegOffset", hint: '"maxForeLegOffset"' },
+    wrong: () => ({ head: "head" }),
   },
   {
     name: "FBBIKHeadEffector",

@@ -26,6 +26,8 @@ export class GrounderRootTurn {
   speed = 5;
   /** [0, 90] The most the root turns, degrees. */
   maxAngle = 45;
+  /** This frame's weight of the turn {@link write} writes (a field: a double handed to a call may be boxed). */
+  frameWeight = 0;
   /** The eased world turn (on the left of the root's world rotation). */
   readonly offset = new Quat();
   /** The root's rotation as its owner left it, and what this wrote over it (valid while `written`). */
@@ -51,7 +53,16 @@ export class GrounderRootTurn {
       weightRef.value = step > 0 ? (step < 1 ? step : 1) : 0;
       slerpByRef(this.offset, this.offset, tq, weightRef);
     }
-    weightRef.value = frameWeight;
+    this.frameWeight = frameWeight;
+    this.write(root);
+  }
+
+  /**
+   * Writes {@link offset}, scaled by {@link frameWeight}, on `root` (whose turn must be off: {@link takeOff}), to be
+   * taken off again by {@link takeOff}.
+   */
+  write(root: TransformNode): void {
+    weightRef.value = this.frameWeight;
     slerpByRef(tq, IDENTITY, this.offset, weightRef);
     if (tq.x === 0 && tq.y === 0 && tq.z === 0) return;
     let q = root.rotationQuaternion;

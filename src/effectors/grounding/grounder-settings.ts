@@ -77,3 +77,31 @@ export function grounderSettings(grounder: { readonly solver: Grounding }): IKSe
     { key: "solver", target: grounder.solver, fields: GROUNDING_FIELDS },
   ];
 }
+
+/**
+ * GrounderQuadruped's own settings: its weight, the body's pitch, the limits of the pelvis's and the chest's moves
+ * and the head (not `characterRoot`, `root`, `head` or the legs: the rig's).
+ */
+const GROUNDER_QUADRUPED_FIELDS: Readonly<Record<string, IKSettingField>> = {
+  weight: WEIGHT,
+  enableFadeSeconds: NON_NEGATIVE,
+  rootRotationWeight: WEIGHT,
+  minRootRotation: rangeField(-90, 0),
+  maxRootRotation: rangeField(0, 90),
+  rootRotationSpeed: NON_NEGATIVE,
+  maxLegOffset: NON_NEGATIVE,
+  maxForeLegOffset: NON_NEGATIVE,
+  maintainHeadRotationWeight: WEIGHT,
+};
+
+/** Every setting of a GrounderQuadruped (and its two groundings), the one list `serialize` and `applySettings` walk. */
+export function grounderQuadrupedSettings(grounder: {
+  readonly solver: Grounding;
+  readonly forelegSolver: Grounding;
+}): IKSettingsGroup[] {
+  return [
+    { key: "", target: grounder, fields: GROUNDER_QUADRUPED_FIELDS },
+    { key: "solver", target: grounder.solver, fields: GROUNDING_FIELDS },
+    { key: "forelegSolver", target: grounder.forelegSolver, fields: GROUNDING_FIELDS },
+  ];
+}

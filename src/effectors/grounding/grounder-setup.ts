@@ -12,6 +12,9 @@ import { currentWorldMatrix, transformVector } from "../../babylon/world-matrix.
 import { Vec3, add } from "../../math/vec3.js";
 import type { ReadonlyVec3 } from "../../math/vec3.js";
 import type { GroundingRaycast } from "./grounding-common.js";
+import type { Scene } from "@babylonjs/core/scene.js";
+import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
+import { BabylonGroundRaycast } from "./babylon-ground-raycast.js";
 import { Grounding } from "./grounding.js";
 import type { GrounderOptions } from "./grounder-options.js";
 
@@ -155,4 +158,20 @@ export function moveBoneInWorld(rig: BabylonRig, id: number, offset: ReadonlyVec
   rig.worldToComponentVector(offset, tv);
   add(tv, rig.getPosition(id, bonePosition), tv);
   rig.setPosition(id, tv);
+}
+
+/**
+ * The grounder's Babylon picking raycast: on the meshes of `options.predicate`, else on the enabled, visible,
+ * pickable meshes that are not the character's; null when `options.raycast` replaces it.
+ */
+export function createGroundRaycast(
+  scene: Scene,
+  options: GrounderOptions,
+  isCharacterMesh: (mesh: AbstractMesh) => boolean,
+): BabylonGroundRaycast | null {
+  if (options.raycast !== undefined) return null;
+  const predicate =
+    options.predicate ??
+    ((mesh: AbstractMesh) => mesh.isEnabled() && mesh.isVisible && mesh.isPickable && !isCharacterMesh(mesh));
+  return new BabylonGroundRaycast(scene, predicate);
 }
