@@ -144,6 +144,19 @@ function settingsWarnings(c: WithSettings): string[] {
   return raised.map((w) => w.cause).filter((cause) => cause.includes("settings:"));
 }
 
+/** What of a grounder of the family's legs is not a setting (see NOT_SETTINGS.grounderIK). */
+const LEG_GROUNDER_STATE = [
+  "enabled",
+  "disposed",
+  "lastFrame",
+  "frameWeight",
+  "height",
+  "updateOrder",
+  "pelvisId",
+  "className",
+  "foundIndex",
+];
+
 /** What is not a setting, with why (`readonly` and `private` fields are writable at run time: named here too). */
 const NOT_SETTINGS: Record<string, readonly string[]> = {
   // how the app runs the component, its place in the scene's order, its bones (the rig's), the update's state;
@@ -221,31 +234,9 @@ const NOT_SETTINGS: Record<string, readonly string[]> = {
   ],
   // GrounderIK: the app's switch, the frame's state, the character's size at create, where it runs (its legs'), its
   // class's name, the leg a hook was called for
-  grounderIK: [
-    "enabled",
-    "disposed",
-    "lastFrame",
-    "frameWeight",
-    "height",
-    "updateOrder",
-    "pelvisId",
-    "className",
-    "foundIndex",
-  ],
+  grounderIK: LEG_GROUNDER_STATE,
   // GrounderQuadruped: as GrounderIK, and the rig's chest and head
-  grounderQuadruped: [
-    "enabled",
-    "disposed",
-    "lastFrame",
-    "frameWeight",
-    "height",
-    "updateOrder",
-    "pelvisId",
-    "chestId",
-    "headId",
-    "className",
-    "foundIndex",
-  ],
+  grounderQuadruped: [...LEG_GROUNDER_STATE, "chestId", "headId"],
   // the character's size at create (`lengthUnit`), the per-frame scale and times, the probe's state
   grounding: ["lengthUnit", "lengthScale", "deltaTime", "frameTime", "rootGrounded", "warningPrefix", "sphereRadius"],
   // the head effector: the app's switch, the frame's state, the rig's head and its scale at create

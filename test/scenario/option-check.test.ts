@@ -97,6 +97,32 @@ function climbing(options: object): Made {
   return system;
 }
 
+/**
+ * A grounder made on the twin's LimbIK legs (and arms, for `count` 4), disposed with them; its warnings go to its
+ * first leg. The limbs are disposed too when the grounder throws.
+ */
+function withLegs(count: 2 | 4, make: (limbs: LimbIK[]) => { dispose(): void }): Made {
+  const ends = [
+    [tr.leftThigh, tr.leftCalf, tr.leftFoot],
+    [tr.rightThigh, tr.rightCalf, tr.rightFoot],
+    [tr.leftUpperArm, tr.leftForearm, tr.leftHand],
+    [tr.rightUpperArm, tr.rightForearm, tr.rightHand],
+  ] as const;
+  const limbs = ends.slice(0, count).map(([a, b, c]) => LimbIK.create(scene, a, b, c));
+  const free = () => limbs.forEach((l) => l.dispose());
+  try {
+    const g = make(limbs);
+    const dispose = () => {
+      g.dispose();
+      free();
+    };
+    return { warningsRaised: limbs[0]!.warningsRaised, dispose };
+  } catch (e) {
+    free();
+    throw e;
+  }
+}
+
 const CASES: Case[] = [
   {
     name: "FullBodyBipedIK",
@@ -193,54 +219,18 @@ const CASES: Case[] = [
   },
   {
     name: "GrounderIK",
-    make: (o) => {
-      const legs = [
-        LimbIK.create(scene, tr.leftThigh, tr.leftCalf, tr.leftFoot),
-        LimbIK.create(scene, tr.rightThigh, tr.rightCalf, tr.rightFoot),
-      ];
-      const free = () => legs.forEach((l) => l.dispose());
-      try {
-        const g = GrounderIK.create(legs, tr.pelvis, o);
-        // its warnings go to its first leg
-        const dispose = () => {
-          g.dispose();
-          free();
-        };
-        return { warningsRaised: legs[0]!.warningsRaised, dispose };
-      } catch (e) {
-        free();
-        throw e;
-      }
-    },
+    make: (o) => withLegs(2, ([l, r]) => GrounderIK.create([l!, r!], tr.pelvis, o)),
     good: () => ({ maxStep: 0.5, characterRoot: node("root"), rootRotationWeight: 0.3 }),
     typo: { options: () => ({ rootRotationWieght: 0.5 }), key: "rootRotationWieght", hint: '"rootRotationWeight"' },
     wrong: () => ({ characterRoot: "root" }),
   },
   {
     name: "GrounderQuadruped",
-    make: (o) => {
-      // the arms as forelegs, under the last spine bone
-      const legs = [
-        LimbIK.create(scene, tr.leftThigh, tr.leftCalf, tr.leftFoot),
-        LimbIK.create(scene, tr.rightThigh, tr.rightCalf, tr.rightFoot),
-      ];
-      const arms = [
-        LimbIK.create(scene, tr.leftUpperArm, tr.leftForearm, tr.leftHand),
-        LimbIK.create(scene, tr.rightUpperArm, tr.rightForearm, tr.rightHand),
-      ];
-      const free = () => [...legs, ...arms].forEach((l) => l.dispose());
-      try {
-        const g = GrounderQuadruped.create(legs, tr.pelvis, arms, tr.spine[tr.spine.length - 1]!, o);
-        const dispose = () => {
-          g.dispose();
-          free();
-        };
-        return { warningsRaised: legs[0]!.warningsRaised, dispose };
-      } catch (e) {
-        free();
-        throw e;
-      }
-    },
+    // the arms as forelegs, under the last spine bone
+    make: (o) =>
+      withLegs(4, ([l, r, la, ra]) =>
+        GrounderQuadruped.create([l!, r!], tr.pelvis, [la!, ra!], tr.spine[tr.spine.length - 1]!, o),
+      ),
     good: () => ({ maxLegOffset: 0.3, head: tr.head, minRootRotation: -10 }),
     typo: { options: () => ({ maxForelegOffset: 0.5 }), key: "maxForelegOffset", hint: '"maxForeLegOffset"' },
     wrong: () => ({ head: "head" }),
