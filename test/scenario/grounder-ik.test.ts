@@ -6,6 +6,7 @@
  */
 import "@babylonjs/core/Materials/standardMaterial.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { Mesh } from "@babylonjs/core/Meshes/mesh.js";
 import { CreateBox } from "@babylonjs/core/Meshes/Builders/boxBuilder.js";
 import { CreateGround } from "@babylonjs/core/Meshes/Builders/groundBuilder.js";
@@ -285,5 +286,34 @@ describe.each([
     grounder.weight = 0;
     scene.render();
     expect(spider.root.rotationQuaternion!.asArray()).toEqual([0, 0, 0, 1]);
+  });
+
+  it("turns a root under a mirrored parent (a glTF's __root__ in a left-handed scene) toward the ground too", async () => {
+    const { scene, spider, legs } = world();
+    // glTF's left-handed __root__: turned 180° about y, z scaled by −1 (a mirror)
+    const mirror = new TransformNode("mirror", scene);
+    mirror.rotationQuaternion = Quaternion.RotationAxis(UP, Math.PI);
+    mirror.scaling.set(1, 1, -1);
+    spider.root.parent = mirror;
+    scene.render();
+    const s = slope(scene, 20 * scale, 12, new Vector3(1, 0, 0.5));
+    GrounderIK.create(legs, spider.body, {
+      predicate: ground,
+      root: spider.root,
+      characterRoot: spider.root,
+      rootRotationWeight: 1,
+      footRadius: 0.02 * scale,
+    });
+    for (let f = 0; f < 120; f++) scene.render();
+    spider.root.computeWorldMatrix(true);
+    const bodyUp = Vector3.TransformNormal(UP, spider.root.getWorldMatrix()).normalize();
+    report(
+      `GrounderIK spider under a mirror ×${scale}: body turn, off the slope (°)`,
+      angleDeg(bodyUp, UP),
+      angleDeg(bodyUp, s.normal),
+    );
+    // measured: 12.0° turned, 0.0° off the slope's normal; the turn written unmirrored: 24° off (turned away)
+    expect(angleDeg(bodyUp, s.normal)).toBeLessThan(1);
+    expect(angleDeg(bodyUp, UP)).toBeGreaterThan(11);
   });
 });

@@ -1,7 +1,7 @@
 import { Quaternion } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { setQuaternionFields } from "../../babylon/babylon-fields.js";
-import { currentWorldMatrix, rotationFromMatrix } from "../../babylon/world-matrix.js";
+import { currentWorldMatrix, isMirror, rotationFromMatrix } from "../../babylon/world-matrix.js";
 import { NumberRef } from "../../math/number-ref.js";
 import { Quat, conjugateMultiply, fromToRotation, multiply, slerpByRef } from "../../math/quat.js";
 import { Vec3 } from "../../math/vec3.js";
@@ -76,8 +76,14 @@ export class GrounderRootTurn {
     // the world turn as a local one: P⁻¹·T·P on the left of the local rotation (P the parent's world rotation)
     const parent = root.parent as TransformNode | null;
     if (parent !== null && "getWorldMatrix" in parent) {
-      rotationFromMatrix(currentWorldMatrix(parent).m, parentRotation);
+      const m = currentWorldMatrix(parent).m;
+      rotationFromMatrix(m, parentRotation);
       conjugateMultiply(tq, parentRotation, multiply(tq, tq, parentRotation));
+      // a mirrored parent (rotationFromMatrix's Y flip): conjugating by the mirror turns the other way
+      if (isMirror(m)) {
+        tq.x = -tq.x;
+        tq.z = -tq.z;
+      }
     }
     const x = tq.w * q.x + tq.x * q.w + tq.y * q.z - tq.z * q.y;
     const y = tq.w * q.y - tq.x * q.z + tq.y * q.w + tq.z * q.x;
