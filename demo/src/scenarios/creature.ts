@@ -116,7 +116,8 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   // the character watches the creature
   const r = c.ik.references;
   const look = LookAtIK.create(scene, { spine: r.spine, head: r.head, eyes: r.eyes }, { forward });
-  look.solver.bodyWeight = 0.3;
+  // the creature walks near its feet: a light spine keeps it from bowing to it
+  look.solver.bodyWeight = 0.1;
   look.solver.headWeight = 0.8;
   look.target = creature.body.getTransformNode();
   ctx.components.push(look);
