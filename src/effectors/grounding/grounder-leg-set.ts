@@ -2,6 +2,7 @@ import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { BabylonRig } from "../../babylon/babylon-rig.js";
+import { isAncestorBone } from "../../babylon/bone-chain.js";
 import type { CCDIK, FABRIK } from "../../babylon/chain-ik.js";
 import type { LimbIK } from "../../babylon/limb-ik.js";
 import { worldDeltaToComponent } from "../../babylon/world-delta.js";
@@ -31,16 +32,10 @@ export function legProblems(
 ): void {
   for (const leg of legs) {
     if (leg.skeleton !== skeleton) problems.push(`leg ${leg.bones[0]!.name} is not on the pelvis's skeleton`);
-    else if (!hangsFrom(leg.bones[0]!, ancestor))
+    else if (leg.bones[0] !== ancestor && !isAncestorBone(ancestor, leg.bones[0]!))
       problems.push(`leg ${leg.bones[0]!.name} does not hang from ${ancestor.name}`);
     if (leg._legDriver !== null) problems.push(`leg ${leg.bones[0]!.name} is already grounded`);
   }
-}
-
-/** True when `bone` is `ancestor` or hangs from it. */
-export function hangsFrom(bone: Bone, ancestor: Bone): boolean {
-  for (let b: Bone | null = bone; b !== null; b = b.getParent()) if (b === ancestor) return true;
-  return false;
 }
 
 /**

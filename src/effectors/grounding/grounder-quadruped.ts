@@ -3,7 +3,8 @@ import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { type IKSettingsObject, applySettings, serializeSettings } from "../../babylon/ik-settings.js";
 import { NumberRef } from "../../math/number-ref.js";
 import { Quat, slerpByRef } from "../../math/quat.js";
-import { type GrounderLeg, GrounderLegSet, hangsFrom, legProblems } from "./grounder-leg-set.js";
+import { isAncestorBone } from "../../babylon/bone-chain.js";
+import { type GrounderLeg, GrounderLegSet, legProblems } from "./grounder-leg-set.js";
 import { GROUNDER_QUADRUPED_OPTION_KINDS, type GrounderQuadrupedOptions } from "./grounder-quadruped-options.js";
 import { grounderQuadrupedSettings } from "./grounder-settings.js";
 import type { Grounding } from "./grounding.js";
@@ -243,9 +244,9 @@ function quadrupedProblems(
   const skeleton = pelvis.getSkeleton();
   if (legs.length === 0) problems.push("GrounderQuadruped needs at least one hind leg");
   if (forelegs.length === 0) problems.push("GrounderQuadruped needs at least one foreleg");
-  if (lastSpineBone.getSkeleton() !== skeleton || !hangsFrom(lastSpineBone, pelvis) || lastSpineBone === pelvis)
+  if (lastSpineBone.getSkeleton() !== skeleton || !isAncestorBone(pelvis, lastSpineBone))
     problems.push(`lastSpineBone ${lastSpineBone.name} does not hang from ${pelvis.name}`);
-  if (head !== null && (head.getSkeleton() !== skeleton || !hangsFrom(head, lastSpineBone) || head === lastSpineBone))
+  if (head !== null && (head.getSkeleton() !== skeleton || !isAncestorBone(lastSpineBone, head)))
     problems.push(`head ${head.name} does not hang from ${lastSpineBone.name}`);
   legProblems(legs, pelvis, skeleton, problems);
   legProblems(forelegs, lastSpineBone, skeleton, problems);
