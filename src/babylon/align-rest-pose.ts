@@ -3,7 +3,7 @@ import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { BIPED_NAME_MAP_OPTION_KINDS, type BipedNameMapOptions } from "./biped-name-map.js";
 import { checkLoggedOptions } from "./option-check.js";
-import { type BipedReferences, resolveBipedReferences } from "./biped-references.js";
+import { type BipedReferences, resolveReferences } from "./biped-references.js";
 
 /** The limb segments turned, each a bone and the joint it points at, parents before children. */
 const SEGMENTS = [
@@ -122,8 +122,8 @@ function segment(
  */
 export function alignRestPose(source: Skeleton, target: Skeleton, options: BipedNameMapOptions = {}): () => void {
   checkLoggedOptions("alignRestPose", options, BIPED_NAME_MAP_OPTION_KINDS);
-  const s = resolveBipedReferences(source, options.sourceReferences).references;
-  const t = resolveBipedReferences(target, options.targetReferences).references;
+  const s = resolveReferences(source, options.sourceReferences ?? {}).references;
+  const t = resolveReferences(target, options.targetReferences ?? {}).references;
   const saved = target.bones.map((b) => b.getRestMatrix().clone());
   const releaseSource = holdAtRest(source);
   const sourceWorld = restWorld(source);

@@ -4,7 +4,7 @@ import {
   BIPED_REFERENCES_INPUT_KINDS,
   type BipedReferences,
   type BipedReferencesInput,
-  resolveBipedReferences,
+  resolveReferences,
 } from "./biped-references.js";
 import { fingersOf, toeOf } from "./biped-digits.js";
 import { type OptionKinds, checkLoggedOptions, objectOf } from "./option-check.js";
@@ -84,8 +84,8 @@ export function bipedNameMap(
   options: BipedNameMapOptions = {},
 ): Map<string, string> {
   checkLoggedOptions("bipedNameMap", options, BIPED_NAME_MAP_OPTION_KINDS);
-  const s = resolveBipedReferences(source, options.sourceReferences).references;
-  const t = resolveBipedReferences(target, options.targetReferences).references;
+  const s = resolveReferences(source, options.sourceReferences ?? {}).references;
+  const t = resolveReferences(target, options.targetReferences ?? {}).references;
   const map = new Map<string, string>();
   const pair = (a: Bone | null | undefined, b: Bone | null | undefined): void => {
     if (a !== null && a !== undefined && b !== null && b !== undefined) map.set(animatedName(a), animatedName(b));

@@ -5,7 +5,7 @@ import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { BIPED_LIMB_KEYS } from "../solver/biped-bones.js";
 import { FBBIKError } from "../solver/errors.js";
 import { BabylonRig } from "./babylon-rig.js";
-import type { OptionKinds } from "./option-check.js";
+import { type OptionKinds, checkOptions, warnUnknownOptions } from "./option-check.js";
 import { deformingBones } from "./deforming-bones.js";
 import {
   type DetectedBipedReferences,
@@ -197,11 +197,32 @@ const TRUNK_ANCHORS = ["leftThigh", "rightThigh", "leftUpperArm", "rightUpperArm
  * Max Biped, HumanIK, Unity humanoid, DAZ Genesis, Character Creator, MakeHuman, Auto-Rig Pro, Synty
  * conventions) and, where names do not decide, by topology and geometry. `overrides` replace detected
  * bones (by object or name). Throws {@link FBBIKError} naming each missing or bad reference and the bones
- * considered; returns the references and any warnings.
+ * considered, or an override of the wrong type; returns the references and any warnings (among them each
+ * unknown key of `overrides`, with the nearest reference's name).
  */
 export function resolveBipedReferences(
   skeleton: Skeleton,
   overrides: BipedReferencesInput = {},
+): { references: BipedReferences; warnings: string[] } {
+  const unknown: string[] = [];
+  warnUnknownOptions(
+    { warn: (_cause, message) => unknown.push(message) },
+    "resolveBipedReferences",
+    checkOptions("resolveBipedReferences", overrides, BIPED_REFERENCES_INPUT_KINDS),
+    BIPED_REFERENCES_INPUT_KINDS,
+  );
+  const resolved = resolveReferences(skeleton, overrides ?? {});
+  resolved.warnings.unshift(...unknown);
+  return resolved;
+}
+
+/**
+ * {@link resolveBipedReferences} for callers that checked `overrides` already (as a nested option of their own,
+ * whose unknown keys they warned).
+ */
+export function resolveReferences(
+  skeleton: Skeleton,
+  overrides: BipedReferencesInput,
 ): { references: BipedReferences; warnings: string[] } {
   const info = readSkeletonInfo(skeleton);
   const byName = new Map<string, number>();

@@ -12,7 +12,7 @@ import {
   type BipedReferences,
   type BipedReferencesInput,
   type BoneReference,
-  resolveBipedReferences,
+  resolveReferences,
 } from "./biped-references.js";
 import { FBBIKError } from "../solver/errors.js";
 import type { SolverWarning } from "../solver/full-body.js";
@@ -309,7 +309,7 @@ export class FullBodyBipedIK {
         `skeleton "${skeleton.name}" already has a FullBodyBipedIK; dispose it before creating another one`,
       ]);
     }
-    const { references, warnings } = resolveBipedReferences(skeleton, options.references);
+    const { references, warnings } = resolveReferences(skeleton, options.references ?? {});
     const pelvis = references.pelvis.getTransformNode();
     const other = pelvis === null ? undefined : attachedNodes.get(pelvis);
     if (other !== undefined) {
@@ -347,7 +347,7 @@ export class FullBodyBipedIK {
         unknown,
         FULL_BODY_BIPED_IK_OPTION_KINDS,
       );
-      const resolved = resolveBipedReferences(skeleton, options.references);
+      const resolved = resolveReferences(skeleton, options.references ?? {});
       const rootNode = resolveRootNode(skeleton, resolved.references, options.rootNode);
       buildBipedSolver(skeleton, resolved.references, rootNode, options, resolved.warnings, (w) =>
         warnings.push(w.message),

@@ -375,6 +375,14 @@ const CASES: Case[] = [
     typo: { options: () => ({ targetReference: {} }), key: "targetReference", hint: '"targetReferences"' },
     wrong: () => ({ sourceReferences: 1 }),
   },
+  {
+    // called directly, its overrides are its options: it returns their warnings with detection's
+    name: "resolveBipedReferences",
+    make: (o) => ({ warningsRaised: resolveBipedReferences(twin, o).warnings.map((message) => ({ message })) }),
+    good: () => ({ leftHand: tr.leftHand, rightHand: tr.rightHand.name }),
+    typo: { options: () => ({ leftHnad: tr.leftHand }), key: "leftHnad", hint: '"leftHand"' },
+    wrong: () => ({ leftHand: 5 }),
+  },
 ];
 
 /** A link to the right hand, and one with a misspelt key, as a modifier's effectorLinks hold them. */
