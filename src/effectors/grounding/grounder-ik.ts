@@ -56,7 +56,8 @@ const tv = new Vec3();
  * ```
  *
  * Frame order: FinalIK takes the legs' updates over; here the legs keep theirs and the grounder joins the scene's
- * updater just before the first of them (`updateOrder` one below the lowest leg's): after the animations it moves the
+ * updater just before the first of them (`updateOrder` one below the lowest leg's; legs created without an
+ * `updateOrder` solve before their skeleton's FullBodyBipedIK while it exists): after the animations it moves the
  * pelvis and turns the root, then each leg, as it solves in its own place, is aimed at its foot's ground (its
  * `solver.ikPosition` and, for that solve only, `solver.ikPositionWeight` = the grounder's weight; its own target is
  * not read) and its foot is turned after the solve, as part of the leg's output (the leg's FixTransforms and
