@@ -2,6 +2,7 @@ import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { rotateVector } from "../math/quat.js";
 import { Vec3, add, cross, length, normalize, projectOnPlane, sub } from "../math/vec3.js";
 import type { BipedBones } from "../solver/biped-bones.js";
@@ -102,8 +103,16 @@ export function rootFacingAxisToRef(rig: BabylonRig, forward: Vec3 | null, out: 
   out.set(0, 0, 1);
   const root = rig.characterRoot;
   if (forward === null || root === null) return out;
-  const world = rig.componentToWorldVector(forward, new Vector3());
-  const local = Vector3.TransformNormal(world, currentWorldMatrix(root).clone().invert());
+  return nodeFacingAxisToRef(root, rig.componentToWorldVector(forward, new Vector3()), out);
+}
+
+/**
+ * The axis of `node`, in its own frame, nearest the world direction `world`: ±x or ±z, into `out`; +z when `world`
+ * runs along the node's own y. Snapped, so a node facing `world` along its +z gives exactly +z.
+ */
+export function nodeFacingAxisToRef(node: TransformNode, world: Vector3, out: Vector3): Vector3 {
+  out.set(0, 0, 1);
+  const local = Vector3.TransformNormal(world, currentWorldMatrix(node).clone().invert());
   const x = local.x;
   const z = local.z;
   // facing along the root's own y (a root turned off the character's up): no horizontal axis to take

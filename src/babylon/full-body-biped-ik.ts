@@ -29,6 +29,7 @@ import { notifyDisposed } from "./dispose-notice.js";
 import { RigDetachment } from "./rig-attachment.js";
 import { RigVisibility } from "./rig-visibility.js";
 import { SceneUpdater } from "./scene-updater.js";
+import { bodySolverOf, setBodySolver } from "./body-solver.js";
 import { type HookTargets, claimNodes, releaseNodes, severalClaimants, solveOwnerAbove } from "./solve-order.js";
 import { checkSkeletonScene } from "./skeleton-scene.js";
 import { matchMatrixPrecision } from "./module-matrix.js";
@@ -287,6 +288,8 @@ export class FullBodyBipedIK {
     claimNodes(this, this.rig.nodes);
     claimNodes(this, this.rig.bones);
     SceneUpdater.for(scene).add(this);
+    // what grounds this body (a GrounderIK's legs) moves before it
+    setBodySolver(skeleton, this);
   }
 
   /**
@@ -709,6 +712,7 @@ export class FullBodyBipedIK {
     // the other IK components on this skeleton take their output off too (each before the one below it)
     updater.takeOff(this.skeleton);
     updater.remove(this);
+    if (bodySolverOf(this.skeleton) === this) setBodySolver(this.skeleton, null);
     if (attached.get(this.skeleton) === this) attached.delete(this.skeleton);
     const pelvis = this.references.pelvis.getTransformNode();
     if (pelvis !== null && attachedNodes.get(pelvis) === this) attachedNodes.delete(pelvis);

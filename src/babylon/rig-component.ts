@@ -92,8 +92,14 @@ export abstract class RigComponent {
   readonly skeleton: Skeleton;
   /** The rig adapter over the component's bones and their ancestors (component space). */
   readonly rig: BabylonRig;
-  /** Where it solves among the scene's IK components. */
-  readonly updateOrder: number;
+  /**
+   * Where it solves among the scene's IK components: the `updateOrder` given at create, else its kind's
+   * ({@link IKUpdateOrder}), else where what drives it places it (a GrounderIK's leg: before its skeleton's
+   * FullBodyBipedIK).
+   */
+  get updateOrder(): number {
+    return this.order;
+  }
   /** A problem, reported once per cause (bad input, a disposed target…). */
   readonly onWarningObservable = new Observable<SolverWarning>();
   /** Notified once by {@link dispose}, before the component lets go of its bones (Babylon's convention). */
@@ -122,6 +128,10 @@ export abstract class RigComponent {
   /** Take the component's own output off its bones before the animations every frame. */
   fixTransforms: boolean;
   private disposed = false;
+  /** The order given at create (undefined: none), its kind's, and the one in use. */
+  private readonly givenOrder: number | undefined;
+  private readonly kindOrder: number;
+  private order: number;
   private readonly showInInspector: boolean;
   private readonly firstBoneName: string;
   /** The last of its bones' names: tells two components from one bone apart in the Inspector. */
@@ -174,7 +184,9 @@ export abstract class RigComponent {
     this.skeleton = skeleton;
     this.autoUpdate = options.autoUpdate ?? true;
     this.fixTransforms = options.fixTransforms ?? true;
-    this.updateOrder = options.updateOrder ?? order;
+    this.givenOrder = options.updateOrder;
+    this.kindOrder = order;
+    this.order = options.updateOrder ?? order;
     this.showInInspector = options.inspector ?? true;
     this.firstBoneName = bones[0]!.name;
     this.lastBoneName = bones[bones.length - 1]!.name;
@@ -443,6 +455,26 @@ export abstract class RigComponent {
     } catch (e) {
       Logger.Error(`babylon-fbbik: an onWarningObservable observer threw on "${cause}": ${String(e)}`);
     }
+  }
+
+  /** @internal True when `updateOrder` was given at create: what drives the component keeps it. */
+  get _orderGiven(): boolean {
+    return this.givenOrder !== undefined;
+  }
+
+  /**
+   * @internal Moves the component to `order` in the scene's pass (null: back to its kind's place), for what drives
+   * it; an order given at create stays.
+   */
+  _placeAt(order: number | null): void {
+    if (this.givenOrder !== undefined || this.disposed) return;
+    const o = order ?? this.kindOrder;
+    if (o === this.order) return;
+    this.order = o;
+    SceneUpdater.for(this.scene).reorder(this);
+    // the nodes' owner lists are sorted by the scene's order
+    releaseNodes(this, this.claimed);
+    claimNodes(this, this.claimed);
   }
 
   /** @internal {@link warn} for what drives the component (a grounder's warnings go to its first leg). */

@@ -128,13 +128,7 @@ export class SceneUpdater {
   /** Adds a component; registers the observers with the first one. */
   add(item: SceneUpdatable): void {
     if (this.items.includes(item)) return;
-    const order = item.updateOrder ?? 0;
-    let at = this.items.length;
-    while (at > 0 && (this.items[at - 1]!.updateOrder ?? 0) > order) at--;
-    this.items.splice(at, 0, item);
-    this.version++;
-    // an insertion at or before the item being called shifts it: keep pointing at it
-    if (this.current >= 0 && at <= this.current) this.current++;
+    this.insert(item);
     if (this.beforeRender === null) {
       this.beforeAnimations = this.scene.onBeforeAnimationsObservable.add(() => {
         this.followFrameGraph();
@@ -148,6 +142,29 @@ export class SceneUpdater {
       // a container's nodes left out of the scene (or cloned by instantiateModelsToScene) keep the animated pose
       this.skeletonRemoval = this.scene.onSkeletonRemovedObservable.add((skeleton) => this.takeOff(skeleton, true));
     }
+  }
+
+  /**
+   * Moves `item` to where its {@link SceneUpdatable.updateOrder} now puts it (after the others of that order): its
+   * order is resolved against the scene's other IKs (a grounded leg before its skeleton's FullBodyBipedIK).
+   */
+  reorder(item: SceneUpdatable): void {
+    const i = this.items.indexOf(item);
+    if (i < 0) return;
+    this.items.splice(i, 1);
+    if (this.current >= 0 && (this.backwards ? i < this.current : i <= this.current)) this.current--;
+    this.insert(item);
+  }
+
+  /** Inserts `item` after the items of its order or lower. */
+  private insert(item: SceneUpdatable): void {
+    const order = item.updateOrder ?? 0;
+    let at = this.items.length;
+    while (at > 0 && (this.items[at - 1]!.updateOrder ?? 0) > order) at--;
+    this.items.splice(at, 0, item);
+    this.version++;
+    // an insertion at or before the item being called shifts it: keep pointing at it
+    if (this.current >= 0 && at <= this.current) this.current++;
   }
 
   /** The solve pass, once a frame. */

@@ -3,6 +3,8 @@ import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { Quat } from "../../math/quat.js";
 import { Vec3 } from "../../math/vec3.js";
+import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { detectBipedFacing, nodeFacingAxisToRef } from "../../babylon/character-forward.js";
 import { type GrounderLeg, GrounderLegSet, legProblems } from "./grounder-leg-set.js";
 
 export type { GrounderLeg } from "./grounder-leg-set.js";
@@ -28,6 +30,11 @@ export interface GrounderIKOptions extends GrounderOptions {
   mesh?: AbstractMesh;
   /** [0, 90] The most the root turns, degrees. Default 45. */
   maxRootRotationAngle?: number;
+  /**
+   * The axis of `root`, in its own frame, the character faces ({@link GrounderIK.characterForward}). Default: for the
+   * legs of a detected biped, the root's axis nearest its facing; else +z.
+   */
+  characterForward?: Vector3;
 }
 
 /** The kinds of {@link GrounderIKOptions}, for the check at create. */
@@ -38,9 +45,27 @@ export const GROUNDER_IK_OPTION_KINDS: OptionKinds<GrounderIKOptions> = {
   rootRotationSpeed: "number",
   mesh: "object",
   maxRootRotationAngle: "number",
+  characterForward: "object",
 };
 
 const tv = new Vec3();
+
+/**
+ * Into `out`, the axis of `root` nearest the way the skeleton's detected biped faces, when `legs` start at its
+ * thighs (a biped on two legs); `out` left as it is otherwise (a creature: +z).
+ */
+function bipedFacingAxisToRef(
+  root: TransformNode,
+  legs: readonly GrounderLeg[],
+  mesh: AbstractMesh | null,
+  out: Vector3,
+): void {
+  const facing = detectBipedFacing(legs[0]!.skeleton, mesh);
+  if (facing === null) return;
+  const firsts = legs.map((l) => l.bones[0]);
+  const r = facing.references;
+  if (firsts.includes(r.leftThigh) && firsts.includes(r.rightThigh)) nodeFacingAxisToRef(root, facing.forward, out);
+}
 
 /**
  * FinalIK's GrounderIK: keeps the feet of legs solved by the chain solvers ({@link LimbIK}, {@link CCDIK},
@@ -56,7 +81,8 @@ const tv = new Vec3();
  * ```
  *
  * Frame order: FinalIK takes the legs' updates over; here the legs keep theirs and the grounder joins the scene's
- * updater just before the first of them (`updateOrder` one below the lowest leg's): after the animations it moves the
+ * updater just before the first of them (`updateOrder` one below the lowest leg's; legs created without an
+ * `updateOrder` solve before their skeleton's FullBodyBipedIK while it exists): after the animations it moves the
  * pelvis and turns the root, then each leg, as it solves in its own place, is aimed at its foot's ground (its
  * `solver.ikPosition` and, for that solve only, `solver.ikPositionWeight` = the grounder's weight; its own target is
  * not read) and its foot is turned after the solve, as part of the leg's output (the leg's FixTransforms and
@@ -74,6 +100,14 @@ export class GrounderIK extends LegGrounder {
   readonly legs: readonly GrounderLeg[];
   /** The bone moved up and down (an ancestor of every leg). */
   readonly pelvis: Bone;
+  /**
+   * The axis of {@link root}, in its own frame, the character faces: the grounder's forward, which places the probes
+   * ahead of and beside each foot (`quality` Simple, a `footCenterOffset`, Best's sampled sphere). Default: when the
+   * legs start at the thighs of the skeleton's detected biped references, the root's axis nearest the way the biped
+   * faces (±x or ±z, as FullBodyBipedIK's `characterForward`; a root facing its +z gets +z exactly); else +z
+   * (FinalIK's). Set it, in place, for another root.
+   */
+  readonly characterForward = new Vector3(0, 0, 1);
   private readonly pelvisId: number;
   /** The legs and their grounding: inputs, aims and feet. */
   private readonly legSet: GrounderLegSet;
@@ -97,6 +131,8 @@ export class GrounderIK extends LegGrounder {
     if (options.rootRotationWeight !== undefined) this.turn.weight = options.rootRotationWeight;
     if (options.rootRotationSpeed !== undefined) this.turn.speed = options.rootRotationSpeed;
     if (options.maxRootRotationAngle !== undefined) this.turn.maxAngle = options.maxRootRotationAngle;
+    if (options.characterForward !== undefined) this.characterForward.copyFrom(options.characterForward).normalize();
+    else if (this.root !== null) bipedFacingAxisToRef(this.root, legs, options.mesh ?? null, this.characterForward);
     this.warnUnknownOptions(GROUNDER_IK_OPTION_KINDS, { "": this, solver: this.solver });
   }
 
@@ -168,7 +204,7 @@ export class GrounderIK extends LegGrounder {
     const g = this.solver;
     const w = this.frameWeight;
     this.rig.read();
-    this.rootReader.read(g, this.root, null);
+    this.rootReader.read(g, this.root, this.characterForward);
     this.legSet.readInputs(this.rig);
     g._step();
     const root = this.characterRoot;

@@ -11,7 +11,8 @@ import { RigDetachment } from "../../babylon/rig-attachment.js";
 import type { RigComponent } from "../../babylon/rig-component.js";
 import { FadeClock, sceneDeltaSecondsToRef } from "../../babylon/scene-time.js";
 import { EnableFade, EnablePass } from "../../babylon/enable-fade.js";
-import { SceneUpdater } from "../../babylon/scene-updater.js";
+import { IKUpdateOrder, type SceneUpdatable, SceneUpdater } from "../../babylon/scene-updater.js";
+import { bodySolverOf, watchBodySolver } from "../../babylon/body-solver.js";
 import { NumberRef } from "../../math/number-ref.js";
 import { FBBIKError } from "../../solver/errors.js";
 import type { BabylonGroundRaycast } from "./babylon-ground-raycast.js";
@@ -28,6 +29,8 @@ import {
 import type { Grounding } from "./grounding.js";
 
 const sceneSeconds = new NumberRef();
+/** How far before the skeleton's FullBodyBipedIK the legs a grounder drives solve (room for what goes between). */
+const BODY_LEAD = 10;
 
 /** What {@link LegGrounder} reads of its subclass's options besides those of every grounder. */
 export interface LegGrounderOptions extends GrounderOptions {
@@ -60,7 +63,9 @@ export abstract class LegGrounder {
   /** The character height the defaults were scaled for. */
   readonly height: number;
   /** Where it runs in the scene updater: one below its first leg's. */
-  readonly updateOrder: number;
+  get updateOrder(): number {
+    return this.order;
+  }
   /** [0, 1] Master weight. */
   weight = 1;
   /**
@@ -88,6 +93,9 @@ export abstract class LegGrounder {
   private unknownOptions: string[] | null;
   private lastFrame = -1;
   private disposed = false;
+  private order: number;
+  /** Stops following the skeleton's FullBodyBipedIK. */
+  private readonly unwatchBody: () => void;
   /** The index in its set of the leg {@link setOf} found. */
   private foundIndex = 0;
 
@@ -129,11 +137,48 @@ export abstract class LegGrounder {
     if (options.weight !== undefined) this.weight = options.weight;
     this.enableFade = new EnableFade(this.scene, null);
     if (options.enableFadeSeconds !== undefined) this.enableFadeSeconds = options.enableFadeSeconds;
-    let order = Infinity;
-    for (const leg of legs) order = Math.min(order, leg.updateOrder);
-    this.updateOrder = order - 1;
+    this.order = this.firstLegOrder() - 1;
     for (const leg of legs) leg._legDriver = this;
     SceneUpdater.for(this.scene).add(this);
+    this.unwatchBody = watchBodySolver(skeleton, () => this.placeLegs());
+    this.placeLegs();
+  }
+
+  /**
+   * The legs without an `updateOrder` of their own solve {@link BODY_LEAD} before the skeleton's FullBodyBipedIK
+   * when it has one (else in their kind's place), the grounder one before the first of them: the FBBIK then
+   * solves on the grounded body. Moving the pelvis after it would drag whatever it pinned (a hand 0.1 h off its
+   * target over a 0.1 h pit, measured). Legs given a later order keep it, warned once.
+   */
+  private placeLegs(): void {
+    if (this.disposed) return;
+    const body = bodySolverOf(this.skeleton);
+    const before = body === null ? null : (body.updateOrder ?? IKUpdateOrder.FullBody) - BODY_LEAD;
+    for (const leg of this.drivenLegs) leg._placeAt(before);
+    const order = this.firstLegOrder() - 1;
+    const updater = SceneUpdater.for(this.scene);
+    if (order !== this.order) {
+      this.order = order;
+      updater.reorder(this);
+    }
+    if (body === null) return;
+    const items = updater.items;
+    const bodyAt = items.indexOf(body as SceneUpdatable);
+    const late = this.drivenLegs.filter((leg) => items.indexOf(leg) > bodyAt).map((leg) => leg.bones[0]!.name);
+    if (late.length === 0 && items.indexOf(this) < bodyAt) return;
+    this.warn(
+      "order",
+      `the legs (${late.join(", ")}) were given an updateOrder that solves them after the FullBodyBipedIK on their ` +
+        "skeleton: the grounding then moves the pelvis after the FBBIK solved and drags what it pinned. Create " +
+        "them without updateOrder (they then solve before the FBBIK), or with one below IKUpdateOrder.FullBody.",
+    );
+  }
+
+  /** The lowest updateOrder of the legs. */
+  private firstLegOrder(): number {
+    let order = Infinity;
+    for (const leg of this.drivenLegs) order = Math.min(order, leg.updateOrder);
+    return order;
   }
 
   /**
@@ -190,7 +235,12 @@ export abstract class LegGrounder {
     if (this.disposed) return;
     this.disposed = true;
     notifyDisposed(this.onDisposeObservable, this);
-    for (const leg of this.drivenLegs) if (leg._legDriver === this) leg._legDriver = null;
+    this.unwatchBody();
+    for (const leg of this.drivenLegs) {
+      if (leg._legDriver !== this) continue;
+      leg._legDriver = null;
+      leg._placeAt(null);
+    }
     SceneUpdater.for(this.scene).remove(this);
     this._takeOff();
     this.rig.dispose();
