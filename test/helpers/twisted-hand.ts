@@ -47,10 +47,7 @@ export function twistedArm(m: LoadedModel): TwistedArm {
   for (let f = 0; f < 3; f++) m.scene.render();
   const hand0 = boneWorld(hand);
   const axis0 = axisOf(forearm, hand);
-  // a direction across the forearm, carried by each bone from the bent pose
-  const across = Vector3.Cross(axis0, Math.abs(axis0.y) < 0.9 ? Vector3.Up() : Vector3.Right()).normalize();
-  const local = new Map<Bone, Vector3>();
-  for (const b of [upper, forearm, hand]) local.set(b, Vector3.TransformNormal(across, boneWorld(b).invert()));
+  const twist = twistProbe(upper, forearm, hand);
   return {
     ik,
     upper,
@@ -63,16 +60,28 @@ export function twistedArm(m: LoadedModel): TwistedArm {
       turned.setTranslation(hand0.getTranslation());
       target.freezeWorldMatrix(turned);
     },
-    twist(parent, child) {
-      const a = axisOf(forearm, hand);
-      const flat = (b: Bone) => {
-        const v = Vector3.TransformNormal(local.get(b)!, boneWorld(b));
-        return v.subtract(a.scale(Vector3.Dot(v, a)));
-      };
-      const p = flat(parent);
-      const c = flat(child);
-      return Math.atan2(Vector3.Dot(a, Vector3.Cross(p, c)), Vector3.Dot(p, c));
-    },
+    twist,
+  };
+}
+
+/**
+ * Twist of `child` relative to `parent` about the forearm's current axis, radians, from the arm's pose now: a
+ * direction across the forearm, carried by each bone, flattened across the axis.
+ */
+export function twistProbe(upper: Bone, forearm: Bone, hand: Bone): (parent: Bone, child: Bone) => number {
+  const axis0 = axisOf(forearm, hand);
+  const across = Vector3.Cross(axis0, Math.abs(axis0.y) < 0.9 ? Vector3.Up() : Vector3.Right()).normalize();
+  const local = new Map<Bone, Vector3>();
+  for (const b of [upper, forearm, hand]) local.set(b, Vector3.TransformNormal(across, boneWorld(b).invert()));
+  return (parent, child) => {
+    const a = axisOf(forearm, hand);
+    const flat = (b: Bone) => {
+      const v = Vector3.TransformNormal(local.get(b)!, boneWorld(b));
+      return v.subtract(a.scale(Vector3.Dot(v, a)));
+    };
+    const p = flat(parent);
+    const c = flat(child);
+    return Math.atan2(Vector3.Dot(a, Vector3.Cross(p, c)), Vector3.Dot(p, c));
   };
 }
 

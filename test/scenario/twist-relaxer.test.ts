@@ -5,14 +5,16 @@
  * while the hand keeps its world rotation and position and the forearm its direction (to 1e-6). Weight 0 changes
  * nothing, bit for bit; ×0.01 and ×100 characters relax alike; a half turn and a zero-length bone give no NaN.
  */
-import { type Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { describe, expect, it } from "vitest";
+import { resolveBipedReferences } from "../../src/babylon/biped-references.js";
+import { LimbIK } from "../../src/babylon/limb-ik.js";
 import { IKUpdateOrder } from "../../src/babylon/scene-updater.js";
 import { TwistRelaxer } from "../../src/babylon/twist-relaxer.js";
 import { FBBIKError } from "../../src/solver/errors.js";
 import { type ModelName, loadModel, modelAvailable } from "../helpers/babylon-scene.js";
 import { height } from "../helpers/scene-probes.js";
-import { axisOf, boneWorld, twistedArm } from "../helpers/twisted-hand.js";
+import { axisOf, boneWorld, twistProbe, twistedArm } from "../helpers/twisted-hand.js";
 
 const MODELS: ModelName[] = ["Xbot", "UAL", "Mannequin"];
 const DEG = Math.PI / 180;
@@ -149,6 +151,42 @@ describe("TwistRelaxer on UAL (in the repository)", () => {
     expect(left.warningsRaised).toEqual([]);
     arm.ik.dispose();
     expect(left.isDisposed && right.isDisposed).toBe(true);
+    m.dispose();
+  });
+});
+
+describe("TwistRelaxer after a LimbIK", () => {
+  it("a LimbIK turning UAL's hand 90° about its bent forearm: the relaxed forearm takes half, the hand stays", async () => {
+    // right-handed: no glTF mirror, so the decomposed world rotation is the one the hand takes
+    const m = await loadModel("UAL", { highPrecision: true, rightHanded: true });
+    const r = resolveBipedReferences(m.skeleton).references;
+    const [upper, forearm, hand] = [r.leftUpperArm, r.leftForearm, r.leftHand];
+    const limb = LimbIK.create(m.scene, upper, forearm, hand);
+    const relax = TwistRelaxer.create(m.scene, forearm, { autoUpdate: false });
+    // the arm bent first, the hand keeping its rest rotation
+    limb.targetPosition.copyFrom(Vector3.Lerp(boneWorld(upper).getTranslation(), limb.targetPosition, 0.6));
+    for (let f = 0; f < 3; f++) m.scene.render();
+    const twist = twistProbe(upper, forearm, hand);
+    const hand0 = boneWorld(hand);
+    boneWorld(hand)
+      .multiply(Matrix.RotationAxis(axisOf(forearm, hand), 90 * DEG))
+      .decompose(undefined, limb.targetRotation);
+    for (let f = 0; f < 3; f++) m.scene.render();
+    const wristBefore = twist(forearm, hand);
+    const elbowBefore = twist(upper, forearm);
+    const before = boneWorld(hand);
+    relax.update();
+    const after = boneWorld(hand);
+    const elbow = twist(upper, forearm);
+    console.log(
+      `LimbIK: wrist ${(wristBefore / DEG).toFixed(2)}° → ${(twist(forearm, hand) / DEG).toFixed(2)}°, ` +
+        `elbow ${(elbowBefore / DEG).toFixed(2)}° → ${(elbow / DEG).toFixed(2)}°`,
+    );
+    expect(Math.abs(wristBefore)).toBeGreaterThan(80 * DEG);
+    expect(Math.abs(elbow - (wristBefore + elbowBefore) / 2)).toBeLessThan(0.5 * DEG);
+    expect(turnBetween(before, after)).toBeLessThan(1e-6);
+    expect(Vector3.Distance(before.getTranslation(), after.getTranslation()) / height(m)).toBeLessThan(1e-6);
+    expect(Vector3.Distance(hand0.getTranslation(), after.getTranslation()) / height(m)).toBeLessThan(1e-6);
     m.dispose();
   });
 });
