@@ -225,6 +225,12 @@ export {
 export { LimbIK, type LimbIKOptions } from "./babylon/limb-ik.js";
 export { AimIK, type AimIKOptions } from "./babylon/aim-ik.js";
 export { LookAtIK, type LookAtBones, type LookAtIKOptions } from "./babylon/look-at-ik.js";
+export { TwistRelaxerSolver, type TwistRestPose } from "./limb/twist-relaxer-solver.js";
+export {
+  TwistRelaxer,
+  type TwistRelaxerOptions,
+  type ArmTwistRelaxers,
+} from "./babylon/twist-relaxer.js";
 export { BoneCollider, type XYZ } from "./babylon/bone-collider.js";
 export { BoneColliderSet } from "./babylon/bone-collider-set.js";
 export {

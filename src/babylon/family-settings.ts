@@ -1,6 +1,6 @@
 /**
- * The saved settings of the IK family (LimbIK, CCDIK, FABRIK, FABRIKRoot, AimIK, LookAtIK, JacobianIK): one list
- * of fields per solver, walked both ways by `RigComponent.serialize` and `applySettings`.
+ * The saved settings of the IK family (LimbIK, CCDIK, FABRIK, FABRIKRoot, AimIK, LookAtIK, JacobianIK,
+ * TwistRelaxer): one list of fields per solver, walked both ways by `RigComponent.serialize` and `applySettings`.
  * @module
  */
 import type { IKSolverCCD } from "../ccd/ik-solver-ccd.js";
@@ -91,6 +91,13 @@ export const LOOK_AT_FIELDS: Readonly<Record<string, IKSettingField>> = {
   clampWeightHead: WEIGHT,
   clampWeightEyes: WEIGHT,
   clampSmoothing: CLAMP_SMOOTHING,
+};
+
+/** TwistRelaxer's solver: its weight, the parent–child cross-fade and the offset angle (radians). */
+export const TWIST_RELAXER_FIELDS: Readonly<Record<string, IKSettingField>> = {
+  weight: WEIGHT,
+  parentChildCrossfade: WEIGHT,
+  twistAngleOffset: NUMBER,
 };
 
 /** JacobianIK's solver. */

@@ -226,15 +226,23 @@ export abstract class RigComponent {
         },
       },
     ];
-    // every solver of the family has a master weight; the end of LimbIK, CCDIK and FABRIK turns by a second one
-    // (LimbIK's defaults to 1, so "weight" 0 alone would leave its hand turning)
-    const weights = solver as { ikPositionWeight?: unknown; ikRotationWeight?: unknown } | undefined;
-    if (weights !== undefined && typeof weights.ikPositionWeight === "number") {
-      const holder = weights as { ikPositionWeight: number };
-      const get = () => holder.ikPositionWeight;
+    // every solver of the family has a master weight (TwistRelaxer's is FinalIK's `weight`); the end of LimbIK,
+    // CCDIK and FABRIK turns by a second one (LimbIK's defaults to 1, so "weight" 0 alone would leave its hand turning)
+    const weights = solver as { ikPositionWeight?: unknown; ikRotationWeight?: unknown; weight?: unknown } | undefined;
+    const master =
+      weights === undefined
+        ? null
+        : typeof weights.ikPositionWeight === "number"
+          ? "ikPositionWeight"
+          : typeof weights.weight === "number"
+            ? "weight"
+            : null;
+    if (master !== null) {
+      const holder = weights as Record<typeof master, number>;
+      const get = () => holder[master];
       settings.push(
         weightSetting("weight", `${label} weight`, get, (v) => {
-          holder.ikPositionWeight = v;
+          holder[master] = v;
         }),
       );
     }
@@ -289,8 +297,9 @@ export abstract class RigComponent {
   }
 
   /**
-   * The component in Babylon's Inspector: `enabled`, the solver's `ikPositionWeight` (and the `ikRotationWeight`
-   * of LimbIK, CCDIK and FABRIK) and `enableFadeSeconds`, shown on the skeleton as `<class>_<first bone>_enabled`,
+   * The component in Babylon's Inspector: `enabled`, the solver's `ikPositionWeight` (TwistRelaxer's `weight`; and
+   * the `ikRotationWeight` of LimbIK, CCDIK and FABRIK) and `enableFadeSeconds`, shown on the skeleton as
+   * `<class>_<first bone>_enabled`,
    * `…_weight` (e.g. `ccdik_upperarm_l_weight`), `…_rotationWeight` and `…_enableFadeSeconds`; a second component
    * of the class from the same bone adds its last bone's name (`ccdik_spine_03_hand_r_enabled`).
    */

@@ -56,6 +56,8 @@ export const IKUpdateOrder = {
   Limb: 300,
   /** CCDIK, FABRIK, JacobianIK: chains (tails, hair, tentacles, fingers). */
   Chain: 400,
+  /** TwistRelaxer: after every solver, on the pose they leave. */
+  Twist: 500,
 } as const;
 
 const updaters = new WeakMap<Scene, SceneUpdater>();

@@ -2,7 +2,7 @@
  * Every component class the package exports on characters walking at once (all-components-frame-heap.test.ts).
  * UAL walking a circle (Walk_Loop) carries a FullBodyBipedIK with handles, a head effector, a grounder on static
  * and moving ground, an interaction started, paused, resumed and ended, all six offset modifiers (a hit and a shot
- * now and then) and colliders, under an IKLevelOfDetail switching it between Full and Cheap; its twin in the same
+ * now and then), colliders and TwistRelaxer's forearms, under an IKLevelOfDetail switching it between Full and Cheap; its twin in the same
  * scene carries the family (LimbIK, AimIK, LookAtIK, CCDIK with joint limits and colliders, FABRIK, FABRIKRoot,
  * JacobianIK); a third UAL walks on LimbIK legs grounded by GrounderIK, one foot on a step; RiggedFigure.babylon
  * (plain Bones) an FBBIK with a grounder and modifiers, a LookAtIK and a limited CCDIK. Components fade off and on
@@ -25,6 +25,7 @@ import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import { JacobianIK } from "../../src/babylon/jacobian-ik.js";
 import { LimbIK } from "../../src/babylon/limb-ik.js";
 import { LookAtIK } from "../../src/babylon/look-at-ik.js";
+import { TwistRelaxer } from "../../src/babylon/twist-relaxer.js";
 import { IKLevelOfDetail } from "../../src/babylon/lod/ik-level-of-detail.js";
 import { Curve } from "../../src/math/curve.js";
 import { GrounderFBBIK } from "../../src/effectors/grounding/grounder-fbbik.js";
@@ -70,7 +71,7 @@ class SmallRandom {
 
 /** The events of a frame, as flags: anything else a frame does is steady (targets moving, fades running). */
 export const Happening = {
-  /** Thirteen components' `enabled` flipped (a fade starts or turns back). */
+  /** Fourteen components' `enabled` flipped (a fade starts or turns back). */
   Fade: 1,
   /** A's FullBodyBipedIK switched off or on. */
   IKSwitch: 2,
@@ -226,6 +227,7 @@ export async function allComponentsScene(events = { hits: true, shots: true, int
   const tilt = new BodyTilt(ik, { ...FADE, tiltSensitivity: 1, poseLeft: pose(-1), poseRight: pose(1) });
   const torso = BoneCollider.fromWorld(chest, worldPos(r.pelvis), worldPos(r.head!), 0.12 * h);
   const colliders = FBBIKColliders.create(ik, { colliders: [torso], clearance: 0.01 * h, ...FADE });
+  const arms = TwistRelaxer.createForArms(ik, FADE);
   const lod = IKLevelOfDetail.for(scene);
   Object.assign(lod, { budgetMs: Infinity, fullScreenSize: 0, offScreenSize: 0 });
 
@@ -334,6 +336,7 @@ export async function allComponentsScene(events = { hits: true, shots: true, int
     grounder,
     offset,
     colliders,
+    arms.left,
     hit,
     inertia,
     look,

@@ -14,6 +14,7 @@ import {
   FullBodyBipedIK,
   type JacobianIK,
   type LimbIK,
+  type TwistRelaxer,
 } from "../../src/index.js";
 import { FINGERS } from "./docs-character.js";
 import { bodyWithTail, distanceToSegment, tailRig } from "./docs-rigs.js";
@@ -139,6 +140,33 @@ export const FAMILY_RUNS: Record<string, ExampleRun> = {
     expectNear("left hand on the grip", world.pos("leftHand"), world.nodePos(grip), 1e-3 * world.h);
     expect(angleDeg(worldRotation(world.node("leftHand")), worldRotation(grip))).toBeLessThan(0.5);
     expectNoWarnings(arm);
+  },
+
+  async "TwistRelaxer: forearms that share the hand's twist"({ world, load }) {
+    const m = await world.model();
+    const at = world.armReach("left", new Vector3(-0.3, 0.3, 1));
+    const forearm = world.pos("leftHand").subtract(world.pos("leftForearm")).normalize();
+    const grip = nodeAt(m.scene, "grip", at);
+    // the hand turned 100° about its forearm: a twist the wrist takes alone without the relaxers
+    grip.rotationQuaternion = Quaternion.RotationAxis(forearm, 1.75).multiply(worldRotation(world.node("leftHand")));
+    world.globals({ scene: m.scene, skeleton: m.skeleton, grip });
+    const ex = await load();
+    const ik = world.own(ex.ik as FullBodyBipedIK);
+    const arms = ex.arms as { left: TwistRelaxer; right: TwistRelaxer };
+    world.frames(3);
+    const hand = worldRotation(world.node("leftHand"));
+    const relaxed = worldRotation(world.node("leftForearm"));
+    arms.left.solver.weight = 0;
+    world.frames(3);
+    // the hand as the IK put it, with or without the relaxer; the forearm turned by half of the wrist's twist (6.8°:
+    // the FBBIK's elbow plane follows the hand's rotation, so the upper arm took most of the 100°)
+    expect(angleDeg(worldRotation(world.node("leftHand")), hand)).toBeLessThan(1e-3);
+    expect(angleDeg(worldRotation(world.node("leftForearm")), relaxed)).toBeGreaterThan(5);
+    expect(angleDeg(hand, worldRotation(grip))).toBeLessThan(0.5);
+    expectNoWarnings(ik);
+    expectNoWarnings(arms.left);
+    ik.dispose();
+    expect(arms.left.isDisposed && arms.right.isDisposed).toBe(true);
   },
 
   async "AimIK: point a bone, or a gun under it, at a target"({ world, load }) {

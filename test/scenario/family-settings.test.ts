@@ -20,6 +20,7 @@ import type { IKSettingsObject } from "../../src/babylon/ik-settings.js";
 import { JacobianIK } from "../../src/babylon/jacobian-ik.js";
 import { LimbIK } from "../../src/babylon/limb-ik.js";
 import { LookAtIK } from "../../src/babylon/look-at-ik.js";
+import { TwistRelaxer } from "../../src/babylon/twist-relaxer.js";
 import type { RigComponent } from "../../src/babylon/rig-component.js";
 import { GrounderFBBIK } from "../../src/effectors/grounding/grounder-fbbik.js";
 import { GrounderIK } from "../../src/effectors/grounding/grounder-ik.js";
@@ -90,6 +91,10 @@ const MAKE = {
   AimIK: (m: LoadedModel) => {
     const r = resolveBipedReferences(m.skeleton).references;
     return AimIK.create(m.scene, [r.rightUpperArm, r.rightForearm, r.rightHand]);
+  },
+  TwistRelaxer: (m: LoadedModel) => {
+    const r = resolveBipedReferences(m.skeleton).references;
+    return TwistRelaxer.create(m.scene, r.leftForearm);
   },
   LookAtIK: (m: LoadedModel) => {
     const r = resolveBipedReferences(m.skeleton).references;
@@ -190,6 +195,9 @@ const NOT_SETTINGS: Record<string, readonly string[]> = {
     "bone1",
     "bone2",
     "bone3",
+    "bone",
+    "child",
+    "childFollows",
     "parent",
     "root",
     "head",

@@ -45,6 +45,7 @@ import {
   MovingGroundRaycast,
   Recoil,
   StaticGroundRaycast,
+  TwistRelaxer,
   alignRestPose,
   bipedNameMap,
   createTrackerTarget,
@@ -172,6 +173,17 @@ const CASES: Case[] = [
     good: () => ({ target: node("t"), forward: new Vector3(0, 0, 1) }),
     typo: { options: () => ({ foward: new Vector3(0, 0, 1) }), key: "foward", hint: '"forward"' },
     wrong: () => ({ forward: 1 }),
+  },
+  {
+    name: "TwistRelaxer",
+    make: (o) => TwistRelaxer.create(scene, tr.leftForearm, o),
+    good: () => ({ parent: tr.leftUpperArm, child: tr.leftHand, weight: 1, parentChildCrossfade: 0.3 }),
+    typo: {
+      options: () => ({ parentChildCrossFade: 0.3 }),
+      key: "parentChildCrossFade",
+      hint: '"parentChildCrossfade"',
+    },
+    wrong: () => ({ weight: "1" }),
   },
   {
     name: "JacobianIK",

@@ -15,6 +15,7 @@ import { JacobianIK } from "../../../src/babylon/jacobian-ik.js";
 import { LimbIK } from "../../../src/babylon/limb-ik.js";
 import { IKLevelOfDetail } from "../../../src/babylon/lod/ik-level-of-detail.js";
 import { LookAtIK } from "../../../src/babylon/look-at-ik.js";
+import { TwistRelaxer } from "../../../src/babylon/twist-relaxer.js";
 import { GrounderFBBIK } from "../../../src/effectors/grounding/grounder-fbbik.js";
 import { FBBIKHeadEffector } from "../../../src/effectors/head/fbbik-head-effector.js";
 import { ClimbSequencer } from "../../../src/effectors/interaction/climb-sequencer.js";
@@ -63,6 +64,7 @@ async function everyComponent(): Promise<{ m: LoadedModel; ik: FullBodyBipedIK; 
     ["AimIK", AimIK.create(m.scene, [...r.spine, r.head!], { target })],
     ["LookAtIK", LookAtIK.create(m.scene, { spine: r.spine, head: r.head }, { target })],
     ["JacobianIK", JacobianIK.create(m.scene, [r.rightThigh, r.rightCalf, r.rightFoot])],
+    ["TwistRelaxer", TwistRelaxer.create(m.scene, r.rightForearm)],
     ["FBBIKColliders", FBBIKColliders.create(ik, { colliders: [BoneCollider.sphere(r.spine[0]!, 0.1)] })],
     ["IKLevelOfDetail", IKLevelOfDetail.for(m.scene)],
     ["GrounderFBBIK", GrounderFBBIK.create(ik, { raycast: () => false })],

@@ -15,6 +15,7 @@ import { FullBodyBipedIK } from "../../../src/babylon/full-body-biped-ik.js";
 import { JacobianIK } from "../../../src/babylon/jacobian-ik.js";
 import { LimbIK } from "../../../src/babylon/limb-ik.js";
 import { LookAtIK } from "../../../src/babylon/look-at-ik.js";
+import { TwistRelaxer } from "../../../src/babylon/twist-relaxer.js";
 import { type LoadedModel, loadModel } from "../../helpers/babylon-scene.js";
 import { worldPos } from "../../helpers/scene-probes.js";
 
@@ -195,6 +196,7 @@ describe("FullBodyBipedIK in Babylon's Inspector", () => {
       AimIK.create(m.scene, [...r.spine, r.head!]),
       LookAtIK.create(m.scene, { spine: r.spine, head: r.head }),
       JacobianIK.create(m.scene, [r.rightThigh, r.rightCalf, r.rightFoot]),
+      TwistRelaxer.create(m.scene, r.rightForearm),
     ];
     const skeleton = m.skeleton as unknown as Record<string, number | boolean>;
     const names = m.skeleton.inspectableCustomProperties.filter(isSetting).map((e) => e.propertyName);
@@ -208,10 +210,12 @@ describe("FullBodyBipedIK in Babylon's Inspector", () => {
       expect(skeleton[enabled!.propertyName]).toBe(true);
       skeleton[enabled!.propertyName] = false;
       expect(c.enabled).toBe(false);
-      const solver = (c as unknown as { solver: { ikPositionWeight: number } }).solver;
-      expect(skeleton[weight!.propertyName]).toBe(solver.ikPositionWeight);
+      // TwistRelaxer's master weight is FinalIK's `weight`
+      const solver = (c as unknown as { solver: Record<string, number> }).solver;
+      const key = "ikPositionWeight" in solver ? "ikPositionWeight" : "weight";
+      expect(skeleton[weight!.propertyName]).toBe(solver[key]);
       skeleton[weight!.propertyName] = 0.3;
-      expect(solver.ikPositionWeight).toBe(0.3);
+      expect(solver[key]).toBe(0.3);
       const fade = c.inspector.inspectables.filter(isSetting).at(-1)!;
       expect(fade.propertyName).toMatch(/_enableFadeSeconds$/);
       skeleton[fade.propertyName] = 0.4;
