@@ -58,6 +58,16 @@ const extra: OptionKinds<Sample> = { ...KINDS, iterations: "number" };
 const wrongKind: OptionKinds<Sample> = { ...KINDS, target: "object" };
 void [missing, extra, wrongKind];
 
+interface Arrays {
+  bones?: readonly object[];
+  target?: object | null;
+  either?: object | readonly number[];
+}
+const ARRAY_KINDS: OptionKinds<Arrays> = { bones: "array", target: "object|null", either: "object|array" };
+// @ts-expect-error an array option is "array", not "object"
+const arrayAsObject: OptionKinds<Arrays> = { ...ARRAY_KINDS, bones: "object" };
+void arrayAsObject;
+
 /** The warnings `warnUnknownOptions` gives for `unknown`, as [cause, message]. */
 function warnings(unknown: string[], settable: Record<string, object> = {}): [string, string][] {
   const out: [string, string][] = [];
@@ -119,6 +129,24 @@ describe("checkOptions", () => {
       'option "refs.hand" is 5 (number): object or string expected',
       'option "links[0].weight" is "1" (string): number expected',
       'option "links[1]" is 3 (number): object expected',
+    ]);
+  });
+});
+
+describe("checkOptions and arrays", () => {
+  it("tells an array from an object: `[node]` is no node, one object is no array", () => {
+    const node = new Date(0);
+    expect(checkOptions("Arrays", { bones: [node], target: node, either: [1, 2] }, ARRAY_KINDS)).toEqual([]);
+    expect(checkOptions("Arrays", { either: node }, ARRAY_KINDS)).toEqual([]);
+    let error: unknown = null;
+    try {
+      checkOptions("Arrays", { target: [node], bones: node } as unknown as Arrays, ARRAY_KINDS);
+    } catch (e) {
+      error = e;
+    }
+    expect((error as FBBIKError).problems).toEqual([
+      'option "target" is an array of 1 (array): object or null expected',
+      'option "bones" is a Date (object): array expected',
     ]);
   });
 });
