@@ -144,7 +144,10 @@ function checkInto(prefix: string, options: object, kinds: object, unknown: stri
     const path = prefix + key;
     const entry = table[key];
     if (entry === undefined) {
-      unknown.push(path);
+      // options nested under a key of their own making (`{ solver: { maxStep } }`): each is named, to be placed
+      if (prefix === "" && isPlain(value) && Object.keys(value).length > 0)
+        for (const inner of Object.keys(value)) unknown.push(`${path}.${inner}`);
+      else unknown.push(path);
       continue;
     }
     const kind = typeof entry === "string" ? entry : entry.kind;
@@ -243,17 +246,26 @@ export function warnUnknownOptions(
   kinds: object,
   settable: Readonly<Record<string, object>> = {},
 ): void {
+  const table = kinds as Readonly<Record<string, TableEntry>>;
   for (const path of unknown) {
     const dot = path.lastIndexOf(".");
     const key = path.slice(dot + 1);
-    const known = Object.keys(tableOf(kinds, path));
+    // under a top-level key that is no option: the user's own grouping of options or properties
+    const head = path.slice(0, Math.max(dot, 0));
+    const misplaced = dot >= 0 && !head.includes(".") && table[head.replace(/\[\d+\]$/, "")] === undefined;
+    if (misplaced && table[key] !== undefined) {
+      const hint = `"${key}" is an option itself: give it at the top level, not under "${head}"`;
+      channel.warn(`option:${component}.${path}`, `${component}: unknown option "${path}" ignored; ${hint}`);
+      continue;
+    }
+    const known = misplaced ? Object.keys(kinds) : Object.keys(tableOf(kinds, path));
     const option = nearest(
       key,
       known.map((k) => [k, k] as const),
     );
     // a nested key is no property of the component: only its own options get that hint
     const property =
-      option !== null || dot >= 0
+      option !== null || (dot >= 0 && !misplaced)
         ? null
         : nearest(
             key,
@@ -266,7 +278,7 @@ export function warnUnknownOptions(
         ? `did you mean "${option}"?`
         : property !== null
           ? `it is not an option: set \`${property}\` on the ${component} after create`
-          : dot >= 0
+          : dot >= 0 && !misplaced
             ? `the keys of "${path.slice(0, dot)}" are ${known.join(", ")}`
             : `its options are ${known.join(", ")}`;
     channel.warn(`option:${component}.${path}`, `${component}: unknown option "${path}" ignored; ${hint}`);

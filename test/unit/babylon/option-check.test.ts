@@ -191,4 +191,20 @@ describe("warnUnknownOptions", () => {
       'Sample: unknown option "zzz" ignored; its options are weight, target, name, done, flag, either',
     ]);
   });
+
+  it("options grouped under a key of the user's making: each named, to give at the top level or set after", () => {
+    class Solver {
+      iterations = 4;
+    }
+    const options = { solver: { weight: 1, iterations: 2 }, nothing: {} } as unknown as Sample;
+    const unknown = checkOptions("Sample", options, KINDS);
+    expect(unknown).toEqual(["solver.weight", "solver.iterations", "nothing"]);
+    expect(warnings(unknown, { solver: new Solver() }).map(([, m]) => m)).toEqual([
+      'Sample: unknown option "solver.weight" ignored; "weight" is an option itself: give it at the top level, not ' +
+        'under "solver"',
+      'Sample: unknown option "solver.iterations" ignored; it is not an option: set `solver.iterations` on the Sample ' +
+        "after create",
+      'Sample: unknown option "nothing" ignored; its options are weight, target, name, done, flag, either',
+    ]);
+  });
 });
