@@ -110,9 +110,9 @@ export interface BipedReferencesInput {
 export const BIPED_REFERENCES_INPUT_KINDS: OptionKinds<BipedReferencesInput> = {
   root: "object|null",
   pelvis: "object|string",
-  spine: "object",
+  spine: "array",
   head: "object|string|null",
-  eyes: "object",
+  eyes: "array",
   leftThigh: "object|string",
   leftCalf: "object|string",
   leftFoot: "object|string",

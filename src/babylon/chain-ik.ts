@@ -45,7 +45,7 @@ export const CHAIN_IK_OPTION_KINDS: OptionKinds<ChainIKOptions> = {
   target: "object|null",
   maxIterations: "number",
   tolerance: "number",
-  colliders: "object",
+  colliders: "array",
 };
 
 /**
@@ -259,7 +259,7 @@ export interface FABRIKRootOptions extends RigComponentOptions {
 /** The kinds of {@link FABRIKRootOptions}, for the check at create. */
 export const FABRIK_ROOT_OPTION_KINDS: OptionKinds<FABRIKRootOptions> = {
   ...RIG_COMPONENT_OPTION_KINDS,
-  targets: "object",
+  targets: "array",
   maxIterations: "number",
 };
 

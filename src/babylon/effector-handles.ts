@@ -71,7 +71,7 @@ export interface EffectorHandlesOptions {
 
 /** The kinds of {@link EffectorHandlesOptions}, for the check at create. */
 export const EFFECTOR_HANDLES_OPTION_KINDS: OptionKinds<EffectorHandlesOptions> = {
-  effectors: "object",
+  effectors: "array",
   bendGoals: "boolean",
   size: "number",
   utilityLayer: "object",

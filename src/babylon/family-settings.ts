@@ -6,6 +6,7 @@
 import type { IKSolverCCD } from "../ccd/ik-solver-ccd.js";
 import type { IKSolverFABRIK } from "../fabrik/ik-solver-fabrik.js";
 import type { IKSolverJoints } from "../joints/ik-solver-joints.js";
+import { LIMB_BEND_MODIFIERS } from "../limb/ik-solver-limb.js";
 import {
   FLAG,
   type IKSettingField,
@@ -27,7 +28,7 @@ const CLAMP_SMOOTHING = integerField(0, 2);
 export const LIMB_FIELDS: Readonly<Record<string, IKSettingField>> = {
   ikPositionWeight: WEIGHT,
   ikRotationWeight: WEIGHT,
-  bendModifier: choiceField(["animation", "target", "parent", "goal", "arm"]),
+  bendModifier: choiceField(LIMB_BEND_MODIFIERS),
   bendModifierWeight: WEIGHT,
   bendGoalWeight: WEIGHT,
   maintainRotationWeight: WEIGHT,

@@ -29,8 +29,8 @@ export interface FBBIKCollidersOptions {
 
 /** The kinds of {@link FBBIKCollidersOptions}, for the check at create. */
 export const FBBIK_COLLIDERS_OPTION_KINDS: OptionKinds<FBBIKCollidersOptions> = {
-  colliders: "object",
-  limbs: "object",
+  colliders: "array",
+  limbs: "array",
   clearance: "number",
   enableFadeSeconds: "number",
 };

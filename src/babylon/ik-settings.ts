@@ -119,7 +119,9 @@ export function applySettings(
   type: string,
 ): void {
   if (!isBag(parsed)) {
-    warn("settings:not-an-object", "the settings to load are not an object; nothing was loaded.");
+    // the JSON text itself is the likely slip: `applySettings(text)` for `applySettings(JSON.parse(text))`
+    const what = typeof parsed === "string" ? "a string (JSON text? JSON.parse it first)" : "not an object";
+    warn("settings:not-an-object", `the settings to load are ${what}; nothing was loaded.`);
     return;
   }
   const saved = parsed.customType;
@@ -129,7 +131,8 @@ export function applySettings(
   }
   const version = parsed.version;
   if (typeof version !== "number") {
-    warn("settings:version", "the settings to load have no version; loading the settings it knows.");
+    const what = version === undefined ? "have no version" : `have version ${show(version)}, not a number`;
+    warn("settings:version", `the settings to load ${what}; loading the settings it knows.`);
   } else if (version > IK_SETTINGS_VERSION) {
     warn(
       "settings:version",
@@ -158,8 +161,9 @@ export function applySettings(
         if (field.unbounded === true && value === null) (g.target as Record<string, unknown>)[name] = Infinity;
         else if (fits(field, value)) (g.target as Record<string, unknown>)[name] = value;
         else warn(`settings:bad:${path}`, `setting ${path} = ${show(value)} is not ${expected(field)}; skipped.`);
-      } else if (branches.has(path) && isBag(value)) {
-        visit(value, `${path}.`);
+      } else if (branches.has(path)) {
+        if (isBag(value)) visit(value, `${path}.`);
+        else warn(`settings:bad:${path}`, `settings ${path} = ${show(value)} are not an object of settings; skipped.`);
       } else {
         warn(`settings:unknown:${path}`, `no setting ${path} here; skipped.`);
       }
@@ -204,6 +208,8 @@ function expected(field: IKSettingField): string {
 
 /** A loaded value as a warning shows it. */
 function show(value: unknown): string {
+  // JSON would show NaN and Infinity as null
+  if (typeof value === "number") return String(value);
   try {
     return JSON.stringify(value) ?? String(value);
   } catch {

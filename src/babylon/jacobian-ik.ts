@@ -45,8 +45,8 @@ export const JACOBIAN_IK_EFFECTOR_OPTION_KINDS: OptionKinds<JacobianIKEffectorOp
 const JACOBIAN_IK_JOINT_KINDS: OptionKinds<JacobianIKJoint> = {
   hingeAxis: "object",
   locked: "boolean",
-  min: "object",
-  max: "object",
+  min: "array",
+  max: "array",
 };
 
 /** Options of {@link JacobianIK.create}. */

@@ -1,7 +1,7 @@
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { Scene } from "@babylonjs/core/scene.js";
-import { IKSolverLimb, type LimbBendModifier } from "../limb/ik-solver-limb.js";
+import { IKSolverLimb, LIMB_BEND_MODIFIERS, type LimbBendModifier } from "../limb/ik-solver-limb.js";
 import { Vec3, cross, dot, length, lengthSq, normalize, scale, sub } from "../math/vec3.js";
 import { FBBIKError, setUpAs } from "../solver/errors.js";
 import { checkChain } from "./bone-chain.js";
@@ -11,7 +11,7 @@ import type { IKSettingsGroup } from "./ik-settings.js";
 import { RIG_COMPONENT_OPTION_KINDS, RigComponent, type RigComponentOptions, type IKTarget } from "./rig-component.js";
 import { IKUpdateOrder } from "./scene-updater.js";
 import { checkSkeletonScene } from "./skeleton-scene.js";
-import type { OptionKinds } from "./option-check.js";
+import { type OptionKinds, checkChoice } from "./option-check.js";
 
 const tv = new Vec3();
 
@@ -117,7 +117,8 @@ export class LimbIK extends RigComponent {
       const up = rig.worldToComponentVector(facing!.up, new Vec3());
       this.solver.setNaturalFrame(kind === "arm" ? -1 : 1, forward, up, this.armOutward(kind, parent, forward, up));
     }
-    if (options.bendModifier !== undefined) this.solver.bendModifier = options.bendModifier;
+    const bendModifier = checkChoice("LimbIK", "bendModifier", options.bendModifier, LIMB_BEND_MODIFIERS);
+    if (bendModifier !== undefined) this.solver.bendModifier = bendModifier;
     this.target = options.target ?? null;
     this.bendGoal = options.bendGoal ?? null;
     rig.getWorldPosition(rig.idOf(end), this.targetPosition);

@@ -7,9 +7,9 @@ import { Logger } from "@babylonjs/core/Misc/logger.js";
 import { FBBIKError } from "../solver/errors.js";
 
 /**
- * What an option of type `V` may hold at run time, as `typeof` tells it: "number", "boolean", "string", "function",
- * "object", "object|string" (a bone or its name), or "any" for another union (unchecked); `|null` appended when the
- * option takes null.
+ * What an option of type `V` may hold at run time, as `typeof` tells it (but "array" for an array, which is no
+ * "object" here): "number", "boolean", "string", "function", "array", "object", "object|string" (a bone or its
+ * name), or "any" for another union (unchecked); `|null` appended when the option takes null.
  */
 export type OptionKind<V> = (
   [NonNullable<V>] extends [number]
@@ -20,14 +20,19 @@ export type OptionKind<V> = (
         ? "string"
         : [NonNullable<V>] extends [(...args: never[]) => unknown]
           ? "function"
-          : [NonNullable<V>] extends [object]
-            ? "object"
-            : [NonNullable<V>] extends [object | string]
-              ? // a bone or its name; a function among them would be "function" at run time
-                [Extract<NonNullable<V>, (...args: never[]) => unknown>] extends [never]
-                ? "object|string"
+          : [NonNullable<V>] extends [readonly unknown[]]
+            ? "array"
+            : [NonNullable<V>] extends [object]
+              ? // an array among them is "array" at run time
+                [Extract<NonNullable<V>, readonly unknown[]>] extends [never]
+                ? "object"
+                : "object|array"
+              : [NonNullable<V>] extends [object | string]
+                ? // a bone or its name; a function among them would be "function" at run time
+                  [Extract<NonNullable<V>, (...args: never[]) => unknown>] extends [never]
+                  ? "object|string"
+                  : "any"
                 : "any"
-              : "any"
 ) extends infer K extends string
   ? null extends V
     ? `${K}|null`
@@ -42,7 +47,7 @@ export type OptionKind<V> = (
 export type OptionKinds<T> = {
   readonly [K in keyof T]-?:
     | OptionKind<T[K]>
-    | (OptionKind<T[K]> extends `object${string}` ? NestedKinds<OptionKind<T[K]>> : never);
+    | (OptionKind<T[K]> extends `object${string}` | `array${string}` ? NestedKinds<OptionKind<T[K]>> : never);
 };
 
 /**
@@ -65,7 +70,7 @@ export function objectOf<T, K extends string = "object">(kinds: OptionKinds<T>, 
 }
 
 /** An array option whose plain-object entries are each checked against `kinds` ({@link NestedKinds}). */
-export function eachOf<T, K extends string = "object">(kinds: OptionKinds<T>, kind = "object" as K): NestedKinds<K> {
+export function eachOf<T, K extends string = "array">(kinds: OptionKinds<T>, kind = "array" as K): NestedKinds<K> {
   return { kind, shape: "each", kinds };
 }
 
@@ -75,9 +80,9 @@ export interface WarningChannel {
   warn(cause: string, message: string): void;
 }
 
-/** What `value` is, in the words of an option kind. */
+/** What `value` is, in the words of an option kind: an array apart, so that `[node]` is not taken for a node. */
 function kindOf(value: unknown): string {
-  return value === null ? "null" : typeof value;
+  return value === null ? "null" : Array.isArray(value) ? "array" : typeof value;
 }
 
 /**
@@ -93,7 +98,11 @@ function holds(value: unknown, kind: string): boolean {
 /** The value as a problem quotes it: a string in quotes, an object by its class. */
 function shown(value: unknown): string {
   if (typeof value === "string") return JSON.stringify(value);
-  if (typeof value === "object" && value !== null) return `a ${value.constructor?.name ?? "object"}`;
+  if (Array.isArray(value)) return `an array of ${value.length}`;
+  if (typeof value === "object" && value !== null) {
+    const name: string = value.constructor?.name ?? "object";
+    return `${/^[AEIOU]/i.test(name) ? "an" : "a"} ${name}`;
+  }
   return String(value);
 }
 
@@ -135,7 +144,10 @@ function checkInto(prefix: string, options: object, kinds: object, unknown: stri
     const path = prefix + key;
     const entry = table[key];
     if (entry === undefined) {
-      unknown.push(path);
+      // options nested under a key of their own making (`{ solver: { maxStep } }`): each is named, to be placed
+      if (prefix === "" && isPlain(value) && Object.keys(value).length > 0)
+        for (const inner of Object.keys(value)) unknown.push(`${path}.${inner}`);
+      else unknown.push(path);
       continue;
     }
     const kind = typeof entry === "string" ? entry : entry.kind;
@@ -154,6 +166,22 @@ function checkInto(prefix: string, options: object, kinds: object, unknown: stri
       }
     }
   }
+}
+
+/**
+ * Checks an option of a string union (a LimbIK's `bendModifier`), which {@link checkOptions} sees as a string:
+ * returns `value` when it is one of `choices` or left out, else throws an {@link FBBIKError} listing them (a typo
+ * such as "Goal" would otherwise select nothing, silently).
+ */
+export function checkChoice<C extends string>(
+  component: string,
+  key: string,
+  value: C | undefined,
+  choices: readonly C[],
+): C | undefined {
+  if (value === undefined || value === null || choices.includes(value)) return value ?? undefined;
+  const names = choices.map((c) => JSON.stringify(c)).join(", ");
+  throw new FBBIKError([`option "${key}" is ${shown(value)}: one of ${names} expected`], component);
 }
 
 /** The table that describes the last key of `path` ("references.leftHnad", "offsets[0].effectorLinks[1].wieght"). */
@@ -218,17 +246,26 @@ export function warnUnknownOptions(
   kinds: object,
   settable: Readonly<Record<string, object>> = {},
 ): void {
+  const table = kinds as Readonly<Record<string, TableEntry>>;
   for (const path of unknown) {
     const dot = path.lastIndexOf(".");
     const key = path.slice(dot + 1);
-    const known = Object.keys(tableOf(kinds, path));
+    // under a top-level key that is no option: the user's own grouping of options or properties
+    const head = path.slice(0, Math.max(dot, 0));
+    const misplaced = dot >= 0 && !head.includes(".") && table[head.replace(/\[\d+\]$/, "")] === undefined;
+    if (misplaced && table[key] !== undefined) {
+      const hint = `"${key}" is an option itself: give it at the top level, not under "${head}"`;
+      channel.warn(`option:${component}.${path}`, `${component}: unknown option "${path}" ignored; ${hint}`);
+      continue;
+    }
+    const known = misplaced ? Object.keys(kinds) : Object.keys(tableOf(kinds, path));
     const option = nearest(
       key,
       known.map((k) => [k, k] as const),
     );
     // a nested key is no property of the component: only its own options get that hint
     const property =
-      option !== null || dot >= 0
+      option !== null || (dot >= 0 && !misplaced)
         ? null
         : nearest(
             key,
@@ -241,7 +278,7 @@ export function warnUnknownOptions(
         ? `did you mean "${option}"?`
         : property !== null
           ? `it is not an option: set \`${property}\` on the ${component} after create`
-          : dot >= 0
+          : dot >= 0 && !misplaced
             ? `the keys of "${path.slice(0, dot)}" are ${known.join(", ")}`
             : `its options are ${known.join(", ")}`;
     channel.warn(`option:${component}.${path}`, `${component}: unknown option "${path}" ignored; ${hint}`);

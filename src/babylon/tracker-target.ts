@@ -10,7 +10,7 @@ import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { Node } from "@babylonjs/core/node.js";
 import { Quat } from "../math/quat.js";
 import { boneWorldMatrixToRef, rotationFromMatrix, skinnedMeshOf } from "./world-matrix.js";
-import { type OptionKinds, checkLoggedOptions } from "./option-check.js";
+import { type OptionKinds, checkChoice, checkLoggedOptions } from "./option-check.js";
 
 /** Options of {@link createTrackerTarget}. */
 export interface TrackerTargetOptions {
@@ -40,6 +40,7 @@ export const TRACKER_TARGET_OPTION_KINDS: OptionKinds<TrackerTargetOptions> = {
  */
 export function createTrackerTarget(tracker: Node, bone: Bone, options: TrackerTargetOptions = {}): TransformNode {
   checkLoggedOptions("createTrackerTarget", options, TRACKER_TARGET_OPTION_KINDS);
+  checkChoice("createTrackerTarget", "position", options.position, ["bone", "tracker"]);
   const world = boneWorldMatrixToRef(bone, skinnedMeshOf(bone), new Matrix());
   // the library's rotation convention for a bone's world rotation (a mirrored root's sign taken out)
   const q = rotationFromMatrix(world.m, new Quat());

@@ -54,6 +54,9 @@ import { checkBones, ensure } from "../joints/pose-checks.js";
  */
 export type LimbBendModifier = "animation" | "target" | "parent" | "goal" | "arm";
 
+/** Every {@link LimbBendModifier}, in FinalIK's order: what a setting or option loaded at run time may be. */
+export const LIMB_BEND_MODIFIERS: readonly LimbBendModifier[] = ["animation", "target", "parent", "goal", "arm"];
+
 /** Setup options of {@link IKSolverLimb}. */
 export interface IKSolverLimbOptions {
   /** The upper bone's parent, for the `parent` bend modifier (its rest rotation is read at setup). */

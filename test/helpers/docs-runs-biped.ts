@@ -13,6 +13,7 @@ import {
   type EffectorHandles,
   FBBIKError,
   FullBodyBipedIK,
+  GrounderFBBIK,
   IKLevel,
   IKLevelOfDetail,
   LimbIK,
@@ -589,6 +590,27 @@ export const BIPED_RUNS: Record<string, ExampleRun> = {
       expect(logs().length).toBe(0);
     } finally {
       copy.dispose();
+    }
+  },
+
+  async loadWithGrounder({ world, load, logs }) {
+    const ik = await world.ik();
+    const grounder = GrounderFBBIK.create(ik);
+    ik.solver.leftLegMapping.maintainRotationWeight = 0.5; // tuned after the grounder, which set it to 1
+    grounder.solver.maxStep = 0.3;
+    const [ikText, grounderText] = [JSON.stringify(ik.serialize()), JSON.stringify(grounder.serialize())];
+    const other = await world.mannequin();
+    const copy: GrounderFBBIK = (await load()).loadWithGrounder(ikText, grounderText, other.scene, other.skeleton);
+    try {
+      expect(copy.ik.skeleton).toBe(other.skeleton);
+      expect(copy.ik.solver.leftLegMapping.maintainRotationWeight).toBe(0.5);
+      expect(copy.ik.serialize()).toEqual(ik.serialize());
+      expect(copy.serialize()).toEqual(grounder.serialize());
+      expect(logs().length).toBe(0);
+    } finally {
+      copy.dispose();
+      copy.ik.dispose();
+      grounder.dispose();
     }
   },
 

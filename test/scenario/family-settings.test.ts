@@ -453,3 +453,31 @@ describe("the same settings solve the same pose, bit for bit", () => {
     expect([...settingsWarnings(ca), ...settingsWarnings(cb)]).toEqual([]);
   });
 });
+
+describe("an IK and its grounder, saved together", () => {
+  it("load the IK's settings after making the grounder: then what was tuned after it comes back", async () => {
+    const a = await model("UAL");
+    const b = await model("UAL", a.scene);
+    const c = await model("UAL", a.scene);
+    ground(a.scene);
+    const predicate = (mesh: AbstractMesh) => mesh.name.startsWith("ground");
+    a.scene.render();
+    const ikA = FullBodyBipedIK.create(a.scene, a.skeleton);
+    const grounderA = GrounderFBBIK.create(ikA, { predicate });
+    // tuned after the grounder, which set both to 1
+    ikA.solver.leftLegMapping.maintainRotationWeight = 0.5;
+    ikA.solver.rightLegMapping.maintainRotationWeight = 0.5;
+    const [ikText, grounderText] = [JSON.stringify(ikA.serialize()), JSON.stringify(grounderA.serialize())];
+    // as docs/API.md says: the grounder first, then the IK's settings
+    const ikB = FullBodyBipedIK.create(a.scene, b.skeleton);
+    GrounderFBBIK.Parse(JSON.parse(grounderText), ikB, { predicate });
+    ikB.applySettings(JSON.parse(ikText));
+    // the other order: the grounder's create sets the mappings' weight back to 1
+    const ikC = FullBodyBipedIK.Parse(JSON.parse(ikText), a.scene, c.skeleton);
+    GrounderFBBIK.Parse(JSON.parse(grounderText), ikC, { predicate });
+    for (let f = 0; f < 30; f++) a.scene.render();
+    expect(differing(pose(a), pose(b))).toBe(0);
+    expect(ikC.solver.leftLegMapping.maintainRotationWeight).toBe(1);
+    expect(differing(pose(a), pose(c))).toBeGreaterThan(0);
+  });
+});

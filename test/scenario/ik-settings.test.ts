@@ -225,6 +225,25 @@ describe("FullBodyBipedIK settings", () => {
     expect(causes()).toEqual([...BAD_CAUSES, "settings:not-an-object"]);
   });
 
+  it("says what was wrong: NaN as NaN, a group not an object, a version not a number, JSON text", async () => {
+    const m = await ual();
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+    const messages = (parsed: unknown): string[] => {
+      ik.solver.inner.resetWarnings();
+      const before = ik.warningsRaised.length;
+      ik.applySettings(parsed);
+      return ik.warningsRaised.slice(before).map((w) => w.message.replace("FullBodyBipedIK: ", ""));
+    };
+    expect(messages({ version: "1", solver: { spineStiffness: Number.NaN }, effectors: null })).toEqual([
+      'the settings to load have version "1", not a number; loading the settings it knows.',
+      "setting solver.spineStiffness = NaN is not a finite number in [0, 1]; skipped.",
+      "settings effectors = null are not an object of settings; skipped.",
+    ]);
+    expect(messages(JSON.stringify(ik.serialize()))).toEqual([
+      "the settings to load are a string (JSON text? JSON.parse it first); nothing was loaded.",
+    ]);
+  });
+
   it("saves everything the Inspector changes (but enabled)", async () => {
     const m = await ual();
     const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
@@ -249,7 +268,8 @@ const BAD_CAUSES = [
   "settings:bad:effectors.leftHand.positionWeight",
   "settings:unknown:effectors.tail",
   "settings:bad:chains.leftArm.pull",
-  "settings:unknown:chains.leftArm.bendConstraint",
+  // a group of settings given a number: the key is known, its value is bad
+  "settings:bad:chains.leftArm.bendConstraint",
   "settings:unknown:nope",
 ];
 

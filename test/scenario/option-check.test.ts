@@ -609,5 +609,15 @@ describe("options a JavaScript user mistypes", () => {
       expect(r.threw).toBeInstanceOf(FBBIKError);
       expect((r.threw as FBBIKError).message).toContain(`"${c.wrongAt ?? Object.keys(options)[0]}"`);
     });
+    it("an array where an object goes (`target: [node]`) throws an FBBIKError naming it", () => {
+      const good = c.good() as Record<string, unknown>;
+      const key = Object.keys(good).find(
+        (k) => typeof good[k] === "object" && good[k] !== null && !Array.isArray(good[k]),
+      );
+      if (key === undefined) return;
+      const r = attempt(c, { ...good, [key]: [good[key]] });
+      expect(r.threw).toBeInstanceOf(FBBIKError);
+      expect((r.threw as FBBIKError).message).toContain(`option "${key}" is an array of 1`);
+    });
   });
 });

@@ -89,11 +89,11 @@ export interface InteractionObjectOptions {
 
 /** The kinds of {@link InteractionObjectOptions}, for the check at create. */
 export const INTERACTION_OBJECT_OPTION_KINDS: OptionKinds<InteractionObjectOptions> = {
-  weightCurves: "object",
-  multipliers: "object",
-  events: "object",
+  weightCurves: "array",
+  multipliers: "array",
+  events: "array",
   positionOffsetSpace: "object|null",
-  targets: "object",
+  targets: "array",
   fadeInTime: "number|null",
   pickUpRoot: "object|null",
   handPose: "object|null",

@@ -421,8 +421,8 @@ export interface HitReactionOptions extends OffsetModifierOptions {
 /** The kinds of {@link HitReactionOptions}, for the check at create. */
 export const HIT_REACTION_OPTION_KINDS: OptionKinds<HitReactionOptions> = {
   ...OFFSET_MODIFIER_OPTION_KINDS,
-  effectorHitPoints: "object",
-  boneHitPoints: "object",
+  effectorHitPoints: "array",
+  boneHitPoints: "array",
 };
 
 const tBone = new Quat();

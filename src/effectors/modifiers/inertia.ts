@@ -158,7 +158,7 @@ export interface InertiaOptions extends OffsetModifierOptions {
 export const INERTIA_OPTION_KINDS: OptionKinds<InertiaOptions> = {
   ...OFFSET_MODIFIER_OPTION_KINDS,
   bodies: eachOf(INERTIA_BODY_INIT_KINDS),
-  limits: "object",
+  limits: "array",
 };
 
 /**

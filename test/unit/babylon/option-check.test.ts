@@ -58,6 +58,16 @@ const extra: OptionKinds<Sample> = { ...KINDS, iterations: "number" };
 const wrongKind: OptionKinds<Sample> = { ...KINDS, target: "object" };
 void [missing, extra, wrongKind];
 
+interface Arrays {
+  bones?: readonly object[];
+  target?: object | null;
+  either?: object | readonly number[];
+}
+const ARRAY_KINDS: OptionKinds<Arrays> = { bones: "array", target: "object|null", either: "object|array" };
+// @ts-expect-error an array option is "array", not "object"
+const arrayAsObject: OptionKinds<Arrays> = { ...ARRAY_KINDS, bones: "object" };
+void arrayAsObject;
+
 /** The warnings `warnUnknownOptions` gives for `unknown`, as [cause, message]. */
 function warnings(unknown: string[], settable: Record<string, object> = {}): [string, string][] {
   const out: [string, string][] = [];
@@ -123,6 +133,24 @@ describe("checkOptions", () => {
   });
 });
 
+describe("checkOptions and arrays", () => {
+  it("tells an array from an object: `[node]` is no node, one object is no array", () => {
+    const node = new Date(0);
+    expect(checkOptions("Arrays", { bones: [node], target: node, either: [1, 2] }, ARRAY_KINDS)).toEqual([]);
+    expect(checkOptions("Arrays", { either: node }, ARRAY_KINDS)).toEqual([]);
+    let error: unknown = null;
+    try {
+      checkOptions("Arrays", { target: [node], bones: node } as unknown as Arrays, ARRAY_KINDS);
+    } catch (e) {
+      error = e;
+    }
+    expect((error as FBBIKError).problems).toEqual([
+      'option "target" is an array of 1 (array): object or null expected',
+      'option "bones" is a Date (object): array expected',
+    ]);
+  });
+});
+
 describe("warnUnknownOptions", () => {
   it("names a nested key by its path and the nearest key of its own table", () => {
     const out: string[] = [];
@@ -161,6 +189,22 @@ describe("warnUnknownOptions", () => {
       // a method is not something to set
       'Sample: unknown option "updat" ignored; its options are weight, target, name, done, flag, either',
       'Sample: unknown option "zzz" ignored; its options are weight, target, name, done, flag, either',
+    ]);
+  });
+
+  it("options grouped under a key of the user's making: each named, to give at the top level or set after", () => {
+    class Solver {
+      iterations = 4;
+    }
+    const options = { solver: { weight: 1, iterations: 2 }, nothing: {} } as unknown as Sample;
+    const unknown = checkOptions("Sample", options, KINDS);
+    expect(unknown).toEqual(["solver.weight", "solver.iterations", "nothing"]);
+    expect(warnings(unknown, { solver: new Solver() }).map(([, m]) => m)).toEqual([
+      'Sample: unknown option "solver.weight" ignored; "weight" is an option itself: give it at the top level, not ' +
+        'under "solver"',
+      'Sample: unknown option "solver.iterations" ignored; it is not an option: set `solver.iterations` on the Sample ' +
+        "after create",
+      'Sample: unknown option "nothing" ignored; its options are weight, target, name, done, flag, either',
     ]);
   });
 });
