@@ -157,9 +157,9 @@ export class FullBodyBipedIK {
    */
   readonly characterForward = new Vector3(0, 0, 1);
   /**
-   * A problem, reported once per cause (bad input, a disposed target…). Warnings raised while `create`
-   * attaches (a straight limb, a guess of the detection) happen before you can subscribe: read them from
-   * {@link warningsRaised}.
+   * A problem, reported once per cause (bad input, a disposed target…); while nobody observes, it is logged with
+   * Babylon's `Logger.Warn` instead. Warnings raised while `create` attaches (a straight limb, a guess of the
+   * detection) happen before you can subscribe: they are logged, and kept in {@link warningsRaised}.
    */
   readonly onWarningObservable = new Observable<SolverWarning>();
   /** Notified once by {@link dispose}, before the IK lets go of its bones (Babylon's convention). */
@@ -250,7 +250,9 @@ export class FullBodyBipedIK {
     const built = buildBipedSolver(skeleton, references, rootNode, options, setupWarnings, (w) => {
       this.warnings.push(w);
       try {
-        this.onWarningObservable.notifyObservers(w);
+        // as the family's components: a Playground user without an observer still sees it
+        if (this.onWarningObservable.hasObservers()) this.onWarningObservable.notifyObservers(w);
+        else Logger.Warn(`babylon-fbbik: ${w.message}`);
       } catch (e) {
         // a throwing observer must not break the solve, nor Babylon's render loop
         Logger.Error(`babylon-fbbik: an onWarningObservable observer threw on "${w.cause}": ${String(e)}`);
