@@ -394,10 +394,12 @@ export class FullBodyBipedIK {
   /**
    * Loads settings saved by {@link serialize} (whole or in part: what is left out keeps its value), from this
    * character or another one. An unknown key, a value of the wrong kind or out of its range (weights in
-   * [0, 1]…) is warned once on {@link onWarningObservable} and skipped; another component's settings
-   * (`customType`) load nothing, warned once. Nothing throws.
+   * [0, 1]…) is warned (once a load) on {@link onWarningObservable} and skipped; another component's settings
+   * (`customType`) load nothing, warned. Nothing throws.
    */
   applySettings(parsed: unknown): void {
+    // each load reports its own problems: a second bad file in the Inspector is not silent
+    this.solver.inner.resetWarnings("settings:");
     applySettings(this.settings, parsed, (cause, message) => this.warnSettings(cause, message), "FullBodyBipedIK");
   }
 

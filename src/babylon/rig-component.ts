@@ -25,6 +25,7 @@ import { SceneUpdater } from "./scene-updater.js";
 import { askedAhead, claimNodes, releaseNodes, severalClaimants, solveOwnerAbove } from "./solve-order.js";
 import { currentWorldMatrix, hasRotation, rotationFromMatrix } from "./world-matrix.js";
 import { matchMatrixPrecision } from "./module-matrix.js";
+import { forgetCauses } from "../solver/forget-causes.js";
 
 const tv = new Vec3();
 
@@ -323,10 +324,11 @@ export abstract class RigComponent {
   /**
    * Loads settings saved by {@link serialize} (whole or in part: what is left out keeps its value), from this
    * component or one of its class on another chain or character. An unknown key, a value of the wrong kind or out
-   * of range is warned once on {@link onWarningObservable} and skipped; another class's settings (`customType`)
-   * load nothing, warned once. Nothing throws.
+   * of range is warned (once a load) on {@link onWarningObservable} and skipped; another class's settings
+   * (`customType`) load nothing, warned. Nothing throws.
    */
   applySettings(parsed: unknown): void {
+    this.resetWarnings("settings:");
     applySettings(this.settingsGroups(), parsed, (cause, message) => this.warn(cause, message), this.getClassName());
   }
 
@@ -491,9 +493,9 @@ export abstract class RigComponent {
     this.warn(cause, message);
   }
 
-  /** Forgets which causes were warned, so each may warn again. */
-  resetWarnings(): void {
-    this.warned.clear();
+  /** Forgets which causes were warned (those starting with `prefix`, when given), so each may warn again. */
+  resetWarnings(prefix?: string): void {
+    forgetCauses(this.warned, prefix);
   }
 
   /**

@@ -3,6 +3,7 @@ import { NumberRef } from "../math/number-ref.js";
 import type { ChainSolver, FBIKChain } from "./chain.js";
 import { SolverObservable } from "./observable.js";
 import type { IKPose } from "./pose.js";
+import { forgetCauses } from "./forget-causes.js";
 
 /** The end effector's position weight handed to LimitBend by reference (see NumberRef). */
 const positionWeight = new NumberRef();
@@ -152,9 +153,9 @@ export class IKSolverFullBody implements ChainSolver {
     this.onWarning.notify({ cause, message });
   }
 
-  /** Forgets which causes were reported, so they are reported again. */
-  resetWarnings(): void {
-    this.warned.clear();
+  /** Forgets which causes were reported (those starting with `prefix`, when given), so they are reported again. */
+  resetWarnings(prefix?: string): void {
+    forgetCauses(this.warned, prefix);
   }
 
   /** Reads the pose and initiates chains, effectors and the mapping. Returns false if the rig cannot be solved. */

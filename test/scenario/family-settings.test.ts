@@ -365,7 +365,7 @@ describe("settings of the grounder, the head effector and the IK family", () => 
     },
   );
 
-  it("loads another kind's settings nowhere, with one warning", async () => {
+  it("loads another kind's settings nowhere, with one warning a load", async () => {
     const m = await model("UAL");
     const limb = MAKE.LimbIK(m);
     const ccd = MAKE.CCDIK(m);
@@ -374,7 +374,8 @@ describe("settings of the grounder, the head effector and the IK family", () => 
     ccd.applySettings(tuned);
     ccd.applySettings(tuned);
     expect(JSON.stringify(ccd.serialize())).toBe(before);
-    expect(settingsWarnings(ccd)).toEqual(["settings:type"]);
+    // each load reports its own problems: a second bad file from the Inspector is not silent
+    expect(settingsWarnings(ccd)).toEqual(["settings:type", "settings:type"]);
     expect(ccd.warningsRaised[0]!.message).toBe(
       "CCDIK: the settings to load are a \"LimbIK\"'s, not a CCDIK's; nothing was loaded.",
     );
@@ -383,14 +384,20 @@ describe("settings of the grounder, the head effector and the IK family", () => 
     expect(ccd.solver.maxAngle).toBe(Number.POSITIVE_INFINITY);
     expect(ccd.solver.optimized).toBe(true);
     expect(ccd.solver.linkOrder).toBe("tipToRoot");
-    expect(settingsWarnings(ccd)).toEqual(["settings:type", "settings:bad:solver.linkOrder"]);
+    expect(settingsWarnings(ccd)).toEqual(["settings:type", "settings:type", "settings:bad:solver.linkOrder"]);
     ccd.solver.maxAngle = 0.3;
     ccd.applySettings(JSON.parse(JSON.stringify({ ...ccd.serialize(), solver: { maxAngle: Infinity } })));
     expect(ccd.solver.maxAngle).toBe(Number.POSITIVE_INFINITY);
     // the grounder's warnings go through its IK, with their own causes
     const grounder = MAKE.GrounderFBBIK(m);
     grounder.applySettings(grounder.ik.serialize());
-    expect(settingsWarnings(grounder)).toEqual(["grounder:settings:type"]);
+    grounder.applySettings(grounder.ik.serialize());
+    expect(settingsWarnings(grounder)).toEqual(["grounder:settings:type", "grounder:settings:type"]);
+    // a grounder of the family's legs warns through its first leg, each load again
+    const legs = MAKE.GrounderIK(m);
+    legs.applySettings(ccd.serialize());
+    legs.applySettings(ccd.serialize());
+    expect(settingsWarnings(legs)).toEqual(["grounder:settings:type", "grounder:settings:type"]);
   });
 });
 

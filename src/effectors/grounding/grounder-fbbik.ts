@@ -245,12 +245,13 @@ export class GrounderFBBIK {
 
   /**
    * Loads settings saved by {@link serialize} (whole or in part), from this grounder or another character's. An
-   * unknown key, a bad value or another component's settings are warned once on the IK's `onWarningObservable`
+   * unknown key, a bad value or another component's settings are warned (once a load) on the IK's `onWarningObservable`
    * (`grounder:settings:…`) and skipped; nothing throws.
    */
   applySettings(parsed: unknown): void {
     const warn = (cause: string, message: string) =>
       this.ik.solver.inner.warn(`grounder:${cause}`, `GrounderFBBIK: ${message}`);
+    this.ik.solver.inner.resetWarnings("grounder:settings:");
     applySettings(grounderSettings(this), parsed, warn, "GrounderFBBIK");
   }
 

@@ -167,10 +167,11 @@ export class GrounderIK extends LegGrounder {
 
   /**
    * Loads settings saved by {@link serialize} (whole or in part). An unknown key, a bad value or another
-   * component's settings are warned once on the first leg's `onWarningObservable` (`grounder:settings:…`) and
+   * component's settings are warned (once a load) on the first leg's `onWarningObservable` (`grounder:settings:…`) and
    * skipped; nothing throws.
    */
   applySettings(parsed: unknown): void {
+    this.forgetSettingsWarnings();
     applySettings(grounderIKSettings(this), parsed, (cause, message) => this.warn(cause, message), "GrounderIK");
   }
 

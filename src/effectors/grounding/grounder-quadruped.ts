@@ -160,10 +160,11 @@ export class GrounderQuadruped extends LegGrounder {
 
   /**
    * Loads settings saved by {@link serialize} (whole or in part). An unknown key, a bad value or another
-   * component's settings are warned once on the first hind leg's `onWarningObservable` (`grounder:settings:…`) and
-   * skipped; nothing throws.
+   * component's settings are warned (once a load) on the first hind leg's `onWarningObservable`
+   * (`grounder:settings:…`) and skipped; nothing throws.
    */
   applySettings(parsed: unknown): void {
+    this.forgetSettingsWarnings();
     applySettings(grounderQuadrupedSettings(this), parsed, (c, m) => this.warn(c, m), "GrounderQuadruped");
   }
 

@@ -348,4 +348,9 @@ export abstract class LegGrounder {
   private legWarn(cause: string, message: string): void {
     this.drivenLegs[0]!._warn(cause, message);
   }
+
+  /** Forgets the settings causes warned, so each load reports its own problems. */
+  protected forgetSettingsWarnings(): void {
+    this.drivenLegs[0]!.resetWarnings("grounder:settings:");
+  }
 }

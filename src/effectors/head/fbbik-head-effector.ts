@@ -336,12 +336,13 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
 
   /**
    * Loads settings saved by {@link serialize} (whole or in part), from this effector or another character's. An
-   * unknown key (a bend bone this rig does not have), a bad value or another component's settings are warned once
-   * on the IK's `onWarningObservable` (`headEffector:settings:…`) and skipped; nothing throws.
+   * unknown key (a bend bone this rig does not have), a bad value or another component's settings are warned (once
+   * a load) on the IK's `onWarningObservable` (`headEffector:settings:…`) and skipped; nothing throws.
    */
   applySettings(parsed: unknown): void {
     const warn = (cause: string, message: string) =>
       this.warn(`headEffector:${cause}`, `FBBIKHeadEffector: ${message}`);
+    this.ik.solver.inner.resetWarnings("headEffector:settings:");
     applySettings(headEffectorSettings(this), parsed, warn, "FBBIKHeadEffector");
   }
 
