@@ -3,13 +3,15 @@
  * a time, three rungs up, then down again), swinging out to clear the rungs; the sequencer carries the character's
  * root with the holds (its `root` option), so the whole body climbs rung by rung. The hands grip their rungs:
  * each hold turns its hand over the rung (`handRotationWeight`) and the fingers close around it (`gripPose`, wrapped
- * to the rung from the rig: demo/src/props/grip.ts). Camera from the side.
+ * to the rung from the rig: demo/src/props/grip.ts); TwistRelaxer spreads that turn along the forearms. Camera from
+ * the side.
  */
 import type { Bone } from "@babylonjs/core/Bones/bone";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode";
 import { ClimbSequencer, type ClimbStep } from "../../../src/effectors/interaction/climb-sequencer";
 import { InteractionSystem } from "../../../src/effectors/interaction/interaction-system";
+import { TwistRelaxer } from "../../../src/babylon/twist-relaxer";
 import { FullBodyBipedEffector } from "../../../src/solver/biped-bones";
 import { framePoints } from "../frame-box";
 import { outline, visibleHeight } from "../framing";
@@ -50,6 +52,10 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   ik.solver.leftArmChain.pull = 0.5;
   ik.solver.rightArmChain.pull = 0.5;
   const system = new InteractionSystem(ik);
+  // each grip turns its hand over the rung, twisting the wrist 100° on average (up to 180°): each forearm takes
+  // half of it (disposed with the IK, switched with it)
+  const relax = TwistRelaxer.createForArms(ik);
+  ctx.components.push(relax.left, relax.right);
   // the root climbs with the holds (the animation plays from the climbing height), not the body effector: pulled
   // toward the holds' centre, it lifts a long-legged character's lower foot off its rung (Xbot); each moving
   // limb swings out from the ladder so fingers and toes clear the rungs

@@ -1,13 +1,16 @@
 /**
  * free: all nine effectors and the four bend goals as the library's draggable handles (EffectorHandles) over
  * the character's idle clip. Hands and feet start pinned (position and rotation) in a pose of their own; the
- * body, shoulders, thighs and bend goals ride on the pose until dragged, which gives them full weight.
+ * body, shoulders, thighs and bend goals ride on the pose until dragged, which gives them full weight. Both
+ * forearms are relaxed (TwistRelaxer): a hand turned about a held elbow's forearm twists the forearm half as much.
  */
 import type { Bone } from "@babylonjs/core/Bones/bone";
+import { Space } from "@babylonjs/core/Maths/math.axis";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode";
 import { type EffectorHandle, type EffectorHandleKind, EffectorHandles } from "../../../src/babylon/effector-handles";
 import type { BabylonEffector } from "../../../src/babylon/babylon-effector";
+import { TwistRelaxer } from "../../../src/babylon/twist-relaxer";
 import { bodyColliders } from "../body-colliders";
 import { checkbox, choice } from "../controls";
 import { frameWhole } from "../framing";
@@ -34,6 +37,20 @@ const LEGEND: readonly (readonly [EffectorHandleKind, string])[] = [
   ["bendGoal", "bend goals"],
 ];
 
+/** A bone's world rotation as `[x, y, z, w]`. */
+const quat = (bone: Bone) => {
+  const q = boneRotation(bone);
+  return [q.x, q.y, q.z, q.w];
+};
+
+/** Turns `node` (no parent) in world space by the shortest arc from direction `from` to direction `to`. */
+function swingWith(node: TransformNode, from: Vector3, to: Vector3): void {
+  const [a, b] = [from.normalizeToNew(), to.normalizeToNew()];
+  const axis = Vector3.Cross(a, b);
+  if (axis.length() < 1e-9) return;
+  node.rotate(axis.normalize(), Math.acos(Math.min(1, Vector3.Dot(a, b))), Space.WORLD);
+}
+
 /** The handles' diameter on screen (a fraction of the view's height): the library's 0.03 is small at 1280×720. */
 const SIZE = 0.04;
 
@@ -52,22 +69,35 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   // `bone`'s position moved `x` to the right, `y` up and `z` forward
   const at = (bone: Bone, x: number, y: number, z: number) =>
     bonePos(bone).add(rt.scale(x)).add(up.scale(y)).add(f.scale(z));
-  const poses: [BabylonEffector, Bone, Vector3][] = [
-    [s.leftHandEffector, r.leftHand, at(r.leftUpperArm, 0, 0.3 * L, 0.55 * L)],
-    [s.rightHandEffector, r.rightHand, at(r.rightHand, 0.25 * L, 0, 0.2 * L)],
-    [s.leftFootEffector, r.leftFoot, at(r.leftFoot, -0.05 * h, 0.1 * h, 0.12 * h)],
-    [s.rightFootEffector, r.rightFoot, at(r.rightFoot, 0, 0, 0)],
+  const poses: [BabylonEffector, Bone, Vector3, Bone | null][] = [
+    [s.leftHandEffector, r.leftHand, at(r.leftUpperArm, 0, 0.3 * L, 0.55 * L), r.leftUpperArm],
+    [s.rightHandEffector, r.rightHand, at(r.rightHand, 0.25 * L, 0, 0.2 * L), r.rightUpperArm],
+    [s.leftFootEffector, r.leftFoot, at(r.leftFoot, -0.05 * h, 0.1 * h, 0.12 * h), null],
+    [s.rightFootEffector, r.rightFoot, at(r.rightFoot, 0, 0, 0), null],
   ];
-  const starts = poses.map(([effector, bone, where]) => {
+  const starts = poses.map(([effector, bone, where, shoulder]) => {
     const t = new TransformNode(`${bone.name} start`, scene);
     t.position.copyFrom(where);
     t.rotationQuaternion = boneRotation(bone);
+    // a hand turns with its arm (shoulder to hand), keeping its angle to it: the hanging hand's own turn, raised
+    // in front, folded UAL's wrist back 173° (now 56°), where a turn about the forearm is no twist of the wrist
+    if (shoulder !== null) swingWith(t, bonePos(bone).subtract(bonePos(shoulder)), where.subtract(bonePos(shoulder)));
     effector.target = t;
     effector.positionWeight = 1;
     effector.rotationWeight = 1;
     return t;
   });
   const handles = EffectorHandles.create(ik, { size: SIZE });
+  // a hand turned with its gizmo twists the wrist alone, and the skin there pinches: each forearm takes half of
+  // it (disposed with the IK; the panel's IK switch turns them off with it). Weight 0, not `enabled`, is the
+  // panel's "relax forearms" off, so that the IK switch does not turn them back on
+  const relax = TwistRelaxer.createForArms(ik);
+  const relaxers = [relax.left, relax.right];
+  ctx.components.push(...relaxers);
+  const relaxed = () => relax.left.solver.weight > 0;
+  const setRelaxed = (on: boolean) => {
+    for (const x of relaxers) x.solver.weight = on ? 1 : 0;
+  };
   const body = bodyColliders(c);
   const leftHand = handles.find("left hand");
   // the whole body and the raised hand in view, a little from the character's right
@@ -101,6 +131,15 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       // the colour each handle is meant to show (its legend swatch's); the e2e test reads the pixels against it
       colors: Object.fromEntries(handles.handles.map((x) => [x.name, x.color.toHexString()])),
       leftHand: arr(bonePos(r.leftHand)),
+      // the left arm's world rotations and the forearm's ends: the e2e test measures the twist from them
+      leftArm: {
+        upper: quat(r.leftUpperArm),
+        forearm: quat(r.leftForearm),
+        hand: quat(r.leftHand),
+        elbow: arr(bonePos(r.leftForearm)),
+        wrist: arr(bonePos(r.leftHand)),
+      },
+      relaxed: relaxed(),
       rightHand: arr(bonePos(r.rightHand)),
       body: arr(bonePos(r.pelvis)),
       rootNode: arr(bonePos(ik.rootNode)),
@@ -135,7 +174,8 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       hint.className = "hint";
       hint.textContent =
         "Click a handle, drag its gizmo; hands, feet and the body also turn. A faint handle rides on the pose " +
-        "and pulls once dragged. With body colliders, a hand dragged into the body stops on it.";
+        "and pulls once dragged. With body colliders, a hand dragged into the body stops on it. Drag an elbow's " +
+        "green box, then turn its hand: relaxed forearms share the wrist's twist.";
       // a hand dragged into the body stops on its surface (FBBIKColliders on the chest and pelvis)
       const colliders = checkbox(
         "body colliders",
@@ -144,7 +184,11 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
         (v) => (body.colliders.enabled = v),
       );
       colliders.title = "FBBIKColliders: capsules on the chest and pelvis keep the hands out of the body";
-      el.append(legend(items), axes.el, colliders, hint);
+      const forearms = checkbox("relax forearms", "free-relax", relaxed, setRelaxed);
+      forearms.title =
+        "TwistRelaxer: each forearm takes half of its hand's twist, so a turned wrist does not pinch like a candy " +
+        "wrapper; off, the wrist twists alone. Hold the elbow (drag its green box) to see it: else the whole arm turns";
+      el.append(legend(items), axes.el, forearms, colliders, hint);
     },
     // the weights the panel restored, the handles back on the starting pose (the targets they found), the
     // panel's own switches as built
@@ -152,6 +196,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       handles.reset();
       handles.axes = "world";
       body.colliders.enabled = false;
+      setRelaxed(true);
     },
     dispose: () => {
       handles.dispose();

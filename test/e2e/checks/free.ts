@@ -1,3 +1,4 @@
+import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { expect } from "vitest";
 import {
   type Capture,
@@ -99,6 +100,7 @@ export async function checkFree({ checks, hook, waitFor, page, lines }: CheckCon
   const colors = await hook<Record<string, string>>("h.world().colors");
   expect(swatches.length, "legend: hands, feet, body, shoulders, thighs, bend goals").toBe(6);
   expect(new Set(Object.values(colors))).toEqual(new Set(swatches));
+  await relaxedForearms(hook, waitFor, page, setRange, lines);
   await bodyColliders(hook, waitFor, page, lines);
   // reset: parameters and handles back
   await hook("(h.handles().find('left hand').mesh.position.y += 0.2, 0)");
@@ -236,4 +238,109 @@ async function bodyColliders(
   expect(off.axis, "colliders off: the hand inside the torso").toBeLessThan(off.w.colliders.torso.radius);
   expect(on.axis / h, "colliders on: the hand on the torso's surface").toBeGreaterThan(surface / h - 0.005);
   await page.click("#free-colliders");
+}
+
+/** The left arm as the free scenario's `world()` gives it: world rotations `[x, y, z, w]`, elbow and wrist. */
+interface LeftArm {
+  upper: number[];
+  forearm: number[];
+  hand: number[];
+  elbow: V;
+  wrist: V;
+}
+
+/** The twist turn of the left hand's handle (degrees) about the forearm. */
+const TWIST_TURN = 90;
+
+/**
+ * Twist of `child` about the forearm's axis relative to `parent` (degrees) in `now`, measured from `ref`: a
+ * direction across the forearm in `ref`, carried by each bone's rotation, flattened across the axis now.
+ */
+function twistFrom(ref: LeftArm, now: LeftArm, parent: "upper" | "forearm", child: "forearm" | "hand"): number {
+  const rot = (q: number[]) => Matrix.FromQuaternionToRef(Quaternion.FromArray(q), new Matrix());
+  const axis = (a: LeftArm) => Vector3.FromArray(a.wrist).subtract(Vector3.FromArray(a.elbow)).normalize();
+  const a0 = axis(ref);
+  const across = Vector3.Cross(a0, Math.abs(a0.y) < 0.9 ? Vector3.Up() : Vector3.Right()).normalize();
+  const a = axis(now);
+  const carried = (bone: "upper" | "forearm" | "hand") => {
+    const local = Vector3.TransformNormal(across, rot(ref[bone]).invert());
+    const v = Vector3.TransformNormal(local, rot(now[bone]));
+    return v.subtract(a.scale(Vector3.Dot(v, a)));
+  };
+  const p = carried(parent);
+  const c = carried(child);
+  return (Math.atan2(Vector3.Dot(a, Vector3.Cross(p, c)), Vector3.Dot(p, c)) * 180) / Math.PI;
+}
+
+/**
+ * The angle between two rotations `[x, y, z, w]` (degrees), from the chord between them (acos of their dot product
+ * loses 0.05° to float32 matrices).
+ */
+function turnBetween(a: number[], b: number[]): number {
+  const sign = a.reduce((s, x, i) => s + x * b[i]!, 0) < 0 ? -1 : 1;
+  const chord = Math.hypot(...a.map((x, i) => x - sign * b[i]!));
+  return (4 * Math.asin(Math.min(1, chord / 2)) * 180) / Math.PI;
+}
+
+/**
+ * The panel's "relax forearms" (on by default, TwistRelaxer on both forearms): the clip paused, the left elbow held
+ * by its bend goal (the panel's "bend goal weight" at 1, as a dragged green box gives it), the left hand's handle
+ * turned {@link TWIST_TURN}° about the forearm. On, the forearm takes half of the turn (its twist about the upper
+ * arm); off, none of it, the wrist all; the hand turns the same either way. Without the held elbow the arm's plane
+ * follows the turned hand and the wrist twisted 2° of the 90° (UAL).
+ */
+async function relaxedForearms(
+  hook: CheckContext["hook"],
+  waitFor: CheckContext["waitFor"],
+  page: CheckContext["page"],
+  setRange: (id: string, v: number) => Promise<unknown>,
+  lines: string[],
+): Promise<void> {
+  type World = { leftArm: LeftArm; relaxed: boolean };
+  const settle = async () => {
+    const f = await hook<number>("h.frames");
+    await waitFor(`h.frames > ${f + 10}`, 20_000);
+    return hook<World>("h.world()");
+  };
+  await hook("(h.setPaused(true), 0)");
+  await page.selectOption("#chain", "0");
+  await setRange("c-bendWeight", 1);
+  // each setting measured from its own pose before the turn: the relaxer also turns the paused clip's forearm
+  const refOn = await settle();
+  expect(refOn.relaxed, "relax forearms on by default").toBe(true);
+  await page.click("#free-relax");
+  const refOff = await settle();
+  expect(refOff.relaxed, "relax forearms off once clicked").toBe(false);
+  // the handle turned in world space about the elbow-to-wrist line (the handle has no parent)
+  const turn = (deg: number) =>
+    hook(
+      "(() => { const m = h.handles().find('left hand').mesh; const w = h.world().leftArm; " +
+        "const V = m.position.constructor; " +
+        "const a = new V(w.wrist[0] - w.elbow[0], w.wrist[1] - w.elbow[1], w.wrist[2] - w.elbow[2]).normalize(); " +
+        `m.rotate(a, ${(deg * Math.PI) / 180}, 1); return 0; })()`,
+    );
+  await turn(TWIST_TURN);
+  const off = await settle();
+  await page.click("#free-relax");
+  const on = await settle();
+  const figures = (ref: World, w: World) => ({
+    forearm: twistFrom(ref.leftArm, w.leftArm, "upper", "forearm"),
+    wrist: twistFrom(ref.leftArm, w.leftArm, "forearm", "hand"),
+  });
+  const [a, b] = [figures(refOn, on), figures(refOff, off)];
+  const handGap = turnBetween(on.leftArm.hand, off.leftArm.hand);
+  lines.push(
+    `left hand's handle turned ${TWIST_TURN}° about the held forearm: relax forearms on, the forearm twists ` +
+      `${a.forearm.toFixed(2)}° about the upper arm, the wrist ${a.wrist.toFixed(2)}°; off, ` +
+      `${b.forearm.toFixed(2)}° and ${b.wrist.toFixed(2)}° (tolerance 1°); the hand's world rotation on and off ` +
+      `${handGap.toExponential(1)}° apart (tolerance 0.01°)`,
+  );
+  expect(Math.abs(a.forearm - TWIST_TURN / 2), "on: the forearm takes half of the turn").toBeLessThan(1);
+  expect(Math.abs(a.wrist - TWIST_TURN / 2), "on: the wrist the other half").toBeLessThan(1);
+  expect(Math.abs(b.forearm), "off: the forearm does not twist").toBeLessThan(1);
+  expect(Math.abs(b.wrist - TWIST_TURN), "off: the wrist takes the whole turn").toBeLessThan(1);
+  expect(handGap, "the hand turns the same with and without the relaxer").toBeLessThan(0.01);
+  await turn(-TWIST_TURN);
+  await setRange("c-bendWeight", 0);
+  await hook("(h.setPaused(false), 0)");
 }
