@@ -1,11 +1,12 @@
 /**
- * `npm run bench:ab -- <git-ref> [solver|frame|biped|biped-fixed|family|fabrik-arm|fabrik-finger|fabrik-orbit]`:
+ * `npm run bench:ab -- <git-ref> [solver|frame|biped|...|fabrik-orbit|grounder|grounder-ik]`:
  * the working tree against another revision, in one process. biped: one frame of issue 19's problem + the
  * skeleton's matrices (as `npm run bench -- biped-frame`); biped-fixed: the same with `iterationTolerance` 0;
  * family: a frame of a rider and its mount with FullBodyBipedIKs, an AimIK, a LookAtIK and a LimbIK hanging from
  * each other; fabrik-arm and fabrik-finger: one solve of the family benchmark's FABRIK-with-hinges rows at the
  * default hinge help; fabrik-orbit: one frame of the demo tentacle's orbit with its cone limits and ball
- * (test/helpers/ball-orbit.ts, FABRIK at 40 iterations).
+ * (test/helpers/ball-orbit.ts, FABRIK at 40 iterations); grounder, grounder-ik: a frame of the Mannequin's
+ * FullBodyBipedIK with GrounderFBBIK, or of its two LimbIK legs with GrounderIK, on flat ground (StaticGroundRaycast).
  *
  * This machine switches between two speeds every few seconds to minutes (bench/README.md), so two
  * benchmark runs minutes apart compare the machine, not the code. Here both builds are loaded into the
@@ -49,7 +50,61 @@ const LOADERS: Record<string, (buildDir: string) => Promise<Op>> = {
   "fabrik-arm": (dir) => fabrikHingeSolve(dir, "ROBOT_ARM"),
   "fabrik-finger": (dir) => fabrikHingeSolve(dir, "ROBOT_FINGER"),
   "fabrik-orbit": fabrikOrbitFrame,
+  grounder: (dir) => grounderFrame(dir, "fbbik"),
+  "grounder-ik": (dir) => grounderFrame(dir, "limbs"),
 };
+
+/**
+ * One frame of the Mannequin grounded on flat ground with StaticGroundRaycast: its FullBodyBipedIK with GrounderFBBIK
+ * (`fbbik`, as `npm run bench -- components`' grounder row), or its two LimbIK legs with GrounderIK (`limbs`).
+ */
+async function grounderFrame(dir: string, legs: "fbbik" | "limbs"): Promise<Op> {
+  const url = (f: string) => pathToFileURL(join(dir, f)).href;
+  type Mod<T> = Promise<T>;
+  const { loadModel } = await (import(url("test/helpers/babylon-scene.js")) as Mod<
+    typeof import("../test/helpers/babylon-scene.js")
+  >);
+  const { StaticGroundRaycast } = await (import(url("src/effectors/grounding/static-ground-raycast.js")) as Mod<
+    typeof import("../src/effectors/grounding/static-ground-raycast.js")
+  >);
+  const { CreateGround } = await import("@babylonjs/core/Meshes/Builders/groundBuilder.js");
+  const m = await loadModel("Mannequin");
+  const scene = m.scene;
+  scene.render();
+  const ground = CreateGround("ground", { width: 16, height: 16 }, scene);
+  const raycast = StaticGroundRaycast.fromMeshes([ground]).raycast;
+  if (legs === "fbbik") {
+    const { FullBodyBipedIK } = await (import(url("src/babylon/full-body-biped-ik.js")) as Mod<
+      typeof import("../src/babylon/full-body-biped-ik.js")
+    >);
+    const { GrounderFBBIK } = await (import(url("src/effectors/grounding/grounder-fbbik.js")) as Mod<
+      typeof import("../src/effectors/grounding/grounder-fbbik.js")
+    >);
+    GrounderFBBIK.create(FullBodyBipedIK.create(scene, m.skeleton), { raycast });
+  } else {
+    const { resolveBipedReferences } = await (import(url("src/babylon/biped-references.js")) as Mod<
+      typeof import("../src/babylon/biped-references.js")
+    >);
+    const { LimbIK } = await (import(url("src/babylon/limb-ik.js")) as Mod<typeof import("../src/babylon/limb-ik.js")>);
+    const { GrounderIK } = await (import(url("src/effectors/grounding/grounder-ik.js")) as Mod<
+      typeof import("../src/effectors/grounding/grounder-ik.js")
+    >);
+    const r = resolveBipedReferences(m.skeleton).references;
+    const limbs = (["left", "right"] as const).map((s) => {
+      const leg = LimbIK.create(scene, r[`${s}Thigh`], r[`${s}Calf`], r[`${s}Foot`]);
+      leg.solver.ikPositionWeight = 0;
+      return leg;
+    });
+    GrounderIK.create(limbs, r.pelvis, { raycast });
+  }
+  return () => {
+    (scene as unknown as { _frameId: number })._frameId++;
+    scene.deltaTime = 16;
+    scene.onBeforeAnimationsObservable.notifyObservers(scene);
+    scene.onBeforeRenderObservable.notifyObservers(scene);
+    scene.onBeforeRenderTargetsRenderObservable.notifyObservers(scene);
+  };
+}
 
 /** One frame of the demo tentacle's orbit (test/helpers/ball-orbit.ts): cone limits, the ball, FABRIK at 40. */
 async function fabrikOrbitFrame(dir: string): Promise<Op> {

@@ -2,7 +2,6 @@ import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
-import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { Logger } from "@babylonjs/core/Misc/logger.js";
 import { Observable } from "@babylonjs/core/Misc/observable.js";
 import type { Scene } from "@babylonjs/core/scene.js";
@@ -29,7 +28,7 @@ import { notifyDisposed } from "./dispose-notice.js";
 import { RigDetachment } from "./rig-attachment.js";
 import { RigVisibility } from "./rig-visibility.js";
 import { SceneUpdater } from "./scene-updater.js";
-import { bodySolverOf, setBodySolver } from "./body-solver.js";
+import { bodySolverOf, bodySolverOnNode, setBodySolver } from "./body-solver.js";
 import { type HookTargets, claimNodes, releaseNodes, severalClaimants, solveOwnerAbove } from "./solve-order.js";
 import { checkSkeletonScene } from "./skeleton-scene.js";
 import { matchMatrixPrecision } from "./module-matrix.js";
@@ -62,11 +61,6 @@ const DETACHED_FOR_GOOD = [
   "detached:skeleton",
   "The skeleton was disposed: the IK disposed itself. Dispose the IK with the character.",
 ] as const;
-
-/** The skeletons an IK is attached to (one IK per skeleton). */
-const attached = new WeakMap<Skeleton, FullBodyBipedIK>();
-/** The pelvis node of each attached IK: the skeletons of a glTF model's skins share their nodes. */
-const attachedNodes = new WeakMap<TransformNode, FullBodyBipedIK>();
 
 /** The part of an asset container the Inspector's settings look in. */
 interface ContainerMeshes {
@@ -284,14 +278,12 @@ export class FullBodyBipedIK {
       const container = (skeleton as unknown as SkeletonContainerState)._parentContainer as ContainerMeshes | null;
       for (const mesh of container?.meshes ?? []) if (mesh.skeleton === skeleton) this.inspector.attach(mesh);
     }
-    attached.set(skeleton, this);
-    const pelvis = references.pelvis.getTransformNode();
-    if (pelvis !== null) attachedNodes.set(pelvis, this);
     claimNodes(this, this.rig.nodes);
     claimNodes(this, this.rig.bones);
     SceneUpdater.for(scene).add(this);
-    // what grounds this body (a GrounderIK's legs) moves before it
-    setBodySolver(skeleton, this);
+    // one IK per skeleton and per pelvis node (body-solver.ts); what grounds this body (a GrounderIK's legs, on this
+    // skeleton or another over the same nodes) moves before it
+    setBodySolver(skeleton, this, references.pelvis.getTransformNode());
   }
 
   /**
@@ -308,7 +300,7 @@ export class FullBodyBipedIK {
     const unknown = checkOptions("FullBodyBipedIK", options, FULL_BODY_BIPED_IK_OPTION_KINDS);
     matchMatrixPrecision();
     checkSkeletonScene(scene, skeleton);
-    if (attached.has(skeleton)) {
+    if (bodySolverOf(skeleton) !== null) {
       // two IKs would each take the other's output for the animated pose: dispose the first one before
       throw new FBBIKError([
         `skeleton "${skeleton.name}" already has a FullBodyBipedIK; dispose it before creating another one`,
@@ -316,8 +308,8 @@ export class FullBodyBipedIK {
     }
     const { references, warnings } = resolveReferences(skeleton, options.references ?? {});
     const pelvis = references.pelvis.getTransformNode();
-    const other = pelvis === null ? undefined : attachedNodes.get(pelvis);
-    if (other !== undefined) {
+    const other = pelvis === null ? null : bodySolverOnNode(pelvis);
+    if (other !== null) {
       throw new FBBIKError([
         `skeleton "${skeleton.name}" moves the same nodes as skeleton "${other.skeleton.name}", which already has ` +
           "a FullBodyBipedIK (a glTF model has a skeleton per skin, all on the same nodes): that one IK drives " +
@@ -716,10 +708,8 @@ export class FullBodyBipedIK {
     // the other IK components on this skeleton take their output off too (each before the one below it)
     updater.takeOff(this.skeleton);
     updater.remove(this);
-    if (bodySolverOf(this.skeleton) === this) setBodySolver(this.skeleton, null);
-    if (attached.get(this.skeleton) === this) attached.delete(this.skeleton);
-    const pelvis = this.references.pelvis.getTransformNode();
-    if (pelvis !== null && attachedNodes.get(pelvis) === this) attachedNodes.delete(pelvis);
+    if (bodySolverOf(this.skeleton) === this)
+      setBodySolver(this.skeleton, null, this.references.pelvis.getTransformNode());
     releaseNodes(this, this.rig.nodes);
     releaseNodes(this, this.rig.bones);
     try {

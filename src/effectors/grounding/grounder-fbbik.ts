@@ -29,6 +29,7 @@ import { disposeWith, notifyDisposed } from "../../babylon/dispose-notice.js";
 import { EnableFade, EnablePass } from "../../babylon/enable-fade.js";
 import { type IKSettingsObject, applySettings, serializeSettings } from "../../babylon/ik-settings.js";
 import { grounderSettings } from "./grounder-settings.js";
+import { readLegInputs } from "./leg-reader.js";
 
 export { type GrounderFBBIKOptions, GrounderSpineEffector } from "./grounder-fbbik-options.js";
 
@@ -40,7 +41,6 @@ const boneRotation = new Quat();
 const tv2 = new Vec3();
 const target = new Vec3();
 const bv = new Vector3();
-const bv2 = new Vector3();
 const tq = new Quat();
 const IDENTITY = new Quat();
 const sceneSeconds = new NumberRef();
@@ -144,8 +144,8 @@ export class GrounderFBBIK {
   /** The current spine offset (world). */
   readonly spineOffset = new Vector3();
   private readonly footIds: [number, number];
-  private readonly calfIds: [number, number];
-  private readonly thighIds: [number, number];
+  /** Per leg (left, right), the rig ids of its thigh, calf and foot. */
+  private readonly legIds: readonly [Int32Array, Int32Array];
   private readonly pelvisId: number;
   private readonly feet: [BabylonEffector, BabylonEffector];
   private readonly previousMaintain: [number, number];
@@ -203,8 +203,10 @@ export class GrounderFBBIK {
 
     const refs = ik.references;
     this.footIds = [rig.idOf(refs.leftFoot), rig.idOf(refs.rightFoot)];
-    this.calfIds = [rig.idOf(refs.leftCalf), rig.idOf(refs.rightCalf)];
-    this.thighIds = [rig.idOf(refs.leftThigh), rig.idOf(refs.rightThigh)];
+    this.legIds = [
+      Int32Array.of(rig.idOf(refs.leftThigh), rig.idOf(refs.leftCalf), rig.idOf(refs.leftFoot)),
+      Int32Array.of(rig.idOf(refs.rightThigh), rig.idOf(refs.rightCalf), rig.idOf(refs.rightFoot)),
+    ];
     this.pelvisId = rig.idOf(refs.pelvis);
     this.feet = [ik.solver.leftFootEffector, ik.solver.rightFootEffector];
     // FinalIK: the feet keep the rotation the grounder gives them through the solve
@@ -447,28 +449,8 @@ export class GrounderFBBIK {
       root,
       root !== null && root === this.ik.rig.characterRoot ? this.ik.characterForward : null,
     );
-    for (let i = 0; i < 2; i++) {
-      const leg = g.legs[i]!;
-      rig.getWorldPosition(this.footIds[i]!, bv);
-      const f = leg.footPosition;
-      f.x = bv.x;
-      f.y = bv.y;
-      f.z = bv.z;
-      // the leg's reach, read from this frame's pose (a clip may scale or stretch the leg)
-      rig.getWorldPosition(this.calfIds[i]!, bv2);
-      const lx = bv.x - bv2.x;
-      const ly = bv.y - bv2.y;
-      const lz = bv.z - bv2.z;
-      rig.getWorldPosition(this.thighIds[i]!, bv);
-      const t = leg.thighPosition;
-      t.x = bv.x;
-      t.y = bv.y;
-      t.z = bv.z;
-      const ux = bv.x - bv2.x;
-      const uy = bv.y - bv2.y;
-      const uz = bv.z - bv2.z;
-      leg.legLength = Math.sqrt(lx * lx + ly * ly + lz * lz) + Math.sqrt(ux * ux + uy * uy + uz * uz);
-    }
+    const legs = g.legs;
+    for (let i = 0; i < 2; i++) readLegInputs(rig, this.legIds[i]!, legs[i]!);
   }
 
   private apply(): void {

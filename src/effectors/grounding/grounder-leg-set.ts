@@ -1,6 +1,5 @@
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
-import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { BabylonRig } from "../../babylon/babylon-rig.js";
 import { isAncestorBone } from "../../babylon/bone-chain.js";
 import type { CCDIK, FABRIK } from "../../babylon/chain-ik.js";
@@ -9,12 +8,11 @@ import { worldDeltaToComponent } from "../../babylon/world-delta.js";
 import { NumberRef } from "../../math/number-ref.js";
 import { Quat, multiply, slerpByRef } from "../../math/quat.js";
 import type { Grounding } from "./grounding.js";
+import { readLegInputs } from "./leg-reader.js";
 
 /** A leg a grounder drives: a LimbIK, or a CCDIK or FABRIK chain; its last bone is the foot. */
 export type GrounderLeg = LimbIK | CCDIK | FABRIK;
 
-const bv = new Vector3();
-const bv2 = new Vector3();
 const tq = new Quat();
 const tq2 = new Quat();
 const IDENTITY = new Quat();
@@ -71,33 +69,8 @@ export class GrounderLegSet {
 
   /** Each leg's hip, foot and reach from `rig`'s pose (the animation's) into the solver. */
   readInputs(rig: BabylonRig): void {
-    const g = this.solver;
-    for (let i = 0; i < this.legIds.length; i++) {
-      const ids = this.legIds[i]!;
-      const leg = g.legs[i]!;
-      rig.getWorldPosition(ids[0]!, bv);
-      const t = leg.thighPosition;
-      t.x = bv.x;
-      t.y = bv.y;
-      t.z = bv.z;
-      // the leg's reach, read from this frame's pose (a clip may scale or stretch the leg)
-      let length = 0;
-      for (let k = 1; k < ids.length; k++) {
-        rig.getWorldPosition(ids[k]!, bv2);
-        const dx = bv2.x - bv.x;
-        const dy = bv2.y - bv.y;
-        const dz = bv2.z - bv.z;
-        length += Math.sqrt(dx * dx + dy * dy + dz * dz);
-        bv.x = bv2.x;
-        bv.y = bv2.y;
-        bv.z = bv2.z;
-      }
-      leg.legLength = length;
-      const f = leg.footPosition;
-      f.x = bv.x;
-      f.y = bv.y;
-      f.z = bv.z;
-    }
+    const legs = this.solver.legs;
+    for (let i = 0; i < this.legIds.length; i++) readLegInputs(rig, this.legIds[i]!, legs[i]!);
   }
 
   /** Aims leg `i` at its foot's ground for this solve at {@link weight}, keeping its foot's rotation before it. */

@@ -1,4 +1,5 @@
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
+import type { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { OptionKinds } from "../../babylon/option-check.js";
@@ -32,6 +33,11 @@ export interface GrounderQuadrupedOptions extends GrounderOptions {
   maintainHeadRotationWeight?: number;
   /** For skeletons without linked TransformNodes: the mesh the skeleton deforms (default: the first one). */
   mesh?: AbstractMesh;
+  /**
+   * The axis of `root`, in its own frame, the creature faces ({@link GrounderQuadruped.characterForward}). Default:
+   * the root's axis nearest the way from the hind hips to the fore hips.
+   */
+  characterForward?: Vector3;
 }
 
 /** The kinds of {@link GrounderQuadrupedOptions}, for the check at create. */
@@ -47,4 +53,5 @@ export const GROUNDER_QUADRUPED_OPTION_KINDS: OptionKinds<GrounderQuadrupedOptio
   maxForeLegOffset: "number",
   maintainHeadRotationWeight: "number",
   mesh: "object",
+  characterForward: "object",
 };

@@ -1,9 +1,12 @@
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { type IKSettingsObject, applySettings, serializeSettings } from "../../babylon/ik-settings.js";
 import { NumberRef } from "../../math/number-ref.js";
 import { Quat, slerpByRef } from "../../math/quat.js";
 import { isAncestorBone } from "../../babylon/bone-chain.js";
+import type { BabylonRig } from "../../babylon/babylon-rig.js";
+import { nodeFacingAxisToRef } from "../../babylon/character-forward.js";
 import { type GrounderLeg, GrounderLegSet, legProblems } from "./grounder-leg-set.js";
 import { GROUNDER_QUADRUPED_OPTION_KINDS, type GrounderQuadrupedOptions } from "./grounder-quadruped-options.js";
 import { grounderQuadrupedSettings } from "./grounder-settings.js";
@@ -68,6 +71,13 @@ export class GrounderQuadruped extends LegGrounder {
   maxForeLegOffset: number;
   /** [0, 1] How much the head keeps its animated world rotation. Default 0.5. */
   maintainHeadRotationWeight = 0.5;
+  /**
+   * The axis of {@link root}, in its own frame, the creature faces: the forward the body pitches along and the probes
+   * take (`quality` Simple, a `footCenterOffset`, Best's sampled sphere). Default: the root's axis nearest the way
+   * from the hind hips to the fore hips at create (±x or ±z; a root facing its +z gets +z exactly); +z without a
+   * root. Set it, in place, for another root.
+   */
+  readonly characterForward = new Vector3(0, 0, 1);
   /** The body's placement: the two needs, the pitch, the moves. */
   private readonly body = new QuadrupedBody();
   private readonly pelvisId: number;
@@ -109,6 +119,8 @@ export class GrounderQuadruped extends LegGrounder {
       ...(this.headId >= 0 ? [{ bone: this.headId, position: false }] : []),
     ]);
     if (options.characterRoot === undefined) this.characterRoot = this.root;
+    if (options.characterForward !== undefined) this.characterForward.copyFrom(options.characterForward).normalize();
+    else if (this.root !== null) hipsFacingAxisToRef(this.rig, this.root, legs, forelegs, this.characterForward);
     this.forelegSolver = this.createGrounding(forelegs.length, options, "forelegSolver");
     this.hindSet = new GrounderLegSet(this.rig, legs, this.solver);
     this.foreSet = new GrounderLegSet(this.rig, forelegs, this.forelegSolver);
@@ -200,8 +212,8 @@ export class GrounderQuadruped extends LegGrounder {
     body.setAnimated(bv, false);
     const head = this.headId;
     if (head >= 0) rig.getWorldRotation(head, headWorld);
-    this.rootReader.read(hind, this.root, null);
-    this.rootReader.read(fore, this.root, null);
+    this.rootReader.read(hind, this.root, this.characterForward);
+    this.rootReader.read(fore, this.root, this.characterForward);
     this.hindSet.readInputs(rig);
     this.foreSet.readInputs(rig);
     hind._step();
@@ -231,6 +243,25 @@ export class GrounderQuadruped extends LegGrounder {
     }
     rig.write();
   }
+}
+
+/**
+ * Into `out`, the axis of `root` nearest the way from the hind legs' hips to the forelegs' (a creature faces its
+ * forelegs whatever its root's axes: a `.babylon` root facing −z, a controller turned a quarter).
+ */
+function hipsFacingAxisToRef(
+  rig: BabylonRig,
+  root: TransformNode,
+  legs: readonly GrounderLeg[],
+  forelegs: readonly GrounderLeg[],
+  out: Vector3,
+): void {
+  const mean = (set: readonly GrounderLeg[]): Vector3 => {
+    const sum = new Vector3();
+    for (const leg of set) sum.addInPlace(rig.getWorldPosition(rig.idOf(leg.bones[0]!), new Vector3()));
+    return sum.scaleInPlace(1 / set.length);
+  };
+  nodeFacingAxisToRef(root, mean(forelegs).subtractInPlace(mean(legs)), out);
 }
 
 /** Why the legs and bones given to GrounderQuadruped cannot be used (none: empty). */

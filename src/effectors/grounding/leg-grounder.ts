@@ -12,7 +12,7 @@ import type { RigComponent } from "../../babylon/rig-component.js";
 import { FadeClock, sceneDeltaSecondsToRef } from "../../babylon/scene-time.js";
 import { EnableFade, EnablePass } from "../../babylon/enable-fade.js";
 import { IKUpdateOrder, type SceneUpdatable, SceneUpdater } from "../../babylon/scene-updater.js";
-import { bodySolverOf, watchBodySolver } from "../../babylon/body-solver.js";
+import { bodySolverOver, watchBodySolver } from "../../babylon/body-solver.js";
 import { NumberRef } from "../../math/number-ref.js";
 import { FBBIKError } from "../../solver/errors.js";
 import type { BabylonGroundRaycast } from "./babylon-ground-raycast.js";
@@ -140,7 +140,7 @@ export abstract class LegGrounder {
     this.order = this.firstLegOrder() - 1;
     for (const leg of legs) leg._legDriver = this;
     SceneUpdater.for(this.scene).add(this);
-    this.unwatchBody = watchBodySolver(skeleton, () => this.placeLegs());
+    this.unwatchBody = watchBodySolver(this.scene, () => this.placeLegs());
     this.placeLegs();
   }
 
@@ -152,7 +152,11 @@ export abstract class LegGrounder {
    */
   private placeLegs(): void {
     if (this.disposed) return;
-    const body = bodySolverOf(this.skeleton);
+    // the skeleton's FBBIK, or one on another skeleton over the same nodes (a glTF model's other skin)
+    const body = bodySolverOver(
+      this.skeleton,
+      this.drivenLegs.map((leg) => leg.bones[0]!),
+    );
     const before = body === null ? null : (body.updateOrder ?? IKUpdateOrder.FullBody) - BODY_LEAD;
     for (const leg of this.drivenLegs) leg._placeAt(before);
     const order = this.firstLegOrder() - 1;
