@@ -260,6 +260,7 @@ export abstract class RigComponent {
         ),
       );
     }
+    settings.push(...this.inspectorExtras(label));
     settings.push(
       secondsSetting(
         "enableFadeSeconds",
@@ -278,6 +279,11 @@ export abstract class RigComponent {
       warn: (cause, message) => this.warn(cause, message),
     });
     if (this.showInInspector) this.inspectorSettings.attach(this.skeleton);
+  }
+
+  /** The subclass's own settings to show in the Inspector after its weights (none by default). */
+  protected inspectorExtras(_label: string): InspectorSetting[] {
+    return [];
   }
 
   /**

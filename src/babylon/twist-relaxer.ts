@@ -9,6 +9,7 @@ import { isAncestorBone } from "./bone-chain.js";
 import { TWIST_RELAXER_FIELDS } from "./family-settings.js";
 import type { FullBodyBipedIK } from "./full-body-biped-ik.js";
 import type { IKSettingsGroup } from "./ik-settings.js";
+import { type InspectorSetting, weightSetting } from "./inspector-settings.js";
 import type { OptionKinds } from "./option-check.js";
 import { RIG_COMPONENT_OPTION_KINDS, RigComponent, type RigComponentOptions } from "./rig-component.js";
 import { IKUpdateOrder } from "./scene-updater.js";
@@ -106,6 +107,21 @@ export class TwistRelaxer extends RigComponent {
     if (options.parentChildCrossfade !== undefined) this.solver.parentChildCrossfade = options.parentChildCrossfade;
     if (options.twistAngleOffset !== undefined) this.solver.twistAngleOffset = options.twistAngleOffset;
     this.attach(follows ? [bone, child!] : [bone]);
+  }
+
+  /** Shows the crossfade in Babylon's Inspector beside the weight (`twistrelaxer_<bone>_parentChildCrossfade`). */
+  protected override inspectorExtras(label: string): InspectorSetting[] {
+    const s = this.solver;
+    return [
+      weightSetting(
+        "parentChildCrossfade",
+        `${label} parent-child crossfade`,
+        () => s.parentChildCrossfade,
+        (v) => {
+          s.parentChildCrossfade = v;
+        },
+      ),
+    ];
   }
 
   /**

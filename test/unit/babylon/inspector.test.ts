@@ -200,9 +200,9 @@ describe("FullBodyBipedIK in Babylon's Inspector", () => {
     ];
     const skeleton = m.skeleton as unknown as Record<string, number | boolean>;
     const names = m.skeleton.inspectableCustomProperties.filter(isSetting).map((e) => e.propertyName);
-    // three settings each (CCDIK, FABRIK and LimbIK four: their rotation weight), no name twice (two chains on one
-    // skeleton do not collide)
-    expect(names.length).toBe(3 * family.length + 3);
+    // three settings each (CCDIK, FABRIK and LimbIK four: their rotation weight; TwistRelaxer four: its crossfade),
+    // no name twice (two chains on one skeleton do not collide)
+    expect(names.length).toBe(3 * family.length + 4);
     expect(new Set(names).size).toBe(names.length);
     expect(names).toContain(`ccdik_${r.leftUpperArm.name.replace(/[^A-Za-z0-9_]/g, "_")}_weight`);
     for (const c of family) {
@@ -227,6 +227,12 @@ describe("FullBodyBipedIK in Babylon's Inspector", () => {
     expect(rotation.propertyName).toMatch(/^limbik_.*_rotationWeight$/);
     skeleton[rotation.propertyName] = 0;
     expect(limb.solver.ikRotationWeight).toBe(0);
+    // TwistRelaxer: its crossfade beside the weight
+    const relax = family[7] as TwistRelaxer;
+    const crossfade = relax.inspector.inspectables[2]!;
+    expect(crossfade.propertyName).toMatch(/^twistrelaxer_.*_parentChildCrossfade$/);
+    skeleton[crossfade.propertyName] = 0.25;
+    expect(relax.solver.parentChildCrossfade).toBe(0.25);
     for (const c of family) c.dispose();
     expect(m.skeleton.inspectableCustomProperties).toEqual([]);
     expect(names.some((n) => n in skeleton)).toBe(false);
