@@ -225,6 +225,9 @@ export {
 export { LimbIK, type LimbIKOptions } from "./babylon/limb-ik.js";
 export { AimIK, type AimIKOptions } from "./babylon/aim-ik.js";
 export { LookAtIK, type LookAtBones, type LookAtIKOptions } from "./babylon/look-at-ik.js";
+export { PelvisConstraint } from "./limb/pelvis-constraint.js";
+export { BipedPelvis, type BipedPelvisOptions } from "./babylon/biped-pelvis.js";
+export { BipedIK, BIPED_IK_ORDER, type BipedIKOptions, type BipedIKSolvers } from "./babylon/biped-ik.js";
 export { TwistRelaxerSolver, type TwistRestPose } from "./limb/twist-relaxer-solver.js";
 export {
   TwistRelaxer,

@@ -1,6 +1,7 @@
 /**
  * The saved settings of the IK family (LimbIK, CCDIK, FABRIK, FABRIKRoot, AimIK, LookAtIK, JacobianIK,
- * TwistRelaxer): one list of fields per solver, walked both ways by `RigComponent.serialize` and `applySettings`.
+ * TwistRelaxer, BipedIK's pelvis): one list of fields per solver, walked both ways by `RigComponent.serialize` and
+ * `applySettings`.
  * @module
  */
 import type { IKSolverCCD } from "../ccd/ik-solver-ccd.js";
@@ -99,6 +100,12 @@ export const TWIST_RELAXER_FIELDS: Readonly<Record<string, IKSettingField>> = {
   weight: WEIGHT,
   parentChildCrossfade: WEIGHT,
   twistAngleOffset: NUMBER,
+};
+
+/** BipedIK's pelvis (BipedPelvis): the weights of its target position and rotation (offsets are runtime state). */
+export const PELVIS_FIELDS: Readonly<Record<string, IKSettingField>> = {
+  positionWeight: WEIGHT,
+  rotationWeight: WEIGHT,
 };
 
 /** JacobianIK's solver. */

@@ -48,6 +48,8 @@ export interface SceneUpdatable {
 export const IKUpdateOrder = {
   /** FullBodyBipedIK. */
   FullBody: 0,
+  /** BipedIK: its parts, in its own order (pelvis, feet, spine, aim, look-at, hands), after a full body. */
+  Biped: 50,
   /** AimIK. */
   Aim: 100,
   /** LookAtIK. */

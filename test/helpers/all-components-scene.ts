@@ -5,7 +5,8 @@
  * now and then), colliders and TwistRelaxer's forearms, under an IKLevelOfDetail switching it between Full and Cheap; its twin in the same
  * scene carries the family (LimbIK, AimIK, LookAtIK, CCDIK with joint limits and colliders, FABRIK, FABRIKRoot,
  * JacobianIK); a third UAL walks on LimbIK legs grounded by GrounderIK, one foot on a step; RiggedFigure.babylon
- * (plain Bones) an FBBIK with a grounder and modifiers, a LookAtIK and a limited CCDIK. Components fade off and on
+ * (plain Bones) an FBBIK with a grounder and modifiers, a LookAtIK and a limited CCDIK; a fourth UAL on BipedIK,
+ * its feet grounded by GrounderIK. Components fade off and on
  * over enableFadeSeconds, reversed mid-fade.
  */
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
@@ -16,6 +17,7 @@ import type { Mesh } from "@babylonjs/core/Meshes/mesh.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { Scene } from "@babylonjs/core/scene.js";
 import { AimIK } from "../../src/babylon/aim-ik.js";
+import { BipedIK } from "../../src/babylon/biped-ik.js";
 import { resolveBipedReferences } from "../../src/babylon/biped-references.js";
 import { BoneCollider } from "../../src/babylon/bone-collider.js";
 import { CCDIK, FABRIK, FABRIKRoot } from "../../src/babylon/chain-ik.js";
@@ -293,6 +295,26 @@ export async function allComponentsScene(events = { hits: true, shots: true, int
     raycast: StaticGroundRaycast.fromMeshes([ground, stair]).raycast,
   });
 
+  // a fourth UAL on BipedIK: every part weighted, its feet grounded by GrounderIK, its pelvis offset
+  const bipedModel = m.container.instantiateModelsToScene((n) => `biped_${n}`, false, { doNotInstantiate: true });
+  (bipedModel.rootNodes[0] as TransformNode).position.set(2 * h, 0, -3 * h);
+  for (const g of bipedModel.animationGroups) g.start(true);
+  const biped = BipedIK.create(scene, bipedModel.skeletons[0]!, FADE);
+  const bs = biped.solvers;
+  const br = biped.references;
+  for (const part of [bs.leftHand, bs.rightHand, bs.spine, bs.aim, bs.lookAt]) part.solver.ikPositionWeight = 1;
+  bs.pelvis.positionOffset.set(0, -0.03 * h, 0);
+  bs.pelvis.solver.rotationWeight = 0.5;
+  const bipedGrounder = GrounderIK.create([bs.leftFoot, bs.rightFoot], br.pelvis, {
+    raycast: StaticGroundRaycast.fromMeshes([ground]).raycast,
+  });
+  const bipedHands = [br.leftHand, br.rightHand].map((b) =>
+    ring(worldPos(b).add(new Vector3(0, 0, 0.1 * h)), 0.05 * h, 32),
+  );
+  const bipedTop = worldPos(br.spine[br.spine.length - 1]!);
+  const bipedLooks = ring(bipedTop.add(new Vector3(0, 0.2 * h, h)), 0.3 * h, 32);
+  const bipedSpines = ring(bipedTop, 0.02 * h, 32);
+
   // --- C: RiggedFigure.babylon (plain Bones) in a scene of its own
   const c = await loadModel("RiggedFigureBabylon");
   open.push(c);
@@ -347,6 +369,8 @@ export async function allComponentsScene(events = { hits: true, shots: true, int
     cIk,
     cArm,
     ...walkerLegs,
+    bs.leftHand,
+    bs.pelvis,
   ];
   const flip = (xs: { enabled: boolean }[]): void => {
     for (let i = 0; i < xs.length; i++) xs[i]!.enabled = !xs[i]!.enabled;
@@ -403,6 +427,11 @@ export async function allComponentsScene(events = { hits: true, shots: true, int
     deck.position.copyFrom(decks[f % 32]!);
     cLook.targetPosition.copyFrom(cLooks[f % 32]!);
     cArm.targetPosition.copyFrom(cReaches[f % 32]!);
+    bs.leftHand.targetPosition.copyFrom(bipedHands[0]![f % 32]!);
+    bs.rightHand.targetPosition.copyFrom(bipedHands[1]![f % 32]!);
+    bs.spine.targetPosition.copyFrom(bipedSpines[f % 32]!);
+    bs.aim.targetPosition.copyFrom(bipedLooks[(f + 8) % 32]!);
+    bs.lookAt.targetPosition.copyFrom(bipedLooks[f % 32]!);
     for (let i = 0; i < 3; i++) palm.targetPositions[i]!.copyFrom(tips[i]!);
     step(scene, clip, f);
     layer.onBeforeRenderObservable.notifyObservers(layer);
@@ -422,6 +451,8 @@ export async function allComponentsScene(events = { hits: true, shots: true, int
     tilt,
     amplifier,
     walkerGrounder,
+    biped,
+    bipedGrounder,
     dispose: () => {
       for (const x of open) x.dispose();
     },

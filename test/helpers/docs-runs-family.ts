@@ -7,6 +7,7 @@ import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { expect } from "vitest";
 import {
+  type BipedIK,
   type CCDIK,
   type FABRIK,
   type FABRIKRoot,
@@ -140,6 +141,18 @@ export const FAMILY_RUNS: Record<string, ExampleRun> = {
     expectNear("left hand on the grip", world.pos("leftHand"), world.nodePos(grip), 1e-3 * world.h);
     expect(angleDeg(worldRotation(world.node("leftHand")), worldRotation(grip))).toBeLessThan(0.5);
     expectNoWarnings(arm);
+  },
+
+  async "BipedIK: FinalIK's lighter biped IK, from the family's parts"({ world, load }) {
+    const m = await world.model();
+    const grip = nodeAt(m.scene, "grip", world.armReach("left", new Vector3(-0.3, 0.3, 1)));
+    const hips = world.pos("hips");
+    world.globals({ scene: m.scene, skeleton: m.skeleton, grip });
+    const biped = world.own((await load()).biped as BipedIK);
+    world.frames(2);
+    expectNear("left hand on the grip", world.pos("leftHand"), world.nodePos(grip), 1e-3 * world.h);
+    expectNear("the hips 0.1 lower", world.pos("hips"), hips.add(new Vector3(0, -0.1, 0)), 1e-3 * world.h);
+    for (const part of biped.parts) expectNoWarnings(part);
   },
 
   async "TwistRelaxer: forearms that share the hand's twist"({ world, load }) {

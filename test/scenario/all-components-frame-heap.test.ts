@@ -7,8 +7,8 @@
  * now and then) and colliders, under an IKLevelOfDetail switching it between Full and Cheap; its twin in the same
  * scene carries the family (LimbIK, AimIK, LookAtIK, CCDIK with joint limits and colliders, FABRIK, FABRIKRoot,
  * JacobianIK); a third UAL walking on LimbIK legs grounded by GrounderIK, one foot on a step; RiggedFigure.babylon
- * (plain Bones) an FBBIK with a grounder and modifiers, a LookAtIK and a limited CCDIK. Components fade off and on
- * over enableFadeSeconds, reversed mid-fade. In a fresh module graph (vitest.config.ts, HEAP).
+ * (plain Bones) an FBBIK with a grounder and modifiers, a LookAtIK and a limited CCDIK; a fourth UAL on BipedIK
+ * (every part weighted, its feet grounded by GrounderIK). Components fade off and on over enableFadeSeconds, reversed mid-fade. In a fresh module graph (vitest.config.ts, HEAP).
  */
 import { expect, it } from "vitest";
 import { IKLevel } from "../../src/babylon/lod/lod-character.js";
