@@ -85,6 +85,37 @@ describe.each(GLTF)("TwistRelaxer behind an FBBIK on $label", (c) => {
       expect(auto.warningsRaised).toEqual([]);
     },
   );
+
+  it.skipIf(!modelAvailable(c.name))(
+    "a hand turned past the half turn, and back and forth across it, does not flip the forearm",
+    async () => {
+      const { m } = await loadCase(c, true);
+      const arm = twistedArm(m);
+      TwistRelaxer.create(m.scene, arm.forearm);
+      // up past the half turn and back (5° steps), to and fro across it (6°), on down
+      const path: number[] = [];
+      for (let d = 150; d <= 215; d += 5) path.push(d);
+      for (let d = 210; d >= 180; d -= 5) path.push(d);
+      for (let k = 0; k < 6; k++) path.push(k % 2 === 0 ? 177 : 183);
+      for (let d = 175; d >= 150; d -= 5) path.push(d);
+      let previous = Number.NaN;
+      let worstStep = 0;
+      for (const degrees of path) {
+        arm.turn(degrees * DEG);
+        for (let f = 0; f < 2; f++) m.scene.render();
+        // the forearm's twist unwrapped against the last frame's (it may pass a half turn)
+        const elbow = arm.twist(arm.upper, arm.forearm);
+        if (!Number.isNaN(previous)) {
+          const step = Math.abs(elbow - previous);
+          worstStep = Math.max(worstStep, Math.min(step, 2 * Math.PI - step));
+        }
+        previous = elbow;
+      }
+      report(`${c.label} across the half turn: the forearm's largest step (°)`, worstStep / DEG);
+      // half the hand's largest step (183° → 175°: 4.00°); main flipped 177–178° at each crossing of the half turn
+      expect(worstStep).toBeLessThan(4.1 * DEG);
+    },
+  );
 });
 
 describe.each(ALL)("TwistRelaxer behind BipedIK's hand on $label", (c) => {
