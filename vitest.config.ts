@@ -25,6 +25,7 @@ export const HEAP = [
   "test/scenario/hook-fade-frame-heap.test.ts",
   "test/scenario/hooked-frame-heap.test.ts",
   "test/scenario/modifier-frame-heap.test.ts",
+  "test/scenario/qa23-biped-ik-frame-heap.test.ts",
   "test/scenario/twist-relaxer-frame-heap.test.ts",
   "test/unit/ccd/ccd.test.ts",
   "test/unit/colliders/collider-set.test.ts",

@@ -55,7 +55,8 @@ export interface ArmTwistRelaxers {
  * lies between its parent's and its child's (measured from the rest pose, the most relaxed one). A hand turned by
  * the IK twists the wrist alone, and the skin there pinches; relaxing the forearm (parent the upper arm, child the
  * hand) or a twist bone spreads that twist along the forearm. The child keeps its world rotation and the bone its
- * direction: only the twist changes. Solves after every other IK of the scene ({@link IKUpdateOrder}.Twist).
+ * direction: only the twist changes. A hand carried past a half turn keeps the bone's side for 45° more, so it does
+ * not flip at 180°. Solves after every other IK of the scene ({@link IKUpdateOrder}.Twist).
  *
  * ```ts
  * const relax = TwistRelaxer.create(scene, forearm, { parentChildCrossfade: 0.5 });

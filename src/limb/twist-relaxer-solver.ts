@@ -37,12 +37,16 @@ const fromParent = new Vec3();
 const fromChild = new Vec3();
 const tv = new Vec3();
 const tw = new Vec3();
+/** How far past a half turn the twist between parent and child keeps to the side it came from (hysteresis). */
+const PAST_HALF_TURN = Math.PI / 4;
 
 /**
  * FinalIK's TwistRelaxer, engine-neutral: turns a bone about its own axis (toward its child) so that its twist
  * lies between its parent's and its child's, each measured from the rest pose (the most relaxed one), by
  * {@link parentChildCrossfade}. Only the twist changes: the bone keeps its direction, and a child under it keeps
  * its rotation, so a hand turned by the IK stays where the IK put it while the forearm takes part of its twist.
+ * A twist between parent and child carried past the half turn keeps its side for up to 45° beyond it (not FinalIK's
+ * flip at the half turn itself).
  */
 export class TwistRelaxerSolver {
   /** How much of the relaxing applies, 0 to 1 (0: the bones are not touched). */
@@ -67,6 +71,8 @@ export class TwistRelaxerSolver {
   private readonly acrossInParent = new Vec3();
   private readonly axisInChild = new Vec3();
   private readonly acrossInChild = new Vec3();
+  /** The last relax's twist from the parent to the child (NaN before the first): the side it is on. */
+  private lastBetween = Number.NaN;
 
   /**
    * Measures the twist axis and the relaxed twist from `rest`. Throws {@link FBBIKError} when the bone has no
@@ -116,7 +122,13 @@ export class TwistRelaxerSolver {
     const toParent = Math.atan2(dot(tv, axis), dot(own, fromParent));
     // a twist of exactly half a turn between them has no shorter side: atan2 picks one, never NaN
     cross(tv, fromParent, fromChild);
-    const between = Math.atan2(dot(tv, axis), dot(fromParent, fromChild));
+    let between = Math.atan2(dot(tv, axis), dot(fromParent, fromChild));
+    // a twist carried past the half turn stays on its side (up to PAST_HALF_TURN beyond it), not flipping the bone
+    // to the other side in one frame, and a hand held at the half turn does not flip it to and fro
+    const last = this.lastBetween;
+    if (between - last > Math.PI && between - 2 * Math.PI >= -Math.PI - PAST_HALF_TURN) between -= 2 * Math.PI;
+    else if (last - between > Math.PI && between + 2 * Math.PI <= Math.PI + PAST_HALF_TURN) between += 2 * Math.PI;
+    this.lastBetween = between;
     const turn = (toParent + this.parentChildCrossfade * between + this.twistAngleOffset) * (w < 1 ? w : 1);
     if (!Number.isFinite(turn) || turn === 0) return;
     fromAxisAngle(tq, axis, turn);

@@ -51,18 +51,25 @@ export function isUniformWithin(s: ArrayLike<number>, o: number, tolerance: numb
   return (dxy < 0 ? -dxy : dxy) <= e && (dyz < 0 ? -dyz : dyz) <= e;
 }
 
-/** Rows of diag(sx, sy, sz) · R(q) (row vectors: row k is q applied to axis k, times s_k) into m at o. */
+/**
+ * Rows of diag(sx, sy, sz) · R(q) (row vectors: row k is q applied to axis k, times s_k) into m at o; q read from
+ * `r` at `ro`, the scale from `s` at `so` (arrays, not doubles: see ARCHITECTURE.md, "Doubles across calls").
+ */
 export function rotationRows(
-  x: number,
-  y: number,
-  z: number,
-  w: number,
-  sx: number,
-  sy: number,
-  sz: number,
+  r: Float64Array,
+  ro: number,
+  s: Float64Array,
+  so: number,
   m: Float64Array,
   o: number,
 ): void {
+  const x = r[ro]!;
+  const y = r[ro + 1]!;
+  const z = r[ro + 2]!;
+  const w = r[ro + 3]!;
+  const sx = s[so]!;
+  const sy = s[so + 1]!;
+  const sz = s[so + 2]!;
   m[o] = sx * (1 - 2 * (y * y + z * z));
   m[o + 1] = sx * 2 * (x * y + w * z);
   m[o + 2] = sx * 2 * (x * z - w * y);

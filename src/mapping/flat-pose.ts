@@ -555,19 +555,7 @@ export class FlatPose implements IKPose {
 
   /** The linear part of an aligned bone (its per-axis scale, then its rotation) into clin, for its children. */
   private alignedLinear(i: number): void {
-    const r = this.crot;
-    const s = this.cscl;
-    rotationRows(
-      r[i * 4]!,
-      r[i * 4 + 1]!,
-      r[i * 4 + 2]!,
-      r[i * 4 + 3]!,
-      s[i * 3]!,
-      s[i * 3 + 1]!,
-      s[i * 3 + 2]!,
-      this.clin,
-      i * 9,
-    );
+    rotationRows(this.crot, i * 4, this.cscl, i * 3, this.clin, i * 9);
   }
 
   /**
@@ -575,11 +563,9 @@ export class FlatPose implements IKPose {
    * part (9 numbers as rows at q in `pm`).
    */
   private shearedLinear(i: number, pm: Float64Array, q: number): void {
-    const r = this.lrot;
-    const s = this.lscl;
     const m = this.clin;
     const o = i * 9;
-    rotationRows(r[i * 4]!, r[i * 4 + 1]!, r[i * 4 + 2]!, r[i * 4 + 3]!, s[i * 3]!, s[i * 3 + 1]!, s[i * 3 + 2]!, m, o);
+    rotationRows(this.lrot, i * 4, this.lscl, i * 3, m, o);
     for (let row = 0; row < 9; row += 3) {
       const a = m[o + row]!;
       const b = m[o + row + 1]!;

@@ -5,7 +5,7 @@
  * construction (the end of a randomly posed copy of the chain, computed on world positions).
  */
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
-import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { type Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import { resolveBipedReferences } from "../../src/babylon/biped-references.js";
 import type { LoadedModel, ModelName } from "./babylon-scene.js";
@@ -63,6 +63,14 @@ export function bonePos(m: LoadedModel, bone: Bone): Vector3 {
   return bone.getAbsolutePosition(skinnedMesh(m));
 }
 
+/** A bone's world matrix where Babylon renders it: its linked node's, else the bone's on its mesh (a copy). */
+export function boneMatrix(m: LoadedModel, bone: Bone): Matrix {
+  const node = bone.getTransformNode();
+  if (node !== null) return node.computeWorldMatrix(true).clone();
+  m.skeleton.computeAbsoluteMatrices(true);
+  return bone.getAbsoluteMatrix().multiply(skinnedMesh(m).computeWorldMatrix(true));
+}
+
 /** Sum of the distances between consecutive bones (world units). */
 export function chainLength(points: readonly Vector3[]): number {
   let sum = 0;
@@ -77,6 +85,25 @@ export function poseSnapshot(m: LoadedModel): number[][] {
     if (n === null) return [...b.getLocalMatrix().m];
     return [...n.position.asArray(), ...(n.rotationQuaternion?.asArray() ?? []), ...n.scaling.asArray()];
   });
+}
+
+/**
+ * Renders `a` and `b` together `frames` times: how many bone-frames of `a` differ from `b`'s, bit for bit, and how
+ * many of `b`'s moved from its first pose (the animation plays).
+ */
+export function lockstep(a: LoadedModel, b: LoadedModel, frames: number): { differing: number; animated: number } {
+  const changed = (x: number[][], y: number[][]) => x.filter((row, i) => row.some((v, j) => v !== y[i]![j])).length;
+  const first = poseSnapshot(b);
+  let differing = 0;
+  let animated = 0;
+  for (let f = 0; f < frames; f++) {
+    a.scene.render();
+    b.scene.render();
+    const sb = poseSnapshot(b);
+    differing += changed(poseSnapshot(a), sb);
+    animated += changed(sb, first);
+  }
+  return { differing, animated };
 }
 
 /** True when every number of the snapshot is finite. */

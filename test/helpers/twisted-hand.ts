@@ -66,23 +66,40 @@ export function twistedArm(m: LoadedModel): TwistedArm {
 
 /**
  * Twist of `child` relative to `parent` about the forearm's current axis, radians, from the arm's pose now: a
- * direction across the forearm, carried by each bone, flattened across the axis.
+ * direction across the forearm, carried by each bone, flattened across the axis. `world`: a bone's world matrix
+ * (default its linked node's; plain Bones need their mesh's, `boneMatrix` of model-limbs.ts).
  */
-export function twistProbe(upper: Bone, forearm: Bone, hand: Bone): (parent: Bone, child: Bone) => number {
-  const axis0 = axisOf(forearm, hand);
+export function twistProbe(
+  upper: Bone,
+  forearm: Bone,
+  hand: Bone,
+  world: (bone: Bone) => Matrix = boneWorld,
+): (parent: Bone, child: Bone) => number {
+  const axisNow = () => world(hand).getTranslation().subtract(world(forearm).getTranslation()).normalize();
+  const axis0 = axisNow();
   const across = Vector3.Cross(axis0, Math.abs(axis0.y) < 0.9 ? Vector3.Up() : Vector3.Right()).normalize();
   const local = new Map<Bone, Vector3>();
-  for (const b of [upper, forearm, hand]) local.set(b, Vector3.TransformNormal(across, boneWorld(b).invert()));
+  for (const b of [upper, forearm, hand]) local.set(b, Vector3.TransformNormal(across, world(b).invert()));
   return (parent, child) => {
-    const a = axisOf(forearm, hand);
+    const a = axisNow();
     const flat = (b: Bone) => {
-      const v = Vector3.TransformNormal(local.get(b)!, boneWorld(b));
+      const v = Vector3.TransformNormal(local.get(b)!, world(b));
       return v.subtract(a.scale(Vector3.Dot(v, a)));
     };
     const p = flat(parent);
     const c = flat(child);
     return Math.atan2(Vector3.Dot(a, Vector3.Cross(p, c)), Vector3.Dot(p, c));
   };
+}
+
+/** How far two world matrices' rotations are apart: the largest change of a unit axis (≈ the angle, radians). */
+export function turnBetween(a: Matrix, b: Matrix): number {
+  let worst = 0;
+  for (let row = 0; row < 3; row++) {
+    const axis = (m: Matrix) => new Vector3(m.m[row * 4]!, m.m[row * 4 + 1]!, m.m[row * 4 + 2]!).normalize();
+    worst = Math.max(worst, Vector3.Distance(axis(a), axis(b)));
+  }
+  return worst;
 }
 
 /** The forearm's world axis, toward the hand. */

@@ -84,3 +84,7 @@ export const MANNEQUIN_HUMANOID: Record<string, string> = {
   rightFoot: "foot.r",
   rightToes: "toes.r",
 };
+
+/** Mannequin.glb as a VRM 0.x avatar (`loadModel`'s `glb`): its hand tips renamed as VRoid's, not taken for hands. */
+export const mannequinAsVrm = (bytes: Uint8Array): Uint8Array =>
+  vrmFromGlb(bytes, MANNEQUIN_HUMANOID, { "hand.l": "J_Adj_L_HandTip", "hand.r": "J_Adj_R_HandTip" });

@@ -22,13 +22,13 @@ import {
   modelAvailable,
   proceduralIdle,
 } from "../helpers/babylon-scene.js";
-import { bonePos, posedEnd, poseSnapshot } from "../helpers/model-limbs.js";
+import { bipedReach, targetEveryPart } from "../helpers/character-cases.js";
+import { bonePos, lockstep, posedEnd, poseSnapshot } from "../helpers/model-limbs.js";
 import { Random } from "../helpers/random.js";
 import { height } from "../helpers/scene-probes.js";
 
 const MODELS = (["UAL", "Xbot", "Mannequin"] as ModelName[]).filter((n) => modelAvailable(n));
 const CASES = MODELS.flatMap((name) => [false, true].map((rightHanded) => ({ name, rightHanded })));
-const LIMBS = ["leftFoot", "rightFoot", "leftHand", "rightHand"] as const;
 
 const angleDeg = (a: Vector3, b: Vector3): number =>
   (Math.acos(Math.min(1, Math.max(-1, Vector3.Dot(a.normalizeToNew(), b.normalizeToNew())))) * 180) / Math.PI;
@@ -58,25 +58,7 @@ function childToward(bone: Bone, tip: Bone): Bone {
 describe.each(CASES)("BipedIK on $name (right-handed: $rightHanded)", ({ name, rightHanded }) => {
   it("hands and feet reach reachable targets within 1e-4 of the height", async () => {
     const { m, ik, h } = await character(name, rightHanded);
-    const rnd = new Random(name.length + (rightHanded ? 1 : 0));
-    let worst = 0;
-    for (let k = 0; k < 8; k++) {
-      const targets = LIMBS.map((key) => {
-        const limb = ik.solvers[key];
-        const target = posedEnd(
-          limb.bones.map((b) => bonePos(m, b)),
-          rnd,
-          1,
-        );
-        limb.targetPosition.copyFrom(target);
-        limb.solver.ikPositionWeight = 1;
-        return target;
-      });
-      m.scene.render();
-      LIMBS.forEach((key, i) => {
-        worst = Math.max(worst, Vector3.Distance(bonePos(m, ik.solvers[key].bones[2]), targets[i]!) / h);
-      });
-    }
+    const worst = bipedReach(m, ik, new Random(name.length + (rightHanded ? 1 : 0)), h);
     expect(worst).toBeLessThan(1e-4);
   });
 
@@ -219,20 +201,8 @@ describe.each(CASES)("BipedIK on $name (right-handed: $rightHanded)", ({ name, r
     const ik = BipedIK.create(a.scene, a.skeleton);
     onTestFinished(() => ik.dispose());
     // targets set, weights left at 0
-    const far = new Vector3(5, 5, 5);
-    for (const key of LIMBS) ik.solvers[key].targetPosition.copyFrom(far);
-    ik.solvers.spine.targetPosition.copyFrom(far);
-    ik.solvers.aim.targetPosition.copyFrom(far);
-    ik.solvers.lookAt.targetPosition.copyFrom(far);
-    ik.solvers.pelvis.targetPosition.copyFrom(far);
-    let differing = 0;
-    for (let f = 0; f < 30; f++) {
-      a.scene.render();
-      b.scene.render();
-      const sa = poseSnapshot(a);
-      const sb = poseSnapshot(b);
-      differing += sa.filter((row, i) => row.some((v, j) => v !== sb[i]![j])).length;
-    }
+    targetEveryPart(ik, new Vector3(5, 5, 5));
+    const { differing } = lockstep(a, b, 30);
     expect(differing).toBe(0);
   });
 

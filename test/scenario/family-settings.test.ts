@@ -191,6 +191,7 @@ const NOT_SETTINGS: Record<string, readonly string[]> = {
     "lastIterations",
     "lastReach",
     "lastError",
+    "lastBetween",
     "tolerance",
     "bone1",
     "bone2",

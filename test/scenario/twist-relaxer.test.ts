@@ -14,20 +14,10 @@ import { TwistRelaxer } from "../../src/babylon/twist-relaxer.js";
 import { FBBIKError } from "../../src/solver/errors.js";
 import { type ModelName, loadModel, modelAvailable } from "../helpers/babylon-scene.js";
 import { height } from "../helpers/scene-probes.js";
-import { axisOf, boneWorld, twistProbe, twistedArm } from "../helpers/twisted-hand.js";
+import { axisOf, boneWorld, turnBetween, twistProbe, twistedArm } from "../helpers/twisted-hand.js";
 
 const MODELS: ModelName[] = ["Xbot", "UAL", "Mannequin"];
 const DEG = Math.PI / 180;
-
-/** How far two world matrices' rotations are apart: the largest change of a unit axis (≈ the angle, radians). */
-function turnBetween(a: Matrix, b: Matrix): number {
-  let worst = 0;
-  for (let row = 0; row < 3; row++) {
-    const axis = (m: Matrix) => new Vector3(m.m[row * 4]!, m.m[row * 4 + 1]!, m.m[row * 4 + 2]!).normalize();
-    worst = Math.max(worst, Vector3.Distance(axis(a), axis(b)));
-  }
-  return worst;
-}
 
 describe.each(MODELS)("TwistRelaxer on %s's left forearm", (name) => {
   for (const rightHanded of [false, true]) {

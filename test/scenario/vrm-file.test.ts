@@ -9,20 +9,17 @@ import { afterEach, describe, expect, it } from "vitest";
 import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import { type LoadedModel, loadModel } from "../helpers/babylon-scene.js";
 import { height, worldPos } from "../helpers/scene-probes.js";
-import { MANNEQUIN_HUMANOID, vrmFromGlb } from "../helpers/vrm-from-glb.js";
+import { mannequinAsVrm } from "../helpers/vrm-from-glb.js";
 
 const open: LoadedModel[] = [];
 afterEach(() => {
   while (open.length > 0) open.pop()!.dispose();
 });
 
-const toVrm = (bytes: Uint8Array) =>
-  vrmFromGlb(bytes, MANNEQUIN_HUMANOID, { "hand.l": "J_Adj_L_HandTip", "hand.r": "J_Adj_R_HandTip" });
-
 describe("a VRM 0.x avatar", () => {
   for (const rightHanded of [false, true]) {
     it(`loads, the IK finds its bones by their VRM names, a hand reaches (${rightHanded ? "right" : "left"}-handed)`, async () => {
-      const m = await loadModel("Mannequin", { rightHanded, glb: toVrm });
+      const m = await loadModel("Mannequin", { rightHanded, glb: mannequinAsVrm });
       open.push(m);
       expect(m.scene.getTransformNodeByName("J_Bip_L_UpperArm")).not.toBeNull();
       const ik = FullBodyBipedIK.create(m.scene, m.skeleton);

@@ -2,7 +2,7 @@
  * TwistRelaxerSolver on an arm built in memory (upper arm, forearm, hand, and a twist bone beside the hand, as
  * Unreal's lowerarm_twist_01): the bone's twist about its axis lands at parentChildCrossfade of the way from the
  * parent's twist to the child's, the child keeps its rotation, weight 0 writes nothing, a half turn and a
- * zero-length bone give no NaN.
+ * zero-length bone give no NaN, a twist carried past the half turn keeps its side up to 45° beyond it.
  */
 import { describe, expect, it } from "vitest";
 import { HierarchyPose } from "../../../src/mapping/hierarchy-pose.js";
@@ -112,6 +112,23 @@ describe("TwistRelaxerSolver", () => {
     relax.relax(pose);
     expect(Math.abs(twistOf(pose, 1))).toBeCloseTo(90 * DEG, 9);
     for (const q of pose.rotations) expect([q.x, q.y, q.z, q.w].every(Number.isFinite)).toBe(true);
+  });
+
+  it("a twist carried past the half turn keeps its side up to 45° beyond it, then flips once", () => {
+    const relax = new TwistRelaxerSolver(0, 1, 2, restOf(arm(), 0, 1, 2), true);
+    const forearm = (degrees: number, solver = relax) => {
+      const pose = arm();
+      turn(pose, 2, X, degrees * DEG);
+      solver.relax(pose);
+      return twistOf(pose, 1) / DEG;
+    };
+    // the hand's 190° is its −170°: a relaxer that saw 170° before gives the forearm 95°, a fresh one −85°
+    const path = [170, 190, 220, 226, 220, 190, 170, 134].map((d) => forearm(d));
+    const fresh = forearm(190, new TwistRelaxerSolver(0, 1, 2, restOf(arm(), 0, 1, 2), true));
+    // past 225° it flips to the other side, and keeps that one back down to 135°
+    const want = [85, 95, 110, -67, -70, -85, -95, 67];
+    path.forEach((v, i) => expect(v).toBeCloseTo(want[i]!, 6));
+    expect(fresh).toBeCloseTo(-85, 6);
   });
 
   it("a bone of zero length toward its child has no axis: FBBIKError at create", () => {
