@@ -31,6 +31,7 @@ export const HEAP = [
   "test/unit/colliders/collider-set.test.ts",
   "test/unit/fabrik/fabrik.test.ts",
   "test/unit/jacobian/ik-solver-jacobian.test.ts",
+  "test/unit/limb/twist-relaxer-heap.test.ts",
   "test/unit/joints/sync-unoptimized.test.ts",
 ];
 const E2E = ["test/e2e/**/*.test.ts"];

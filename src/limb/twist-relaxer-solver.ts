@@ -1,13 +1,5 @@
-import {
-  Quat,
-  type ReadonlyQuat,
-  fromAxisAngle,
-  fromToRotation,
-  inverseRotateVector,
-  multiply,
-  rotateVector,
-} from "../math/quat.js";
-import { type ReadonlyVec3, Vec3, anyPerpendicular, cross, dot, length, sub } from "../math/vec3.js";
+import { Quat, type ReadonlyQuat, fromToRotation, inverseRotateVector, multiply, rotateVector } from "../math/quat.js";
+import { type ReadonlyVec3, Vec3, anyPerpendicular, cross, length, sub } from "../math/vec3.js";
 import { FBBIKError } from "../solver/errors.js";
 import type { IKPose } from "../solver/pose.js";
 
@@ -117,12 +109,20 @@ export class TwistRelaxerSolver {
     rotateVector(own, qB, this.acrossInBone);
     this.carried(fromParent, qP, this.axisInParent, this.acrossInParent);
     this.carried(fromChild, qC, this.axisInChild, this.acrossInChild);
-    // signed angles about the axis, in (-π, π]; inline: a double returned from a call may be boxed
+    // signed angles about the axis, in (-π, π]; the dot products written out, as the turn's quaternion below: this
+    // method is past V8's inlining budget, and a double returned from or handed to a call left out is boxed
+    // (ARCHITECTURE.md, "Doubles across calls")
     cross(tv, own, fromParent);
-    const toParent = Math.atan2(dot(tv, axis), dot(own, fromParent));
+    const toParent = Math.atan2(
+      tv.x * axis.x + tv.y * axis.y + tv.z * axis.z,
+      own.x * fromParent.x + own.y * fromParent.y + own.z * fromParent.z,
+    );
     // a twist of exactly half a turn between them has no shorter side: atan2 picks one, never NaN
     cross(tv, fromParent, fromChild);
-    let between = Math.atan2(dot(tv, axis), dot(fromParent, fromChild));
+    let between = Math.atan2(
+      tv.x * axis.x + tv.y * axis.y + tv.z * axis.z,
+      fromParent.x * fromChild.x + fromParent.y * fromChild.y + fromParent.z * fromChild.z,
+    );
     // a twist carried past the half turn stays on its side (up to PAST_HALF_TURN beyond it), not flipping the bone
     // to the other side in one frame, and a hand held at the half turn does not flip it to and fro
     const last = this.lastBetween;
@@ -131,7 +131,11 @@ export class TwistRelaxerSolver {
     this.lastBetween = between;
     const turn = (toParent + this.parentChildCrossfade * between + this.twistAngleOffset) * (w < 1 ? w : 1);
     if (!Number.isFinite(turn) || turn === 0) return;
-    fromAxisAngle(tq, axis, turn);
+    const s = Math.sin(turn * 0.5);
+    tq.x = axis.x * s;
+    tq.y = axis.y * s;
+    tq.z = axis.z * s;
+    tq.w = Math.cos(turn * 0.5);
     multiply(tq, tq, qB);
     pose.setRotation(this.bone, tq);
     if (this.childFollows) pose.setRotation(this.child, qC);

@@ -81,16 +81,15 @@ export function rotationRows(
   m[o + 8] = sz * (1 - 2 * (x * x + y * y));
 }
 
-/** Solves v = x · M for the row vector x (M: 3×3 rows at o in m) into out at k, by Cramer's rule. */
-export function solveRows(
-  m: Float64Array,
-  o: number,
-  vx: number,
-  vy: number,
-  vz: number,
-  out: Float64Array,
-  k: number,
-): void {
+/**
+ * Solves v = x · M for the row vector x (M: 3×3 rows at o in m; v: the first three numbers of `v`) into out at k,
+ * by Cramer's rule. v comes in an array, not as three numbers: a computed double handed to a call V8 leaves out of
+ * its caller is boxed (ARCHITECTURE.md, "Doubles across calls").
+ */
+export function solveRows(m: Float64Array, o: number, v: Float64Array, out: Float64Array, k: number): void {
+  const vx = v[0]!;
+  const vy = v[1]!;
+  const vz = v[2]!;
   const a = m[o]!;
   const b = m[o + 1]!;
   const c = m[o + 2]!;

@@ -6,6 +6,9 @@ import type { IKPose } from "../solver/pose.js";
 import { copyViews, rotationRows, solveRows } from "./flat-pose-kernels.js";
 import { subtreeEnds } from "./rig-topology.js";
 
+/** The vector setPosition hands to solveRows. */
+const rowVector = new Float64Array(3);
+
 /**
  * A skeleton's pose as flat arrays with lazy forward kinematics into component space: local and
  * component-space position (3 per id, at id * 3), rotation (4, at id * 4) and scale (3), in depth-first
@@ -312,7 +315,11 @@ export class FlatPose implements IKPose {
       // (position − the new parent's position) × the inverse of its linear part
       const e = this.external!;
       const o = bone * 16;
-      solveRows(e, o + 3, position.x - e[o]!, position.y - e[o + 1]!, position.z - e[o + 2]!, lpos, o3);
+      const v = rowVector;
+      v[0] = position.x - e[o]!;
+      v[1] = position.y - e[o + 1]!;
+      v[2] = position.z - e[o + 2]!;
+      solveRows(e, o + 3, v, lpos, o3);
     } else if (p < 0) {
       lpos[o3] = position.x;
       lpos[o3 + 1] = position.y;
@@ -326,7 +333,11 @@ export class FlatPose implements IKPose {
       const vz = position.z - wp[p3 + 2]!;
       if (this.aligned[p] === 0) {
         // (position − parent position) × the inverse of the parent's linear part
-        solveRows(this.clin, p * 9, vx, vy, vz, lpos, o3);
+        const v = rowVector;
+        v[0] = vx;
+        v[1] = vy;
+        v[2] = vz;
+        solveRows(this.clin, p * 9, v, lpos, o3);
         this.positionDirty[bone] = 1;
         this.markStale(bone);
         return;
