@@ -2,8 +2,8 @@
 // needs (ARCHITECTURE.md, deviation 9) share the bend plane's scratch state; split, they would pass it around.
 import { naturalPole } from "./natural-pole.js";
 import { swivelToFittedElbow } from "./elbow-swivel.js";
-import { ElbowSwivelMemory } from "./elbow-swivel-memory.js";
 import { FoldMemory } from "./fold-memory.js";
+import { TurnLimitMemory } from "./turn-limit-memory.js";
 import { clampDirectionByRef, orthoNormalize } from "../math/direction.js";
 import {
   Quat,
@@ -91,8 +91,8 @@ export interface BendSolver {
    */
   readonly animatedBendNormal?: boolean;
   /**
-   * Counts the solver's updates: the fitted elbow side's swivel and the natural-side fold limit their turns only
-   * across consecutive ones (elbow-swivel-memory.ts, fold-memory.ts). Absent: no limit.
+   * Counts the solver's updates: the fitted elbow side's swivel, the effector rotation's blend and the natural-side
+   * fold limit their turns only across consecutive ones (turn-limit-memory.ts, fold-memory.ts). Absent: no limit.
    */
   readonly updateCount?: number;
 }
@@ -164,9 +164,17 @@ export class BendConstraint {
   /** The arm's frame: away from the body on the arm's side; zero when the biped has not set the frame. */
   readonly elbowOutward = new Vec3(0, 0, 0);
   private limbOrientationsSet = false;
-  // the fitted elbow side's and the natural-side fold's last turns, the full body's only memories of an earlier frame
-  private readonly swivelMemory = new ElbowSwivelMemory();
+  // the fitted elbow side's, the rotation blend's and the natural-side fold's last turns, the full body's only
+  // memories of an earlier frame
+  private readonly swivelMemory = new TurnLimitMemory();
+  private readonly blendMemory = new TurnLimitMemory();
   private readonly foldMemory = new FoldMemory();
+  // the rotation blend's angles are measured from this zero (unit, across blendAxis), carried from update to update
+  // with the limb axis by the shortest arc, so an angle changes only as its bend turns about the axis
+  private readonly blendZero = new Vec3(Number.NaN, Number.NaN, Number.NaN);
+  private readonly blendAxis = new Vec3(Number.NaN, Number.NaN, Number.NaN);
+  // the effector rotation weight the rotation blend last used
+  private lastRotationWeight = 0;
   // this update's solver counts its updates (getDir), so the fold may use its memory
   private foldMemoryOn = false;
   // cos of the allowed cone's angle for the last clamp weight: the weight rarely changes between frames
@@ -362,8 +370,15 @@ export class BendConstraint {
       rotateVector(v1, b3.solverRotation, child);
       cross(v1, s, v1);
       negate(v1, v1);
+      // the carried bend, for the blend's turn limit
+      copy(v5, out);
       weight.value = erw;
       lerpByRef(out, out, v1, weight);
+      const count = solver.updateCount;
+      if (count !== undefined) {
+        this.blendMemory.update = count;
+        this.limitRotationBlend(out, v5, v1, s);
+      }
     }
     if (!isIdentityApprox(this.rotationOffset)) {
       // keep only the swing part of the offset about the solved limb axis, then twist the plane
@@ -385,6 +400,105 @@ export class BendConstraint {
     normalize(v1, this.direction);
     weight.value = w;
     return lerpByRef(out, out, v1, weight);
+  }
+
+  /**
+   * Limits the turn about the limb axis `axis` of the effector rotation's blend `out` of the carried bend `carried`
+   * and the rotation's bend `rotation` (not in FinalIK: ARCHITECTURE.md, deviation 31). Two bends nearly opposite
+   * cancel at some weight, and there the linear blend's direction turns by up to half a turn in one frame as the
+   * weight passes (Xbot's elbow moved 0.137 h in a frame of a grip's rotation weight fading); across consecutive
+   * updates its angle turns by no more than the faster bend's or 10°, plus the weight's change times the angle
+   * between the bends (a weight set at once still turns the blend at once), turn-limit-memory.ts.
+   */
+  private limitRotationBlend(out: Vec3, carried: ReadonlyVec3, rotation: ReadonlyVec3, axis: ReadonlyVec3): void {
+    // read here, not passed (see ARCHITECTURE.md, "Doubles across calls")
+    const w = this.bone3!.effectorRotationWeight;
+    const al = Math.sqrt(axis.x * axis.x + axis.y * axis.y + axis.z * axis.z);
+    if (!(al > 0)) return;
+    const zx = axis.x / al;
+    const zy = axis.y / al;
+    const zz = axis.z / al;
+    // the zero carried from the last axis to this one by the shortest arc (v − (v·z)/(1 + a·z) (a + z) for v ⟂ a),
+    // then made perpendicular to this axis again against rounding; NaN before the first update
+    const zero = this.blendZero;
+    const last = this.blendAxis;
+    const c = last.x * zx + last.y * zy + last.z * zz;
+    let ex = zero.x;
+    let ey = zero.y;
+    let ez = zero.z;
+    if (c > -0.5) {
+      const k = (ex * zx + ey * zy + ez * zz) / (1 + c);
+      ex -= k * (last.x + zx);
+      ey -= k * (last.y + zy);
+      ez -= k * (last.z + zz);
+    }
+    let d = ex * zx + ey * zy + ez * zz;
+    ex -= zx * d;
+    ey -= zy * d;
+    ez -= zz * d;
+    let el = Math.sqrt(ex * ex + ey * ey + ez * ez);
+    if (!(el > 1e-6)) {
+      // no zero to carry (the first update, an axis turned back on itself): the rotation's bend, or any perpendicular
+      d = rotation.x * zx + rotation.y * zy + rotation.z * zz;
+      ex = rotation.x - zx * d;
+      ey = rotation.y - zy * d;
+      ez = rotation.z - zz * d;
+      el = Math.sqrt(ex * ex + ey * ey + ez * ez);
+      if (!(el > 1e-9 * al)) {
+        // x, or y for an axis near x, made perpendicular
+        const x = zx * zx < 0.5 ? 1 : 0;
+        d = zx * x + zy * (1 - x);
+        ex = x - zx * d;
+        ey = 1 - x - zy * d;
+        ez = -zz * d;
+        el = Math.sqrt(ex * ex + ey * ey + ez * ez);
+      }
+    }
+    ex /= el;
+    ey /= el;
+    ez /= el;
+    zero.x = ex;
+    zero.y = ey;
+    zero.z = ez;
+    last.x = zx;
+    last.y = zy;
+    last.z = zz;
+    // q: the zero a quarter turn on about the axis
+    const qx = zy * ez - zz * ey;
+    const qy = zz * ex - zx * ez;
+    const qz = zx * ey - zy * ex;
+    const rx = rotation.x * ex + rotation.y * ey + rotation.z * ez;
+    const ry = rotation.x * qx + rotation.y * qy + rotation.z * qz;
+    const cx = carried.x * ex + carried.y * ey + carried.z * ez;
+    const cy = carried.x * qx + carried.y * qy + carried.z * qz;
+    const bx = out.x * ex + out.y * ey + out.z * ez;
+    const by = out.x * qx + out.y * qy + out.z * qz;
+    const rotationAngle = Math.atan2(ry, rx);
+    const carriedAngle = Math.atan2(cy, cx);
+    const blendAngle = Math.atan2(by, bx);
+    let apart = rotationAngle - carriedAngle;
+    apart = Math.abs(apart - 2 * Math.PI * Math.round(apart / (2 * Math.PI)));
+    const memory = this.blendMemory;
+    memory.reference = rotationAngle;
+    memory.otherReference = carriedAngle;
+    memory.turned = blendAngle;
+    memory.slack = Math.abs(w - this.lastRotationWeight) * apart;
+    memory.x = zx;
+    memory.y = zy;
+    memory.z = zz;
+    memory.limit();
+    this.lastRotationWeight = w;
+    const t = memory.turned;
+    if (t === blendAngle) return;
+    // the blend's length across the axis kept (a blend that cancels: the bends' lengths blended), its part along kept
+    let bl = Math.sqrt(bx * bx + by * by);
+    if (!(bl > 0)) bl = (1 - w) * Math.sqrt(cx * cx + cy * cy) + w * Math.sqrt(rx * rx + ry * ry);
+    const ct = Math.cos(t) * bl;
+    const st = Math.sin(t) * bl;
+    d = out.x * zx + out.y * zy + out.z * zz;
+    out.x = zx * d + ex * ct + qx * st;
+    out.y = zy * d + ey * ct + qy * st;
+    out.z = zz * d + ez * ct + qz * st;
   }
 
   /** Turns `out` about the solved limb axis `axis` toward the fitted elbow side, by the hand's move and weights. */

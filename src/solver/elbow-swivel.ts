@@ -7,7 +7,7 @@
 import type { NumberRef } from "../math/number-ref.js";
 import { type ReadonlyVec3, Vec3 } from "../math/vec3.js";
 import { elbowPole } from "./elbow-pole.js";
-import type { ElbowSwivelMemory } from "./elbow-swivel-memory.js";
+import type { TurnLimitMemory } from "./turn-limit-memory.js";
 
 /**
  * Pole lengths between which the fitted side fades in: it is about unit where the fitted motion agrees, short where
@@ -34,7 +34,7 @@ const FOLD = Math.PI / 3;
  * opposite it, so the elbow turns steadily wherever the bend and the amount go.
  * `forward`, `up`, `outward` are the arm's frame (unit, perpendicular; outward away from the body on the arm's side).
  * With `memory` (its `update` set), the angle from the side turns from the last update's by no more than the
- * carried bend's does, or 10° (elbow-swivel-memory.ts): where the bend sweeps past the side's 60°, turning by the
+ * carried bend's does, or 10° (turn-limit-memory.ts): where the bend sweeps past the side's 60°, turning by the
  * angle alone turned the elbow 1.5 times as fast as the bend.
  */
 export function swivelToFittedElbow(
@@ -44,7 +44,7 @@ export function swivelToFittedElbow(
   up: ReadonlyVec3,
   outward: ReadonlyVec3,
   amount: Readonly<NumberRef>,
-  memory: ElbowSwivelMemory | null = null,
+  memory: TurnLimitMemory | null = null,
 ): void {
   // written out: it runs per arm per frame (see ARCHITECTURE.md, "Doubles across calls")
   const al = Math.sqrt(axis.x * axis.x + axis.y * axis.y + axis.z * axis.z);
@@ -88,7 +88,8 @@ export function swivelToFittedElbow(
   const full = a <= FOLD ? th : th - ((th < 0 ? -Math.PI : Math.PI) * (a - FOLD)) / (Math.PI - FOLD);
   let psi = th - (k < 1 ? k : 1) * full;
   if (memory !== null) {
-    memory.carried = th;
+    memory.reference = th;
+    memory.otherReference = th;
     memory.turned = psi;
     memory.x = zx;
     memory.y = zy;

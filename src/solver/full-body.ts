@@ -105,7 +105,7 @@ export class IKSolverFullBody implements ChainSolver {
   solvedLastUpdate = false;
   /**
    * Counts the updates (wrapping at 2³⁰): what tells the fitted elbow side's swivel and the natural-side fold that
-   * two solves are consecutive frames (elbow-swivel-memory.ts, fold-memory.ts).
+   * two solves are consecutive frames (turn-limit-memory.ts, fold-memory.ts).
    */
   get updateCount(): number {
     return this.updates;
@@ -118,7 +118,7 @@ export class IKSolverFullBody implements ChainSolver {
    * again).
    */
   resetMemory(): void {
-    // one number skipped: the next update is no successor of the last (elbow-swivel-memory.ts, fold-memory.ts)
+    // one number skipped: the next update is no successor of the last (turn-limit-memory.ts, fold-memory.ts)
     this.updates = this.updates < 0x3fffffff ? this.updates + 1 : 0;
   }
 

@@ -1,5 +1,5 @@
 /**
- * What the full body's per-limb memories of an earlier frame (elbow-swivel-memory.ts, fold-memory.ts) keep to tell
+ * What the full body's per-limb memories of an earlier frame (turn-limit-memory.ts, fold-memory.ts) keep to tell
  * the next update of a moving limb from a fresh start: the update's number and the limb axis.
  * @module
  */

@@ -4,14 +4,14 @@
  * own places a LookAtIK turns the gun off after the AimIK; solved first it does not. The FBBIK after the AimIK
  * re-bends the aiming arm; the aiming hand pinned where the AimIK left it keeps the barrel on the target.
  */
-import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { describe, expect, it } from "vitest";
-import { AimIK } from "../../src/babylon/aim-ik.js";
 import { resolveBipedReferences } from "../../src/babylon/biped-references.js";
 import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import { LookAtIK } from "../../src/babylon/look-at-ik.js";
 import { IKUpdateOrder } from "../../src/babylon/scene-updater.js";
+import { aimedGun } from "../helpers/aimed-gun.js";
 import { loadModel } from "../helpers/babylon-scene.js";
 import { height, nodePos, worldPos } from "../helpers/scene-probes.js";
 
@@ -34,19 +34,12 @@ async function aimRun(setup: Setup): Promise<{ aim: number; grip: number }> {
   const h = height(m);
   const ik = setup.grip ? FullBodyBipedIK.create(scene, skeleton) : null;
   const r = ik?.references ?? resolveBipedReferences(skeleton).references;
-  const forward = new Vector3(0, 0, 1);
   const hand = r.rightHand.getTransformNode()!;
-  const gun = new TransformNode("gun", scene);
-  gun.parent = hand;
-  const local = Vector3.TransformNormal(forward, Matrix.Invert(hand.computeWorldMatrix(true))).normalize();
-  gun.rotationQuaternion = Quaternion.FromUnitVectorsToRef(Vector3.Forward(), local, new Quaternion());
-  const target = new TransformNode("target", scene);
-  const lookTarget = new TransformNode("look", scene);
-  const aim = AimIK.create(scene, [r.spine[0]!, r.spine[1]!, r.rightUpperArm, r.rightForearm, r.rightHand], {
-    target,
-    aimTransform: gun,
-    ...(setup.grip ? { updateOrder: IKUpdateOrder.FullBody - 10 } : {}),
-  });
+  const { gun, aim, target, lookTarget, moveTargets } = aimedGun(
+    scene,
+    r,
+    setup.grip ? IKUpdateOrder.FullBody - 10 : undefined,
+  );
   LookAtIK.create(
     scene,
     { spine: [r.spine[r.spine.length - 1]!], head: r.head!, eyes: [] },
@@ -74,10 +67,7 @@ async function aimRun(setup: Setup): Promise<{ aim: number; grip: number }> {
   let worstAim = 0;
   let worstGrip = 0;
   for (let f = 0; f < 90; f++) {
-    const t = f / 60;
-    const head = worldPos(r.head!);
-    target.position.set(head.x + Math.sin(t) * 0.5 * h, head.y + Math.cos(0.7 * t) * 0.2 * h, head.z + 2 * h);
-    lookTarget.position.set(head.x + Math.cos(0.5 * t) * 0.8 * h, head.y, head.z + 2 * h);
+    moveTargets(f / 60, h);
     scene.render();
     const axis = Vector3.TransformNormal(Vector3.Forward(), gun.computeWorldMatrix(true)).normalize();
     const to = target.position.subtract(nodePos(gun)).normalize();

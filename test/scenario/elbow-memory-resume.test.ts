@@ -1,5 +1,5 @@
 /**
- * The natural elbow's memory (elbow-swivel-memory.ts) holds across consecutive frames only: an IK switched off
+ * The natural elbow's memory (turn-limit-memory.ts) holds across consecutive frames only: an IK switched off
  * (`enabled` false, at once) while its hand target moves and then switched on again solves its first frame as a
  * new IK would, not easing from the elbow it showed before the gap. Mannequin, its setup pose, the left hand held
  * with `naturalElbowWeight` 1, then switched off for three frames while the target moves on by less than the

@@ -1,14 +1,15 @@
 /**
- * ElbowSwivelMemory (elbow-swivel-memory.ts) through swivelToFittedElbow: across consecutive updates the elbow's
- * angle from the fitted side turns no faster than the carried bend's, or 10° an update; a bend held still reaches
- * the side as without memory; the first update, a skipped one or a hand that jumped starts afresh.
+ * TurnLimitMemory (turn-limit-memory.ts), through swivelToFittedElbow: across consecutive updates the elbow's angle
+ * from the fitted side turns no faster than the carried bend's, or 10° an update; a bend held still reaches the side
+ * as without memory; the first update, a skipped one or a hand that jumped starts afresh. Alone: the faster of two
+ * references sets the limit, the slack adds to it, and a turn within the limit passes bit for bit.
  */
 import { describe, expect, it } from "vitest";
 import { NumberRef } from "../../../src/math/number-ref.js";
 import { Vec3 } from "../../../src/math/vec3.js";
 import { elbowPole } from "../../../src/solver/elbow-pole.js";
 import { swivelToFittedElbow } from "../../../src/solver/elbow-swivel.js";
-import { ElbowSwivelMemory } from "../../../src/solver/elbow-swivel-memory.js";
+import { TurnLimitMemory } from "../../../src/solver/turn-limit-memory.js";
 import { type V, add, cross, dot, mul, unit, v } from "../../helpers/vectors.js";
 
 const P = (a: V): Vec3 => new Vec3(a.x, a.y, a.z);
@@ -32,7 +33,7 @@ function arm(z: V) {
 }
 
 /** The bend swiveled at amount 1, with `memory` at update `update` (none: null). */
-function swivel(z: V, b: V, memory: ElbowSwivelMemory | null, update = 0): V {
+function swivel(z: V, b: V, memory: TurnLimitMemory | null, update = 0): V {
   const out = P(b);
   if (memory !== null) memory.update = update;
   swivelToFittedElbow(out, P(z), F, U, O, new NumberRef(1), memory);
@@ -41,11 +42,11 @@ function swivel(z: V, b: V, memory: ElbowSwivelMemory | null, update = 0): V {
 
 const HANGING = v(0, -1, 0);
 
-describe("ElbowSwivelMemory", () => {
+describe("TurnLimitMemory", () => {
   it("across updates, turns the angle from the side no faster than the carried bend's (or 10°)", () => {
     // the bend swept 20° an update from 160° off the side to 20°, through the 60° edge of the turn by angle
     const a = arm(HANGING);
-    const memory = new ElbowSwivelMemory();
+    const memory = new TurnLimitMemory();
     let previous: number | null = null;
     let previousFree: number | null = null;
     let fastestFree = 0;
@@ -63,7 +64,7 @@ describe("ElbowSwivelMemory", () => {
 
   it("a bend held still after a jump of the carried bend reaches the side without memory, 10° an update", () => {
     const a = arm(HANGING);
-    const memory = new ElbowSwivelMemory();
+    const memory = new TurnLimitMemory();
     swivel(HANGING, a.bend(150), memory, 1);
     // 150° → 90° off: 135° → 45° without memory; allowed the bend's 60°
     expect(a.angle(swivel(HANGING, a.bend(90), memory, 2))).toBeCloseTo(75, 9);
@@ -79,12 +80,12 @@ describe("ElbowSwivelMemory", () => {
   it("starts afresh on the first update, after a skipped one, and when the hand jumps more than 30°", () => {
     const a = arm(HANGING);
     const free = (off: number, z = HANGING) => a.angle(swivel(z, a.bend(off), null));
-    const memory = new ElbowSwivelMemory();
+    const memory = new TurnLimitMemory();
     expect(a.angle(swivel(HANGING, a.bend(150), memory, 5))).toBeCloseTo(free(150), 12);
     // update 7 after 5: the swivel did not act at 6 (weight or amount 0, the solver off)
     expect(a.angle(swivel(HANGING, a.bend(70), memory, 7))).toBeCloseTo(free(70), 12);
     // consecutive, the same hand: 135° → 15° without memory, limited to the bend's 80°
-    const fresh = new ElbowSwivelMemory();
+    const fresh = new TurnLimitMemory();
     swivel(HANGING, a.bend(150), fresh, 1);
     expect(a.angle(swivel(HANGING, a.bend(70), fresh, 2))).toBeCloseTo(55, 9);
     swivel(HANGING, a.bend(150), memory, 10);
@@ -92,5 +93,30 @@ describe("ElbowSwivelMemory", () => {
     const jumped = unit(v(Math.sin(rad(40)), -Math.cos(rad(40)), 0));
     const b = arm(jumped);
     expect(b.angle(swivel(jumped, b.bend(70), memory, 11))).toBeCloseTo(b.angle(swivel(jumped, b.bend(70), null)), 12);
+  });
+
+  it("limits the turned angle by the faster of two references' turns or 10°, plus the slack", () => {
+    const memory = new TurnLimitMemory();
+    const limit = (update: number, reference: number, other: number, turned: number, slack = 0): number => {
+      memory.update = update;
+      memory.reference = rad(reference);
+      memory.otherReference = rad(other);
+      memory.turned = rad(turned);
+      memory.slack = rad(slack);
+      memory.x = 0;
+      memory.y = -1;
+      memory.z = 0;
+      memory.limit();
+      return deg(memory.turned);
+    };
+    expect(limit(1, 0, 170, 100)).toBeCloseTo(100, 12);
+    // a blend of two bends that cancel swings 125° while neither turns: 10°
+    expect(limit(2, 0, 170, -25)).toBeCloseTo(90, 9);
+    // the second reference turns 30°: as much
+    expect(limit(3, 0, -160, 0)).toBeCloseTo(60, 9);
+    // the first turns 20° the other way round through ±180° (wrapped): 20°, plus a slack of 5°
+    expect(limit(4, -20, -160, -100, 5)).toBeCloseTo(35, 9);
+    // within the limit: bit for bit
+    expect(limit(5, -20, -160, 40)).toBe(deg(rad(40)));
   });
 });
