@@ -111,6 +111,7 @@ export function spawnCharacter(ctx: Ctx, position: Vector3, ikTimes: { acc: numb
     root,
     skeleton,
     ik,
+    ikName: "FullBodyBipedIK",
     idle,
     clips: entries.animationGroups,
     clip: -1,

@@ -28,7 +28,13 @@ export type Pos = [number, number, number];
 export interface Character {
   root: TransformNode;
   skeleton: Skeleton;
+  /**
+   * The FullBodyBipedIK `spawn` attached; disposed (its `references` still the character's bones) where a scenario
+   * drives the character with another IK instead (`detachFullBodyIK`: the biped scenario's BipedIK).
+   */
   ik: FullBodyBipedIK;
+  /** The IK driving the character, as the overlay names it ("FullBodyBipedIK", "BipedIK"). */
+  ikName: string;
   idle: AnimationGroup | null;
   /** The model's own clips (stopped at spawn), in the container's order. */
   clips: AnimationGroup[];
@@ -111,6 +117,8 @@ export interface Ctx {
   characters: Character[];
   paused(): boolean;
   spawn(position: Vector3): Character;
+  /** The IK's milliseconds this frame, summed as the solvers run (the overlay's "IK ms/frame"). */
+  ikTimes: { acc: number };
   /**
    * Everything the panel's "IK on/off" switches: each character's FullBodyBipedIK (added by `spawn`) and any
    * other IK component a scenario creates (AimIK, LookAtIK, CCDIK, the head effector, the grounder, Recoil, …):

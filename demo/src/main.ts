@@ -132,6 +132,7 @@ async function build(name: ScenarioName): Promise<void> {
     characters: [],
     paused: () => paused,
     spawn: (position) => spawnCharacter(ctx, position, ikTimes),
+    ikTimes,
     components: [],
   };
   try {
@@ -235,7 +236,7 @@ async function build(name: ScenarioName): Promise<void> {
     },
   };
   buildPanel(panelOptions);
-  statsOverlay(scene, ikTimes, () => ctx.iks.length);
+  statsOverlay(scene, ikTimes, () => ctx.characters);
 
   let frames = 0;
   scene.onAfterRenderObservable.add(() => {

@@ -1,11 +1,23 @@
-/** The overlay (top right): frames per second, IK milliseconds per frame, the character count. */
+/** The overlay (top right): frames per second, IK milliseconds per frame, the characters and the IK driving them. */
 import type { Scene } from "@babylonjs/core/scene";
+import type { Character } from "./kit";
+
+/** The count, then each IK in use once on a line of its own ("40 characters", "FullBodyBipedIK"). */
+export function characterLine(characters: readonly Character[]): string {
+  const n = characters.length;
+  const iks = [...new Set(characters.map((c) => c.ikName))];
+  return [`${n} character${n === 1 ? "" : "s"}`, ...iks].join("\n");
+}
 
 /**
  * Updates `#stats` twice a second from the scene's frames; `ik.last` is the IK time of the frame just
  * rendered (summed by the solvers' pre/post update observers into `ik.acc`).
  */
-export function statsOverlay(scene: Scene, ik: { acc: number; last: number }, count: () => number): void {
+export function statsOverlay(
+  scene: Scene,
+  ik: { acc: number; last: number },
+  characters: () => readonly Character[],
+): void {
   const stats = document.getElementById("stats")!;
   let time = performance.now();
   let frames = 0;
@@ -17,11 +29,10 @@ export function statsOverlay(scene: Scene, ik: { acc: number; last: number }, co
     frames++;
     const now = performance.now();
     if (now - time < 500) return;
-    const n = count();
     stats.textContent =
       `${((frames * 1000) / (now - time)).toFixed(0)} FPS\n` +
       `IK ${(ikSum / frames).toFixed(2)} ms/frame\n` +
-      `${n} character${n === 1 ? "" : "s"}`;
+      characterLine(characters());
     time = now;
     frames = 0;
     ikSum = 0;

@@ -232,6 +232,44 @@ export function buildPanel(o: PanelOptions): void {
   model.append(dropHint);
   panel.append(model);
 
+  // FullBodyBipedIK's own sections: a scenario whose characters have another IK (biped) has none
+  if (o.ctx.iks.length > 0) panel.append(...fullBodySections(o, free));
+
+  const viewSec = collapsible("views", "views", free);
+  viewSec.append(
+    checkbox(
+      "skeleton",
+      "view-skeleton",
+      () => o.views.skeleton,
+      (v) => o.setView("skeleton", v),
+    ),
+  );
+  // the solver's nodes are FullBodyBipedIK's
+  if (o.ctx.iks.length > 0)
+    viewSec.append(
+      checkbox(
+        "solver nodes",
+        "view-nodes",
+        () => o.views.nodes,
+        (v) => o.setView("nodes", v),
+      ),
+    );
+  panel.append(viewSec);
+  const hint = document.createElement("div");
+  hint.className = "hint foot";
+  hint.textContent = "Drag to orbit, wheel to zoom, right-drag to pan.";
+  panel.append(hint);
+  // another scenario opens at the panel's top, as on a fresh page; a reset keeps the place
+  if (panel.dataset.scenario !== o.scenario) panel.scrollTop = 0;
+  panel.dataset.scenario = o.scenario;
+  if (focused !== "") document.getElementById(focused)?.focus({ preventScroll: true });
+}
+
+/**
+ * The FullBodyBipedIK sections (solver parameters and mappings, one effector and one chain): values read from the
+ * first IK, written to every IK; the free scenario's handle selection synced with the lists.
+ */
+function fullBodySections(o: PanelOptions, free: boolean): HTMLElement[] {
   const iks = o.ctx.iks;
   const first = iks[0]!.solver;
   const all = (f: (s: Solver) => void) => {
@@ -312,7 +350,6 @@ export function buildPanel(o: PanelOptions): void {
     );
   });
   solverSec.append(mappings);
-  panel.append(solverSec);
 
   // one effector, one chain: chosen in the lists or by clicking a handle (free scenario)
   // a new panel has no handle selected: a bend goal chosen before gives way to its limb's end effector
@@ -466,7 +503,6 @@ export function buildPanel(o: PanelOptions): void {
   };
   fillChain();
   effSec.append(ch);
-  panel.append(effSec);
 
   // a handle clicked in the scene: the lists follow (its effector, none for a bend goal, and its limb's chain)
   o.run.onSelect = (sel) => {
@@ -479,29 +515,5 @@ export function buildPanel(o: PanelOptions): void {
       fillEffector();
     }
   };
-
-  const viewSec = collapsible("views", "views", free);
-  viewSec.append(
-    checkbox(
-      "skeleton",
-      "view-skeleton",
-      () => o.views.skeleton,
-      (v) => o.setView("skeleton", v),
-    ),
-    checkbox(
-      "solver nodes",
-      "view-nodes",
-      () => o.views.nodes,
-      (v) => o.setView("nodes", v),
-    ),
-  );
-  panel.append(viewSec);
-  const hint = document.createElement("div");
-  hint.className = "hint foot";
-  hint.textContent = "Drag to orbit, wheel to zoom, right-drag to pan.";
-  panel.append(hint);
-  // another scenario opens at the panel's top, as on a fresh page; a reset keeps the place
-  if (panel.dataset.scenario !== o.scenario) panel.scrollTop = 0;
-  panel.dataset.scenario = o.scenario;
-  if (focused !== "") document.getElementById(focused)?.focus({ preventScroll: true });
+  return [solverSec, effSec];
 }

@@ -71,7 +71,8 @@ export class DebugViews {
 
   setNodes(on: boolean): void {
     this.nodesOn = on;
-    if (on && this.nodeSpheres === null) {
+    // FullBodyBipedIK's nodes: none to show without one (the biped scenario)
+    if (on && this.nodeSpheres === null && this.ctx.iks.length > 0) {
       const h = this.ctx.characters[0]?.h ?? 1.7;
       const sphere = CreateSphere("solver nodes view", { diameter: 0.035 * h, segments: 6 }, this.ctx.scene);
       const m = new StandardMaterial("solver nodes", this.ctx.scene);

@@ -89,7 +89,14 @@ export async function openScenario(
   sun.position = SUN_POSITION.clone();
   const shadows = sunOnly(sun);
   const fields = { scene: m.scene, engine: m.engine, camera, container: m.container, shadows, ground };
-  const ctx = { ...fields, iks: [], characters: [], components: [], paused: () => false } as unknown as Ctx;
+  const ctx = {
+    ...fields,
+    iks: [],
+    characters: [],
+    components: [],
+    ikTimes: { acc: 0 },
+    paused: () => false,
+  } as unknown as Ctx;
   ctx.spawn = (p: Vector3) => {
     const c = spawnCharacter(ctx, p, { acc: 0 });
     if (!idle) {

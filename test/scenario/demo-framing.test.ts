@@ -74,7 +74,21 @@ describe("every scenario on a narrow window, the panel under the view (UAL)", ()
     m = await loadModel("UAL");
   });
   afterAll(() => m.dispose());
-  const names = ["free", "grab", "climb", "ground", "deck", "hit", "aim", "look", "tail", "creature", "vr", "crowd"];
+  const names = [
+    "free",
+    "grab",
+    "climb",
+    "ground",
+    "deck",
+    "hit",
+    "aim",
+    "look",
+    "biped",
+    "tail",
+    "creature",
+    "vr",
+    "crowd",
+  ];
   const sizes = [
     [390, 844],
     [600, 1000],

@@ -1,6 +1,7 @@
 /** The demo's scenarios, in the panel's order; `?scenario=<name>` picks one. */
 import type { Scenario } from "../kit";
 import { aim } from "./aim";
+import { biped } from "./biped";
 import { climb } from "./climb";
 import { creature } from "./creature";
 import { crowd } from "./crowd";
@@ -21,6 +22,7 @@ export const SCENARIO_LIST: readonly Scenario[] = [
   hit,
   aim,
   look,
+  biped,
   tail,
   creature,
   vr,

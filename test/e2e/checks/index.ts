@@ -1,6 +1,7 @@
 /** Each demo scenario's end-to-end check, and how long its key moments may take (ms; SwiftShader runs at a few FPS). */
 import type { Capture, CheckContext } from "../harness";
 import { checkAim } from "./aim";
+import { checkBiped } from "./biped";
 import { checkClimb } from "./climb";
 import { checkCreature } from "./creature";
 import { checkCrowd, crowdWithoutBudget } from "./crowd";
@@ -32,6 +33,7 @@ export const SCENARIO_CHECKS: { name: string; wait: number; check: ScenarioCheck
   { name: "hit", wait: 60_000, check: checkHit },
   { name: "aim", wait: 60_000, check: checkAim },
   { name: "look", wait: 90_000, check: checkLook },
+  { name: "biped", wait: 90_000, check: checkBiped },
   { name: "tail", wait: 90_000, check: checkTail },
   { name: "creature", wait: 120_000, check: checkCreature },
   { name: "vr", wait: 90_000, check: checkVR },

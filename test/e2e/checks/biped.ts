@@ -1,0 +1,81 @@
+import { expect } from "vitest";
+import { type CheckContext, type V, dist, pct } from "../harness";
+
+/** What the biped scenario records: each palm against its ball, the head against the look ball, the feet. */
+interface BipedFigures {
+  palms: { gap: number; angle: number; palm: V }[];
+  head: number;
+  feet: number[];
+  balls: V[];
+  look: V;
+  sway: boolean;
+  height: number;
+}
+
+const describe = (f: BipedFigures) =>
+  `palms ${f.palms.map((p) => `${pct(p.gap, f.height)} off the ball, ${p.angle.toFixed(2)}° from its centre`).join("; ")}; ` +
+  `head ${f.head.toFixed(2)}° from the look ball; feet ${f.feet.map((d) => pct(d, f.height)).join(", ")} from their spots`;
+
+/** Palms on the balls' surface (2 mm per metre of height) facing their centres (2°), head on the look ball (3°), feet planted. */
+function expectHeld(f: BipedFigures, when: string): void {
+  for (const [i, p] of f.palms.entries()) {
+    expect(Math.abs(p.gap), `${when}: palm ${i} on its ball's surface`).toBeLessThan(0.002 * f.height);
+    expect(p.angle, `${when}: palm ${i} facing its ball's centre`).toBeLessThan(2);
+  }
+  expect(f.head, `${when}: the head toward the look ball`).toBeLessThan(3);
+  for (const d of f.feet) expect(d, `${when}: a foot where it was planted`).toBeLessThan(0.002 * f.height);
+}
+
+/**
+ * The biped scenario: BipedIK alone on the character (no FullBodyBipedIK; the overlay names it); at the recorded
+ * moment and after the user drags the left ball, each palm lies on its ball facing its centre, the head looks at
+ * the orange ball and the feet stay put; the IK switched off, the same figures show the palms far from the balls.
+ */
+export async function checkBiped({ checks, hook, waitFor, page, lines, wait }: CheckContext): Promise<void> {
+  const held = checks.held as BipedFigures;
+  const h = held.height;
+  lines.push(`IK on, the balls swaying: ${describe(held)}`);
+  expectHeld(held, "recorded");
+  await hook("h.hold(null)");
+  expect(await hook<number>("h.iks.length"), "no FullBodyBipedIK beside the BipedIK").toBe(0);
+  await waitFor("document.getElementById('stats').textContent.includes('BipedIK')", wait);
+  const stats = await hook<string>("document.getElementById('stats').textContent");
+  lines.push(`overlay: ${stats.replace(/\n/g, " | ")}`);
+  expect(stats).toContain("1 character");
+
+  const frames = async (n: number) => {
+    const f0 = await hook<number>("h.frames");
+    await waitFor(`h.frames > ${f0 + n}`, wait);
+  };
+  // the user drags the left ball up and outward: the sway stops, the palm follows the ball (scene time held
+  // from the ball's place on screen to the release: the sway would take it from under the cursor)
+  await hook("h.hold(() => true)");
+  const before = await hook<BipedFigures>("h.world()");
+  const [x, y] = await hook<[number, number]>(`h.project(${JSON.stringify(before.balls[0])})`);
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  for (let k = 1; k <= 5; k++) await page.mouse.move(x - 8 * k, y - 8 * k);
+  // held down while frames run: the drag behaviour eases the ball toward the cursor frame by frame
+  await hook("h.hold(null)");
+  await frames(10);
+  await page.mouse.up();
+  await frames(3);
+  const dragged = await hook<BipedFigures>("h.world()");
+  const moved = dist(dragged.balls[0]!, before.balls[0]!);
+  lines.push(`left ball dragged (${x.toFixed(0)}, ${y.toFixed(0)}) by 40 px up and out: it moved ${pct(moved, h)}`);
+  lines.push(`after the drag: ${describe(dragged)}`);
+  expect(dragged.sway, "a drag stops the sway").toBe(false);
+  expect(moved, "the dragged ball moved").toBeGreaterThan(0.05 * h);
+  expectHeld(dragged, "dragged");
+
+  // the IK switched off (faded): the palms hang at the sides, far from the balls
+  await hook("h.setIK(false)");
+  await waitFor("!h.fading()", wait);
+  await frames(3);
+  const off = await hook<BipedFigures>("h.world()");
+  lines.push(`IK off: ${describe(off)}`);
+  for (const [i, p] of off.palms.entries())
+    expect(p.gap, `IK off: palm ${i} away from its ball`).toBeGreaterThan(0.05 * h);
+  await hook("h.setIK(true)");
+  await waitFor("!h.fading()", wait);
+}
