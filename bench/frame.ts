@@ -1,7 +1,8 @@
 /**
  * The whole IK frame on a real model: FullBodyBipedIK on the Mannequin (test/assets/models, CC0) in a
  * Babylon NullEngine scene, both hands and feet at weight 1 following moving world-space targets,
- * 4 iterations; then 1, 10, 100 and 1,000 characters in one scene.
+ * 4 iterations; then 1, 10, 100 and 1,000 characters in one scene. Beside it, one Mannequin on BipedIK (its four
+ * LimbIKs on the same targets), for the row that compares the two.
  *
  * What one measured "frame" is, per character:
  *
@@ -26,6 +27,7 @@ import type { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { Logger } from "@babylonjs/core/Misc/logger.js";
 import type { Scene } from "@babylonjs/core/scene.js";
+import { BipedIK } from "../src/babylon/biped-ik.js";
 import { FullBodyBipedIK } from "../src/babylon/full-body-biped-ik.js";
 import { setFractionalParameters } from "./solver.js";
 import { MEMORY_PROBE_MB, memoryProbe } from "./memory-probe.js";
@@ -168,6 +170,17 @@ export interface FrameBenchResult {
   fractionalBytesPerFrame: number;
   /** The same configuration: median µs per frame. */
   fractionalMedianMicros: number;
+  /**
+   * One Mannequin in a scene of its own with BipedIK instead (its four LimbIKs at weight 1 on the same moving
+   * targets, the spine, aim, look-at and pelvis parts at 0, as created): median µs per frame, for the row beside
+   * FullBodyBipedIK's.
+   */
+  bipedMedianMicros: number;
+  /** The same: bytes per frame. */
+  bipedBytesPerFrame: number;
+  /** The same: largest foot and hand distance to its target after the last frame, fractions of the height. */
+  bipedMaxFootErrorOfHeight: number;
+  bipedMaxHandErrorOfHeight: number;
   /** One Mannequin: `scene.render()` per frame with the IK, µs. */
   renderWithIkMicros: number;
   /** One Mannequin: `scene.render()` per frame with the IK disabled, µs. */
@@ -405,24 +418,31 @@ export class Crowd {
     ik.solver.iterations = ITERATIONS;
     const s = ik.solver;
     const effectors = [s.leftHandEffector, s.rightHandEffector, s.leftFootEffector, s.rightFootEffector];
+    for (const e of effectors) e.positionWeight = 1;
+    this.addTargets(effectors.map((e) => e.position));
+    this.iks.push(ik);
+  }
+
+  /**
+   * Moves `targets` (left hand, right hand, left foot, right foot; each starting at its bone) from now on: a circle
+   * around where each is, hands within 0.15 of the height (≈0.2 m on a human), feet within 0.075 (the per-axis
+   * amplitudes keep |offset| < radius).
+   */
+  addTargets(targets: readonly Vector3[]): void {
     const first = this.targets.length;
     const centres = new Float64Array(this.centres.length + 12);
     centres.set(this.centres);
     const radii = new Float64Array(this.radii.length + 4);
     radii.set(this.radii);
-    effectors.forEach((e, i) => {
-      e.positionWeight = 1;
-      // the target starts at the bone (readBonePose at create); circle around it: hands within 0.15 of
-      // the height (≈0.2 m on a human), feet within 0.075 (the per-axis amplitudes keep |offset| < radius)
-      this.targets.push(e.position);
-      centres[(first + i) * 3] = e.position.x;
-      centres[(first + i) * 3 + 1] = e.position.y;
-      centres[(first + i) * 3 + 2] = e.position.z;
+    targets.forEach((t, i) => {
+      this.targets.push(t);
+      centres[(first + i) * 3] = t.x;
+      centres[(first + i) * 3 + 1] = t.y;
+      centres[(first + i) * 3 + 2] = t.z;
       radii[first + i] = (i < 2 ? 0.15 : 0.075) * this.height;
     });
     this.centres = centres;
     this.radii = radii;
-    this.iks.push(ik);
   }
 
   /**
@@ -573,24 +593,23 @@ export async function benchFrame(): Promise<FrameBenchResult> {
   // first, on a small heap: after the crowd, the collector's background work on its gigabyte of disposed
   // characters competes for the same memory bandwidth (probed there it read 51 / 13 / 69 ns, here ~7 / 14 / 30)
   const memory = { mb: [...MEMORY_PROBE_MB], nsPerLine: memoryProbe() };
-  // the fractional configuration first, in a scene of its own, so that it never runs in a heap holding the
-  // 1,000-character run's gigabyte of disposed characters
-  const fresh = await loadModel(MODEL);
-  let fractional: ReturnType<typeof runFractional>;
-  try {
-    fractional = runFractional(fresh);
-  } finally {
-    fresh.dispose();
-  }
+  // the fractional and BipedIK configurations first, each in a scene of its own, so that they never run in a heap
+  // holding the 1,000-character run's gigabyte of disposed characters
+  const fractional = await onFreshModel(runFractional);
+  const biped = await onFreshModel(runBiped);
+  const main = await onFreshModel(run);
+  return { ...main, ...fractional, ...biped, memoryProbe: memory };
+}
+
+/** `measure` on the Mannequin loaded in a scene of its own, disposed after; a collection first (see benchFrame). */
+async function onFreshModel<T>(measure: (model: LoadedModel) => T): Promise<T> {
   globalThis.gc?.();
   const model = await loadModel(MODEL);
-  let main: MainFrameResult;
   try {
-    main = run(model);
+    return measure(model);
   } finally {
     model.dispose();
   }
-  return { ...main, ...fractional, memoryProbe: memory };
 }
 
 /**
@@ -626,8 +645,43 @@ function runFractional(
   return { fractionalBytesPerFrame: round(a.bytesPerOp, 2), fractionalMedianMicros: round(t.timing.median) };
 }
 
-/** Everything but the fractional-weight figures ({@link runFractional}). */
-type MainFrameResult = Omit<FrameBenchResult, "fractionalBytesPerFrame" | "fractionalMedianMicros" | "memoryProbe">;
+/** The BipedIK row's figures ({@link runBiped}). */
+type BipedFrameResult = Pick<
+  FrameBenchResult,
+  "bipedMedianMicros" | "bipedBytesPerFrame" | "bipedMaxFootErrorOfHeight" | "bipedMaxHandErrorOfHeight"
+>;
+
+/** One Mannequin on BipedIK, its hands and feet on the FBBIK row's moving targets: time, allocation, errors. */
+function runBiped(model: LoadedModel): BipedFrameResult {
+  const crowd = new Crowd(model, jointHeight(model));
+  const ik = BipedIK.create(model.scene, model.skeleton);
+  const limbs = [ik.solvers.leftHand, ik.solvers.rightHand, ik.solvers.leftFoot, ik.solvers.rightFoot];
+  for (const l of limbs) l.solver.ikPositionWeight = 1;
+  crowd.addTargets(limbs.map((l) => l.targetPosition));
+  let frame = 0;
+  for (let i = 0; i < WARMUP_FRAMES; i++) crowd.frame(frame++);
+  const t = timeFrames(crowd.frame, 1, (TIMED_BATCHES / 3) * UPDATES_PER_BATCH, 0, frame);
+  const a = measureAllocation(crowd.frame, ALLOCATION_FRAMES, t.nextFrame, ALLOCATION_REPEATS);
+  const errors = limbs.map((l) => {
+    const node = l.bones[2]!.getTransformNode()!;
+    node.computeWorldMatrix(true);
+    return node.getAbsolutePosition().subtract(l.targetPosition).length() / crowd.height;
+  });
+  if (!errors.every(Number.isFinite)) throw new Error("BipedIK: a hand or foot is not finite");
+  ik.dispose();
+  return {
+    bipedMedianMicros: round(t.timing.median),
+    bipedBytesPerFrame: round(a.bytesPerOp, 2),
+    bipedMaxFootErrorOfHeight: round(Math.max(errors[2]!, errors[3]!), 5),
+    bipedMaxHandErrorOfHeight: round(Math.max(errors[0]!, errors[1]!), 5),
+  };
+}
+
+/** Everything but the fractional-weight and BipedIK figures ({@link runFractional}, {@link runBiped}). */
+type MainFrameResult = Omit<
+  FrameBenchResult,
+  "fractionalBytesPerFrame" | "fractionalMedianMicros" | "memoryProbe" | keyof BipedFrameResult
+>;
 
 function run(model: LoadedModel): MainFrameResult {
   const loadAtStart = os.loadavg()[0]!;
@@ -811,6 +865,7 @@ export const frameBenchmark: Benchmark<FrameBenchResult> = {
     const b = r.stagesBytesPerFrame;
     const rows: Array<[string, number | string, string]> = [
       ["one Mannequin: median per frame", r.frameMedianMicrosPerCharacter, "µs"],
+      ["  the same on BipedIK (hands and feet, same targets)", r.bipedMedianMicros, "µs"],
       ["p95 per frame (of 100-frame batches)", r.frameP95Micros, "µs"],
       ["fastest batch", r.frameMinMicros, "µs"],
       ["mean", r.frameMeanMicros, "µs"],
@@ -836,6 +891,12 @@ export const frameBenchmark: Benchmark<FrameBenchResult> = {
       ["fractional weights: median per frame", r.fractionalMedianMicros, "µs"],
       ["scene.render() with IK / without", `${r.renderWithIkMicros} / ${r.renderWithoutIkMicros}`, "µs"],
       ["max foot / hand error (of height)", `${r.maxFootErrorOfHeight} / ${r.maxHandErrorOfHeight}`, ""],
+      ["BipedIK: allocated per frame", r.bipedBytesPerFrame, "B"],
+      [
+        "BipedIK: max foot / hand error (of height)",
+        `${r.bipedMaxFootErrorOfHeight} / ${r.bipedMaxHandErrorOfHeight}`,
+        "",
+      ],
     ];
     for (const c of r.characters) {
       rows.push([
@@ -890,13 +951,18 @@ export const frameBenchmark: Benchmark<FrameBenchResult> = {
       target: `0 (< ${FRAME_TARGETS.bytesPerCharacterUpdateBelow} B: no per-frame allocation)`,
       pass: r.bytesPerFrame < FRAME_TARGETS.bytesPerCharacterUpdateBelow,
     });
-    checks.push({
-      label: "bytes per frame (one Mannequin, fractional weights)",
-      value: r.fractionalBytesPerFrame,
-      unit: "B",
-      target: `0 (< ${FRAME_TARGETS.bytesPerCharacterUpdateBelow} B)`,
-      pass: r.fractionalBytesPerFrame < FRAME_TARGETS.bytesPerCharacterUpdateBelow,
-    });
+    for (const [label, value] of [
+      ["one Mannequin, fractional weights", r.fractionalBytesPerFrame],
+      ["one Mannequin on BipedIK", r.bipedBytesPerFrame],
+    ] as const) {
+      checks.push({
+        label: `bytes per frame (${label})`,
+        value,
+        unit: "B",
+        target: `0 (< ${FRAME_TARGETS.bytesPerCharacterUpdateBelow} B)`,
+        pass: value < FRAME_TARGETS.bytesPerCharacterUpdateBelow,
+      });
+    }
     checks.push({
       label: "bytes per frame (100 characters)",
       value: r.bytesPerFrame100,

@@ -10,6 +10,7 @@ import { forgetCauses } from "../solver/forget-causes.js";
 import type { SolverWarning } from "../solver/full-body.js";
 import { AimIK } from "./aim-ik.js";
 import { BipedPelvis } from "./biped-pelvis.js";
+import { addBodySolver, refuseSecondBody, removeBodySolver } from "./body-solver.js";
 import {
   BIPED_REFERENCES_INPUT_KINDS,
   type BipedReferences,
@@ -123,13 +124,18 @@ export class BipedIK {
   /**
    * Attaches BipedIK to `skeleton`, in `scene` (the skeleton's): detects the biped references (or takes them from
    * `options.references`) and creates the parts, every weight 0. Throws {@link FBBIKError} naming every problem
-   * when the references cannot be found, or a part cannot be built (a spine of one bone and no head).
+   * when the references cannot be found, a part cannot be built (a spine of one bone and no head), or the skeleton
+   * (or another skeleton on the same nodes: one per skin of a glTF model) already has a FullBodyBipedIK or a
+   * BipedIK that is not disposed (the two would fight over the bones).
    */
   static create(scene: Scene, skeleton: Skeleton, options: BipedIKOptions = {}): BipedIK {
     return setUpAs("BipedIK", () => {
       const unknown = checkOptions("BipedIK", options, BIPED_IK_OPTION_KINDS);
       checkSkeletonScene(scene, skeleton);
       const { references: r, warnings } = resolveReferences(skeleton, options.references ?? {});
+      // a FullBodyBipedIK or BipedIK there already: the two would fight over the bones every frame
+      const pelvisNode = r.pelvis.getTransformNode();
+      refuseSecondBody("BipedIK", skeleton, pelvisNode);
       const spine = r.spine.length >= 2 ? r.spine : r.head !== null ? [...r.spine, r.head] : null;
       if (spine === null) {
         throw new FBBIKError([`the spine has one bone (${r.spine[0]?.name}) and there is no head: FABRIK needs two`]);
@@ -179,6 +185,8 @@ export class BipedIK {
         aim.solver.ikPositionWeight = 0;
         lookAt.solver.ikPositionWeight = 0;
         const ik = new BipedIK(scene, skeleton, r, solvers);
+        // for the refusal only: a grounder's legs (its own feet, often) keep their place, not moved before it
+        addBodySolver(ik, pelvisNode, false);
         for (const w of warnings) ik.warn(`references:${w}`, w);
         warnUnknownOptions(
           { warn: (cause, message) => ik.warn(cause, message) },
@@ -277,7 +285,7 @@ export class BipedIK {
 
   /**
    * Disposes every part (the hands first), which takes their output off the bones and their entries out of the
-   * Inspector.
+   * Inspector, and frees the character for another FullBodyBipedIK or BipedIK at once.
    */
   dispose(): void {
     if (this.disposed) return;
@@ -285,6 +293,7 @@ export class BipedIK {
     notifyDisposed(this.onDisposeObservable, this);
     const parts = this.parts;
     for (let i = parts.length - 1; i >= 0; i--) parts[i]!.dispose();
+    removeBodySolver(this);
     this.onWarningObservable.clear();
   }
 

@@ -28,7 +28,7 @@ import { notifyDisposed } from "./dispose-notice.js";
 import { RigDetachment } from "./rig-attachment.js";
 import { RigVisibility } from "./rig-visibility.js";
 import { SceneUpdater } from "./scene-updater.js";
-import { bodySolverOf, bodySolverOnNode, setBodySolver } from "./body-solver.js";
+import { addBodySolver, refuseSecondBody, removeBodySolver } from "./body-solver.js";
 import { type HookTargets, claimNodes, releaseNodes, severalClaimants, solveOwnerAbove } from "./solve-order.js";
 import { checkSkeletonScene } from "./skeleton-scene.js";
 import { matchMatrixPrecision } from "./module-matrix.js";
@@ -281,9 +281,9 @@ export class FullBodyBipedIK {
     claimNodes(this, this.rig.nodes);
     claimNodes(this, this.rig.bones);
     SceneUpdater.for(scene).add(this);
-    // one IK per skeleton and per pelvis node (body-solver.ts); what grounds this body (a GrounderIK's legs, on this
-    // skeleton or another over the same nodes) moves before it
-    setBodySolver(skeleton, this, references.pelvis.getTransformNode());
+    // one body IK per skeleton and per pelvis node (body-solver.ts); what grounds this body (a GrounderIK's legs, on
+    // this skeleton or another over the same nodes) moves before it
+    addBodySolver(this, references.pelvis.getTransformNode(), true);
   }
 
   /**
@@ -294,28 +294,15 @@ export class FullBodyBipedIK {
    * is used, and a straight (T-posed) arm or leg gets a default bend with a `straight-limb` warning.
    * Throws {@link FBBIKError} naming every problem when the rig cannot work, when `scene` is not the skeleton's,
    * or when the skeleton (or another skeleton on the same nodes: one per skin of a glTF model) already has a
-   * FullBodyBipedIK that is not disposed.
+   * FullBodyBipedIK or a BipedIK that is not disposed.
    */
   static create(scene: Scene, skeleton: Skeleton, options: FullBodyBipedIKOptions = {}): FullBodyBipedIK {
     const unknown = checkOptions("FullBodyBipedIK", options, FULL_BODY_BIPED_IK_OPTION_KINDS);
     matchMatrixPrecision();
     checkSkeletonScene(scene, skeleton);
-    if (bodySolverOf(skeleton) !== null) {
-      // two IKs would each take the other's output for the animated pose: dispose the first one before
-      throw new FBBIKError([
-        `skeleton "${skeleton.name}" already has a FullBodyBipedIK; dispose it before creating another one`,
-      ]);
-    }
     const { references, warnings } = resolveReferences(skeleton, options.references ?? {});
-    const pelvis = references.pelvis.getTransformNode();
-    const other = pelvis === null ? null : bodySolverOnNode(pelvis);
-    if (other !== null) {
-      throw new FBBIKError([
-        `skeleton "${skeleton.name}" moves the same nodes as skeleton "${other.skeleton.name}", which already has ` +
-          "a FullBodyBipedIK (a glTF model has a skeleton per skin, all on the same nodes): that one IK drives " +
-          "the character; dispose it before creating another one",
-      ]);
-    }
+    // a FullBodyBipedIK or BipedIK there already: the two would fight over the bones every frame
+    refuseSecondBody("FullBodyBipedIK", skeleton, references.pelvis.getTransformNode());
     const rootNode = resolveRootNode(skeleton, references, options.rootNode);
     const ik = new FullBodyBipedIK(scene, skeleton, references, rootNode, options, warnings);
     warnUnknownOptions(ik.solver.inner, "FullBodyBipedIK", unknown, FULL_BODY_BIPED_IK_OPTION_KINDS, {
@@ -708,8 +695,7 @@ export class FullBodyBipedIK {
     // the other IK components on this skeleton take their output off too (each before the one below it)
     updater.takeOff(this.skeleton);
     updater.remove(this);
-    if (bodySolverOf(this.skeleton) === this)
-      setBodySolver(this.skeleton, null, this.references.pelvis.getTransformNode());
+    removeBodySolver(this);
     releaseNodes(this, this.rig.nodes);
     releaseNodes(this, this.rig.bones);
     try {

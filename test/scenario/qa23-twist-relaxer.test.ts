@@ -3,13 +3,16 @@
  * avatar and Xbot scaled ×0.01 and ×100, in left- and right-handed scenes, behind an FBBIK turning the left hand 90°
  * and 150° about the bent forearm: the forearm takes half of the twist, the hand keeps its place and rotation; a hand
  * swept from −175° to 175° turns the relaxed forearm smoothly. Behind BipedIK's hand (a LimbIK), also on RiggedFigure
- * as `.babylon` (plain Bones): the same half, and weight 0 leaves the pose bit for bit. With an FBBIK and a BipedIK on
- * one character, the relaxers solve last and split the twist alike. RobotExpressive's forearm (three palms) asks for
- * its child.
+ * as `.babylon` (plain Bones): the same half, and weight 0 leaves the pose bit for bit. With an FBBIK and a LookAtIK on
+ * one character (a BipedIK there is refused), the relaxers solve last and split the twist alike. RobotExpressive's
+ * forearm (three palms) asks for its child.
  */
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { describe, expect, it } from "vitest";
 import { BipedIK } from "../../src/babylon/biped-ik.js";
+import { resolveBipedReferences } from "../../src/babylon/biped-references.js";
+import { LookAtIK } from "../../src/babylon/look-at-ik.js";
+import { IKUpdateOrder } from "../../src/babylon/scene-updater.js";
 import { TwistRelaxer } from "../../src/babylon/twist-relaxer.js";
 import { FBBIKError } from "../../src/solver/errors.js";
 import { type ModelName, modelAvailable } from "../helpers/babylon-scene.js";
@@ -166,19 +169,26 @@ describe.each(ALL)("TwistRelaxer behind BipedIK's hand on $label", (c) => {
   });
 });
 
-describe("TwistRelaxer with an FBBIK and a BipedIK on one character", () => {
+describe("TwistRelaxer with an FBBIK and a LookAtIK on one character", () => {
+  // a BipedIK's look-at part alone: a BipedIK beside an FBBIK is refused (body-solver.ts)
   for (const name of ["Soldier", "Superhero", "RiggedFigure"] as ModelName[]) {
     it.skipIf(!modelAvailable(name))(`${name}: the relaxers solve last and split the FBBIK's twist`, async () => {
       const { m, h } = await loadCase(characterCase(name, false), true);
-      const biped = BipedIK.create(m.scene, m.skeleton);
+      const r = resolveBipedReferences(m.skeleton).references;
+      const look = LookAtIK.create(
+        m.scene,
+        { spine: r.spine, head: r.head, eyes: r.eyes },
+        { updateOrder: IKUpdateOrder.Biped },
+      );
+      // off while the arm is set up, as BipedIK's parts start
+      look.solver.ikPositionWeight = 0;
       const arm = twistedArm(m);
       const { left } = TwistRelaxer.createForArms(arm.ik);
-      // BipedIK's head turns after the FBBIK (IKUpdateOrder.Biped), its body left still: the FBBIK's hand stays put
-      const look = biped.solvers.lookAt;
+      // the head turns after the FBBIK (IKUpdateOrder.Biped, as BipedIK's), its body left still: the FBBIK's hand stays put
       look.solver.ikPositionWeight = 1;
       look.solver.bodyWeight = 0;
-      look.targetPosition.copyFrom(bonePos(m, biped.references.head!).add(new Vector3(h, 0, h)));
-      const head = biped.references.head!;
+      look.targetPosition.copyFrom(bonePos(m, r.head!).add(new Vector3(h, 0, h)));
+      const head = r.head!;
       const headBefore = boneMatrix(m, head);
       for (const degrees of [90, 150]) {
         arm.turn(degrees * DEG);
@@ -188,7 +198,7 @@ describe("TwistRelaxer with an FBBIK and a BipedIK on one character", () => {
         const target = arm.ik.solver.leftHandEffector.target!.getWorldMatrix().getTranslation();
         const miss = Vector3.Distance(boneWorld(arm.hand).getTranslation(), target) / h;
         report(
-          `${name} FBBIK + BipedIK ${degrees}°: elbow, wrist (°), hand to target (× h)`,
+          `${name} FBBIK + LookAtIK ${degrees}°: elbow, wrist (°), hand to target (× h)`,
           elbow / DEG,
           wrist / DEG,
           miss,
@@ -197,10 +207,10 @@ describe("TwistRelaxer with an FBBIK and a BipedIK on one character", () => {
         expect(Math.abs(wrist - degrees * DEG * 0.5)).toBeLessThan(0.5 * DEG);
         expect(miss).toBeLessThan(1e-5);
       }
-      expect(left.updateOrder).toBeGreaterThan(biped.updateOrder);
+      expect(left.updateOrder).toBeGreaterThan(look.updateOrder);
       expect(turnBetween(headBefore, boneMatrix(m, head))).toBeGreaterThan(0.1);
       expect(left.warningsRaised).toEqual([]);
-      biped.dispose();
+      look.dispose();
       arm.ik.dispose();
     });
   }

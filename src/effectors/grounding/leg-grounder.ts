@@ -11,7 +11,7 @@ import { RigDetachment } from "../../babylon/rig-attachment.js";
 import type { RigComponent } from "../../babylon/rig-component.js";
 import { FadeClock, sceneDeltaSecondsToRef } from "../../babylon/scene-time.js";
 import { EnableFade, EnablePass } from "../../babylon/enable-fade.js";
-import { IKUpdateOrder, type SceneUpdatable, SceneUpdater } from "../../babylon/scene-updater.js";
+import { IKUpdateOrder, SceneUpdater } from "../../babylon/scene-updater.js";
 import { bodySolverOver, watchBodySolver } from "../../babylon/body-solver.js";
 import { NumberRef } from "../../math/number-ref.js";
 import { FBBIKError } from "../../solver/errors.js";
@@ -167,7 +167,7 @@ export abstract class LegGrounder {
     }
     if (body === null) return;
     const items = updater.items;
-    const bodyAt = items.indexOf(body as SceneUpdatable);
+    const bodyAt = items.indexOf(body);
     const late = this.drivenLegs.filter((leg) => items.indexOf(leg) > bodyAt).map((leg) => leg.bones[0]!.name);
     if (late.length === 0 && items.indexOf(this) < bodyAt) return;
     this.warn(
