@@ -90,6 +90,7 @@ const NOT_SETTINGS: Record<string, readonly string[]> = {
     "coneCos",
     "axisMove",
     "clipAxisRead",
+    "lastRotationWeight",
   ],
   spine: ["rootNodeIndex", "useFABRIK"],
   limbMapping: ["writing", "reaching"],
