@@ -11,14 +11,14 @@ import { afterEach, describe, expect, it } from "vitest";
 import {
   Curve,
   FullBodyBipedEffector,
-  FullBodyBipedIK,
   InteractionCurveType,
   InteractionObject,
   InteractionSystem,
 } from "../../src/index.js";
-import { type LoadedModel, type ModelName, loadModel, modelAvailable } from "../helpers/babylon-scene.js";
+import { type LoadedModel, modelAvailable } from "../helpers/babylon-scene.js";
+import { ikTwin } from "../helpers/ik-twin.js";
 import { report } from "../helpers/modifier-scene.js";
-import { height, worldPos } from "../helpers/scene-probes.js";
+import { worldPos } from "../helpers/scene-probes.js";
 
 const open: LoadedModel[] = [];
 afterEach(() => {
@@ -37,21 +37,6 @@ function angle(a: Bone, b: Bone): number {
   return (2 * Math.acos(Math.min(1, d)) * 180) / Math.PI;
 }
 
-/** Loads the model twice in one scene, both walking: one with the IK, one without (the clip's pose). */
-async function walkers(model: ModelName, clip: string) {
-  const m = await loadModel(model, { clips: (c) => c === clip });
-  open.push(m);
-  const twin = await loadModel(model, { clips: (c) => c === clip, scene: m.scene });
-  for (const t of [m, twin]) {
-    const g = t.container.animationGroups.find((x) => x.name === clip)!;
-    g.start(true);
-    g.goToFrame(g.from);
-  }
-  const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
-  const twinBone = (b: Bone) => twin.skeleton.bones[m.skeleton.bones.indexOf(b)]!;
-  return { m, twin, ik, h: height(m), twinBone };
-}
-
 describe("a hand letting go of a box while walking", () => {
   for (const [model, clip] of [
     ["Soldier", "Walk"],
@@ -60,7 +45,7 @@ describe("a hand letting go of a box while walking", () => {
     it.skipIf(!modelAvailable(model))(
       `${model}: the arm returns to the clip with the weights, no turn at the end`,
       async () => {
-        const { m, twin, ik, h, twinBone } = await walkers(model, clip);
+        const { m, twin, ik, h, twinBone } = await ikTwin(model, clip, open);
         const scene = m.scene;
         m.scene.render();
         const hand = ik.references.rightHand;
