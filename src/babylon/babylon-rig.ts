@@ -100,6 +100,12 @@ export class BabylonRig extends FlatPose implements RestorablePose {
   /** FixTransforms' state: the animated pose of the bones the mapping writes, and what the IK wrote. */
   private readonly store: AnimatedPoseStore;
   private readonly attachment: RigAttachment;
+  /**
+   * 1 where {@link write} wrote the local rotation (position) since the last read: a hook that writes during the
+   * update (Recoil, HitReaction) takes the dirty marks, and an enable fade after it must still weigh what it wrote.
+   */
+  private readonly rotationWritten: Uint8Array;
+  private readonly positionWritten: Uint8Array;
 
   /**
    * Builds the rig over `include` (the bones the IK reads or writes) and all their ancestors.
@@ -122,6 +128,9 @@ export class BabylonRig extends FlatPose implements RestorablePose {
       return node !== null && node !== undefined ? node.parent : b!.getParent();
     });
     this.boneOnly = this.nodes.length > 1 && this.nodes[1] === null;
+    const written = new Uint8Array(this.bones.length * 2);
+    this.rotationWritten = written.subarray(0, this.bones.length);
+    this.positionWritten = written.subarray(this.bones.length);
     this.store = new AnimatedPoseStore(this.nodes, this.bones, this.lscl, this.boneOnly);
     const probe = this.bones.findIndex((b, i) => i > 0 && b !== null && this.nodes[i] !== null);
     this.attachment = new RigAttachment(
@@ -248,6 +257,8 @@ export class BabylonRig extends FlatPose implements RestorablePose {
   read(): void {
     if (this.store.holdsWrites) this.restoreAnimatedPose();
     this.rejected = false;
+    this.rotationWritten.fill(0);
+    this.positionWritten.fill(0);
     const componentChanged = this.space.read(this.componentRoot, this.boneOnly && this.skeleton.needInitialSkinMatrix);
     let collapsed = -1;
     let sheared = -1;
@@ -560,6 +571,8 @@ export class BabylonRig extends FlatPose implements RestorablePose {
           if (k >= 0) this.store.remember(k, null, bv);
         }
       }
+      if (rd) this.rotationWritten[i] = 1;
+      if (pd) this.positionWritten[i] = 1;
       this.rotationDirty[i] = 0;
       this.positionDirty[i] = 0;
     }
@@ -572,6 +585,12 @@ export class BabylonRig extends FlatPose implements RestorablePose {
    */
   _fadeOutput(fade: OutputFade): void {
     const indexOf = this.store.indexOf;
+    // what was written since the read is this update's output too (lrot and lpos still hold it): weighed, not
+    // taken for the animated pose (Recoil's hand turn, written after the solve, had the whole output off at once)
+    for (let i = 1; i < indexOf.length; i++) {
+      if (this.rotationWritten[i] !== 0) this.rotationDirty[i] = 1;
+      if (this.positionWritten[i] !== 0) this.positionDirty[i] = 1;
+    }
     fade.apply(this.lrot, this.lpos, this.rotationDirty, this.positionDirty, indexOf, this.store.animated);
     if (!fade.active) return;
     for (let i = 1; i < indexOf.length; i++) if (indexOf[i]! >= 0 && this.stale[i] === 0) this.markStale(i);

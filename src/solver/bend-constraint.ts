@@ -370,6 +370,7 @@ export class BendConstraint {
       rotateVector(v1, b3.solverRotation, child);
       cross(v1, s, v1);
       negate(v1, v1);
+      this.matchAcrossAxis(out, v1, s);
       // the carried bend, for the blend's turn limit
       copy(v5, out);
       weight.value = erw;
@@ -400,6 +401,30 @@ export class BendConstraint {
     normalize(v1, this.direction);
     weight.value = w;
     return lerpByRef(out, out, v1, weight);
+  }
+
+  /**
+   * Scales the rotation's bend `rotation` (perpendicular to the limb axis `axis`) to the length of the carried bend
+   * `carried` across that axis (not in FinalIK: ARCHITECTURE.md, deviation 33). A nearly straight limb's carried
+   * bend is short across the axis, so in FinalIK's linear blend the rotation's bend took the plane over at a small
+   * weight and handed it back only at 0: a fade of the weight turned the arm about its axis at the last frame (Soldier
+   * letting go of a box, 70°). At equal lengths the plane turns with the weight.
+   */
+  private matchAcrossAxis(carried: ReadonlyVec3, rotation: Vec3, axis: ReadonlyVec3): void {
+    const aa = axis.x * axis.x + axis.y * axis.y + axis.z * axis.z;
+    if (!(aa > 0)) return;
+    const k = (carried.x * axis.x + carried.y * axis.y + carried.z * axis.z) / aa;
+    const px = carried.x - axis.x * k;
+    const py = carried.y - axis.y * k;
+    const pz = carried.z - axis.z * k;
+    const across = Math.sqrt(px * px + py * py + pz * pz);
+    const length = Math.sqrt(rotation.x * rotation.x + rotation.y * rotation.y + rotation.z * rotation.z);
+    // a carried bend along the axis has no plane of its own: the rotation's takes it, as in FinalIK
+    if (!(across > 0) || !(length > 0)) return;
+    const f = across / length;
+    rotation.x *= f;
+    rotation.y *= f;
+    rotation.z *= f;
   }
 
   /**
