@@ -16,6 +16,7 @@ import type { Node } from "@babylonjs/core/node.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { BabylonRig } from "./babylon-rig.js";
 import type { IKMappingLimb } from "../mapping/mapping-limb.js";
+import { ANY_TURN } from "../mapping/bone-map.js";
 import { NumberRef } from "../math/number-ref.js";
 import {
   Quat,
@@ -31,7 +32,6 @@ import {
 import { Vec3, add, sub } from "../math/vec3.js";
 import type { IKEffector } from "../solver/effector.js";
 
-const ANY_TURN = new NumberRef(Math.PI);
 const share = new NumberRef(0);
 const v1 = new Vec3();
 const v2 = new Vec3();

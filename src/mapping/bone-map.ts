@@ -37,6 +37,8 @@ export interface MappingSolver {
 
 /** Weight 1, for the mapping steps that always apply fully. */
 export const FULL_WEIGHT: Readonly<NumberRef> = new NumberRef(1);
+/** No cap on {@link BoneMap.bendToReach}'s turn (π): keeping the bone lengths may need any bend. */
+export const ANY_TURN: Readonly<NumberRef> = new NumberRef(Math.PI);
 
 // Where each number of a BoneMap lives in its store's block (see BoneMapStore).
 const LENGTH = 0;

@@ -3,14 +3,12 @@ import type { IKPose } from "../solver/pose.js";
 import { NumberRef } from "../math/number-ref.js";
 import { Quat, multiply } from "../math/quat.js";
 import { Vec3 } from "../math/vec3.js";
-import { BoneMap, BoneMapStore, type MappingSolver } from "./bone-map.js";
+import { ANY_TURN, BoneMap, BoneMapStore, type MappingSolver } from "./bone-map.js";
 
 // weights handed to BoneMap by reference (see NumberRef)
 const maintainWeight = new NumberRef();
 /** A shear only stretches a limb a little: a small cap keeps a nearly straight elbow or knee from flicking. */
 const SHEAR_TURN = new NumberRef(2e-3);
-/** Keeping the bone lengths may need any bend. */
-const ANY_TURN = new NumberRef(Math.PI);
 /** The most a clavicle turns beyond its swing (radians) to bring a hand's end node within reach. */
 const MAX_CLAVICLE_REACH = 0.35;
 const clavicle = new Vec3();

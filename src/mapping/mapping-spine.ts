@@ -1,10 +1,10 @@
 import { Quat } from "../math/quat.js";
-import { Vec3, sub } from "../math/vec3.js";
+import { Vec3, lerpByRef, sub } from "../math/vec3.js";
 import { solveFabrikJoint } from "../solver/chain.js";
 import type { IKNode } from "../solver/node.js";
 import type { IKPose } from "../solver/pose.js";
 import { NumberRef } from "../math/number-ref.js";
-import { BoneMap, BoneMapStore, FULL_WEIGHT } from "./bone-map.js";
+import { ANY_TURN, BoneMap, BoneMapStore, FULL_WEIGHT } from "./bone-map.js";
 
 const v1 = new Vec3();
 const v2 = new Vec3();
@@ -15,6 +15,8 @@ const jointMoved = new Vec3();
 const jointFixed = new Vec3();
 /** The twist weight handed to BoneMap by reference (see NumberRef). */
 const twistWeight = new NumberRef();
+const reachGoal = new Vec3();
+const reachStep = new Vec3();
 
 /** The solver nodes the spine mapping follows. */
 export interface SpineNodes {
@@ -40,6 +42,12 @@ export class IKMappingSpine {
   iterations = 3;
   /** [0, 1] How much the spine twists with the shoulders (spread up the spine). */
   twistWeight = 1;
+  /**
+   * @internal [0, 1] With `preserveBoneLengths`, how far the bones between the pelvis and the last spine bone bend
+   * so that the last one lands on its plane's place (where FinalIK's mapping moves it), bone lengths kept. 0 (the
+   * default): it stays where its parents' swings put it. The head effector sets it for the frames it holds the head.
+   */
+  readonly _lastBoneReach = new NumberRef(0);
   /** Pelvis first, then the spine bones. */
   readonly spine: BoneMap[];
   private readonly nodes: SpineNodes;
@@ -157,6 +165,43 @@ export class IKMappingSpine {
     }
     end.setIKPosition(end.getPlanePositionIn(lastPlane, v1));
     this.mapToSolverPositions(preserveBoneLengths);
+    if (preserveBoneLengths && this._lastBoneReach.value > 0) this.reachLastPlane();
+  }
+
+  /**
+   * Bends the bones between the pelvis and the last spine bone so the last one goes `_lastBoneReach` of the
+   * way to its IK position (the plane's place), then turns it back to the plane's frame. Its distance from the
+   * first spine bone changes in equal steps at each bone after that one (law of cosines, exact at the last), the
+   * first spine bone then aims it at the goal: with two bones or more between, it lands there to rounding.
+   */
+  private reachLastPlane(): void {
+    const spine = this.spine;
+    const n = spine.length;
+    // pelvis and last bone only: nothing between to bend
+    if (n < 3) return;
+    const first = spine[1]!;
+    const end = spine[n - 1]!;
+    lerpByRef(reachGoal, end.position(v1), end.ikPositionToRef(v2), this._lastBoneReach);
+    const root = first.position(v3);
+    const fromX = v1.x - root.x;
+    const fromY = v1.y - root.y;
+    const fromZ = v1.z - root.z;
+    const gx = reachGoal.x - root.x;
+    const gy = reachGoal.y - root.y;
+    const gz = reachGoal.z - root.z;
+    const d0 = Math.sqrt(fromX * fromX + fromY * fromY + fromZ * fromZ);
+    const d1 = Math.sqrt(gx * gx + gy * gy + gz * gz);
+    if (!(d1 > 0)) return;
+    for (let k = 2; k < n - 1; k++) {
+      // this bone's share of the distance's change (the last bone between takes what is left)
+      const d = d0 + ((d1 - d0) * (k - 1)) / (n - 3);
+      reachStep.x = root.x + (gx * d) / d1;
+      reachStep.y = root.y + (gy * d) / d1;
+      reachStep.z = root.z + (gz * d) / d1;
+      spine[k]!.bendToReach(first, end, reachStep, ANY_TURN);
+    }
+    first.aimChildAt(end, reachGoal);
+    end.rotateToPlaneIn(this.lastPlane, FULL_WEIGHT);
   }
 
   private forwardReach(position: Vec3): void {

@@ -193,6 +193,8 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
   private readonly presence = new NumberRef(1);
   private readonly input = new HeadPassInput();
   private readonly headId: number;
+  /** The spine mapping's reach of the last spine bone to its plane: this frame's position weight while active. */
+  private readonly chestReach: NumberRef | null;
   private readonly bendIds: Int32Array;
   private readonly bendWeights: Float64Array;
   private readonly ccdIds: Int32Array;
@@ -247,6 +249,7 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
     if (problems.length > 0) throw new FBBIKError(problems, "FBBIKHeadEffector");
     this.headId = rig.idOf(head!);
     this.torso = new HeadTorso(ik);
+    this.chestReach = (ik.solver.inner.mapping as BipedMapping | null)?.spineMapping._lastBoneReach ?? null;
 
     this.target = options.target ?? null;
     this.enabled = options.enabled ?? true;
@@ -363,6 +366,7 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
     notifyDisposed(this.onDisposeObservable, this);
     this.ik.onDisposeObservable.remove(this.ikDisposal);
     this.active = false;
+    if (this.chestReach !== null) this.chestReach.value = 0;
     const inner = this.ik.solver.inner;
     inner.onPreUpdate.remove(this.preHook);
     inner.onPreIteration.remove(this.iterationHook);
@@ -418,6 +422,7 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
 
   private beforeSolve(): void {
     this.active = false;
+    if (this.chestReach !== null) this.chestReach.value = 0;
     const ik = this.ik;
     if (this.disposed || ik.isDisposed) return;
     const fade = this.fade;
@@ -516,6 +521,8 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
         this.warn("headEffector:degenerate", "FBBIKHeadEffector: the head sits on the root node; it is not moved.");
         return;
       }
+      // the chest onto the place the torso's turn gives it, so the head lands where `place` aimed it
+      if (this.chestReach !== null) this.chestReach.value = f.position;
     } else {
       this.torso.weight = 0;
     }
@@ -578,6 +585,7 @@ export class FBBIKHeadEffector implements HeadSettingHolder {
 
   /** After the solve: stretch, fixHead, the head's rotation (through the rig, written with the solve). */
   private afterSolve(): void {
+    if (this.chestReach !== null) this.chestReach.value = 0;
     if (!this.active) return;
     this.active = false;
     if (this.disposed) return;
