@@ -6,7 +6,6 @@
  * pose the same rig gives unparented; the head stays on the headset and the hands on the controllers (within 1e-3 h:
  * Xbot's head misses by 7.4e-4 h with or without a parent, the spine mapping's residual under preserveBoneLengths).
  */
-import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { afterEach, describe, expect, it } from "vitest";
@@ -14,6 +13,7 @@ import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import { createTrackerTarget } from "../../src/babylon/tracker-target.js";
 import { FBBIKHeadEffector } from "../../src/effectors/head/fbbik-head-effector.js";
 import { type ModelName, modelAvailable } from "../helpers/babylon-scene.js";
+import { driveHands } from "../helpers/vr-hands.js";
 import { disposeOpen, load, report, worldPos } from "../helpers/modifier-scene.js";
 
 afterEach(disposeOpen);
@@ -75,17 +75,8 @@ async function track(
   const controllers = homes.map((p, i) => tracker(i === 0 ? "left" : "right", p));
   const headTarget = createTrackerTarget(headset, r.head!, { position: "tracker" });
   FBBIKHeadEffector.create(ik, { target: headTarget, bodyWeight: 0.8, headClampWeight: 0, handsPullBody: false });
-  const hands = [s.leftHandEffector, s.rightHandEffector];
-  const handBones: Bone[] = [r.leftHand, r.rightHand];
-  const targets: TransformNode[] = [];
-  for (let i = 0; i < 2; i++) {
-    const t = createTrackerTarget(controllers[i]!, handBones[i]!, { position: "tracker" });
-    targets.push(t);
-    hands[i]!.target = t;
-    hands[i]!.positionWeight = 1;
-    hands[i]!.rotationWeight = 1;
-    hands[i]!.fadeSeconds = 0.3;
-  }
+  const targets = driveHands(ik, controllers, 1);
+  const handBones = [r.leftHand, r.rightHand];
   const feetEffectors = [s.leftFootEffector, s.rightFootEffector];
   for (const [i, foot] of [r.leftFoot, r.rightFoot].entries()) {
     const pin = tracker(`pin ${i}`, local(worldPos(foot)));
