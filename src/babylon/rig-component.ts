@@ -192,8 +192,6 @@ export abstract class RigComponent {
     this.firstBoneName = bones[0]!.name;
     this.lastBoneName = bones[bones.length - 1]!.name;
     this.firstBone = bones[0]!;
-    // the other IKs' last output still stands between frames: the pose at create is the animated one
-    SceneUpdater.takeOffBetweenFrames(this.scene, skeleton);
     this.rig = new BabylonRig(skeleton, bones, { mesh: options.mesh ?? null });
     this.rig.watchDisposal();
     this.visibility = new RigVisibility(this.rig, skeleton);
@@ -356,7 +354,6 @@ export abstract class RigComponent {
    * read does), runs `take` on that pose, and ends the read without writing anything.
    */
   protected withBonesAsTheyStand(take: () => void): void {
-    SceneUpdater.takeOffBetweenFrames(this.scene, this.skeleton);
     this.rig.read();
     try {
       take();

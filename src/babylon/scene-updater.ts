@@ -123,16 +123,6 @@ export class SceneUpdater {
     return u;
   }
 
-  /**
-   * Between frames (not during a pass), takes the output of the enabled components on `skeleton` off its bones, as
-   * the next frame's FixTransforms would: a component created or reading its rest pose then reads the pose the
-   * animation left, as it does inside the frame, not the other IKs' last output.
-   */
-  static takeOffBetweenFrames(scene: Scene, skeleton: Skeleton): void {
-    const u = updaters.get(scene);
-    if (u !== undefined && u.current < 0) u.takeOff(skeleton, true);
-  }
-
   /** True when `scene` currently has an updater with observers. */
   static isActive(scene: Scene): boolean {
     const u = updaters.get(scene);
