@@ -13,6 +13,7 @@ import { orthoNormalize } from "../math/direction.js";
 import { NumberRef } from "../math/number-ref.js";
 import { type ReadonlyVec3, Vec3, add, copy, fromArray, lerpByRef, sub, toArray } from "../math/vec3.js";
 import type { IKNode } from "../solver/node.js";
+import type { EndRotationMemory } from "./end-rotation-memory.js";
 import { planeRotation, symmetricPlaneRotation } from "../solver/plane.js";
 import { planeRotationPair } from "../solver/plane-pair.js";
 import type { IKPose } from "../solver/pose.js";
@@ -33,6 +34,8 @@ export interface MappingSolver {
   readonly ikPositionWeight: number;
   /** Keep every parent–child distance of the mapped bones (see IKSolverFullBodyBiped.preserveBoneLengths). */
   readonly preserveBoneLengths?: boolean;
+  /** The solver's update number (IKSolverFullBody.updateCount): tells consecutive updates for the mapping's memory. */
+  readonly updateCount?: number;
 }
 
 /** Weight 1, for the mapping steps that always apply fully. */
@@ -329,8 +332,11 @@ export class BoneMap {
     this.pose.setRotation(this.bone, q1);
   }
 
-  /** Rotates toward the node's effector rotation by `weight.value` × the effector's rotation weight. */
-  rotateToEffector(weight: Readonly<NumberRef>): void {
+  /**
+   * Rotates toward the node's effector rotation by `weight.value` × the effector's rotation weight; a fractional
+   * blend goes through `memory` (when given), which keeps it from changing sides at once near a half turn.
+   */
+  rotateToEffector(weight: Readonly<NumberRef>, memory: EndRotationMemory | null = null): void {
     const node = this.node;
     if (node === null) return;
     const w = weight.value * node.effectorRotationWeight;
@@ -340,7 +346,12 @@ export class BoneMap {
       return;
     }
     effectorWeight.value = w;
-    nlerpByRef(q1, this.rotation(q1), node.solverRotation, effectorWeight);
+    const from = this.rotation(q2);
+    nlerpByRef(q1, from, node.solverRotation, effectorWeight);
+    if (memory !== null) {
+      memory.weight = w;
+      memory.limit(q1, from, node.solverRotation);
+    }
     this.pose.setRotation(this.bone, q1);
   }
 

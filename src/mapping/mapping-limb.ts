@@ -4,6 +4,7 @@ import { NumberRef } from "../math/number-ref.js";
 import { Quat, multiply } from "../math/quat.js";
 import { Vec3 } from "../math/vec3.js";
 import { ANY_TURN, BoneMap, BoneMapStore, type MappingSolver } from "./bone-map.js";
+import { EndRotationMemory } from "./end-rotation-memory.js";
 
 // weights handed to BoneMap by reference (see NumberRef)
 const maintainWeight = new NumberRef();
@@ -47,6 +48,8 @@ export class IKMappingLimb {
   /** This frame's solved frames of the upper and middle bones' planes. */
   private readonly plane1 = new Quat();
   private readonly plane2 = new Quat();
+  /** The end's blend toward its effector rotation at the last update (end-rotation-memory.ts). */
+  private readonly endMemory = new EndRotationMemory();
   /** This limb as a list of one, for {@link writePose}. */
   private readonly alone: readonly IKMappingLimb[] = [this];
 
@@ -150,7 +153,9 @@ export class IKMappingLimb {
   private endRotation(solver: MappingSolver): void {
     maintainWeight.value = this.maintainRotationWeight * this.writeWeight.value * solver.ikPositionWeight;
     this.bone3.rotateToMaintain(maintainWeight);
-    this.bone3.rotateToEffector(this.writeWeight);
+    const count = solver.updateCount;
+    if (count !== undefined) this.endMemory.update = count;
+    this.bone3.rotateToEffector(this.writeWeight, count !== undefined ? this.endMemory : null);
   }
 
   /** @internal `writeLimbs`' steps, each run for every limb before the next. */
