@@ -262,6 +262,7 @@ export { createTrackerTarget, type TrackerTargetOptions } from "./babylon/tracke
 export type { P3 } from "./math/value.js";
 export type { BendSolver } from "./solver/bend-constraint.js";
 export { BoneMapStore, BONE_MAP_STRIDE } from "./mapping/bone-map.js";
+export { EndRotationMemory } from "./mapping/end-rotation-memory.js";
 export type { InteractionNotification } from "./effectors/interaction/interaction-system.js";
 export type { OffsetBody } from "./effectors/modifiers/offset-modifier.js";
 export { ModifierClock } from "./effectors/modifiers/offset-modifier.js";
