@@ -5,9 +5,10 @@
  * hand's blend toward it must not change sides in one frame (the fingers whipped 0.142 h in a frame at weight 0.29).
  */
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
-import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { afterEach, describe, expect, it } from "vitest";
+import { angleBetween } from "../helpers/limit-reference.js";
 import { type LoadedModel, modelAvailable } from "../helpers/babylon-scene.js";
 import { ikTwin, largestChange } from "../helpers/ik-twin.js";
 import { report } from "../helpers/modifier-scene.js";
@@ -61,8 +62,7 @@ describe("a hand's rotation blend across the half turn", () => {
     const n = hand.getTransformNode()!;
     n.computeWorldMatrix(true);
     box.computeWorldMatrix(true);
-    const d = Math.abs(Quaternion.Dot(n.absoluteRotationQuaternion, box.absoluteRotationQuaternion));
-    const off = (2 * Math.acos(Math.min(1, d)) * 180) / Math.PI;
+    const off = (angleBetween(n.absoluteRotationQuaternion, box.absoluteRotationQuaternion) * 180) / Math.PI;
     report(
       `UAL jog: worst IK change a frame ${worst.toFixed(3)} h at frame ${worstFrame}; the clip's hand and fingers ` +
         `${clipWorst.toFixed(3)} h; at weight 1 the hand ${off.toFixed(2)}° off the target`,

@@ -16,6 +16,7 @@ import {
   InteractionSystem,
 } from "../../src/index.js";
 import { type LoadedModel, modelAvailable } from "../helpers/babylon-scene.js";
+import { angleBetween } from "../helpers/limit-reference.js";
 import { ikTwin } from "../helpers/ik-twin.js";
 import { report } from "../helpers/modifier-scene.js";
 import { worldPos } from "../helpers/scene-probes.js";
@@ -33,8 +34,7 @@ function angle(a: Bone, b: Bone): number {
   const nb = b.getTransformNode()!;
   na.computeWorldMatrix(true);
   nb.computeWorldMatrix(true);
-  const d = Math.abs(Quaternion.Dot(na.absoluteRotationQuaternion, nb.absoluteRotationQuaternion));
-  return (2 * Math.acos(Math.min(1, d)) * 180) / Math.PI;
+  return (angleBetween(na.absoluteRotationQuaternion, nb.absoluteRotationQuaternion) * 180) / Math.PI;
 }
 
 describe("a hand letting go of a box while walking", () => {
