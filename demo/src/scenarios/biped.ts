@@ -100,7 +100,8 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     dragBall(ctx, i === 0 ? "left ball" : "right ball", 2 * radius, new Color3(0.15, 0.55, 1), stopSway),
   );
   const face = bonePos(head);
-  const lookHome = face.add(forward.scale(0.75 * h));
+  // a little above the face: seen from the camera's height it would otherwise sway across the hand balls
+  const lookHome = face.add(forward.scale(0.75 * h)).addInPlaceFromFloats(0, 0.12 * h, 0);
   const lookBall = dragBall(ctx, "look ball", 0.07 * h, new Color3(1, 0.55, 0.1), stopSway);
   const place = () => {
     handBalls.forEach((b, i) => b.position.copyFrom(homes[i]!));
