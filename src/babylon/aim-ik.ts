@@ -174,8 +174,9 @@ export class AimIK extends RigComponent {
   }
 
   /**
-   * Takes the bones' pose as it stands now (as the animation or your code left it, this component's own output
-   * taken off) as the rest the rotation limits work from: each bone's rotation relative to the one before it.
+   * Takes the bones' pose as it stands now (as the animation or your code left it; this component's output, and
+   * between frames the output of the character's other IKs, taken off) as the rest the rotation limits work from:
+   * each bone's rotation relative to the one before it.
    * `solver.readRestPose()` alone reads the solver's pose as last solved, not the bones. The limits of a component
    * created mid-clip work from that frame's pose; to have them work from the bind pose:
    * `skeleton.returnToRest(); ik.readRestPose();` (the animation takes the bones back the next frame).

@@ -53,6 +53,13 @@ export class AnimatedPoseStore {
   private owned = new Uint8Array(0);
   /** True when some entry of `owned` may be set. */
   private anyOwned = false;
+  /** Linked nodes written with Euler angles: the angles written (3 at k * 3) where `writtenEuler[k]` is 1. */
+  private writtenAngles = new Float64Array(0);
+  private writtenEuler = new Uint8Array(0);
+  /** The channels the last restore undid, per stored bone (`owned`'s flags), while `undoneValid`. */
+  private undone = new Uint8Array(0);
+  /** True from a restore that undid something until the next write or {@link reapply}. */
+  private undoneValid = false;
 
   /**
    * @param nodes the rig's TransformNodes by id (null where it reads a Bone)
@@ -83,6 +90,10 @@ export class AnimatedPoseStore {
     this.animated = values.subarray(0, n * 7);
     this.written = values.subarray(n * 7, n * 14);
     this.owned = new Uint8Array(n);
+    this.undone = new Uint8Array(n);
+    this.undoneValid = false;
+    this.writtenAngles = new Float64Array(this.boneOnly ? 0 : n * 3);
+    this.writtenEuler = new Uint8Array(this.boneOnly ? 0 : n);
     this.animatedMatrices = new Float64Array(this.boneOnly ? n * 16 : 0);
     this.animatedEuler = new Float64Array(this.boneOnly ? 0 : n * 3);
     this.euler = new Uint8Array(this.boneOnly ? 0 : n);
@@ -177,10 +188,21 @@ export class AnimatedPoseStore {
     this.euler[k] = 1;
   }
 
-  /** Records what was just written to stored bone `k` (Babylon's fields, read directly). */
-  remember(k: number, rotation: Quaternion | null, position: Vector3 | null): void {
+  /**
+   * Records what was just written to stored bone `k` (Babylon's fields, read directly); `angles`, the Euler angles
+   * written to a node without a quaternion (`rotation` their quaternion).
+   */
+  remember(k: number, rotation: Quaternion | null, position: Vector3 | null, angles: Vector3 | null = null): void {
     const w = this.written;
     const o = k * 7;
+    this.undoneValid = false;
+    if (angles !== null) {
+      const e = this.writtenAngles;
+      e[k * 3] = angles._x;
+      e[k * 3 + 1] = angles._y;
+      e[k * 3 + 2] = angles._z;
+    }
+    if (rotation !== null && !this.boneOnly) this.writtenEuler[k] = angles !== null ? 1 : 0;
     if (rotation !== null) {
       w[o + 3] = rotation._x;
       w[o + 4] = rotation._y;
@@ -204,25 +226,86 @@ export class AnimatedPoseStore {
    * `goToFrame`, user code) is that code's pose and is left alone.
    */
   restore(): void {
-    if (!this.anyOwned) return;
+    if (!this.anyOwned) {
+      // nothing stands: an older restore's channels must not be put back
+      this.undoneValid = false;
+      return;
+    }
     this.anyOwned = false;
     const ids = this.ids;
     const owned = this.owned;
+    const undone = this.undone;
     for (let k = 0; k < ids.length; k++) {
       const own = owned[k]!;
+      undone[k] = 0;
       if (own === 0) continue;
       owned[k] = 0;
-      this.undoLocal(ids[k]!, k * 7, own);
+      undone[k] = this.undoLocal(ids[k]!, k * 7, own);
     }
+    this.undoneValid = true;
+  }
+
+  /**
+   * Writes back what the last {@link restore} undid, as the IK wrote it (the same calls on the same values, so
+   * Babylon composes the same bits), and owns it again: between frames, after a read of the animated pose
+   * underneath. Nothing once the IK wrote since, or after a reapply.
+   */
+  reapply(): void {
+    if (!this.undoneValid) return;
+    this.undoneValid = false;
+    const ids = this.ids;
+    const undone = this.undone;
+    for (let k = 0; k < ids.length; k++) {
+      const own = undone[k]!;
+      if (own === 0) continue;
+      undone[k] = 0;
+      this.redoLocal(ids[k]!, k, own);
+      this.owned[k] = own;
+      this.anyOwned = true;
+    }
+  }
+
+  /** Writes stored bone `id`'s channels in `own` from `written`, as the rig's write does. */
+  private redoLocal(id: number, k: number, own: number): void {
+    const w = this.written;
+    const o = k * 7;
+    const node = this.nodes[id];
+    if (node !== null && node !== undefined) {
+      if ((own & OWN_ROTATION) !== 0) {
+        const nq = node.rotationQuaternion;
+        if (nq !== null) {
+          nq._x = w[o + 3]!;
+          nq._y = w[o + 4]!;
+          nq._z = w[o + 5]!;
+          nq._w = w[o + 6]!;
+          nq._isDirty = true;
+        } else if (this.writtenEuler[k] === 1) {
+          node.rotation.copyFrom(scratchVector(this.writtenAngles, k * 3));
+        } else {
+          node.rotation.copyFrom(scratchQuaternion(w, o + 3).toEulerAnglesToRef(bv));
+        }
+      }
+      if ((own & OWN_POSITION) !== 0) {
+        const p = node.position;
+        p._x = w[o]!;
+        p._y = w[o + 1]!;
+        p._z = w[o + 2]!;
+        p._isDirty = true;
+      }
+      return;
+    }
+    const bone = this.bones[id]!;
+    if ((own & OWN_ROTATION) !== 0) bone.setRotationQuaternion(scratchQuaternion(w, o + 3));
+    if ((own & OWN_POSITION) !== 0) bone.position = scratchVector(w, o);
   }
 
   /**
    * Restores stored bone `id`'s channels in `own` whose Babylon value still equals what the IK wrote (at
-   * `o`) to the animated value. Babylon's fields are compared directly, and written through a scratch
-   * Babylon object and copyFrom (which marks them dirty): no double crosses a call (see ARCHITECTURE.md,
-   * "Doubles across calls").
+   * `o`) to the animated value; returns the channels restored. Babylon's fields are compared directly, and
+   * written through a scratch Babylon object and copyFrom (which marks them dirty): no double crosses a call
+   * (see ARCHITECTURE.md, "Doubles across calls").
    */
-  private undoLocal(id: number, o: number, own: number): void {
+  private undoLocal(id: number, o: number, own: number): number {
     const w = this.written;
     const a = this.animated;
     const node = this.nodes[id];
@@ -237,8 +320,9 @@ export class AnimatedPoseStore {
       const bone = this.bones[id]!;
       q = bone.rotationQuaternion;
       p = bone.position;
-      if (this.undoBoneMatrix(bone, q, p, o, own)) return;
+      if (this.undoBoneMatrix(bone, q, p, o, own)) return own;
     }
+    let undid = 0;
     if (
       (own & OWN_ROTATION) !== 0 &&
       q._x === w[o + 3] &&
@@ -253,11 +337,14 @@ export class AnimatedPoseStore {
       } else {
         this.bones[id]!.setRotationQuaternion(bq);
       }
+      undid |= OWN_ROTATION;
     }
     if ((own & OWN_POSITION) !== 0 && p._x === w[o] && p._y === w[o + 1] && p._z === w[o + 2]) {
       if (node !== null && node !== undefined) p.copyFrom(scratchVector(a, o));
       else this.bones[id]!.position = scratchVector(a, o);
+      undid |= OWN_POSITION;
     }
+    return undid;
   }
 
   /**

@@ -532,7 +532,7 @@ export class BabylonRig extends FlatPose implements RestorablePose {
             bq.toEulerAnglesToRef(bv);
             node.rotation.copyFrom(bv);
             // remembered as read() will see it: the quaternion of the Euler angles written
-            if (k >= 0) this.store.remember(k, Quaternion.RotationYawPitchRollToRef(bv.y, bv.x, bv.z, bq), null);
+            if (k >= 0) this.store.remember(k, Quaternion.RotationYawPitchRollToRef(bv.y, bv.x, bv.z, bq), null, bv);
           } else {
             // fields written as `set` writes them (see ARCHITECTURE.md, "Doubles across calls")
             nq._x = lrot[o4]!;
@@ -651,6 +651,15 @@ export class BabylonRig extends FlatPose implements RestorablePose {
   restoreAnimatedPose(): void {
     this._poseIsCurrent = false;
     this.store.restore();
+  }
+
+  /**
+   * Writes back what the last {@link restoreAnimatedPose} took off (`AnimatedPoseStore.reapply`): between frames,
+   * once a component being created has read the animated pose underneath. Allocation-free.
+   */
+  reapplyOutput(): void {
+    this._poseIsCurrent = false;
+    this.store.reapply();
   }
 
   /**

@@ -585,6 +585,11 @@ export class FullBodyBipedIK {
     this.rig.restoreAnimatedPose();
   }
 
+  /** @internal */
+  _putBack(): void {
+    this.rig.reapplyOutput();
+  }
+
   /** @internal FixTransforms on a copy of a bone's property Babylon took (a cross-fade's start value). */
   _undoOnCopy(target: object, path: string, value: object): void {
     this.rig.undoOnCopy(target, path, value);

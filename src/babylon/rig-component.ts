@@ -192,6 +192,8 @@ export abstract class RigComponent {
     this.firstBoneName = bones[0]!.name;
     this.lastBoneName = bones[bones.length - 1]!.name;
     this.firstBone = bones[0]!;
+    // the other IKs' last output still stands between frames: the pose at create is the animated one
+    SceneUpdater.takeOffBetweenFrames(this.scene, skeleton);
     this.rig = new BabylonRig(skeleton, bones, { mesh: options.mesh ?? null });
     this.rig.watchDisposal();
     this.visibility = new RigVisibility(this.rig, skeleton);
@@ -209,6 +211,8 @@ export abstract class RigComponent {
     this.claimed = turned.flatMap((b) => [b, b.getTransformNode()]);
     claimNodes(this, this.claimed);
     SceneUpdater.for(this.scene).add(this);
+    // the subclass has read its rest: the other IKs' output, taken off in the constructor, shows again
+    SceneUpdater.putBackBetweenFrames(this.scene);
     // (the subclass's solver exists only now: an unknown option may be one of its settings)
     const solver = (this as { solver?: object }).solver;
     const settable: Record<string, object> = { "": this };
@@ -354,11 +358,16 @@ export abstract class RigComponent {
    * read does), runs `take` on that pose, and ends the read without writing anything.
    */
   protected withBonesAsTheyStand(take: () => void): void {
-    this.rig.read();
+    SceneUpdater.takeOffBetweenFrames(this.scene, this.skeleton);
     try {
-      take();
+      this.rig.read();
+      try {
+        take();
+      } finally {
+        this.rig.write();
+      }
     } finally {
-      this.rig.write();
+      SceneUpdater.putBackBetweenFrames(this.scene);
     }
   }
 
@@ -676,6 +685,11 @@ export abstract class RigComponent {
   /** @internal */
   _takeOff(): void {
     this.rig.restoreAnimatedPose();
+  }
+
+  /** @internal */
+  _putBack(): void {
+    this.rig.reapplyOutput();
   }
 
   /** @internal FixTransforms on a copy of a bone's property Babylon took (a cross-fade's start value). */

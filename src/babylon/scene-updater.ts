@@ -32,6 +32,8 @@ export interface SceneUpdatable {
   readonly isFading?: boolean;
   /** @internal Takes the component's own output off its bones now (what its FixTransforms does). */
   _takeOff?(): void;
+  /** @internal Writes back what the last `_takeOff` took off (between frames, after a read of the animated pose). */
+  _putBack?(): void;
   /**
    * @internal What its FixTransforms would do, on `value`, a copy of `target`'s `path` Babylon took: the
    * component's own output there becomes the animated value it replaced.
@@ -99,6 +101,10 @@ export class SceneUpdater {
   private current = -1;
   /** True while a pass walks the items backwards (FixTransforms). */
   private backwards = false;
+  /** The components {@link takeOffBetweenFrames} took off, in update order, for {@link putBackBetweenFrames}. */
+  private readonly takenOff: SceneUpdatable[] = [];
+  /** Open take-offs between frames (a component created inside another's constructor nests them). */
+  private takeOffDepth = 0;
   /** The frame id of the last solve pass. */
   private solvedFrame = -1;
   /** Clips started between frames must not keep the IK's output as their start value. */
@@ -123,6 +129,38 @@ export class SceneUpdater {
     return u;
   }
 
+  /**
+   * Between frames (not during a pass), takes the output of the enabled components on `skeleton` off its bones, as
+   * the next frame's FixTransforms would: a component created or reading its rest pose then reads the pose the
+   * animation left, as it does inside the frame, not the other IKs' last output. Each call is closed by
+   * {@link putBackBetweenFrames}; nested calls take off and put back once.
+   */
+  static takeOffBetweenFrames(scene: Scene, skeleton: Skeleton): void {
+    const u = updaters.get(scene);
+    if (u === undefined || u.current >= 0) return;
+    if (u.takeOffDepth++ > 0) return;
+    u.takenOff.length = 0;
+    u.takeOff(skeleton, true, u.takenOff);
+    u.takenOff.reverse();
+  }
+
+  /**
+   * Closes {@link takeOffBetweenFrames}: writes the output it took off back, in update order, so the bones show
+   * the last frame's pose again until the next FixTransforms (what a user reads between frames is unchanged).
+   */
+  static putBackBetweenFrames(scene: Scene): void {
+    const u = updaters.get(scene);
+    if (u === undefined || u.takeOffDepth === 0 || --u.takeOffDepth > 0) return;
+    for (const item of u.takenOff) {
+      try {
+        item._putBack?.();
+      } catch (e) {
+        Logger.Error(`babylon-fbbik: putting an IK component's output back failed: ${String(e)}`);
+      }
+    }
+    u.takenOff.length = 0;
+  }
+
   /** True when `scene` currently has an updater with observers. */
   static isActive(scene: Scene): boolean {
     const u = updaters.get(scene);
@@ -135,6 +173,9 @@ export class SceneUpdater {
     this.insert(item);
     if (this.beforeRender === null) {
       this.beforeAnimations = this.scene.onBeforeAnimationsObservable.add(() => {
+        // a take-off between frames left open (a constructor threw before attach): the frame takes off anew
+        this.takeOffDepth = 0;
+        this.takenOff.length = 0;
         this.followFrameGraph();
         this.snapshotStep(false);
         this.pass(false);
@@ -247,13 +288,14 @@ export class SceneUpdater {
    * Takes the output of every component on `skeleton` off its bones, in reverse update order (each before
    * the one it solved on top of), so a component disposed in any order leaves the animated pose: the others
    * solve again in the next frame. `enabledOnly`: the components switched off (and faded out) keep their last
-   * output.
+   * output. `taken` gets the components taken off, in that order.
    */
-  takeOff(skeleton: Skeleton, enabledOnly = false): void {
+  takeOff(skeleton: Skeleton, enabledOnly = false, taken: SceneUpdatable[] | null = null): void {
     for (let i = this.items.length - 1; i >= 0; i--) {
       const item = this.items[i]!;
       if (item.skeleton !== skeleton || item._takeOff === undefined) continue;
       if (enabledOnly && item.enabled === false && item.isFading !== true) continue;
+      taken?.push(item);
       try {
         item._takeOff();
       } catch (e) {

@@ -34,6 +34,8 @@ export class GrounderRootTurn {
   private readonly animated = new Quat();
   private readonly wrote = new Quat();
   private written = false;
+  /** True when the last {@link takeOff} undid a turn ({@link putBack} may write it again). */
+  private takenOff = false;
 
   /**
    * Eases the turn toward the plane of the legs' `ikPosition` by `g.deltaTime` and writes it, scaled by
@@ -104,13 +106,25 @@ export class GrounderRootTurn {
 
   /** Takes the turn off `root` when its rotation still holds what was written (FixTransforms). */
   takeOff(root: TransformNode | null): void {
+    this.takenOff = false;
     if (!this.written || root === null) return;
     this.written = false;
     const q = root.rotationQuaternion;
     const w = this.wrote;
     if (q !== null && q._x === w.x && q._y === w.y && q._z === w.z && q._w === w.w) {
       setQuaternionFields(q, this.animated);
+      this.takenOff = true;
     }
+  }
+
+  /** Writes back the turn the last {@link takeOff} took off `root` (once). */
+  putBack(root: TransformNode | null): void {
+    if (!this.takenOff || root === null) return;
+    this.takenOff = false;
+    const q = root.rotationQuaternion;
+    if (q === null) return;
+    setQuaternionFields(q, this.wrote);
+    this.written = true;
   }
 
   /** Forgets the eased turn (a teleport). */

@@ -266,6 +266,12 @@ export abstract class LegGrounder {
     this.rig.restoreAnimatedPose();
   }
 
+  /** @internal */
+  _putBack(): void {
+    this.rig.reapplyOutput();
+    this.turn.putBack(this.characterRoot);
+  }
+
   /** @internal Once a scene frame, before any leg reads its bones: the frame's weight and time, then solveFrame. */
   _beforeLegRead(): void {
     const frame = this.scene.getFrameId();
