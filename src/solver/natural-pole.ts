@@ -6,13 +6,27 @@
 import type { ReadonlyVec3, Vec3 } from "../math/vec3.js";
 
 /**
+ * How far an elbow's pole tilts back from straight down for an arm raised sideways, as the cotangent (1: 45° below
+ * back; motion capture's, elbow-table.ts, 17°). Against UAL's, Xbot's and Soldier's clips the rule's mean elbow side
+ * is off 30.8°/26.3°/29.1° at 1, 28.6°/24.6°/27.2° at 1.5, 27.4°/23.1°/25.6° at 2 (test/scenario/limb-arm-modifier),
+ * but above 1 the table fitted with it as prior made FullBodyBipedIK's fitted elbows on smooth-paths pop more (Xbot
+ * 10 times where 4, at 2 a 63° flip) or, at 1.5, left a Superhero elbow behind (natural-bends). Above 2.6 the pole
+ * would vanish again for an arm forward and up.
+ */
+const ELBOW_BACK = 1;
+
+/**
  * Writes into `out` the natural pole of a limb along the unit axis `z` (shoulder to hand, hip to foot), not
  * normalised: perpendicular to z, vanishing where the natural side is undefined. `forward` and `up` are the
  * character's (unit, perpendicular); `side` +1 for a knee, −1 for an elbow.
  * - Knees: z turned 90° in the sagittal plane the way the knee flexes, −(z·U)·F + (z·F)·U: a hanging leg's knee
  *   forward, a leg raised forward's knee up; it vanishes for a leg pointing sideways.
- * - Elbows: c = −F − 2·max(0, z·F)·U made perpendicular to z: behind the shoulder–wrist line, never forward; down
- *   for an arm reaching forward; it vanishes for an arm reaching straight back, or forward and about 50° up.
+ * - Elbows: c = (z·U − k·(1 − (z·U)²))·F − (1 + z·F)·U made perpendicular to z (k = ELBOW_BACK): back for a
+ *   hanging arm, down for an arm reaching forward, below the arm all the way as it rises forward to overhead
+ *   (forward for an arm straight up), back and down for an arm raised sideways. It vanishes only for an arm
+ *   reaching straight back and one raised about 42° behind straight up, both out of a person's ordinary reach: a
+ *   field continuous over every arm direction is impossible (hairy ball), and the old rule's vanishing point, an
+ *   arm forward and 51° up, lay on the path of every overhead reach, where the pole reversed.
  */
 export function naturalPole(out: Vec3, z: ReadonlyVec3, forward: ReadonlyVec3, up: ReadonlyVec3, side: number): void {
   // written out: it runs per limb per frame (see ARCHITECTURE.md, "Doubles across calls")
@@ -29,10 +43,11 @@ export function naturalPole(out: Vec3, z: ReadonlyVec3, forward: ReadonlyVec3, u
     out.z = df * u.z - du * f.z;
     return;
   }
-  const b = df > 0 ? 2 * df : 0;
-  const cx = -f.x - u.x * b;
-  const cy = -f.y - u.y * b;
-  const cz = -f.z - u.z * b;
+  const a = du - ELBOW_BACK * (1 - du * du);
+  const b = 1 + df;
+  const cx = f.x * a - u.x * b;
+  const cy = f.y * a - u.y * b;
+  const cz = f.z * a - u.z * b;
   const d = cx * zx + cy * zy + cz * zz;
   out.x = cx - zx * d;
   out.y = cy - zy * d;

@@ -6,9 +6,10 @@
  * and U its up. The knee's pole is d turned by 90° in the character's sagittal plane (the F–U plane) the
  * way the knee flexes, −(d·U)·F + (d·F)·U: a leg hanging down gives F (the knee in front of the hip–ankle
  * line), a leg raised forward gives U (knee up); it vanishes for a leg pointing sideways. The elbow's pole
- * is c = −F − 2·max(0, d·F)·U made perpendicular to d: an arm hanging, raised sideways or overhead gives
- * −F (the elbow behind the shoulder–wrist line, not pointing forward), an arm reaching forward gives −U
- * (elbow down); it vanishes for an arm reaching straight back or forward about 50° up. The signed offset
+ * is c = (d·U − (1 − (d·U)²))·F − (1 + d·F)·U made perpendicular to d (src/solver/natural-pole.ts): an arm
+ * hanging gives −F (the elbow behind the shoulder–wrist line), an arm reaching forward −U (elbow down), one
+ * overhead F (still below the arm as it rose), one raised sideways back and down; it vanishes for an arm
+ * reaching straight back or up and 42° behind straight up. The signed offset
  * of the middle joint from the line along the unit pole, in % of the limb's length, is the measure; a
  * limb whose pole is at least 0.5 long is on its natural side when that offset is ≥ −tolerance. Where the
  * pole is shorter the side is not judged.
@@ -35,7 +36,7 @@ export function flexionPole(kind: LimbKind, axis: Vector3, frame: CharacterFrame
   const f = Vector3.Dot(d, frame.forward);
   const u = Vector3.Dot(d, frame.up);
   if (kind === "leg") return frame.forward.scale(-u).add(frame.up.scale(f));
-  const c = frame.forward.scale(-1).subtract(frame.up.scale(2 * Math.max(0, f)));
+  const c = frame.forward.scale(u - (1 - u * u)).subtract(frame.up.scale(1 + f));
   return c.subtract(d.scale(Vector3.Dot(c, d)));
 }
 

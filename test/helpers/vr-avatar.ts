@@ -13,16 +13,22 @@ export interface VRAvatar {
   handBones: [Bone, Bone];
 }
 
+/** How {@link vrAvatar} weighs the hands: `rotationWeight` (the docs' 1) and `fadeSeconds` (the effector's default). */
+export interface VRHands {
+  rotationWeight?: number;
+  fadeSeconds?: number;
+}
+
 /**
  * The head on `headset` and the hands on `controllers` through createTrackerTarget, with the docs' settings
- * (bodyWeight 0.8, headClampWeight 0, handsPullBody false, hands fully weighted in position and rotation, eased over
- * `handFadeSeconds` when given).
+ * (bodyWeight 0.8, headClampWeight 0, handsPullBody false, hands fully weighted in position and, unless `hands` says
+ * otherwise, rotation).
  */
 export function vrAvatar(
   ik: FullBodyBipedIK,
   headset: TransformNode,
-  controllers: readonly [TransformNode, TransformNode],
-  handFadeSeconds?: number,
+  controllers: readonly TransformNode[],
+  hands: VRHands = {},
 ): VRAvatar {
   const r = ik.references;
   const headTarget = createTrackerTarget(headset, r.head!, { position: "tracker" });
@@ -32,14 +38,14 @@ export function vrAvatar(
     headClampWeight: 0,
     handsPullBody: false,
   });
-  const hands = [ik.solver.leftHandEffector, ik.solver.rightHandEffector];
+  const effectors = [ik.solver.leftHandEffector, ik.solver.rightHandEffector];
   const handBones: [Bone, Bone] = [r.leftHand, r.rightHand];
   const handTargets = handBones.map((bone, i) => {
     const t = createTrackerTarget(controllers[i]!, bone, { position: "tracker" });
-    hands[i]!.target = t;
-    hands[i]!.positionWeight = 1;
-    hands[i]!.rotationWeight = 1;
-    if (handFadeSeconds !== undefined) hands[i]!.fadeSeconds = handFadeSeconds;
+    effectors[i]!.target = t;
+    effectors[i]!.positionWeight = 1;
+    effectors[i]!.rotationWeight = hands.rotationWeight ?? 1;
+    if (hands.fadeSeconds !== undefined) effectors[i]!.fadeSeconds = hands.fadeSeconds;
     return t;
   }) as [TransformNode, TransformNode];
   return { head, headTarget, handTargets, handBones };

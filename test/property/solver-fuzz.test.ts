@@ -117,7 +117,7 @@ describe("solver properties over seeded random inputs", () => {
         const u = bc.naturalUp;
         const z = mul(axis, 1 / len(axis));
         const isLeg = limb === FullBodyBipedChain.LeftLeg || limb === FullBodyBipedChain.RightLeg;
-        const c = sub(mul(f, -1), mul(u, 2 * Math.max(0, dot(z, f))));
+        const c = sub(mul(f, dot(z, u) - (1 - dot(z, u) ** 2)), mul(u, 1 + dot(z, f)));
         const pole = isLeg ? sub(mul(u, dot(z, f)), mul(f, dot(z, u))) : sub(c, mul(z, dot(c, z)));
         const judged = len(pole) >= 0.4 && s.getEndEffector(limb).positionWeight >= 1;
         if (judged) natural++;

@@ -114,9 +114,11 @@ describe.each(MODELS)("LimbIK's arm bend modifier on %s's clips", (name) => {
         "parent, rule, fitted",
       ...WAYS.flatMap((w) => [e[w].mean, e[w].p90]),
     );
-    // measured, mean (p90) °, parent / rule / fitted: UAL's held-out clips 42.6 (67.0) / 27.3 (53.6) / 13.2 (27.3);
-    // Xbot 31.3 (49.5) / 22.7 (44.8) / 12.8 (26.3); Soldier 34.9 (53.7) / 24.0 (53.3) / 14.2 (29.3)
-    expect(e.rule.mean).toBeLessThan(0.8 * e.parent.mean);
+    // measured, mean °, parent / rule / fitted: UAL's held-out clips 42.6 / 30.8 / 13.0; Xbot 31.3 / 26.3 / 12.6;
+    // Soldier 34.9 / 29.1 / 14.0. The rule is the pole that stays continuous overhead (ARCHITECTURE.md, deviation
+    // 35), 45° below back for an arm raised sideways where the clips have 17°: it beats the parent by 16–28 %, not
+    // the 20 % the pole before it did (27.3 / 22.7 / 24.0), which flipped elbows 0.75 h on overhead reaches
+    expect(e.rule.mean).toBeLessThan(0.85 * e.parent.mean);
     expect(e.arm.mean).toBeLessThan(0.7 * e.rule.mean);
     expect(e.arm.p90).toBeLessThan(0.7 * e.rule.p90);
     expect(e.arm.mean).toBeLessThan(17);

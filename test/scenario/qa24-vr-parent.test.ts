@@ -72,11 +72,7 @@ async function track(
   const held = forward.scale(0.2 * h).addInPlaceFromFloats(0, -0.25 * h, 0);
   const homes = [local(worldPos(r.leftUpperArm)).add(held), local(worldPos(r.rightUpperArm)).add(held)];
   const controllers = homes.map((p, i) => tracker(i === 0 ? "left" : "right", p));
-  const {
-    headTarget,
-    handTargets: targets,
-    handBones,
-  } = vrAvatar(ik, headset, [controllers[0]!, controllers[1]!], 0.3);
+  const { headTarget, handTargets: targets, handBones } = vrAvatar(ik, headset, controllers, { fadeSeconds: 0.3 });
   const feetEffectors = [s.leftFootEffector, s.rightFootEffector];
   for (const [i, foot] of [r.leftFoot, r.rightFoot].entries()) {
     const pin = tracker(`pin ${i}`, local(worldPos(foot)));

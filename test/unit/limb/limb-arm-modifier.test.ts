@@ -1,6 +1,7 @@
 /**
  * IKSolverLimb's `arm` bend modifier on the arm and leg built in code (forward +Z, up +Y): the elbow goes to its
- * natural side for the reach (behind the shoulder–hand line, down when reaching forward), the knee forward, the
+ * natural side for the reach (behind the shoulder–hand line hanging, below it from reaching forward to overhead, back
+ * and down raised sideways), the knee forward, the
  * frame turns with the parent bone, and where the rule has no side the bend normal stays, bit for bit.
  */
 import { describe, expect, it } from "vitest";
@@ -34,28 +35,38 @@ function limb(spec: typeof ARM, names: [string, string, string, string], side: -
   return { pose, ik, b, reach };
 }
 
-/** The elbow's natural side for a reach along unit `z` (docs: −F − 2·max(0, z·F)·U, made perpendicular to z). */
+/**
+ * The elbow's natural side for a reach along unit `z` (natural-pole.ts: (z·U − (1 − (z·U)²))·F − (1 + z·F)·U, made
+ * perpendicular to z).
+ */
 function elbowSide(z: V, f: V = F, u: V = U): V {
-  const c = sub(mul(f, -1), mul(u, 2 * Math.max(0, dot(z, f))));
+  const zu = dot(z, u);
+  const c = sub(mul(f, zu - (1 - zu * zu)), mul(u, 1 + dot(z, f)));
   return unit(perp(c, z));
 }
 
 describe("IKSolverLimb bendModifier 'arm'", () => {
-  it("puts the elbow behind the shoulder–hand line, down when the hand reaches forward", () => {
+  it("puts the elbow behind the line hanging, below it reaching forward and overhead, back and down sideways", () => {
     const arm = limb(ARM, ["upperArm", "forearm", "hand", "clavicle"], -1);
     for (const d of [
       { x: 0.1, y: -0.1, z: 0.45 },
       { x: 0.35, y: -0.2, z: 0.1 },
       { x: 0.3, y: 0.25, z: 0.2 },
       { x: 0.2, y: -0.4, z: -0.1 },
+      { x: 0.1, y: 0.35, z: 0.25 },
     ]) {
       const { side, axis } = arm.reach(d);
       expect(angleDeg(side, elbowSide(axis))).toBeLessThan(1e-6);
-      // never forward of the line
-      expect(dot(side, F)).toBeLessThanOrEqual(1e-9);
     }
-    const forward = arm.reach({ x: 0.05, y: 0, z: 0.45 });
-    expect(dot(forward.side, U)).toBeLessThan(-0.9);
+    // hanging: behind; reaching forward: down
+    expect(dot(arm.reach({ x: 0.05, y: -0.45, z: 0 }).side, F)).toBeLessThan(-0.9);
+    expect(dot(arm.reach({ x: 0.05, y: 0, z: 0.45 }).side, U)).toBeLessThan(-0.9);
+    // overhead: forward, still below the arm as it rose (the old rule put it behind, −F)
+    expect(dot(arm.reach({ x: 0.05, y: 0.45, z: 0 }).side, F)).toBeGreaterThan(0.9);
+    // raised sideways: 45° below back, −F − U (the old rule put it straight back; cot 1.5 would give U −0.55)
+    const sideways = arm.reach({ x: 0.45, y: 0, z: 0 }).side;
+    expect(dot(sideways, F)).toBeLessThan(-0.65);
+    expect(dot(sideways, U)).toBeLessThan(-0.65);
   });
 
   it("turns the frame with the parent bone", () => {
