@@ -72,6 +72,8 @@ export class LimbIK extends RigComponent {
   readonly targetRotation = new Quaternion();
   /** World position the middle joint bends toward when there is no {@link bendGoal}. */
   readonly bendGoalPosition = new Vector3();
+  /** The last {@link bendGoal} a solve saw (its weight checked once: a goal at weight 0 does nothing). */
+  private goalSeen: IKTarget | null = null;
 
   private constructor(upper: Bone, middle: Bone, end: Bone, options: LimbIKOptions) {
     const skeleton = upper.getSkeleton();
@@ -238,6 +240,7 @@ export class LimbIK extends RigComponent {
     if (s.ikRotationWeight > 0) {
       this.readTargetRotation(node, node === null ? this.targetRotation : null, s.ikRotation, "target", this.endId);
     }
+    if (this.bendGoal !== this.goalSeen) this.checkGoalWeight();
     if (s.bendGoalWeight > 0 || s.bendModifier === "goal") {
       const goal = this.bendGoal;
       this.readTargetPosition(goal, goal === null ? this.bendGoalPosition : null, s.bendGoal, "bendGoal");
@@ -252,5 +255,17 @@ export class LimbIK extends RigComponent {
         "The target is on the limb's root (no way to reach it) or not usable: the bones keep the animated pose.",
       );
     }
+  }
+
+  /** Warns once when a new bend goal node arrives with nothing to weigh it (FinalIK's bendGoal needs its weight). */
+  private checkGoalWeight(): void {
+    this.goalSeen = this.bendGoal;
+    const s = this.solver;
+    if (this.bendGoal === null || s.bendGoalWeight > 0 || s.bendModifier === "goal") return;
+    this.warn(
+      "bendGoal:no-weight",
+      'bendGoal is set but solver.bendGoalWeight is 0 (and bendModifier is not "goal"): the elbow or knee ignores ' +
+        "it until the weight is raised.",
+    );
   }
 }

@@ -9,7 +9,7 @@
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
-import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { describe, expect, it } from "vitest";
 import { AimIK } from "../../src/babylon/aim-ik.js";
 import { LimbIK } from "../../src/babylon/limb-ik.js";
@@ -65,6 +65,28 @@ describe.each(MODELS)("LimbIK on %s's arm", (name) => {
       expect((elbow.z - shoulder.z) * side).toBeGreaterThan(0.05);
     }
     ik.dispose();
+    model.dispose();
+  });
+
+  it("a bend goal node at bendGoalWeight 0 warns once (it does nothing), not when weighed", async () => {
+    const { model, bone, node } = await character(name, false);
+    const goal = new TransformNode("elbow hint", model.scene);
+    goal.position.copyFrom(pos(node("LeftArm")).add(new Vector3(0, -0.2, 0.5)));
+    const causes = (ik: LimbIK) => ik.warningsRaised.map((w) => w.cause).filter((c) => c.startsWith("bendGoal"));
+    const unweighed = LimbIK.create(model.scene, bone("LeftArm"), bone("LeftForeArm"), bone("LeftHand"), {
+      bendGoal: goal,
+    });
+    for (let f = 0; f < 3; f++) model.scene.render();
+    expect(causes(unweighed)).toEqual(["bendGoal:no-weight"]);
+    unweighed.dispose();
+    // weighed before the first frame, as the docs' example does: no warning
+    const weighed = LimbIK.create(model.scene, bone("LeftArm"), bone("LeftForeArm"), bone("LeftHand"), {
+      bendGoal: goal,
+    });
+    weighed.solver.bendGoalWeight = 0.5;
+    for (let f = 0; f < 3; f++) model.scene.render();
+    expect(causes(weighed)).toEqual([]);
+    weighed.dispose();
     model.dispose();
   });
 
