@@ -65,7 +65,8 @@ const FOLD_MOVE_HIGH = 0.1;
 /**
  * The end's move (in limb lengths, as FOLD_MOVE_*, without the weight's share) over which the fold's rate limit
  * (fold-memory.ts) fades out: a target this far from the clip's is no small correction of it, and the limb folds to
- * its natural side at once (nearer, 4,000 random targets of test/scenario/natural-bends left elbows off it).
+ * its natural side at once (nearer, 4,000 random targets of test/scenario/natural-bends left elbows off it), but for
+ * a partial fold's change of side.
  */
 const FOLD_MEMORY_MOVE_LOW = 0.2;
 const FOLD_MEMORY_MOVE_HIGH = 0.5;
@@ -684,7 +685,8 @@ export class BendConstraint {
    * forward). A bend more than 80° from it folds back inside, on the side it came from. The fold is scaled by the
    * end effector's position weight and fades out as the limb points sideways (where the pole vanishes). Across
    * consecutive updates its turn changes by at most 20° an update beyond a fold fading out (fold-memory.ts), so the
-   * limb does not swing with a pole that turns fast; not for an end far from the clip's, which folds at once.
+   * limb does not swing with a pole that turns fast; not for an end far from the clip's, which folds at once, but for
+   * a partial fold (a weight between 0 and 1) changing sides where the bend passes opposite the pole.
    */
   private limitToNaturalSide(out: Vec3, axis: ReadonlyVec3): void {
     // read here, not passed (see ARCHITECTURE.md, "Doubles across calls")
@@ -780,6 +782,8 @@ export class BendConstraint {
       memory.far =
         (this.axisMove / (effectorWeight < 1 ? effectorWeight : 1) - FOLD_MEMORY_MOVE_LOW) /
         (FOLD_MEMORY_MOVE_HIGH - FOLD_MEMORY_MOVE_LOW);
+      // the share of a full fold (k above, here also where it does not fold): below 1 a change of side is limited
+      memory.share = (gate > 0 ? gate : 0) * (moved > 0 ? moved : 0) * (effectorWeight < 1 ? effectorWeight : 1);
       memory.x = zx;
       memory.y = zy;
       memory.z = zz;

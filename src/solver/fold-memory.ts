@@ -20,7 +20,10 @@ const TWO_PI = 2 * Math.PI;
  * The fold's turn of one limb (signed, radians, about the limb axis: from the carried bend to the folded one): this
  * update's (set by the fold, then limited by {@link limit}) and the last update's. Across consecutive updates the
  * turn changes by at most 20° (more as the end nears a far target, {@link far}), plus π times the fall of the fold's
- * amount, so a weight fading out or a hand coming back to the clip's unfolds with it. An update numbered other than
+ * amount, so a weight fading out or a hand coming back to the clip's unfolds with it. A partial fold's change of side
+ * (the turn's sign swapped: a bend passing opposite the pole, where a partial fold folds one way or the other) comes
+ * round at 20° an update and the fall, however far the end (UAL jogging, its hands' targets 170° off the clip's hands
+ * and their weights ramped over 24 frames: elbows turned 171° in a frame, now 44°). An update numbered other than
  * the last one's successor (the limb was not driven in between, the first frame, `ikPositionWeight` 0,
  * `resetMemory`) or a limb axis that turned more than 30° starts afresh.
  * Written through fields: the fold runs per limb per frame (see ARCHITECTURE.md, "Doubles across calls").
@@ -32,28 +35,47 @@ export class FoldMemory extends LimbAxisMemory {
   amount = 0;
   /**
    * How far the end is from the clip's, from 0 (the limit in full) to 1 (none: a target far from the clip's hand
-   * folds the elbow at once). Between, the rate is divided by 1 − far.
+   * folds the elbow at once, but for a partial fold's change of side). Between, the rate is divided by 1 − far.
    */
   far = 0;
+  /**
+   * This update's share of the full fold, [0, 1] (the pole's gate, the end's move and weight): below 1 a bend passing
+   * opposite the pole folds one way or the other, and a change of side begun then is limited however far the end.
+   */
+  share = 0;
   private lastTurn = 0;
   private lastAmount = 0;
+  // 1 while a partial fold's change of side has not yet reached the turn wanted, else 0 (a number, not a boolean)
+  private changing = 0;
 
   /**
-   * Limits {@link turn} to within the rate of the last update's turn when the last update was the one before this,
-   * the axis did not jump and the end is not far; then remembers this update.
+   * Limits {@link turn} to within the rate of the last update's turn when the last update was the one before this
+   * and the axis did not jump, then remembers this update. An end far from the clip's takes its turn at once, but not
+   * a partial fold's change of side (the turn's sign against the last one's), nor the rest of one.
    */
   limit(): void {
     const near = 1 - this.far;
-    if (this.follows() && near > 0) {
+    // a partial fold's change of side: this turn's sign the opposite of the last's (a turn of 0, no fold, has no
+    // side); a full fold lands on the pole from either side, so only a partial one starts one, which then runs to
+    // its end (booleans as numbers: 0 or 1, and 0 for NaN)
+    const changing = Math.max(this.changing, +(this.share < 1) * +(this.turn * this.lastTurn < 0));
+    let left = 0;
+    if (this.follows() && (near > 0 || changing > 0)) {
       // differences wrapped into [−π, π] and bounds by min/max, without branches: a branch taken only on rare
-      // frames runs unoptimised there and boxes its doubles (see ARCHITECTURE.md, "Doubles across calls")
-      const rate = TURN_RATE / Math.min(near, 1) + Math.PI * Math.max(0, this.lastAmount - this.amount);
+      // frames runs unoptimised there and boxes its doubles (see ARCHITECTURE.md, "Doubles across calls"); a side
+      // change at the plain rate however far the end (the denominator 1 then, exactly)
+      const rate =
+        TURN_RATE / (changing + (1 - changing) * Math.min(near, 1)) +
+        Math.PI * Math.max(0, this.lastAmount - this.amount);
       let step = this.turn - this.lastTurn;
       step -= TWO_PI * Math.round(step / TWO_PI);
+      const excess = step - Math.max(-rate, Math.min(rate, step));
       // the excess taken off this turn, not the step added to the last: unlimited, the turn stays bit for bit
-      const t = this.turn - (step - Math.max(-rate, Math.min(rate, step)));
+      const t = this.turn - excess;
       this.turn = t - TWO_PI * Math.round(t / TWO_PI);
+      left = changing * +(excess !== 0);
     }
+    this.changing = left;
     this.rememberAxis();
     this.lastTurn = this.turn;
     this.lastAmount = this.amount;

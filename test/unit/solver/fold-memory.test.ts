@@ -1,7 +1,8 @@
 /**
  * FoldMemory (fold-memory.ts): across consecutive updates the natural-side fold's turn changes by at most 20° an
  * update, more as the end nears a far target and as the fold's amount falls; a turn within that passes bit for bit;
- * the first update, a skipped one, an axis that jumped or a far end start afresh.
+ * the first update, a skipped one, an axis that jumped or a far end start afresh, except for a partial fold's change
+ * of side, which is limited to 20° an update however far the end, until it has come round.
  */
 import { describe, expect, it } from "vitest";
 import { FoldMemory } from "../../../src/solver/fold-memory.js";
@@ -14,13 +15,14 @@ function fold(
   memory: FoldMemory,
   update: number,
   turn: number,
-  options: { amount?: number; far?: number; axis?: [number, number, number] } = {},
+  options: { amount?: number; far?: number; share?: number; axis?: [number, number, number] } = {},
 ): number {
   const [x, y, z] = options.axis ?? [0, -1, 0];
   memory.update = update;
   memory.turn = rad(turn);
   memory.amount = options.amount ?? 1;
   memory.far = options.far ?? 0;
+  memory.share = options.share ?? 1;
   memory.x = x;
   memory.y = y;
   memory.z = z;
@@ -75,6 +77,42 @@ describe("FoldMemory", () => {
     fold(memory, 1, 0, { far: 0.5 });
     expect(fold(memory, 2, -170, { far: 0.5 })).toBeCloseTo(-40, 9);
     expect(fold(memory, 3, 170, { far: 1 })).toBeCloseTo(170, 9);
+  });
+
+  it("turns a partial fold's change of side by 20° an update however far the end, until it has come round", () => {
+    const memory = new FoldMemory();
+    const far = { far: 2, share: 0.5 };
+    expect(fold(memory, 1, 70, far)).toBeCloseTo(70, 9);
+    // the bend passed opposite the pole: the fold's turn swaps sign
+    const kept: number[] = [];
+    for (let i = 2; i <= 9; i++) kept.push(fold(memory, i, -70, far));
+    expect(kept.map((k) => Math.round(k))).toEqual([50, 30, 10, -10, -30, -50, -70, -70]);
+    // come round: a far end's turn at once again
+    expect(fold(memory, 10, -10, far)).toBeCloseTo(-10, 9);
+  });
+
+  it("finishes a change of side begun at a partial fold even as the fold becomes full", () => {
+    const memory = new FoldMemory();
+    fold(memory, 1, 70, { far: 2, share: 0.5 });
+    expect(fold(memory, 2, -70, { far: 2, share: 0.5 })).toBeCloseTo(50, 9);
+    expect(fold(memory, 3, -70, { far: 2, share: 1 })).toBeCloseTo(30, 9);
+  });
+
+  it("passes a full fold's change of side far from the clip's end (it lands on the pole from either side)", () => {
+    const memory = new FoldMemory();
+    fold(memory, 1, 70, { far: 2 });
+    expect(fold(memory, 2, -70, { far: 2 })).toBeCloseTo(-70, 9);
+  });
+
+  it("turns a partial fold's change of side by 20° an update nearer too, plus π times a falling amount", () => {
+    const memory = new FoldMemory();
+    // half way to a far end a side's own turn may change by 40° (above), a change of side by 20°
+    fold(memory, 1, 70, { far: 0.5, share: 0.5 });
+    expect(fold(memory, 2, -70, { far: 0.5, share: 0.5 })).toBeCloseTo(50, 9);
+    // amount 1 → 0.9: 20° + 18°
+    fold(memory, 3, 70, { far: 2, share: 0.5 });
+    fold(memory, 4, 70, { far: 2, share: 0.5 });
+    expect(fold(memory, 5, -70, { far: 2, share: 0.5, amount: 0.9 })).toBeCloseTo(32, 9);
   });
 
   it("starts afresh on the first update, after a skipped one, and when the axis turns more than 30°", () => {
