@@ -1,15 +1,14 @@
 /**
- * An end effector's target hanging from one of the character's own bones (a left hand on the grip of a rifle
- * the right hand holds, a hand on the character's own hip): read before the solve, it stands where the
- * animation put that bone, and the solve moves the bone. Before the solve the target is placed under the bone
- * where the solve will about put it (at the target of the hand or foot the bone is, when that effector has
- * full weights; else where the last solve left it relative to its animated pose), so the body is pulled toward
- * the right place; after it, under the bone as solved, and the limb bends and turns to follow it (its end by
- * the weight the solve used): the end lands on the target where the bone ends, at the cost of two bone turns.
- * The bone is taken as the rig read it, before the hooks that move bones ahead of the solve (the grounder's
- * pelvis): the target was placed by Babylon's animated bone. Used by plain effector targets and by interaction
- * targets. Not in FinalIK, whose one pass leaves the error. Allocation-free; found again only when a target or
- * its parent changes.
+ * An end effector's target hanging from one of the character's own bones (a left hand on the grip of a rifle the right
+ * hand holds, a hand on the character's own hip): read before the solve, it stands where the animation put that bone,
+ * and the solve moves the bone. Before the solve the target is placed under the bone where the solve will about put it
+ * (at the target of the hand or foot the bone is, when that effector has full weights; else where the last
+ * solve left it relative to its animated pose, or half of that when the limb was straight), so the body is pulled
+ * toward the right place; after it, under the bone as solved, and the limb bends and turns to follow it (its end by the
+ * weight the solve used): the end lands on the target where the bone ends, at the cost of two bone turns. The bone is
+ * taken as the rig read it, before the hooks that move bones ahead of the solve (the grounder's pelvis): the target was
+ * placed by Babylon's animated bone. Used by plain effector targets and by interaction targets. Not in FinalIK, whose
+ * one pass leaves the error. Allocation-free; found again only when a target or its parent changes.
  * @module
  */
 import type { Node } from "@babylonjs/core/node.js";
@@ -29,10 +28,25 @@ import {
   nlerpByRef,
   rotateVector,
 } from "../math/quat.js";
-import { Vec3, add, sub } from "../math/vec3.js";
+import { Vec3, add, distance, sub } from "../math/vec3.js";
 import type { IKEffector } from "../solver/effector.js";
 
 const share = new NumberRef(0);
+/**
+ * The share of where the last solve left the bone that the next placement takes, by how straight the solve left
+ * the effector's limb: all of it while the limb bends (a hand reaching the other hand's object), half once it is
+ * straight. A straight limb pulls the body, and all of it chased a target on a bone that pull moves (a hand's
+ * target under the spine, out of reach): each frame the body was pulled one pull further, UAL's pelvis 0.24 h off
+ * the clip's in 30 frames of a jog, then its fingers 0.87 h in one frame. Half settles at twice one frame's pull;
+ * the end still lands on the target where it can (`correct`). The share falls over the limb's reach from 95 % to
+ * 99.5 % of its length, so the placement does not switch between frames.
+ */
+const STRAIGHT_SHARE = 0.5;
+const BENT_REACH = 0.95;
+const STRAIGHT_REACH = 0.995;
+const s1 = new Vec3();
+const s2 = new Vec3();
+const s3 = new Vec3();
 const v1 = new Vec3();
 const v2 = new Vec3();
 const q1 = new Quat();
@@ -154,8 +168,9 @@ export class TargetAnchor {
   /**
    * After every target was read: places the target under the bone where the solve will about put it, so the
    * body is pulled toward the right place. `driver`: the effector of the limb the bone ends (a hand holding the
-   * rifle), or null; at full weights the bone goes to its target, else where the last solve left it relative
-   * to its animated pose. `solver` gives the master weight (read here: no double crosses a call).
+   * rifle), or null; at full weights the bone goes to its target, else where the last solve left it relative to its
+   * animated pose (half of that for a straight limb: lagShare). `solver` gives the master weight (read here: no
+   * double crosses a call).
    */
   place(inner: IKEffector, driver: IKEffector | null, solver: { readonly ikPositionWeight: number }): void {
     if (!this.pending) return;
@@ -184,10 +199,18 @@ export class TargetAnchor {
     this.pending = false;
     const p = rig.getPosition(this._bone, v1);
     const r = rig.getRotation(this._bone, q1);
-    // the bone as solved, in its animated frame: where the next frame's target is placed before its solve
+    // the bone as solved, in its animated frame (by lagShare): where the next frame places the target
     const ar = this.animatedRotation;
     inverseRotateVector(this.lagPosition, ar, sub(v2, p, this.animatedPosition));
     conjugateMultiply(this.lagRotation, ar, r);
+    const lag = lagShare(this.limb);
+    if (lag < 1) {
+      this.lagPosition.x *= lag;
+      this.lagPosition.y *= lag;
+      this.lagPosition.z *= lag;
+      share.value = lag;
+      nlerpByRef(this.lagRotation, identity(q2), this.lagRotation, share);
+    }
     this.hasLag = true;
     this.corrected = true;
     const limb = this.limb;
@@ -235,6 +258,19 @@ export class TargetAnchor {
     multiply(rotation, r, conjugateMultiply(q2, ar, rotation));
     return true;
   }
+}
+
+/** The share of the bone's lag the next placement takes, by the limb's reach as solved (see STRAIGHT_SHARE). */
+function lagShare(limb: IKMappingLimb): number {
+  const a = limb.bone1.position(s1);
+  const b = limb.bone2.position(s2);
+  const c = limb.bone3.position(s3);
+  const upper = distance(a, b);
+  const lower = distance(b, c);
+  const reach = distance(a, c) / (upper + lower);
+  const t = (reach - BENT_REACH) / (STRAIGHT_REACH - BENT_REACH);
+  // NaN (a limb of no length) reads as bent: the lag as before
+  return t > 0 ? 1 - (1 - STRAIGHT_SHARE) * (t < 1 ? t : 1) : 1;
 }
 
 /** The rig id of the nearest bone of the rig at or above `node` (a linked node or a Bone), or -1. */
