@@ -22,6 +22,20 @@ export function sceneDeltaSecondsToRef(scene: Scene, out: NumberRef): NumberRef 
   return out;
 }
 
+/**
+ * The seconds of this frame for what follows the view rather than the clips (the level of detail's cross-fades):
+ * {@link sceneDeltaSecondsToRef}'s, except while the scene's animation time stands still by `animationTimeScale` 0
+ * outside lockstep (a paused game whose camera still moves), when it is the engine's frame time, so a character
+ * the camera comes to still fades to its level.
+ */
+export function viewDeltaSecondsToRef(scene: Scene, out: NumberRef): NumberRef {
+  sceneDeltaSecondsToRef(scene, out);
+  if (out.value > 0 || scene.animationTimeScale !== 0 || !scene.animationsEnabled) return out;
+  const engine = scene.getEngine();
+  if (!engine.isDeterministicLockStep()) out.value = engine.getDeltaTime() / 1000;
+  return out;
+}
+
 /** The animations' time of this frame in ms, outside lockstep (see {@link sceneDeltaSecondsToRef}). */
 function frameMilliseconds(scene: Scene): number {
   return scene.animationsEnabled && Number.isFinite(scene.deltaTime)

@@ -3,6 +3,7 @@ import type { Observer } from "@babylonjs/core/Misc/observable.js";
 import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import type { Scene } from "@babylonjs/core/scene.js";
 import { AnimationSnapshots } from "./animation-snapshots.js";
+import { CloneSnapshots } from "./clone-snapshots.js";
 import { type SceneClock, sceneClock } from "./scene-time.js";
 import { matchMatrixPrecision } from "./module-matrix.js";
 
@@ -109,12 +110,15 @@ export class SceneUpdater {
   private solvedFrame = -1;
   /** Clips started between frames must not keep the IK's output as their start value. */
   private readonly snapshots: AnimationSnapshots;
+  /** Clones of the IKs' skeletons taken between frames must not keep the IK's output as their pose. */
+  private readonly clones: CloneSnapshots;
   /** The scene's summed time, ticked every frame so that what skips frames can tell the time since it ran. */
   private readonly clock: SceneClock;
 
   private constructor(scene: Scene) {
     this.scene = scene;
     this.snapshots = new AnimationSnapshots(scene, (target, path, value) => this.undoOnCopy(target, path, value));
+    this.clones = new CloneSnapshots((target, path, value) => this.undoOnCopy(target, path, value));
     this.clock = sceneClock(scene);
   }
 
@@ -171,6 +175,7 @@ export class SceneUpdater {
   add(item: SceneUpdatable): void {
     if (this.items.includes(item)) return;
     this.insert(item);
+    if (item.skeleton !== undefined) this.clones.watch(item.skeleton);
     if (this.beforeRender === null) {
       this.beforeAnimations = this.scene.onBeforeAnimationsObservable.add(() => {
         // a take-off between frames left open (a constructor threw before attach): the frame takes off anew
@@ -278,9 +283,12 @@ export class SceneUpdater {
   private snapshotStep(settle: boolean): void {
     try {
       if (settle) this.snapshots.settle();
-      else this.snapshots.collect();
+      else {
+        this.clones.settle();
+        this.snapshots.collect();
+      }
     } catch (e) {
-      Logger.Error(`babylon-fbbik: checking the clips started since the last frame failed: ${String(e)}`);
+      Logger.Error(`babylon-fbbik: checking the clips and clones made since the last frame failed: ${String(e)}`);
     }
   }
 
@@ -316,6 +324,10 @@ export class SceneUpdater {
     if (i >= 0) {
       this.items.splice(i, 1);
       this.version++;
+      const skeleton = item.skeleton;
+      if (skeleton !== undefined && !this.items.some((other) => other.skeleton === skeleton)) {
+        this.clones.unwatch(skeleton);
+      }
       if (this.current >= 0) {
         // forwards: an item at or before the current one shifts the rest down; backwards: one before it
         if (this.backwards ? i < this.current : i <= this.current) this.current--;
@@ -333,6 +345,7 @@ export class SceneUpdater {
       this.beforeRender = null;
       this.sceneDisposal = null;
       this.snapshots.dispose();
+      this.clones.dispose();
       updaters.delete(this.scene);
     }
   }

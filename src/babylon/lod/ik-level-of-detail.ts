@@ -6,7 +6,7 @@ import type { Scene } from "@babylonjs/core/scene.js";
 import { FullBodyBipedIK } from "../full-body-biped-ik.js";
 import { NumberRef } from "../../math/number-ref.js";
 import { type SceneUpdatable, SceneUpdater } from "../scene-updater.js";
-import { sceneDeltaSecondsToRef } from "../scene-time.js";
+import { viewDeltaSecondsToRef } from "../scene-time.js";
 import { IKLevel, LodCharacter } from "./lod-character.js";
 import { Logger } from "@babylonjs/core/Misc/logger.js";
 import { Observable } from "@babylonjs/core/Misc/observable.js";
@@ -377,7 +377,8 @@ export class IKLevelOfDetail {
       c.visible = !c.hidden && (c.best < 0 || c.seen);
     }
     this.sortBySize();
-    const step = sceneDeltaSecondsToRef(this.scene, this.step).value;
+    // the scene's animation time, or the engine's while a paused game's camera moves (see viewDeltaSecondsToRef)
+    const step = viewDeltaSecondsToRef(this.scene, this.step).value;
     // the step and the fade travel in an array: a double handed to a call V8 does not inline is boxed
     const clock = this.clock;
     clock[0] = step > 0 ? step : 0;

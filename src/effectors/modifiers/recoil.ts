@@ -415,7 +415,8 @@ export class Recoil extends OffsetModifier {
     }
 
     if (this.twoHanded) this.pinSecondaryHand();
-    this.handsPending = true;
+    // at master weight 0 the bones are the animation's: the grip's pin would rewrite the off hand (by rounding)
+    this.handsPending = master > 0;
     if (this.timer >= length) {
       this.active = false;
       // indexed: a shot's last frame is rare enough to run unoptimised, where for…of allocates its iterator
