@@ -225,6 +225,8 @@ export class JacobianIK extends RigComponent {
     const e = new JacobianIKEffector(bone, this.solver.addEffector(this.idOf(bone)), options, this.effectors.length);
     this.effectors.push(e);
     this.warnUnknownOptions("JacobianIK effector", unknown, JACOBIAN_IK_EFFECTOR_OPTION_KINDS, { "": e });
+    // its weights join the frame's finiteness check
+    this.listNumberSettings();
     return e;
   }
 
