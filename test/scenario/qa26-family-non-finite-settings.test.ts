@@ -28,13 +28,14 @@ interface Made {
 
 const finger = (bones: readonly Bone[], name: string) =>
   [1, 2, 3].map((k) => bones.find((b) => b.name === `DEF-${name}.0${k}.L`)!);
-const links = (bones: readonly { weight: number }[]) =>
-  bones.map((b, i) => [`solver.links.${i}.weight`, b, "weight"] as [string, Record<string, number>, string]);
-const s = (name: string, o: object): [string, Record<string, number>, string] => [
+/** The solver's setting `name` (saved as `solver.<name>`), held by `o` as its property `key`. */
+const s = (name: string, o: object, key = name): [string, Record<string, number>, string] => [
   `solver.${name}`,
   o as Record<string, number>,
-  name,
+  key,
 ];
+/** Each link's weight, `solver.links.<i>.weight`. */
+const links = (bones: readonly object[]) => bones.map((b, i) => s(`links.${i}.weight`, b, "weight"));
 
 const KINDS: Record<string, (scene: Scene, r: BipedReferences, bones: readonly Bone[], t: TransformNode) => Made> = {
   LimbIK: (scene, r, _b, t) => {
@@ -71,16 +72,14 @@ const KINDS: Record<string, (scene: Scene, r: BipedReferences, bones: readonly B
   FABRIKRoot: (scene, r, bones, t) => {
     const fingers = ["f_index", "f_middle", "f_ring"].map((n) => finger(bones, n));
     const c = FABRIKRoot.create(scene, r.leftHand, fingers, { targets: [t] });
-    const pulls = c.solver.chains.map(
-      (ch, i) => [`solver.chains.${i}.pull`, ch, "pull"] as [string, Record<string, number>, string],
-    );
+    const pulls = c.solver.chains.map((ch, i) => s(`chains.${i}.pull`, ch, "pull"));
     return { comp: c, settings: [s("ikPositionWeight", c.solver), s("rootPin", c.solver), ...pulls] };
   },
   JacobianIK: (scene, r, _b, t) => {
     const c = JacobianIK.create(scene, [r.leftUpperArm, r.leftForearm, r.leftHand], {
       effectors: [{ bone: r.leftHand, target: t, rotationWeight: 0.5 }],
     });
-    const e = c.effectors[0]! as unknown as Record<string, number>;
+    const e = c.effectors[0]! as object as Record<string, number>;
     return {
       comp: c,
       settings: [
