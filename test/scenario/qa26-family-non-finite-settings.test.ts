@@ -3,9 +3,10 @@
  * walking: warned once, named (`solver.ikPositionWeight:non-finite`), as API.md's warning rule says of every
  * component, the pose finite, and restored, the component solves as its twin that never had the bad value.
  * FABRIKRoot's NaN master weight skips the frame, as the other solvers' do (it solved at full weight).
+ * TwistRelaxer's parentChildCrossfade out of 0…1 is clamped, as its weight is (it carried the twist past the hand).
  */
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
-import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { Scene } from "@babylonjs/core/scene.js";
 import { describe, expect, it } from "vitest";
@@ -174,6 +175,37 @@ describe("a family component's number setting NaN or ±∞ (UAL walking)", () =>
     // measured: 0.74 at weight 1; NaN: 0.74 before, 0 now
     expect(solved).toBeGreaterThan(0.1);
     expect(nan).toBe(0);
+    m.dispose();
+  });
+});
+
+describe("TwistRelaxer's parentChildCrossfade out of 0…1 (UAL walking)", () => {
+  it("is clamped, as its weight: 1.5 and 1e30 relax as 1, −0.5 as 0 (they carried the twist past the hand)", async () => {
+    const { m, twin, a, b, h } = await pair("TwistRelaxer");
+    for (const t of [m, twin]) t.container.animationGroups[0]!.pause();
+    const relaxer = (a.comp as TwistRelaxer).solver;
+    const twinRelaxer = (b.comp as TwistRelaxer).solver;
+    const forearm = (x: LoadedModel) => resolveBipedReferences(x.skeleton).references.leftForearm.getTransformNode()!;
+    const worst: string[] = [];
+    const gaps: number[] = [];
+    for (const [bad, clamped] of [
+      [1.5, 1],
+      [1e30, 1],
+      [-0.5, 0],
+    ] as const) {
+      relaxer.parentChildCrossfade = bad;
+      twinRelaxer.parentChildCrossfade = clamped;
+      m.scene.render();
+      // the forearm's turn from its twin's, degrees
+      const q = forearm(m).rotationQuaternion!;
+      const tq = forearm(twin).rotationQuaternion!;
+      const deg = (2 * Math.acos(Math.min(1, Math.abs(Quaternion.Dot(q, tq)))) * 180) / Math.PI;
+      worst.push(`${bad}: ${deg.toFixed(2)}°`);
+      gaps.push(gap(m, twin, h));
+    }
+    // measured before: 1.5 turned the forearm 9.5° past crossfade 1's, 1e30 88°, −0.5 9.5° past 0's; now 0
+    if (process.env.FBBIK_REPORT) console.log(`[figures] forearm off its clamped twin: ${worst.join(", ")}`);
+    expect(gaps).toEqual([0, 0, 0]);
     m.dispose();
   });
 });
