@@ -245,6 +245,17 @@ export class JacobianIK extends RigComponent {
     return "JacobianIK";
   }
 
+  /** @internal */
+  protected override settingsFinite(): boolean {
+    const s = this.solver;
+    let sum = this.tolerance + s.ikPositionWeight + s.maxIterations + s.damping + s.maxStep;
+    for (let i = 0; i < this.effectors.length; i++) {
+      const e = this.effectors[i]!;
+      sum += e.weight + e.priority + e.rotationWeight;
+    }
+    return super.settingsFinite() && Number.isFinite(sum);
+  }
+
   /** The component's settings and world tolerance, the solver's, then each effector's weights and priority. */
   protected override settingsGroups(): IKSettingsGroup[] {
     return [

@@ -370,6 +370,15 @@ export abstract class RigComponent {
     this.numberSettings = list;
   }
 
+  /**
+   * False when a number setting may not be finite: the subclass sums its settings in its own code, where the
+   * doubles are read without boxing (the scan below reads them by name, which allocates), and a false sum is named
+   * by the scan. A sum that overflows finite settings finds nothing to warn of.
+   */
+  protected settingsFinite(): boolean {
+    return Number.isFinite(this.enableFadeSeconds);
+  }
+
   /** Warns once of each number setting that is not finite (the solvers leave out what it weighs, silently). */
   private warnNonFiniteSettings(): void {
     const list = this.numberSettings;
@@ -458,7 +467,7 @@ export abstract class RigComponent {
       }
       const sheared = this.rig.shearProblem();
       if (sheared !== null) this.warn(sheared[0], sheared[1]);
-      this.warnNonFiniteSettings();
+      if (!this.settingsFinite()) this.warnNonFiniteSettings();
       this.solve();
       if (this.disposed) return;
       if (pass === EnablePass.Fade) enable.weigh();
