@@ -376,7 +376,8 @@ export abstract class RigComponent {
    * by the scan. A sum that overflows finite settings finds nothing to warn of.
    */
   protected settingsFinite(): boolean {
-    return Number.isFinite(this.enableFadeSeconds);
+    // enableFadeSeconds is left out: NaN is "at once" (and its getter's double would be boxed)
+    return true;
   }
 
   /** Warns once of each number setting that is not finite (the solvers leave out what it weighs, silently). */
