@@ -164,6 +164,14 @@ export class AimIK extends RigComponent {
     return "AimIK";
   }
 
+  /** @internal */
+  protected override settingsFinite(): boolean {
+    const s = this.solver;
+    let sum = s.ikPositionWeight + s.poleWeight + s.tolerance + s.maxIterations + s.clampWeight + s.clampSmoothing;
+    for (let i = 0; i < s.bones.length; i++) sum += s.bones[i]!.weight;
+    return super.settingsFinite() && Number.isFinite(sum);
+  }
+
   /** The component's settings, then the solver's weights, clamp and iterations and each bone's weight. */
   protected override settingsGroups(): IKSettingsGroup[] {
     return [

@@ -92,6 +92,11 @@ export class BipedPelvis extends RigComponent {
     return "BipedPelvis";
   }
 
+  /** @internal */
+  protected override settingsFinite(): boolean {
+    return super.settingsFinite() && Number.isFinite(this.solver.positionWeight + this.solver.rotationWeight);
+  }
+
   /** The component's settings, then the constraint's two weights. */
   protected override settingsGroups(): IKSettingsGroup[] {
     return [...super.settingsGroups(), { key: "solver", target: this.solver, fields: PELVIS_FIELDS }];

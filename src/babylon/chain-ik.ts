@@ -138,6 +138,11 @@ export abstract class ChainIK<S extends IKSolverJoints> extends RigComponent {
     this.toleranceWorld = value;
   }
 
+  /** @internal */
+  protected override settingsFinite(): boolean {
+    return super.settingsFinite() && Number.isFinite(this.toleranceWorld + jointsSum(this.solver));
+  }
+
   /** The component's settings and its world tolerance, then the solver's and its bones' weights. */
   protected override settingsGroups(): IKSettingsGroup[] {
     return [
@@ -187,6 +192,12 @@ export class CCDIK extends ChainIK<IKSolverCCD> {
   private constructor(bones: readonly Bone[], options: ChainIKOptions) {
     super(bones, options, (pose, ids, o) => new IKSolverCCD(pose, ids, o));
     if (options.maxIterations === undefined) this.solver.maxIterations = 10;
+  }
+
+  /** @internal */
+  protected override settingsFinite(): boolean {
+    // maxAngle is left out: Infinity is its "none"
+    return super.settingsFinite() && Number.isFinite(this.solver.toleranceRegion + this.solver.damping);
   }
 
   /**
@@ -358,6 +369,14 @@ export class FABRIKRoot extends RigComponent {
     return "FABRIKRoot";
   }
 
+  /** @internal */
+  protected override settingsFinite(): boolean {
+    const s = this.solver;
+    let sum = s.ikPositionWeight + s.rootPin + s.maxIterations;
+    for (let i = 0; i < s.chains.length; i++) sum += s.chains[i]!.pull + jointsSum(s.chains[i]!.solver);
+    return super.settingsFinite() && Number.isFinite(sum);
+  }
+
   /** The component's settings, the root's pin and iterations, then each chain's pull and FABRIK settings. */
   protected override settingsGroups(): IKSettingsGroup[] {
     return [
@@ -388,4 +407,11 @@ export class FABRIKRoot extends RigComponent {
     }
     this.solver.update();
   }
+}
+
+/** The sum of a joint-chain solver's number settings (their finiteness check) and its bones' weights. */
+function jointsSum(s: IKSolverJoints): number {
+  let sum = s.ikPositionWeight + s.ikRotationWeight + s.maxIterations + s.subSteps + s.colliderRadius;
+  for (let i = 0; i < s.bones.length; i++) sum += s.bones[i]!.weight;
+  return sum;
 }

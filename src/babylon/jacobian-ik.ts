@@ -225,6 +225,8 @@ export class JacobianIK extends RigComponent {
     const e = new JacobianIKEffector(bone, this.solver.addEffector(this.idOf(bone)), options, this.effectors.length);
     this.effectors.push(e);
     this.warnUnknownOptions("JacobianIK effector", unknown, JACOBIAN_IK_EFFECTOR_OPTION_KINDS, { "": e });
+    // its weights join the frame's finiteness check
+    this.listNumberSettings();
     return e;
   }
 
@@ -241,6 +243,17 @@ export class JacobianIK extends RigComponent {
   /** @inheritdoc */
   getClassName(): string {
     return "JacobianIK";
+  }
+
+  /** @internal */
+  protected override settingsFinite(): boolean {
+    const s = this.solver;
+    let sum = this.tolerance + s.ikPositionWeight + s.maxIterations + s.damping + s.maxStep;
+    for (let i = 0; i < this.effectors.length; i++) {
+      const e = this.effectors[i]!;
+      sum += e.weight + e.priority + e.rotationWeight;
+    }
+    return super.settingsFinite() && Number.isFinite(sum);
   }
 
   /** The component's settings and world tolerance, the solver's, then each effector's weights and priority. */

@@ -164,6 +164,13 @@ export class LimbIK extends RigComponent {
     return "LimbIK";
   }
 
+  /** @internal */
+  protected override settingsFinite(): boolean {
+    const s = this.solver;
+    const sum = s.ikPositionWeight + s.ikRotationWeight + s.bendModifierWeight + s.bendGoalWeight;
+    return super.settingsFinite() && Number.isFinite(sum + s.maintainRotationWeight);
+  }
+
   /** The component's settings, then the solver's weights and bend modifier. */
   protected override settingsGroups(): IKSettingsGroup[] {
     return [...super.settingsGroups(), { key: "solver", target: this.solver, fields: LIMB_FIELDS }];

@@ -119,6 +119,13 @@ export class LookAtIK extends RigComponent {
     return "LookAtIK";
   }
 
+  /** @internal */
+  protected override settingsFinite(): boolean {
+    const s = this.solver;
+    const sum = s.ikPositionWeight + s.bodyWeight + s.headWeight + s.eyesWeight + s.clampSmoothing;
+    return super.settingsFinite() && Number.isFinite(sum + s.clampWeight + s.clampWeightHead + s.clampWeightEyes);
+  }
+
   /** The component's settings, then the solver's weights and clamps. */
   protected override settingsGroups(): IKSettingsGroup[] {
     return [...super.settingsGroups(), { key: "solver", target: this.solver, fields: LOOK_AT_FIELDS }];

@@ -154,6 +154,8 @@ export abstract class RigComponent {
   /** The subclass's option kinds, and the keys of the options given that are not among them (warned at attach). */
   private readonly optionKinds: OptionKinds<RigComponentOptions>;
   private readonly unknownOptions: readonly string[];
+  /** The number settings {@link settingsGroups} lists, checked every frame (a NaN weight is warned, not silent). */
+  private numberSettings: readonly NumberSetting[] = [];
 
   /**
    * Builds the rig over `bones` (all of `skeleton`) and registers the component with the scene's updater.
@@ -218,6 +220,7 @@ export abstract class RigComponent {
     const settable: Record<string, object> = { "": this };
     if (solver !== undefined) settable.solver = solver;
     this.warnUnknownOptions(this.getClassName(), this.unknownOptions, this.optionKinds, settable);
+    this.listNumberSettings();
     const key = this.inspectorKey();
     const label = `${this.getClassName()} ${key}`;
     const settings: InspectorSetting[] = [
@@ -350,6 +353,44 @@ export abstract class RigComponent {
     return [{ key: "", target: this, fields: COMPONENT_FIELDS }];
   }
 
+  /**
+   * Lists the number settings of {@link settingsGroups} for the frame's finiteness check; called at attach, and by a
+   * subclass whose settings grew (an effector added).
+   */
+  protected listNumberSettings(): void {
+    const list: NumberSetting[] = [];
+    for (const g of this.settingsGroups()) {
+      for (const [key, field] of Object.entries(g.fields)) {
+        // Infinity is a value of an unbounded setting ("none"); NaN is not, but the solver reads it as none too
+        if ((field.kind !== "number" && field.kind !== "integer") || field.unbounded) continue;
+        const name = g.key === "" ? key : `${g.key}.${key}`;
+        list.push({ target: g.target as Record<string, unknown>, key, name, cause: `${name}:non-finite` });
+      }
+    }
+    this.numberSettings = list;
+  }
+
+  /**
+   * False when a number setting may not be finite: the subclass sums its settings in its own code, where the
+   * doubles are read without boxing (the scan below reads them by name, which allocates), and a false sum is named
+   * by the scan. A sum that overflows finite settings finds nothing to warn of.
+   */
+  protected settingsFinite(): boolean {
+    // enableFadeSeconds is left out: NaN is "at once" (and its getter's double would be boxed)
+    return true;
+  }
+
+  /** Warns once of each number setting that is not finite (the solvers leave out what it weighs, silently). */
+  private warnNonFiniteSettings(): void {
+    const list = this.numberSettings;
+    for (let i = 0; i < list.length; i++) {
+      const s = list[i]!;
+      const v = s.target[s.key];
+      if (typeof v !== "number" || Number.isFinite(v) || this.warned.has(s.cause)) continue;
+      this.warn(s.cause, `${s.name} is ${v}, not a finite number: what it sets is skipped until it is finite.`);
+    }
+  }
+
   /** Reads the targets and runs the solver on the rig (between the rig's read and write). */
   protected abstract solve(): void;
 
@@ -427,6 +468,7 @@ export abstract class RigComponent {
       }
       const sheared = this.rig.shearProblem();
       if (sheared !== null) this.warn(sheared[0], sheared[1]);
+      if (!this.settingsFinite()) this.warnNonFiniteSettings();
       this.solve();
       if (this.disposed) return;
       if (pass === EnablePass.Fade) enable.weigh();
@@ -718,4 +760,15 @@ export abstract class RigComponent {
     this.rig.dispose();
     this.onWarningObservable.clear();
   }
+}
+
+/** A number setting of a component, checked for finiteness every frame it solves. */
+interface NumberSetting {
+  /** The object holding it (the component, its solver, a link, a chain, an effector). */
+  readonly target: Record<string, unknown>;
+  readonly key: string;
+  /** Its saved name (`solver.ikPositionWeight`, `solver.links.0.weight`). */
+  readonly name: string;
+  /** The warning's cause, made once. */
+  readonly cause: string;
 }

@@ -183,6 +183,12 @@ export class TwistRelaxer extends RigComponent {
     return "TwistRelaxer";
   }
 
+  /** @internal */
+  protected override settingsFinite(): boolean {
+    const s = this.solver;
+    return super.settingsFinite() && Number.isFinite(s.weight + s.parentChildCrossfade + s.twistAngleOffset);
+  }
+
   /** The component's settings, then the relaxer's weight, cross-fade and offset. */
   protected override settingsGroups(): IKSettingsGroup[] {
     return [...super.settingsGroups(), { key: "solver", target: this.solver, fields: TWIST_RELAXER_FIELDS }];

@@ -36,9 +36,9 @@ const anchor = new Vec3();
  * from its first joint moved by that translation. After `maxIterations` the chains' rotations follow their
  * positions (limits applied), the root's new position is written, then each chain's rotations.
  *
- * Weights: this solver's `ikPositionWeight` scales the root's translation and every chain's write (0: nothing
- * written); a chain's own `ikPositionWeight` scales its write too. A chain with weight 0, a negative or NaN pull
- * or a non-finite target neither pulls nor is written; one with pull 0 follows the root without moving it. The
+ * Weights: this solver's `ikPositionWeight` scales the root's translation and every chain's write (0 or NaN:
+ * nothing written); a chain's own `ikPositionWeight` scales its write too. A chain with weight 0, a negative or NaN
+ * pull or a non-finite target neither pulls nor is written; one with pull 0 follows the root without moving it. The
  * chains' own reachability checks are off (the root moves).
  * Allocation-free.
  */
@@ -85,8 +85,9 @@ export class IKSolverFABRIKRoot {
 
   /** Reads, solves and writes the root and the chains. Never throws for per-frame input. */
   update(): void {
+    // NaN fails both tests: skipped, as the chain solvers skip it (it read as 1 through the clamp before)
+    if (!(this.ikPositionWeight > 0)) return;
     const w = this.ikPositionWeight < 1 ? this.ikPositionWeight : 1;
-    if (!(w > 0)) return;
     this.lastIterations = 0;
     this.pose.getPosition(this.root, rootStart);
     if (!isFiniteVec(rootStart)) return;

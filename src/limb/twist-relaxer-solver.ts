@@ -43,7 +43,7 @@ const PAST_HALF_TURN = Math.PI / 4;
 export class TwistRelaxerSolver {
   /** How much of the relaxing applies, 0 to 1 (0: the bones are not touched). */
   weight = 1;
-  /** Whose twist the bone follows: 0 the parent's, 1 the child's, 0.5 half way (the default). */
+  /** Whose twist the bone follows: 0 the parent's, 1 the child's, 0.5 half way (the default); clamped to 0…1. */
   parentChildCrossfade = 0.5;
   /** A turn added about the twist axis, in radians (a rig whose relaxed twist is not its rest pose's). */
   twistAngleOffset = 0;
@@ -129,7 +129,9 @@ export class TwistRelaxerSolver {
     if (between - last > Math.PI && between - 2 * Math.PI >= -Math.PI - PAST_HALF_TURN) between -= 2 * Math.PI;
     else if (last - between > Math.PI && between + 2 * Math.PI <= Math.PI + PAST_HALF_TURN) between += 2 * Math.PI;
     this.lastBetween = between;
-    const turn = (toParent + this.parentChildCrossfade * between + this.twistAngleOffset) * (w < 1 ? w : 1);
+    // clamped as the weight (NaN kept, skipped below): beyond 0 or 1 it carried the twist past the parent or child
+    const cf = this.parentChildCrossfade < 0 ? 0 : this.parentChildCrossfade > 1 ? 1 : this.parentChildCrossfade;
+    const turn = (toParent + cf * between + this.twistAngleOffset) * (w < 1 ? w : 1);
     if (!Number.isFinite(turn) || turn === 0) return;
     const s = Math.sin(turn * 0.5);
     tq.x = axis.x * s;
