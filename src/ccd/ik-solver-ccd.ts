@@ -19,6 +19,7 @@ import { Vec3, anyPerpendicular } from "../math/vec3.js";
 import type { IKPose } from "../solver/pose.js";
 import { composeOwnTurns } from "../joints/own-turns.js";
 import { FreePassSettings, composeTurns, turnFreeLinks } from "./ccd-passes.js";
+import { iterationBound } from "../joints/iteration-bound.js";
 
 /** The order CCD turns the links in within an iteration. */
 export type CCDLinkOrder = "tipToRoot" | "rootToTip";
@@ -137,7 +138,7 @@ export class IKSolverCCD extends IKSolverJoints {
     tip.x = P[k]!;
     tip.y = P[k + 1]!;
     tip.z = P[k + 2]!;
-    const iterations = this.maxIterations;
+    const iterations = iterationBound(this.maxIterations);
     const fromTip = this.linkOrder !== "rootToTip";
     let done = false;
     for (let it = 0; it < iterations && !done; it++) {

@@ -6,6 +6,7 @@ import { Vec3, isFiniteVec } from "../math/vec3.js";
 import { FBBIKError } from "../solver/errors.js";
 import type { IKPose } from "../solver/pose.js";
 import type { IKSolverFABRIK } from "./ik-solver-fabrik.js";
+import { iterationBound } from "../joints/iteration-bound.js";
 
 /** One chain of an {@link IKSolverFABRIKRoot}. */
 export class FABRIKChain {
@@ -110,7 +111,8 @@ export class IKSolverFABRIKRoot {
     if (!any) return;
     moved.x = moved.y = moved.z = 0;
     const pin = this.rootPin > 0 ? (this.rootPin < 1 ? this.rootPin : 1) : 0;
-    for (let it = 0; it < this.maxIterations; it++) {
+    const iterations = iterationBound(this.maxIterations);
+    for (let it = 0; it < iterations; it++) {
       this.lastIterations = it + 1;
       let sx = 0;
       let sy = 0;

@@ -10,6 +10,7 @@ import { forwardReachWithinLimits } from "./limited-reach.js";
 import { placeFrom } from "./reach-step.js";
 import { StraightBend } from "./straight-bend.js";
 import { type ReadonlyVec3, Vec3 } from "../math/vec3.js";
+import { iterationBound } from "../joints/iteration-bound.js";
 
 /** How much deeper into the colliders (× the chain's length) a closing sweep may take a joint: rounding. */
 const SWEEP_DEPTH_SLACK = 1e-9;
@@ -118,7 +119,8 @@ export class IKSolverFABRIK extends IKSolverJoints {
     if (this.limitsInReach && limited && this.straightBend.run(P, this.rotations, this.lengths, this.bones, g)) {
       this.syncFromPositions(true);
     }
-    for (let it = 0; it < this.maxIterations; it++) {
+    const iterations = iterationBound(this.maxIterations);
+    for (let it = 0; it < iterations; it++) {
       if (this.tipWithinTolerance()) break;
       this.lastIterations = it + 1;
       if (reachLimited) this.forwardReachLimited(g);

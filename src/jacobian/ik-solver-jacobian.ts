@@ -18,6 +18,7 @@ import { JacobianEffector } from "./jacobian-effector.js";
 import type { JacobianJoint } from "./jacobian-joint.js";
 import { JacobianKinematics } from "./jacobian-kinematics.js";
 import { straightenToward } from "./straighten.js";
+import { MAX_JACOBIAN_ITERATIONS, iterationBound } from "../joints/iteration-bound.js";
 
 /** Options of {@link IKSolverJacobian}. */
 export interface IKSolverJacobianOptions {
@@ -258,7 +259,7 @@ export class IKSolverJacobian {
     fx.rel = adaptive ? REL : 1e-15;
     this.mu.fill(1);
     this.lambda = (this.damping > 0 && this.damping < Infinity ? this.damping : 0.05) * k.length;
-    const maxIt = this.maxIterations > 0 ? this.maxIterations : 0;
+    const maxIt = iterationBound(this.maxIterations, MAX_JACOBIAN_ITERATIONS);
     this.iterations = 0;
     while (this.iterations < maxIt && this.lmStep()) this.iterations++;
     if (fx.levels > 1 && adaptive) {
