@@ -29,3 +29,10 @@ export function height(m: LoadedModel): number {
   }
   return hi - lo;
 }
+
+/** The bone and every bone under it. */
+export function subtree(root: Bone): Bone[] {
+  const out = [root];
+  for (let i = 0; i < out.length; i++) out.push(...out[i]!.getChildren());
+  return out;
+}

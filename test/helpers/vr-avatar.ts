@@ -1,7 +1,11 @@
 /** A VR avatar as docs/API.md §7's `vrAvatar` builds it, on nodes the test places. */
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
-import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
-import type { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import type { Scene } from "@babylonjs/core/scene.js";
+import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
+import type { LoadedModel, ModelName } from "./babylon-scene.js";
+import { load, worldPos } from "./modifier-scene.js";
 import { createTrackerTarget } from "../../src/babylon/tracker-target.js";
 import { FBBIKHeadEffector } from "../../src/effectors/head/fbbik-head-effector.js";
 
@@ -49,4 +53,41 @@ export function vrAvatar(
     return t;
   }) as [TransformNode, TransformNode];
   return { head, headTarget, handTargets, handBones };
+}
+
+/** A character standing for a VR avatar: its idle clip playing, an FBBIK, its height and forward. */
+export interface StandingCharacter {
+  m: LoadedModel;
+  ik: FullBodyBipedIK;
+  /** The head's height above the feet. */
+  h: number;
+  /** Horizontal, from the feet to the toes. */
+  forward: Vector3;
+}
+
+/** `name` playing its idle clip (the Mannequin and the Superhero have none: their setup pose stands in) with an FBBIK. */
+export async function standingCharacter(name: ModelName): Promise<StandingCharacter> {
+  const m = await load(name, false, (n, i) => /idle/i.test(n) || i === 0);
+  const idle = m.container.animationGroups.find((g) => /idle/i.test(g.name)) ?? m.container.animationGroups[0];
+  idle?.start(true);
+  const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+  m.scene.render();
+  const r = ik.references;
+  const feet = worldPos(r.leftFoot).add(worldPos(r.rightFoot)).scale(0.5);
+  const h = worldPos(r.head!).y - feet.y;
+  const forward = new Vector3();
+  for (const foot of [r.leftFoot, r.rightFoot])
+    forward.addInPlace(worldPos(foot.children[0]!).subtract(worldPos(foot)));
+  forward.y = 0;
+  forward.normalize();
+  return { m, ik, h, forward };
+}
+
+/** A tracker node at `at` with the world's axes, as a headset's and controllers' are. */
+export function worldTracker(scene: Scene, label: string, at: Vector3): TransformNode {
+  const t = new TransformNode(label, scene);
+  t.position.copyFrom(at);
+  t.rotationQuaternion = Quaternion.Identity();
+  t.computeWorldMatrix(true);
+  return t;
 }

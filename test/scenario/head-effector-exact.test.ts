@@ -8,12 +8,11 @@
  * reported, not asserted: Mannequin's straight legs leave its feet 1.6e-2 h off in these poses, with or without it.
  */
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
-import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { afterEach, expect, it } from "vitest";
-import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
-import { vrAvatar } from "../helpers/vr-avatar.js";
+import { standingCharacter, vrAvatar, worldTracker } from "../helpers/vr-avatar.js";
 import { type ModelName, modelAvailable } from "../helpers/babylon-scene.js";
-import { disposeOpen, load, report, worldPos } from "../helpers/modifier-scene.js";
+import { disposeOpen, report, worldPos } from "../helpers/modifier-scene.js";
 import { Random } from "../helpers/random.js";
 
 afterEach(disposeOpen);
@@ -29,27 +28,11 @@ async function worst(
   name: ModelName,
   pinFeet: boolean,
 ): Promise<{ head: number; hands: number; feet: number; lengths: number }> {
-  const m = await load(name, false, (n, i) => /idle/i.test(n) || i === 0);
-  const idle = m.container.animationGroups.find((g) => /idle/i.test(g.name)) ?? m.container.animationGroups[0];
-  idle?.start(true);
-  const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
-  m.scene.render();
+  const { m, ik, h, forward } = await standingCharacter(name);
   const r = ik.references;
   const s = ik.solver;
-  const feet = worldPos(r.leftFoot).add(worldPos(r.rightFoot)).scale(0.5);
-  const h = worldPos(r.head!).y - feet.y;
-  const forward = new Vector3();
-  for (const foot of [r.leftFoot, r.rightFoot])
-    forward.addInPlace(worldPos(foot.children[0]!).subtract(worldPos(foot)));
-  forward.y = 0;
-  forward.normalize();
   const side = Vector3.Cross(Vector3.Up(), forward);
-  const tracker = (label: string, at: Vector3): TransformNode => {
-    const t = new TransformNode(label, m.scene);
-    t.position.copyFrom(at);
-    t.rotationQuaternion = Quaternion.Identity();
-    return t;
-  };
+  const tracker = (label: string, at: Vector3): TransformNode => worldTracker(m.scene, label, at);
   const headset = tracker("headset", worldPos(r.head!));
   // the controllers 60 % of the arm's length forward and down from the upper arms: in reach whatever the arm
   const arms = [

@@ -15,19 +15,12 @@ import { type LoadedModel, modelAvailable } from "../helpers/babylon-scene.js";
 import { degrees, elbowSide } from "../helpers/elbow-sides.js";
 import { ikTwin, largestChange } from "../helpers/ik-twin.js";
 import { report } from "../helpers/modifier-scene.js";
-import { worldPos } from "../helpers/scene-probes.js";
+import { subtree, worldPos } from "../helpers/scene-probes.js";
 
 const open: LoadedModel[] = [];
 afterEach(() => {
   while (open.length > 0) open.pop()!.dispose();
 });
-
-/** The bone and every bone under it. */
-function subtree(root: Bone): Bone[] {
-  const out = [root];
-  for (let i = 0; i < out.length; i++) out.push(...out[i]!.getChildren());
-  return out;
-}
 
 /** An arm's pose now: the elbow, the hand and fingers, and the elbow's side of the shoulder–hand line and bend (°). */
 interface ArmPose {

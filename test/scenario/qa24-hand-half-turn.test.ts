@@ -4,7 +4,6 @@
  * over 24 frames. As the jog and the arm carry the hand's rotation through the half turn from the target, the
  * hand's blend toward it must not change sides in one frame (the fingers whipped 0.142 h in a frame at weight 0.29).
  */
-import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { afterEach, describe, expect, it } from "vitest";
@@ -12,19 +11,12 @@ import { angleBetween } from "../helpers/limit-reference.js";
 import { type LoadedModel, modelAvailable } from "../helpers/babylon-scene.js";
 import { ikTwin, largestChange } from "../helpers/ik-twin.js";
 import { report } from "../helpers/modifier-scene.js";
-import { worldPos } from "../helpers/scene-probes.js";
+import { subtree, worldPos } from "../helpers/scene-probes.js";
 
 const open: LoadedModel[] = [];
 afterEach(() => {
   while (open.length > 0) open.pop()!.dispose();
 });
-
-/** The bone and every bone under it. */
-function subtree(root: Bone): Bone[] {
-  const out = [root];
-  for (let i = 0; i < out.length; i++) out.push(...out[i]!.getChildren());
-  return out;
-}
 
 describe("a hand's rotation blend across the half turn", () => {
   it.skipIf(!modelAvailable("UAL"))("UAL jogging: the fingers move no faster than twice the clip's", async () => {

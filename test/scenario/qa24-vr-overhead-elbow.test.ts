@@ -8,13 +8,12 @@
  * shoulder–hand line passed about 50° above forward: UAL's 0.75 h in a frame, Xbot's 0.16 h (0.70 h and 0.26 h at
  * rotation weight 0).
  */
-import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
-import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import { type ModelName, modelAvailable } from "../helpers/babylon-scene.js";
-import { vrAvatar } from "../helpers/vr-avatar.js";
-import { disposeOpen, load, report, worldPos } from "../helpers/modifier-scene.js";
+import { standingCharacter, vrAvatar, worldTracker } from "../helpers/vr-avatar.js";
+import { disposeOpen, report, worldPos } from "../helpers/modifier-scene.js";
 
 afterEach(disposeOpen);
 
@@ -28,29 +27,10 @@ async function raiseOverhead(
   name: ModelName,
   rotationWeight: number,
 ): Promise<{ elbow: number; step: number; hands: number; frame: number }> {
-  const m = await load(name, false, (n, i) => /idle/i.test(n) || i === 0);
-  // the Mannequin and the Superhero have no clip: their setup pose stands in
-  const idle = m.container.animationGroups.find((g) => /idle/i.test(g.name)) ?? m.container.animationGroups[0];
-  idle?.start(true);
-  const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
-  m.scene.render();
+  const { m, ik, h, forward } = await standingCharacter(name);
   const r = ik.references;
   const s = ik.solver;
-  const feet = worldPos(r.leftFoot).add(worldPos(r.rightFoot)).scale(0.5);
-  const h = worldPos(r.head!).y - feet.y;
-  const forward = new Vector3();
-  for (const foot of [r.leftFoot, r.rightFoot])
-    forward.addInPlace(worldPos(foot.children[0]!).subtract(worldPos(foot)));
-  forward.y = 0;
-  forward.normalize();
-  // trackers with the world's axes, as a headset's and controllers' are
-  const tracker = (label: string, at: Vector3): TransformNode => {
-    const t = new TransformNode(label, m.scene);
-    t.position.copyFrom(at);
-    t.rotationQuaternion = Quaternion.Identity();
-    t.computeWorldMatrix(true);
-    return t;
-  };
+  const tracker = (label: string, at: Vector3): TransformNode => worldTracker(m.scene, label, at);
   const headset = tracker("headset", worldPos(r.head!));
   // held in front of the chest: 0.2 h ahead of each shoulder and 0.25 h below it
   const held = forward.scale(0.2 * h).addInPlaceFromFloats(0, -0.25 * h, 0);
