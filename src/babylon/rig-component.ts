@@ -363,6 +363,8 @@ export abstract class RigComponent {
       for (const [key, field] of Object.entries(g.fields)) {
         // Infinity is a value of an unbounded setting ("none"); NaN is not, but the solver reads it as none too
         if ((field.kind !== "number" && field.kind !== "integer") || field.unbounded) continue;
+        // a NaN fade is "at once" (EnableFade), not a bad value
+        if (g.key === "" && key === "enableFadeSeconds") continue;
         const name = g.key === "" ? key : `${g.key}.${key}`;
         list.push({ target: g.target as Record<string, unknown>, key, name, cause: `${name}:non-finite` });
       }
@@ -376,7 +378,7 @@ export abstract class RigComponent {
    * by the scan. A sum that overflows finite settings finds nothing to warn of.
    */
   protected settingsFinite(): boolean {
-    // enableFadeSeconds is left out: NaN is "at once" (and its getter's double would be boxed)
+    // the component's own number setting, enableFadeSeconds, is not checked (listNumberSettings)
     return true;
   }
 

@@ -209,3 +209,36 @@ describe("TwistRelaxer's parentChildCrossfade out of 0…1 (UAL walking)", () =>
     m.dispose();
   });
 });
+
+/**
+ * Each component sums its number settings by hand for the frame's check (`settingsFinite`: reading them by name
+ * allocates), beside the list its `settingsGroups` gives (what is saved, and what the warning names): every setting
+ * of that list, set to NaN, must make the sum non-finite, or a setting added to the list alone is never warned of.
+ */
+describe("the frame's finiteness sum covers every number setting a component saves", () => {
+  for (const kind of Object.keys(KINDS)) {
+    it(kind, async () => {
+      const m = await loadModel("UAL");
+      try {
+        const r = resolveBipedReferences(m.skeleton).references;
+        const { comp } = KINDS[kind]!(m.scene, r, m.skeleton.bones, new TransformNode("target", m.scene));
+        const c = comp as unknown as {
+          numberSettings: readonly { target: Record<string, number>; key: string; name: string }[];
+          settingsFinite(): boolean;
+        };
+        expect(c.numberSettings.length).toBeGreaterThan(0);
+        expect(c.settingsFinite()).toBe(true);
+        const missed: string[] = [];
+        for (const setting of c.numberSettings) {
+          const was = setting.target[setting.key]!;
+          setting.target[setting.key] = Number.NaN;
+          if (c.settingsFinite()) missed.push(setting.name);
+          setting.target[setting.key] = was;
+        }
+        expect(missed).toEqual([]);
+      } finally {
+        m.dispose();
+      }
+    });
+  }
+});

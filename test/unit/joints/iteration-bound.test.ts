@@ -48,16 +48,19 @@ describe("chain solvers with an unbounded maxIterations and tolerance 0", () => 
     });
   }
 
-  // no tolerance ends its passes: unbounded, this never returned
-  it("FABRIKRoot: Infinity returns", () => {
-    const { c, x, y, z } = chainAndTarget();
-    const chain = new IKSolverFABRIK(c.pose, c.ids.slice(1));
-    const r = new IKSolverFABRIKRoot(c.pose, c.ids[0]!, [chain]);
-    r.maxIterations = Number.POSITIVE_INFINITY;
-    chain.ikPosition.x = x;
-    chain.ikPosition.y = y;
-    chain.ikPosition.z = z;
-    r.update();
-    expect(Number.isFinite(c.pose.positions[c.ids[9]!]!.x)).toBe(true);
+  // no tolerance ends its passes: unbounded, Infinity never returned
+  it(`FABRIKRoot: 1e7 and Infinity stop at ${MAX_CHAIN_ITERATIONS} iterations`, () => {
+    for (const max of [1e7, Number.POSITIVE_INFINITY]) {
+      const { c, x, y, z } = chainAndTarget();
+      const chain = new IKSolverFABRIK(c.pose, c.ids.slice(1));
+      const r = new IKSolverFABRIKRoot(c.pose, c.ids[0]!, [chain]);
+      r.maxIterations = max;
+      chain.ikPosition.x = x;
+      chain.ikPosition.y = y;
+      chain.ikPosition.z = z;
+      r.update();
+      expect(r.lastIterations).toBe(MAX_CHAIN_ITERATIONS);
+      expect(Number.isFinite(c.pose.positions[c.ids[9]!]!.x)).toBe(true);
+    }
   });
 });
