@@ -6,6 +6,7 @@ export const SOAKS = [
   "test/robustness/fuzz.test.ts",
   "test/robustness/longrun.test.ts",
   "test/robustness/memory.test.ts",
+  "test/robustness/natural-fold-all-clips.test.ts",
   "test/scenario/grounding-bumps.test.ts",
 ];
 /**
