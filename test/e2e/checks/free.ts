@@ -167,6 +167,8 @@ export async function checkFree({ checks, hook, waitFor, page, lines }: CheckCon
     expect(box.ik.bottom, "IK toggle in view").toBeLessThanOrEqual(box.panel.bottom);
     await page.evaluate(() => (document.getElementById("panel")!.scrollTop = 0));
   }
+  // a resize clears the canvas, and the test's clock draws every 5 s at most: draw it for the page's screenshot
+  await hook("h.capture()");
 }
 
 /**
