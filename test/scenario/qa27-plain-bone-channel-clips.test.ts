@@ -79,9 +79,14 @@ it("direct clips on plain Bones' rotationQuaternion and position: the IK reads B
       target.y += 0.03 * h;
       hand.position.copyFrom(target);
       withIk.scene.render();
-      reach = Math.max(reach, Vector3.Distance(ik.references.leftHand.getAbsolutePosition(skinned(withIk)), target) / h);
+      reach = Math.max(
+        reach,
+        Vector3.Distance(ik.references.leftHand.getAbsolutePosition(skinned(withIk)), target) / h,
+      );
     }
-    console.log(`plain Bones, direct clips on channels: read ${read.toExponential(2)}, reach ${reach.toExponential(2)}`);
+    console.log(
+      `plain Bones, direct clips on channels: read ${read.toExponential(2)}, reach ${reach.toExponential(2)}`,
+    );
     expect(read).toBeLessThan(1e-9);
     expect(reach).toBeLessThan(1e-4);
   } finally {
