@@ -32,12 +32,13 @@ export class AnimatedPoseStore {
    */
   animatedMatrices = new Float64Array(0);
   /**
-   * Plain Bones: each stored bone's local position (3), rotation (4) and scale (3) at k * 10 when they are Babylon's
-   * own decomposition of its stored matrix (`exact`): restoring puts them back with the matrix, and the next read
-   * does not decompose the matrix again (Matrix.decompose, one of the frame's larger costs on such rigs).
+   * Plain Bones: each stored bone's local position (3), rotation (4) and scale (3) at k * 10, as the bone held them
+   * with its stored matrix (`exact`): Babylon's own decomposition of it, or the values it was composed from.
+   * Restoring puts them back with the matrix, so the next read does not decompose the matrix again
+   * (Matrix.decompose, one of the frame's larger costs on such rigs) and a clip setting one of them keeps the others.
    */
   private decomposed = new Float64Array(0);
-  /** 1 where `decomposed` holds the decomposition of `animatedMatrices`' entry. */
+  /** 1 where `decomposed` holds the local values of `animatedMatrices`' entry. */
   private exact = new Uint8Array(0);
   /** The bone's local matrix `updateFlag` right after a restore that put the decomposition back, or -1. */
   private restoredFlag = new Float64Array(0);
@@ -130,10 +131,10 @@ export class AnimatedPoseStore {
 
   /**
    * Plain Bones, called by the rig's read of stored bone `k` after its local getters ran: `decomposing` says the
-   * getters just decomposed the bone's matrix (it was marked so before them). Notes whether the bone's local
-   * values are that decomposition: just made, or put back by the last restore and untouched since (same matrix
-   * update, same values, nothing waiting to be composed). True when the stored matrix is the bone's matrix still
-   * (it need not be copied again).
+   * getters just decomposed the bone's matrix (it was marked so before them). Keeps the bone's local values, which
+   * are its pose either way: just decomposed from its matrix, or the ones its matrix is composed from (set through
+   * `position` or `rotationQuaternion`, a clip on those, or put back by the last restore). True when they and the
+   * matrix are what the last restore put back, untouched since (the stored matrix need not be copied again).
    */
   noteBoneRead(k: number, bone: Bone, decomposing: boolean): boolean {
     const b = bone as unknown as BoneLocalState;
@@ -142,21 +143,8 @@ export class AnimatedPoseStore {
     const s = b._localScaling;
     const d = this.decomposed;
     const o = k * 10;
-    if (decomposing) {
-      d[o] = p._x;
-      d[o + 1] = p._y;
-      d[o + 2] = p._z;
-      d[o + 3] = q._x;
-      d[o + 4] = q._y;
-      d[o + 5] = q._z;
-      d[o + 6] = q._w;
-      d[o + 7] = s._x;
-      d[o + 8] = s._y;
-      d[o + 9] = s._z;
-      this.exact[k] = 1;
-      return false;
-    }
-    this.exact[k] =
+    if (
+      !decomposing &&
       this.exact[k] !== 0 &&
       !b._needToCompose &&
       b._localMatrix.updateFlag === this.restoredFlag[k] &&
@@ -170,9 +158,22 @@ export class AnimatedPoseStore {
       s._x === d[o + 7] &&
       s._y === d[o + 8] &&
       s._z === d[o + 9]
-        ? 1
-        : 0;
-    return this.exact[k] !== 0;
+    )
+      return true;
+    // restored with the matrix, these spare the next set of one channel a decomposition of the (Float32) matrix,
+    // whose rounding a clip on `rotationQuaternion` would carry into the position and scale frame after frame
+    d[o] = p._x;
+    d[o + 1] = p._y;
+    d[o + 2] = p._z;
+    d[o + 3] = q._x;
+    d[o + 4] = q._y;
+    d[o + 5] = q._z;
+    d[o + 6] = q._w;
+    d[o + 7] = s._x;
+    d[o + 8] = s._y;
+    d[o + 9] = s._z;
+    this.exact[k] = 1;
+    return false;
   }
 
   /** Linked nodes, called by the rig's read of stored bone `k`: keeps its Euler angles when it has no quaternion. */
