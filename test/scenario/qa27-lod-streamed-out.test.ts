@@ -90,4 +90,16 @@ describe("IKLevelOfDetail: a character out of the scene with its asset container
     expect(gap).toBeLessThan(1e-9);
     expect(p.a.warnings).toEqual(["detached:skeleton", "look:detached:skeleton"]);
   });
+
+  it("streamed out, then its container disposed (the level unloaded for good): its IK still disposes itself", async () => {
+    const { p, lod } = await leveled(0);
+    p.a.m.container.removeAllFromScene();
+    for (let f = 0; f < 5; f++) p.scene.render();
+    expect(lod.levelOf(p.a.ik)).toBe(IKLevel.Off);
+    p.a.m.container.dispose();
+    for (let f = 0; f < 3; f++) p.scene.render();
+    expect([p.a.ik.isDisposed, p.a.grounder.isDisposed, p.a.look.isDisposed]).toEqual([true, true, true]);
+    expect(lod.viewOf(p.a.ik)).toBeNull();
+    expect(p.b.ik.isDisposed).toBe(false);
+  });
 });
