@@ -25,7 +25,7 @@ import { type IKSettingsGroup, type IKSettingsObject, applySettings, serializeSe
 import { InspectorSettings } from "./inspector-settings.js";
 import type { OutputFade } from "./lod/output-fade.js";
 import { notifyDisposed } from "./dispose-notice.js";
-import { RigDetachment } from "./rig-attachment.js";
+import { RigDetachment, type SkeletonContainerState, detachedForGood } from "./rig-attachment.js";
 import { RigVisibility } from "./rig-visibility.js";
 import { SceneUpdater } from "./scene-updater.js";
 import { addBodySolver, refuseSecondBody, removeBodySolver } from "./body-solver.js";
@@ -65,12 +65,6 @@ const DETACHED_FOR_GOOD = [
 /** The part of an asset container the Inspector's settings look in. */
 interface ContainerMeshes {
   readonly meshes?: readonly AbstractMesh[];
-}
-
-/** The fields of a Babylon skeleton read here beyond its public typings (internal in @babylonjs/core 9). */
-interface SkeletonContainerState {
-  /** The asset container holding the skeleton; Skeleton.dispose sets it to null. */
-  _parentContainer: unknown;
 }
 
 /** Options of {@link FullBodyBipedIK.create}. */
@@ -531,10 +525,7 @@ export class FullBodyBipedIK {
     if (state === RigDetachment.Unlinked && !this.enableFade.active(this)) return true;
     const removed = state === RigDetachment.SkeletonRemoved;
     // a skeleton out of its scene may come back with its asset container, bones may be linked back
-    const forGood =
-      state === RigDetachment.NodeDisposed ||
-      state === RigDetachment.MeshDisposed ||
-      (removed && (this.skeleton as unknown as SkeletonContainerState)._parentContainer == null);
+    const forGood = detachedForGood(state, this.skeleton);
     if (forGood && removed) this.report(DETACHED_FOR_GOOD[0], DETACHED_FOR_GOOD[1]);
     else this.report(DETACHED[state]![0], DETACHED[state]![1]);
     if (forGood) this.dispose();

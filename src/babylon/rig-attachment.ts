@@ -25,6 +25,25 @@ export const RigDetachment = {
 /** One of {@link RigDetachment}'s values. */
 export type RigDetachment = (typeof RigDetachment)[keyof typeof RigDetachment];
 
+/** The fields of a Babylon skeleton read here beyond its public typings (internal in @babylonjs/core 9). */
+export interface SkeletonContainerState {
+  /** The asset container holding the skeleton; Skeleton.dispose sets it to null. */
+  _parentContainer: unknown;
+}
+
+/**
+ * True when a rig detached as `state` says (not Attached) will not come back: a node or the mesh disposed, or the
+ * skeleton out of its scene and of any asset container (disposed). A skeleton only removed from the scene with its
+ * asset container (`removeAllFromScene`, a level streamed out) may be added back, unlinked bones linked back.
+ */
+export function detachedForGood(state: RigDetachment, skeleton: Skeleton): boolean {
+  if (state === RigDetachment.NodeDisposed || state === RigDetachment.MeshDisposed) return true;
+  // Skeleton.dispose clears its asset container link; one only removed from the scene keeps it
+  return (
+    state === RigDetachment.SkeletonRemoved && (skeleton as unknown as SkeletonContainerState)._parentContainer == null
+  );
+}
+
 /**
  * Whether the Babylon objects a rig reads are still there, checked every frame at no cost per node: every
  * field read each frame lives here, the scene's list aside (with many characters, each Babylon object

@@ -19,7 +19,7 @@ import { COMPONENT_FIELDS } from "./family-settings.js";
 import { type IKSettingsGroup, type IKSettingsObject, applySettings, serializeSettings } from "./ik-settings.js";
 import { type InspectorSetting, InspectorSettings, secondsSetting, weightSetting } from "./inspector-settings.js";
 import { type OptionKinds, checkOptions, warnUnknownOptions } from "./option-check.js";
-import { RigDetachment } from "./rig-attachment.js";
+import { RigDetachment, detachedForGood } from "./rig-attachment.js";
 import { RigVisibility } from "./rig-visibility.js";
 import { SceneUpdater } from "./scene-updater.js";
 import { askedAhead, claimNodes, releaseNodes, severalClaimants, solveOwnerAbove } from "./solve-order.js";
@@ -649,16 +649,14 @@ export abstract class RigComponent {
   private detached(): boolean {
     const state = this.rig.detachment();
     if (state === RigDetachment.Attached) return false;
-    if (state === RigDetachment.SkeletonRemoved && !this.skeletonDisposed()) {
-      this.warn("detached:skeleton", "The skeleton is not in the scene: the IK is skipped until it is back.");
-      return true;
-    }
-    if (state === RigDetachment.Unlinked) {
-      this.warn(
-        "detached:unlinked",
-        "The skeleton's bones no longer follow their TransformNodes (as under Babylon's Ragdoll): the IK is skipped " +
-          "until they are linked back.",
-      );
+    if (!detachedForGood(state, this.skeleton)) {
+      if (state === RigDetachment.Unlinked) {
+        this.warn(
+          "detached:unlinked",
+          "The skeleton's bones no longer follow their TransformNodes (as under Babylon's Ragdoll): the IK is " +
+            "skipped until they are linked back.",
+        );
+      } else this.warn("detached:skeleton", "The skeleton is not in the scene: the IK is skipped until it is back.");
       return true;
     }
     this.warn(
@@ -667,11 +665,6 @@ export abstract class RigComponent {
     );
     this.dispose();
     return true;
-  }
-
-  private skeletonDisposed(): boolean {
-    // Skeleton.dispose clears its asset container link; one only removed from the scene keeps it
-    return (this.skeleton as unknown as { _parentContainer: unknown })._parentContainer == null;
   }
 
   /** @internal */

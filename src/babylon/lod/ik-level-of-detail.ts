@@ -8,6 +8,7 @@ import { NumberRef } from "../../math/number-ref.js";
 import { type SceneUpdatable, SceneUpdater } from "../scene-updater.js";
 import { viewDeltaSecondsToRef } from "../scene-time.js";
 import { IKLevel, LodCharacter } from "./lod-character.js";
+import { RigDetachment } from "../rig-attachment.js";
 import { Logger } from "@babylonjs/core/Misc/logger.js";
 import { Observable } from "@babylonjs/core/Misc/observable.js";
 import { notifyDisposed } from "../dispose-notice.js";
@@ -344,12 +345,15 @@ export class IKLevelOfDetail {
     const chars = this.characters;
     for (let i = 0; i < chars.length; i++) {
       const c = chars[i]!;
-      // an Off IK does not look at its rig: woken, it sees its skeleton or nodes gone and disposes itself
-      c.waking = c.ik._lodOff && c.detached();
+      const state = c.detachment();
+      // an Off IK does not look at its rig: woken, it sees its skeleton or nodes gone and disposes itself (only
+      // then: one out of the scene with its container, or unlinked, would wake to Full and fade Off again, for ever)
+      c.waking = c.ik._lodOff && c.gone(state);
       c.looked = !(!this.enabled || !c.managed || c.node === null || c.waking);
-      // not shown: Off (it costs nothing, and the budget must not count it as running); an Off character is
-      // judged by its root alone (its meshes are the crowd's most numerous objects)
-      c.hidden = c.looked && !c.ik._shown(c.ik._lodOff);
+      // not shown, or out of the scene with its asset container (a level streamed out): Off (it costs nothing, and
+      // the budget must not count it as running); an Off character is judged by its root alone (its meshes are the
+      // crowd's most numerous objects)
+      c.hidden = c.looked && (state === RigDetachment.SkeletonRemoved || !c.ik._shown(c.ik._lodOff));
       if (c.hidden) c.looked = false;
       c.best = -1;
       if (c.looked) c.place();

@@ -1,7 +1,7 @@
 import { type Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { FullBodyBipedIK } from "../full-body-biped-ik.js";
-import { RigDetachment } from "../rig-attachment.js";
+import { RigDetachment, detachedForGood } from "../rig-attachment.js";
 import { Vec3 } from "../../math/vec3.js";
 import { OutputFade } from "./output-fade.js";
 import { moduleMatrix } from "../module-matrix.js";
@@ -232,9 +232,17 @@ export class LodCharacter {
     }
   }
 
-  /** True when the IK's skeleton, nodes or mesh are gone (its own next update disposes it or warns). */
-  detached(): boolean {
-    return this.ik.rig.detachment() !== RigDetachment.Attached;
+  /**
+   * Why the IK's rig cannot be used this frame ({@link RigDetachment}; Attached when it can): its skeleton out of
+   * the scene, a node or its mesh disposed, its bones unlinked.
+   */
+  detachment(): RigDetachment {
+    return this.ik.rig.detachment();
+  }
+
+  /** True when the IK's skeleton, a node or its mesh is gone for good (its own next update disposes it). */
+  gone(state: RigDetachment): boolean {
+    return state !== RigDetachment.Attached && detachedForGood(state, this.ik.skeleton);
   }
 
   /** Gives the IK back to the user's settings. */
