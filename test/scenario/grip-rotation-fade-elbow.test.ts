@@ -20,7 +20,8 @@ const FADE = 60;
 /**
  * Xbot's run over frames 0–FADE with the gun and the grip; `ik` false: the clip alone (no IK of any kind). The left
  * hand's rotation weight at frame f is `weight(f)` (by default fading 1 → 0). The left elbow's largest move between
- * consecutive frames, the frame it happened at, and the left hand's largest gap to the grip, as fractions of the height.
+ * consecutive frames, the frame it happened at, and the left hand's largest gap to the grip, as fractions of the
+ * height.
  */
 async function gripRun(
   ik: boolean,

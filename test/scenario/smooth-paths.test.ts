@@ -250,11 +250,11 @@ for (const { name, clip } of MODELS) {
           expect(r.middlePops, summary).toBeLessThan(r.analyticPops);
         });
         it("the same with the arms' naturalElbowWeight 1 (the fitted elbow side), as smooth as at 0", async () => {
-          // measured, elbow and knee pops / worst flip °, naturalElbowWeight 1 (0): Xbot 0 / 14.7 (0 / 14.7), right-handed
-          // 0 / 15.0 (0 / 15.0); UAL 10 / 15.9 (8 / 15.9), right-handed 9 / 15.3 (11 / 15.2); Mannequin 8 / 11.8 (8 /
-          // 11.8). When the memory came (then Xbot 5 / 14.7, UAL 14 / 15.9, Mannequin 12 / 23.3), turning by angle
-          // alone, with no memory of the last frame: UAL right-handed 17 / 15.7, Mannequin 14 / 36.3 (the carried bend
-          // swept past the fitted side's 60° at 23° a frame, the elbow 1.5 times as fast).
+          // measured, elbow and knee pops / worst flip °, naturalElbowWeight 1 (0): Xbot 0 / 14.7 (0 / 14.7),
+          // right-handed 0 / 15.0 (0 / 15.0); UAL 10 / 15.9 (8 / 15.9), right-handed 9 / 15.3 (11 / 15.2); Mannequin
+          // 8 / 11.8 (8 / 11.8). When the memory came (then Xbot 5 / 14.7, UAL 14 / 15.9, Mannequin 12 / 23.3),
+          // turning by angle alone, with no memory of the last frame: UAL right-handed 17 / 15.7, Mannequin 14 / 36.3
+          // (the carried bend swept past the fitted side's 60° at 23° a frame, the elbow 1.5 times as fast).
           // Blending the carried and the fitted sides, with the table's prior at 4: Xbot 6 / 35.8, 8 / 45.0; UAL 19 /
           // 32.6, 25 / 50.9; Mannequin 16 / 54.5
           const off = await run(name, clip, rightHanded);
