@@ -34,7 +34,7 @@ it.each([
     report(
       `hands ${raise * 100} % h above, beyond the clip's a frame: worst elbow jump (h, ${jumpClip}), worst swivel ` +
         `(°, ${swivelClip}), Roll's and Sword_Attack's swivel (°); arm-frames more than 81° off the natural pole, of; ` +
-        "the worst angle off it (°)",
+        "the worst angle off it (°); Roll's worst elbow jump (h)",
       jump,
       swivel,
       clips.Roll!.swivel,
@@ -42,6 +42,7 @@ it.each([
       offPole,
       armFrames,
       worst(clips, "worstOffPole")[1],
+      clips.Roll!.jump,
     );
     expect(jump).toBeLessThan(bound);
     expect(Number.isFinite(swivel)).toBe(true);

@@ -87,7 +87,7 @@ describe("AimIK with a LookAtIK and a second hand (UAL walking)", () => {
   });
 
   it("the FBBIK holding a far grip re-bends the aiming arm unless the aiming hand is pinned", async () => {
-    // measured: 6.3° with the left arm's pull 0 alone; 3.0e-5° and 3.3e-7 h with the right hand pinned
+    // measured: 6.5° with the left arm's pull 0 alone; 3.0e-5° and 3.3e-7 h with the right hand pinned
     const lookFirst = IKUpdateOrder.FullBody - 20;
     const free = await aimRun({ grip: true, lookOrder: lookFirst });
     expect(free.aim).toBeGreaterThan(2);

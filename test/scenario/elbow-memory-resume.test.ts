@@ -9,6 +9,7 @@ import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import { type LoadedModel, loadModel } from "../helpers/babylon-scene.js";
+import { report } from "../helpers/modifier-scene.js";
 import { height, worldPos } from "../helpers/scene-probes.js";
 
 /**
@@ -89,6 +90,7 @@ describe("the natural elbow after the IK was switched off", () => {
       const first = worldPos(fresh.ik.references.leftForearm);
       gaps.push(Vector3.Distance(resumed, first) / run.h);
     }
+    report("the resumed elbow off a new IK's (h), per target", ...gaps);
     // when the memory outlived the gap: 0.0996, 0.0295, 0.0851 and 0.0452 h
     for (const g of gaps) expect(g).toBeLessThan(1e-6);
   });

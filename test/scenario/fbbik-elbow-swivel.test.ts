@@ -117,9 +117,9 @@ describe.each(MODELS)("FBBIK's elbows with arms from another pose on %s's clip h
         ...e[start].flatMap((x) => [x.mean, x.p90, x.max]),
       );
     }
-    // measured, mean (p90) °, FinalIK's bend → naturalElbowWeight 1: arms from rest UAL 26.7 (55.6) → 13.7 (28.1),
-    // Xbot 15.1 (29.1) → 11.9 (20.5), Soldier 28.7 (41.9) → 12.9 (26.6); from idle UAL 20.4 (34.4) → 14.1 (28.1),
-    // Xbot 15.9 (34.1) → 12.0 (20.5), Soldier 13.9 (43.8) → 8.1 (28.3)
+    // measured, mean (p90) °, FinalIK's bend → naturalElbowWeight 1: arms from rest UAL 29.1 (55.0) → 14.8 (32.8),
+    // Xbot 29.5 (44.8) → 11.9 (20.5), Soldier 41.4 (63.3) → 12.7 (26.7); from idle UAL 18.1 (33.2) → 13.3 (25.6),
+    // Xbot 17.0 (34.3) → 11.9 (20.5), Soldier 10.8 (38.2) → 8.1 (28.6)
     for (const start of ["rest", "idle"] as const) {
       const [finalIK, fitted] = e[start] as [ReturnType<typeof summary>, ReturnType<typeof summary>];
       expect(fitted.mean).toBeLessThan(0.85 * finalIK.mean);
