@@ -140,7 +140,7 @@ export function vrmReferenceNodes(humanoid: VrmHumanoid, component = "vrmHumanoi
   if (spine.length === 0) missing.push("spine");
   if (missing.length > 0) {
     throw new FBBIKError(
-      [`the VRM ${humanoid.version} humanoid does not map ${missing.join(", ")} (FullBodyBipedIK needs them)`],
+      [`the VRM ${humanoid.version} humanoid does not map ${missing.join(", ")}, which FullBodyBipedIK needs`],
       component,
     );
   }

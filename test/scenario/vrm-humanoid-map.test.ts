@@ -151,7 +151,7 @@ describe("vrmHumanoidReferences: the references from a VRM file's humanoid map",
     };
     expect(error({ nodes: [] }).message).toMatch(/holds no VRM humanoid/);
     expect(error(edited((b) => delete b.leftHand)).problems).toEqual([
-      "the VRM 1.0 humanoid does not map leftHand (FullBodyBipedIK needs them)",
+      "the VRM 1.0 humanoid does not map leftHand, which FullBodyBipedIK needs",
     ]);
     const body = nodes.findIndex((n) => n.name === "Mannequin_Medium_Body");
     expect(
