@@ -282,9 +282,11 @@ export function resolveReferences(
     if (o !== undefined) refs[side] = o === null ? -1 : indexOf(o, side);
   }
   if (problems.length > 0) throw new FBBIKError(problems);
+  // detection's warnings speak of bones it chose: none when the user gave the pelvis, spine and limbs (a VRM's map)
+  const allGiven = [...LIMB_KEYS, "pelvis", "spine"].every((k) => overridden.has(k));
   // thighs or upper arms other than detection's: the pelvis, spine and head left out are found above those
   // (detection's own warnings then speak of the trunk it found: replaced by the new trunk's)
-  let detectionWarnings = detection.warnings;
+  let detectionWarnings = allGiven ? [] : detection.warnings;
   const movedRoots = TRUNK_ANCHORS.some((k) => overridden.has(k) && refs[k] !== found[k]);
   if (movedRoots && !overridden.has("pelvis") && !overridden.has("spine") && TRUNK_ANCHORS.every((k) => refs[k] >= 0)) {
     const trunk = detectTrunk(info.infos, refs, { leftHanded: info.leftHanded });

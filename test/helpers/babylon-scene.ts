@@ -81,6 +81,8 @@ export async function loadModel(
     clips?: (name: string, index: number) => boolean;
     /** Loads into this scene (another model's) instead of a fresh one; `dispose` then disposes the model alone. */
     scene?: Scene;
+    /** Given the file's glTF JSON, as the glTF loader's `onParsed` hands it to users (a .glb model). */
+    gltfJson?: (json: object) => void;
   } = {},
 ): Promise<LoadedModel> {
   const m = MODELS[name];
@@ -121,7 +123,11 @@ export async function loadModel(
     const read = new Uint8Array(readFileSync(path));
     const bytes =
       options.clips === ALL_CLIPS ? read : rewriteGlbJson<GltfJson>(read, (j) => keepClips(j, options.clips));
-    container = await LoadAssetContainerAsync(options.glb?.(bytes) ?? bytes, scene, { pluginExtension: ".glb" });
+    const onParsed = options.gltfJson;
+    container = await LoadAssetContainerAsync(options.glb?.(bytes) ?? bytes, scene, {
+      pluginExtension: ".glb",
+      ...(onParsed && { pluginOptions: { gltf: { onParsed: (data) => onParsed(data.json) } } }),
+    });
   }
   container.addAllToScene();
   // the glTF loader starts the first clip; tests start the clips they want themselves

@@ -2,6 +2,8 @@
  * Runs of docs/API.md's FullBodyBipedIK examples (sections 1 and 2) on the character, each checking what the example's
  * text promises on the bones' world positions (test/scenario/docs-examples-run.test.ts).
  */
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import type { AnimationGroup } from "@babylonjs/core/Animations/animationGroup.js";
 import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import type { Camera } from "@babylonjs/core/Cameras/camera.js";
@@ -18,10 +20,11 @@ import {
   IKLevelOfDetail,
   LimbIK,
 } from "../../src/index.js";
-import { loadModel, proceduralIdle } from "./babylon-scene.js";
+import { MODELS, loadModel, proceduralIdle } from "./babylon-scene.js";
 import { tailRig } from "./docs-rigs.js";
 import { type ExampleRun, armReach, expectNear, expectNoWarnings } from "./docs-world.js";
 import { height, worldPos } from "./scene-probes.js";
+import { MANNEQUIN_HUMANOID, PMX_NAMES, vrmFile } from "./vrm-from-glb.js";
 
 /** World angle between two rotations, degrees. */
 export function angleDeg(a: Quaternion, b: Quaternion): number {
@@ -541,6 +544,29 @@ export const BIPED_RUNS: Record<string, ExampleRun> = {
     hand.positionWeight = 1;
     for (let i = 0; i < 2; i++) man.scene.render();
     expectNear("left hand", worldPos(r.leftHand), at, 0.005 * height(man));
+    expectNoWarnings(ik);
+  },
+
+  async loadVrm({ world, load }) {
+    // a VRM 1.0 made from the Mannequin, named as MMD's English (PMX) names, on which detection alone fails
+    const bytes = vrmFile(
+      readFileSync(resolve(MODELS.Mannequin.dir, MODELS.Mannequin.file)),
+      MANNEQUIN_HUMANOID,
+      PMX_NAMES,
+      "1.0",
+    );
+    const url = `data:model/gltf-binary;base64,${Buffer.from(bytes).toString("base64")}`;
+    const scene = await world.emptyScene();
+    const ik = world.own((await (await load()).loadVrm(scene, url)) as FullBodyBipedIK);
+    expect(ik.references.leftThigh.name).toBe("leg_L");
+    expect(ik.references.leftHand.name).toBe("wrist_L");
+    const hand = ik.solver.leftHandEffector;
+    const r = ik.references;
+    const at = armReach([r.leftUpperArm, r.leftForearm, r.leftHand], new Vector3(-0.5, 0, 1));
+    hand.position.copyFrom(at);
+    hand.positionWeight = 1;
+    world.frames(2, scene);
+    expectNear("left hand", worldPos(r.leftHand), at, 0.005 * skeletonHeight(ik));
     expectNoWarnings(ik);
   },
 

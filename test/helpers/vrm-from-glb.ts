@@ -34,24 +34,39 @@ const VRM_NAMES: Record<string, string> = {
  * `rename` for other nodes (e.g. a hand tip the IK should not take for the hand), and the `VRM` extension.
  */
 export function vrmFromGlb(glb: Uint8Array, humanoid: Record<string, string>, rename: Record<string, string> = {}) {
+  const vroid = Object.fromEntries(Object.entries(humanoid).map(([bone, source]) => [source, VRM_NAMES[bone] ?? bone]));
+  return vrmFile(glb, humanoid, { ...vroid, ...rename }, "0.x");
+}
+
+/**
+ * `glb` as a VRM `version` file: the humanoid's map (VRM bone → the source's node name, looked up before any
+ * renaming) in VRM 0.x's `VRM` extension (`humanBones: [{ bone, node }]`) or VRM 1.0's `VRMC_vrm`
+ * (`humanBones: { hips: { node } }`), and the nodes renamed by `rename` (source name → new name).
+ */
+export function vrmFile(
+  glb: Uint8Array,
+  humanoid: Record<string, string>,
+  rename: Record<string, string>,
+  version: "0.x" | "1.0",
+) {
   return rewriteGlbJson<VrmJson>(glb, (json) => {
     const nodes = json.nodes;
-    const humanBones = Object.entries(humanoid).map(([bone, source]) => {
+    const map = Object.entries(humanoid).map(([bone, source]) => {
       const node = nodes.findIndex((n) => n.name === source);
       if (node < 0) throw new Error(`no node ${source} for the VRM bone ${bone}`);
-      nodes[node]!.name = VRM_NAMES[bone] ?? bone;
-      return { bone, node, useDefaultValues: true };
+      return [bone, node] as const;
     });
     for (const n of nodes) if (n.name !== undefined && rename[n.name] !== undefined) n.name = rename[n.name];
-    json.extensionsUsed = [...(json.extensionsUsed ?? []), "VRM"];
+    const extension = version === "0.x" ? "VRM" : "VRMC_vrm";
+    json.extensionsUsed = [...(json.extensionsUsed ?? []), extension];
+    const humanBones =
+      version === "0.x"
+        ? map.map(([bone, node]) => ({ bone, node, useDefaultValues: true }))
+        : Object.fromEntries(map.map(([bone, node]) => [bone, { node }]));
+    const meta = version === "0.x" ? { title: "test" } : { name: "test", authors: ["babylon-fbbik tests"] };
     json.extensions = {
       ...json.extensions,
-      VRM: {
-        exporterVersion: "babylon-fbbik test",
-        specVersion: "0.0",
-        meta: { title: "test" },
-        humanoid: { humanBones },
-      },
+      [extension]: { specVersion: version === "0.x" ? "0.0" : "1.0", meta, humanoid: { humanBones } },
     };
   });
 }
@@ -88,3 +103,33 @@ export const MANNEQUIN_HUMANOID: Record<string, string> = {
 /** Mannequin.glb as a VRM 0.x avatar (`loadModel`'s `glb`): its hand tips renamed as VRoid's, not taken for hands. */
 export const mannequinAsVrm = (bytes: Uint8Array): Uint8Array =>
   vrmFromGlb(bytes, MANNEQUIN_HUMANOID, { "hand.l": "J_Adj_L_HandTip", "hand.r": "J_Adj_R_HandTip" });
+
+/** Each of the Mannequin's sided names (`upperarm.l`) for both sides → what `name(base, side)` makes of it. */
+export function sidedNames(name: (base: string, side: "l" | "r") => string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const base of ["upperarm", "lowerarm", "wrist", "hand", "upperleg", "lowerleg", "foot", "toes"])
+    for (const side of ["l", "r"] as const) out[`${base}.${side}`] = name(base, side);
+  return out;
+}
+
+/** The Mannequin's names → MMD's English (PMX) names: `leg_L` is the thigh, `knee_L` the calf, `ankle_L` the foot. */
+export const PMX_NAMES: Record<string, string> = {
+  root: "center",
+  hips: "waist",
+  spine: "upper body",
+  chest: "upper body2",
+  head: "head",
+  ...sidedNames((base, side) => {
+    const pmx: Record<string, string> = {
+      upperarm: "arm",
+      lowerarm: "elbow",
+      wrist: "wrist",
+      hand: "middle1",
+      upperleg: "leg",
+      lowerleg: "knee",
+      foot: "ankle",
+      toes: "toe",
+    };
+    return `${pmx[base]}_${side.toUpperCase()}`;
+  }),
+};

@@ -12,9 +12,11 @@
  *
  * Matching the *end* of the name is what makes prefixes free: `mixamorig:LeftArm`, `Character1_LeftArm`,
  * `Armature_LeftArm`, `Bip01 L UpperArm` and `J_Bip_L_UpperArm` all end with an upper-arm word once the
- * side marker is taken out.
+ * side marker is taken out. Names in Japanese (MikuMikuDance's `左腕`) are read by mmd-naming's tables instead.
  * @module
  */
+
+import { isMmdName, parseMmdName } from "./mmd-naming.js";
 
 /** What a bone can be, as far as its name tells. */
 export type BoneRole =
@@ -153,7 +155,10 @@ export interface BoneNameInfo {
   readonly excludedBy: string | null;
   /** A role the name would have had, when a side marker on a central role cancelled it. */
   readonly ignoredRole: BoneRole | null;
-  /** The name starts with a word that marks a deforming copy (`DEF-`). */
+  /**
+   * The name marks a deforming copy: a first word such as `DEF-` (Rigify), or MMD's `D` after a leg bone's name
+   * (`左足D`, the copy MMD weights the mesh to).
+   */
   readonly deformPrefix: boolean;
 }
 
@@ -184,10 +189,14 @@ function roleOf(core: string): BoneRole | null {
   return best;
 }
 
-/** Reads side, role and exclusion from a bone name. */
+/** Reads side, role and exclusion from a bone name (MMD's Japanese names by mmd-naming's tables). */
 export function parseBoneName(name: string): BoneNameInfo {
   // namespaces (mixamorig:, mixamorig1:) and DAG paths (Armature|Hips) say nothing about the bone
   const base = name.slice(Math.max(name.lastIndexOf(":"), name.lastIndexOf("|")) + 1);
+  if (isMmdName(base)) {
+    const mmd = parseMmdName(base);
+    return described(name, mmd.side, mmd.role, mmd.excludedBy, mmd.deform);
+  }
   const baseWords = nameWords(base);
   const excludedBy = baseWords.find((w) => EXCLUDED_WORDS.has(w)) ?? null;
   const deformPrefix = baseWords.length > 1 && DEFORM_PREFIXES.has(baseWords[0]!);
@@ -208,7 +217,17 @@ export function parseBoneName(name: string): BoneNameInfo {
     .replace(/\d+$/, "");
   const suffix = DEFORM_SUFFIXES.find((w) => words.length > w.length && words.endsWith(w));
   const core = suffix === undefined ? words : words.slice(0, -suffix.length).replace(/\d+$/, "");
-  const read = excludedBy === null ? roleOf(core) : null;
+  return described(name, side, excludedBy === null ? roleOf(core) : null, excludedBy, deformPrefix);
+}
+
+/** The name's info from what was read: a side marker on a central role cancels the role. */
+function described(
+  name: string,
+  side: BoneSide | null,
+  read: BoneRole | null,
+  excludedBy: string | null,
+  deformPrefix: boolean,
+): BoneNameInfo {
   const contradicts = read !== null && side !== null && CENTRAL_ROLES.has(read);
   return {
     name,

@@ -57,9 +57,9 @@ function namedTriples(
 }
 
 /**
- * Of limbs the names give more than once (a Rigify export's ORG- and DEF- copies), the ones whose bones deform the
- * mesh (skin weights), else the ones whose names say they deform (bone-naming's `DEFORM_PREFIXES`); all when
- * neither tells.
+ * Of limbs the names give more than once (a Rigify export's ORG- and DEF- copies, MMD's legs and D legs), the ones
+ * whose bones deform the mesh (skin weights), else the ones whose names say they deform (bone-naming's
+ * `DEFORM_PREFIXES`, MMD's `D`); all when neither tells.
  */
 function deformingCopies(ctx: DetectorContext, limbs: LimbBones[]): LimbBones[] {
   if (limbs.length < 2) return limbs;
@@ -76,7 +76,8 @@ function deformingCopies(ctx: DetectorContext, limbs: LimbBones[]): LimbBones[] 
     if (better.length < kept.length) {
       // once per rig, not per limb: the references name the copies taken
       ctx.warnOnce(
-        `limbs are named twice (a Rigify export's ORG- and DEF- copies?): the copies that ${how} were taken.`,
+        `limbs are named twice (a Rigify export's ORG- and DEF- copies, MMD's legs and D legs?): the copies that ` +
+          `${how} were taken.`,
       );
     }
     kept = better;

@@ -416,7 +416,7 @@ describe("naming conventions", () => {
       expect(result.problems).toEqual([]);
       expect(detectedNames(bones, result)).toEqual(defExpected);
       expect(result.warnings.filter((w) => w.includes("named twice"))).toEqual([
-        "limbs are named twice (a Rigify export's ORG- and DEF- copies?): the copies that are named to deform were taken.",
+        "limbs are named twice (a Rigify export's ORG- and DEF- copies, MMD's legs and D legs?): the copies that are named to deform were taken.",
       ]);
     });
 
@@ -425,7 +425,7 @@ describe("naming conventions", () => {
       const result = detectBipedReferences(bones);
       expect(detectedNames(bones, result)).toEqual(defExpected);
       expect(result.warnings.filter((w) => w.includes("named twice"))).toEqual([
-        "limbs are named twice (a Rigify export's ORG- and DEF- copies?): the copies that skin the mesh were taken.",
+        "limbs are named twice (a Rigify export's ORG- and DEF- copies, MMD's legs and D legs?): the copies that skin the mesh were taken.",
       ]);
     });
 
