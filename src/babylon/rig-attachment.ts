@@ -25,7 +25,10 @@ export const RigDetachment = {
 /** One of {@link RigDetachment}'s values. */
 export type RigDetachment = (typeof RigDetachment)[keyof typeof RigDetachment];
 
-/** The fields of a Babylon skeleton read here beyond its public typings (internal in @babylonjs/core 9). */
+/**
+ * The fields of a Babylon skeleton read here beyond its public typings (internal in @babylonjs/core 9).
+ * @internal
+ */
 export interface SkeletonContainerState {
   /** The asset container holding the skeleton; Skeleton.dispose sets it to null. */
   _parentContainer: unknown;
