@@ -28,10 +28,10 @@ export const FRAMES = FADE / DT;
  * turns 1/18.75 of its angle a frame. Its world place adds its ancestors' turns, so it runs along a curve whose
  * chord is the instant jump (arc / chord = θ / (2 sin(θ/2)) for one joint: 1.05 at 60°, more where the body
  * bends as well), and the clip moves the levers meanwhile (the settled IK's offset changes 0.14 % h a frame
- * here). Allowed: 1.25 × 1/18.75 (1/15); measured 1/16.3 – 1/17.4 (FBBIK_REPORT=1 prints the figures).
+ * here). Allowed: 1.25 × 1/18.75 (1/15); measured 1/16.3 – 1/18.1 (FBBIK_REPORT=1 prints the figures).
  */
 export const BOUND = 1.25 / FRAMES;
-export const CLIPS: Partial<Record<ModelName, string>> = { UAL: "Idle_Loop", Xbot: "idle" };
+export const CLIPS: Partial<Record<ModelName, string>> = { UAL: "Idle_Loop", Xbot: "idle", Soldier: "Idle" };
 
 export interface Clone {
   root: TransformNode;

@@ -65,7 +65,7 @@ async function reaching() {
 }
 
 describe("enableFadeSeconds on FullBodyBipedIK", () => {
-  for (const name of ["UAL", "Xbot"] as const) {
+  for (const name of ["UAL", "Xbot", "Soldier"] as const) {
     it.skipIf(!modelAvailable(name))(
       `${name}: off and on over 0.3 s, no frame jumps more than ${(BOUND * 100).toFixed(1)} % of the instant jump`,
       async () => {

@@ -25,6 +25,7 @@ interface Avatar {
   head: FBBIKHeadEffector;
   headset: TransformNode;
   pins: [TransformNode, TransformNode];
+  controllers: TransformNode[];
   /** The head's height over the feet at rest, world units. */
   h: number;
   forward: Vector3;
@@ -47,7 +48,13 @@ interface Move {
   reach?: number;
 }
 
-async function avatar(name: ModelName, rightHanded: boolean, scale: number, minKneeAngle?: number): Promise<Avatar> {
+async function avatar(
+  name: ModelName,
+  rightHanded: boolean,
+  scale: number,
+  minKneeAngle?: number,
+  handsPullBody = false,
+): Promise<Avatar> {
   const m = await load(name, rightHanded);
   m.root.scaling.scaleInPlace(scale);
   m.root.position.scaleInPlace(scale);
@@ -77,7 +84,7 @@ async function avatar(name: ModelName, rightHanded: boolean, scale: number, minK
   const head = FBBIKHeadEffector.create(ik, {
     target: headset,
     headClampWeight: 0,
-    handsPullBody: false,
+    handsPullBody,
     ...(minKneeAngle === undefined ? {} : { minKneeAngle }),
   });
   const hands = [s.leftHandEffector, s.rightHandEffector];
@@ -115,7 +122,7 @@ async function avatar(name: ModelName, rightHanded: boolean, scale: number, minK
   };
   const at = (depth: number): void => move({ down: 1 - depth });
   for (let f = 0; f < 20; f++) at(1);
-  return { ik, head, headset, pins, h, forward, at, move };
+  return { ik, head, headset, pins, controllers, h, forward, at, move };
 }
 
 /** What a frame shows (lengths in h). */
@@ -264,6 +271,44 @@ describe("FBBIKHeadEffector: a crouch deeper than the legs fold", () => {
       expect(a.ik.warningsRaised).toEqual([]);
     });
   }
+
+  it("a controller out of reach drags the pinned feet and the head only with handsPullBody (Mannequin, UAL)", async () => {
+    for (const name of ["Mannequin", "UAL"] as const) {
+      const found: Record<string, number>[] = [];
+      for (const pull of [true, false]) {
+        const a = await avatar(name, false, 1, undefined, pull);
+        // a player taller than the avatar reaching up: the left controller 0.75 h above where the hand stood
+        a.controllers[0]!.position.y += 0.75 * a.h;
+        for (let f = 0; f < 10; f++) a.headset.getScene().render();
+        const r = a.ik.references;
+        const f = frame(a);
+        const lifted = Math.min(
+          worldPos(r.leftFoot).y - a.pins[0].position.y,
+          worldPos(r.rightFoot).y - a.pins[1].position.y,
+        );
+        const hand = Vector3.Distance(worldPos(r.leftHand), a.controllers[0]!.position) / a.h;
+        found.push({ lifted: lifted / a.h, feet: f.feet, head: f.head, hand });
+      }
+      const [pulled, kept] = found as [Record<string, number>, Record<string, number>];
+      report(
+        `VR pull ${name}, handsPullBody true / false: both feet lifted, farther foot off its pin, head, hand (h)`,
+        pulled.lifted!,
+        pulled.feet!,
+        pulled.head!,
+        pulled.hand!,
+        kept.lifted!,
+        kept.feet!,
+        kept.head!,
+        kept.hand!,
+      );
+      expect(pulled.lifted).toBeGreaterThan(0.1);
+      expect(pulled.head).toBeGreaterThan(0.1);
+      // the docs: without the pull the feet and the head stay, the hand stops short
+      expect(kept.feet).toBeLessThan(1e-3);
+      expect(kept.head).toBeLessThan(1e-3);
+      expect(kept.hand).toBeGreaterThan(0.1);
+    }
+  });
 
   it("minKneeAngle 0 is FinalIK's: the same sweep flips the legs (Mannequin, UAL)", async () => {
     for (const name of ["Mannequin", "UAL"] as const) {
