@@ -1,6 +1,6 @@
 // Over 500 lines: FinalIK's IKConstraintBend (LimitBend, GetDir) plus the natural-side carry and fold it
 // needs (ARCHITECTURE.md, deviation 9) share the bend plane's scratch state; split, they would pass it around.
-import { naturalPole } from "./natural-pole.js";
+import { ELBOW_BACK, STRAIGHT_ELBOW_BACK, naturalPole } from "./natural-pole.js";
 import { swivelToFittedElbow } from "./elbow-swivel.js";
 import { FoldMemory } from "./fold-memory.js";
 import { TurnLimitMemory } from "./turn-limit-memory.js";
@@ -49,6 +49,8 @@ const weight = new NumberRef();
 const planeTrust = new NumberRef();
 /** How usable the last pole unitPole computed is, [0, 1] (a NumberRef: see above). */
 const poleGate = new NumberRef();
+/** The elbow pole's ELBOW_BACK for this frame's swivel carry (a NumberRef: see above; natural-pole.ts). */
+const carryBack = new NumberRef(ELBOW_BACK);
 /** How far the fitted elbow side replaces the carried bend this frame (a NumberRef: see above). */
 const swivelAmount = new NumberRef();
 /**
@@ -553,12 +555,18 @@ export class BendConstraint {
    * Three pole fields cover the sphere: the natural pole (naturalPole), the character's forward made
    * perpendicular to the limb (vanishing for a limb pointing forward or back) and its up made
    * perpendicular (vanishing for a limb pointing up or down); each is used where it is defined at both
-   * axes, the shortest arc only where none is.
+   * axes, the shortest arc only where none is. An elbow the animation leaves nearly straight bends to its default
+   * side (LimitBend), straight back for a T-posed rig: its pole tilts from 45° below back (ELBOW_BACK) toward 27°
+   * (STRAIGHT_ELBOW_BACK) for a sideways arm as the animated bend plane loses its trust (animatedBendPlane).
    * `out` holds the shortest-arc carry and receives the blend (its part along the axis is the same).
    */
   private carryAroundPole(out: Vec3, animatedAxis: ReadonlyVec3, upper: ReadonlyVec3, axis: ReadonlyVec3): void {
     const effectorWeight = this.bone3!.effectorPositionWeight;
     if (!(effectorWeight > 0)) return;
+    if (this.naturalSide < 0) {
+      animatedBendPlane(v4, planeTrust, this.bone1!.bonePosition, this.bone2!.bonePosition, this.bone3!.bonePosition);
+      carryBack.value = ELBOW_BACK + (STRAIGHT_ELBOW_BACK - ELBOW_BACK) * (1 - planeTrust.value);
+    }
     // (lengths written out: no double crosses a call, see ARCHITECTURE.md, "Doubles across calls")
     const d =
       (out.x * axis.x + out.y * axis.y + out.z * axis.z) / (axis.x * axis.x + axis.y * axis.y + axis.z * axis.z);
@@ -639,9 +647,9 @@ export class BendConstraint {
   /**
    * The unit pole of `field` for a limb along `axis` into `out`, and into poleGate how usable it is (0 to
    * 1 as the pole's length grows, where it is continuous: 0.35–0.7 for field 1, 0.1–0.3 for the others).
-   * Field 1: the natural pole (naturalPole); field 2: the natural side's forward (knees) or backward
-   * (elbows) made perpendicular to the axis; field 3: up made perpendicular to the axis (only a reference
-   * for the carry where the other two vanish, a limb pointing straight forward or back).
+   * Field 1: the natural pole (naturalPole, an elbow's with carryBack); field 2: the natural side's forward
+   * (knees) or backward (elbows) made perpendicular to the axis; field 3: up made perpendicular to the axis (only a
+   * reference for the carry where the other two vanish, a limb pointing straight forward or back).
    */
   private unitPole(out: Vec3, axis: ReadonlyVec3, field: number): void {
     poleGate.value = 0;
@@ -654,7 +662,7 @@ export class BendConstraint {
       unitAxis.x = axis.x / al;
       unitAxis.y = axis.y / al;
       unitAxis.z = axis.z / al;
-      this.naturalPole(out, unitAxis);
+      naturalPole(out, unitAxis, this.naturalForward, this.naturalUp, this.naturalSide, carryBack);
     } else if (field === 2) {
       out.x = k * (f.x - (axis.x / al) * df);
       out.y = k * (f.y - (axis.y / al) * df);
