@@ -31,7 +31,12 @@ export const FRAMES = FADE / DT;
  * here). Allowed: 1.25 × 1/18.75 (1/15); measured 1/16.3 – 1/18.1 (FBBIK_REPORT=1 prints the figures).
  */
 export const BOUND = 1.25 / FRAMES;
-export const CLIPS: Partial<Record<ModelName, string>> = { UAL: "Idle_Loop", Xbot: "idle", Soldier: "Idle" };
+export const CLIPS: Partial<Record<ModelName, string>> = {
+  UAL: "Idle_Loop",
+  Xbot: "idle",
+  Soldier: "Idle",
+  RobotExpressive: "Dance",
+};
 
 export interface Clone {
   root: TransformNode;

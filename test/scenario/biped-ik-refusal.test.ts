@@ -8,6 +8,7 @@
 import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { BipedIK } from "../../src/babylon/biped-ik.js";
+import { removeBodySolver } from "../../src/babylon/body-solver.js";
 import { resolveBipedReferences } from "../../src/babylon/biped-references.js";
 import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import { LimbIK } from "../../src/babylon/limb-ik.js";
@@ -16,6 +17,8 @@ import { GrounderIK } from "../../src/effectors/grounding/grounder-ik.js";
 import { StaticGroundRaycast } from "../../src/effectors/grounding/static-ground-raycast.js";
 import { FBBIKError } from "../../src/solver/errors.js";
 import { type LoadedModel, loadModel } from "../helpers/babylon-scene.js";
+import { report } from "../helpers/modifier-scene.js";
+import { height, worldPos } from "../helpers/scene-probes.js";
 
 /** The Mannequin, and with `secondSkin` a second skeleton over its nodes (a glTF model's other skin). */
 async function mannequin(secondSkin: boolean): Promise<{ m: LoadedModel; first: Skeleton; second: Skeleton }> {
@@ -96,6 +99,34 @@ describe.each(ORDERS)("$second where a $first is", ({ first, second: later }) =>
       other.dispose();
     }
     m.scene.render();
+  });
+});
+
+describe("why: a BipedIK and an FBBIK on one character fight over the bones", () => {
+  it("the refusal bypassed, an FBBIK hand pinned near its target ends far off with a BipedIK hand target above", async () => {
+    const { m } = await mannequin(false);
+    const h = height(m);
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+    const hand = ik.solver.rightHandEffector;
+    const bone = ik.references.rightHand;
+    hand.position.copyFrom(worldPos(bone)).addInPlaceFromFloats(0, -0.05 * h, 0);
+    hand.positionWeight = 1;
+    const miss = (frames: number): number => {
+      for (let f = 0; f < frames; f++) m.scene.render();
+      return worldPos(bone).subtract(hand.position).length() / h;
+    };
+    const alone = miss(10);
+    // what the refusal stops: the FBBIK's registration dropped, a BipedIK created beside it
+    removeBodySolver(ik);
+    const biped = BipedIK.create(m.scene, m.skeleton);
+    biped.solvers.rightHand.targetPosition.copyFrom(hand.position).addInPlaceFromFloats(0, 0.3 * h, 0);
+    biped.solvers.rightHand.solver.ikPositionWeight = 1;
+    const both = miss(30);
+    report("FBBIK hand off its target alone / with a BipedIK hand target 0.3 h above (h)", alone, both);
+    expect(alone).toBeLessThan(0.05);
+    expect(both).toBeGreaterThan(0.1);
+    biped.dispose();
+    ik.dispose();
   });
 });
 

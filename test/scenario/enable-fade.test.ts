@@ -5,9 +5,11 @@
  * one frame to the next (the clip's own motion taken out by the twin), in character heights.
  */
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { resolveBipedReferences } from "../../src/babylon/biped-references.js";
 import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
+import { FABRIKRoot } from "../../src/babylon/chain-ik.js";
 import { LimbIK } from "../../src/babylon/limb-ik.js";
 import { IKLevelOfDetail } from "../../src/babylon/lod/ik-level-of-detail.js";
 import { IKLevel } from "../../src/babylon/lod/lod-character.js";
@@ -288,6 +290,51 @@ describe("enableFadeSeconds with IKLevelOfDetail", () => {
     // from nothing shown, the fade in is the only one: the level's blend, stopped while the IK was off, does
     // not catch up meanwhile (2.17 % h a frame when it did)
     expect(alone).toBeLessThan(instant * BOUND);
+  });
+});
+
+describe("enableFadeSeconds on bones no clip keys (RobotExpressive's fingers under Dance)", () => {
+  it("switched on after an instant switch-off, the fingers go back to the animated pose in the first frame", async () => {
+    const { m, c, h } = await clones("RobotExpressive", 2);
+    const [a, twin] = c;
+    const bone = (name: string) => a.skeleton.bones.find((b) => b.name === name)!;
+    // FABRIKRoot on the left hand: three fingers from the forearm, their targets carried by it 0.1 h off the tips
+    const fingers = ["1.L Index.L Index2.L", "2.L Middle1.L Middle2.L", "3.L Ring1.L Ring2.L"].map((s) => {
+      const [palm, ...rest] = s.split(" ");
+      return [bone(`Palm${palm}`), ...rest.map(bone)];
+    });
+    const hand = FABRIKRoot.create(m.scene, bone("LowerArm.L"), fingers, { enableFadeSeconds: FADE });
+    fingers.forEach((f, i) => {
+      const target = new TransformNode(`tip${i}`, m.scene);
+      target.position.copyFrom(worldPos(f.at(-1)!).add(new Vector3(0, -0.1, 0.1).scale(h)));
+      target.setParent(bone("LowerArm.L").getTransformNode());
+      hand.targets[i] = target;
+    });
+    run(m, a.skeleton, twin.skeleton, h, 2);
+    // the solved fingers' own change a frame as the arm dances, the fades' floor
+    const steady = run(m, a.skeleton, twin.skeleton, h, 50).jump;
+    // faded off, then on: no jump above the bound
+    const faded = run(m, a.skeleton, twin.skeleton, h, 50, (f) => {
+      if (f === 0) hand.enabled = false;
+      if (f === 25) hand.enabled = true;
+    }).jump;
+    // off at once (the unkeyed fingers keep the solved pose), then on with the fade
+    hand.enableFadeSeconds = 0;
+    run(m, a.skeleton, twin.skeleton, h, 3, (f) => {
+      if (f === 0) hand.enabled = false;
+    });
+    hand.enableFadeSeconds = FADE;
+    const on = run(m, a.skeleton, twin.skeleton, h, 25, (f) => {
+      if (f === 0) hand.enabled = true;
+    });
+    report(
+      `RobotExpressive Dance, FABRIKRoot fingers: on after an instant off ${(on.jumps[0]! * 100).toFixed(1)} % h in` +
+        ` the first frame; faded off and on ${(faded * 100).toFixed(2)} % h a frame at most (on, the fingers'` +
+        ` offset changes ${(steady * 100).toFixed(2)} % h a frame)`,
+    );
+    expect(on.jumps[0]).toBeGreaterThan(0.1);
+    expect(on.jumps[0]).toBe(on.jump);
+    expect(faded).toBeLessThan(on.jump / 3);
   });
 });
 

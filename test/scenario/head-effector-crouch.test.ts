@@ -54,8 +54,10 @@ async function avatar(
   scale: number,
   minKneeAngle?: number,
   handsPullBody = false,
+  clip?: string,
 ): Promise<Avatar> {
-  const m = await load(name, rightHanded);
+  const m = await load(name, rightHanded, clip === undefined ? undefined : (n) => n === clip);
+  m.scene.animationGroups.find((g) => g.name === clip)?.start(true);
   m.root.scaling.scaleInPlace(scale);
   m.root.position.scaleInPlace(scale);
   const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
@@ -308,6 +310,38 @@ describe("FBBIKHeadEffector: a crouch deeper than the legs fold", () => {
       expect(kept.head).toBeLessThan(1e-3);
       expect(kept.hand).toBeGreaterThan(0.1);
     }
+  });
+
+  it("walking under a headset 0.3 h down, the feet free: the swing knee's fold lifts the head (UAL Walk_Loop)", async () => {
+    const a = await avatar("UAL", false, 1, undefined, false, "Walk_Loop");
+    for (const foot of [a.ik.solver.leftFootEffector, a.ik.solver.rightFootEffector])
+      foot.positionWeight = foot.rotationWeight = 0;
+    const r = a.ik.references;
+    // the head's height over the headset (h), a frame at a time
+    const above: number[] = [];
+    for (let f = 0; f < 120; f++) {
+      a.move({ down: 0.3 });
+      above.push((worldPos(r.head!).y - a.headset.position.y) / a.h);
+    }
+    // the rises: runs of frames with the head over 1 % h above the headset, each one's peak and length
+    const rises: { peak: number; frames: number }[] = [];
+    above.forEach((y, f) => {
+      if (y <= 0.01) return;
+      if (f === 0 || above[f - 1]! <= 0.01) rises.push({ peak: 0, frames: 0 });
+      const rise = rises.at(-1)!;
+      rise.peak = Math.max(rise.peak, y);
+      rise.frames++;
+    });
+    const steepest = Math.max(...above.slice(1).map((y, f) => y - above[f]!));
+    report(
+      "UAL Walk_Loop, headset 0.3 h down: rises' peaks (h), then their lengths (frames), the steepest rise a frame" +
+        " (h)",
+      ...rises.map((x) => x.peak),
+      ...rises.map((x) => x.frames),
+      steepest,
+    );
+    // measured: three rises, 4.4–5.4 % h, 7–9 frames each, 2.1 % h a frame at most (docs/API.md)
+    expect(rises.length).toBeGreaterThan(0);
   });
 
   it("minKneeAngle 0 is FinalIK's: the same sweep flips the legs (Mannequin, UAL)", async () => {

@@ -18,6 +18,7 @@ import { HandPoser } from "../../src/effectors/interaction/hand-poser.js";
 import { InteractionSystem } from "../../src/effectors/interaction/interaction-system.js";
 import { FullBodyBipedEffector } from "../../src/solver/biped-bones.js";
 import { type LoadedModel, type ModelName, loadModel, modelAvailable } from "../helpers/babylon-scene.js";
+import { report } from "../helpers/modifier-scene.js";
 import { height, nodePos, worldPos } from "../helpers/scene-probes.js";
 
 const open: LoadedModel[] = [];
@@ -359,6 +360,7 @@ function playClimb(lad: Awaited<ReturnType<typeof ualLadder>>, onFrame?: () => v
   const pelvis0 = worldPos(r.pelvis).y;
   climb.start();
   let worstTilt = 0;
+  const tilts: number[] = [];
   let hits = 0;
   let mountHits = 0;
   let mounted = false;
@@ -367,7 +369,8 @@ function playClimb(lad: Awaited<ReturnType<typeof ualLadder>>, onFrame?: () => v
   const limbs = [5, 6, 7, 8] as FullBodyBipedEffector[];
   for (let frame = 0; frame < 1200 && finished === 0; frame++) {
     m.scene.render();
-    worstTilt = Math.max(worstTilt, tilt(ik));
+    tilts.push(tilt(ik));
+    worstTilt = Math.max(worstTilt, tilts.at(-1)!);
     limbs.forEach((l, i) => {
       const hold = climb.getHold(l);
       if (hold === null || !lad.system.isPaused(l) || lad.system.getInteractionEffector(l).weight < 1) return;
@@ -386,7 +389,11 @@ function playClimb(lad: Awaited<ReturnType<typeof ualLadder>>, onFrame?: () => v
     onFrame?.();
   }
   for (let i = 0; i < 30; i++) m.scene.render();
-  return { finished, worstTilt, endTilt: tilt(ik), hits, mountHits, holdWorst, rise: worldPos(r.pelvis).y - pelvis0 };
+  // the tilt most of the way: the 10th and 90th percentiles over the climb's frames
+  tilts.sort((a, b) => a - b);
+  const tiltMost = [0.1, 0.9].map((q) => tilts[Math.floor(q * (tilts.length - 1))]!) as [number, number];
+  const rise = worldPos(r.pelvis).y - pelvis0;
+  return { finished, worstTilt, tiltMost, endTilt: tilt(ik), hits, mountHits, holdWorst, rise };
 }
 
 describe("a ladder climbed four rungs and more on UAL", () => {
@@ -402,9 +409,15 @@ describe("a ladder climbed four rungs and more on UAL", () => {
       console.log(
         `UAL ${rungsClimbed} rungs: pelvis-to-head from vertical, worst ${without.worstTilt.toFixed(1)}° (end ${without.endTilt.toFixed(1)}°) with the root on the ground, ${withRoot.worstTilt.toFixed(1)}° (end ${withRoot.endTilt.toFixed(1)}°) with \`root\`; pelvis rose ${without.rise.toFixed(3)} / ${withRoot.rise.toFixed(3)} m, the root ${rootRise.toFixed(3)} m; a hand or foot off its hold at worst ${(100 * without.holdWorst).toFixed(1)} / ${(100 * withRoot.holdWorst).toFixed(1)} cm`,
       );
+      report(
+        `UAL ${rungsClimbed} rungs with \`root\`: tilt 10th, 90th percentile of frames, worst (°)`,
+        ...withRoot.tiltMost,
+        withRoot.worstTilt,
+      );
       expect(withRoot.finished).toBe(1);
       // measured 16.9° (4 rungs) and 17.4° (6) at worst, just after a hand reaches the rung above the other's;
-      // 7–15° most of the climb. With the root on the ground: 66.4° and 69.2° climbing, 70.1° and 71.1° at the end.
+      // 8.5–15° in 80 % of the frames (FBBIK_REPORT=1). With the root on the ground: 66.4° and 69.2° climbing,
+      // 70.1° and 71.1° at the end.
       expect(withRoot.worstTilt).toBeLessThan(18);
       expect(without.worstTilt).toBeGreaterThan(45);
       // the root rose by the rungs climbed (0.3 m each), less what it still eases

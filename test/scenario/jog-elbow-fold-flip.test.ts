@@ -83,6 +83,19 @@ describe("a jog's elbows as the hand weights ramp toward a half-turned target", 
           clip: () => armPose(twinBone(upper), twinBone(forearm), bones.map(twinBone)),
         };
       });
+      // frames in which the fold's memory held back an arm's turn (fold-memory.ts), counted per arm
+      const held = [0, 0];
+      const heldNow = [false, false];
+      [ik.solver.leftArmChain, ik.solver.rightArmChain].forEach((chain, i) => {
+        const memory = (chain.inner.bendConstraint as unknown as { foldMemory: { turn: number; limit(): void } })
+          .foldMemory;
+        const limit = memory.limit.bind(memory);
+        memory.limit = () => {
+          const asked = memory.turn;
+          limit();
+          heldNow[i] ||= memory.turn !== asked;
+        };
+      });
       const weight = RAMPS[ramp];
       const worst: Worst = { swivel: 0, elbow: 0, hand: 0, clipSwivel: 0, clipElbow: 0, clipHand: 0 };
       let before: [ArmPose, ArmPose][] = [];
@@ -91,7 +104,9 @@ describe("a jog's elbows as the hand weights ramp toward a half-turned target", 
           a.effector.positionWeight = weight(f);
           a.effector.rotationWeight = weight(f);
         }
+        heldNow.fill(false);
         m.scene.render();
+        heldNow.forEach((was, i) => (held[i]! += +was));
         const after = arms.map((a): [ArmPose, ArmPose] => [a.ik(), a.clip()]);
         // from the second frame: the first turns the IK on at once in the 1 → 0 ramp
         if (f >= 2) {
@@ -118,7 +133,7 @@ describe("a jog's elbows as the hand weights ramp toward a half-turned target", 
         `UAL jog, weights ${ramp}: the elbows' worst swivel a frame ${worst.swivel.toFixed(1)}° (the clip's ` +
           `${worst.clipSwivel.toFixed(1)}°), move beyond the clip's ${worst.elbow.toFixed(3)} h (the clip's ` +
           `${worst.clipElbow.toFixed(3)} h), the hands and fingers ${worst.hand.toFixed(3)} h (the clip's ` +
-          `${worst.clipHand.toFixed(3)} h)`,
+          `${worst.clipHand.toFixed(3)} h); the fold's turn held back in ${held[0]} (left) and ${held[1]} (right) frames`,
       );
       // a change of side comes round over a few frames, 20° a frame and the bend's own turn (and a weight fading
       // out), not half a turn at once
