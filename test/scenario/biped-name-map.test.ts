@@ -294,6 +294,8 @@ describe("bipedNameMap", () => {
     );
     // measured: as named, within 3.20° of UAL's, curled 83.9°; numbered, the same to 0.01° (unpaired, as they were:
     // 82° off, 0.0002° curled)
+    expect(byName.worst).toBeLessThan(3.7);
+    expect(byName.curl).toBeGreaterThan(75);
     expect(byPlace.worst).toBeLessThan(byName.worst + 0.5);
     expect(byPlace.curl).toBeGreaterThan(byName.curl - 0.5);
   });

@@ -30,6 +30,8 @@ type Start = (typeof STARTS)[number];
  * rest bend carried 45° off the elbow pole put it at 29.1 / 29.5 / 41.4 (natural-pole.ts, STRAIGHT_ELBOW_BACK).
  */
 const REST_MEAN: Record<string, number> = { UAL: 25, Xbot: 17, Soldier: 33 };
+/** The same from the idle clip's arms (°): measured 18.1 / 17.0 / 10.8. */
+const IDLE_MEAN: Record<string, number> = { UAL: 21, Xbot: 19.5, Soldier: 12.5 };
 /** The arms' naturalElbowWeight compared: FinalIK's bend, then the fitted side. */
 const WEIGHTS = [0, 1] as const;
 
@@ -126,6 +128,7 @@ describe.each(MODELS)("FBBIK's elbows with arms from another pose on %s's clip h
     // Xbot 15.1 (29.2) → 11.9 (20.5), Soldier 30.7 (51.7) → 12.8 (27.2); from idle UAL 18.1 (33.2) → 13.3 (25.6),
     // Xbot 17.0 (34.3) → 11.9 (20.5), Soldier 10.8 (38.2) → 8.1 (28.6)
     expect(e.rest[0]!.mean).toBeLessThan(REST_MEAN[name]!);
+    expect(e.idle[0]!.mean).toBeLessThan(IDLE_MEAN[name]!);
     for (const start of ["rest", "idle"] as const) {
       const [finalIK, fitted] = e[start] as [ReturnType<typeof summary>, ReturnType<typeof summary>];
       expect(fitted.mean).toBeLessThan(0.85 * finalIK.mean);

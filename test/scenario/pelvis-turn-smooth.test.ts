@@ -209,7 +209,8 @@ describe("the pelvis turn toward feet beyond reach moves smoothly (preserveBoneL
     const kept = await vrFadeOut(true);
     const finalIK = await vrFadeOut(false);
     report("Mannequin pelvis step, kept / FinalIK's (°)", kept, finalIK);
-    // measured: 1.08° and 0.90° (before the damping: 24.4°)
+    // measured: 1.11° and 0.90° (before the damping: 24.4°)
+    expect(finalIK).toBeLessThan(1.05);
     expect(kept).toBeLessThan(1.5 * finalIK);
   });
 });
