@@ -1,7 +1,7 @@
 import { type Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { FullBodyBipedIK } from "../full-body-biped-ik.js";
-import { RigDetachment, detachedForGood } from "../rig-attachment.js";
+import { type RigDetachment, detachedForGood } from "../rig-attachment.js";
 import { Vec3 } from "../../math/vec3.js";
 import { OutputFade } from "./output-fade.js";
 import { moduleMatrix } from "../module-matrix.js";
@@ -242,7 +242,7 @@ export class LodCharacter {
 
   /** True when the IK's skeleton, a node or its mesh is gone for good (its own next update disposes it). */
   gone(state: RigDetachment): boolean {
-    return state !== RigDetachment.Attached && detachedForGood(state, this.ik.skeleton);
+    return detachedForGood(state, this.ik.skeleton);
   }
 
   /** Gives the IK back to the user's settings. */
