@@ -3,9 +3,11 @@
  * MMD's Japanese names, 上半身 and 下半身 side by side under 全ての親 → センター → グルーブ → 腰, waist cancels, a
  * neck, shoulder P/C bones around the clavicles, in-line arm and wrist twists (and 腕捩1–3 leaves), the D leg
  * chains the mesh is weighted to (their joints take the plain legs' weights), full-width ＩＫ chains under the
- * master, 先 tips, ダミー, 両目 and the eyes. Every bone keeps its place: inserted nodes have no rotation.
+ * master, 先 tips, ダミー, 両目 and the eyes. Every bone keeps its place: inserted nodes have no rotation. The same
+ * model with MMD's English names: {@link mannequinAsMmdEnglish}.
  */
 import { editGlbNodes } from "./glb-nodes.js";
+import { mmdEnglishName } from "./mmd-english.js";
 
 /** Side letter of the Mannequin's names → MMD's side word and the sign of the side's x. */
 const SIDES = [
@@ -72,5 +74,14 @@ export const mannequinAsMmd = (bytes: Uint8Array): Uint8Array =>
       g.add(`${s}足IK親`, "全ての親", [0.17 * x, 0, -0.02]);
       g.add(`${s}足ＩＫ`, `${s}足IK親`, [0, 0.15, 0]);
       g.add(`${s}つま先ＩＫ`, `${s}足ＩＫ`, [0, -0.12, 0.12]);
+    }
+  });
+
+/** {@link mannequinAsMmd} with MMD's English names (`leg_L` → `knee_L` → `ankle_L`, `legD_L`, `shoulderP_L`). */
+export const mannequinAsMmdEnglish = (bytes: Uint8Array): Uint8Array =>
+  editGlbNodes(mannequinAsMmd(bytes), (g) => {
+    for (const node of g.json.nodes) {
+      if (node.name !== undefined && /[\u3040-\u30ff\u3400-\u9fff]/.test(node.name))
+        node.name = mmdEnglishName(node.name);
     }
   });

@@ -17,6 +17,8 @@ export interface MmdRigOptions {
   weighted?: readonly string[];
   /** The chain from 全ての親 down to 上半身 and 下半身, top first. Default センター, グルーブ, 腰. */
   trunk?: readonly string[];
+  /** Renames every bone at the end (e.g. mmd-english's `mmdEnglishName`); the other options name bones in Japanese. */
+  rename?: (japanese: string) => string;
 }
 
 /** The MMD skeleton (parent-first). */
@@ -84,5 +86,7 @@ export function mmdRig(options: MmdRigOptions = {}): RigBoneInfo[] {
   }
   const weighted = options.weighted;
   if (weighted !== undefined) for (const bone of b.bones) bone.deforms = weighted.includes(bone.name);
+  const rename = options.rename;
+  if (rename !== undefined) for (const bone of b.bones) bone.name = rename(bone.name);
   return b.bones;
 }

@@ -23,7 +23,7 @@ afterEach(() => {
 });
 
 const cases = [
-  { title: "VRM 0.x with MMD's English names (detection fails)", version: "0.x", rename: PMX_NAMES },
+  { title: "VRM 0.x with MMD's English names", version: "0.x", rename: PMX_NAMES },
   {
     title: "VRM 1.0 with sides named from the viewer (detection takes the right hand for the left)",
     version: "1.0",
@@ -101,9 +101,15 @@ describe("vrmHumanoidReferences: the references from a VRM file's humanoid map",
     }
   }
 
-  it("without the map, detection fails on MMD's English names and swaps the viewer-named sides", async () => {
-    const pmx = (await loadVrm("0.x", PMX_NAMES, false)).m;
-    expect(() => FullBodyBipedIK.create(pmx.scene, pmx.skeleton)).toThrow(/no pelvis found/);
+  it("without the map, detection reads MMD's English names alike but swaps the viewer-named sides", async () => {
+    const { m: pmx, json } = await loadVrm("0.x", PMX_NAMES, false);
+    const mapped = vrmHumanoidReferences(pmx.skeleton, json);
+    const detected = FullBodyBipedIK.create(pmx.scene, pmx.skeleton);
+    // leg_L → knee_L → ankle_L: the thigh is named like Mixamo's calf (`LeftLeg`), the knee below says which it is
+    for (const key of ["pelvis", "head", "leftThigh", "leftCalf", "rightFoot", "leftUpperArm", "rightHand"] as const)
+      expect(detected.references[key], key).toBe(mapped[key]);
+    expect(detected.references.spine).toEqual(mapped.spine);
+    detected.dispose();
     const viewer = (await loadVrm("1.0", cases[1].rename, false)).m;
     const ik = FullBodyBipedIK.create(viewer.scene, viewer.skeleton);
     // wrist.r is the character's left wrist (named from the viewer): detection calls it the right hand

@@ -12,11 +12,12 @@
  *
  * Matching the *end* of the name is what makes prefixes free: `mixamorig:LeftArm`, `Character1_LeftArm`,
  * `Armature_LeftArm`, `Bip01 L UpperArm` and `J_Bip_L_UpperArm` all end with an upper-arm word once the
- * side marker is taken out. Names in Japanese (MikuMikuDance's `左腕`) are read by mmd-naming's tables instead.
+ * side marker is taken out. Names in Japanese (MikuMikuDance's `左腕`) are read by mmd-naming's tables instead; MMD's
+ * English names by these, with its one-letter marks (`legD_L`, `shoulderP_L`) read by mmd-naming's letters.
  * @module
  */
 
-import { isMmdName, parseMmdName } from "./mmd-naming.js";
+import { MMD_DEFORM_SUFFIX, MMD_HELPER_SUFFIXES, isMmdName, parseMmdName } from "./mmd-naming.js";
 
 /** What a bone can be, as far as its name tells. */
 export type BoneRole =
@@ -44,10 +45,11 @@ export type BoneSide = "left" | "right";
  * Covers Mixamo/HumanIK (`LeftUpLeg`, `LeftLeg`, `LeftShoulder`), Unreal (`thigh_l`, `calf_l`,
  * `lowerarm_l`, `ball_l`), Blender/Rigify (`upper_arm.L`, `shin.L`, `spine.001`), KayKit
  * (`upperleg.l`, `wrist.l`), VRM (`J_Bip_L_LowerArm`, `leftUpperLeg`, `upperChest`) and 3ds Max Biped
- * (`Bip01 L Forearm`, `Bip01 L Calf`) and DAZ Genesis (`lShldr`, `lShin`, `l_upperarm`).
+ * (`Bip01 L Forearm`, `Bip01 L Calf`), DAZ Genesis (`lShldr`, `lShin`, `l_upperarm`) and MMD's English names (`waist`,
+ * `groove`; its thigh `leg_L` reads as a calf here, detector-context's `thighsNamedLikeCalves` makes it the thigh).
  */
 export const ROLE_ALIASES: Readonly<Record<BoneRole, readonly string[]>> = {
-  pelvis: ["pelvis", "hips", "hip"],
+  pelvis: ["pelvis", "hips", "hip", "waist", "groove"],
   spine: ["spine", "chest", "upperchest", "torso", "abdomen", "belly"],
   neck: ["neck"],
   head: ["head"],
@@ -106,6 +108,8 @@ export const EXCLUDED_WORDS: ReadonlySet<string> = new Set([
   "prop",
   // Assimp's FBX pivots above each bone (Hips_$AssimpFbx$_Translation, …_PreRotation, …_Rotation)
   "assimp",
+  // MMD's waist cancel between the lower body and a thigh (`waist cancel_L`, `腰キャンセル左`)
+  "cancel",
 ]);
 
 /**
@@ -189,6 +193,25 @@ function roleOf(core: string): BoneRole | null {
   return best;
 }
 
+/** Roles whose bones MMD copies into a deforming `D` chain. */
+const MMD_DEFORM_ROLES: ReadonlySet<BoneRole> = new Set<BoneRole>(["thigh", "calf", "foot", "toe"]);
+
+/**
+ * MMD's English names put one capital letter after the role's word where the Japanese ones do (`legD_L` for
+ * `左足D`, `shoulderP_L` and `shoulderC_L` for `左肩P` and `左肩C`): what the letter makes of the bone, or null when
+ * `rest` (the name without its side marker) does not end so.
+ */
+function mmdEnglishLetter(rest: string): { role: BoneRole | null; excludedBy: string | null; deform: boolean } | null {
+  const words = nameWords(rest);
+  const letter = words.length > 1 ? words[words.length - 1]!.toUpperCase() : "";
+  if (letter.length !== 1) return null;
+  const role = roleOf(words.slice(0, -1).join("").replace(/\d+$/, ""));
+  if (role === null) return null;
+  if (letter === MMD_DEFORM_SUFFIX && MMD_DEFORM_ROLES.has(role)) return { role, excludedBy: null, deform: true };
+  const helper = MMD_HELPER_SUFFIXES[letter];
+  return helper !== undefined && role === "clavicle" ? { role: null, excludedBy: helper, deform: false } : null;
+}
+
 /** Reads side, role and exclusion from a bone name (MMD's Japanese names by mmd-naming's tables). */
 export function parseBoneName(name: string): BoneNameInfo {
   // namespaces (mixamorig:, mixamorig1:) and DAG paths (Armature|Hips) say nothing about the bone
@@ -210,6 +233,10 @@ export function parseBoneName(name: string): BoneNameInfo {
       rest = `${base.slice(0, m.index)} ${base.slice(m.index + m[0].length)}`;
       break;
     }
+  }
+  const lettered = mmdEnglishLetter(rest);
+  if (lettered !== null && excludedBy === null) {
+    return described(name, side, lettered.role, lettered.excludedBy, deformPrefix || lettered.deform);
   }
   const words = rest
     .toLowerCase()

@@ -64,6 +64,27 @@ function upperArmsNamedLikeClavicles(rig: RigSkeleton, info: BoneNameInfo[]): Bo
   return info;
 }
 
+/**
+ * A bone named like a calf right above another one (helpers between passed over), with no thigh by name above it on
+ * its side, is the thigh: MMD's English names run `leg_L` → `knee_L` → `ankle_L` (its `左足` → `左ひざ` → `左足首`),
+ * where Mixamo's `LeftLeg` is the calf.
+ */
+function thighsNamedLikeCalves(rig: RigSkeleton, info: BoneNameInfo[]): BoneNameInfo[] {
+  const named = (b: number, role: BoneRole, side: BoneSide | null): boolean =>
+    info[b]!.role === role && info[b]!.side === side;
+  for (let c = 0; c < info.length; c++) {
+    const { role, side } = info[c]!;
+    if (role !== "calf") continue;
+    let p = rig.parent(c);
+    while (p >= 0 && info[p]!.excludedBy !== null) p = rig.parent(p);
+    if (p < 0 || !named(p, "calf", side)) continue;
+    let thighAbove = false;
+    for (let a = rig.parent(p); a >= 0 && !thighAbove; a = rig.parent(a)) thighAbove = named(a, "thigh", side);
+    if (!thighAbove) info[p] = { ...info[p]!, role: "thigh" };
+  }
+  return info;
+}
+
 /** One detection run's shared state; each stage is a function of it. */
 export class DetectorContext {
   readonly rig: RigSkeleton;
@@ -87,10 +108,8 @@ export class DetectorContext {
 
   constructor(bones: readonly RigBoneInfo[], leftHanded: boolean | undefined) {
     this.rig = new RigSkeleton(bones);
-    this.info = upperArmsNamedLikeClavicles(
-      this.rig,
-      bones.map((b) => parseBoneName(b.name)),
-    );
+    const info = bones.map((b) => parseBoneName(b.name));
+    this.info = thighsNamedLikeCalves(this.rig, upperArmsNamedLikeClavicles(this.rig, info));
     this.leftHanded = leftHanded === true;
     this.handednessGiven = leftHanded !== undefined;
   }

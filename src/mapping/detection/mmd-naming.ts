@@ -60,8 +60,14 @@ export const MMD_HELPERS: readonly (readonly [mark: string, word: string])[] = [
   ["両目", "both eyes"],
 ];
 
-/** A letter after a role's word that makes the bone a helper: MMD's shoulder P (parent) and C (cancel) bones. */
+/**
+ * A letter after a role's word that makes the bone a helper: MMD's shoulder P (parent) and C (cancel) bones, in
+ * Japanese (`左肩P`) and in MMD's English names (`shoulderP_L`).
+ */
 export const MMD_HELPER_SUFFIXES: Readonly<Record<string, string>> = { P: "shoulder P", C: "shoulder C" };
+
+/** The letter after a leg bone's name that marks MMD's deforming copy (`左足D`, and `legD_L` in English). */
+export const MMD_DEFORM_SUFFIX = "D";
 
 /** What {@link parseMmdName} reads from a name. */
 export interface MmdNameInfo {
@@ -89,7 +95,7 @@ export function parseMmdName(name: string): MmdNameInfo {
   const helper = MMD_HELPERS.find(([mark]) => upper.includes(mark));
   if (helper !== undefined) return { side, role: null, excludedBy: helper[1], deform: false };
   core = core.replace(/\d+$/, "");
-  const deform = core.length > 1 && core.endsWith("D") && MMD_ROLES[core.slice(0, -1)] !== undefined;
+  const deform = core.length > 1 && core.endsWith(MMD_DEFORM_SUFFIX) && MMD_ROLES[core.slice(0, -1)] !== undefined;
   if (deform) core = core.slice(0, -1);
   const role = MMD_ROLES[core] ?? null;
   if (role !== null) return { side, role, excludedBy: null, deform };

@@ -605,3 +605,39 @@ export function meaningless(): HumanoidNames {
   }
   return { ...central, side: (s) => sides.get(s)! };
 }
+
+/**
+ * MikuMikuDance's English names as converters write them without the waist and its helpers: `Waist` →
+ * `UpperBody`/`LowerBody`, `LeftLeg` → `LeftKnee` → `LeftAnkle` (the thigh named like Mixamo's calf) and
+ * `LeftShoulder` → `LeftArm` → `LeftElbow` → `LeftWrist`; `sep` "" or "." for Blender's translation (`Leg.L`).
+ */
+export function mmdEnglish(blenderSides = false): HumanoidNames {
+  return {
+    root: "ParentNode",
+    pelvis: "Waist",
+    spine: ["UpperBody", "UpperBody2"],
+    neck: ["Neck"],
+    head: "Head",
+    thighRoot: "LowerBody",
+    side: (s) => {
+      const n = (base: string): string => (blenderSides ? `${base}.${s}` : `${s === "L" ? "Left" : "Right"}${base}`);
+      return {
+        clavicle: n("Shoulder"),
+        upperArm: n("Arm"),
+        forearm: n("Elbow"),
+        hand: n("Wrist"),
+        thigh: n("Leg"),
+        calf: n("Knee"),
+        foot: n("Ankle"),
+        toe: n("Toe"),
+        eye: n("Eye"),
+      };
+    },
+  };
+}
+
+/** `Thigh_L` → `Leg_L` → `Foot_L` with a `Knee_L` corrective hanging from the calf: a thigh by name keeps `Leg_L` the calf. */
+export function kneeCorrective(): HumanoidNames {
+  const names = sideMarked((base, s) => `${base}_${s}`);
+  return { ...names, side: (s) => ({ ...names.side(s), calf: `Leg_${s}`, calfTwist: `Knee_${s}` }) };
+}

@@ -40,6 +40,8 @@ import {
   daz9,
   makeHuman,
   meaningless,
+  mmdEnglish,
+  kneeCorrective,
   mixamo,
   rigifyDeform,
   rigifyMetarig,
@@ -286,6 +288,9 @@ describe("naming conventions", () => {
     ["side word prefix Left_", sideMarked((b, s) => `${s === "L" ? "Left" : "Right"}_${b}`)],
     ["side word suffix _Right", sideMarked((b, s) => `${b}_${s === "L" ? "Left" : "Right"}`)],
     ["side infix _L_ with a prefix", sideMarked((b, s) => `Rig_${s}_${b}`)],
+    ["MMD English (LeftLeg → LeftKnee → LeftAnkle: the thigh named like Mixamo's calf)", mmdEnglish()],
+    ["MMD English in Blender (Leg.L → Knee.L → Ankle.L)", mmdEnglish(true)],
+    ["Thigh_L → Leg_L with a Knee_L corrective leaf: Leg_L stays the calf", kneeCorrective()],
   ];
 
   it.each(cases)("%s: every reference by name", (_title, names, options) => {

@@ -2,11 +2,13 @@
  * MikuMikuDance's standard Japanese bone names (test/helpers/mmd-rig.ts: a PMX skeleton with the semi-standard
  * helpers): each name read alone, and whole rigs detected by name: the pelvis is the deepest of センター, グルーブ and
  * 腰 (上半身 and 下半身 are siblings under it), the legs are the D chain unless skin weights say the plain one, and
- * shoulder P/C, twist, cancel, ＩＫ, tip and dummy bones are passed over.
+ * shoulder P/C, twist, cancel, ＩＫ, tip and dummy bones are passed over. The same rigs with MMD's English names
+ * (`leg_L` → `knee_L` → `ankle_L`, `legD_L`, `shoulderP_L`) are detected alike.
  */
 import { describe, expect, it } from "vitest";
 import { parseBoneName } from "../../../src/mapping/detection/bone-naming.js";
 import { detectBipedReferences } from "../../../src/mapping/detection/detect-references.js";
+import { mmdEnglishName } from "../../helpers/mmd-english.js";
 import { mmdRig } from "../../helpers/mmd-rig.js";
 import { detectedNames } from "../../helpers/synthetic-rigs.js";
 
@@ -112,5 +114,67 @@ describe("MMD's Japanese bone names", () => {
     const result = detectBipedReferences(bones);
     expect(result.problems).toEqual([]);
     expect(detectedNames(bones, result)).toEqual(expected(pelvis, ""));
+  });
+});
+
+describe("MMD's English names", () => {
+  /** {@link expected}'s references in English. */
+  const english = (pelvis: string, legs: "" | "D", rename = (n: string) => mmdEnglishName(n)) => {
+    const out: Record<string, string | string[]> = {};
+    for (const [key, value] of Object.entries(expected(pelvis, legs)))
+      out[key] = Array.isArray(value) ? value.map(rename) : rename(value);
+    return out;
+  };
+
+  it.each([
+    // alone, leg_L reads as Mixamo's calf (`LeftLeg`): the knee below makes it the thigh (detection, below)
+    ["legD_L", "left", "calf", null, true],
+    ["leg_R_D", "right", "calf", null, true],
+    ["kneeD_L", "left", "calf", null, true],
+    ["ankleD_R", "right", "foot", null, true],
+    ["wristD_L", "left", null, null, false],
+    ["shoulderP_L", "left", null, "shoulder P", false],
+    ["shoulderC_R", "right", null, "shoulder C", false],
+    ["waist cancel_L", "left", null, "cancel", false],
+    ["waist", null, "pelvis", null, false],
+    ["groove", null, "pelvis", null, false],
+    ["arm twist1_L", "left", null, "twist", false],
+    ["leg IK_L", "left", null, "ik", false],
+    ["head tip", null, null, "tip", false],
+  ])("%s: side %s, role %s, helper %s, deform copy %s", (name, side, role, excludedBy, deform) => {
+    const info = parseBoneName(name);
+    expect([info.side, info.role, info.excludedBy, info.deformPrefix]).toEqual([side, role, excludedBy, deform]);
+  });
+
+  it.each([
+    ["legD_L", "after"],
+    ["leg_L_D", "before"],
+  ] as const)("a PMX rig with every helper, D legs spelt %s: the D legs, shoulders past their P/C bones", (_, at) => {
+    const rename = (n: string) => mmdEnglishName(n, at);
+    const bones = mmdRig({ rename });
+    const result = detectBipedReferences(bones);
+    expect(result.problems).toEqual([]);
+    expect(detectedNames(bones, result)).toEqual(english("腰", "D", rename));
+    expect(result.method).toBe("names");
+    expect(result.warnings).toEqual([twice("are named to deform")]);
+  });
+
+  it("skin weights decide between the plain and the D legs", () => {
+    const rename = (n: string) => mmdEnglishName(n);
+    const legs = ["左足", "左ひざ", "左足首", "右足", "右ひざ", "右足首"];
+    const plain = mmdRig({ rename, weighted: [...legs, "左腕", "右腕"] });
+    expect(detectedNames(plain, detectBipedReferences(plain))).toEqual(english("腰", ""));
+    const deform = mmdRig({ rename, weighted: [...legs.map((l) => `${l}D`), "左腕", "右腕"] });
+    expect(detectedNames(deform, detectBipedReferences(deform))).toEqual(english("腰", "D"));
+  });
+
+  it.each([
+    [["センター", "グルーブ"], "グルーブ"],
+    [["グルーブ", "腰"], "腰"],
+  ])("without D or ＩＫ chains, the trunk %j: the plain legs, the pelvis %s, no warnings", (trunk, pelvis) => {
+    const bones = mmdRig({ trunk, deform: false, ik: false, rename: (n) => mmdEnglishName(n) });
+    const result = detectBipedReferences(bones);
+    expect(detectedNames(bones, result)).toEqual(english(pelvis, ""));
+    expect(result.warnings).toEqual([]);
   });
 });
