@@ -16,6 +16,12 @@ export function refreshControls(): void {
   for (const f of live) if (!f()) live.delete(f);
 }
 
+/** Whole numbers for a whole step (iterations, counts), two decimals otherwise. */
+const byStep =
+  (step: number) =>
+  (v: number): string =>
+    Number.isInteger(step) ? String(Math.round(v)) : v.toFixed(2);
+
 /** A labelled range input (`id` for the test hook and the page's CSS; `format` writes its output). */
 export function slider(
   label: string,
@@ -25,7 +31,7 @@ export function slider(
   get: () => number,
   set: (v: number) => void,
   id?: string,
-  format: (v: number) => string = (v) => v.toFixed(2),
+  format: (v: number) => string = byStep(step),
 ): HTMLElement {
   const l = document.createElement("label");
   const span = document.createElement("span");
