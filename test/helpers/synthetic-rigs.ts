@@ -36,6 +36,8 @@ export interface SideNames {
 
 /** A naming convention for the template. */
 export interface HumanoidNames {
+  /** A bone above the root (Roblox: `Root` → `HumanoidRootNode`). */
+  top?: string;
   root?: string;
   pelvis: string;
   /** Spine bones above the pelvis, bottom to top (at least one). */
@@ -95,8 +97,10 @@ export class RigBuilder {
 /** The template humanoid in a naming convention. */
 export function humanoid(names: HumanoidNames, options: HumanoidOptions = {}): RigBoneInfo[] {
   const b = new RigBuilder(options.transform);
-  const root = names.root ?? null;
-  if (root !== null) b.add(root, null, [0, 0, 0]);
+  const top = names.top ?? null;
+  if (top !== null) b.add(top, null, [0, 0, 0]);
+  const root = names.root ?? top;
+  if (names.root !== undefined) b.add(names.root, top, [0, 0, 0]);
   b.add(names.pelvis, root, [0, 1.0, 0]);
   let parent = names.pelvis;
   names.spine.forEach((n, i) => {

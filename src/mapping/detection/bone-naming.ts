@@ -7,8 +7,9 @@
  * - {@link ROLE_ALIASES}: the words that end a bone's name per role, after the side marker and any
  *   prefix are gone; the longest matching alias wins ("LowerArm" is a forearm, not an "Arm");
  * - {@link EXCLUDED_WORDS}: whole words that make a bone a helper, never a biped bone;
- * - {@link DEFORM_SUFFIXES}: words some tools append to a limb segment's deforming bone, dropped;
- * - {@link DEFORM_PREFIXES}: first words that mark a bone's deforming copy, preferred over other copies.
+ * - {@link DROPPED_SUFFIXES}: words some tools append after the role word (`lShldrBend`, `leg_L0_calf_jnt`), dropped;
+ * - {@link DEFORM_PREFIXES}: first words that mark a bone's deforming copy, preferred over other copies;
+ * - {@link SIDED_CENTRAL_ROLES}: the limb bone a central role's word names when a side marker is on it (`Hip_L`).
  *
  * Matching the *end* of the name is what makes prefixes free: `mixamorig:LeftArm`, `Character1_LeftArm`,
  * `Armature_LeftArm`, `Bip01 L UpperArm` and `J_Bip_L_UpperArm` all end with an upper-arm word once the
@@ -45,17 +46,18 @@ export type BoneSide = "left" | "right";
  * Covers Mixamo/HumanIK (`LeftUpLeg`, `LeftLeg`, `LeftShoulder`), Unreal (`thigh_l`, `calf_l`,
  * `lowerarm_l`, `ball_l`), Blender/Rigify (`upper_arm.L`, `shin.L`, `spine.001`), KayKit
  * (`upperleg.l`, `wrist.l`), VRM (`J_Bip_L_LowerArm`, `leftUpperLeg`, `upperChest`) and 3ds Max Biped
- * (`Bip01 L Forearm`, `Bip01 L Calf`), DAZ Genesis (`lShldr`, `lShin`, `l_upperarm`) and MMD's English names (`waist`,
- * `groove`; its thigh `leg_L` reads as a calf here, detector-context's `thighsNamedLikeCalves` makes it the thigh).
+ * (`Bip01 L Forearm`, `Bip01 L Calf`), DAZ Genesis (`lShldr`, `lShin`, `l_upperarm`), MMD's English names (`waist`,
+ * `groove`; its thigh `leg_L` reads as a calf here, detector-context's `thighsNamedLikeCalves` makes it the thigh),
+ * Roblox R15 (`LowerTorso` the pelvis, below `UpperTorso`) and Sony mocopi (`l_up_arm` → `l_low_arm`).
  */
 export const ROLE_ALIASES: Readonly<Record<BoneRole, readonly string[]>> = {
-  pelvis: ["pelvis", "hips", "hip", "waist", "groove"],
+  pelvis: ["pelvis", "hips", "hip", "waist", "groove", "lowertorso"],
   spine: ["spine", "chest", "upperchest", "torso", "abdomen", "belly"],
   neck: ["neck"],
   head: ["head"],
   clavicle: ["clavicle", "shoulder", "collar", "collarbone"],
   upperArm: ["upperarm", "uparm", "arm", "bicep", "humerus", "shldr"],
-  forearm: ["forearm", "lowerarm", "elbow"],
+  forearm: ["forearm", "lowerarm", "lowarm", "elbow"],
   hand: ["hand", "wrist", "palm"],
   thigh: ["thigh", "upleg", "upperleg", "femur"],
   calf: ["calf", "leg", "lowerleg", "shin", "knee"],
@@ -80,6 +82,13 @@ export const ROLE_ALIASES: Readonly<Record<BoneRole, readonly string[]>> = {
 
 /** Roles that exist once, on the body's centre line: a side marker on such a name disqualifies it. */
 export const CENTRAL_ROLES: ReadonlySet<BoneRole> = new Set<BoneRole>(["pelvis", "spine", "neck", "head", "jaw"]);
+
+/**
+ * The limb bone a central role's word names with a side marker on it, where that side's limb hangs below it
+ * (detector-context's `limbRootsNamedLikeCentre`): AdvancedSkeleton's `Hip_L` and SMPL's `L_Hip` / `left_hip` are the
+ * thighs above `Knee_L`; Rigify's `pelvis.L`, beside the thigh, stays nothing.
+ */
+export const SIDED_CENTRAL_ROLES: Readonly<Partial<Record<BoneRole, BoneRole>>> = { pelvis: "thigh" };
 
 /**
  * Whole words (after splitting at separators, camelCase humps and digits) that mark a helper bone:
@@ -110,13 +119,15 @@ export const EXCLUDED_WORDS: ReadonlySet<string> = new Set([
   "assimp",
   // MMD's waist cancel between the lower body and a thigh (`waist cancel_L`, `腰キャンセル左`)
   "cancel",
+  // AdvancedSkeleton's twist joints in line (`HipPart1_L`, `ShoulderPart2_L`, `RootPart1_M`)
+  "part",
 ]);
 
 /**
- * Words that end the name of a limb segment's deforming bone beside its twist helpers, dropped before the role
- * is read: DAZ Genesis 3–8's `lShldrBend` (beside `lShldrTwist`), Auto-Rig Pro's `thigh_stretch.l`.
+ * Words some tools append after a bone's role word, dropped before the role is read: DAZ Genesis 3–8's deforming
+ * `lShldrBend` (beside `lShldrTwist`), Auto-Rig Pro's `thigh_stretch.l`, mGear's joints (`arm_L0_upperarm_jnt`).
  */
-export const DEFORM_SUFFIXES: readonly string[] = ["bend", "stretch"];
+export const DROPPED_SUFFIXES: readonly string[] = ["bend", "stretch", "jnt"];
 
 /**
  * First words that mark the deforming copy of a bone where a rig holds two (Rigify's `DEF-upper_arm.L` beside the
@@ -145,6 +156,8 @@ export const SIDE_MARKERS: readonly { readonly pattern: RegExp; readonly side: B
   { pattern: /(?<=[a-z])R$/, side: "right" },
   // Auto-Rig Pro's centre suffix: spine_01.x, head.x
   { pattern: /(?<=[._-])[xX]$/, side: null },
+  // AdvancedSkeleton's centre suffix: Spine1_M, Head_M
+  { pattern: /(?<=[._-])M$/, side: null },
 ];
 
 /** What a bone's name says about it. */
@@ -242,7 +255,7 @@ export function parseBoneName(name: string): BoneNameInfo {
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "")
     .replace(/\d+$/, "");
-  const suffix = DEFORM_SUFFIXES.find((w) => words.length > w.length && words.endsWith(w));
+  const suffix = DROPPED_SUFFIXES.find((w) => words.length > w.length && words.endsWith(w));
   const core = suffix === undefined ? words : words.slice(0, -suffix.length).replace(/\d+$/, "");
   return described(name, side, excludedBy === null ? roleOf(core) : null, excludedBy, deformPrefix);
 }

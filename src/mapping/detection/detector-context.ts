@@ -3,7 +3,14 @@
  * problems and warnings so far, which evidence was used) and the small helpers they all call.
  * @module
  */
-import { type BoneNameInfo, type BoneRole, type BoneSide, ROLE_WORDS, parseBoneName } from "./bone-naming.js";
+import {
+  type BoneNameInfo,
+  type BoneRole,
+  type BoneSide,
+  ROLE_WORDS,
+  SIDED_CENTRAL_ROLES,
+  parseBoneName,
+} from "./bone-naming.js";
 import { type BodyAxes, type LimbBones, bodyAxes } from "./detect-topology.js";
 import { type P3, type RigBoneInfo, RigSkeleton, v3, vadd, vdot, vscale } from "./rig-skeleton.js";
 
@@ -85,6 +92,28 @@ function thighsNamedLikeCalves(rig: RigSkeleton, info: BoneNameInfo[]): BoneName
   return info;
 }
 
+/**
+ * A bone named for a central role but with a side (bone-naming's `SIDED_CENTRAL_ROLES`: `Hip_L`) is the limb bone
+ * the table names when a middle bone of that limb and side hangs below it with no bone so named between:
+ * AdvancedSkeleton's `Hip_L` → `HipPart1_L` → `Knee_L` and SMPL's `L_Hip` → `L_Knee` make it the thigh, where
+ * Rigify's `pelvis.L` is a leaf.
+ */
+function limbRootsNamedLikeCentre(rig: RigSkeleton, info: BoneNameInfo[]): BoneNameInfo[] {
+  const named = (b: number, role: BoneRole, side: BoneSide): boolean =>
+    info[b]!.role === role && info[b]!.side === side;
+  for (let u = 0; u < info.length; u++) {
+    const { ignoredRole, side } = info[u]!;
+    const role = ignoredRole === null ? undefined : SIDED_CENTRAL_ROLES[ignoredRole];
+    const limb = Object.values(LIMB_ROLES).find((roles) => roles[0] === role);
+    if (side === null || role === undefined || limb === undefined) continue;
+    const below = info.some(
+      (_, m) => named(m, limb[1], side) && rig.isAncestor(u, m) && !rig.between(u, m).some((b) => named(b, role, side)),
+    );
+    if (below) info[u] = { ...info[u]!, role, ignoredRole: null };
+  }
+  return info;
+}
+
 /** One detection run's shared state; each stage is a function of it. */
 export class DetectorContext {
   readonly rig: RigSkeleton;
@@ -109,7 +138,8 @@ export class DetectorContext {
   constructor(bones: readonly RigBoneInfo[], leftHanded: boolean | undefined) {
     this.rig = new RigSkeleton(bones);
     const info = bones.map((b) => parseBoneName(b.name));
-    this.info = thighsNamedLikeCalves(this.rig, upperArmsNamedLikeClavicles(this.rig, info));
+    const named = thighsNamedLikeCalves(this.rig, upperArmsNamedLikeClavicles(this.rig, info));
+    this.info = limbRootsNamedLikeCentre(this.rig, named);
     this.leftHanded = leftHanded === true;
     this.handednessGiven = leftHanded !== undefined;
   }

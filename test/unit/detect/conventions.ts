@@ -448,29 +448,35 @@ export function makeHuman(): HumanoidNames {
   };
 }
 
-/** Sketchfab's re-export: every node's name gets `_NN` appended, numbered in file order. */
-export function sketchfab(names: HumanoidNames): HumanoidNames {
-  let next = 0;
-  const tag = (name: string): string => `${name}_${String(next++).padStart(2, "0")}`;
-  const opt = (name: string | undefined): string | undefined => (name === undefined ? undefined : tag(name));
+/** `names` with every bone renamed by `rename`, called in file order (root, trunk, then the left and right side). */
+export function renamed(names: HumanoidNames, rename: (name: string) => string): HumanoidNames {
+  const opt = (name: string | undefined): string | undefined => (name === undefined ? undefined : rename(name));
   const sides = new Map<Side, SideNames>();
-  const tagged: HumanoidNames = {
+  const out: HumanoidNames = {
+    top: opt(names.top),
     root: opt(names.root),
-    pelvis: tag(names.pelvis),
+    pelvis: rename(names.pelvis),
     thighRoot: opt(names.thighRoot),
-    spine: names.spine.map(tag),
-    neck: names.neck?.map(tag),
+    spine: names.spine.map(rename),
+    neck: names.neck?.map(rename),
     head: opt(names.head),
     headEnd: opt(names.headEnd),
     side: (s) => sides.get(s)!,
   };
   for (const s of ["L", "R"] as const) {
     const n = names.side(s);
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(n)) out[k] = Array.isArray(v) ? v.map((c: string[]) => c.map(tag)) : tag(v);
-    sides.set(s, out as unknown as SideNames);
+    const side: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(n))
+      side[k] = Array.isArray(v) ? v.map((c: string[]) => c.map(rename)) : rename(v);
+    sides.set(s, side as unknown as SideNames);
   }
-  return tagged;
+  return out;
+}
+
+/** Sketchfab's re-export: every node's name gets `_NN` appended, numbered in file order. */
+export function sketchfab(names: HumanoidNames): HumanoidNames {
+  let next = 0;
+  return renamed(names, (name) => `${name}_${String(next++).padStart(2, "0")}`);
 }
 
 /**
@@ -640,4 +646,267 @@ export function mmdEnglish(blenderSides = false): HumanoidNames {
 export function kneeCorrective(): HumanoidNames {
   const names = sideMarked((base, s) => `${base}_${s}`);
   return { ...names, side: (s) => ({ ...names.side(s), calf: `Leg_${s}`, calfTwist: `Knee_${s}` }) };
+}
+
+/**
+ * Roblox R15, as a skinned avatar's joints: `Root` → `HumanoidRootNode` → `LowerTorso` (the pelvis) → `UpperTorso`;
+ * `LeftUpperArm` → `LeftLowerArm` → `LeftHand` on the upper torso, `LeftUpperLeg` → `LeftLowerLeg` → `LeftFoot` on the
+ * lower one; no clavicles, neck or toes. Names: Roblox's `BodyPartR15` enum (create.roblox.com/docs/reference/engine/
+ * enums/BodyPartR15); `Root` and `HumanoidRootNode` from public R15 tooling's joint lists (R15_STANDARD_JOINT_NAMES).
+ */
+export function robloxR15(): HumanoidNames {
+  return {
+    top: "Root",
+    root: "HumanoidRootNode",
+    pelvis: "LowerTorso",
+    spine: ["UpperTorso"],
+    head: "Head",
+    side: (s) => {
+      const n = (base: string): string => `${word(s)}${base}`;
+      return {
+        upperArm: n("UpperArm"),
+        forearm: n("LowerArm"),
+        hand: n("Hand"),
+        thigh: n("UpperLeg"),
+        calf: n("LowerLeg"),
+        foot: n("Foot"),
+      };
+    },
+  };
+}
+
+/**
+ * Godot's SkeletonProfileHumanoid (docs.godotengine.org, class_skeletonprofilehumanoid): `Root` → `Hips`, `Spine` →
+ * `Chest` → `UpperChest`, `LeftUpperArm` → `LeftLowerArm`, `LeftToes`, fingers `LeftThumbMetacarpal` … `LeftIndexDistal`.
+ */
+export function godotHumanoid(): HumanoidNames {
+  const names = vrm1(true);
+  return {
+    ...names,
+    root: "Root",
+    side: (s) => ({
+      ...names.side(s),
+      fingers: [
+        ["ThumbMetacarpal", "ThumbProximal", "ThumbDistal"].map((f) => `${word(s)}${f}`),
+        ["IndexProximal", "IndexIntermediate", "IndexDistal"].map((f) => `${word(s)}${f}`),
+      ],
+    }),
+  };
+}
+
+/**
+ * Meshy's auto-rig: Mixamo's limb names without a prefix, the spine numbered from the chest down (`Hips` → `Spine02`
+ * → `Spine01` → `Spine`), a lowercase `neck`, `head_end`. Names and hierarchy from public projects' bone dumps of
+ * Meshy rigs (Unity/Godot paths `Hips/Spine02/Spine01/Spine/neck/Head/head_end`, 24 bones).
+ */
+export function meshy(): HumanoidNames {
+  const names = mixamo("");
+  return {
+    ...names,
+    spine: ["Spine02", "Spine01", "Spine"],
+    neck: ["neck"],
+    headEnd: "head_end",
+    side: (s) => ({ ...names.side(s), fingers: undefined, toeEnd: undefined, eye: undefined }),
+  };
+}
+
+/**
+ * Character Creator 4's names without the `CC_Base_` prefix (`Hip` → `Pelvis` → `L_Thigh`, `L_Upperarm`), as in Epic's
+ * IK Rig auto-characterizer template "Reallusion Character Creator 4" (TLLRN_IKRigAutoCharacterizer.cpp) and, per a
+ * public Tripo client (its `LEGACY_BIPED_PAIRED_BONES`), Tripo's v1.0 biped rig.
+ */
+export function characterCreatorUnprefixed(): HumanoidNames {
+  const cc = characterCreator();
+  const strip = (name: string): string => name.replace("CC_Base_", "");
+  return {
+    root: "BoneRoot",
+    pelvis: strip(cc.pelvis),
+    thighRoot: strip(cc.thighRoot!),
+    spine: cc.spine.map(strip),
+    neck: cc.neck!.map(strip),
+    head: strip(cc.head!),
+    side: (s) => {
+      const n = cc.side(s);
+      return Object.fromEntries(Object.entries(n).map(([k, v]) => [k, strip(v as string)])) as unknown as SideNames;
+    },
+  };
+}
+
+/** ActorCore / iClone exports: Character Creator's `CC_Base_` bones under `RL_BoneRoot` (Reallusion's tools' scripts). */
+export function actorCore(): HumanoidNames {
+  return { ...characterCreator(), root: "RL_BoneRoot" };
+}
+
+/**
+ * Sony mocopi: `root` is the pelvis (the thighs and `torso_1` hang from it), `torso_1` … `torso_7`, `l_up_arm` →
+ * `l_low_arm` → `l_hand`, `l_up_leg` → `l_low_leg` → `l_foot` → `l_toes`, `_End` leaves. Epic's IK Rig template
+ * "Sony Mocopi" (TLLRN_IKRigAutoCharacterizer.cpp).
+ */
+export function mocopi(): HumanoidNames {
+  return {
+    pelvis: "root",
+    spine: [1, 2, 3, 4, 5, 6, 7].map((i) => `torso_${i}`),
+    neck: ["neck_1", "neck_2"],
+    head: "head",
+    headEnd: "head_End",
+    side: (s) => {
+      const n = (base: string): string => `${s.toLowerCase()}_${base}`;
+      return {
+        clavicle: n("shoulder"),
+        upperArm: n("up_arm"),
+        forearm: n("low_arm"),
+        hand: n("hand"),
+        handEnd: n("hand_End"),
+        thigh: n("up_leg"),
+        calf: n("low_leg"),
+        foot: n("foot"),
+        toe: n("toes"),
+        toeEnd: n("toes_End"),
+      };
+    },
+  };
+}
+
+/**
+ * Maya AdvancedSkeleton: `_M` on centre bones, `Root_M` the pelvis, the thigh `Hip_L` above `Knee_L` → `Ankle_L`, the
+ * clavicle `Scapula_L` above the upper arm `Shoulder_L` → `Elbow_L` → `Wrist_L`, and twist joints `HipPart1_L`,
+ * `ShoulderPart1_L`, `RootPart1_M` in line. Epic's IK Rig template "Advanced Skeleton"
+ * (TLLRN_IKRigAutoCharacterizer.cpp); use with `inlineTwist`.
+ */
+export function advancedSkeleton(): HumanoidNames {
+  return {
+    pelvis: "Root_M",
+    spine: ["RootPart1_M", "Spine1_M", "Spine1Part1_M", "Chest_M"],
+    neck: ["Neck_M", "NeckPart1_M"],
+    head: "Head_M",
+    side: (s) => {
+      const n = (base: string): string => `${base}_${s}`;
+      return {
+        clavicle: n("Scapula"),
+        upperArm: n("Shoulder"),
+        upperTwist: n("ShoulderPart1"),
+        forearm: n("Elbow"),
+        foreTwist: n("ElbowPart1"),
+        hand: n("Wrist"),
+        fingers: [[n("MiddleFinger1"), n("MiddleFinger2"), n("MiddleFinger3")]],
+        thigh: n("Hip"),
+        thighTwist: n("HipPart1"),
+        calf: n("Knee"),
+        foot: n("Ankle"),
+        toe: n("Toes"),
+      };
+    },
+  };
+}
+
+/**
+ * SMPL's joints (`L_Hip` → `L_Knee` → `L_Ankle` → `L_Foot`, `L_Collar` → `L_Shoulder` → `L_Elbow` → `L_Wrist` →
+ * `L_Hand`) or SMPL-X's (`left_hip`, `left_collar`, …): the thigh named for the hip joint, the upper arm for the
+ * shoulder. Names: SMPL_JOINT_NAMES / SMPLX_JOINT_NAMES in zhuoyue725/torch-mesh-isect utils/SMPLX2SMPL.py; the
+ * hierarchy is SMPL's kinematic tree.
+ */
+export function smpl(x: boolean): HumanoidNames {
+  const c = (name: string): string => (x ? name.toLowerCase() : name);
+  return {
+    pelvis: c("Pelvis"),
+    spine: ["Spine1", "Spine2", "Spine3"].map(c),
+    neck: [c("Neck")],
+    head: c("Head"),
+    side: (s) => {
+      const n = (base: string): string =>
+        x ? `${s === "L" ? "left" : "right"}_${base.toLowerCase()}` : `${s}_${base}`;
+      return {
+        clavicle: n("Collar"),
+        upperArm: n("Shoulder"),
+        forearm: n("Elbow"),
+        hand: n("Wrist"),
+        handEnd: x ? undefined : n("Hand"),
+        thigh: n("Hip"),
+        calf: n("Knee"),
+        foot: n("Ankle"),
+        toe: n("Foot"),
+      };
+    },
+  };
+}
+
+/**
+ * Move.ai (Move One): Mixamo's names under `Root`, `palm_01_L` … metacarpals between the hand and the fingers (named
+ * like a hand), `heel_02_L` beside the toes. Epic's IK Rig template "Move One" (TLLRN_IKRigAutoCharacterizer.cpp).
+ */
+export function moveOne(): HumanoidNames {
+  const names = mixamo("");
+  return {
+    ...names,
+    root: "Root",
+    spine: ["Spine", "Spine1"],
+    headEnd: "Head_end",
+    side: (s) => ({
+      ...names.side(s),
+      fingers: [
+        [`palm_01_${s}`, `${word(s)}HandIndex1`, `${word(s)}HandIndex2`, `${word(s)}HandIndex3`],
+        [`palm_02_${s}`, `${word(s)}HandMiddle1`, `${word(s)}HandMiddle2`, `${word(s)}HandMiddle3`],
+      ],
+      toeEnd: `heel_02_${s}`,
+      eye: undefined,
+    }),
+  };
+}
+
+/**
+ * Qualisys: Mixamo's names under `Reference`, `LeftForeArmRoll` in line before the hand, `LeftInHandIndex` metacarpals,
+ * `_end` leaves. Epic's IK Rig template "Qualisys" (TLLRN_IKRigAutoCharacterizer.cpp); use with `inlineTwist`.
+ */
+export function qualisys(): HumanoidNames {
+  const names = mixamo("");
+  return {
+    ...names,
+    root: "Reference",
+    headEnd: "Head_end",
+    side: (s) => ({
+      ...names.side(s),
+      foreTwist: `${word(s)}ForeArmRoll`,
+      handEnd: `${word(s)}Hand_end`,
+      fingers: [[`${word(s)}InHandIndex`, `${word(s)}HandIndex1`, `${word(s)}HandIndex2`, `${word(s)}HandIndex3`]],
+      toeEnd: `${word(s)}ToeBase_end`,
+      eye: undefined,
+    }),
+  };
+}
+
+/** Every name with `.001` appended, as Blender renames the bones of a rig joined into an armature holding them. */
+export function blenderDuplicate(names: HumanoidNames): HumanoidNames {
+  return renamed(names, (name) => `${name}.001`);
+}
+
+/**
+ * mGear (Maya): `_jnt` on every joint, `C0` centre and `L0` side components (`arm_L0_upperarm_jnt`,
+ * `leg_L0_thigh_jnt`, `spine_C0_pelvis_jnt`, `neck_C0_head_jnt`, `shoulder_L0_0_jnt` the clavicle, `foot_L0_ball_jnt`).
+ * Epic's IK Rig template "mGear" (TLLRN_IKRigAutoCharacterizer.cpp).
+ */
+export function mGear(): HumanoidNames {
+  return {
+    root: "root_C0_0_jnt",
+    pelvis: "spine_C0_pelvis_jnt",
+    spine: [1, 2, 3, 4, 5].map((i) => `spine_C0_0${i}_jnt`),
+    neck: ["neck_C0_01_jnt", "neck_C0_02_jnt"],
+    head: "neck_C0_head_jnt",
+    side: (s) => {
+      const n = (part: string, base: string): string => `${part}_${s}0_${base}_jnt`;
+      return {
+        clavicle: n("shoulder", "0"),
+        upperArm: n("arm", "upperarm"),
+        forearm: n("arm", "lowerarm"),
+        hand: n("arm", "hand"),
+        fingers: [
+          [n("thumb", "0"), n("thumb", "1"), n("thumb", "2")],
+          [n("meta", "0"), n("finger", "0"), n("finger", "1"), n("finger", "2")],
+        ],
+        thigh: n("leg", "thigh"),
+        calf: n("leg", "calf"),
+        foot: n("leg", "foot"),
+        toe: n("foot", "ball"),
+      };
+    },
+  };
 }

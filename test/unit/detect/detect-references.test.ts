@@ -28,8 +28,20 @@ import {
   zUp,
 } from "../../helpers/synthetic-rigs.js";
 import {
+  actorCore,
+  advancedSkeleton,
   biped,
   blender,
+  blenderDuplicate,
+  mGear,
+  characterCreatorUnprefixed,
+  godotHumanoid,
+  meshy,
+  mocopi,
+  moveOne,
+  qualisys,
+  robloxR15,
+  smpl,
   humanIK,
   kayKit,
   lowercase,
@@ -246,8 +258,38 @@ describe("real models", () => {
   });
 });
 
+/** The warning for a pelvis no name says, found as the limbs' common ancestor (a bone named root). */
+const ROOT_PELVIS = (name: string): string[] => [
+  `no bone named like a pelvis is above both thighs and the arms (considered: (none)); the pelvis is their common ` +
+    `ancestor ${name}.`,
+];
+
+/** `names` without clavicles, neck, toes or eyes. */
+function noShouldersNeckToes(names: HumanoidNames): HumanoidNames {
+  return {
+    ...names,
+    neck: undefined,
+    side: (s) => ({ ...names.side(s), clavicle: undefined, toe: undefined, toeEnd: undefined, eye: undefined }),
+  };
+}
+
+/** Mixamo-style `names` with a metacarpal before each finger and a weapon bone on the hand (sorted after the fingers). */
+function withMetacarpalsAndProp(names: HumanoidNames): HumanoidNames {
+  return {
+    ...names,
+    side: (s) => {
+      const n = names.side(s);
+      const meta = (chain: string[]): string[] => [chain[0]!.replace(/1$/, "0"), ...chain];
+      return {
+        ...n,
+        fingers: [...(n.fingers ?? []).map(meta), [`${n.hand}Weapon`, `${n.hand}WeaponTip`, `${n.hand}WeaponEnd`]],
+      };
+    },
+  };
+}
+
 describe("naming conventions", () => {
-  const cases: [string, HumanoidNames, HumanoidOptions?][] = [
+  const cases: [string, HumanoidNames, HumanoidOptions?, string[]?][] = [
     ["Mixamo (mixamorig:)", mixamo()],
     ["Mixamo (mixamorig1:)", mixamo("mixamorig1:")],
     ["Mixamo without a prefix", mixamo("")],
@@ -291,15 +333,89 @@ describe("naming conventions", () => {
     ["MMD English (LeftLeg → LeftKnee → LeftAnkle: the thigh named like Mixamo's calf)", mmdEnglish()],
     ["MMD English in Blender (Leg.L → Knee.L → Ankle.L)", mmdEnglish(true)],
     ["Thigh_L → Leg_L with a Knee_L corrective leaf: Leg_L stays the calf", kneeCorrective()],
+    ["Mixamo through three.js (mixamorigLeftArm: the colon dropped)", mixamo("mixamorig")],
+    ["Mixamo through Blender (mixamorig_LeftArm)", mixamo("mixamorig_")],
+    ["Mixamo joined into a Blender armature holding it (mixamorig:LeftArm.001)", blenderDuplicate(mixamo())],
+    ["Mixamo without clavicles, neck, toes or eyes", noShouldersNeckToes(mixamo())],
+    ["Mixamo with five spine bones", { ...mixamo(), spine: [0, 1, 2, 3, 4].map((i) => `Spine${i || ""}`) }],
+    ["Mixamo with metacarpals (LeftHandIndex0) and a weapon bone on the hand", withMetacarpalsAndProp(mixamo())],
+    ["Roblox R15 (Root → HumanoidRootNode → LowerTorso, LeftUpperArm → LeftLowerArm)", robloxR15()],
+    ["Godot SkeletonProfileHumanoid (Root, LeftUpperArm, LeftThumbMetacarpal, LeftToes)", godotHumanoid()],
+    ["Meshy (Hips → Spine02 → Spine01 → Spine → neck)", meshy()],
+    ["Character Creator 4 unprefixed (Hip → Pelvis → L_Thigh; Tripo v1.0)", characterCreatorUnprefixed()],
+    ["ActorCore / iClone (RL_BoneRoot → CC_Base_Hip)", actorCore()],
+    ["Sony mocopi (l_up_arm → l_low_arm → l_hand, torso_1…7)", mocopi(), undefined, ROOT_PELVIS("root")],
+    ["SMPL (L_Hip → L_Knee → L_Ankle, L_Collar → L_Shoulder → L_Elbow → L_Wrist)", smpl(false)],
+    ["SMPL-X (left_hip → left_knee, left_collar → left_shoulder)", smpl(true)],
+    ["Move.ai Move One (palm_01_L metacarpals named like hands, heel_02_L)", moveOne()],
+    ["Qualisys (LeftForeArmRoll in line, LeftInHandIndex)", qualisys(), { inlineTwist: true }],
   ];
 
-  it.each(cases)("%s: every reference by name", (_title, names, options) => {
+  it.each(cases)("%s: every reference by name", (_title, names, options, warnings = []) => {
     const bones = humanoid(names, options);
     const result = detectBipedReferences(bones);
     expect(result.problems).toEqual([]);
     expect(detectedNames(bones, result)).toEqual(expectedNames(names, options));
+    expect(result.method).toBe(warnings.length === 0 ? "names" : "mixed");
+    expect(result.warnings).toEqual(warnings);
+  });
+
+  it("AdvancedSkeleton: Hip_L is the thigh, Shoulder_L the upper arm below Scapula_L, Head_M the head; Part joints passed over", () => {
+    const names = advancedSkeleton();
+    const options = { inlineTwist: true };
+    const bones = humanoid(names, options);
+    const result = detectBipedReferences(bones);
+    expect(result.problems).toEqual([]);
+    // the spine's Part joints are twist joints as the limbs' are: the spine bones around them carry them
+    expect(detectedNames(bones, result)).toEqual({ ...expectedNames(names, options), spine: ["Spine1_M", "Chest_M"] });
+    expect(result.warnings).toEqual(ROOT_PELVIS("Root_M"));
+  });
+
+  it("mGear (arm_L0_upperarm_jnt): by names, the head neck_C0_head_jnt, not the jaw ending its single-child chain", () => {
+    const names = mGear();
+    const b = new RigBuilder();
+    b.bones.push(...humanoid(names));
+    // the face joints below the head, and Unreal-style IK joints on the root (Epic's mGear template)
+    b.add("headBendNose_C0_0_jnt", "neck_C0_head_jnt", [0, 1.66, 0.1]);
+    b.add("headBendJaw_C0_0_jnt", "headBendNose_C0_0_jnt", [0, 1.62, 0.05]);
+    b.add("jaw_C0_0_jnt", "headBendJaw_C0_0_jnt", [0, 1.6, 0.09]);
+    b.add("ik_foot_root_C0_0_jnt", "root_C0_0_jnt", [0, 0, 0]).add(
+      "ik_foot_L0_0_jnt",
+      "ik_foot_root_C0_0_jnt",
+      [0.09, 0.08, 0],
+    );
+    b.add("ik_hand_root_C0_0_jnt", "root_C0_0_jnt", [0, 0, 0]).add(
+      "ik_hand_R0_0_jnt",
+      "ik_hand_root_C0_0_jnt",
+      [-0.72, 1.44, -0.02],
+    );
+    const result = detectBipedReferences(b.bones);
+    expect(result.problems).toEqual([]);
+    expect(detectedNames(b.bones, result)).toEqual(expectedNames(names));
     expect(result.method).toBe("names");
     expect(result.warnings).toEqual([]);
+  });
+
+  it("Roblox R6 (one bone per limb: Left Arm, Left Leg) is refused, naming the one-bone limbs", () => {
+    const b = new RigBuilder();
+    b.add("HumanoidRootPart", null, [0, 1, 0]).add("Torso", "HumanoidRootPart", [0, 1, 0]);
+    b.add("Head", "Torso", [0, 1.5, 0]);
+    for (const [s, x] of [
+      ["Left", 0.2],
+      ["Right", -0.2],
+    ] as const) {
+      b.add(`${s} Arm`, "Torso", [x, 1.4, 0]).add(`${s} Leg`, "Torso", [x / 2, 0.9, 0]);
+    }
+    const result = detectBipedReferences(b.bones);
+    expect(result.references).toBeNull();
+    expect(result.problems.slice(0, 3)).toEqual([
+      "no left leg found by name: thigh-like bones: (none); calf-like bones: Left Leg (left), Right Leg (right); " +
+        "foot-like bones: (none)",
+      "no right leg found by name: thigh-like bones: (none); calf-like bones: Left Leg (left), Right Leg (right); " +
+        "foot-like bones: (none)",
+      "no left arm found by name: upper arm-like bones: Left Arm (left), Right Arm (right); forearm-like bones: (none); " +
+        "hand-like bones: (none)",
+    ]);
   });
 
   it.each([false, true])(
@@ -536,6 +652,15 @@ describe("naming conventions", () => {
     expect(read("rShin")).toEqual(["right", "calf", null]);
     expect(parseBoneName("pelvis.L").role).toBeNull(); // Rigify's sided pelvis helpers are not the pelvis
     expect(parseBoneName("pelvis.L").ignoredRole).toBe("pelvis");
+    expect(read("LowerTorso")).toEqual([null, "pelvis", null]); // Roblox R15
+    expect(read("UpperTorso")).toEqual([null, "spine", null]);
+    expect(read("l_low_arm")).toEqual(["left", "forearm", null]); // Sony mocopi
+    expect(read("Head_M")).toEqual([null, "head", null]); // AdvancedSkeleton
+    expect(read("HipPart1_L")).toEqual(["left", null, "part"]);
+    // a sided hip is a thigh only above its side's calf (the hierarchy decides, in detection)
+    expect(read("Hip_L")).toEqual(["left", null, null]);
+    expect(read("arm_L0_upperarm_jnt")).toEqual(["left", "upperArm", null]); // mGear
+    expect(read("neck_C0_head_jnt")).toEqual([null, "head", null]);
   });
 });
 
