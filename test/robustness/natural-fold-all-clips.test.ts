@@ -23,7 +23,8 @@ it.each([
   [0.02, 0.07, 25, 360],
   [0.05, 0.07, 25, 60],
   [0.1, 0.08, 30, 72],
-  // a target this far from the clip's hand folds the elbow at once: the memory's limit is faded out
+  // a target this far from the clip's hand folds the elbow at once: the memory's limit is faded out; the worst jump
+  // (Roll_RM's left elbow, frame 26) is the swivel carry's, the fold idle (ARCHITECTURE.md, deviation 9)
   [0.2, 0.13, 45, 20],
 ])(
   "UAL's 46 clips, hands %s h above the clip's: the worst elbow jump a frame stays below %s h, the swivel below %s°",
