@@ -139,6 +139,7 @@ export class BabylonRig extends FlatPose implements RestorablePose {
       this.nodes,
       this.boneOnly ? shape.mesh : null,
       probe > 0 ? { bone: this.bones[probe]!, node: this.nodes[probe]! } : null,
+      this.bones,
     );
     this.read();
   }

@@ -44,7 +44,8 @@ const DETACHED: readonly (readonly [string, string])[] = [
   ],
   [
     "detached:node",
-    "A TransformNode of the skeleton was disposed: the IK is skipped. Dispose the IK with the character.",
+    "A TransformNode or Bone of the skeleton was disposed: the IK disposed itself. Dispose the IK with the " +
+      "character.",
   ],
   [
     "detached:mesh",

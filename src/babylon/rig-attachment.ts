@@ -12,7 +12,7 @@ export const RigDetachment = {
   Attached: 0,
   /** The skeleton is no longer in its scene (disposed, or removed with its asset container). */
   SkeletonRemoved: 1,
-  /** A TransformNode the rig reads was disposed. */
+  /** A TransformNode the rig reads was disposed, or a Bone of it (`bone.dispose()` takes it out of the skeleton). */
   NodeDisposed: 2,
   /** The mesh whose space a bone-only skeleton lives in was disposed. */
   MeshDisposed: 3,
@@ -57,9 +57,9 @@ export class RigAttachment {
   private skeletonIndex = 0;
   /** True between watch and dispose. */
   private watching = false;
-  /** Set when a node the rig reads is disposed (from the nodes' onDisposeObservable). */
+  /** Set when a node or bone the rig reads is disposed (from their onDisposeObservable). */
   private nodeDisposed = false;
-  private readonly observers: { node: TransformNode; observer: Observer<Node> }[] = [];
+  private readonly observers: { node: Node; observer: Observer<Node> }[] = [];
 
   /**
    * @param scene the skeleton's scene (a skeleton never changes scene)
@@ -68,6 +68,7 @@ export class RigAttachment {
    * @param mesh the mesh a bone-only skeleton lives in, or null (linked skeletons)
    * @param linked a bone of the rig and the node it is linked to, or null (bone-only skeletons): one bone is
    *   asked each frame whether it still follows its node (an unlink is of every bone, as `Ragdoll`'s, or of none)
+   * @param bones the rig's Bones (null entries ignored): a disposed one is out of the skeleton for good
    */
   constructor(
     private readonly scene: Scene,
@@ -75,23 +76,26 @@ export class RigAttachment {
     private readonly nodes: readonly (TransformNode | null)[],
     private readonly mesh: AbstractMesh | null,
     private readonly linked: { readonly bone: Bone; readonly node: TransformNode } | null = null,
+    private readonly bones: readonly (Bone | null)[] = [],
   ) {}
 
   /**
-   * Watches the nodes for disposal through their onDisposeObservable, so that {@link state} need not visit
-   * every node each frame. For a rig that lives on (the IK component's); remove with {@link dispose}.
-   * Unwatched rigs (temporary ones) check the nodes each call.
+   * Watches the nodes and bones for disposal through their onDisposeObservable, so that {@link state} need not
+   * visit every one each frame. For a rig that lives on (the IK component's); remove with {@link dispose}.
+   * Unwatched rigs (temporary ones) check them each call.
    */
   watch(): void {
     if (this.watching) return;
     this.watching = true;
-    for (const node of this.nodes) {
-      if (node === null) continue;
-      if (node.isDisposed()) this.nodeDisposed = true;
-      const observer = node.onDisposeObservable.add(() => {
-        this.nodeDisposed = true;
-      });
-      this.observers.push({ node, observer });
+    for (const list of [this.nodes, this.bones]) {
+      for (const node of list) {
+        if (node === null) continue;
+        if (node.isDisposed()) this.nodeDisposed = true;
+        const observer = node.onDisposeObservable.add(() => {
+          this.nodeDisposed = true;
+        });
+        this.observers.push({ node, observer });
+      }
     }
   }
 
@@ -121,6 +125,8 @@ export class RigAttachment {
         const n = nodes[i];
         if (n?.isDisposed()) return RigDetachment.NodeDisposed;
       }
+      const bones = this.bones;
+      for (let i = 1; i < bones.length; i++) if (bones[i]?.isDisposed()) return RigDetachment.NodeDisposed;
     }
     if (this.mesh?.isDisposed()) return RigDetachment.MeshDisposed;
     const linked = this.linked;

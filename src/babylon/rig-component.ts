@@ -661,7 +661,8 @@ export abstract class RigComponent {
     }
     this.warn(
       "detached",
-      "The skeleton, a node of it or its mesh was disposed: the IK disposed itself. Dispose the IK with the character.",
+      "The skeleton, a node or bone of it or its mesh was disposed: the IK disposed itself. Dispose the IK with the " +
+        "character.",
     );
     this.dispose();
     return true;

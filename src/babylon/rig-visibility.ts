@@ -8,8 +8,10 @@ import type { BabylonRig } from "./babylon-rig.js";
  * its root node disabled (`setEnabled(false)` on it or on any node above it: Babylon's `isEnabled()` checks
  * the ancestors, from a flag it keeps when an ancestor changes, so the test is O(1)), or every mesh it has
  * disabled or disposed (the meshes with vertices the skeleton skins or under the root, such as a prop on a hand; a
- * character that never had any is judged by its root alone, and looked for again while the scene's count of meshes
- * changes: a container's meshes added after create). On hiding,
+ * character that never had any is judged by its root alone, and looked for again while the scene's meshes change: a
+ * container's meshes added after create). The meshes are looked for again once when every one known goes off (an
+ * outfit skinned by the skeleton, or a prop parented under the root, since the last look), and after that whenever
+ * a mesh is added to the scene. On hiding,
  * the rig's output is taken off once, so the bones show the animation alone until the character is back.
  */
 export class RigVisibility {
@@ -17,6 +19,13 @@ export class RigVisibility {
   private readonly meshes: AbstractMesh[] = [];
   /** `scene.meshes.length` when {@link meshes} was gathered. */
   private meshCount = -1;
+  /**
+   * The scene's last mesh when {@link meshes} was gathered: Babylon adds meshes at the end of `scene.meshes`, so
+   * one added since changes it or the count, even when as many were disposed (an outfit put on, the body taken off).
+   */
+  private lastMesh: AbstractMesh | undefined = undefined;
+  /** True once the meshes were looked for again since every one known went off (cleared when one shows). */
+  private lookedSinceOff = false;
   /** True while hidden: the output was taken off when it hid. */
   private hiding = false;
   /** True once a mesh that draws was found: with all of them disposed since, nothing of the character shows. */
@@ -53,14 +62,25 @@ export class RigVisibility {
   shown(): boolean {
     if (!this.rootEnabled()) return false;
     // none known yet (created before its container's addAllToScene): look again when the scene's meshes change
-    if (this.meshes.length === 0 && this.skeleton.getScene().meshes.length !== this.meshCount) this.gather();
-    if (this.anyMeshEnabled()) return true;
-    // every mesh known is disabled or disposed: a mesh added since (a prop on a hand) may show the character
-    if (this.skeleton.getScene().meshes.length !== this.meshCount) {
+    if (this.meshes.length === 0 && this.meshAdded()) this.gather();
+    if (this.anyMeshEnabled()) {
+      if (this.lookedSinceOff) this.lookedSinceOff = false;
+      return true;
+    }
+    // every mesh known is disabled or disposed: one that came since (clothes skinned by the skeleton, a prop put
+    // on a hand) may show the character; looked for once as they go off, then only when a mesh is added
+    if (!this.lookedSinceOff || this.meshAdded()) {
+      this.lookedSinceOff = true;
       this.gather();
       return this.anyMeshEnabled();
     }
     return false;
+  }
+
+  /** True when a mesh may have been added to the scene since the last {@link gather}. O(1). */
+  private meshAdded(): boolean {
+    const all = this.skeleton.getScene().meshes;
+    return all.length !== this.meshCount || all[all.length - 1] !== this.lastMesh;
   }
 
   /**
@@ -97,6 +117,7 @@ export class RigVisibility {
     const all = this.skeleton.getScene().meshes;
     const root: Node | null = this.rig.characterRoot;
     this.meshCount = all.length;
+    this.lastMesh = all[all.length - 1];
     this.meshes.length = 0;
     for (const m of all) {
       // an empty mesh (glTF's __root__, a bare skinned mesh built in code) draws nothing either way; only the
