@@ -3,6 +3,7 @@ import { currentWorldMatrix, multiplyMatrices } from "../../babylon/world-matrix
 import { type ReadonlyVec3, Vec3 } from "../../math/vec3.js";
 import type { GroundingBody, GroundingHit, GroundingRaycast, GroundingSphereCast } from "./grounding-common.js";
 import { checkGroundMeshes, meshTriangles, thinInstanceCount, thinInstanceMatrices } from "./mesh-triangles.js";
+import { PendingVertices } from "./pending-vertices.js";
 import { SphereSweep } from "./sphere-sweep.js";
 import { TriangleGrid, clipRayToBoxAxis, faceNormalToward } from "./triangle-grid.js";
 import { type OptionKinds, checkLoggedOptions } from "../../babylon/option-check.js";
@@ -98,8 +99,9 @@ const span = new Float64Array(3);
  * {@link BabylonGroundRaycast} and {@link StaticGroundRaycast} report it.
  *
  * `GrounderFBBIK.create(ik, { raycast: MovingGroundRaycast.fromMeshes([deck, lift]).raycast })`. Call
- * {@link refresh} only after editing a mesh's vertices. The world matrices are expected to be affine (as
- * every mesh's is). Thin instances are ground each at its matrix × the mesh's world matrix, followed as
+ * {@link refresh} only after editing a mesh's vertices (a mesh that has none yet, a `CreateGroundFromHeightMap`
+ * still loading its image, is binned by the first ray after they arrive). The world matrices are expected to be
+ * affine (as every mesh's is). Thin instances are ground each at its matrix × the mesh's world matrix, followed as
  * they move. Skinned and morphed ground cannot be probed this way: `fromMeshes` throws a RangeError
  * naming such meshes (use Babylon picking).
  *
@@ -113,6 +115,8 @@ export class MovingGroundRaycast {
   /** The raycast as a function (bound once), for `GrounderFBBIK`'s `raycast` option. */
   readonly raycast: GroundingRaycast;
   private entries: MovingMesh[];
+  /** Meshes binned before they had vertices: the first ray after theirs arrive bins again. */
+  private readonly pending = new PendingVertices();
   private readonly meshList: readonly AbstractMesh[];
   private readonly cellSize: number | undefined;
   private readonly sweep = new SphereSweep();
@@ -122,6 +126,7 @@ export class MovingGroundRaycast {
     this.cellSize = options.cellSize;
     this.meshList = meshes.slice();
     this.entries = entriesOf(this.meshList, this.cellSize);
+    this.pending.watch(this.meshList);
     const raycast: GroundingRaycast = (origin, direction, maxDistance, out) =>
       this.cast(origin, direction, maxDistance, out);
     raycast.sphereCast = (origin, direction, radius, maxDistance, out) =>
@@ -151,6 +156,7 @@ export class MovingGroundRaycast {
    */
   refresh(): void {
     this.entries = entriesOf(this.meshList, this.cellSize);
+    this.pending.watch(this.meshList);
   }
 
   /**
@@ -158,6 +164,7 @@ export class MovingGroundRaycast {
    * into `out` and returns true, or returns false. Allocates nothing.
    */
   cast(origin: ReadonlyVec3, direction: ReadonlyVec3, maxDistance: number, out: GroundingHit): boolean {
+    if (this.pending.arrived()) this.refresh();
     span[0] = maxDistance;
     return this.castAll(origin, direction, out);
   }
@@ -206,6 +213,7 @@ export class MovingGroundRaycast {
     maxDistance: number,
     out: GroundingHit,
   ): boolean {
+    if (this.pending.arrived()) this.refresh();
     const sweep = this.sweep;
     const io = sweep.io;
     io[0] = radius;

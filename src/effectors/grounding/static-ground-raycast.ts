@@ -3,6 +3,7 @@ import { multiplyMatrices } from "../../babylon/world-matrix.js";
 import type { ReadonlyVec3 } from "../../math/vec3.js";
 import type { GroundingHit, GroundingRaycast, GroundingSphereCast } from "./grounding-common.js";
 import { checkGroundMeshes, meshTriangles, thinInstanceCount, thinInstanceMatrices } from "./mesh-triangles.js";
+import { PendingVertices } from "./pending-vertices.js";
 import { SphereSweep } from "./sphere-sweep.js";
 import { TriangleGrid, faceNormalToward } from "./triangle-grid.js";
 import { type OptionKinds, checkLoggedOptions } from "../../babylon/option-check.js";
@@ -34,9 +35,10 @@ export const STATIC_GROUND_RAYCAST_OPTION_KINDS: OptionKinds<StaticGroundRaycast
  * StaticGroundRaycast.fromMeshes(groundMeshes).raycast })`. Picking allocates about 0.9 KB a ray and visits
  * every mesh of the scene; this allocates nothing per ray. Baking reads each mesh's positions and indices
  * and its world matrix at that moment: call {@link refresh} after moving, scaling, editing or disposing a
- * ground mesh (it allocates; a disposed mesh stays ground until then). Thin instances are baked each at its
- * matrix. Skinned or morphed ground cannot be baked: `fromMeshes` throws a RangeError naming such meshes (use
- * Babylon picking there).
+ * ground mesh (it allocates; a disposed mesh stays ground until then). A mesh that has no vertices yet (a
+ * `CreateGroundFromHeightMap` still loading its image) is baked by the first ray after they arrive. Thin
+ * instances are baked each at their matrix. Skinned or morphed ground cannot be baked: `fromMeshes` throws a
+ * RangeError naming such meshes (use Babylon picking there).
  *
  * `raycast.sphereCast` ({@link sphereCast}) sweeps a sphere over the triangles of the cells under it, each
  * tested once: the grounder's `Best` quality uses it for its sphere probes.
@@ -48,6 +50,8 @@ export class StaticGroundRaycast {
   private readonly meshes: readonly AbstractMesh[] | null;
   private readonly cellSizeOption: number | undefined;
   private grid: TriangleGrid;
+  /** Meshes baked before they had vertices: the first ray after theirs arrive bakes again. */
+  private readonly pending = new PendingVertices();
   private readonly sweep = new SphereSweep();
 
   private constructor(
@@ -98,6 +102,7 @@ export class StaticGroundRaycast {
   /** Bakes the meshes again (after one moved or changed). Does nothing for {@link fromTriangles}. */
   refresh(): void {
     if (this.meshes === null) return;
+    this.pending.watch(this.meshes);
     const parts: Float64Array[] = [];
     const combined = new Float64Array(16);
     for (const mesh of this.meshes) {
@@ -120,6 +125,7 @@ export class StaticGroundRaycast {
    * into `out` and returns true, or returns false. Allocates nothing.
    */
   cast(origin: ReadonlyVec3, direction: ReadonlyVec3, maxDistance: number, out: GroundingHit): boolean {
+    if (this.pending.arrived()) this.refresh();
     const grid = this.grid;
     grid.io[1] = maxDistance;
     const t = grid.castRay(origin, direction);
@@ -146,6 +152,7 @@ export class StaticGroundRaycast {
     maxDistance: number,
     out: GroundingHit,
   ): boolean {
+    if (this.pending.arrived()) this.refresh();
     const sweep = this.sweep;
     sweep.io[0] = radius;
     sweep.io[1] = maxDistance;
