@@ -42,7 +42,7 @@ export function fingerChains(hand: TransformNode, bones: Set<TransformNode>): Tr
 }
 
 /** Turns `node` about the world axis through its origin by `q` (the turn composed in world space). */
-function turnWorld(node: TransformNode, q: Quaternion): void {
+export function turnWorld(node: TransformNode, q: Quaternion): void {
   const w = node.computeWorldMatrix(true).clone();
   const p = w.getTranslation();
   const turn = Matrix.Translation(-p.x, -p.y, -p.z)

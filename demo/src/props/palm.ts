@@ -27,6 +27,8 @@ export interface Palm {
   /** The finger and thumb joints (linked nodes), and their local rotations as measured (the rest pose: open). */
   joints: TransformNode[];
   open: Quaternion[];
+  /** The finger chains (base to last joint) without the thumb: what curls over a ball (`palm-wrap.ts`). */
+  fingerChains: TransformNode[][];
 }
 
 /**
@@ -85,6 +87,7 @@ export function measurePalm(
     fromFingers: thumb !== null,
     joints,
     open: joints.map((j) => j.rotationQuaternion?.clone() ?? j.rotation.toQuaternion()),
+    fingerChains: fingers,
   };
 }
 

@@ -15,7 +15,7 @@ import { CreateSphere } from "@babylonjs/core/Meshes/Builders/sphereBuilder";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode";
 import { BipedIK } from "../../../src/babylon/biped-ik";
 import type { LimbIK } from "../../../src/babylon/limb-ik";
-import { IKUpdateOrder } from "../../../src/babylon/scene-updater";
+import { IKUpdateOrder, SceneUpdater, type SceneUpdatable } from "../../../src/babylon/scene-updater";
 import { checkbox, propSlider, section } from "../controls";
 import { detachFullBodyIK } from "../dispose-character";
 import { framePoints } from "../frame-box";
@@ -24,6 +24,8 @@ import { timeSolves } from "../ik-time";
 import type { Ctx, Json, Scenario, ScenarioRun } from "../kit";
 import { armLength, arr, bonePos, boneRotation, frameCamera, playClip } from "../kit";
 import { type Palm, measurePalm, openFingers, palmNow, palmOnBall } from "../props/palm";
+import { fingerPoints } from "../props/grip";
+import { wrapFingersOnBall } from "../props/palm-wrap";
 import { signalMaterial } from "../props/signal";
 
 /** The after-IK frame whose figures the checks record (the balls sway meanwhile). */
@@ -159,6 +161,20 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     look.bodyWeight = 0.3;
   };
 
+  // after the solve (and the overlay's IK timer), the open fingers curl over the balls: straight, they stuck out
+  // a finger's length past them
+  const wrap: SceneUpdatable = {
+    updateOrder: IKUpdateOrder.Biped + 0.75,
+    _beforeAnimations: () => {},
+    _beforeRender: () => {
+      hands.forEach(([limb], i) => {
+        const w = limb.enabled ? limb.solver.ikPositionWeight : 0;
+        wrapFingersOnBall(palms[i]!, handBalls[i]!.position, radius, 0.004 * h, w);
+      });
+    },
+  };
+  SceneUpdater.for(scene).add(wrap);
+
   let planted = false;
   let time = 0;
   let frames = 0;
@@ -174,6 +190,13 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       head: headAngle,
       feet: feet.map(([, t, bone]) => Vector3.Distance(bonePos(bone), t.position)),
       fromFingers: palms.map((p) => p.fromFingers),
+      // each hand's farthest fingertip from its ball's surface (straight fingers stuck out past it)
+      tips: palms.map((p, i) =>
+        Math.max(
+          0,
+          ...p.fingerChains.map((ch) => Vector3.Distance(fingerPoints(ch).at(-1)!, handBalls[i]!.position) - radius),
+        ),
+      ),
       balls: handBalls.map((b) => arr(b.position)),
       look: arr(lookBall.position),
       sway,
@@ -253,6 +276,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     },
     dispose: () => {
       untime();
+      SceneUpdater.for(scene).remove(wrap);
       biped.dispose();
     },
   };

@@ -61,8 +61,10 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   // limb swings out from the ladder so fingers and toes clear the rungs
   // both hands' closed fingers under one pose root (the hand posers match their fingers by name); the feet keep
   // the animation's turn, the hands take their holds' (the grip's)
-  const gripPose = new TransformNode("rung grip", ctx.scene);
-  for (const g of ladder.grips) if (g.pose !== null) g.pose.parent = gripPose;
+  // (none for hands without fingers, the Mannequin's: the holds then get no PoserWeight curve to warn of)
+  const posed = ladder.grips.filter((g) => g.pose !== null);
+  const gripPose = posed.length > 0 ? new TransformNode("rung grip", ctx.scene) : null;
+  for (const g of posed) g.pose!.parent = gripPose;
   const seq = new ClimbSequencer(system, {
     steps,
     moveTime: MOVE,

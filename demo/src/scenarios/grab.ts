@@ -109,16 +109,21 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
           [END, 0],
         ]),
       },
-      {
-        type: Ch.PoserWeight,
-        curve: keys([
-          [0, 0],
-          [0.5, 0],
-          [GRASP, 1],
-          [LET_GO, 1],
-          [LET_GO + 0.4, 0],
-        ]),
-      },
+      // the fingers close only on a hand that has them (the Mannequin's fist: no pose, no curve to warn of)
+      ...(grip.pose === null
+        ? []
+        : [
+            {
+              type: Ch.PoserWeight,
+              curve: keys([
+                [0, 0],
+                [0.5, 0],
+                [GRASP, 1],
+                [LET_GO, 1],
+                [LET_GO + 0.4, 0],
+              ]),
+            },
+          ]),
       {
         type: Ch.PositionOffsetY,
         curve: keys([

@@ -6,6 +6,8 @@ interface BipedFigures {
   palms: { gap: number; angle: number; palm: V }[];
   head: number;
   feet: number[];
+  /** Each hand's farthest fingertip from its ball's surface. */
+  tips: number[];
   balls: V[];
   look: V;
   sway: boolean;
@@ -14,6 +16,7 @@ interface BipedFigures {
 
 const describe = (f: BipedFigures) =>
   `palms ${f.palms.map((p) => `${pct(p.gap, f.height)} off the ball, ${p.angle.toFixed(2)}° from its centre`).join("; ")}; ` +
+  `fingertips ${f.tips.map((d) => pct(d, f.height)).join(", ")} off the balls; ` +
   `head ${f.head.toFixed(2)}° from the look ball; feet ${f.feet.map((d) => pct(d, f.height)).join(", ")} from their spots`;
 
 /** Palms on the balls' surface (2 mm per metre of height) facing their centres (2°), head on the look ball (3°), feet planted. */
@@ -22,6 +25,9 @@ function expectHeld(f: BipedFigures, when: string): void {
     expect(Math.abs(p.gap), `${when}: palm ${i} on its ball's surface`).toBeLessThan(0.002 * f.height);
     expect(p.angle, `${when}: palm ${i} facing its ball's centre`).toBeLessThan(2);
   }
+  // the fingers curled over the ball, not sticking out past it (opened straight: 6.3 % of h on UAL, 5.8 % on Xbot)
+  for (const [i, d] of f.tips.entries())
+    expect(d, `${when}: hand ${i}'s fingertips on its ball`).toBeLessThan(0.015 * f.height);
   expect(f.head, `${when}: the head toward the look ball`).toBeLessThan(3);
   for (const d of f.feet) expect(d, `${when}: a foot where it was planted`).toBeLessThan(0.002 * f.height);
 }
