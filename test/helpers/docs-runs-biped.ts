@@ -23,14 +23,12 @@ import {
 import { MODELS, loadModel, proceduralIdle } from "./babylon-scene.js";
 import { tailRig } from "./docs-rigs.js";
 import { type ExampleRun, armReach, expectNear, expectNoWarnings } from "./docs-world.js";
+import { rotationAngle } from "./rotation-angle.js";
 import { height, worldPos } from "./scene-probes.js";
 import { MANNEQUIN_HUMANOID, PMX_NAMES, vrmFile } from "./vrm-from-glb.js";
 
 /** World angle between two rotations, degrees. */
-export function angleDeg(a: Quaternion, b: Quaternion): number {
-  const d = Math.min(1, Math.abs(Quaternion.Dot(a.normalizeToNew(), b.normalizeToNew())));
-  return (2 * Math.acos(d) * 180) / Math.PI;
-}
+export const angleDeg = (a: Quaternion, b: Quaternion): number => (rotationAngle(a, b) * 180) / Math.PI;
 
 /** A world rotation a node shows, fresh. */
 export function worldRotation(n: TransformNode): Quaternion {

@@ -8,12 +8,11 @@
  * These behaved before this file; it keeps them so.
  */
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
-import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
-import type { Node } from "@babylonjs/core/node.js";
 import { afterEach, describe, expect, it } from "vitest";
 import type { LoadedModel } from "../helpers/babylon-scene.js";
 import { ikTwin } from "../helpers/ik-twin.js";
 import { report } from "../helpers/modifier-scene.js";
+import { rotationAngle, worldRotation } from "../helpers/rotation-angle.js";
 import { worldPos } from "../helpers/scene-probes.js";
 
 const open: LoadedModel[] = [];
@@ -22,23 +21,6 @@ afterEach(() => {
 });
 
 const UP = new Vector3(0, 1, 0);
-
-/** The angle between two rotations (q and −q alike), radians: from the chord, well conditioned near 0. */
-function angle(a: Quaternion, b: Quaternion): number {
-  const p = a.normalizeToNew();
-  const q = b.normalizeToNew().scaleInPlace(Quaternion.Dot(a, b) < 0 ? -1 : 1);
-  return 4 * Math.asin(Math.min(1, p.subtract(q).length() / 2));
-}
-
-/** A node's world rotation, its ancestors' world matrices and its own computed now, root first. */
-function worldRotation(n: TransformNode): Quaternion {
-  const chain: TransformNode[] = [];
-  for (let a: Node | null = n; a !== null; a = a.parent) chain.push(a as TransformNode);
-  for (let i = chain.length - 1; i > 0; i--) chain[i]!.computeWorldMatrix(true);
-  const q = new Quaternion();
-  n.computeWorldMatrix(true).decompose(undefined, q);
-  return q;
-}
 
 describe("a procedural head turn written by the app in onBeforeRenderObservable (UAL walking)", () => {
   for (const keep of [0, 1]) {
@@ -68,12 +50,12 @@ describe("a procedural head turn written by the app in onBeforeRenderObservable 
       for (frame = 0; frame < 120; frame++) {
         hand.position.copyFrom(worldPos(t.twinBone(r.leftHand)).add(new Vector3(-0.2 * t.h, 0.3 * t.h, 0.15 * t.h)));
         t.m.scene.render();
-        local = Math.max(local, angle(head.rotationQuaternion!, twinHead.rotationQuaternion!));
-        world = Math.max(world, angle(worldRotation(head), read));
+        local = Math.max(local, rotationAngle(head.rotationQuaternion!, twinHead.rotationQuaternion!));
+        world = Math.max(world, rotationAngle(worldRotation(head), read));
         const chest = r.spine[r.spine.length - 1]!;
         spine = Math.max(
           spine,
-          angle(worldRotation(chest.getTransformNode()!), worldRotation(t.twinBone(chest).getTransformNode()!)),
+          rotationAngle(worldRotation(chest.getTransformNode()!), worldRotation(t.twinBone(chest).getTransformNode()!)),
         );
       }
       report(

@@ -7,12 +7,12 @@ import "@babylonjs/core/Materials/standardMaterial.js";
 import { CreateGroundVertexData } from "@babylonjs/core/Meshes/Builders/groundBuilder.js";
 import { Mesh } from "@babylonjs/core/Meshes/mesh.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import { GrounderFBBIK } from "../../src/effectors/grounding/grounder-fbbik.js";
 import { GroundingHit, type GroundingRaycast } from "../../src/effectors/grounding/grounding-common.js";
 import { MovingGroundRaycast } from "../../src/effectors/grounding/moving-ground-raycast.js";
 import { StaticGroundRaycast } from "../../src/effectors/grounding/static-ground-raycast.js";
 import { type LoadedModel, loadModel, modelAvailable } from "../helpers/babylon-scene.js";
+import { idlingUal } from "../helpers/idling-ual.js";
 import { report } from "../helpers/modifier-scene.js";
 import { height, worldPos } from "../helpers/scene-probes.js";
 
@@ -52,12 +52,7 @@ describe.skipIf(!modelAvailable("UAL"))("ground baked before its vertices arrive
   }
 
   it("GrounderFBBIK on a StaticGroundRaycast made before the ground loaded puts the feet on it", async () => {
-    const m = await loadModel("UAL", { clips: (c) => c === "Idle_Loop" });
-    open.push(m);
-    const idle = m.container.animationGroups[0]!;
-    idle.start(true);
-    idle.goToFrame(idle.from);
-    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+    const { m, ik } = await idlingUal(open);
     const h = height(m);
     const ground = new Mesh("terrain", m.scene);
     const grounder = GrounderFBBIK.create(ik, { raycast: StaticGroundRaycast.fromMeshes([ground]).raycast });

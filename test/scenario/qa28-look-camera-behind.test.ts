@@ -6,34 +6,21 @@
  */
 import { ArcRotateCamera } from "@babylonjs/core/Cameras/arcRotateCamera.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
-import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { LookAtIK } from "../../src/babylon/look-at-ik.js";
-import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
-import { type LoadedModel, loadModel, modelAvailable } from "../helpers/babylon-scene.js";
+import { type LoadedModel, modelAvailable } from "../helpers/babylon-scene.js";
+import { idlingUal } from "../helpers/idling-ual.js";
 import { report } from "../helpers/modifier-scene.js";
+import { rotationAngle, worldRotation } from "../helpers/rotation-angle.js";
 
 const open: LoadedModel[] = [];
 afterEach(() => {
   for (const m of open.splice(0)) m.dispose();
 });
 
-const worldRotation = (n: TransformNode): Quaternion => {
-  const q = new Quaternion();
-  n.computeWorldMatrix(true).decompose(undefined, q);
-  return q;
-};
-const degreesBetween = (a: Quaternion, b: Quaternion): number =>
-  (2 * Math.acos(Math.min(1, Math.abs(Quaternion.Dot(a, b)))) * 180) / Math.PI;
-
 /** The head's fastest change of the IK's turn (° a frame) and the most it tips the face up (°) over one orbit. */
 async function orbit(clamp: number, smoothing: number): Promise<{ step: number; up: number }> {
-  const m = await loadModel("UAL", { clips: (c) => c === "Idle_Loop" });
-  open.push(m);
-  const idle = m.container.animationGroups[0]!;
-  idle.start(true);
-  idle.goToFrame(idle.from);
-  const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+  const { m, ik } = await idlingUal(open);
   const r = ik.references;
   // in front of the character (glTF faces +Z), 3 m out, 17° above the horizontal through its chest
   const camera = new ArcRotateCamera("orbit", Math.PI / 2, 1.3, 3, new Vector3(0, 1.2, 0), m.scene);
@@ -56,7 +43,7 @@ async function orbit(clamp: number, smoothing: number): Promise<{ step: number; 
     camera.alpha = Math.PI / 2 + (f * Math.PI) / 180;
     m.scene.render();
     const turn = worldRotation(head).multiply(Quaternion.Inverse(animated));
-    if (last !== null) step = Math.max(step, degreesBetween(turn, last));
+    if (last !== null) step = Math.max(step, (rotationAngle(turn, last) * 180) / Math.PI);
     last = turn;
     up = Math.max(up, (Math.asin(Vector3.Forward().applyRotationQuaternion(turn).y) * 180) / Math.PI);
   }

@@ -247,8 +247,8 @@ export function parseBoneName(name: string): BoneNameInfo {
       break;
     }
   }
-  const lettered = mmdEnglishLetter(rest);
-  if (lettered !== null && excludedBy === null) {
+  const lettered = excludedBy === null ? mmdEnglishLetter(rest) : null;
+  if (lettered !== null) {
     return described(name, side, lettered.role, lettered.excludedBy, deformPrefix || lettered.deform);
   }
   const words = rest
