@@ -694,7 +694,8 @@ export class BendConstraint {
    * end effector's position weight and fades out as the limb points sideways (where the pole vanishes). Across
    * consecutive updates its turn changes by at most 20° an update beyond a fold fading out (fold-memory.ts), so the
    * limb does not swing with a pole that turns fast; not for an end far from the clip's, which folds at once, but for
-   * a partial fold (a weight between 0 and 1) changing sides where the bend passes opposite the pole.
+   * a partial fold (a weight between 0 and 1) changing sides where the bend passes opposite the pole, whose folded
+   * direction also turns at most 25° an update meanwhile.
    */
   private limitToNaturalSide(out: Vec3, axis: ReadonlyVec3): void {
     // read here, not passed (see ARCHITECTURE.md, "Doubles across calls")
@@ -813,13 +814,28 @@ export class BendConstraint {
         out.z = zz * d + bz * c + (zx * by - zy * bx) * sn;
       }
     }
-    if (!folding) return;
-    const folded = angle - turn;
-    const cf = Math.cos(folded);
-    const c = Math.sin(folded) / sl;
-    out.x = px * cf + sx * c;
-    out.y = py * cf + sy * c;
-    out.z = pz * cf + sz * c;
+    if (folding) {
+      const folded = angle - turn;
+      const cf = Math.cos(folded);
+      const c = Math.sin(folded) / sl;
+      out.x = px * cf + sx * c;
+      out.y = py * cf + sy * c;
+      out.z = pz * cf + sz * c;
+    }
+    if (this.foldMemoryOn) {
+      // the folded bend's direction about the axis, limited while a side change is under way: the turn's limit
+      // alone lets the bend's own turn add to the fold's
+      const memory = this.foldMemory;
+      memory.fx = out.x;
+      memory.fy = out.y;
+      memory.fz = out.z;
+      memory.limitDirection();
+      if (memory.held > 0) {
+        out.x = memory.fx;
+        out.y = memory.fy;
+        out.z = memory.fz;
+      }
+    }
   }
 }
 

@@ -17,7 +17,8 @@ function worst(clips: Record<string, ClipElbows>, key: "jump" | "swivel" | "wors
 // per height: bounds on the worst elbow jump (h) and swivel (°) a frame beyond the clip's, and on the arm-frames
 // more than 81° off the natural pole (the memory's cost), each ~10–20 % above what was measured on 2026-12-02:
 // 0.038/0.055/0.056/0.068/0.122 h, 20.7/20.7/21.3/26.3/37.6°, 733/314/51/62/16 arm-frames (without the memory,
-// Roll's elbow swivelled 80° at 5 % and 98° at 10 %)
+// Roll's elbow swivelled 80° at 5 % and 98° at 10 %); with a change of side's folded direction limited (2026-12-03)
+// 0.038/0.055/0.054/0.068/0.122 h, 20.7/20.7/20.7/18.6/33.0°, 733/314/51/62/18 arm-frames
 it.each([
   [0.01, 0.07, 25, 800],
   [0.02, 0.07, 25, 360],

@@ -2,7 +2,8 @@
  * FoldMemory (fold-memory.ts): across consecutive updates the natural-side fold's turn changes by at most 20° an
  * update, more as the end nears a far target and as the fold's amount falls; a turn within that passes bit for bit;
  * the first update, a skipped one, an axis that jumped or a far end start afresh, except for a partial fold's change
- * of side, which is limited to 20° an update however far the end, until it has come round.
+ * of side, which is limited to 20° an update however far the end, until it has come round. While a change of side
+ * is under way the folded direction itself turns by at most 25° an update from the last one carried to the axis.
  */
 import { describe, expect, it } from "vitest";
 import { FoldMemory } from "../../../src/solver/fold-memory.js";
@@ -28,6 +29,19 @@ function fold(
   memory.z = z;
   memory.limit();
   return deg(memory.turn);
+}
+
+/**
+ * The folded direction of `memory`'s update (after {@link fold}): `angle`° about the axis from +x (a hanging limb's
+ * axis, [0, −1, 0]), or the unit vector given; returns the direction kept, in degrees from +x about −y.
+ */
+function direct(memory: FoldMemory, angle: number | [number, number, number]): number {
+  const [x, y, z] = typeof angle === "number" ? [Math.cos(rad(angle)), 0, Math.sin(rad(angle))] : angle;
+  memory.fx = x;
+  memory.fy = y;
+  memory.fz = z;
+  memory.limitDirection();
+  return deg(Math.atan2(memory.fz, memory.fx));
 }
 
 describe("FoldMemory", () => {
@@ -127,5 +141,56 @@ describe("FoldMemory", () => {
     fold(memory, 11, 0, { axis: tilted(31), far: 1 });
     // 29° more is motion: limited
     expect(fold(memory, 12, -170, { axis: tilted(60) })).toBeCloseTo(-20, 9);
+  });
+
+  it("passes the folded direction bit for bit outside a change of side, however far it turns", () => {
+    const memory = new FoldMemory();
+    fold(memory, 1, 70, { far: 2, share: 0.5 });
+    direct(memory, 0);
+    fold(memory, 2, 60, { far: 2, share: 0.5 });
+    expect(direct(memory, 150)).toBe(deg(Math.atan2(Math.sin(rad(150)), Math.cos(rad(150)))));
+    expect(memory.held).toBe(0);
+    // a full fold's change of side starts none
+    fold(memory, 3, -60, { far: 2 });
+    expect(direct(memory, -90)).toBeCloseTo(-90, 9);
+    expect(memory.held).toBe(0);
+  });
+
+  it("turns the folded direction by 25° an update in a change of side, which lasts until it has come round", () => {
+    const memory = new FoldMemory();
+    const far = { far: 2, share: 0.5 };
+    fold(memory, 1, 10, far);
+    direct(memory, 0);
+    // the turn's change of side is within its own limit (−20°), yet the direction would turn 90°
+    expect(fold(memory, 2, -10, far)).toBeCloseTo(-10, 9);
+    expect(direct(memory, 90)).toBeCloseTo(25, 9);
+    expect(memory.held).toBe(1);
+    const kept: number[] = [];
+    for (let i = 3; i <= 6; i++) {
+      fold(memory, i, -10, far);
+      kept.push(direct(memory, 90));
+    }
+    expect(kept.map((k) => Math.round(k))).toEqual([50, 75, 90, 90]);
+    // come round: a direction's turn passes at once again
+    fold(memory, 7, -10, far);
+    expect(direct(memory, -150)).toBeCloseTo(-150, 9);
+  });
+
+  it("carries the last direction to a turned axis (its part across it) and starts afresh after a skipped update", () => {
+    const memory = new FoldMemory();
+    const far = { far: 2, share: 0.5 };
+    fold(memory, 1, 10, far);
+    // +x across the axis [0, −1, 0], and a part along it (the direction's length and part along pass through)
+    direct(memory, [1, -1, 0]);
+    // the axis tilted 20° toward +z: +x lies across it still; the direction wanted is 90° from it about the axis
+    const a = rad(20);
+    fold(memory, 2, -10, { ...far, axis: [0, -Math.cos(a), Math.sin(a)] });
+    direct(memory, [0, Math.sin(a), Math.cos(a)]);
+    expect(memory.held).toBe(1);
+    expect(deg(Math.acos(memory.fx))).toBeCloseTo(25, 9);
+    expect(Math.hypot(memory.fx, memory.fy, memory.fz)).toBeCloseTo(1, 12);
+    fold(memory, 4, 10, far);
+    expect(direct(memory, 180)).toBeCloseTo(180, 9);
+    expect(memory.held).toBe(0);
   });
 });
