@@ -49,7 +49,7 @@ const DETACHED: readonly (readonly [string, string])[] = [
   ],
   [
     "detached:mesh",
-    "The mesh the skeleton deforms was disposed: the IK disposed itself. Dispose the IK with the character.",
+    "Every mesh the skeleton deforms was disposed: the IK disposed itself. Dispose the IK with the character.",
   ],
   [
     "detached:unlinked",

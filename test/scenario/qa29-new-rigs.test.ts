@@ -3,8 +3,11 @@
  * cites the sources) as glTF loads them, each with a hand and a foot sent to targets. Before: Tripo v2's numbered
  * head chain gave the head as `tripo::Head_0`, the neck (a head effector or a look turned the neck); SMPL-X's eyes
  * (`left_eye_smplhf`) were not found, so `references.eyes` was empty for LookAtIK. Babylon's SkeletonViewer on an IK'd
- * character draws the pose the IK wrote, not the animation's.
+ * character draws the pose the IK wrote, not the animation's. A character whose meshes all play baked vertex animation
+ * (VAT: Babylon's shader skins from the baked texture, never from the bones) had the IK solve unseen, unwarned; it
+ * is now warned at create.
  */
+import { BakedVertexAnimationManager } from "@babylonjs/core/BakedVertexAnimation/bakedVertexAnimationManager.js";
 import { VertexBuffer } from "@babylonjs/core/Buffers/buffer.js";
 import { SkeletonViewer } from "@babylonjs/core/Debug/skeletonViewer.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
@@ -141,6 +144,29 @@ describe("QA round 29: rigs built from their tools' names", () => {
       expect(nearest(solved)).toBeLessThan(1e-4);
       expect(nearest(animated)).toBeGreaterThan(0.1);
       viewer.dispose();
+    } finally {
+      m.dispose();
+    }
+  });
+
+  it("a character whose every mesh plays baked vertex animation is warned of at create: the IK cannot show", async () => {
+    const m = await loadModel("Mannequin");
+    try {
+      const meshes = m.scene.meshes.filter((x) => x.skeleton === m.skeleton && x.getTotalVertices() > 0);
+      expect(meshes.length).toBeGreaterThan(0);
+      const managers = meshes.map((x) => {
+        x.bakedVertexAnimationManager = new BakedVertexAnimationManager(m.scene);
+        return x.bakedVertexAnimationManager;
+      });
+      const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+      const causes = (): string[] => ik.warningsRaised.map((w) => w.cause);
+      expect(causes()).toContain("setup:baked-vertex-animation");
+      ik.dispose();
+      // one mesh skinned by the bones again: what the IK writes shows there
+      managers[0]!.isEnabled = false;
+      const again = FullBodyBipedIK.create(m.scene, m.skeleton);
+      expect(again.warningsRaised.map((w) => w.cause)).not.toContain("setup:baked-vertex-animation");
+      again.dispose();
     } finally {
       m.dispose();
     }
