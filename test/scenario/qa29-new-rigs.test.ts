@@ -16,10 +16,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import { LookAtIK } from "../../src/babylon/look-at-ik.js";
 import { loadModel } from "../helpers/babylon-scene.js";
-import { type HumanoidNames, RigBuilder, humanoid } from "../helpers/synthetic-rigs.js";
+import { type HumanoidNames, type HumanoidOptions, RigBuilder, humanoid } from "../helpers/synthetic-rigs.js";
 import { report } from "../helpers/modifier-scene.js";
 import { type BuiltRig, RigSpec, buildRig } from "../robustness/rig-builder.js";
-import { smpl, tripoV2 } from "../unit/detect/conventions.js";
+import { characterCreator, daz9, rigifyDeform, smpl, tripoV2, unreal } from "../unit/detect/conventions.js";
 
 const open: BuiltRig[] = [];
 afterEach(() => {
@@ -27,9 +27,13 @@ afterEach(() => {
 });
 
 /** `names` (with `extra` bones after) built as a glTF-like linked rig, 1.78 m tall. */
-function build(names: HumanoidNames, extra: (b: RigBuilder) => void = () => {}): BuiltRig {
+function build(
+  names: HumanoidNames,
+  extra: (b: RigBuilder) => void = () => {},
+  options: HumanoidOptions = {},
+): BuiltRig {
   const b = new RigBuilder();
-  b.bones.push(...humanoid(names));
+  b.bones.push(...humanoid(names, options));
   extra(b);
   const spec = new RigSpec(
     b.bones.map((x) => ({
@@ -76,6 +80,22 @@ describe("QA round 29: rigs built from their tools' names", () => {
     expect(miss.hand).toBeLessThan(1e-4);
     expect(miss.foot).toBeLessThan(1e-4);
     expect(ik.warningsRaised).toEqual([]);
+  });
+
+  it.each([
+    ["UE5 Manny (twist bones as leaves)", unreal(), {}],
+    ["DAZ Genesis 9 (l_upperarm, twist bones beside)", daz9(), {}],
+    ["Character Creator 4 (CC_Base_ prefix)", characterCreator(), {}],
+    ["Rigify deform bones (DEF-upper_arm.L.001 in line)", rigifyDeform(), { inlineTwist: true }],
+  ] as const)("%s: hand and foot reach their targets on the skinned bones", (what, names, options) => {
+    const rig = build(names, () => {}, options);
+    const ik = FullBodyBipedIK.create(rig.scene, rig.skeleton);
+    expect(ik.references.leftHand.name).toBe(names.side("L").hand);
+    expect(ik.references.rightFoot.name).toBe(names.side("R").foot);
+    const miss = reach(rig, ik);
+    report(`${what}: left hand, right foot from their targets (÷ height)`, miss.hand, miss.foot);
+    expect(miss.hand).toBeLessThan(1e-4);
+    expect(miss.foot).toBeLessThan(1e-4);
   });
 
   it("SMPL-X with its jaw: the head is head, the eyes left_eye_smplhf / right_eye_smplhf follow a LookAtIK", () => {
