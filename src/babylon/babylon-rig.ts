@@ -15,7 +15,7 @@ import type { OutputFade } from "./lod/output-fade.js";
 import { AnimatedPoseStore } from "./animated-pose-store.js";
 import { defaultCharacterRoot } from "./character-root.js";
 import { ComponentSpace } from "./component-space.js";
-import { RigAttachment, type RigDetachment } from "./rig-attachment.js";
+import { RigAttachment, RigDetachment } from "./rig-attachment.js";
 import { rigProblemText } from "./rig-problems.js";
 import { rigShape } from "./rig-shape.js";
 import { currentWorldMatrix, matrixEquals, rotationFromMatrix } from "./world-matrix.js";
@@ -65,10 +65,26 @@ export class BabylonRig extends FlatPose implements RestorablePose {
   readonly bones: (Bone | null)[];
   /** TransformNodes by id (null for bone-only skeletons and for id 0). */
   readonly nodes: (TransformNode | null)[];
-  /** The node whose world matrix is component space (glTF: the root bone node's parent), or null for identity. */
-  readonly componentRoot: TransformNode | null;
+  /**
+   * The node whose world matrix is component space (glTF: the root bone node's parent; a bone-only skeleton's mesh,
+   * or another mesh it skins once that one is disposed), or null for identity.
+   */
+  get componentRoot(): TransformNode | null {
+    return this.spaceNode;
+  }
   /** The character root node (orientation), or null. */
-  readonly characterRoot: TransformNode | null;
+  get characterRoot(): TransformNode | null {
+    return this.rootNode;
+  }
+  /**
+   * How many times a bone-only skeleton's mesh was disposed and another mesh the skeleton skins took its place
+   * (component space and, when it was that mesh, the character root moved there; see {@link detachment}).
+   */
+  meshesAdopted = 0;
+  private spaceNode: TransformNode | null;
+  private rootNode: TransformNode | null;
+  /** True when the character root was given (`characterRoot`): it stays whatever mesh is adopted. */
+  private readonly rootGiven: boolean;
   /** Component space in the world, and the conversions (read each frame by `read`). */
   readonly space = new ComponentSpace();
   /**
@@ -116,12 +132,13 @@ export class BabylonRig extends FlatPose implements RestorablePose {
     this.skeleton = skeleton;
     this.bones = shape.bones;
     this.nodes = shape.nodes;
-    this.componentRoot = shape.componentRoot;
+    this.spaceNode = shape.componentRoot;
     this.bones.forEach((b, i) => {
       if (b !== null) this.boneIds.set(b, i);
     });
-    this.characterRoot =
-      options.characterRoot !== undefined ? options.characterRoot : defaultCharacterRoot(skeleton, this.componentRoot);
+    this.rootGiven = options.characterRoot !== undefined;
+    this.rootNode =
+      options.characterRoot !== undefined ? options.characterRoot : defaultCharacterRoot(skeleton, this.spaceNode);
     this.builtParents = this.bones.map((b, i) => {
       if (i === 0) return null;
       const node = this.nodes[i];
@@ -691,9 +708,27 @@ export class BabylonRig extends FlatPose implements RestorablePose {
     this.attachment.dispose();
   }
 
-  /** Why the rig cannot be read or written this frame ({@link RigDetachment}; Attached when it can). */
+  /**
+   * Why the rig cannot be read or written this frame ({@link RigDetachment}; Attached when it can). A bone-only
+   * skeleton whose mesh was disposed while another mesh it skins stays (clothes, armour: Babylon skins each in its
+   * own space) moves to that mesh and stays attached; MeshDisposed once none is left.
+   */
   detachment(): RigDetachment {
-    return this.attachment.state();
+    const state = this.attachment.state();
+    return state === RigDetachment.MeshDisposed && this.adoptMesh() ? this.attachment.state() : state;
+  }
+
+  /** Moves component space (and a default character root that was the disposed mesh) to a mesh the skeleton skins. */
+  private adoptMesh(): boolean {
+    const mesh = this.skeleton.getScene().meshes.find((m) => m.skeleton === this.skeleton && !m.isDisposed());
+    if (mesh === undefined) return false;
+    this.spaceNode = mesh;
+    this.attachment.meshMoved(mesh);
+    const root = this.rootNode;
+    if (!this.rootGiven && (root === null || root.isDisposed()))
+      this.rootNode = defaultCharacterRoot(this.skeleton, mesh);
+    this.meshesAdopted++;
+    return true;
   }
 
   /** World point → component space. */

@@ -49,7 +49,7 @@ const DETACHED: readonly (readonly [string, string])[] = [
   ],
   [
     "detached:mesh",
-    "The mesh the skeleton deforms was disposed: the IK disposed itself. Dispose the IK with the character.",
+    "Every mesh the skeleton deforms was disposed: the IK disposed itself. Dispose the IK with the character.",
   ],
   [
     "detached:unlinked",
@@ -211,6 +211,8 @@ export class FullBodyBipedIK {
   }
   private disposed = false;
   private lastFrame = -1;
+  /** The rig's `meshesAdopted` when `references.root` was last brought in line with it. */
+  private meshesAdopted = 0;
   private readonly warnings: SolverWarning[] = [];
   /** Whether the character is shown: a disabled one is not solved. */
   private readonly visibility: RigVisibility;
@@ -521,6 +523,11 @@ export class FullBodyBipedIK {
    */
   private detached(): boolean {
     const state = this.rig.detachment();
+    // the mesh a bone-only skeleton lived in was disposed and another it skins took its place: so did the root
+    if (this.rig.meshesAdopted !== this.meshesAdopted) {
+      this.meshesAdopted = this.rig.meshesAdopted;
+      this.references.root = this.rig.characterRoot;
+    }
     if (state === RigDetachment.Attached) return false;
     // an IK switched off has nothing to say of bones it would not write anyway
     if (state === RigDetachment.Unlinked && !this.enableFade.active(this)) return true;

@@ -14,7 +14,7 @@ export const RigDetachment = {
   SkeletonRemoved: 1,
   /** A TransformNode the rig reads was disposed, or a Bone of it (`bone.dispose()` takes it out of the skeleton). */
   NodeDisposed: 2,
-  /** The mesh whose space a bone-only skeleton lives in was disposed. */
+  /** The mesh whose space a bone-only skeleton lives in was disposed (and no other mesh skins the skeleton). */
   MeshDisposed: 3,
   /**
    * The bones no longer follow the TransformNodes the rig reads and writes (`bone.linkTransformNode(null)`, as
@@ -74,7 +74,7 @@ export class RigAttachment {
     private readonly scene: Scene,
     private readonly skeleton: Skeleton,
     private readonly nodes: readonly (TransformNode | null)[],
-    private readonly mesh: AbstractMesh | null,
+    private mesh: AbstractMesh | null,
     private readonly linked: { readonly bone: Bone; readonly node: TransformNode } | null = null,
     private readonly bones: readonly (Bone | null)[] = [],
   ) {}
@@ -104,6 +104,11 @@ export class RigAttachment {
     for (const { node, observer } of this.observers) node.onDisposeObservable.remove(observer);
     this.observers.length = 0;
     this.watching = false;
+  }
+
+  /** The mesh a bone-only skeleton lives in is now `mesh` (the one before was disposed). */
+  meshMoved(mesh: AbstractMesh): void {
+    if (this.mesh !== null) this.mesh = mesh;
   }
 
   /** Why the rig cannot be used this frame, or Attached. Allocation-free. */

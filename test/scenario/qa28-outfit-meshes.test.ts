@@ -6,11 +6,16 @@
  * disposed, it took the character for one with every mesh gone and skipped it (UAL walking: the held hand 0.18 h off
  * its target, a bone 0.27 h from the twin's, no warning; the FullBodyBipedIK and the LookAtIK alike). A skeleton
  * without linked nodes is solved in the space of the mesh `create()` is given: the clothes given, the body may go.
+ * QA round 29: created without `{ mesh }`, it was solved in the body's space and disposed itself with the body
+ * (`detached:mesh`) though the clothes still showed the character (RiggedFigure: the held hand left 0.12 of the
+ * figure's size off its target); it now moves to a mesh the skeleton still skins, and detaches once none is left.
  */
 import type { Mesh } from "@babylonjs/core/Meshes/mesh.js";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
+import { LimbIK } from "../../src/babylon/limb-ik.js";
+import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { type LoadedModel, loadModel } from "../helpers/babylon-scene.js";
 import { report } from "../helpers/modifier-scene.js";
 import { worldPos } from "../helpers/scene-probes.js";
@@ -112,5 +117,57 @@ describe("clothes sharing the skeleton, put on and taken off while the IK runs (
     expect(miss / h).toBeLessThan(1e-6);
     expect(warnings).toEqual([]);
     expect(ik.isDisposed).toBe(false);
+  });
+
+  it("plain Bones created without { mesh }: the body disposed, the IK moves to the clothes, detaching with the last", async () => {
+    const m = await loadModel("RiggedFigureBabylon");
+    open.push(m);
+    const body = m.scene.meshes.find((x) => x.skeleton === m.skeleton) as Mesh;
+    // the clothes under a node of their own, moved: Babylon skins them in their space, the IK must solve there
+    const holder = new TransformNode("holder", m.scene);
+    const clothes = body.clone("clothes", holder)!;
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+    expect(ik.references.root).toBe(body);
+    const limb = LimbIK.create(
+      m.scene,
+      ik.references.rightUpperArm,
+      ik.references.rightForearm,
+      ik.references.rightHand,
+    );
+    const warnings: string[] = [];
+    ik.onWarningObservable.add((w) => warnings.push(w.cause));
+    limb.onWarningObservable.add((w) => warnings.push(w.cause));
+    const hand = ik.solver.leftHandEffector;
+    const at = ik.references.leftHand.getAbsolutePosition(body);
+    const h = Vector3.Distance(at, ik.references.leftFoot.getAbsolutePosition(body));
+    m.scene.render();
+    body.dispose();
+    holder.position.set(0.3 * h, 0, 0.2 * h);
+    clothes.computeWorldMatrix(true);
+    const shown = ik.references.leftHand.getAbsolutePosition(clothes);
+    hand.position.copyFrom(shown.add(new Vector3(0.05 * h, 0.1 * h, 0.05 * h)));
+    hand.positionWeight = 1;
+    const right = ik.references.rightHand.getAbsolutePosition(clothes).add(new Vector3(0, 0.1 * h, 0.05 * h));
+    limb.targetPosition.copyFrom(right);
+    for (let f = 0; f < 3; f++) m.scene.render();
+    m.skeleton.computeAbsoluteMatrices(true);
+    const miss = Vector3.Distance(ik.references.leftHand.getAbsolutePosition(clothes), hand.position) / h;
+    const limbMiss = Vector3.Distance(ik.references.rightHand.getAbsolutePosition(clothes), right) / h;
+    report("plain Bones, default mesh disposed, clothes moved: the hand from its target (÷ hand-foot span)", miss);
+    report("the LimbIK's hand from its target, on the same skeleton (÷ hand-foot span)", limbMiss);
+    expect(ik.isDisposed).toBe(false);
+    expect(limb.isDisposed).toBe(false);
+    expect(warnings).toEqual([]);
+    expect(miss).toBeLessThan(1e-6);
+    expect(limbMiss).toBeLessThan(1e-4);
+    // the body was the character's root: the clothes are now
+    expect(ik.references.root).toBe(clothes);
+    // no mesh left to live in: detached for good, as before
+    clothes.dispose();
+    m.scene.render();
+    m.scene.render();
+    expect(warnings).toContain("detached:mesh");
+    expect(ik.isDisposed).toBe(true);
+    expect(limb.isDisposed).toBe(true);
   });
 });

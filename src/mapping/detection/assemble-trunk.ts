@@ -80,7 +80,7 @@ export function assembleTrunk(ctx: DetectorContext, refs: DetectedBipedReference
     .filter((h) => rig.isAncestor(branch, h) && outsideArms(h))
     .sort(ctx.byDepth);
   if (heads.length > 0) {
-    refs.head = heads[0]!;
+    refs.head = numberedHeadsTop(ctx, heads[0]!);
   } else {
     refs.head = headByShape(ctx, refs.pelvis, branch, outsideArms);
     if (refs.head >= 0) {
@@ -107,6 +107,28 @@ export function assembleTrunk(ctx: DetectorContext, refs: DetectedBipedReference
       eyes.filter((e) => ctx.info[e]!.side === side).slice(0, side === null ? 2 : 1);
     refs.eyes = [...first("left"), ...first("right")];
     if (refs.eyes.length === 0) refs.eyes = first(null);
+  }
+}
+
+/**
+ * The last of a run of head bones numbered in line below `head` (Tripo's `tripo::Head_0` → `Head_1`: the bones below
+ * the last are the neck), or `head` itself. Only a numbered name continues a numbered one: `head` → `head.001`, a
+ * bone extruded from the head in Blender, stays the head's child.
+ */
+function numberedHeadsTop(ctx: DetectorContext, head: number): number {
+  const rig = ctx.rig;
+  const numbered = (b: number): RegExpExecArray | null => /^(.*?)(\d+)$/.exec(rig.name(b));
+  for (let cur = head; ; ) {
+    const at = numbered(cur);
+    const next =
+      at === null
+        ? undefined
+        : rig.children[cur]!.find((k) => {
+            const n = numbered(k);
+            return n !== null && n[1] === at[1] && Number(n[2]) > Number(at[2]) && ctx.info[k]!.role === "head";
+          });
+    if (next === undefined) return cur;
+    cur = next;
   }
 }
 

@@ -125,9 +125,10 @@ export const EXCLUDED_WORDS: ReadonlySet<string> = new Set([
 
 /**
  * Words some tools append after a bone's role word, dropped before the role is read: DAZ Genesis 3–8's deforming
- * `lShldrBend` (beside `lShldrTwist`), Auto-Rig Pro's `thigh_stretch.l`, mGear's joints (`arm_L0_upperarm_jnt`).
+ * `lShldrBend` (beside `lShldrTwist`), Auto-Rig Pro's `thigh_stretch.l`, mGear's joints (`arm_L0_upperarm_jnt`),
+ * SMPL-X's eyes (`left_eye_smplhf`: the joints SMPL-H and the face model add, smplx's JOINT_NAMES).
  */
-export const DROPPED_SUFFIXES: readonly string[] = ["bend", "stretch", "jnt"];
+export const DROPPED_SUFFIXES: readonly string[] = ["bend", "stretch", "jnt", "smplhf"];
 
 /**
  * First words that mark the deforming copy of a bone where a rig holds two (Rigify's `DEF-upper_arm.L` beside the

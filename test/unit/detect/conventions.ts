@@ -802,8 +802,9 @@ export function advancedSkeleton(): HumanoidNames {
 /**
  * SMPL's joints (`L_Hip` → `L_Knee` → `L_Ankle` → `L_Foot`, `L_Collar` → `L_Shoulder` → `L_Elbow` → `L_Wrist` →
  * `L_Hand`) or SMPL-X's (`left_hip`, `left_collar`, …): the thigh named for the hip joint, the upper arm for the
- * shoulder. Names: SMPL_JOINT_NAMES / SMPLX_JOINT_NAMES in zhuoyue725/torch-mesh-isect utils/SMPLX2SMPL.py; the
- * hierarchy is SMPL's kinematic tree.
+ * shoulder; SMPL-X's eyes `left_eye_smplhf` on the head (beside its `jaw`). Names: SMPL_JOINT_NAMES /
+ * SMPLX_JOINT_NAMES in zhuoyue725/torch-mesh-isect utils/SMPLX2SMPL.py (smplx's JOINT_NAMES[:55]); the hierarchy is
+ * SMPL's kinematic tree.
  */
 export function smpl(x: boolean): HumanoidNames {
   const c = (name: string): string => (x ? name.toLowerCase() : name);
@@ -825,6 +826,7 @@ export function smpl(x: boolean): HumanoidNames {
         calf: n("Knee"),
         foot: n("Ankle"),
         toe: n("Foot"),
+        eye: x ? `${s === "L" ? "left" : "right"}_eye_smplhf` : undefined,
       };
     },
   };
@@ -906,6 +908,40 @@ export function mGear(): HumanoidNames {
         calf: n("leg", "calf"),
         foot: n("leg", "foot"),
         toe: n("foot", "ball"),
+      };
+    },
+  };
+}
+
+/**
+ * Tripo's v2.x auto-rig: `tripo::Root`, `tripo::Spine_0` … , `tripo::Head_0` (the neck) → `tripo::Head_1` (the head),
+ * and limbs named only by a row, a side and a depth, `tripo::<row>_<Left|Right>_Limb_<n>`: a leg `Limb_0` … `Limb_3`
+ * (thigh, calf, foot, toe), an arm whose `Limb_2` is the hand. Which row holds the legs varies between rigs (row 0 the
+ * legs in one, the arms in another), so nothing in the names tells an arm from a leg. Sources: public Tripo clients'
+ * validators ("v2.x rigs use tripo::<row>_<side>_Limb_<n> chains", `^tripo::0_(Left|Right)_Limb_[0-3]$` "four-bone
+ * leg chains"), a three.js skeleton profile "hero-v5r-tripo-v25" (neck `tripo::Head_0`, head `tripo::Head_1`, legs
+ * `Limb_0` … `Limb_3` thigh to toe) and a character sheet naming the right hand `tripo::0_Right_Limb_2`; the canine
+ * profile there hangs the rear legs from `tripo::Root`, as this does (`{ thighsFrom: "spine" }`: from `Spine_0`).
+ */
+export function tripoV2(legRow: 0 | 1): HumanoidNames {
+  const armRow = 1 - legRow;
+  return {
+    pelvis: "tripo::Root",
+    spine: [0, 1, 2, 3].map((i) => `tripo::Spine_${i}`),
+    neck: ["tripo::Head_0"],
+    head: "tripo::Head_1",
+    side: (s) => {
+      const arm = (i: number): string => `tripo::${armRow}_${word(s)}_Limb_${i}`;
+      const leg = (i: number): string => `tripo::${legRow}_${word(s)}_Limb_${i}`;
+      return {
+        upperArm: arm(0),
+        forearm: arm(1),
+        hand: arm(2),
+        handEnd: arm(3),
+        thigh: leg(0),
+        calf: leg(1),
+        foot: leg(2),
+        toe: leg(3),
       };
     },
   };

@@ -42,6 +42,7 @@ import {
   qualisys,
   robloxR15,
   smpl,
+  tripoV2,
   humanIK,
   kayKit,
   lowercase,
@@ -394,6 +395,50 @@ describe("naming conventions", () => {
     expect(detectedNames(b.bones, result)).toEqual(expectedNames(names));
     expect(result.method).toBe("names");
     expect(result.warnings).toEqual([]);
+  });
+
+  it("SMPL-X: the eyes left_eye_smplhf / right_eye_smplhf are the eyes, the jaw beside them is not the head", () => {
+    const names = smpl(true);
+    const b = new RigBuilder();
+    b.bones.push(...humanoid(names));
+    // SMPL-X's jaw hangs from the head beside the eyes (its kinematic tree)
+    b.add("jaw", "head", [0, 1.58, 0.06]);
+    const result = detectBipedReferences(b.bones);
+    expect(result.problems).toEqual([]);
+    expect(detectedNames(b.bones, result)).toEqual(expectedNames(names));
+    expect(detectedNames(b.bones, result).eyes).toEqual(["left_eye_smplhf", "right_eye_smplhf"]);
+    expect(parseBoneName("left_eye_smplhf")).toMatchObject({ side: "left", role: "eye" });
+  });
+
+  it.each([
+    [0, "pelvis"],
+    [1, "pelvis"],
+    [0, "spine"],
+    [1, "spine"],
+  ] as const)(
+    "Tripo v2 (legs in limb row %s, thighs on the %s): limbs by shape, the head tripo::Head_1 above the neck Head_0",
+    (row, thighsFrom) => {
+      const names = tripoV2(row);
+      const options = { thighsFrom };
+      const bones = humanoid(names, options);
+      const result = detectBipedReferences(bones);
+      expect(result.problems).toEqual([]);
+      const expected = expectedNames(names, options);
+      // the thighs on Spine_0 make it the pelvis, the spine above it
+      if (thighsFrom === "spine") Object.assign(expected, { pelvis: names.spine[0], spine: names.spine.slice(1) });
+      expect(detectedNames(bones, result)).toEqual(expected);
+      expect(result.method).toBe("topology");
+      expect(result.warnings).toEqual([]);
+    },
+  );
+
+  it("a head bone numbered in line is followed only from a numbered head: head → head.001 keeps head", () => {
+    const names = mixamo("");
+    const b = new RigBuilder();
+    b.bones.push(...humanoid({ ...names, head: "head" }));
+    b.add("head.001", "head", [0, 1.75, 0.01]);
+    const result = detectBipedReferences(b.bones);
+    expect(detectedNames(b.bones, result).head).toBe("head");
   });
 
   it("Roblox R6 (one bone per limb: Left Arm, Left Leg) is refused, naming the one-bone limbs", () => {
