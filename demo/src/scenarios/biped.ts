@@ -20,7 +20,6 @@ import { checkbox, propSlider, section } from "../controls";
 import { detachFullBodyIK } from "../dispose-character";
 import { framePoints } from "../frame-box";
 import { outline, visibleHeight } from "../framing";
-import { timeSolves } from "../ik-time";
 import type { Ctx, Json, Scenario, ScenarioRun } from "../kit";
 import { armLength, arr, bonePos, boneRotation, frameCamera, playClip } from "../kit";
 import { type Palm, measurePalm, openFingers, palmNow, palmOnBall } from "../props/palm";
@@ -71,7 +70,6 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   const s = biped.solvers;
   // the panel's IK switch fades every part (BipedIK's `enabled` sets them all, at once)
   ctx.components.push(...biped.parts);
-  const untime = timeSolves(scene, IKUpdateOrder.Biped, ctx.ikTimes);
   playClip(c, "Idle_Loop") ?? playClip(c, "idle");
 
   // the palms, measured in the spawn pose (the arms hang), and the head's forward in its own frame
@@ -275,7 +273,6 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       el.append(sec);
     },
     dispose: () => {
-      untime();
       SceneUpdater.for(scene).remove(wrap);
       biped.dispose();
     },
