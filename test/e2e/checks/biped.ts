@@ -70,7 +70,9 @@ export async function checkBiped({ checks, hook, waitFor, page, lines, wait }: C
   lines.push(
     `look ball over its sway: ${Number.isFinite(clearance) ? `${clearance.toFixed(0)} px below the overlay` : "never under the overlay's columns"}`,
   );
-  expect(clearance, "the look ball clear of the stats overlay").toBeGreaterThan(0);
+  // a visible gap, 4 % of the view's height (before: 12 px on UAL, 7 px on Xbot at 960×600, under it at 1280×800)
+  const gap = 0.04 * (await hook<number>("window.innerHeight"));
+  expect(clearance, "the look ball clear of the stats overlay").toBeGreaterThan(gap);
   // the user drags the left ball up and outward: the sway stops, the palm follows the ball (scene time held
   // from the ball's place on screen to the release: the sway would take it from under the cursor)
   await hook("h.hold(() => true)");
