@@ -13,7 +13,7 @@ import { lightFront } from "./key-light";
 let spawned = 0;
 
 /** Instantiates the loaded model at `position`, attaches the IK and starts a procedural idle. */
-export function spawnCharacter(ctx: Ctx, position: Vector3, ikTimes: { acc: number }): Character {
+export function spawnCharacter(ctx: Ctx, position: Vector3): Character {
   const k = spawned++;
   const entries = ctx.container.instantiateModelsToScene((n) => `${n}#${k}`, false, { doNotInstantiate: true });
   for (const g of entries.animationGroups) g.stop();
@@ -82,9 +82,6 @@ export function spawnCharacter(ctx: Ctx, position: Vector3, ikTimes: { acc: numb
     }
   }
   const ik = FullBodyBipedIK.create(ctx.scene, skeleton);
-  let t0 = 0;
-  ik.solver.onPreUpdateObservable.add(() => (t0 = performance.now()));
-  ik.solver.onPostUpdateObservable.add(() => (ikTimes.acc += performance.now() - t0));
   // world matrices, parents first (no render: a crowd spawns a hundred of these)
   update(root);
   const r = ik.references;

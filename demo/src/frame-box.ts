@@ -4,7 +4,7 @@
  */
 import type { ArcRotateCamera } from "@babylonjs/core/Cameras/arcRotateCamera";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector";
-import { applyShift, panelFraction, pinShift } from "./view-shift";
+import { applyShift, overlayCorner, panelFraction, pinShift } from "./view-shift";
 
 /**
  * Sets the camera's radius and screen offset (its alpha, beta and target kept) so that the box `lo`–`hi`
@@ -37,6 +37,8 @@ export function framePoints(
 ): void {
   // the free part of the view in normalised device coordinates (x in −1…1 from left to right)
   const x0 = -1 + 2 * left;
+  // a point under the stats overlay's columns counts as that much higher: it stays below the overlay
+  const overlay = overlayCorner();
   const width = (1 - x0) * (1 - margin);
   const height = 2 * (1 - margin);
   // the shift is a view-space one, at the target's depth: a point at depth w moves radius / w times as much on
@@ -52,6 +54,7 @@ export function framePoints(
     for (const p of points) {
       const s = Vector3.TransformCoordinates(p, vp);
       const w = p.x * m[3]! + p.y * m[7]! + p.z * m[11]! + m[15]!;
+      if (s.x > overlay.x) s.y += overlay.band;
       if (s.x < e[0]!) [e[0], e[1]] = [s.x, w];
       if (s.x > e[2]!) [e[2], e[3]] = [s.x, w];
       if (s.y < e[4]!) [e[4], e[5]] = [s.y, w];

@@ -1,25 +1,26 @@
 /**
- * The overlay's IK milliseconds for components without FullBodyBipedIK's solve observers (BipedIK's parts): two
- * markers in the scene's solve order, just before and just after the components of one `updateOrder`.
+ * The overlay's IK milliseconds: every IK component of the scene, whatever its kind (a FullBodyBipedIK, BipedIK's
+ * parts, the chains, grounders, look-ats and twist relaxers of the family), timed by two markers that bracket the
+ * scene's whole solve pass: one before the first component of any order, one after the last.
  */
 import type { Scene } from "@babylonjs/core/scene";
 import { type SceneUpdatable, SceneUpdater } from "../../src/babylon/scene-updater";
 
 /**
- * Adds the time the components solving at `updateOrder` take each frame to `times.acc`; returns the remover.
- * Orders between two integers: the components' own order stays theirs.
+ * Adds the time the scene's IK components take to solve each frame to `times.acc`; returns the remover. The
+ * markers' orders are ±Infinity: a component added later, of any order, still solves between them.
  */
-export function timeSolves(scene: Scene, updateOrder: number, times: { acc: number }): () => void {
+export function timeEverySolve(scene: Scene, times: { acc: number }): () => void {
   let t0 = 0;
   const start: SceneUpdatable = {
-    updateOrder: updateOrder - 0.5,
+    updateOrder: -Infinity,
     _beforeAnimations: () => {},
     _beforeRender: () => {
       t0 = performance.now();
     },
   };
   const end: SceneUpdatable = {
-    updateOrder: updateOrder + 0.5,
+    updateOrder: Infinity,
     _beforeAnimations: () => {},
     _beforeRender: () => {
       times.acc += performance.now() - t0;

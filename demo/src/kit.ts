@@ -117,8 +117,6 @@ export interface Ctx {
   characters: Character[];
   paused(): boolean;
   spawn(position: Vector3): Character;
-  /** The IK's milliseconds this frame, summed as the solvers run (the overlay's "IK ms/frame"). */
-  ikTimes: { acc: number };
   /**
    * Everything the panel's "IK on/off" switches: each character's FullBodyBipedIK (added by `spawn`) and any
    * other IK component a scenario creates (AimIK, LookAtIK, CCDIK, the head effector, the grounder, Recoil, …):

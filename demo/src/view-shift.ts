@@ -27,9 +27,35 @@ export function panelFraction(): number {
   return Math.min(0.4, (panel.offsetLeft + panel.offsetWidth) / width);
 }
 
+/**
+ * The stats overlay's size once it runs (CSS px): four lines (FPS, IK time, the count, the IK) 12 px × 1.3 high
+ * and "IK 0.30 ms/frame" wide, with its padding; before its first update it shows "FPS –" alone.
+ */
+const OVERLAY = { width: 140, height: 4 * 15.6 + 10 };
+
+/**
+ * The top right corner the stats overlay covers, in normalised device coordinates: its left edge `x` and the
+ * `band` it takes down from the top (2 is the view's height); none without the overlay or the canvas.
+ */
+export function overlayCorner(): { x: number; band: number } {
+  const stats = document.getElementById("stats");
+  const canvas = document.getElementById("canvas");
+  const [w, h] = [canvas?.clientWidth ?? 0, canvas?.clientHeight ?? 0];
+  if (stats === null || canvas === null || w <= 0 || h <= 0) return { x: 1, band: 0 };
+  // its size as it will be, whatever it shows yet (it keeps its top right corner)
+  const bottom = stats.offsetTop + Math.max(stats.offsetHeight, OVERLAY.height);
+  const left = stats.offsetLeft + stats.offsetWidth - Math.max(stats.offsetWidth, OVERLAY.width);
+  return { x: -1 + (2 * left) / w, band: (2 * bottom) / h };
+}
+
 /** The camera's target drawn at `x`, `y` (normalised device coordinates) instead of the free part's middle. */
 export function pinShift(camera: ArcRotateCamera, x: number, y: number): void {
   pinned.set(camera, { x, y });
+}
+
+/** The camera's target back in the free part's middle (a camera that follows something after its framing). */
+export function unpinShift(camera: ArcRotateCamera): void {
+  pinned.delete(camera);
 }
 
 /** The view-space shift that draws the target at `x`, `y` (normalised device coordinates) at the current radius. */

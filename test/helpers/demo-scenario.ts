@@ -94,11 +94,10 @@ export async function openScenario(
     iks: [],
     characters: [],
     components: [],
-    ikTimes: { acc: 0 },
     paused: () => false,
   } as unknown as Ctx;
   ctx.spawn = (p: Vector3) => {
-    const c = spawnCharacter(ctx, p, { acc: 0 });
+    const c = spawnCharacter(ctx, p);
     if (!idle) {
       // back to the pose it was spawned in, and still
       c.idle?.reset();

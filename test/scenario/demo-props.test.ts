@@ -36,7 +36,7 @@ describe("the demo's props on the Mannequin (a chibi)", () => {
     m = await loadModel("Mannequin");
     const fields = { scene: m.scene, container: m.container, shadows: noShadows, iks: [], characters: [] };
     ctx = { ...fields, components: [], paused: () => false } as unknown as Ctx;
-    c = spawnCharacter(ctx, Vector3.Zero(), { acc: 0 });
+    c = spawnCharacter(ctx, Vector3.Zero());
   });
   afterAll(() => m.dispose());
 

@@ -20,7 +20,6 @@ import { checkbox, propSlider, section } from "../controls";
 import { detachFullBodyIK } from "../dispose-character";
 import { framePoints } from "../frame-box";
 import { outline, visibleHeight } from "../framing";
-import { timeSolves } from "../ik-time";
 import type { Ctx, Json, Scenario, ScenarioRun } from "../kit";
 import { armLength, arr, bonePos, boneRotation, frameCamera, playClip } from "../kit";
 import { type Palm, measurePalm, openFingers, palmNow, palmOnBall } from "../props/palm";
@@ -34,6 +33,8 @@ const RECORD_FRAME = 30;
 const FROM_ABOVE = 0.7;
 /** How far the fingers open from the clip's pose toward the rest pose's straight ones, the hands' weight at 1. */
 const OPEN = 0.85;
+/** The look ball's diameter, in the character's height. */
+const LOOK_BALL = 0.07;
 /** The look ball's sway to either side of the face, in the character's height. */
 const SWAY = 0.35;
 
@@ -71,7 +72,6 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   const s = biped.solvers;
   // the panel's IK switch fades every part (BipedIK's `enabled` sets them all, at once)
   ctx.components.push(...biped.parts);
-  const untime = timeSolves(scene, IKUpdateOrder.Biped, ctx.ikTimes);
   playClip(c, "Idle_Loop") ?? playClip(c, "idle");
 
   // the palms, measured in the spawn pose (the arms hang), and the head's forward in its own frame
@@ -104,7 +104,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   const face = bonePos(head);
   // a little above the face: seen from the camera's height it would otherwise sway across the hand balls
   const lookHome = face.add(forward.scale(0.75 * h)).addInPlaceFromFloats(0, 0.12 * h, 0);
-  const lookBall = dragBall(ctx, "look ball", 0.07 * h, new Color3(1, 0.55, 0.1), stopSway);
+  const lookBall = dragBall(ctx, "look ball", LOOK_BALL * h, new Color3(1, 0.55, 0.1), stopSway);
   const place = () => {
     handBalls.forEach((b, i) => b.position.copyFrom(homes[i]!));
     lookBall.position.copyFrom(lookHome);
@@ -275,7 +275,6 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       el.append(sec);
     },
     dispose: () => {
-      untime();
       SceneUpdater.for(scene).remove(wrap);
       biped.dispose();
     },
@@ -283,7 +282,11 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   // in front, a little to the side: the whole character, every ball and the look ball's sway in view
   const H = visibleHeight(c);
   frameCamera(ctx, c, new Vector3(0, 0.5 * H, 0).add(forward.scale(0.2 * h)), 1.9 * H, 0.45, 1);
-  const reach = [right.scale(SWAY * h), right.scale(-SWAY * h)].map((x) => lookHome.add(x));
+  // the look ball's sway whole, its top and bottom too (under the stats overlay, its centre alone left it half hidden)
+  const lookRadius = new Vector3(0, 0.5 * LOOK_BALL * h, 0);
+  const reach = [right.scale(SWAY * h), right.scale(-SWAY * h)]
+    .map((x) => lookHome.add(x))
+    .flatMap((p) => [p.add(lookRadius), p.subtract(lookRadius)]);
   framePoints(ctx.camera, [...outline(c), ...homes.flatMap((p) => [p.add(new Vector3(0, radius, 0)), p]), ...reach]);
   return run;
 }

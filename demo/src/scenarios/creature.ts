@@ -19,6 +19,9 @@ import { choice, slider } from "../controls";
 import { CourseWalker } from "../course-walker";
 import { CreatureGait } from "../creature-gait";
 import { FollowCamera } from "../follow-camera";
+import { framePoints } from "../frame-box";
+import { outline } from "../framing";
+import { unpinShift } from "../view-shift";
 import type { Ctx, IKSwitch, Json, Scenario, ScenarioRun } from "../kit";
 import { arr, bonePos, flatAround, frameCamera, playClip, surfaceAt } from "../kit";
 import { LoopPath } from "../locomotion";
@@ -29,6 +32,8 @@ import { buildCreature } from "../props/creature";
 const SOLVERS = ["CCDIK", "FABRIK"] as const;
 /** Seconds a gait cycle takes. */
 const PERIOD = 0.7;
+/** The steepest the character looks down at the creature (radians below the horizontal). */
+const GAZE_DOWN = (30 * Math.PI) / 180;
 /** The grounder's settings as the scenario builds them (lengths × h). */
 const BUILT = { weight: 1, rootRotationWeight: 1, maxStep: 0.12 };
 
@@ -119,7 +124,17 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   // the creature walks near its feet: a light spine keeps it from bowing to it
   look.solver.bodyWeight = 0.1;
   look.solver.headWeight = 0.8;
-  look.target = creature.body.getTransformNode();
+  // the gaze follows the creature, no steeper than GAZE_DOWN below the head: aimed at the creature at its feet,
+  // the head bowed to the chest and the spine hunched (the Mannequin's big head folded over)
+  const gaze = new TransformNode("gaze", scene);
+  const head = r.head ?? r.spine[r.spine.length - 1]!;
+  const aimGaze = () => {
+    const from = bonePos(head);
+    const to = bonePos(creature.body);
+    const run = Math.hypot(to.x - from.x, to.z - from.z);
+    gaze.position.set(to.x, Math.max(to.y, from.y - run * Math.tan(GAZE_DOWN)), to.z);
+  };
+  look.target = gaze;
   ctx.components.push(look);
 
   // checks: each tip while it stands (its stance well begun), over the surface under it where that is flat
@@ -182,6 +197,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       const ahead = 0.3 * h;
       lookAt.copyFrom(walkerNode.position).addInPlaceFromFloats(walker.dir.x * ahead, bodyLook, walker.dir.z * ahead);
       camera.update(dt, walker.dir, lookAt);
+      aimGaze();
     },
     after: () => {
       settled++;
@@ -293,11 +309,20 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     },
   };
   walker.place(u, 0, true);
+  aimGaze();
   const camera = new FollowCamera(ctx.camera, walker.dir);
   // it opens on the creature and the character (a phone's narrow view holds both), then follows the creature
   const between = Vector3.Lerp(walkerNode.position, c.root.getAbsolutePosition(), 0.5);
   frameCamera(ctx, c, between.addInPlaceFromFloats(0, bodyLook, 0), 2.3 * h, 1, 0.35);
   ctx.camera.beta = 0.95;
+  // as far as both need, the character's meshes whole (at 2.3 h a chibi's head came up to the camera, cut off
+  // and looming over the creature); the target then back in the free part's middle, for the follow
+  const creatureBox = creature.meshes.flatMap((m) => {
+    m.computeWorldMatrix(true);
+    return m.getBoundingInfo().boundingBox.vectorsWorld.map((v) => v.clone());
+  });
+  framePoints(ctx.camera, [...outline(c), ...creatureBox]);
+  unpinShift(ctx.camera);
   return run;
 }
 

@@ -16,7 +16,8 @@ import { FullBodyBipedEffector } from "../../../src/solver/biped-bones";
 import { curl, makeGrip } from "../props/grip";
 import { stopGripAtWall } from "../props/grip-stop";
 import { fistOf, liftOverBoard } from "../props/edge-lift";
-import { visibleHeight } from "../framing";
+import { framePoints } from "../frame-box";
+import { headBall, hiddenByHead, outline, visibleHeight } from "../framing";
 import { makeTable } from "../props/table";
 import type { Ctx, Json, Scenario, ScenarioRun } from "../kit";
 import { arr, bonePos, frameCamera, playClip, worldPos } from "../kit";
@@ -256,11 +257,19 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       system.dispose();
     },
   };
-  // from the front, on the side of the reaching hand: the hand, the cup and the lean all in view
-  // (framed from the meshes' top too: a chibi's head is far above its head bone)
+  // from the front, on the side of the reaching hand: the hand, the cup and the lean all in view, framed from the
+  // body (meshes' top included: a chibi's head is far above its head bone), the table and the cup lifted; lower
+  // where a chibi's head, overhanging the table, hid the cup in the hand
   const tall = visibleHeight(c);
-  frameCamera(ctx, c, new Vector3(0, 0.5 * tall, 0).add(forward.scale(0.2 * h)), 2.7 * tall, -0.8, 1);
-  ctx.camera.beta = 1.2;
+  const board = table.meshes[0]!.getBoundingInfo().boundingBox.vectorsWorld.map((v) => v.clone());
+  const cupAt = [worldPos(cup), worldPos(target), worldPos(target).addInPlaceFromFloats(0, lift + cupHeight, 0)];
+  const ball = headBall(c);
+  for (const beta of [1.2, 1.3, 1.4]) {
+    frameCamera(ctx, c, new Vector3(0, 0.5 * tall, 0).add(forward.scale(0.2 * h)), 2.7 * tall, -0.8, 1);
+    ctx.camera.beta = beta;
+    framePoints(ctx.camera, [...outline(c), ...board, ...cupAt]);
+    if (!cupAt.some((p) => hiddenByHead(ctx.camera, ball, p))) break;
+  }
   return run;
 }
 

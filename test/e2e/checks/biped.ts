@@ -53,6 +53,26 @@ export async function checkBiped({ checks, hook, waitFor, page, lines, wait }: C
     const f0 = await hook<number>("h.frames");
     await waitFor(`h.frames > ${f0 + n}`, wait);
   };
+  // the look ball over a period of its sway (9 s) clear of the stats overlay at the top right: the framing
+  // took its centre alone, and the overlay's first line only, so on Xbot its top passed 16 px under the overlay
+  const overlay = await hook<{ left: number; bottom: number }>(
+    "(() => { const r = document.getElementById('stats').getBoundingClientRect(); return { left: r.left, bottom: r.bottom }; })()",
+  );
+  let clearance = Infinity;
+  for (let k = 0; k < 12; k++) {
+    await frames(45);
+    const [x, y, top] = await hook<[number, number, number]>(
+      "(() => { const l = h.world().look; const c = h.project(l); return [c[0], c[1], h.project([l[0], l[1] + 0.035 * h.height, l[2]])[1]]; })()",
+    );
+    // the ball's screen radius from its top; under the overlay's columns, how far below its bottom
+    if (x + (y - top) > overlay.left) clearance = Math.min(clearance, top - overlay.bottom);
+  }
+  lines.push(
+    `look ball over its sway: ${Number.isFinite(clearance) ? `${clearance.toFixed(0)} px below the overlay` : "never under the overlay's columns"}`,
+  );
+  // a visible gap, 4 % of the view's height (before: 12 px on UAL, 7 px on Xbot at 960×600, under it at 1280×800)
+  const gap = 0.04 * (await hook<number>("window.innerHeight"));
+  expect(clearance, "the look ball clear of the stats overlay").toBeGreaterThan(gap);
   // the user drags the left ball up and outward: the sway stops, the palm follows the ball (scene time held
   // from the ball's place on screen to the release: the sway would take it from under the cursor)
   await hook("h.hold(() => true)");
