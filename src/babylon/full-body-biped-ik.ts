@@ -605,10 +605,11 @@ export class FullBodyBipedIK {
 
   /**
    * @internal Whether the character is shown (see RigVisibility), for the level of detail; `rootOnly`: its
-   * root node alone is tested (what an Off character of a crowd can afford each frame).
+   * root node and the meshes known outside it alone are tested (what an Off character of a crowd can afford each
+   * frame).
    */
   _shown(rootOnly: boolean): boolean {
-    return rootOnly ? this.visibility.rootEnabled() : this.visibility.shown();
+    return rootOnly ? this.visibility.rootShown() : this.visibility.shown();
   }
 
   /**

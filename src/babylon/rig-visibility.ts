@@ -6,17 +6,20 @@ import type { BabylonRig } from "./babylon-rig.js";
 /**
  * Whether a character is shown, for the IK components to skip one that is not (nothing of it is rendered):
  * its root node disabled (`setEnabled(false)` on it or on any node above it: Babylon's `isEnabled()` checks
- * the ancestors, from a flag it keeps when an ancestor changes, so the test is O(1)), or every mesh it has
- * disabled or disposed (the meshes with vertices the skeleton skins or under the root, such as a prop on a hand; a
- * character that never had any is judged by its root alone, and looked for again while the scene's meshes change: a
- * container's meshes added after create). The meshes are looked for again once when every one known goes off (an
- * outfit skinned by the skeleton, or a prop parented under the root, since the last look), and after that whenever
- * a mesh is added to the scene. On hiding,
- * the rig's output is taken off once, so the bones show the animation alone until the character is back.
+ * the ancestors, from a flag it keeps when an ancestor changes, so the test is O(1)) with no mesh outside it drawing
+ * the character (an instance of its skinned mesh, `createInstance`, shares the skeleton and draws on), or every
+ * mesh it has disabled or disposed (the meshes with vertices the skeleton skins or under the root, such as a prop on
+ * a hand; a character that never had any is judged by its root alone, and looked for again while the scene's meshes
+ * change: a container's meshes added after create). The meshes are looked for again once when every one known goes
+ * off (an outfit skinned by the skeleton, or a prop parented under the root, since the last look), and after that
+ * whenever a mesh is added to the scene. On hiding, the rig's output is taken off once, so the bones show the
+ * animation alone until the character is back.
  */
 export class RigVisibility {
   /** The meshes that show the character (found when built, and again when the scene's count changed). */
   private readonly meshes: AbstractMesh[] = [];
+  /** Those of {@link meshes} outside the root's hierarchy: they draw on while the root is disabled. */
+  private readonly outside: AbstractMesh[] = [];
   /** `scene.meshes.length` when {@link meshes} was gathered. */
   private meshCount = -1;
   /**
@@ -52,15 +55,23 @@ export class RigVisibility {
     return true;
   }
 
-  /** True when the root node is enabled (on it and above it), or there is none. */
-  rootEnabled(): boolean {
+  /**
+   * True when the root node is enabled (on it and above it), or there is none, or a mesh known outside its hierarchy
+   * is enabled: the cheap test, without looking for meshes added since.
+   */
+  rootShown(): boolean {
     const root = this.rig.characterRoot;
-    return root === null || root.isEnabled();
+    return root === null || root.isEnabled() || this.outsideEnabled();
   }
 
   /** True when the root node is enabled and a mesh that draws is (or none draws). Allocation-free, no side effect. */
   shown(): boolean {
-    if (!this.rootEnabled()) return false;
+    const root = this.rig.characterRoot;
+    if (root !== null && !root.isEnabled()) {
+      // Babylon still draws an enabled instance of the root's skinned mesh placed elsewhere, with this skeleton
+      if (this.meshAdded()) this.gather();
+      return this.outsideEnabled();
+    }
     // none known yet (created before its container's addAllToScene): look again when the scene's meshes change
     if (this.meshes.length === 0 && this.meshAdded()) this.gather();
     if (this.anyMeshEnabled()) {
@@ -112,19 +123,32 @@ export class RigVisibility {
     return !this.hadMeshes;
   }
 
-  /** The meshes the skeleton skins and the meshes under the character root. */
+  /** True when a mesh known outside the root's hierarchy is enabled (none: false). */
+  private outsideEnabled(): boolean {
+    const outside = this.outside;
+    for (let i = 0; i < outside.length; i++) {
+      const m = outside[i]!;
+      if (!m.isDisposed() && m.isEnabled()) return true;
+    }
+    return false;
+  }
+
+  /** The meshes the skeleton skins (instances of them too) and the meshes under the character root. */
   private gather(): void {
     const all = this.skeleton.getScene().meshes;
     const root: Node | null = this.rig.characterRoot;
     this.meshCount = all.length;
     this.lastMesh = all[all.length - 1];
     this.meshes.length = 0;
+    this.outside.length = 0;
     for (const m of all) {
       // an empty mesh (glTF's __root__, a bare skinned mesh built in code) draws nothing either way; only the
       // ones that draw are kept, so a frame's test reads as few Babylon objects as it can (a crowd has 1,000)
       if (!(m.getTotalVertices() > 0)) continue;
-      if (m.skeleton === this.skeleton || (root !== null && (m === root || m.isDescendantOf(root)))) {
+      const under = root !== null && (m === root || m.isDescendantOf(root));
+      if (m.skeleton === this.skeleton || under) {
         this.meshes.push(m);
+        if (root !== null && !under) this.outside.push(m);
       }
     }
     if (this.meshes.length > 0) this.hadMeshes = true;
