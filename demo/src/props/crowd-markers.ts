@@ -5,7 +5,7 @@
  */
 import { StandardMaterial } from "@babylonjs/core/Materials/standardMaterial";
 import { Color3 } from "@babylonjs/core/Maths/math.color";
-import { Matrix } from "@babylonjs/core/Maths/math.vector";
+import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector";
 import type { Mesh } from "@babylonjs/core/Meshes/mesh";
 import { CreateCylinder } from "@babylonjs/core/Meshes/Builders/cylinderBuilder";
 import { CreateSphere } from "@babylonjs/core/Meshes/Builders/sphereBuilder";
@@ -25,6 +25,10 @@ export const LEVEL_COLOURS: readonly (readonly [number, number, number])[] = [
 export class CrowdMarkers {
   /** Grip height under the ball: the wrist goes to the wand's foot, the ball sits this far above it. */
   readonly ballAbove: number;
+  /** The ball's radius. */
+  readonly ballRadius: number;
+  /** The wand's direction from the grip to the ball (world, unit): up, or leaning ahead of a chibi's face. */
+  readonly wandUp: Vector3;
   private readonly rings: Mesh;
   private readonly balls: Mesh;
   private readonly sticks: Mesh;
@@ -34,9 +38,18 @@ export class CrowdMarkers {
   private readonly wandMatrices: Float32Array;
   private readonly level: Int8Array;
 
-  /** `fist`: how many times a realistic fist the hand's is (the wand grows with it: a chibi's hid the ball). */
-  constructor(scene: Scene, h: number, capacity: number, fist = 1) {
-    this.ballAbove = 0.11 * h * fist;
+  /**
+   * `fist`: how many times a realistic fist the hand's is (the wand grows with it: a chibi's hid the ball);
+   * `wandUp`: the wand's direction, up unless given.
+   */
+  constructor(scene: Scene, h: number, capacity: number, fist = 1, wandUp = Vector3.Up()) {
+    ({ above: this.ballAbove, radius: this.ballRadius } = CrowdMarkers.wandSize(h, fist));
+    this.wandUp = wandUp.normalizeToNew();
+    // both modelled upright about the grip, then turned onto the wand's direction
+    const turn = Matrix.FromQuaternionToRef(
+      Quaternion.FromUnitVectorsToRef(Vector3.Up(), this.wandUp, new Quaternion()),
+      new Matrix(),
+    );
     this.level = new Int8Array(capacity).fill(-1);
     this.ringMatrices = identities(capacity);
     this.wandMatrices = identities(capacity);
@@ -48,8 +61,8 @@ export class CrowdMarkers {
     this.rings.thinInstanceSetBuffer("matrix", this.ringMatrices, 16, false);
     this.rings.thinInstanceSetBuffer("color", this.ringColours, 4, false);
     const ballMat = signalMaterial(scene, "crowd ball", new Color3(1, 0.85, 0.2));
-    this.balls = CreateSphere("crowd balls", { diameter: 0.07 * h * fist, segments: 8 }, scene);
-    this.balls.bakeTransformIntoVertices(Matrix.Translation(0, this.ballAbove, 0));
+    this.balls = CreateSphere("crowd balls", { diameter: 2 * this.ballRadius, segments: 8 }, scene);
+    this.balls.bakeTransformIntoVertices(Matrix.Translation(0, this.ballAbove, 0).multiply(turn));
     this.balls.material = ballMat;
     const stickMat = new StandardMaterial("crowd stick", scene);
     stickMat.diffuseColor = new Color3(0.25, 0.2, 0.18);
@@ -58,7 +71,7 @@ export class CrowdMarkers {
       { height: this.ballAbove, diameter: 0.012 * h, tessellation: 6 },
       scene,
     );
-    this.sticks.bakeTransformIntoVertices(Matrix.Translation(0, this.ballAbove / 2, 0));
+    this.sticks.bakeTransformIntoVertices(Matrix.Translation(0, this.ballAbove / 2, 0).multiply(turn));
     this.sticks.material = stickMat;
     for (const m of [this.balls, this.sticks]) m.thinInstanceSetBuffer("matrix", this.wandMatrices, 16, false);
     for (const m of [this.rings, this.balls, this.sticks]) {
@@ -67,6 +80,11 @@ export class CrowdMarkers {
       m.alwaysSelectAsActiveMesh = true;
     }
     this.setCount(0);
+  }
+
+  /** A wand's ball: how far `above` its grip and its `radius`, for characters of height `h` and a `fist`. */
+  static wandSize(h: number, fist = 1): { above: number; radius: number } {
+    return { above: 0.11 * h * fist, radius: 0.035 * h * fist };
   }
 
   /** Shows the first `n` rings and wands. */
@@ -128,7 +146,11 @@ export class CrowdMarkers {
     const o = i * 16;
     return {
       grip: [m[o + 12]!, m[o + 13]!, m[o + 14]!],
-      ball: [m[o + 12]!, m[o + 13]! + this.ballAbove, m[o + 14]!],
+      ball: [
+        m[o + 12]! + this.wandUp.x * this.ballAbove,
+        m[o + 13]! + this.wandUp.y * this.ballAbove,
+        m[o + 14]! + this.wandUp.z * this.ballAbove,
+      ],
     };
   }
 

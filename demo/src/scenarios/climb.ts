@@ -4,7 +4,7 @@
  * root with the holds (its `root` option), so the whole body climbs rung by rung. The hands grip their rungs:
  * each hold turns its hand over the rung (`handRotationWeight`) and the fingers close around it (`gripPose`, wrapped
  * to the rung from the rig: demo/src/props/grip.ts); TwistRelaxer spreads that turn along the forearms. Camera from
- * the side.
+ * the front three quarters, through the ladder.
  */
 import type { Bone } from "@babylonjs/core/Bones/bone";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector";
@@ -83,9 +83,10 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   });
   seq.start();
 
-  // from the side, a little behind: the profile on the ladder, hands and feet on the rungs beyond
+  // from the front three quarters, through the ladder: the hands and feet on the rungs before the body (from the
+  // side and behind, the head hid the far hand: a chibi's both, realistic figures' the left one a third of the time)
   const tall = visibleHeight(c);
-  frameCamera(ctx, c, new Vector3(0, 0.6 * tall, 0).add(forward.scale(0.1 * h)), 2.3 * tall, 1, -0.45);
+  frameCamera(ctx, c, new Vector3(0, 0.6 * tall, 0).add(forward.scale(0.1 * h)), 2.3 * tall, 0.45, 1);
   ctx.camera.beta = 1.3;
   // the whole climb in view, clear of the panel, at any aspect: the ladder to its top, the character at the
   // start and at the top (a camera following the climb lost the ladder's top, at the bottom on every model)

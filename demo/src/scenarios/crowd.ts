@@ -27,6 +27,8 @@ import { visibleHeight, visibleReach } from "../framing";
 import { useCheapMaterials } from "../props/crowd-material";
 import { CrowdMarkers } from "../props/crowd-markers";
 import { fistScale, isUnder, skinVertices } from "../props/skin";
+import { wandCircle } from "../crowd-circle";
+import { handReach, headBox, toCharacter, toWorld } from "../head-box";
 
 const MAX = 1000;
 /** The crowd the scenario opens with: the URL's `?count=N` (1 to MAX), else 100. */
@@ -37,6 +39,8 @@ const SHADOW_CASTERS = 24;
 /** Spawning goes on for at least this many ms a frame: a thousand arrive without freezing the page. */
 const SPAWN_MS = 60;
 const TAU = 2 * Math.PI;
+/** The camera's polar angle on a crowd of more than two rows (from above): the hands' circle clears the heads. */
+const STEEP = 1.05;
 
 async function build(ctx: Ctx): Promise<ScenarioRun> {
   const { scene, camera } = ctx;
@@ -47,11 +51,24 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   const { h, forward, right } = first;
   const base = first.root.position.clone();
   const L = armLength(first, false);
-  // the balls' circle, from a character's place: in front of the right shoulder, within the arm's reach
-  const centre = bonePos(first.ik.references.rightUpperArm).subtract(base);
-  centre.addInPlace(forward.scale(0.75 * L)).addInPlace(right.scale(0.1 * L));
-  centre.y -= 0.12 * L;
-  const radius = 0.35 * L;
+  // the wands' balls above the fist, however big
+  const hand = first.ik.references.rightHand;
+  const fistSkin = skinVertices(first.skeleton, (b) => isUnder(b, hand));
+  const fist = fistScale(fistSkin, h);
+  const wand = CrowdMarkers.wandSize(h, fist);
+  // the balls' circle, from a character's place: in front of the right shoulder, within the arm's reach, the
+  // hand and the ball clear of the head seen from the crowd's steepest view
+  const circle = wandCircle(
+    toCharacter(first, bonePos(first.ik.references.rightUpperArm)),
+    L,
+    headBox(first),
+    handReach(first, hand),
+    wand.above,
+    wand.radius,
+    Math.PI / 2 - STEEP,
+  );
+  const centre = toWorld(first, circle.centre).subtract(base);
+  const radius = circle.radius;
   // how far the meshes reach around a character (a chibi's head is wider than its shoulders); front and back
   // only: a skinned mesh's box is its bind pose's, arms out sideways in a T-pose
   const reach = Math.max(visibleReach(first, forward), visibleReach(first, forward.negate()));
@@ -60,10 +77,8 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   const [sx, sz] = [Math.max(0.75 * h, 2.2 * reach), Math.max(1.05 * h, 2.2 * reach)];
   // the rings under the pelvis (a model's root need not be between its feet)
   const pelvis = bonePos(first.ik.references.pelvis).subtract(base);
-  // the wands' balls above the fist, however big
-  const hand = first.ik.references.rightHand;
-  const fistSkin = skinVertices(first.skeleton, (b) => isUnder(b, hand));
-  const markers = new CrowdMarkers(scene, h, MAX, fistScale(fistSkin, h));
+  const wandUp = toWorld(first, circle.up).subtract(first.root.getAbsolutePosition());
+  const markers = new CrowdMarkers(scene, h, MAX, fist, wandUp);
   const cheap = new Map<Material, Material>();
   scene.skipPointerMovePicking = true; // nothing to hover: no picking through a thousand meshes
   const chars: Character[] = [];
@@ -148,7 +163,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     camera.target = lo.add(hi).scale(0.5);
     const dir = forward.add(right.scale(0.2));
     camera.alpha = Math.atan2(dir.z, dir.x);
-    camera.beta = rows > 2 ? 1.05 : 1.25;
+    camera.beta = rows > 2 ? STEEP : 1.25;
     frameBox(camera, lo, hi);
     // full quality for the nearer half of the crowd: the threshold between the front and back rows' sizes
     const m = camera.getViewMatrix(true).multiply(camera.getProjectionMatrix(true)).m;

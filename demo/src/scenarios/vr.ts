@@ -27,7 +27,8 @@ import {
   legLength,
   worldPos,
 } from "../kit";
-import { frameWhole, meshTop } from "../framing";
+import { frameWhole } from "../framing";
+import { behindHeadBox, handReach, headBox, toWorld } from "../head-box";
 import { legend } from "../props/legend";
 import { signalMaterial } from "../props/signal";
 import { onTop, trackerGizmos } from "../props/tracker-gizmos";
@@ -55,17 +56,20 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   // the character's frame: local x to its side, y up, z forward
   const facing = Quaternion.RotationQuaternionFromAxis(Vector3.Cross(up, forward), up, forward);
 
-  // the headset: a visor box in front of the eyes, sized from the head (bone to the top of the meshes); the
-  // head bone's target hangs under it
-  const headBone = bonePos(r.head!);
-  const hs = Math.max(0.1 * h, meshTop(c) - headBone.y);
-  const headset = CreateBox("headset", { width: 0.8 * hs, height: 0.4 * hs, depth: 0.45 * hs }, scene);
+  // the headset: a visor box on the face at the eyes, a little wider than the head's skin (a chibi's head is
+  // far bigger and higher than its head bone says, its face low on it), no deeper than a realistic one's; its
+  // back sunk a quarter into the face, which is rounder than the skin's box. The head bone's target hangs under it
+  const box = headBox(c);
+  const width = 1.1 * (box.hi.x - box.lo.x);
+  const thick = Math.min(0.56 * width, 0.07 * h);
+  const headset = CreateBox("headset", { width, height: 0.5 * width, depth: thick }, scene);
   headset.material = signalMaterial(scene, "headset", new Color3(0.16, 0.17, 0.2));
-  const visor = CreateBox("visor", { width: 0.7 * hs, height: 0.3 * hs, depth: 0.06 * hs }, scene);
+  const visor = CreateBox("visor", { width: 0.875 * width, height: 0.375 * width, depth: 0.15 * thick }, scene);
   visor.material = signalMaterial(scene, "visor", HEADSET);
   visor.parent = headset;
-  visor.position.z = 0.225 * hs;
-  headset.position.copyFrom(headBone.add(up.scale(0.45 * hs)).add(forward.scale(0.45 * hs)));
+  visor.position.z = 0.5 * thick;
+  const face = new Vector3(0.5 * (box.lo.x + box.hi.x), box.eyes, box.hi.z + 0.25 * thick);
+  headset.position.copyFrom(toWorld(c, face));
   headset.rotationQuaternion = facing.clone();
   const headTarget = createTrackerTarget(headset, r.head!, { name: "head target" });
   const head = FBBIKHeadEffector.create(ik, { target: headTarget, headClampWeight: 0 });
@@ -122,6 +126,23 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     pins.push([foot, pin]);
   }
   const trackers = [headset, controllers[0]![0], controllers[1]![0]];
+  // the view now: the controllers go lower, and the left one waves less high, until neither hides behind the
+  // head at either end of its motion (a chibi's head overhangs its chest; a realistic figure's never hides them)
+  frameWhole(ctx, c, 1.35, 0.6);
+  const fistReach = Math.max(...[r.leftHand, r.rightHand].map((b) => handReach(c, b)));
+  let rise = 0.35 * L;
+  for (let k = 0; k < 8; k++) {
+    const [leftAt, rightAt] = [trackers[1]!.position, trackers[2]!.position];
+    const ends = [
+      leftAt,
+      leftAt.add(up.scale(rise)).addInPlace(right.scale((-0.15 * L * rise) / (0.35 * L))),
+      rightAt,
+      rightAt.add(forward.scale(0.3 * L)),
+    ];
+    if (!ends.some((p) => behindHeadBox(ctx.camera, c, box, p, 0.1 * fistReach))) break;
+    for (const m of trackers.slice(1)) m.position.y -= 0.05 * L;
+    rise -= 0.025 * L;
+  }
   for (const m of trackers) onTop(m);
   const home = trackers.map((m) => ({ p: m.position.clone(), q: m.rotationQuaternion!.clone() }));
 
@@ -148,7 +169,9 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       yaw.multiplyToRef(home[i]!.q, m.rotationQuaternion!);
     });
     const wave = Math.sin((2 * Math.PI * time) / 2.5);
-    trackers[1]!.position.addInPlace(up.scale(0.35 * L * wave)).addInPlace(right.scale(-0.15 * L * wave));
+    trackers[1]!.position
+      .addInPlace(up.scale(rise * wave))
+      .addInPlace(right.scale((-0.15 * L * rise * wave) / (0.35 * L)));
     const reach = 0.5 - 0.5 * Math.cos((2 * Math.PI * time) / 4);
     trackers[2]!.position.addInPlace(forward.scale(0.3 * L * reach).rotateByQuaternionToRef(yaw, tmp));
   };
@@ -277,7 +300,6 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       head.dispose();
     },
   };
-  frameWhole(ctx, c, 1.35, 0.6);
   return run;
 }
 
