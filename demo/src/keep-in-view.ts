@@ -15,6 +15,12 @@ export class KeepInView {
 
   constructor(private readonly camera: ArcRotateCamera) {}
 
+  /** The user's zoom forgotten: the camera was put back where the scenario framed it. */
+  reset(): void {
+    this.last = Number.NaN;
+    this.zoom = 1;
+  }
+
   /** Fits the camera's radius and shift to `points` (its alpha, beta and target as they are), times the user's zoom. */
   update(points: readonly Vector3[]): void {
     const camera = this.camera;

@@ -79,12 +79,12 @@ describe.each<ModelName>(["UAL", "Mannequin", "Xbot", "Soldier"])("the creature 
 });
 
 describe("the creature's camera and the user's wheel (UAL)", () => {
-  it("a zoom the user made holds while the camera refits the view each frame", async () => {
+  it("a zoom the user made holds while the camera refits the view each frame, until reset view", async () => {
     const m = await loadModel("UAL", { clips: (n) => n === "Idle_Loop" });
     onTestFinished(() => m.dispose());
     vi.stubGlobal("addEventListener", () => undefined);
     const { scenarioNamed } = await import("../../demo/src/scenarios/index.js");
-    const { camera } = await openScenario(m, scenarioNamed("creature")!, 1280, 800);
+    const { camera, run } = await openScenario(m, scenarioNamed("creature")!, 1280, 800);
     for (let f = 0; f < 30; f++) m.scene.render();
     const fitted = camera.radius;
     // the wheel: half as far again
@@ -96,5 +96,12 @@ describe("the creature's camera and the user's wheel (UAL)", () => {
     // the fit moves little in a frame (the creature walks 1 % h)
     expect(zoomed).toBeCloseTo(1.5, 1);
     expect(camera.radius / fitted, "30 frames on").toBeGreaterThan(1.3);
+    // "reset view": the camera put back at the opening's radius, the user's zoom forgotten (the fit alone)
+    const fit = camera.radius / 1.5;
+    camera.radius = 0.5 * camera.radius;
+    run.resetView?.();
+    m.scene.render();
+    report(`after "reset view": the radius ×${(camera.radius / fit).toFixed(3)} the fit of the frame before`);
+    expect(camera.radius / fit).toBeCloseTo(1, 1);
   }, 60_000);
 });

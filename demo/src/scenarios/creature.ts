@@ -307,6 +307,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
         ),
       );
     },
+    resetView: () => view.reset(),
     reset: () => {
       Object.assign(settings, BUILT);
       solver = 0;
