@@ -160,6 +160,8 @@ export interface ScenarioRun {
   panel?(el: HTMLElement): void;
   /** Back to the scenario's starting handles/targets (the panel's reset). */
   reset?(): void;
+  /** The camera was put back where the scenario framed it (the panel's "reset view"): forget the user's zoom. */
+  resetView?(): void;
   /**
    * Selection sync with the panel (free scenario): the effector and chain a selected handle stands for (a bend
    * goal's: no effector, its limb's chain).

@@ -314,7 +314,9 @@ function setGhost(on: boolean): void {
 
 /** The camera back where the scenario framed it. */
 function resetView(): void {
-  if (current !== null) restoreView(current.ctx.camera, current.view);
+  if (current === null) return;
+  restoreView(current.ctx.camera, current.view);
+  current.run.resetView?.();
 }
 
 /** Plays the model's clip `index` (−1: the procedural idle) on every character, looping. */

@@ -33,14 +33,19 @@ export function skinVertices(skeleton: Skeleton, keep?: (bone: Bone) => boolean)
     if (indices === null || weights === null || positions === null) continue;
     const world = mesh.computeWorldMatrix(true);
     for (let v = 0, i = 0; i < positions.length; v++, i += 3) {
-      let best = 0;
-      for (let k = 1; k < 4; k++) if (weights[4 * v + k]! > weights[4 * v + best]!) best = k;
-      if (keep !== undefined && !kept.has(indices[4 * v + best]!)) continue;
+      if (keep !== undefined && !kept.has(mainBone(indices, weights, v))) continue;
       const p = new Vector3(positions[i]!, positions[i + 1]!, positions[i + 2]!);
       out.push(Vector3.TransformCoordinates(p, world));
     }
   }
   return out;
+}
+
+/** The skinning index of the bone with vertex `v`'s largest skin weight (of its four). */
+export function mainBone(indices: ArrayLike<number>, weights: ArrayLike<number>, v: number): number {
+  let best = 0;
+  for (let k = 1; k < 4; k++) if (weights[4 * v + k]! > weights[4 * v + best]!) best = k;
+  return indices[4 * v + best]!;
 }
 
 /** The `q` quantile (0…1) of `values` (sorted in place); NaN when empty. */

@@ -19,9 +19,8 @@ import { choice, slider } from "../controls";
 import { CourseWalker } from "../course-walker";
 import { CreatureGait } from "../creature-gait";
 import { FollowCamera } from "../follow-camera";
-import { framePoints } from "../frame-box";
 import { outline } from "../framing";
-import { unpinShift } from "../view-shift";
+import { KeepInView } from "../keep-in-view";
 import type { Ctx, IKSwitch, Json, Scenario, ScenarioRun } from "../kit";
 import { arr, bonePos, flatAround, frameCamera, playClip, surfaceAt } from "../kit";
 import { LoopPath } from "../locomotion";
@@ -34,6 +33,8 @@ const SOLVERS = ["CCDIK", "FABRIK"] as const;
 const PERIOD = 0.7;
 /** The steepest the character looks down at the creature (radians below the horizontal). */
 const GAZE_DOWN = (30 * Math.PI) / 180;
+/** The farthest round the character looks after the creature (radians from its forward, either side). */
+const GAZE_TURN = (70 * Math.PI) / 180;
 /** The grounder's settings as the scenario builds them (lengths × h). */
 const BUILT = { weight: 1, rootRotationWeight: 1, maxStep: 0.12 };
 
@@ -131,8 +132,18 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   const aimGaze = () => {
     const from = bonePos(head);
     const to = bonePos(creature.body);
-    const run = Math.hypot(to.x - from.x, to.z - from.z);
-    gaze.position.set(to.x, Math.max(to.y, from.y - run * Math.tan(GAZE_DOWN)), to.z);
+    const [dx, dz] = [to.x - from.x, to.z - from.z];
+    const run = Math.hypot(dx, dz);
+    // the creature behind a shoulder: the gaze as far round as GAZE_TURN (a turn toward a target beyond the
+    // head's clamp swings the face along the great circle between, which dips far below both: bowed 51°)
+    const turn = Math.atan2(dx * right.x + dz * right.z, dx * forward.x + dz * forward.z);
+    const a = Math.max(-GAZE_TURN, Math.min(GAZE_TURN, turn));
+    const [ax, az] = [Math.cos(a) * run, Math.sin(a) * run];
+    gaze.position.set(
+      from.x + ax * forward.x + az * right.x,
+      Math.max(to.y, from.y - run * Math.tan(GAZE_DOWN)),
+      from.z + ax * forward.z + az * right.z,
+    );
   };
   look.target = gaze;
   ctx.components.push(look);
@@ -197,6 +208,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       const ahead = 0.3 * h;
       lookAt.copyFrom(walkerNode.position).addInPlaceFromFloats(walker.dir.x * ahead, bodyLook, walker.dir.z * ahead);
       camera.update(dt, walker.dir, lookAt);
+      keepBoth();
       aimGaze();
     },
     after: () => {
@@ -295,6 +307,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
         ),
       );
     },
+    resetView: () => view.reset(),
     reset: () => {
       Object.assign(settings, BUILT);
       solver = 0;
@@ -315,14 +328,29 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   const between = Vector3.Lerp(walkerNode.position, c.root.getAbsolutePosition(), 0.5);
   frameCamera(ctx, c, between.addInPlaceFromFloats(0, bodyLook, 0), 2.3 * h, 1, 0.35);
   ctx.camera.beta = 0.95;
-  // as far as both need, the character's meshes whole (at 2.3 h a chibi's head came up to the camera, cut off
-  // and looming over the creature); the target then back in the free part's middle, for the follow
-  const creatureBox = creature.meshes.flatMap((m) => {
+  // every frame as far as both need, the character's meshes whole: followed at the opening's radius, the creature
+  // in the middle, a chibi's head went off the view's top as the creature came near it (the UAL's too, later)
+  const view = new KeepInView(ctx.camera);
+  // the creature's box about its walker, as it stands (fitted to its legs' own boxes, the view pulsed with the gait)
+  let [reach, top, bottom] = [0, -Infinity, Infinity];
+  for (const m of creature.meshes) {
     m.computeWorldMatrix(true);
-    return m.getBoundingInfo().boundingBox.vectorsWorld.map((v) => v.clone());
-  });
-  framePoints(ctx.camera, [...outline(c), ...creatureBox]);
-  unpinShift(ctx.camera);
+    for (const v of m.getBoundingInfo().boundingBox.vectorsWorld) {
+      const d = v.subtract(walkerNode.position);
+      reach = Math.max(reach, Math.hypot(d.x, d.z));
+      [top, bottom] = [Math.max(top, d.y), Math.min(bottom, d.y)];
+    }
+  }
+  const box = Array.from({ length: 8 }, () => new Vector3());
+  const seen = [...outline(c), ...box];
+  const keepBoth = () => {
+    const at = walkerNode.position;
+    box.forEach((p, i) =>
+      p.set(at.x + (i & 1 ? reach : -reach), at.y + (i & 2 ? top : bottom), at.z + (i & 4 ? reach : -reach)),
+    );
+    view.update(seen);
+  };
+  keepBoth();
   return run;
 }
 

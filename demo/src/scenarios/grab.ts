@@ -257,15 +257,16 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
       system.dispose();
     },
   };
-  // from the front, on the side of the reaching hand: the hand, the cup and the lean all in view, framed from the
-  // body (meshes' top included: a chibi's head is far above its head bone), the table and the cup lifted; lower
-  // where a chibi's head, overhanging the table, hid the cup in the hand
+  // from the front, a little to the right, the table across the view: the hand grips the cup from its left, so
+  // from the reaching hand's side the lifted cup hid behind the fingers (the UAL's, 7 % of its wall in view) or the
+  // chibi's fist; framed from the body (meshes' top included: a chibi's head is far above its head bone), the table
+  // and the cup lifted; lower where a chibi's head, overhanging the table, hid the cup in the hand
   const tall = visibleHeight(c);
   const board = table.meshes[0]!.getBoundingInfo().boundingBox.vectorsWorld.map((v) => v.clone());
   const cupAt = [worldPos(cup), worldPos(target), worldPos(target).addInPlaceFromFloats(0, lift + cupHeight, 0)];
   const ball = headBall(c);
-  for (const beta of [1.2, 1.3, 1.4]) {
-    frameCamera(ctx, c, new Vector3(0, 0.5 * tall, 0).add(forward.scale(0.2 * h)), 2.7 * tall, -0.8, 1);
+  for (const beta of [1.25, 1.35, 1.45]) {
+    frameCamera(ctx, c, new Vector3(0, 0.5 * tall, 0).add(forward.scale(0.2 * h)), 2.7 * tall, 0.4, 1);
     ctx.camera.beta = beta;
     framePoints(ctx.camera, [...outline(c), ...board, ...cupAt]);
     if (!cupAt.some((p) => hiddenByHead(ctx.camera, ball, p))) break;
