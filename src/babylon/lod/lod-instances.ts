@@ -1,0 +1,27 @@
+import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
+import type { Mesh } from "@babylonjs/core/Meshes/mesh.js";
+import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { moduleMatrix } from "../module-matrix.js";
+import { scaleOf } from "./lod-character.js";
+
+const inverse = moduleMatrix();
+const relative = moduleMatrix();
+
+/**
+ * Where an instance of a character's skinned mesh (`createInstance`: it shares the skeleton) draws the character:
+ * the source's bounds centre `centre` (world) carried by source world⁻¹ · instance world into `out`, and that
+ * carry's largest axis scale into `scale[0]` (the instance drawn larger or smaller than the source). Allocation-free;
+ * the scale travels in an array (a double returned by a call V8 does not inline is boxed).
+ */
+export function instancePlacement(
+  source: Mesh,
+  instance: AbstractMesh,
+  centre: Vector3,
+  out: Vector3,
+  scale: Float64Array,
+): void {
+  source.getWorldMatrix().invertToRef(inverse);
+  inverse.multiplyToRef(instance.getWorldMatrix(), relative);
+  Vector3.TransformCoordinatesToRef(centre, relative, out);
+  scaleOf(relative, scale);
+}
