@@ -27,7 +27,7 @@ const component = new Vec3();
  * A world matrix's largest axis scale (the bounds are a sphere: the largest axis covers them), 0 when not
  * finite, in `out[0]` (a double returned by a call V8 does not inline is boxed: 16 bytes a character a frame).
  */
-export function scaleOf(world: Matrix, out: Float64Array): void {
+function scaleOf(world: Matrix, out: Float64Array): void {
   const m = world.m;
   const x = m[0]! * m[0]! + m[1]! * m[1]! + m[2]! * m[2]!;
   const y = m[4]! * m[4]! + m[5]! * m[5]! + m[6]! * m[6]!;
