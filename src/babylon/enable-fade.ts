@@ -56,6 +56,8 @@ export class EnableFade {
   private clean = false;
   /** The scene time since the last step. */
   private readonly time = new FadeClock();
+  /** The scene frame of the last {@link weigh} (a fade goes on from it in the next frame). */
+  private weighed = -2;
   /** True in the update a fade in starts with nothing shown (set by {@link begin}). */
   fromNothing = false;
 
@@ -133,8 +135,11 @@ export class EnableFade {
   /** After the solve of a {@link EnablePass.Fade} pass: the local pose about to be written, at the weight. */
   weigh(): void {
     const output = this.output!;
-    // from no offset toward this frame's output by the weight: the output's offsets, slerped by it
-    output.clear();
+    // from no offset toward this frame's output by the weight: the output's offsets, slerped by it; cleared when a
+    // fade starts only, so each bone keeps its way round from frame to frame (see OutputFade)
+    const frame = this.scene.getFrameId();
+    if (frame !== this.weighed && frame !== this.weighed + 1) output.clear();
+    this.weighed = frame;
     output.step = this.weight;
     output.toAnimated = false;
     this.rig!._fadeOutput(output);

@@ -2,6 +2,7 @@ import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
+import type { Mesh } from "@babylonjs/core/Meshes/mesh.js";
 import { Logger } from "@babylonjs/core/Misc/logger.js";
 import { Observable } from "@babylonjs/core/Misc/observable.js";
 import type { Scene } from "@babylonjs/core/scene.js";
@@ -619,6 +620,14 @@ export class FullBodyBipedIK {
    */
   get _solves(): boolean {
     return !this.disposed && this.autoUpdate && this.enableFade.active(this) && this.solver.inner.ikPositionWeight > 0;
+  }
+
+  /**
+   * @internal The meshes the skeleton skins that are not instances, for the level of detail: their `instances` draw
+   * the character at their own places.
+   */
+  _skinnedSources(): readonly Mesh[] {
+    return this.visibility.skinnedSources();
   }
 
   /** @internal Whether a camera with this `layerMask` draws a mesh of the character, for the level of detail. */

@@ -1,5 +1,6 @@
 import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
+import type { Mesh } from "@babylonjs/core/Meshes/mesh.js";
 import type { Node } from "@babylonjs/core/node.js";
 import type { BabylonRig } from "./babylon-rig.js";
 
@@ -20,6 +21,11 @@ export class RigVisibility {
   private readonly meshes: AbstractMesh[] = [];
   /** Those of {@link meshes} outside the root's hierarchy: they draw on while the root is disabled. */
   private readonly outside: AbstractMesh[] = [];
+  /**
+   * Those of {@link meshes} the skeleton skins that can have instances (`createInstance`): each instance draws the
+   * pose at its own world matrix, and Babylon keeps them in the mesh's `instances` (no scene scan to find them).
+   */
+  private readonly sources: Mesh[] = [];
   /** `scene.meshes.length` when {@link meshes} was gathered. */
   private meshCount = -1;
   /**
@@ -61,7 +67,12 @@ export class RigVisibility {
    */
   rootShown(): boolean {
     const root = this.rig.characterRoot;
-    return root === null || root.isEnabled() || this.outsideEnabled();
+    return root === null || root.isEnabled() || this.outsideEnabled() || this.instanceEnabled();
+  }
+
+  /** The meshes the skeleton skins that are not instances: their `instances` draw the character elsewhere. */
+  skinnedSources(): readonly Mesh[] {
+    return this.sources;
   }
 
   /** True when the root node is enabled and a mesh that draws is (or none draws). Allocation-free, no side effect. */
@@ -133,6 +144,16 @@ export class RigVisibility {
     return false;
   }
 
+  /** True when an instance of a skinned source is enabled: made since the last look, it is not in {@link outside}. */
+  private instanceEnabled(): boolean {
+    const sources = this.sources;
+    for (let i = 0; i < sources.length; i++) {
+      const instances = sources[i]!.instances;
+      for (let j = 0; j < instances.length; j++) if (instances[j]!.isEnabled()) return true;
+    }
+    return false;
+  }
+
   /** The meshes the skeleton skins (instances of them too) and the meshes under the character root. */
   private gather(): void {
     const all = this.skeleton.getScene().meshes;
@@ -141,6 +162,7 @@ export class RigVisibility {
     this.lastMesh = all[all.length - 1];
     this.meshes.length = 0;
     this.outside.length = 0;
+    this.sources.length = 0;
     for (const m of all) {
       // an empty mesh (glTF's __root__, a bare skinned mesh built in code) draws nothing either way; only the
       // ones that draw are kept, so a frame's test reads as few Babylon objects as it can (a crowd has 1,000)
@@ -149,6 +171,8 @@ export class RigVisibility {
       if (m.skeleton === this.skeleton || under) {
         this.meshes.push(m);
         if (root !== null && !under) this.outside.push(m);
+        // a Mesh keeps its instances (an InstancedMesh has none)
+        if (m.skeleton === this.skeleton && Array.isArray((m as Mesh).instances)) this.sources.push(m as Mesh);
       }
     }
     if (this.meshes.length > 0) this.hadMeshes = true;

@@ -5,6 +5,7 @@
  * solving: before, it judged the character hidden by its root and the instances showed the clip alone.
  */
 import "@babylonjs/core/Meshes/instancedMesh.js";
+import type { FreeCamera } from "@babylonjs/core/Cameras/freeCamera.js";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { InstancedMesh } from "@babylonjs/core/Meshes/instancedMesh.js";
 import type { Mesh } from "@babylonjs/core/Meshes/mesh.js";
@@ -13,6 +14,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { resolveBipedReferences } from "../../src/babylon/biped-references.js";
 import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import { LimbIK } from "../../src/babylon/limb-ik.js";
+import { IKLevel } from "../../src/babylon/lod/lod-character.js";
+import { IKLevelOfDetail } from "../../src/babylon/lod/ik-level-of-detail.js";
 import { type LoadedModel, loadModel, modelAvailable } from "../helpers/babylon-scene.js";
 import { report } from "../helpers/modifier-scene.js";
 import { height, worldPos } from "../helpers/scene-probes.js";
@@ -22,14 +25,14 @@ afterEach(() => {
   for (const m of open.splice(0)) m.dispose();
 });
 
-/** UAL idling; `instance()` makes instances of its skinned meshes under a node 2 m aside. */
-async function idling() {
+/** UAL idling; `instance()` makes instances of its skinned meshes under a node `aside` m along +x. */
+async function idling(aside = 2) {
   const m = await loadModel("UAL", { clips: (c) => c === "Idle_Loop" });
   open.push(m);
   m.container.animationGroups[0]!.start(true);
   const skinned = m.scene.meshes.filter((x) => x.skeleton === m.skeleton && x.getTotalVertices() > 0) as Mesh[];
   const holder = new TransformNode("holder", m.scene);
-  holder.position.x = 2;
+  holder.position.x = aside;
   const instance = (): InstancedMesh[] =>
     skinned.map((s) => {
       const i = s.createInstance(`instance of ${s.name}`);
@@ -44,17 +47,22 @@ async function idling() {
   return { m, h: height(m), instance, drawn };
 }
 
+/** Holds the left hand 0.3 h above where it is; returns how far it is from there (× h). */
+function holdLeftHand(ik: FullBodyBipedIK, h: number): () => number {
+  const hand = ik.solver.leftHandEffector;
+  const target = worldPos(ik.references.leftHand).add(new Vector3(0.1 * h, 0.3 * h, 0.1 * h));
+  hand.position.copyFrom(target);
+  hand.positionWeight = 1;
+  return () => Vector3.Distance(worldPos(ik.references.leftHand), target) / h;
+}
+
 describe.skipIf(!modelAvailable("UAL"))("instances of a skinned character whose root is disabled (UAL)", () => {
   it("FullBodyBipedIK solves on for the instances; with them disabled too it stops", async () => {
     const { m, h, instance, drawn } = await idling();
     const instances = instance();
     const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
     m.scene.render();
-    const hand = ik.solver.leftHandEffector;
-    const target = worldPos(ik.references.leftHand).add(new Vector3(0.1 * h, 0.3 * h, 0.1 * h));
-    hand.position.copyFrom(target);
-    hand.positionWeight = 1;
-    const off = (): number => Vector3.Distance(worldPos(ik.references.leftHand), target) / h;
+    const off = holdLeftHand(ik, h);
     m.root.setEnabled(false);
     for (let f = 0; f < 5; f++) m.scene.render();
     const rootOff = off();
@@ -92,5 +100,38 @@ describe.skipIf(!modelAvailable("UAL"))("instances of a skinned character whose 
     expect(hidden).toBeGreaterThan(0.1);
     // measured: 0.11 h before (still skipped); 1.6e-7 now
     expect(shown).toBeLessThan(1e-5);
+  });
+
+  it("IKLevelOfDetail levels the character where its instances are drawn", async () => {
+    const { m, h, instance } = await idling(20);
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+    const lod = IKLevelOfDetail.for(m.scene);
+    lod.budgetMs = Number.POSITIVE_INFINITY;
+    m.scene.render();
+    const off = holdLeftHand(ik, h);
+    // the camera 3 m in front of where the instances will be, looking at them: the source is out of its view
+    const camera = m.scene.activeCamera as FreeCamera;
+    camera.position.set(20, 1, -3);
+    camera.setTarget(new Vector3(20, 1, 0));
+    for (let f = 0; f < 100; f++) m.scene.render();
+    const alone = lod.levelOf(ik);
+    const instances = instance();
+    // the template's root disabled: only the instances are drawn
+    m.root.setEnabled(false);
+    for (let f = 0; f < 100; f++) m.scene.render();
+    const drawn = lod.levelOf(ik);
+    const drawnOff = off();
+    const view = lod.viewOf(ik)!;
+    report("instances in view, the source not: level, size, the hand off its target (× h)", drawn, view.size, drawnOff);
+    for (const i of instances) i.position.z = 200;
+    m.root.setEnabled(true);
+    for (let f = 0; f < 100; f++) m.scene.render();
+    const gone = lod.levelOf(ik);
+    expect(alone).toBe(IKLevel.Off);
+    // measured: Off before (levelled by the source's place alone), the hand 0.34 h off; now Full, 6e-8
+    expect(drawn).toBe(IKLevel.Full);
+    expect(drawnOff).toBeLessThan(1e-5);
+    // the instances moved out of view as well: Off again
+    expect(gone).toBe(IKLevel.Off);
   });
 });

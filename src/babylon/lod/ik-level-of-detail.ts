@@ -1,7 +1,7 @@
 import type { Camera } from "@babylonjs/core/Cameras/camera.js";
 import { Frustum } from "@babylonjs/core/Maths/math.frustum.js";
 import { Plane } from "@babylonjs/core/Maths/math.plane.js";
-import { Matrix } from "@babylonjs/core/Maths/math.vector.js";
+import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { Scene } from "@babylonjs/core/scene.js";
 import { FullBodyBipedIK } from "../full-body-biped-ik.js";
 import { NumberRef } from "../../math/number-ref.js";
@@ -14,6 +14,7 @@ import { Observable } from "@babylonjs/core/Misc/observable.js";
 import { notifyDisposed } from "../dispose-notice.js";
 import type { IKLodView } from "./lod-view.js";
 import type { IKLevelChangedEvent } from "./level-changed-event.js";
+import { instancePlacement } from "./lod-instances.js";
 
 const controllers = new WeakMap<Scene, IKLevelOfDetail>();
 
@@ -166,6 +167,9 @@ export class IKLevelOfDetail {
   private readonly planes = [0, 1, 2, 3, 4, 5].map(() => new Plane(0, 0, 0, 0));
   private readonly viewProjection = new Matrix();
   private readonly cameraList: (Camera | null)[] = [];
+  /** Where an instance draws the character this frame, and at what scale ({@link classifyInstances}). */
+  private readonly placed = new Vector3();
+  private readonly placedScale = new Float64Array(1);
   /** The budget's doubles, indexed by {@link S} (no double crosses a call). */
   private readonly state = new Float64Array([
     0,
@@ -371,7 +375,14 @@ export class IKLevelOfDetail {
           const c = chars[i]!;
           if (!c.looked) continue;
           if (some && !c.ik._drawnBy(layers)) c.undrawn();
-          else this.classify(c, camera);
+          else {
+            // instances of its skinned meshes draw it elsewhere; its own place counts unless only they are drawn
+            const drawn = this.classifyInstances(c, camera);
+            if (drawn === 0 || c.node!.isEnabled()) {
+              this.placedScale[0] = 1;
+              this.classify(c, camera, c.centre);
+            }
+          }
         }
       }
     }
@@ -483,17 +494,39 @@ export class IKLevelOfDetail {
   }
 
   /**
-   * The level `camera` (the current view) asks for, with hysteresis on each threshold from last frame's
-   * level; kept, with what the camera sees, when it is the highest so far this frame.
+   * Each enabled instance of the character's skinned meshes (`createInstance`), classified where it draws the
+   * character (see {@link classify}); how many. Babylon lists them on their source mesh: no scene scan.
    */
-  private classify(c: LodCharacter, camera: Camera): void {
-    const p = c.centre;
+  private classifyInstances(c: LodCharacter, camera: Camera): number {
+    const sources = c.ik._skinnedSources();
+    let n = 0;
+    for (let i = 0; i < sources.length; i++) {
+      const source = sources[i]!;
+      const instances = source.instances;
+      for (let j = 0; j < instances.length; j++) {
+        const instance = instances[j]!;
+        if (!instance.isEnabled()) continue;
+        instancePlacement(source, instance, c.centre, this.placed, this.placedScale);
+        this.classify(c, camera, this.placed);
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /**
+   * The level `camera` (the current view) asks for of the character drawn around `p` at `placedScale[0]` times its
+   * size (its own place, or an instance's), with hysteresis on each threshold from last frame's level; kept, with
+   * what the camera sees, when it is the highest so far this frame.
+   */
+  private classify(c: LodCharacter, camera: Camera, p: Vector3): void {
+    const k = this.placedScale[0]!;
     const m = this.viewProjection.m;
     const current = c.natural;
     const up = 1 + this.hysteresis;
     const down = 1 - this.hysteresis;
     // inside the frustum: the bounding sphere (grown by the band once visible) meets every plane
-    const margin = -c.radius * (c.visible ? up : 1);
+    const margin = -c.radius * k * (c.visible ? up : 1);
     let visible = true;
     for (let k = 0; k < 6; k++) {
       const pl = this.planes[k]!;
@@ -503,7 +536,7 @@ export class IKLevelOfDetail {
     // clip w: the depth for a perspective projection, 1 for an orthographic one
     const w = p._x * m[3]! + p._y * m[7]! + p._z * m[11]! + m[15]!;
     const scale = m[5]! < 0 ? -m[5]! : m[5]!;
-    const size = w > 1e-9 ? (c.height * scale) / (2 * w) : Number.POSITIVE_INFINITY;
+    const size = w > 1e-9 ? (c.height * k * scale) / (2 * w) : Number.POSITIVE_INFINITY;
     const e = camera.globalPosition;
     const dx = p._x - e._x;
     const dy = p._y - e._y;

@@ -13,9 +13,12 @@ export interface IKLodView {
   readonly natural: IKLevel;
   /** The level after the budget. */
   readonly target: IKLevel;
-  /** Projected height as a fraction of the viewport's height. */
+  /**
+   * Projected height as a fraction of the viewport's height, where the level comes from: the character's place or,
+   * with instances of its skinned meshes drawn (`createInstance`), the instance that asks the highest level.
+   */
   readonly size: number;
-  /** Distance from the camera to the bounds' centre, world units. */
+  /** Distance from the camera to the bounds' centre of that place, world units. */
   readonly distance: number;
   /** Inside the camera's frustum (with hysteresis). */
   readonly visible: boolean;

@@ -20,7 +20,10 @@ function slerpWeights(w: Float64Array): void {
  * Full ↔ Cheap included, is a straight blend from what was on screen to what the new level solves: no dip
  * through the animated pose, and none of the solver's own jumps near weight 0 (LimitBend and the bend plane
  * switch on at any weight above 0). The start is held, not the last frame's offset: chasing a solution that
- * moves every frame would lag it more and more and make up the lag in the fade's last frames (a pop).
+ * moves every frame would lag it more and more and make up the lag in the fade's last frames (a pop). A bone's
+ * offset that turns through half a turn from the start mid-fade keeps its way round (the target's sign follows the
+ * last frame's): slerped on the near side, the partial turn would flip to the other side in one frame (UAL walking,
+ * a hand held 0.3 h up, the upper arm's offset passing 180° while `enabled` faded out: a 0.75 h pop).
  * Allocation-free after construction.
  */
 export class OutputFade {
@@ -40,6 +43,10 @@ export class OutputFade {
   private readonly lastPosition: Float64Array;
   /** True when {@link offsets} hold the last output; false while settled (only the last pose is kept). */
   private current = true;
+  /** Per rig id: the last blended frame's target rotation offset (4), signed the way the fade goes round. */
+  private readonly lastTarget: Float64Array;
+  /** True when {@link lastTarget} holds the last frame of this fade (false at a fade's start). */
+  private tracked = false;
 
   constructor(count: number) {
     this.offsets = new Float64Array(count * 7);
@@ -47,6 +54,7 @@ export class OutputFade {
     this.start = this.offsets.slice();
     this.lastRotation = new Float64Array(count * 4);
     this.lastPosition = new Float64Array(count * 3);
+    this.lastTarget = new Float64Array(count * 4);
   }
 
   /** True when this frame blends (a fade in progress). */
@@ -60,6 +68,7 @@ export class OutputFade {
    * frame's read); mid-fade, the offsets last written.
    */
   capture(indexOf: Int32Array, animated: Float64Array): void {
+    this.tracked = false;
     if (this.current) {
       this.start.set(this.offsets);
       return;
@@ -97,6 +106,7 @@ export class OutputFade {
   /** Forgets the last output: the next fade starts from the animated pose (the IK was off). */
   clear(): void {
     this.current = true;
+    this.tracked = false;
     const o = this.offsets;
     for (let i = 0; i < o.length; i += 7) {
       o[i] = 0;
@@ -129,9 +139,13 @@ export class OutputFade {
       this.lastRotation.set(lrot);
       this.lastPosition.set(lpos);
       this.current = false;
+      this.tracked = false;
       return;
     }
     this.current = true;
+    const last = this.lastTarget;
+    const tracked = this.tracked;
+    this.tracked = true;
     const off = this.offsets;
     const start = this.start;
     const t = this.step < 1 ? this.step : 1;
@@ -173,23 +187,37 @@ export class OutputFade {
       px = start[o]! + (px - start[o]!) * t;
       py = start[o + 1]! + (py - start[o + 1]!) * t;
       pz = start[o + 2]! + (pz - start[o + 2]!) * t;
-      // slerp on the near hemisphere: the fraction t of the angle. An nlerp turns less early on and catches up
-      // at the end (a hand 0.56 h off its animated place moved 1.4 % h a frame).
+      // slerp: the fraction t of the angle. An nlerp turns less early on and catches up at the end (a hand 0.56 h
+      // off its animated place moved 1.4 % h a frame). The way round: the near one at the fade's start, then the
+      // target's sign follows last frame's, so an offset passing half a turn from the start does not flip sides
       const sx = start[o + 3]!;
       const sy = start[o + 4]!;
       const sz = start[o + 5]!;
       const sw = start[o + 6]!;
       let cos = sx * qx + sy * qy + sz * qz + sw * qw;
-      const sign = cos < 0 ? -1 : 1;
-      cos *= sign;
+      const along = tracked ? last[o4]! * qx + last[o4 + 1]! * qy + last[o4 + 2]! * qz + last[o4 + 3]! * qw : cos;
+      let flip = along < 0;
+      // a full turn from the start (cos −1) has no way round: the near side
+      if (flip ? cos > 0.999999 : cos < -0.999999) flip = !flip;
+      if (flip) {
+        qx = -qx;
+        qy = -qy;
+        qz = -qz;
+        qw = -qw;
+        cos = -cos;
+      }
+      last[o4] = qx;
+      last[o4 + 1] = qy;
+      last[o4 + 2] = qz;
+      last[o4 + 3] = qw;
       let ws = 1 - t;
-      let wq = sign * t;
+      let wq = t;
       if (cos < SLERP_BELOW && t < 1) {
         weights[0] = cos;
         weights[1] = t;
         slerpWeights(weights);
         ws = weights[0]!;
-        wq = sign * weights[1]!;
+        wq = weights[1]!;
       }
       qx = sx * ws + qx * wq;
       qy = sy * ws + qy * wq;
