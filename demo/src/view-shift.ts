@@ -53,11 +53,6 @@ export function pinShift(camera: ArcRotateCamera, x: number, y: number): void {
   pinned.set(camera, { x, y });
 }
 
-/** The camera's target back in the free part's middle (a camera that follows something after its framing). */
-export function unpinShift(camera: ArcRotateCamera): void {
-  pinned.delete(camera);
-}
-
 /** The view-space shift that draws the target at `x`, `y` (normalised device coordinates) at the current radius. */
 export function applyShift(camera: ArcRotateCamera, x: number, y: number): void {
   const tan = Math.tan(camera.fov / 2);
