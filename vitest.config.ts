@@ -14,6 +14,7 @@ export const SOAKS = [
  * earlier files in a shared worker is collected during their loops and counted as theirs.
  */
 export const HEAP = [
+  "test/scenario/adopted-mesh-frame-heap.test.ts",
   "test/scenario/all-components-frame-heap.test.ts",
   "test/scenario/climb-frame-heap.test.ts",
   "test/scenario/fabrik-root.test.ts",
@@ -34,6 +35,7 @@ export const HEAP = [
   "test/unit/fabrik/fabrik.test.ts",
   "test/unit/jacobian/ik-solver-jacobian.test.ts",
   "test/unit/limb/twist-relaxer-heap.test.ts",
+  "test/unit/solver/fold-memory-heap.test.ts",
   "test/unit/joints/sync-unoptimized.test.ts",
 ];
 const E2E = ["test/e2e/**/*.test.ts"];

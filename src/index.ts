@@ -20,6 +20,7 @@ export { BabylonEffector } from "./babylon/babylon-effector.js";
 export { BabylonChain, BabylonBendConstraint } from "./babylon/babylon-chain.js";
 export { BabylonRig } from "./babylon/babylon-rig.js";
 export type { BabylonRigOptions } from "./babylon/babylon-rig.js";
+export type { MeshAdoption } from "./babylon/mesh-adoption.js";
 export { ComponentSpace } from "./babylon/component-space.js";
 export { RigDetachment } from "./babylon/rig-attachment.js";
 export { FlatPose } from "./mapping/flat-pose.js";

@@ -6,6 +6,7 @@ import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.j
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import type { Node } from "@babylonjs/core/node.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import { Observable } from "@babylonjs/core/Misc/observable.js";
 import { Quat, type ReadonlyQuat, lookRotation } from "../math/quat.js";
 import { type ReadonlyVec3, Vec3 } from "../math/vec3.js";
 import type { FixedBone, RestorablePose } from "../mapping/biped-mapping.js";
@@ -15,6 +16,7 @@ import type { OutputFade } from "./lod/output-fade.js";
 import { AnimatedPoseStore } from "./animated-pose-store.js";
 import { defaultCharacterRoot } from "./character-root.js";
 import { ComponentSpace } from "./component-space.js";
+import type { MeshAdoption } from "./mesh-adoption.js";
 import { RigAttachment, RigDetachment } from "./rig-attachment.js";
 import { rigProblemText } from "./rig-problems.js";
 import { rigShape } from "./rig-shape.js";
@@ -81,6 +83,11 @@ export class BabylonRig extends FlatPose implements RestorablePose {
    * (component space and, when it was that mesh, the character root moved there; see {@link detachment}).
    */
   meshesAdopted = 0;
+  /**
+   * Notified when a bone-only skeleton's mesh was disposed and the rig moved to another mesh it skins (see
+   * {@link detachment}), as soon as that is noticed: what kept the character root or the mesh follows it here.
+   */
+  readonly onMeshAdoptedObservable = new Observable<MeshAdoption>();
   private spaceNode: TransformNode | null;
   private rootNode: TransformNode | null;
   /** True when the character root was given (`characterRoot`): it stays whatever mesh is adopted. */
@@ -706,6 +713,7 @@ export class BabylonRig extends FlatPose implements RestorablePose {
   /** Removes the observers of {@link watchDisposal} (the rig is not used afterwards). */
   dispose(): void {
     this.attachment.dispose();
+    this.onMeshAdoptedObservable.clear();
   }
 
   /**
@@ -722,12 +730,26 @@ export class BabylonRig extends FlatPose implements RestorablePose {
   private adoptMesh(): boolean {
     const mesh = this.skeleton.getScene().meshes.find((m) => m.skeleton === this.skeleton && !m.isDisposed());
     if (mesh === undefined) return false;
+    const formerMesh = this.spaceNode;
+    const formerRoot = this.rootNode;
     this.spaceNode = mesh;
     this.attachment.meshMoved(mesh);
-    const root = this.rootNode;
-    if (!this.rootGiven && (root === null || root.isDisposed()))
+    if (!this.rootGiven && (formerRoot === null || formerRoot.isDisposed()))
       this.rootNode = defaultCharacterRoot(this.skeleton, mesh);
     this.meshesAdopted++;
+    if (this.onMeshAdoptedObservable.hasObservers()) {
+      // (rare: once per mesh disposed; what it allocates is not a frame's)
+      const formerSpace = this.space.componentToWorld.clone();
+      const space = this._componentToWorldNow(formerSpace.clone());
+      this.onMeshAdoptedObservable.notifyObservers({
+        formerMesh,
+        formerRoot,
+        mesh,
+        root: this.rootNode,
+        formerSpace,
+        space,
+      });
+    }
     return true;
   }
 

@@ -1,4 +1,3 @@
-import { bakedVertexAnimationWarning } from "./baked-vertex-animation.js";
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import { BabylonRig } from "./babylon-rig.js";
@@ -100,8 +99,6 @@ export function buildBipedSolver(
   // the solver words its own straight-limb warning (with the bend side it chose): keep that one
   for (const message of setupWarnings)
     if (!/ is straight in this pose/.test(message)) inner.warn(`setup:${message}`, message);
-  const baked = bakedVertexAnimationWarning(skeleton);
-  if (baked !== null) inner.warn("setup:baked-vertex-animation", baked);
   inner.forward = estimateForward(rig, options.forward ?? null, toes, bones);
   // without an explicit root node the solver detects it as FinalIK does
   inner.setToReferences(bones, rootNode !== null ? id(rootNode) : undefined);

@@ -18,6 +18,7 @@ import { FBBIKError } from "../solver/errors.js";
 import type { SolverWarning } from "../solver/full-body.js";
 import { buildBipedSolver, resolveRootNode } from "./build-solver.js";
 import { rootFacingAxisToRef } from "./character-forward.js";
+import { type MeshAdoption, carryAxis, followAdoption } from "./mesh-adoption.js";
 import { fullBodyInspectorSettings } from "./fbbik-inspector.js";
 import { fullBodySettings } from "./fbbik-settings.js";
 import { FBBIKSolver } from "./fbbik-solver.js";
@@ -212,8 +213,6 @@ export class FullBodyBipedIK {
   }
   private disposed = false;
   private lastFrame = -1;
-  /** The rig's `meshesAdopted` when `references.root` was last brought in line with it. */
-  private meshesAdopted = 0;
   private readonly warnings: SolverWarning[] = [];
   /** Whether the character is shown: a disabled one is not solved. */
   private readonly visibility: RigVisibility;
@@ -257,7 +256,9 @@ export class FullBodyBipedIK {
     rootFacingAxisToRef(built.rig, built.inner.forward, this.characterForward);
     this.solver = new FBBIKSolver(built.inner, built.rig, built.mapping);
     this.rig.watchDisposal();
-    this.visibility = new RigVisibility(this.rig, skeleton);
+    // the mesh a bone-only skeleton lived in was disposed and another it skins took its place: so did the root
+    this.rig.onMeshAdoptedObservable.add((a) => this.followAdoption(a));
+    this.visibility = new RigVisibility(this.rig, skeleton, (cause, message) => this.report(cause, message));
     this.enableFade = new EnableFade(scene, this.rig);
     this.enableFadeSeconds = options.enableFadeSeconds ?? 0;
     this.settings = fullBodySettings(this);
@@ -524,11 +525,6 @@ export class FullBodyBipedIK {
    */
   private detached(): boolean {
     const state = this.rig.detachment();
-    // the mesh a bone-only skeleton lived in was disposed and another it skins took its place: so did the root
-    if (this.rig.meshesAdopted !== this.meshesAdopted) {
-      this.meshesAdopted = this.rig.meshesAdopted;
-      this.references.root = this.rig.characterRoot;
-    }
     if (state === RigDetachment.Attached) return false;
     // an IK switched off has nothing to say of bones it would not write anyway
     if (state === RigDetachment.Unlinked && !this.enableFade.active(this)) return true;
@@ -539,6 +535,15 @@ export class FullBodyBipedIK {
     else this.report(DETACHED[state]![0], DETACHED[state]![1]);
     if (forGood) this.dispose();
     return true;
+  }
+
+  /** The root follows the rig to the mesh it moved to; the forward axis is carried into the new root's frame. */
+  private followAdoption(adoption: MeshAdoption): void {
+    const root = this.references.root;
+    const next = followAdoption(adoption, root);
+    if (next === root) return;
+    carryAxis(adoption, root, next, this.characterForward);
+    this.references.root = next;
   }
 
   /** Warns once per cause; nothing a warning observer throws gets out. */

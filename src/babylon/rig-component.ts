@@ -198,7 +198,7 @@ export abstract class RigComponent {
     SceneUpdater.takeOffBetweenFrames(this.scene, skeleton);
     this.rig = new BabylonRig(skeleton, bones, { mesh: options.mesh ?? null });
     this.rig.watchDisposal();
-    this.visibility = new RigVisibility(this.rig, skeleton);
+    this.visibility = new RigVisibility(this.rig, skeleton, (cause, message) => this.warn(cause, message));
     this.enableFade = new EnableFade(this.scene, this.rig);
     this.enableFadeSeconds = options.enableFadeSeconds ?? 0;
     // FixTransforms covers the bones the component turns (a subclass that also moves bones stores again)

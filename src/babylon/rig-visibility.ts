@@ -3,6 +3,11 @@ import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import type { Mesh } from "@babylonjs/core/Meshes/mesh.js";
 import type { Node } from "@babylonjs/core/node.js";
 import type { BabylonRig } from "./babylon-rig.js";
+import {
+  BAKED_VERTEX_ANIMATION,
+  bakedVertexAnimationMessage,
+  playsBakedVertexAnimation,
+} from "./baked-vertex-animation.js";
 
 /**
  * Whether a character is shown, for the IK components to skip one that is not (nothing of it is rendered):
@@ -39,19 +44,31 @@ export class RigVisibility {
   private hiding = false;
   /** True once a mesh that draws was found: with all of them disposed since, nothing of the character shows. */
   private hadMeshes = false;
+  /** True when, at the last look, every mesh that shows the character played baked vertex animation. */
+  private baked = false;
 
-  /** Watches the character of `rig` (its `characterRoot`, and the meshes skinned by `skeleton`). */
+  /**
+   * Watches the character of `rig` (its `characterRoot`, and the meshes skinned by `skeleton`); `warn` hears when
+   * every mesh of it that shows plays baked vertex animation, so that nothing the IK writes shows: now (at create),
+   * and each time that becomes so later (a manager assigned or enabled, the last mesh without one hidden).
+   */
   constructor(
     private readonly rig: BabylonRig,
     private readonly skeleton: Skeleton,
+    private readonly warn: (cause: string, message: string) => void,
   ) {
     this.gather();
+    this.lookForBakedAnimation();
   }
 
-  /** True while the character is not shown; the first time, the rig's output comes off its bones. */
+  /**
+   * True while the character is not shown; the first time, the rig's output comes off its bones. While it is
+   * shown, warns as baked vertex animation takes over every mesh (O(1) while the first mesh is skinned by its bones).
+   */
   hidden(): boolean {
     if (this.shown()) {
       this.hiding = false;
+      this.lookForBakedAnimation();
       return false;
     }
     if (!this.hiding) {
@@ -59,6 +76,14 @@ export class RigVisibility {
       this.rig.restoreAnimatedPose();
     }
     return true;
+  }
+
+  /** Warns when every mesh that shows the character plays baked vertex animation and did not at the last look. */
+  private lookForBakedAnimation(): void {
+    const baked = playsBakedVertexAnimation(this.meshes, this.skeleton);
+    if (baked && !this.baked)
+      this.warn(BAKED_VERTEX_ANIMATION, bakedVertexAnimationMessage(this.meshes, this.skeleton));
+    this.baked = baked;
   }
 
   /**

@@ -19,7 +19,7 @@ afterEach(() => {
 /** What is not a setting, with why: runtime state, per-frame values, private validity copies. */
 const NOT_SETTINGS: Record<string, readonly string[]> = {
   // how the app runs the IK, not how it is tuned; and the update's own state
-  ik: ["enabled", "autoUpdate", "skipping", "disposed", "lastFrame", "ordering", "meshesAdopted"],
+  ik: ["enabled", "autoUpdate", "skipping", "disposed", "lastFrame", "ordering"],
   solver: ["settled"],
   // state of the solve (the last valid values of clamped settings, counters, per-frame flags)
   inner: [

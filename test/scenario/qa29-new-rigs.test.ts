@@ -180,12 +180,12 @@ describe("QA round 29: rigs built from their tools' names", () => {
       });
       const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
       const causes = (): string[] => ik.warningsRaised.map((w) => w.cause);
-      expect(causes()).toContain("setup:baked-vertex-animation");
+      expect(causes()).toContain("baked-vertex-animation");
       ik.dispose();
       // one mesh skinned by the bones again: what the IK writes shows there
       managers[0]!.isEnabled = false;
       const again = FullBodyBipedIK.create(m.scene, m.skeleton);
-      expect(again.warningsRaised.map((w) => w.cause)).not.toContain("setup:baked-vertex-animation");
+      expect(again.warningsRaised.map((w) => w.cause)).not.toContain("baked-vertex-animation");
       again.dispose();
     } finally {
       m.dispose();

@@ -1,10 +1,12 @@
 import { type Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import type { Observer } from "@babylonjs/core/Misc/observable.js";
 import type { FullBodyBipedIK } from "../full-body-biped-ik.js";
 import { type RigDetachment, detachedForGood } from "../rig-attachment.js";
 import { Vec3 } from "../../math/vec3.js";
 import { OutputFade } from "./output-fade.js";
 import { moduleMatrix } from "../module-matrix.js";
+import { type MeshAdoption, adoptionChangeToRef, followAdoption } from "../mesh-adoption.js";
 
 /** A character's level of IK detail: what its FullBodyBipedIK does each frame. */
 export const IKLevel = {
@@ -42,8 +44,13 @@ const scale = new Float64Array(1);
  * follows the node without reading bones), its levels and its fade weight.
  */
 export class LodCharacter {
-  /** The node whose world matrix places the character (its root), or null: always Full. */
-  readonly node: TransformNode | null;
+  /**
+   * The node whose world matrix places the character (its root), or null: always Full. It follows the rig to
+   * another mesh when a bone-only skeleton's mesh it was is disposed (clothes kept on).
+   */
+  node: TransformNode | null;
+  /** On the rig's onMeshAdoptedObservable (removed by {@link release}). */
+  private readonly adoption: Observer<MeshAdoption> | null;
   /** The bones' bounding-box centre in the node's local space. */
   private readonly localCentre = new Vector3();
   /** Largest extent of the bones' bounding box in world units (the character's height), at the node's scale now. */
@@ -51,8 +58,8 @@ export class LodCharacter {
   /** Half the bounding box's diagonal, world units (the sphere tested against the frustum). */
   radius: number;
   /** {@link height} and {@link radius} in the node's local units: they follow the node's scale. */
-  private readonly localHeight: number;
-  private readonly localRadius: number;
+  private localHeight: number;
+  private localRadius: number;
   /** The level the view asks for (distance, screen size, frustum), with hysteresis. */
   natural: IKLevel = IKLevel.Full;
   /** The level after the budget. */
@@ -135,6 +142,23 @@ export class LodCharacter {
     this.localCentre.copyFrom(corner);
     this.centre.copyFrom(corner);
     this.fade = new OutputFade(rig.count);
+    this.adoption = rig.onMeshAdoptedObservable.add((a) => this.followAdoption(a));
+  }
+
+  /** The node follows the rig to the mesh it moved to, the bounds kept where they stand on the bones. */
+  private followAdoption(adoption: MeshAdoption): void {
+    const node = this.node;
+    const next = followAdoption(adoption, node);
+    if (next === node) return;
+    const change = adoptionChangeToRef(adoption, node, next, inverse);
+    Vector3.TransformCoordinatesToRef(this.localCentre, change, this.localCentre);
+    scaleOf(change, scale);
+    const s = scale[0]!;
+    if (s > 0) {
+      this.localHeight *= s;
+      this.localRadius *= s;
+    }
+    this.node = next;
   }
 
   /** How much of the IK shows, in [0, 1]: 0 off, 1 settled on, in between while fading in or out. */
@@ -253,5 +277,6 @@ export class LodCharacter {
     ik._lodFade = null;
     ik._lodCheap = false;
     ik._lodOff = false;
+    ik.rig.onMeshAdoptedObservable.remove(this.adoption);
   }
 }

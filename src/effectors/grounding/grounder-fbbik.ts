@@ -26,6 +26,7 @@ import {
 import { checkOptions, warnUnknownOptions } from "../../babylon/option-check.js";
 import { Observable, type Observer } from "@babylonjs/core/Misc/observable.js";
 import { disposeWith, notifyDisposed } from "../../babylon/dispose-notice.js";
+import { type MeshAdoption, followAdoption } from "../../babylon/mesh-adoption.js";
 import { EnableFade, EnablePass } from "../../babylon/enable-fade.js";
 import { type IKSettingsObject, applySettings, serializeSettings } from "../../babylon/ik-settings.js";
 import { grounderSettings } from "./grounder-settings.js";
@@ -170,6 +171,8 @@ export class GrounderFBBIK {
   private readonly enableFade: EnableFade;
   /** Reads the root into the solver, with the character's scale since create. */
   private readonly rootReader: GrounderRoot;
+  /** On the rig's onMeshAdoptedObservable: the root follows the rig to another mesh. */
+  private readonly adoption: Observer<MeshAdoption> | null;
 
   /** Attaches a grounder to `ik` (see {@link GrounderFBBIKOptions}). */
   constructor(ik: FullBodyBipedIK, options: GrounderFBBIKOptions = {}) {
@@ -178,6 +181,10 @@ export class GrounderFBBIK {
     this.ikDisposal = disposeWith(ik, this);
     const rig = ik.rig;
     this.root = options.root !== undefined ? options.root : rig.characterRoot;
+    // a bone-only skeleton's mesh disposed, the rig moved to clothes it skins: a root that was that mesh goes along
+    this.adoption = rig.onMeshAdoptedObservable.add((a) => {
+      this.root = followAdoption(a, this.root);
+    });
     this.rootReader = new GrounderRoot(this.root);
     this.height =
       options.height !== undefined && options.height > 0 ? options.height : skeletonHeight(ik.skeleton, ik.rig);
@@ -317,6 +324,7 @@ export class GrounderFBBIK {
     this.disposed = true;
     notifyDisposed(this.onDisposeObservable, this);
     this.ik.onDisposeObservable.remove(this.ikDisposal);
+    this.ik.rig.onMeshAdoptedObservable.remove(this.adoption);
     this.ik.solver.onSkeletonRead.remove(this.hook);
     this.ik.solver.leftLegMapping.maintainRotationWeight = this.previousMaintain[0];
     this.ik.solver.rightLegMapping.maintainRotationWeight = this.previousMaintain[1];

@@ -1,11 +1,13 @@
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
+import type { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { Observable } from "@babylonjs/core/Misc/observable.js";
 import type { Scene } from "@babylonjs/core/scene.js";
 import { BabylonRig } from "../../babylon/babylon-rig.js";
 import { notifyDisposed } from "../../babylon/dispose-notice.js";
+import { type MeshAdoption, carryAxis, followAdoption } from "../../babylon/mesh-adoption.js";
 import { type OptionKinds, checkOptions, warnUnknownOptions } from "../../babylon/option-check.js";
 import { RigDetachment } from "../../babylon/rig-attachment.js";
 import type { RigComponent } from "../../babylon/rig-component.js";
@@ -62,6 +64,8 @@ export abstract class LegGrounder {
   characterRoot: TransformNode | null;
   /** The character height the defaults were scaled for. */
   readonly height: number;
+  /** The way the character faces, as an axis of {@link root} in its own frame (each subclass's, settable at create). */
+  abstract readonly characterForward: Vector3;
   /** Where it runs in the scene updater: one below its first leg's. */
   get updateOrder(): number {
     return this.order;
@@ -128,6 +132,8 @@ export abstract class LegGrounder {
     this.rig.watchDisposal();
     this.root = options.root !== undefined ? options.root : this.rig.characterRoot;
     this.characterRoot = options.characterRoot ?? null;
+    // a bone-only skeleton's mesh disposed, the rig moved to clothes it skins: roots that were that mesh go along
+    this.rig.onMeshAdoptedObservable.add((a) => this.followAdoption(a));
     this.rootReader = new GrounderRoot(this.root);
     this.height =
       options.height !== undefined && options.height > 0 ? options.height : skeletonHeight(skeleton, this.rig);
@@ -225,6 +231,17 @@ export abstract class LegGrounder {
   resetPosition(): void {
     for (const set of this.legSets) set.solver.reset();
     this.turn.reset();
+  }
+
+  /** The roots follow the rig to the mesh it moved to; the forward axis is carried into the new root's frame. */
+  private followAdoption(adoption: MeshAdoption): void {
+    const root = this.root;
+    const next = followAdoption(adoption, root);
+    if (next !== root) {
+      carryAxis(adoption, root, next, this.characterForward);
+      this.root = next;
+    }
+    this.characterRoot = followAdoption(adoption, this.characterRoot);
   }
 
   /** True for meshes that belong to the character (skinned by its skeleton or under its root). */
