@@ -10,7 +10,9 @@ import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { currentWorldMatrix } from "./world-matrix.js";
 import { moduleMatrix } from "./module-matrix.js";
 
-/** What moved when a bone-only rig took another mesh its skeleton skins ({@link BabylonRig.onMeshAdoptedObservable}). */
+/**
+ * What moved when a bone-only rig took another mesh its skeleton skins ({@link BabylonRig.onMeshAdoptedObservable}).
+ */
 export interface MeshAdoption {
   /** The mesh component space lived in until now (disposed). */
   readonly formerMesh: TransformNode | null;
