@@ -6,11 +6,13 @@
  * And through the whole loop (reach, pick up, lift, put back, let go) the cup's wall and the hand in view, not
  * hidden by the skin (the hand's own aside): seen from the reaching hand's side, the lifted cup hid behind the
  * fingers gripping it from that side (7 % of the UAL character's cup wall in view, 33 % of Xbot's).
+ * And the cup as wide as the hand that grips it: sized from the height alone, the Mannequin's (a chibi's fist,
+ * 2.4 times a realistic one) was 0.31 of the fist's thickness, the others' 0.76 to 1.20.
  */
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { headBall, hiddenByHead } from "../../demo/src/framing.js";
-import { isUnder } from "../../demo/src/props/skin.js";
+import { isUnder, quantile, skinVertices } from "../../demo/src/props/skin.js";
 import { type LoadedModel, type ModelName, loadModel, modelAvailable } from "../helpers/babylon-scene.js";
 import { freeView, openScenario, project } from "../helpers/demo-scenario.js";
 import { eyeOf, posedSkin, visibleShare } from "../helpers/skin-occlusion.js";
@@ -120,4 +122,34 @@ describe.each<ModelName>(["UAL", "Mannequin", "Xbot", "Soldier"])("the grab's lo
     },
     120_000,
   );
+});
+
+describe.each<ModelName>(["UAL", "Mannequin", "Xbot", "Soldier"])("the grab's cup in %s's hand", (model) => {
+  let m: LoadedModel;
+  beforeAll(async () => {
+    if (modelAvailable(model)) m = await loadModel(model);
+  });
+  afterAll(() => m?.dispose());
+
+  it.skipIf(!modelAvailable(model))("the cup about as wide as the fist is thick", async () => {
+    vi.stubGlobal("addEventListener", () => undefined);
+    const { scenarioNamed } = await import("../../demo/src/scenarios/index.js");
+    const { c } = await openScenario(m, scenarioNamed("grab")!);
+    const cup = m.scene.getMeshByName("cup")!;
+    const width = 2 * cup.getBoundingInfo().boundingBox.extendSize.x;
+    // the resting hand's skin: its smallest spread (5th to 95th percentile) across, up and along the body
+    const skin = skinVertices(c.skeleton, (b) => isUnder(b, c.ik.references.leftHand));
+    const spread = (axis: Vector3) => {
+      const d = skin.map((p) => Vector3.Dot(p, axis));
+      return quantile(d, 0.95) - quantile(d, 0.05);
+    };
+    const fist = Math.min(spread(c.right), spread(Vector3.Up()), spread(c.forward));
+    report(
+      `${model} grab: the cup ${((width / c.h) * 100).toFixed(1)} % of h wide, the fist ` +
+        `${((fist / c.h) * 100).toFixed(1)} % thick: ${(width / fist).toFixed(2)}`,
+    );
+    expect(skin.length, "the hand's skin found").toBeGreaterThan(50);
+    expect(width / fist, "the cup's width over the fist's thickness").toBeGreaterThan(0.6);
+    expect(width / fist).toBeLessThan(1.4);
+  });
 });

@@ -2,7 +2,8 @@
  * The demo's props fitted to the Mannequin, a chibi whose fist is about four times a realistic one and whose
  * belly reaches far ahead of its joints: the aim scenario's pistol (demo/src/props/pistol.ts), sized from the
  * height alone, vanished inside the fist; the grab scenario's table (demo/src/props/table.ts), placed from the
- * joints, cut into the belly. The character is spawned as the demo spawns it (arms lowered, IK attached).
+ * joints, cut into the belly; its cup, grown for the fist, went into the fist's skin at a wrist offset fixed for a
+ * realistic hand. The character is spawned as the demo spawns it (arms lowered, IK attached).
  */
 import type { DirectionalLight } from "@babylonjs/core/Lights/directionalLight.js";
 import type { ShadowGenerator } from "@babylonjs/core/Lights/Shadows/shadowGenerator.js";
@@ -139,6 +140,32 @@ describe("the demo's props on the Mannequin (a chibi)", () => {
     // it comes from beside the table and goes back there over the board's near corner: lifted over it (the
     // straight reach crossed it 9.5 cm deep, 7.7 % of h; with a hop in the Y offset 3.3 cm, 2.6 %)
     expect(deepest.moving / g.h, "the fist through the board's edge on the way").toBeLessThan(0.001);
+  });
+  it("the grab: the fist against the cup's wall, not in it, from the grasp to the let-go", async () => {
+    const { run, c: g, ctx: gx } = await openScenario(m, grab);
+    const hand = g.ik.references.leftHand;
+    const cup = gx.scene.meshes.filter((x) => x.name === "cup").at(-1)!;
+    const half = cup.getBoundingInfo().boundingBox.extendSize;
+    const t = () => (run.world!() as { t: number }).t;
+    // over the cup's height, how deep the fist's skin goes inside its wall, and how near it comes
+    const worst = { deepest: 0, nearest: 0 };
+    for (let f = 0; f < 400 && t() < 4; f++) {
+      m.scene.render();
+      if (f % 6 !== 0 || t() < 1.15) continue;
+      const toCup = Matrix.Invert(cup.computeWorldMatrix(true));
+      let nearest = Infinity;
+      for (const p of skinVertices(g.skeleton, (b) => isUnder(b, hand))) {
+        const q = Vector3.TransformCoordinates(p, toCup);
+        if (Math.abs(q.y) < half.y) nearest = Math.min(nearest, Math.hypot(q.x, q.z) - half.x);
+      }
+      worst.deepest = Math.max(worst.deepest, -nearest);
+      worst.nearest = Math.max(worst.nearest, nearest);
+    }
+    const pc = (v: number) => `${((v / g.h) * 100).toFixed(2)} % of h`;
+    report(`Mannequin grab: the fist ${pc(worst.deepest)} into the cup at most, ${pc(worst.nearest)} off it at most`);
+    // a fixed wrist offset put the fist 2.39 % of h into a cup sized for it
+    expect(worst.deepest / g.h, "the fist inside the cup's wall").toBeLessThan(0.001);
+    expect(worst.nearest / g.h, "the fist off the cup's wall").toBeLessThan(0.025);
   });
 });
 

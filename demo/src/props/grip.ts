@@ -69,12 +69,32 @@ function skinBelow(handBone: Bone, y: number, height: number): number {
 
 /**
  * The grip of a hand without fingers to read its axes from (or whose bones have no nodes to pose): the wrist
- * beside the cylinder, turned as it is now (the arm lowered), and held as high as its skin needs (the
- * Mannequin's fist hangs a fifth of its height below).
+ * 3 % of `height` off the cylinder's wall, turned as it is now (the arm lowered), and held as high as its skin
+ * needs (the Mannequin's fist hangs a fifth of its height below). With `beside` (the cylinder's axis), farther
+ * if the skin needs it to stay out of the cylinder: the fist beside a cup sized for it (at 3 %, 3 cm into it).
  */
-function noFingers(handBone: Bone, wrist: Vector3, radius: number, palmSide: Vector3, height: number): Grip {
+function noFingers(
+  handBone: Bone,
+  wrist: Vector3,
+  radius: number,
+  palmSide: Vector3,
+  beside: Vector3 | null,
+  height: number,
+): Grip {
+  let away = radius + 0.03 * height;
+  if (beside !== null) {
+    // a skin vertex `u` toward the cylinder and `v` across it from the wrist stays `r` off the axis when the
+    // wrist is at least u + √(r² − v²) from it
+    const r = radius + 0.005 * height;
+    const across = Vector3.Cross(beside, palmSide).normalize();
+    for (const p of skinVertices(handBone.getSkeleton(), (b) => isUnder(b, handBone))) {
+      const d = p.subtract(wrist);
+      const v = Vector3.Dot(d, across);
+      if (Math.abs(v) < r) away = Math.max(away, Vector3.Dot(d, palmSide) + Math.sqrt(r * r - v * v));
+    }
+  }
   return {
-    wristOffset: palmSide.scale(-(radius + 0.03 * height)),
+    wristOffset: palmSide.scale(-away),
     rotation: boneRotation(handBone),
     lowest: Math.min(-0.03 * height, skinBelow(handBone, wrist.y, height)),
     pose: null,
@@ -103,7 +123,8 @@ export function fingerPoints(chain: TransformNode[]): Vector3[] {
  * The grip of `handBone` around a cylinder of `radius` along the unit `axis`, which points from the index's side
  * of the hand to the pinky's (default down: a standing cup, thumb up): fingers along `along`, palm toward the
  * cylinder on the `palmSide` (both ⟂ `axis`, and to each other). Poses the hand's nodes while it measures and
- * puts them back. `height`: the character's, for the skin's margins.
+ * puts them back. `height`: the character's, for the skin's margins. `beside`: a hand without fingers stays
+ * out of the cylinder (a fist beside a cup), else it may hold it in its skin (a fist around a rung).
  */
 export function makeGrip(
   handBone: Bone,
@@ -113,11 +134,12 @@ export function makeGrip(
   palmSide: Vector3,
   height: number,
   axis: Vector3 = new Vector3(0, -1, 0),
+  beside = false,
 ): Grip {
   const hand = handBone.getTransformNode();
   const wrist = bonePos(handBone);
   const skin = 0.008 * height;
-  if (hand === null) return noFingers(handBone, wrist, radius, palmSide, height);
+  if (hand === null) return noFingers(handBone, wrist, radius, palmSide, beside ? axis : null, height);
   const all = fingerChains(hand, skeletonNodes);
   const saved = [hand, ...all.flat()].map((n) => [n, n.rotationQuaternion?.clone() ?? null] as const);
   // the open hand, before the wrap
@@ -128,7 +150,7 @@ export function makeGrip(
   const thumbIndex = all.findIndex((ch) => /thumb/i.test(ch[0]!.name));
   const thumb = thumbIndex >= 0 ? all[thumbIndex]! : null;
   const fingers = all.filter((ch) => ch !== thumb);
-  if (fingers.length < 2) return noFingers(handBone, wrist, radius, palmSide, height);
+  if (fingers.length < 2) return noFingers(handBone, wrist, radius, palmSide, beside ? axis : null, height);
   // the hand's axes now: wrist to the knuckles' middle, and across the knuckles from the thumb's side
   const bases = fingers.map((ch) => worldPos(ch[0]!));
   const knuckles = bases.reduce((a, b) => a.add(b), Vector3.Zero()).scale(1 / bases.length);

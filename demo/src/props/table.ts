@@ -6,8 +6,9 @@ import type { Mesh } from "@babylonjs/core/Meshes/mesh";
 import { CreateBox } from "@babylonjs/core/Meshes/Builders/boxBuilder";
 import { CreateCylinder } from "@babylonjs/core/Meshes/Builders/cylinderBuilder";
 import { CreateTorus } from "@babylonjs/core/Meshes/Builders/torusBuilder";
+import type { Bone } from "@babylonjs/core/Bones/bone";
 import { type Character, type Ctx, mat } from "../kit";
-import { isUnder, skinVertices } from "./skin";
+import { fistScale, isUnder, skinVertices } from "./skin";
 
 /** The table and its cup. */
 export interface Table {
@@ -25,9 +26,16 @@ export interface Table {
 /**
  * A table in front of the character: top at 0.42 h, from 0.17 h to 0.5 h ahead of it, 0.6 h wide; moved away
  * (same size) as far as the body's skin (arms aside) at the board's height reaches past 0.17 h, with 3 % of h
- * to spare (a chibi's belly reached 0.7 cm into the board).
+ * to spare (a chibi's belly reached 0.7 cm into the board). The cup is sized for `hand`, the one that grips it:
+ * from the height, and as many times bigger as its fist is bigger than a realistic one (`fistScale`).
  */
-export function makeTable(ctx: Ctx, c: Character, near = 0.17, far = 0.5): Table {
+export function makeTable(
+  ctx: Ctx,
+  c: Character,
+  near = 0.17,
+  far = 0.5,
+  hand: Bone = c.ik.references.leftHand,
+): Table {
   const { h, forward, right } = c;
   const scene = ctx.scene;
   const top = 0.42 * h;
@@ -58,9 +66,14 @@ export function makeTable(ctx: Ctx, c: Character, near = 0.17, far = 0.5): Table
     leg.material = wood;
     meshes.push(leg);
   }
-  // a mug: 9 cm wide for 1.8 m, a handle on the far side so the hand takes the body
-  const cupRadius = 0.026 * h;
-  const cupHeight = 0.065 * h;
+  // a mug: 9 cm wide for 1.8 m, a handle on the far side so the hand takes the body; grown with a fist bigger
+  // than a realistic one (the Mannequin's, 2.4 times one, dwarfed a mug sized from the height: 0.31 of its thickness)
+  const fist = fistScale(
+    skinVertices(c.skeleton, (b) => isUnder(b, hand)),
+    h,
+  );
+  const cupRadius = 0.026 * h * fist;
+  const cupHeight = 0.065 * h * fist;
   const cup = CreateCylinder("cup", { height: cupHeight, diameter: 2 * cupRadius, tessellation: 24 }, scene);
   cup.rotationQuaternion = turn.clone();
   cup.material = mat(scene, "cup", new Color3(0.85, 0.2, 0.15));

@@ -58,7 +58,7 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   const nodes = new Set(
     c.skeleton.bones.map((b: Bone) => b.getTransformNode()).filter((n): n is TransformNode => n !== null),
   );
-  const grip = makeGrip(r.leftHand, nodes, cupRadius, forward, right, h);
+  const grip = makeGrip(r.leftHand, nodes, cupRadius, forward, right, h, Vector3.Down(), true);
   // the grip's axis at half the cup's height or as high as the hand's skin needs: the hand rests on the
   // tabletop, never in it (a cap at 0.8 of the cup's height put the Mannequin's fist through the board)
   const axisY = Math.max(top + 0.5 * cupHeight, top - grip.lowest);
