@@ -6,6 +6,7 @@ import { type RigDetachment, detachedForGood } from "../rig-attachment.js";
 import { Vec3 } from "../../math/vec3.js";
 import { OutputFade } from "./output-fade.js";
 import { moduleMatrix } from "../module-matrix.js";
+import { transformPoint } from "../world-matrix.js";
 import { type MeshAdoption, adoptionChangeToRef, followAdoption } from "../mesh-adoption.js";
 
 /** A character's level of IK detail: what its FullBodyBipedIK does each frame. */
@@ -246,8 +247,9 @@ export class LodCharacter {
     const node = this.node;
     if (node === null) return;
     const world = node.getWorldMatrix();
-    // a vector, not three floats: doubles handed to a call V8 does not inline are boxed (480 B a frame at 10)
-    Vector3.TransformCoordinatesToRef(this.localCentre, world, this.centre);
+    // not Babylon's TransformCoordinatesToRef: it hands the three floats on to another call, boxed whenever V8 does
+    // not inline it (48 B a frame in some runs, under a moving parent)
+    transformPoint(world.m, this.localCentre, this.centre);
     // a crowd scaled after its IKs joined: the size on screen follows
     scaleOf(world, scale);
     if (scale[0]! > 0) {
