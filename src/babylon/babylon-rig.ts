@@ -79,13 +79,14 @@ export class BabylonRig extends FlatPose implements RestorablePose {
     return this.rootNode;
   }
   /**
-   * How many times a bone-only skeleton's mesh was disposed and another mesh the skeleton skins took its place
-   * (component space and, when it was that mesh, the character root moved there; see {@link detachment}).
+   * How many times a bone-only skeleton's mesh was disposed or left the scene and another mesh the skeleton skins took
+   * its place (component space and, when it was that mesh, the character root moved there; see {@link detachment}).
    */
   meshesAdopted = 0;
   /**
-   * Notified when a bone-only skeleton's mesh was disposed and the rig moved to another mesh it skins (see
-   * {@link detachment}), as soon as that is noticed: what kept the character root or the mesh follows it here.
+   * Notified when a bone-only skeleton's mesh was disposed or left the scene and the rig moved to another mesh it
+   * skins (see {@link detachment}), as soon as that is noticed: what kept the character root or the mesh follows it
+   * here.
    */
   readonly onMeshAdoptedObservable = new Observable<MeshAdoption>();
   private spaceNode: TransformNode | null;
@@ -719,26 +720,38 @@ export class BabylonRig extends FlatPose implements RestorablePose {
   /**
    * Why the rig cannot be read or written this frame ({@link RigDetachment}; Attached when it can). A bone-only
    * skeleton whose mesh was disposed while another mesh it skins stays (clothes, armour: Babylon skins each in its
-   * own space) moves to that mesh and stays attached; MeshDisposed once none is left.
+   * own space) moves to that mesh and stays attached; MeshDisposed once none is left. Its mesh taken out of the scene
+   * undisposed (`scene.removeMesh`, an asset container's `removeAllFromScene`) it moves likewise (seen on a watched
+   * rig, through the scene's mesh observables), and stays there when that mesh comes back; with no other mesh it
+   * stays in the removed one (expected back) until one skinned by the skeleton is added.
    */
   detachment(): RigDetachment {
     const state = this.attachment.state();
-    return state === RigDetachment.MeshDisposed && this.adoptMesh() ? this.attachment.state() : state;
+    if (state === RigDetachment.MeshDisposed) return this.adoptMesh() ? this.attachment.state() : state;
+    // the mesh only left the scene (it may come back): moved off while another shows the character, else kept
+    if (state === RigDetachment.Attached && this.attachment.meshLeft) {
+      const back = this.skeleton.getScene().meshes.includes(this.spaceNode as AbstractMesh);
+      if (back || !this.adoptMesh()) this.attachment.meshStays(back);
+    }
+    return state;
   }
 
-  /** Moves component space (and a default character root that was the disposed mesh) to a mesh the skeleton skins. */
+  /** Moves component space (and a default character root that was the mesh) to another mesh the skeleton skins. */
   private adoptMesh(): boolean {
-    const mesh = this.skeleton.getScene().meshes.find((m) => m.skeleton === this.skeleton && !m.isDisposed());
+    // (an instance has no skin of its own: it draws its source's, which is the mesh that left)
+    const mesh = this.skeleton
+      .getScene()
+      .meshes.find((m) => m.skeleton === this.skeleton && !m.isAnInstance && !m.isDisposed());
     if (mesh === undefined) return false;
     const formerMesh = this.spaceNode;
     const formerRoot = this.rootNode;
     this.spaceNode = mesh;
     this.attachment.meshMoved(mesh);
-    if (!this.rootGiven && (formerRoot === null || formerRoot.isDisposed()))
+    if (!this.rootGiven && (formerRoot === null || formerRoot === formerMesh || formerRoot.isDisposed()))
       this.rootNode = defaultCharacterRoot(this.skeleton, mesh);
     this.meshesAdopted++;
     if (this.onMeshAdoptedObservable.hasObservers()) {
-      // (rare: once per mesh disposed; what it allocates is not a frame's)
+      // (rare: once per mesh disposed or removed; what it allocates is not a frame's)
       const formerSpace = this.space.componentToWorld.clone();
       const space = this._componentToWorldNow(formerSpace.clone());
       this.onMeshAdoptedObservable.notifyObservers({

@@ -18,7 +18,7 @@ import { FBBIKError } from "../solver/errors.js";
 import type { SolverWarning } from "../solver/full-body.js";
 import { buildBipedSolver, resolveRootNode } from "./build-solver.js";
 import { rootFacingAxisToRef } from "./character-forward.js";
-import { type MeshAdoption, carryAxis, followAdoption } from "./mesh-adoption.js";
+import { type MeshAdoption, carryAxis, followAdoption, followAdoptionInInspector } from "./mesh-adoption.js";
 import { fullBodyInspectorSettings } from "./fbbik-inspector.js";
 import { fullBodySettings } from "./fbbik-settings.js";
 import { FBBIKSolver } from "./fbbik-solver.js";
@@ -165,7 +165,9 @@ export class FullBodyBipedIK {
    * iterations, each effector's position and rotation weight, each limb's pull and reach, as sliders under
    * the character's root node, skeleton and skinned meshes (property names `fbbik_…`, e.g.
    * `fbbik_ikPositionWeight`).
-   * `ik.inspector.attach(node)` shows them on another node too; dispose takes them off.
+   * `ik.inspector.attach(node)` shows them on another node too; dispose takes them off. A bone-only skeleton's rig
+   * moved to another mesh (its own disposed or out of the scene) takes them from the mesh and root it left to the
+   * ones it took.
    */
   readonly inspector: InspectorSettings;
   /**
@@ -539,6 +541,7 @@ export class FullBodyBipedIK {
 
   /** The root follows the rig to the mesh it moved to; the forward axis is carried into the new root's frame. */
   private followAdoption(adoption: MeshAdoption): void {
+    followAdoptionInInspector(adoption, this.inspector);
     const root = this.references.root;
     const next = followAdoption(adoption, root);
     if (next === root) return;

@@ -122,6 +122,14 @@ export class InspectorSettings {
     host.inspectableCustomProperties = [...(host.inspectableCustomProperties ?? []), ...this.inspectables];
   }
 
+  /** Takes the settings off `host` (its entries and properties), where {@link attach} showed them. */
+  detach(host: InspectorHost): void {
+    const i = this.hosts.indexOf(host);
+    if (i < 0) return;
+    this.hosts.splice(i, 1);
+    this.takeOff(host, true);
+  }
+
   /** The "save settings" Button and "load settings" FileButton of `file`'s settings (they read no property). */
   private fileButtons(file: InspectorSettingsFile): InspectorEntry[] {
     const save = new InspectorEntry(

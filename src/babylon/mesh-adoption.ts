@@ -1,12 +1,14 @@
 /**
- * A bone-only rig's move to another mesh its skeleton skins once its own was disposed (clothes, armour staying on),
- * and what follows it: everything that kept the rig's character root or mesh (a grounder's root, the level of
- * detail's node, the IK's `references.root`) follows it through {@link BabylonRig.onMeshAdoptedObservable}.
+ * A bone-only rig's move to another mesh its skeleton skins once its own was disposed or left the scene (clothes,
+ * armour staying on), and what follows it: everything that kept the rig's character root or mesh (a grounder's root
+ * and scale at create, the level of detail's node, the IK's `references.root` and Inspector settings) follows it
+ * through {@link BabylonRig.onMeshAdoptedObservable}.
  * @module
  */
 import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import type { InspectorSettings } from "./inspector-settings.js";
 import { currentWorldMatrix } from "./world-matrix.js";
 import { moduleMatrix } from "./module-matrix.js";
 
@@ -14,13 +16,13 @@ import { moduleMatrix } from "./module-matrix.js";
  * What moved when a bone-only rig took another mesh its skeleton skins ({@link BabylonRig.onMeshAdoptedObservable}).
  */
 export interface MeshAdoption {
-  /** The mesh component space lived in until now (disposed). */
+  /** The mesh component space lived in until now (disposed, or out of the scene). */
   readonly formerMesh: TransformNode | null;
-  /** The character root until now: the disposed mesh, or a node that stays (given, or above the meshes). */
+  /** The character root until now: the former mesh, or a node that stays (given, or above the meshes). */
   readonly formerRoot: TransformNode | null;
   /** The mesh component space lives in now. */
   readonly mesh: AbstractMesh;
-  /** The character root now (the former one unless that was the disposed mesh or under it). */
+  /** The character root now (the former one unless that was the former mesh, or disposed). */
   readonly root: TransformNode | null;
   /** Component space's world matrix at the rig's last read, in the former mesh. */
   readonly formerSpace: Matrix;
@@ -38,6 +40,20 @@ export function followAdoption(adoption: MeshAdoption, node: TransformNode | nul
   if (node === null) return null;
   if (node === adoption.formerRoot) return adoption.root;
   return node === adoption.formerMesh ? adoption.mesh : node;
+}
+
+/**
+ * Moves `settings` from the mesh and root the rig left to the ones it took, where they were shown (the Inspector's
+ * user finds the IK on the mesh that shows the character, not on the disposed one); other hosts keep them.
+ */
+export function followAdoptionInInspector(adoption: MeshAdoption, settings: InspectorSettings): void {
+  for (const host of [...settings.attachedTo]) {
+    // a host is a node or the skeleton; only a node can be the former mesh or root
+    const next = followAdoption(adoption, host as unknown as TransformNode);
+    if (next === (host as unknown)) continue;
+    settings.detach(host);
+    if (next !== null) settings.attach(next);
+  }
 }
 
 /**

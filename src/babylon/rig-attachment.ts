@@ -60,6 +60,12 @@ export class RigAttachment {
   /** Set when a node or bone the rig reads is disposed (from their onDisposeObservable). */
   private nodeDisposed = false;
   private readonly observers: { node: Node; observer: Observer<Node> }[] = [];
+  /** The scene's observers of meshes removed and added (a watched bone-only rig's), or null. */
+  private sceneObservers: { removed: Observer<AbstractMesh>; added: Observer<AbstractMesh> } | null = null;
+  /** Set when the bone-only mesh left the scene undisposed; cleared when the rig moves or the mesh is back. */
+  private meshOut = false;
+  /** Set while the mesh is out and no other mesh skinned the skeleton: waits for one to be added. */
+  private stranded = false;
 
   /**
    * @param scene the skeleton's scene (a skeleton never changes scene)
@@ -97,18 +103,59 @@ export class RigAttachment {
         this.observers.push({ node, observer });
       }
     }
+    if (this.mesh !== null) {
+      const scene = this.scene;
+      // events, not a scan: the mesh's membership is asked only when it is the one removed
+      const removed = scene.onMeshRemovedObservable.add((m) => {
+        if (m === this.mesh && !scene.meshes.includes(m)) {
+          this.meshOut = true;
+          this.stranded = false;
+        }
+      });
+      // (Babylon notifies an addition on a later tick)
+      const added = scene.onNewMeshAddedObservable.add((m) => {
+        if (m === this.mesh) this.meshOut = this.stranded = false;
+        else if (m.skeleton === this.skeleton) this.stranded = false;
+      });
+      this.sceneObservers = { removed, added };
+    }
   }
 
   /** Removes the observers of {@link watch}. */
   dispose(): void {
     for (const { node, observer } of this.observers) node.onDisposeObservable.remove(observer);
     this.observers.length = 0;
+    if (this.sceneObservers !== null) {
+      this.scene.onMeshRemovedObservable.remove(this.sceneObservers.removed);
+      this.scene.onNewMeshAddedObservable.remove(this.sceneObservers.added);
+      this.sceneObservers = null;
+    }
     this.watching = false;
   }
 
-  /** The mesh a bone-only skeleton lives in is now `mesh` (the one before was disposed). */
+  /** The mesh a bone-only skeleton lives in is now `mesh` (the one before was disposed or left the scene). */
   meshMoved(mesh: AbstractMesh): void {
-    if (this.mesh !== null) this.mesh = mesh;
+    if (this.mesh === null) return;
+    this.mesh = mesh;
+    this.meshOut = this.stranded = false;
+  }
+
+  /**
+   * True when a watched bone-only rig's mesh left the scene undisposed (`scene.removeMesh`, an asset container's
+   * `removeAllFromScene`) and the rig may move to another mesh the skeleton skins: not yet tried, or a mesh skinned
+   * by it was added since. Allocation-free.
+   */
+  get meshLeft(): boolean {
+    return this.meshOut && !this.stranded;
+  }
+
+  /**
+   * After {@link meshLeft}: the mesh is in the scene after all (`back`: removed and added back between two frames),
+   * or no other mesh skins the skeleton (the rig stays in the mesh, and waits for one to be added).
+   */
+  meshStays(back: boolean): void {
+    if (back) this.meshOut = false;
+    this.stranded = !back;
   }
 
   /** Why the rig cannot be used this frame, or Attached. Allocation-free. */

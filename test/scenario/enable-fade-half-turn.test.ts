@@ -6,12 +6,11 @@
  * On Babylon's own clock (`PrecisionDate` stepped by hand, 60 frames a second).
  */
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
-import { PrecisionDate } from "@babylonjs/core/Misc/precisionDate.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
-import { type LoadedModel, loadModel, modelAvailable } from "../helpers/babylon-scene.js";
+import { type LoadedModel, modelAvailable } from "../helpers/babylon-scene.js";
+import { clockedUal } from "../helpers/clocked-ual.js";
 import { report } from "../helpers/modifier-scene.js";
-import { height, worldPos } from "../helpers/scene-probes.js";
+import { worldPos } from "../helpers/scene-probes.js";
 
 const open: LoadedModel[] = [];
 afterEach(() => {
@@ -21,13 +20,7 @@ afterEach(() => {
 
 describe.skipIf(!modelAvailable("UAL"))("an enable fade over a half-turned upper arm (UAL walking)", () => {
   it("fades out without a frame's jump larger than the walk's own", async () => {
-    let now = 1000;
-    vi.spyOn(PrecisionDate, "Now", "get").mockImplementation(() => now);
-    const m = await loadModel("UAL", { clips: (c) => c === "Walk_Loop" });
-    open.push(m);
-    m.scene.useConstantAnimationDeltaTime = false;
-    const h = height(m);
-    const ik = FullBodyBipedIK.create(m.scene, m.skeleton, { enableFadeSeconds: 1.5 });
+    const { m, h, ik, advance } = await clockedUal(open, "Walk_Loop", { enableFadeSeconds: 1.5 });
     m.container.animationGroups[0]!.start(true);
     const hand = ik.solver.leftHandEffector;
     hand.position.copyFrom(worldPos(ik.references.leftHand).add(new Vector3(0.1 * h, 0.3 * h, 0.1 * h)));
@@ -38,7 +31,7 @@ describe.skipIf(!modelAvailable("UAL"))("an enable fade over a half-turned upper
     let fading = 0;
     for (let f = 0; f < 220; f++) {
       if (f === 110) ik.enabled = false;
-      now += 1000 / 60;
+      advance(1000 / 60);
       m.engine.beginFrame();
       m.scene.render();
       m.engine.endFrame();

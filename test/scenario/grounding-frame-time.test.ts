@@ -5,16 +5,14 @@
  * or frames the grounder sat out (weight 0) must not make it many times the foot's speed.
  */
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
-import { PrecisionDate } from "@babylonjs/core/Misc/precisionDate.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import { GrounderFBBIK } from "../../src/effectors/grounding/grounder-fbbik.js";
 import type { GroundingLeg } from "../../src/effectors/grounding/grounding-leg.js";
 import { StaticGroundRaycast } from "../../src/effectors/grounding/static-ground-raycast.js";
-import { type LoadedModel, loadModel, modelAvailable } from "../helpers/babylon-scene.js";
+import { type LoadedModel, modelAvailable } from "../helpers/babylon-scene.js";
+import { clockedUal } from "../helpers/clocked-ual.js";
 import { heightfield } from "../helpers/heightfield.js";
 import { report } from "../helpers/modifier-scene.js";
-import { height } from "../helpers/scene-probes.js";
 
 const open: LoadedModel[] = [];
 afterEach(() => {
@@ -24,20 +22,14 @@ afterEach(() => {
 
 /** UAL walking at about 1.2 h/s along +z on flat ground, stepped by `frame(seconds)`. */
 async function walking() {
-  let now = 1000;
-  vi.spyOn(PrecisionDate, "Now", "get").mockImplementation(() => now);
-  const m = await loadModel("UAL", { clips: (c) => c === "Walk_Loop" });
-  open.push(m);
-  m.scene.useConstantAnimationDeltaTime = false;
-  const h = height(m);
-  const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+  const { m, h, ik, advance } = await clockedUal(open);
   const ground = heightfield(m.scene, 40 * h, 40, () => 0);
   const grounder = GrounderFBBIK.create(ik, { raycast: StaticGroundRaycast.fromMeshes([ground]).raycast });
   m.container.animationGroups[0]!.start(true);
   let t = 0;
   const frame = (seconds: number): void => {
     t += seconds;
-    now += seconds * 1000;
+    advance(seconds * 1000);
     m.root.position.z = 1.2 * h * t;
     m.scene.render();
   };

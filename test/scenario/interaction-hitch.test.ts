@@ -6,17 +6,16 @@
  */
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
-import { PrecisionDate } from "@babylonjs/core/Misc/precisionDate.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import { InteractionCurveType } from "../../src/effectors/interaction/interaction-curves.js";
 import { InteractionObject } from "../../src/effectors/interaction/interaction-object.js";
 import { InteractionSystem } from "../../src/effectors/interaction/interaction-system.js";
 import { Curve } from "../../src/math/curve.js";
 import { FullBodyBipedEffector } from "../../src/solver/biped-bones.js";
-import { type LoadedModel, loadModel, modelAvailable } from "../helpers/babylon-scene.js";
+import { type LoadedModel, modelAvailable } from "../helpers/babylon-scene.js";
+import { clockedUal } from "../helpers/clocked-ual.js";
 import { report } from "../helpers/modifier-scene.js";
-import { height, worldPos } from "../helpers/scene-probes.js";
+import { worldPos } from "../helpers/scene-probes.js";
 
 const open: LoadedModel[] = [];
 afterEach(() => {
@@ -47,14 +46,8 @@ interface Run {
 
 /** One run: the clip alone (`reach` null, `T` unused) or with the left hand's interaction, the hitch in one frame. */
 async function run(hitch: number, reach: Vector3 | null, T: number): Promise<Run> {
-  let now = 1000;
-  vi.spyOn(PrecisionDate, "Now", "get").mockImplementation(() => now);
-  const m = await loadModel("UAL", { clips: (c) => c === "PickUp_Table" });
-  open.push(m);
+  const { m, h, ik, advance } = await clockedUal(open, "PickUp_Table");
   const scene = m.scene;
-  scene.useConstantAnimationDeltaTime = false;
-  const h = height(m);
-  const ik = FullBodyBipedIK.create(scene, m.skeleton);
   const sys = new InteractionSystem(ik);
   const group = m.container.animationGroups[0]!;
   const length = group.to / 60 / SPEED;
@@ -100,7 +93,7 @@ async function run(hitch: number, reach: Vector3 | null, T: number): Promise<Run
   let units = 0;
   for (frame = 1; frame <= FRAMES; frame++) {
     const long = frame === HITCH_FRAME && hitch > 0;
-    now += (long ? hitch : STEP) * 1000;
+    advance((long ? hitch : STEP) * 1000);
     elapsed += long ? hitch : STEP;
     units += long ? Math.round(hitch * 60) : 1;
     scene.render();

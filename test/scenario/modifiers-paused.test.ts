@@ -7,9 +7,7 @@
 import { CreateBox } from "@babylonjs/core/Meshes/Builders/boxBuilder.js";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
-import { PrecisionDate } from "@babylonjs/core/Misc/precisionDate.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import { Amplifier } from "../../src/effectors/modifiers/amplifier.js";
 import { BodyTilt } from "../../src/effectors/modifiers/body-tilt.js";
 import { EffectorOffset } from "../../src/effectors/modifiers/effector-offset.js";
@@ -18,9 +16,10 @@ import { Inertia } from "../../src/effectors/modifiers/inertia.js";
 import { OffsetPose } from "../../src/effectors/modifiers/offset-pose.js";
 import { Recoil } from "../../src/effectors/modifiers/recoil.js";
 import { FullBodyBipedEffector as E } from "../../src/solver/biped-bones.js";
-import { type LoadedModel, loadModel, modelAvailable } from "../helpers/babylon-scene.js";
+import { type LoadedModel, modelAvailable } from "../helpers/babylon-scene.js";
+import { clockedUal } from "../helpers/clocked-ual.js";
 import { report } from "../helpers/modifier-scene.js";
-import { height, worldPos } from "../helpers/scene-probes.js";
+import { worldPos } from "../helpers/scene-probes.js";
 
 const open: LoadedModel[] = [];
 afterEach(() => {
@@ -39,14 +38,8 @@ function moved(m: LoadedModel, before: readonly Vector3[], h: number): number {
 
 describe.skipIf(!modelAvailable("UAL"))("offset modifiers in a paused scene (UAL)", () => {
   it("animationTimeScale 0 for 30 frames mid-hit and mid-shot: the pose holds, nothing pops off", async () => {
-    let now = 1000;
-    vi.spyOn(PrecisionDate, "Now", "get").mockImplementation(() => now);
-    const m = await loadModel("UAL", { clips: (c) => c === "Walk_Loop" });
-    open.push(m);
+    const { m, h, ik, advance } = await clockedUal(open);
     const scene = m.scene;
-    scene.useConstantAnimationDeltaTime = false;
-    const h = height(m);
-    const ik = FullBodyBipedIK.create(scene, m.skeleton);
     const r = ik.references;
     const offset = new EffectorOffset(ik);
     offset.leftHandOffset.set(0.1 * h, 0.1 * h, 0.1 * h);
@@ -71,7 +64,7 @@ describe.skipIf(!modelAvailable("UAL"))("offset modifiers in a paused scene (UAL
     m.container.animationGroups[0]!.start(true);
     let t = 0;
     const frame = (): void => {
-      now += 1000 / 60;
+      advance(1000 / 60);
       t += scene.animationTimeScale / 60;
       // a character walking a circle of 1.5 h, 0.6 rad/s, frozen with the game's time
       m.root.position.set(1.5 * h * Math.sin(0.6 * t), 0, 1.5 * h * Math.cos(0.6 * t));

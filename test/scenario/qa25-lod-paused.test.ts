@@ -6,14 +6,13 @@
  * measured by `beginFrame`).
  */
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
-import { PrecisionDate } from "@babylonjs/core/Misc/precisionDate.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import { IKLevel } from "../../src/babylon/lod/lod-character.js";
 import { IKLevelOfDetail } from "../../src/babylon/lod/ik-level-of-detail.js";
-import { type LoadedModel, loadModel, modelAvailable } from "../helpers/babylon-scene.js";
+import { type LoadedModel, modelAvailable } from "../helpers/babylon-scene.js";
+import { clockedUal } from "../helpers/clocked-ual.js";
 import { report } from "../helpers/modifier-scene.js";
-import { height, worldPos } from "../helpers/scene-probes.js";
+import { worldPos } from "../helpers/scene-probes.js";
 
 const open: LoadedModel[] = [];
 afterEach(() => {
@@ -23,18 +22,12 @@ afterEach(() => {
 
 describe.skipIf(!modelAvailable("UAL"))("IKLevelOfDetail while the scene's animation time stands still (UAL)", () => {
   it("the camera comes to a character that was Off: it fades to Full on the engine's frame time", async () => {
-    let now = 1000;
-    vi.spyOn(PrecisionDate, "Now", "get").mockImplementation(() => now);
-    const m = await loadModel("UAL", { clips: (c) => c === "Idle_Loop" });
-    open.push(m);
+    const { m, h, ik, advance } = await clockedUal(open, "Idle_Loop");
     const scene = m.scene;
-    scene.useConstantAnimationDeltaTime = false;
-    const h = height(m);
-    const ik = FullBodyBipedIK.create(scene, m.skeleton);
     const lod = IKLevelOfDetail.for(scene);
     m.container.animationGroups[0]!.start(true);
     const frame = (): void => {
-      now += 16;
+      advance(16);
       m.engine.beginFrame();
       scene.render();
       m.engine.endFrame();

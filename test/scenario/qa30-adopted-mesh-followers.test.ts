@@ -17,8 +17,9 @@ import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import { IKLevelOfDetail } from "../../src/babylon/lod/ik-level-of-detail.js";
 import { GrounderFBBIK } from "../../src/effectors/grounding/grounder-fbbik.js";
 import { GrounderIK } from "../../src/effectors/grounding/grounder-ik.js";
-import { type LoadedModel, loadModel } from "../helpers/babylon-scene.js";
+import type { LoadedModel } from "../helpers/babylon-scene.js";
 import { report } from "../helpers/modifier-scene.js";
+import { riggedFigure } from "../helpers/outfit-figure.js";
 
 const open: LoadedModel[] = [];
 afterEach(() => {
@@ -44,13 +45,7 @@ interface Figure {
  * the body, and the body is disposed after `build` and 3 frames. Otherwise (the twin) the body itself stands there.
  */
 async function figure(adopted: boolean, build: (m: LoadedModel) => void): Promise<Figure> {
-  const m = await loadModel("RiggedFigureBabylon");
-  open.push(m);
-  // its clip stops with the body (Babylon stops what targets a disposed mesh): the twin must not play it either
-  m.scene.stopAllAnimations();
-  const body = m.scene.meshes.find((x) => x.skeleton === m.skeleton) as Mesh;
-  const ys = m.skeleton.bones.map((b) => b.getAbsolutePosition(body).y);
-  const h = Math.max(...ys) - Math.min(...ys);
+  const { m, body, h } = await riggedFigure(open);
   let shown = body;
   if (adopted) {
     const holder = new TransformNode("holder", m.scene);

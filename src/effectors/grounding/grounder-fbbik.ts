@@ -181,9 +181,11 @@ export class GrounderFBBIK {
     this.ikDisposal = disposeWith(ik, this);
     const rig = ik.rig;
     this.root = options.root !== undefined ? options.root : rig.characterRoot;
-    // a bone-only skeleton's mesh disposed, the rig moved to clothes it skins: a root that was that mesh goes along
+    // a bone-only skeleton's mesh gone, the rig moved to clothes it skins: a root that was it goes along, scale too
     this.adoption = rig.onMeshAdoptedObservable.add((a) => {
-      this.root = followAdoption(a, this.root);
+      const next = followAdoption(a, this.root);
+      this.rootReader.follow(a, this.root, next);
+      this.root = next;
     });
     this.rootReader = new GrounderRoot(this.root);
     this.height =

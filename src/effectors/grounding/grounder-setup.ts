@@ -8,6 +8,8 @@ import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { BabylonRig } from "../../babylon/babylon-rig.js";
+import { type MeshAdoption, adoptionChangeToRef } from "../../babylon/mesh-adoption.js";
+import { moduleMatrix } from "../../babylon/module-matrix.js";
 import { currentWorldMatrix, transformVector } from "../../babylon/world-matrix.js";
 import { Vec3, add } from "../../math/vec3.js";
 import type { ReadonlyVec3 } from "../../math/vec3.js";
@@ -25,6 +27,7 @@ const unitZ = new Vec3(0, 0, 1);
 const tv = new Vec3();
 const bonePosition = new Vec3();
 const bv = new Vector3();
+const change = moduleMatrix();
 
 /**
  * A {@link Grounding} for `legCount` feet with the options' settings, FinalIK's default lengths scaled by `unit`
@@ -78,6 +81,25 @@ export class GrounderRoot {
   constructor(root: TransformNode | null) {
     this.scaleRoot = root;
     this.createdScale = upScale(root);
+  }
+
+  /**
+   * The root moved from `from` to `to` with the rig's mesh (`adoption`): the scale it had at create is carried into
+   * `to`'s frame, where the bones stand alike, so a character scaled since keeps its {@link Grounding.lengthScale}
+   * (measured anew on `to`, it would restart at 1). Setup-time.
+   */
+  follow(adoption: MeshAdoption, from: TransformNode | null, to: TransformNode | null): void {
+    if (from === to || from !== this.scaleRoot) return;
+    this.scaleRoot = to;
+    if (to === null) {
+      this.createdScale = 1;
+      return;
+    }
+    // a unit along the former root's up, in the new root's units: the reference shrinks or grows by as much
+    const m = adoptionChangeToRef(adoption, from, to, change).m;
+    const k = Math.sqrt(m[4]! * m[4]! + m[5]! * m[5]! + m[6]! * m[6]!);
+    const created = this.createdScale / k;
+    this.createdScale = created > 0 && created < Infinity ? created : upScale(to);
   }
 
   /**

@@ -239,6 +239,7 @@ export abstract class LegGrounder {
     const next = followAdoption(adoption, root);
     if (next !== root) {
       carryAxis(adoption, root, next, this.characterForward);
+      this.rootReader.follow(adoption, root, next);
       this.root = next;
     }
     this.characterRoot = followAdoption(adoption, this.characterRoot);

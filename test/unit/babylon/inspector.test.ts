@@ -157,6 +157,23 @@ describe("FullBodyBipedIK in Babylon's Inspector", () => {
     expect(m.root.inspectableCustomProperties).toEqual([]);
   });
 
+  it("detach takes the settings off one host, the others and the host's own entries keep theirs", async () => {
+    const m = await loadModel("Mannequin");
+    open.push(m);
+    const other = { inspectableCustomProperties: [{ label: "mine", propertyName: "mine", type: 1 }] };
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+    ik.inspector.attach(other);
+    ik.inspector.detach(other);
+    expect(other.inspectableCustomProperties.map((e) => e.propertyName)).toEqual(["mine"]);
+    expect("fbbik_ikPositionWeight" in other).toBe(false);
+    expect(ik.inspector.attachedTo).not.toContain(other);
+    expect(ik.inspector.attachedTo).toContain(m.skeleton);
+    expect("fbbik_ikPositionWeight" in m.skeleton).toBe(true);
+    // not a host: nothing to do
+    ik.inspector.detach(other);
+    expect(other.inspectableCustomProperties.length).toBe(1);
+  });
+
   it("a character cloned after its IK was created: the clone's nodes get no entry (no null) and no stale property", async () => {
     const m = await loadModel("Mannequin");
     open.push(m);
