@@ -108,8 +108,9 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   const tall = visibleHeight(c);
   const side = viewSide(c, ladder);
   frameCamera(ctx, c, new Vector3(0, 0.6 * tall, 0).add(forward.scale(0.1 * h)), 2.3 * tall, side, 1);
-  // straight on, a higher view keeps the depth: the rungs before the body, the feet on them seen from above
-  ctx.camera.beta = side < 0.2 ? 1.15 : 1.3;
+  // straight on, a higher view (30° above the horizon) keeps the depth: the rungs before the body, the feet on them
+  // from above; at 16° or 24° the rungs hid more of a slim figure (Xbot: 7.1 %, 7.9 % of its box drawn; 8.5 % now)
+  ctx.camera.beta = side < 0.2 ? 1.05 : 1.3;
   // the whole climb in view, clear of the panel, at any aspect: the ladder to its top, the character at the
   // start and at the top (a camera following the climb lost the ladder's top, at the bottom on every model)
   const top = CLIMB * ladder.spacing;
