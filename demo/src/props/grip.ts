@@ -68,6 +68,54 @@ function skinBelow(handBone: Bone, y: number, height: number): number {
 }
 
 /**
+ * How far from a cylinder's axis (along the unit `axis`, on the `palmSide` of the hand) the wrist must be for the
+ * skin of `handBone`, posed as now with the wrist at `wrist`, to stay `r` off that axis: a skin vertex `u` toward
+ * the cylinder and `v` across it from the wrist stays `r` off when the wrist is at least u + √(r² − v²) from it.
+ * Only the vertices `band` (from the wrist along `axis`) counts, the cylinder's length: past its ends the skin
+ * may overhang it. 0 without skin in reach.
+ */
+function clearOfWall(
+  handBone: Bone,
+  wrist: Vector3,
+  r: number,
+  palmSide: Vector3,
+  axis: Vector3,
+  band: readonly [number, number] = [Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY],
+): number {
+  const across = Vector3.Cross(axis, palmSide).normalize();
+  let away = 0;
+  for (const p of skinVertices(handBone.getSkeleton(), (b) => isUnder(b, handBone))) {
+    const d = p.subtract(wrist);
+    const v = Vector3.Dot(d, across);
+    const s = Vector3.Dot(d, axis);
+    if (Math.abs(v) < r && s >= band[0] && s <= band[1])
+      away = Math.max(away, Vector3.Dot(d, palmSide) + Math.sqrt(r * r - v * v));
+  }
+  return away;
+}
+
+/**
+ * A fingerless grip (`makeGrip`'s, `beside` a cylinder) brought against the cylinder's wall where the wall is:
+ * its skin `band` along `axis` from the wrist (the cylinder's length once the grip's height is known) 0.25 % of
+ * `height` off the wall; the skin past its ends may overhang it. A grip with fingers, or with no skin in that
+ * band, is kept. (Clear of the whole skin, the Mannequin's fist stood 1.7 % of its height off its cup's wall,
+ * its overhang above the rim nearer.)
+ */
+export function fitFistToWall(
+  grip: Grip,
+  handBone: Bone,
+  radius: number,
+  palmSide: Vector3,
+  axis: Vector3,
+  height: number,
+  band: readonly [number, number],
+): void {
+  if (grip.fingers.length > 0) return;
+  const away = clearOfWall(handBone, bonePos(handBone), radius + 0.0025 * height, palmSide, axis, band);
+  if (away > radius) palmSide.scaleToRef(-away, grip.wristOffset);
+}
+
+/**
  * The grip of a hand without fingers to read its axes from (or whose bones have no nodes to pose): the wrist
  * 3 % of `height` off the cylinder's wall, turned as it is now (the arm lowered), and held as high as its skin
  * needs (the Mannequin's fist hangs a fifth of its height below). With `beside` (the cylinder's axis), farther
@@ -82,17 +130,7 @@ function noFingers(
   height: number,
 ): Grip {
   let away = radius + 0.03 * height;
-  if (beside !== null) {
-    // a skin vertex `u` toward the cylinder and `v` across it from the wrist stays `r` off the axis when the
-    // wrist is at least u + √(r² − v²) from it
-    const r = radius + 0.005 * height;
-    const across = Vector3.Cross(beside, palmSide).normalize();
-    for (const p of skinVertices(handBone.getSkeleton(), (b) => isUnder(b, handBone))) {
-      const d = p.subtract(wrist);
-      const v = Vector3.Dot(d, across);
-      if (Math.abs(v) < r) away = Math.max(away, Vector3.Dot(d, palmSide) + Math.sqrt(r * r - v * v));
-    }
-  }
+  if (beside !== null) away = Math.max(away, clearOfWall(handBone, wrist, radius + 0.005 * height, palmSide, beside));
   return {
     wristOffset: palmSide.scale(-away),
     rotation: boneRotation(handBone),

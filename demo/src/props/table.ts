@@ -24,10 +24,21 @@ export interface Table {
 }
 
 /**
+ * A mug's height for its `width` on a character `height` tall: as tall as a mug for that height (6.5 %, 11.7 cm
+ * for 1.8 m; a sixth of the table's), but no taller than 1.25 times its width nor squatter than 0.8 times it, so
+ * that a mug widened for a big fist still reads as one (the Mannequin's grew with its width to 15.6 % of its height,
+ * a vase as tall as its forearm).
+ */
+export function mugHeight(width: number, height: number): number {
+  return Math.min(1.25 * width, Math.max(0.8 * width, 0.065 * height));
+}
+
+/**
  * A table in front of the character: top at 0.42 h, from 0.17 h to 0.5 h ahead of it, 0.6 h wide; moved away
  * (same size) as far as the body's skin (arms aside) at the board's height reaches past 0.17 h, with 3 % of h
  * to spare (a chibi's belly reached 0.7 cm into the board). The cup is sized for `hand`, the one that grips it:
- * from the height, and as many times bigger as its fist is bigger than a realistic one (`fistScale`).
+ * its width from the height, and as many times bigger as its fist is bigger than a realistic one (`fistScale`);
+ * its height a mug's for that width (`mugHeight`).
  */
 export function makeTable(
   ctx: Ctx,
@@ -73,7 +84,7 @@ export function makeTable(
     h,
   );
   const cupRadius = 0.026 * h * fist;
-  const cupHeight = 0.065 * h * fist;
+  const cupHeight = mugHeight(2 * cupRadius, h);
   const cup = CreateCylinder("cup", { height: cupHeight, diameter: 2 * cupRadius, tessellation: 24 }, scene);
   cup.rotationQuaternion = turn.clone();
   cup.material = mat(scene, "cup", new Color3(0.85, 0.2, 0.15));

@@ -13,7 +13,7 @@ import { InteractionCurveType as Ch } from "../../../src/effectors/interaction/i
 import { InteractionObject } from "../../../src/effectors/interaction/interaction-object";
 import { InteractionSystem } from "../../../src/effectors/interaction/interaction-system";
 import { FullBodyBipedEffector } from "../../../src/solver/biped-bones";
-import { curl, makeGrip } from "../props/grip";
+import { curl, fitFistToWall, makeGrip } from "../props/grip";
 import { stopGripAtWall } from "../props/grip-stop";
 import { fistOf, liftOverBoard } from "../props/edge-lift";
 import { framePoints } from "../frame-box";
@@ -62,6 +62,8 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
   // the grip's axis at half the cup's height or as high as the hand's skin needs: the hand rests on the
   // tabletop, never in it (a cap at 0.8 of the cup's height put the Mannequin's fist through the board)
   const axisY = Math.max(top + 0.5 * cupHeight, top - grip.lowest);
+  // a fist (no fingers to close) against the wall over the cup's height, from the wrist down the cup's axis
+  fitFistToWall(grip, r.leftHand, cupRadius, right, Vector3.Down(), h, [axisY - top - cupHeight, axisY - top]);
   const pivot = new TransformNode("grip pivot", ctx.scene);
   pivot.position.set(cup.position.x, axisY, cup.position.z);
   pivot.setParent(cup);

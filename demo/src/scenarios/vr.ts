@@ -126,9 +126,11 @@ async function build(ctx: Ctx): Promise<ScenarioRun> {
     pins.push([foot, pin]);
   }
   const trackers = [headset, controllers[0]![0], controllers[1]![0]];
+  // from the front left, on the waving hand's side: seen from the right, the body's turn to its left (yaw −0.4
+  // to −0.55) swung the left hand back, at the top of its wave, behind a chibi's head (8 % of the script's poses)
   // the view now: the controllers go lower, and the left one waves less high, until neither hides behind the
   // head at either end of its motion (a chibi's head overhangs its chest; a realistic figure's never hides them)
-  frameWhole(ctx, c, 1.35, 0.6);
+  frameWhole(ctx, c, 1.35, -0.6);
   const fistReach = Math.max(...[r.leftHand, r.rightHand].map((b) => handReach(c, b)));
   let rise = 0.35 * L;
   for (let k = 0; k < 8; k++) {
