@@ -18,7 +18,8 @@ export function sceneDeltaSecondsToRef(scene: Scene, out: NumberRef): NumberRef 
     out.value = clock.delta;
     return out;
   }
-  out.value = frameMilliseconds(scene) / 1000;
+  // a second render of the engine's frame that skipped the animations (`render(_, true)`) adds no time
+  out.value = sceneClock(scene).skippedAnimations() ? 0 : frameMilliseconds(scene) / 1000;
   return out;
 }
 
@@ -50,7 +51,8 @@ function frameMilliseconds(scene: Scene): number {
  * `update()` every few frames) to advance by the time since it last ran. Ticked by the scene updater's solve
  * pass each frame and by every reader (the first tick of a frame adds it). Your own eases around the IK (a
  * weight faded in an `onPreUpdateObservable` observer) keep pace with the animations too: call {@link tick},
- * then read {@link delta}.
+ * then read {@link delta}. A render that skips the animations (`scene.render(_, true)`) after one that ran them in
+ * the same engine frame (a second view or a mirror rendered by hand) adds no time: the animations stood still.
  */
 export class SceneClock {
   /** Seconds summed over the frames ticked. */
@@ -62,9 +64,37 @@ export class SceneClock {
   private frame = -1;
   /** The scene's lockstep step count at the last tick. */
   private step: number;
+  /** `scene.animate()` calls seen (`onAfterAnimationsObservable`), and their count at the last tick. */
+  private animations = 0;
+  private animationsAtTick = 0;
+  /** The engine frame of the last `scene.animate()`, and whether the frame ticked last skipped the animations. */
+  private animatedEngineFrame = -1;
+  private skipped = false;
+  /**
+   * True once animations ran in two engine frames: the engine counts frames (a render loop). A NullEngine driven by
+   * `scene.render()` alone stays in frame 0, where a render without animations cannot be told from the next frame.
+   */
+  private framed = false;
 
   constructor(private readonly scene: Scene) {
     this.step = scene.getStepId();
+    const engine = scene.getEngine();
+    // kept by the scene for its life, as the clock is: Babylon notifies it from every animate(), lockstep or not
+    scene.onAfterAnimationsObservable.add(() => {
+      this.animations++;
+      const frame = engine.frameId;
+      if (this.animatedEngineFrame >= 0 && frame !== this.animatedEngineFrame) this.framed = true;
+      this.animatedEngineFrame = frame;
+    });
+  }
+
+  /**
+   * True when this scene frame ran no `scene.animate()` though one ran earlier in the engine's frame: a render with
+   * `ignoreAnimations` after the one that stepped them (ticks the clock). Only where the engine counts frames.
+   */
+  skippedAnimations(): boolean {
+    this.tick();
+    return this.skipped;
   }
 
   /** Adds the frame's delta time on the first call in a scene frame; later calls in it do nothing. */
@@ -75,10 +105,15 @@ export class SceneClock {
     this.frame = frame;
     const engine = scene.getEngine();
     const step = scene.getStepId();
+    this.skipped =
+      this.framed && this.animations === this.animationsAtTick && this.animatedEngineFrame === engine.frameId;
+    this.animationsAtTick = this.animations;
     // lockstep: the steps taken since the last tick (none in some frames of a fast display, several in a slow one)
     const dt = engine.isDeterministicLockStep()
       ? ((step - this.step) * engine.getTimeStep()) / 1000
-      : frameMilliseconds(scene) / 1000;
+      : this.skipped
+        ? 0
+        : frameMilliseconds(scene) / 1000;
     this.step = step;
     this.delta = dt > 0 ? dt : 0;
     this.seconds += this.delta;

@@ -73,7 +73,8 @@ const updaters = new WeakMap<Scene, SceneUpdater>();
  * @internal The components add and remove themselves; the order is theirs to set ({@link IKUpdateOrder}).
  *
  * Where in Babylon's frame (`Scene.render`): `onBeforeAnimationsObservable` → each item's
- * `_beforeAnimations` (FixTransforms); the animations; `onBeforeRenderObservable` (user code: targets
+ * `_beforeAnimations` (FixTransforms; or earlier, at an app's own `scene.animate()`: `wrapAnimate`); the
+ * animations; `onBeforeRenderObservable` (user code: targets
  * moved there count this frame); then the first `onBeforeRenderTargetsRenderObservable` of the frame →
  * each item's `_beforeRender` (the solve). That observable fires right after `onBeforeRenderObservable`,
  * before the custom render targets and the cameras evaluate meshes and prepare skeletons, and again for
@@ -114,6 +115,22 @@ export class SceneUpdater {
   private readonly clones: CloneSnapshots;
   /** The scene's summed time, ticked every frame so that what skips frames can tell the time since it ran. */
   private readonly clock: SceneClock;
+  /** FixTransforms ran ahead of an app's own `scene.animate()`: the render that follows runs none. */
+  private fixedAhead = false;
+  /** The render's FixTransforms just ran: its own `animate()` call, right after, runs none. */
+  private renderFixed = false;
+  /** The `animate` installed on the scene (an own property), and the one it calls. */
+  private animateWrapper: (() => void) | null = null;
+  private previousAnimate: (() => void) | null = null;
+  /** The render's FixTransforms, made once (an arrow per frame would allocate). */
+  private readonly beforeAnimationsObserved = (): void => {
+    if (this.fixedAhead) {
+      this.fixedAhead = false;
+      return;
+    }
+    this.animationsPass();
+    this.renderFixed = true;
+  };
 
   private constructor(scene: Scene) {
     this.scene = scene;
@@ -177,15 +194,8 @@ export class SceneUpdater {
     this.insert(item);
     if (item.skeleton !== undefined) this.clones.watch(item.skeleton);
     if (this.beforeRender === null) {
-      this.beforeAnimations = this.scene.onBeforeAnimationsObservable.add(() => {
-        // a take-off between frames left open (a constructor threw before attach): the frame takes off anew
-        this.takeOffDepth = 0;
-        this.takenOff.length = 0;
-        this.followFrameGraph();
-        this.snapshotStep(false);
-        this.pass(false);
-        this.snapshotStep(true);
-      });
+      this.beforeAnimations = this.scene.onBeforeAnimationsObservable.add(this.beforeAnimationsObserved);
+      this.wrapAnimate();
       this.beforeRender = this.scene.onBeforeRenderTargetsRenderObservable.add(() => this.solve());
       // without it, a scene disposed under live IKs stayed reachable through them (solve-order's claimants)
       this.sceneDisposal = this.scene.onDisposeObservable.add(() => this.disposeAll());
@@ -217,8 +227,64 @@ export class SceneUpdater {
     if (this.current >= 0 && at <= this.current) this.current++;
   }
 
+  /** FixTransforms before the animations: the snapshots and every item's `_beforeAnimations`, last first. */
+  private animationsPass(): void {
+    // a take-off between frames left open (a constructor threw before attach): the frame takes off anew
+    this.takeOffDepth = 0;
+    this.takenOff.length = 0;
+    this.followFrameGraph();
+    this.snapshotStep(false);
+    this.pass(false);
+    this.snapshotStep(true);
+  }
+
+  /**
+   * An app that steps the animations itself (`scene.animate(); scene.render(false, true)`) runs them before the
+   * render's `onBeforeAnimationsObservable`: the scene gets an own `animate` that runs FixTransforms first, as
+   * `render()` does, so a clip started between frames snapshots the animated pose, not the IK's output.
+   */
+  private wrapAnimate(): void {
+    const scene = this.scene;
+    const previous = scene.animate;
+    const wrapper = (): void => {
+      if (this.animateWrapper === wrapper) this.beforeAppAnimate();
+      previous.call(scene);
+    };
+    this.previousAnimate = Object.hasOwn(scene, "animate") ? previous : null;
+    this.animateWrapper = wrapper;
+    Object.defineProperty(scene, "animate", { value: wrapper, configurable: true, writable: true, enumerable: false });
+  }
+
+  /** Takes the own `animate` off the scene, or leaves it inert when another was installed over it. */
+  private unwrapAnimate(): void {
+    const scene = this.scene;
+    const wrapper = this.animateWrapper;
+    this.animateWrapper = null;
+    if (wrapper === null || !Object.hasOwn(scene, "animate") || scene.animate !== wrapper) return;
+    const previous = this.previousAnimate;
+    this.previousAnimate = null;
+    if (previous === null) delete (scene as { animate?: unknown }).animate;
+    else Object.defineProperty(scene, "animate", { value: previous, configurable: true, writable: true });
+  }
+
+  /** Before `scene.animate()`: FixTransforms, unless the render calling it has just run it. */
+  private beforeAppAnimate(): void {
+    if (this.renderFixed) {
+      this.renderFixed = false;
+      return;
+    }
+    // a second step before the render (several logic steps a frame): nothing was solved since the first
+    if (this.fixedAhead) return;
+    this.animationsPass();
+    this.fixedAhead = true;
+  }
+
   /** The solve pass, once a frame. */
   private solve(): void {
+    // a render that skipped the animations left its FixTransforms' mark: the next animate() is an app's; and
+    // an app's animate() before a render that animates again was not the render's own (its mark goes too)
+    this.renderFixed = false;
+    this.fixedAhead = false;
     const frame = this.scene.getFrameId();
     if (frame === this.solvedFrame) return;
     this.solvedFrame = frame;
@@ -344,6 +410,9 @@ export class SceneUpdater {
       this.beforeAnimations = null;
       this.beforeRender = null;
       this.sceneDisposal = null;
+      this.unwrapAnimate();
+      this.fixedAhead = false;
+      this.renderFixed = false;
       this.snapshots.dispose();
       this.clones.dispose();
       updaters.delete(this.scene);

@@ -8,6 +8,7 @@ import type { AnimationGroup } from "@babylonjs/core/Animations/animationGroup.j
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { Node } from "@babylonjs/core/node.js";
+import type { Scene } from "@babylonjs/core/scene.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { PrecisionDate } from "@babylonjs/core/Misc/precisionDate.js";
 import { vi } from "vitest";
@@ -52,6 +53,8 @@ export interface TwinScenario {
    * `scene.animationTimeScale`).
    */
   clock?: boolean;
+  /** Renders a copy's frame (default `scene.render()`; e.g. an app's own `scene.animate()` first). */
+  render?(scene: Scene): void;
 }
 
 /**
@@ -171,10 +174,11 @@ export async function runTwins(
     const anchor = new Vector3();
     const hand = new Vector3();
     const frames = scenario.frames ?? 600;
+    const render = scenario.render ?? ((scene: Scene) => scene.render());
     for (frame = 0; frame < frames; frame++) {
       for (const t of twins) scenario.between?.(t, frame);
       now += 16;
-      ref.m.scene.render();
+      render(ref.m.scene);
       const check = CHECKS.includes(frame);
       for (const r of runs) {
         worldOf(ref.m.skeleton.bones[r.end]!, target);
@@ -184,8 +188,8 @@ export async function runTwins(
         r.ikOn.setTarget(target);
         r.ikLate.setTarget(target);
         r.ikLate.setWeight(check ? 1 : 0);
-        r.on.m.scene.render();
-        r.late.m.scene.render();
+        render(r.on.m.scene);
+        render(r.late.m.scene);
         const f = r.figures;
         if (!check) f.weightZero = Math.max(f.weightZero, gap(r.late.m, ref.m, h, r.all));
         f.reach = Math.max(f.reach, Vector3.Distance(worldOf(r.on.m.skeleton.bones[r.end]!, hand), target) / h);

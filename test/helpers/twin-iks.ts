@@ -118,6 +118,28 @@ export function onlyArms(t: Twin, clip: AnimationGroup): AnimationGroup {
   return arms;
 }
 
+/**
+ * UAL's walk on the arms alone, a punch made additive started between frames at 120: on the bones only it animates,
+ * Babylon mixes it over its start snapshot (what the bones held when it started).
+ */
+export const ADDITIVE_STARTED_BETWEEN_FRAMES: TwinScenario = {
+  clips: ["Walk_Loop", "Punch_Jab"],
+  prepare: (t) => {
+    const arms = onlyArms(t, group(t, "Walk_Loop"));
+    arms.weight = 1;
+    arms.start(true);
+    AnimationGroup.MakeAnimationAdditive(group(t, "Punch_Jab"), { referenceFrame: 0 });
+  },
+  between: (t, f) => {
+    if (f === 120) {
+      const punch = group(t, "Punch_Jab");
+      punch.weight = 1;
+      punch.isAdditive = true;
+      punch.start(true);
+    }
+  },
+};
+
 /** The IK set-ups each scenario runs, on copies of their own beside one shared copy without IK. */
 export const IKS = [
   ["FullBodyBipedIK", fbbik],

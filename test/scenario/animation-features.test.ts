@@ -13,7 +13,15 @@ import { describe, expect, it } from "vitest";
 import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import { loadModel, modelAvailable } from "../helpers/babylon-scene.js";
 import type { TwinScenario } from "../helpers/animation-twins.js";
-import { IKS, blending, expectOnTop, group, idleBlending, onlyArms } from "../helpers/twin-iks.js";
+import {
+  ADDITIVE_STARTED_BETWEEN_FRAMES,
+  IKS,
+  blending,
+  expectOnTop,
+  group,
+  idleBlending,
+  onlyArms,
+} from "../helpers/twin-iks.js";
 
 const SCENARIOS: Record<string, TwinScenario> = {
   "cross-fade, scene animationPropertiesOverride, clips switched between frames": {
@@ -116,23 +124,7 @@ const SCENARIOS: Record<string, TwinScenario> = {
       }
     },
   },
-  "an additive clip started between frames, on bones only it animates": {
-    clips: ["Walk_Loop", "Punch_Jab"],
-    prepare: (t) => {
-      const arms = onlyArms(t, group(t, "Walk_Loop"));
-      arms.weight = 1;
-      arms.start(true);
-      AnimationGroup.MakeAnimationAdditive(group(t, "Punch_Jab"), { referenceFrame: 0 });
-    },
-    between: (t, f) => {
-      if (f === 120) {
-        const punch = group(t, "Punch_Jab");
-        punch.weight = 1;
-        punch.isAdditive = true;
-        punch.start(true);
-      }
-    },
-  },
+  "an additive clip started between frames, on bones only it animates": ADDITIVE_STARTED_BETWEEN_FRAMES,
   "scrubbing a paused clip with blending on (a cutscene editor)": {
     clips: ["Idle_Loop", "Walk_Loop"],
     prepare: idleBlending(0.05),
