@@ -28,7 +28,7 @@ import {
   nlerpByRef,
   rotateVector,
 } from "../math/quat.js";
-import { Vec3, add, distance, sub } from "../math/vec3.js";
+import { Vec3, add, sub } from "../math/vec3.js";
 import type { IKEffector } from "../solver/effector.js";
 
 const share = new NumberRef(0);
@@ -203,7 +203,7 @@ export class TargetAnchor {
     const ar = this.animatedRotation;
     inverseRotateVector(this.lagPosition, ar, sub(v2, p, this.animatedPosition));
     conjugateMultiply(this.lagRotation, ar, r);
-    const lag = lagShare(this.limb);
+    const lag = lagShareToRef(this.limb, share).value;
     if (lag < 1) {
       this.lagPosition.x *= lag;
       this.lagPosition.y *= lag;
@@ -260,17 +260,32 @@ export class TargetAnchor {
   }
 }
 
-/** The share of the bone's lag the next placement takes, by the limb's reach as solved (see STRAIGHT_SHARE). */
-function lagShare(limb: IKMappingLimb): number {
+/**
+ * Into `out.value`, the share of the bone's lag the next placement takes, by the limb's reach as solved (see
+ * STRAIGHT_SHARE). Lengths written out and the share by reference: a double a call returns is boxed where V8 does
+ * not inline it (`distance` three times, 48 B a frame for a target under the spine; ARCHITECTURE.md, "Doubles across
+ * calls").
+ */
+function lagShareToRef(limb: IKMappingLimb, out: NumberRef): NumberRef {
   const a = limb.bone1.position(s1);
   const b = limb.bone2.position(s2);
   const c = limb.bone3.position(s3);
-  const upper = distance(a, b);
-  const lower = distance(b, c);
-  const reach = distance(a, c) / (upper + lower);
+  let x = a.x - b.x;
+  let y = a.y - b.y;
+  let z = a.z - b.z;
+  const upper = Math.sqrt(x * x + y * y + z * z);
+  x = b.x - c.x;
+  y = b.y - c.y;
+  z = b.z - c.z;
+  const lower = Math.sqrt(x * x + y * y + z * z);
+  x = a.x - c.x;
+  y = a.y - c.y;
+  z = a.z - c.z;
+  const reach = Math.sqrt(x * x + y * y + z * z) / (upper + lower);
   const t = (reach - BENT_REACH) / (STRAIGHT_REACH - BENT_REACH);
   // NaN (a limb of no length) reads as bent: the lag as before
-  return t > 0 ? 1 - (1 - STRAIGHT_SHARE) * (t < 1 ? t : 1) : 1;
+  out.value = t > 0 ? 1 - (1 - STRAIGHT_SHARE) * (t < 1 ? t : 1) : 1;
+  return out;
 }
 
 /** The rig id of the nearest bone of the rig at or above `node` (a linked node or a Bone), or -1. */

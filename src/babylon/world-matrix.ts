@@ -178,3 +178,16 @@ export function axisLengths(m: ArrayLike<number>, out: Vec3): Vec3 {
   out.z = Math.sqrt(m[8]! * m[8]! + m[9]! * m[9]! + m[10]! * m[10]!);
   return out;
 }
+
+const lengths = new Vec3();
+
+/**
+ * Into `out[0]`, the longest of the affine matrix `m`'s three axes (the scale that carries a sphere's radius: its
+ * largest axis covers it), 0 when that is not finite. In an array: a double a call returns is boxed where V8 does
+ * not inline it (see ARCHITECTURE.md, "Doubles across calls"). Allocation-free.
+ */
+export function largestAxisLengthToRef(m: ArrayLike<number>, out: Float64Array): void {
+  const l = axisLengths(m, lengths);
+  const s = l.x > l.y ? (l.x > l.z ? l.x : l.z) : l.y > l.z ? l.y : l.z;
+  out[0] = Number.isFinite(s) ? s : 0;
+}

@@ -291,12 +291,45 @@ export class BendConstraint {
       this.coneCos = Math.cos(Math.PI * (1 - clampWeight));
     }
     const inside = !(clampWeight > 0) || (clampWeight < 1 && cosA > this.coneCos + 1e-12);
-    weight.value = clampWeight;
-    const changed = inside ? false : clampDirectionByRef(v3, a, v1, weight, 0);
+    // outside it, FinalIK's ClampDirection (math/direction.ts) as the turn of the lower bone it makes, written out
+    // here: taken in a few frames of a jog, a call stayed cold, V8's interpreter boxing every double of the clamp
+    // and its slerp (50 B a frame; see ARCHITECTURE.md, "Doubles across calls")
+    let changed = false;
+    if (!inside) {
+      // v1 is unit; the angle θ from it to the lower bone, as angleByRef measures it
+      const cx = a.y * v1.z - a.z * v1.y;
+      const cy = a.z * v1.x - a.x * v1.z;
+      const cz = a.x * v1.y - a.y * v1.x;
+      const sinL = Math.sqrt(cx * cx + cy * cy + cz * cz);
+      const cosL = a.x * v1.x + a.y * v1.y + a.z * v1.z;
+      const theta = sinL === 0 && cosL === 0 ? 0 : Math.atan2(sinL, cosL);
+      const dot = 1 - theta / Math.PI;
+      changed = !(clampWeight < 1) || !(dot > clampWeight);
+      // the clamped direction lies between v1 and the bone, tθ from v1 (t = 0 at clampWeight 1): the bone turns
+      // about bone × v1 by (1 − t)θ; a bone opposite v1 (or not finite) leaves no axis, and the helpers take it
+      let t = 0;
+      if (clampWeight < 1) {
+        let targetMlp = 1 - (clampWeight - dot) / (1 - dot);
+        targetMlp = targetMlp < 0 ? 0 : targetMlp > 1 ? 1 : targetMlp;
+        const mlp = dot / clampWeight;
+        t = (mlp < 0 ? 0 : mlp > 1 ? 1 : mlp) * targetMlp;
+      }
+      if (changed && sinL > 1e-9 * al) {
+        const half = 0.5 * (1 - t) * theta;
+        const k = Math.sin(half) / sinL;
+        q1.x = cx * k;
+        q1.y = cy * k;
+        q1.z = cz * k;
+        q1.w = Math.cos(half);
+      } else if (changed) {
+        weight.value = clampWeight;
+        clampDirectionByRef(v3, a, v1, weight, 0);
+        fromToRotation(q1, a, v3);
+      }
+    }
     const lastRotation = copyQuat(q3, b3.boneRotation);
     let touched = false;
     if (changed) {
-      fromToRotation(q1, a, v3);
       multiply(q2, q1, b2.boneRotation);
       pose.setRotation(b2.bone, q2);
       touched = true;

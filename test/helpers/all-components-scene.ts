@@ -52,7 +52,7 @@ import { RotationLimitHinge } from "../../src/joints/limits/rotation-limit-hinge
 import { RotationLimitPolygonal } from "../../src/joints/limits/rotation-limit-polygonal.js";
 import { Vec3 } from "../../src/math/vec3.js";
 import { FullBodyBipedEffector as E } from "../../src/solver/biped-bones.js";
-import { BakedClip } from "../helpers/baked-clip.js";
+import { BakedClip, renderReplaying } from "../helpers/baked-clip.js";
 import { type LoadedModel, loadModel } from "../helpers/babylon-scene.js";
 import { bonePos } from "../helpers/model-limbs.js";
 import { height, worldPos } from "../helpers/scene-probes.js";
@@ -121,15 +121,6 @@ function bone(bones: readonly Bone[], name: string): Bone {
   const b = bones.find((x) => x.name === name);
   if (b === undefined) throw new Error(`no bone ${name}`);
   return b;
-}
-
-/** What scene.render() runs of the IKs' frame without drawing, the animation step replayed from `clip`. */
-function step(scene: Scene, clip: BakedClip, f: number): void {
-  (scene as unknown as { _frameId: number })._frameId++;
-  scene.onBeforeAnimationsObservable.notifyObservers(scene);
-  clip.apply(f);
-  scene.onBeforeRenderObservable.notifyObservers(scene);
-  scene.onBeforeRenderTargetsRenderObservable.notifyObservers(scene);
 }
 
 /** The scene of every component, with the frame that moves it and the parts a test checks. */
@@ -433,9 +424,9 @@ export async function allComponentsScene(events = { hits: true, shots: true, int
     bs.aim.targetPosition.copyFrom(bipedLooks[(f + 8) % 32]!);
     bs.lookAt.targetPosition.copyFrom(bipedLooks[f % 32]!);
     for (let i = 0; i < 3; i++) palm.targetPositions[i]!.copyFrom(tips[i]!);
-    step(scene, clip, f);
+    renderReplaying(scene, clip, f);
     layer.onBeforeRenderObservable.notifyObservers(layer);
-    step(c.scene, cClip, f);
+    renderReplaying(c.scene, cClip, f);
     last = now | inner;
   };
   return {

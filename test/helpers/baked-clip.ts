@@ -54,3 +54,12 @@ export class BakedClip {
     }
   }
 }
+
+/** What scene.render() runs of the IKs' frame without drawing, the animation step replayed from `clip`'s frame `f`. */
+export function renderReplaying(scene: Scene, clip: BakedClip, f: number): void {
+  (scene as unknown as { _frameId: number })._frameId++;
+  scene.onBeforeAnimationsObservable.notifyObservers(scene);
+  clip.apply(f);
+  scene.onBeforeRenderObservable.notifyObservers(scene);
+  scene.onBeforeRenderTargetsRenderObservable.notifyObservers(scene);
+}

@@ -1,4 +1,4 @@
-import { type Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { Observer } from "@babylonjs/core/Misc/observable.js";
 import type { FullBodyBipedIK } from "../full-body-biped-ik.js";
@@ -6,7 +6,7 @@ import { type RigDetachment, detachedForGood } from "../rig-attachment.js";
 import { Vec3 } from "../../math/vec3.js";
 import { OutputFade } from "./output-fade.js";
 import { moduleMatrix } from "../module-matrix.js";
-import { transformPoint } from "../world-matrix.js";
+import { largestAxisLengthToRef, transformPoint } from "../world-matrix.js";
 import { type MeshAdoption, adoptionChangeToRef, followAdoption } from "../mesh-adoption.js";
 
 /** A character's level of IK detail: what its FullBodyBipedIK does each frame. */
@@ -26,18 +26,7 @@ const inverse = moduleMatrix();
 const componentNow = moduleMatrix();
 const component = new Vec3();
 
-/**
- * A world matrix's largest axis scale (the bounds are a sphere: the largest axis covers them), 0 when not
- * finite, in `out[0]` (a double returned by a call V8 does not inline is boxed: 16 bytes a character a frame).
- */
-function scaleOf(world: Matrix, out: Float64Array): void {
-  const m = world.m;
-  const x = m[0]! * m[0]! + m[1]! * m[1]! + m[2]! * m[2]!;
-  const y = m[4]! * m[4]! + m[5]! * m[5]! + m[6]! * m[6]!;
-  const z = m[8]! * m[8]! + m[9]! * m[9]! + m[10]! * m[10]!;
-  const s = Math.sqrt(x > y ? (x > z ? x : z) : y > z ? y : z);
-  out[0] = Number.isFinite(s) ? s : 0;
-}
+/** A world matrix's largest axis scale (the bounds are a sphere), written by largestAxisLengthToRef. */
 const scale = new Float64Array(1);
 
 /**
@@ -135,7 +124,7 @@ export class LodCharacter {
       const world = this.node.computeWorldMatrix(true);
       world.invertToRef(inverse);
       Vector3.TransformCoordinatesToRef(corner, inverse, corner);
-      scaleOf(world, scale);
+      largestAxisLengthToRef(world.m, scale);
     }
     const s = scale[0]!;
     this.localHeight = s > 0 ? this.height / s : this.height;
@@ -153,7 +142,7 @@ export class LodCharacter {
     if (next === node) return;
     const change = adoptionChangeToRef(adoption, node, next, inverse);
     Vector3.TransformCoordinatesToRef(this.localCentre, change, this.localCentre);
-    scaleOf(change, scale);
+    largestAxisLengthToRef(change.m, scale);
     const s = scale[0]!;
     if (s > 0) {
       this.localHeight *= s;
@@ -251,7 +240,7 @@ export class LodCharacter {
     // not inline it (48 B a frame in some runs, under a moving parent)
     transformPoint(world.m, this.localCentre, this.centre);
     // a crowd scaled after its IKs joined: the size on screen follows
-    scaleOf(world, scale);
+    largestAxisLengthToRef(world.m, scale);
     if (scale[0]! > 0) {
       this.height = this.localHeight * scale[0]!;
       this.radius = this.localRadius * scale[0]!;

@@ -2,7 +2,7 @@ import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import type { Mesh } from "@babylonjs/core/Meshes/mesh.js";
 import type { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { moduleMatrix } from "../module-matrix.js";
-import { transformPoint } from "../world-matrix.js";
+import { largestAxisLengthToRef, transformPoint } from "../world-matrix.js";
 
 const inverse = moduleMatrix();
 const relative = moduleMatrix();
@@ -24,11 +24,5 @@ export function instancePlacement(
   inverse.multiplyToRef(instance.getWorldMatrix(), relative);
   // not Babylon's TransformCoordinatesToRef: see LodCharacter.place
   transformPoint(relative.m, centre, out);
-  // written out: lod-character's scaleOf called from here boxed its doubles (96 B a frame, qa30-instances-frame-heap)
-  const m = relative.m;
-  const x = m[0]! * m[0]! + m[1]! * m[1]! + m[2]! * m[2]!;
-  const y = m[4]! * m[4]! + m[5]! * m[5]! + m[6]! * m[6]!;
-  const z = m[8]! * m[8]! + m[9]! * m[9]! + m[10]! * m[10]!;
-  const s = Math.sqrt(x > y ? (x > z ? x : z) : y > z ? y : z);
-  scale[0] = Number.isFinite(s) ? s : 0;
+  largestAxisLengthToRef(relative.m, scale);
 }
