@@ -723,26 +723,38 @@ export class BabylonRig extends FlatPose implements RestorablePose {
    * own space) moves to that mesh and stays attached; MeshDisposed once none is left. Its mesh taken out of the scene
    * undisposed (`scene.removeMesh`, an asset container's `removeAllFromScene`) it moves likewise (seen on a watched
    * rig, through the scene's mesh observables), and stays there when that mesh comes back; with no other mesh it
-   * stays in the removed one (expected back) until one skinned by the skeleton is added.
+   * stays in the removed one (expected back) until one skinned by the skeleton is added, or a mesh in the scene is
+   * given the skeleton (looked for each frame while it waits: Babylon notifies no such change).
    */
   detachment(): RigDetachment {
     const state = this.attachment.state();
     if (state === RigDetachment.MeshDisposed) return this.adoptMesh() ? this.attachment.state() : state;
-    // the mesh only left the scene (it may come back): moved off while another shows the character, else kept
-    if (state === RigDetachment.Attached && this.attachment.meshLeft) {
+    const attachment = this.attachment;
+    // the mesh only left the scene (it may come back): moved off while another shows the character, else kept;
+    // while it waits, a mesh given the skeleton after it was added (no event) is looked for
+    const waited = attachment.waitsForMesh && this.skinnedMesh() !== null;
+    if (state === RigDetachment.Attached && (attachment.meshLeft || waited)) {
       const back = this.skeleton.getScene().meshes.includes(this.spaceNode as AbstractMesh);
-      if (back || !this.adoptMesh()) this.attachment.meshStays(back);
+      if (back || !this.adoptMesh()) attachment.meshStays(back);
     }
     return state;
+  }
+
+  /** Another mesh in the scene the skeleton skins: not an instance (it draws its source's skin), not disposed. */
+  private skinnedMesh(): AbstractMesh | null {
+    const meshes = this.skeleton.getScene().meshes;
+    for (let i = 0; i < meshes.length; i++) {
+      const m = meshes[i]!;
+      if (m.skeleton === this.skeleton && m !== this.spaceNode && !m.isAnInstance && !m.isDisposed()) return m;
+    }
+    return null;
   }
 
   /** Moves component space (and a default character root that was the mesh) to another mesh the skeleton skins. */
   private adoptMesh(): boolean {
     // (an instance has no skin of its own: it draws its source's, which is the mesh that left)
-    const mesh = this.skeleton
-      .getScene()
-      .meshes.find((m) => m.skeleton === this.skeleton && !m.isAnInstance && !m.isDisposed());
-    if (mesh === undefined) return false;
+    const mesh = this.skinnedMesh();
+    if (mesh === null) return false;
     const formerMesh = this.spaceNode;
     const formerRoot = this.rootNode;
     this.spaceNode = mesh;

@@ -112,10 +112,12 @@ export class RigAttachment {
           this.stranded = false;
         }
       });
-      // (Babylon notifies an addition on a later tick)
+      // (Babylon notifies an addition on a later tick: the mesh may have been removed again since, as at a removal
+      // in the tick it was loaded in)
       const added = scene.onNewMeshAddedObservable.add((m) => {
-        if (m === this.mesh) this.meshOut = this.stranded = false;
-        else if (m.skeleton === this.skeleton) this.stranded = false;
+        if (m === this.mesh) {
+          if (scene.meshes.includes(m)) this.meshOut = this.stranded = false;
+        } else if (m.skeleton === this.skeleton) this.stranded = false;
       });
       this.sceneObservers = { removed, added };
     }
@@ -147,6 +149,14 @@ export class RigAttachment {
    */
   get meshLeft(): boolean {
     return this.meshOut && !this.stranded;
+  }
+
+  /**
+   * True while the mesh is out and the rig waits for another mesh skinned by the skeleton: one given the skeleton
+   * after it was added (`mesh.skeleton = skeleton`, as after `Mesh.MergeMeshes`) raises no event, so the rig looks.
+   */
+  get waitsForMesh(): boolean {
+    return this.meshOut && this.stranded;
   }
 
   /**
