@@ -66,6 +66,11 @@ export function askedAhead(): boolean {
   return asking > 0;
 }
 
+/** @internal How many IKs have nodes claimed, in every scene (for tests: a disposed scene's IKs leave none). */
+export function claimantCount(): number {
+  return claimants.size;
+}
+
 /** True when two or more IKs have claimed nodes (any scene): only then may one hang from another. */
 export function severalClaimants(): boolean {
   return claimants.size > 1;
