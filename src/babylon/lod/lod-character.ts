@@ -6,7 +6,7 @@ import { type RigDetachment, detachedForGood } from "../rig-attachment.js";
 import { Vec3 } from "../../math/vec3.js";
 import { OutputFade } from "./output-fade.js";
 import { moduleMatrix } from "../module-matrix.js";
-import { largestAxisLengthToRef, transformPoint } from "../world-matrix.js";
+import { currentWorldMatrix, largestAxisLengthToRef, transformPoint } from "../world-matrix.js";
 import { type MeshAdoption, adoptionChangeToRef, followAdoption } from "../mesh-adoption.js";
 
 /** A character's level of IK detail: what its FullBodyBipedIK does each frame. */
@@ -228,14 +228,14 @@ export class LodCharacter {
   }
 
   /**
-   * Places {@link centre} by the node's world matrix this frame. getWorldMatrix, not the cache: a glTF
-   * armature node has no mesh under it, so no render computes its matrix and the cache keeps where the
-   * character stood when it was added (computed at most once per frame, and only when it moved).
+   * Places {@link centre} by the node's world matrix this frame. Not getWorldMatrix: the solve runs before the
+   * camera bumps the render id, so its same-render-id shortcut returned last frame's matrix of a node moved since
+   * (by a RootMotionController after the animations: a frame's travel behind). Recomputed only when it moved.
    */
   place(): void {
     const node = this.node;
     if (node === null) return;
-    const world = node.getWorldMatrix();
+    const world = currentWorldMatrix(node);
     // not Babylon's TransformCoordinatesToRef: it hands the three floats on to another call, boxed whenever V8 does
     // not inline it (48 B a frame in some runs, under a moving parent)
     transformPoint(world.m, this.localCentre, this.centre);

@@ -2,7 +2,7 @@ import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import type { Mesh } from "@babylonjs/core/Meshes/mesh.js";
 import type { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { moduleMatrix } from "../module-matrix.js";
-import { largestAxisLengthToRef, transformPoint } from "../world-matrix.js";
+import { currentWorldMatrix, largestAxisLengthToRef, transformPoint } from "../world-matrix.js";
 
 const inverse = moduleMatrix();
 const relative = moduleMatrix();
@@ -20,8 +20,9 @@ export function instancePlacement(
   out: Vector3,
   scale: Float64Array,
 ): void {
-  source.getWorldMatrix().invertToRef(inverse);
-  inverse.multiplyToRef(instance.getWorldMatrix(), relative);
+  // this frame's matrices: getWorldMatrix gave last frame's of a mesh moved since (see LodCharacter.place)
+  currentWorldMatrix(source).invertToRef(inverse);
+  inverse.multiplyToRef(currentWorldMatrix(instance), relative);
   // not Babylon's TransformCoordinatesToRef: see LodCharacter.place
   transformPoint(relative.m, centre, out);
   largestAxisLengthToRef(relative.m, scale);
