@@ -1,5 +1,5 @@
 import type { Scene } from "@babylonjs/core/scene.js";
-import type { NumberRef } from "../math/number-ref.js";
+import { NumberRef } from "../math/number-ref.js";
 
 /**
  * The seconds the scene's animations advanced in this frame, into `out.value`: `scene.deltaTime`
@@ -19,7 +19,8 @@ export function sceneDeltaSecondsToRef(scene: Scene, out: NumberRef): NumberRef 
     return out;
   }
   // a second render of the engine's frame that skipped the animations (`render(_, true)`) adds no time
-  out.value = sceneClock(scene).skippedAnimations() ? 0 : frameMilliseconds(scene) / 1000;
+  if (sceneClock(scene).skippedAnimations()) out.value = 0;
+  else frameSecondsToRef(scene, out);
   return out;
 }
 
@@ -37,12 +38,16 @@ export function viewDeltaSecondsToRef(scene: Scene, out: NumberRef): NumberRef {
   return out;
 }
 
-/** The animations' time of this frame in ms, outside lockstep (see {@link sceneDeltaSecondsToRef}). */
-function frameMilliseconds(scene: Scene): number {
-  return scene.animationsEnabled && Number.isFinite(scene.deltaTime)
-    ? scene.deltaTime
-    : scene.getEngine().getDeltaTime();
+/**
+ * The animations' time of this frame in seconds, outside lockstep (see {@link sceneDeltaSecondsToRef}), into
+ * `out.value`: returned, the double was boxed whenever V8 did not inline the call (16 B an update).
+ */
+function frameSecondsToRef(scene: Scene, out: NumberRef): void {
+  out.value =
+    (scene.animationsEnabled && Number.isFinite(scene.deltaTime) ? scene.deltaTime : scene.getEngine().getDeltaTime()) /
+    1000;
 }
+const frameSeconds = new NumberRef(0);
 
 /**
  * A scene's animation time summed frame by frame, once per scene frame: the seconds its animations advanced
@@ -109,11 +114,12 @@ export class SceneClock {
       this.framed && this.animations === this.animationsAtTick && this.animatedEngineFrame === engine.frameId;
     this.animationsAtTick = this.animations;
     // lockstep: the steps taken since the last tick (none in some frames of a fast display, several in a slow one)
-    const dt = engine.isDeterministicLockStep()
-      ? ((step - this.step) * engine.getTimeStep()) / 1000
-      : this.skipped
-        ? 0
-        : frameMilliseconds(scene) / 1000;
+    let dt = 0;
+    if (engine.isDeterministicLockStep()) dt = ((step - this.step) * engine.getTimeStep()) / 1000;
+    else if (!this.skipped) {
+      frameSecondsToRef(scene, frameSeconds);
+      dt = frameSeconds.value;
+    }
     this.step = step;
     this.delta = dt > 0 ? dt : 0;
     this.seconds += this.delta;
