@@ -10,7 +10,7 @@ import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { BabylonRig } from "../../babylon/babylon-rig.js";
 import { type MeshAdoption, adoptionChangeToRef } from "../../babylon/mesh-adoption.js";
 import { moduleMatrix } from "../../babylon/module-matrix.js";
-import { currentWorldMatrix, transformVector } from "../../babylon/world-matrix.js";
+import { axisLengths, currentWorldMatrix, transformVector } from "../../babylon/world-matrix.js";
 import { Vec3, add } from "../../math/vec3.js";
 import type { ReadonlyVec3 } from "../../math/vec3.js";
 import type { GroundingRaycast } from "./grounding-common.js";
@@ -28,6 +28,7 @@ const tv = new Vec3();
 const bonePosition = new Vec3();
 const bv = new Vector3();
 const change = moduleMatrix();
+const lengths = new Vec3();
 
 /**
  * A {@link Grounding} for `legCount` feet with the options' settings, FinalIK's default lengths scaled by `unit`
@@ -96,8 +97,7 @@ export class GrounderRoot {
       return;
     }
     // a unit along the former root's up, in the new root's units: the reference shrinks or grows by as much
-    const m = adoptionChangeToRef(adoption, from, to, change).m;
-    const k = Math.sqrt(m[4]! * m[4]! + m[5]! * m[5]! + m[6]! * m[6]!);
+    const k = axisLengths(adoptionChangeToRef(adoption, from, to, change).m, lengths).y;
     const created = this.createdScale / k;
     this.createdScale = created > 0 && created < Infinity ? created : upScale(to);
   }
@@ -144,8 +144,7 @@ export class GrounderRoot {
  */
 function upScale(root: TransformNode | null): number {
   if (root === null || root.isDisposed()) return 1;
-  const m = currentWorldMatrix(root).m;
-  const s = Math.sqrt(m[4]! * m[4]! + m[5]! * m[5]! + m[6]! * m[6]!);
+  const s = axisLengths(currentWorldMatrix(root).m, lengths).y;
   return s > 0 && s < Infinity ? s : 1;
 }
 
