@@ -1,6 +1,7 @@
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import type { Matrix } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import type { Node } from "@babylonjs/core/node.js";
 import { type Quat, lookRotation } from "../math/quat.js";
 import { type ReadonlyVec3, Vec3 } from "../math/vec3.js";
 
@@ -31,6 +32,14 @@ export function currentWorldMatrix(node: TransformNode): Matrix {
   if (!(node as unknown as NodeSyncState)._isDirty && (node.isWorldMatrixFrozen || node.isSynchronized()))
     return node.worldMatrixFromCache;
   return node.computeWorldMatrix(true);
+}
+
+/**
+ * A node's world matrix now: a TransformNode's by {@link currentWorldMatrix}, any other node's (a bone, a camera) by
+ * its own `getWorldMatrix()`. For a parent, which Node types as the base class.
+ */
+export function nodeWorldMatrix(node: Node): Matrix {
+  return "isWorldMatrixFrozen" in node ? currentWorldMatrix(node as TransformNode) : node.getWorldMatrix();
 }
 
 export { matrixEquals } from "../math/matrix-equals.js";

@@ -3,7 +3,7 @@
  * limb stays on its hold while its interaction holds there, and the body rises with the holds.
  */
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
-import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { Mesh } from "@babylonjs/core/Meshes/mesh.js";
 import { CreateBox } from "@babylonjs/core/Meshes/Builders/boxBuilder.js";
@@ -260,19 +260,24 @@ describe("the character disposed mid-climb on Mannequin", () => {
 /**
  * A real ladder on UAL playing Idle_Loop (as a user built it from docs/API.md): 9 rungs (or more) 0.3 m apart, 0.4 m in front
  * of the character, the hands starting on rung 4 and the feet on rung 0, `rungs` rungs climbed one limb at a time.
+ * `onDeck`: the character's root and the ladder are children of a node, `deck` (a ship's deck, an elevator).
  */
 async function ualLadder(
   rungsClimbed: number,
   options: Partial<ClimbSequencerOptions> = {},
-  { fromGround = false, down = false, lean = 0 } = {},
+  { fromGround = false, down = false, lean = 0, onDeck = false } = {},
 ) {
   const m = await loadModel("UAL", { clips: (n) => n === "Idle_Loop" });
   open.push(m);
   m.scene.animationGroups.find((g) => g.name === "Idle_Loop")!.start(true);
+  const deck = new TransformNode("deck", m.scene);
+  deck.rotationQuaternion = Quaternion.Identity();
+  if (onDeck) m.root.parent = deck;
   const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
   const system = new InteractionSystem(ik);
   m.scene.render();
   const ladder = new TransformNode("ladder", m.scene);
+  if (onDeck) ladder.parent = deck;
   // from the ground: rung 0 on the floor, the feet's first holds where the ankles stand (legs straight)
   ladder.position.set(0, fromGround ? -0.3 : 0, 0.4);
   const rungs: Mesh[] = [];
@@ -318,7 +323,7 @@ async function ualLadder(
     t += 2.4;
   }
   const climb = new ClimbSequencer(system, { steps, moveTime: 0.45, liftHeight: 0.05, ...options });
-  return { m, ik, system, climb, rungs, hands, feet };
+  return { m, ik, system, climb, rungs, hands, feet, deck };
 }
 
 /** Pelvis-to-head angle from vertical (degrees). */
@@ -464,6 +469,67 @@ describe("a ladder climbed four rungs and more on UAL", () => {
     // with the part of the holds' move toward the ladder left out: 76.3 cm at the top, tilt 47.0° (26.0° now)
     expect(Math.abs(after - before)).toBeLessThan(0.05);
     expect(out.holdWorst).toBeLessThan(0.005);
+  });
+
+  it("with `root` on a moving deck, the climb is the still deck's carried along: root, pelvis, hands on holds", async () => {
+    /** Per frame: the deck's world matrix, the root and the pelvis in the deck's space, the worst hand or foot off. */
+    const run = async (moving: boolean) => {
+      const lad = await ualLadder(2, { root: null }, { onDeck: true });
+      const { m, ik, climb, system, deck } = lad;
+      climb.root = m.root;
+      let frame = 0;
+      // an elevator rising 0.5 m/s, swaying and turning, moved where user code runs: before the IK, after Babylon
+      // last computed the deck's world matrix
+      m.scene.onBeforeRenderObservable.add(() => {
+        const s = ++frame / 60;
+        if (!moving) return;
+        deck.position.set(0.2 * Math.sin(s), 0.5 * s, 0.1 * s);
+        Quaternion.RotationYawPitchRollToRef(0.3 * Math.sin(s), 0, 0, deck.rotationQuaternion!);
+      });
+      const bones = [ik.references.leftHand, ik.references.rightHand, ik.references.leftFoot, ik.references.rightFoot];
+      const limbs = [5, 6, 7, 8] as FullBodyBipedEffector[];
+      climb.start();
+      const frames: { deck: Matrix; root: Vector3; pelvis: Vector3; off: number }[] = [];
+      for (let f = 0; f < 400; f++) {
+        m.scene.render();
+        const d = deck.computeWorldMatrix(true).clone();
+        const inDeck = (p: Vector3) => Vector3.TransformCoordinates(p, Matrix.Invert(d));
+        let off = 0;
+        limbs.forEach((l, i) => {
+          const hold = climb.getHold(l);
+          if (hold === null || !system.isPaused(l) || system.getInteractionEffector(l).weight < 1) return;
+          off = Math.max(off, Vector3.Distance(worldPos(bones[i]!), nodePos(hold)));
+        });
+        frames.push({ deck: d, root: inDeck(nodePos(m.root)), pelvis: inDeck(worldPos(ik.references.pelvis)), off });
+      }
+      return { frames, h: height(m) };
+    };
+    const { frames: still, h } = await run(false);
+    const { frames: moving } = await run(true);
+    let root = 0;
+    let pelvis = 0;
+    let off = 0;
+    for (let f = 0; f < still.length; f++) {
+      const [a, b] = [still[f]!, moving[f]!];
+      const carried = (p: Vector3) => Vector3.TransformCoordinates(p, b.deck);
+      root = Math.max(root, Vector3.Distance(carried(a.root), carried(b.root)) / h);
+      pelvis = Math.max(pelvis, Vector3.Distance(carried(a.pelvis), carried(b.pelvis)) / h);
+      off = Math.max(off, b.off / h);
+    }
+    const risen = moving.at(-1)!.deck.m[13]! - moving[0]!.deck.m[13]!;
+    report(
+      "UAL 2 rungs on a moving deck vs the still one carried (h): root, pelvis; a limb off its hold",
+      root,
+      pelvis,
+      off,
+    );
+    expect(risen).toBeGreaterThan(3);
+    // measured 1.8e-7, 2.7e-4 and 7.3e-7 h; 1.75 h, 0.31 h and 0.20 h with the holds' centroid followed in world
+    // space (the deck's move counted twice), the body eased in world space (lagging the deck) and the hips' offsets
+    // from the root kept in their start direction (the deck's turn left out)
+    expect(root).toBeLessThan(1e-5);
+    expect(pelvis).toBeLessThan(1e-3);
+    expect(off).toBeLessThan(1e-5);
   });
 
   it("with `swingBack`, a moving hand or foot clears the rungs: no finger or toe inside a rung box", async () => {

@@ -5,9 +5,12 @@
  * @module
  */
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
+import type { Matrix } from "@babylonjs/core/Maths/math.vector.js";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
-import { boneWorldMatrixToRef, currentWorldMatrix } from "../../babylon/world-matrix.js";
+import { boneWorldMatrixToRef, currentWorldMatrix, transformVector } from "../../babylon/world-matrix.js";
+import { copyVector3Fields, setVector3Fields } from "../../babylon/babylon-fields.js";
+import { Vec3 } from "../../math/vec3.js";
 import type { InteractionEffector } from "./interaction-effector.js";
 import { positionOfMatrix } from "./node-pose.js";
 import type { InteractionSystem } from "./interaction-system.js";
@@ -23,6 +26,15 @@ const SINK_SPEED = 2;
 const m = moduleMatrix();
 const v = new Vector3();
 const v2 = new Vector3();
+const dir = new Vec3();
+
+/** The direction `d` turned (and scaled) by the matrix `by`, in place, written field by field. */
+function turn(d: Vector3, by: Matrix): void {
+  dir.x = d._x;
+  dir.y = d._y;
+  dir.z = d._z;
+  setVector3Fields(d, transformVector(by.m, dir, dir));
+}
 
 /**
  * The root's sink for the feet's reach (world units along the character's up), moved frame by frame. Per frame:
@@ -37,21 +49,34 @@ export class ClimbFootReach {
   /** What {@link needOf} found. */
   private need = 0;
   private legLength = 0;
-  /** Each hip (left, right) minus the root, world, as the climb started. */
+  /** Each hip (left, right) minus the root as the climb started, in the climb's space (see {@link measure}). */
+  private readonly hipsAtStart = [new Vector3(), new Vector3()];
+  /** The same in world space this frame: {@link begin} turns them with the climb's space. */
   private readonly hips = [new Vector3(), new Vector3()];
 
   /**
    * Measures a leg (thigh to calf to foot; the longer leg is kept) and where its hip is from the root's world
-   * position `root`, in the current pose. `side` 0 left, 1 right.
+   * position `root`, in the current pose. `side` 0 left, 1 right. `toSpace`: the inverse world matrix of the space
+   * the climb is carried in (a deck the character stands on; null: the world), which turns the hips with it.
    */
-  measure(side: 0 | 1, thigh: Bone, calf: Bone, foot: Bone, space: TransformNode | null, root: Vector3): void {
-    const hip = this.hips[side]!;
+  measure(
+    side: 0 | 1,
+    thigh: Bone,
+    calf: Bone,
+    foot: Bone,
+    space: TransformNode | null,
+    root: Vector3,
+    toSpace: Matrix | null = null,
+  ): void {
+    const hip = this.hipsAtStart[side]!;
     this.position(thigh, space, hip);
     this.position(calf, space, v);
     this.position(foot, space, v2);
     const l = Vector3.Distance(hip, v) + Vector3.Distance(v, v2);
     if (l > this.legLength) this.legLength = l;
     hip.subtractInPlace(root);
+    if (toSpace !== null) turn(hip, toSpace);
+    this.hips[side]!.copyFrom(hip);
   }
 
   /** Forgets the measured legs and the sink (a new climb). */
@@ -60,9 +85,12 @@ export class ClimbFootReach {
     this.sink = 0;
   }
 
-  /** Starts a frame's feet. */
-  begin(): void {
+  /** Starts a frame's feet; `space`: the world matrix of the climb's space now (null: the world). */
+  begin(space: Matrix | null = null): void {
     this.target = Number.NEGATIVE_INFINITY;
+    if (space === null) return;
+    turn(copyVector3Fields(this.hips[0]!, this.hipsAtStart[0]!), space);
+    turn(copyVector3Fields(this.hips[1]!, this.hipsAtStart[1]!), space);
   }
 
   /**

@@ -1,14 +1,21 @@
-import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { Observable, type Observer } from "@babylonjs/core/Misc/observable.js";
-import { boneWorldMatrixToRef, currentWorldMatrix, transformVector } from "../../babylon/world-matrix.js";
+import type { Node } from "@babylonjs/core/node.js";
+import {
+  boneWorldMatrixToRef,
+  currentWorldMatrix,
+  nodeWorldMatrix,
+  transformPoint,
+  transformVector,
+} from "../../babylon/world-matrix.js";
 import { ClimbFootReach } from "./climb-foot-reach.js";
 import { Curve } from "../../math/curve.js";
 import { FullBodyBipedEffector } from "../../solver/biped-bones.js";
 import { InteractionCurveType } from "./interaction-curves.js";
 import { InteractionObject, type InteractionWeightCurve, isEventTime } from "./interaction-object.js";
 import type { InteractionSystem } from "./interaction-system.js";
-import { lerpVector3ByRef, positionOfMatrix, transformCoordinatesToRef } from "./node-pose.js";
+import { lerpVector3ByRef, positionOfMatrix } from "./node-pose.js";
 import { copyVector3Fields, setVector3Fields } from "../../babylon/babylon-fields.js";
 import { Vec3 } from "../../math/vec3.js";
 import { NumberRef } from "../../math/number-ref.js";
@@ -55,7 +62,10 @@ export interface ClimbSequencerOptions {
    * hands take their holds' rotation (a grip over the rung) while the feet keep the animation's.
    */
   handRotationWeight?: number;
-  /** World offset of the body from the centroid of the holds; default: measured at {@link ClimbSequencer.start}. */
+  /**
+   * World offset of the body from the centroid of the holds at {@link ClimbSequencer.start} (default: measured
+   * then); on a deck that turns (the parent of `root`, else of the character's root), it turns with it.
+   */
   bodyOffset?: Vector3 | null;
   /** [0, 1] Position weight of the body effector while climbing (default 1). */
   bodyWeight?: number;
@@ -126,17 +136,34 @@ function removeHook(hooks: (() => void)[], hook: () => void): void {
 }
 
 /**
- * A world direction `v` in `node`'s parent's space, in place. Babylon's fields read and written directly: its
+ * `v` by the world matrix of `space` (`inverse`: from world space into it), a point (`point`, with the translation)
+ * or a direction, into `out`; null is the world. Babylon's fields read and written directly: its
  * `TransformNormalToRef` (like `copyFrom` and `subtractToRef`) hands the doubles on to another call, boxed when V8
  * does not inline it.
  */
-function toParentSpace(v: Vector3, node: TransformNode): Vector3 {
-  const parent = node.parent;
-  if (parent === null) return v;
+function bySpace(v: Vector3, space: Node | null, inverse: boolean, point: boolean, out: Vector3): Vector3 {
+  if (space === null) return copyVector3Fields(out, v);
   dir.x = v._x;
   dir.y = v._y;
   dir.z = v._z;
-  return setVector3Fields(v, transformVector(parent.getWorldMatrix().invertToRef(tm).m, dir, dir));
+  // the space as it is now: moved since its last computeWorldMatrix (a deck, between frames), its cache is stale
+  const m = inverse ? nodeWorldMatrix(space).invertToRef(tm).m : nodeWorldMatrix(space).m;
+  return setVector3Fields(out, point ? transformPoint(m, dir, dir) : transformVector(m, dir, dir));
+}
+
+/** A world direction `v` in the space of `space` (a node's parent; null: the world), in place. */
+function intoSpace(v: Vector3, space: Node | null): Vector3 {
+  return bySpace(v, space, true, false, v);
+}
+
+/** A world point `v` in the space of `space` (null: the world), in place. */
+function intoSpacePoint(v: Vector3, space: Node | null): Vector3 {
+  return bySpace(v, space, true, true, v);
+}
+
+/** A point `v` in the space of `space` (null: the world) in world space, into `out`. */
+function fromSpacePoint(v: Vector3, space: Node | null, out: Vector3): Vector3 {
+  return bySpace(v, space, false, true, out);
 }
 
 /** Share of `moveTime` at whose start a hand begins to close on its next hold. */
@@ -206,11 +233,20 @@ export class ClimbSequencer {
   private running = false;
   private finishedFired = false;
   private disposed = false;
+  /** The body effector's eased position, in {@link space}: a moving deck carries it rather than leaving it behind. */
   private readonly bodyPosition = new Vector3();
+  /**
+   * The space the climb is carried in: the parent of `root` (else of the character's root) at start, null for the
+   * world. The holds' centroid is followed in it, so a deck or elevator moving under the character carries the body
+   * and the root; only the holds' move on it climbs.
+   */
+  private space: Node | null = null;
+  /** The inverse of {@link space}'s world matrix at start: `bodyOffset` (world at start) into the space. */
+  private readonly spaceAtStart = Matrix.Identity();
   private bodyCurrentWeight = 0;
   private bodyDefaultWeight = 0;
   private bodyActive = false;
-  /** Where the root was at start (its parent's space) and the centroid it moves with the change of. */
+  /** Where the root was at start and the centroid it moves with the change of, both in {@link space}. */
   private readonly rootStart = new Vector3();
   private readonly rootReference = new Vector3();
   /** The root's position, eased toward its goal after the interactions and written before the next read. */
@@ -369,6 +405,9 @@ export class ClimbSequencer {
     const hasFirst = this.centroidOf(first, null, centroid);
     if (this.bodyOffset === null) this.bodyOffset = hasFirst ? this.bodyPosition.subtract(centroid) : Vector3.Zero();
     this.measureBack(hasFirst ? centroid : null);
+    this.space = (this.root ?? this.system.ik.rig.characterRoot)?.parent ?? null;
+    if (this.space !== null) nodeWorldMatrix(this.space).invertToRef(this.spaceAtStart);
+    intoSpacePoint(this.bodyPosition, this.space);
     // the root moves by the change of the centroid from here: the holds the limbs are on (a restart), else the first
     const restart = this.movingRoot !== null && this.movingRoot === this.root;
     this.movingRoot = this.root;
@@ -377,18 +416,21 @@ export class ClimbSequencer {
       // the goal carries on from where it is (no leak of the ease or the sink into the new start, which each
       // loop of a repeated climb would add up); the sink goes on as it was
       if (this.centroidOf(this.holds, this.previousHolds, tv2)) {
-        this.rootStart.addInPlace(toParentSpace(tv.copyFrom(tv2).subtractInPlace(this.rootReference), this.root));
+        intoSpacePoint(tv2, this.space);
+        this.rootStart.addInPlace(tv.copyFrom(tv2).subtractInPlace(this.rootReference));
         this.rootReference.copyFrom(tv2);
       }
       return;
     }
     if (!this.centroidOf(this.holds, this.previousHolds, this.rootReference)) this.rootReference.copyFrom(centroid);
+    intoSpacePoint(this.rootReference, this.space);
     this.rootSink.setAll(0);
     this.footReach.reset();
     const r = this.system.ik.references;
     const at = this.root.getAbsolutePosition();
-    this.footReach.measure(0, r.leftThigh, r.leftCalf, r.leftFoot, this.system.mesh, at);
-    this.footReach.measure(1, r.rightThigh, r.rightCalf, r.rightFoot, this.system.mesh, at);
+    const toSpace = this.space === null ? null : this.spaceAtStart;
+    this.footReach.measure(0, r.leftThigh, r.leftCalf, r.leftFoot, this.system.mesh, at, toSpace);
+    this.footReach.measure(1, r.rightThigh, r.rightCalf, r.rightFoot, this.system.mesh, at, toSpace);
     this.rootStart.copyFrom(this.root.position);
     this.rootPosition.copyFrom(this.rootStart);
   }
@@ -534,31 +576,44 @@ export class ClimbSequencer {
   private followHolds(): void {
     this.ease.value = 1 - Math.exp(-this.bodySpeed * this.system.lastDeltaTime);
     if (this.movingRoot !== null) {
-      this.followWithRoot(this.movingRoot);
-      this.sinkForFeet(this.movingRoot);
+      this.followWithRoot();
+      this.sinkForFeet();
     }
-    centroid.addInPlace(this.bodyOffset ?? Vector3.ZeroReadOnly);
+    // the body's goal in the climb's space: the offset measured at start turns with it
+    intoSpacePoint(centroid, this.space).addInPlace(this.offsetInSpace(tv3));
     // the body sinks with the root: held at its height, it would keep the feet as far from their holds
-    if (this.movingRoot !== null) centroid.subtractInPlace(this.sinkWorld);
+    if (this.movingRoot !== null) centroid.subtractInPlace(this.rootSink);
     lerpVector3ByRef(this.bodyPosition, centroid, this.ease, this.bodyPosition);
   }
 
   /** The body effector takes the eased position and weight (its solver's plain field, not the setter). */
   private writeBody(): void {
     const body = this.system.ik.solver.bodyEffector;
-    copyVector3Fields(body.position, this.bodyPosition);
+    fromSpacePoint(this.bodyPosition, this.space, body.position);
     body.inner.positionWeight = this.bodyCurrentWeight;
   }
 
-  /** Eases `rootPosition` toward its start plus the centroid's change since start. */
-  private followWithRoot(root: TransformNode): void {
+  /** `bodyOffset` (world at start) in the climb's space, into `out`. */
+  private offsetInSpace(out: Vector3): Vector3 {
+    const o = this.bodyOffset;
+    if (o === null) return out.setAll(0);
+    copyVector3Fields(out, o);
+    if (this.space === null) return out;
+    dir.x = o._x;
+    dir.y = o._y;
+    dir.z = o._z;
+    return setVector3Fields(out, transformVector(this.spaceAtStart.m, dir, dir));
+  }
+
+  /** Eases `rootPosition` toward its start plus the centroid's change since start (in the climb's space). */
+  private followWithRoot(): void {
     // all of it, toward the ladder too: up a leaning ladder the body must come forward as it rises
-    const d = tv3;
+    const d = intoSpacePoint(copyVector3Fields(tv3, centroid), this.space);
     const r = this.rootReference;
-    d._x = centroid._x - r._x;
-    d._y = centroid._y - r._y;
-    d._z = centroid._z - r._z;
-    toParentSpace(d, root).addInPlace(this.rootStart);
+    const s = this.rootStart;
+    d._x += s._x - r._x;
+    d._y += s._y - r._y;
+    d._z += s._z - r._z;
     lerpVector3ByRef(this.rootPosition, d, this.ease, this.rootPosition);
   }
 
@@ -568,14 +623,12 @@ export class ClimbSequencer {
    * start would lift its foot off. Predicted, not measured from the solved pose: the hands' pull can keep the
    * solved hip up whatever the root does, and a measured lack then sank the root without end.
    */
-  private sinkForFeet(root: TransformNode): void {
+  private sinkForFeet(): void {
     const up = this.characterUp(tv3);
-    const parent = root.parent;
     // the root's goal without the sink, in world space
-    if (parent !== null) transformCoordinatesToRef(this.rootPosition, parent.getWorldMatrix(), tv);
-    else copyVector3Fields(tv, this.rootPosition);
+    fromSpacePoint(this.rootPosition, this.space, tv);
     const reach = this.footReach;
-    reach.begin();
+    reach.begin(this.space === null ? null : nodeWorldMatrix(this.space));
     this.addFoot(0, FullBodyBipedEffector.LeftFoot, up);
     this.addFoot(1, FullBodyBipedEffector.RightFoot, up);
     reach.update(this.system);
@@ -585,7 +638,7 @@ export class ClimbSequencer {
     sw._y = up._y * s;
     sw._z = up._z * s;
     sw._isDirty = true;
-    toParentSpace(copyVector3Fields(this.rootSink, sw), root);
+    intoSpace(copyVector3Fields(this.rootSink, sw), this.space);
   }
 
   /** Folds a foot with a hold into the feet's sink, the root's goal (world) in `tv`. */
