@@ -2,10 +2,32 @@
  * The grounders' heap tests' frame: a deck that rises, sinks and tilts every frame under the characters, its poses
  * made beforehand (a double handed to Babylon's setters may be boxed), and the bytes such a frame leaves.
  */
+import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { CreateGround } from "@babylonjs/core/Meshes/Builders/groundBuilder.js";
 import type { Mesh } from "@babylonjs/core/Meshes/mesh.js";
 import type { Scene } from "@babylonjs/core/scene.js";
+import { resolveBipedReferences } from "../../src/babylon/biped-references.js";
+import { LimbIK } from "../../src/babylon/limb-ik.js";
+import type { LoadedModel } from "./babylon-scene.js";
 import { bytesPerFrame, renderWithoutDrawing, whereFramesAllocate } from "./frame-heap.js";
+import { height } from "./scene-probes.js";
+
+/** A biped's two LimbIK legs at weight 0 and an 8 h deck at x = h beside it: the start of the legs' heap tests. */
+export function weightlessLegsBesideDeck(m: LoadedModel): { legs: LimbIK[]; deck: Mesh; h: number; pelvis: Bone } {
+  const scene = m.scene;
+  const h = height(m);
+  const r = resolveBipedReferences(m.skeleton).references;
+  const legs = [
+    LimbIK.create(scene, r.leftThigh, r.leftCalf, r.leftFoot),
+    LimbIK.create(scene, r.rightThigh, r.rightCalf, r.rightFoot),
+  ];
+  for (const leg of legs) leg.solver.ikPositionWeight = leg.solver.ikRotationWeight = 0;
+  const deck = CreateGround("deck", { width: 8 * h, height: 8 * h }, scene);
+  deck.position.x = h;
+  deck.rotationQuaternion = new Quaternion();
+  return { legs, deck, h, pelvis: r.pelvis };
+}
 
 /**
  * The least bytes a frame of `scene` leaves over 10,000 frames while `deck` rises and sinks by `rise` over `at` and

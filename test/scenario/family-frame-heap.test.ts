@@ -6,8 +6,7 @@
  * 0 run after both, whose code V8 then compiles differently. In a fresh module graph (vitest.config.ts, HEAP): garbage
  * left by earlier files would be collected during the loop and counted as this one's.
  */
-import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
-import { CreateGround } from "@babylonjs/core/Meshes/Builders/groundBuilder.js";
+import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { expect, it } from "vitest";
 import { resolveBipedReferences } from "../../src/babylon/biped-references.js";
@@ -19,6 +18,7 @@ import { LimbIK } from "../../src/babylon/limb-ik.js";
 import { LookAtIK } from "../../src/babylon/look-at-ik.js";
 import { loadModel } from "../helpers/babylon-scene.js";
 import { bytesPerFrame, renderWithoutDrawing, whereFramesAllocate } from "../helpers/frame-heap.js";
+import { movingDeckBytes, weightlessLegsBesideDeck } from "../helpers/moving-deck.js";
 import { height, worldPos } from "../helpers/scene-probes.js";
 import { buildTail } from "../helpers/tail-rig.js";
 
@@ -110,33 +110,19 @@ it("a tail round a moving ball node, a hand out of a moving pillar node, nodes u
 
 it("two LimbIK legs at weight 0 beside a moving deck, after the scenes above: 0 B a frame", async () => {
   const m = await loadModel("Mannequin");
-  const scene = m.scene;
-  const h = height(m);
-  const r = resolveBipedReferences(m.skeleton).references;
-  const legs = [
-    LimbIK.create(scene, r.leftThigh, r.leftCalf, r.leftFoot),
-    LimbIK.create(scene, r.rightThigh, r.rightCalf, r.rightFoot),
-  ];
-  for (const leg of legs) leg.solver.ikPositionWeight = leg.solver.ikRotationWeight = 0;
-  const deck = CreateGround("deck", { width: 8 * h, height: 8 * h }, scene);
-  deck.position.x = h;
-  deck.rotationQuaternion = new Quaternion();
-  scene.render();
-  // the poses made beforehand: a double handed to Babylon's setters may be boxed
-  const heights = Array.from({ length: 64 }, (_, i) => new Vector3(h, Math.sin(i / 10) * 0.05 * h, 0));
-  const tilts = Array.from({ length: 64 }, (_, i) =>
-    Quaternion.RotationAxis(new Vector3(1, 0, 1), 0.1 * Math.sin(i / 7)),
-  );
-  const frame = (f: number): void => {
-    deck.position.copyFrom(heights[f % 64]!);
-    deck.rotationQuaternion!.copyFrom(tilts[f % 64]!);
-    renderWithoutDrawing(scene);
-  };
-  const least = bytesPerFrame(frame, 10_000);
+  const { deck, h } = weightlessLegsBesideDeck(m);
+  m.scene.render();
   // 40 B while the scene updater's followFrameGraph held the frame graph's observer as an arrow: V8 made that
   // function's context on every call it ran unoptimised or uninlined (after the scenes above, not alone)
-  console.log(`limb legs frame heap: ${least.toFixed(2)} B a frame`);
-  if (least >= 1) console.log(await whereFramesAllocate(frame));
+  const least = await movingDeckBytes(
+    m.scene,
+    deck,
+    "limb legs",
+    new Vector3(h, 0, 0),
+    0.05 * h,
+    new Vector3(1, 0, 1),
+    0.1,
+  );
   expect(least).toBeLessThan(1);
   m.dispose();
 });

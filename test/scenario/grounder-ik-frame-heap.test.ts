@@ -3,39 +3,26 @@
  * and CCDIK legs (its root turned to the feet's plane) over a deck that rises, sinks and tilts every frame. In a
  * fresh module graph (vitest.config.ts, HEAP): garbage left by earlier files would be counted as this one's.
  */
-import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { CreateBox } from "@babylonjs/core/Meshes/Builders/boxBuilder.js";
-import { CreateGround } from "@babylonjs/core/Meshes/Builders/groundBuilder.js";
 import { expect, it } from "vitest";
-import { resolveBipedReferences } from "../../src/babylon/biped-references.js";
 import { CCDIK, FABRIK } from "../../src/babylon/chain-ik.js";
-import { LimbIK } from "../../src/babylon/limb-ik.js";
 import { GrounderIK } from "../../src/effectors/grounding/grounder-ik.js";
 import { MovingGroundRaycast } from "../../src/effectors/grounding/moving-ground-raycast.js";
 import { loadModel } from "../helpers/babylon-scene.js";
-import { movingDeckBytes } from "../helpers/moving-deck.js";
-import { height } from "../helpers/scene-probes.js";
+import { movingDeckBytes, weightlessLegsBesideDeck } from "../helpers/moving-deck.js";
 import { buildSpider } from "../helpers/spider-rig.js";
 
 it("GrounderIK: a Mannequin on two LimbIK legs and a spider on FABRIK and CCDIK legs on a rising, tilting deck: 0 B a frame", async () => {
   const m = await loadModel("Mannequin");
   const scene = m.scene;
-  const h = height(m);
-  const r = resolveBipedReferences(m.skeleton).references;
-  const legs = [
-    LimbIK.create(scene, r.leftThigh, r.leftCalf, r.leftFoot),
-    LimbIK.create(scene, r.rightThigh, r.rightCalf, r.rightFoot),
-  ];
-  for (const leg of legs) leg.solver.ikPositionWeight = leg.solver.ikRotationWeight = 0;
   // a deck under both characters, moved every frame
-  const deck = CreateGround("deck", { width: 8 * h, height: 8 * h }, scene);
-  deck.position.x = h;
-  deck.rotationQuaternion = new Quaternion();
+  const { legs, deck, h, pelvis } = weightlessLegsBesideDeck(m);
   const bump = CreateBox("bump", { size: 0.2 * h }, scene);
   bump.parent = deck;
   bump.position.set(0.1 * h, -0.05 * h, 0);
   const raycast = MovingGroundRaycast.fromMeshes([deck, bump]).raycast;
-  GrounderIK.create(legs, r.pelvis, { raycast });
+  GrounderIK.create(legs, pelvis, { raycast });
   const spider = buildSpider(scene, 6, new Vector3(2 * h, 0, 0), h);
   const spiderLegs = spider.legs.map((bones, i) =>
     i % 2 === 0 ? FABRIK.create(scene, bones) : CCDIK.create(scene, bones),

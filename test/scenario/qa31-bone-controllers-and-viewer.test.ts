@@ -11,11 +11,11 @@ import { BoneIKController } from "@babylonjs/core/Bones/boneIKController.js";
 import { BoneLookController } from "@babylonjs/core/Bones/boneLookController.js";
 import { SkeletonViewer } from "@babylonjs/core/Debug/skeletonViewer.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
-import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { afterEach, describe, expect, it } from "vitest";
 import type { LoadedModel } from "../helpers/babylon-scene.js";
-import { type IKTwin, ikTwin } from "../helpers/ik-twin.js";
+import { heldHandWalker } from "../helpers/held-hand-walker.js";
+import type { IKTwin } from "../helpers/ik-twin.js";
 import { report } from "../helpers/modifier-scene.js";
 import { nodePos, worldPos } from "../helpers/scene-probes.js";
 
@@ -24,20 +24,7 @@ afterEach(() => {
   for (const m of open.splice(0)) m.dispose();
 });
 
-/** UAL walking, its left hand held up and across, swaying (the chest turns frame to frame); its skinned mesh. */
-async function walker(): Promise<{ t: IKTwin; mesh: AbstractMesh; frame: (f: number) => void }> {
-  const t = await ikTwin("UAL", "Walk_Loop", open);
-  const hand = t.ik.solver.leftHandEffector;
-  hand.positionWeight = 1;
-  t.ik.solver.leftArmChain.pull = 1;
-  const mesh = t.m.container.meshes.find((x) => x.skeleton === t.m.skeleton)!;
-  const frame = (f: number) => {
-    const clip = worldPos(t.twinBone(t.ik.references.leftHand));
-    hand.position.copyFrom(clip.add(new Vector3(-0.2 * t.h * Math.sin(f / 7), 0.3 * t.h, 0.15 * t.h)));
-    t.m.scene.render();
-  };
-  return { t, mesh, frame };
-}
+const walker = () => heldHandWalker(open);
 
 /** Runs `fn` once a frame after the solve: at the frame's first `onAfterRenderTargetsRenderObservable`. */
 function afterSolve(t: IKTwin, fn: () => void): void {

@@ -17,7 +17,7 @@ import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { Scene } from "@babylonjs/core/scene.js";
 import { afterEach, describe, expect, it } from "vitest";
 import type { LoadedModel } from "../helpers/babylon-scene.js";
-import { ikTwin } from "../helpers/ik-twin.js";
+import { heldHandWalker } from "../helpers/held-hand-walker.js";
 import { report } from "../helpers/modifier-scene.js";
 import { nodePos, worldPos } from "../helpers/scene-probes.js";
 
@@ -30,20 +30,7 @@ const babylon8 = AbstractEngine.Version.startsWith("8.");
 
 type Where = "after render targets" | "after active meshes" | "execute task";
 
-/** UAL walking, its left hand held up and across, swaying (the chest turns frame to frame); its skinned mesh. */
-async function walker() {
-  const t = await ikTwin("UAL", "Walk_Loop", open);
-  const hand = t.ik.solver.leftHandEffector;
-  hand.positionWeight = 1;
-  t.ik.solver.leftArmChain.pull = 1;
-  const mesh = t.m.container.meshes.find((x) => x.skeleton === t.m.skeleton)!;
-  const frame = (f: number) => {
-    const clip = worldPos(t.twinBone(t.ik.references.leftHand));
-    hand.position.copyFrom(clip.add(new Vector3(-0.2 * t.h * Math.sin(f / 7), 0.3 * t.h, 0.15 * t.h)));
-    t.m.scene.render();
-  };
-  return { t, mesh, frame };
-}
+const walker = () => heldHandWalker(open);
 
 /**
  * Renders `scene` through a frame graph, `fn` run once a frame `where` (docs/API.md's places, and a
