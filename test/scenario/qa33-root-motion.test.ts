@@ -20,6 +20,7 @@ import { type Twin, type TwinScenario, runTwins } from "../helpers/animation-twi
 import { type LoadedModel, loadModel, modelAvailable } from "../helpers/babylon-scene.js";
 import { heightfield } from "../helpers/heightfield.js";
 import { report } from "../helpers/modifier-scene.js";
+import { holdRailThenProp } from "../helpers/rail-and-prop.js";
 import { height, nodePos, worldPos } from "../helpers/scene-probes.js";
 import { blending, fbbik, group } from "../helpers/twin-iks.js";
 
@@ -87,28 +88,7 @@ describe.skipIf(rootMotion === null)("Babylon's root motion under the IK (Babylo
     it.skipIf(!modelAvailable(name))(`${name}: a hand on a world rail and on a carried prop, on them`, async () => {
       const { m, h, ik, node } = await walker(name, clip);
       m.scene.render();
-      const hand = ik.solver.leftHandEffector;
-      hand.positionWeight = 1;
-      const bone = ik.references.leftHand;
-      const rail = worldPos(bone).add(new Vector3(0, 0.05 * h, 0));
-      hand.position.copyFrom(rail);
-      let onRail = 0;
-      for (let f = 0; f < 20; f++) {
-        m.scene.render();
-        onRail = Math.max(onRail, Vector3.Distance(worldPos(bone), rail) / h);
-      }
-      // a prop the character carries: a child of the node the controller moves, the effector's target
-      const prop = new TransformNode("prop", m.scene);
-      prop.parent = node;
-      prop.setAbsolutePosition(worldPos(bone).add(new Vector3(0, 0.05 * h, 0)));
-      hand.target = prop;
-      const from = nodePos(node);
-      let onProp = 0;
-      for (let f = 0; f < 60; f++) {
-        m.scene.render();
-        onProp = Math.max(onProp, Vector3.Distance(worldPos(bone), nodePos(prop)) / h);
-      }
-      const walked = Vector3.Distance(nodePos(node), from) / h;
+      const { onRail, onProp, walked } = holdRailThenProp(ik, node, h, 20, 60);
       report(`${name}: hand off the rail, off the prop (h); walked (h)`, onRail, onProp, walked);
       // the controller moves the node before the solve: on them in the same frame (a frame late would be 1 frame's
       // travel, 0.011 h for UAL, 0.016 h for Xbot)
