@@ -8,7 +8,7 @@ import { Vec3, projectOnPlane, sub } from "../../math/vec3.js";
 import { NumberRef } from "../../math/number-ref.js";
 import { FadeClock, sceneDeltaSecondsToRef } from "../../babylon/scene-time.js";
 import { type GroundPredicate, BabylonGroundRaycast } from "./babylon-ground-raycast.js";
-import { type GroundingQuality, clampNumber } from "./grounding-common.js";
+import { type GroundingQuality, MAX_GROUNDER_DELTA_TIME, clampNumber } from "./grounding-common.js";
 import type { Grounding } from "./grounding.js";
 import {
   GROUNDER_REFERENCE_HEIGHT,
@@ -86,7 +86,7 @@ const weightRef = new NumberRef();
  * their bounds only, and the grounder ignores such hits with a warning.
  *
  * Time: each scene frame advances the grounder once, by the scene's animation time
- * (`sceneDeltaSecondsToRef`), clamped to [0, 0.1] s. A second IK update in the
+ * (`sceneDeltaSecondsToRef`), clamped to [0, 1/3] s (Unity's `maximumDeltaTime`). A second IK update in the
  * same frame re-applies the same result without stepping. The feet's velocity (`prediction`) is their move over
  * the whole scene time since the grounder last ran (`solver.frameTime`).
  */
@@ -332,10 +332,10 @@ export class GrounderFBBIK {
     this.ik.solver.rightLegMapping.maintainRotationWeight = this.previousMaintain[1];
   }
 
-  /** The scene's animation delta time in seconds (see the class notes), clamped to [0, 0.1]. */
+  /** The scene's animation delta time in seconds (see the class notes), clamped to [0, 1/3]. */
   sceneDeltaTime(): number {
     const scene = this.ik.scene;
-    return clampNumber(sceneDeltaSecondsToRef(scene, sceneSeconds).value, 0, 0.1);
+    return clampNumber(sceneDeltaSecondsToRef(scene, sceneSeconds).value, 0, MAX_GROUNDER_DELTA_TIME);
   }
 
   /** True for meshes that belong to the character (skinned by its skeleton or under its root). */
@@ -366,7 +366,7 @@ export class GrounderFBBIK {
       solver.frameTime = this.pendingFrameTime;
     } else if (frame !== this.lastFrame) {
       const dt = sceneDeltaSecondsToRef(ik.scene, sceneSeconds).value;
-      solver.deltaTime = dt > 0 ? (dt < 0.1 ? dt : 0.1) : 0;
+      solver.deltaTime = dt > 0 ? (dt < MAX_GROUNDER_DELTA_TIME ? dt : MAX_GROUNDER_DELTA_TIME) : 0;
       // the feet moved for the whole time since the last run, frames sat out included, not the clamped step
       const time = this.time;
       time.step(ik.scene);

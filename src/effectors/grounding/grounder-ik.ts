@@ -93,7 +93,7 @@ function bipedFacingAxisToRef(
  *
  * Feet keep their animated component-space rotation through the solve, turned by the ground (as GrounderFBBIK's
  * feet). Sizes, time and the ground probes are GrounderFBBIK's: lengths scaled to the skeleton's height and the
- * root's scale since create ({@link lengthScale}), the scene's animation time clamped to [0, 0.1] s.
+ * root's scale since create ({@link lengthScale}), the scene's animation time clamped to [0, 1/3] s.
  */
 export class GrounderIK extends LegGrounder {
   /** The legs, in the grounding solver's order (`solver.legs[i]` is `legs[i]`'s foot). */

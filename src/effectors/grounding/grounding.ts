@@ -136,7 +136,7 @@ export class Grounding {
   /**
    * The time the feet moved over since the last update, seconds: their velocity (what `prediction` probes ahead
    * by) is their move over it. {@link update} sets it; `GrounderFBBIK` sets the scene time since it last ran, as
-   * its eases' `deltaTime` is clamped to 0.1 s. Below `deltaTime` or not finite: `deltaTime` is used.
+   * its eases' `deltaTime` is clamped to 1/3 s. Below `deltaTime` or not finite: `deltaTime` is used.
    */
   frameTime = 0;
   /**

@@ -29,6 +29,7 @@ import {
   skeletonHeight,
 } from "./grounder-setup.js";
 import type { Grounding } from "./grounding.js";
+import { MAX_GROUNDER_DELTA_TIME } from "./grounding-common.js";
 
 const sceneSeconds = new NumberRef();
 /** How far before the skeleton's FullBodyBipedIK the legs a grounder drives solve (room for what goes between). */
@@ -314,7 +315,7 @@ export abstract class LegGrounder {
       return;
     }
     const dt = sceneDeltaSecondsToRef(this.scene, sceneSeconds).value;
-    const step = dt > 0 ? (dt < 0.1 ? dt : 0.1) : 0;
+    const step = dt > 0 ? (dt < MAX_GROUNDER_DELTA_TIME ? dt : MAX_GROUNDER_DELTA_TIME) : 0;
     for (let i = 0; i < sets.length; i++) {
       const g = sets[i]!.solver;
       g.deltaTime = step;
