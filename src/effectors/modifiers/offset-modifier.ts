@@ -18,8 +18,11 @@ import { disposeWith, notifyDisposed } from "../../babylon/dispose-notice.js";
 import { EnableFade, EnablePass } from "../../babylon/enable-fade.js";
 import { type OptionKinds, checkOptions, warnUnknownOptions } from "../../babylon/option-check.js";
 
-/** Longest delta time a modifier takes from the scene, in seconds (a hitch does not fling offsets). */
-export const MAX_MODIFIER_DELTA_TIME = 0.1;
+/**
+ * Longest delta time a modifier takes from the scene, in seconds: 1/3, Unity's `maximumDeltaTime`, under which
+ * FinalIK's modifiers step (the grounders and interactions take the same).
+ */
+export const MAX_MODIFIER_DELTA_TIME = 1 / 3;
 
 /**
  * Longest delta time, in seconds, that the modifiers following motion (Inertia, Amplifier, BodyTilt) take from
