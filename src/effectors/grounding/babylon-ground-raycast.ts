@@ -146,6 +146,7 @@ export class BabylonGroundRaycast {
     const meshes = this.scene.meshes;
     for (let i = 0; i < meshes.length; i++) {
       const mesh = meshes[i]!;
+      // the predicate brought the matrix up to date (and with it Babylon's lazily updated world bounds)
       if (!this.pickPredicate(mesh) || mesh.subMeshes === undefined) continue;
       const world = mesh.getWorldMatrix();
       const picksThin = (mesh as unknown as { thinInstanceEnablePicking?: boolean }).thinInstanceEnablePicking;
@@ -272,6 +273,7 @@ function faceNormal(info: PickingInfo, out: { x: number; y: number; z: number })
     i2 = base + 2;
   }
   if (i0 * 3 + 2 >= positions.length || i1 * 3 + 2 >= positions.length || i2 * 3 + 2 >= positions.length) return false;
+  // current: the pick ran the mesh through the predicate, which brought it up to date
   let world = mesh.getWorldMatrix();
   const instance = info.thinInstanceIndex;
   if (instance >= 0) {
