@@ -33,6 +33,7 @@ export const HEAP = [
   "test/scenario/qa30-instances-frame-heap.test.ts",
   "test/scenario/spine-target-frame-heap.test.ts",
   "test/scenario/twist-relaxer-frame-heap.test.ts",
+  "test/unit/babylon/scene-clock-heap.test.ts",
   "test/unit/ccd/ccd.test.ts",
   "test/unit/colliders/collider-set.test.ts",
   "test/unit/fabrik/fabrik.test.ts",

@@ -494,6 +494,9 @@ export class IKSolverFullBodyBiped extends IKSolverFullBody {
   protected override afterIterations(): void {
     if (!this.preserveBoneLengths || !this.fabrikPass) return;
     const c = this.chains;
+    // no foot weighted, no foot out of reach: tested here, in the hot solve, not by a call to rigid-pelvis's leg
+    // test, which returned at once and so warmed up for thousands of frames, boxing the weight it read (32 B a frame)
+    if (!(c[3]!.nodes[2]!.effectorPositionWeight > 0) && !(c[4]!.nodes[2]!.effectorPositionWeight > 0)) return;
     if (this.reachingLegs === null) {
       const leg = (chain: FBIKChain, e: IKEffector): ReachingLeg => ({
         thigh: chain.nodes[0]!,

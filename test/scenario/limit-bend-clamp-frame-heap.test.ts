@@ -7,14 +7,12 @@
  */
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { expect, it } from "vitest";
-import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import { rotateVector } from "../../src/math/quat.js";
 import { Vec3, negate, sub } from "../../src/math/vec3.js";
 import type { BendConstraint } from "../../src/solver/bend-constraint.js";
-import { loadModel } from "../helpers/babylon-scene.js";
-import { BakedClip, renderReplaying } from "../helpers/baked-clip.js";
+import { bakedUalWithIK } from "../helpers/baked-ual.js";
 import { bytesPerFrame, whereFramesAllocate } from "../helpers/frame-heap.js";
-import { height, worldPos } from "../helpers/scene-probes.js";
+import { worldPos } from "../helpers/scene-probes.js";
 
 /**
  * Counts, while installed, the limbs whose lower bone LimitBend finds outside its cone (FinalIK's test: at least
@@ -44,15 +42,7 @@ function countClamps(constraints: readonly BendConstraint[], count: { clamps: nu
 }
 
 it("LimitBend clamping a jog's limbs now and then, both hands held: 0 B a frame", async () => {
-  const m = await loadModel("UAL", { clips: (c) => c === "Jog_Fwd_Loop" });
-  const scene = m.scene;
-  const h = height(m);
-  for (const g of m.container.animationGroups) g.start(true);
-  const clip = BakedClip.bake(scene, 60);
-  clip.apply(0);
-  scene.render();
-  const ik = FullBodyBipedIK.create(scene, m.skeleton);
-  scene.render();
+  const { m, h, clip, ik, frame } = await bakedUalWithIK("Jog_Fwd_Loop");
   const r = ik.references;
   const s = ik.solver;
   // the hands held a little above and ahead of where the clip's first frame has them
@@ -61,7 +51,6 @@ it("LimitBend clamping a jog's limbs now and then, both hands held: 0 B a frame"
   s.rightHandEffector.position.copyFrom(worldPos(r.rightHand).add(ahead));
   s.leftHandEffector.positionWeight = 1;
   s.rightHandEffector.positionWeight = 1;
-  const frame = (f: number): void => renderReplaying(scene, clip, f);
   // two cycles counted: the clamp runs, in a few limb-updates of each cycle
   const count = { clamps: 0, calls: 0 };
   const uncount = countClamps(

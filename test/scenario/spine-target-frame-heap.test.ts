@@ -10,11 +10,9 @@
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { expect, it } from "vitest";
-import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
-import { loadModel } from "../helpers/babylon-scene.js";
-import { BakedClip, renderReplaying } from "../helpers/baked-clip.js";
+import { bakedUalWithIK } from "../helpers/baked-ual.js";
 import { allocationsByKind } from "../helpers/frame-heap.js";
-import { height, worldPos } from "../helpers/scene-probes.js";
+import { worldPos } from "../helpers/scene-probes.js";
 
 /** A stack `allocationsByKind` lists ("… B a frame: fn dir/file <- …") whose innermost frame is the library's. */
 function library(stack: string): boolean {
@@ -24,23 +22,14 @@ function library(stack: string): boolean {
 }
 
 it("a hand target under the spine: the IK's own code allocates 0 B a frame", async () => {
-  const m = await loadModel("UAL", { clips: (c) => c === "Idle_Loop" });
-  const scene = m.scene;
-  const h = height(m);
-  for (const g of m.container.animationGroups) g.start(true);
-  const clip = BakedClip.bake(scene, 60);
-  clip.apply(0);
-  scene.render();
-  const ik = FullBodyBipedIK.create(scene, m.skeleton);
-  scene.render();
+  const { m, h, ik, frame } = await bakedUalWithIK("Idle_Loop");
   const r = ik.references;
-  const target = new TransformNode("target", scene);
+  const target = new TransformNode("target", m.scene);
   target.parent = r.spine[1]!.getTransformNode();
   target.setAbsolutePosition(worldPos(r.leftHand).add(new Vector3(0.05 * h, 0.05 * h, 0.1 * h)));
   const hand = ik.solver.leftHandEffector;
   hand.target = target;
   hand.positionWeight = 1;
-  const frame = (f: number): void => renderReplaying(scene, clip, f);
   for (let f = 0; f < 120; f++) frame(f);
   // the anchor holds the target (it hangs from the spine), and the hand is on it
   expect(hand._anchor!.bone).toBe(ik.rig.idOf(r.spine[1]!));
