@@ -366,7 +366,8 @@ export class GrounderFBBIK {
       solver.frameTime = this.pendingFrameTime;
     } else if (frame !== this.lastFrame) {
       const dt = sceneDeltaSecondsToRef(ik.scene, sceneSeconds).value;
-      solver.deltaTime = dt > 0 ? (dt < MAX_GROUNDER_DELTA_TIME ? dt : MAX_GROUNDER_DELTA_TIME) : 0;
+      // Math.min: a conditional on the imported bound boxed dt, 32 B a frame (ARCHITECTURE.md, "Doubles across calls")
+      solver.deltaTime = dt > 0 ? Math.min(dt, MAX_GROUNDER_DELTA_TIME) : 0;
       // the feet moved for the whole time since the last run, frames sat out included, not the clamped step
       const time = this.time;
       time.step(ik.scene);
