@@ -5,7 +5,7 @@ import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import type { Scene } from "@babylonjs/core/scene.js";
 import { currentWorldMatrix } from "../../babylon/world-matrix.js";
 import type { ReadonlyVec3 } from "../../math/vec3.js";
-import type { GroundingHit, GroundingRaycast } from "./grounding-common.js";
+import { type GroundingHit, type GroundingRaycast, placeOnRay } from "./grounding-common.js";
 import { thinInstanceCount, thinInstanceMatrices } from "./mesh-triangles.js";
 import { groundBodyOf } from "./node-ground-body.js";
 import { SphereSweep } from "./sphere-sweep.js";
@@ -105,11 +105,8 @@ export class BabylonGroundRaycast {
       this.warnNoMaterial(info.pickedMesh);
       return false;
     }
-    const d = info.distance;
-    out.distance = d;
-    out.point.x = origin.x + direction.x * d;
-    out.point.y = origin.y + direction.y * d;
-    out.point.z = origin.z + direction.z * d;
+    out.distance = info.distance;
+    placeOnRay(out, origin, direction);
     if (!faceNormal(info, out.normal)) {
       out.normal.x = -direction.x;
       out.normal.y = -direction.y;

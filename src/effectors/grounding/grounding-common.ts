@@ -49,6 +49,17 @@ export class GroundingHit {
 }
 
 /**
+ * Puts `out.point` at `out.distance` along the ray from `origin` along unit `direction`: where the triangle raycasts
+ * report their contact. The distance travels in `out`, not as an argument (ARCHITECTURE.md, "Doubles across calls").
+ */
+export function placeOnRay(out: GroundingHit, origin: ReadonlyVec3, direction: ReadonlyVec3): void {
+  const d = out.distance;
+  out.point.x = origin.x + direction.x * d;
+  out.point.y = origin.y + direction.y * d;
+  out.point.z = origin.z + direction.z * d;
+}
+
+/**
  * Casts a ray from `origin` along the unit `direction` up to `maxDistance` and, when it hits the
  * ground, writes the closest contact into `out` (point, normal, distance) and returns true. Must not
  * keep references to its arguments; should not allocate (it runs several times per foot per frame).

@@ -1,7 +1,13 @@
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import { currentWorldMatrix, multiplyMatrices } from "../../babylon/world-matrix.js";
 import { type ReadonlyVec3, Vec3 } from "../../math/vec3.js";
-import type { GroundingBody, GroundingHit, GroundingRaycast, GroundingSphereCast } from "./grounding-common.js";
+import {
+  type GroundingBody,
+  type GroundingHit,
+  type GroundingRaycast,
+  type GroundingSphereCast,
+  placeOnRay,
+} from "./grounding-common.js";
 import { checkGroundMeshes, meshTriangles, thinInstanceCount, thinInstanceMatrices } from "./mesh-triangles.js";
 import { PendingVertices } from "./pending-vertices.js";
 import { SphereSweep } from "./sphere-sweep.js";
@@ -189,11 +195,8 @@ export class MovingGroundRaycast {
       bestTriangle = t;
     }
     if (best === null) return false;
-    const distance = span[0]!;
-    out.distance = distance;
-    out.point.x = origin.x + direction.x * distance;
-    out.point.y = origin.y + direction.y * distance;
-    out.point.z = origin.z + direction.z * distance;
+    out.distance = span[0]!;
+    placeOnRay(out, origin, direction);
     worldCorners(best, bestTriangle);
     faceNormalToward(corners, 0, direction, out.normal);
     out.ground = best;

@@ -1,7 +1,7 @@
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import { multiplyMatrices } from "../../babylon/world-matrix.js";
 import type { ReadonlyVec3 } from "../../math/vec3.js";
-import type { GroundingHit, GroundingRaycast, GroundingSphereCast } from "./grounding-common.js";
+import { type GroundingHit, type GroundingRaycast, type GroundingSphereCast, placeOnRay } from "./grounding-common.js";
 import { checkGroundMeshes, meshTriangles, thinInstanceCount, thinInstanceMatrices } from "./mesh-triangles.js";
 import { PendingVertices } from "./pending-vertices.js";
 import { SphereSweep } from "./sphere-sweep.js";
@@ -130,11 +130,8 @@ export class StaticGroundRaycast {
     grid.io[1] = maxDistance;
     const t = grid.castRay(origin, direction);
     if (t < 0) return false;
-    const distance = grid.io[0]!;
-    out.distance = distance;
-    out.point.x = origin.x + direction.x * distance;
-    out.point.y = origin.y + direction.y * distance;
-    out.point.z = origin.z + direction.z * distance;
+    out.distance = grid.io[0]!;
+    placeOnRay(out, origin, direction);
     faceNormalToward(grid.triangles, t * 9, direction, out.normal);
     out.ground = null;
     return true;
