@@ -366,7 +366,8 @@ export class GrounderFBBIK {
       solver.frameTime = this.pendingFrameTime;
     } else if (frame !== this.lastFrame) {
       const dt = sceneDeltaSecondsToRef(ik.scene, sceneSeconds).value;
-      solver.deltaTime = dt > 0 ? (dt < MAX_GROUNDER_DELTA_TIME ? dt : MAX_GROUNDER_DELTA_TIME) : 0;
+      // Math.min, not a ternary: a phi of a double and an imported constant was held boxed (16 B a frame)
+      solver.deltaTime = dt > 0 ? Math.min(dt, MAX_GROUNDER_DELTA_TIME) : 0;
       // the feet moved for the whole time since the last run, frames sat out included, not the clamped step
       const time = this.time;
       time.step(ik.scene);

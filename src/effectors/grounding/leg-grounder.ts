@@ -315,7 +315,8 @@ export abstract class LegGrounder {
       return;
     }
     const dt = sceneDeltaSecondsToRef(this.scene, sceneSeconds).value;
-    const step = dt > 0 ? (dt < MAX_GROUNDER_DELTA_TIME ? dt : MAX_GROUNDER_DELTA_TIME) : 0;
+    // Math.min, not a ternary: a phi of a double and an imported constant was held boxed (16 B a frame)
+    const step = dt > 0 ? Math.min(dt, MAX_GROUNDER_DELTA_TIME) : 0;
     for (let i = 0; i < sets.length; i++) {
       const g = sets[i]!.solver;
       g.deltaTime = step;
