@@ -27,6 +27,10 @@ const skipPage = skipBrowser;
 const CDN = /https:\/\/cdn\.jsdelivr\.net\/npm\/babylon-fbbik@([^/"]+)\/dist\/umd\/babylon-fbbik\.min\.js/g;
 const PLAYGROUND_MODEL = "https://assets.babylonjs.com/meshes/Xbot.glb";
 const MODEL = "models/Mannequin.glb";
+/** The UMD packages the page loads, as pinned (babylonjs-loaders may trail babylonjs: the registry's newest). */
+const PINNED = (
+  JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { devDependencies: Record<string, string> }
+).devDependencies;
 
 function newestMtime(path: string): number {
   if (!statSync(path).isDirectory()) return statSync(path).mtimeMs;
@@ -187,7 +191,8 @@ describe("UMD build (dist/umd/babylon-fbbik.min.js, global BABYLONFBBIK)", () =>
   describe.skipIf(skipPage)(
     skipPage
       ? `in a plain page (skipped: ${CHROMIUM} is missing and CI is not set; install Debian's chromium to run it)`
-      : "in a plain page in headless Chromium, with babylonjs and babylonjs-loaders 9.28 from script tags",
+      : `in a plain page in headless Chromium, with babylonjs ${PINNED.babylonjs} and babylonjs-loaders ` +
+          `${PINNED["babylonjs-loaders"]} from script tags`,
     () => {
       /**
        * The page at 640×480 with the snippet run, and the console errors and uncaught exceptions it logs: one page
