@@ -1,9 +1,10 @@
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
-import type { Matrix } from "@babylonjs/core/Maths/math.vector.js";
+import type { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { Node } from "@babylonjs/core/node.js";
 import { type Quat, lookRotation } from "../math/quat.js";
 import { type ReadonlyVec3, Vec3 } from "../math/vec3.js";
+import { setVector3Fields } from "./babylon-fields.js";
 
 // Babylon world matrices read as this library reads them: without forcing a recomputation, in Babylon's
 // rotation convention, and transformed without handing doubles to a helper (see ARCHITECTURE.md,
@@ -126,6 +127,19 @@ export function transformVector(m: ArrayLike<number>, v: ReadonlyVec3, out: Vec3
   out.y = x * m[1]! + y * m[5]! + z * m[9]!;
   out.z = x * m[2]! + y * m[6]! + z * m[10]!;
   return out;
+}
+
+const inPlace = new Vec3();
+
+/**
+ * The Babylon vector `v` by `m`, in place: a point (`point`, with the translation) or a direction. Not Babylon's
+ * `TransformCoordinatesToRef`/`TransformNormalToRef`, which hand the doubles on to another call.
+ */
+export function transformVector3InPlace(v: Vector3, m: Matrix, point: boolean): Vector3 {
+  inPlace.x = v._x;
+  inPlace.y = v._y;
+  inPlace.z = v._z;
+  return setVector3Fields(v, point ? transformPoint(m.m, inPlace, inPlace) : transformVector(m.m, inPlace, inPlace));
 }
 
 /**

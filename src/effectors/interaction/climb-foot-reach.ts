@@ -8,9 +8,8 @@ import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import type { Matrix } from "@babylonjs/core/Maths/math.vector.js";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
-import { boneWorldMatrixToRef, currentWorldMatrix, transformVector } from "../../babylon/world-matrix.js";
-import { copyVector3Fields, setVector3Fields } from "../../babylon/babylon-fields.js";
-import { Vec3 } from "../../math/vec3.js";
+import { boneWorldMatrixToRef, currentWorldMatrix, transformVector3InPlace } from "../../babylon/world-matrix.js";
+import { copyVector3Fields } from "../../babylon/babylon-fields.js";
 import type { InteractionEffector } from "./interaction-effector.js";
 import { positionOfMatrix } from "./node-pose.js";
 import type { InteractionSystem } from "./interaction-system.js";
@@ -26,16 +25,6 @@ const SINK_SPEED = 2;
 const m = moduleMatrix();
 const v = new Vector3();
 const v2 = new Vector3();
-const dir = new Vec3();
-
-/** The direction `d` turned (and scaled) by the matrix `by`, in place, written field by field. */
-function turn(d: Vector3, by: Matrix): void {
-  dir.x = d._x;
-  dir.y = d._y;
-  dir.z = d._z;
-  setVector3Fields(d, transformVector(by.m, dir, dir));
-}
-
 /**
  * The root's sink for the feet's reach (world units along the character's up), moved frame by frame. Per frame:
  * {@link begin}, {@link addFoot} for each foot with a hold, {@link update}. No double crosses a call (see
@@ -75,7 +64,7 @@ export class ClimbFootReach {
     const l = Vector3.Distance(hip, v) + Vector3.Distance(v, v2);
     if (l > this.legLength) this.legLength = l;
     hip.subtractInPlace(root);
-    if (toSpace !== null) turn(hip, toSpace);
+    if (toSpace !== null) transformVector3InPlace(hip, toSpace, false);
     this.hips[side]!.copyFrom(hip);
   }
 
@@ -89,8 +78,8 @@ export class ClimbFootReach {
   begin(space: Matrix | null = null): void {
     this.target = Number.NEGATIVE_INFINITY;
     if (space === null) return;
-    turn(copyVector3Fields(this.hips[0]!, this.hipsAtStart[0]!), space);
-    turn(copyVector3Fields(this.hips[1]!, this.hipsAtStart[1]!), space);
+    transformVector3InPlace(copyVector3Fields(this.hips[0]!, this.hipsAtStart[0]!), space, false);
+    transformVector3InPlace(copyVector3Fields(this.hips[1]!, this.hipsAtStart[1]!), space, false);
   }
 
   /**

@@ -6,8 +6,7 @@ import {
   boneWorldMatrixToRef,
   currentWorldMatrix,
   nodeWorldMatrix,
-  transformPoint,
-  transformVector,
+  transformVector3InPlace,
 } from "../../babylon/world-matrix.js";
 import { ClimbFootReach } from "./climb-foot-reach.js";
 import { Curve } from "../../math/curve.js";
@@ -16,8 +15,7 @@ import { InteractionCurveType } from "./interaction-curves.js";
 import { InteractionObject, type InteractionWeightCurve, isEventTime } from "./interaction-object.js";
 import type { InteractionSystem } from "./interaction-system.js";
 import { lerpVector3ByRef, positionOfMatrix } from "./node-pose.js";
-import { copyVector3Fields, setVector3Fields } from "../../babylon/babylon-fields.js";
-import { Vec3 } from "../../math/vec3.js";
+import { copyVector3Fields } from "../../babylon/babylon-fields.js";
 import { NumberRef } from "../../math/number-ref.js";
 import { notifyDisposed } from "../../babylon/dispose-notice.js";
 import { moduleMatrix } from "../../babylon/module-matrix.js";
@@ -116,8 +114,6 @@ const LIMBS = [
   FullBodyBipedEffector.RightFoot,
 ] as const;
 const tm = moduleMatrix();
-/** A direction in the library's Vec3, for transformVector. */
-const dir = new Vec3();
 const tv = new Vector3();
 const tv2 = new Vector3();
 const centroid = new Vector3();
@@ -137,18 +133,14 @@ function removeHook(hooks: (() => void)[], hook: () => void): void {
 
 /**
  * `v` by the world matrix of `space` (`inverse`: from world space into it), a point (`point`, with the translation)
- * or a direction, into `out`; null is the world. Babylon's fields read and written directly: its
- * `TransformNormalToRef` (like `copyFrom` and `subtractToRef`) hands the doubles on to another call, boxed when V8
- * does not inline it.
+ * or a direction, into `out`; null is the world. Not Babylon's `TransformNormalToRef`: see
+ * {@link transformVector3InPlace}.
  */
 function bySpace(v: Vector3, space: Node | null, inverse: boolean, point: boolean, out: Vector3): Vector3 {
-  if (space === null) return copyVector3Fields(out, v);
-  dir.x = v._x;
-  dir.y = v._y;
-  dir.z = v._z;
+  copyVector3Fields(out, v);
+  if (space === null) return out;
   // the space as it is now: moved since its last computeWorldMatrix (a deck, between frames), its cache is stale
-  const m = inverse ? nodeWorldMatrix(space).invertToRef(tm).m : nodeWorldMatrix(space).m;
-  return setVector3Fields(out, point ? transformPoint(m, dir, dir) : transformVector(m, dir, dir));
+  return transformVector3InPlace(out, inverse ? nodeWorldMatrix(space).invertToRef(tm) : nodeWorldMatrix(space), point);
 }
 
 /** A world direction `v` in the space of `space` (a node's parent; null: the world), in place. */
@@ -598,11 +590,7 @@ export class ClimbSequencer {
     const o = this.bodyOffset;
     if (o === null) return out.setAll(0);
     copyVector3Fields(out, o);
-    if (this.space === null) return out;
-    dir.x = o._x;
-    dir.y = o._y;
-    dir.z = o._z;
-    return setVector3Fields(out, transformVector(this.spaceAtStart.m, dir, dir));
+    return this.space === null ? out : transformVector3InPlace(out, this.spaceAtStart, false);
   }
 
   /** Eases `rootPosition` toward its start plus the centroid's change since start (in the climb's space). */
