@@ -47,6 +47,7 @@ function frameSecondsToRef(scene: Scene, out: NumberRef): void {
     (scene.animationsEnabled && Number.isFinite(scene.deltaTime) ? scene.deltaTime : scene.getEngine().getDeltaTime()) /
     1000;
 }
+/** {@link SceneClock.tick}'s scratch for {@link frameSecondsToRef}: one for all clocks, as ticks never nest. */
 const frameSeconds = new NumberRef(0);
 
 /**
