@@ -326,6 +326,47 @@ async function ualLadder(
   return { m, ik, system, climb, rungs, hands, feet, deck };
 }
 
+type Lad = Awaited<ReturnType<typeof ualLadder>>;
+
+/** The climb's hands and feet, in the order of their bones in the probes. */
+const CLIMB_LIMBS = [
+  FullBodyBipedEffector.LeftHand,
+  FullBodyBipedEffector.RightHand,
+  FullBodyBipedEffector.LeftFoot,
+  FullBodyBipedEffector.RightFoot,
+];
+
+/**
+ * 400 frames of a two-rung climb with `root` on a deck (`ualLadder`'s `onDeck`), still or moved by `move` (`s`
+ * seconds in) where user code runs: before the IK, after Babylon last computed the deck's world matrix. `probe`
+ * is set up before the start and reads each frame, given the way into the deck's space; the frames carry the
+ * deck's world matrix as well.
+ */
+async function deckClimb<T>(
+  options: Partial<ClimbSequencerOptions>,
+  move: ((deck: TransformNode, s: number) => void) | null,
+  probe: (lad: Lad) => (inDeck: (p: Vector3) => Vector3) => T,
+): Promise<{ frames: (T & { deck: Matrix })[]; h: number }> {
+  const lad = await ualLadder(2, { root: null, ...options }, { onDeck: true });
+  const { m, climb, deck } = lad;
+  climb.root = m.root;
+  let frame = 0;
+  m.scene.onBeforeRenderObservable.add(() => {
+    const s = ++frame / 60;
+    move?.(deck, s);
+  });
+  const read = probe(lad);
+  climb.start();
+  const frames: (T & { deck: Matrix })[] = [];
+  for (let f = 0; f < 400; f++) {
+    m.scene.render();
+    const d = deck.computeWorldMatrix(true).clone();
+    const toDeck = Matrix.Invert(d);
+    frames.push({ ...read((p) => Vector3.TransformCoordinates(p, toDeck)), deck: d });
+  }
+  return { frames, h: height(m) };
+}
+
 /** Pelvis-to-head angle from vertical (degrees). */
 function tilt(ik: FullBodyBipedIK): number {
   const d = worldPos(ik.references.head!).subtract(worldPos(ik.references.pelvis)).normalize();
@@ -472,40 +513,26 @@ describe("a ladder climbed four rungs and more on UAL", () => {
   });
 
   it("with `root` on a moving deck, the climb is the still deck's carried along: root, pelvis, hands on holds", async () => {
-    /** Per frame: the deck's world matrix, the root and the pelvis in the deck's space, the worst hand or foot off. */
-    const run = async (moving: boolean) => {
-      const lad = await ualLadder(2, { root: null }, { onDeck: true });
-      const { m, ik, climb, system, deck } = lad;
-      climb.root = m.root;
-      let frame = 0;
-      // an elevator rising 0.5 m/s, swaying and turning, moved where user code runs: before the IK, after Babylon
-      // last computed the deck's world matrix
-      m.scene.onBeforeRenderObservable.add(() => {
-        const s = ++frame / 60;
-        if (!moving) return;
-        deck.position.set(0.2 * Math.sin(s), 0.5 * s, 0.1 * s);
-        Quaternion.RotationYawPitchRollToRef(0.3 * Math.sin(s), 0, 0, deck.rotationQuaternion!);
-      });
+    // an elevator rising 0.5 m/s, swaying and turning
+    const elevator = (deck: TransformNode, s: number) => {
+      deck.position.set(0.2 * Math.sin(s), 0.5 * s, 0.1 * s);
+      Quaternion.RotationYawPitchRollToRef(0.3 * Math.sin(s), 0, 0, deck.rotationQuaternion!);
+    };
+    /** Per frame: the root and the pelvis in the deck's space, the worst hand or foot off its hold. */
+    const probe = ({ m, ik, climb, system }: Lad) => {
       const bones = [ik.references.leftHand, ik.references.rightHand, ik.references.leftFoot, ik.references.rightFoot];
-      const limbs = [5, 6, 7, 8] as FullBodyBipedEffector[];
-      climb.start();
-      const frames: { deck: Matrix; root: Vector3; pelvis: Vector3; off: number }[] = [];
-      for (let f = 0; f < 400; f++) {
-        m.scene.render();
-        const d = deck.computeWorldMatrix(true).clone();
-        const inDeck = (p: Vector3) => Vector3.TransformCoordinates(p, Matrix.Invert(d));
+      return (inDeck: (p: Vector3) => Vector3) => {
         let off = 0;
-        limbs.forEach((l, i) => {
+        CLIMB_LIMBS.forEach((l, i) => {
           const hold = climb.getHold(l);
           if (hold === null || !system.isPaused(l) || system.getInteractionEffector(l).weight < 1) return;
           off = Math.max(off, Vector3.Distance(worldPos(bones[i]!), nodePos(hold)));
         });
-        frames.push({ deck: d, root: inDeck(nodePos(m.root)), pelvis: inDeck(worldPos(ik.references.pelvis)), off });
-      }
-      return { frames, h: height(m) };
+        return { root: inDeck(nodePos(m.root)), pelvis: inDeck(worldPos(ik.references.pelvis)), off };
+      };
     };
-    const { frames: still, h } = await run(false);
-    const { frames: moving } = await run(true);
+    const { frames: still, h } = await deckClimb({}, null, probe);
+    const { frames: moving } = await deckClimb({}, elevator, probe);
     let root = 0;
     let pelvis = 0;
     let off = 0;
@@ -530,6 +557,63 @@ describe("a ladder climbed four rungs and more on UAL", () => {
     expect(root).toBeLessThan(1e-5);
     expect(pelvis).toBeLessThan(1e-3);
     expect(off).toBeLessThan(1e-5);
+  });
+
+  it("with `swingBack` on a deck turning 90° as it rises, a limb swings out from the ladder as it is now", async () => {
+    // rising 0.5 m/s and turning a quarter turn over the climb (5.5 s), eased in and out
+    const turning = (deck: TransformNode, s: number) => {
+      const k = Math.min(1, s / 5.5);
+      deck.position.set(0.2 * Math.sin(s), 0.5 * s, 0.1 * s);
+      Quaternion.RotationYawPitchRollToRef((Math.PI / 2) * k * k * (3 - 2 * k), 0, 0, deck.rotationQuaternion!);
+    };
+    /** Per frame and limb: its swing (what the sequencer adds to its effector) in world space and the deck's. */
+    const probe = ({ ik, system }: Lad) => {
+      const before = CLIMB_LIMBS.map(() => new Vector3());
+      const swing = CLIMB_LIMBS.map(() => new Vector3());
+      const effector = (l: FullBodyBipedEffector) => ik.solver.getEffector(l).position;
+      // around the sequencer's hook, the only one that moves a limb's effector after the interactions
+      system._afterInteractions.unshift(() => CLIMB_LIMBS.forEach((l, i) => before[i]!.copyFrom(effector(l))));
+      system._afterInteractions.push(() =>
+        CLIMB_LIMBS.forEach((l, i) => effector(l).subtractToRef(before[i]!, swing[i]!)),
+      );
+      return (inDeck: (p: Vector3) => Vector3) => {
+        const origin = inDeck(Vector3.Zero());
+        return { swings: swing.map((w) => ({ world: w.clone(), inDeck: inDeck(w).subtract(origin) })) };
+      };
+    };
+    const options = { swingBack: 0.15 };
+    const { frames: still, h } = await deckClimb(options, null, probe);
+    const { frames: moving } = await deckClimb(options, turning, probe);
+    // the swing against the still deck's carried along, and its part across the up against the ladder's away
+    // direction now (the deck's −Z: the ladder stands at +Z)
+    let carried = 0;
+    let worstAngle = 0;
+    let swings = 0;
+    for (let f = 0; f < still.length; f++) {
+      const away = Vector3.TransformNormal(new Vector3(0, 0, -1), moving[f]!.deck).normalize();
+      for (let i = 0; i < CLIMB_LIMBS.length; i++) {
+        const [a, b] = [still[f]!.swings[i]!, moving[f]!.swings[i]!];
+        carried = Math.max(carried, Vector3.Distance(a.inDeck, b.inDeck) / h);
+        const across = new Vector3(b.world.x, 0, b.world.z);
+        if (across.length() < 0.01) continue;
+        swings++;
+        const cos = Vector3.Dot(across.normalize(), away);
+        worstAngle = Math.max(worstAngle, (Math.acos(Math.min(1, Math.max(-1, cos))) * 180) / Math.PI);
+      }
+    }
+    const turned = Math.atan2(moving.at(-1)!.deck.m[8]!, moving.at(-1)!.deck.m[10]!);
+    report(
+      "UAL 2 rungs, swingBack 0.15, deck turning 90°: swing vs the still deck's carried (h), worst angle to away (°)",
+      carried,
+      worstAngle,
+    );
+    expect(turned).toBeCloseTo(Math.PI / 2, 3);
+    expect(swings).toBeGreaterThan(100);
+    // measured 3.6e-8 h and 0.1° (the away direction is the deck's −Z, the swing the body's side of the first
+    // holds); 0.128 h and 90.1° with the swing along its world direction at start (sideways to the ladder once the
+    // deck had turned), 0.020 h with it turned but a first move's start (its rise) left behind in world space
+    expect(carried).toBeLessThan(1e-5);
+    expect(worstAngle).toBeLessThan(1);
   });
 
   it("with `swingBack`, a moving hand or foot clears the rungs: no finger or toe inside a rung box", async () => {

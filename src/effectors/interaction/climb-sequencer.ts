@@ -81,7 +81,8 @@ export interface ClimbSequencerOptions {
   /**
    * How far a moving limb swings back, away from the ladder or wall, midway between its holds (world units,
    * default 0), on top of `liftHeight`: the hand or foot clears the rung it leaves and the one it goes to. The
-   * direction is the body's side of the first holds, measured at {@link ClimbSequencer.start}.
+   * direction is the body's side of the first holds, measured at {@link ClimbSequencer.start}; on a deck that
+   * turns (the parent of `root`, else of the character's root), it turns with it.
    */
   swingBack?: number;
   /**
@@ -118,6 +119,8 @@ const tv = new Vector3();
 const tv2 = new Vector3();
 const centroid = new Vector3();
 const tv3 = new Vector3();
+/** A limb's start without a previous hold, in world space (see `reachFrom`). */
+const reach = new Vector3();
 /** Shares of a move: out from the ladder until SWING_OUT, in from SWING_IN to SET_DOWN, then down onto the hold. */
 const SWING_OUT = 0.3;
 const SWING_IN = 0.7;
@@ -249,9 +252,9 @@ export class ClimbSequencer {
   private readonly rootSink = new Vector3();
   /** The sink in world space (written here, in a short method, so its setters are inlined). */
   private readonly sinkWorld = new Vector3();
-  /** Where each limb was when it went for its first hold (world), the start of its path without a previous one. */
+  /** Where each limb was as it went for its first hold, in {@link space}: its path's start with no previous hold. */
   private readonly reachFrom = [0, 1, 2, 3, 4, 5, 6, 7, 8].map(() => new Vector3());
-  /** Away from the ladder, in world space, unit (zero when unknown): measured at start. */
+  /** Away from the ladder, in {@link space} (unit in world space at start; zero when unknown): measured at start. */
   private readonly back = new Vector3();
   private readonly beforeHook = (): void => this.beforeInteractions();
   private readonly afterHook = (): void => this.afterInteractions();
@@ -398,7 +401,11 @@ export class ClimbSequencer {
     if (this.bodyOffset === null) this.bodyOffset = hasFirst ? this.bodyPosition.subtract(centroid) : Vector3.Zero();
     this.measureBack(hasFirst ? centroid : null);
     this.space = (this.root ?? this.system.ik.rig.characterRoot)?.parent ?? null;
-    if (this.space !== null) nodeWorldMatrix(this.space).invertToRef(this.spaceAtStart);
+    if (this.space !== null) {
+      nodeWorldMatrix(this.space).invertToRef(this.spaceAtStart);
+      // the ladder turns with the deck: a swing along the start's world direction would go sideways, or into it
+      transformVector3InPlace(this.back, this.spaceAtStart, false);
+    }
     intoSpacePoint(this.bodyPosition, this.space);
     // the root moves by the change of the centroid from here: the holds the limbs are on (a restart), else the first
     const restart = this.movingRoot !== null && this.movingRoot === this.root;
@@ -526,7 +533,10 @@ export class ClimbSequencer {
       this.previousHolds[step.limb] = this.holds[step.limb] ?? null;
       const bone = this.system.ik.solver.getEffector(step.limb).bone;
       if (this.previousHolds[step.limb] === null && bone !== null)
-        positionOfMatrix(boneWorldMatrixToRef(bone, this.system.mesh, tm), this.reachFrom[step.limb]!);
+        intoSpacePoint(
+          positionOfMatrix(boneWorldMatrixToRef(bone, this.system.mesh, tm), this.reachFrom[step.limb]!),
+          this.space,
+        );
       this.holds[step.limb] = step.hold;
       if (this.onStepObservable.hasObservers()) this.onStepObservable.notifyObservers({ index, step });
     }
@@ -651,7 +661,7 @@ export class ClimbSequencer {
    */
   private swingLimbs(): void {
     const up = this.characterUp(tv);
-    const back = this.back;
+    const back = this.backInWorld(tv3);
     for (let i = 0; i < LIMBS.length; i++) {
       const l = LIMBS[i]!;
       const hold = this.holds[l];
@@ -672,7 +682,8 @@ export class ClimbSequencer {
       const from = this.previousHolds[l];
       const to = currentWorldMatrix(hold).m;
       const start = from !== null && from !== undefined ? currentWorldMatrix(from).m : null;
-      const r = this.reachFrom[l]!;
+      // the deck has carried the place the limb left since it left it
+      const r = start === null ? fromSpacePoint(this.reachFrom[l]!, this.space, reach) : reach;
       // only upward: a limb going down already arrives from above
       const climb =
         (to[12]! - (start === null ? r._x : start[12]!)) * up._x +
@@ -685,6 +696,12 @@ export class ClimbSequencer {
       tv2._isDirty = true;
       this.system.ik.solver.getEffector(l).position.addInPlace(tv2);
     }
+  }
+
+  /** `back` (in the climb's space) in world space now, into `out`: the deck's turn since start turns it too. */
+  private backInWorld(out: Vector3): Vector3 {
+    copyVector3Fields(out, this.back);
+    return this.space === null ? out : transformVector3InPlace(out, nodeWorldMatrix(this.space), false);
   }
 
   /**
