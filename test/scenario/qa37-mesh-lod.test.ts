@@ -135,6 +135,27 @@ describe("UAL with Babylon's mesh LOD (a lower skinned level, then none)", () =>
     expect(lod.levelOf(ik)).not.toBe(IKLevel.Off);
   });
 
+  it("the scene's customLODSelector returning null for its meshes: Off, as Babylon draws nothing of it", async () => {
+    const m = await loadModel("UAL");
+    open.push(m);
+    const ik = FullBodyBipedIK.create(m.scene, m.skeleton);
+    const lod = IKLevelOfDetail.for(m.scene);
+    lod.budgetMs = Number.POSITIVE_INFINITY;
+    const camera = m.scene.activeCamera!;
+    // Babylon asks it about every active mesh: the character's are dropped beyond 25 m
+    m.scene.customLODSelector = (mesh, cam) =>
+      mesh.skeleton === m.skeleton && Vector3.Distance(mesh.getAbsolutePosition(), cam.globalPosition) > 25
+        ? null
+        : mesh;
+    camera.position.set(0, 1, -30);
+    for (let f = 0; f < 120; f++) m.scene.render();
+    expect(lod.levelOf(ik)).toBe(IKLevel.Off);
+    expect(lod.viewOf(ik)!.visible).toBe(false);
+    camera.position.set(0, 1, -20);
+    for (let f = 0; f < 120; f++) m.scene.render();
+    expect(lod.levelOf(ik)).not.toBe(IKLevel.Off);
+  });
+
   it("a lower level outside the character (unparented): the root disabled, the IK sees it hidden", async () => {
     const { m, lowers, camera, miss } = await lodCharacter(false);
     expect(lowers[0]!.parent).toBe(null);
