@@ -31,6 +31,7 @@ export const HEAP = [
   "test/scenario/modifier-frame-heap.test.ts",
   "test/scenario/qa23-biped-ik-frame-heap.test.ts",
   "test/scenario/qa30-instances-frame-heap.test.ts",
+  "test/scenario/qa37-mesh-lod-frame-heap.test.ts",
   "test/scenario/spine-target-frame-heap.test.ts",
   "test/scenario/twist-relaxer-frame-heap.test.ts",
   "test/unit/babylon/scene-clock-heap.test.ts",

@@ -2,6 +2,7 @@ import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
+import type { Camera } from "@babylonjs/core/Cameras/camera.js";
 import type { Mesh } from "@babylonjs/core/Meshes/mesh.js";
 import { Logger } from "@babylonjs/core/Misc/logger.js";
 import { Observable } from "@babylonjs/core/Misc/observable.js";
@@ -636,6 +637,14 @@ export class FullBodyBipedIK {
    */
   _skinnedSources(): readonly Mesh[] {
     return this.visibility.skinnedSources();
+  }
+
+  /**
+   * @internal Whether Babylon's mesh level of detail draws nothing of the character for `camera` (a null level), for
+   * the level of detail.
+   */
+  _lodCulledBy(camera: Camera): boolean {
+    return this.visibility.lodCulledBy(camera);
   }
 
   /** @internal Whether a camera with this `layerMask` draws a mesh of the character, for the level of detail. */

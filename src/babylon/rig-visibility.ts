@@ -1,4 +1,5 @@
 import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
+import type { Camera } from "@babylonjs/core/Cameras/camera.js";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import type { Mesh } from "@babylonjs/core/Meshes/mesh.js";
 import type { Node } from "@babylonjs/core/node.js";
@@ -8,6 +9,7 @@ import {
   bakedVertexAnimationMessage,
   playsBakedVertexAnimation,
 } from "./baked-vertex-animation.js";
+import { lodDrawsNothing } from "./mesh-lod.js";
 
 /**
  * Whether a character is shown, for the IK components to skip one that is not (nothing of it is rendered):
@@ -147,6 +149,23 @@ export class RigVisibility {
   }
 
   /**
+   * True when Babylon's mesh level of detail draws none of the character's enabled meshes for `camera` (each past a
+   * null level: `addLODLevel(distance, null)`); false when one of them draws, or none is enabled. Allocation-free
+   * unless the scene has a `customLODSelector` that allocates.
+   */
+  lodCulledBy(camera: Camera): boolean {
+    const meshes = this.meshes;
+    let culled = false;
+    for (let i = 0; i < meshes.length; i++) {
+      const m = meshes[i]!;
+      if (m.isDisposed() || m.isBlocked || !m.isEnabled()) continue;
+      if (!lodDrawsNothing(m, camera)) return false;
+      culled = true;
+    }
+    return culled;
+  }
+
+  /**
    * True when a mesh of the character that draws something is enabled, or none ever drew anything (every one
    * disposed since is a character nothing of which shows).
    */
@@ -154,17 +173,21 @@ export class RigVisibility {
     const meshes = this.meshes;
     for (let i = 0; i < meshes.length; i++) {
       const m = meshes[i]!;
-      if (!m.isDisposed() && m.isEnabled()) return true;
+      // a level of another mesh's LOD (isBlocked) draws only in its master's place, when the master draws
+      if (!m.isDisposed() && !m.isBlocked && m.isEnabled()) return true;
     }
     return !this.hadMeshes;
   }
 
-  /** True when a mesh known outside the root's hierarchy is enabled (none: false). */
+  /**
+   * True when a mesh known outside the root's hierarchy is enabled (none: false); not a level of another mesh's LOD
+   * (a lower mesh loaded on its own, unparented): it draws only in its master's place.
+   */
   private outsideEnabled(): boolean {
     const outside = this.outside;
     for (let i = 0; i < outside.length; i++) {
       const m = outside[i]!;
-      if (!m.isDisposed() && m.isEnabled()) return true;
+      if (!m.isDisposed() && !m.isBlocked && m.isEnabled()) return true;
     }
     return false;
   }

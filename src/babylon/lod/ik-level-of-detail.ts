@@ -376,12 +376,13 @@ export class IKLevelOfDetail {
           if (!c.looked) continue;
           if (some && !c.ik._drawnBy(layers)) c.undrawn();
           else {
-            // instances of its skinned meshes draw it elsewhere; its own place counts unless only they are drawn
+            // instances of its skinned meshes draw it elsewhere; its own place counts unless only they are drawn, or
+            // Babylon's mesh LOD draws nothing of it there (a null level: `addLODLevel(distance, null)`)
             const drawn = this.classifyInstances(c, camera);
-            if (drawn === 0 || c.node!.isEnabled()) {
+            if ((drawn === 0 || c.node!.isEnabled()) && !c.ik._lodCulledBy(camera)) {
               this.placedScale[0] = 1;
               this.classify(c, camera, c.centre);
-            }
+            } else if (drawn === 0) c.undrawn();
           }
         }
       }
