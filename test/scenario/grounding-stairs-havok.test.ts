@@ -8,21 +8,17 @@
  */
 import "@babylonjs/core/Materials/standardMaterial.js";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
-import { CreateBox } from "@babylonjs/core/Meshes/Builders/boxBuilder.js";
-import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import "@babylonjs/core/Physics/joinedPhysicsEngineComponent.js";
-import { PhysicsShapeType } from "@babylonjs/core/Physics/v2/IPhysicsEnginePlugin.js";
-import { HavokPlugin } from "@babylonjs/core/Physics/v2/Plugins/havokPlugin.js";
-import { PhysicsAggregate } from "@babylonjs/core/Physics/v2/physicsAggregate.js";
 import { PhysicsRaycastResult } from "@babylonjs/core/Physics/physicsRaycastResult.js";
 import { describe, expect, it } from "vitest";
-import { FullBodyBipedIK } from "../../src/babylon/full-body-biped-ik.js";
 import { GrounderFBBIK } from "../../src/effectors/grounding/grounder-fbbik.js";
 import { HavokGroundRaycast } from "../../src/effectors/grounding/havok-ground-raycast.js";
 import { loadModel, modelAvailable } from "../helpers/babylon-scene.js";
 import { loadHavok } from "../helpers/havok.js";
+import { havokCharacter, staticBox } from "../helpers/havok-character.js";
 import { report } from "../helpers/modifier-scene.js";
-import { height, worldPos } from "../helpers/scene-probes.js";
+import { worldPos } from "../helpers/scene-probes.js";
+import { spread } from "../helpers/spread.js";
 
 const havok = await loadHavok();
 const RISE = 0.15;
@@ -37,13 +33,6 @@ function pitchLine(z: number): number {
   return Math.min(TOP, Math.max(0, (RISE * (z - STAIR_Z + TREAD / 2)) / TREAD));
 }
 
-/** Mean, rms, lowest and highest of `xs`. */
-function spread(xs: number[]): { mean: number; rms: number; min: number; max: number } {
-  const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
-  const rms = Math.sqrt(xs.reduce((a, b) => a + b * b, 0) / xs.length);
-  return { mean, rms, min: Math.min(...xs), max: Math.max(...xs) };
-}
-
 const title = havok.engine
   ? "GrounderFBBIK on Havok stairs (UAL)"
   : `GrounderFBBIK on Havok stairs (skipped: @babylonjs/havok's wasm did not load: ${havok.reason})`;
@@ -52,16 +41,8 @@ describe.skipIf(!havok.engine || !modelAvailable("UAL"))(title, () => {
   it("with the probe fitted to the sole, no planted toe goes into a riser; FinalIK's defaults put them there", async () => {
     const m = await loadModel("UAL", { clips: (c) => c === "Walk_Loop" });
     try {
-      const scene = m.scene;
-      const plugin = new HavokPlugin(false, havok.engine);
-      scene.enablePhysics(new Vector3(0, -9.81, 0), plugin);
-      const root = new TransformNode("character", scene);
-      m.root.parent = root;
-      const ik = FullBodyBipedIK.create(scene, m.skeleton);
-      scene.render();
-      const h = height(m);
+      const { scene, plugin, root, ik, h, feet } = havokCharacter(m, havok.engine);
       const r = ik.references;
-      const feet = [r.leftFoot, r.rightFoot];
       // the soles at rest, in each foot bone's space: heel, ball (under the toe bone), toe tip (the skin's extent)
       const soleZ = [Infinity, -Infinity];
       for (const mesh of scene.meshes) {
@@ -91,11 +72,7 @@ describe.skipIf(!havok.engine || !modelAvailable("UAL"))(title, () => {
       // the heel behind the ankle and the toes ahead of it (UAL: 0.04 h and 0.15 h)
       expect(soleZ[0]!).toBeLessThan(ankleZ - 0.02 * h);
 
-      const box = (size: Vector3, at: Vector3) => {
-        const mesh = CreateBox("step", { width: size.x, height: size.y, depth: size.z }, scene);
-        mesh.position.copyFrom(at);
-        new PhysicsAggregate(mesh, PhysicsShapeType.BOX, { mass: 0 }, scene);
-      };
+      const box = (size: Vector3, at: Vector3) => staticBox(scene, size, at);
       box(new Vector3(20, 1, 30), new Vector3(0, -0.5, 5));
       for (let i = 0; i < STEPS; i++)
         box(new Vector3(3, (i + 1) * RISE, TREAD), new Vector3(0, ((i + 1) * RISE) / 2, STAIR_Z + (i + 0.5) * TREAD));
