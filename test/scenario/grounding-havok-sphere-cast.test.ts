@@ -19,6 +19,7 @@ import { Scene } from "@babylonjs/core/scene.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { GrounderFBBIK } from "../../src/effectors/grounding/grounder-fbbik.js";
 import {
+  type GroundingBody,
   GroundingHit,
   GroundingQuality,
   type GroundingRaycast,
@@ -36,6 +37,7 @@ const havok = await loadHavok();
 
 type V = { x: number; y: number; z: number };
 const DOWN: V = { x: 0, y: -1, z: 0 };
+const STALE_GROUND: GroundingBody = { worldMatrixToRef: () => false };
 
 const open: Scene[] = [];
 const models: LoadedModel[] = [];
@@ -124,10 +126,14 @@ describe.skipIf(!havok.engine)(title, () => {
         const t = vertical ? DOWN : { x: rng.range(-0.4, 0.4), y: -1, z: rng.range(-0.4, 0.4) };
         const l = Math.hypot(t.x, t.y, t.z);
         const dir = { x: t.x / l, y: t.y / l, z: t.z / l };
+        // a ground left from an earlier ray: a sphere cast's contact has none (GroundingHit.ground)
+        a.ground = STALE_GROUND;
+        b.ground = STALE_GROUND;
         const hitA = sweep(o, dir, radius, 2, a);
         const hitB = sweepRef(o, dir, radius, 2, b);
         expect(hitA, `sweep ${k}`).toBe(hitB);
         if (!hitA) continue;
+        expect(a.ground, `sweep ${k}: ground`).toBe(b.ground);
         counts.hits++;
         const dd = a.distance - b.distance;
         // Havok's sphere never stops before the sharp geometry's (but for its mesh's 4e-4)

@@ -232,6 +232,8 @@ export class HavokGroundRaycast {
     }
     if (!(t <= maxDistance)) return false;
     out.distance = t;
+    // GroundingHit's rule for sweeps: no body to follow (the normal's rays below write their own hit)
+    out.ground = null;
     out.point.x = p.x;
     out.point.y = p.y;
     out.point.z = p.z;
