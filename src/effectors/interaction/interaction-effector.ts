@@ -14,6 +14,7 @@ import { NodeUnderBone } from "../../babylon/node-under-bone.js";
 import { rigBoneAbove } from "../../babylon/target-anchor.js";
 import { boneWorldMatrixToRef, currentWorldMatrix, hasRotation } from "../../babylon/world-matrix.js";
 import { FullBodyBipedChain, FullBodyBipedEffector } from "../../solver/biped-bones.js";
+import { CarriedPose } from "./carried-pose.js";
 import type { HandPoser } from "./hand-poser.js";
 import { forgetBody, holdBody, isHeldBody, moveHeldBody, releaseBody } from "./held-physics.js";
 import { CurveIO } from "../../math/curve.js";
@@ -52,6 +53,7 @@ const scratchMatrix = moduleMatrix();
 const scratchMatrix2 = moduleMatrix();
 const scratchMatrix3 = moduleMatrix();
 const heldWorld = moduleMatrix();
+const fromWorld = moduleMatrix();
 const bonePos = new Vector3();
 const boneRot = new Quaternion();
 const targetPos = new Vector3();
@@ -161,11 +163,14 @@ export class InteractionEffector {
   /** The channels of the interaction an interrupt replaces. */
   private readonly oldUsed = new Uint8Array(N);
 
-  /** Per channel, whether the blend starts from the animated bone (FinalIK) or from `fromPosition`/`fromRotation`. */
+  /** Per channel, whether the blend starts from the animated bone (FinalIK) or from `from`. */
   private positionFromBone = true;
   private rotationFromBone = true;
-  private readonly fromPosition = new Vector3();
-  private readonly fromRotation = new Quaternion();
+  /** Where the blend starts when not from the bone: carried by the previous target's node after an interrupt. */
+  private readonly from = new CarriedPose();
+  /** The target node that placed the effector last (null: the pick-up pose did), and its world matrix then. */
+  private placedNode: TransformNode | null = null;
+  private readonly placedBy = new Matrix();
   /**
    * The bone's pose at the last solve, in component space, and that solve's scene frame: the pose shown, which
    * a start takes as the hand's (Babylon's nodes hold the animated pose from the animations to the IK's write).
@@ -474,11 +479,15 @@ export class InteractionEffector {
     if (!this.readShownBone()) return false;
     const newTarget = object.getTarget(this.effectorType);
     const e = this.effector;
+    // the node the effector is on, which carries the blend's start (a deck carries the hold a hand leaves)
+    let on: TransformNode | null = null;
     if (this._inInteraction) {
       // interrupting: blend from where the effector is now, not from the animation
       this.positionFromBone = false;
       this.rotationFromBone = false;
       if (this._target !== null && this._target !== newTarget) this._target.resetRotation();
+      if (!this._pickedUp && this.placedNode === this.targetNode && !this.placedNode!.isDisposed())
+        on = this.placedNode;
     } else {
       // a weight still on (an earlier interaction's return to the defaults, or set by the user) holds the hand
       // toward the effector: the blend continues from there, else from the animated bone (FinalIK)
@@ -486,9 +495,8 @@ export class InteractionEffector {
       this.rotationFromBone = !(e.rotationWeight > 0);
     }
     if (this.positionFromBone) e.position.copyFrom(bonePos);
-    else this.fromPosition.copyFrom(e.position);
     if (this.rotationFromBone) e.rotation.copyFrom(boneRot);
-    else this.fromRotation.copyFrom(e.rotation);
+    this.from.set(e.position, e.rotation, on, this.placedBy);
     this.lastTargetRotation.copyFrom(this.effector.rotation);
     // channels in use start from their current values; those still resetting keep resetting
     const interrupting = this._inInteraction;
@@ -655,7 +663,9 @@ export class InteractionEffector {
         e._hangsFrom = this.targetNode;
         transformCoordinatesToRef(this.pausePosition, targetWorld, e.position);
         multiplyQuaternionsToRef(targetRot, this.pauseRotation, e.rotation);
+        this.placedBy.copyFrom(targetWorld);
       }
+      this.placedNode = this._pickedUp ? null : this.targetNode;
       this.positionNoOffset.copyFrom(e.position);
       this.applyChannels(object);
       return;
@@ -710,13 +720,23 @@ export class InteractionEffector {
     const e = this.effector;
     const w = this._weight;
     weightRef.value = w;
-    lerpVector3ByRef(this.positionFromBone ? bonePos : this.fromPosition, targetPos, weightRef, e.position);
-    nlerpQuaternionByRef(this.rotationFromBone ? boneRot : this.fromRotation, targetRot, weightRef, e.rotation);
+    if (w < 1 && this.from.node !== null) this.carryFrom();
+    lerpVector3ByRef(this.positionFromBone ? bonePos : this.from.position, targetPos, weightRef, e.position);
+    nlerpQuaternionByRef(this.rotationFromBone ? boneRot : this.from.rotation, targetRot, weightRef, e.rotation);
     this.positionNoOffset.copyFrom(e.position);
+    this.placedNode = this._pickedUp ? null : this.targetNode;
+    if (!this._pickedUp) this.placedBy.copyFrom(targetWorld);
     this.applyChannels(object);
     if (!this._pickedUp) this.keepPoseOnTarget();
     if (pauseEvent !== null) this._pause(pauseEvent, true);
     if (!this._isPaused && this._timer >= this._length) this._stop(false, true);
+  }
+
+  /** Moves the blend's start with the node the effector left (read as targets are), or fixes it once that is gone. */
+  private carryFrom(): void {
+    const node = this.from.node!;
+    if (node.isDisposed()) this.from.node = null;
+    else this.from.carry(this.shownTargetWorld(node, fromWorld));
   }
 
   /** Evaluates the curves at the timer and sets every used channel, then adds the position offset. */
