@@ -166,10 +166,16 @@ export class InteractionEffector {
   /** Per channel, whether the blend starts from the animated bone (FinalIK) or from `from`. */
   private positionFromBone = true;
   private rotationFromBone = true;
-  /** Where the blend starts when not from the bone: carried by the previous target's node after an interrupt. */
+  /** Where the blend starts when not from the bone: carried by what placed the effector, after an interrupt. */
   private readonly from = new CarriedPose();
-  /** The target node that placed the effector last (null: the pick-up pose did), and its world matrix then. */
+  /** The node carrying `from` (null while carrying: the character, whose pick-up pose the hand was on). */
+  private fromNode: TransformNode | null = null;
+  /**
+   * What placed the effector last, and its world matrix then: the target node, or with `placedNode` null and
+   * `placedOnCharacter`, the pick-up pose (component space's matrix); neither before a first update.
+   */
   private placedNode: TransformNode | null = null;
+  private placedOnCharacter = false;
   private readonly placedBy = new Matrix();
   /**
    * The bone's pose at the last solve, in component space, and that solve's scene frame: the pose shown, which
@@ -479,15 +485,18 @@ export class InteractionEffector {
     if (!this.readShownBone()) return false;
     const newTarget = object.getTarget(this.effectorType);
     const e = this.effector;
-    // the node the effector is on, which carries the blend's start (a deck carries the hold a hand leaves)
-    let on: TransformNode | null = null;
+    // what the effector is on carries the blend's start (a deck carries the hold a hand leaves)
+    let carried = false;
+    this.fromNode = null;
     if (this._inInteraction) {
       // interrupting: blend from where the effector is now, not from the animation
       this.positionFromBone = false;
       this.rotationFromBone = false;
       if (this._target !== null && this._target !== newTarget) this._target.resetRotation();
-      if (!this._pickedUp && this.placedNode === this.targetNode && !this.placedNode!.isDisposed())
-        on = this.placedNode;
+      if (!this._pickedUp && this.placedNode === this.targetNode && !this.placedNode!.isDisposed()) {
+        this.fromNode = this.placedNode;
+        carried = true;
+      } else carried = this._pickedUp && this.placedOnCharacter;
     } else {
       // a weight still on (an earlier interaction's return to the defaults, or set by the user) holds the hand
       // toward the effector: the blend continues from there, else from the animated bone (FinalIK)
@@ -496,7 +505,7 @@ export class InteractionEffector {
     }
     if (this.positionFromBone) e.position.copyFrom(bonePos);
     if (this.rotationFromBone) e.rotation.copyFrom(boneRot);
-    this.from.set(e.position, e.rotation, on, this.placedBy);
+    this.from.set(e.position, e.rotation, carried ? this.placedBy : null);
     this.lastTargetRotation.copyFrom(this.effector.rotation);
     // channels in use start from their current values; those still resetting keep resetting
     const interrupting = this._inInteraction;
@@ -663,9 +672,8 @@ export class InteractionEffector {
         e._hangsFrom = this.targetNode;
         transformCoordinatesToRef(this.pausePosition, targetWorld, e.position);
         multiplyQuaternionsToRef(targetRot, this.pauseRotation, e.rotation);
-        this.placedBy.copyFrom(targetWorld);
       }
-      this.placedNode = this._pickedUp ? null : this.targetNode;
+      this.placed();
       this.positionNoOffset.copyFrom(e.position);
       this.applyChannels(object);
       return;
@@ -720,22 +728,33 @@ export class InteractionEffector {
     const e = this.effector;
     const w = this._weight;
     weightRef.value = w;
-    if (w < 1 && this.from.node !== null) this.carryFrom();
+    if (w < 1 && this.from.carrying) this.carryFrom();
     lerpVector3ByRef(this.positionFromBone ? bonePos : this.from.position, targetPos, weightRef, e.position);
     nlerpQuaternionByRef(this.rotationFromBone ? boneRot : this.from.rotation, targetRot, weightRef, e.rotation);
     this.positionNoOffset.copyFrom(e.position);
-    this.placedNode = this._pickedUp ? null : this.targetNode;
-    if (!this._pickedUp) this.placedBy.copyFrom(targetWorld);
+    this.placed();
     this.applyChannels(object);
     if (!this._pickedUp) this.keepPoseOnTarget();
     if (pauseEvent !== null) this._pause(pauseEvent, true);
     if (!this._isPaused && this._timer >= this._length) this._stop(false, true);
   }
 
-  /** Moves the blend's start with the node the effector left (read as targets are), or fixes it once that is gone. */
+  /** Notes what placed the effector this frame, the target read into targetWorld or the pick-up pose. */
+  private placed(): void {
+    const picked = this._pickedUp;
+    this.placedNode = picked ? null : this.targetNode;
+    this.placedOnCharacter = picked;
+    this.placedBy.copyFrom(picked ? this.system.ik.rig.componentToWorld : targetWorld);
+  }
+
+  /**
+   * Moves the blend's start with what the effector left: the node (read as targets are; fixed once it is gone), or
+   * the character (as the pick-up pose is read).
+   */
   private carryFrom(): void {
-    const node = this.from.node!;
-    if (node.isDisposed()) this.from.node = null;
+    const node = this.fromNode;
+    if (node === null) this.from.carry(this.system.ik.rig.componentToWorld);
+    else if (node.isDisposed()) this.from.carrying = false;
     else this.from.carry(this.shownTargetWorld(node, fromWorld));
   }
 
