@@ -14,6 +14,7 @@ import { NodeUnderBone } from "../../babylon/node-under-bone.js";
 import { rigBoneAbove } from "../../babylon/target-anchor.js";
 import { boneWorldMatrixToRef, currentWorldMatrix, hasRotation } from "../../babylon/world-matrix.js";
 import { FullBodyBipedChain, FullBodyBipedEffector } from "../../solver/biped-bones.js";
+import { CarriedPose } from "./carried-pose.js";
 import type { HandPoser } from "./hand-poser.js";
 import { forgetBody, holdBody, isHeldBody, moveHeldBody, releaseBody } from "./held-physics.js";
 import { CurveIO } from "../../math/curve.js";
@@ -52,6 +53,7 @@ const scratchMatrix = moduleMatrix();
 const scratchMatrix2 = moduleMatrix();
 const scratchMatrix3 = moduleMatrix();
 const heldWorld = moduleMatrix();
+const fromWorld = moduleMatrix();
 const bonePos = new Vector3();
 const boneRot = new Quaternion();
 const targetPos = new Vector3();
@@ -161,11 +163,20 @@ export class InteractionEffector {
   /** The channels of the interaction an interrupt replaces. */
   private readonly oldUsed = new Uint8Array(N);
 
-  /** Per channel, whether the blend starts from the animated bone (FinalIK) or from `fromPosition`/`fromRotation`. */
+  /** Per channel, whether the blend starts from the animated bone (FinalIK) or from `from`. */
   private positionFromBone = true;
   private rotationFromBone = true;
-  private readonly fromPosition = new Vector3();
-  private readonly fromRotation = new Quaternion();
+  /** Where the blend starts when not from the bone: carried by what placed the effector, after an interrupt. */
+  private readonly from = new CarriedPose();
+  /** The node carrying `from` (null while carrying: the character, whose pick-up pose the hand was on). */
+  private fromNode: TransformNode | null = null;
+  /**
+   * What placed the effector last, and its world matrix then: the target node, or with `placedNode` null and
+   * `placedOnCharacter`, the pick-up pose (component space's matrix); neither before a first update.
+   */
+  private placedNode: TransformNode | null = null;
+  private placedOnCharacter = false;
+  private readonly placedBy = new Matrix();
   /**
    * The bone's pose at the last solve, in component space, and that solve's scene frame: the pose shown, which
    * a start takes as the hand's (Babylon's nodes hold the animated pose from the animations to the IK's write).
@@ -474,11 +485,18 @@ export class InteractionEffector {
     if (!this.readShownBone()) return false;
     const newTarget = object.getTarget(this.effectorType);
     const e = this.effector;
+    // what the effector is on carries the blend's start (a deck carries the hold a hand leaves)
+    let carried = false;
+    this.fromNode = null;
     if (this._inInteraction) {
       // interrupting: blend from where the effector is now, not from the animation
       this.positionFromBone = false;
       this.rotationFromBone = false;
       if (this._target !== null && this._target !== newTarget) this._target.resetRotation();
+      if (!this._pickedUp && this.placedNode === this.targetNode && !this.placedNode!.isDisposed()) {
+        this.fromNode = this.placedNode;
+        carried = true;
+      } else carried = this._pickedUp && this.placedOnCharacter;
     } else {
       // a weight still on (an earlier interaction's return to the defaults, or set by the user) holds the hand
       // toward the effector: the blend continues from there, else from the animated bone (FinalIK)
@@ -486,9 +504,8 @@ export class InteractionEffector {
       this.rotationFromBone = !(e.rotationWeight > 0);
     }
     if (this.positionFromBone) e.position.copyFrom(bonePos);
-    else this.fromPosition.copyFrom(e.position);
     if (this.rotationFromBone) e.rotation.copyFrom(boneRot);
-    else this.fromRotation.copyFrom(e.rotation);
+    this.from.set(e.position, e.rotation, carried ? this.placedBy : null);
     this.lastTargetRotation.copyFrom(this.effector.rotation);
     // channels in use start from their current values; those still resetting keep resetting
     const interrupting = this._inInteraction;
@@ -656,6 +673,7 @@ export class InteractionEffector {
         transformCoordinatesToRef(this.pausePosition, targetWorld, e.position);
         multiplyQuaternionsToRef(targetRot, this.pauseRotation, e.rotation);
       }
+      this.placed();
       this.positionNoOffset.copyFrom(e.position);
       this.applyChannels(object);
       return;
@@ -710,13 +728,34 @@ export class InteractionEffector {
     const e = this.effector;
     const w = this._weight;
     weightRef.value = w;
-    lerpVector3ByRef(this.positionFromBone ? bonePos : this.fromPosition, targetPos, weightRef, e.position);
-    nlerpQuaternionByRef(this.rotationFromBone ? boneRot : this.fromRotation, targetRot, weightRef, e.rotation);
+    if (w < 1 && this.from.carrying) this.carryFrom();
+    lerpVector3ByRef(this.positionFromBone ? bonePos : this.from.position, targetPos, weightRef, e.position);
+    nlerpQuaternionByRef(this.rotationFromBone ? boneRot : this.from.rotation, targetRot, weightRef, e.rotation);
     this.positionNoOffset.copyFrom(e.position);
+    this.placed();
     this.applyChannels(object);
     if (!this._pickedUp) this.keepPoseOnTarget();
     if (pauseEvent !== null) this._pause(pauseEvent, true);
     if (!this._isPaused && this._timer >= this._length) this._stop(false, true);
+  }
+
+  /** Notes what placed the effector this frame, the target read into targetWorld or the pick-up pose. */
+  private placed(): void {
+    const picked = this._pickedUp;
+    this.placedNode = picked ? null : this.targetNode;
+    this.placedOnCharacter = picked;
+    this.placedBy.copyFrom(picked ? this.system.ik.rig.componentToWorld : targetWorld);
+  }
+
+  /**
+   * Moves the blend's start with what the effector left: the node (read as targets are; fixed once it is gone), or
+   * the character (as the pick-up pose is read).
+   */
+  private carryFrom(): void {
+    const node = this.fromNode;
+    if (node === null) this.from.carry(this.system.ik.rig.componentToWorld);
+    else if (node.isDisposed()) this.from.carrying = false;
+    else this.from.carry(this.shownTargetWorld(node, fromWorld));
   }
 
   /** Evaluates the curves at the timer and sets every used channel, then adds the position offset. */
