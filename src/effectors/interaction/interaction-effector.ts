@@ -171,6 +171,14 @@ export class InteractionEffector {
   /** The node carrying `from` (null while carrying: the character, whose pick-up pose the hand was on). */
   private fromNode: TransformNode | null = null;
   /**
+   * The effector's pose an ended interaction left, carried by what placed it while the weights return to their
+   * defaults (a hand letting go of a handle on a moving deck), and its carrier: the node, or null for the character.
+   */
+  private readonly stopped = new CarriedPose();
+  private stoppedNode: TransformNode | null = null;
+  /** The stopped pose's carrier's world matrix when it last carried it. */
+  private readonly stoppedBy = new Matrix();
+  /**
    * What placed the effector last, and its world matrix then: the target node, or with `placedNode` null and
    * `placedOnCharacter`, the pick-up pose (component space's matrix); neither before a first update.
    */
@@ -485,18 +493,12 @@ export class InteractionEffector {
     if (!this.readShownBone()) return false;
     const newTarget = object.getTarget(this.effectorType);
     const e = this.effector;
-    // what the effector is on carries the blend's start (a deck carries the hold a hand leaves)
-    let carried = false;
-    this.fromNode = null;
-    if (this._inInteraction) {
+    const interrupting = this._inInteraction;
+    if (interrupting) {
       // interrupting: blend from where the effector is now, not from the animation
       this.positionFromBone = false;
       this.rotationFromBone = false;
       if (this._target !== null && this._target !== newTarget) this._target.resetRotation();
-      if (!this._pickedUp && this.placedNode === this.targetNode && !this.placedNode!.isDisposed()) {
-        this.fromNode = this.placedNode;
-        carried = true;
-      } else carried = this._pickedUp && this.placedOnCharacter;
     } else {
       // a weight still on (an earlier interaction's return to the defaults, or set by the user) holds the hand
       // toward the effector: the blend continues from there, else from the animated bone (FinalIK)
@@ -505,16 +507,25 @@ export class InteractionEffector {
     }
     if (this.positionFromBone) e.position.copyFrom(bonePos);
     if (this.rotationFromBone) e.rotation.copyFrom(boneRot);
-    this.from.set(e.position, e.rotation, carried ? this.placedBy : null);
+    // what the effector is on carries the blend's start (a deck carries the hold a hand leaves, or let go of)
+    if (interrupting) this.fromNode = this.takePlaced(this.from);
+    else if (this.stopped.carrying && this.stoppedOwnsEffector()) {
+      this.from.set(e.position, e.rotation, this.stoppedBy);
+      this.fromNode = this.stoppedNode;
+    } else {
+      this.from.set(e.position, e.rotation, null);
+      this.fromNode = null;
+    }
+    this.stopped.carrying = false;
     this.lastTargetRotation.copyFrom(this.effector.rotation);
     // channels in use start from their current values; those still resetting keep resetting
-    const interrupting = this._inInteraction;
     if (interrupting) this.oldUsed.set(this.used);
     object.getUsedChannels(this.used);
     for (let t = 0; t < N; t++) {
       // only the channels in use: applyChannels reads no other base, and each read of a weight boxes it here
       if (this.used[t]) {
-        this.base[t] = this.readChannel(t);
+        // offsets from 0: the blend's start already holds the interrupted one's (FinalIK adds value × weight)
+        this.base[t] = isOffsetChannel(t) ? 0 : this.readChannel(t);
         this.resetting[t] = 0;
       } else if (interrupting && this.oldUsed[t]) {
         // used by the interrupted interaction only: return it to its default
@@ -639,6 +650,8 @@ export class InteractionEffector {
         this.resetting[t] = 0;
       }
       this.resetTimer = 1;
+      this.stoppedNode = this.takePlaced(this.stopped);
+      if (this.stopped.carrying) this.stoppedBy.copyFrom(this.placedBy);
       this.system._notify("stop", this, null);
     }
     if (release && this._held !== null) {
@@ -653,6 +666,7 @@ export class InteractionEffector {
     const dt = this.system.lastDeltaTime;
     // read from the target node below, unless picked up: its TargetAnchor follows it under the character's bones
     this.effector._hangsFrom = null;
+    if (!this._inInteraction && this.stopped.carrying) this.carryStopped();
     if (this.resetTimer > 0) this.resetToDefaults();
     if (!this._inInteraction) return;
     if (!this.readAnimatedBone()) return;
@@ -748,6 +762,43 @@ export class InteractionEffector {
   }
 
   /**
+   * `pose` set to the effector's, carried by what placed it last (see placed) while that is still there; returns the
+   * node carrying it (null: the character's component space, or nothing when `pose.carrying` is false).
+   */
+  private takePlaced(pose: CarriedPose): TransformNode | null {
+    const e = this.effector;
+    const node = this.placedNode;
+    const onNode = !this._pickedUp && node !== null && node === this.targetNode && !node.isDisposed();
+    pose.set(e.position, e.rotation, onNode || (this._pickedUp && this.placedOnCharacter) ? this.placedBy : null);
+    return onNode ? node : null;
+  }
+
+  /** True while the effector still has the stopped pose last written to it (nobody else has moved it since). */
+  private stoppedOwnsEffector(): boolean {
+    const e = this.effector;
+    return e.position.equals(this.stopped.position) && e.rotation.equals(this.stopped.rotation);
+  }
+
+  /**
+   * After a stop, while the weights return to their defaults: the effector's pose moves with what placed it (FinalIK
+   * leaves it at its world point, which a moving deck leaves behind), until the return ends or something else moves
+   * the effector.
+   */
+  private carryStopped(): void {
+    const node = this.stoppedNode;
+    if (this.resetTimer <= 0 || !this.stoppedOwnsEffector() || node?.isDisposed() === true) {
+      this.stopped.carrying = false;
+      return;
+    }
+    const carrier = node === null ? this.system.ik.rig.componentToWorld : this.shownTargetWorld(node, fromWorld);
+    this.stopped.carry(carrier);
+    this.stoppedBy.copyFrom(carrier);
+    const e = this.effector;
+    e.position.copyFrom(this.stopped.position);
+    e.rotation.copyFrom(this.stopped.rotation);
+  }
+
+  /**
    * Moves the blend's start with what the effector left: the node (read as targets are; fixed once it is gone), or
    * the character (as the pick-up pose is read).
    */
@@ -828,6 +879,7 @@ export class InteractionEffector {
       this.resetting[t] = 0;
     }
     this.resetTimer = 0;
+    this.stopped.carrying = false;
     this._target?.resetRotation();
     this._inInteraction = false;
     this._isPaused = false;
