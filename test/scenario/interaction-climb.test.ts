@@ -389,19 +389,9 @@ function limbSegments(bone: Bone): Vector3[] {
   return [a, b, b.add(b.subtract(a).normalize().scale(0.04))];
 }
 
-/** True when a segment's sampled points (21) are inside the box. */
-function segmentInBox(a: Vector3, b: Vector3, mesh: Mesh): boolean {
-  const box = mesh.getBoundingInfo().boundingBox;
-  for (let k = 0; k <= 20; k++) {
-    const p = Vector3.Lerp(a, b, k / 20);
-    if (box.intersectsPoint(p)) return true;
-  }
-  return false;
-}
-
 /**
  * True when a segment's sampled points (21) are inside the box in the mesh's own space: a turned rung's world-aligned
- * box grows (0.6 m turned 17°: 18 cm deep): on a swaying deck `segmentInBox` counted 531 hits where the rungs had 4.
+ * box grows (0.6 m turned 17°: 18 cm deep): on a swaying deck, world boxes counted 531 hits where the rungs had 4.
  */
 function segmentInRung(a: Vector3, b: Vector3, mesh: Mesh): boolean {
   const box = mesh.getBoundingInfo().boundingBox;
@@ -448,7 +438,7 @@ function playClimb(lad: Awaited<ReturnType<typeof ualLadder>>, onFrame?: () => v
     for (const bone of bones) {
       const [a, b, c] = limbSegments(bone);
       for (const rung of rungs) {
-        if (!segmentInBox(a!, b!, rung) && !segmentInBox(b!, c!, rung)) continue;
+        if (!segmentInRung(a!, b!, rung) && !segmentInRung(b!, c!, rung)) continue;
         if (mounted) hits++;
         else mountHits++;
       }
