@@ -556,37 +556,6 @@ export class IKLevelOfDetail {
     }
   }
 
-  /**
-   * The cost of one running level into `state[S.PerLevel]`: the pass's cost less the controller's own work and the
-   * fixed part, over the running levels. The fixed part is fitted through this decision's measure and the last
-   * one's when their levels differ (none running: what is left is all fixed), and kept for the decisions after. A
-   * cost at {@link COST_CLAMP} budgets is a bound, not a measure: no fit goes through it.
-   */
-  private fitPerLevel(running: number): void {
-    const s = this.state;
-    // what the levels cost, with whatever else the pass runs that no level saves (IKs not levelled)
-    const left = s[S.Cost]! - s[S.Own]!;
-    const rest = left > 0 ? left : 0;
-    const measured = s[S.Cost]! < COST_CLAMP * this.budgetMs;
-    const before = s[S.FitLevels]!;
-    const apart = running - before;
-    if (measured && running === 0) s[S.Fixed] = rest;
-    else if (measured && before >= 0 && (apart >= FIT_LEVELS || apart <= -FIT_LEVELS)) {
-      const slope = (rest - s[S.FitCost]!) / apart;
-      // a cost that did not fall with the levels is the clock's noise: the last fit stands
-      if (slope > 0) {
-        const fixed = rest - slope * running;
-        s[S.Fixed] = fixed > 0 ? fixed : 0;
-      }
-    }
-    s[S.FitLevels] = measured ? running : -1;
-    s[S.FitCost] = rest;
-    if (running === 0) return;
-    const most = rest * FIT_FIXED_SHARE;
-    const fixed = s[S.Fixed]! < most ? s[S.Fixed]! : most;
-    s[S.PerLevel] = (rest - fixed) / running;
-  }
-
   /** Insertion sort of {@link order} by size, largest first: the order changes little between frames. */
   private sortBySize(): void {
     const o = this.order;
@@ -633,7 +602,33 @@ export class IKLevelOfDetail {
     else if (this.samples >= FIRST_SAMPLES && this.hold <= 0 && (running > 0 || demotion > 0)) {
       const over = cost > budget;
       if (over || (cost < budget * PROMOTE_BELOW && demotion > 0)) {
-        this.fitPerLevel(running);
+        // The cost of one running level: the pass's cost less the controller's own work and the fixed part, over the
+        // running levels. The fixed part is fitted through this decision's measure and the last one's when their
+        // levels differ (none running: what is left is all fixed), and kept for the decisions after. A cost at
+        // COST_CLAMP budgets is a bound, not a measure: no fit goes through it. Here, not in a helper: one called at
+        // decisions only stayed unoptimised and boxed its doubles, 99 B a decision (lod-crowd-frame-heap.test.ts).
+        // What the levels cost, with whatever else the pass runs that no level saves (IKs not levelled):
+        const left = cost - s[S.Own]!;
+        const rest = left > 0 ? left : 0;
+        const measured = cost < COST_CLAMP * budget;
+        const before = s[S.FitLevels]!;
+        const apart = running - before;
+        if (measured && running === 0) s[S.Fixed] = rest;
+        else if (measured && before >= 0 && (apart >= FIT_LEVELS || apart <= -FIT_LEVELS)) {
+          const slope = (rest - s[S.FitCost]!) / apart;
+          // a cost that did not fall with the levels is the clock's noise: the last fit stands
+          if (slope > 0) {
+            const fixed = rest - slope * running;
+            s[S.Fixed] = fixed > 0 ? fixed : 0;
+          }
+        }
+        s[S.FitLevels] = measured ? running : -1;
+        s[S.FitCost] = rest;
+        if (running > 0) {
+          const most = rest * FIT_FIXED_SHARE;
+          const fixed = s[S.Fixed]! < most ? s[S.Fixed]! : most;
+          s[S.PerLevel] = (rest - fixed) / running;
+        }
         const perLevel = s[S.PerLevel]! > 0 ? s[S.PerLevel]! : cost;
         const aim = budget * AIM;
         // to the nearest level: the aim is the band's middle, half a level either way stays inside it
