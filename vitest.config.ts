@@ -24,6 +24,7 @@ export const HEAP = [
   "test/scenario/grounder-quadruped-frame-heap.test.ts",
   "test/scenario/handles-frame-heap.test.ts",
   "test/scenario/limit-bend-clamp-frame-heap.test.ts",
+  "test/scenario/lod-crowd-frame-heap.test.ts",
   "test/scenario/lod-parent-frame-heap.test.ts",
   "test/scenario/head-effector.test.ts",
   "test/scenario/hook-fade-frame-heap.test.ts",

@@ -58,6 +58,13 @@ const MIN_TIMED_FRAMES = 60;
 const SETTLE_FRAMES = 500;
 const ALLOCATION_FRAMES = { 1: 50_000, 10: 10_000, 100: 2_000, 1000: 600 } as const;
 /**
+ * Loops per count's allocation figure, the smallest kept. V8 still compiles the frame's code in the first loops after
+ * a count's timing (code and its metadata on the heap, none of it allocated by a frame: V8's sampling heap profiler
+ * finds only the budget's clock, 32 B on one frame in 64): the 10 read 3.3, 1.3 and 1.0 B a frame in the first
+ * three loops of one process, then 0.5 to 0.7 (2026-12-03, a busy machine; the benchmark kept 2.07 B of two loops).
+ */
+const ALLOCATION_REPEATS = 4;
+/**
  * Frames of the fly's allocation loops: over 600, the one-off growth of the level changes (about 4 kB a loop)
  * read as 6.7 B a frame; over 2,400 the fly allocated nothing beyond the camera's own (99.1 B against 101.4).
  */
@@ -324,7 +331,7 @@ function run(model: LoadedModel, memory: LodBenchResult["memoryProbe"]): LodBenc
     const withLod = timeFrame(crowd.frame, count, frame);
     frame = withLod.next;
     const levels = levelCounts(lod);
-    const alloc = measureAllocation(crowd.frame, ALLOCATION_FRAMES[count], frame, 2);
+    const alloc = measureAllocation(crowd.frame, ALLOCATION_FRAMES[count], frame, ALLOCATION_REPEATS);
     frame = alloc.nextFrame;
     if (count === 1_000) {
       costMs = lod.costMs;

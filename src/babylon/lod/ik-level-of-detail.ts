@@ -80,8 +80,6 @@ const S = {
   FitLevels: 9,
   /** {@link Cost} less {@link Own} at the last decision. */
   FitCost: 10,
-  /** A timed frame's raw measure, handed to {@link IKLevelOfDetail.sample}. */
-  Raw: 11,
 } as const;
 
 /** Babylon's default layers (a mesh's and a camera's default `layerMask`). */
@@ -182,7 +180,6 @@ export class IKLevelOfDetail {
     Number.POSITIVE_INFINITY,
     0,
     -1,
-    0,
     0,
   ]);
   /** [this frame's step in seconds, the fade's seconds] for the characters' {@link LodCharacter.advance}. */
@@ -444,29 +441,25 @@ export class IKLevelOfDetail {
     if (!this.timed) return;
     this.timed = false;
     const s = this.state;
-    s[S.Raw] = performance.now() - s[S.Start]!;
-    this.sample(S.Cost, S.LastCost);
-    if (this.samples < FIRST_SAMPLES) {
-      s[S.Raw] = s[S.OwnEnd]! - s[S.Start]!;
-      this.sample(S.Own, S.LastOwn);
+    const fresh = this.samples < FIRST_SAMPLES;
+    const cap = COST_CLAMP * this.budgetMs;
+    // here, not in a helper: one called on one frame in 64 stayed unoptimised for ~50,000 frames (V8 inlines only
+    // calls made most times), boxing its doubles, 144 B a timed frame; this runs every frame, optimised early
+    for (let k = 0; k < (fresh ? 2 : 1); k++) {
+      const into = k === 0 ? S.Cost : S.Own;
+      const last = k === 0 ? S.LastCost : S.LastOwn;
+      // the pass's span, then the controller's own part of it
+      let raw = (k === 0 ? performance.now() : s[S.OwnEnd]!) - s[S.Start]!;
+      // a pause in one timed frame (a garbage collection, another thread) is not the IK's cost (40 walking Xbots:
+      // the pass's median 0.43 ms, 1 frame in 100 over 5 ms); a lasting cost shows in both
+      const previous = s[last]!;
+      // a fresh start keeps its quickest frame, and that is the cost: smoothed, the old levels' cost would linger
+      if (!fresh || raw < previous) s[last] = raw;
+      if (previous < raw) raw = previous;
+      if (raw > cap) raw = cap;
+      s[into] = fresh ? raw : s[into]! + (raw - s[into]!) * COST_SMOOTHING;
     }
     this.samples++;
-  }
-
-  /** One timed frame's `state[S.Raw]` into the measure at `into`, `last` holding the last timed frame's. */
-  private sample(into: number, last: number): void {
-    const s = this.state;
-    let raw = s[S.Raw]!;
-    // a pause in one timed frame (a garbage collection, another thread) is not the IK's cost (40 walking Xbots:
-    // the pass's median 0.43 ms, 1 frame in 100 over 5 ms); a lasting cost shows in both
-    const previous = s[last]!;
-    const fresh = this.samples < FIRST_SAMPLES;
-    // a fresh start keeps its quickest frame, and that is the cost: smoothed, the old levels' cost would linger
-    if (!fresh || raw < previous) s[last] = raw;
-    if (previous < raw) raw = previous;
-    const cap = COST_CLAMP * this.budgetMs;
-    if (raw > cap) raw = cap;
-    s[into] = fresh ? raw : s[into]! + (raw - s[into]!) * COST_SMOOTHING;
   }
 
   /** The camera's frustum planes and projection; false when it cannot be read. */
@@ -563,37 +556,6 @@ export class IKLevelOfDetail {
     }
   }
 
-  /**
-   * The cost of one running level into `state[S.PerLevel]`: the pass's cost less the controller's own work and the
-   * fixed part, over the running levels. The fixed part is fitted through this decision's measure and the last
-   * one's when their levels differ (none running: what is left is all fixed), and kept for the decisions after. A
-   * cost at {@link COST_CLAMP} budgets is a bound, not a measure: no fit goes through it.
-   */
-  private fitPerLevel(running: number): void {
-    const s = this.state;
-    // what the levels cost, with whatever else the pass runs that no level saves (IKs not levelled)
-    const left = s[S.Cost]! - s[S.Own]!;
-    const rest = left > 0 ? left : 0;
-    const measured = s[S.Cost]! < COST_CLAMP * this.budgetMs;
-    const before = s[S.FitLevels]!;
-    const apart = running - before;
-    if (measured && running === 0) s[S.Fixed] = rest;
-    else if (measured && before >= 0 && (apart >= FIT_LEVELS || apart <= -FIT_LEVELS)) {
-      const slope = (rest - s[S.FitCost]!) / apart;
-      // a cost that did not fall with the levels is the clock's noise: the last fit stands
-      if (slope > 0) {
-        const fixed = rest - slope * running;
-        s[S.Fixed] = fixed > 0 ? fixed : 0;
-      }
-    }
-    s[S.FitLevels] = measured ? running : -1;
-    s[S.FitCost] = rest;
-    if (running === 0) return;
-    const most = rest * FIT_FIXED_SHARE;
-    const fixed = s[S.Fixed]! < most ? s[S.Fixed]! : most;
-    s[S.PerLevel] = (rest - fixed) / running;
-  }
-
   /** Insertion sort of {@link order} by size, largest first: the order changes little between frames. */
   private sortBySize(): void {
     const o = this.order;
@@ -640,7 +602,33 @@ export class IKLevelOfDetail {
     else if (this.samples >= FIRST_SAMPLES && this.hold <= 0 && (running > 0 || demotion > 0)) {
       const over = cost > budget;
       if (over || (cost < budget * PROMOTE_BELOW && demotion > 0)) {
-        this.fitPerLevel(running);
+        // The cost of one running level: the pass's cost less the controller's own work and the fixed part, over the
+        // running levels. The fixed part is fitted through this decision's measure and the last one's when their
+        // levels differ (none running: what is left is all fixed), and kept for the decisions after. A cost at
+        // COST_CLAMP budgets is a bound, not a measure: no fit goes through it. Here, not in a helper: one called at
+        // decisions only stayed unoptimised and boxed its doubles, 99 B a decision (lod-crowd-frame-heap.test.ts).
+        // What the levels cost, with whatever else the pass runs that no level saves (IKs not levelled):
+        const left = cost - s[S.Own]!;
+        const rest = left > 0 ? left : 0;
+        const measured = cost < COST_CLAMP * budget;
+        const before = s[S.FitLevels]!;
+        const apart = running - before;
+        if (measured && running === 0) s[S.Fixed] = rest;
+        else if (measured && before >= 0 && (apart >= FIT_LEVELS || apart <= -FIT_LEVELS)) {
+          const slope = (rest - s[S.FitCost]!) / apart;
+          // a cost that did not fall with the levels is the clock's noise: the last fit stands
+          if (slope > 0) {
+            const fixed = rest - slope * running;
+            s[S.Fixed] = fixed > 0 ? fixed : 0;
+          }
+        }
+        s[S.FitLevels] = measured ? running : -1;
+        s[S.FitCost] = rest;
+        if (running > 0) {
+          const most = rest * FIT_FIXED_SHARE;
+          const fixed = s[S.Fixed]! < most ? s[S.Fixed]! : most;
+          s[S.PerLevel] = (rest - fixed) / running;
+        }
         const perLevel = s[S.PerLevel]! > 0 ? s[S.PerLevel]! : cost;
         const aim = budget * AIM;
         // to the nearest level: the aim is the band's middle, half a level either way stays inside it
