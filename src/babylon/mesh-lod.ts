@@ -1,14 +1,23 @@
 import type { Camera } from "@babylonjs/core/Cameras/camera.js";
+import type { BoundingInfo } from "@babylonjs/core/Culling/boundingInfo.js";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
+import type { InstancedMesh } from "@babylonjs/core/Meshes/instancedMesh.js";
 import type { Mesh } from "@babylonjs/core/Meshes/mesh.js";
+import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { currentWorldMatrix, transformPoint } from "./world-matrix.js";
 
 /** Babylon's `Camera.ORTHOGRAPHIC_CAMERA` (not imported: the constant alone does not need the camera module). */
 const ORTHOGRAPHIC = 1;
 
+/** The bounding sphere Babylon picks a level from: its centre (world) and, in `radius[0]`, its radius (world). */
+const centre = new Vector3();
+const radius = new Float64Array(1);
+
 /**
  * True when Babylon's mesh level of detail draws nothing of `mesh` for `camera`: the level it picks is a null one
  * (`mesh.addLODLevel(distance, null)`), as `mesh.getLOD(camera)` or the scene's `customLODSelector` would pick it
- * when the scene is drawn. False for a mesh without levels. Babylon's own choice is read again without calling
+ * when the scene is drawn. An instance (`createInstance`) is judged as Babylon judges it: its source's levels at the
+ * instance's own bounding sphere. False for a mesh without levels. Babylon's own choice is read again without calling
  * `getLOD`, which allocates a vector and activates the level it picks: the same distance (or screen coverage) from
  * the same bounding sphere, compared with the same levels.
  */
@@ -16,24 +25,30 @@ export function lodDrawsNothing(mesh: AbstractMesh, camera: Camera): boolean {
   // Babylon asks the scene's selector about every mesh, with levels or not
   const selector = mesh.getScene().customLODSelector;
   if (selector !== undefined && selector !== null) return selector(mesh, camera) === null;
-  const getLevels = (mesh as Partial<Pick<Mesh, "getLODLevels">>).getLODLevels;
+  // an instance has no levels of its own: Babylon picks from its source's, at the instance's place
+  const instanceOf = (mesh as Partial<Pick<InstancedMesh, "sourceMesh">>).sourceMesh;
+  const source: AbstractMesh = instanceOf ?? mesh;
+  const getLevels = (source as Partial<Pick<Mesh, "getLODLevels">>).getLODLevels;
   if (getLevels === undefined) return false;
-  const levels = getLevels.call(mesh);
+  const levels = getLevels.call(source);
   const n = levels.length;
   if (n === 0) return false;
-  const sphere = mesh.getBoundingInfo().boundingSphere;
+  if (instanceOf === undefined) {
+    const sphere = mesh.getBoundingInfo().boundingSphere;
+    centre.copyFrom(sphere.centerWorld);
+    radius[0] = sphere.radiusWorld;
+  } else instanceSphere(mesh);
   let value = camera.minZ;
   if (camera.mode !== ORTHOGRAPHIC) {
-    const c = sphere.centerWorld;
     const e = camera.globalPosition;
-    const dx = c._x - e._x;
-    const dy = c._y - e._y;
-    const dz = c._z - e._z;
+    const dx = centre._x - e._x;
+    const dy = centre._y - e._y;
+    const dz = centre._z - e._z;
     value = Math.sqrt(dx * dx + dy * dy + dz * dz);
   }
   let sign = 1;
-  if ((mesh as Mesh).useLODScreenCoverage) {
-    const r = (sphere.radiusWorld * camera.minZ) / value;
+  if ((source as Mesh).useLODScreenCoverage) {
+    const r = (radius[0]! * camera.minZ) / value;
     value = (r * r * Math.PI) / camera.screenArea;
     sign = -1;
   }
@@ -44,4 +59,22 @@ export function lodDrawsNothing(mesh: AbstractMesh, camera: Camera): boolean {
     if (sign * level.distanceOrScreenCoverage < sign * value) return level.mesh === null;
   }
   return false;
+}
+
+/**
+ * An instance's world bounding sphere into {@link centre} and {@link radius}, as Babylon's BoundingSphere update
+ * makes it from its local one at the instance's world matrix now. Not `getBoundingInfo()`: on an instance moved
+ * since its bounds were updated it updates the whole box, whose Babylon code boxes doubles (96 B a frame measured
+ * with UAL's instances moving).
+ */
+function instanceSphere(instance: AbstractMesh): void {
+  const info = (instance as unknown as { _boundingInfo: BoundingInfo | null })._boundingInfo;
+  const sphere = (info ?? instance.getBoundingInfo()).boundingSphere;
+  const m = currentWorldMatrix(instance).m;
+  transformPoint(m, sphere.center, centre);
+  // Babylon's radius: the largest component of (1, 1, 1) carried as a direction, times the local radius
+  const x = Math.abs(m[0]! + m[4]! + m[8]!);
+  const y = Math.abs(m[1]! + m[5]! + m[9]!);
+  const z = Math.abs(m[2]! + m[6]! + m[10]!);
+  radius[0] = (x > y ? (x > z ? x : z) : y > z ? y : z) * sphere.radius;
 }

@@ -3,8 +3,9 @@
  * UAL's `__root__` disabled (the original kept as a template) with instances under a moving node in view, a
  * FullBodyBipedIK under IKLevelOfDetail (levelled where the instances are) with a moving hand target, and a twin's
  * LimbIK likewise drawn by instances only. Each frame runs RigVisibility's test with the root disabled (its check for
- * meshes added, the meshes outside the root) and the level of detail's look at each instance. In a fresh module
- * graph (vitest.config.ts, HEAP).
+ * meshes added, the meshes outside the root) and the level of detail's look at each instance, also with the sources
+ * given a null LOD level (each instance read against it at its place, drawn and not). In a fresh module graph
+ * (vitest.config.ts, HEAP).
  */
 import "@babylonjs/core/Meshes/instancedMesh.js";
 import type { FreeCamera } from "@babylonjs/core/Cameras/freeCamera.js";
@@ -76,5 +77,21 @@ it("a character drawn by its instances alone, its root disabled, levelled where 
   console.log(`instances frame heap: ${least.toFixed(2)} B a frame`);
   if (least >= 1) console.log(await whereFramesAllocate(frame));
   expect(least).toBeLessThan(1);
+  // the sources given a null level past 20 m: each instance is read at its place against them (Babylon's choice),
+  // drawn at 4 m (levelled), none drawn at 30 m (Off)
+  for (const s of scene.meshes.filter((x) => x.skeleton === m.skeleton && x.getClassName() === "Mesh") as Mesh[])
+    if (s.getTotalVertices() > 0) s.addLODLevel(20, null);
+  for (const [distance, level] of [
+    [4, IKLevel.Full],
+    [30, IKLevel.Off],
+  ] as const) {
+    camera.position.set(20, 1, -distance);
+    for (let f = 0; f < 200; f++) frame(f);
+    expect(lod.levelOf(ik)).toBe(level);
+    const levelled = bytesPerFrame(frame, 10_000);
+    console.log(`instances past a null LOD level at ${distance} m: ${levelled.toFixed(2)} B a frame`);
+    if (levelled >= 1) console.log(await whereFramesAllocate(frame));
+    expect(levelled).toBeLessThan(1);
+  }
   m.dispose();
 });

@@ -15,6 +15,7 @@ import { notifyDisposed } from "../dispose-notice.js";
 import type { IKLodView } from "./lod-view.js";
 import type { IKLevelChangedEvent } from "./level-changed-event.js";
 import { instancePlacement } from "./lod-instances.js";
+import { lodDrawsNothing } from "../mesh-lod.js";
 
 const controllers = new WeakMap<Scene, IKLevelOfDetail>();
 
@@ -168,6 +169,8 @@ export class IKLevelOfDetail {
   /** Where an instance draws the character this frame, and at what scale ({@link classifyInstances}). */
   private readonly placed = new Vector3();
   private readonly placedScale = new Float64Array(1);
+  /** How many of the character's instances {@link classifyInstances} found drawn for its camera. */
+  private instancesDrawn = 0;
   /** The budget's doubles, indexed by {@link S} (no double crosses a call). */
   private readonly state = new Float64Array([
     0,
@@ -371,15 +374,15 @@ export class IKLevelOfDetail {
         for (let i = 0; i < chars.length; i++) {
           const c = chars[i]!;
           if (!c.looked) continue;
-          if (some && !c.ik._drawnBy(layers)) c.undrawn();
+          if (some && !c.ik._drawnBy(layers)) c.undrawn(camera);
           else {
-            // instances of its skinned meshes draw it elsewhere; its own place counts unless only they are drawn, or
-            // Babylon's mesh LOD draws nothing of it there (a null level: `addLODLevel(distance, null)`)
-            const drawn = this.classifyInstances(c, camera);
-            if ((drawn === 0 || c.node!.isEnabled()) && !c.ik._lodCulledBy(camera)) {
+            // instances of its skinned meshes draw it elsewhere; its own place counts unless only they are enabled,
+            // or Babylon's mesh LOD draws nothing of it there (a null level: `addLODLevel(distance, null)`)
+            const enabled = this.classifyInstances(c, camera);
+            if ((enabled === 0 || c.node!.isEnabled()) && !c.ik._lodCulledBy(camera)) {
               this.placedScale[0] = 1;
               this.classify(c, camera, c.centre);
-            } else if (drawn === 0) c.undrawn();
+            } else if (this.instancesDrawn === 0) c.undrawn(camera);
           }
         }
       }
@@ -488,23 +491,29 @@ export class IKLevelOfDetail {
   }
 
   /**
-   * Each enabled instance of the character's skinned meshes (`createInstance`), classified where it draws the
-   * character (see {@link classify}); how many. Babylon lists them on their source mesh: no scene scan.
+   * Each enabled instance of the character's skinned meshes (`createInstance`) that Babylon's mesh LOD draws for
+   * `camera`, classified where it draws the character (see {@link classify}); how many are enabled (those drawn:
+   * {@link instancesDrawn}). Babylon lists them on their source mesh: no scene scan.
    */
   private classifyInstances(c: LodCharacter, camera: Camera): number {
     const sources = c.ik._skinnedSources();
     let n = 0;
+    let drawn = 0;
     for (let i = 0; i < sources.length; i++) {
       const source = sources[i]!;
       const instances = source.instances;
       for (let j = 0; j < instances.length; j++) {
         const instance = instances[j]!;
         if (!instance.isEnabled()) continue;
+        n++;
+        // past a null level of its source's at its own place, Babylon draws nothing of it (as InstancedMesh.getLOD)
+        if (lodDrawsNothing(instance, camera)) continue;
         instancePlacement(source, instance, c.centre, this.placed, this.placedScale);
         this.classify(c, camera, this.placed);
-        n++;
+        drawn++;
       }
     }
+    this.instancesDrawn = drawn;
     return n;
   }
 

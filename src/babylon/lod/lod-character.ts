@@ -1,3 +1,4 @@
+import type { Camera } from "@babylonjs/core/Cameras/camera.js";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { Observer } from "@babylonjs/core/Misc/observable.js";
@@ -219,12 +220,21 @@ export class LodCharacter {
     ik._lodFade = fade;
   }
 
-  /** This frame: a camera does not draw the character (its layers): Off, unless another camera asks more. */
-  undrawn(): void {
+  /**
+   * This frame: `camera` draws nothing of the character (its layers, Babylon's mesh LOD): Off, unless another camera
+   * asks more; nothing on screen (size 0), and the distance that of its own place, as for one out of view.
+   */
+  undrawn(camera: Camera): void {
     if (this.best >= 0) return;
     this.best = IKLevel.Off;
     this.seen = false;
     this.size = 0;
+    const p = this.centre;
+    const e = camera.globalPosition;
+    const dx = p._x - e._x;
+    const dy = p._y - e._y;
+    const dz = p._z - e._z;
+    this.distance = Math.sqrt(dx * dx + dy * dy + dz * dz);
   }
 
   /**

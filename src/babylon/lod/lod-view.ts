@@ -15,10 +15,15 @@ export interface IKLodView {
   readonly target: IKLevel;
   /**
    * Projected height as a fraction of the viewport's height, where the level comes from: the character's place or,
-   * with instances of its skinned meshes drawn (`createInstance`), the instance that asks the highest level.
+   * with instances of its skinned meshes drawn (`createInstance`), the instance that asks the highest level. 0 when
+   * the camera draws nothing of it (its `layerMask`, or Babylon's mesh LOD past a null level there and at each
+   * instance).
    */
   readonly size: number;
-  /** Distance from the camera to the bounds' centre of that place, world units. */
+  /**
+   * Distance from the camera to the bounds' centre of that place, world units; when the camera draws nothing of the
+   * character (size 0), to its own place, as for one out of view.
+   */
   readonly distance: number;
   /** Inside the camera's frustum (with hysteresis). */
   readonly visible: boolean;
