@@ -189,6 +189,24 @@ export class FlatPose implements IKPose {
     return this.parents.length;
   }
 
+  /**
+   * @internal Component-space rotations (4 per id) as stored: current for a bone after {@link bringUpToDate}. For
+   * a rarely taken path that must read the pose without calling getRotation (LimitBend's clamp, bend-constraint.ts).
+   */
+  get componentRotations(): Float64Array {
+    return this.crot;
+  }
+
+  /** @internal Component-space positions (3 per id) as stored (as {@link componentRotations}). */
+  get componentPositions(): Float64Array {
+    return this.cpos;
+  }
+
+  /** @internal Brings `bone`'s component-space pose (and its stale ancestors') up to date. */
+  bringUpToDate(bone: number): void {
+    if (this.stale[bone] !== 0) this.ensure(bone);
+  }
+
   /** @inheritdoc */
   isSheared(bone: number): boolean {
     return this.aligned[bone] === 0;
