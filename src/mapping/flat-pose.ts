@@ -189,15 +189,12 @@ export class FlatPose implements IKPose {
     return this.parents.length;
   }
 
-  /**
-   * @internal Component-space rotations (4 per id) as stored: current for a bone after {@link bringUpToDate}. For
-   * a rarely taken path that must read the pose without calling getRotation (LimitBend's clamp, bend-constraint.ts).
-   */
+  /** @internal The stored component-space rotations (IKPose's `componentRotations` says why). */
   get componentRotations(): Float64Array {
     return this.crot;
   }
 
-  /** @internal Component-space positions (3 per id) as stored (as {@link componentRotations}). */
+  /** @internal The stored component-space positions (as {@link componentRotations}). */
   get componentPositions(): Float64Array {
     return this.cpos;
   }

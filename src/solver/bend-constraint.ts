@@ -32,7 +32,6 @@ import { NumberRef } from "../math/number-ref.js";
 import { animatedBendNormal, animatedBendPlane } from "./animated-bend.js";
 import type { IKNode } from "./node.js";
 import type { IKPose } from "./pose.js";
-import { FlatPose } from "../mapping/flat-pose.js";
 
 const v1 = new Vec3();
 const v2 = new Vec3();
@@ -369,11 +368,11 @@ export class BendConstraint {
       if (stage === 1) nlerpByRef(q2, r, q2, weight);
       pose.setRotation(b2.bone, q2);
       pose.setRotation(b3.bone, lastRotation);
-      if (pose instanceof FlatPose) {
+      const rot = pose.componentRotations;
+      const pos = pose.componentPositions;
+      if (rot !== undefined && pos !== undefined && pose.bringUpToDate !== undefined) {
         // FK of the two bones first (integers only: no double a cold call could box)
         pose.bringUpToDate(b3.bone);
-        const rot = pose.componentRotations;
-        const pos = pose.componentPositions;
         const o2 = b2.bone * 4;
         const o3 = b3.bone * 4;
         const p3 = b3.bone * 3;
