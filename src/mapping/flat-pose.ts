@@ -189,6 +189,21 @@ export class FlatPose implements IKPose {
     return this.parents.length;
   }
 
+  /** @internal The stored component-space rotations (IKPose's `componentRotations` says why). */
+  get componentRotations(): Float64Array {
+    return this.crot;
+  }
+
+  /** @internal The stored component-space positions (as {@link componentRotations}). */
+  get componentPositions(): Float64Array {
+    return this.cpos;
+  }
+
+  /** @internal Brings `bone`'s component-space pose (and its stale ancestors') up to date. */
+  bringUpToDate(bone: number): void {
+    if (this.stale[bone] !== 0) this.ensure(bone);
+  }
+
   /** @inheritdoc */
   isSheared(bone: number): boolean {
     return this.aligned[bone] === 0;

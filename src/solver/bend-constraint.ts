@@ -328,40 +328,70 @@ export class BendConstraint {
       }
     }
     const lastRotation = copyQuat(q3, b3.boneRotation);
-    let touched = false;
-    if (changed) {
-      multiply(q2, q1, b2.boneRotation);
+    // two turns of the middle bone by q1, each then written and read back at one place: the clamp (when changed),
+    // then the plane turn; the last bone keeps its rotation (set again after each: the turn reads only positions)
+    for (let stage = 0; stage < 2; stage++) {
+      if (stage === 0 && !changed) continue;
+      if (stage === 1) {
+        // the plane turn only stands in for a bend plane the animation leaves undefined (a nearly straight
+        // limb): a bent limb keeps its animated plane, which a rig whose elbow does not hinge about a fixed axis
+        // of the upper bone (UAL's) has elsewhere than the setup pose's (not in FinalIK: ARCHITECTURE.md,
+        // deviation 7)
+        let turn = 0;
+        if (positionWeight > 0) {
+          animatedBendPlane(v2, planeTrust, b1.bonePosition, b2.bonePosition, b3.bonePosition);
+          const trust = planeTrust.value;
+          turn = trust >= 1 ? 0 : positionWeight * solverWeight * (1 - trust);
+        }
+        if (turn > 0) {
+          const normal = sub(v2, b2.bonePosition, b1.bonePosition);
+          const tangent = sub(v3, b3.bonePosition, b2.bonePosition);
+          orthoNormalize(normal, tangent);
+          fromToRotation(q1, tangent, v1);
+        }
+        // a bend plane already on the default side needs no turn (and no rounding-level rewrite of the bone)
+        if (!(turn > 0 && !(Math.abs(q1.w) > 1 - 1e-15))) break;
+        weight.value = turn;
+      }
+      // q1 · the middle bone's rotation (quat.ts's multiply) and the pose's re-read below, written out: taken in a
+      // few frames of a jog, a call reached those small functions' own code, which V8 leaves in its interpreter
+      // once dropped, as every hot caller inlines them (ARCHITECTURE.md, "Doubles across calls")
+      const r = b2.boneRotation;
+      const ax = q1.x;
+      const ay = q1.y;
+      const az = q1.z;
+      const aw = q1.w;
+      q2.x = aw * r.x + ax * r.w + ay * r.z - az * r.y;
+      q2.y = aw * r.y - ax * r.z + ay * r.w + az * r.x;
+      q2.z = aw * r.z + ax * r.y - ay * r.x + az * r.w;
+      q2.w = aw * r.w - ax * r.x - ay * r.y - az * r.z;
+      if (stage === 1) nlerpByRef(q2, r, q2, weight);
       pose.setRotation(b2.bone, q2);
-      touched = true;
-      refresh(pose, b2, b3);
-    }
-    // the plane turn only stands in for a bend plane the animation leaves undefined (a nearly straight limb):
-    // a bent limb keeps its animated plane, which a rig whose elbow does not hinge about a fixed axis of the
-    // upper bone (UAL's) has elsewhere than the setup pose's (not in FinalIK: ARCHITECTURE.md, deviation 7)
-    let turn = 0;
-    if (positionWeight > 0) {
-      animatedBendPlane(v2, planeTrust, b1.bonePosition, b2.bonePosition, b3.bonePosition);
-      const trust = planeTrust.value;
-      turn = trust >= 1 ? 0 : positionWeight * solverWeight * (1 - trust);
-    }
-    if (turn > 0) {
-      const normal = sub(v2, b2.bonePosition, b1.bonePosition);
-      const tangent = sub(v3, b3.bonePosition, b2.bonePosition);
-      orthoNormalize(normal, tangent);
-      fromToRotation(q1, tangent, v1);
-    }
-    // a bend plane already on the default side needs no turn (and no rounding-level rewrite of the bone)
-    if (turn > 0 && !(Math.abs(q1.w) > 1 - 1e-15)) {
-      multiply(q2, q1, b2.boneRotation);
-      weight.value = turn;
-      nlerpByRef(q2, b2.boneRotation, q2, weight);
-      pose.setRotation(b2.bone, q2);
-      touched = true;
-      refresh(pose, b2, b3);
-    }
-    if (touched) {
       pose.setRotation(b3.bone, lastRotation);
-      pose.getRotation(b3.bone, b3.boneRotation);
+      const rot = pose.componentRotations;
+      const pos = pose.componentPositions;
+      if (rot !== undefined && pos !== undefined && pose.bringUpToDate !== undefined) {
+        // FK of the two bones first (integers only: no double a cold call could box)
+        pose.bringUpToDate(b3.bone);
+        const o2 = b2.bone * 4;
+        const o3 = b3.bone * 4;
+        const p3 = b3.bone * 3;
+        r.x = rot[o2]!;
+        r.y = rot[o2 + 1]!;
+        r.z = rot[o2 + 2]!;
+        r.w = rot[o2 + 3]!;
+        const t = b3.bonePosition;
+        t.x = pos[p3]!;
+        t.y = pos[p3 + 1]!;
+        t.z = pos[p3 + 2]!;
+        const u = b3.boneRotation;
+        u.x = rot[o3]!;
+        u.y = rot[o3 + 1]!;
+        u.z = rot[o3 + 2]!;
+        u.w = rot[o3 + 3]!;
+      } else {
+        refresh(pose, b2, b3);
+      }
     }
   }
 

@@ -25,4 +25,14 @@ export interface IKPose {
    * nodes after placing them. Rigid when absent.
    */
   isSheared?(bone: number): boolean;
+  /**
+   * @internal Optional flat storage of the component-space rotations (4 per bone) and positions (3 per bone),
+   * current for a bone after {@link bringUpToDate}: for a rarely taken path that must read the pose without calling
+   * {@link getRotation} (LimitBend's clamp: bend-constraint.ts).
+   */
+  readonly componentRotations?: Float64Array;
+  /** @internal See {@link componentRotations}. */
+  readonly componentPositions?: Float64Array;
+  /** @internal Brings `bone`'s component-space pose (and its stale ancestors') up to date in the flat storage. */
+  bringUpToDate?(bone: number): void;
 }
