@@ -12,11 +12,12 @@ const inverse = moduleMatrix();
 const carrierRotation = new Quaternion();
 
 /**
- * The world pose an interrupted interaction blends from, carried by what placed the effector there (its previous
- * target's node, or the character for a picked-up object's pose): a hand handed from hold to hold on a moving deck
- * leaves from where its hold is now, not from where it was when the new interaction started (FinalIK's fixed world
- * point; UAL climbing on an elevator: 4.2 % h off the still deck's path, 4 fingers or toes in a rung). Without a
- * carrier it stays a fixed world pose, as FinalIK's.
+ * An effector's world pose carried by what placed it there (its target's node, or the character for a picked-up
+ * object's pose): where an interrupted interaction blends from, and where a stopped one leaves the effector while
+ * the weights return to their defaults. A hand handed from hold to hold on a moving deck leaves from where its hold
+ * is now, not from where it was when the new interaction started (FinalIK's fixed world point; UAL climbing on an
+ * elevator: 4.2 % h off the still deck's path, 4 fingers or toes in a rung). Without a carrier it stays a fixed
+ * world pose, as FinalIK's.
  */
 export class CarriedPose {
   /** World position now. */
