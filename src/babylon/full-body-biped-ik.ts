@@ -640,11 +640,18 @@ export class FullBodyBipedIK {
   }
 
   /**
-   * @internal Whether Babylon's mesh level of detail draws nothing of the character for `camera` (a null level), for
-   * the level of detail.
+   * @internal Whether a mesh of {@link _skinnedSources} has an instance (O(1) while the scene's meshes are unchanged).
    */
-  _lodCulledBy(camera: Camera): boolean {
-    return this.visibility.lodCulledBy(camera);
+  _instanced(): boolean {
+    return this.visibility.instanced();
+  }
+
+  /**
+   * @internal Whether Babylon's mesh level of detail draws nothing of the character for `camera` (a null level), for
+   * the level of detail; not `fresh`, whether its meshes have levels at all is the last fresh call's answer.
+   */
+  _lodCulledBy(camera: Camera, fresh: boolean): boolean {
+    return this.visibility.lodCulledBy(camera, fresh);
   }
 
   /** @internal Whether a camera with this `layerMask` draws a mesh of the character, for the level of detail. */

@@ -3,6 +3,7 @@ import type { BoundingInfo } from "@babylonjs/core/Culling/boundingInfo.js";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import type { InstancedMesh } from "@babylonjs/core/Meshes/instancedMesh.js";
 import type { Mesh } from "@babylonjs/core/Meshes/mesh.js";
+import type { MeshLODLevel } from "@babylonjs/core/Meshes/meshLODLevel.js";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { currentWorldMatrix, transformPoint } from "./world-matrix.js";
 
@@ -12,6 +13,19 @@ const ORTHOGRAPHIC = 1;
 /** The bounding sphere Babylon picks a level from: its centre (world) and, in `radius[0]`, its radius (world). */
 const centre = new Vector3();
 const radius = new Float64Array(1);
+
+/** No levels, for a mesh that cannot have any. */
+const NO_LEVELS: readonly MeshLODLevel[] = [];
+
+/**
+ * The LOD levels Babylon picks from for `mesh` (an instance's: its source's), Babylon's own array: `addLODLevel` and
+ * `removeLODLevel` change it in place, so a list kept from here stays current. Empty for a mesh without any.
+ */
+export function lodLevelsOf(mesh: AbstractMesh): readonly MeshLODLevel[] {
+  const source: AbstractMesh = (mesh as Partial<Pick<InstancedMesh, "sourceMesh">>).sourceMesh ?? mesh;
+  const getLevels = (source as Partial<Pick<Mesh, "getLODLevels">>).getLODLevels;
+  return getLevels === undefined ? NO_LEVELS : getLevels.call(source);
+}
 
 /**
  * True when Babylon's mesh level of detail draws nothing of `mesh` for `camera`: the level it picks is a null one
@@ -27,10 +41,7 @@ export function lodDrawsNothing(mesh: AbstractMesh, camera: Camera): boolean {
   if (selector !== undefined && selector !== null) return selector(mesh, camera) === null;
   // an instance has no levels of its own: Babylon picks from its source's, at the instance's place
   const instanceOf = (mesh as Partial<Pick<InstancedMesh, "sourceMesh">>).sourceMesh;
-  const source: AbstractMesh = instanceOf ?? mesh;
-  const getLevels = (source as Partial<Pick<Mesh, "getLODLevels">>).getLODLevels;
-  if (getLevels === undefined) return false;
-  const levels = getLevels.call(source);
+  const levels = lodLevelsOf(mesh);
   const n = levels.length;
   if (n === 0) return false;
   if (instanceOf === undefined) {
@@ -47,7 +58,7 @@ export function lodDrawsNothing(mesh: AbstractMesh, camera: Camera): boolean {
     value = Math.sqrt(dx * dx + dy * dy + dz * dz);
   }
   let sign = 1;
-  if ((source as Mesh).useLODScreenCoverage) {
+  if (((instanceOf ?? mesh) as Mesh).useLODScreenCoverage) {
     const r = (radius[0]! * camera.minZ) / value;
     value = (r * r * Math.PI) / camera.screenArea;
     sign = -1;

@@ -2,14 +2,16 @@ import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import type { Camera } from "@babylonjs/core/Cameras/camera.js";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import type { Mesh } from "@babylonjs/core/Meshes/mesh.js";
+import type { MeshLODLevel } from "@babylonjs/core/Meshes/meshLODLevel.js";
 import type { Node } from "@babylonjs/core/node.js";
+import type { Scene } from "@babylonjs/core/scene.js";
 import type { BabylonRig } from "./babylon-rig.js";
 import {
   BAKED_VERTEX_ANIMATION,
   bakedVertexAnimationMessage,
   playsBakedVertexAnimation,
 } from "./baked-vertex-animation.js";
-import { lodDrawsNothing } from "./mesh-lod.js";
+import { lodDrawsNothing, lodLevelsOf } from "./mesh-lod.js";
 
 /**
  * Whether a character is shown, for the IK components to skip one that is not (nothing of it is rendered):
@@ -33,6 +35,21 @@ export class RigVisibility {
    * pose at its own world matrix, and Babylon keeps them in the mesh's `instances` (no scene scan to find them).
    */
   private readonly sources: Mesh[] = [];
+  /**
+   * The LOD level lists of {@link meshes} (Babylon's own arrays, kept current by `addLODLevel`), so that a frame of a
+   * character none of whose meshes has levels reads none of them: a crowd's clones are slow-property objects in V8,
+   * and each one read costs a cache miss (1,000 characters: 1.8 µs a character a frame for this test alone).
+   */
+  private readonly levelLists: (readonly MeshLODLevel[])[] = [];
+  /** Whether a list of {@link levelLists} held a level when {@link lodCulledBy} last read them. */
+  private levelled = false;
+  /** `scene.meshes.length` and its last mesh when {@link instanced} last looked: Babylon adds every instance there. */
+  private instanceMeshCount = -1;
+  private instanceLastMesh: AbstractMesh | undefined = undefined;
+  /** Whether a source had an instance at that look. */
+  private hasInstance = false;
+  /** The skeleton's scene (read once: the skeleton is one of those slow-property objects). */
+  private readonly scene: Scene;
   /** `scene.meshes.length` when {@link meshes} was gathered. */
   private meshCount = -1;
   /**
@@ -59,6 +76,7 @@ export class RigVisibility {
     private readonly skeleton: Skeleton,
     private readonly warn: (cause: string, message: string) => void,
   ) {
+    this.scene = skeleton.getScene();
     this.gather();
     this.lookForBakedAnimation();
   }
@@ -102,6 +120,23 @@ export class RigVisibility {
     return this.sources;
   }
 
+  /**
+   * True when one of {@link skinnedSources} has an instance. O(1) while the scene's meshes are unchanged (every
+   * instance is added to them, and leaves them when disposed), so a crowd without instances reads none of its meshes.
+   */
+  instanced(): boolean {
+    const all = this.scene.meshes;
+    const n = all.length;
+    if (n !== this.instanceMeshCount || all[n - 1] !== this.instanceLastMesh) {
+      this.instanceMeshCount = n;
+      this.instanceLastMesh = all[n - 1];
+      this.hasInstance = false;
+      const sources = this.sources;
+      for (let i = 0; i < sources.length; i++) if (sources[i]!.instances.length > 0) this.hasInstance = true;
+    }
+    return this.hasInstance;
+  }
+
   /** True when the root node is enabled and a mesh that draws is (or none draws). Allocation-free, no side effect. */
   shown(): boolean {
     const root = this.rig.characterRoot;
@@ -128,7 +163,7 @@ export class RigVisibility {
 
   /** True when a mesh may have been added to the scene since the last {@link gather}. O(1). */
   private meshAdded(): boolean {
-    const all = this.skeleton.getScene().meshes;
+    const all = this.scene.meshes;
     return all.length !== this.meshCount || all[all.length - 1] !== this.lastMesh;
   }
 
@@ -150,10 +185,13 @@ export class RigVisibility {
 
   /**
    * True when Babylon's mesh level of detail draws none of the character's enabled meshes for `camera` (each past a
-   * null level: `addLODLevel(distance, null)`); false when one of them draws, or none is enabled. Allocation-free
+   * null level: `addLODLevel(distance, null)`); false when one of them draws, or none is enabled. Not `fresh` (a
+   * resting character between two looks), whether any mesh has levels is the last fresh call's answer. Allocation-free
    * unless the scene has a `customLODSelector` that allocates.
    */
-  lodCulledBy(camera: Camera): boolean {
+  lodCulledBy(camera: Camera, fresh: boolean): boolean {
+    if (fresh) this.levelled = anyLevel(this.levelLists);
+    if ((this.scene.customLODSelector ?? null) === null && !this.levelled) return false;
     const meshes = this.meshes;
     let culled = false;
     for (let i = 0; i < meshes.length; i++) {
@@ -204,13 +242,15 @@ export class RigVisibility {
 
   /** The meshes the skeleton skins (instances of them too) and the meshes under the character root. */
   private gather(): void {
-    const all = this.skeleton.getScene().meshes;
+    const all = this.scene.meshes;
     const root: Node | null = this.rig.characterRoot;
     this.meshCount = all.length;
     this.lastMesh = all[all.length - 1];
     this.meshes.length = 0;
     this.outside.length = 0;
     this.sources.length = 0;
+    this.levelLists.length = 0;
+    this.instanceMeshCount = -1;
     for (const m of all) {
       // an empty mesh (glTF's __root__, a bare skinned mesh built in code) draws nothing either way; only the
       // ones that draw are kept, so a frame's test reads as few Babylon objects as it can (a crowd has 1,000)
@@ -218,6 +258,7 @@ export class RigVisibility {
       const under = root !== null && (m === root || m.isDescendantOf(root));
       if (m.skeleton === this.skeleton || under) {
         this.meshes.push(m);
+        this.levelLists.push(lodLevelsOf(m));
         if (root !== null && !under) this.outside.push(m);
         // a Mesh keeps its instances (an InstancedMesh has none)
         if (m.skeleton === this.skeleton && Array.isArray((m as Mesh).instances)) this.sources.push(m as Mesh);
@@ -225,4 +266,10 @@ export class RigVisibility {
     }
     if (this.meshes.length > 0) this.hadMeshes = true;
   }
+}
+
+/** True when one of `lists` holds a level. */
+function anyLevel(lists: readonly (readonly MeshLODLevel[])[]): boolean {
+  for (let i = 0; i < lists.length; i++) if (lists[i]!.length > 0) return true;
+  return false;
 }

@@ -19,6 +19,11 @@ import { lodDrawsNothing } from "../mesh-lod.js";
 
 const controllers = new WeakMap<Scene, IKLevelOfDetail>();
 
+/**
+ * A resting character (Off, faded out) is looked at (rig, visibility, place) one frame in this many: a camera's
+ * motion is seen at once, a character's own motion into view within this many frames (its fade in lasts 1.2 s).
+ */
+const REST_LOOK_EVERY = 4;
 /** Smoothing of the measured cost (an exponential average over about 1 / this samples). */
 const COST_SMOOTHING = 0.5;
 /**
@@ -347,45 +352,31 @@ export class IKLevelOfDetail {
     this.sync();
     const cameras = this.cameras();
     const chars = this.characters;
+    // a resting character (Off, faded out) is looked at one frame in REST_LOOK_EVERY, each on its own frame, and
+    // judged in between from that look: in a crowd that is most of them, and reading their Babylon nodes (a clone's
+    // are slow-property objects in V8, each read a cache miss) was most of the pass (ARCHITECTURE.md, Level of detail)
+    const slot = this.frames % REST_LOOK_EVERY;
     for (let i = 0; i < chars.length; i++) {
       const c = chars[i]!;
-      const state = c.detachment();
-      // an Off IK does not look at its rig: woken, it sees its skeleton or nodes gone and disposes itself (only
-      // then: one out of the scene with its container, or unlinked, would wake to Full and fade Off again, for ever)
-      c.waking = c.ik._lodOff && c.gone(state);
-      c.looked = !(!this.enabled || !c.managed || c.node === null || c.waking);
-      // not shown, or out of the scene with its asset container (a level streamed out): Off (it costs nothing, and
-      // the budget must not count it as running); an Off character is judged by its root alone (its meshes are the
-      // crowd's most numerous objects)
-      c.hidden = c.looked && (state === RigDetachment.SkeletonRemoved || !c.ik._shown(c.ik._lodOff));
-      if (c.hidden) c.looked = false;
       c.best = -1;
-      if (c.looked) c.place();
+      c.rested = this.enabled && c.resting() && i % REST_LOOK_EVERY !== slot;
+      if (!c.rested) this.look(c);
     }
     // with several cameras (viewports) a character gets the highest level any of them asks for
     if (this.enabled) {
-      for (let k = 0; k < cameras; k++) {
-        const camera = this.cameraList[k]!;
-        if (!this.view(camera)) continue;
-        // among several, a camera off Babylon's default layers (a GUI's) levels only the characters it draws a mesh
-        // of; a lone camera's mask is not read (a frame drawn with it at 0 to skip drawing keeps its levels)
-        const layers = camera.layerMask;
-        const some = cameras > 1 && (layers & DEFAULT_LAYERS) !== DEFAULT_LAYERS;
-        for (let i = 0; i < chars.length; i++) {
-          const c = chars[i]!;
-          if (!c.looked) continue;
-          if (some && !c.ik._drawnBy(layers)) c.undrawn(camera);
-          else {
-            // instances of its skinned meshes draw it elsewhere; its own place counts unless only they are enabled,
-            // or Babylon's mesh LOD draws nothing of it there (a null level: `addLODLevel(distance, null)`)
-            const enabled = this.classifyInstances(c, camera);
-            if ((enabled === 0 || c.node!.isEnabled()) && !c.ik._lodCulledBy(camera)) {
-              this.placedScale[0] = 1;
-              this.classify(c, camera, c.centre);
-            } else if (this.instancesDrawn === 0) c.undrawn(camera);
-          }
+      this.judgeAll(cameras, false);
+      // one that asks to come back is looked at now: it wakes from what it is this frame, not what it was
+      let woken = false;
+      for (let i = 0; i < chars.length; i++) {
+        const c = chars[i]!;
+        if (!c.rested || c.best <= IKLevel.Off) c.rested = false;
+        else {
+          c.best = -1;
+          this.look(c);
+          woken = true;
         }
       }
+      if (woken) this.judgeAll(cameras, true);
     }
     for (let i = 0; i < chars.length; i++) {
       const c = chars[i]!;
@@ -490,12 +481,61 @@ export class IKLevelOfDetail {
     return n;
   }
 
+  /** A character's rig, visibility and place this frame: whether the view levels it ({@link LodCharacter.looked}). */
+  private look(c: LodCharacter): void {
+    const state = c.detachment();
+    // an Off IK does not look at its rig: woken, it sees its skeleton or nodes gone and disposes itself (only
+    // then: one out of the scene with its container, or unlinked, would wake to Full and fade Off again, for ever)
+    c.waking = c.ik._lodOff && c.gone(state);
+    c.looked = !(!this.enabled || !c.managed || c.node === null || c.waking);
+    // not shown, or out of the scene with its asset container (a level streamed out): Off (it costs nothing, and
+    // the budget must not count it as running); an Off character is judged by its root alone (its meshes are the
+    // crowd's most numerous objects)
+    c.hidden = c.looked && (state === RigDetachment.SkeletonRemoved || !c.ik._shown(c.ik._lodOff));
+    if (c.hidden) c.looked = false;
+    if (c.looked) c.place();
+  }
+
+  /**
+   * The level each camera asks for of every looked-at character ({@link LodCharacter.best}), or, with `rested`, of
+   * the rested ones only (looked at again as they ask to come back).
+   */
+  private judgeAll(cameras: number, rested: boolean): void {
+    const chars = this.characters;
+    for (let k = 0; k < cameras; k++) {
+      const camera = this.cameraList[k]!;
+      if (!this.view(camera)) continue;
+      // among several, a camera off Babylon's default layers (a GUI's) levels only the characters it draws a mesh
+      // of; a lone camera's mask is not read (a frame drawn with it at 0 to skip drawing keeps its levels)
+      const layers = camera.layerMask;
+      const some = cameras > 1 && (layers & DEFAULT_LAYERS) !== DEFAULT_LAYERS;
+      for (let i = 0; i < chars.length; i++) {
+        const c = chars[i]!;
+        if (!c.looked || (rested && !c.rested)) continue;
+        if (some && !c.ik._drawnBy(layers)) c.undrawn(camera);
+        else {
+          // instances of its skinned meshes draw it elsewhere; its own place counts unless only they are enabled,
+          // or Babylon's mesh LOD draws nothing of it there (a null level: `addLODLevel(distance, null)`)
+          const enabled = this.classifyInstances(c, camera);
+          if ((enabled === 0 || c.node!.isEnabled()) && !c.ik._lodCulledBy(camera, rested || !c.rested)) {
+            this.placedScale[0] = 1;
+            this.classify(c, camera, c.centre);
+          } else if (this.instancesDrawn === 0) c.undrawn(camera);
+        }
+      }
+    }
+  }
+
   /**
    * Each enabled instance of the character's skinned meshes (`createInstance`) that Babylon's mesh LOD draws for
    * `camera`, classified where it draws the character (see {@link classify}); how many are enabled (those drawn:
    * {@link instancesDrawn}). Babylon lists them on their source mesh: no scene scan.
    */
   private classifyInstances(c: LodCharacter, camera: Camera): number {
+    if (!c.ik._instanced()) {
+      this.instancesDrawn = 0;
+      return 0;
+    }
     const sources = c.ik._skinnedSources();
     let n = 0;
     let drawn = 0;

@@ -81,6 +81,10 @@ export class LodCharacter {
   solves = true;
   /** This frame: the character is levelled by the view (managed, placed, its rig attached). */
   looked = false;
+  /**
+   * This frame: judged from its last look (resting, not its frame to be looked at), unless it asks to come back.
+   */
+  rested = false;
   /** This frame: Off with its skeleton, nodes or mesh gone: woken whatever the budget, so its IK can dispose. */
   waking = false;
   /** This frame: the highest level a camera asked for so far (-1: none yet). */
@@ -218,6 +222,21 @@ export class LodCharacter {
     fade.toAnimated = off;
     ik._lodCheap = this.level === IKLevel.Cheap;
     ik._lodFade = fade;
+  }
+
+  /**
+   * Off and faded out, managed, placed, neither hidden nor waking at its last look: what a look finds changes nothing
+   * until a camera asks for it, so it may be looked at less often.
+   */
+  resting(): boolean {
+    return (
+      this.level === IKLevel.Off &&
+      this.remaining === 0 &&
+      this.managed &&
+      this.node !== null &&
+      this.looked &&
+      !this.waking
+    );
   }
 
   /**
